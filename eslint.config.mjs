@@ -1,0 +1,24 @@
+// @ts-check
+import eslint from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.azurite/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read settings through src/config.ts.' },
+      ],
+    },
+  },
+  {
+    // The config module, the local host, the launchers and the test/bench harnesses are the
+    // only places that may touch the environment.
+    files: ['src/config.ts', 'tools/**', 'test/**', 'bench/**'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+);

@@ -1,0 +1,155 @@
+/**
+ * What every HTTP adapter shares: reading and validating input, and turning results and domain
+ * errors into responses. The mapping of domain errors to status codes lives here and only here.
+ */
+import type { HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
+import type { z } from 'zod';
+import { DomainError, TooLargeError, ValidationError } from '../../src/errors';
+
+/** Largest JSON body accepted by default (API.md: 413 above it). */
+export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;
+
+const STATUS: Record<DomainError['kind'], number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  preconditionFailed: 412,
+  tooLarge: 413,
+  throttled: 503,
+  unavailable: 503,
+  notConfigured: 501,
+};
+
+/** A JSON response. */
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): HttpResponseInit {
+  return {
+    status,
+    jsonBody: body,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  };
+}
+
+/** The API's error body: `{"error": {"code", "message"}}`. */
+export function errorBody(code: string, message: string, target?: string): unknown {
+  return { error: target ? { code, message, target } : { code, message } };
+}
+
+/**
+ * Maps an error to the API's JSON error response. Domain errors get their status; anything else
+ * is a bug: logged with its stack and answered 500 without internals.
+ */
+export function errorResponse(error: unknown, context?: InvocationContext): HttpResponseInit {
+  if (error instanceof DomainError) {
+    const headers: Record<string, string> = {};
+    if (error.kind === 'throttled' || error.kind === 'unavailable') {
+      headers['retry-after'] = String(
+        'retryAfterSeconds' in error ? (error as { retryAfterSeconds: number }).retryAfterSeconds : 5,
+      );
+      context?.warn(`${error.code}: ${error.message}`);
+    }
+    const target = error instanceof ValidationError ? error.target : undefined;
+    return json(STATUS[error.kind], errorBody(error.code, error.message, target), headers);
+  }
+  context?.error('Unhandled error', error);
+  return json(500, errorBody('InternalError', 'An unexpected error occurred.'));
+}
+
+/** HTTP handler signature of `@azure/functions`. */
+export type HttpHandler = (
+  request: HttpRequest,
+  context: InvocationContext,
+) => Promise<HttpResponseInit>;
+
+/** Wraps a handler so that every thrown error becomes the API's JSON error response. */
+export function handleErrors(handler: HttpHandler): HttpHandler {
+  return async (request, context) => {
+    try {
+      return await handler(request, context);
+    } catch (error) {
+      return errorResponse(error, context);
+    }
+  };
+}
+
+/** Turns zod issues into one {@link ValidationError} naming the first bad field. */
+export function validationErrorFrom(issues: z.core.$ZodIssue[], where: string): ValidationError {
+  const issue = issues[0];
+  const field = issue && issue.path.length > 0 ? `${where}.${issue.path.join('.')}` : where;
+  return new ValidationError(`${field}: ${issue?.message ?? 'invalid value'}.`, field);
+}
+
+/**
+ * Validates any value against a schema.
+ *
+ * @throws {ValidationError} naming the first bad field.
+ */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationErrorFrom(result.error.issues, where);
+  return result.data;
+}
+
+/**
+ * Reads, size-checks, parses and validates a JSON body.
+ *
+ * @throws {TooLargeError} over `maxBytes`.
+ * @throws {ValidationError} for a missing or malformed body, or one the schema refuses.
+ */
+export async function readJson<S extends z.ZodType>(
+  request: HttpRequest,
+  schema: S,
+  maxBytes = DEFAULT_MAX_JSON_BYTES,
+): Promise<z.infer<S>> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    throw new TooLargeError(`Request body of ${declared} bytes is over the ${maxBytes}-byte limit.`);
+  }
+  const bytes = Buffer.from(await request.arrayBuffer());
+  if (bytes.length > maxBytes) {
+    throw new TooLargeError(`Request body of ${bytes.length} bytes is over the ${maxBytes}-byte limit.`);
+  }
+  if (bytes.length === 0) {
+    return validate(schema, {}, 'body');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new ValidationError('The request body is not valid JSON.', 'body', 'InvalidJson');
+  }
+  return validate(schema, parsed, 'body');
+}
+
+/**
+ * Validates the query string (repeated keys: last wins) against a schema of strings.
+ *
+ * @throws {ValidationError} naming the first bad parameter.
+ */
+export function readQuery<S extends z.ZodType>(request: HttpRequest, schema: S): z.infer<S> {
+  const query: Record<string, string> = {};
+  request.query.forEach((value, key) => {
+    query[key] = value;
+  });
+  return validate(schema, query, 'query');
+}
+
+/**
+ * Validates route parameters against a schema.
+ *
+ * @throws {ValidationError} naming the first bad parameter.
+ */
+export function readParams<S extends z.ZodType>(request: HttpRequest, schema: S): z.infer<S> {
+  return validate(schema, { ...request.params }, 'route');
+}
+
+/** The `If-Match` ETag of a request, if it sent one (`*` counts as none). */
+export function ifMatch(request: HttpRequest): string | undefined {
+  const value = request.headers.get('if-match')?.trim();
+  return value && value !== '*' ? value : undefined;
+}

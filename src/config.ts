@@ -1,0 +1,251 @@
+/**
+ * The only reader of `process.env`.
+ *
+ * Every storage name and tunable has a default and one documented setting name (the README's
+ * configuration table lists them). Values are read once, validated, and frozen; a setting that is
+ * present but malformed, or a required one that is missing, throws a {@link ConfigError} naming it.
+ */
+
+/** A setting is missing or malformed. The message names the setting. */
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** How the app reaches its storage account. */
+export type StorageConnection =
+  | { kind: 'connectionString'; connectionString: string }
+  | {
+      kind: 'identity';
+      accountName?: string;
+      tableServiceUri: string;
+      queueServiceUri: string;
+      blobServiceUri: string;
+      /** User-assigned managed identity client id (`AzureWebJobsStorage__clientId`). */
+      clientId?: string;
+    };
+
+/** Where organisation-wide last-name index entries live (index entities options 1 and 3). */
+export type LastNameIndexMode = 'entity' | 'blob';
+
+export interface Config {
+  storage: StorageConnection;
+  tables: {
+    employees: string;
+    archive: string;
+    employeeIndex: string;
+    expenses: string;
+    /** Prefix of the per-day login tables: `<prefix>YYYYMMDD`. */
+    loginAttemptsPrefix: string;
+    messageStats: string;
+    accessLog: string;
+  };
+  queues: {
+    archive: string;
+    indexUpdates: string;
+    logBatches: string;
+  };
+  containers: {
+    lastNameIndex: string;
+    photos: string;
+    logs: string;
+  };
+  logins: {
+    retentionDays: number;
+    /** Six-field NCRONTAB schedule of `dropExpiredLoginTables`. */
+    cleanupSchedule: string;
+  };
+  sas: {
+    defaultMinutes: number;
+    maxMinutes: number;
+    /** Account key used to sign table SAS and service blob SAS; absent with identity-only access. */
+    accountKey?: string;
+    accountName?: string;
+  };
+  directory: {
+    lastNameIndexMode: LastNameIndexMode;
+    departmentCacheTtlMs: number;
+  };
+  logs: {
+    /** A log blob is closed and the next `NNNNNN` started past this many bytes. */
+    maxBlobBytes: number;
+    /** ... or past this many committed blocks (Azure's hard limit is 50,000). */
+    maxBlobBlocks: number;
+    /** Largest accepted `POST /logs` batch, in entries. */
+    maxBatchEntries: number;
+  };
+  retry: {
+    maxRetries: number;
+    retryDelayMs: number;
+    maxRetryDelayMs: number;
+    tryTimeoutMs: number;
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+function readString(env: Env, name: string, fallback: string): string {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? fallback : value.trim();
+}
+
+function readOptional(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = readOptional(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) {
+    throw new ConfigError(name, `Setting ${name} must be a whole number, got "${raw}".`);
+  }
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new ConfigError(name, `Setting ${name} must be between ${min} and ${max}, got ${value}.`);
+  }
+  return value;
+}
+
+function readTableName(env: Env, name: string, fallback: string): string {
+  const value = readString(env, name, fallback);
+  if (!/^[A-Za-z][A-Za-z0-9]{2,62}$/.test(value)) {
+    throw new ConfigError(
+      name,
+      `Setting ${name} must be a table name (3-63 letters or digits, starting with a letter), got "${value}".`,
+    );
+  }
+  return value;
+}
+
+function readQueueOrContainerName(env: Env, name: string, fallback: string): string {
+  const value = readString(env, name, fallback);
+  if (!/^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/.test(value)) {
+    throw new ConfigError(
+      name,
+      `Setting ${name} must be a queue/container name (3-63 lowercase letters, digits, single hyphens), got "${value}".`,
+    );
+  }
+  return value;
+}
+
+function readStorage(env: Env): StorageConnection {
+  const connectionString = readOptional(env, 'AzureWebJobsStorage');
+  if (connectionString !== undefined) return { kind: 'connectionString', connectionString };
+
+  const accountName = readOptional(env, 'AzureWebJobsStorage__accountName');
+  const uri = (service: 'table' | 'queue' | 'blob'): string | undefined =>
+    readOptional(env, `AzureWebJobsStorage__${service}ServiceUri`) ??
+    (accountName ? `https://${accountName}.${service}.core.windows.net` : undefined);
+  const tableServiceUri = uri('table');
+  const queueServiceUri = uri('queue');
+  const blobServiceUri = uri('blob');
+  if (!tableServiceUri || !queueServiceUri || !blobServiceUri) {
+    throw new ConfigError(
+      'AzureWebJobsStorage',
+      'Setting AzureWebJobsStorage is missing: set a connection string, or AzureWebJobsStorage__accountName ' +
+        '(or AzureWebJobsStorage__tableServiceUri, __queueServiceUri and __blobServiceUri) for managed identity.',
+    );
+  }
+  return {
+    kind: 'identity',
+    accountName,
+    tableServiceUri,
+    queueServiceUri,
+    blobServiceUri,
+    clientId: readOptional(env, 'AzureWebJobsStorage__clientId'),
+  };
+}
+
+/**
+ * Reads and validates the configuration from an environment map.
+ *
+ * @throws {ConfigError} when a required setting is missing or a setting is malformed.
+ */
+export function loadConfig(env: Env): Config {
+  const lastNameIndexMode = readString(env, 'LASTNAME_INDEX_MODE', 'entity');
+  if (lastNameIndexMode !== 'entity' && lastNameIndexMode !== 'blob') {
+    throw new ConfigError(
+      'LASTNAME_INDEX_MODE',
+      `Setting LASTNAME_INDEX_MODE must be "entity" or "blob", got "${lastNameIndexMode}".`,
+    );
+  }
+  const sasMaxMinutes = readInt(env, 'SAS_MAX_MINUTES', 60, 1, 7 * 24 * 60);
+  const loginAttemptsPrefix = readString(env, 'LOGIN_TABLE_PREFIX', 'LoginAttempts');
+  if (!/^[A-Za-z][A-Za-z0-9]{2,54}$/.test(loginAttemptsPrefix)) {
+    throw new ConfigError(
+      'LOGIN_TABLE_PREFIX',
+      `Setting LOGIN_TABLE_PREFIX must be 3-55 letters or digits starting with a letter, got "${loginAttemptsPrefix}".`,
+    );
+  }
+
+  return Object.freeze({
+    storage: readStorage(env),
+    tables: {
+      employees: readTableName(env, 'EMPLOYEES_TABLE', 'Employees'),
+      archive: readTableName(env, 'ARCHIVE_TABLE', 'EmployeesArchive'),
+      employeeIndex: readTableName(env, 'EMPLOYEE_INDEX_TABLE', 'EmployeeIndex'),
+      expenses: readTableName(env, 'EXPENSES_TABLE', 'EmployeeExpenses'),
+      loginAttemptsPrefix,
+      messageStats: readTableName(env, 'MESSAGE_STATS_TABLE', 'MessageStats'),
+      accessLog: readTableName(env, 'ACCESS_LOG_TABLE', 'AccessLog'),
+    },
+    queues: {
+      archive: readQueueOrContainerName(env, 'ARCHIVE_QUEUE', 'archive-requests'),
+      indexUpdates: readQueueOrContainerName(env, 'INDEX_QUEUE', 'index-updates'),
+      logBatches: readQueueOrContainerName(env, 'LOG_QUEUE', 'log-batches'),
+    },
+    containers: {
+      lastNameIndex: readQueueOrContainerName(env, 'LASTNAME_INDEX_CONTAINER', 'lastname-index'),
+      photos: readQueueOrContainerName(env, 'PHOTOS_CONTAINER', 'photos'),
+      logs: readQueueOrContainerName(env, 'LOGS_CONTAINER', 'logs'),
+    },
+    logins: {
+      retentionDays: readInt(env, 'LOGIN_RETENTION_DAYS', 60, 1, 3650),
+      cleanupSchedule: readString(env, 'LOGIN_CLEANUP_SCHEDULE', '0 0 1 * * *'),
+    },
+    sas: {
+      defaultMinutes: Math.min(readInt(env, 'SAS_DEFAULT_MINUTES', 15, 1, 7 * 24 * 60), sasMaxMinutes),
+      maxMinutes: sasMaxMinutes,
+      accountKey: readOptional(env, 'STORAGE_ACCOUNT_KEY'),
+      accountName: readOptional(env, 'STORAGE_ACCOUNT_NAME'),
+    },
+    directory: {
+      lastNameIndexMode: lastNameIndexMode as LastNameIndexMode,
+      departmentCacheTtlMs: readInt(env, 'DEPARTMENT_CACHE_TTL_SECONDS', 30, 0, 86400) * 1000,
+    },
+    logs: {
+      maxBlobBytes: readInt(env, 'LOG_BLOB_MAX_BYTES', 64 * 1024 * 1024, 1024, 4 * 1024 ** 3),
+      maxBlobBlocks: readInt(env, 'LOG_BLOB_MAX_BLOCKS', 40_000, 2, 49_000),
+      maxBatchEntries: readInt(env, 'LOG_MAX_BATCH_ENTRIES', 1000, 1, 100_000),
+    },
+    retry: {
+      maxRetries: readInt(env, 'STORAGE_MAX_RETRIES', 5, 0, 20),
+      retryDelayMs: readInt(env, 'STORAGE_RETRY_DELAY_MS', 200, 1, 60_000),
+      maxRetryDelayMs: readInt(env, 'STORAGE_MAX_RETRY_DELAY_MS', 8_000, 1, 600_000),
+      tryTimeoutMs: readInt(env, 'STORAGE_TRY_TIMEOUT_MS', 30_000, 100, 600_000),
+    },
+  });
+}
+
+let cached: Config | undefined;
+
+/**
+ * The process-wide configuration, read from `process.env` on first use.
+ *
+ * @throws {ConfigError} when a required setting is missing or a setting is malformed.
+ */
+export function getConfig(): Config {
+  cached ??= loadConfig(process.env);
+  return cached;
+}
+
+/** Forgets the cached configuration so the next {@link getConfig} re-reads the environment (tests). */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,122 @@
+/**
+ * Domain errors. `src/` throws only these (or lets a bug surface as a plain Error); the function
+ * adapters alone decide which HTTP status each one becomes.
+ */
+
+/** Base class: a stable machine-readable `code` plus a human sentence. */
+export abstract class DomainError extends Error {
+  abstract readonly kind:
+    | 'invalid'
+    | 'unauthenticated'
+    | 'forbidden'
+    | 'notFound'
+    | 'conflict'
+    | 'preconditionFailed'
+    | 'tooLarge'
+    | 'throttled'
+    | 'unavailable'
+    | 'notConfigured';
+
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The caller's input is malformed or breaks a rule (nothing was stored). */
+export class ValidationError extends DomainError {
+  readonly kind = 'invalid';
+  constructor(
+    message: string,
+    /** Where in the input the problem is, e.g. `body.email` or `query.pageSize`. */
+    readonly target?: string,
+    code = 'InvalidInput',
+  ) {
+    super(code, message);
+  }
+}
+
+/** No identity where one is needed. */
+export class UnauthenticatedError extends DomainError {
+  readonly kind = 'unauthenticated';
+  constructor(message = 'This operation needs an authenticated caller.', code = 'Unauthenticated') {
+    super(code, message);
+  }
+}
+
+/** The caller is known but not allowed to do this. */
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(message: string, code = 'Forbidden') {
+    super(code, message);
+  }
+}
+
+/** The thing asked for does not exist. */
+export class NotFoundError extends DomainError {
+  readonly kind = 'notFound';
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/** It exists already, or the current state forbids the change. */
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict';
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/** An `If-Match` ETag no longer matches. */
+export class PreconditionFailedError extends DomainError {
+  readonly kind = 'preconditionFailed';
+  constructor(
+    message = 'The resource changed since it was read (ETag mismatch).',
+    code = 'PreconditionFailed',
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+/** The input is larger than a storage or API limit allows. */
+export class TooLargeError extends DomainError {
+  readonly kind = 'tooLarge';
+  constructor(message: string, code = 'TooLarge') {
+    super(code, message);
+  }
+}
+
+/** Storage kept throttling or timing out after the SDK's retries. */
+export class ThrottledError extends DomainError {
+  readonly kind = 'throttled';
+  constructor(
+    message: string,
+    /** Seconds the caller should wait before trying again. */
+    readonly retryAfterSeconds: number,
+    options?: { cause?: unknown },
+  ) {
+    super('StorageBusy', message, options);
+  }
+}
+
+/** Storage cannot be reached at all. */
+export class UnavailableError extends DomainError {
+  readonly kind = 'unavailable';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('StorageUnavailable', message, options);
+  }
+}
+
+/** A feature needs a setting (e.g. an account key) that this deployment does not have. */
+export class NotConfiguredError extends DomainError {
+  readonly kind = 'notConfigured';
+  constructor(message: string, code = 'NotConfigured') {
+    super(code, message);
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * The one place that creates storage clients.
+ *
+ * Every client gets the same retry budget through its SDK's own policy: the Tables SDK uses the
+ * core pipeline's exponential retry (`retryOptions`), Blob and Queue use
+ * `StorageRetryPolicyType.EXPONENTIAL` with a per-try timeout. Tables have no per-try timeout
+ * option, so a small per-retry policy sets one on each request; a timed-out try is then retried
+ * like any other transient fault.
+ */
+import { AzureNamedKeyCredential, TableClient, TableServiceClient } from '@azure/data-tables';
+import { DefaultAzureCredential, type TokenCredential } from '@azure/identity';
+import {
+  BlobServiceClient,
+  StorageRetryPolicyType,
+  StorageSharedKeyCredential,
+  type ContainerClient,
+  type StoragePipelineOptions,
+} from '@azure/storage-blob';
+import {
+  QueueServiceClient,
+  StorageRetryPolicyType as QueueRetryPolicyType,
+  StorageSharedKeyCredential as QueueSharedKeyCredential,
+  type QueueClient,
+  type StoragePipelineOptions as QueuePipelineOptions,
+} from '@azure/storage-queue';
+import type { PipelinePolicy } from '@azure/core-rest-pipeline';
+import { getConfig, type Config, type StorageConnection } from '../config';
+
+/** The account name and key parsed from a connection string, when it carries one. */
+export interface SharedKey {
+  accountName: string;
+  accountKey: string;
+}
+
+/** Clients for one storage account, created with one retry configuration. */
+export interface StorageClients {
+  /** A client for one table (the table is not created). */
+  table(tableName: string): TableClient;
+  tableService(): TableServiceClient;
+  /** A client for one queue (the queue is not created). */
+  queue(queueName: string): QueueClient;
+  queueService(): QueueServiceClient;
+  /** A client for one blob container (the container is not created). */
+  container(containerName: string): ContainerClient;
+  blobService(): BlobServiceClient;
+  /** The shared key of a connection-string account (Azurite or a key-based account), if any. */
+  readonly sharedKey?: SharedKey;
+  /** True when the endpoints are on this machine (Azurite), where plain HTTP is allowed. */
+  readonly isLoopback: boolean;
+}
+
+const DEV_ACCOUNT = 'devstoreaccount1';
+const DEV_KEY =
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+const DEV_CONNECTION_STRING =
+  `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};` +
+  `BlobEndpoint=http://127.0.0.1:10000/${DEV_ACCOUNT};` +
+  `QueueEndpoint=http://127.0.0.1:10001/${DEV_ACCOUNT};` +
+  `TableEndpoint=http://127.0.0.1:10002/${DEV_ACCOUNT};`;
+
+/** Expands `UseDevelopmentStorage=true` to the emulator's full connection string. */
+export function expandConnectionString(connectionString: string): string {
+  return /^\s*UseDevelopmentStorage\s*=\s*true\s*;?\s*$/i.test(connectionString)
+    ? DEV_CONNECTION_STRING
+    : connectionString;
+}
+
+/** Parses `Key=Value;` pairs of a storage connection string (keys case-insensitive). */
+export function parseConnectionString(connectionString: string): Map<string, string> {
+  const pairs = new Map<string, string>();
+  for (const part of expandConnectionString(connectionString).split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    pairs.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim());
+  }
+  return pairs;
+}
+
+function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+  } catch {
+    return false;
+  }
+}
+
+function tryTimeoutPolicy(timeoutMs: number): PipelinePolicy {
+  return {
+    name: 'tryTimeoutPolicy',
+    sendRequest(request, next) {
+      request.timeout = timeoutMs;
+      return next(request);
+    },
+  };
+}
+
+/**
+ * Creates the clients of one storage account.
+ *
+ * @param connection - a connection string, or service URIs for managed identity.
+ * @param retry - the retry budget shared by every client.
+ * @param credential - overrides `DefaultAzureCredential` for identity-based connections (tests).
+ * @throws {Error} when a connection string names no table, queue or blob endpoint.
+ */
+export function createStorageClients(
+  connection: StorageConnection,
+  retry: Config['retry'],
+  credential?: TokenCredential,
+): StorageClients {
+  const tableOptions = {
+    retryOptions: {
+      maxRetries: retry.maxRetries,
+      retryDelayInMs: retry.retryDelayMs,
+      maxRetryDelayInMs: retry.maxRetryDelayMs,
+    },
+    additionalPolicies: [
+      { policy: tryTimeoutPolicy(retry.tryTimeoutMs), position: 'perRetry' as const },
+    ],
+  };
+  // Blob and Queue ship separate (identical) policy types; each client gets its own SDK's.
+  const storageRetry = {
+    maxTries: retry.maxRetries + 1,
+    retryDelayInMs: retry.retryDelayMs,
+    maxRetryDelayInMs: retry.maxRetryDelayMs,
+    tryTimeoutInMs: retry.tryTimeoutMs,
+  };
+  const blobOptions: StoragePipelineOptions = {
+    retryOptions: { ...storageRetry, retryPolicyType: StorageRetryPolicyType.EXPONENTIAL },
+  };
+  const queueOptions: QueuePipelineOptions = {
+    retryOptions: { ...storageRetry, retryPolicyType: QueueRetryPolicyType.EXPONENTIAL },
+  };
+
+  let sharedKey: SharedKey | undefined;
+  let tableEndpoint: string;
+  let tableCredential: AzureNamedKeyCredential | TokenCredential;
+  let blobService: BlobServiceClient;
+  let queueService: QueueServiceClient;
+
+  if (connection.kind === 'connectionString') {
+    const parts = parseConnectionString(connection.connectionString);
+    const accountName = parts.get('accountname');
+    const accountKey = parts.get('accountkey');
+    const protocol = parts.get('defaultendpointsprotocol') ?? 'https';
+    const suffix = parts.get('endpointsuffix') ?? 'core.windows.net';
+    const endpoint = (service: 'table' | 'queue' | 'blob'): string => {
+      const explicit = parts.get(`${service}endpoint`);
+      if (explicit) return explicit.replace(/\/+$/, '');
+      if (!accountName) {
+        throw new Error(
+          `The storage connection string has no ${service[0]!.toUpperCase()}${service.slice(1)}Endpoint and no AccountName.`,
+        );
+      }
+      return `${protocol}://${accountName}.${service}.${suffix}`;
+    };
+    if (!accountName || !accountKey) {
+      throw new Error('The storage connection string needs AccountName and AccountKey.');
+    }
+    sharedKey = { accountName, accountKey };
+    tableEndpoint = endpoint('table');
+    tableCredential = new AzureNamedKeyCredential(accountName, accountKey);
+    blobService = new BlobServiceClient(
+      endpoint('blob'),
+      new StorageSharedKeyCredential(accountName, accountKey),
+      blobOptions,
+    );
+    queueService = new QueueServiceClient(
+      endpoint('queue'),
+      new QueueSharedKeyCredential(accountName, accountKey),
+      queueOptions,
+    );
+  } else {
+    const tokenCredential =
+      credential ?? new DefaultAzureCredential({ managedIdentityClientId: connection.clientId });
+    tableEndpoint = connection.tableServiceUri.replace(/\/+$/, '');
+    tableCredential = tokenCredential;
+    blobService = new BlobServiceClient(connection.blobServiceUri, tokenCredential, blobOptions);
+    queueService = new QueueServiceClient(connection.queueServiceUri, tokenCredential, queueOptions);
+  }
+
+  const isLoopback = isLoopbackUrl(tableEndpoint);
+  const tableClientOptions = { ...tableOptions, allowInsecureConnection: isLoopback };
+  const tables = new Map<string, TableClient>();
+  let tableService: TableServiceClient | undefined;
+
+  return {
+    sharedKey,
+    isLoopback,
+    table(tableName) {
+      let client = tables.get(tableName);
+      if (!client) {
+        client =
+          tableCredential instanceof AzureNamedKeyCredential
+            ? new TableClient(tableEndpoint, tableName, tableCredential, tableClientOptions)
+            : new TableClient(tableEndpoint, tableName, tableCredential, tableClientOptions);
+        tables.set(tableName, client);
+      }
+      return client;
+    },
+    tableService() {
+      tableService ??=
+        tableCredential instanceof AzureNamedKeyCredential
+          ? new TableServiceClient(tableEndpoint, tableCredential, tableClientOptions)
+          : new TableServiceClient(tableEndpoint, tableCredential, tableClientOptions);
+      return tableService;
+    },
+    queue: (queueName) => queueService.getQueueClient(queueName),
+    queueService: () => queueService,
+    container: (containerName) => blobService.getContainerClient(containerName),
+    blobService: () => blobService,
+  };
+}
+
+let defaultClients: StorageClients | undefined;
+
+/**
+ * The process-wide clients for the configured account.
+ *
+ * @throws {ConfigError} when the storage connection is not configured.
+ */
+export function getStorageClients(): StorageClients {
+  if (!defaultClients) {
+    const config = getConfig();
+    defaultClients = createStorageClients(config.storage, config.retry);
+  }
+  return defaultClients;
+}
+
+/** Forgets the process-wide clients (tests that change the configuration). */
+export function resetStorageClients(): void {
+  defaultClients = undefined;
+}

@@ -1,0 +1,633 @@
+/**
+ * Every PartitionKey, RowKey, table, queue and blob name, built and parsed here in pure
+ * encode/decode pairs. Nothing else in the code base concatenates keys.
+ *
+ * Rules this module enforces (Azure Table service): PartitionKey and RowKey are at most 1 KiB and
+ * may not contain `/`, `\`, `#`, `?` or control characters (U+0000–U+001F, U+007F–U+009F).
+ * Free text (emails, last names) is made key-safe with a reversible escape ({@link encodeKeyText}).
+ *
+ * Parsers of stored keys return `undefined` for a key of another type, so that readers can skip
+ * entity types they do not know (heterogeneous tables).
+ */
+import { ValidationError } from '../errors';
+
+// ---------------------------------------------------------------------------------------------
+// Free text in keys
+// ---------------------------------------------------------------------------------------------
+
+/** Characters that may not appear in a key, plus `%`, the escape character itself. */
+// eslint-disable-next-line no-control-regex
+const KEY_UNSAFE = /[%/\\#?\u0000-\u001f\u007f-\u009f]/g;
+
+/** Largest key size the service accepts, in UTF-16 code units (1 KiB of key). */
+export const MAX_KEY_LENGTH = 1024;
+
+/**
+ * Makes free text safe for a PartitionKey/RowKey: `%`, `/`, `\`, `#`, `?` and control characters
+ * become `%XX` (upper-case hex); every other character, including non-Latin letters and emoji, is
+ * kept, so keys stay readable and mostly in the text's own sort order.
+ */
+export function encodeKeyText(text: string): string {
+  return text.replace(
+    KEY_UNSAFE,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
+
+/**
+ * Reverses {@link encodeKeyText}.
+ *
+ * @throws {Error} when the text holds a malformed escape or a character no encoded key can hold.
+ */
+export function decodeKeyText(encoded: string): string {
+  if (/%(?![0-9A-F]{2})/.test(encoded)) throw new Error(`Malformed key escape in "${encoded}".`);
+  const decoded = encoded.replace(/%([0-9A-F]{2})/g, (_, hex: string) =>
+    String.fromCharCode(parseInt(hex, 16)),
+  );
+  if (encodeKeyText(decoded) !== encoded) throw new Error(`Not an encoded key text: "${encoded}".`);
+  return decoded;
+}
+
+/** Canonical form of an email for keys: Unicode NFC, lower case, trimmed. */
+export function normalizeEmail(email: string): string {
+  return email.normalize('NFC').trim().toLowerCase();
+}
+
+/** Canonical form of a last name for index keys: Unicode NFC, lower case, trimmed. */
+export function normalizeLastName(lastName: string): string {
+  return lastName.normalize('NFC').trim().toLowerCase();
+}
+
+/** `[ge, lt)` bounds that select every key starting with `prefix`. */
+export function prefixRange(prefix: string): { ge: string; lt: string } {
+  if (prefix === '') throw new Error('prefixRange needs a non-empty prefix.');
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return { ge: prefix, lt: prefix.slice(0, -1) + String.fromCharCode(last + 1) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Identifiers from the API
+// ---------------------------------------------------------------------------------------------
+
+const DEPARTMENT = /^[A-Za-z0-9 _-]{1,64}$/;
+const EMPLOYEE_ID = /^\d{6}$/;
+
+/** True for a valid department name: 1–64 letters, digits, space, `-`, `_`. */
+export function isDepartmentName(value: string): boolean {
+  return DEPARTMENT.test(value);
+}
+
+/** True for a valid employee id: exactly six digits. */
+export function isEmployeeId(value: string): boolean {
+  return EMPLOYEE_ID.test(value);
+}
+
+function assertDepartment(department: string): void {
+  if (!isDepartmentName(department)) {
+    throw new ValidationError(
+      `Department "${department}" is invalid: use 1-64 letters, digits, spaces, "-" or "_".`,
+      'department',
+      'InvalidDepartment',
+    );
+  }
+}
+
+function assertEmployeeId(employeeId: string): void {
+  if (!isEmployeeId(employeeId)) {
+    throw new ValidationError(
+      `Employee id "${employeeId}" is invalid: use exactly six digits, e.g. 000223.`,
+      'employeeId',
+      'InvalidEmployeeId',
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Employees table: one partition per department
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * PartitionKey of a department's partition in `Employees` (and `EmployeesArchive`).
+ *
+ * @throws {ValidationError} for an invalid department name.
+ */
+export function departmentPartitionKey(department: string): string {
+  assertDepartment(department);
+  return department;
+}
+
+/** Reverses {@link departmentPartitionKey}; `undefined` for a key that is not a department. */
+export function parseDepartmentPartitionKey(partitionKey: string): string | undefined {
+  return isDepartmentName(partitionKey) ? partitionKey : undefined;
+}
+
+/** RowKey of the department entity inside its own partition. */
+export const DEPARTMENT_ROW_KEY = 'department';
+
+const EMPLOYEE_PREFIX = 'empid_';
+const EMAIL_PREFIX = 'email_';
+const LASTNAME_PREFIX = 'lastname_';
+const REVIEW_PREFIX = 'review_';
+
+/**
+ * RowKey of an employee entity: `empid_000223`.
+ *
+ * @throws {ValidationError} for an invalid employee id.
+ */
+export function employeeRowKey(employeeId: string): string {
+  assertEmployeeId(employeeId);
+  return EMPLOYEE_PREFIX + employeeId;
+}
+
+/** Reverses {@link employeeRowKey}. */
+export function parseEmployeeRowKey(rowKey: string): string | undefined {
+  if (!rowKey.startsWith(EMPLOYEE_PREFIX)) return undefined;
+  const id = rowKey.slice(EMPLOYEE_PREFIX.length);
+  return isEmployeeId(id) ? id : undefined;
+}
+
+/** Bounds of every employee RowKey in a partition, or of an inclusive id range. */
+export function employeeRowKeyRange(fromId?: string, toId?: string): { ge: string; lt: string } {
+  const all = prefixRange(EMPLOYEE_PREFIX);
+  return {
+    ge: fromId === undefined ? all.ge : employeeRowKey(fromId),
+    // toId is inclusive in the API; `empid_000199` < `empid_000199\0`.
+    lt: toId === undefined ? all.lt : employeeRowKey(toId) + '\u0000',
+  };
+}
+
+/** RowKey of the email copy of an employee: `email_` + the escaped, normalised address. */
+export function emailRowKey(email: string): string {
+  return EMAIL_PREFIX + encodeKeyText(normalizeEmail(email));
+}
+
+/** Reverses {@link emailRowKey}, giving the normalised address. */
+export function parseEmailRowKey(rowKey: string): string | undefined {
+  if (!rowKey.startsWith(EMAIL_PREFIX)) return undefined;
+  try {
+    return decodeKeyText(rowKey.slice(EMAIL_PREFIX.length));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bounds of email copies with normalised address in `[from, to)`; open ends when omitted. */
+export function emailRowKeyRange(from?: string, to?: string): { ge: string; lt: string } {
+  const all = prefixRange(EMAIL_PREFIX);
+  return {
+    ge: from === undefined ? all.ge : emailRowKey(from),
+    lt: to === undefined ? all.lt : emailRowKey(to),
+  };
+}
+
+/** RowKey of the same-partition last-name index entity (index entities, option 2). */
+export function lastNameRowKey(lastName: string): string {
+  return LASTNAME_PREFIX + encodeKeyText(normalizeLastName(lastName));
+}
+
+/** Reverses {@link lastNameRowKey}, giving the normalised last name. */
+export function parseLastNameRowKey(rowKey: string): string | undefined {
+  if (!rowKey.startsWith(LASTNAME_PREFIX)) return undefined;
+  try {
+    return decodeKeyText(rowKey.slice(LASTNAME_PREFIX.length));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bounds of every last-name index entity in a partition. */
+export function lastNameRowKeyRange(): { ge: string; lt: string } {
+  return prefixRange(LASTNAME_PREFIX);
+}
+
+/**
+ * RowKey of a yearly review (compound key): `review_000223_2024`.
+ *
+ * @throws {ValidationError} for an invalid employee id or a year outside 1900–9999.
+ */
+export function reviewRowKey(employeeId: string, year: number): string {
+  assertEmployeeId(employeeId);
+  if (!Number.isInteger(year) || year < 1900 || year > 9999) {
+    throw new ValidationError(`Year ${year} is invalid: use 1900-9999.`, 'year', 'InvalidYear');
+  }
+  return `${REVIEW_PREFIX}${employeeId}_${year}`;
+}
+
+/** Reverses {@link reviewRowKey}. */
+export function parseReviewRowKey(rowKey: string): { employeeId: string; year: number } | undefined {
+  const match = /^review_(\d{6})_(\d{4})$/.exec(rowKey);
+  return match ? { employeeId: match[1]!, year: Number(match[2]) } : undefined;
+}
+
+/** Bounds of every review of one employee, ordered by year. */
+export function reviewRowKeyRange(employeeId: string): { ge: string; lt: string } {
+  assertEmployeeId(employeeId);
+  return prefixRange(`${REVIEW_PREFIX}${employeeId}_`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// EmployeeIndex table: inter-partition secondary indexes and org-wide last-name index (option 3)
+// ---------------------------------------------------------------------------------------------
+
+/** PartitionKey of the by-id index of one department: `empid_Sales`. */
+export function idIndexPartitionKey(department: string): string {
+  assertDepartment(department);
+  return EMPLOYEE_PREFIX + department;
+}
+
+/** PartitionKey of the by-email index of one department: `email_Sales`. */
+export function emailIndexPartitionKey(department: string): string {
+  assertDepartment(department);
+  return EMAIL_PREFIX + department;
+}
+
+/** Reverses {@link idIndexPartitionKey} and {@link emailIndexPartitionKey}. */
+export function parseIndexPartitionKey(
+  partitionKey: string,
+): { index: 'id' | 'email'; department: string } | undefined {
+  for (const [prefix, index] of [
+    [EMPLOYEE_PREFIX, 'id'],
+    [EMAIL_PREFIX, 'email'],
+  ] as const) {
+    if (partitionKey.startsWith(prefix)) {
+      const department = partitionKey.slice(prefix.length);
+      return isDepartmentName(department) ? { index, department } : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** RowKey in a by-id index partition: the bare employee id. */
+export function idIndexRowKey(employeeId: string): string {
+  assertEmployeeId(employeeId);
+  return employeeId;
+}
+
+/** RowKey in a by-email index partition: the escaped, normalised address. */
+export function emailIndexRowKey(email: string): string {
+  return encodeKeyText(normalizeEmail(email));
+}
+
+/** Reverses {@link emailIndexRowKey}. */
+export function parseEmailIndexRowKey(rowKey: string): string | undefined {
+  try {
+    return decodeKeyText(rowKey);
+  } catch {
+    return undefined;
+  }
+}
+
+/** PartitionKey of an org-wide last-name index entity (option 3): `lastname_jones`. */
+export function orgLastNamePartitionKey(lastName: string): string {
+  return LASTNAME_PREFIX + encodeKeyText(normalizeLastName(lastName));
+}
+
+/** Reverses {@link orgLastNamePartitionKey}, giving the normalised last name. */
+export function parseOrgLastNamePartitionKey(partitionKey: string): string | undefined {
+  return parseLastNameRowKey(partitionKey);
+}
+
+/** Blob name of an org-wide last-name index blob (option 1) in `lastname-index`. */
+export function lastNameBlobName(lastName: string): string {
+  return `${encodeKeyText(normalizeLastName(lastName))}.json`;
+}
+
+/** Reverses {@link lastNameBlobName}. */
+export function parseLastNameBlobName(blobName: string): string | undefined {
+  if (!blobName.endsWith('.json')) return undefined;
+  try {
+    return decodeKeyText(blobName.slice(0, -'.json'.length));
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-employee partitions (expenses, message stats, access log)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * PartitionKey of per-employee data: `Sales_000223`. Spreads writes over one partition per
+ * employee rather than one per time bucket (prepend/append anti-pattern).
+ *
+ * @throws {ValidationError} for an invalid department or employee id.
+ */
+export function employeePartitionKey(department: string, employeeId: string): string {
+  assertDepartment(department);
+  assertEmployeeId(employeeId);
+  return `${department}_${employeeId}`;
+}
+
+/** Reverses {@link employeePartitionKey}; the fixed-width id makes `_` in departments safe. */
+export function parseEmployeePartitionKey(
+  partitionKey: string,
+): { department: string; employeeId: string } | undefined {
+  const match = /^(.+)_(\d{6})$/.exec(partitionKey);
+  if (!match || !isDepartmentName(match[1]!)) return undefined;
+  return { department: match[1]!, employeeId: match[2]! };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time in keys (.NET ticks: 100 ns intervals since 0001-01-01T00:00:00Z)
+// ---------------------------------------------------------------------------------------------
+
+/** Ticks between 0001-01-01 and the Unix epoch. */
+const EPOCH_TICKS = 621_355_968_000_000_000n;
+/** `DateTime.MaxValue.Ticks` (9999-12-31T23:59:59.9999999Z). */
+export const MAX_TICKS = 3_155_378_975_999_999_999n;
+const TICKS_PER_MS = 10_000n;
+
+/** Earliest instant that key encodings and Azure Table `DateTime` properties accept. */
+export const MIN_STORABLE_DATE = new Date(Date.UTC(1601, 0, 1));
+/** Latest instant accepted. */
+export const MAX_STORABLE_DATE = new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+
+/** .NET ticks of an instant (millisecond precision). */
+export function toTicks(at: Date): bigint {
+  return EPOCH_TICKS + BigInt(at.getTime()) * TICKS_PER_MS;
+}
+
+/** The instant of .NET ticks (truncated to milliseconds). */
+export function fromTicks(ticks: bigint): Date {
+  return new Date(Number((ticks - EPOCH_TICKS) / TICKS_PER_MS));
+}
+
+function assertStorableDate(at: Date): void {
+  if (Number.isNaN(at.getTime()) || at < MIN_STORABLE_DATE || at > MAX_STORABLE_DATE) {
+    throw new ValidationError(
+      `Time ${Number.isNaN(at.getTime()) ? 'Invalid Date' : at.toISOString()} cannot be stored: use 1601-01-01 to 9999-12-31 UTC.`,
+      'at',
+      'InvalidTime',
+    );
+  }
+}
+
+const SUFFIX = /^[A-Za-z0-9-]{1,64}$/;
+
+function assertSuffix(suffix: string): void {
+  if (!SUFFIX.test(suffix)) throw new Error(`Key suffix "${suffix}" must be 1-64 of [A-Za-z0-9-].`);
+}
+
+/**
+ * Log-tail RowKey: 19-digit `MAX_TICKS - ticks`, then `_` and a unique suffix, so that the newest
+ * entity sorts first and two entities of the same tick stay distinct.
+ *
+ * @throws {ValidationError} for an instant outside 1601–9999.
+ */
+export function invertedTicksRowKey(at: Date, uniqueSuffix: string): string {
+  assertStorableDate(at);
+  assertSuffix(uniqueSuffix);
+  return `${(MAX_TICKS - toTicks(at)).toString().padStart(19, '0')}_${uniqueSuffix}`;
+}
+
+/** Reverses {@link invertedTicksRowKey}. */
+export function parseInvertedTicksRowKey(
+  rowKey: string,
+): { at: Date; uniqueSuffix: string } | undefined {
+  const match = /^(\d{19})_([A-Za-z0-9-]{1,64})$/.exec(rowKey);
+  if (!match) return undefined;
+  return { at: fromTicks(MAX_TICKS - BigInt(match[1]!)), uniqueSuffix: match[2]! };
+}
+
+/**
+ * Time-ordered RowKey: 19-digit ticks, then `_` and a unique suffix (oldest first).
+ *
+ * @throws {ValidationError} for an instant outside 1601–9999.
+ */
+export function ticksRowKey(at: Date, uniqueSuffix: string): string {
+  assertStorableDate(at);
+  assertSuffix(uniqueSuffix);
+  return `${toTicks(at).toString().padStart(19, '0')}_${uniqueSuffix}`;
+}
+
+/** Reverses {@link ticksRowKey}. */
+export function parseTicksRowKey(rowKey: string): { at: Date; uniqueSuffix: string } | undefined {
+  const match = /^(\d{19})_([A-Za-z0-9-]{1,64})$/.exec(rowKey);
+  if (!match) return undefined;
+  return { at: fromTicks(BigInt(match[1]!)), uniqueSuffix: match[2]! };
+}
+
+/** `[ge, lt)` RowKey bounds of {@link ticksRowKey} keys with time in `[from, to)`. */
+export function ticksRowKeyRange(from: Date, to: Date): { ge: string; lt: string } {
+  assertStorableDate(from);
+  assertStorableDate(to);
+  return {
+    ge: toTicks(from).toString().padStart(19, '0'),
+    lt: toTicks(to).toString().padStart(19, '0'),
+  };
+}
+
+function pad(value: number, width: number): string {
+  return value.toString().padStart(width, '0');
+}
+
+/** `YYYYMMDD` of an instant's UTC day. */
+export function utcDayStamp(at: Date): string {
+  return `${pad(at.getUTCFullYear(), 4)}${pad(at.getUTCMonth() + 1, 2)}${pad(at.getUTCDate(), 2)}`;
+}
+
+/** Reverses {@link utcDayStamp}: midnight UTC of that day, or `undefined` if not a real date. */
+export function parseUtcDayStamp(stamp: string): Date | undefined {
+  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(stamp);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC treats years 0-99 as 1900-1999; setUTCFullYear keeps them literal.
+  date.setUTCFullYear(year);
+  return date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day
+    ? date
+    : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Login attempts: one table per UTC day
+// ---------------------------------------------------------------------------------------------
+
+/** Table name of one UTC day's login attempts: `LoginAttempts20261122`. */
+export function loginTableName(prefix: string, day: Date): string {
+  return prefix + utcDayStamp(day);
+}
+
+/**
+ * Reverses {@link loginTableName}: the UTC day of a table named exactly `<prefix>YYYYMMDD`
+ * (case-sensitive), or `undefined` for any other table.
+ */
+export function parseLoginTableName(prefix: string, tableName: string): Date | undefined {
+  if (!tableName.startsWith(prefix)) return undefined;
+  return parseUtcDayStamp(tableName.slice(prefix.length));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Message statistics: data series and wide entities
+// ---------------------------------------------------------------------------------------------
+
+/** RowKey of one day's 24 hourly counters: `day_20261122`. */
+export function hourlyStatsRowKey(day: Date): string {
+  return `day_${utcDayStamp(day)}`;
+}
+
+/** Reverses {@link hourlyStatsRowKey}. */
+export function parseHourlyStatsRowKey(rowKey: string): Date | undefined {
+  return rowKey.startsWith('day_') ? parseUtcDayStamp(rowKey.slice(4)) : undefined;
+}
+
+/** RowKeys of the two physical entities of one year's 366 daily counters. */
+export function yearlyStatsRowKeys(year: number): [string, string] {
+  if (!Number.isInteger(year) || year < 1601 || year > 9999) {
+    throw new ValidationError(`Year ${year} is invalid: use 1601-9999.`, 'year', 'InvalidYear');
+  }
+  return [`year_${pad(year, 4)}_1`, `year_${pad(year, 4)}_2`];
+}
+
+/** Reverses {@link yearlyStatsRowKeys} for one of its keys. */
+export function parseYearlyStatsRowKey(rowKey: string): { year: number; part: 1 | 2 } | undefined {
+  const match = /^year_(\d{4})_([12])$/.exec(rowKey);
+  return match ? { year: Number(match[1]), part: Number(match[2]) as 1 | 2 } : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blobs
+// ---------------------------------------------------------------------------------------------
+
+const LOG_SOURCE = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** True for a valid log source: 1–63 lowercase letters, digits and `-`, starting alphanumeric. */
+export function isLogSource(source: string): boolean {
+  return LOG_SOURCE.test(source);
+}
+
+/** Prefix of one UTC hour of one source's log blobs: `web/2026/11/22/1500/`. */
+export function logHourPrefix(source: string, hour: Date): string {
+  if (!isLogSource(source)) {
+    throw new ValidationError(
+      `Log source "${source}" is invalid: use 1-63 lowercase letters, digits or "-".`,
+      'source',
+      'InvalidSource',
+    );
+  }
+  return (
+    `${source}/${pad(hour.getUTCFullYear(), 4)}/${pad(hour.getUTCMonth() + 1, 2)}/` +
+    `${pad(hour.getUTCDate(), 2)}/${pad(hour.getUTCHours(), 2)}00/`
+  );
+}
+
+/** Blob name of the `sequence`-th log blob of an hour: `web/2026/11/22/1500/000000.log`. */
+export function logBlobName(source: string, hour: Date, sequence: number): string {
+  if (!Number.isInteger(sequence) || sequence < 0 || sequence > 999_999) {
+    throw new Error(`Log blob sequence ${sequence} is outside 0-999999.`);
+  }
+  return `${logHourPrefix(source, hour)}${pad(sequence, 6)}.log`;
+}
+
+/** Reverses {@link logBlobName}. */
+export function parseLogBlobName(
+  blobName: string,
+): { source: string; hour: Date; sequence: number } | undefined {
+  const match = /^([a-z0-9][a-z0-9-]{0,62})\/(\d{4})\/(\d{2})\/(\d{2})\/(\d{2})00\/(\d{6})\.log$/.exec(
+    blobName,
+  );
+  if (!match) return undefined;
+  const day = parseUtcDayStamp(`${match[2]}${match[3]}${match[4]}`);
+  const hours = Number(match[5]);
+  if (!day || hours > 23) return undefined;
+  return {
+    source: match[1]!,
+    hour: new Date(day.getTime() + hours * 3_600_000),
+    sequence: Number(match[6]),
+  };
+}
+
+/** Blob name of one version of an employee photo: `Sales/000223/<version>`. */
+export function photoBlobName(department: string, employeeId: string, version: string): string {
+  assertDepartment(department);
+  assertEmployeeId(employeeId);
+  assertSuffix(version);
+  return `${department}/${employeeId}/${version}`;
+}
+
+/** Reverses {@link photoBlobName}. */
+export function parsePhotoBlobName(
+  blobName: string,
+): { department: string; employeeId: string; version: string } | undefined {
+  const match = /^([A-Za-z0-9 _-]{1,64})\/(\d{6})\/([A-Za-z0-9-]{1,64})$/.exec(blobName);
+  return match ? { department: match[1]!, employeeId: match[2]!, version: match[3]! } : undefined;
+}
+
+/** Prefix of every photo blob of one employee. */
+export function photoBlobPrefix(department: string, employeeId: string): string {
+  assertDepartment(department);
+  assertEmployeeId(employeeId);
+  return `${department}/${employeeId}/`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queues
+// ---------------------------------------------------------------------------------------------
+
+/** Name of the queue the Functions host moves a message to after its last failed attempt. */
+export function poisonQueueName(queueName: string): string {
+  return `${queueName}-poison`;
+}
+
+/** Reverses {@link poisonQueueName}. */
+export function parsePoisonQueueName(queueName: string): string | undefined {
+  return queueName.endsWith('-poison') ? queueName.slice(0, -'-poison'.length) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Continuation tokens
+// ---------------------------------------------------------------------------------------------
+
+/** The service's continuation position in a table query. */
+export interface TableContinuation {
+  nextPartitionKey: string;
+  nextRowKey?: string;
+}
+
+/**
+ * Opaque continuation token handed to API clients: base64url of a versioned JSON object.
+ * `scope` binds the token to the query that produced it (e.g. `Sales|id|000100|000199`), so a
+ * token cannot be replayed against another partition or range.
+ */
+export function encodeContinuationToken(scope: string, position: TableContinuation): string {
+  return Buffer.from(
+    JSON.stringify({ v: 1, s: scope, pk: position.nextPartitionKey, rk: position.nextRowKey }),
+    'utf8',
+  ).toString('base64url');
+}
+
+/**
+ * Reverses {@link encodeContinuationToken} and checks the token belongs to `scope`.
+ *
+ * @throws {ValidationError} for a malformed, tampered or foreign token.
+ */
+export function decodeContinuationToken(scope: string, token: string): TableContinuation {
+  const invalid = (): ValidationError =>
+    new ValidationError(
+      'continuationToken is not a token this query produced; start again without it.',
+      'continuationToken',
+      'InvalidContinuationToken',
+    );
+  if (!/^[A-Za-z0-9_-]{1,4096}$/.test(token)) throw invalid();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const p = parsed as { v?: unknown; s?: unknown; pk?: unknown; rk?: unknown } | null;
+  if (
+    p === null ||
+    typeof p !== 'object' ||
+    p.v !== 1 ||
+    p.s !== scope ||
+    typeof p.pk !== 'string' ||
+    (p.rk !== undefined && typeof p.rk !== 'string') ||
+    encodeContinuationToken(scope, { nextPartitionKey: p.pk, nextRowKey: p.rk }) !== token
+  ) {
+    throw invalid();
+  }
+  return { nextPartitionKey: p.pk, nextRowKey: p.rk };
+}

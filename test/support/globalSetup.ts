@@ -1,0 +1,19 @@
+/**
+ * Starts one in-memory Azurite on free ports for the whole run. Its connection string reaches the
+ * test workers through the environment (workers are spawned after this runs). Each test then
+ * creates its own uniquely named tables, queues and containers.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startAzurite } from '../../tools/azurite';
+
+export const STATE_FILE = path.join(os.tmpdir(), `table-patterns-jest-${process.pid}.json`);
+
+export default async function globalSetup(): Promise<void> {
+  const azurite = await startAzurite();
+  process.env.AzureWebJobsStorage = azurite.connectionString;
+  process.env.TEST_AZURITE_PORTS = JSON.stringify(azurite.ports);
+  (globalThis as { __AZURITE__?: typeof azurite }).__AZURITE__ = azurite;
+  fs.writeFileSync(STATE_FILE, JSON.stringify({ pid: azurite.process.pid }));
+}

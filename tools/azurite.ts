@@ -1,0 +1,153 @@
+/**
+ * Starts the Azurite emulator (blob, queue, table) from the project's own node_modules, on free
+ * ports or on the standard ones, in memory or persisted to a folder. Used by `npm start`, the test
+ * setup and the benchmarks; nothing is installed globally.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, Socket } from 'node:net';
+import path from 'node:path';
+
+export const DEV_ACCOUNT = 'devstoreaccount1';
+export const DEV_KEY =
+  'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+
+export interface AzuritePorts {
+  blob: number;
+  queue: number;
+  table: number;
+}
+
+export interface AzuriteOptions {
+  /** Ports to listen on; 0 (the default) picks a free port. */
+  ports?: Partial<AzuritePorts>;
+  /** Keep data in this folder; omitted = in memory only. */
+  location?: string;
+  /** Extra command-line flags (e.g. `--oauth basic --cert ... --key ...`). */
+  extraArgs?: string[];
+  /** Print Azurite's access log. */
+  verbose?: boolean;
+  /** Use https endpoints in the connection string (with `--cert`). */
+  https?: boolean;
+}
+
+export interface RunningAzurite {
+  ports: AzuritePorts;
+  /** A connection string for the emulator's well-known development account. */
+  connectionString: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** A connection string for the development account on the given ports. */
+export function azuriteConnectionString(
+  ports: AzuritePorts,
+  host = '127.0.0.1',
+  protocol: 'http' | 'https' = 'http',
+): string {
+  return (
+    `DefaultEndpointsProtocol=${protocol};AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};` +
+    `BlobEndpoint=${protocol}://${host}:${ports.blob}/${DEV_ACCOUNT};` +
+    `QueueEndpoint=${protocol}://${host}:${ports.queue}/${DEV_ACCOUNT};` +
+    `TableEndpoint=${protocol}://${host}:${ports.table}/${DEV_ACCOUNT};`
+  );
+}
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when something accepts TCP connections on `host:port`. */
+export function isListening(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (result: boolean): void => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('error', () => done(false));
+    socket.connect(port, host, () => done(true));
+  });
+}
+
+async function waitForPorts(ports: AzuritePorts, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Azurite exited with code ${child.exitCode}.`);
+    const up = await Promise.all([ports.blob, ports.queue, ports.table].map((p) => isListening(p)));
+    if (up.every(Boolean)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Azurite did not listen on ${JSON.stringify(ports)} within ${timeoutMs} ms.`);
+}
+
+/**
+ * Starts Azurite and resolves once all three services accept connections.
+ *
+ * @throws {Error} when Azurite exits or does not listen within 30 s.
+ */
+export async function startAzurite(options: AzuriteOptions = {}): Promise<RunningAzurite> {
+  const ports: AzuritePorts = {
+    blob: options.ports?.blob || (await freePort()),
+    queue: options.ports?.queue || (await freePort()),
+    table: options.ports?.table || (await freePort()),
+  };
+  const cli = require.resolve('azurite/dist/src/azurite.js');
+  const args = [
+    cli,
+    '--blobPort',
+    String(ports.blob),
+    '--queuePort',
+    String(ports.queue),
+    '--tablePort',
+    String(ports.table),
+    '--skipApiVersionCheck',
+    '--disableTelemetry',
+    '--loose',
+  ];
+  if (options.location) args.push('--location', path.resolve(options.location));
+  else args.push('--inMemoryPersistence');
+  if (!options.verbose) args.push('--silent');
+  args.push(...(options.extraArgs ?? []));
+
+  const child = spawn(process.execPath, args, {
+    stdio: options.verbose ? 'inherit' : ['ignore', 'ignore', 'inherit'],
+    cwd: options.location ? path.resolve(options.location) : process.cwd(),
+  });
+  try {
+    await waitForPorts(ports, child, 30_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+
+  return {
+    ports,
+    connectionString: azuriteConnectionString(
+      ports,
+      '127.0.0.1',
+      options.https ? 'https' : 'http',
+    ),
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
