@@ -30,6 +30,9 @@ export type StorageConnection =
       clientId?: string;
     };
 
+/** `stored`: table SAS carry the table's current stored access policy id; `none`: self-contained. */
+export type SasTablePolicyMode = 'stored' | 'none';
+
 /** Where organisation-wide last-name index entries live (index entities options 1 and 3). */
 export type LastNameIndexMode = 'entity' | 'blob';
 
@@ -66,6 +69,10 @@ export interface Config {
     /** Account key used to sign table SAS and service blob SAS; absent with identity-only access. */
     accountKey?: string;
     accountName?: string;
+    /** Whether table SAS are bound to the table's stored access policy (revocable by rotation). */
+    tablePolicy: SasTablePolicyMode;
+    /** How long an instance reuses the stored access policy id it read before re-reading it. */
+    policyCacheMs: number;
   };
   directory: {
     lastNameIndexMode: LastNameIndexMode;
@@ -78,6 +85,12 @@ export interface Config {
     maxBlobBlocks: number;
     /** Largest accepted `POST /logs` batch, in entries. */
     maxBatchEntries: number;
+    /** Largest accepted `POST /logs` body, in bytes (413 above it). */
+    maxBatchBytes: number;
+    /** Most queue messages one flush of `log-batches` drains and writes together. */
+    flushMaxMessages: number;
+    /** Most entries one `GET /logs` returns; a wider result is refused (413) so memory stays bounded. */
+    maxQueryEntries: number;
   };
   retry: {
     maxRetries: number;
@@ -176,6 +189,13 @@ export function loadConfig(env: Env): Config {
     );
   }
   const sasMaxMinutes = readInt(env, 'SAS_MAX_MINUTES', 60, 1, 7 * 24 * 60);
+  const sasTablePolicy = readString(env, 'SAS_TABLE_POLICY', 'stored');
+  if (sasTablePolicy !== 'stored' && sasTablePolicy !== 'none') {
+    throw new ConfigError(
+      'SAS_TABLE_POLICY',
+      `Setting SAS_TABLE_POLICY must be "stored" or "none", got "${sasTablePolicy}".`,
+    );
+  }
   const loginAttemptsPrefix = readString(env, 'LOGIN_TABLE_PREFIX', 'LoginAttempts');
   if (!/^[A-Za-z][A-Za-z0-9]{2,54}$/.test(loginAttemptsPrefix)) {
     throw new ConfigError(
@@ -214,6 +234,8 @@ export function loadConfig(env: Env): Config {
       maxMinutes: sasMaxMinutes,
       accountKey: readOptional(env, 'STORAGE_ACCOUNT_KEY'),
       accountName: readOptional(env, 'STORAGE_ACCOUNT_NAME'),
+      tablePolicy: sasTablePolicy as SasTablePolicyMode,
+      policyCacheMs: readInt(env, 'SAS_POLICY_CACHE_SECONDS', 15, 0, 3600) * 1000,
     },
     directory: {
       lastNameIndexMode: lastNameIndexMode as LastNameIndexMode,
@@ -223,6 +245,9 @@ export function loadConfig(env: Env): Config {
       maxBlobBytes: readInt(env, 'LOG_BLOB_MAX_BYTES', 64 * 1024 * 1024, 1024, 4 * 1024 ** 3),
       maxBlobBlocks: readInt(env, 'LOG_BLOB_MAX_BLOCKS', 40_000, 2, 49_000),
       maxBatchEntries: readInt(env, 'LOG_MAX_BATCH_ENTRIES', 1000, 1, 100_000),
+      maxBatchBytes: readInt(env, 'LOG_MAX_BATCH_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
+      flushMaxMessages: readInt(env, 'LOG_FLUSH_MAX_MESSAGES', 256, 1, 4096),
+      maxQueryEntries: readInt(env, 'LOG_MAX_QUERY_ENTRIES', 100_000, 1, 1_000_000),
     },
     retry: {
       maxRetries: readInt(env, 'STORAGE_MAX_RETRIES', 5, 0, 20),

@@ -3,9 +3,12 @@
  *
  * Every client gets the same retry budget through its SDK's own policy: the Tables SDK uses the
  * core pipeline's exponential retry (`retryOptions`), Blob and Queue use
- * `StorageRetryPolicyType.EXPONENTIAL` with a per-try timeout. Tables have no per-try timeout
- * option, so a small per-retry policy sets one on each request; a timed-out try is then retried
- * like any other transient fault.
+ * `StorageRetryPolicyType.EXPONENTIAL`. None of the three gives a try a client-side deadline that
+ * is then retried: the core HTTP client's `request.timeout` aborts with an `AbortError`, which both
+ * retry policies rethrow at once, and the Blob/Queue `tryTimeoutInMs` only sets the service-side
+ * `timeout` parameter (a connection that never answers would hang). So one small policy runs inside
+ * the retry loop of every client, abandons a try after `tryTimeoutMs` and reports it as a
+ * retriable `ETIMEDOUT`; a timed-out try is then retried like any other transient fault.
  */
 import { AzureNamedKeyCredential, TableClient, TableServiceClient } from '@azure/data-tables';
 import { DefaultAzureCredential, type TokenCredential } from '@azure/identity';
@@ -23,7 +26,7 @@ import {
   type QueueClient,
   type StoragePipelineOptions as QueuePipelineOptions,
 } from '@azure/storage-queue';
-import type { PipelinePolicy } from '@azure/core-rest-pipeline';
+import { RestError, type PipelinePolicy } from '@azure/core-rest-pipeline';
 import { getConfig, type Config, type StorageConnection } from '../config';
 
 /** The account name and key parsed from a connection string, when it carries one. */
@@ -85,14 +88,85 @@ function isLoopbackUrl(url: string): boolean {
   }
 }
 
-function tryTimeoutPolicy(timeoutMs: number): PipelinePolicy {
+/**
+ * Gives each try its own deadline. Runs inside the SDK's retry loop (once per try): it swaps the
+ * request's abort signal for one that fires after `timeoutMs` (or when the caller aborts), and turns
+ * its own expiry into a `RestError` with code `ETIMEDOUT`, which every retry policy retries. The
+ * caller's abort still ends the whole operation. A streamed response (blob download) is bounded
+ * until its headers arrive; the caller's signal keeps covering the stream afterwards.
+ */
+export function tryTimeoutPolicy(timeoutMs: number): PipelinePolicy {
   return {
     name: 'tryTimeoutPolicy',
-    sendRequest(request, next) {
-      request.timeout = timeoutMs;
-      return next(request);
+    async sendRequest(request, next) {
+      const callerSignal = request.abortSignal;
+      if (callerSignal?.aborted) return next(request);
+      const tryAbort = new AbortController();
+      const forwardCallerAbort = (): void => tryAbort.abort();
+      callerSignal?.addEventListener('abort', forwardCallerAbort);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        tryAbort.abort();
+      }, timeoutMs);
+      request.abortSignal = tryAbort.signal;
+      let streaming = false;
+      try {
+        const response = await next(request);
+        const stream = response.readableStreamBody;
+        if (stream && callerSignal) {
+          streaming = true;
+          stream.once('close', () => callerSignal.removeEventListener('abort', forwardCallerAbort));
+        }
+        return response;
+      } catch (error) {
+        if (timedOut && !callerSignal?.aborted) {
+          throw new RestError(
+            `Storage did not answer within ${timeoutMs} ms (STORAGE_TRY_TIMEOUT_MS); the try was abandoned.`,
+            { code: 'ETIMEDOUT', request },
+          );
+        }
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        if (!streaming) callerSignal?.removeEventListener('abort', forwardCallerAbort);
+        request.abortSignal = callerSignal;
+      }
     },
   };
+}
+
+/**
+ * Blob service client whose every try has a client-side deadline. Containers and blobs obtained
+ * from it share its pipeline, so the policy is added once, here.
+ */
+class BlobServiceWithTryTimeout extends BlobServiceClient {
+  constructor(
+    url: string,
+    credential: StorageSharedKeyCredential | TokenCredential,
+    options: StoragePipelineOptions,
+    tryTimeoutMs: number,
+  ) {
+    super(url, credential, options);
+    this.storageClientContext.pipeline.addPolicy(tryTimeoutPolicy(tryTimeoutMs), {
+      afterPhase: 'Sign',
+    });
+  }
+}
+
+/** Queue service client whose every try has a client-side deadline (see above). */
+class QueueServiceWithTryTimeout extends QueueServiceClient {
+  constructor(
+    url: string,
+    credential: QueueSharedKeyCredential | TokenCredential,
+    options: QueuePipelineOptions,
+    tryTimeoutMs: number,
+  ) {
+    super(url, credential, options);
+    this.storageClientContext.pipeline.addPolicy(tryTimeoutPolicy(tryTimeoutMs), {
+      afterPhase: 'Sign',
+    });
+  }
 }
 
 /**
@@ -123,7 +197,9 @@ export function createStorageClients(
     maxTries: retry.maxRetries + 1,
     retryDelayInMs: retry.retryDelayMs,
     maxRetryDelayInMs: retry.maxRetryDelayMs,
-    tryTimeoutInMs: retry.tryTimeoutMs,
+    // Only the service-side `timeout` (whole seconds; 0 would be invalid). The client-side
+    // deadline is tryTimeoutPolicy's.
+    tryTimeoutInMs: Math.max(1_000, retry.tryTimeoutMs),
   };
   const blobOptions: StoragePipelineOptions = {
     retryOptions: { ...storageRetry, retryPolicyType: StorageRetryPolicyType.EXPONENTIAL },
@@ -160,23 +236,35 @@ export function createStorageClients(
     sharedKey = { accountName, accountKey };
     tableEndpoint = endpoint('table');
     tableCredential = new AzureNamedKeyCredential(accountName, accountKey);
-    blobService = new BlobServiceClient(
+    blobService = new BlobServiceWithTryTimeout(
       endpoint('blob'),
       new StorageSharedKeyCredential(accountName, accountKey),
       blobOptions,
+      retry.tryTimeoutMs,
     );
-    queueService = new QueueServiceClient(
+    queueService = new QueueServiceWithTryTimeout(
       endpoint('queue'),
       new QueueSharedKeyCredential(accountName, accountKey),
       queueOptions,
+      retry.tryTimeoutMs,
     );
   } else {
     const tokenCredential =
       credential ?? new DefaultAzureCredential({ managedIdentityClientId: connection.clientId });
     tableEndpoint = connection.tableServiceUri.replace(/\/+$/, '');
     tableCredential = tokenCredential;
-    blobService = new BlobServiceClient(connection.blobServiceUri, tokenCredential, blobOptions);
-    queueService = new QueueServiceClient(connection.queueServiceUri, tokenCredential, queueOptions);
+    blobService = new BlobServiceWithTryTimeout(
+      connection.blobServiceUri,
+      tokenCredential,
+      blobOptions,
+      retry.tryTimeoutMs,
+    );
+    queueService = new QueueServiceWithTryTimeout(
+      connection.queueServiceUri,
+      tokenCredential,
+      queueOptions,
+      retry.tryTimeoutMs,
+    );
   }
 
   const isLoopback = isLoopbackUrl(tableEndpoint);

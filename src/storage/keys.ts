@@ -124,6 +124,29 @@ export function parseDepartmentPartitionKey(partitionKey: string): string | unde
 /** RowKey of the department entity inside its own partition. */
 export const DEPARTMENT_ROW_KEY = 'department';
 
+/**
+ * PartitionKey of the department listing in `Employees` (one small entity per department, so
+ * `GET /departments` is one partition range query instead of a table scan). It starts with `.`,
+ * which no department name may contain, so it can never collide with a department partition and
+ * {@link parseDepartmentPartitionKey} skips it.
+ */
+export const DEPARTMENT_LIST_PARTITION_KEY = '.departments';
+
+/**
+ * RowKey of one department in the department listing: the department name itself.
+ *
+ * @throws {ValidationError} for an invalid department name.
+ */
+export function departmentListRowKey(department: string): string {
+  assertDepartment(department);
+  return department;
+}
+
+/** Reverses {@link departmentListRowKey}; `undefined` for a key that is not a department. */
+export function parseDepartmentListRowKey(rowKey: string): string | undefined {
+  return isDepartmentName(rowKey) ? rowKey : undefined;
+}
+
 const EMPLOYEE_PREFIX = 'empid_';
 const EMAIL_PREFIX = 'email_';
 const LASTNAME_PREFIX = 'lastname_';
@@ -151,8 +174,12 @@ export function employeeRowKeyRange(fromId?: string, toId?: string): { ge: strin
   const all = prefixRange(EMPLOYEE_PREFIX);
   return {
     ge: fromId === undefined ? all.ge : employeeRowKey(fromId),
-    // toId is inclusive in the API; `empid_000199` < `empid_000199\0`.
-    lt: toId === undefined ? all.lt : employeeRowKey(toId) + '\u0000',
+    // toId is inclusive in the API: stop before the next id's key (no control character in the
+    // filter, which not every endpoint accepts); after 999999 the prefix's own end bound.
+    lt:
+      toId === undefined || employeeRowKey(toId) === EMPLOYEE_PREFIX + '999999'
+        ? all.lt
+        : employeeRowKey(String(Number(toId) + 1).padStart(6, '0')),
   };
 }
 
@@ -459,6 +486,36 @@ export function parseLoginTableName(prefix: string, tableName: string): Date | u
   return parseUtcDayStamp(tableName.slice(prefix.length));
 }
 
+/** Longest accepted login user id, in UTF-16 code units (before escaping). */
+export const MAX_LOGIN_USER_ID_LENGTH = 256;
+
+/**
+ * PartitionKey of one user's login attempts in a day table: the user id made key-safe with
+ * {@link encodeKeyText}, so any id a user can type round-trips exactly.
+ *
+ * @throws {ValidationError} for an empty id or one longer than {@link MAX_LOGIN_USER_ID_LENGTH}.
+ */
+export function loginAttemptPartitionKey(userId: string): string {
+  if (userId.length === 0 || userId.length > MAX_LOGIN_USER_ID_LENGTH) {
+    throw new ValidationError(
+      `User id must be 1-${MAX_LOGIN_USER_ID_LENGTH} characters, got ${userId.length}.`,
+      'userId',
+      'InvalidUserId',
+    );
+  }
+  return encodeKeyText(userId);
+}
+
+/** Reverses {@link loginAttemptPartitionKey}; `undefined` for a key no user id encodes to. */
+export function parseLoginAttemptPartitionKey(partitionKey: string): string | undefined {
+  try {
+    const userId = decodeKeyText(partitionKey);
+    return userId.length > 0 && userId.length <= MAX_LOGIN_USER_ID_LENGTH ? userId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Message statistics: data series and wide entities
 // ---------------------------------------------------------------------------------------------
@@ -563,6 +620,32 @@ export function photoBlobPrefix(department: string, employeeId: string): string 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Stored access policies (signed identifiers on a table, at most 5 per table, ids ≤ 64 chars)
+// ---------------------------------------------------------------------------------------------
+
+const SAS_POLICY_PREFIX = 'directory-sas-v';
+
+/**
+ * Id of one generation of the stored access policy that table SAS are bound to:
+ * `directory-sas-v7`. Rotating the policy moves to the next generation.
+ *
+ * @throws {Error} for a generation that is not a positive safe integer.
+ */
+export function sasPolicyId(generation: number): string {
+  if (!Number.isSafeInteger(generation) || generation < 1) {
+    throw new Error(`SAS policy generation ${generation} must be a positive integer.`);
+  }
+  return `${SAS_POLICY_PREFIX}${generation}`;
+}
+
+/** Reverses {@link sasPolicyId}; `undefined` for a signed identifier someone else created. */
+export function parseSasPolicyId(id: string): number | undefined {
+  const match = /^directory-sas-v([1-9]\d{0,15})$/.exec(id);
+  const generation = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(generation) ? generation : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Queues
 // ---------------------------------------------------------------------------------------------
 
@@ -596,6 +679,39 @@ export function encodeContinuationToken(scope: string, position: TableContinuati
     JSON.stringify({ v: 1, s: scope, pk: position.nextPartitionKey, rk: position.nextRowKey }),
     'utf8',
   ).toString('base64url');
+}
+
+/**
+ * The `@azure/data-tables` SDK's own continuation token for a position (what `byPage` accepts):
+ * base64 of `{"nextPartitionKey","nextRowKey"}`. Non-ASCII characters are written as JSON `\uXXXX`
+ * escapes because the SDK decodes the token's bytes one by one as Latin-1, not as UTF-8.
+ */
+export function toSdkContinuationToken(position: TableContinuation): string {
+  const json = JSON.stringify(
+    position.nextRowKey === undefined
+      ? { nextPartitionKey: position.nextPartitionKey }
+      : { nextPartitionKey: position.nextPartitionKey, nextRowKey: position.nextRowKey },
+  ).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return Buffer.from(json, 'ascii').toString('base64');
+}
+
+/**
+ * Reverses {@link toSdkContinuationToken}: the position inside a page's `continuationToken`.
+ *
+ * @throws {Error} when the SDK's token is not in the expected shape (an SDK change).
+ */
+export function fromSdkContinuationToken(sdkToken: string): TableContinuation {
+  const parsed = JSON.parse(Buffer.from(sdkToken, 'base64').toString('utf8')) as {
+    nextPartitionKey?: unknown;
+    nextRowKey?: unknown;
+  };
+  if (
+    typeof parsed.nextPartitionKey !== 'string' ||
+    (parsed.nextRowKey !== undefined && typeof parsed.nextRowKey !== 'string')
+  ) {
+    throw new Error('Unexpected continuation token shape from @azure/data-tables.');
+  }
+  return { nextPartitionKey: parsed.nextPartitionKey, nextRowKey: parsed.nextRowKey };
 }
 
 /**

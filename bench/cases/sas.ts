@@ -1,0 +1,185 @@
+/**
+ * Valet key: handing a client a SAS vs the app reading storage on the client's behalf.
+ *
+ * The pattern side issues tokens through the real SAS service (and, for latency, through the real
+ * HTTP adapter, in process: principal parsing, input validation, signing, JSON). Signing is local
+ * HMAC work: after the first token per table (which reads the stored access policy once) it costs
+ * no storage request and no bytes. The baseline is what the app would do per client request if it
+ * proxied the data instead: a partition query (expenses) or a photo download, through storage.
+ */
+import { HttpRequest, InvocationContext } from '@azure/functions';
+import { loadConfig } from '../../src/config';
+import { encodePrincipalHeader, type Principal } from '../../src/identity/principal';
+import { employeePartitionKey, employeeRowKey, invertedTicksRowKey, photoBlobName } from '../../src/storage/keys';
+import { odata } from '@azure/data-tables';
+import { createSasHandlers } from '../../functions/sas';
+import { PHOTO_BLOB_PROPERTY } from '../../src/sas/photoLocator';
+import { SasService } from '../../src/sas/service';
+import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
+
+const DEPT = 'Sales';
+const EMPLOYEE = '000223';
+const CLAIMS = 20;
+const PHOTO_BYTES = 64 * 1024;
+
+function percentile(sortedMs: number[], p: number): number {
+  const index = Math.min(sortedMs.length - 1, Math.ceil((p / 100) * sortedMs.length) - 1);
+  return Math.round(sortedMs[Math.max(0, index)]! * 1000) / 1000;
+}
+
+/** Runs `op` `count` times one after another, timing each call. */
+async function timedLoop(count: number, op: () => Promise<unknown>): Promise<{ p50Ms: number; p95Ms: number }> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = process.hrtime.bigint();
+    await op();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) };
+}
+
+async function setUp(env: BenchEnv): Promise<{ service: SasService; cleanup(): Promise<void> }> {
+  const names = {
+    EMPLOYEES_TABLE: env.uniqueName('BenchSasEmp', { table: true }),
+    EXPENSES_TABLE: env.uniqueName('BenchSasExp', { table: true }),
+    PHOTOS_CONTAINER: env.uniqueName('bench-sas-photos'),
+    LOGS_CONTAINER: env.uniqueName('bench-sas-logs'),
+  };
+  const config = loadConfig({ ...process.env, AzureWebJobsStorage: env.connectionString, ...names });
+  const { clients } = env;
+  const expenses = clients.table(config.tables.expenses);
+  const employees = clients.table(config.tables.employees);
+  const photos = clients.container(config.containers.photos);
+  await expenses.createTable();
+  await employees.createTable();
+  await photos.createIfNotExists();
+  await clients.container(config.containers.logs).createIfNotExists();
+
+  const partitionKey = employeePartitionKey(DEPT, EMPLOYEE);
+  for (let i = 0; i < CLAIMS; i++) {
+    await expenses.createEntity({
+      partitionKey,
+      rowKey: invertedTicksRowKey(new Date(Date.UTC(2026, 0, 1 + i)), `c${i}`),
+      Amount: 12.5 * (i + 1),
+      Currency: 'EUR',
+      Description: `Taxi ride number ${i} to the customer site`,
+    });
+  }
+  const photo = photoBlobName(DEPT, EMPLOYEE, 'v1');
+  await photos.getBlockBlobClient(photo).uploadData(Buffer.alloc(PHOTO_BYTES, 7));
+  await employees.createEntity({
+    partitionKey: DEPT,
+    rowKey: employeeRowKey(EMPLOYEE),
+    [PHOTO_BLOB_PROPERTY]: photo,
+  });
+
+  return {
+    service: new SasService({ clients, config }),
+    async cleanup() {
+      await expenses.deleteTable();
+      await employees.deleteTable();
+      await photos.deleteIfExists();
+      await clients.container(config.containers.logs).deleteIfExists();
+    },
+  };
+}
+
+const sasCase: BenchCase = {
+  name: 'sas',
+  async run(env) {
+    const { service, cleanup } = await setUp(env);
+    const employee: Principal = { userId: 'u', roles: new Set(), employeeId: EMPLOYEE, claims: [] };
+    const admin: Principal = { userId: 'a', roles: new Set(['DirectoryAdmin']), claims: [] };
+    try {
+      const tokens = env.size(20_000);
+      const proxied = env.size(500);
+      // Warm up: the first table token reads (and creates) the stored access policy.
+      await service.expensesSas(employee, DEPT, EMPLOYEE);
+      const grant = await service.photoSas(admin, DEPT, EMPLOYEE, 'read');
+
+      const tableTokens = await env.measure('issue table SAS (service level)', tokens, async () => {
+        for (let i = 0; i < tokens; i++) await service.expensesSas(employee, DEPT, EMPLOYEE);
+      });
+      const partitionKey = employeePartitionKey(DEPT, EMPLOYEE);
+      const expensesTable = env.clients.table(grant.container === '' ? '' : (await service.expensesSas(employee, DEPT, EMPLOYEE)).table);
+      let entitiesRead = 0;
+      const proxiedQueries = await env.measure('app reads the partition for the client', proxied, async () => {
+        for (let i = 0; i < proxied; i++) {
+          for await (const _ of expensesTable.listEntities({
+            queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
+          })) {
+            entitiesRead++;
+          }
+        }
+        return { entities: entitiesRead };
+      });
+
+      const photoTokens = await env.measure('issue photo write SAS (blob service SAS)', tokens, async () => {
+        for (let i = 0; i < tokens; i++) await service.photoSas(employee, DEPT, EMPLOYEE, 'write');
+      });
+      const photoBlob = env.clients.container(grant.container).getBlobClient(grant.blobName!);
+      const proxiedPhotos = await env.measure('app downloads the photo for the client', proxied, async () => {
+        for (let i = 0; i < proxied; i++) await photoBlob.downloadToBuffer();
+      });
+
+      // Per-request latency through the HTTP adapter, in process (no HTTP transport).
+      const handlers = createSasHandlers(() => service);
+      const principalHeader = encodePrincipalHeader({ userId: 'u', employeeId: EMPLOYEE });
+      const requestCount = env.size(5_000);
+      let adapterLatency = { p50Ms: 0, p95Ms: 0 };
+      const adapter: Measurement = await env.measure('POST /sas/expenses via the adapter', requestCount, async () => {
+        adapterLatency = await timedLoop(requestCount, async () => {
+          const response = await handlers.expenses(
+            new HttpRequest({
+              method: 'POST',
+              url: `http://localhost/api/sas/expenses/${DEPT}/${EMPLOYEE}`,
+              params: { dept: DEPT, id: EMPLOYEE },
+              headers: { 'x-ms-client-principal': principalHeader },
+              body: { string: '{"minutes":15}' },
+            }),
+            new InvocationContext(),
+          );
+          if (response.status !== 200) throw new Error(`SAS adapter answered ${response.status}.`);
+        });
+      });
+      let readLatency = { p50Ms: 0, p95Ms: 0 };
+      const reads = env.size(1_000);
+      const pointRead = await env.measure('app point-reads one entity', reads, async () => {
+        readLatency = await timedLoop(reads, () =>
+          env.clients.table(expensesTable.tableName).getEntity(partitionKey, invertedTicksRowKey(new Date(Date.UTC(2026, 0, 1)), 'c0')),
+        );
+      });
+
+      const comparisons: Comparison[] = [
+        {
+          name: 'valet key: table SAS issuance vs proxying a partition read',
+          pattern: tableTokens,
+          baseline: proxiedQueries,
+          goal: '≥ 20,000 tokens/s; 0 storage requests per token',
+          notes: `Baseline: one query of a ${CLAIMS}-claim expenses partition per client request.`,
+        },
+        {
+          name: 'valet key: photo SAS issuance vs proxying a photo download',
+          pattern: photoTokens,
+          baseline: proxiedPhotos,
+          goal: '≥ 20,000 tokens/s; 0 bytes through the app',
+          notes: `Baseline: one ${PHOTO_BYTES / 1024} KiB photo download per client request.`,
+        },
+        {
+          name: 'SAS request latency (HTTP adapter, in process) vs a storage point read',
+          pattern: { ...adapter, ...adapterLatency },
+          baseline: { ...pointRead, ...readLatency },
+          notes:
+            'Adapter = principal parsing + validation + signing + JSON, without HTTP transport; ' +
+            'baseline = one entity point read through the counting proxy.',
+        },
+      ];
+      return comparisons;
+    } finally {
+      await cleanup();
+    }
+  },
+};
+
+export default sasCase;

@@ -1,0 +1,76 @@
+/**
+ * Resource-access events (prepend/append anti-pattern avoided), API.md "Access events":
+ * `POST /access-events` and
+ * `GET /departments/{dept}/employees/{id}/access-events?from=ISO&to=ISO` (oldest first, paged).
+ */
+import { app } from '@azure/functions';
+import { z } from 'zod';
+import {
+  AccessLog,
+  MAX_ACCESS_PAGE_SIZE,
+  MAX_ACTION_LENGTH,
+  MAX_RESOURCE_LENGTH,
+  type AccessEvent,
+} from '../src/access/accessLog';
+import { getConfig } from '../src/config';
+import { getStorageClients } from '../src/storage/clients';
+import { isDepartmentName, isEmployeeId } from '../src/storage/keys';
+import { handleErrors, json, readJson, readParams, readQuery, type HttpHandler } from './shared/http';
+import { employeeRoute, instant, queryInt } from './shared/timeVolumeInput';
+
+let log: AccessLog | undefined;
+function accessLog(): AccessLog {
+  log ??= new AccessLog(getStorageClients().table(getConfig().tables.accessLog));
+  return log;
+}
+
+const eventBody = z.strictObject({
+  department: z.string().refine(isDepartmentName, 'use 1-64 letters, digits, spaces, "-" or "_"'),
+  employeeId: z.string().refine(isEmployeeId, 'use exactly six digits, e.g. 000223'),
+  resource: z.string().min(1).max(MAX_RESOURCE_LENGTH),
+  action: z
+    .string()
+    .max(MAX_ACTION_LENGTH)
+    .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-", starting with a letter'),
+  at: instant.optional(),
+});
+
+const windowQuery = z.object({
+  from: instant,
+  to: instant,
+  pageSize: queryInt(1, MAX_ACCESS_PAGE_SIZE).optional(),
+  continuationToken: z.string().optional(),
+});
+
+function toJson(event: AccessEvent): Record<string, unknown> {
+  return { ...event, at: event.at.toISOString() };
+}
+
+/** `POST /access-events` → 201 with the stored event. */
+export const recordAccessEvent: HttpHandler = handleErrors(async (request) => {
+  const body = await readJson(request, eventBody);
+  const { event, etag } = await accessLog().record(body);
+  return json(201, toJson(event), { etag });
+});
+
+/** `GET .../access-events?from&to` → one page of the window, oldest first. */
+export const listAccessEvents: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const { from, to, pageSize, continuationToken } = readQuery(request, windowQuery);
+  const page = await accessLog().window(dept, id, from, to, { pageSize, continuationToken });
+  return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
+});
+
+app.http('recordAccessEvent', {
+  route: 'access-events',
+  methods: ['POST'],
+  authLevel: 'function',
+  handler: recordAccessEvent,
+});
+
+app.http('listAccessEvents', {
+  route: 'departments/{dept}/employees/{id}/access-events',
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: listAccessEvents,
+});

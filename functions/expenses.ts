@@ -1,0 +1,75 @@
+/**
+ * Expense claims (log tail), API.md "Expenses":
+ * `POST /departments/{dept}/employees/{id}/expenses` and
+ * `GET /departments/{dept}/employees/{id}/expenses?top=10` (newest first, one `$top` query).
+ */
+import { app } from '@azure/functions';
+import { z } from 'zod';
+import { getConfig } from '../src/config';
+import {
+  DEFAULT_EXPENSE_TOP,
+  ExpenseClaimLog,
+  MAX_EXPENSE_AMOUNT,
+  MAX_EXPENSE_DESCRIPTION_LENGTH,
+  MAX_EXPENSE_TOP,
+  type ExpenseClaim,
+} from '../src/expenses/expenseClaims';
+import { getStorageClients } from '../src/storage/clients';
+import { handleErrors, json, readJson, readParams, readQuery, type HttpHandler } from './shared/http';
+import { employeeRoute, instant, queryInt } from './shared/timeVolumeInput';
+
+let log: ExpenseClaimLog | undefined;
+function expenseClaims(): ExpenseClaimLog {
+  log ??= new ExpenseClaimLog(getStorageClients().table(getConfig().tables.expenses));
+  return log;
+}
+
+const claimBody = z.strictObject({
+  amount: z
+    .number()
+    .positive()
+    .max(MAX_EXPENSE_AMOUNT)
+    .refine((n) => /^\d+(\.\d{1,2})?$/.test(String(n)), 'must have at most two decimals'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code of three upper-case letters'),
+  description: z
+    .string()
+    .max(MAX_EXPENSE_DESCRIPTION_LENGTH)
+    .refine((text) => text.trim().length > 0, 'must not be blank'),
+  submittedAt: instant.optional(),
+});
+
+const listQuery = z.object({ top: queryInt(1, MAX_EXPENSE_TOP).default(DEFAULT_EXPENSE_TOP) });
+
+function toJson(claim: ExpenseClaim): Record<string, unknown> {
+  return { ...claim, submittedAt: claim.submittedAt.toISOString() };
+}
+
+/** `POST .../expenses` → 201 with the stored claim and its ETag. */
+export const submitExpenseClaim: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const body = await readJson(request, claimBody);
+  const { claim, etag } = await expenseClaims().submit(dept, id, body);
+  return json(201, toJson(claim), { etag });
+});
+
+/** `GET .../expenses?top=n` → the n newest claims. */
+export const listExpenseClaims: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const { top } = readQuery(request, listQuery);
+  const claims = await expenseClaims().newest(dept, id, top);
+  return json(200, { items: claims.map(toJson) });
+});
+
+app.http('submitExpenseClaim', {
+  route: 'departments/{dept}/employees/{id}/expenses',
+  methods: ['POST'],
+  authLevel: 'function',
+  handler: submitExpenseClaim,
+});
+
+app.http('listExpenseClaims', {
+  route: 'departments/{dept}/employees/{id}/expenses',
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: listExpenseClaims,
+});

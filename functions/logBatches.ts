@@ -1,0 +1,67 @@
+/**
+ * Queue trigger on `log-batches`: buffers accepted log batches into hour-prefixed blobs. Each
+ * invocation drains more messages from the queue and writes them together (src/logs/flush.ts).
+ * Throwing makes the host retry the triggering message and, after `maxDequeueCount` attempts,
+ * move it to `log-batches-poison`.
+ */
+import { app, type InvocationContext } from '@azure/functions';
+import { getConfig } from '../src/config';
+import { drainAndFlush, pendingFromDelivery } from '../src/logs/flush';
+import { getStorageClients } from '../src/storage/clients';
+import { decodeQueueMessage } from '../src/storage/queue';
+
+/** The payload as the host hands it over: parsed JSON, or text when it did not parse it. */
+function payloadOf(queueEntry: unknown): unknown {
+  if (typeof queueEntry !== 'string') return queueEntry;
+  try {
+    return JSON.parse(queueEntry);
+  } catch {
+    return decodeQueueMessage(queueEntry);
+  }
+}
+
+function deliveryOf(context: InvocationContext): { dequeueCount: number; nextVisibleTime?: Date } {
+  const metadata = context.triggerMetadata ?? {};
+  const dequeueCount = Number(metadata.dequeueCount ?? 1);
+  const nextVisible = metadata.nextVisibleTime;
+  return {
+    dequeueCount: Number.isInteger(dequeueCount) && dequeueCount > 0 ? dequeueCount : 1,
+    nextVisibleTime:
+      typeof nextVisible === 'string' || nextVisible instanceof Date
+        ? new Date(nextVisible)
+        : undefined,
+  };
+}
+
+/**
+ * Flushes the triggering message together with up to `LOG_FLUSH_MAX_MESSAGES` drained ones.
+ *
+ * @throws the triggering message's write failure, so the host retries (and finally poisons) it.
+ */
+export async function flushLogBatches(
+  queueEntry: unknown,
+  context: InvocationContext,
+): Promise<void> {
+  const config = getConfig();
+  const clients = getStorageClients();
+  const trigger = pendingFromDelivery(payloadOf(queueEntry), deliveryOf(context));
+  const result = await drainAndFlush({
+    container: clients.container(config.containers.logs),
+    queue: clients.queue(config.queues.logBatches),
+    limits: config.logs,
+    trigger,
+    maxMessages: config.logs.flushMaxMessages,
+  });
+  context.log(
+    `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +
+      `${result.linesWritten} lines into ${result.hours.length} hour blobs; ${result.failed.length} failed.`,
+  );
+  const failure = result.failed.find((f) => f.message === trigger);
+  if (failure) throw failure.error;
+}
+
+app.storageQueue('flushLogBatches', {
+  queueName: getConfig().queues.logBatches,
+  connection: 'AzureWebJobsStorage',
+  handler: flushLogBatches,
+});

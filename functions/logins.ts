@@ -1,0 +1,94 @@
+/**
+ * Login attempts in per-day tables (high-volume delete), API.md "Login attempts":
+ * `POST /logins`, `GET /logins/{userId}?days=7`, and the timer `dropExpiredLoginTables` that drops
+ * whole day tables past the retention and creates tomorrow's table.
+ */
+import { app, type InvocationContext, type Timer } from '@azure/functions';
+import { z } from 'zod';
+import { getConfig } from '../src/config';
+import { LoginDayTables } from '../src/logins/loginDayTables';
+import {
+  DEFAULT_LOGIN_DAYS,
+  LoginAttempts,
+  MAX_LOGIN_TOP,
+  type LoginAttempt,
+} from '../src/logins/loginAttempts';
+import { dropExpiredLoginTables } from '../src/logins/retention';
+import { getStorageClients } from '../src/storage/clients';
+import { MAX_LOGIN_USER_ID_LENGTH } from '../src/storage/keys';
+import { handleErrors, json, readJson, readParams, readQuery, type HttpHandler } from './shared/http';
+import { instant, queryInt } from './shared/timeVolumeInput';
+
+let service: { tables: LoginDayTables; attempts: LoginAttempts } | undefined;
+function logins(): { tables: LoginDayTables; attempts: LoginAttempts } {
+  if (!service) {
+    const config = getConfig();
+    const tables = new LoginDayTables(getStorageClients(), config.tables.loginAttemptsPrefix);
+    service = { tables, attempts: new LoginAttempts(tables, config.logins.retentionDays) };
+  }
+  return service;
+}
+
+const userId = z.string().min(1).max(MAX_LOGIN_USER_ID_LENGTH);
+
+const attemptBody = z.strictObject({
+  userId,
+  succeeded: z.boolean(),
+  ip: z.union([z.ipv4(), z.ipv6()], { message: 'must be an IPv4 or IPv6 address' }).optional(),
+  at: instant.optional(),
+});
+
+const listQuery = z.object({
+  days: queryInt(1, 3650).default(DEFAULT_LOGIN_DAYS),
+  top: queryInt(1, MAX_LOGIN_TOP).default(MAX_LOGIN_TOP),
+});
+
+function toJson(attempt: LoginAttempt): Record<string, unknown> {
+  return { ...attempt, at: attempt.at.toISOString() };
+}
+
+/** `POST /logins` → 201 with the stored attempt. */
+export const recordLoginAttempt: HttpHandler = handleErrors(async (request) => {
+  const body = await readJson(request, attemptBody);
+  const { attempt, etag } = await logins().attempts.record(body);
+  return json(201, toJson(attempt), { etag });
+});
+
+/** `GET /logins/{userId}?days=N` → the user's attempts of the last N days, newest first. */
+export const listLoginAttempts: HttpHandler = handleErrors(async (request) => {
+  const params = readParams(request, z.object({ userId }));
+  const { days, top } = readQuery(request, listQuery);
+  const attempts = await logins().attempts.recent(params.userId, days, top);
+  return json(200, { items: attempts.map(toJson) });
+});
+
+/** Timer: drops expired day tables, logs what it dropped, pre-creates tomorrow's table. */
+export async function runLoginRetention(_timer: Timer, context: InvocationContext): Promise<void> {
+  const { tables, attempts } = logins();
+  const report = await dropExpiredLoginTables(tables, attempts.retentionDays);
+  context.log(
+    `dropExpiredLoginTables: dropped ${report.dropped.length} day table(s)` +
+      (report.dropped.length > 0 ? ` (${report.dropped.join(', ')})` : '') +
+      `, ${report.alreadyGone.length} already gone, ${report.kept.length} kept, ` +
+      `${report.preCreated} ready.`,
+  );
+}
+
+app.http('recordLoginAttempt', {
+  route: 'logins',
+  methods: ['POST'],
+  authLevel: 'function',
+  handler: recordLoginAttempt,
+});
+
+app.http('listLoginAttempts', {
+  route: 'logins/{userId}',
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: listLoginAttempts,
+});
+
+app.timer('dropExpiredLoginTables', {
+  schedule: getConfig().logins.cleanupSchedule,
+  handler: runLoginRetention,
+});

@@ -1,0 +1,59 @@
+/**
+ * `POST /api/logs` (ingest a batch) and `GET /api/logs` (time-range query): API.md "Logs".
+ * Log lines live in hour-named blobs, not in a table (docs/logs.md).
+ */
+import { app } from '@azure/functions';
+import { z } from 'zod';
+import { getConfig } from '../src/config';
+import { parseLogBatch, toApiEntry } from '../src/logs/entry';
+import { acceptLogBatch } from '../src/logs/ingest';
+import { parseLevelFilter } from '../src/logs/levels';
+import { queryLogs } from '../src/logs/query';
+import { getStorageClients } from '../src/storage/clients';
+import { handleErrors, json, readJson, readQuery } from './shared/http';
+
+const isoTime = z.iso.datetime({
+  offset: true,
+  error: 'is required: an ISO 8601 time with Z or an offset, e.g. 2026-11-22T15:04:00Z',
+});
+
+const logQuerySchema = z.object({
+  source: z.string({ error: 'is required' }),
+  from: isoTime,
+  to: isoTime,
+  level: z.string().optional(),
+});
+
+/** `POST /logs`: 202 `{batchId, entries, messages}` once the batch is on the queue. */
+export const postLogs = handleErrors(async (request) => {
+  const config = getConfig();
+  const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
+  const batch = parseLogBatch(body, config.logs);
+  const accepted = await acceptLogBatch(getStorageClients().queue(config.queues.logBatches), batch);
+  return json(202, accepted);
+});
+
+/** `GET /logs?source&from&to&level`: `{items}` in time order. */
+export const getLogs = handleErrors(async (request) => {
+  const config = getConfig();
+  const query = readQuery(request, logQuerySchema);
+  const { items } = await queryLogs(
+    getStorageClients().container(config.containers.logs),
+    {
+      source: query.source,
+      from: new Date(query.from),
+      to: new Date(query.to),
+      levels: query.level === undefined ? undefined : parseLevelFilter(query.level),
+    },
+    config.logs,
+  );
+  return json(200, { items: items.map(toApiEntry) }, { 'cache-control': 'no-store' });
+});
+
+app.http('postLogs', {
+  route: 'logs',
+  methods: ['POST'],
+  authLevel: 'function',
+  handler: postLogs,
+});
+app.http('getLogs', { route: 'logs', methods: ['GET'], authLevel: 'function', handler: getLogs });

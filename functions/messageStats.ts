@@ -1,0 +1,70 @@
+/**
+ * Message statistics (data series + wide entity), API.md "Message statistics":
+ * `POST /departments/{dept}/employees/{id}/messages` (increment hour and day counters together),
+ * `GET .../messages/hourly?day=YYYY-MM-DD` (one point read) and
+ * `GET .../messages/daily?year=YYYY` (two point reads).
+ */
+import { app } from '@azure/functions';
+import { z } from 'zod';
+import { getConfig } from '../src/config';
+import { MAX_MESSAGE_COUNT, MessageStats } from '../src/stats/messageStats';
+import { getStorageClients } from '../src/storage/clients';
+import { formatUtcDay } from '../src/time/instants';
+import { handleErrors, json, readJson, readParams, readQuery, type HttpHandler } from './shared/http';
+import { employeeRoute, instant, queryInt, utcDay } from './shared/timeVolumeInput';
+
+let stats: MessageStats | undefined;
+function messageStats(): MessageStats {
+  stats ??= new MessageStats(getStorageClients().table(getConfig().tables.messageStats));
+  return stats;
+}
+
+const countBody = z.strictObject({
+  at: instant.optional(),
+  count: z.number().int().min(1).max(MAX_MESSAGE_COUNT).optional(),
+});
+
+/** `POST .../messages` → 204 once both counters include the messages. */
+export const recordMessages: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const body = await readJson(request, countBody);
+  await messageStats().record(dept, id, body);
+  return { status: 204 };
+});
+
+/** `GET .../messages/hourly?day=YYYY-MM-DD` → `{"day","hours":[24 numbers]}`. */
+export const hourlyMessages: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const { day } = readQuery(request, z.object({ day: utcDay }));
+  const hours = await messageStats().hourly(dept, id, day);
+  return json(200, { day: formatUtcDay(day), hours });
+});
+
+/** `GET .../messages/daily?year=YYYY` → `{"year","days":[365 or 366 numbers]}`. */
+export const dailyMessages: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const { year } = readQuery(request, z.object({ year: queryInt(1601, 9999) }));
+  const days = await messageStats().daily(dept, id, year);
+  return json(200, { year, days });
+});
+
+app.http('recordMessages', {
+  route: 'departments/{dept}/employees/{id}/messages',
+  methods: ['POST'],
+  authLevel: 'function',
+  handler: recordMessages,
+});
+
+app.http('hourlyMessages', {
+  route: 'departments/{dept}/employees/{id}/messages/hourly',
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: hourlyMessages,
+});
+
+app.http('dailyMessages', {
+  route: 'departments/{dept}/employees/{id}/messages/daily',
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: dailyMessages,
+});

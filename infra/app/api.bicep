@@ -1,0 +1,147 @@
+// The Function App on the Flex Consumption plan (Linux, Node.js), running as its user-assigned
+// managed identity.
+//
+// App settings: every setting src/config.ts reads is either set below (the `*Settings` variables,
+// all merged into the appsettings resource) or deliberately left to its default and listed with
+// the reason in infra/settings-defaulted.json. Flex Consumption takes the runtime and version from
+// functionAppConfig, so FUNCTIONS_WORKER_RUNTIME, FUNCTIONS_EXTENSION_VERSION,
+// WEBSITE_NODE_DEFAULT_VERSION and WEBSITE_RUN_FROM_PACKAGE must not be set.
+param name string
+param planName string
+param location string
+param tags object = {}
+
+@description('Resource id of the user-assigned managed identity the app runs as.')
+param identityId string
+
+@description('Client id of that identity (AzureWebJobsStorage__clientId, AAD telemetry).')
+param identityClientId string
+
+param storageAccountName string
+
+@description('Blob container Flex Consumption deploys the app package to.')
+param deploymentContainerName string
+
+param appInsightsConnectionString string
+
+@description('Key Vault secret URI of the storage account key; empty when table SAS is disabled.')
+param storageKeySecretUri string = ''
+
+@allowed(['20', '22'])
+param nodeVersion string = '20'
+
+@minValue(40)
+@maxValue(1000)
+param maximumInstanceCount int = 100
+
+@allowed([512, 2048, 4096])
+param instanceMemoryMB int = 2048
+
+@description('Browser origins allowed to call the API.')
+param allowedCorsOrigins array = []
+
+param loginRetentionDays int = 60
+param sasMaxMinutes int = 60
+
+@allowed(['entity', 'blob'])
+param lastNameIndexMode string = 'entity'
+
+var storageSuffix = environment().suffixes.storage
+
+// Identity-based host storage (AzureWebJobsStorage__*): triggers, Durable Functions and the app's
+// own clients (src/storage/clients.ts) use the managed identity; there is no connection string.
+var storageSettings = {
+  AzureWebJobsStorage__credential: 'managedidentity'
+  AzureWebJobsStorage__clientId: identityClientId
+  AzureWebJobsStorage__blobServiceUri: 'https://${storageAccountName}.blob.${storageSuffix}'
+  AzureWebJobsStorage__queueServiceUri: 'https://${storageAccountName}.queue.${storageSuffix}'
+  AzureWebJobsStorage__tableServiceUri: 'https://${storageAccountName}.table.${storageSuffix}'
+}
+
+// Application Insights accepts telemetry only with an Entra token of this identity.
+var monitoringSettings = {
+  APPLICATIONINSIGHTS_CONNECTION_STRING: appInsightsConnectionString
+  APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
+}
+
+// SAS issuing: table SAS need the account key (Table storage has no user delegation SAS),
+// resolved from Key Vault by the platform with keyVaultReferenceIdentity; blob SAS are signed with
+// it too when present, otherwise with a user delegation key. Without it the table SAS endpoints
+// answer 501.
+var sasSettings = {
+  STORAGE_ACCOUNT_NAME: storageAccountName
+  SAS_MAX_MINUTES: string(sasMaxMinutes)
+}
+var sasKeySettings = empty(storageKeySecretUri) ? {} : {
+  STORAGE_ACCOUNT_KEY: '@Microsoft.KeyVault(SecretUri=${storageKeySecretUri})'
+}
+
+// Tunables chosen at deployment (main.bicep parameters).
+var directorySettings = {
+  LOGIN_RETENTION_DAYS: string(loginRetentionDays)
+  LASTNAME_INDEX_MODE: lastNameIndexMode
+}
+
+resource plan 'Microsoft.Web/serverfarms@2024-04-01' = {
+  name: planName
+  location: location
+  tags: tags
+  kind: 'functionapp'
+  sku: {
+    name: 'FC1'
+    tier: 'FlexConsumption'
+  }
+  properties: {
+    // Linux.
+    reserved: true
+  }
+}
+
+resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
+  name: name
+  location: location
+  tags: tags
+  kind: 'functionapp,linux'
+  identity: {
+    type: 'UserAssigned'
+    userAssignedIdentities: { '${identityId}': {} }
+  }
+  properties: {
+    serverFarmId: plan.id
+    httpsOnly: true
+    keyVaultReferenceIdentity: identityId
+    siteConfig: {
+      minTlsVersion: '1.2'
+      cors: { allowedOrigins: allowedCorsOrigins }
+    }
+    functionAppConfig: {
+      deployment: {
+        storage: {
+          type: 'blobContainer'
+          value: 'https://${storageAccountName}.blob.${storageSuffix}/${deploymentContainerName}'
+          authentication: {
+            type: 'UserAssignedIdentity'
+            userAssignedIdentityResourceId: identityId
+          }
+        }
+      }
+      scaleAndConcurrency: {
+        maximumInstanceCount: maximumInstanceCount
+        instanceMemoryMB: instanceMemoryMB
+      }
+      runtime: {
+        name: 'node'
+        version: nodeVersion
+      }
+    }
+  }
+}
+
+resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
+  parent: functionApp
+  name: 'appsettings'
+  properties: union(storageSettings, monitoringSettings, sasSettings, sasKeySettings, directorySettings)
+}
+
+output name string = functionApp.name
+output defaultUrl string = 'https://${functionApp.properties.defaultHostName}'

@@ -1,0 +1,199 @@
+// Employee directory on Azure Functions (Flex Consumption) with one storage account.
+// `azd up` deploys this file; `az deployment sub create -f infra/main.bicep` works too
+// (docs/deploy.md). Modules live in ./app, one concern each.
+targetScope = 'subscription'
+
+@minLength(1)
+@maxLength(64)
+@description('azd environment name; names the resource group and seeds every resource name.')
+param environmentName string
+
+@minLength(1)
+@description('Region of every resource. It must offer the Flex Consumption plan (az functionapp list-flexconsumption-locations).')
+@metadata({ azd: { type: 'location' } })
+param location string
+
+@description('Object id of the deploying user or service principal. When set, it gets data access to the storage account (to run the app locally against Azure or inspect data). Leave empty to skip.')
+param principalId string = ''
+
+@allowed(['User', 'ServicePrincipal', 'Group'])
+@description('Kind of principal principalId names.')
+param principalType string = 'User'
+
+@description('Resource group name; defaults to rg-<environmentName>.')
+param resourceGroupName string = ''
+
+@description('Function app name; defaults to func-api-<token>.')
+param functionAppName string = ''
+
+@allowed(['20', '22'])
+@description('Node.js major version of the Functions runtime (package.json engines allows 20 and 22).')
+param nodeVersion string = '20'
+
+@minValue(40)
+@maxValue(1000)
+@description('Flex Consumption: the most instances the app scales out to.')
+param maximumInstanceCount int = 100
+
+@allowed([512, 2048, 4096])
+@description('Flex Consumption: memory of each instance, in MB.')
+param instanceMemoryMB int = 2048
+
+@allowed([
+  'Standard_LRS'
+  'Standard_ZRS'
+  'Standard_GRS'
+  'Standard_RAGRS'
+  'Standard_GZRS'
+  'Standard_RAGZRS'
+])
+@description('Replication of the storage account.')
+param storageSkuName string = 'Standard_LRS'
+
+@description('Browser origins (e.g. https://directory.contoso.com) allowed to call the API and to use SAS URLs against blob and table storage. Empty: no CORS rules.')
+param allowedCorsOrigins array = []
+
+@minValue(1)
+@maxValue(3650)
+@description('Days log blobs (logs/ container) are kept before the lifecycle rule deletes them.')
+param logRetentionDays int = 30
+
+@minValue(1)
+@maxValue(3650)
+@description('Days of per-day LoginAttemptsYYYYMMDD tables kept by the cleanup timer (LOGIN_RETENTION_DAYS).')
+param loginRetentionDays int = 60
+
+@minValue(1)
+@maxValue(10080)
+@description('Longest SAS lifetime the app issues, in minutes (SAS_MAX_MINUTES); also the storage account SAS expiration policy.')
+param sasMaxMinutes int = 60
+
+@allowed(['entity', 'blob'])
+@description('Where organisation-wide last-name index entries live (LASTNAME_INDEX_MODE).')
+param lastNameIndexMode string = 'entity'
+
+@description('Issue table SAS tokens. Table storage has no user delegation SAS, so this keeps shared-key access enabled and stores the account key in Key Vault. false: shared-key access off, no Key Vault, the table SAS endpoints answer 501.')
+param enableTableSas bool = true
+
+@allowed(['key1', 'key2'])
+@description('Which storage account key Key Vault holds for signing SAS tokens; switch it when rotating keys (docs/deploy.md).')
+param activeStorageKey string = 'key1'
+
+@minValue(1)
+@maxValue(365)
+@description('Storage account key expiration policy: Azure flags keys older than this many days.')
+param storageKeyExpirationDays int = 90
+
+var abbrs = loadJsonContent('./abbreviations.json')
+var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
+var tags = { 'azd-env-name': environmentName }
+var appName = !empty(functionAppName) ? functionAppName : '${abbrs.webSitesFunctions}api-${resourceToken}'
+// Flex Consumption reads the app package from this blob container.
+var deploymentContainerName = toLower('app-package-${take(appName, 32)}-${take(resourceToken, 7)}')
+// The storage account's SAS policy takes a "D.HH:MM:SS" period.
+var sasExpirationPeriod = '${sasMaxMinutes / 1440}.${padLeft(string((sasMaxMinutes % 1440) / 60), 2, '0')}:${padLeft(string(sasMaxMinutes % 60), 2, '0')}:00'
+
+resource rg 'Microsoft.Resources/resourceGroups@2022-09-01' = {
+  name: !empty(resourceGroupName) ? resourceGroupName : '${abbrs.resourcesResourceGroups}${environmentName}'
+  location: location
+  tags: tags
+}
+
+module identity './app/identity.bicep' = {
+  name: 'identity'
+  scope: rg
+  params: {
+    name: '${abbrs.managedIdentityUserAssignedIdentities}api-${resourceToken}'
+    location: location
+    tags: tags
+  }
+}
+
+module monitoring './app/monitoring.bicep' = {
+  name: 'monitoring'
+  scope: rg
+  params: {
+    workspaceName: '${abbrs.operationalInsightsWorkspaces}${resourceToken}'
+    appInsightsName: '${abbrs.insightsComponents}${resourceToken}'
+    location: location
+    tags: tags
+  }
+}
+
+module storage './app/storage.bicep' = {
+  name: 'storage'
+  scope: rg
+  params: {
+    name: '${abbrs.storageStorageAccounts}${resourceToken}'
+    location: location
+    tags: tags
+    skuName: storageSkuName
+    allowSharedKeyAccess: enableTableSas
+    allowedCorsOrigins: allowedCorsOrigins
+    logRetentionDays: logRetentionDays
+    deploymentContainerName: deploymentContainerName
+    sasExpirationPeriod: sasExpirationPeriod
+    keyExpirationDays: storageKeyExpirationDays
+  }
+}
+
+module keyVault './app/keyvault.bicep' = if (enableTableSas) {
+  name: 'keyvault'
+  scope: rg
+  params: {
+    name: '${abbrs.keyVaultVaults}${resourceToken}'
+    location: location
+    tags: tags
+    storageAccountName: storage.outputs.name
+    activeStorageKey: activeStorageKey
+  }
+}
+
+module rbac './app/rbac.bicep' = {
+  name: 'rbac'
+  scope: rg
+  params: {
+    storageAccountName: storage.outputs.name
+    appInsightsName: monitoring.outputs.appInsightsName
+    keyVaultName: enableTableSas ? keyVault.outputs.name : ''
+    appPrincipalId: identity.outputs.principalId
+    userPrincipalId: principalId
+    userPrincipalType: principalType
+  }
+}
+
+module api './app/api.bicep' = {
+  name: 'api'
+  scope: rg
+  // The identity needs its storage and Key Vault roles before the host first starts.
+  dependsOn: [rbac]
+  params: {
+    name: appName
+    planName: '${abbrs.webServerFarms}${resourceToken}'
+    location: location
+    tags: union(tags, { 'azd-service-name': 'api' })
+    identityId: identity.outputs.id
+    identityClientId: identity.outputs.clientId
+    storageAccountName: storage.outputs.name
+    deploymentContainerName: deploymentContainerName
+    appInsightsConnectionString: monitoring.outputs.connectionString
+    storageKeySecretUri: enableTableSas ? keyVault.outputs.storageKeySecretUri : ''
+    nodeVersion: nodeVersion
+    maximumInstanceCount: maximumInstanceCount
+    instanceMemoryMB: instanceMemoryMB
+    allowedCorsOrigins: allowedCorsOrigins
+    loginRetentionDays: loginRetentionDays
+    sasMaxMinutes: sasMaxMinutes
+    lastNameIndexMode: lastNameIndexMode
+  }
+}
+
+output AZURE_LOCATION string = location
+output AZURE_TENANT_ID string = tenant().tenantId
+output AZURE_RESOURCE_GROUP string = rg.name
+output SERVICE_API_NAME string = api.outputs.name
+output AZURE_FUNCTION_APP_NAME string = api.outputs.name
+output AZURE_FUNCTION_APP_URL string = api.outputs.defaultUrl
+output AZURE_STORAGE_ACCOUNT_NAME string = storage.outputs.name
+output AZURE_KEY_VAULT_NAME string = enableTableSas ? keyVault.outputs.name : ''
+output AZURE_MANAGED_IDENTITY_CLIENT_ID string = identity.outputs.clientId

@@ -1,0 +1,194 @@
+/**
+ * Resource-access events, written so that inserts spread over many partitions (the prepend/append
+ * anti-pattern avoided): the PartitionKey is department + employee id, not the date or hour. With
+ * a time-based PartitionKey every event of the current hour would land in one partition — a hot
+ * spot capped by Azure's ~2,000 entities/s per-partition target while the rest of the account
+ * idles. The RowKey is ticks + a random suffix, so one employee's events read oldest first and a
+ * time window is one partition range query.
+ *
+ * Events do not require the employee to exist in the directory (ids are format-checked only).
+ */
+import { odata, type TableClient } from '@azure/data-tables';
+import { ValidationError } from '../errors';
+import { withStorageErrors } from '../storage/errors';
+import {
+  decodeContinuationToken,
+  employeePartitionKey,
+  encodeContinuationToken,
+  fromSdkContinuationToken,
+  parseEmployeePartitionKey,
+  parseTicksRowKey,
+  ticksRowKey,
+  ticksRowKeyRange,
+  toSdkContinuationToken,
+} from '../storage/keys';
+import { systemClock, type Clock } from '../time/clock';
+import { assertStorableInstant, MS_PER_DAY } from '../time/instants';
+import { ensureTableOnce } from '../time/tables';
+import { insertTimeKeyed } from '../time/timeKeyedInsert';
+
+/** Widest window one query may ask for. */
+export const MAX_ACCESS_WINDOW_DAYS = 31;
+/** Longest resource text. */
+export const MAX_RESOURCE_LENGTH = 1_024;
+/** Longest action text. */
+export const MAX_ACTION_LENGTH = 64;
+/** Page size when the caller does not say. */
+export const DEFAULT_ACCESS_PAGE_SIZE = 100;
+/** Largest page (the service's own page limit). */
+export const MAX_ACCESS_PAGE_SIZE = 1_000;
+
+const ENTITY_TYPE = 'AccessEvent.v1';
+
+/** What a caller records. */
+export interface AccessEventInput {
+  department: string;
+  employeeId: string;
+  resource: string;
+  action: string;
+  /** Defaults to now. */
+  at?: Date;
+}
+
+/** A stored event. */
+export interface AccessEvent {
+  /** The RowKey: unique within the employee's events, oldest sorting first. */
+  eventId: string;
+  department: string;
+  employeeId: string;
+  resource: string;
+  action: string;
+  at: Date;
+}
+
+/** One page of a window query. */
+export interface AccessEventPage {
+  items: AccessEvent[];
+  /** Pass back to get the next page; `null` on the last page. */
+  continuationToken: string | null;
+}
+
+type AccessEventEntity = {
+  partitionKey: string;
+  rowKey: string;
+  EntityType: string;
+  Resource: string;
+  Action: string;
+};
+
+/** The `AccessLog` table. */
+export class AccessLog {
+  /**
+   * @param table - the `AccessLog` table (created on first use).
+   * @param clock - supplies "now" for events without a time.
+   */
+  constructor(
+    private readonly table: TableClient,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /**
+   * Stores one event in its employee's partition.
+   *
+   * @throws {ValidationError} for an invalid department, employee id, resource, action or time.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async record(input: AccessEventInput): Promise<{ event: AccessEvent; etag: string }> {
+    const partitionKey = employeePartitionKey(input.department, input.employeeId);
+    if (input.resource.length === 0 || input.resource.length > MAX_RESOURCE_LENGTH) {
+      throw new ValidationError(`body.resource: must be 1-${MAX_RESOURCE_LENGTH} characters.`, 'body.resource');
+    }
+    if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(input.action) || input.action.length > MAX_ACTION_LENGTH) {
+      throw new ValidationError(
+        `body.action: must be 1-${MAX_ACTION_LENGTH} letters, digits, ".", "_" or "-", starting with a letter.`,
+        'body.action',
+      );
+    }
+    const at = input.at ?? this.clock();
+    assertStorableInstant(at, 'body.at');
+    await ensureTableOnce(this.table);
+    const { entity, etag } = await insertTimeKeyed<AccessEventEntity>(this.table, (suffix) => ({
+      partitionKey,
+      rowKey: ticksRowKey(at, suffix),
+      EntityType: ENTITY_TYPE,
+      Resource: input.resource,
+      Action: input.action,
+    }));
+    return { event: toEvent(entity)!, etag };
+  }
+
+  /**
+   * One page of an employee's events with `from <= at < to`, oldest first: one partition range
+   * query (`PartitionKey eq … and RowKey ge … and RowKey lt …`) per page.
+   *
+   * @throws {ValidationError} for invalid ids, a window that is empty, reversed or wider than
+   *   {@link MAX_ACCESS_WINDOW_DAYS} days, a bad page size, or a continuation token from another query.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async window(
+    department: string,
+    employeeId: string,
+    from: Date,
+    to: Date,
+    options: { pageSize?: number; continuationToken?: string } = {},
+  ): Promise<AccessEventPage> {
+    const partitionKey = employeePartitionKey(department, employeeId);
+    assertStorableInstant(from, 'query.from');
+    assertStorableInstant(to, 'query.to');
+    if (to.getTime() <= from.getTime()) {
+      throw new ValidationError('query.to: must be later than query.from.', 'query.to');
+    }
+    if (to.getTime() - from.getTime() > MAX_ACCESS_WINDOW_DAYS * MS_PER_DAY) {
+      throw new ValidationError(
+        `query.to: the window may span at most ${MAX_ACCESS_WINDOW_DAYS} days.`,
+        'query.to',
+      );
+    }
+    const pageSize = options.pageSize ?? DEFAULT_ACCESS_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_ACCESS_PAGE_SIZE) {
+      throw new ValidationError(
+        `query.pageSize: must be a whole number from 1 to ${MAX_ACCESS_PAGE_SIZE}.`,
+        'query.pageSize',
+      );
+    }
+    const scope = `access|${partitionKey}|${from.toISOString()}|${to.toISOString()}`;
+    const position =
+      options.continuationToken === undefined
+        ? undefined
+        : decodeContinuationToken(scope, options.continuationToken);
+    const range = ticksRowKeyRange(from, to);
+
+    await ensureTableOnce(this.table);
+    const page = await withStorageErrors(async () => {
+      const result = await this.table
+        .listEntities<Record<string, unknown>>({
+          queryOptions: {
+            filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`,
+          },
+        })
+        .byPage({
+          maxPageSize: pageSize,
+          ...(position ? { continuationToken: toSdkContinuationToken(position) } : {}),
+        })
+        .next();
+      return result.done ? undefined : result.value;
+    });
+    const items = (page ?? []).map(toEvent).filter((event): event is AccessEvent => event !== undefined);
+    const next = page?.continuationToken;
+    return {
+      items,
+      continuationToken: next ? encodeContinuationToken(scope, fromSdkContinuationToken(next)) : null,
+    };
+  }
+}
+
+function toEvent(entity: Record<string, unknown>): AccessEvent | undefined {
+  const { partitionKey, rowKey, EntityType, Resource, Action } = entity;
+  if (EntityType !== ENTITY_TYPE || typeof partitionKey !== 'string' || typeof rowKey !== 'string') {
+    return undefined;
+  }
+  const owner = parseEmployeePartitionKey(partitionKey);
+  const key = parseTicksRowKey(rowKey);
+  if (!owner || !key || typeof Resource !== 'string' || typeof Action !== 'string') return undefined;
+  return { eventId: rowKey, ...owner, resource: Resource, action: Action, at: key.at };
+}

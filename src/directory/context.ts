@@ -1,0 +1,56 @@
+/**
+ * What every directory operation shares: the `Employees` table client (created on first use),
+ * the change sink, and the caches of shared entity versions.
+ */
+import type { TableClient } from '@azure/data-tables';
+import { discardChanges, type EmployeeChangeSink } from './changes';
+import type { Department } from './departmentEntity';
+import type { LastNameIndex } from './lastNameIndex';
+import { DEFAULT_MAX_CONFLICT_ATTEMPTS } from './retry';
+import { ensureTable } from './tables';
+import { VersionCache } from './versionCache';
+
+/** How to build a directory. */
+export interface DirectoryOptions {
+  /** Client of the `Employees` table (tests pass one for a unique table). */
+  employees: TableClient;
+  /** Receives every committed employee change (default: {@link discardChanges}). */
+  changes?: EmployeeChangeSink;
+  /** How long `GET /departments` pages stay cached in this process (0 = no caching). */
+  departmentCacheTtlMs?: number;
+  /** Attempts on optimistic-concurrency conflicts before answering 503 (default 50). */
+  maxConflictAttempts?: number;
+  /**
+   * Remember department and last-name index versions between writes (default true). Writes stay
+   * conditional on ETags either way; the cache only saves reads.
+   */
+  cacheVersions?: boolean;
+  /** Clock for the department list cache (tests). */
+  now?: () => number;
+}
+
+/** Shared state of one directory instance. */
+export interface DirectoryContext {
+  /** The `Employees` table, created on first use. */
+  table(): Promise<TableClient>;
+  readonly changes: EmployeeChangeSink;
+  readonly departmentVersions: VersionCache<Department>;
+  readonly lastNameVersions: VersionCache<LastNameIndex>;
+  readonly cacheVersions: boolean;
+  readonly maxConflictAttempts: number;
+}
+
+/** Builds the shared state from options. */
+export function createContext(options: DirectoryOptions): DirectoryContext {
+  return {
+    table: async () => {
+      await ensureTable(options.employees);
+      return options.employees;
+    },
+    changes: options.changes ?? discardChanges,
+    departmentVersions: new VersionCache<Department>(1_000),
+    lastNameVersions: new VersionCache<LastNameIndex>(10_000),
+    cacheVersions: options.cacheVersions ?? true,
+    maxConflictAttempts: options.maxConflictAttempts ?? DEFAULT_MAX_CONFLICT_ATTEMPTS,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * Removing an employee: the employee entity, its email copy, the department's count (and manager
+ * copy, if it was the manager) and its id in the last-name index entity, in ONE entity group
+ * transaction. With `mustExist: false` an absent employee is not an error (delete-if-exists), so
+ * queue workers (archive, move) can run it again safely.
+ *
+ * `If-Match`: a transaction cannot make a delete conditional, so the caller's ETag is checked
+ * against a fresh read just before the transaction. The transaction itself is conditional on the
+ * department and index entities, so a concurrent create, delete, rename or email change makes it
+ * fail and retry; a concurrent change of only first name or age in the milliseconds between that
+ * read and the commit is not detected.
+ */
+import { departmentPartitionKey, emailRowKey, employeeRowKey, lastNameRowKey, normalizeLastName } from '../storage/keys';
+import type { DirectoryContext } from './context';
+import { departmentMerge } from './departmentEntity';
+import { employeeNotFound, staleVersion } from './directoryErrors';
+import { toEmployee, type Employee } from './employeeEntity';
+import { readEmployeeState, versionMatches } from './employeeState';
+import { lastNameIndexEntity, withoutIds } from './lastNameIndex';
+import { RETRY, retryOnConflict } from './retry';
+import { purgeReviews } from './reviews';
+import {
+  contendedError,
+  forgetVersions,
+  loadDepartment,
+  loadLastNameIndex,
+  rememberDepartment,
+  rememberLastNameIndex,
+} from './state';
+import { PlannedTransaction, retryUnexplained, submitPlanned, TransactionFailure } from './transaction';
+
+/** Options of {@link deleteEmployee}. */
+export interface DeleteEmployeeOptions {
+  /** Delete only if this is the current version (ETag of the employee or of its email copy). */
+  ifMatch?: string;
+  /** Throw `EmployeeNotFound` when there is nothing to delete (default true). */
+  mustExist?: boolean;
+  /** Keep the employee's yearly reviews (default false: they are removed after the employee). */
+  keepReviews?: boolean;
+}
+
+type Role = 'employee' | 'email' | 'department' | 'lastNameIndex';
+
+/**
+ * Deletes an employee with every same-partition copy and index entry, then publishes a `deleted`
+ * change carrying the old email and last name.
+ *
+ * @returns whether something was deleted, and what.
+ * @throws {NotFoundError} `EmployeeNotFound` when absent and `mustExist` is not false.
+ * @throws {PreconditionFailedError} when `ifMatch` is not the current version.
+ * @throws {ThrottledError} when the department kept changing concurrently, or storage is busy.
+ */
+export async function deleteEmployee(
+  context: DirectoryContext,
+  department: string,
+  employeeId: string,
+  options: DeleteEmployeeOptions = {},
+): Promise<{ deleted: boolean; employee?: Employee }> {
+  const partitionKey = departmentPartitionKey(department);
+  employeeRowKey(employeeId);
+  const table = await context.table();
+  let missingCopyOf: string | undefined;
+
+  const outcome = await retryOnConflict(
+    context.maxConflictAttempts,
+    async (attempt) => {
+      const useCache = attempt === 1;
+      const current = await readEmployeeState(table, partitionKey, employeeId);
+      if (!current) {
+        if (options.mustExist === false) return { deleted: false } as const;
+        throw employeeNotFound(department, employeeId);
+      }
+      if (options.ifMatch !== undefined && !(await versionMatches(table, current, options.ifMatch))) {
+        throw staleVersion(`Employee ${employeeId}`);
+      }
+      const lastName = normalizeLastName(current.data.lastName);
+      const [dept, index] = await Promise.all([
+        loadDepartment(context, department, useCache),
+        loadLastNameIndex(context, department, lastName, useCache),
+      ]);
+
+      const plan = new PlannedTransaction<Role>().add(['delete', { partitionKey, rowKey: current.entity.rowKey }], 'employee');
+      if (missingCopyOf !== current.data.email) {
+        plan.add(['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }], 'email');
+      }
+      const employeeCount = dept ? Math.max(0, dept.value.employeeCount - 1) : 0;
+      const wasManager = dept?.value.manager?.employeeId === employeeId;
+      if (dept) {
+        plan.add(
+          ['update', departmentMerge(department, { employeeCount, ...(wasManager ? { manager: null } : {}) }), 'Merge', { etag: dept.etag }],
+          'department',
+        );
+      }
+      let ids: string[] | undefined;
+      if (index && index.value.ids.includes(employeeId)) {
+        ids = withoutIds(index.value.ids, [employeeId]);
+        plan.add(
+          ids.length === 0
+            ? ['delete', { partitionKey, rowKey: lastNameRowKey(lastName) }]
+            : ['update', lastNameIndexEntity(partitionKey, { lastName, ids }), 'Replace', { etag: index.etag }],
+          'lastNameIndex',
+        );
+      }
+      try {
+        const etags = await submitPlanned(table, plan);
+        const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
+        const departmentEtag = etagOf('department');
+        if (dept && departmentEtag) {
+          rememberDepartment(context, department, {
+            value: { ...dept.value, employeeCount, manager: wasManager ? null : dept.value.manager },
+            etag: departmentEtag,
+          });
+        }
+        const indexEtag = etagOf('lastNameIndex');
+        rememberLastNameIndex(context, department, ids && indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined, lastName);
+        return { deleted: true, employee: toEmployee(department, current.data) } as const;
+      } catch (error) {
+        if (!(error instanceof TransactionFailure)) throw error;
+        forgetVersions(context, department, [lastName]);
+        if (error.role === 'email') {
+          // The employee operation came first and passed: the copy itself is missing.
+          missingCopyOf = current.data.email;
+          return RETRY;
+        }
+        return retryUnexplained(error, attempt);
+      }
+    },
+    () => contendedError(`Department "${department}"`),
+  );
+
+  if (outcome.deleted && outcome.employee) {
+    await context.changes.publish([
+      {
+        department,
+        employeeId,
+        reason: 'deleted',
+        previous: { email: outcome.employee.email, lastName: outcome.employee.lastName },
+      },
+    ]);
+    if (!options.keepReviews) await purgeReviews(table, partitionKey, employeeId);
+  }
+  return outcome;
+}

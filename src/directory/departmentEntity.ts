@@ -1,0 +1,125 @@
+/**
+ * The department entity (denormalization, one-to-many): it lives in its own department's
+ * partition under `DEPARTMENT_ROW_KEY` and holds the number of employees and a copy of the
+ * manager's details, so `GET /departments/{dept}` is one point read. Both change in the same
+ * entity group transaction as the employee they depend on, conditional on this entity's ETag.
+ *
+ * Also the department listing entity in the `.departments` partition, which makes
+ * `GET /departments` a partition range query instead of a table scan.
+ */
+import type { TableEntity } from '@azure/data-tables';
+import {
+  DEPARTMENT_LIST_PARTITION_KEY,
+  DEPARTMENT_ROW_KEY,
+  departmentListRowKey,
+  departmentPartitionKey,
+  parseDepartmentListRowKey,
+} from '../storage/keys';
+import type { StoredEntity, StoredProperties } from './employeeEntity';
+import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
+
+/** The manager's details as copied onto the department. */
+export interface Manager {
+  employeeId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** A department as the API shows it. */
+export interface Department {
+  name: string;
+  description: string;
+  employeeCount: number;
+  manager: Manager | null;
+}
+
+/** One row of `GET /departments`. */
+export interface DepartmentSummary {
+  name: string;
+  description: string;
+}
+
+/**
+ * Manager properties for a Merge (an empty `ManagerEmployeeId` means "no manager", so a Merge can
+ * clear the copy without replacing the entity).
+ */
+export function managerProperties(manager: Manager | null): StoredProperties {
+  return {
+    ManagerEmployeeId: manager?.employeeId ?? '',
+    ManagerFirstName: manager?.firstName ?? '',
+    ManagerLastName: manager?.lastName ?? '',
+    ManagerEmail: manager?.email ?? '',
+  };
+}
+
+/**
+ * A new department entity.
+ *
+ * @throws {ValidationError} for an invalid department name.
+ */
+export function departmentEntity(name: string, description: string): TableEntity<StoredProperties> {
+  return {
+    partitionKey: departmentPartitionKey(name),
+    rowKey: DEPARTMENT_ROW_KEY,
+    [ENTITY_TYPE_PROPERTY]: EntityTypes.department,
+    Name: name,
+    Description: description,
+    EmployeeCount: 0,
+    ...managerProperties(null),
+  };
+}
+
+/** The changes of a department entity for a Merge in the same transaction as its employees. */
+export function departmentMerge(
+  name: string,
+  changes: { employeeCount?: number; manager?: Manager | null; description?: string },
+): TableEntity<StoredProperties> {
+  const entity: TableEntity<StoredProperties> = {
+    partitionKey: departmentPartitionKey(name),
+    rowKey: DEPARTMENT_ROW_KEY,
+    [ENTITY_TYPE_PROPERTY]: EntityTypes.department,
+  };
+  if (changes.employeeCount !== undefined) entity.EmployeeCount = changes.employeeCount;
+  if (changes.description !== undefined) entity.Description = changes.description;
+  if (changes.manager !== undefined) Object.assign(entity, managerProperties(changes.manager));
+  return entity;
+}
+
+/** A stored department entity as API JSON; `undefined` for another entity type. */
+export function readDepartment(entity: StoredProperties): Department | undefined {
+  if (!isEntityOfType(entity, EntityTypes.department) || typeof entity.Name !== 'string') return undefined;
+  const managerId = entity.ManagerEmployeeId;
+  return {
+    name: entity.Name,
+    description: typeof entity.Description === 'string' ? entity.Description : '',
+    employeeCount: typeof entity.EmployeeCount === 'number' ? entity.EmployeeCount : 0,
+    manager:
+      typeof managerId === 'string' && managerId !== ''
+        ? {
+            employeeId: managerId,
+            firstName: String(entity.ManagerFirstName ?? ''),
+            lastName: String(entity.ManagerLastName ?? ''),
+            email: String(entity.ManagerEmail ?? ''),
+          }
+        : null,
+  };
+}
+
+/** The listing entity of a department (upserted, so writing it again is harmless). */
+export function departmentListingEntity(summary: DepartmentSummary): TableEntity<StoredProperties> {
+  return {
+    partitionKey: DEPARTMENT_LIST_PARTITION_KEY,
+    rowKey: departmentListRowKey(summary.name),
+    [ENTITY_TYPE_PROPERTY]: EntityTypes.departmentListing,
+    Name: summary.name,
+    Description: summary.description,
+  };
+}
+
+/** A stored listing entity as API JSON; `undefined` for another entity type. */
+export function readDepartmentListing(entity: StoredEntity): DepartmentSummary | undefined {
+  const name = parseDepartmentListRowKey(entity.rowKey);
+  if (!isEntityOfType(entity, EntityTypes.departmentListing) || name === undefined) return undefined;
+  return { name, description: typeof entity.Description === 'string' ? entity.Description : '' };
+}

@@ -1,0 +1,48 @@
+/**
+ * The directory's domain errors, phrased once.
+ */
+import { ConflictError, NotFoundError, PreconditionFailedError } from '../errors';
+
+/** 404: the department does not exist. */
+export function departmentNotFound(department: string): NotFoundError {
+  return new NotFoundError('DepartmentNotFound', `Department "${department}" does not exist.`);
+}
+
+/** 404: no such employee in that department. */
+export function employeeNotFound(department: string, employeeId: string): NotFoundError {
+  return new NotFoundError(
+    'EmployeeNotFound',
+    `Employee ${employeeId} does not exist in department "${department}".`,
+  );
+}
+
+/** 404: no employee with that email in that department. */
+export function emailNotFound(department: string, email: string): NotFoundError {
+  return new NotFoundError(
+    'EmployeeNotFound',
+    `No employee with email ${JSON.stringify(email)} exists in department "${department}".`,
+  );
+}
+
+/** 409: the employee id is taken. */
+export function employeeExists(department: string, employeeId: string): ConflictError {
+  return new ConflictError(
+    'EmployeeExists',
+    `Employee ${employeeId} already exists in department "${department}".`,
+  );
+}
+
+/** 409: another employee of the department has that email (compared case-insensitively). */
+export function emailTaken(department: string, email: string): ConflictError {
+  return new ConflictError(
+    'EmailTaken',
+    `Email ${JSON.stringify(email)} is already used in department "${department}".`,
+  );
+}
+
+/** 412: the caller's `If-Match` no longer matches. */
+export function staleVersion(what: string): PreconditionFailedError {
+  return new PreconditionFailedError(
+    `${what} changed since it was read: the If-Match ETag no longer matches. Read it again and retry.`,
+  );
+}

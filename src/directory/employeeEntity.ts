@@ -1,0 +1,210 @@
+/**
+ * The employee entity, its same-partition email copy (intra-partition secondary index), and the
+ * JSON the API returns for them.
+ *
+ * The email copy is a full copy of the employee's data under `email_<address>`, so a lookup by
+ * email is one point query that returns everything. Both are written in the same entity group
+ * transaction; every data change rewrites both, which also makes the copy's ETag change exactly
+ * when the employee's data does.
+ */
+import type { TableEntity, TableEntityResult } from '@azure/data-tables';
+import {
+  emailRowKey,
+  employeeRowKey,
+  parseDepartmentPartitionKey,
+  isEmployeeId,
+} from '../storage/keys';
+import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
+
+/** Properties of a stored entity, as the SDK reads them. */
+export type StoredProperties = Record<string, unknown>;
+/** A stored entity with keys, ETag and timestamp. */
+export type StoredEntity = TableEntityResult<StoredProperties>;
+
+/** An employee as the API shows it. */
+export interface Employee {
+  department: string;
+  employeeId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  age: number | null;
+  photoUrl?: string;
+}
+
+/** The data an employee entity holds (everything but the department). */
+export interface EmployeeData {
+  employeeId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  age?: number;
+  photoUrl?: string;
+}
+
+/** API field name → entity property name. */
+const FIELD_PROPERTIES = {
+  employeeId: 'EmployeeId',
+  firstName: 'FirstName',
+  lastName: 'LastName',
+  email: 'Email',
+  age: 'Age',
+  photoUrl: 'PhotoUrl',
+} as const;
+
+/** A field of the employee JSON that `select` may name. */
+export type EmployeeField = keyof typeof FIELD_PROPERTIES | 'department';
+
+/** Every field `select` accepts for employees. */
+export const EMPLOYEE_FIELDS: readonly EmployeeField[] = ['department', ...Object.keys(FIELD_PROPERTIES)] as EmployeeField[];
+
+/** Properties this version writes itself; any other stored property is carried over untouched. */
+const OWN_PROPERTIES = new Set<string>([
+  ENTITY_TYPE_PROPERTY,
+  ...Object.values(FIELD_PROPERTIES),
+  'IsManager',
+  'WriteId',
+]);
+/** Properties the SDK adds to a read entity that are not data. */
+const SYSTEM_PROPERTIES = new Set(['partitionKey', 'rowKey', 'etag', 'timestamp', 'odata.etag', 'odata.metadata']);
+
+/** Bookkeeping stored on the employee entity beside its data. */
+export interface EmployeeMeta {
+  /** True while the employee is the department's manager (so name/email changes update the copy). */
+  isManager: boolean;
+  /** Random id of the write that produced this version, to recognise our own commit on a retry. */
+  writeId: string;
+  /** Properties of a newer version of the app found on the stored entity, kept as they were. */
+  preserved?: StoredProperties;
+}
+
+/** Properties of the stored entity that this version does not own (a newer version's). */
+export function foreignProperties(entity: StoredProperties): StoredProperties {
+  const kept: StoredProperties = {};
+  for (const [name, value] of Object.entries(entity)) {
+    if (!OWN_PROPERTIES.has(name) && !SYSTEM_PROPERTIES.has(name)) kept[name] = value;
+  }
+  return kept;
+}
+
+/**
+ * The primary employee entity, `empid_<id>` in the department's partition.
+ *
+ * @throws {ValidationError} for an invalid department or employee id.
+ */
+export function employeeEntity(
+  partitionKey: string,
+  data: EmployeeData,
+  meta: EmployeeMeta,
+): TableEntity<StoredProperties> {
+  const entity: TableEntity<StoredProperties> = {
+    ...meta.preserved,
+    partitionKey,
+    rowKey: employeeRowKey(data.employeeId),
+    [ENTITY_TYPE_PROPERTY]: EntityTypes.employee,
+    EmployeeId: data.employeeId,
+    FirstName: data.firstName,
+    LastName: data.lastName,
+    Email: data.email,
+    IsManager: meta.isManager,
+    WriteId: meta.writeId,
+  };
+  if (data.age !== undefined) entity.Age = data.age;
+  if (data.photoUrl !== undefined) entity.PhotoUrl = data.photoUrl;
+  return entity;
+}
+
+/**
+ * The email copy of a primary employee entity: same data under `email_<normalised address>`,
+ * without the primary's bookkeeping.
+ */
+export function emailCopyEntity(primary: TableEntity<StoredProperties>): TableEntity<StoredProperties> {
+  const { IsManager: _isManager, WriteId: _writeId, ...data } = primary;
+  return {
+    ...data,
+    partitionKey: primary.partitionKey,
+    rowKey: emailRowKey(String(primary.Email)),
+    [ENTITY_TYPE_PROPERTY]: EntityTypes.employeeEmail,
+  };
+}
+
+/** The data of a stored employee or email copy; `undefined` for another type or a malformed one. */
+export function readEmployeeData(entity: StoredProperties): EmployeeData | undefined {
+  if (!isEntityOfType(entity, EntityTypes.employee) && !isEntityOfType(entity, EntityTypes.employeeEmail)) {
+    return undefined;
+  }
+  const { EmployeeId, FirstName, LastName, Email, Age, PhotoUrl } = entity;
+  if (
+    typeof EmployeeId !== 'string' ||
+    !isEmployeeId(EmployeeId) ||
+    typeof FirstName !== 'string' ||
+    typeof LastName !== 'string' ||
+    typeof Email !== 'string'
+  ) {
+    return undefined;
+  }
+  const data: EmployeeData = { employeeId: EmployeeId, firstName: FirstName, lastName: LastName, email: Email };
+  if (typeof Age === 'number') data.age = Age;
+  if (typeof PhotoUrl === 'string') data.photoUrl = PhotoUrl;
+  return data;
+}
+
+/** The bookkeeping of a stored primary employee entity. */
+export function readEmployeeMeta(entity: StoredProperties): Omit<EmployeeMeta, 'writeId'> & { writeId?: string } {
+  return {
+    isManager: entity.IsManager === true,
+    writeId: typeof entity.WriteId === 'string' ? entity.WriteId : undefined,
+    preserved: foreignProperties(entity),
+  };
+}
+
+/** The API JSON of employee data in a department. */
+export function toEmployee(department: string, data: EmployeeData): Employee {
+  const employee: Employee = {
+    department,
+    employeeId: data.employeeId,
+    firstName: data.firstName,
+    lastName: data.lastName,
+    email: data.email,
+    age: data.age ?? null,
+  };
+  if (data.photoUrl !== undefined) employee.photoUrl = data.photoUrl;
+  return employee;
+}
+
+/** A stored employee (or email copy) as API JSON; `undefined` for another entity type. */
+export function storedToEmployee(entity: StoredEntity): Employee | undefined {
+  const department = parseDepartmentPartitionKey(entity.partitionKey);
+  const data = readEmployeeData(entity);
+  return department !== undefined && data ? toEmployee(department, data) : undefined;
+}
+
+/** Entity properties to ask the service for when the caller selects `fields` (keys always). */
+export function employeeSelectProperties(fields: readonly EmployeeField[]): string[] {
+  const properties = new Set<string>(['PartitionKey', 'RowKey', ENTITY_TYPE_PROPERTY, 'EmployeeId']);
+  for (const field of fields) if (field !== 'department') properties.add(FIELD_PROPERTIES[field]);
+  return [...properties];
+}
+
+/**
+ * A projected stored employee as API JSON: the keys (`department`, `employeeId`) plus the
+ * selected fields that the entity has; `undefined` for another entity type.
+ */
+export function projectEmployee(entity: StoredEntity, fields: readonly EmployeeField[]): Record<string, unknown> | undefined {
+  const department = parseDepartmentPartitionKey(entity.partitionKey);
+  if (
+    department === undefined ||
+    (!isEntityOfType(entity, EntityTypes.employee) && !isEntityOfType(entity, EntityTypes.employeeEmail)) ||
+    typeof entity.EmployeeId !== 'string'
+  ) {
+    return undefined;
+  }
+  const json: Record<string, unknown> = { department, employeeId: entity.EmployeeId };
+  for (const field of fields) {
+    if (field === 'department' || field === 'employeeId') continue;
+    const value = entity[FIELD_PROPERTIES[field]];
+    if (field === 'age') json.age = typeof value === 'number' ? value : null;
+    else if (value !== undefined) json[field] = value;
+  }
+  return json;
+}

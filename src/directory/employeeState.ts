@@ -1,0 +1,76 @@
+/**
+ * Reading one stored employee for a write: its data, bookkeeping and ETag, and checking a
+ * caller's `If-Match` against it.
+ */
+import type { TableClient } from '@azure/data-tables';
+import { emailRowKey, employeeRowKey } from '../storage/keys';
+import {
+  readEmployeeData,
+  readEmployeeMeta,
+  toEmployee,
+  type EmployeeData,
+  type EmployeeMeta,
+  type StoredEntity,
+} from './employeeEntity';
+import { EntityTypes, isEntityOfType } from './entityTypes';
+import { readEntity } from './state';
+import type { Versioned } from './versionCache';
+import type { Employee } from './employeeEntity';
+
+/** A stored primary employee entity, decoded. */
+export interface EmployeeState {
+  entity: StoredEntity;
+  data: EmployeeData;
+  meta: Omit<EmployeeMeta, 'writeId'> & { writeId?: string };
+  etag: string;
+}
+
+/**
+ * The primary employee entity, or `undefined` when there is none (or it is of a type this
+ * version does not know).
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function readEmployeeState(
+  table: TableClient,
+  partitionKey: string,
+  employeeId: string,
+): Promise<EmployeeState | undefined> {
+  const entity = await readEntity(table, partitionKey, employeeRowKey(employeeId));
+  if (!entity || !isEntityOfType(entity, EntityTypes.employee)) return undefined;
+  const data = readEmployeeData(entity);
+  return data ? { entity, data, meta: readEmployeeMeta(entity), etag: entity.etag } : undefined;
+}
+
+/**
+ * True when `ifMatch` names the current version of the employee: the ETag of the primary entity
+ * (from `GET .../employees/{id}`) or of its email copy (from `GET .../by-email/{email}`). Every
+ * data write rewrites both in one transaction, so the copy's ETag is current exactly when the
+ * data the caller saw is.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function versionMatches(table: TableClient, state: EmployeeState, ifMatch: string): Promise<boolean> {
+  if (ifMatch === state.etag) return true;
+  const copy = await readEntity(table, state.entity.partitionKey, emailRowKey(state.data.email), ['EmployeeId']);
+  return copy !== undefined && copy.etag === ifMatch && copy.EmployeeId === state.data.employeeId;
+}
+
+/**
+ * After a transaction failed on the employee operation: the employee as written by *this* write
+ * if it did commit (an earlier try whose answer was lost, retried by the SDK), else `undefined`.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function ownCommit(
+  table: TableClient,
+  department: string,
+  partitionKey: string,
+  employeeId: string,
+  writeId: string,
+): Promise<Versioned<Employee> | undefined> {
+  const state = await readEmployeeState(table, partitionKey, employeeId);
+  return state && state.meta.writeId === writeId
+    ? { value: toEmployee(department, state.data), etag: state.etag }
+    : undefined;
+}

@@ -1,0 +1,102 @@
+/**
+ * Entity group transactions with a role per operation, so that a failure can be explained in
+ * domain terms ("the email is taken", "the department changed") instead of "operation 1 failed".
+ *
+ * The service reports the index of the failing operation at the start of the error message
+ * (`"1:The specified entity already exists."`); Azure and Azurite both do.
+ */
+import type { TableClient, TransactionAction } from '@azure/data-tables';
+import { storageCode, storageStatus, toDomainError } from '../storage/errors';
+import { RETRY } from './retry';
+
+/** Most operations one entity group transaction may hold. */
+export const MAX_TRANSACTION_OPERATIONS = 100;
+
+/** The operations of one transaction, each with what it is about. */
+export class PlannedTransaction<Role> {
+  readonly actions: TransactionAction[] = [];
+  readonly roles: Role[] = [];
+
+  /** Appends an operation. */
+  add(action: TransactionAction, role: Role): this {
+    this.actions.push(action);
+    this.roles.push(role);
+    return this;
+  }
+
+  get size(): number {
+    return this.actions.length;
+  }
+}
+
+/** A transaction the service refused as a whole because one operation failed. */
+export class TransactionFailure<Role> extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    /** The failing operation's index, when the service said. */
+    readonly index: number | undefined,
+    /** The failing operation's role, when the index is known. */
+    readonly role: Role | undefined,
+    options: { cause: unknown },
+  ) {
+    super(`Entity group transaction failed (${status} ${code ?? ''}) at operation ${index ?? '?'}.`, options);
+    this.name = 'TransactionFailure';
+  }
+}
+
+/** The failing operation's index from a transaction error message (`"2:..."`). */
+export function failedOperationIndex(error: unknown): number | undefined {
+  const message = (error as { message?: unknown } | null)?.message;
+  const match = typeof message === 'string' ? /^(\d+):/.exec(message) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * Submits a planned transaction and returns each operation's new ETag (undefined for deletes).
+ *
+ * @throws {TransactionFailure} when an operation failed with 404, 409 or 412 (nothing was written).
+ * @throws {DomainError} for throttling and other storage faults that outlasted the SDK's retries.
+ */
+export async function submitPlanned<Role>(
+  table: TableClient,
+  plan: PlannedTransaction<Role>,
+): Promise<(string | undefined)[]> {
+  if (plan.size === 0) return [];
+  if (plan.size > MAX_TRANSACTION_OPERATIONS) {
+    throw new Error(`A transaction of ${plan.size} operations is over the ${MAX_TRANSACTION_OPERATIONS} limit.`);
+  }
+  try {
+    const response = await table.submitTransaction(plan.actions);
+    return plan.actions.map((_, i) => response.subResponses[i]?.etag);
+  } catch (error) {
+    const status = storageStatus(error);
+    if (status === 404 || status === 409 || status === 412) {
+      const index = failedOperationIndex(error);
+      throw new TransactionFailure<Role>(status, storageCode(error), index, index === undefined ? undefined : plan.roles[index], {
+        cause: error,
+      });
+    }
+    throw toDomainError(error);
+  }
+}
+
+/**
+ * The domain error for a failed transaction whose failing operation could not be identified
+ * (the service did not say which one): a conflict the caller may retry.
+ */
+export function unexplainedFailure(failure: TransactionFailure<unknown>): unknown {
+  return toDomainError(failure.cause, {
+    notFound: { code: 'Conflict', message: 'The data changed concurrently; try again.' },
+    conflict: { code: 'Conflict', message: 'The data changed concurrently; try again.' },
+    preconditionFailed: 'The data changed concurrently; try again.',
+  });
+}
+
+/**
+ * What to do with a failure no role explains: retry a couple of times (a race), then give up
+ * with {@link unexplainedFailure}.
+ */
+export function retryUnexplained(failure: TransactionFailure<unknown>, attempt: number): Promise<typeof RETRY> {
+  return failure.role === undefined && attempt >= 3 ? Promise.reject(unexplainedFailure(failure)) : Promise.resolve(RETRY);
+}

@@ -1,0 +1,206 @@
+/**
+ * Changing an employee: the employee entity, its email copy (moved when the email changes), the
+ * last-name index entities (when the last name changes) and the department's manager copy (when
+ * the manager's name or email changes) in ONE entity group transaction.
+ *
+ * The employee operation is always conditional on the ETag just read, so the copies can never
+ * drift from the employee. Without `If-Match` a lost race is retried on fresh data
+ * (last writer wins); with `If-Match` it is answered 412. Every transaction that changes a
+ * last-name index entity also touches the department entity under its ETag, so index entities can
+ * be deleted (transactions cannot make a delete conditional) without losing a concurrent change.
+ */
+import { randomUUID } from 'node:crypto';
+import { departmentPartitionKey, emailRowKey, lastNameRowKey, normalizeLastName } from '../storage/keys';
+import type { EmployeeChange } from './changes';
+import type { DirectoryContext } from './context';
+import { departmentMerge, type Department, type Manager } from './departmentEntity';
+import { departmentNotFound, emailTaken, employeeNotFound, staleVersion } from './directoryErrors';
+import { emailCopyEntity, employeeEntity, toEmployee, type Employee, type EmployeeData } from './employeeEntity';
+import { ownCommit, readEmployeeState, versionMatches } from './employeeState';
+import { lastNameIndexEntity, withIds, withoutIds } from './lastNameIndex';
+import { RETRY, retryOnConflict } from './retry';
+import {
+  contendedError,
+  currentEtag,
+  forgetVersions,
+  loadDepartment,
+  loadLastNameIndex,
+  rememberDepartment,
+  rememberLastNameIndex,
+} from './state';
+import { PlannedTransaction, retryUnexplained, submitPlanned, TransactionFailure } from './transaction';
+import type { Versioned } from './versionCache';
+
+/** Changes to apply; `null` clears an optional field. */
+export interface EmployeeChanges {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  age?: number | null;
+  photoUrl?: string | null;
+}
+
+type Role = 'employee' | 'oldEmail' | 'email' | 'oldIndex' | 'newIndex' | 'department';
+
+function applyChanges(current: EmployeeData, changes: EmployeeChanges): EmployeeData {
+  const next: EmployeeData = {
+    employeeId: current.employeeId,
+    firstName: changes.firstName ?? current.firstName,
+    lastName: changes.lastName ?? current.lastName,
+    email: changes.email ?? current.email,
+  };
+  const age = changes.age === undefined ? current.age : changes.age;
+  if (age !== null && age !== undefined) next.age = age;
+  const photoUrl = changes.photoUrl === undefined ? current.photoUrl : changes.photoUrl;
+  if (photoUrl !== null && photoUrl !== undefined) next.photoUrl = photoUrl;
+  return next;
+}
+
+function managerOf(data: EmployeeData): Manager {
+  return { employeeId: data.employeeId, firstName: data.firstName, lastName: data.lastName, email: data.email };
+}
+
+/**
+ * Applies already validated changes to an employee and publishes an `updated` change (with the
+ * previous email and last name when they changed).
+ *
+ * @returns the employee and the new ETag of its entity.
+ * @throws {NotFoundError} `EmployeeNotFound`.
+ * @throws {PreconditionFailedError} when `ifMatch` is not the current version.
+ * @throws {ConflictError} `EmailTaken`, `LastNameIndexFull`.
+ * @throws {ThrottledError} when the employee kept changing concurrently, or storage is busy.
+ */
+export async function updateEmployee(
+  context: DirectoryContext,
+  department: string,
+  employeeId: string,
+  changes: EmployeeChanges,
+  options: { ifMatch?: string } = {},
+): Promise<Versioned<Employee>> {
+  const partitionKey = departmentPartitionKey(department);
+  const table = await context.table();
+  const writeId = randomUUID();
+  let previous: EmployeeChange['previous'];
+  // Set when the old email copy turned out to be missing (damaged data): do not delete it again.
+  let missingCopyOf: string | undefined;
+
+  const updated = await retryOnConflict(
+    context.maxConflictAttempts,
+    async (attempt) => {
+      const useCache = attempt === 1;
+      const current = await readEmployeeState(table, partitionKey, employeeId);
+      if (!current) throw employeeNotFound(department, employeeId);
+      if (options.ifMatch !== undefined && !(await versionMatches(table, current, options.ifMatch))) {
+        throw staleVersion(`Employee ${employeeId}`);
+      }
+      const next = applyChanges(current.data, changes);
+      const emailChanged = emailRowKey(next.email) !== emailRowKey(current.data.email);
+      const oldName = normalizeLastName(current.data.lastName);
+      const newName = normalizeLastName(next.lastName);
+      const nameChanged = oldName !== newName;
+      const managerCopyChanged =
+        current.meta.isManager &&
+        (next.firstName !== current.data.firstName ||
+          next.lastName !== current.data.lastName ||
+          next.email !== current.data.email);
+
+      const [dept, oldIndex, newIndex] = await Promise.all([
+        nameChanged || managerCopyChanged ? loadDepartment(context, department, useCache) : undefined,
+        nameChanged ? loadLastNameIndex(context, department, oldName, useCache) : undefined,
+        nameChanged ? loadLastNameIndex(context, department, newName, useCache) : undefined,
+      ]);
+      if (nameChanged && !dept) throw departmentNotFound(department);
+
+      const primary = employeeEntity(partitionKey, next, {
+        isManager: current.meta.isManager,
+        writeId,
+        preserved: current.meta.preserved,
+      });
+      const plan = new PlannedTransaction<Role>().add(
+        ['update', primary, 'Replace', { etag: current.etag }],
+        'employee',
+      );
+      if (emailChanged) {
+        if (missingCopyOf !== current.data.email) {
+          plan.add(['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }], 'oldEmail');
+        }
+        plan.add(['create', emailCopyEntity(primary)], 'email');
+      } else {
+        plan.add(['upsert', emailCopyEntity(primary), 'Replace'], 'email');
+      }
+
+      let oldIds: string[] | undefined;
+      let newIds: string[] | undefined;
+      if (nameChanged) {
+        if (oldIndex && oldIndex.value.ids.includes(employeeId)) {
+          oldIds = withoutIds(oldIndex.value.ids, [employeeId]);
+          plan.add(
+            oldIds.length === 0
+              ? ['delete', { partitionKey, rowKey: lastNameRowKey(oldName) }]
+              : ['update', lastNameIndexEntity(partitionKey, { lastName: oldName, ids: oldIds }), 'Replace', { etag: oldIndex.etag }],
+            'oldIndex',
+          );
+        }
+        newIds = withIds(newIndex?.value.ids ?? [], [employeeId]);
+        const entity = lastNameIndexEntity(partitionKey, { lastName: newName, ids: newIds });
+        plan.add(newIndex ? ['update', entity, 'Replace', { etag: newIndex.etag }] : ['create', entity], 'newIndex');
+      }
+      let nextDepartment: Department | undefined;
+      if (dept) {
+        const isListedManager = dept.value.manager?.employeeId === employeeId;
+        const manager = managerCopyChanged && isListedManager ? managerOf(next) : undefined;
+        nextDepartment = manager ? { ...dept.value, manager } : dept.value;
+        plan.add(['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }], 'department');
+      }
+
+      previous = {
+        ...(emailChanged ? { email: current.data.email } : {}),
+        ...(nameChanged ? { lastName: current.data.lastName } : {}),
+      };
+      try {
+        const etags = await submitPlanned(table, plan);
+        const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
+        if (dept && nextDepartment) {
+          const etag = etagOf('department');
+          if (etag) rememberDepartment(context, department, { value: nextDepartment, etag });
+        }
+        if (oldIds) {
+          const etag = etagOf('oldIndex');
+          rememberLastNameIndex(context, department, etag ? { value: { lastName: oldName, ids: oldIds }, etag } : undefined, oldName);
+        }
+        if (newIds) {
+          const etag = etagOf('newIndex');
+          rememberLastNameIndex(context, department, etag ? { value: { lastName: newName, ids: newIds }, etag } : undefined, newName);
+        }
+        return {
+          value: toEmployee(department, next),
+          etag: etagOf('employee') ?? (await currentEtag(table, partitionKey, primary.rowKey)),
+        };
+      } catch (error) {
+        if (!(error instanceof TransactionFailure)) throw error;
+        forgetVersions(context, department, nameChanged ? [oldName, newName] : []);
+        switch (error.role) {
+          case 'employee': {
+            const own = await ownCommit(table, department, partitionKey, employeeId, writeId);
+            if (own) return own;
+            if (options.ifMatch !== undefined && error.status === 412) throw staleVersion(`Employee ${employeeId}`);
+            return RETRY;
+          }
+          case 'oldEmail':
+            // The employee did not change (its operation came first and passed): the copy is missing.
+            missingCopyOf = current.data.email;
+            return RETRY;
+          case 'email':
+            throw emailTaken(department, next.email);
+          default:
+            return retryUnexplained(error, attempt);
+        }
+      }
+    },
+    () => contendedError(`Employee ${employeeId}`),
+  );
+  const change: EmployeeChange = { department, employeeId, reason: 'updated' };
+  if (previous && Object.keys(previous).length > 0) change.previous = previous;
+  await context.changes.publish([change]);
+  return updated;
+}

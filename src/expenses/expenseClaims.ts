@@ -1,0 +1,192 @@
+/**
+ * Expense claims as a log tail: every claim of one employee lives in that employee's partition
+ * with an inverted-ticks RowKey (`MAX_TICKS - ticks`, 19 digits, then a random suffix), so the
+ * partition's natural ascending order is newest first and "the latest n claims" is one query with
+ * `$top=n` — the service has no "last n" operation.
+ *
+ * Claims do not require the employee to exist in the directory: they are high-volume side data
+ * keyed by department and employee id, whose format alone is checked.
+ */
+import { odata, type TableClient } from '@azure/data-tables';
+import { ValidationError } from '../errors';
+import { withStorageErrors } from '../storage/errors';
+import {
+  employeePartitionKey,
+  invertedTicksRowKey,
+  parseEmployeePartitionKey,
+  parseInvertedTicksRowKey,
+} from '../storage/keys';
+import { systemClock, type Clock } from '../time/clock';
+import { assertStorableInstant } from '../time/instants';
+import { ensureTableOnce } from '../time/tables';
+import { insertTimeKeyed } from '../time/timeKeyedInsert';
+
+/** Largest accepted claim amount (in the claim's currency). */
+export const MAX_EXPENSE_AMOUNT = 1_000_000;
+/** Longest accepted description, in characters. */
+export const MAX_EXPENSE_DESCRIPTION_LENGTH = 1_000;
+/** Most claims one `newest` call returns (one query page). */
+export const MAX_EXPENSE_TOP = 1_000;
+/** Claims returned when the caller does not say how many. */
+export const DEFAULT_EXPENSE_TOP = 10;
+
+const ENTITY_TYPE = 'ExpenseClaim.v1';
+
+/** What a caller submits. */
+export interface ExpenseClaimInput {
+  /** Positive, at most two decimals, at most {@link MAX_EXPENSE_AMOUNT}. */
+  amount: number;
+  /** ISO 4217 code: three upper-case letters. */
+  currency: string;
+  description: string;
+  /** When the expense was claimed; defaults to now. */
+  submittedAt?: Date;
+}
+
+/** A stored claim. `submittedAt` is decoded from the RowKey, not stored twice. */
+export interface ExpenseClaim {
+  /** The RowKey: unique within the employee's claims, newest sorting first. */
+  claimId: string;
+  department: string;
+  employeeId: string;
+  amount: number;
+  currency: string;
+  description: string;
+  submittedAt: Date;
+}
+
+type ExpenseClaimEntity = {
+  partitionKey: string;
+  rowKey: string;
+  EntityType: string;
+  /** Always typed `Edm.Double`, so a whole amount is not stored as `Int32`. */
+  Amount: { value: number; type: 'Double' };
+  Currency: string;
+  Description: string;
+};
+
+/**
+ * Checks a claim against the API's rules.
+ *
+ * @throws {ValidationError} naming the first bad field.
+ */
+export function assertValidClaim(input: ExpenseClaimInput): void {
+  const { amount, currency, description } = input;
+  if (
+    !Number.isFinite(amount) ||
+    amount <= 0 ||
+    amount > MAX_EXPENSE_AMOUNT ||
+    // JSON numbers print in their shortest round-trip form, so this sees the caller's digits.
+    !/^\d+(\.\d{1,2})?$/.test(String(amount))
+  ) {
+    throw new ValidationError(
+      `body.amount: must be a positive number with at most two decimals, up to ${MAX_EXPENSE_AMOUNT}.`,
+      'body.amount',
+    );
+  }
+  if (!/^[A-Z]{3}$/.test(currency)) {
+    throw new ValidationError(
+      'body.currency: must be an ISO 4217 code of three upper-case letters, e.g. EUR.',
+      'body.currency',
+    );
+  }
+  if (description.trim().length === 0 || description.length > MAX_EXPENSE_DESCRIPTION_LENGTH) {
+    throw new ValidationError(
+      `body.description: must be 1-${MAX_EXPENSE_DESCRIPTION_LENGTH} characters.`,
+      'body.description',
+    );
+  }
+  if (input.submittedAt !== undefined) assertStorableInstant(input.submittedAt, 'body.submittedAt');
+}
+
+/** Expense claims of every employee, newest first per employee. */
+export class ExpenseClaimLog {
+  /**
+   * @param table - the `EmployeeExpenses` table (created on first use).
+   * @param clock - supplies "now" for claims submitted without a time.
+   */
+  constructor(
+    private readonly table: TableClient,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /**
+   * Stores one claim.
+   *
+   * @throws {ValidationError} for an invalid department, employee id or claim.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async submit(
+    department: string,
+    employeeId: string,
+    input: ExpenseClaimInput,
+  ): Promise<{ claim: ExpenseClaim; etag: string }> {
+    const partitionKey = employeePartitionKey(department, employeeId);
+    assertValidClaim(input);
+    const submittedAt = input.submittedAt ?? this.clock();
+    await ensureTableOnce(this.table);
+    const { entity, etag } = await insertTimeKeyed<ExpenseClaimEntity>(this.table, (suffix) => ({
+      partitionKey,
+      rowKey: invertedTicksRowKey(submittedAt, suffix),
+      EntityType: ENTITY_TYPE,
+      Amount: { value: input.amount, type: 'Double' },
+      Currency: input.currency,
+      Description: input.description,
+    }));
+    return { claim: toClaim({ ...entity, Amount: input.amount })!, etag };
+  }
+
+  /**
+   * The `top` newest claims of one employee, newest first: a single partition query with `$top`.
+   * Only if the service ends a page early (it may, e.g. at its 5-second limit) is the continuation
+   * followed for the rest.
+   *
+   * @throws {ValidationError} for an invalid department, employee id or `top` outside 1–1000.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async newest(department: string, employeeId: string, top = DEFAULT_EXPENSE_TOP): Promise<ExpenseClaim[]> {
+    const partitionKey = employeePartitionKey(department, employeeId);
+    if (!Number.isInteger(top) || top < 1 || top > MAX_EXPENSE_TOP) {
+      throw new ValidationError(`query.top: must be a whole number from 1 to ${MAX_EXPENSE_TOP}.`, 'query.top');
+    }
+    await ensureTableOnce(this.table);
+    const pages = this.table
+      .listEntities<Record<string, unknown>>({
+        queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
+      })
+      .byPage({ maxPageSize: top });
+    const claims: ExpenseClaim[] = [];
+    while (claims.length < top) {
+      const page = await withStorageErrors(() => pages.next());
+      if (page.done) break;
+      for (const entity of page.value) {
+        const claim = toClaim(entity);
+        if (claim) claims.push(claim);
+      }
+      if (!page.value.continuationToken) break;
+    }
+    return claims.slice(0, top);
+  }
+}
+
+/** Maps a stored entity to a claim; `undefined` for an entity of another type or shape. */
+function toClaim(entity: Record<string, unknown>): ExpenseClaim | undefined {
+  const { partitionKey, rowKey, EntityType, Amount, Currency, Description } = entity;
+  if (EntityType !== ENTITY_TYPE || typeof partitionKey !== 'string' || typeof rowKey !== 'string') {
+    return undefined;
+  }
+  const key = parseInvertedTicksRowKey(rowKey);
+  const owner = parseEmployeePartitionKey(partitionKey);
+  if (!key || !owner || typeof Amount !== 'number' || typeof Currency !== 'string' || typeof Description !== 'string') {
+    return undefined;
+  }
+  return {
+    claimId: rowKey,
+    department: owner.department,
+    employeeId: owner.employeeId,
+    amount: Amount,
+    currency: Currency,
+    description: Description,
+    submittedAt: key.at,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * The directory's app roles and the questions asked of them.
+ *
+ * Roles are Entra ID app roles defined on the app registration and assigned to users or groups;
+ * they reach the app as `roles` claims in the App Service principal (docs/sas.md explains the set
+ * up). Role names are compared exactly, department names included: `DirectoryReader:Sales` grants
+ * `Sales`, not `sales`.
+ */
+import { ForbiddenError } from '../errors';
+import type { Principal } from './principal';
+
+/** Full read access to the directory and its logs; may rotate SAS policies. */
+export const DIRECTORY_ADMIN = 'DirectoryAdmin';
+
+const READER_PREFIX = 'DirectoryReader:';
+
+/** The role that lets its holder read one department: `DirectoryReader:Sales`. */
+export function directoryReaderRole(department: string): string {
+  return READER_PREFIX + department;
+}
+
+/** Reverses {@link directoryReaderRole}; `undefined` for any other role. */
+export function parseDirectoryReaderRole(role: string): string | undefined {
+  return role.startsWith(READER_PREFIX) && role.length > READER_PREFIX.length
+    ? role.slice(READER_PREFIX.length)
+    : undefined;
+}
+
+/** True when the principal holds `DirectoryAdmin`. */
+export function isDirectoryAdmin(principal: Principal): boolean {
+  return principal.roles.has(DIRECTORY_ADMIN);
+}
+
+/** True when the principal may read the department: `DirectoryAdmin` or its `DirectoryReader`. */
+export function canReadDepartment(principal: Principal, department: string): boolean {
+  return isDirectoryAdmin(principal) || principal.roles.has(directoryReaderRole(department));
+}
+
+/** True when the principal is that employee (its `employeeId` claim matches). */
+export function isEmployee(principal: Principal, employeeId: string): boolean {
+  return principal.employeeId !== undefined && principal.employeeId === employeeId;
+}
+
+/**
+ * Demands `DirectoryAdmin`.
+ *
+ * @throws {ForbiddenError} when the principal does not hold it.
+ */
+export function requireDirectoryAdmin(principal: Principal, what: string): void {
+  if (!isDirectoryAdmin(principal)) {
+    throw new ForbiddenError(`Only a ${DIRECTORY_ADMIN} may ${what}.`);
+  }
+}

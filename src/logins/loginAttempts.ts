@@ -1,0 +1,196 @@
+/**
+ * Login attempts, stored in one table per UTC day (see {@link LoginDayTables}). Inside a day table
+ * the PartitionKey is the user id, so one user's attempts are one partition, and the RowKey is
+ * inverted ticks, so they read newest first.
+ *
+ * Attempts are accepted only inside the window the tables keep: not older than the retention (a
+ * table that old is about to be dropped) and not more than one day in the future (clock skew).
+ */
+import { odata, type TableClient } from '@azure/data-tables';
+import { NotFoundError, ValidationError } from '../errors';
+import { withStorageErrors } from '../storage/errors';
+import {
+  invertedTicksRowKey,
+  loginAttemptPartitionKey,
+  parseInvertedTicksRowKey,
+  parseLoginAttemptPartitionKey,
+} from '../storage/keys';
+import { systemClock, type Clock } from '../time/clock';
+import { addUtcDays, assertStorableInstant, MS_PER_DAY, startOfUtcDay } from '../time/instants';
+import { insertTimeKeyed } from '../time/timeKeyedInsert';
+import type { LoginDayTables } from './loginDayTables';
+import { mapBounded } from './mapBounded';
+
+const ENTITY_TYPE = 'LoginAttempt.v1';
+
+/** Day tables read at the same time by {@link LoginAttempts.recent}. */
+export const LOGIN_READ_CONCURRENCY = 8;
+/** Days read when the caller does not say. */
+export const DEFAULT_LOGIN_DAYS = 7;
+/** Most attempts one read returns. */
+export const MAX_LOGIN_TOP = 1_000;
+/** Longest accepted IP address text (IPv6 with zone is under this). */
+export const MAX_IP_LENGTH = 64;
+/** How far in the future an attempt may be stamped (client clock skew). */
+export const MAX_FUTURE_SKEW_MS = MS_PER_DAY;
+
+/** What a caller records. */
+export interface LoginAttemptInput {
+  userId: string;
+  succeeded: boolean;
+  ip?: string;
+  /** Defaults to now. */
+  at?: Date;
+}
+
+/** A stored attempt. */
+export interface LoginAttempt {
+  /** The RowKey inside its day table. */
+  attemptId: string;
+  userId: string;
+  succeeded: boolean;
+  ip?: string;
+  at: Date;
+}
+
+type LoginAttemptEntity = {
+  partitionKey: string;
+  rowKey: string;
+  EntityType: string;
+  Succeeded: boolean;
+  Ip?: string;
+};
+
+/** Records and reads login attempts across the day tables. */
+export class LoginAttempts {
+  /**
+   * @param tables - the day tables.
+   * @param retentionDays - days of attempts kept (config `LOGIN_RETENTION_DAYS`).
+   * @param clock - supplies "now".
+   */
+  constructor(
+    private readonly tables: LoginDayTables,
+    readonly retentionDays: number,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /**
+   * Stores one attempt in the table of its UTC day, creating the table if needed.
+   *
+   * @throws {ValidationError} for an invalid user id or ip, or a time outside the kept window.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async record(input: LoginAttemptInput): Promise<{ attempt: LoginAttempt; etag: string; table: string }> {
+    const now = this.clock();
+    const at = input.at ?? now;
+    assertStorableInstant(at, 'body.at');
+    if (at.getTime() < now.getTime() - this.retentionDays * MS_PER_DAY) {
+      throw new ValidationError(
+        `body.at: ${at.toISOString()} is older than the ${this.retentionDays}-day retention of login attempts.`,
+        'body.at',
+        'InvalidTime',
+      );
+    }
+    if (at.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) {
+      throw new ValidationError(
+        `body.at: ${at.toISOString()} is more than one day in the future.`,
+        'body.at',
+        'InvalidTime',
+      );
+    }
+    if (input.ip !== undefined && (input.ip.length === 0 || input.ip.length > MAX_IP_LENGTH)) {
+      throw new ValidationError(`body.ip: must be 1-${MAX_IP_LENGTH} characters.`, 'body.ip');
+    }
+    const partitionKey = loginAttemptPartitionKey(input.userId);
+    const table = this.tables.clientOf(at);
+    const makeEntity = (suffix: string): LoginAttemptEntity => ({
+      partitionKey,
+      rowKey: invertedTicksRowKey(at, suffix),
+      EntityType: ENTITY_TYPE,
+      Succeeded: input.succeeded,
+      ...(input.ip === undefined ? {} : { Ip: input.ip }),
+    });
+
+    await this.tables.ensure(at);
+    let stored: { entity: LoginAttemptEntity; etag: string };
+    try {
+      stored = await insertTimeKeyed(table, makeEntity);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      // The table is gone (dropped by hand, or the process's cache is stale): create it, retry once.
+      this.tables.forget(table.tableName);
+      await this.tables.ensure(at);
+      stored = await insertTimeKeyed(table, makeEntity);
+    }
+    return { attempt: toAttempt(stored.entity)!, etag: stored.etag, table: table.tableName };
+  }
+
+  /**
+   * The newest `top` attempts of one user in the last `days` UTC days (today included, plus
+   * tomorrow's table, which holds attempts stamped slightly ahead), newest first. Day tables are
+   * read in parallel, at most {@link LOGIN_READ_CONCURRENCY} at a time; a missing table is an
+   * empty day.
+   *
+   * @throws {ValidationError} for an invalid user id, `days` outside 1–retention or `top` outside 1–1000.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async recent(userId: string, days = DEFAULT_LOGIN_DAYS, top = MAX_LOGIN_TOP): Promise<LoginAttempt[]> {
+    if (!Number.isInteger(days) || days < 1 || days > this.retentionDays) {
+      throw new ValidationError(
+        `query.days: must be a whole number from 1 to the retention of ${this.retentionDays} days.`,
+        'query.days',
+      );
+    }
+    if (!Number.isInteger(top) || top < 1 || top > MAX_LOGIN_TOP) {
+      throw new ValidationError(`query.top: must be a whole number from 1 to ${MAX_LOGIN_TOP}.`, 'query.top');
+    }
+    const partitionKey = loginAttemptPartitionKey(userId);
+    const today = startOfUtcDay(this.clock());
+    // Newest day first: the tables hold disjoint days, so concatenating keeps newest-first order.
+    const daysToRead = Array.from({ length: days + 1 }, (_, i) => addUtcDays(today, 1 - i));
+    const perDay = await mapBounded(daysToRead, LOGIN_READ_CONCURRENCY, (day) =>
+      readDay(this.tables.clientOf(day), partitionKey, top),
+    );
+    return perDay.flat().slice(0, top);
+  }
+}
+
+/** The newest `top` attempts of one partition of one day table; none if the table is missing. */
+async function readDay(table: TableClient, partitionKey: string, top: number): Promise<LoginAttempt[]> {
+  const pages = table
+    .listEntities<Record<string, unknown>>({ queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` } })
+    .byPage({ maxPageSize: top });
+  const attempts: LoginAttempt[] = [];
+  try {
+    while (attempts.length < top) {
+      const page = await withStorageErrors(() => pages.next());
+      if (page.done) break;
+      for (const entity of page.value) {
+        const attempt = toAttempt(entity);
+        if (attempt) attempts.push(attempt);
+      }
+      if (!page.value.continuationToken) break;
+    }
+  } catch (error) {
+    if (error instanceof NotFoundError) return [];
+    throw error;
+  }
+  return attempts;
+}
+
+function toAttempt(entity: Record<string, unknown>): LoginAttempt | undefined {
+  const { partitionKey, rowKey, EntityType, Succeeded, Ip } = entity;
+  if (EntityType !== ENTITY_TYPE || typeof partitionKey !== 'string' || typeof rowKey !== 'string') {
+    return undefined;
+  }
+  const userId = parseLoginAttemptPartitionKey(partitionKey);
+  const key = parseInvertedTicksRowKey(rowKey);
+  if (userId === undefined || !key || typeof Succeeded !== 'boolean') return undefined;
+  return {
+    attemptId: rowKey,
+    userId,
+    succeeded: Succeeded,
+    ...(typeof Ip === 'string' ? { ip: Ip } : {}),
+    at: key.at,
+  };
+}

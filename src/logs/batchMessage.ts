@@ -1,0 +1,137 @@
+/**
+ * The `log-batches` queue message: one part of one accepted batch, its entries already formatted
+ * as log lines. A batch larger than one queue message (64 KiB after base64) is split into several
+ * parts; each part is an independent unit of work for the flusher and carries the batch id and its
+ * part index, which together tag every line it delivers.
+ */
+import { z } from 'zod';
+import { TooLargeError, ValidationError } from '../errors';
+import { isLogSource } from '../storage/keys';
+import { MAX_QUEUE_MESSAGE_BYTES } from '../storage/queue';
+import type { LogEntry } from './entry';
+import { batchPartTag, encodeLogLine, readLineHeader, type LineHeader } from './lineFormat';
+
+/** Version of the message payload. */
+export const LOG_MESSAGE_VERSION = 1;
+
+/** One queue message of `log-batches`. */
+export interface LogBatchMessage {
+  v: typeof LOG_MESSAGE_VERSION;
+  batchId: string;
+  /** Index of this part, from 0. */
+  part: number;
+  /** How many parts the batch was split into. */
+  parts: number;
+  source: string;
+  /** The entries of this part as log lines (see lineFormat.ts), in submission order. */
+  lines: string[];
+}
+
+/** Largest JSON payload whose base64 form fits one queue message. */
+export const MAX_MESSAGE_JSON_BYTES = Math.floor(MAX_QUEUE_MESSAGE_BYTES / 4) * 3;
+
+/**
+ * Formats a validated batch as queue messages, each under the queue's size limit.
+ *
+ * @throws {TooLargeError} when one entry alone does not fit in a queue message.
+ */
+export function splitIntoMessages(
+  batchId: string,
+  source: string,
+  entries: readonly LogEntry[],
+): LogBatchMessage[] {
+  // Six-digit part numbers leave room for any realistic split.
+  const envelopeBytes = Buffer.byteLength(
+    JSON.stringify({
+      v: LOG_MESSAGE_VERSION,
+      batchId,
+      part: 999_999,
+      parts: 999_999,
+      source,
+      lines: [],
+    }),
+  );
+  const budget = MAX_MESSAGE_JSON_BYTES - envelopeBytes;
+  const messages: LogBatchMessage[] = [];
+  let current: LogBatchMessage | undefined;
+  let used = 0;
+  entries.forEach((entry, index) => {
+    if (current) {
+      const line = encodeLogLine(entry, batchPartTag(batchId, current.part));
+      // +1 for the comma between array items.
+      const size = Buffer.byteLength(JSON.stringify(line)) + 1;
+      if (used + size <= budget) {
+        current.lines.push(line);
+        used += size;
+        return;
+      }
+    }
+    current = {
+      v: LOG_MESSAGE_VERSION,
+      batchId,
+      part: messages.length,
+      parts: 0,
+      source,
+      lines: [],
+    };
+    messages.push(current);
+    const line = encodeLogLine(entry, batchPartTag(batchId, current.part));
+    const size = Buffer.byteLength(JSON.stringify(line)) + 1;
+    if (size > budget) {
+      throw new TooLargeError(
+        `body.entries[${index}] is ${size} bytes once stored; one entry may take at most ${budget} bytes.`,
+        'LogEntryTooLarge',
+      );
+    }
+    current.lines.push(line);
+    used = size;
+  });
+  for (const message of messages) message.parts = messages.length;
+  return messages;
+}
+
+const messageSchema = z.object({
+  v: z.literal(LOG_MESSAGE_VERSION),
+  batchId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/),
+  part: z.number().int().min(0).max(999_999),
+  parts: z.number().int().min(1).max(1_000_000),
+  source: z.string().refine(isLogSource),
+  lines: z.array(z.string()).min(1),
+});
+
+/** A message part with each line's header read once. */
+export interface DecodedLogBatchMessage {
+  message: LogBatchMessage;
+  /** `<batchId>.<part>`: the tag every line of this part carries. */
+  tag: string;
+  headers: LineHeader[];
+}
+
+/**
+ * Checks a queue payload and reads every line's header.
+ *
+ * @throws {ValidationError} when the payload is not a `log-batches` message or a line is malformed
+ * (the host then retries and finally moves the message to the poison queue).
+ */
+export function decodeLogBatchMessage(payload: unknown): DecodedLogBatchMessage {
+  const parsed = messageSchema.safeParse(payload);
+  if (!parsed.success || parsed.data.part >= parsed.data.parts) {
+    throw new ValidationError('Not a log-batches queue message.', 'message', 'InvalidLogMessage');
+  }
+  const message = parsed.data as LogBatchMessage;
+  const tag = batchPartTag(message.batchId, message.part);
+  const headers = message.lines.map((line, index) => {
+    try {
+      const header = readLineHeader(line);
+      if (header.tag !== tag) throw new Error(`line tag ${header.tag} is not ${tag}`);
+      return header;
+    } catch (error) {
+      throw new ValidationError(
+        `Line ${index} of log message ${tag} is malformed: ${(error as Error).message}`,
+        'message',
+        'InvalidLogMessage',
+      );
+    }
+  });
+  return { message, tag, headers };
+}

@@ -1,0 +1,268 @@
+/**
+ * The flusher: many `log-batches` messages become one block per touched hour-blob.
+ *
+ * In the Functions model each trigger invocation gets one message; {@link drainAndFlush} makes
+ * that invocation also take up to `maxMessages` more from the queue (32 per request), writes them
+ * all with {@link flushLogMessages}, and deletes the drained messages only after their lines are
+ * committed. The host deletes the triggering message when the invocation succeeds. A message whose
+ * lines could not be committed is left on the queue and delivered again; hourWriter.ts explains why
+ * a redelivery never repeats a line.
+ */
+import type { ContainerClient } from '@azure/storage-blob';
+import type { QueueClient } from '@azure/storage-queue';
+import { isNotFound, withStorageErrors } from '../storage/errors';
+import { decodeQueueMessage } from '../storage/queue';
+import { decodeLogBatchMessage, type DecodedLogBatchMessage } from './batchMessage';
+import {
+  appendToHour,
+  type HourAppendResult,
+  type HourPart,
+  type LogBlobLimits,
+} from './hourWriter';
+import { mapLimited } from './parallel';
+
+/** One message to flush. */
+export interface PendingLogMessage {
+  decoded: DecodedLogBatchMessage;
+  /** How many times the queue has handed the message out (1 = first delivery). */
+  dequeueCount: number;
+  /**
+   * Epoch ms (this machine's clock) before which no other delivery of the message can have
+   * started: the end of its queue invisibility, less a safety margin.
+   */
+  exclusiveUntil: number;
+}
+
+/** What one flush did. */
+export interface FlushResult {
+  /** Messages whose every line is now stored (written now or found already stored). */
+  flushed: PendingLogMessage[];
+  /** Messages with at least one hour that could not be written; they must be delivered again. */
+  failed: { message: PendingLogMessage; error: unknown }[];
+  linesWritten: number;
+  hours: HourAppendResult[];
+}
+
+/** What {@link drainAndFlush} did. */
+export interface DrainResult extends FlushResult {
+  /** Messages taken from the queue besides the trigger's. */
+  drained: number;
+  /** Drained messages deleted after their lines were stored. */
+  acknowledged: number;
+  /** Drained messages left alone because they are not log-batches messages (the host poisons them). */
+  undecodable: number;
+  /** True when the triggering message (if any) is fully stored. */
+  triggerFlushed: boolean;
+}
+
+const HOUR_MS = 3_600_000;
+/** Hours written in parallel by one flush. */
+const HOUR_CONCURRENCY = 4;
+/** Queue visibility of drained messages: long enough for a flush, short enough to retry soon. */
+export const DRAIN_VISIBILITY_SECONDS = 60;
+/** Covers clock skew and request latency when reasoning about visibility deadlines. */
+export const EXCLUSIVITY_MARGIN_MS = 15_000;
+
+interface HourGroup {
+  source: string;
+  hourStart: Date;
+  parts: Map<string, HourPart>;
+  messages: Set<PendingLogMessage>;
+}
+
+/**
+ * Writes the lines of `messages`: one block and one Put Block List per touched hour-blob.
+ *
+ * @param clock - current epoch ms (tests move it to simulate slow flushers).
+ * @returns which messages are now fully stored and which are not; it throws only for bugs.
+ */
+export async function flushLogMessages(
+  container: ContainerClient,
+  messages: readonly PendingLogMessage[],
+  limits: LogBlobLimits,
+  clock: () => number = Date.now,
+): Promise<FlushResult> {
+  const groups = new Map<string, HourGroup>();
+  const seenTags = new Set<string>();
+  for (const pending of messages) {
+    const { message, tag, headers } = pending.decoded;
+    // The same part twice in one flush (it was sent twice) is written once.
+    if (seenTags.has(tag)) continue;
+    seenTags.add(tag);
+    headers.forEach((header, index) => {
+      const hour = Math.floor(header.atMs / HOUR_MS) * HOUR_MS;
+      const key = `${message.source}/${hour}`;
+      let group = groups.get(key);
+      if (!group) {
+        group = {
+          source: message.source,
+          hourStart: new Date(hour),
+          parts: new Map(),
+          messages: new Set(),
+        };
+        groups.set(key, group);
+      }
+      group.messages.add(pending);
+      let part = group.parts.get(tag);
+      if (!part) {
+        part = {
+          tag,
+          lines: [],
+          headers: [],
+          dequeueCount: pending.dequeueCount,
+          exclusiveUntil: pending.exclusiveUntil,
+        };
+        group.parts.set(tag, part);
+      }
+      part.lines.push(message.lines[index]!);
+      part.headers.push(header);
+    });
+  }
+
+  const list = [...groups.values()];
+  const outcomes = await mapLimited(list, HOUR_CONCURRENCY, (group) =>
+    appendToHour(
+      container,
+      group.source,
+      group.hourStart,
+      [...group.parts.values()],
+      limits,
+      clock,
+    ),
+  );
+  const failures = new Map<string, unknown>();
+  const hours: HourAppendResult[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') {
+      hours.push(outcome.value);
+      return;
+    }
+    for (const message of list[index]!.messages) {
+      if (!failures.has(message.decoded.tag)) failures.set(message.decoded.tag, outcome.reason);
+    }
+  });
+  const flushed: PendingLogMessage[] = [];
+  const failed: FlushResult['failed'] = [];
+  for (const message of messages) {
+    const error = failures.get(message.decoded.tag);
+    if (error === undefined) flushed.push(message);
+    else failed.push({ message, error });
+  }
+  return { flushed, failed, linesWritten: hours.reduce((n, h) => n + h.linesWritten, 0), hours };
+}
+
+/** Options of {@link drainAndFlush}. */
+export interface DrainOptions {
+  container: ContainerClient;
+  queue: QueueClient;
+  limits: LogBlobLimits;
+  /** The message the trigger delivered, if any: flushed with the others, acknowledged by the host. */
+  trigger?: PendingLogMessage;
+  /** Most messages to take from the queue besides the trigger's. */
+  maxMessages: number;
+  visibilitySeconds?: number;
+  clock?: () => number;
+}
+
+interface Received {
+  pending: PendingLogMessage;
+  messageId: string;
+  popReceipt: string;
+}
+
+/**
+ * Takes up to `maxMessages` messages from the queue, writes them together with the trigger's
+ * message, and deletes the drained ones whose lines are stored.
+ *
+ * @throws {DomainError} when the queue cannot be read (after the SDK's retries); failures to write
+ * are reported in the result instead, so the caller decides whether its trigger message failed.
+ */
+export async function drainAndFlush(options: DrainOptions): Promise<DrainResult> {
+  const { container, queue, limits, trigger, maxMessages } = options;
+  const visibilitySeconds = options.visibilitySeconds ?? DRAIN_VISIBILITY_SECONDS;
+  const clock = options.clock ?? Date.now;
+  const received: Received[] = [];
+  let undecodable = 0;
+  while (received.length + undecodable < maxMessages) {
+    const wanted = Math.min(32, maxMessages - received.length - undecodable);
+    const startedAt = clock();
+    const response = await withStorageErrors(async () => {
+      try {
+        return await queue.receiveMessages({
+          numberOfMessages: wanted,
+          visibilityTimeout: visibilitySeconds,
+        });
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    });
+    const items = response?.receivedMessageItems ?? [];
+    for (const item of items) {
+      try {
+        received.push({
+          pending: {
+            decoded: decodeLogBatchMessage(decodeQueueMessage(item.messageText)),
+            dequeueCount: item.dequeueCount,
+            exclusiveUntil: startedAt + visibilitySeconds * 1000 - EXCLUSIVITY_MARGIN_MS,
+          },
+          messageId: item.messageId,
+          popReceipt: item.popReceipt,
+        });
+      } catch {
+        // Left invisible: once it reappears the trigger gets it, fails, and the host poisons it.
+        undecodable++;
+      }
+    }
+    if (items.length < wanted) break;
+  }
+
+  const all = trigger
+    ? [trigger, ...received.map((r) => r.pending)]
+    : received.map((r) => r.pending);
+  const result = await flushLogMessages(container, all, limits, clock);
+  const stored = new Set(result.flushed);
+  const toDelete = received.filter((r) => stored.has(r.pending));
+  const deletions = await mapLimited(toDelete, 16, (r) =>
+    queue.deleteMessage(r.messageId, r.popReceipt),
+  );
+  // A failed delete is harmless: the message comes back and is found already stored.
+  const acknowledged = deletions.filter((d) => d.status === 'fulfilled').length;
+  return {
+    ...result,
+    drained: received.length,
+    acknowledged,
+    undecodable,
+    triggerFlushed: trigger === undefined || stored.has(trigger),
+  };
+}
+
+/** How the queue delivered a message: what the trigger metadata or a receive call reports. */
+export interface QueueDelivery {
+  dequeueCount: number;
+  /** When the message becomes visible again unless deleted (service clock), if known. */
+  nextVisibleTime?: Date;
+}
+
+/**
+ * Turns a delivered `log-batches` payload into a message to flush. Without `nextVisibleTime` the
+ * message is assumed to stay invisible for {@link DRAIN_VISIBILITY_SECONDS} from now (the Functions
+ * host keeps extending it while the invocation runs).
+ *
+ * @throws {ValidationError} when the payload is not a log-batches message.
+ */
+export function pendingFromDelivery(
+  payload: unknown,
+  delivery: QueueDelivery,
+  clock: () => number = Date.now,
+): PendingLogMessage {
+  const visibleAt = delivery.nextVisibleTime?.getTime();
+  return {
+    decoded: decodeLogBatchMessage(payload),
+    dequeueCount: delivery.dequeueCount,
+    exclusiveUntil:
+      (visibleAt !== undefined && !Number.isNaN(visibleAt)
+        ? visibleAt
+        : clock() + DRAIN_VISIBILITY_SECONDS * 1000) - EXCLUSIVITY_MARGIN_MS,
+  };
+}

@@ -1,0 +1,345 @@
+/**
+ * Appends the lines of one flush to one source's one hour: one staged block and one conditional
+ * Put Block List on the hour's current blob (`<source>/YYYY/MM/DD/hh00/NNNNNN.log`).
+ *
+ * Exactly-once lines under at-least-once delivery rest on three rules:
+ *
+ * 1. Commits to an hour are serialised. Only the newest blob of the hour is written to, and a blob
+ *    stops taking blocks once its committed block list reaches a limit ("full"). Fullness is read
+ *    from the committed state, so it only ever goes from false to true; and every commit is
+ *    conditioned on the ETag it was planned against (`If-Match`, or `If-None-Match: *` for a new
+ *    blob). A commit planned against an out-of-date view fails with 412/409 and is planned again.
+ * 2. Every block a flusher sees is either proven not to hold its message parts, or is downloaded
+ *    and searched for their tags (each line carries `<batchId>.<part>`); a part found there is
+ *    already stored and is dropped from the flush.
+ * 3. The first view needs no search when no other delivery of any of its parts can exist yet: each
+ *    part arrived on its first delivery (`dequeueCount` 1) and the view was read before the part's
+ *    queue visibility could lapse (`exclusiveUntil`). Otherwise every blob of the hour is searched.
+ *
+ * So a crash between commit and queue acknowledgement, a redelivery, or two flushers racing on
+ * the same hour leaves each line stored once.
+ */
+import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
+import {
+  isNotFound,
+  isPreconditionFailed,
+  storageCode,
+  storageStatus,
+  toDomainError,
+  withStorageErrors,
+} from '../storage/errors';
+import { logBlobName, logHourPrefix, parseLogBlobName } from '../storage/keys';
+import { logBlockId, parseLogBlockId, type LogBlockSummary } from './blockId';
+import { levelBit } from './levels';
+import type { LineHeader } from './lineFormat';
+import { metadataOfBlocks } from './metadata';
+
+/** When a log blob is closed and the next `NNNNNN` started. */
+export interface LogBlobLimits {
+  maxBlobBytes: number;
+  maxBlobBlocks: number;
+}
+
+/** The lines one message part contributes to one hour. */
+export interface HourPart {
+  /** `<batchId>.<part>`, carried by every one of its lines. */
+  tag: string;
+  lines: string[];
+  headers: LineHeader[];
+  /** How many times the queue has handed out the message (1 = first delivery). */
+  dequeueCount: number;
+  /** Epoch ms before which no other delivery of the message can have started. */
+  exclusiveUntil: number;
+}
+
+/** What {@link appendToHour} did. */
+export interface HourAppendResult {
+  /** Blob the lines went to (the last one tried when nothing had to be written). */
+  blobName: string;
+  linesWritten: number;
+  /** Tags written by this call. */
+  writtenParts: string[];
+  /** Tags found already stored (an earlier delivery wrote them). */
+  alreadyStoredParts: string[];
+  /** Put Block List attempts (1 without contention). */
+  commitAttempts: number;
+  /** Blob requests this call made, by kind. */
+  requests: { list: number; blockList: number; download: number; stage: number; commit: number };
+}
+
+/** Planning again after a lost race has a bound; past it the flush fails and is retried later. */
+const MAX_COMMIT_ATTEMPTS = 40;
+const CONTENT_TYPE = 'text/plain; charset=utf-8';
+const HOUR_MS = 3_600_000;
+
+interface CommittedBlock {
+  name: string;
+  size: number;
+  offset: number;
+  summary?: LogBlockSummary;
+}
+
+interface BlobView {
+  sequence: number;
+  name: string;
+  /** False when the blob has no committed blocks (not there, or only staged blocks). */
+  exists: boolean;
+  etag?: string;
+  blocks: CommittedBlock[];
+  bytes: number;
+  full: boolean;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** True for the errors a lost race produces: ETag mismatch, blob created meanwhile, staged block discarded. */
+function isLostRace(error: unknown): boolean {
+  const status = storageStatus(error);
+  return (
+    isPreconditionFailed(error) ||
+    status === 409 ||
+    (status === 400 && storageCode(error) === 'InvalidBlockList')
+  );
+}
+
+/**
+ * Writes the parts' lines for the hour starting at `hourStart` into that hour's current blob,
+ * skipping parts an earlier delivery already stored.
+ *
+ * @param clock - current epoch ms (tests move it to simulate slow flushers).
+ * @throws {DomainError} for storage faults left after the SDK's retries, or when the blob kept
+ * changing under this flusher for {@link MAX_COMMIT_ATTEMPTS} attempts.
+ */
+export async function appendToHour(
+  container: ContainerClient,
+  source: string,
+  hourStart: Date,
+  parts: readonly HourPart[],
+  limits: LogBlobLimits,
+  clock: () => number = Date.now,
+): Promise<HourAppendResult> {
+  if (hourStart.getTime() % HOUR_MS !== 0)
+    throw new Error(`${hourStart.toISOString()} is not the start of an hour.`);
+  const requests = { list: 0, blockList: 0, download: 0, stage: 0, commit: 0 };
+  const pending = new Map(parts.map((part) => [part.tag, part]));
+  const alreadyStored: string[] = [];
+  /** `<sequence>/<block id>` of every block proven not to hold a pending part. */
+  const verified = new Set<string>();
+
+  const blobClient = (sequence: number): BlockBlobClient =>
+    container.getBlockBlobClient(logBlobName(source, hourStart, sequence));
+
+  const read = async (sequence: number): Promise<BlobView> => {
+    const name = logBlobName(source, hourStart, sequence);
+    requests.blockList++;
+    const response = await withStorageErrors(async () => {
+      try {
+        return await blobClient(sequence).getBlockList('committed');
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    });
+    let offset = 0;
+    const blocks = (response?.committedBlocks ?? []).map((block): CommittedBlock => {
+      const committed = {
+        name: block.name,
+        size: block.size,
+        offset,
+        summary: parseLogBlockId(block.name),
+      };
+      offset += block.size;
+      return committed;
+    });
+    const contentLength = response?.blobContentLength ?? 0;
+    // A blob this code did not write (foreign block ids, or no block list) is never appended to.
+    const foreign = blocks.some((b) => !b.summary) || (blocks.length === 0 && contentLength > 0);
+    const exists = blocks.length > 0 || contentLength > 0;
+    return {
+      sequence,
+      name,
+      exists,
+      etag: exists ? response?.etag : undefined,
+      blocks,
+      bytes: offset,
+      full: foreign || blocks.length >= limits.maxBlobBlocks || offset >= limits.maxBlobBytes,
+    };
+  };
+
+  /** Downloads the blocks of `view` not yet verified and drops the pending parts found in them. */
+  const search = async (view: BlobView): Promise<void> => {
+    const unverified = view.blocks.filter((b) => !verified.has(`${view.sequence}/${b.name}`));
+    if (unverified.length === 0) return;
+    const first = unverified[0]!;
+    const last = unverified[unverified.length - 1]!;
+    requests.download++;
+    const bytes = await withStorageErrors(() =>
+      blobClient(view.sequence).downloadToBuffer(
+        first.offset,
+        last.offset + last.size - first.offset,
+      ),
+    );
+    for (const tag of tagsIn(bytes)) {
+      if (pending.delete(tag)) alreadyStored.push(tag);
+    }
+    for (const block of unverified) verified.add(`${view.sequence}/${block.name}`);
+  };
+
+  const trust = (view: BlobView): void => {
+    for (const block of view.blocks) verified.add(`${view.sequence}/${block.name}`);
+  };
+
+  // First view: the newest blob that is not full.
+  requests.list++;
+  let view = await read(await newestSequence(container, logHourPrefix(source, hourStart)));
+  while (view.full) view = await read(view.sequence + 1);
+  const firstViewAt = clock();
+  const mayBeStoredElsewhere = parts.some(
+    (p) => p.dequeueCount > 1 || firstViewAt >= p.exclusiveUntil,
+  );
+  if (mayBeStoredElsewhere) {
+    for (let sequence = 0; sequence < view.sequence; sequence++) await search(await read(sequence));
+    await search(view);
+  } else {
+    trust(view);
+  }
+
+  const attemptedIds = new Set<string>();
+  let commitAttempts = 0;
+  let linesWritten = 0;
+  let writtenParts: string[] = [];
+  for (;;) {
+    if (pending.size === 0) break;
+    if (commitAttempts >= MAX_COMMIT_ATTEMPTS) {
+      throw new Error(
+        `Log blob ${view.name} kept changing; gave up after ${commitAttempts} attempts.`,
+      );
+    }
+    const block = buildBlock(hourStart, [...pending.values()]);
+    attemptedIds.add(block.id);
+    const client = blobClient(view.sequence);
+    requests.stage++;
+    await stageCreatingContainer(container, client, block.id, block.content);
+    const summaries = [...view.blocks.map((b) => b.summary!), block.summary];
+    commitAttempts++;
+    requests.commit++;
+    try {
+      await client.commitBlockList([...view.blocks.map((b) => b.name), block.id], {
+        metadata: metadataOfBlocks(hourStart, summaries),
+        blobHTTPHeaders: { blobContentType: CONTENT_TYPE },
+        conditions: view.exists ? { ifMatch: view.etag } : { ifNoneMatch: '*' },
+      });
+      linesWritten = block.lines;
+      writtenParts = [...pending.keys()];
+      break;
+    } catch (error) {
+      if (!isLostRace(error)) throw toDomainError(error);
+    }
+    // Lost a race (or our own commit landed but its response was lost): look again.
+    const again = await read(view.sequence);
+    const landed = again.blocks.find((b) => attemptedIds.has(b.name));
+    if (landed) {
+      // Pending parts only shrink between attempts, so the landed block holds every one of them.
+      linesWritten = landed.summary!.lines;
+      writtenParts = [...pending.keys()];
+      view = again;
+      break;
+    }
+    view = again;
+    await search(view);
+    while (view.full) {
+      view = await read(view.sequence + 1);
+      await search(view);
+    }
+    await sleep(Math.random() * 20 * Math.min(commitAttempts, 5));
+  }
+  return {
+    blobName: view.name,
+    linesWritten,
+    writtenParts,
+    alreadyStoredParts: alreadyStored,
+    commitAttempts,
+    requests,
+  };
+}
+
+/** Highest `NNNNNN` among the hour's blobs, 0 when there are none. */
+async function newestSequence(container: ContainerClient, prefix: string): Promise<number> {
+  let newest = 0;
+  await withStorageErrors(async () => {
+    try {
+      for await (const item of container.listBlobsFlat({ prefix })) {
+        const parsed = parseLogBlobName(item.name);
+        if (parsed && parsed.sequence > newest) newest = parsed.sequence;
+      }
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  });
+  return newest;
+}
+
+async function stageCreatingContainer(
+  container: ContainerClient,
+  client: BlockBlobClient,
+  blockId: string,
+  content: Buffer,
+): Promise<void> {
+  await withStorageErrors(async () => {
+    try {
+      await client.stageBlock(blockId, content, content.length);
+    } catch (error) {
+      if (storageCode(error) !== 'ContainerNotFound') throw error;
+      await container.createIfNotExists();
+      await client.stageBlock(blockId, content, content.length);
+    }
+  });
+}
+
+interface PlannedBlock {
+  id: string;
+  content: Buffer;
+  summary: LogBlockSummary;
+  lines: number;
+}
+
+function buildBlock(hourStart: Date, parts: readonly HourPart[]): PlannedBlock {
+  let first = Infinity;
+  let last = -Infinity;
+  let levelMask = 0;
+  let lines = 0;
+  const texts: string[] = [];
+  for (const part of parts) {
+    for (const header of part.headers) {
+      first = Math.min(first, header.atMs);
+      last = Math.max(last, header.atMs);
+      levelMask |= levelBit(header.level);
+    }
+    lines += part.lines.length;
+    texts.push(part.lines.join('\n'));
+  }
+  const content = Buffer.from(texts.join('\n') + '\n', 'utf8');
+  const hour = hourStart.getTime();
+  const summary = {
+    startSecond: Math.floor((first - hour) / 1000),
+    endSecond: Math.floor((last - hour) / 1000),
+    levelMask,
+    lines,
+  };
+  return { id: logBlockId(summary, content), content, summary, lines };
+}
+
+/** Tags of the lines in a stretch of log blob bytes (field 4 of each line). */
+function tagsIn(bytes: Buffer): Set<string> {
+  const tags = new Set<string>();
+  for (const line of bytes.toString('utf8').split('\n')) {
+    if (line === '') continue;
+    let at = -1;
+    for (let i = 0; i < 3; i++) at = line.indexOf(';', at + 1);
+    const end = line.indexOf(';', at + 1);
+    if (at >= 0 && end > at) tags.add(line.slice(at + 1, end));
+  }
+  return tags;
+}

@@ -1,0 +1,351 @@
+/**
+ * SAS issuance (valet key): the app checks who is asking and hands out a short-lived token
+ * scoped to exactly what that caller may see; the client then talks to storage directly, so
+ * the data never flows through the app.
+ *
+ * Every token is least privilege: tables read-only and limited to one partition (`spk` = `epk`),
+ * a photo blob read or create+write (never delete or list), the logs container read+list.
+ */
+import { randomBytes } from 'node:crypto';
+import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure/storage-blob';
+import { getConfig, type Config } from '../config';
+import { ForbiddenError, NotConfiguredError, NotFoundError } from '../errors';
+import type { Principal } from '../identity/principal';
+import { canReadDepartment, isDirectoryAdmin, isEmployee, requireDirectoryAdmin } from '../identity/roles';
+import { getStorageClients, type StorageClients } from '../storage/clients';
+import {
+  departmentPartitionKey,
+  employeePartitionKey,
+  employeeRowKey,
+  parsePhotoBlobName,
+  photoBlobName,
+} from '../storage/keys';
+import { accountKeySigner, userDelegationSigner, type BlobSasKind, type BlobSasSigner } from './blobSas';
+import { sasWindow, type SasWindow } from './lifetime';
+import { employeeEntityPhotoLocator, type PhotoLocator } from './photoLocator';
+import { requireKeyedStorage, resolveKeyedStorage, type KeyedStorage } from './signingKey';
+import { SasPolicyManager, TABLE_SAS_PERMISSION, type PolicyRotation } from './tablePolicy';
+import { signTableSas, type TableSasScope } from './tableSas';
+
+/** Fields every grant has. */
+interface GrantBase {
+  /** Where to send requests: see {@link TableSasGrant.url} and {@link BlobSasGrant.url}. */
+  url: string;
+  /** The SAS token (query string without `?`). */
+  sas: string;
+  startsOn: string;
+  expiresOn: string;
+  /** Granted permissions in SAS notation (`r`, `cw`, `rl`). */
+  permissions: string;
+  /** The credential that signed the token. */
+  signedWith: BlobSasKind;
+}
+
+/** A read-only SAS on one table partition. */
+export interface TableSasGrant extends GrantBase, TableSasScope {
+  /** The table service endpoint: `new TableClient(url, table, new AzureSASCredential(sas))`. */
+  url: string;
+  /** The stored access policy the token is bound to (revocable by rotation). */
+  policyId?: string;
+}
+
+/** A SAS on one blob or on a container. */
+export interface BlobSasGrant extends GrantBase {
+  /** The blob (or container) URL with the SAS appended, usable as is. */
+  url: string;
+  container: string;
+  blobName?: string;
+}
+
+/** Read an employee's current photo, or upload a new version of it. */
+export type PhotoAccess = 'read' | 'write';
+
+/** What SAS issuance needs. */
+export interface SasServiceOptions {
+  clients: StorageClients;
+  config: Config;
+  /** Finds the current photo; defaults to the employee entity's `PhotoBlob` property. */
+  photoLocator?: PhotoLocator;
+  now?: () => Date;
+}
+
+/** Issues SAS tokens after checking the caller's roles. */
+export class SasService {
+  private readonly clients: StorageClients;
+  private readonly config: Config;
+  private readonly now: () => Date;
+  private readonly photoLocator: PhotoLocator;
+  private readonly policies: SasPolicyManager;
+  private keyed: KeyedStorage | null | undefined;
+  private blobSigner: BlobSasSigner | undefined;
+
+  constructor(options: SasServiceOptions) {
+    this.clients = options.clients;
+    this.config = options.config;
+    this.now = options.now ?? (() => new Date());
+    this.photoLocator =
+      options.photoLocator ?? employeeEntityPhotoLocator(this.clients.table(this.config.tables.employees));
+    this.policies = new SasPolicyManager({
+      cacheMs: this.config.sas.policyCacheMs,
+      emulator: this.clients.isLoopback,
+      now: this.now,
+    });
+  }
+
+  /**
+   * Read SAS on `EmployeeExpenses`, limited to one employee's partition.
+   *
+   * @throws {ValidationError} for a bad department, employee id or lifetime.
+   * @throws {ForbiddenError} unless the caller is that employee or a `DirectoryAdmin`.
+   * @throws {NotConfiguredError} when no account key is configured.
+   */
+  async expensesSas(
+    principal: Principal,
+    department: string,
+    employeeId: string,
+    minutes?: number,
+  ): Promise<TableSasGrant> {
+    const partitionKey = employeePartitionKey(department, employeeId);
+    const window = this.window(minutes);
+    if (!isEmployee(principal, employeeId) && !isDirectoryAdmin(principal)) {
+      throw new ForbiddenError(
+        `Only employee ${employeeId} or a DirectoryAdmin may read these expenses.`,
+      );
+    }
+    return this.tableSas({ table: this.config.tables.expenses, partitionKey }, window);
+  }
+
+  /**
+   * Read SAS on `Employees`, limited to the employee entities of one department's partition
+   * (RowKeys `empid_000000`–`empid_999999`; reviews and index entities stay out of reach).
+   *
+   * @throws {ValidationError} for a bad department or lifetime.
+   * @throws {ForbiddenError} unless the caller is a `DirectoryAdmin` or `DirectoryReader:{dept}`.
+   * @throws {NotConfiguredError} when no account key is configured.
+   */
+  async departmentSas(principal: Principal, department: string, minutes?: number): Promise<TableSasGrant> {
+    const partitionKey = departmentPartitionKey(department);
+    const window = this.window(minutes);
+    if (!canReadDepartment(principal, department)) {
+      throw new ForbiddenError(
+        `Reading department ${department} needs the DirectoryAdmin or DirectoryReader:${department} role.`,
+      );
+    }
+    return this.tableSas(
+      {
+        table: this.config.tables.employees,
+        partitionKey,
+        rowKeyStart: employeeRowKey('000000'),
+        rowKeyEnd: employeeRowKey('999999'),
+      },
+      window,
+    );
+  }
+
+  /**
+   * Blob SAS for one employee photo. `read`: the current photo (the employee, a `DirectoryAdmin`
+   * or a reader of the department). `write`: create+write on a new version blob (the employee or
+   * a `DirectoryAdmin`); the client uploads there, then hands the blob name to the photo feature.
+   *
+   * @throws {ValidationError} for a bad department, employee id or lifetime.
+   * @throws {ForbiddenError} when the caller may not read or replace that photo.
+   * @throws {NotFoundError} `PhotoNotFound` for `read` when the employee has no photo.
+   */
+  async photoSas(
+    principal: Principal,
+    department: string,
+    employeeId: string,
+    access: PhotoAccess,
+    minutes?: number,
+  ): Promise<BlobSasGrant> {
+    departmentPartitionKey(department);
+    employeeRowKey(employeeId);
+    const window = this.window(minutes);
+    const self = isEmployee(principal, employeeId);
+    if (access === 'write') {
+      if (!self && !isDirectoryAdmin(principal)) {
+        throw new ForbiddenError(
+          `Only employee ${employeeId} or a DirectoryAdmin may upload this photo.`,
+        );
+      }
+      const blobName = photoBlobName(department, employeeId, newPhotoVersion(this.now()));
+      return this.blobSas(
+        this.config.containers.photos,
+        blobName,
+        BlobSASPermissions.from({ create: true, write: true }).toString(),
+        window,
+      );
+    }
+    if (!self && !canReadDepartment(principal, department)) {
+      throw new ForbiddenError(
+        `Reading this photo needs to be employee ${employeeId}, a DirectoryAdmin or DirectoryReader:${department}.`,
+      );
+    }
+    const blobName = await this.photoLocator.currentPhotoBlob(department, employeeId);
+    if (blobName === undefined) {
+      throw new NotFoundError('PhotoNotFound', `Employee ${employeeId} in ${department} has no photo.`);
+    }
+    const owner = parsePhotoBlobName(blobName);
+    if (!owner || owner.department !== department || owner.employeeId !== employeeId) {
+      // A photo blob of someone else would leak data: refuse loudly, this is a bug upstream.
+      throw new Error(`Photo blob "${blobName}" does not belong to ${department}/${employeeId}.`);
+    }
+    return this.blobSas(
+      this.config.containers.photos,
+      blobName,
+      BlobSASPermissions.from({ read: true }).toString(),
+      window,
+    );
+  }
+
+  /**
+   * Read+list SAS on the `logs` container.
+   *
+   * @throws {ValidationError} for a bad lifetime.
+   * @throws {ForbiddenError} unless the caller is a `DirectoryAdmin`.
+   */
+  async logsSas(principal: Principal, minutes?: number): Promise<BlobSasGrant> {
+    const window = this.window(minutes);
+    requireDirectoryAdmin(principal, 'read the logs container');
+    return this.blobSas(
+      this.config.containers.logs,
+      undefined,
+      ContainerSASPermissions.from({ read: true, list: true }).toString(),
+      window,
+    );
+  }
+
+  /**
+   * Revokes every table SAS bound to the table's current stored access policy.
+   *
+   * @param table - `Employees` or `EmployeeExpenses` (their configured names, any case).
+   * @throws {ForbiddenError} unless the caller is a `DirectoryAdmin`.
+   * @throws {NotFoundError} `SasTableNotFound` for a table SAS are not issued for.
+   * @throws {NotConfiguredError} when tokens are not bound to policies or no key is configured.
+   */
+  async rotateSasPolicy(principal: Principal, table: string): Promise<PolicyRotation> {
+    requireDirectoryAdmin(principal, 'rotate SAS policies');
+    const tableName = this.sasTableNamed(table);
+    if (this.config.sas.tablePolicy !== 'stored') {
+      throw new NotConfiguredError(
+        'Table SAS are not bound to stored access policies here (SAS_TABLE_POLICY=none); ' +
+          'revoke them by rotating the account key.',
+        'SasPolicyNotUsed',
+      );
+    }
+    const keyed = requireKeyedStorage(this.clients, this.config, 'Rotating SAS policies');
+    return this.policies.rotate(keyed.clients.table(tableName));
+  }
+
+  private sasTableNamed(table: string): string {
+    const tables = [this.config.tables.employees, this.config.tables.expenses];
+    const match = tables.find((name) => name.toLowerCase() === table.toLowerCase());
+    if (!match) {
+      throw new NotFoundError(
+        'SasTableNotFound',
+        `SAS are issued for tables ${tables.join(' and ')} only, not "${table}".`,
+      );
+    }
+    return match;
+  }
+
+  private window(minutes: number | undefined): SasWindow {
+    return sasWindow(this.now(), minutes, this.config.sas);
+  }
+
+  private keyedStorage(): KeyedStorage | undefined {
+    if (this.keyed === undefined) this.keyed = resolveKeyedStorage(this.clients, this.config) ?? null;
+    return this.keyed ?? undefined;
+  }
+
+  private get protocol(): SASProtocol {
+    return this.clients.isLoopback ? SASProtocol.HttpsAndHttp : SASProtocol.Https;
+  }
+
+  private async tableSas(scope: TableSasScope, window: SasWindow): Promise<TableSasGrant> {
+    const keyed = this.keyedStorage() ?? requireKeyedStorage(this.clients, this.config, 'A table SAS');
+    const table = keyed.clients.table(scope.table);
+    const policyId =
+      this.config.sas.tablePolicy === 'stored' ? await this.policies.currentPolicyId(table) : undefined;
+    const sas = signTableSas(scope, { key: keyed.key, window, policyId, protocol: this.protocol });
+    return {
+      url: table.url,
+      sas,
+      startsOn: window.startsOn.toISOString(),
+      expiresOn: window.expiresOn.toISOString(),
+      permissions: TABLE_SAS_PERMISSION,
+      signedWith: 'accountKey',
+      ...scope,
+      ...(policyId ? { policyId } : {}),
+    };
+  }
+
+  private signer(): BlobSasSigner {
+    if (!this.blobSigner) {
+      const keyed = this.keyedStorage();
+      if (keyed) {
+        this.blobSigner = accountKeySigner(keyed.key);
+      } else {
+        const blobService = this.clients.blobService();
+        const accountName = this.config.sas.accountName ?? blobService.accountName;
+        this.blobSigner = userDelegationSigner(
+          blobService,
+          accountName,
+          this.config.sas.maxMinutes * 60_000 + 60_000,
+          this.now,
+        );
+      }
+    }
+    return this.blobSigner;
+  }
+
+  private async blobSas(
+    container: string,
+    blobName: string | undefined,
+    permissions: string,
+    window: SasWindow,
+  ): Promise<BlobSasGrant> {
+    const signer = this.signer();
+    const sas = await signer.sign({
+      containerName: container,
+      ...(blobName !== undefined ? { blobName } : {}),
+      permissions:
+        blobName !== undefined
+          ? BlobSASPermissions.parse(permissions)
+          : ContainerSASPermissions.parse(permissions),
+      startsOn: window.startsOn,
+      expiresOn: window.expiresOn,
+      protocol: this.protocol,
+    });
+    const containerClient = this.clients.container(container);
+    const resourceUrl =
+      blobName !== undefined ? containerClient.getBlobClient(blobName).url : containerClient.url;
+    return {
+      url: `${resourceUrl}?${sas}`,
+      sas,
+      startsOn: window.startsOn.toISOString(),
+      expiresOn: window.expiresOn.toISOString(),
+      permissions,
+      signedWith: signer.kind,
+      container,
+      ...(blobName !== undefined ? { blobName } : {}),
+    };
+  }
+}
+
+/** A fresh, time-ordered photo version: `0001763800000000-1a2b3c4d5e6f`. */
+export function newPhotoVersion(now: Date): string {
+  return `${String(now.getTime()).padStart(16, '0')}-${randomBytes(6).toString('hex')}`;
+}
+
+let defaultService: SasService | undefined;
+
+/**
+ * The process-wide SAS service on the configured account.
+ *
+ * @throws {ConfigError} when the storage connection is not configured.
+ */
+export function getSasService(): SasService {
+  defaultService ??= new SasService({ clients: getStorageClients(), config: getConfig() });
+  return defaultService;
+}

@@ -1,0 +1,218 @@
+/**
+ * Message counts per employee, in two shapes read by different charts:
+ *
+ * - Data series: one entity per employee per UTC day (`day_YYYYMMDD`) with 24 hourly counters
+ *   `H00`..`H23`, so a 24-hour chart is one point read instead of 24 entities.
+ * - Wide entity: one logical entity per employee per year with 366 daily counters, stored as two
+ *   physical entities (`year_YYYY_1`: `D001`..`D183`, `year_YYYY_2`: `D184`..`D366`) because an
+ *   entity holds at most 252 custom properties.
+ *
+ * Both live in the employee's partition, so one increment updates the hour counter and the day
+ * counter in ONE entity group transaction, each operation conditional on the ETag just read; on a
+ * lost race (412, or 409 when two writers create the same entity) the whole read-modify-write is
+ * retried, so concurrent increments are never lost. A change touching both year parts (never a
+ * single increment, but e.g. a correction spanning days 183 and 184) fits in one EGT the same way.
+ *
+ * Counts do not require the employee to exist in the directory (ids are format-checked only).
+ */
+import type { TableClient, TransactionAction } from '@azure/data-tables';
+import { randomBytes } from 'node:crypto';
+import { NotFoundError, ThrottledError, ValidationError } from '../errors';
+import { storageStatus, toDomainError, withStorageErrors } from '../storage/errors';
+import { employeePartitionKey, hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys';
+import { systemClock, type Clock } from '../time/clock';
+import { assertStorableInstant, daysInYear, utcDayOfYear } from '../time/instants';
+import { ensureTableOnce } from '../time/tables';
+import {
+  counterValue,
+  dayProperty,
+  daysOfPart,
+  hourProperty,
+  yearPartOf,
+} from './counterProperties';
+
+/** Largest count one call may add. */
+export const MAX_MESSAGE_COUNT = 1_000_000;
+/** Read-modify-write rounds before an increment gives up under extreme contention. */
+export const DEFAULT_MAX_INCREMENT_ATTEMPTS = 200;
+
+const DAY_ENTITY_TYPE = 'MessageStatsDay.v1';
+const YEAR_ENTITY_TYPE = 'MessageStatsYear.v1';
+const HOUR_PROPERTIES = Array.from({ length: 24 }, (_, hour) => hourProperty(hour));
+
+type StoredEntity = Record<string, unknown> & { etag: string };
+
+/** What one increment adds. */
+export interface MessageCountInput {
+  /** When the messages were sent; defaults to now. */
+  at?: Date;
+  /** Messages to add, 1–{@link MAX_MESSAGE_COUNT}; defaults to 1. */
+  count?: number;
+}
+
+/** Hourly and daily message counters of every employee. */
+export class MessageStats {
+  /**
+   * @param table - the `MessageStats` table (created on first use).
+   * @param clock - supplies "now" for increments without a time.
+   * @param maxAttempts - read-modify-write rounds before giving up.
+   */
+  constructor(
+    private readonly table: TableClient,
+    private readonly clock: Clock = systemClock,
+    private readonly maxAttempts = DEFAULT_MAX_INCREMENT_ATTEMPTS,
+  ) {}
+
+  /**
+   * Adds `count` to the hour's counter of the day entity and to the day's counter of the year
+   * entity, in one entity group transaction.
+   *
+   * @returns how many read-modify-write rounds it took (1 without contention).
+   * @throws {ValidationError} for an invalid department, employee id, count or time.
+   * @throws {ThrottledError} when other writers won every round for {@link DEFAULT_MAX_INCREMENT_ATTEMPTS} rounds.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async record(department: string, employeeId: string, input: MessageCountInput = {}): Promise<{ rounds: number }> {
+    const partitionKey = employeePartitionKey(department, employeeId);
+    const count = input.count ?? 1;
+    if (!Number.isInteger(count) || count < 1 || count > MAX_MESSAGE_COUNT) {
+      throw new ValidationError(`body.count: must be a whole number from 1 to ${MAX_MESSAGE_COUNT}.`, 'body.count');
+    }
+    const at = input.at ?? this.clock();
+    assertStorableInstant(at, 'body.at');
+
+    const dayOfYear = utcDayOfYear(at);
+    const part = yearPartOf(dayOfYear);
+    const day = {
+      rowKey: hourlyStatsRowKey(at),
+      property: hourProperty(at.getUTCHours()),
+      all: HOUR_PROPERTIES,
+      entityType: DAY_ENTITY_TYPE,
+    };
+    const year = {
+      rowKey: yearlyStatsRowKeys(at.getUTCFullYear())[part - 1]!,
+      property: dayProperty(dayOfYear),
+      all: daysOfPart(part).map(dayProperty),
+      entityType: YEAR_ENTITY_TYPE,
+    };
+    // Marks the entities this increment wrote, so a retry after a lost response does not add twice.
+    const operationId = randomBytes(8).toString('hex');
+
+    await ensureTableOnce(this.table);
+    for (let round = 1; round <= this.maxAttempts; round++) {
+      const [dayEntity, yearEntity] = await Promise.all([
+        this.read(partitionKey, day.rowKey),
+        this.read(partitionKey, year.rowKey),
+      ]);
+      if (round > 1 && dayEntity?.LastOperation === operationId) return { rounds: round - 1 };
+      const actions = [
+        incrementAction(partitionKey, day, dayEntity, count, operationId),
+        incrementAction(partitionKey, year, yearEntity, count, operationId),
+      ];
+      try {
+        await this.table.submitTransaction(actions);
+        return { rounds: round };
+      } catch (error) {
+        const status = storageStatus(error);
+        // 412: an ETag moved; 409: another writer created the entity first; 404: it was deleted.
+        if (status !== 412 && status !== 409 && status !== 404) throw toDomainError(error);
+        await pause(Math.random() * Math.min(200, 5 * round));
+      }
+    }
+    throw new ThrottledError(
+      `The message counters of ${department}/${employeeId} are contended: ${this.maxAttempts} attempts lost the race.`,
+      1,
+    );
+  }
+
+  /**
+   * The 24 hourly counts of one UTC day: one point read; a day without messages is 24 zeros.
+   *
+   * @throws {ValidationError} for an invalid department, employee id or day.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async hourly(department: string, employeeId: string, day: Date): Promise<number[]> {
+    const partitionKey = employeePartitionKey(department, employeeId);
+    assertStorableInstant(day, 'query.day');
+    await ensureTableOnce(this.table);
+    const entity = await this.read(partitionKey, hourlyStatsRowKey(day));
+    return HOUR_PROPERTIES.map((name) => counterValue(entity?.[name]));
+  }
+
+  /**
+   * The daily counts of one year, 365 or 366 numbers: two point reads (one per physical part).
+   *
+   * @throws {ValidationError} for an invalid department, employee id or year (1601–9999).
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async daily(department: string, employeeId: string, year: number): Promise<number[]> {
+    const partitionKey = employeePartitionKey(department, employeeId);
+    const [part1Key, part2Key] = yearlyStatsRowKeys(year);
+    await ensureTableOnce(this.table);
+    const [part1, part2] = await Promise.all([
+      this.read(partitionKey, part1Key),
+      this.read(partitionKey, part2Key),
+    ]);
+    return Array.from({ length: daysInYear(year) }, (_, i) => {
+      const dayOfYear = i + 1;
+      return counterValue((yearPartOf(dayOfYear) === 1 ? part1 : part2)?.[dayProperty(dayOfYear)]);
+    });
+  }
+
+  private async read(partitionKey: string, rowKey: string): Promise<StoredEntity | undefined> {
+    try {
+      return await withStorageErrors(() => this.table.getEntity<Record<string, unknown>>(partitionKey, rowKey));
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  }
+}
+
+interface CounterTarget {
+  rowKey: string;
+  /** The counter this increment changes. */
+  property: string;
+  /** Every counter of the entity, written as zeros when it is created. */
+  all: string[];
+  entityType: string;
+}
+
+/** Create the entity with the counter set, or merge the new counter value if the ETag still matches. */
+function incrementAction(
+  partitionKey: string,
+  target: CounterTarget,
+  existing: StoredEntity | undefined,
+  count: number,
+  operationId: string,
+): TransactionAction {
+  if (existing === undefined) {
+    const counters = Object.fromEntries(target.all.map((name) => [name, 0n]));
+    return [
+      'create',
+      {
+        partitionKey,
+        rowKey: target.rowKey,
+        EntityType: target.entityType,
+        ...counters,
+        [target.property]: BigInt(count),
+        LastOperation: operationId,
+      },
+    ];
+  }
+  return [
+    'update',
+    {
+      partitionKey,
+      rowKey: target.rowKey,
+      [target.property]: BigInt(counterValue(existing[target.property]) + count),
+      LastOperation: operationId,
+    },
+    'Merge',
+    { etag: existing.etag },
+  ];
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,290 @@
+import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
+import { drainAndFlush, flushLogMessages } from '../../../src/logs/flush';
+import {
+  blobLimits,
+  entriesFrom,
+  ingest,
+  logRig,
+  messageCounts,
+  queueLength,
+  readAll,
+  receive,
+  sleep,
+  type LogRig,
+} from './logKit';
+
+const limits = blobLimits();
+
+describe('flushing log batches into hour blobs', () => {
+  let rig: LogRig;
+  beforeEach(async () => {
+    rig = await logRig();
+  });
+
+  it('puts entries on either side of an hour boundary into that hour’s blob, with matching metadata', async () => {
+    await ingest(rig.queue, 'web', [
+      { at: '2026-11-22T14:59:58.500Z', level: 'Warning', message: 'before-1' },
+      { at: '2026-11-22T15:00:00.000Z', level: 'Error', message: 'after-1' },
+      { at: '2026-11-22T14:59:59.999Z', level: 'Information', message: 'before-2' },
+      { at: '2026-11-22T15:00:07.250Z', level: 'Critical', message: 'after-2', requestId: 'r-9' },
+    ]);
+
+    const result = await drainAndFlush({ ...rig, limits, maxMessages: 32 });
+
+    expect(result).toMatchObject({ drained: 1, acknowledged: 1, linesWritten: 4 });
+    expect(await queueLength(rig.queue)).toBe(0);
+    const blobs = await readAll(rig.container);
+    expect(blobs.map((b) => b.name)).toEqual(['web/2026/11/22/1400/000000.log', 'web/2026/11/22/1500/000000.log']);
+    const [before, after] = blobs as [(typeof blobs)[0], (typeof blobs)[0]];
+    expect(before.messages).toEqual(['before-1', 'before-2']);
+    expect(before.metadata).toEqual({
+      StartTime: '2026-11-22T14:59:58Z',
+      EndTime: '2026-11-22T14:59:59Z',
+      LogVersion: '1.0',
+      LogType: 'Information,Warning',
+    });
+    expect(after.messages).toEqual(['after-1', 'after-2']);
+    expect(after.metadata).toEqual({
+      StartTime: '2026-11-22T15:00:00Z',
+      EndTime: '2026-11-22T15:00:07Z',
+      LogVersion: '1.0',
+      LogType: 'Error,Critical',
+    });
+    expect(after.entries[1]!.extra).toEqual({ requestId: 'r-9' });
+    expect(after.contentType).toBe('text/plain; charset=utf-8');
+  });
+
+  it('writes many batches with one staged block and one commit per hour-blob per flush', async () => {
+    for (let b = 0; b < 40; b++) {
+      await ingest(rig.queue, 'web', [
+        ...entriesFrom(`b${b}-a`, `2026-11-22T10:${String(b).padStart(2, '0')}:00Z`, 5),
+        ...entriesFrom(`b${b}-b`, `2026-11-22T11:${String(b).padStart(2, '0')}:00Z`, 5),
+      ]);
+    }
+
+    const result = await drainAndFlush({ ...rig, limits, maxMessages: 100 });
+
+    expect(result.drained).toBe(40);
+    expect(result.hours).toHaveLength(2);
+    for (const hour of result.hours) {
+      expect(hour.requests).toEqual({ list: 1, blockList: 1, download: 0, stage: 1, commit: 1 });
+      expect(hour.linesWritten).toBe(200);
+    }
+    const blobs = await readAll(rig.container);
+    expect(blobs.map((b) => b.blocks)).toEqual([1, 1]);
+    expect([...messageCounts(blobs).values()].every((n) => n === 1)).toBe(true);
+    expect(messageCounts(blobs).size).toBe(400);
+
+    // A later flush appends one more block to the same blob and widens its metadata.
+    await ingest(rig.queue, 'web', [{ at: '2026-11-22T10:59:59.999Z', level: 'Verbose', message: 'late' }]);
+    await drainAndFlush({ ...rig, limits, maxMessages: 100 });
+    const [tenOClock] = await readAll(rig.container);
+    expect(tenOClock).toMatchObject({ name: 'web/2026/11/22/1000/000000.log', blocks: 2 });
+    expect(tenOClock!.metadata).toMatchObject({ EndTime: '2026-11-22T10:59:59Z', LogType: 'Verbose,Information' });
+  });
+
+  it('starts the next NNNNNN blob once the block limit is reached', async () => {
+    const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '2' });
+    for (let flush = 0; flush < 5; flush++) {
+      await ingest(rig.queue, 'api', entriesFrom(`f${flush}`, `2026-11-22T09:0${flush}:00Z`, 3));
+      await drainAndFlush({ ...rig, limits: small, maxMessages: 32 });
+    }
+    const blobs = await readAll(rig.container);
+    expect(blobs.map((b) => [b.name, b.blocks])).toEqual([
+      ['api/2026/11/22/0900/000000.log', 2],
+      ['api/2026/11/22/0900/000001.log', 2],
+      ['api/2026/11/22/0900/000002.log', 1],
+    ]);
+    expect(blobs[1]!.metadata).toMatchObject({ StartTime: '2026-11-22T09:02:00Z', EndTime: '2026-11-22T09:03:02Z' });
+    expect(messageCounts(blobs).size).toBe(15);
+  });
+
+  it('starts the next NNNNNN blob once the size limit is reached', async () => {
+    const small = blobLimits({ LOG_BLOB_MAX_BYTES: '1024' });
+    const long = 'x'.repeat(300);
+    for (let flush = 0; flush < 3; flush++) {
+      await ingest(
+        rig.queue,
+        'api',
+        entriesFrom(`f${flush}`, `2026-11-22T09:1${flush}:00Z`, 4).map((e) => ({ ...e, message: `${e.message} ${long}` })),
+      );
+      await drainAndFlush({ ...rig, limits: small, maxMessages: 32 });
+    }
+    const blobs = await readAll(rig.container);
+    expect(blobs.map((b) => b.name)).toEqual([
+      'api/2026/11/22/0900/000000.log',
+      'api/2026/11/22/0900/000001.log',
+      'api/2026/11/22/0900/000002.log',
+    ]);
+    expect(messageCounts(blobs).size).toBe(12);
+  });
+});
+
+describe('exactly-once lines under at-least-once delivery', () => {
+  let rig: LogRig;
+  beforeEach(async () => {
+    rig = await logRig();
+  });
+
+  it('stores each entry once when the flusher crashes after the commit and before the acknowledgement', async () => {
+    for (let b = 0; b < 6; b++) await ingest(rig.queue, 'web', entriesFrom(`b${b}`, '2026-11-22T15:04:00Z', 10));
+
+    // First delivery: the lines are committed, then the process "dies" before deleting the messages.
+    const first = await receive(rig.queue, 1);
+    expect(first).toHaveLength(6);
+    const crashed = await flushLogMessages(rig.container, first.map((r) => r.pending), limits);
+    expect(crashed.flushed).toHaveLength(6);
+    expect(await queueLength(rig.queue)).toBe(6);
+
+    // Other batches keep arriving and are flushed meanwhile.
+    await ingest(rig.queue, 'web', entriesFrom('later', '2026-11-22T15:05:00Z', 10));
+    await sleep(1200);
+
+    // Redelivery: the messages come back (dequeueCount 2), are found stored, and are acknowledged.
+    const again = await drainAndFlush({ ...rig, limits, maxMessages: 32 });
+    expect(again.drained).toBe(7);
+    expect(again.acknowledged).toBe(7);
+    expect(again.linesWritten).toBe(10);
+    expect(again.hours[0]!.alreadyStoredParts).toHaveLength(6);
+    expect(await queueLength(rig.queue)).toBe(0);
+
+    const counts = messageCounts(await readAll(rig.container));
+    expect(counts.size).toBe(70);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('finds a redelivered part even when its earlier write is in an older, full blob of the hour', async () => {
+    const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '2' });
+    await ingest(rig.queue, 'web', entriesFrom('crashed', '2026-11-22T15:00:00Z', 3));
+    const first = await receive(rig.queue, 1);
+    await flushLogMessages(rig.container, first.map((r) => r.pending), small);
+    // Two more flushes fill 000000 and open 000001 before the redelivery.
+    for (const label of ['x', 'y']) {
+      await ingest(rig.queue, 'web', entriesFrom(label, '2026-11-22T15:10:00Z', 3));
+      const batch = await receive(rig.queue, 30);
+      await flushLogMessages(rig.container, batch.map((r) => r.pending), small);
+      await Promise.all(batch.map((r) => rig.queue.deleteMessage(r.messageId, r.popReceipt)));
+    }
+    await sleep(1200);
+
+    const again = await drainAndFlush({ ...rig, limits: small, maxMessages: 32 });
+    expect(again).toMatchObject({ drained: 1, acknowledged: 1, linesWritten: 0 });
+
+    const blobs = await readAll(rig.container);
+    expect(blobs.map((b) => b.name)).toEqual(['web/2026/11/22/1500/000000.log', 'web/2026/11/22/1500/000001.log']);
+    expect([...messageCounts(blobs).values()].every((n) => n === 1)).toBe(true);
+    expect(messageCounts(blobs).size).toBe(9);
+  });
+
+  it('lets a slow flusher whose visibility lapsed find its messages stored by the redelivery', async () => {
+    await ingest(rig.queue, 'web', entriesFrom('slow', '2026-11-22T15:04:00Z', 5));
+    const slow = await receive(rig.queue, 1);
+    await sleep(1200);
+    // Another flusher gets the message again and stores it.
+    const other = await drainAndFlush({ ...rig, limits, maxMessages: 32 });
+    expect(other).toMatchObject({ drained: 1, acknowledged: 1, linesWritten: 5 });
+
+    // The slow flusher finally writes: its exclusivity has lapsed, so it searches the hour first.
+    const late = await flushLogMessages(rig.container, slow.map((r) => r.pending), limits);
+    expect(late.flushed).toHaveLength(1);
+    expect(late.linesWritten).toBe(0);
+    expect(late.hours[0]!.alreadyStoredParts).toEqual([slow[0]!.pending.decoded.tag]);
+    expect(messageCounts(await readAll(rig.container)).get('slow-0')).toBe(1);
+  });
+
+  it('makes the loser of a commit race re-read, search the winner’s block and retry', async () => {
+    await ingest(rig.queue, 'web', entriesFrom('loser', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig.queue, 'web', entriesFrom('winner', '2026-11-22T15:05:00Z', 5));
+    const [loser, winner] = await receive(rig.queue, 30);
+
+    // The winner commits between the loser's view of the blob and the loser's commit.
+    const racing = raceBeforeFirstCommit(rig.container, () =>
+      flushLogMessages(rig.container, [winner!.pending], limits).then(() => undefined),
+    );
+    const result = await flushLogMessages(racing, [loser!.pending], limits);
+
+    expect(result.flushed).toHaveLength(1);
+    expect(result.hours[0]).toMatchObject({ commitAttempts: 2, linesWritten: 5, alreadyStoredParts: [] });
+    expect(result.hours[0]!.requests.download).toBe(1);
+    const blobs = await readAll(rig.container);
+    expect(blobs).toHaveLength(1);
+    expect(blobs[0]!.blocks).toBe(2);
+    expect(blobs[0]!.messages.filter((m) => m.startsWith('winner'))).toHaveLength(5);
+    expect(blobs[0]!.messages.filter((m) => m.startsWith('loser'))).toHaveLength(5);
+  });
+
+  it('does not repeat lines when a redelivery of the same message wins the race against the original', async () => {
+    await ingest(rig.queue, 'web', entriesFrom('dup', '2026-11-22T15:04:00Z', 5));
+    const [original] = await receive(rig.queue, 30);
+    const redelivered = { ...original!.pending, dequeueCount: 2 };
+
+    const racing = raceBeforeFirstCommit(rig.container, () =>
+      flushLogMessages(rig.container, [redelivered], limits).then(() => undefined),
+    );
+    const result = await flushLogMessages(racing, [original!.pending], limits);
+
+    expect(result.flushed).toHaveLength(1);
+    expect(result.hours[0]).toMatchObject({ linesWritten: 0, alreadyStoredParts: [original!.pending.decoded.tag] });
+    const counts = messageCounts(await readAll(rig.container));
+    expect([...counts.values()]).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it('stores every entry once when several flushers drain the queue at the same time', async () => {
+    const batches = 120;
+    await Promise.all(
+      Array.from({ length: batches }, (_, b) =>
+        ingest(rig.queue, 'web', entriesFrom(`c${b}`, `2026-11-22T15:${String(b % 60).padStart(2, '0')}:00Z`, 10)),
+      ),
+    );
+    const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '3' });
+    const flusher = async (): Promise<number> => {
+      let attempts = 0;
+      for (;;) {
+        const result = await drainAndFlush({ ...rig, limits: small, maxMessages: 8 });
+        attempts += result.hours.reduce((n, h) => n + h.commitAttempts, 0);
+        if (result.drained === 0) return attempts;
+      }
+    };
+    const attempts = await Promise.all([flusher(), flusher(), flusher(), flusher()]);
+
+    expect(await queueLength(rig.queue)).toBe(0);
+    const blobs = await readAll(rig.container);
+    const counts = messageCounts(blobs);
+    expect(counts.size).toBe(batches * 10);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    // Every blob respects the block limit and its metadata covers its lines.
+    for (const blob of blobs) {
+      expect(blob.blocks).toBeLessThanOrEqual(3);
+      const times = blob.entries.map((e) => Math.floor(e.at.getTime() / 1000) * 1000);
+      expect(blob.metadata.StartTime).toBe(new Date(Math.min(...times)).toISOString().replace('.000Z', 'Z'));
+      expect(blob.metadata.EndTime).toBe(new Date(Math.max(...times)).toISOString().replace('.000Z', 'Z'));
+    }
+    expect(attempts.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * A view of `container` whose first Put Block List waits for `competitor` to finish first: a
+ * deterministic lost race between two real flushers (no storage call is faked).
+ */
+function raceBeforeFirstCommit(container: ContainerClient, competitor: () => Promise<void>): ContainerClient {
+  let raced = false;
+  return new Proxy(container, {
+    get(target, property, receiver) {
+      if (property !== 'getBlockBlobClient') return Reflect.get(target, property, receiver) as unknown;
+      return (name: string): BlockBlobClient => {
+        const client = target.getBlockBlobClient(name);
+        return new Proxy(client, {
+          get(blob, key, blobReceiver) {
+            if (key !== 'commitBlockList' || raced) return Reflect.get(blob, key, blobReceiver) as unknown;
+            return async (...args: Parameters<BlockBlobClient['commitBlockList']>) => {
+              raced = true;
+              await competitor();
+              return blob.commitBlockList(...args);
+            };
+          },
+        });
+      };
+    },
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * A SAS service over the shared Azurite with its own tables and containers, plus the clients a
+ * "client application" would build from the tokens it is handed.
+ */
+import { AzureSASCredential, TableClient } from '@azure/data-tables';
+import { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
+import { loadConfig, type Config } from '../../../src/config';
+import type { Principal } from '../../../src/identity/principal';
+import type { StorageClients } from '../../../src/storage/clients';
+import { SasService, type BlobSasGrant, type TableSasGrant } from '../../../src/sas/service';
+import type { PhotoLocator } from '../../../src/sas/photoLocator';
+import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+
+export interface SasFixture {
+  config: Config;
+  clients: StorageClients;
+  service: SasService;
+  /** Another service on the same storage and settings (another instance, another clock...). */
+  serviceWith(options: { env?: Record<string, string>; now?: () => Date; photoLocator?: PhotoLocator }): SasService;
+  cleanup(): Promise<void>;
+}
+
+/** Creates uniquely named Employees/EmployeeExpenses tables and photos/logs containers. */
+export async function createSasFixture(env: Record<string, string> = {}): Promise<SasFixture> {
+  const names = {
+    EMPLOYEES_TABLE: uniqueTableName('Emp'),
+    EXPENSES_TABLE: uniqueTableName('Exp'),
+    PHOTOS_CONTAINER: uniqueName('photos'),
+    LOGS_CONTAINER: uniqueName('logs'),
+  };
+  const configFor = (extra: Record<string, string> = {}): Config =>
+    loadConfig({ ...process.env, ...names, ...env, ...extra });
+  const config = configFor();
+  const clients = testClients();
+  await clients.table(config.tables.employees).createTable();
+  await clients.table(config.tables.expenses).createTable();
+  await clients.container(config.containers.photos).create();
+  await clients.container(config.containers.logs).create();
+  return {
+    config,
+    clients,
+    service: new SasService({ clients, config }),
+    serviceWith: (options) =>
+      new SasService({
+        clients,
+        config: configFor(options.env),
+        now: options.now,
+        photoLocator: options.photoLocator,
+      }),
+    async cleanup() {
+      await clients.table(config.tables.employees).deleteTable();
+      await clients.table(config.tables.expenses).deleteTable();
+      await clients.container(config.containers.photos).deleteIfExists();
+      await clients.container(config.containers.logs).deleteIfExists();
+    },
+  };
+}
+
+/** A principal as the identity module would parse it. */
+export function principal(options: { roles?: string[]; employeeId?: string } = {}): Principal {
+  return {
+    userId: `user-${options.employeeId ?? 'x'}`,
+    roles: new Set(options.roles ?? []),
+    employeeId: options.employeeId,
+    claims: [],
+  };
+}
+
+export const admin = principal({ roles: ['DirectoryAdmin'] });
+
+/** What a client application does with a table grant (no retries: a 403 is final). */
+export function tableClientFrom(grant: TableSasGrant, sas = grant.sas, table = grant.table): TableClient {
+  return new TableClient(grant.url, table, new AzureSASCredential(sas), {
+    allowInsecureConnection: true,
+    retryOptions: { maxRetries: 0 },
+  });
+}
+
+/** What a client application does with a blob grant. */
+export function blobClientFrom(url: string): BlockBlobClient {
+  return new BlockBlobClient(url, undefined, { retryOptions: { maxTries: 1 } });
+}
+
+/** What a client application does with a container grant. */
+export function containerClientFrom(grant: BlobSasGrant): ContainerClient {
+  return new ContainerClient(grant.url, undefined, { retryOptions: { maxTries: 1 } });
+}
+
+/** Reads every entity a table client can see. */
+export async function listAll(client: TableClient): Promise<{ partitionKey: string; rowKey: string }[]> {
+  const rows: { partitionKey: string; rowKey: string }[] = [];
+  for await (const entity of client.listEntities()) {
+    rows.push({ partitionKey: entity.partitionKey!, rowKey: entity.rowKey! });
+  }
+  return rows;
+}
+
+/** Replaces one query parameter of a SAS, keeping everything else byte for byte (a tampering client). */
+export function tamper(sas: string, name: string, value: string): string {
+  const parts = sas.split('&');
+  const index = parts.findIndex((part) => part.startsWith(`${name}=`));
+  if (index < 0) throw new Error(`The SAS has no ${name} parameter.`);
+  parts[index] = `${name}=${encodeURIComponent(value)}`;
+  return parts.join('&');
+}

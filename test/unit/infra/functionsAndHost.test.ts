@@ -1,0 +1,139 @@
+/**
+ * What the deployed host relies on: unique, valid function names across functions/, and the
+ * host.json queue and Durable settings, read the same way by the local host (tools/host).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadHostSettings } from '../../../tools/host/config/hostJson';
+import { readRepoFile, REPO_ROOT } from './bicep';
+
+interface Registration {
+  name: string;
+  kind: string;
+  file: string;
+}
+
+/** Every `app.<kind>('name'` / `df.app.<kind>('name'` registration in functions/ (scanned anew). */
+function registrations(): Registration[] {
+  const found: Registration[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })) {
+      const relative = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(relative);
+      else if (entry.name.endsWith('.ts')) {
+        const source = readRepoFile(relative);
+        // `app.setup(...)` configures the app and registers nothing.
+        const pattern =
+          /\b(df\.app|app)\.((?:client\.)?(?!setup\b)\w+)\(\s*(?:(['"`])([^'"`]+)\3)?/g;
+        for (const match of source.matchAll(pattern)) {
+          const kind = `${match[1]}.${match[2]}`;
+          if (match[4] === undefined || match[4].includes('${')) {
+            throw new Error(
+              `${relative}: ${kind}(...) is not given a string literal function name, so the uniqueness check cannot read it`,
+            );
+          }
+          found.push({ name: match[4], kind, file: relative });
+        }
+      }
+    }
+  };
+  walk('functions');
+  return found;
+}
+
+/** `hh:mm:ss` (host.json TimeSpan) in milliseconds. */
+function timeSpanMs(text: string): number {
+  const match = /^(\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  if (!match) throw new Error(`host.json TimeSpan "${text}" is not hh:mm:ss`);
+  return ((Number(match[1]) * 60 + Number(match[2])) * 60 + Number(match[3])) * 1000;
+}
+
+const hostJson = JSON.parse(readRepoFile('host.json')) as {
+  extensions: {
+    queues: Record<string, string | number>;
+    durableTask: { hubName: string; storageProvider?: { connectionStringName?: string } };
+  };
+  functionTimeout: string;
+};
+
+describe('function registrations', () => {
+  it('finds the registered functions', () => {
+    expect(registrations().map((r) => r.name)).toContain('health');
+  });
+
+  it('uses each function name once across functions/ (names are case-insensitive)', () => {
+    const byName = new Map<string, Registration[]>();
+    for (const registration of registrations()) {
+      const key = registration.name.toLowerCase();
+      byName.set(key, [...(byName.get(key) ?? []), registration]);
+    }
+    const duplicates = [...byName.values()]
+      .filter((list) => list.length > 1)
+      .map(
+        (list) =>
+          `function name "${list[0]!.name}" is registered ${list.length} times: ${list.map((r) => `${r.kind} in ${r.file}`).join(', ')}`,
+      );
+    expect(duplicates).toEqual([]);
+  });
+
+  it('uses names the Functions host accepts (no "admin" prefix, which the host reserves)', () => {
+    const invalid = registrations()
+      .filter((r) => !/^[A-Za-z][A-Za-z0-9_-]{0,127}$/.test(r.name) || /^admin/i.test(r.name))
+      .map(
+        (r) =>
+          `function name "${r.name}" (${r.kind} in ${r.file}) is not a valid host function name`,
+      );
+    expect(invalid).toEqual([]);
+  });
+});
+
+describe('host.json', () => {
+  const queues = hostJson.extensions.queues;
+
+  it('sets every queue trigger setting explicitly, with sane values', () => {
+    expect(Object.keys(queues).sort()).toEqual(
+      [
+        'batchSize',
+        'maxDequeueCount',
+        'maxPollingInterval',
+        'messageEncoding',
+        'newBatchThreshold',
+        'visibilityTimeout',
+      ].sort(),
+    );
+    expect(queues.maxDequeueCount).toEqual(expect.any(Number));
+    expect(queues.maxDequeueCount).toBeGreaterThanOrEqual(2);
+    expect(queues.batchSize).toBeGreaterThanOrEqual(1);
+    expect(queues.batchSize).toBeLessThanOrEqual(32);
+    expect(queues.newBatchThreshold).toBeLessThanOrEqual(Number(queues.batchSize));
+    expect(timeSpanMs(String(queues.maxPollingInterval))).toBeGreaterThanOrEqual(100);
+    expect(timeSpanMs(String(queues.visibilityTimeout))).toBeGreaterThan(0);
+    // src/storage/queue.ts writes base64 JSON, which the trigger must decode.
+    expect(queues.messageEncoding).toBe('base64');
+  });
+
+  it('is read by the local host with exactly the values the file holds', () => {
+    const local = loadHostSettings(path.join(REPO_ROOT, 'host.json')).queues;
+    expect(local).toEqual({
+      maxPollingIntervalMs: timeSpanMs(String(queues.maxPollingInterval)),
+      visibilityTimeoutMs: timeSpanMs(String(queues.visibilityTimeout)),
+      batchSize: queues.batchSize,
+      newBatchThreshold: queues.newBatchThreshold,
+      maxDequeueCount: queues.maxDequeueCount,
+      messageEncoding: queues.messageEncoding,
+    });
+  });
+
+  it('keeps the function timeout within the Flex Consumption default limit of 30 minutes', () => {
+    expect(timeSpanMs(hostJson.functionTimeout)).toBeLessThanOrEqual(30 * 60_000);
+  });
+
+  it('names a valid Durable task hub on the identity-based AzureWebJobsStorage connection', () => {
+    const durable = hostJson.extensions.durableTask;
+    // Task hub names: 3-45 letters and digits, starting with a letter.
+    expect(durable.hubName).toMatch(/^[A-Za-z][A-Za-z0-9]{2,44}$/);
+    expect(durable.storageProvider?.connectionStringName ?? 'AzureWebJobsStorage').toBe(
+      'AzureWebJobsStorage',
+    );
+  });
+});

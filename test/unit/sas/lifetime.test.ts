@@ -1,0 +1,32 @@
+import { ValidationError } from '../../../src/errors';
+import { CLOCK_SKEW_MS, sasWindow } from '../../../src/sas/lifetime';
+
+const limits = { defaultMinutes: 15, maxMinutes: 60 };
+const now = new Date('2026-11-22T10:00:00.750Z');
+
+describe('SAS lifetime', () => {
+  it('defaults to the configured lifetime and starts a few minutes back for clock skew', () => {
+    const window = sasWindow(now, undefined, limits);
+    expect(window.expiresOn.toISOString()).toBe('2026-11-22T10:15:00.000Z');
+    expect(window.startsOn.getTime()).toBe(Date.parse('2026-11-22T10:00:00Z') - CLOCK_SKEW_MS);
+  });
+
+  it('honours a requested lifetime up to the cap, in whole seconds', () => {
+    expect(sasWindow(now, 60, limits).expiresOn.toISOString()).toBe('2026-11-22T11:00:00.000Z');
+    expect(sasWindow(now, 1, limits).expiresOn.toISOString()).toBe('2026-11-22T10:01:00.000Z');
+  });
+
+  it('refuses a lifetime above the cap with a message naming the cap', () => {
+    expect(() => sasWindow(now, 61, limits)).toThrow(ValidationError);
+    expect(() => sasWindow(now, 61, limits)).toThrow(/at most 60 minutes/);
+    try {
+      sasWindow(now, 61, limits);
+    } catch (error) {
+      expect((error as ValidationError).code).toBe('SasLifetimeTooLong');
+    }
+  });
+
+  it.each([0, -5, 1.5, Number.NaN])('refuses a lifetime of %p minutes', (minutes) => {
+    expect(() => sasWindow(now, minutes, limits)).toThrow(ValidationError);
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * Runs one invocation the way the Node.js worker does: the app's programming model converts the
+ * RPC request into handler arguments, `preInvocation` hooks run, the handler runs, then
+ * `postInvocation` hooks, and the model converts the result back into an RPC response. The host
+ * never converts arguments itself, so what runs here is the library code that runs in Azure.
+ */
+import { randomUUID } from 'node:crypto';
+import { describeError, type Logger } from '../log';
+import type { FunctionAppRegistry, RegisteredFunction } from './registry';
+import type {
+  CoreInvocationContext,
+  HookContext,
+  InvocationState,
+  RpcInvocationRequest,
+  RpcInvocationResponse,
+  RpcLogCategory,
+  RpcLogLevel,
+} from './types';
+
+/** The handler did not finish within host.json `functionTimeout`. */
+export class FunctionTimeoutError extends Error {
+  constructor(functionName: string, timeoutMs: number) {
+    super(`Timeout value of ${formatDuration(timeoutMs)} was exceeded by function: Functions.${functionName}`);
+    this.name = 'FunctionTimeoutError';
+  }
+}
+
+function formatDuration(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${pad(Math.floor(total / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
+}
+
+export interface InvokeOptions {
+  /** Why the function runs, for the log line (`New queue message detected on 'x'.`). */
+  reason: string;
+}
+
+export interface Invoker {
+  /**
+   * Invokes a registered function with an RPC-shaped request.
+   *
+   * @throws whatever the handler or a hook threw, or {@link FunctionTimeoutError}.
+   */
+  invoke(
+    fn: RegisteredFunction,
+    request: Omit<RpcInvocationRequest, 'invocationId' | 'functionId'>,
+    options: InvokeOptions,
+  ): Promise<RpcInvocationResponse>;
+}
+
+export interface InvokerOptions {
+  /** host.json `functionTimeout`; undefined = unbounded. */
+  functionTimeoutMs?: number;
+}
+
+class HostInvocationContext implements CoreInvocationContext {
+  state?: InvocationState;
+  /** The library's `InvocationContext`, once `getArguments` has built it (for log hooks). */
+  invocationContext: unknown;
+
+  constructor(
+    readonly invocationId: string,
+    readonly request: RpcInvocationRequest,
+    readonly metadata: RegisteredFunction['metadata'],
+    private readonly write: (ctx: HostInvocationContext, level: RpcLogLevel, category: RpcLogCategory, message: string) => void,
+  ) {}
+
+  log(level: RpcLogLevel, category: RpcLogCategory, message: string): void {
+    this.write(this, level, category, message);
+  }
+}
+
+/** Creates the invoker for an app's registry. */
+export function createInvoker(
+  registry: FunctionAppRegistry,
+  logger: Logger,
+  options: InvokerOptions = {},
+): Invoker {
+  const runLogHooks = (
+    ctx: HostInvocationContext,
+    level: RpcLogLevel,
+    category: RpcLogCategory,
+    message: string,
+  ): { level: RpcLogLevel; message: string } => {
+    const hooks = registry.hooks('log');
+    if (hooks.length === 0) return { level, message };
+    const init: HookContext & { level: RpcLogLevel; message: string } = {
+      hookData: {},
+      appHookData: registry.appHookData,
+      level,
+      message,
+      category,
+      invocationContext: ctx.invocationContext,
+    };
+    for (const hook of hooks) {
+      try {
+        void hook(init);
+      } catch (error) {
+        logger.warn(`A log hook failed: ${describeError(error)}`);
+      }
+    }
+    return { level: init.level, message: init.message };
+  };
+
+  const write = (
+    ctx: HostInvocationContext,
+    level: RpcLogLevel,
+    category: RpcLogCategory,
+    message: string,
+  ): void => {
+    const final = runLogHooks(ctx, level, category, message);
+    const source = category === 'user' ? ctx.metadata.name : `${ctx.metadata.name}:system`;
+    logger.log(final.level, source, final.message);
+  };
+
+  const withTimeout = async <T>(name: string, work: Promise<T>): Promise<T> => {
+    const timeoutMs = options.functionTimeoutMs;
+    if (timeoutMs === undefined) return work;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new FunctionTimeoutError(name, timeoutMs)), timeoutMs);
+    });
+    try {
+      return await Promise.race([work, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const runHooks = async (hookName: 'preInvocation' | 'postInvocation', context: HookContext): Promise<void> => {
+    for (const hook of registry.hooks(hookName)) await hook(context);
+  };
+
+  return {
+    async invoke(fn, partialRequest, invokeOptions) {
+      const model = registry.programmingModel;
+      if (!model) throw new Error('The app registered no programming model.');
+      const invocationId = randomUUID();
+      const name = fn.metadata.name;
+      const request: RpcInvocationRequest = { ...partialRequest, invocationId, functionId: fn.metadata.functionId ?? name };
+      const started = Date.now();
+      logger.log('information', name, `Executing 'Functions.${name}' (Reason='${invokeOptions.reason}', Id=${invocationId})`);
+
+      try {
+        const ctx = new HostInvocationContext(invocationId, request, fn.metadata, write);
+        const invocationModel = await model.getInvocationModel(ctx);
+        const { context, inputs: initialInputs } = await invocationModel.getArguments();
+        ctx.invocationContext = context;
+
+        // The library wraps these objects in its hook context classes, whose setters write back
+        // into them: a preInvocation hook may replace the inputs or the handler.
+        const hookData = {};
+        const pre: HookContext & { inputs: unknown[]; functionCallback: typeof fn.callback } = {
+          hookData,
+          appHookData: registry.appHookData,
+          invocationContext: context,
+          inputs: initialInputs,
+          functionCallback: fn.callback,
+        };
+        ctx.state = 'preInvocationHooks';
+        try {
+          await runHooks('preInvocation', pre);
+        } finally {
+          ctx.state = undefined;
+        }
+
+        const post: HookContext & { inputs: unknown[]; result: unknown; error: unknown } = {
+          hookData,
+          appHookData: registry.appHookData,
+          invocationContext: context,
+          inputs: pre.inputs,
+          result: null,
+          error: null,
+        };
+        ctx.state = 'invocation';
+        try {
+          post.result = await withTimeout(name, invocationModel.invokeFunction(context, pre.inputs, pre.functionCallback));
+        } catch (error) {
+          post.error = error;
+        } finally {
+          ctx.state = undefined;
+        }
+
+        ctx.state = 'postInvocationHooks';
+        try {
+          await runHooks('postInvocation', post);
+        } finally {
+          ctx.state = undefined;
+        }
+        if (post.error !== null && post.error !== undefined) throw post.error;
+
+        const response = await invocationModel.getResponse(context, post.result);
+        logger.log(
+          'information',
+          name,
+          `Executed 'Functions.${name}' (Succeeded, Id=${invocationId}, Duration=${Date.now() - started}ms)`,
+        );
+        return response;
+      } catch (error) {
+        logger.log(
+          'error',
+          name,
+          `Executed 'Functions.${name}' (Failed, Id=${invocationId}, Duration=${Date.now() - started}ms)\n${describeError(error)}`,
+        );
+        throw error;
+      }
+    },
+  };
+}
