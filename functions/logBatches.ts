@@ -51,6 +51,7 @@ export async function flushLogBatches(
     limits: config.logs,
     trigger,
     maxMessages: config.logs.flushMaxMessages,
+    maxFlushes: config.logs.flushMaxRounds,
   });
   context.log(
     `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +

@@ -16,7 +16,7 @@ import {
 import { dropExpiredLoginTables } from '../src/logins/retention';
 import { getStorageClients } from '../src/storage/clients';
 import { MAX_LOGIN_USER_ID_LENGTH } from '../src/storage/keys';
-import { handleErrors, json, readJson, readParams, readQuery, type HttpHandler } from './shared/http';
+import { handleErrors, json, readJson, readParams, readQuery, validate, type HttpHandler } from './shared/http';
 import { instant, queryInt } from './shared/timeVolumeInput';
 
 let service: { tables: LoginDayTables; attempts: LoginAttempts } | undefined;
@@ -54,11 +54,16 @@ export const recordLoginAttempt: HttpHandler = handleErrors(async (request) => {
   return json(201, toJson(attempt), { etag });
 });
 
-/** `GET /logins/{userId}?days=N` → the user's attempts of the last N days, newest first. */
+/**
+ * `GET /logins/{userId}?days=N` → the user's attempts of the last N days, newest first. The route
+ * is a catch-all so an id with `/` may be sent raw; an encoded `%2F`, which the host leaves
+ * encoded in route values (as ASP.NET routing does), is decoded here.
+ */
 export const listLoginAttempts: HttpHandler = handleErrors(async (request) => {
-  const params = readParams(request, z.object({ userId }));
+  const params = readParams(request, z.object({ userId: z.string() }));
+  const id = validate(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
   const { days, top } = readQuery(request, listQuery);
-  const attempts = await logins().attempts.recent(params.userId, days, top);
+  const attempts = await logins().attempts.recent(id, days, top);
   return json(200, { items: attempts.map(toJson) });
 });
 
@@ -82,7 +87,7 @@ app.http('recordLoginAttempt', {
 });
 
 app.http('listLoginAttempts', {
-  route: 'logins/{userId}',
+  route: 'logins/{*userId}',
   methods: ['GET'],
   authLevel: 'function',
   handler: listLoginAttempts,

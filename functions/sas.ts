@@ -32,10 +32,9 @@ function withPrincipal(
 }
 
 /** The SAS handlers over a service (the registered ones use the process-wide service). */
-export function createSasHandlers(service: () => SasService): Record<
-  'expenses' | 'department' | 'photo' | 'logs' | 'rotatePolicy',
-  HttpHandler
-> {
+export function createSasHandlers(
+  service: () => SasService,
+): Record<'expenses' | 'department' | 'photo' | 'logs' | 'rotatePolicy', HttpHandler> {
   return {
     expenses: withPrincipal(async (principal, request) => {
       const { dept, id } = readParams(request, employeeParams);

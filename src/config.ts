@@ -89,6 +89,8 @@ export interface Config {
     maxBatchBytes: number;
     /** Most queue messages one flush of `log-batches` drains and writes together. */
     flushMaxMessages: number;
+    /** Most flushes one trigger invocation runs back to back while the queue stays full. */
+    flushMaxRounds: number;
     /** Most entries one `GET /logs` returns; a wider result is refused (413) so memory stays bounded. */
     maxQueryEntries: number;
   };
@@ -136,12 +138,36 @@ function readTableName(env: Env, name: string, fallback: string): string {
   return value;
 }
 
-function readQueueOrContainerName(env: Env, name: string, fallback: string): string {
+/**
+ * Queue and container names: 3-63 lowercase letters, digits and single hyphens. Queues are
+ * capped at 56 so that `<name>-poison`, which the Functions host creates, stays within 63.
+ */
+function readQueueOrContainerName(
+  env: Env,
+  name: string,
+  fallback: string,
+  maxLength = 63,
+): string {
   const value = readString(env, name, fallback);
-  if (!/^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/.test(value)) {
+  if (!/^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/.test(value) || value.length > maxLength) {
     throw new ConfigError(
       name,
-      `Setting ${name} must be a queue/container name (3-63 lowercase letters, digits, single hyphens), got "${value}".`,
+      `Setting ${name} must be a queue/container name (3-${maxLength} lowercase letters, digits, single hyphens), got "${value}".`,
+    );
+  }
+  return value;
+}
+
+/** Longest queue name whose `-poison` companion is still a valid queue name. */
+const MAX_QUEUE_NAME = 63 - '-poison'.length;
+
+/** A six-field NCRONTAB expression (`{second} {minute} {hour} {day} {month} {day-of-week}`). */
+function readNcrontab(env: Env, name: string, fallback: string): string {
+  const value = readString(env, name, fallback);
+  if (value.split(/\s+/).length !== 6) {
+    throw new ConfigError(
+      name,
+      `Setting ${name} must be a six-field NCRONTAB schedule such as "0 0 1 * * *", got "${value}".`,
     );
   }
   return value;
@@ -216,9 +242,9 @@ export function loadConfig(env: Env): Config {
       accessLog: readTableName(env, 'ACCESS_LOG_TABLE', 'AccessLog'),
     },
     queues: {
-      archive: readQueueOrContainerName(env, 'ARCHIVE_QUEUE', 'archive-requests'),
-      indexUpdates: readQueueOrContainerName(env, 'INDEX_QUEUE', 'index-updates'),
-      logBatches: readQueueOrContainerName(env, 'LOG_QUEUE', 'log-batches'),
+      archive: readQueueOrContainerName(env, 'ARCHIVE_QUEUE', 'archive-requests', MAX_QUEUE_NAME),
+      indexUpdates: readQueueOrContainerName(env, 'INDEX_QUEUE', 'index-updates', MAX_QUEUE_NAME),
+      logBatches: readQueueOrContainerName(env, 'LOG_QUEUE', 'log-batches', MAX_QUEUE_NAME),
     },
     containers: {
       lastNameIndex: readQueueOrContainerName(env, 'LASTNAME_INDEX_CONTAINER', 'lastname-index'),
@@ -227,10 +253,13 @@ export function loadConfig(env: Env): Config {
     },
     logins: {
       retentionDays: readInt(env, 'LOGIN_RETENTION_DAYS', 60, 1, 3650),
-      cleanupSchedule: readString(env, 'LOGIN_CLEANUP_SCHEDULE', '0 0 1 * * *'),
+      cleanupSchedule: readNcrontab(env, 'LOGIN_CLEANUP_SCHEDULE', '0 0 1 * * *'),
     },
     sas: {
-      defaultMinutes: Math.min(readInt(env, 'SAS_DEFAULT_MINUTES', 15, 1, 7 * 24 * 60), sasMaxMinutes),
+      defaultMinutes: Math.min(
+        readInt(env, 'SAS_DEFAULT_MINUTES', 15, 1, 7 * 24 * 60),
+        sasMaxMinutes,
+      ),
       maxMinutes: sasMaxMinutes,
       accountKey: readOptional(env, 'STORAGE_ACCOUNT_KEY'),
       accountName: readOptional(env, 'STORAGE_ACCOUNT_NAME'),
@@ -247,6 +276,7 @@ export function loadConfig(env: Env): Config {
       maxBatchEntries: readInt(env, 'LOG_MAX_BATCH_ENTRIES', 1000, 1, 100_000),
       maxBatchBytes: readInt(env, 'LOG_MAX_BATCH_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
       flushMaxMessages: readInt(env, 'LOG_FLUSH_MAX_MESSAGES', 256, 1, 4096),
+      flushMaxRounds: readInt(env, 'LOG_FLUSH_MAX_ROUNDS', 8, 1, 100),
       maxQueryEntries: readInt(env, 'LOG_MAX_QUERY_ENTRIES', 100_000, 1, 1_000_000),
     },
     retry: {

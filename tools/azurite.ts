@@ -28,6 +28,11 @@ export interface AzuriteOptions {
   verbose?: boolean;
   /** Use https endpoints in the connection string (with `--cert`). */
   https?: boolean;
+  /**
+   * Run in its own process group, so a terminal's Ctrl-C reaches only the launcher, which then
+   * stops Azurite after the functions have finished with storage (`npm start`).
+   */
+  detached?: boolean;
 }
 
 export interface RunningAzurite {
@@ -80,7 +85,11 @@ export function isListening(port: number, host = '127.0.0.1', timeoutMs = 500): 
   });
 }
 
-async function waitForPorts(ports: AzuritePorts, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitForPorts(
+  ports: AzuritePorts,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`Azurite exited with code ${child.exitCode}.`);
@@ -123,6 +132,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
   const child = spawn(process.execPath, args, {
     stdio: options.verbose ? 'inherit' : ['ignore', 'ignore', 'inherit'],
     cwd: options.location ? path.resolve(options.location) : process.cwd(),
+    detached: options.detached ?? false,
   });
   try {
     await waitForPorts(ports, child, 30_000);
@@ -133,11 +143,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
 
   return {
     ports,
-    connectionString: azuriteConnectionString(
-      ports,
-      '127.0.0.1',
-      options.https ? 'https' : 'http',
-    ),
+    connectionString: azuriteConnectionString(ports, '127.0.0.1', options.https ? 'https' : 'http'),
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -61,7 +61,8 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'upg
 function endToEndHeaders(rawHeaders: readonly string[]): string[] {
   const kept: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (!HOP_BY_HOP.has(rawHeaders[i]!.toLowerCase())) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+    if (!HOP_BY_HOP.has(rawHeaders[i]!.toLowerCase()))
+      kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
   return kept;
 }
@@ -90,12 +91,20 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 128 });
   const heldTimers = new Set<NodeJS.Timeout>();
 
-  function answer(service: StorageService, response: ServerResponse, status: SyntheticStatus, retryAfterSeconds?: number): void {
+  function answer(
+    service: StorageService,
+    response: ServerResponse,
+    status: SyntheticStatus,
+    retryAfterSeconds?: number,
+  ): void {
+    // The client may have gone already (its own timeout): nobody to answer.
+    if (response.destroyed || response.writableEnded) return;
     const synthetic = storageErrorResponse(service, status, { retryAfterSeconds });
     const statusMessage = http.STATUS_CODES[status] ?? '';
     counter.status(status);
     counter.received(
-      responseHeadBytes(status, statusMessage, toRawHeaders(synthetic.headers)) + Buffer.byteLength(synthetic.body),
+      responseHeadBytes(status, statusMessage, toRawHeaders(synthetic.headers)) +
+        Buffer.byteLength(synthetic.body),
     );
     response.writeHead(status, statusMessage, synthetic.headers);
     response.end(synthetic.body);
@@ -143,6 +152,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         counter.received(responseHeadBytes(status, statusMessage, headers));
         upstreamResponse.on('data', (chunk: Buffer) => counter.received(chunk.length));
         response.writeHead(status, statusMessage, headers);
+        // Storage dropping the connection mid-answer: the client sees its connection drop too.
+        upstreamResponse.once('error', () => response.destroy());
         upstreamResponse.pipe(response);
       },
     );
@@ -154,6 +165,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     response.once('close', () => {
       if (!response.writableFinished && !dropAnswer) upstream.destroy();
     });
+    // A client that drops its connection mid-body must not leave half a request upstream.
+    request.once('error', () => upstream.destroy());
     request.pipe(upstream);
   }
 
@@ -180,10 +193,20 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     }
   }
 
-  function handle(service: StorageService, request: IncomingMessage, response: ServerResponse): void {
+  function handle(
+    service: StorageService,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): void {
     const method = request.method ?? 'GET';
-    counter.request(service, method, requestHeadBytes(method, request.url ?? '/', request.rawHeaders));
+    counter.request(
+      service,
+      method,
+      requestHeadBytes(method, request.url ?? '/', request.rawHeaders),
+    );
     request.on('data', (chunk: Buffer) => counter.sent(chunk.length));
+    // Clients aborting mid-request are routine here (their try timeouts); never crash on it.
+    request.on('error', () => undefined);
     const current = plan;
     const fault = current?.next(service);
     if (!fault || !current) {

@@ -7,10 +7,17 @@
  * no storage request and no bytes. The baseline is what the app would do per client request if it
  * proxied the data instead: a partition query (expenses) or a photo download, through storage.
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { HttpRequest, InvocationContext } from '@azure/functions';
-import { loadConfig } from '../../src/config';
+import { loadConfig, type Config } from '../../src/config';
 import { encodePrincipalHeader, type Principal } from '../../src/identity/principal';
-import { employeePartitionKey, employeeRowKey, invertedTicksRowKey, photoBlobName } from '../../src/storage/keys';
+import {
+  employeePartitionKey,
+  employeeRowKey,
+  invertedTicksRowKey,
+  photoBlobName,
+} from '../../src/storage/keys';
 import { odata } from '@azure/data-tables';
 import { createSasHandlers } from '../../functions/sas';
 import { PHOTO_BLOB_PROPERTY } from '../../src/sas/photoLocator';
@@ -28,7 +35,10 @@ function percentile(sortedMs: number[], p: number): number {
 }
 
 /** Runs `op` `count` times one after another, timing each call. */
-async function timedLoop(count: number, op: () => Promise<unknown>): Promise<{ p50Ms: number; p95Ms: number }> {
+async function timedLoop(
+  count: number,
+  op: () => Promise<unknown>,
+): Promise<{ p50Ms: number; p95Ms: number }> {
   const samples: number[] = [];
   for (let i = 0; i < count; i++) {
     const start = process.hrtime.bigint();
@@ -39,14 +49,90 @@ async function timedLoop(count: number, op: () => Promise<unknown>): Promise<{ p
   return { p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) };
 }
 
-async function setUp(env: BenchEnv): Promise<{ service: SasService; cleanup(): Promise<void> }> {
+/** The local Functions host (tools/host) as a child process on a free port. */
+interface BenchHost {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the project's own functions on the local host: from TypeScript sources when this case
+ * runs under swc, from `dist/` (package.json `main`) when it runs compiled.
+ *
+ * @throws {Error} with the host's output when it exits or does not listen within 60 s.
+ */
+async function startBenchHost(settings: Record<string, string>): Promise<BenchHost> {
+  const fromSources = __filename.endsWith('.ts');
+  const root = path.resolve(__dirname, fromSources ? '../..' : '../../..');
+  const args = fromSources
+    ? [
+        '-r',
+        '@swc-node/register',
+        path.join(root, 'tools/host/cli.ts'),
+        '--functions',
+        'functions/*.ts',
+      ]
+    : [path.join(root, 'dist/tools/host/cli.js')];
+  args.push('--app-root', root, '--port', '0');
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, HOST_LOG_LEVEL: 'warning', ...settings },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`The local host did not start:\n${output}`)),
+      60_000,
+    );
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      const match = /Host listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The local host exited (${code}):\n${output}`));
+    });
+  });
+  return {
+    baseUrl: `${origin}/api`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function expectStatus(response: Response, status: number): Promise<void> {
+  await response.arrayBuffer();
+  if (response.status !== status) throw new Error(`${response.url} answered ${response.status}.`);
+}
+
+async function setUp(env: BenchEnv): Promise<{
+  service: SasService;
+  config: Config;
+  settings: Record<string, string>;
+  cleanup(): Promise<void>;
+}> {
   const names = {
     EMPLOYEES_TABLE: env.uniqueName('BenchSasEmp', { table: true }),
     EXPENSES_TABLE: env.uniqueName('BenchSasExp', { table: true }),
     PHOTOS_CONTAINER: env.uniqueName('bench-sas-photos'),
     LOGS_CONTAINER: env.uniqueName('bench-sas-logs'),
   };
-  const config = loadConfig({ ...process.env, AzureWebJobsStorage: env.connectionString, ...names });
+  const config = loadConfig({
+    ...process.env,
+    AzureWebJobsStorage: env.connectionString,
+    ...names,
+  });
   const { clients } = env;
   const expenses = clients.table(config.tables.expenses);
   const employees = clients.table(config.tables.employees);
@@ -76,6 +162,8 @@ async function setUp(env: BenchEnv): Promise<{ service: SasService; cleanup(): P
 
   return {
     service: new SasService({ clients, config }),
+    config,
+    settings: { ...names, AzureWebJobsStorage: env.connectionString },
     async cleanup() {
       await expenses.deleteTable();
       await employees.deleteTable();
@@ -85,10 +173,73 @@ async function setUp(env: BenchEnv): Promise<{ service: SasService; cleanup(): P
   };
 }
 
+/**
+ * Through the local host over HTTP: `POST /api/sas/expenses/...` (the client then reads storage
+ * itself) vs `GET /api/departments/.../expenses?top=20` (the app reads storage for the client).
+ */
+async function measureThroughHost(
+  env: BenchEnv,
+  settings: Record<string, string>,
+): Promise<Comparison> {
+  const host = await startBenchHost(settings);
+  try {
+    const base = `${host.baseUrl}/departments/${DEPT}/employees/${EMPLOYEE}`;
+    for (let i = 0; i < CLAIMS; i++) {
+      await expectStatus(
+        await fetch(`${base}/expenses`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            amount: 10 + i,
+            currency: 'EUR',
+            description: `Train ticket ${i}`,
+          }),
+        }),
+        201,
+      );
+    }
+    const principal = encodePrincipalHeader({ userId: 'u', employeeId: EMPLOYEE });
+    const issue = (): Promise<void> =>
+      fetch(`${host.baseUrl}/sas/expenses/${DEPT}/${EMPLOYEE}`, {
+        method: 'POST',
+        headers: { 'x-ms-client-principal': principal },
+      }).then((response) => expectStatus(response, 200));
+    const proxyRead = (): Promise<void> =>
+      fetch(`${base}/expenses?top=${CLAIMS}`).then((response) => expectStatus(response, 200));
+    await issue();
+    await proxyRead();
+
+    const requests = env.size(1_000);
+    let issueLatency = { p50Ms: 0, p95Ms: 0 };
+    const pattern = await env.measure('POST /api/sas/expenses (host, HTTP)', requests, async () => {
+      issueLatency = await timedLoop(requests, issue);
+    });
+    let readLatency = { p50Ms: 0, p95Ms: 0 };
+    const baseline = await env.measure(
+      'GET /api/.../expenses?top=20 (host, HTTP)',
+      requests,
+      async () => {
+        readLatency = await timedLoop(requests, proxyRead);
+      },
+    );
+    return {
+      name: 'valet key over HTTP: issue a token vs proxy the read through the app',
+      pattern: { ...pattern, ...issueLatency },
+      baseline: { ...baseline, ...readLatency },
+      notes:
+        `Both through the local Functions host; storage requests counted by the proxy. The client ` +
+        `then reads ${CLAIMS} claims with the token, directly from storage, for as long as it lives. ` +
+        'A few requests on the pattern side are the host’s own queue polling, not issuance.',
+    };
+  } finally {
+    await host.stop();
+  }
+}
+
 const sasCase: BenchCase = {
   name: 'sas',
   async run(env) {
-    const { service, cleanup } = await setUp(env);
+    const { service, config, settings, cleanup } = await setUp(env);
     const employee: Principal = { userId: 'u', roles: new Set(), employeeId: EMPLOYEE, claims: [] };
     const admin: Principal = { userId: 'a', roles: new Set(['DirectoryAdmin']), claims: [] };
     try {
@@ -102,56 +253,83 @@ const sasCase: BenchCase = {
         for (let i = 0; i < tokens; i++) await service.expensesSas(employee, DEPT, EMPLOYEE);
       });
       const partitionKey = employeePartitionKey(DEPT, EMPLOYEE);
-      const expensesTable = env.clients.table(grant.container === '' ? '' : (await service.expensesSas(employee, DEPT, EMPLOYEE)).table);
+      const expensesTable = env.clients.table(config.tables.expenses);
       let entitiesRead = 0;
-      const proxiedQueries = await env.measure('app reads the partition for the client', proxied, async () => {
-        for (let i = 0; i < proxied; i++) {
-          for await (const _ of expensesTable.listEntities({
-            queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
-          })) {
-            entitiesRead++;
+      const proxiedQueries = await env.measure(
+        'app reads the partition for the client',
+        proxied,
+        async () => {
+          for (let i = 0; i < proxied; i++) {
+            for await (const _ of expensesTable.listEntities({
+              queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
+            })) {
+              entitiesRead++;
+            }
           }
-        }
-        return { entities: entitiesRead };
-      });
+          return { entities: entitiesRead };
+        },
+      );
 
-      const photoTokens = await env.measure('issue photo write SAS (blob service SAS)', tokens, async () => {
-        for (let i = 0; i < tokens; i++) await service.photoSas(employee, DEPT, EMPLOYEE, 'write');
-      });
+      const photoTokens = await env.measure(
+        'issue photo write SAS (blob service SAS)',
+        tokens,
+        async () => {
+          for (let i = 0; i < tokens; i++)
+            await service.photoSas(employee, DEPT, EMPLOYEE, 'write');
+        },
+      );
       const photoBlob = env.clients.container(grant.container).getBlobClient(grant.blobName!);
-      const proxiedPhotos = await env.measure('app downloads the photo for the client', proxied, async () => {
-        for (let i = 0; i < proxied; i++) await photoBlob.downloadToBuffer();
-      });
+      const proxiedPhotos = await env.measure(
+        'app downloads the photo for the client',
+        proxied,
+        async () => {
+          for (let i = 0; i < proxied; i++) await photoBlob.downloadToBuffer();
+        },
+      );
 
       // Per-request latency through the HTTP adapter, in process (no HTTP transport).
       const handlers = createSasHandlers(() => service);
       const principalHeader = encodePrincipalHeader({ userId: 'u', employeeId: EMPLOYEE });
       const requestCount = env.size(5_000);
       let adapterLatency = { p50Ms: 0, p95Ms: 0 };
-      const adapter: Measurement = await env.measure('POST /sas/expenses via the adapter', requestCount, async () => {
-        adapterLatency = await timedLoop(requestCount, async () => {
-          const response = await handlers.expenses(
-            new HttpRequest({
-              method: 'POST',
-              url: `http://localhost/api/sas/expenses/${DEPT}/${EMPLOYEE}`,
-              params: { dept: DEPT, id: EMPLOYEE },
-              headers: { 'x-ms-client-principal': principalHeader },
-              body: { string: '{"minutes":15}' },
-            }),
-            new InvocationContext(),
-          );
-          if (response.status !== 200) throw new Error(`SAS adapter answered ${response.status}.`);
-        });
-      });
+      const adapter: Measurement = await env.measure(
+        'POST /sas/expenses via the adapter',
+        requestCount,
+        async () => {
+          adapterLatency = await timedLoop(requestCount, async () => {
+            const response = await handlers.expenses(
+              new HttpRequest({
+                method: 'POST',
+                url: `http://localhost/api/sas/expenses/${DEPT}/${EMPLOYEE}`,
+                params: { dept: DEPT, id: EMPLOYEE },
+                headers: { 'x-ms-client-principal': principalHeader },
+                body: { string: '{"minutes":15}' },
+              }),
+              new InvocationContext(),
+            );
+            if (response.status !== 200)
+              throw new Error(`SAS adapter answered ${response.status}.`);
+          });
+        },
+      );
       let readLatency = { p50Ms: 0, p95Ms: 0 };
       const reads = env.size(1_000);
       const pointRead = await env.measure('app point-reads one entity', reads, async () => {
         readLatency = await timedLoop(reads, () =>
-          env.clients.table(expensesTable.tableName).getEntity(partitionKey, invertedTicksRowKey(new Date(Date.UTC(2026, 0, 1)), 'c0')),
+          expensesTable.getEntity(
+            partitionKey,
+            invertedTicksRowKey(new Date(Date.UTC(2026, 0, 1)), 'c0'),
+          ),
         );
       });
 
-      const comparisons: Comparison[] = [
+      const comparisons: Comparison[] = [];
+      const http = await measureThroughHost(env, settings).catch(
+        (error: unknown) => error as Error,
+      );
+      if (!(http instanceof Error)) comparisons.push(http);
+
+      comparisons.push(
         {
           name: 'valet key: table SAS issuance vs proxying a partition read',
           pattern: tableTokens,
@@ -172,9 +350,12 @@ const sasCase: BenchCase = {
           baseline: { ...pointRead, ...readLatency },
           notes:
             'Adapter = principal parsing + validation + signing + JSON, without HTTP transport; ' +
-            'baseline = one entity point read through the counting proxy.',
+            'baseline = one entity point read through the counting proxy.' +
+            (http instanceof Error
+              ? ` The HTTP comparison could not run: ${http.message.split('\n')[0]}`
+              : ''),
         },
-      ];
+      );
       return comparisons;
     } finally {
       await cleanup();

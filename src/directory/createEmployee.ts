@@ -21,7 +21,12 @@ import {
   rememberDepartment,
   rememberLastNameIndex,
 } from './state';
-import { PlannedTransaction, retryUnexplained, submitPlanned, TransactionFailure } from './transaction';
+import {
+  PlannedTransaction,
+  retryUnexplained,
+  submitPlanned,
+  TransactionFailure,
+} from './transaction';
 import { newEmployeeSchema, validateInput } from './validation';
 import type { Versioned } from './versionCache';
 
@@ -64,15 +69,29 @@ export async function createEmployee(
       const plan = new PlannedTransaction<Role>()
         .add(['create', primary], 'employee')
         .add(['create', emailCopyEntity(primary)], 'email')
-        .add(['update', departmentMerge(department, { employeeCount }), 'Merge', { etag: dept.etag }], 'department')
         .add(
-          index ? ['update', indexEntity, 'Replace', { etag: index.etag }] : ['create', indexEntity],
+          ['update', departmentMerge(department, { employeeCount }), 'Merge', { etag: dept.etag }],
+          'department',
+        )
+        .add(
+          index
+            ? ['update', indexEntity, 'Replace', { etag: index.etag }]
+            : ['create', indexEntity],
           'lastNameIndex',
         );
       try {
         const [etag, , departmentEtag, indexEtag] = await submitPlanned(table, plan);
-        if (departmentEtag) rememberDepartment(context, department, { value: { ...dept.value, employeeCount }, etag: departmentEtag });
-        rememberLastNameIndex(context, department, indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined, lastName);
+        if (departmentEtag)
+          rememberDepartment(context, department, {
+            value: { ...dept.value, employeeCount },
+            etag: departmentEtag,
+          });
+        rememberLastNameIndex(
+          context,
+          department,
+          indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined,
+          lastName,
+        );
         return {
           value: toEmployee(department, data),
           etag: etag ?? (await currentEtag(table, partitionKey, primary.rowKey)),

@@ -10,7 +10,13 @@
  * fail and retry; a concurrent change of only first name or age in the milliseconds between that
  * read and the commit is not detected.
  */
-import { departmentPartitionKey, emailRowKey, employeeRowKey, lastNameRowKey, normalizeLastName } from '../storage/keys';
+import {
+  departmentPartitionKey,
+  emailRowKey,
+  employeeRowKey,
+  lastNameRowKey,
+  normalizeLastName,
+} from '../storage/keys';
 import type { DirectoryContext } from './context';
 import { departmentMerge } from './departmentEntity';
 import { employeeNotFound, staleVersion } from './directoryErrors';
@@ -27,7 +33,12 @@ import {
   rememberDepartment,
   rememberLastNameIndex,
 } from './state';
-import { PlannedTransaction, retryUnexplained, submitPlanned, TransactionFailure } from './transaction';
+import {
+  PlannedTransaction,
+  retryUnexplained,
+  submitPlanned,
+  TransactionFailure,
+} from './transaction';
 
 /** Options of {@link deleteEmployee}. */
 export interface DeleteEmployeeOptions {
@@ -60,17 +71,25 @@ export async function deleteEmployee(
   employeeRowKey(employeeId);
   const table = await context.table();
   let missingCopyOf: string | undefined;
+  // The employee this call last saw, if a transaction then found it already gone: either an
+  // earlier try of our own transaction committed (its answer was lost) or someone else deleted
+  // it; both leave it deleted, which is what the caller asked for.
+  let vanished: Employee | undefined;
 
   const outcome = await retryOnConflict(
     context.maxConflictAttempts,
     async (attempt) => {
+      if (vanished) return { deleted: true, employee: vanished } as const;
       const useCache = attempt === 1;
       const current = await readEmployeeState(table, partitionKey, employeeId);
       if (!current) {
         if (options.mustExist === false) return { deleted: false } as const;
         throw employeeNotFound(department, employeeId);
       }
-      if (options.ifMatch !== undefined && !(await versionMatches(table, current, options.ifMatch))) {
+      if (
+        options.ifMatch !== undefined &&
+        !(await versionMatches(table, current, options.ifMatch))
+      ) {
         throw staleVersion(`Employee ${employeeId}`);
       }
       const lastName = normalizeLastName(current.data.lastName);
@@ -79,7 +98,10 @@ export async function deleteEmployee(
         loadLastNameIndex(context, department, lastName, useCache),
       ]);
 
-      const plan = new PlannedTransaction<Role>().add(['delete', { partitionKey, rowKey: current.entity.rowKey }], 'employee');
+      const plan = new PlannedTransaction<Role>().add(
+        ['delete', { partitionKey, rowKey: current.entity.rowKey }],
+        'employee',
+      );
       if (missingCopyOf !== current.data.email) {
         plan.add(['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }], 'email');
       }
@@ -87,7 +109,15 @@ export async function deleteEmployee(
       const wasManager = dept?.value.manager?.employeeId === employeeId;
       if (dept) {
         plan.add(
-          ['update', departmentMerge(department, { employeeCount, ...(wasManager ? { manager: null } : {}) }), 'Merge', { etag: dept.etag }],
+          [
+            'update',
+            departmentMerge(department, {
+              employeeCount,
+              ...(wasManager ? { manager: null } : {}),
+            }),
+            'Merge',
+            { etag: dept.etag },
+          ],
           'department',
         );
       }
@@ -97,7 +127,12 @@ export async function deleteEmployee(
         plan.add(
           ids.length === 0
             ? ['delete', { partitionKey, rowKey: lastNameRowKey(lastName) }]
-            : ['update', lastNameIndexEntity(partitionKey, { lastName, ids }), 'Replace', { etag: index.etag }],
+            : [
+                'update',
+                lastNameIndexEntity(partitionKey, { lastName, ids }),
+                'Replace',
+                { etag: index.etag },
+              ],
           'lastNameIndex',
         );
       }
@@ -107,16 +142,29 @@ export async function deleteEmployee(
         const departmentEtag = etagOf('department');
         if (dept && departmentEtag) {
           rememberDepartment(context, department, {
-            value: { ...dept.value, employeeCount, manager: wasManager ? null : dept.value.manager },
+            value: {
+              ...dept.value,
+              employeeCount,
+              manager: wasManager ? null : dept.value.manager,
+            },
             etag: departmentEtag,
           });
         }
         const indexEtag = etagOf('lastNameIndex');
-        rememberLastNameIndex(context, department, ids && indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined, lastName);
+        rememberLastNameIndex(
+          context,
+          department,
+          ids && indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined,
+          lastName,
+        );
         return { deleted: true, employee: toEmployee(department, current.data) } as const;
       } catch (error) {
         if (!(error instanceof TransactionFailure)) throw error;
         forgetVersions(context, department, [lastName]);
+        if (error.role === 'employee' && error.status === 404) {
+          vanished = toEmployee(department, current.data);
+          return RETRY;
+        }
         if (error.role === 'email') {
           // The employee operation came first and passed: the copy itself is missing.
           missingCopyOf = current.data.email;

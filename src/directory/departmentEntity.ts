@@ -88,7 +88,8 @@ export function departmentMerge(
 
 /** A stored department entity as API JSON; `undefined` for another entity type. */
 export function readDepartment(entity: StoredProperties): Department | undefined {
-  if (!isEntityOfType(entity, EntityTypes.department) || typeof entity.Name !== 'string') return undefined;
+  if (!isEntityOfType(entity, EntityTypes.department) || typeof entity.Name !== 'string')
+    return undefined;
   const managerId = entity.ManagerEmployeeId;
   return {
     name: entity.Name,
@@ -120,6 +121,7 @@ export function departmentListingEntity(summary: DepartmentSummary): TableEntity
 /** A stored listing entity as API JSON; `undefined` for another entity type. */
 export function readDepartmentListing(entity: StoredEntity): DepartmentSummary | undefined {
   const name = parseDepartmentListRowKey(entity.rowKey);
-  if (!isEntityOfType(entity, EntityTypes.departmentListing) || name === undefined) return undefined;
+  if (!isEntityOfType(entity, EntityTypes.departmentListing) || name === undefined)
+    return undefined;
   return { name, description: typeof entity.Description === 'string' ? entity.Description : '' };
 }

@@ -18,8 +18,11 @@ import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes
 
 /** Properties of a stored entity, as the SDK reads them. */
 export type StoredProperties = Record<string, unknown>;
-/** A stored entity with keys, ETag and timestamp. */
-export type StoredEntity = TableEntityResult<StoredProperties>;
+/** A stored entity with keys, ETag and timestamp (readers always ask for the keys). */
+export type StoredEntity = TableEntityResult<StoredProperties> & {
+  partitionKey: string;
+  rowKey: string;
+};
 
 /** An employee as the API shows it. */
 export interface Employee {
@@ -56,7 +59,10 @@ const FIELD_PROPERTIES = {
 export type EmployeeField = keyof typeof FIELD_PROPERTIES | 'department';
 
 /** Every field `select` accepts for employees. */
-export const EMPLOYEE_FIELDS: readonly EmployeeField[] = ['department', ...Object.keys(FIELD_PROPERTIES)] as EmployeeField[];
+export const EMPLOYEE_FIELDS: readonly EmployeeField[] = [
+  'department',
+  ...Object.keys(FIELD_PROPERTIES),
+] as EmployeeField[];
 
 /** Properties this version writes itself; any other stored property is carried over untouched. */
 const OWN_PROPERTIES = new Set<string>([
@@ -66,7 +72,14 @@ const OWN_PROPERTIES = new Set<string>([
   'WriteId',
 ]);
 /** Properties the SDK adds to a read entity that are not data. */
-const SYSTEM_PROPERTIES = new Set(['partitionKey', 'rowKey', 'etag', 'timestamp', 'odata.etag', 'odata.metadata']);
+const SYSTEM_PROPERTIES = new Set([
+  'partitionKey',
+  'rowKey',
+  'etag',
+  'timestamp',
+  'odata.etag',
+  'odata.metadata',
+]);
 
 /** Bookkeeping stored on the employee entity beside its data. */
 export interface EmployeeMeta {
@@ -118,7 +131,9 @@ export function employeeEntity(
  * The email copy of a primary employee entity: same data under `email_<normalised address>`,
  * without the primary's bookkeeping.
  */
-export function emailCopyEntity(primary: TableEntity<StoredProperties>): TableEntity<StoredProperties> {
+export function emailCopyEntity(
+  primary: TableEntity<StoredProperties>,
+): TableEntity<StoredProperties> {
   const { IsManager: _isManager, WriteId: _writeId, ...data } = primary;
   return {
     ...data,
@@ -130,7 +145,10 @@ export function emailCopyEntity(primary: TableEntity<StoredProperties>): TableEn
 
 /** The data of a stored employee or email copy; `undefined` for another type or a malformed one. */
 export function readEmployeeData(entity: StoredProperties): EmployeeData | undefined {
-  if (!isEntityOfType(entity, EntityTypes.employee) && !isEntityOfType(entity, EntityTypes.employeeEmail)) {
+  if (
+    !isEntityOfType(entity, EntityTypes.employee) &&
+    !isEntityOfType(entity, EntityTypes.employeeEmail)
+  ) {
     return undefined;
   }
   const { EmployeeId, FirstName, LastName, Email, Age, PhotoUrl } = entity;
@@ -143,14 +161,21 @@ export function readEmployeeData(entity: StoredProperties): EmployeeData | undef
   ) {
     return undefined;
   }
-  const data: EmployeeData = { employeeId: EmployeeId, firstName: FirstName, lastName: LastName, email: Email };
+  const data: EmployeeData = {
+    employeeId: EmployeeId,
+    firstName: FirstName,
+    lastName: LastName,
+    email: Email,
+  };
   if (typeof Age === 'number') data.age = Age;
   if (typeof PhotoUrl === 'string') data.photoUrl = PhotoUrl;
   return data;
 }
 
 /** The bookkeeping of a stored primary employee entity. */
-export function readEmployeeMeta(entity: StoredProperties): Omit<EmployeeMeta, 'writeId'> & { writeId?: string } {
+export function readEmployeeMeta(
+  entity: StoredProperties,
+): Omit<EmployeeMeta, 'writeId'> & { writeId?: string } {
   return {
     isManager: entity.IsManager === true,
     writeId: typeof entity.WriteId === 'string' ? entity.WriteId : undefined,
@@ -181,7 +206,12 @@ export function storedToEmployee(entity: StoredEntity): Employee | undefined {
 
 /** Entity properties to ask the service for when the caller selects `fields` (keys always). */
 export function employeeSelectProperties(fields: readonly EmployeeField[]): string[] {
-  const properties = new Set<string>(['PartitionKey', 'RowKey', ENTITY_TYPE_PROPERTY, 'EmployeeId']);
+  const properties = new Set<string>([
+    'PartitionKey',
+    'RowKey',
+    ENTITY_TYPE_PROPERTY,
+    'EmployeeId',
+  ]);
   for (const field of fields) if (field !== 'department') properties.add(FIELD_PROPERTIES[field]);
   return [...properties];
 }
@@ -190,11 +220,15 @@ export function employeeSelectProperties(fields: readonly EmployeeField[]): stri
  * A projected stored employee as API JSON: the keys (`department`, `employeeId`) plus the
  * selected fields that the entity has; `undefined` for another entity type.
  */
-export function projectEmployee(entity: StoredEntity, fields: readonly EmployeeField[]): Record<string, unknown> | undefined {
+export function projectEmployee(
+  entity: StoredEntity,
+  fields: readonly EmployeeField[],
+): Record<string, unknown> | undefined {
   const department = parseDepartmentPartitionKey(entity.partitionKey);
   if (
     department === undefined ||
-    (!isEntityOfType(entity, EntityTypes.employee) && !isEntityOfType(entity, EntityTypes.employeeEmail)) ||
+    (!isEntityOfType(entity, EntityTypes.employee) &&
+      !isEntityOfType(entity, EntityTypes.employeeEmail)) ||
     typeof entity.EmployeeId !== 'string'
   ) {
     return undefined;

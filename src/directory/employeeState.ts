@@ -50,9 +50,15 @@ export async function readEmployeeState(
  *
  * @throws {DomainError} for storage faults.
  */
-export async function versionMatches(table: TableClient, state: EmployeeState, ifMatch: string): Promise<boolean> {
+export async function versionMatches(
+  table: TableClient,
+  state: EmployeeState,
+  ifMatch: string,
+): Promise<boolean> {
   if (ifMatch === state.etag) return true;
-  const copy = await readEntity(table, state.entity.partitionKey, emailRowKey(state.data.email), ['EmployeeId']);
+  const copy = await readEntity(table, state.entity.partitionKey, emailRowKey(state.data.email), [
+    'EmployeeId',
+  ]);
   return copy !== undefined && copy.etag === ifMatch && copy.EmployeeId === state.data.employeeId;
 }
 

@@ -39,7 +39,10 @@ export function expectedSamePartitionIndexes(
     byName.set(key, group);
   }
   const lastNameIndexes = [...byName.values()].map((group) =>
-    lastNameIndexEntity(group.partitionKey, { lastName: group.lastName, ids: normaliseIds(group.ids) }),
+    lastNameIndexEntity(group.partitionKey, {
+      lastName: group.lastName,
+      ids: normaliseIds(group.ids),
+    }),
   );
   return { emailCopies, lastNameIndexes };
 }

@@ -59,7 +59,10 @@ export function assertIndexCapacity(lastName: string, count: number): void {
  *
  * @throws {ConflictError} `LastNameIndexFull` when the ids do not fit.
  */
-export function lastNameIndexEntity(partitionKey: string, index: LastNameIndex): TableEntity<StoredProperties> {
+export function lastNameIndexEntity(
+  partitionKey: string,
+  index: LastNameIndex,
+): TableEntity<StoredProperties> {
   assertIndexCapacity(index.lastName, index.ids.length);
   const entity: TableEntity<StoredProperties> = {
     partitionKey,
@@ -70,7 +73,9 @@ export function lastNameIndexEntity(partitionKey: string, index: LastNameIndex):
   };
   const properties = Math.max(1, Math.ceil(index.ids.length / IDS_PER_PROPERTY));
   for (let n = 0; n < properties; n++) {
-    entity[idProperty(n)] = index.ids.slice(n * IDS_PER_PROPERTY, (n + 1) * IDS_PER_PROPERTY).join('');
+    entity[idProperty(n)] = index.ids
+      .slice(n * IDS_PER_PROPERTY, (n + 1) * IDS_PER_PROPERTY)
+      .join('');
   }
   return entity;
 }
@@ -87,7 +92,8 @@ export function readLastNameIndex(entity: StoredProperties): LastNameIndex | und
   const ids: string[] = [];
   for (const { name } of parts) {
     const value = entity[name];
-    if (typeof value !== 'string' || value.length % ID_WIDTH !== 0 || !/^\d*$/.test(value)) return undefined;
+    if (typeof value !== 'string' || value.length % ID_WIDTH !== 0 || !/^\d*$/.test(value))
+      return undefined;
     for (let i = 0; i < value.length; i += ID_WIDTH) ids.push(value.slice(i, i + ID_WIDTH));
   }
   return { lastName: entity.LastName, ids: normaliseIds(ids) };

@@ -15,6 +15,7 @@ import { ValidationError } from '../errors';
 import { withStorageErrors } from '../storage/errors';
 import { decodeContinuationToken, encodeContinuationToken } from '../storage/keys';
 import type { StoredEntity, StoredProperties } from './employeeEntity';
+import { withKeys } from './state';
 
 /** One partition's RowKeys in `[ge, lt)`. */
 export interface KeyRange {
@@ -60,7 +61,12 @@ function invalidToken(): ValidationError {
 export function resumeAfter(kind: string, range: KeyRange, token: string): string {
   const position = decodeContinuationToken(queryScope(kind, range), token);
   const rowKey = position.nextRowKey;
-  if (position.nextPartitionKey !== range.partitionKey || rowKey === undefined || rowKey < range.ge || rowKey >= range.lt) {
+  if (
+    position.nextPartitionKey !== range.partitionKey ||
+    rowKey === undefined ||
+    rowKey < range.ge ||
+    rowKey >= range.lt
+  ) {
     throw invalidToken();
   }
   return rowKey;
@@ -94,19 +100,29 @@ export async function readRangePage(
   range: KeyRange,
   options: { pageSize: number; continuationToken?: string; select?: string[] },
 ): Promise<EntityPage> {
-  const after = options.continuationToken === undefined ? undefined : resumeAfter(kind, range, options.continuationToken);
+  const after =
+    options.continuationToken === undefined
+      ? undefined
+      : resumeAfter(kind, range, options.continuationToken);
   return withStorageErrors(async () => {
     const pages = table
-      .listEntities<StoredProperties>({ queryOptions: { filter: rangeFilter(range, after), select: options.select } })
+      .listEntities<StoredProperties>({
+        queryOptions: {
+          filter: rangeFilter(range, after),
+          select: options.select && withKeys(options.select),
+        },
+      })
       .byPage({ maxPageSize: options.pageSize });
     // The service may end a page early, even empty, with a continuation; keep reading until it
     // returns something or says there is nothing more.
     for await (const page of pages) {
       if (page.length === 0 && page.continuationToken) continue;
-      const last = page[page.length - 1];
+      const entities = page as unknown as StoredEntity[];
+      const last = entities[entities.length - 1];
       return {
-        entities: [...page],
-        continuationToken: page.continuationToken && last ? tokenAfter(kind, range, last.rowKey) : null,
+        entities: [...entities],
+        continuationToken:
+          page.continuationToken && last ? tokenAfter(kind, range, last.rowKey) : null,
       };
     }
     return { entities: [], continuationToken: null };
@@ -119,14 +135,33 @@ export async function readRangePage(
  *
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
-export async function readWholeRange(table: TableClient, range: KeyRange, select?: string[]): Promise<StoredEntity[]> {
+export async function readWholeRange(
+  table: TableClient,
+  range: KeyRange,
+  select?: string[],
+): Promise<StoredEntity[]> {
   return withStorageErrors(async () => {
     const entities: StoredEntity[] = [];
     for await (const entity of table.listEntities<StoredProperties>({
-      queryOptions: { filter: rangeFilter(range), select },
+      queryOptions: { filter: rangeFilter(range), select: select && withKeys(select) },
     })) {
-      entities.push(entity);
+      entities.push(entity as StoredEntity);
     }
     return entities;
   });
+}
+
+/**
+ * `[ge, lt)` of every key starting with `prefix`, bumping the last *code point* (a prefix ending
+ * in an emoji must not produce a lone surrogate, which cannot be sent in a URL).
+ */
+export function codePointPrefixRange(prefix: string): { ge: string; lt: string } {
+  const points = [...prefix];
+  const next = points.pop()!.codePointAt(0)! + 1;
+  if (next > 0x10ffff) return { ge: prefix, lt: prefix + '\uffff' };
+  // U+D800-U+DFFF are surrogates, not characters: the next character after U+D7FF is U+E000.
+  return {
+    ge: prefix,
+    lt: points.join('') + String.fromCodePoint(next === 0xd800 ? 0xe000 : next),
+  };
 }

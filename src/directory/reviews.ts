@@ -5,7 +5,13 @@
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import { ValidationError } from '../errors';
 import { withStorageErrors } from '../storage/errors';
-import { departmentPartitionKey, employeeRowKey, parseReviewRowKey, reviewRowKey, reviewRowKeyRange } from '../storage/keys';
+import {
+  departmentPartitionKey,
+  employeeRowKey,
+  parseReviewRowKey,
+  reviewRowKey,
+  reviewRowKeyRange,
+} from '../storage/keys';
 import type { DirectoryContext } from './context';
 import { employeeNotFound, staleVersion } from './directoryErrors';
 import type { StoredEntity, StoredProperties } from './employeeEntity';
@@ -28,7 +34,12 @@ export interface Review {
 export type ReviewField = keyof Review;
 
 /** Every field `select` accepts for reviews. */
-export const REVIEW_FIELDS: readonly ReviewField[] = ['year', 'managerRating', 'peerRating', 'comments'];
+export const REVIEW_FIELDS: readonly ReviewField[] = [
+  'year',
+  'managerRating',
+  'peerRating',
+  'comments',
+];
 
 const FIELD_PROPERTIES: Record<ReviewField, string> = {
   year: 'Year',
@@ -37,7 +48,12 @@ const FIELD_PROPERTIES: Record<ReviewField, string> = {
   comments: 'Comments',
 };
 
-function reviewEntity(partitionKey: string, employeeId: string, year: number, review: Omit<Review, 'year'>): TableEntity<StoredProperties> {
+function reviewEntity(
+  partitionKey: string,
+  employeeId: string,
+  year: number,
+  review: Omit<Review, 'year'>,
+): TableEntity<StoredProperties> {
   return {
     partitionKey,
     rowKey: reviewRowKey(employeeId, year),
@@ -51,7 +67,10 @@ function reviewEntity(partitionKey: string, employeeId: string, year: number, re
 }
 
 /** A stored review as API JSON (only `fields` plus the key `year`); `undefined` for another type. */
-function projectReview(entity: StoredEntity, fields: readonly ReviewField[]): Record<string, unknown> | undefined {
+function projectReview(
+  entity: StoredEntity,
+  fields: readonly ReviewField[],
+): Record<string, unknown> | undefined {
   const key = parseReviewRowKey(entity.rowKey);
   if (!key || !isEntityOfType(entity, EntityTypes.review)) return undefined;
   const json: Record<string, unknown> = { year: key.year };
@@ -81,11 +100,19 @@ export async function putReview(
 ): Promise<Versioned<Review>> {
   const input = validateInput(reviewBodySchema, body, 'body');
   const partitionKey = departmentPartitionKey(department);
-  const rowKey = reviewRowKey(employeeId, year);
+  reviewRowKey(employeeId, year); // validates id and year before any storage call
   const table = await context.table();
-  const employee = await readEntity(table, partitionKey, employeeRowKey(employeeId), ['RowKey', ENTITY_TYPE_PROPERTY]);
-  if (!employee || !isEntityOfType(employee, EntityTypes.employee)) throw employeeNotFound(department, employeeId);
-  const review = { managerRating: input.managerRating, peerRating: input.peerRating, comments: input.comments ?? '' };
+  const employee = await readEntity(table, partitionKey, employeeRowKey(employeeId), [
+    'RowKey',
+    ENTITY_TYPE_PROPERTY,
+  ]);
+  if (!employee || !isEntityOfType(employee, EntityTypes.employee))
+    throw employeeNotFound(department, employeeId);
+  const review = {
+    managerRating: input.managerRating,
+    peerRating: input.peerRating,
+    comments: input.comments ?? '',
+  };
   const entity = reviewEntity(partitionKey, employeeId, year, review);
   const response = await withStorageErrors(
     () =>
@@ -93,7 +120,10 @@ export async function putReview(
         ? table.upsertEntity(entity, 'Replace')
         : table.updateEntity(entity, 'Replace', { etag: options.ifMatch }),
     {
-      notFound: { code: 'ReviewNotFound', message: `Employee ${employeeId} has no review for ${year} to match If-Match against.` },
+      notFound: {
+        code: 'ReviewNotFound',
+        message: `Employee ${employeeId} has no review for ${year} to match If-Match against.`,
+      },
       preconditionFailed: staleVersion(`The ${year} review of employee ${employeeId}`).message,
     },
   );
@@ -116,12 +146,27 @@ export async function listReviews(
   const partitionKey = departmentPartitionKey(department);
   const fields = parseReviewSelect(select);
   const table = await context.table();
-  const properties = ['PartitionKey', 'RowKey', ENTITY_TYPE_PROPERTY, ...fields.map((f) => FIELD_PROPERTIES[f])];
-  const entities = await readWholeRange(table, { partitionKey, ...reviewRowKeyRange(employeeId) }, properties);
-  const items = entities.map((e) => projectReview(e, fields)).filter((r): r is Record<string, unknown> => r !== undefined);
+  const properties = [
+    'PartitionKey',
+    'RowKey',
+    ENTITY_TYPE_PROPERTY,
+    ...fields.map((f) => FIELD_PROPERTIES[f]),
+  ];
+  const entities = await readWholeRange(
+    table,
+    { partitionKey, ...reviewRowKeyRange(employeeId) },
+    properties,
+  );
+  const items = entities
+    .map((e) => projectReview(e, fields))
+    .filter((r): r is Record<string, unknown> => r !== undefined);
   if (items.length === 0) {
-    const employee = await readEntity(table, partitionKey, employeeRowKey(employeeId), ['RowKey', ENTITY_TYPE_PROPERTY]);
-    if (!employee || !isEntityOfType(employee, EntityTypes.employee)) throw employeeNotFound(department, employeeId);
+    const employee = await readEntity(table, partitionKey, employeeRowKey(employeeId), [
+      'RowKey',
+      ENTITY_TYPE_PROPERTY,
+    ]);
+    if (!employee || !isEntityOfType(employee, EntityTypes.employee))
+      throw employeeNotFound(department, employeeId);
   }
   return { items };
 }
@@ -146,7 +191,11 @@ function parseReviewSelect(select?: readonly string[]): ReviewField[] {
  *
  * @throws {DomainError} for storage faults.
  */
-export async function purgeReviews(table: TableClient, partitionKey: string, employeeId: string): Promise<void> {
+export async function purgeReviews(
+  table: TableClient,
+  partitionKey: string,
+  employeeId: string,
+): Promise<void> {
   const range = { partitionKey, ...reviewRowKeyRange(employeeId) };
   for (let round = 0; round < 5; round++) {
     const keys = await readWholeRange(table, range, ['PartitionKey', 'RowKey']);
@@ -154,7 +203,8 @@ export async function purgeReviews(table: TableClient, partitionKey: string, emp
     try {
       for (let i = 0; i < keys.length; i += 100) {
         const plan = new PlannedTransaction<string>();
-        for (const key of keys.slice(i, i + 100)) plan.add(['delete', { partitionKey, rowKey: key.rowKey }], key.rowKey);
+        for (const key of keys.slice(i, i + 100))
+          plan.add(['delete', { partitionKey, rowKey: key.rowKey }], key.rowKey);
         await submitPlanned(table, plan);
       }
       return;

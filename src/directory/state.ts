@@ -5,7 +5,12 @@
 import type { TableClient } from '@azure/data-tables';
 import { ThrottledError } from '../errors';
 import { isNotFound, toDomainError } from '../storage/errors';
-import { DEPARTMENT_ROW_KEY, departmentPartitionKey, lastNameRowKey, normalizeLastName } from '../storage/keys';
+import {
+  DEPARTMENT_ROW_KEY,
+  departmentPartitionKey,
+  lastNameRowKey,
+  normalizeLastName,
+} from '../storage/keys';
 import type { DirectoryContext } from './context';
 import { readDepartment, type Department } from './departmentEntity';
 import type { StoredEntity, StoredProperties } from './employeeEntity';
@@ -24,11 +29,21 @@ export async function readEntity(
   select?: string[],
 ): Promise<StoredEntity | undefined> {
   try {
-    return await table.getEntity<StoredProperties>(partitionKey, rowKey, select ? { queryOptions: { select } } : {});
+    const entity = await table.getEntity<StoredProperties>(
+      partitionKey,
+      rowKey,
+      select ? { queryOptions: { select: withKeys(select) } } : {},
+    );
+    return { ...entity, partitionKey, rowKey };
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw toDomainError(error);
   }
+}
+
+/** `select` plus the keys, which every reader needs. */
+export function withKeys(select: readonly string[]): string[] {
+  return [...new Set(['PartitionKey', 'RowKey', ...select])];
 }
 
 /** Cache key of a department entity. */
@@ -57,7 +72,11 @@ export async function loadDepartment(
     const cached = context.departmentVersions.get(key);
     if (cached) return cached;
   }
-  const entity = await readEntity(await context.table(), departmentPartitionKey(department), DEPARTMENT_ROW_KEY);
+  const entity = await readEntity(
+    await context.table(),
+    departmentPartitionKey(department),
+    DEPARTMENT_ROW_KEY,
+  );
   const value = entity && readDepartment(entity);
   if (!entity || !value) {
     context.departmentVersions.delete(key);
@@ -69,7 +88,11 @@ export async function loadDepartment(
 }
 
 /** Records a department version a write produced (or read). */
-export function rememberDepartment(context: DirectoryContext, department: string, version: Versioned<Department>): void {
+export function rememberDepartment(
+  context: DirectoryContext,
+  department: string,
+  version: Versioned<Department>,
+): void {
   if (context.cacheVersions) context.departmentVersions.set(departmentKey(department), version);
 }
 
@@ -89,7 +112,11 @@ export async function loadLastNameIndex(
     const cached = context.lastNameVersions.get(key);
     if (cached) return cached;
   }
-  const entity = await readEntity(await context.table(), departmentPartitionKey(department), lastNameRowKey(lastName));
+  const entity = await readEntity(
+    await context.table(),
+    departmentPartitionKey(department),
+    lastNameRowKey(lastName),
+  );
   const value = entity && readLastNameIndex(entity);
   if (!entity || !value) {
     context.lastNameVersions.delete(key);
@@ -120,7 +147,11 @@ export function rememberLastNameIndex(
 }
 
 /** Forgets cached versions of a department and some of its last names (after a failed write). */
-export function forgetVersions(context: DirectoryContext, department: string, lastNames: Iterable<string> = []): void {
+export function forgetVersions(
+  context: DirectoryContext,
+  department: string,
+  lastNames: Iterable<string> = [],
+): void {
   context.departmentVersions.delete(departmentKey(department));
   for (const name of lastNames) context.lastNameVersions.delete(lastNameKey(department, name));
 }
@@ -135,7 +166,11 @@ export function contendedError(what: string): ThrottledError {
  *
  * @throws {DomainError} for storage faults; a plain Error if the entity vanished meanwhile.
  */
-export async function currentEtag(table: TableClient, partitionKey: string, rowKey: string): Promise<string> {
+export async function currentEtag(
+  table: TableClient,
+  partitionKey: string,
+  rowKey: string,
+): Promise<string> {
   const entity = await readEntity(table, partitionKey, rowKey, ['RowKey']);
   if (!entity) throw new Error(`Entity ${rowKey} vanished right after it was written.`);
   return entity.etag;

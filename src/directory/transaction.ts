@@ -40,7 +40,10 @@ export class TransactionFailure<Role> extends Error {
     readonly role: Role | undefined,
     options: { cause: unknown },
   ) {
-    super(`Entity group transaction failed (${status} ${code ?? ''}) at operation ${index ?? '?'}.`, options);
+    super(
+      `Entity group transaction failed (${status} ${code ?? ''}) at operation ${index ?? '?'}.`,
+      options,
+    );
     this.name = 'TransactionFailure';
   }
 }
@@ -64,7 +67,9 @@ export async function submitPlanned<Role>(
 ): Promise<(string | undefined)[]> {
   if (plan.size === 0) return [];
   if (plan.size > MAX_TRANSACTION_OPERATIONS) {
-    throw new Error(`A transaction of ${plan.size} operations is over the ${MAX_TRANSACTION_OPERATIONS} limit.`);
+    throw new Error(
+      `A transaction of ${plan.size} operations is over the ${MAX_TRANSACTION_OPERATIONS} limit.`,
+    );
   }
   try {
     const response = await table.submitTransaction(plan.actions);
@@ -73,9 +78,15 @@ export async function submitPlanned<Role>(
     const status = storageStatus(error);
     if (status === 404 || status === 409 || status === 412) {
       const index = failedOperationIndex(error);
-      throw new TransactionFailure<Role>(status, storageCode(error), index, index === undefined ? undefined : plan.roles[index], {
-        cause: error,
-      });
+      throw new TransactionFailure<Role>(
+        status,
+        storageCode(error),
+        index,
+        index === undefined ? undefined : plan.roles[index],
+        {
+          cause: error,
+        },
+      );
     }
     throw toDomainError(error);
   }
@@ -97,6 +108,11 @@ export function unexplainedFailure(failure: TransactionFailure<unknown>): unknow
  * What to do with a failure no role explains: retry a couple of times (a race), then give up
  * with {@link unexplainedFailure}.
  */
-export function retryUnexplained(failure: TransactionFailure<unknown>, attempt: number): Promise<typeof RETRY> {
-  return failure.role === undefined && attempt >= 3 ? Promise.reject(unexplainedFailure(failure)) : Promise.resolve(RETRY);
+export function retryUnexplained(
+  failure: TransactionFailure<unknown>,
+  attempt: number,
+): Promise<typeof RETRY> {
+  return failure.role === undefined && attempt >= 3
+    ? Promise.reject(unexplainedFailure(failure))
+    : Promise.resolve(RETRY);
 }

@@ -10,12 +10,23 @@
  * be deleted (transactions cannot make a delete conditional) without losing a concurrent change.
  */
 import { randomUUID } from 'node:crypto';
-import { departmentPartitionKey, emailRowKey, lastNameRowKey, normalizeLastName } from '../storage/keys';
+import {
+  departmentPartitionKey,
+  emailRowKey,
+  lastNameRowKey,
+  normalizeLastName,
+} from '../storage/keys';
 import type { EmployeeChange } from './changes';
 import type { DirectoryContext } from './context';
 import { departmentMerge, type Department, type Manager } from './departmentEntity';
 import { departmentNotFound, emailTaken, employeeNotFound, staleVersion } from './directoryErrors';
-import { emailCopyEntity, employeeEntity, toEmployee, type Employee, type EmployeeData } from './employeeEntity';
+import {
+  emailCopyEntity,
+  employeeEntity,
+  toEmployee,
+  type Employee,
+  type EmployeeData,
+} from './employeeEntity';
 import { ownCommit, readEmployeeState, versionMatches } from './employeeState';
 import { lastNameIndexEntity, withIds, withoutIds } from './lastNameIndex';
 import { RETRY, retryOnConflict } from './retry';
@@ -28,7 +39,12 @@ import {
   rememberDepartment,
   rememberLastNameIndex,
 } from './state';
-import { PlannedTransaction, retryUnexplained, submitPlanned, TransactionFailure } from './transaction';
+import {
+  PlannedTransaction,
+  retryUnexplained,
+  submitPlanned,
+  TransactionFailure,
+} from './transaction';
 import type { Versioned } from './versionCache';
 
 /** Changes to apply; `null` clears an optional field. */
@@ -57,7 +73,12 @@ function applyChanges(current: EmployeeData, changes: EmployeeChanges): Employee
 }
 
 function managerOf(data: EmployeeData): Manager {
-  return { employeeId: data.employeeId, firstName: data.firstName, lastName: data.lastName, email: data.email };
+  return {
+    employeeId: data.employeeId,
+    firstName: data.firstName,
+    lastName: data.lastName,
+    email: data.email,
+  };
 }
 
 /**
@@ -90,7 +111,10 @@ export async function updateEmployee(
       const useCache = attempt === 1;
       const current = await readEmployeeState(table, partitionKey, employeeId);
       if (!current) throw employeeNotFound(department, employeeId);
-      if (options.ifMatch !== undefined && !(await versionMatches(table, current, options.ifMatch))) {
+      if (
+        options.ifMatch !== undefined &&
+        !(await versionMatches(table, current, options.ifMatch))
+      ) {
         throw staleVersion(`Employee ${employeeId}`);
       }
       const next = applyChanges(current.data, changes);
@@ -105,7 +129,9 @@ export async function updateEmployee(
           next.email !== current.data.email);
 
       const [dept, oldIndex, newIndex] = await Promise.all([
-        nameChanged || managerCopyChanged ? loadDepartment(context, department, useCache) : undefined,
+        nameChanged || managerCopyChanged
+          ? loadDepartment(context, department, useCache)
+          : undefined,
         nameChanged ? loadLastNameIndex(context, department, oldName, useCache) : undefined,
         nameChanged ? loadLastNameIndex(context, department, newName, useCache) : undefined,
       ]);
@@ -122,7 +148,10 @@ export async function updateEmployee(
       );
       if (emailChanged) {
         if (missingCopyOf !== current.data.email) {
-          plan.add(['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }], 'oldEmail');
+          plan.add(
+            ['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }],
+            'oldEmail',
+          );
         }
         plan.add(['create', emailCopyEntity(primary)], 'email');
       } else {
@@ -137,20 +166,31 @@ export async function updateEmployee(
           plan.add(
             oldIds.length === 0
               ? ['delete', { partitionKey, rowKey: lastNameRowKey(oldName) }]
-              : ['update', lastNameIndexEntity(partitionKey, { lastName: oldName, ids: oldIds }), 'Replace', { etag: oldIndex.etag }],
+              : [
+                  'update',
+                  lastNameIndexEntity(partitionKey, { lastName: oldName, ids: oldIds }),
+                  'Replace',
+                  { etag: oldIndex.etag },
+                ],
             'oldIndex',
           );
         }
         newIds = withIds(newIndex?.value.ids ?? [], [employeeId]);
         const entity = lastNameIndexEntity(partitionKey, { lastName: newName, ids: newIds });
-        plan.add(newIndex ? ['update', entity, 'Replace', { etag: newIndex.etag }] : ['create', entity], 'newIndex');
+        plan.add(
+          newIndex ? ['update', entity, 'Replace', { etag: newIndex.etag }] : ['create', entity],
+          'newIndex',
+        );
       }
       let nextDepartment: Department | undefined;
       if (dept) {
         const isListedManager = dept.value.manager?.employeeId === employeeId;
         const manager = managerCopyChanged && isListedManager ? managerOf(next) : undefined;
         nextDepartment = manager ? { ...dept.value, manager } : dept.value;
-        plan.add(['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }], 'department');
+        plan.add(
+          ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
+          'department',
+        );
       }
 
       previous = {
@@ -166,11 +206,21 @@ export async function updateEmployee(
         }
         if (oldIds) {
           const etag = etagOf('oldIndex');
-          rememberLastNameIndex(context, department, etag ? { value: { lastName: oldName, ids: oldIds }, etag } : undefined, oldName);
+          rememberLastNameIndex(
+            context,
+            department,
+            etag ? { value: { lastName: oldName, ids: oldIds }, etag } : undefined,
+            oldName,
+          );
         }
         if (newIds) {
           const etag = etagOf('newIndex');
-          rememberLastNameIndex(context, department, etag ? { value: { lastName: newName, ids: newIds }, etag } : undefined, newName);
+          rememberLastNameIndex(
+            context,
+            department,
+            etag ? { value: { lastName: newName, ids: newIds }, etag } : undefined,
+            newName,
+          );
         }
         return {
           value: toEmployee(department, next),
@@ -183,7 +233,8 @@ export async function updateEmployee(
           case 'employee': {
             const own = await ownCommit(table, department, partitionKey, employeeId, writeId);
             if (own) return own;
-            if (options.ifMatch !== undefined && error.status === 412) throw staleVersion(`Employee ${employeeId}`);
+            if (options.ifMatch !== undefined && error.status === 412)
+              throw staleVersion(`Employee ${employeeId}`);
             return RETRY;
           }
           case 'oldEmail':

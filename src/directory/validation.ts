@@ -162,7 +162,11 @@ export const lookupTextSchema = z
  * @param where - prefix naming where the value came from in messages (e.g. `body`).
  * @throws {ValidationError} naming the first bad field.
  */
-export function validateInput<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+export function validateInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw describeIssues(result.error.issues, where);

@@ -55,7 +55,8 @@ export interface ExpenseClaim {
   submittedAt: Date;
 }
 
-type ExpenseClaimEntity = {
+/** A claim as stored in `EmployeeExpenses`. */
+export type ExpenseClaimEntity = {
   partitionKey: string;
   rowKey: string;
   EntityType: string;
@@ -64,6 +65,26 @@ type ExpenseClaimEntity = {
   Currency: string;
   Description: string;
 };
+
+/**
+ * The stored form of a claim (also used by bulk loaders such as the benchmark): inverted-ticks
+ * RowKey with `uniqueSuffix`; the amount always typed `Edm.Double`.
+ */
+export function expenseClaimEntity(
+  partitionKey: string,
+  submittedAt: Date,
+  uniqueSuffix: string,
+  input: Pick<ExpenseClaimInput, 'amount' | 'currency' | 'description'>,
+): ExpenseClaimEntity {
+  return {
+    partitionKey,
+    rowKey: invertedTicksRowKey(submittedAt, uniqueSuffix),
+    EntityType: ENTITY_TYPE,
+    Amount: { value: input.amount, type: 'Double' },
+    Currency: input.currency,
+    Description: input.description,
+  };
+}
 
 /**
  * Checks a claim against the API's rules.
@@ -125,14 +146,9 @@ export class ExpenseClaimLog {
     assertValidClaim(input);
     const submittedAt = input.submittedAt ?? this.clock();
     await ensureTableOnce(this.table);
-    const { entity, etag } = await insertTimeKeyed<ExpenseClaimEntity>(this.table, (suffix) => ({
-      partitionKey,
-      rowKey: invertedTicksRowKey(submittedAt, suffix),
-      EntityType: ENTITY_TYPE,
-      Amount: { value: input.amount, type: 'Double' },
-      Currency: input.currency,
-      Description: input.description,
-    }));
+    const { entity, etag } = await insertTimeKeyed(this.table, (suffix) =>
+      expenseClaimEntity(partitionKey, submittedAt, suffix, input),
+    );
     return { claim: toClaim({ ...entity, Amount: input.amount })!, etag };
   }
 

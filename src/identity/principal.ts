@@ -66,7 +66,12 @@ function readClaims(value: unknown): Claim[] {
   if (!Array.isArray(value)) throw malformed('claims is not an array');
   return value.map((claim: unknown, index) => {
     const c = claim as { typ?: unknown; val?: unknown } | null;
-    if (c === null || typeof c !== 'object' || typeof c.typ !== 'string' || typeof c.val !== 'string') {
+    if (
+      c === null ||
+      typeof c !== 'object' ||
+      typeof c.typ !== 'string' ||
+      typeof c.val !== 'string'
+    ) {
       throw malformed(`claims[${index}] is not {typ, val} strings`);
     }
     return { typ: c.typ, val: c.val };
@@ -139,10 +144,14 @@ export function encodePrincipalHeader(principal: {
 }): string {
   const claims: Claim[] = [...(principal.claims ?? [])];
   if (principal.userId !== undefined) {
-    claims.push({ typ: 'http://schemas.microsoft.com/identity/claims/objectidentifier', val: principal.userId });
+    claims.push({
+      typ: 'http://schemas.microsoft.com/identity/claims/objectidentifier',
+      val: principal.userId,
+    });
   }
   if (principal.name !== undefined) claims.push({ typ: 'name', val: principal.name });
-  if (principal.employeeId !== undefined) claims.push({ typ: 'employeeId', val: principal.employeeId });
+  if (principal.employeeId !== undefined)
+    claims.push({ typ: 'employeeId', val: principal.employeeId });
   for (const role of principal.roles ?? []) claims.push({ typ: ROLE_CLAIM, val: role });
   const body = {
     auth_typ: 'aad',

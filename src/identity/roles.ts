@@ -14,15 +14,19 @@ export const DIRECTORY_ADMIN = 'DirectoryAdmin';
 
 const READER_PREFIX = 'DirectoryReader:';
 
-/** The role that lets its holder read one department: `DirectoryReader:Sales`. */
+/**
+ * The role that lets its holder read one department: `DirectoryReader:Sales`. Entra ID app role
+ * values cannot contain spaces, so a space in the department name is written `%20`
+ * (`DirectoryReader:Human%20Resources`); department names never contain `%`, so this is unambiguous.
+ */
 export function directoryReaderRole(department: string): string {
-  return READER_PREFIX + department;
+  return READER_PREFIX + department.replace(/ /g, '%20');
 }
 
-/** Reverses {@link directoryReaderRole}; `undefined` for any other role. */
+/** Reverses {@link directoryReaderRole} (also accepting literal spaces); `undefined` for other roles. */
 export function parseDirectoryReaderRole(role: string): string | undefined {
   return role.startsWith(READER_PREFIX) && role.length > READER_PREFIX.length
-    ? role.slice(READER_PREFIX.length)
+    ? role.slice(READER_PREFIX.length).replace(/%20/g, ' ')
     : undefined;
 }
 
@@ -33,7 +37,12 @@ export function isDirectoryAdmin(principal: Principal): boolean {
 
 /** True when the principal may read the department: `DirectoryAdmin` or its `DirectoryReader`. */
 export function canReadDepartment(principal: Principal, department: string): boolean {
-  return isDirectoryAdmin(principal) || principal.roles.has(directoryReaderRole(department));
+  return (
+    isDirectoryAdmin(principal) ||
+    principal.roles.has(directoryReaderRole(department)) ||
+    // A principal written by hand (local runs) may spell the space out.
+    principal.roles.has(READER_PREFIX + department)
+  );
 }
 
 /** True when the principal is that employee (its `employeeId` claim matches). */

@@ -2,9 +2,9 @@
  * The flusher: many `log-batches` messages become one block per touched hour-blob.
  *
  * In the Functions model each trigger invocation gets one message; {@link drainAndFlush} makes
- * that invocation also take up to `maxMessages` more from the queue (32 per request), writes them
- * all with {@link flushLogMessages}, and deletes the drained messages only after their lines are
- * committed. The host deletes the triggering message when the invocation succeeds. A message whose
+ * that invocation also take up to `maxMessages` more from the queue (32 per request, in parallel),
+ * writes them all with {@link flushLogMessages}, and deletes the drained messages only after their
+ * lines are committed; it may repeat that for a few rounds while the queue stays full. The host deletes the triggering message when the invocation succeeds. A message whose
  * lines could not be committed is left on the queue and delivered again; hourWriter.ts explains why
  * a redelivery never repeats a line.
  */
@@ -43,7 +43,7 @@ export interface FlushResult {
   hours: HourAppendResult[];
 }
 
-/** What {@link drainAndFlush} did. */
+/** What {@link drainAndFlush} did, over all its rounds. */
 export interface DrainResult extends FlushResult {
   /** Messages taken from the queue besides the trigger's. */
   drained: number;
@@ -53,6 +53,8 @@ export interface DrainResult extends FlushResult {
   undecodable: number;
   /** True when the triggering message (if any) is fully stored. */
   triggerFlushed: boolean;
+  /** Rounds that wrote (each one block per touched hour-blob). */
+  flushes: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -156,10 +158,15 @@ export interface DrainOptions {
   container: ContainerClient;
   queue: QueueClient;
   limits: LogBlobLimits;
-  /** The message the trigger delivered, if any: flushed with the others, acknowledged by the host. */
+  /** The message the trigger delivered, if any: flushed in the first round, acknowledged by the host. */
   trigger?: PendingLogMessage;
-  /** Most messages to take from the queue besides the trigger's. */
+  /** Most messages one flush takes from the queue (besides the trigger's). */
   maxMessages: number;
+  /**
+   * Most flushes in this call: while the queue keeps yielding full rounds, the next round is
+   * received and written while the previous one's messages are being deleted. Default 1.
+   */
+  maxFlushes?: number;
   visibilitySeconds?: number;
   clock?: () => number;
 }
@@ -170,34 +177,104 @@ interface Received {
   popReceipt: string;
 }
 
+/** Most messages one receive request returns. */
+const RECEIVE_BATCH = 32;
+/** Concurrent deletes while acknowledging. */
+const DELETE_CONCURRENCY = 32;
+
 /**
- * Takes up to `maxMessages` messages from the queue, writes them together with the trigger's
- * message, and deletes the drained ones whose lines are stored.
+ * Takes messages from the queue in rounds of up to `maxMessages`, writes each round (the first
+ * together with the trigger's message), and deletes the drained messages whose lines are stored.
  *
  * @throws {DomainError} when the queue cannot be read (after the SDK's retries); failures to write
  * are reported in the result instead, so the caller decides whether its trigger message failed.
  */
 export async function drainAndFlush(options: DrainOptions): Promise<DrainResult> {
   const { container, queue, limits, trigger, maxMessages } = options;
+  const maxFlushes = options.maxFlushes ?? 1;
   const visibilitySeconds = options.visibilitySeconds ?? DRAIN_VISIBILITY_SECONDS;
   const clock = options.clock ?? Date.now;
+  const total: DrainResult = {
+    flushed: [],
+    failed: [],
+    linesWritten: 0,
+    hours: [],
+    drained: 0,
+    acknowledged: 0,
+    undecodable: 0,
+    triggerFlushed: trigger === undefined,
+    flushes: 0,
+  };
+  const acknowledgements: Promise<number>[] = [];
+  for (let round = 0; round < maxFlushes; round++) {
+    const { received, undecodable, exhausted } = await receiveRound(
+      queue,
+      maxMessages,
+      visibilitySeconds,
+      clock,
+    );
+    total.drained += received.length;
+    total.undecodable += undecodable;
+    const pending = received.map((r) => r.pending);
+    if (round === 0 && trigger) pending.unshift(trigger);
+    if (pending.length === 0) break;
+
+    const result = await flushLogMessages(container, pending, limits, clock);
+    total.flushes++;
+    total.flushed.push(...result.flushed);
+    total.failed.push(...result.failed);
+    total.linesWritten += result.linesWritten;
+    total.hours.push(...result.hours);
+    const stored = new Set(result.flushed);
+    if (round === 0 && trigger) total.triggerFlushed = stored.has(trigger);
+    // Acknowledge in the background while the next round is received and written.
+    acknowledgements.push(
+      mapLimited(
+        received.filter((r) => stored.has(r.pending)),
+        DELETE_CONCURRENCY,
+        (r) => queue.deleteMessage(r.messageId, r.popReceipt),
+      ).then((deletions) => deletions.filter((d) => d.status === 'fulfilled').length),
+    );
+    if (exhausted || result.failed.length > 0) break;
+  }
+  // A failed delete is harmless: the message comes back and is found already stored.
+  for (const acknowledged of await Promise.all(acknowledgements))
+    total.acknowledged += acknowledged;
+  return total;
+}
+
+/** Receives up to `wanted` messages with parallel requests of up to 32 each. */
+async function receiveRound(
+  queue: QueueClient,
+  wanted: number,
+  visibilitySeconds: number,
+  clock: () => number,
+): Promise<{ received: Received[]; undecodable: number; exhausted: boolean }> {
+  const requests = Array.from({ length: Math.ceil(wanted / RECEIVE_BATCH) }, (_, i) =>
+    Math.min(RECEIVE_BATCH, wanted - i * RECEIVE_BATCH),
+  );
+  const startedAt = clock();
+  const responses = await Promise.all(
+    requests.map((count) =>
+      withStorageErrors(async () => {
+        try {
+          return await queue.receiveMessages({
+            numberOfMessages: count,
+            visibilityTimeout: visibilitySeconds,
+          });
+        } catch (error) {
+          if (isNotFound(error)) return undefined;
+          throw error;
+        }
+      }),
+    ),
+  );
   const received: Received[] = [];
   let undecodable = 0;
-  while (received.length + undecodable < maxMessages) {
-    const wanted = Math.min(32, maxMessages - received.length - undecodable);
-    const startedAt = clock();
-    const response = await withStorageErrors(async () => {
-      try {
-        return await queue.receiveMessages({
-          numberOfMessages: wanted,
-          visibilityTimeout: visibilitySeconds,
-        });
-      } catch (error) {
-        if (isNotFound(error)) return undefined;
-        throw error;
-      }
-    });
+  let exhausted = false;
+  responses.forEach((response, i) => {
     const items = response?.receivedMessageItems ?? [];
+    if (items.length < requests[i]!) exhausted = true;
     for (const item of items) {
       try {
         received.push({
@@ -214,27 +291,8 @@ export async function drainAndFlush(options: DrainOptions): Promise<DrainResult>
         undecodable++;
       }
     }
-    if (items.length < wanted) break;
-  }
-
-  const all = trigger
-    ? [trigger, ...received.map((r) => r.pending)]
-    : received.map((r) => r.pending);
-  const result = await flushLogMessages(container, all, limits, clock);
-  const stored = new Set(result.flushed);
-  const toDelete = received.filter((r) => stored.has(r.pending));
-  const deletions = await mapLimited(toDelete, 16, (r) =>
-    queue.deleteMessage(r.messageId, r.popReceipt),
-  );
-  // A failed delete is harmless: the message comes back and is found already stored.
-  const acknowledged = deletions.filter((d) => d.status === 'fulfilled').length;
-  return {
-    ...result,
-    drained: received.length,
-    acknowledged,
-    undecodable,
-    triggerFlushed: trigger === undefined || stored.has(trigger),
-  };
+  });
+  return { received, undecodable, exhausted };
 }
 
 /** How the queue delivered a message: what the trigger metadata or a receive call reports. */

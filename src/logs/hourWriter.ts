@@ -20,6 +20,7 @@
  * the same hour leaves each line stored once.
  */
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
+import { ConflictError } from '../errors';
 import {
   isNotFound,
   isPreconditionFailed,
@@ -109,8 +110,9 @@ function isLostRace(error: unknown): boolean {
  * skipping parts an earlier delivery already stored.
  *
  * @param clock - current epoch ms (tests move it to simulate slow flushers).
- * @throws {DomainError} for storage faults left after the SDK's retries, or when the blob kept
- * changing under this flusher for {@link MAX_COMMIT_ATTEMPTS} attempts.
+ * @throws {ConflictError} when the blob kept changing under this flusher for
+ * {@link MAX_COMMIT_ATTEMPTS} attempts (the messages stay queued and are retried).
+ * @throws {DomainError} for storage faults left after the SDK's retries.
  */
 export async function appendToHour(
   container: ContainerClient,
@@ -213,7 +215,8 @@ export async function appendToHour(
   for (;;) {
     if (pending.size === 0) break;
     if (commitAttempts >= MAX_COMMIT_ATTEMPTS) {
-      throw new Error(
+      throw new ConflictError(
+        'LogBlobContention',
         `Log blob ${view.name} kept changing; gave up after ${commitAttempts} attempts.`,
       );
     }

@@ -46,7 +46,10 @@ export function accountKeySigner(key: SharedKey): BlobSasSigner {
   return {
     kind: 'accountKey',
     sign: async (values) =>
-      generateBlobSASQueryParameters({ ...values, version: BLOB_SAS_VERSION }, credential).toString(),
+      generateBlobSASQueryParameters(
+        { ...values, version: BLOB_SAS_VERSION },
+        credential,
+      ).toString(),
   };
 }
 
@@ -119,7 +122,11 @@ export function userDelegationSigner(
     kind: 'userDelegationKey',
     async sign(values) {
       const key = await keyFor(values);
-      return generateBlobSASQueryParameters({ ...values, version: BLOB_SAS_VERSION }, key, accountName).toString();
+      return generateBlobSASQueryParameters(
+        { ...values, version: BLOB_SAS_VERSION },
+        key,
+        accountName,
+      ).toString();
     },
   };
 }

@@ -11,7 +11,13 @@ import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure
 import { getConfig, type Config } from '../config';
 import { ForbiddenError, NotConfiguredError, NotFoundError } from '../errors';
 import type { Principal } from '../identity/principal';
-import { canReadDepartment, isDirectoryAdmin, isEmployee, requireDirectoryAdmin } from '../identity/roles';
+import {
+  canReadDepartment,
+  directoryReaderRole,
+  isDirectoryAdmin,
+  isEmployee,
+  requireDirectoryAdmin,
+} from '../identity/roles';
 import { getStorageClients, type StorageClients } from '../storage/clients';
 import {
   departmentPartitionKey,
@@ -20,7 +26,12 @@ import {
   parsePhotoBlobName,
   photoBlobName,
 } from '../storage/keys';
-import { accountKeySigner, userDelegationSigner, type BlobSasKind, type BlobSasSigner } from './blobSas';
+import {
+  accountKeySigner,
+  userDelegationSigner,
+  type BlobSasKind,
+  type BlobSasSigner,
+} from './blobSas';
 import { sasWindow, type SasWindow } from './lifetime';
 import { employeeEntityPhotoLocator, type PhotoLocator } from './photoLocator';
 import { requireKeyedStorage, resolveKeyedStorage, type KeyedStorage } from './signingKey';
@@ -78,13 +89,15 @@ export class SasService {
   private readonly policies: SasPolicyManager;
   private keyed: KeyedStorage | null | undefined;
   private blobSigner: BlobSasSigner | undefined;
+  private readonly containerUrls = new Map<string, string>();
 
   constructor(options: SasServiceOptions) {
     this.clients = options.clients;
     this.config = options.config;
     this.now = options.now ?? (() => new Date());
     this.photoLocator =
-      options.photoLocator ?? employeeEntityPhotoLocator(this.clients.table(this.config.tables.employees));
+      options.photoLocator ??
+      employeeEntityPhotoLocator(this.clients.table(this.config.tables.employees));
     this.policies = new SasPolicyManager({
       cacheMs: this.config.sas.policyCacheMs,
       emulator: this.clients.isLoopback,
@@ -123,12 +136,16 @@ export class SasService {
    * @throws {ForbiddenError} unless the caller is a `DirectoryAdmin` or `DirectoryReader:{dept}`.
    * @throws {NotConfiguredError} when no account key is configured.
    */
-  async departmentSas(principal: Principal, department: string, minutes?: number): Promise<TableSasGrant> {
+  async departmentSas(
+    principal: Principal,
+    department: string,
+    minutes?: number,
+  ): Promise<TableSasGrant> {
     const partitionKey = departmentPartitionKey(department);
     const window = this.window(minutes);
     if (!canReadDepartment(principal, department)) {
       throw new ForbiddenError(
-        `Reading department ${department} needs the DirectoryAdmin or DirectoryReader:${department} role.`,
+        `Reading department ${department} needs the DirectoryAdmin or ${directoryReaderRole(department)} role.`,
       );
     }
     return this.tableSas(
@@ -178,12 +195,15 @@ export class SasService {
     }
     if (!self && !canReadDepartment(principal, department)) {
       throw new ForbiddenError(
-        `Reading this photo needs to be employee ${employeeId}, a DirectoryAdmin or DirectoryReader:${department}.`,
+        `Reading this photo needs to be employee ${employeeId}, a DirectoryAdmin or ${directoryReaderRole(department)}.`,
       );
     }
     const blobName = await this.photoLocator.currentPhotoBlob(department, employeeId);
     if (blobName === undefined) {
-      throw new NotFoundError('PhotoNotFound', `Employee ${employeeId} in ${department} has no photo.`);
+      throw new NotFoundError(
+        'PhotoNotFound',
+        `Employee ${employeeId} in ${department} has no photo.`,
+      );
     }
     const owner = parsePhotoBlobName(blobName);
     if (!owner || owner.department !== department || owner.employeeId !== employeeId) {
@@ -254,7 +274,8 @@ export class SasService {
   }
 
   private keyedStorage(): KeyedStorage | undefined {
-    if (this.keyed === undefined) this.keyed = resolveKeyedStorage(this.clients, this.config) ?? null;
+    if (this.keyed === undefined)
+      this.keyed = resolveKeyedStorage(this.clients, this.config) ?? null;
     return this.keyed ?? undefined;
   }
 
@@ -263,10 +284,13 @@ export class SasService {
   }
 
   private async tableSas(scope: TableSasScope, window: SasWindow): Promise<TableSasGrant> {
-    const keyed = this.keyedStorage() ?? requireKeyedStorage(this.clients, this.config, 'A table SAS');
+    const keyed =
+      this.keyedStorage() ?? requireKeyedStorage(this.clients, this.config, 'A table SAS');
     const table = keyed.clients.table(scope.table);
     const policyId =
-      this.config.sas.tablePolicy === 'stored' ? await this.policies.currentPolicyId(table) : undefined;
+      this.config.sas.tablePolicy === 'stored'
+        ? await this.policies.currentPolicyId(table)
+        : undefined;
     const sas = signTableSas(scope, { key: keyed.key, window, policyId, protocol: this.protocol });
     return {
       url: table.url,
@@ -299,6 +323,15 @@ export class SasService {
     return this.blobSigner;
   }
 
+  private containerUrl(container: string): string {
+    let url = this.containerUrls.get(container);
+    if (url === undefined) {
+      url = this.clients.container(container).url;
+      this.containerUrls.set(container, url);
+    }
+    return url;
+  }
+
   private async blobSas(
     container: string,
     blobName: string | undefined,
@@ -317,9 +350,12 @@ export class SasService {
       expiresOn: window.expiresOn,
       protocol: this.protocol,
     });
-    const containerClient = this.clients.container(container);
+    const containerUrl = this.containerUrl(container);
+    // The SDK's own blob URL encoding (each path segment escaped), without building a client.
     const resourceUrl =
-      blobName !== undefined ? containerClient.getBlobClient(blobName).url : containerClient.url;
+      blobName !== undefined
+        ? `${containerUrl}/${blobName.split('/').map(encodeURIComponent).join('/')}`
+        : containerUrl;
     return {
       url: `${resourceUrl}?${sas}`,
       sas,

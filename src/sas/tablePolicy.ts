@@ -106,7 +106,10 @@ export class SasPolicyManager {
     } else {
       // First use (or someone deleted the next generation): make sure current and next exist.
       const generation = current?.generation ?? 1;
-      const policies = [current?.identifier ?? this.newPolicy(generation), this.newPolicy(generation + 1)];
+      const policies = [
+        current?.identifier ?? this.newPolicy(generation),
+        this.newPolicy(generation + 1),
+      ];
       await this.write(table, [...foreign, ...policies]);
       policyId = sasPolicyId(generation);
     }

@@ -34,9 +34,7 @@ export function signTableSas(scope: TableSasScope, signing: TableSasSigning): st
   return generateTableSas(scope.table, credential, {
     startsOn: signing.window.startsOn,
     expiresOn: signing.window.expiresOn,
-    ...(signing.policyId
-      ? { identifier: signing.policyId }
-      : { permissions: { query: true } }),
+    ...(signing.policyId ? { identifier: signing.policyId } : { permissions: { query: true } }),
     protocol: signing.protocol,
     startPartitionKey: scope.partitionKey,
     endPartitionKey: scope.partitionKey,

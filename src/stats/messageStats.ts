@@ -17,7 +17,7 @@
  */
 import type { TableClient, TransactionAction } from '@azure/data-tables';
 import { randomBytes } from 'node:crypto';
-import { NotFoundError, ThrottledError, ValidationError } from '../errors';
+import { NotFoundError, ThrottledError, UnavailableError, ValidationError } from '../errors';
 import { storageStatus, toDomainError, withStorageErrors } from '../storage/errors';
 import { employeePartitionKey, hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
@@ -35,6 +35,9 @@ import {
 export const MAX_MESSAGE_COUNT = 1_000_000;
 /** Read-modify-write rounds before an increment gives up under extreme contention. */
 export const DEFAULT_MAX_INCREMENT_ATTEMPTS = 200;
+
+/** Rounds whose outcome a lost connection hid, before the failure is reported. */
+const MAX_UNKNOWN_OUTCOMES = 3;
 
 const DAY_ENTITY_TYPE = 'MessageStatsDay.v1';
 const YEAR_ENTITY_TYPE = 'MessageStatsYear.v1';
@@ -99,10 +102,12 @@ export class MessageStats {
     const operationId = randomBytes(8).toString('hex');
 
     await ensureTableOnce(this.table);
+    let unknownOutcomes = 0;
     for (let round = 1; round <= this.maxAttempts; round++) {
+      // Only the counter to change and the marker are needed, not all 24 or 183 counters.
       const [dayEntity, yearEntity] = await Promise.all([
-        this.read(partitionKey, day.rowKey),
-        this.read(partitionKey, year.rowKey),
+        this.read(partitionKey, day.rowKey, [day.property, 'LastOperation']),
+        this.read(partitionKey, year.rowKey, [year.property, 'LastOperation']),
       ]);
       if (round > 1 && dayEntity?.LastOperation === operationId) return { rounds: round - 1 };
       const actions = [
@@ -115,8 +120,14 @@ export class MessageStats {
       } catch (error) {
         const status = storageStatus(error);
         // 412: an ETag moved; 409: another writer created the entity first; 404: it was deleted.
-        if (status !== 412 && status !== 409 && status !== 404) throw toDomainError(error);
-        await pause(Math.random() * Math.min(200, 5 * round));
+        if (status === 412 || status === 409 || status === 404) {
+          await pause(Math.random() * Math.min(1_000, 10 * 2 ** round));
+          continue;
+        }
+        // A connection lost mid-answer leaves the outcome unknown: the next round's read tells
+        // (LastOperation), so only a few such rounds are allowed before giving up.
+        const failure = toDomainError(error);
+        if (!(failure instanceof UnavailableError) || ++unknownOutcomes > MAX_UNKNOWN_OUTCOMES) throw failure;
       }
     }
     throw new ThrottledError(
@@ -159,9 +170,16 @@ export class MessageStats {
     });
   }
 
-  private async read(partitionKey: string, rowKey: string): Promise<StoredEntity | undefined> {
+  /** Point read; `select` limits the properties returned (the ETag always comes back). */
+  private async read(partitionKey: string, rowKey: string, select?: string[]): Promise<StoredEntity | undefined> {
     try {
-      return await withStorageErrors(() => this.table.getEntity<Record<string, unknown>>(partitionKey, rowKey));
+      return await withStorageErrors(() =>
+        this.table.getEntity<Record<string, unknown>>(
+          partitionKey,
+          rowKey,
+          select ? { queryOptions: { select } } : {},
+        ),
+      );
     } catch (error) {
       if (error instanceof NotFoundError) return undefined;
       throw error;

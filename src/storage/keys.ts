@@ -60,9 +60,11 @@ export function normalizeLastName(lastName: string): string {
 
 /** `[ge, lt)` bounds that select every key starting with `prefix`. */
 export function prefixRange(prefix: string): { ge: string; lt: string } {
-  if (prefix === '') throw new Error('prefixRange needs a non-empty prefix.');
-  const last = prefix.charCodeAt(prefix.length - 1);
-  return { ge: prefix, lt: prefix.slice(0, -1) + String.fromCharCode(last + 1) };
+  // Trailing U+FFFF cannot be incremented: drop it and carry into the previous character.
+  const stem = prefix.replace(/\uffff+$/, '');
+  if (stem === '') throw new Error('prefixRange needs a prefix with a character below U+FFFF.');
+  const last = stem.charCodeAt(stem.length - 1);
+  return { ge: prefix, lt: stem.slice(0, -1) + String.fromCharCode(last + 1) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,7 +243,9 @@ export function reviewRowKey(employeeId: string, year: number): string {
 }
 
 /** Reverses {@link reviewRowKey}. */
-export function parseReviewRowKey(rowKey: string): { employeeId: string; year: number } | undefined {
+export function parseReviewRowKey(
+  rowKey: string,
+): { employeeId: string; year: number } | undefined {
   const match = /^review_(\d{6})_(\d{4})$/.exec(rowKey);
   return match ? { employeeId: match[1]!, year: Number(match[2]) } : undefined;
 }
@@ -582,9 +586,10 @@ export function logBlobName(source: string, hour: Date, sequence: number): strin
 export function parseLogBlobName(
   blobName: string,
 ): { source: string; hour: Date; sequence: number } | undefined {
-  const match = /^([a-z0-9][a-z0-9-]{0,62})\/(\d{4})\/(\d{2})\/(\d{2})\/(\d{2})00\/(\d{6})\.log$/.exec(
-    blobName,
-  );
+  const match =
+    /^([a-z0-9][a-z0-9-]{0,62})\/(\d{4})\/(\d{2})\/(\d{2})\/(\d{2})00\/(\d{6})\.log$/.exec(
+      blobName,
+    );
   if (!match) return undefined;
   const day = parseUtcDayStamp(`${match[2]}${match[3]}${match[4]}`);
   const hours = Number(match[5]);

@@ -112,12 +112,17 @@ function decodeAction(action: Record<string, unknown>): OrchestratorAction {
     case ActionType.CreateTimer: {
       const fireAt = new Date(nonEmptyString(action.fireAt, 'fireAt'));
       if (Number.isNaN(fireAt.getTime())) {
-        throw new MalformedActionsError(`Timer action has an invalid fireAt: ${String(action.fireAt)}.`);
+        throw new MalformedActionsError(
+          `Timer action has an invalid fireAt: ${String(action.fireAt)}.`,
+        );
       }
       return { kind: 'timer', fireAt: fireAt.toISOString() };
     }
     case ActionType.WaitForExternalEvent:
-      return { kind: 'waitForEvent', name: nonEmptyString(action.externalEventName, 'externalEventName') };
+      return {
+        kind: 'waitForEvent',
+        name: nonEmptyString(action.externalEventName, 'externalEventName'),
+      };
     case ActionType.ContinueAsNew:
       return { kind: 'continueAsNew', input: decodeProcessedInput(action.input) };
     default: {

@@ -13,7 +13,13 @@ import {
   type LocalEventInfo,
 } from './historyEvents';
 import { subOrchestrationInstanceId } from './keys';
-import { recordEvent, retryStepOf, type Ledger, type RetryChain, type ScheduledTask } from './ledger';
+import {
+  recordEvent,
+  retryStepOf,
+  type Ledger,
+  type RetryChain,
+  type ScheduledTask,
+} from './ledger';
 import type { OrchestratorOutcome } from './orchestratorInput';
 import { retryDelayMs, retryTimedOut } from './retry';
 
@@ -45,8 +51,7 @@ class EpisodeFailure extends Error {}
 /** Decides one episode. Never throws for orchestrator mistakes: they fail the orchestration. */
 export function decideEpisode(input: EpisodeInput): EpisodeDecision {
   const { outcome, now } = input;
-  const customStatus =
-    outcome.kind === 'state' ? outcome.state.customStatus : outcome.customStatus;
+  const customStatus = outcome.kind === 'state' ? outcome.state.customStatus : outcome.customStatus;
   if (outcome.kind === 'failed') {
     return failed(input, outcome.message, outcome.failureDetails, customStatus);
   }
@@ -101,7 +106,12 @@ export function decideEpisode(input: EpisodeInput): EpisodeDecision {
     return { events: [...scheduled, completion], status: 'Completed', customStatus };
   } catch (error) {
     if (error instanceof EpisodeFailure || error instanceof MalformedActionsError) {
-      return failed(input, error.message, { ErrorType: error.name, ErrorMessage: error.message }, customStatus);
+      return failed(
+        input,
+        error.message,
+        { ErrorType: error.name, ErrorMessage: error.message },
+        customStatus,
+      );
     }
     throw error;
   }
@@ -171,7 +181,12 @@ function forAction(
         Local: { origin, retry: action.retry },
       };
     case 'timer':
-      return { EventType: EventType.TimerCreated, Timestamp, FireAt: action.fireAt, Local: { origin } };
+      return {
+        EventType: EventType.TimerCreated,
+        Timestamp,
+        FireAt: action.fireAt,
+        Local: { origin },
+      };
   }
 }
 
@@ -197,7 +212,13 @@ function retryAttempt(input: EpisodeInput, chain: RetryChain): Omit<HistoryEvent
   const Local: LocalEventInfo = { origin: 'retry', chain: chain.firstId, failImmediately };
   const Timestamp = input.now.toISOString();
   if (chain.kind === 'activity') {
-    return { EventType: EventType.TaskScheduled, Timestamp, Name: chain.name, Input: chain.input, Local };
+    return {
+      EventType: EventType.TaskScheduled,
+      Timestamp,
+      Name: chain.name,
+      Input: chain.input,
+      Local,
+    };
   }
   const generated = subOrchestrationInstanceId(input.instanceId, chain.firstId);
   return {

@@ -189,7 +189,8 @@ export function timerFiredInboxKey(timerId: number): string {
 
 /** Inbox key of one raised external event (`eventId` is unique per raise). */
 export function eventRaisedInboxKey(eventId: string): string {
-  if (!/^[0-9a-f]{32}$/.test(eventId)) throw new Error(`Event id "${eventId}" is not 32 hex digits.`);
+  if (!/^[0-9a-f]{32}$/.test(eventId))
+    throw new Error(`Event id "${eventId}" is not 32 hex digits.`);
   return `event-${eventId}`;
 }
 

@@ -25,7 +25,10 @@ export class TextTooLargeError extends Error {
  *
  * @throws {TextTooLargeError} when the text needs more than {@link MAX_PROPERTIES_PER_ENTITY} properties.
  */
-export function textProperties(name: string, text: string | undefined): Record<string, string | number> {
+export function textProperties(
+  name: string,
+  text: string | undefined,
+): Record<string, string | number> {
   if (text === undefined) return { [`${name}_Parts`]: 0 };
   const parts = splitText(text);
   if (parts.length > MAX_PROPERTIES_PER_ENTITY) throw new TextTooLargeError(name, text.length);
@@ -37,11 +40,16 @@ export function textProperties(name: string, text: string | undefined): Record<s
 }
 
 /** Reverses {@link textProperties}; undefined when the entity holds no such text. */
-export function readTextProperties(entity: Record<string, unknown>, name: string): string | undefined {
+export function readTextProperties(
+  entity: Record<string, unknown>,
+  name: string,
+): string | undefined {
   const count = entity[`${name}_Parts`];
   if (typeof count !== 'number' || count === 0) {
     // Rows written without the count (by hand) still read as a single property.
-    return typeof entity[name] === 'string' && count === undefined ? (entity[name] as string) : undefined;
+    return typeof entity[name] === 'string' && count === undefined
+      ? (entity[name] as string)
+      : undefined;
   }
   let text = '';
   for (let index = 0; index < count; index += 1) {

@@ -7,7 +7,12 @@
  * while replaying (one per activity, timer or sub-orchestration task, and one per retry timer and
  * retry attempt) has exactly one scheduled event here, with that number as its EventId.
  */
-import { EventType, isScheduledEvent, type HistoryEventJson, type RetryPolicy } from './historyEvents';
+import {
+  EventType,
+  isScheduledEvent,
+  type HistoryEventJson,
+  type RetryPolicy,
+} from './historyEvents';
 import { shouldRetry } from './retry';
 
 /** A task the history scheduled. */
@@ -162,7 +167,10 @@ function recordScheduled(ledger: Ledger, event: HistoryEventJson): void {
   }
 }
 
-function chainOfAttempt(ledger: Ledger, taskScheduledId: number | undefined): RetryChain | undefined {
+function chainOfAttempt(
+  ledger: Ledger,
+  taskScheduledId: number | undefined,
+): RetryChain | undefined {
   if (taskScheduledId === undefined) return undefined;
   const task = ledger.tasks.get(taskScheduledId);
   const chain = task?.chain === undefined ? undefined : ledger.chains.get(task.chain);
@@ -203,7 +211,10 @@ export function retryStepOf(ledger: Ledger, event: HistoryEventJson): RetryStep 
  * orchestrator code — then everything else in arrival order. New actions the orchestrator yields
  * while processing the latter then get the numbers after the retry ones.
  */
-export function orderNewEvents(ledger: Ledger, events: readonly HistoryEventJson[]): HistoryEventJson[] {
+export function orderNewEvents(
+  ledger: Ledger,
+  events: readonly HistoryEventJson[],
+): HistoryEventJson[] {
   const starts: HistoryEventJson[] = [];
   const retrySteps: HistoryEventJson[] = [];
   const rest: HistoryEventJson[] = [];

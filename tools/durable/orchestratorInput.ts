@@ -87,7 +87,11 @@ export function outcomeFromReturn(value: unknown): OrchestratorOutcome {
   ) {
     const message =
       'The orchestrator function did not return an orchestrator state; is it registered with df.app.orchestration?';
-    return { kind: 'failed', message, failureDetails: { ErrorType: 'Error', ErrorMessage: message } };
+    return {
+      kind: 'failed',
+      message,
+      failureDetails: { ErrorType: 'Error', ErrorMessage: message },
+    };
   }
   return { kind: 'state', state: state as OrchestratorStateJson };
 }
@@ -107,17 +111,24 @@ export function outcomeFromError(error: unknown): OrchestratorOutcome {
       },
     };
   }
-  const message = text.slice(0, at);
   let state: { error?: unknown; failureDetails?: unknown; customStatus?: unknown } = {};
   try {
     state = JSON.parse(text.slice(at + OUT_OF_PROC_DATA_LABEL.length)) as typeof state;
   } catch {
-    // The message is the useful part; the state is a bonus.
+    // The text before the label is then all there is.
   }
+  // The state's `error` is the orchestrator's exception message; the text before the label is
+  // not always (durable-functions 3.x passes a boolean there, which reads as "false").
+  const message =
+    typeof state.error === 'string' && state.error !== '' ? state.error : text.slice(0, at);
   const failureDetails =
     state.failureDetails && typeof state.failureDetails === 'object'
       ? (state.failureDetails as FailureDetailsJson)
-      : { ErrorType: 'Error', ErrorMessage: message, StackTrace: error instanceof Error ? error.stack : undefined };
+      : {
+          ErrorType: 'Error',
+          ErrorMessage: message,
+          StackTrace: error instanceof Error ? error.stack : undefined,
+        };
   return { kind: 'failed', message, failureDetails, customStatus: state.customStatus };
 }
 

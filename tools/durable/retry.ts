@@ -26,5 +26,7 @@ export function shouldRetry(policy: RetryPolicy, failures: number): boolean {
 /** True when the policy's overall retry timeout has passed since the first attempt. */
 export function retryTimedOut(policy: RetryPolicy, firstAttemptAt: Date, now: Date): boolean {
   const timeout = policy.retryTimeoutInMilliseconds;
-  return timeout !== undefined && timeout > 0 && now.getTime() >= firstAttemptAt.getTime() + timeout;
+  return (
+    timeout !== undefined && timeout > 0 && now.getTime() >= firstAttemptAt.getTime() + timeout
+  );
 }

@@ -2,11 +2,16 @@
  * All storage access of the local durable runtime: the Instances table, the History table
  * (committed episodes and inbox rows) and the two queues. Nothing else touches storage.
  */
-import { odata, type TableClient, type TableEntity, type TransactionAction } from '@azure/data-tables';
+import {
+  odata,
+  type TableClient,
+  type TableEntity,
+  type TransactionAction,
+} from '@azure/data-tables';
 import type { QueueClient } from '@azure/storage-queue';
 import type { StorageClients } from '../../src/storage/clients';
 import { isAlreadyExists, isNotFound } from '../../src/storage/errors';
-import { decodeQueueMessage, encodeQueueMessage, MAX_QUEUE_MESSAGE_BYTES } from '../../src/storage/queue';
+import { encodeQueueMessage, MAX_QUEUE_MESSAGE_BYTES } from '../../src/storage/queue';
 import type { HistoryEventJson } from './historyEvents';
 import {
   controlQueueName,
@@ -18,12 +23,22 @@ import {
   parseHistoryRowKey,
   workItemQueueName,
 } from './keys';
-import { readTextProperties, splitText, textProperties, TextTooLargeError, CHARS_PER_PROPERTY } from './largeText';
+import {
+  readTextProperties,
+  splitText,
+  textProperties,
+  TextTooLargeError,
+  CHARS_PER_PROPERTY,
+} from './largeText';
 
 /** Orchestration states the runtime stores (ContinuedAsNew is transient: the next execution runs). */
 export type RuntimeStatus = 'Pending' | 'Running' | 'Completed' | 'Failed' | 'Terminated';
 
-export const TERMINAL_STATUSES: ReadonlySet<RuntimeStatus> = new Set(['Completed', 'Failed', 'Terminated']);
+export const TERMINAL_STATUSES: ReadonlySet<RuntimeStatus> = new Set([
+  'Completed',
+  'Failed',
+  'Terminated',
+]);
 
 /** One row of `<hub>Instances`. JSON values are kept as JSON text. */
 export interface InstanceRecord {
@@ -72,8 +87,9 @@ export interface WorkItemMessage {
 }
 
 /** A received queue message and what is needed to delete or extend it. */
-export interface ReceivedMessage<T> {
-  body: T;
+export interface ReceivedMessage {
+  /** The message text (base64 JSON). */
+  text: string;
   messageId: string;
   popReceipt: string;
   dequeueCount: number;
@@ -92,6 +108,8 @@ export class DurableStore {
   readonly history: TableClient;
   readonly control: QueueClient;
   readonly workItems: QueueClient;
+  /** Called after this process enqueued an immediately visible message on a queue. */
+  onSent?: (queue: QueueClient) => void;
 
   constructor(clients: StorageClients, taskHub: string) {
     this.instances = clients.table(instancesTableName(taskHub));
@@ -169,7 +187,8 @@ export class DurableStore {
     for await (const entity of this.history.listEntities<Record<string, unknown>>({
       queryOptions: { filter },
     })) {
-      const key = parseHistoryRowKey(entity.rowKey);
+      const rowKey = entity.rowKey ?? '';
+      const key = parseHistoryRowKey(rowKey);
       if (!key) continue;
       if (key.kind === 'episode') {
         const list = parts.get(key.episode) ?? [];
@@ -180,13 +199,15 @@ export class DurableStore {
         if (text === undefined) continue;
         const event = JSON.parse(text) as HistoryEventJson;
         event.Local = { ...event.Local, inboxKey: key.inboxKey };
-        inbox.push({ arrivedAt: String(entity.ArrivedAt ?? ''), rowKey: entity.rowKey, event });
+        inbox.push({ arrivedAt: String(entity.ArrivedAt ?? ''), rowKey, event });
       }
     }
     const episodes: EpisodeRecord[] = [...parts.entries()]
       .sort(([a], [b]) => a - b)
       .map(([episode, rows]) => toEpisode(episode, rows));
-    inbox.sort((a, b) => a.arrivedAt.localeCompare(b.arrivedAt) || a.rowKey.localeCompare(b.rowKey));
+    inbox.sort(
+      (a, b) => a.arrivedAt.localeCompare(b.arrivedAt) || a.rowKey.localeCompare(b.rowKey),
+    );
     return { episodes, inbox: inbox.map((entry) => entry.event) };
   }
 
@@ -205,7 +226,8 @@ export class DurableStore {
   ): Promise<boolean> {
     const text = JSON.stringify(events);
     const rowsText = splitText(text, EPISODE_CHARS_PER_ROW);
-    if (rowsText.length > MAX_EPISODE_ROWS) throw new TextTooLargeError('The episode history', text.length);
+    if (rowsText.length > MAX_EPISODE_ROWS)
+      throw new TextTooLargeError('The episode history', text.length);
     const actions: TransactionAction[] = rowsText.map((rowText, part) => [
       'create',
       {
@@ -213,7 +235,11 @@ export class DurableStore {
         rowKey: episodeRowKey(executionId, episode, part),
         ...textProperties('Events', rowText),
         ...(part === 0
-          ? { Parts: rowsText.length, Dispatched: false, ...textProperties('CustomStatus', customStatus) }
+          ? {
+              Parts: rowsText.length,
+              Dispatched: false,
+              ...textProperties('CustomStatus', customStatus),
+            }
           : {}),
       },
     ]);
@@ -229,7 +255,11 @@ export class DurableStore {
   /** Records that an episode's work has all been sent. */
   async markDispatched(instanceId: string, executionId: string, episode: number): Promise<void> {
     await this.history.updateEntity(
-      { partitionKey: instanceId, rowKey: episodeRowKey(executionId, episode, 0), Dispatched: true },
+      {
+        partitionKey: instanceId,
+        rowKey: episodeRowKey(executionId, episode, 0),
+        Dispatched: true,
+      },
       'Merge',
     );
   }
@@ -255,7 +285,11 @@ export class DurableStore {
   }
 
   /** Removes consumed inbox rows (missing ones are fine). */
-  async deleteInbox(instanceId: string, executionId: string, inboxKeys: Iterable<string>): Promise<void> {
+  async deleteInbox(
+    instanceId: string,
+    executionId: string,
+    inboxKeys: Iterable<string>,
+  ): Promise<void> {
     await Promise.all(
       [...inboxKeys].map((key) =>
         ignoreNotFound(this.history.deleteEntity(instanceId, inboxRowKey(executionId, key))),
@@ -281,10 +315,12 @@ export class DurableStore {
 
   /** Sends a control message, invisible for `delaySeconds` (at most 7 days). */
   async sendControl(message: ControlMessage, delaySeconds = 0): Promise<void> {
+    const visibilityTimeout = clampDelay(delaySeconds);
     await this.control.sendMessage(encodeQueueMessage(message), {
-      visibilityTimeout: clampDelay(delaySeconds),
+      visibilityTimeout,
       messageTimeToLive: -1,
     });
+    if (visibilityTimeout === 0) this.onSent?.(this.control);
   }
 
   /** Sends an activity work item; an input too large for a message stays in the history. */
@@ -294,24 +330,45 @@ export class DurableStore {
       text = encodeQueueMessage({ ...message, input: undefined, inputInHistory: true });
     }
     await this.workItems.sendMessage(text, { messageTimeToLive: -1 });
+    this.onSent?.(this.workItems);
   }
 
-  /** Receives up to `count` messages, hidden from other receivers for `visibilitySeconds`. */
-  async receive<T>(
+  /** Receives up to `count` messages (raw text), hidden from other receivers for `visibilitySeconds`. */
+  async receive(
     queue: QueueClient,
     count: number,
     visibilitySeconds: number,
-  ): Promise<Array<ReceivedMessage<T>>> {
+  ): Promise<ReceivedMessage[]> {
     const response = await queue.receiveMessages({
       numberOfMessages: Math.max(1, Math.min(32, count)),
       visibilityTimeout: visibilitySeconds,
     });
     return response.receivedMessageItems.map((item) => ({
-      body: decodeQueueMessage<T>(item.messageText),
+      text: item.messageText,
       messageId: item.messageId,
       popReceipt: item.popReceipt,
       dequeueCount: item.dequeueCount,
     }));
+  }
+
+  /** Deletes a processed message (already gone is fine). */
+  async deleteMessage(queue: QueueClient, message: ReceivedMessage): Promise<void> {
+    await ignoreNotFound(queue.deleteMessage(message.messageId, message.popReceipt));
+  }
+
+  /** Keeps a message hidden for `seconds` more; updates its pop receipt. */
+  async extendMessage(
+    queue: QueueClient,
+    message: ReceivedMessage,
+    seconds: number,
+  ): Promise<void> {
+    const response = await queue.updateMessage(
+      message.messageId,
+      message.popReceipt,
+      undefined,
+      clampDelay(seconds),
+    );
+    if (response.popReceipt) message.popReceipt = response.popReceipt;
   }
 }
 
@@ -346,7 +403,13 @@ function toEpisode(
   };
 }
 
-const STATUSES: readonly RuntimeStatus[] = ['Pending', 'Running', 'Completed', 'Failed', 'Terminated'];
+const STATUSES: readonly RuntimeStatus[] = [
+  'Pending',
+  'Running',
+  'Completed',
+  'Failed',
+  'Terminated',
+];
 
 function toInstance(entity: Record<string, unknown>): InstanceRecord {
   const status = entity.RuntimeStatus;
@@ -355,7 +418,9 @@ function toInstance(entity: Record<string, unknown>): InstanceRecord {
   return {
     instanceId: String(entity.partitionKey),
     name: str('Name') ?? '',
-    runtimeStatus: STATUSES.includes(status as RuntimeStatus) ? (status as RuntimeStatus) : 'Pending',
+    runtimeStatus: STATUSES.includes(status as RuntimeStatus)
+      ? (status as RuntimeStatus)
+      : 'Pending',
     executionId: str('ExecutionId') ?? '',
     input: readTextProperties(entity, 'Input'),
     output: readTextProperties(entity, 'Output'),
@@ -398,7 +463,10 @@ function instanceProperties(
   ];
   for (const [field, property] of large) {
     if (field in record) {
-      Object.assign(properties, textProperties(property, (record as Record<string, string | undefined>)[field]));
+      Object.assign(
+        properties,
+        textProperties(property, (record as Record<string, string | undefined>)[field]),
+      );
     }
   }
   return properties;

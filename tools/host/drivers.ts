@@ -3,6 +3,7 @@
  * host ships HTTP, storage queue and timer drivers; durable triggers are accepted and listed, and
  * a durable driver can claim them later by being passed to the host like any other.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HostFunction } from './functions';
 
 export interface TriggerDriver {
@@ -22,16 +23,41 @@ export interface TriggerDriver {
   stop(graceMs: number): Promise<void>;
   /** Runs a function once for `POST /admin/functions/{name}`; `input` is the request's `input`. */
   runOnce?(fn: HostFunction, input: string): Promise<void>;
+  /**
+   * Serves host-level HTTP paths outside the function route prefix (a durable driver serves
+   * `/runtime/webhooks/durabletask/...` this way).
+   *
+   * @returns true when it answered the request.
+   */
+  serveHttp?(request: HostHttpRequest): Promise<boolean>;
+}
+
+/** A request offered to a driver's `serveHttp`. */
+export interface HostHttpRequest {
+  request: IncomingMessage;
+  response: ServerResponse;
+  /** Path without the query string, as sent (not decoded). */
+  pathname: string;
+  body: Buffer;
+  /** `http://host:port` as the client addressed the host. */
+  origin: string;
 }
 
 /** Durable Functions trigger types, registered through `df.app.*`. */
-export const DURABLE_TRIGGER_TYPES = ['orchestrationtrigger', 'activitytrigger', 'entitytrigger'] as const;
+export const DURABLE_TRIGGER_TYPES = [
+  'orchestrationtrigger',
+  'activitytrigger',
+  'entitytrigger',
+] as const;
 
 /**
  * Accepts functions of trigger types no driver runs yet (the durable ones), so the app loads
  * and they are listed; they never run until a real driver for the type is supplied.
  */
-export function createAcceptingDriver(triggerTypes: readonly string[], note: string): TriggerDriver {
+export function createAcceptingDriver(
+  triggerTypes: readonly string[],
+  note: string,
+): TriggerDriver {
   return {
     triggerTypes,
     add: () => undefined,
@@ -39,4 +65,47 @@ export function createAcceptingDriver(triggerTypes: readonly string[], note: str
     start: async () => undefined,
     stop: async () => undefined,
   };
+}
+
+export interface DriverAssignment {
+  driverOf: Map<HostFunction, TriggerDriver>;
+  /** Functions that cannot run as registered (the host refuses to start). */
+  problems: string[];
+  /** Functions or bindings the local host will not run. */
+  warnings: string[];
+}
+
+/**
+ * Hands each function to the first driver claiming its trigger type (extensions come first),
+ * collecting what the drivers refuse. `prepareBindings` checks the extra bindings and returns
+ * warnings.
+ */
+export function assignDrivers(
+  functions: HostFunction[],
+  drivers: TriggerDriver[],
+  prepareBindings: (fn: HostFunction) => string[],
+): DriverAssignment {
+  const result: DriverAssignment = { driverOf: new Map(), problems: [], warnings: [] };
+  for (const fn of functions) {
+    const driver = drivers.find((d) => d.triggerTypes.includes(fn.triggerType));
+    if (!driver) {
+      result.warnings.push(
+        `Function '${fn.name}': no local driver for trigger type '${fn.trigger.binding.type}'; it will not run.`,
+      );
+      continue;
+    }
+    if (fn.registration.metadata.retryOptions) {
+      result.warnings.push(
+        `Function '${fn.name}': its retry policy is not applied by the local host; failures follow the trigger's own rules.`,
+      );
+    }
+    try {
+      driver.add(fn);
+      result.warnings.push(...prepareBindings(fn));
+      result.driverOf.set(fn, driver);
+    } catch (error) {
+      result.problems.push((error as Error).message);
+    }
+  }
+  return result;
 }

@@ -42,7 +42,9 @@ export function describeFunction(registration: RegisteredFunction): HostFunction
   }));
   const triggers = entries.filter((entry) => isTriggerType(entry.binding.type));
   if (triggers.length !== 1) {
-    throw new Error(`Function '${name}' must have exactly one trigger binding, found ${triggers.length}.`);
+    throw new Error(
+      `Function '${name}' must have exactly one trigger binding, found ${triggers.length}.`,
+    );
   }
   const trigger = triggers[0]!;
   return {
@@ -51,7 +53,9 @@ export function describeFunction(registration: RegisteredFunction): HostFunction
     trigger,
     triggerType: String(trigger.binding.type).toLowerCase(),
     extraInputs: entries.filter((entry) => entry !== trigger && entry.binding.direction === 'in'),
-    outputs: entries.filter((entry) => entry.binding.direction === 'out' || entry.binding.direction === 'inout'),
+    outputs: entries.filter(
+      (entry) => entry.binding.direction === 'out' || entry.binding.direction === 'inout',
+    ),
   };
 }
 

@@ -18,10 +18,18 @@ const RANK: Record<LogLevel, number> = {
 };
 
 /** Accepts the level names of Azure's logging configuration and a few common aliases. */
-export function parseLogLevel(value: string | undefined, fallback: LogLevel = 'information'): LogLevel {
+export function parseLogLevel(
+  value: string | undefined,
+  fallback: LogLevel = 'information',
+): LogLevel {
   if (value === undefined || value.trim() === '') return fallback;
   const normalized = value.trim().toLowerCase();
-  const aliases: Record<string, LogLevel> = { info: 'information', warn: 'warning', fatal: 'critical', off: 'none' };
+  const aliases: Record<string, LogLevel> = {
+    info: 'information',
+    warn: 'warning',
+    fatal: 'critical',
+    off: 'none',
+  };
   const level = (aliases[normalized] ?? normalized) as LogLevel;
   if (!(level in RANK)) {
     throw new Error(

@@ -31,6 +31,11 @@ export class FunctionRunner {
     this.#outputs = new Map(outputs.map((h) => [h.type, h]));
   }
 
+  /** Adds a provider of extra input bindings (replacing one of the same type). */
+  addInputProvider(provider: InputBindingProvider): void {
+    this.#inputs.set(provider.type, provider);
+  }
+
   /**
    * Checks a function's extra bindings at startup.
    *
@@ -42,14 +47,20 @@ export class FunctionRunner {
     for (const input of fn.extraInputs) {
       const provider = this.#inputs.get(bindingType(input));
       if (provider) provider.prepare?.(fn, input);
-      else warnings.push(`Function '${fn.name}': input binding '${input.name}' (${input.binding.type}) is not supported by the local host; invocations will fail.`);
+      else
+        warnings.push(
+          `Function '${fn.name}': input binding '${input.name}' (${input.binding.type}) is not supported by the local host; invocations will fail.`,
+        );
     }
     for (const output of fn.outputs) {
       const type = bindingType(output);
       if (TRIGGER_OWNED_OUTPUTS.has(type)) continue;
       const handler = this.#outputs.get(type);
       if (handler) handler.prepare?.(fn, output);
-      else warnings.push(`Function '${fn.name}': output binding '${output.name}' (${output.binding.type}) is not supported by the local host; setting it fails the invocation.`);
+      else
+        warnings.push(
+          `Function '${fn.name}': output binding '${output.name}' (${output.binding.type}) is not supported by the local host; setting it fails the invocation.`,
+        );
     }
     return warnings;
   }
@@ -65,7 +76,9 @@ export class FunctionRunner {
     for (const input of fn.extraInputs) {
       const provider = this.#inputs.get(bindingType(input));
       if (!provider) {
-        throw new Error(`Function '${fn.name}': the local host cannot supply input binding '${input.name}' of type '${input.binding.type}'.`);
+        throw new Error(
+          `Function '${fn.name}': the local host cannot supply input binding '${input.name}' of type '${input.binding.type}'.`,
+        );
       }
       const data = await provider.provide(fn, input);
       if (data) inputData.push({ name: input.name, data });
@@ -84,7 +97,9 @@ export class FunctionRunner {
       if (value === undefined) continue;
       const handler = this.#outputs.get(type);
       if (!handler) {
-        throw new Error(`Function '${fn.name}' set output binding '${output.name}' of type '${output.binding.type}', which the local host does not support.`);
+        throw new Error(
+          `Function '${fn.name}' set output binding '${output.name}' of type '${output.binding.type}', which the local host does not support.`,
+        );
       }
       await handler.deliver(fn, output, value);
     }
@@ -93,7 +108,10 @@ export class FunctionRunner {
 }
 
 /** The value a function set on an output binding, if any. */
-export function outputValue(response: RpcInvocationResponse, output: NamedBinding): RpcTypedData | undefined {
+export function outputValue(
+  response: RpcInvocationResponse,
+  output: NamedBinding,
+): RpcTypedData | undefined {
   const data =
     output.name === RETURN_BINDING
       ? response.returnValue

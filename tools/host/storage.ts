@@ -9,7 +9,13 @@ import { createStorageClients, type StorageClients } from '../../src/storage/cli
 
 export const DEFAULT_CONNECTION = 'AzureWebJobsStorage';
 
-const IDENTITY_SUFFIXES = ['accountName', 'tableServiceUri', 'queueServiceUri', 'blobServiceUri', 'clientId'];
+const IDENTITY_SUFFIXES = [
+  'accountName',
+  'tableServiceUri',
+  'queueServiceUri',
+  'blobServiceUri',
+  'clientId',
+];
 
 /** The named connection has no usable settings. */
 export class ConnectionError extends Error {
@@ -35,7 +41,10 @@ export class ConnectionResolver {
     if (clients) return clients;
 
     // Present the named connection to the app's config reader as if it were AzureWebJobsStorage.
-    const mapped: Record<string, string | undefined> = { ...this.env, [DEFAULT_CONNECTION]: this.env[name] ?? '' };
+    const mapped: Record<string, string | undefined> = {
+      ...this.env,
+      [DEFAULT_CONNECTION]: this.env[name] ?? '',
+    };
     for (const suffix of IDENTITY_SUFFIXES) {
       mapped[`${DEFAULT_CONNECTION}__${suffix}`] = this.env[`${name}__${suffix}`] ?? '';
     }

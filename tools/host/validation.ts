@@ -66,3 +66,14 @@ export function routesConflict(a: RouteDeclaration, b: RouteDeclaration): boolea
   if (a.methods.length === 0 || b.methods.length === 0) return true;
   return a.methods.some((method) => b.methods.includes(method));
 }
+
+/** Every naming problem of an app's functions: invalid names and case-insensitive duplicates. */
+export function namingProblems(names: string[]): string[] {
+  const problems = names.map(functionNameProblem).filter((p): p is string => p !== undefined);
+  for (const duplicate of duplicateNames(names)) {
+    problems.push(
+      `The function name '${duplicate}' must be unique within the function app (names ignore case).`,
+    );
+  }
+  return problems;
+}

@@ -65,6 +65,7 @@ export function storageErrorResponse(
     'x-ms-version': '2025-01-05',
     date: now.toUTCString(),
   };
-  if (options.retryAfterSeconds !== undefined) headers['retry-after'] = String(options.retryAfterSeconds);
+  if (options.retryAfterSeconds !== undefined)
+    headers['retry-after'] = String(options.retryAfterSeconds);
   return { status, headers, body };
 }

@@ -18,7 +18,14 @@ export type StorageService = (typeof STORAGE_SERVICES)[number];
  * - `reset-after`: the request is forwarded and storage applies it, then the connection is reset
  *   instead of returning the answer (the client cannot tell whether its write happened).
  */
-export const FAULT_KINDS = ['500', '503', '503-retry-after', 'timeout', 'reset', 'reset-after'] as const;
+export const FAULT_KINDS = [
+  '500',
+  '503',
+  '503-retry-after',
+  'timeout',
+  'reset',
+  'reset-after',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSettings {

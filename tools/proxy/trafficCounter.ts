@@ -34,7 +34,11 @@ function headBytes(startLine: string, rawHeaders: readonly string[]): number {
 }
 
 /** Size of a request's head on the wire. `rawHeaders` alternates names and values. */
-export function requestHeadBytes(method: string, url: string, rawHeaders: readonly string[]): number {
+export function requestHeadBytes(
+  method: string,
+  url: string,
+  rawHeaders: readonly string[],
+): number {
   return headBytes(`${method} ${url} HTTP/1.1`, rawHeaders);
 }
 

@@ -34,7 +34,10 @@ describe('flushing log batches into hour blobs', () => {
     expect(result).toMatchObject({ drained: 1, acknowledged: 1, linesWritten: 4 });
     expect(await queueLength(rig.queue)).toBe(0);
     const blobs = await readAll(rig.container);
-    expect(blobs.map((b) => b.name)).toEqual(['web/2026/11/22/1400/000000.log', 'web/2026/11/22/1500/000000.log']);
+    expect(blobs.map((b) => b.name)).toEqual([
+      'web/2026/11/22/1400/000000.log',
+      'web/2026/11/22/1500/000000.log',
+    ]);
     const [before, after] = blobs as [(typeof blobs)[0], (typeof blobs)[0]];
     expect(before.messages).toEqual(['before-1', 'before-2']);
     expect(before.metadata).toEqual({
@@ -76,11 +79,29 @@ describe('flushing log batches into hour blobs', () => {
     expect(messageCounts(blobs).size).toBe(400);
 
     // A later flush appends one more block to the same blob and widens its metadata.
-    await ingest(rig.queue, 'web', [{ at: '2026-11-22T10:59:59.999Z', level: 'Verbose', message: 'late' }]);
+    await ingest(rig.queue, 'web', [
+      { at: '2026-11-22T10:59:59.999Z', level: 'Verbose', message: 'late' },
+    ]);
     await drainAndFlush({ ...rig, limits, maxMessages: 100 });
     const [tenOClock] = await readAll(rig.container);
     expect(tenOClock).toMatchObject({ name: 'web/2026/11/22/1000/000000.log', blocks: 2 });
-    expect(tenOClock!.metadata).toMatchObject({ EndTime: '2026-11-22T10:59:59Z', LogType: 'Verbose,Information' });
+    expect(tenOClock!.metadata).toMatchObject({
+      EndTime: '2026-11-22T10:59:59Z',
+      LogType: 'Verbose,Information',
+    });
+  });
+
+  it('drains a full queue in several rounds within one call, acknowledging every message', async () => {
+    for (let b = 0; b < 20; b++)
+      await ingest(rig.queue, 'web', entriesFrom(`r${b}`, '2026-11-22T12:00:00Z', 2));
+
+    const result = await drainAndFlush({ ...rig, limits, maxMessages: 6, maxFlushes: 10 });
+
+    expect(result).toMatchObject({ drained: 20, acknowledged: 20, flushes: 4, linesWritten: 40 });
+    expect(await queueLength(rig.queue)).toBe(0);
+    const [blob] = await readAll(rig.container);
+    expect(blob!.blocks).toBe(4);
+    expect(messageCounts([blob!]).size).toBe(40);
   });
 
   it('starts the next NNNNNN blob once the block limit is reached', async () => {
@@ -95,7 +116,10 @@ describe('flushing log batches into hour blobs', () => {
       ['api/2026/11/22/0900/000001.log', 2],
       ['api/2026/11/22/0900/000002.log', 1],
     ]);
-    expect(blobs[1]!.metadata).toMatchObject({ StartTime: '2026-11-22T09:02:00Z', EndTime: '2026-11-22T09:03:02Z' });
+    expect(blobs[1]!.metadata).toMatchObject({
+      StartTime: '2026-11-22T09:02:00Z',
+      EndTime: '2026-11-22T09:03:02Z',
+    });
     expect(messageCounts(blobs).size).toBe(15);
   });
 
@@ -106,7 +130,10 @@ describe('flushing log batches into hour blobs', () => {
       await ingest(
         rig.queue,
         'api',
-        entriesFrom(`f${flush}`, `2026-11-22T09:1${flush}:00Z`, 4).map((e) => ({ ...e, message: `${e.message} ${long}` })),
+        entriesFrom(`f${flush}`, `2026-11-22T09:1${flush}:00Z`, 4).map((e) => ({
+          ...e,
+          message: `${e.message} ${long}`,
+        })),
       );
       await drainAndFlush({ ...rig, limits: small, maxMessages: 32 });
     }
@@ -127,12 +154,17 @@ describe('exactly-once lines under at-least-once delivery', () => {
   });
 
   it('stores each entry once when the flusher crashes after the commit and before the acknowledgement', async () => {
-    for (let b = 0; b < 6; b++) await ingest(rig.queue, 'web', entriesFrom(`b${b}`, '2026-11-22T15:04:00Z', 10));
+    for (let b = 0; b < 6; b++)
+      await ingest(rig.queue, 'web', entriesFrom(`b${b}`, '2026-11-22T15:04:00Z', 10));
 
     // First delivery: the lines are committed, then the process "dies" before deleting the messages.
     const first = await receive(rig.queue, 1);
     expect(first).toHaveLength(6);
-    const crashed = await flushLogMessages(rig.container, first.map((r) => r.pending), limits);
+    const crashed = await flushLogMessages(
+      rig.container,
+      first.map((r) => r.pending),
+      limits,
+    );
     expect(crashed.flushed).toHaveLength(6);
     expect(await queueLength(rig.queue)).toBe(6);
 
@@ -157,12 +189,20 @@ describe('exactly-once lines under at-least-once delivery', () => {
     const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '2' });
     await ingest(rig.queue, 'web', entriesFrom('crashed', '2026-11-22T15:00:00Z', 3));
     const first = await receive(rig.queue, 1);
-    await flushLogMessages(rig.container, first.map((r) => r.pending), small);
+    await flushLogMessages(
+      rig.container,
+      first.map((r) => r.pending),
+      small,
+    );
     // Two more flushes fill 000000 and open 000001 before the redelivery.
     for (const label of ['x', 'y']) {
       await ingest(rig.queue, 'web', entriesFrom(label, '2026-11-22T15:10:00Z', 3));
       const batch = await receive(rig.queue, 30);
-      await flushLogMessages(rig.container, batch.map((r) => r.pending), small);
+      await flushLogMessages(
+        rig.container,
+        batch.map((r) => r.pending),
+        small,
+      );
       await Promise.all(batch.map((r) => rig.queue.deleteMessage(r.messageId, r.popReceipt)));
     }
     await sleep(1200);
@@ -171,7 +211,10 @@ describe('exactly-once lines under at-least-once delivery', () => {
     expect(again).toMatchObject({ drained: 1, acknowledged: 1, linesWritten: 0 });
 
     const blobs = await readAll(rig.container);
-    expect(blobs.map((b) => b.name)).toEqual(['web/2026/11/22/1500/000000.log', 'web/2026/11/22/1500/000001.log']);
+    expect(blobs.map((b) => b.name)).toEqual([
+      'web/2026/11/22/1500/000000.log',
+      'web/2026/11/22/1500/000001.log',
+    ]);
     expect([...messageCounts(blobs).values()].every((n) => n === 1)).toBe(true);
     expect(messageCounts(blobs).size).toBe(9);
   });
@@ -185,7 +228,11 @@ describe('exactly-once lines under at-least-once delivery', () => {
     expect(other).toMatchObject({ drained: 1, acknowledged: 1, linesWritten: 5 });
 
     // The slow flusher finally writes: its exclusivity has lapsed, so it searches the hour first.
-    const late = await flushLogMessages(rig.container, slow.map((r) => r.pending), limits);
+    const late = await flushLogMessages(
+      rig.container,
+      slow.map((r) => r.pending),
+      limits,
+    );
     expect(late.flushed).toHaveLength(1);
     expect(late.linesWritten).toBe(0);
     expect(late.hours[0]!.alreadyStoredParts).toEqual([slow[0]!.pending.decoded.tag]);
@@ -204,7 +251,11 @@ describe('exactly-once lines under at-least-once delivery', () => {
     const result = await flushLogMessages(racing, [loser!.pending], limits);
 
     expect(result.flushed).toHaveLength(1);
-    expect(result.hours[0]).toMatchObject({ commitAttempts: 2, linesWritten: 5, alreadyStoredParts: [] });
+    expect(result.hours[0]).toMatchObject({
+      commitAttempts: 2,
+      linesWritten: 5,
+      alreadyStoredParts: [],
+    });
     expect(result.hours[0]!.requests.download).toBe(1);
     const blobs = await readAll(rig.container);
     expect(blobs).toHaveLength(1);
@@ -215,6 +266,29 @@ describe('exactly-once lines under at-least-once delivery', () => {
 
   it('does not repeat lines when a redelivery of the same message wins the race against the original', async () => {
     await ingest(rig.queue, 'web', entriesFrom('dup', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig.queue, 'web', entriesFrom('other', '2026-11-22T15:04:30Z', 5));
+    const [original, other] = await receive(rig.queue, 30);
+    // The redelivery is flushed together with another message, so its block differs from the original's.
+    const redelivered = { ...original!.pending, dequeueCount: 2 };
+
+    const racing = raceBeforeFirstCommit(rig.container, () =>
+      flushLogMessages(rig.container, [other!.pending, redelivered], limits).then(() => undefined),
+    );
+    const result = await flushLogMessages(racing, [original!.pending], limits);
+
+    expect(result.flushed).toHaveLength(1);
+    expect(result.hours[0]).toMatchObject({
+      commitAttempts: 1,
+      linesWritten: 0,
+      alreadyStoredParts: [original!.pending.decoded.tag],
+    });
+    const counts = messageCounts(await readAll(rig.container));
+    expect(counts.size).toBe(10);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('treats an identical block committed by a duplicate delivery as its own', async () => {
+    await ingest(rig.queue, 'web', entriesFrom('same', '2026-11-22T15:04:00Z', 5));
     const [original] = await receive(rig.queue, 30);
     const redelivered = { ...original!.pending, dequeueCount: 2 };
 
@@ -224,16 +298,20 @@ describe('exactly-once lines under at-least-once delivery', () => {
     const result = await flushLogMessages(racing, [original!.pending], limits);
 
     expect(result.flushed).toHaveLength(1);
-    expect(result.hours[0]).toMatchObject({ linesWritten: 0, alreadyStoredParts: [original!.pending.decoded.tag] });
-    const counts = messageCounts(await readAll(rig.container));
-    expect([...counts.values()]).toEqual([1, 1, 1, 1, 1]);
+    const blobs = await readAll(rig.container);
+    expect(blobs[0]!.blocks).toBe(1);
+    expect([...messageCounts(blobs).values()]).toEqual([1, 1, 1, 1, 1]);
   });
 
   it('stores every entry once when several flushers drain the queue at the same time', async () => {
     const batches = 120;
     await Promise.all(
       Array.from({ length: batches }, (_, b) =>
-        ingest(rig.queue, 'web', entriesFrom(`c${b}`, `2026-11-22T15:${String(b % 60).padStart(2, '0')}:00Z`, 10)),
+        ingest(
+          rig.queue,
+          'web',
+          entriesFrom(`c${b}`, `2026-11-22T15:${String(b % 60).padStart(2, '0')}:00Z`, 10),
+        ),
       ),
     );
     const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '3' });
@@ -256,8 +334,12 @@ describe('exactly-once lines under at-least-once delivery', () => {
     for (const blob of blobs) {
       expect(blob.blocks).toBeLessThanOrEqual(3);
       const times = blob.entries.map((e) => Math.floor(e.at.getTime() / 1000) * 1000);
-      expect(blob.metadata.StartTime).toBe(new Date(Math.min(...times)).toISOString().replace('.000Z', 'Z'));
-      expect(blob.metadata.EndTime).toBe(new Date(Math.max(...times)).toISOString().replace('.000Z', 'Z'));
+      expect(blob.metadata.StartTime).toBe(
+        new Date(Math.min(...times)).toISOString().replace('.000Z', 'Z'),
+      );
+      expect(blob.metadata.EndTime).toBe(
+        new Date(Math.max(...times)).toISOString().replace('.000Z', 'Z'),
+      );
     }
     expect(attempts.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
@@ -267,16 +349,21 @@ describe('exactly-once lines under at-least-once delivery', () => {
  * A view of `container` whose first Put Block List waits for `competitor` to finish first: a
  * deterministic lost race between two real flushers (no storage call is faked).
  */
-function raceBeforeFirstCommit(container: ContainerClient, competitor: () => Promise<void>): ContainerClient {
+function raceBeforeFirstCommit(
+  container: ContainerClient,
+  competitor: () => Promise<void>,
+): ContainerClient {
   let raced = false;
   return new Proxy(container, {
     get(target, property, receiver) {
-      if (property !== 'getBlockBlobClient') return Reflect.get(target, property, receiver) as unknown;
+      if (property !== 'getBlockBlobClient')
+        return Reflect.get(target, property, receiver) as unknown;
       return (name: string): BlockBlobClient => {
         const client = target.getBlockBlobClient(name);
         return new Proxy(client, {
           get(blob, key, blobReceiver) {
-            if (key !== 'commitBlockList' || raced) return Reflect.get(blob, key, blobReceiver) as unknown;
+            if (key !== 'commitBlockList' || raced)
+              return Reflect.get(blob, key, blobReceiver) as unknown;
             return async (...args: Parameters<BlockBlobClient['commitBlockList']>) => {
               raced = true;
               await competitor();

@@ -42,7 +42,11 @@ export interface RawEntry {
 }
 
 /** Accepts one batch through the service, as `POST /logs` does. */
-export async function ingest(queue: QueueClient, source: string, entries: RawEntry[]): Promise<void> {
+export async function ingest(
+  queue: QueueClient,
+  source: string,
+  entries: RawEntry[],
+): Promise<void> {
   await acceptLogBatch(queue, parseLogBatch({ source, entries }, { maxBatchEntries: 100_000 }));
 }
 
@@ -53,9 +57,15 @@ export interface ReceivedLogMessage {
 }
 
 /** Receives up to 32 messages with a visibility timeout, as a flusher would, without deleting them. */
-export async function receive(queue: QueueClient, visibilitySeconds: number): Promise<ReceivedLogMessage[]> {
+export async function receive(
+  queue: QueueClient,
+  visibilitySeconds: number,
+): Promise<ReceivedLogMessage[]> {
   const startedAt = Date.now();
-  const response = await queue.receiveMessages({ numberOfMessages: 32, visibilityTimeout: visibilitySeconds });
+  const response = await queue.receiveMessages({
+    numberOfMessages: 32,
+    visibilityTimeout: visibilitySeconds,
+  });
   return response.receivedMessageItems.map((item) => ({
     pending: {
       decoded: decodeLogBatchMessage(decodeQueueMessage(item.messageText)),
@@ -107,7 +117,13 @@ export function messageCounts(blobs: StoredBlob[]): Map<string, number> {
 }
 
 /** Entries `first..first+count-1`, one per second from `start`, messages `<label>-<n>`. */
-export function entriesFrom(label: string, start: string, count: number, level = 'Information', stepMs = 1000): RawEntry[] {
+export function entriesFrom(
+  label: string,
+  start: string,
+  count: number,
+  level = 'Information',
+  stepMs = 1000,
+): RawEntry[] {
   const t0 = Date.parse(start);
   return Array.from({ length: count }, (_, i) => ({
     at: new Date(t0 + i * stepMs).toISOString(),
@@ -120,4 +136,5 @@ export async function queueLength(queue: QueueClient): Promise<number> {
   return (await queue.getProperties()).approximateMessagesCount ?? 0;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));

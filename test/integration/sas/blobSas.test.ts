@@ -3,6 +3,7 @@
  * one blob, the logs token reads and lists one container, and nothing more.
  */
 import { ForbiddenError, NotFoundError } from '../../../src/errors';
+import { directoryReaderRole } from '../../../src/identity/roles';
 import { employeeRowKey, parsePhotoBlobName, photoBlobName } from '../../../src/storage/keys';
 import { PHOTO_BLOB_PROPERTY } from '../../../src/sas/photoLocator';
 import {
@@ -16,7 +17,7 @@ import {
 
 let fx: SasFixture;
 const jane = principal({ employeeId: '000223' });
-const hrReader = principal({ roles: ['DirectoryReader:Human Resources'] });
+const hrReader = principal({ roles: [directoryReaderRole('Human Resources')] });
 const DEPT = 'Human Resources';
 const photoBytes = Buffer.from('\x89PNG fake image bytes');
 
@@ -43,12 +44,18 @@ describe('photo SAS', () => {
     const grant = await fx.service.photoSas(jane, DEPT, '000223', 'write');
     expect(grant.permissions).toBe('cw');
     expect(grant.container).toBe(fx.config.containers.photos);
-    expect(parsePhotoBlobName(grant.blobName!)).toMatchObject({ department: DEPT, employeeId: '000223' });
+    expect(parsePhotoBlobName(grant.blobName!)).toMatchObject({
+      department: DEPT,
+      employeeId: '000223',
+    });
     expect(grant.blobName).not.toBe(photoBlobName(DEPT, '000223', 'v1'));
 
     const blob = blobClientFrom(grant.url);
     await blob.uploadData(photoBytes, { blobHTTPHeaders: { blobContentType: 'image/png' } });
-    const stored = await fx.clients.container(fx.config.containers.photos).getBlobClient(grant.blobName!).downloadToBuffer();
+    const stored = await fx.clients
+      .container(fx.config.containers.photos)
+      .getBlobClient(grant.blobName!)
+      .downloadToBuffer();
     expect(stored.equals(photoBytes)).toBe(true);
 
     // Create+write only: no read, no delete.
@@ -57,7 +64,9 @@ describe('photo SAS', () => {
     // The signature names the blob: the token cannot write the current photo or another blob.
     const other = grant.url.replace(encodeURIComponent(grant.blobName!.split('/')[2]!), 'v1');
     expect(other).not.toBe(grant.url);
-    await expect(blobClientFrom(other).uploadData(Buffer.from('x'))).rejects.toMatchObject({ statusCode: 403 });
+    await expect(blobClientFrom(other).uploadData(Buffer.from('x'))).rejects.toMatchObject({
+      statusCode: 403,
+    });
   });
 
   it('write: each token targets a fresh version', async () => {
@@ -68,10 +77,15 @@ describe('photo SAS', () => {
 
   it('read: a read token for the current photo blob', async () => {
     const grant = await fx.service.photoSas(hrReader, DEPT, '000223', 'read');
-    expect(grant).toMatchObject({ permissions: 'r', blobName: photoBlobName(DEPT, '000223', 'v1') });
+    expect(grant).toMatchObject({
+      permissions: 'r',
+      blobName: photoBlobName(DEPT, '000223', 'v1'),
+    });
     const blob = blobClientFrom(grant.url);
     expect((await blob.downloadToBuffer()).equals(photoBytes)).toBe(true);
-    await expect(blob.uploadData(Buffer.from('overwrite'))).rejects.toMatchObject({ statusCode: 403 });
+    await expect(blob.uploadData(Buffer.from('overwrite'))).rejects.toMatchObject({
+      statusCode: 403,
+    });
     await expect(blob.delete()).rejects.toMatchObject({ statusCode: 403 });
   });
 
@@ -84,8 +98,12 @@ describe('photo SAS', () => {
 
   it('refuses callers without the right role', async () => {
     const salesReader = principal({ roles: ['DirectoryReader:Sales'] });
-    await expect(fx.service.photoSas(salesReader, DEPT, '000223', 'read')).rejects.toThrow(ForbiddenError);
-    await expect(fx.service.photoSas(hrReader, DEPT, '000223', 'write')).rejects.toThrow(ForbiddenError);
+    await expect(fx.service.photoSas(salesReader, DEPT, '000223', 'read')).rejects.toThrow(
+      ForbiddenError,
+    );
+    await expect(fx.service.photoSas(hrReader, DEPT, '000223', 'write')).rejects.toThrow(
+      ForbiddenError,
+    );
     await expect(
       fx.service.photoSas(principal({ employeeId: '000224' }), DEPT, '000223', 'write'),
     ).rejects.toThrow(ForbiddenError);
@@ -93,7 +111,10 @@ describe('photo SAS', () => {
 
   it('asks the configured PhotoLocator for the current photo', async () => {
     const blobName = photoBlobName(DEPT, '000224', 'from-locator');
-    await fx.clients.container(fx.config.containers.photos).getBlockBlobClient(blobName).uploadData(photoBytes);
+    await fx.clients
+      .container(fx.config.containers.photos)
+      .getBlockBlobClient(blobName)
+      .uploadData(photoBytes);
     const service = fx.serviceWith({ photoLocator: { currentPhotoBlob: async () => blobName } });
     const grant = await service.photoSas(admin, DEPT, '000224', 'read');
     expect(grant.blobName).toBe(blobName);
@@ -102,7 +123,9 @@ describe('photo SAS', () => {
     const foreign = fx.serviceWith({
       photoLocator: { currentPhotoBlob: async () => photoBlobName(DEPT, '000223', 'v1') },
     });
-    await expect(foreign.photoSas(admin, DEPT, '000224', 'read')).rejects.toThrow(/does not belong/);
+    await expect(foreign.photoSas(admin, DEPT, '000224', 'read')).rejects.toThrow(
+      /does not belong/,
+    );
   });
 });
 
@@ -117,9 +140,13 @@ describe('logs SAS', () => {
     expect(names).toEqual(['web/2026/11/22/1000/000000.log']);
     expect((await container.getBlobClient(names[0]!).downloadToBuffer()).toString()).toBe('line\n');
     await expect(
-      container.getBlockBlobClient('web/2026/11/22/1000/000001.log').uploadData(Buffer.from('forged')),
+      container
+        .getBlockBlobClient('web/2026/11/22/1000/000001.log')
+        .uploadData(Buffer.from('forged')),
     ).rejects.toMatchObject({ statusCode: 403 });
-    await expect(container.getBlobClient(names[0]!).delete()).rejects.toMatchObject({ statusCode: 403 });
+    await expect(container.getBlobClient(names[0]!).delete()).rejects.toMatchObject({
+      statusCode: 403,
+    });
   });
 
   it('refuses anyone but a DirectoryAdmin', async () => {
@@ -128,6 +155,8 @@ describe('logs SAS', () => {
   });
 
   it('refuses a lifetime above the cap', async () => {
-    await expect(fx.service.logsSas(admin, 1000)).rejects.toMatchObject({ code: 'SasLifetimeTooLong' });
+    await expect(fx.service.logsSas(admin, 1000)).rejects.toMatchObject({
+      code: 'SasLifetimeTooLong',
+    });
   });
 });

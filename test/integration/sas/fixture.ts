@@ -16,7 +16,11 @@ export interface SasFixture {
   clients: StorageClients;
   service: SasService;
   /** Another service on the same storage and settings (another instance, another clock...). */
-  serviceWith(options: { env?: Record<string, string>; now?: () => Date; photoLocator?: PhotoLocator }): SasService;
+  serviceWith(options: {
+    env?: Record<string, string>;
+    now?: () => Date;
+    photoLocator?: PhotoLocator;
+  }): SasService;
   cleanup(): Promise<void>;
 }
 
@@ -69,7 +73,11 @@ export function principal(options: { roles?: string[]; employeeId?: string } = {
 export const admin = principal({ roles: ['DirectoryAdmin'] });
 
 /** What a client application does with a table grant (no retries: a 403 is final). */
-export function tableClientFrom(grant: TableSasGrant, sas = grant.sas, table = grant.table): TableClient {
+export function tableClientFrom(
+  grant: TableSasGrant,
+  sas = grant.sas,
+  table = grant.table,
+): TableClient {
   return new TableClient(grant.url, table, new AzureSASCredential(sas), {
     allowInsecureConnection: true,
     retryOptions: { maxRetries: 0 },
@@ -87,7 +95,9 @@ export function containerClientFrom(grant: BlobSasGrant): ContainerClient {
 }
 
 /** Reads every entity a table client can see. */
-export async function listAll(client: TableClient): Promise<{ partitionKey: string; rowKey: string }[]> {
+export async function listAll(
+  client: TableClient,
+): Promise<{ partitionKey: string; rowKey: string }[]> {
   const rows: { partitionKey: string; rowKey: string }[] = [];
   for await (const entity of client.listEntities()) {
     rows.push({ partitionKey: entity.partitionKey!, rowKey: entity.rowKey! });

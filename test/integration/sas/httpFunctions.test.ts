@@ -44,7 +44,10 @@ const adminHeader = encodePrincipalHeader({ userId: 'boss', roles: ['DirectoryAd
 
 describe('SAS HTTP functions', () => {
   it('answer 200 with the token, its scope and Cache-Control: no-store', async () => {
-    const response = await call('expenses', post({ dept: 'Sales', id: '000223' }, { principal: employee223 }));
+    const response = await call(
+      'expenses',
+      post({ dept: 'Sales', id: '000223' }, { principal: employee223 }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers).toMatchObject({ 'cache-control': 'no-store' });
     expect(response.jsonBody).toMatchObject({
@@ -52,7 +55,8 @@ describe('SAS HTTP functions', () => {
       partitionKey: 'Sales_000223',
       permissions: 'r',
     });
-    for (const field of ['url', 'sas', 'expiresOn']) expect(typeof response.jsonBody?.[field]).toBe('string');
+    for (const field of ['url', 'sas', 'expiresOn'])
+      expect(typeof response.jsonBody?.[field]).toBe('string');
     expect(String(response.jsonBody?.sas)).toMatch(/(^|&)spk=Sales_000223(&|$)/);
     expect(String(response.jsonBody?.sas)).toMatch(/(^|&)epk=Sales_000223(&|$)/);
   });
@@ -74,7 +78,11 @@ describe('SAS HTTP functions', () => {
   });
 
   it('answer 401 (never 500) for a malformed principal', async () => {
-    for (const principal of ['@@@', Buffer.from('{"claims":7}').toString('base64'), Buffer.from('[]').toString('base64')]) {
+    for (const principal of [
+      '@@@',
+      Buffer.from('{"claims":7}').toString('base64'),
+      Buffer.from('[]').toString('base64'),
+    ]) {
       const response = await call('logs', post({}, { principal }));
       expect(response.status).toBe(401);
       expect((response.jsonBody?.error as { code: string }).code).toBe('InvalidPrincipal');
@@ -82,7 +90,10 @@ describe('SAS HTTP functions', () => {
   });
 
   it('answer 403 for another employee’s expenses and for a reader of another department', async () => {
-    const other = await call('expenses', post({ dept: 'Sales', id: '000224' }, { principal: employee223 }));
+    const other = await call(
+      'expenses',
+      post({ dept: 'Sales', id: '000224' }, { principal: employee223 }),
+    );
     expect(other.status).toBe(403);
     const reader = encodePrincipalHeader({ userId: 'r', roles: ['DirectoryReader:Marketing'] });
     const dept = await call('department', post({ dept: 'Sales' }, { principal: reader }));
@@ -106,7 +117,10 @@ describe('SAS HTTP functions', () => {
       post({}, { principal: adminHeader, body: { minutes: 1.5 } }),
     );
     expect(fractional.status).toBe(400);
-    const missing = await call('photo', post({ dept: 'Sales', id: '000223' }, { principal: adminHeader }));
+    const missing = await call(
+      'photo',
+      post({ dept: 'Sales', id: '000223' }, { principal: adminHeader }),
+    );
     expect(missing.status).toBe(400);
     expect(missing.jsonBody?.error).toMatchObject({ target: 'body.access' });
     const unknown = await call(
@@ -117,19 +131,34 @@ describe('SAS HTTP functions', () => {
   });
 
   it('rotate a policy for a DirectoryAdmin, 404 for a table without SAS', async () => {
-    const rotated = await call('rotatePolicy', post({ table: fx.config.tables.employees }, { principal: adminHeader }));
+    const rotated = await call(
+      'rotatePolicy',
+      post({ table: fx.config.tables.employees }, { principal: adminHeader }),
+    );
     expect(rotated.status).toBe(200);
     // No token was ever issued on this table: the first rotation only creates the policies.
-    expect(rotated.jsonBody).toEqual({ table: fx.config.tables.employees, policyId: 'directory-sas-v1' });
-    const again = await call('rotatePolicy', post({ table: fx.config.tables.employees }, { principal: adminHeader }));
+    expect(rotated.jsonBody).toEqual({
+      table: fx.config.tables.employees,
+      policyId: 'directory-sas-v1',
+    });
+    const again = await call(
+      'rotatePolicy',
+      post({ table: fx.config.tables.employees }, { principal: adminHeader }),
+    );
     expect(again.jsonBody).toEqual({
       table: fx.config.tables.employees,
       policyId: 'directory-sas-v2',
       revokedPolicyId: 'directory-sas-v1',
     });
-    const unknown = await call('rotatePolicy', post({ table: 'AccessLog' }, { principal: adminHeader }));
+    const unknown = await call(
+      'rotatePolicy',
+      post({ table: 'AccessLog' }, { principal: adminHeader }),
+    );
     expect(unknown.status).toBe(404);
-    const forbidden = await call('rotatePolicy', post({ table: fx.config.tables.employees }, { principal: employee223 }));
+    const forbidden = await call(
+      'rotatePolicy',
+      post({ table: fx.config.tables.employees }, { principal: employee223 }),
+    );
     expect(forbidden.status).toBe(403);
   });
 });

@@ -11,7 +11,12 @@ import {
   ValidationError,
 } from '../../../src/errors';
 import { createStorageClients } from '../../../src/storage/clients';
-import { employeePartitionKey, employeeRowKey, invertedTicksRowKey, sasPolicyId } from '../../../src/storage/keys';
+import {
+  employeePartitionKey,
+  employeeRowKey,
+  invertedTicksRowKey,
+  sasPolicyId,
+} from '../../../src/storage/keys';
 import { SasService } from '../../../src/sas/service';
 import { loadConfig } from '../../../src/config';
 import {
@@ -49,9 +54,17 @@ beforeAll(async () => {
     ['Sales', '000224'],
     ['Marketing', '000300'],
   ] as const) {
-    await employees.createEntity({ partitionKey: dept, rowKey: employeeRowKey(id), FirstName: 'F' });
+    await employees.createEntity({
+      partitionKey: dept,
+      rowKey: employeeRowKey(id),
+      FirstName: 'F',
+    });
   }
-  await employees.createEntity({ partitionKey: 'Sales', rowKey: 'review_000223_2025', ManagerRating: 3 });
+  await employees.createEntity({
+    partitionKey: 'Sales',
+    rowKey: 'review_000223_2025',
+    ManagerRating: 3,
+  });
 });
 
 afterAll(() => fx.cleanup());
@@ -91,7 +104,9 @@ describe('expenses SAS (one employee partition, read only)', () => {
 
   it('refuses another employee’s expenses (403 before any token exists)', async () => {
     await expect(fx.service.expensesSas(jane, 'Sales', '000224')).rejects.toThrow(ForbiddenError);
-    await expect(fx.service.expensesSas(principal(), 'Sales', '000223')).rejects.toThrow(ForbiddenError);
+    await expect(fx.service.expensesSas(principal(), 'Sales', '000223')).rejects.toThrow(
+      ForbiddenError,
+    );
   });
 
   it('is refused by storage for writes: the token is query-only', async () => {
@@ -104,9 +119,13 @@ describe('expenses SAS (one employee partition, read only)', () => {
   it('is refused by storage when the partition range is edited (signature covers spk/epk)', async () => {
     const grant = await fx.service.expensesSas(jane, 'Sales', '000223');
     const widened = tamper(tamper(grant.sas, 'spk', 'Sales_000224'), 'epk', 'Sales_000224');
-    await expect(listAll(tableClientFrom(grant, widened))).rejects.toMatchObject({ statusCode: 403 });
+    await expect(listAll(tableClientFrom(grant, widened))).rejects.toMatchObject({
+      statusCode: 403,
+    });
     const dropped = tamper(grant.sas, 'epk', 'Sales_999999');
-    await expect(listAll(tableClientFrom(grant, dropped))).rejects.toMatchObject({ statusCode: 403 });
+    await expect(listAll(tableClientFrom(grant, dropped))).rejects.toMatchObject({
+      statusCode: 403,
+    });
     // Control: the untouched token still works.
     await expect(listAll(tableClientFrom(grant))).resolves.toBeDefined();
   });
@@ -128,7 +147,9 @@ describe('expenses SAS (one employee partition, read only)', () => {
     expect(new URLSearchParams(expired.sas).get('sp')).toBe('r');
     await expect(listAll(tableClientFrom(expired))).rejects.toMatchObject({ statusCode: 403 });
 
-    const fresh = await fx.serviceWith({ env: { SAS_TABLE_POLICY: 'none' } }).expensesSas(jane, 'Sales', '000223', 1);
+    const fresh = await fx
+      .serviceWith({ env: { SAS_TABLE_POLICY: 'none' } })
+      .expensesSas(jane, 'Sales', '000223', 1);
     expect(fresh.policyId).toBeUndefined();
     await expect(listAll(tableClientFrom(fresh))).resolves.toBeDefined();
   });
@@ -137,13 +158,17 @@ describe('expenses SAS (one employee partition, read only)', () => {
     await expect(fx.service.expensesSas(jane, 'Sales', '000223', 61)).rejects.toMatchObject({
       code: 'SasLifetimeTooLong',
     });
-    await expect(fx.service.expensesSas(jane, 'Sales', '000223', 61)).rejects.toThrow(ValidationError);
+    await expect(fx.service.expensesSas(jane, 'Sales', '000223', 61)).rejects.toThrow(
+      ValidationError,
+    );
     const grant = await fx.service.expensesSas(jane, 'Sales', '000223', 60);
     expect(Date.parse(grant.expiresOn) - Date.now()).toBeGreaterThan(59 * 60_000);
   });
 
   it('refuses malformed keys before anything else', async () => {
-    await expect(fx.service.expensesSas(jane, 'Sales/../x', '000223')).rejects.toThrow(ValidationError);
+    await expect(fx.service.expensesSas(jane, 'Sales/../x', '000223')).rejects.toThrow(
+      ValidationError,
+    );
     await expect(fx.service.expensesSas(jane, 'Sales', '223')).rejects.toThrow(ValidationError);
   });
 });
@@ -175,16 +200,22 @@ describe('department SAS (employee entities of one Employees partition)', () => 
   });
 
   it('refuses a reader of another department, and lets an admin in', async () => {
-    await expect(fx.service.departmentSas(salesReader, 'Marketing')).rejects.toThrow(ForbiddenError);
+    await expect(fx.service.departmentSas(salesReader, 'Marketing')).rejects.toThrow(
+      ForbiddenError,
+    );
     await expect(fx.service.departmentSas(jane, 'Sales')).rejects.toThrow(ForbiddenError);
     const grant = await fx.service.departmentSas(admin, 'Marketing');
-    expect((await listAll(tableClientFrom(grant))).map((r) => r.partitionKey)).toContain('Marketing');
+    expect((await listAll(tableClientFrom(grant))).map((r) => r.partitionKey)).toContain(
+      'Marketing',
+    );
   });
 
   it('is refused by storage when the row range is widened', async () => {
     const grant = await fx.service.departmentSas(salesReader, 'Sales');
     const widened = tamper(grant.sas, 'erk', 'zzzz');
-    await expect(listAll(tableClientFrom(grant, widened))).rejects.toMatchObject({ statusCode: 403 });
+    await expect(listAll(tableClientFrom(grant, widened))).rejects.toMatchObject({
+      statusCode: 403,
+    });
   });
 });
 
@@ -215,7 +246,10 @@ describe('revocation through the stored access policy', () => {
       ]);
       await expect(listAll(tableClientFrom(before))).resolves.toHaveLength(1);
 
-      const rotation = await policyFx.service.rotateSasPolicy(admin, policyFx.config.tables.expenses.toLowerCase());
+      const rotation = await policyFx.service.rotateSasPolicy(
+        admin,
+        policyFx.config.tables.expenses.toLowerCase(),
+      );
       expect(rotation).toEqual({
         table: policyFx.config.tables.expenses,
         policyId: sasPolicyId(2),
@@ -245,9 +279,9 @@ describe('revocation through the stored access policy', () => {
   });
 
   it('lets only a DirectoryAdmin rotate, and only the SAS tables', async () => {
-    await expect(fx.service.rotateSasPolicy(salesReader, fx.config.tables.expenses)).rejects.toThrow(
-      ForbiddenError,
-    );
+    await expect(
+      fx.service.rotateSasPolicy(salesReader, fx.config.tables.expenses),
+    ).rejects.toThrow(ForbiddenError);
     await expect(fx.service.rotateSasPolicy(admin, 'AccessLog')).rejects.toThrow(NotFoundError);
   });
 
@@ -261,7 +295,11 @@ describe('revocation through the stored access policy', () => {
 
 describe('signing key configuration', () => {
   const identityClients = () => {
-    const ports = JSON.parse(process.env.TEST_AZURITE_PORTS!) as { blob: number; queue: number; table: number };
+    const ports = JSON.parse(process.env.TEST_AZURITE_PORTS!) as {
+      blob: number;
+      queue: number;
+      table: number;
+    };
     return createStorageClients(
       {
         kind: 'identity',

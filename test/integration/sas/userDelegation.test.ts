@@ -95,7 +95,10 @@ beforeAll(async () => {
   await keyed.container(config.containers.photos).create();
   await keyed.table(config.tables.employees).createTable();
   const current = photoBlobName(DEPT, '000223', 'v1');
-  await keyed.container(config.containers.photos).getBlockBlobClient(current).uploadData(photoBytes);
+  await keyed
+    .container(config.containers.photos)
+    .getBlockBlobClient(current)
+    .uploadData(photoBytes);
   await keyed.table(config.tables.employees).createEntity({
     partitionKey: DEPT,
     rowKey: employeeRowKey('000223'),
@@ -126,10 +129,17 @@ describe('user delegation SAS (managed identity, no account key)', () => {
       statusCode: 403,
     });
 
-    const write = await service.photoSas(principal({ employeeId: '000223' }), DEPT, '000223', 'write');
+    const write = await service.photoSas(
+      principal({ employeeId: '000223' }),
+      DEPT,
+      '000223',
+      'write',
+    );
     expect(write.signedWith).toBe('userDelegationKey');
     await blobClientFrom(write.url).uploadData(photoBytes);
-    await expect(blobClientFrom(write.url).downloadToBuffer()).rejects.toMatchObject({ statusCode: 403 });
+    await expect(blobClientFrom(write.url).downloadToBuffer()).rejects.toMatchObject({
+      statusCode: 403,
+    });
 
     // One key served both tokens: issuance does not cost a round trip per token.
     expect(fetchKey).toHaveBeenCalledTimes(1);

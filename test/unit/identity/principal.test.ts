@@ -12,7 +12,10 @@ const appServicePrincipal = {
   claims: [
     { typ: 'aud', val: 'api://directory' },
     { typ: 'http://schemas.microsoft.com/identity/claims/objectidentifier', val: '6f1c-oid' },
-    { typ: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', val: 'jonesj@contoso.com' },
+    {
+      typ: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+      val: 'jonesj@contoso.com',
+    },
     { typ: 'name', val: 'Jones, Jane' },
     { typ: 'roles', val: 'DirectoryReader:Sales' },
     { typ: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role', val: 'DirectoryAdmin' },
@@ -52,22 +55,34 @@ describe('App Service principal header', () => {
 
   it('does not treat a claim named like a role as a role unless its type says so', () => {
     const principal = parsePrincipalHeader(
-      b64({ claims: [{ typ: 'name', val: 'x' }, { typ: 'groups', val: 'DirectoryAdmin' }] }),
+      b64({
+        claims: [
+          { typ: 'name', val: 'x' },
+          { typ: 'groups', val: 'DirectoryAdmin' },
+        ],
+      }),
     );
     expect(principal.roles.has('DirectoryAdmin')).toBe(false);
   });
 
   it('round-trips what encodePrincipalHeader writes', () => {
     const principal = parsePrincipalHeader(
-      encodePrincipalHeader({ userId: 'u', roles: ['DirectoryReader:R&D ü'], employeeId: '000042' }),
+      encodePrincipalHeader({
+        userId: 'u',
+        roles: ['DirectoryReader:R&D ü'],
+        employeeId: '000042',
+      }),
     );
     expect([...principal.roles]).toEqual(['DirectoryReader:R&D ü']);
     expect(principal.employeeId).toBe('000042');
   });
 
-  it.each([undefined, null, '', '   '])('refuses a missing header (%p) as Unauthenticated', (header) => {
-    expectUnauthenticated(header, 'Unauthenticated');
-  });
+  it.each([undefined, null, '', '   '])(
+    'refuses a missing header (%p) as Unauthenticated',
+    (header) => {
+      expectUnauthenticated(header, 'Unauthenticated');
+    },
+  );
 
   it.each([
     ['not base64', '%%%not-base64%%%'],

@@ -16,9 +16,11 @@ const principal = (roles: string[], employeeId?: string): Principal => ({
 });
 
 describe('directory roles', () => {
-  it('builds and parses DirectoryReader roles, department names with spaces included', () => {
-    expect(directoryReaderRole('Human Resources')).toBe('DirectoryReader:Human Resources');
+  it('builds and parses DirectoryReader roles, spaces written %20 (Entra role values have none)', () => {
+    expect(directoryReaderRole('Human Resources')).toBe('DirectoryReader:Human%20Resources');
+    expect(parseDirectoryReaderRole('DirectoryReader:Human%20Resources')).toBe('Human Resources');
     expect(parseDirectoryReaderRole('DirectoryReader:Human Resources')).toBe('Human Resources');
+    expect(parseDirectoryReaderRole(directoryReaderRole('R_and-D 2'))).toBe('R_and-D 2');
     expect(parseDirectoryReaderRole('DirectoryReader:')).toBeUndefined();
     expect(parseDirectoryReaderRole('DirectoryAdmin')).toBeUndefined();
   });
@@ -30,6 +32,13 @@ describe('directory roles', () => {
     // Department names are case-sensitive partition keys: the role must match exactly.
     expect(canReadDepartment(principal(['DirectoryReader:sales']), 'Sales')).toBe(false);
     expect(canReadDepartment(principal([]), 'Sales')).toBe(false);
+    expect(
+      canReadDepartment(principal(['DirectoryReader:Human%20Resources']), 'Human Resources'),
+    ).toBe(true);
+    expect(
+      canReadDepartment(principal(['DirectoryReader:Human Resources']), 'Human Resources'),
+    ).toBe(true);
+    expect(canReadDepartment(principal(['DirectoryReader:Human']), 'Human Resources')).toBe(false);
   });
 
   it('recognises the employee only by the exact employee id claim', () => {

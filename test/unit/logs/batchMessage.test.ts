@@ -7,7 +7,11 @@ import {
 } from '../../../src/logs/batchMessage';
 import type { LogEntry } from '../../../src/logs/entry';
 import { decodeLogLine } from '../../../src/logs/lineFormat';
-import { decodeQueueMessage, encodeQueueMessage, MAX_QUEUE_MESSAGE_BYTES } from '../../../src/storage/queue';
+import {
+  decodeQueueMessage,
+  encodeQueueMessage,
+  MAX_QUEUE_MESSAGE_BYTES,
+} from '../../../src/storage/queue';
 
 function entries(count: number, messageBytes: number): LogEntry[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -54,7 +58,9 @@ describe('log batch queue messages', () => {
     expect(() => decodeLogBatchMessage({ hello: 'world' })).toThrow(ValidationError);
     expect(() => decodeLogBatchMessage({ ...message, part: 1, parts: 1 })).toThrow(ValidationError);
     expect(() => decodeLogBatchMessage({ ...message, part: 1, parts: 2 })).toThrow(/tag/);
-    expect(() => decodeLogBatchMessage({ ...message, lines: ['garbage'] })).toThrow(ValidationError);
+    expect(() => decodeLogBatchMessage({ ...message, lines: ['garbage'] })).toThrow(
+      ValidationError,
+    );
     expect(decodeLogBatchMessage(JSON.parse(JSON.stringify(message))).headers).toHaveLength(2);
   });
 });

@@ -6,7 +6,12 @@ import { ValidationError } from '../../../src/errors';
 
 describe('log block ids', () => {
   it('carry the block summary and have one fixed length', () => {
-    const summary = { startSecond: 0, endSecond: 3599, levelMask: levelMask(['Error', 'Verbose']), lines: 70_000 };
+    const summary = {
+      startSecond: 0,
+      endSecond: 3599,
+      levelMask: levelMask(['Error', 'Verbose']),
+      lines: 70_000,
+    };
     const id = logBlockId(summary, Buffer.from('x\n'));
     expect(id).toHaveLength(LOG_BLOCK_ID_LENGTH);
     expect(parseLogBlockId(id)).toEqual(summary);
@@ -20,8 +25,12 @@ describe('log block ids', () => {
   });
 
   it('refuse out-of-range summaries', () => {
-    expect(() => logBlockId({ startSecond: 5, endSecond: 3600, levelMask: 1, lines: 1 }, Buffer.alloc(1))).toThrow();
-    expect(() => logBlockId({ startSecond: 5, endSecond: 4, levelMask: 1, lines: 1 }, Buffer.alloc(1))).toThrow();
+    expect(() =>
+      logBlockId({ startSecond: 5, endSecond: 3600, levelMask: 1, lines: 1 }, Buffer.alloc(1)),
+    ).toThrow();
+    expect(() =>
+      logBlockId({ startSecond: 5, endSecond: 4, levelMask: 1, lines: 1 }, Buffer.alloc(1)),
+    ).toThrow();
   });
 });
 
@@ -67,7 +76,9 @@ describe('log query windows', () => {
       'web/2026/11/22/2300/',
       'web/2026/11/23/0000/',
     ]);
-    expect(hourPrefixesOf('web', at('2026-11-22T15:00:00Z'), at('2026-11-22T15:00:00Z'))).toEqual([]);
+    expect(hourPrefixesOf('web', at('2026-11-22T15:00:00Z'), at('2026-11-22T15:00:00Z'))).toEqual(
+      [],
+    );
   });
 
   it.each([
@@ -86,7 +97,11 @@ describe('log query windows', () => {
 
   it('allow exactly 24 hours', () => {
     expect(() =>
-      validateLogQuery({ source: 'web', from: at('2026-11-22T15:00:00Z'), to: at('2026-11-23T15:00:00Z') }),
+      validateLogQuery({
+        source: 'web',
+        from: at('2026-11-22T15:00:00Z'),
+        to: at('2026-11-23T15:00:00Z'),
+      }),
     ).not.toThrow();
   });
 });

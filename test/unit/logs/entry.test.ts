@@ -17,7 +17,10 @@ function rejection(body: unknown): ValidationError {
 describe('validating a POST /logs batch', () => {
   it('accepts a valid batch and keeps extra fields', () => {
     const batch = parseLogBatch(
-      { source: 'web-01', entries: [good, { ...good, level: 'Critical', userId: 'u1', extra: { a: [1] } }] },
+      {
+        source: 'web-01',
+        entries: [good, { ...good, level: 'Critical', userId: 'u1', extra: { a: [1] } }],
+      },
       limits,
     );
     expect(batch.source).toBe('web-01');
@@ -35,7 +38,11 @@ describe('validating a POST /logs batch', () => {
     ['a non-string message', { ...good, message: 42 }, 'body.entries[1].message'],
     ['a time without a zone', { ...good, at: '2026-11-22T15:04:05' }, 'body.entries[1].at'],
     ['a date that is not a time', { ...good, at: 'yesterday' }, 'body.entries[1].at'],
-    ['a lone surrogate in the message', { ...good, message: 'bad \ud800 text' }, 'body.entries[1].message'],
+    [
+      'a lone surrogate in the message',
+      { ...good, message: 'bad \ud800 text' },
+      'body.entries[1].message',
+    ],
     ['an entry that is not an object', 'just text', 'body.entries[1]'],
   ])('names the entry index and field for %s', (_, bad, target) => {
     const error = rejection({ source: 'web', entries: [good, bad, good] });
@@ -54,11 +61,16 @@ describe('validating a POST /logs batch', () => {
   });
 
   it('refuses more entries than the limit as too large', () => {
-    expect(() => parseLogBatch({ source: 'web', entries: [good, good, good, good] }, limits)).toThrow(TooLargeError);
+    expect(() =>
+      parseLogBatch({ source: 'web', entries: [good, good, good, good] }, limits),
+    ).toThrow(TooLargeError);
   });
 
   it('converts times with an offset to UTC and keeps milliseconds', () => {
-    const batch = parseLogBatch({ source: 'web', entries: [{ ...good, at: '2026-11-22T16:04:05.1234+01:00' }] }, limits);
+    const batch = parseLogBatch(
+      { source: 'web', entries: [{ ...good, at: '2026-11-22T16:04:05.1234+01:00' }] },
+      limits,
+    );
     expect(batch.entries[0]!.at.toISOString()).toBe('2026-11-22T15:04:05.123Z');
   });
 });

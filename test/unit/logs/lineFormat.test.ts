@@ -28,7 +28,9 @@ describe('log line format', () => {
     expect(line).not.toMatch(/[\n\r]/);
     const decoded = decodeLogLine(line);
     expect(decoded.tag).toBe(tag);
-    expect(Buffer.from(decoded.entry.message, 'utf8').equals(Buffer.from(message, 'utf8'))).toBe(true);
+    expect(Buffer.from(decoded.entry.message, 'utf8').equals(Buffer.from(message, 'utf8'))).toBe(
+      true,
+    );
     expect(decoded.entry.at.toISOString()).toBe('2026-11-22T15:04:05.123Z');
     expect(decoded.entry.level).toBe('Error');
   });
@@ -54,7 +56,9 @@ describe('log line format', () => {
   });
 
   it('writes an empty sixth field when there are no extra fields', () => {
-    expect(encodeLogLine(entry('hello'), tag)).toBe(`1.0;2026-11-22T15:04:05.123Z;Error;${tag};hello;`);
+    expect(encodeLogLine(entry('hello'), tag)).toBe(
+      `1.0;2026-11-22T15:04:05.123Z;Error;${tag};hello;`,
+    );
   });
 
   it('escapes exactly backslash, semicolon, line feed and carriage return', () => {
@@ -76,10 +80,20 @@ describe('log line format', () => {
 
   it('round-trips entries parsed from an API batch', () => {
     const batch = parseLogBatch(
-      { source: 'web', entries: [{ at: '2026-11-22T17:04:05.5+02:00', level: 'Warning', message: 'ü\n;', code: 7 }] },
+      {
+        source: 'web',
+        entries: [
+          { at: '2026-11-22T17:04:05.5+02:00', level: 'Warning', message: 'ü\n;', code: 7 },
+        ],
+      },
       { maxBatchEntries: 10 },
     );
     const decoded = decodeLogLine(encodeLogLine(batch.entries[0]!, tag)).entry;
-    expect(toApiEntry(decoded)).toEqual({ at: '2026-11-22T15:04:05.500Z', level: 'Warning', message: 'ü\n;', code: 7 });
+    expect(toApiEntry(decoded)).toEqual({
+      at: '2026-11-22T15:04:05.500Z',
+      level: 'Warning',
+      message: 'ü\n;',
+      code: 7,
+    });
   });
 });

@@ -46,7 +46,12 @@ describe('table SAS signing', () => {
 
   it('leaves the permission to the stored access policy when bound to one', () => {
     const sas = signTableSas(
-      { table: 'Employees', partitionKey: 'Sales', rowKeyStart: 'empid_000000', rowKeyEnd: 'empid_999999' },
+      {
+        table: 'Employees',
+        partitionKey: 'Sales',
+        rowKeyStart: 'empid_000000',
+        rowKeyEnd: 'empid_999999',
+      },
       { key, window, policyId: 'directory-sas-v3', protocol: 'https,http' },
     );
     const params = new URLSearchParams(sas);

@@ -16,8 +16,18 @@ describe('stored access policy ids', () => {
   });
 
   it('leaves identifiers created by others alone', () => {
-    for (const other of ['', 'policy1', 'directory-sas-v', 'directory-sas-v0', 'directory-sas-v01',
-      'Directory-sas-v1', 'directory-sas-v1 ', 'directory-sas-v1x', 'directory-sas-v12345678901234567', 'directory-sas-v9007199254740992']) {
+    for (const other of [
+      '',
+      'policy1',
+      'directory-sas-v',
+      'directory-sas-v0',
+      'directory-sas-v01',
+      'Directory-sas-v1',
+      'directory-sas-v1 ',
+      'directory-sas-v1x',
+      'directory-sas-v12345678901234567',
+      'directory-sas-v9007199254740992',
+    ]) {
       expect(parseSasPolicyId(other)).toBeUndefined();
     }
   });

@@ -8,7 +8,11 @@ import {
   type StorageService,
 } from '../../../tools/proxy/faultPlan';
 
-function outcomes(settings: FaultSettings, service: StorageService, count: number): (FaultKind | undefined)[] {
+function outcomes(
+  settings: FaultSettings,
+  service: StorageService,
+  count: number,
+): (FaultKind | undefined)[] {
   const plan = createFaultPlan(settings);
   return Array.from({ length: count }, () => plan.next(service));
 }
@@ -38,8 +42,12 @@ describe('fault plan', () => {
   });
 
   it('never faults at rate 0 and always at rate 1', () => {
-    expect(outcomes({ rate: 0, kinds: ['503'], seed: 3 }, 'table', 1000).every((r) => r === undefined)).toBe(true);
-    expect(outcomes({ rate: 1, kinds: ['reset'], seed: 3 }, 'table', 1000).every((r) => r === 'reset')).toBe(true);
+    expect(
+      outcomes({ rate: 0, kinds: ['503'], seed: 3 }, 'table', 1000).every((r) => r === undefined),
+    ).toBe(true);
+    expect(
+      outcomes({ rate: 1, kinds: ['reset'], seed: 3 }, 'table', 1000).every((r) => r === 'reset'),
+    ).toBe(true);
   });
 
   it('leaves services outside the chosen ones alone, without shifting their sequence', () => {

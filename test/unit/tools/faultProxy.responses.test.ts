@@ -14,7 +14,9 @@ describe('synthetic storage errors', () => {
     expect(response.status).toBe(503);
     expect(response.headers['x-ms-error-code']).toBe('ServerBusy');
     expect(response.headers['content-type']).toMatch(/^application\/json;odata=minimalmetadata/);
-    const body = JSON.parse(response.body) as { 'odata.error': { code: string; message: { value: string } } };
+    const body = JSON.parse(response.body) as {
+      'odata.error': { code: string; message: { value: string } };
+    };
     expect(body['odata.error'].code).toBe('ServerBusy');
     expect(body['odata.error'].message.value).toContain('RequestId:r-1');
     expect(response.headers['content-length']).toBe(String(Buffer.byteLength(response.body)));
@@ -24,12 +26,16 @@ describe('synthetic storage errors', () => {
     const response = storageErrorResponse(service, 500, { now: at });
     expect(response.headers['x-ms-error-code']).toBe('InternalError');
     expect(response.headers['content-type']).toBe('application/xml');
-    expect(response.body).toMatch(/^<\?xml version="1.0" encoding="utf-8"\?><Error><Code>InternalError<\/Code><Message>/);
+    expect(response.body).toMatch(
+      /^<\?xml version="1.0" encoding="utf-8"\?><Error><Code>InternalError<\/Code><Message>/,
+    );
   });
 
   it('adds Retry-After only when asked', () => {
     expect(storageErrorResponse('blob', 503).headers['retry-after']).toBeUndefined();
-    expect(storageErrorResponse('blob', 503, { retryAfterSeconds: 1 }).headers['retry-after']).toBe('1');
+    expect(storageErrorResponse('blob', 503, { retryAfterSeconds: 1 }).headers['retry-after']).toBe(
+      '1',
+    );
   });
 });
 

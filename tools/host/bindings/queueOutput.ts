@@ -23,10 +23,18 @@ export function createQueueOutputHandler(
     try {
       queueName = resolveQueueName(stringOption(output.binding, 'queueName'), env);
     } catch (error) {
-      throw new Error(`Function '${fn.name}', output '${output.name}': ${(error as Error).message}`);
+      throw new Error(
+        `Function '${fn.name}', output '${output.name}': ${(error as Error).message}`,
+      );
     }
-    const connection = resolveBindingExpressions(stringOption(output.binding, 'connection') ?? '', env);
-    return { queue: connections.clients(connection).queue(queueName), key: `${connection}|${queueName}` };
+    const connection = resolveBindingExpressions(
+      stringOption(output.binding, 'connection') ?? '',
+      env,
+    );
+    return {
+      queue: connections.clients(connection).queue(queueName),
+      key: `${connection}|${queueName}`,
+    };
   };
   return {
     type: 'queue',

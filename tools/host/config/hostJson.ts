@@ -24,6 +24,8 @@ export interface HostSettings {
   queues: QueueOptions;
   /** undefined = no limit (`"-1"`). */
   functionTimeoutMs: number | undefined;
+  /** host.json `extensions.durableTask` as written, for a durable extension to read. */
+  durableTask?: Record<string, unknown>;
 }
 
 /** A file problem the host reports before starting. */
@@ -48,11 +50,18 @@ function section(parent: Json, key: string, path: string): Json {
   return value as Json;
 }
 
-function duration(value: unknown, path: string, fallbackMs: number, legacyMilliseconds = false): number {
+function duration(
+  value: unknown,
+  path: string,
+  fallbackMs: number,
+  legacyMilliseconds = false,
+): number {
   if (value === undefined || value === null) return fallbackMs;
   // Version 1 of the queue extension took maxPollingInterval in milliseconds.
-  if (legacyMilliseconds && typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-  if (typeof value !== 'string') throw new HostJsonError(`host.json ${path} must be a TimeSpan string like "00:00:30".`);
+  if (legacyMilliseconds && typeof value === 'number' && Number.isFinite(value) && value >= 0)
+    return value;
+  if (typeof value !== 'string')
+    throw new HostJsonError(`host.json ${path} must be a TimeSpan string like "00:00:30".`);
   try {
     const ms = parseTimeSpan(value, `host.json ${path}`);
     if (ms < 0) throw new HostJsonError(`host.json ${path} must not be negative.`);
@@ -65,7 +74,9 @@ function duration(value: unknown, path: string, fallbackMs: number, legacyMillis
 function integer(value: unknown, path: string, fallback: number, min: number, max: number): number {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new HostJsonError(`host.json ${path} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}.`);
+    throw new HostJsonError(
+      `host.json ${path} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}.`,
+    );
   }
   return value;
 }
@@ -88,33 +99,46 @@ function minimumPollingInterval(ms: number): number {
  * @param processorCount - scales the default `newBatchThreshold` (batchSize / 2 per processor).
  * @throws {HostJsonError} for a malformed setting, naming it.
  */
-export function readHostSettings(hostJson: unknown, processorCount = os.availableParallelism()): HostSettings {
+export function readHostSettings(
+  hostJson: unknown,
+  processorCount = os.availableParallelism(),
+): HostSettings {
   if (typeof hostJson !== 'object' || hostJson === null || Array.isArray(hostJson)) {
     throw new HostJsonError('host.json must contain a JSON object.');
   }
   const root = hostJson as Json;
   if (root.version !== undefined && root.version !== '2.0') {
-    throw new HostJsonError(`host.json "version" must be "2.0", got ${JSON.stringify(root.version)}.`);
+    throw new HostJsonError(
+      `host.json "version" must be "2.0", got ${JSON.stringify(root.version)}.`,
+    );
   }
   const extensions = section(root, 'extensions', 'extensions');
   const http = section(extensions, 'http', 'extensions.http');
   const queues = section(extensions, 'queues', 'extensions.queues');
 
   const rawPrefix = http.routePrefix ?? 'api';
-  if (typeof rawPrefix !== 'string') throw new HostJsonError('host.json extensions.http.routePrefix must be a string.');
+  if (typeof rawPrefix !== 'string')
+    throw new HostJsonError('host.json extensions.http.routePrefix must be a string.');
   const routePrefix = rawPrefix.replace(/^\/+|\/+$/g, '');
 
   const batchSize = integer(queues.batchSize, 'extensions.queues.batchSize', 16, 1, 32);
   const encoding = queues.messageEncoding ?? 'base64';
   if (typeof encoding !== 'string' || !['base64', 'none'].includes(encoding.toLowerCase())) {
-    throw new HostJsonError(`host.json extensions.queues.messageEncoding must be "base64" or "none", got ${JSON.stringify(encoding)}.`);
+    throw new HostJsonError(
+      `host.json extensions.queues.messageEncoding must be "base64" or "none", got ${JSON.stringify(encoding)}.`,
+    );
   }
 
   let functionTimeoutMs: number | undefined = DEFAULT_FUNCTION_TIMEOUT_MS;
   if (root.functionTimeout === '-1' || root.functionTimeout === -1) functionTimeoutMs = undefined;
   else if (root.functionTimeout !== undefined && root.functionTimeout !== null) {
-    functionTimeoutMs = duration(root.functionTimeout, 'functionTimeout', DEFAULT_FUNCTION_TIMEOUT_MS);
-    if (functionTimeoutMs === 0) throw new HostJsonError('host.json functionTimeout must be positive (or "-1" for none).');
+    functionTimeoutMs = duration(
+      root.functionTimeout,
+      'functionTimeout',
+      DEFAULT_FUNCTION_TIMEOUT_MS,
+    );
+    if (functionTimeoutMs === 0)
+      throw new HostJsonError('host.json functionTimeout must be positive (or "-1" for none).');
   }
 
   return {
@@ -123,7 +147,11 @@ export function readHostSettings(hostJson: unknown, processorCount = os.availabl
       maxPollingIntervalMs: minimumPollingInterval(
         duration(queues.maxPollingInterval, 'extensions.queues.maxPollingInterval', 60_000, true),
       ),
-      visibilityTimeoutMs: duration(queues.visibilityTimeout, 'extensions.queues.visibilityTimeout', 0),
+      visibilityTimeoutMs: duration(
+        queues.visibilityTimeout,
+        'extensions.queues.visibilityTimeout',
+        0,
+      ),
       batchSize,
       newBatchThreshold: integer(
         queues.newBatchThreshold,
@@ -132,10 +160,20 @@ export function readHostSettings(hostJson: unknown, processorCount = os.availabl
         0,
         10_000,
       ),
-      maxDequeueCount: integer(queues.maxDequeueCount, 'extensions.queues.maxDequeueCount', 5, 1, 1_000),
+      maxDequeueCount: integer(
+        queues.maxDequeueCount,
+        'extensions.queues.maxDequeueCount',
+        5,
+        1,
+        1_000,
+      ),
       messageEncoding: encoding.toLowerCase() as MessageEncoding,
     },
     functionTimeoutMs,
+    durableTask:
+      extensions.durableTask === undefined
+        ? undefined
+        : section(extensions, 'durableTask', 'extensions.durableTask'),
   };
 }
 

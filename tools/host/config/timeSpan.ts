@@ -8,9 +8,13 @@
  * @throws {Error} naming `what` when the text is not a TimeSpan.
  */
 export function parseTimeSpan(text: string, what: string): number {
-  const match = /^\s*(-)?(?:(\d+)\.)?(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,7}))?)?\s*$/.exec(text);
+  const match = /^\s*(-)?(?:(\d+)\.)?(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,7}))?)?\s*$/.exec(
+    text,
+  );
   if (!match) {
-    throw new Error(`${what} must be a TimeSpan like "00:00:30" ([d.]hh:mm[:ss[.fff]]), got "${text}".`);
+    throw new Error(
+      `${what} must be a TimeSpan like "00:00:30" ([d.]hh:mm[:ss[.fff]]), got "${text}".`,
+    );
   }
   const [, minus, days, hours, minutes, seconds, fraction] = match;
   const h = Number(hours);

@@ -7,7 +7,14 @@
 import Module from 'node:module';
 import type { FunctionAppRegistry } from './registry';
 import { Disposable } from './registry';
-import type { FunctionCallback, FunctionMetadata, HookCallback, ProgrammingModel, RpcLogCategory, RpcLogLevel } from './types';
+import type {
+  FunctionCallback,
+  FunctionMetadata,
+  HookCallback,
+  ProgrammingModel,
+  RpcLogCategory,
+  RpcLogLevel,
+} from './types';
 
 export const CORE_MODULE_NAME = '@azure/functions-core';
 

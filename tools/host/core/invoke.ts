@@ -20,7 +20,9 @@ import type {
 /** The handler did not finish within host.json `functionTimeout`. */
 export class FunctionTimeoutError extends Error {
   constructor(functionName: string, timeoutMs: number) {
-    super(`Timeout value of ${formatDuration(timeoutMs)} was exceeded by function: Functions.${functionName}`);
+    super(
+      `Timeout value of ${formatDuration(timeoutMs)} was exceeded by function: Functions.${functionName}`,
+    );
     this.name = 'FunctionTimeoutError';
   }
 }
@@ -63,7 +65,12 @@ class HostInvocationContext implements CoreInvocationContext {
     readonly invocationId: string,
     readonly request: RpcInvocationRequest,
     readonly metadata: RegisteredFunction['metadata'],
-    private readonly write: (ctx: HostInvocationContext, level: RpcLogLevel, category: RpcLogCategory, message: string) => void,
+    private readonly write: (
+      ctx: HostInvocationContext,
+      level: RpcLogLevel,
+      category: RpcLogCategory,
+      message: string,
+    ) => void,
   ) {}
 
   log(level: RpcLogLevel, category: RpcLogCategory, message: string): void {
@@ -128,7 +135,10 @@ export function createInvoker(
     }
   };
 
-  const runHooks = async (hookName: 'preInvocation' | 'postInvocation', context: HookContext): Promise<void> => {
+  const runHooks = async (
+    hookName: 'preInvocation' | 'postInvocation',
+    context: HookContext,
+  ): Promise<void> => {
     for (const hook of registry.hooks(hookName)) await hook(context);
   };
 
@@ -138,9 +148,17 @@ export function createInvoker(
       if (!model) throw new Error('The app registered no programming model.');
       const invocationId = randomUUID();
       const name = fn.metadata.name;
-      const request: RpcInvocationRequest = { ...partialRequest, invocationId, functionId: fn.metadata.functionId ?? name };
+      const request: RpcInvocationRequest = {
+        ...partialRequest,
+        invocationId,
+        functionId: fn.metadata.functionId ?? name,
+      };
       const started = Date.now();
-      logger.log('information', name, `Executing 'Functions.${name}' (Reason='${invokeOptions.reason}', Id=${invocationId})`);
+      logger.log(
+        'information',
+        name,
+        `Executing 'Functions.${name}' (Reason='${invokeOptions.reason}', Id=${invocationId})`,
+      );
 
       try {
         const ctx = new HostInvocationContext(invocationId, request, fn.metadata, write);
@@ -175,7 +193,10 @@ export function createInvoker(
         };
         ctx.state = 'invocation';
         try {
-          post.result = await withTimeout(name, invocationModel.invokeFunction(context, pre.inputs, pre.functionCallback));
+          post.result = await withTimeout(
+            name,
+            invocationModel.invokeFunction(context, pre.inputs, pre.functionCallback),
+          );
         } catch (error) {
           post.error = error;
         } finally {

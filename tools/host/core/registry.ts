@@ -89,7 +89,9 @@ export class FunctionAppRegistry {
     }
     const functionId = metadata.functionId ?? metadata.name;
     if (this.#functions.has(functionId)) {
-      throw new RegistrationError(`A function with id "${functionId}" has already been registered.`);
+      throw new RegistrationError(
+        `A function with id "${functionId}" has already been registered.`,
+      );
     }
     this.#functions.set(functionId, { metadata, callback, entryPoint: this.currentEntryPoint });
     return new Disposable(() => {

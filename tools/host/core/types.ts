@@ -5,7 +5,8 @@
  * worker's published types, which mirror the host's gRPC messages.
  */
 
-export type RpcLogLevel = 'trace' | 'debug' | 'information' | 'warning' | 'error' | 'critical' | 'none';
+export type RpcLogLevel =
+  'trace' | 'debug' | 'information' | 'warning' | 'error' | 'critical' | 'none';
 export type RpcLogCategory = 'user' | 'system' | 'customMetric';
 
 export interface RpcNullableString {
@@ -108,8 +109,16 @@ export interface RpcInvocationRequest {
   functionId?: string | null;
   inputData?: RpcParameterBinding[] | null;
   triggerMetadata?: Record<string, RpcTypedData> | null;
-  traceContext?: { traceParent?: string | null; traceState?: string | null; attributes?: Record<string, string> | null } | null;
-  retryContext?: { retryCount?: number | null; maxRetryCount?: number | null; exception?: RpcException | null } | null;
+  traceContext?: {
+    traceParent?: string | null;
+    traceState?: string | null;
+    attributes?: Record<string, string> | null;
+  } | null;
+  retryContext?: {
+    retryCount?: number | null;
+    maxRetryCount?: number | null;
+    exception?: RpcException | null;
+  } | null;
 }
 
 export interface RpcInvocationResponse {
@@ -146,7 +155,9 @@ export interface InvocationModel {
 export interface ProgrammingModel {
   name: string;
   version: string;
-  getInvocationModel(coreContext: CoreInvocationContext): InvocationModel | Promise<InvocationModel>;
+  getInvocationModel(
+    coreContext: CoreInvocationContext,
+  ): InvocationModel | Promise<InvocationModel>;
   getCapabilities?(
     defaultCapabilities: Record<string, string>,
   ): Record<string, string> | Promise<Record<string, string>>;

@@ -53,7 +53,8 @@ export function createConstraint(name: string, rawArgs: string | undefined): Rou
   const text = rawArgs === undefined ? name : `${name}(${rawArgs})`;
   const args = rawArgs === undefined ? [] : rawArgs.split(',');
   const noArgs = (test: (value: string) => boolean): RouteConstraint => {
-    if (rawArgs !== undefined) throw new RouteConstraintError(`The route constraint '${name}' takes no arguments.`);
+    if (rawArgs !== undefined)
+      throw new RouteConstraintError(`The route constraint '${name}' takes no arguments.`);
     return { text, test };
   };
 
@@ -110,13 +111,16 @@ export function createConstraint(name: string, rawArgs: string | undefined): Rou
       };
     }
     case 'regex': {
-      if (rawArgs === undefined) throw new RouteConstraintError(`The route constraint 'regex' needs a pattern.`);
+      if (rawArgs === undefined)
+        throw new RouteConstraintError(`The route constraint 'regex' needs a pattern.`);
       let pattern: RegExp;
       try {
         // ASP.NET evaluates regex constraints case-insensitively and unanchored.
         pattern = new RegExp(rawArgs, 'i');
       } catch (error) {
-        throw new RouteConstraintError(`The route constraint '${text}' is not a valid regular expression: ${(error as Error).message}`);
+        throw new RouteConstraintError(
+          `The route constraint '${text}' is not a valid regular expression: ${(error as Error).message}`,
+        );
       }
       return { text, test: (v) => pattern.test(v) };
     }

@@ -79,19 +79,25 @@ function parseParameter(template: string, body: string): ParameterPart {
   while (rest.startsWith(':')) {
     rest = rest.slice(1);
     const constraintName = /^[A-Za-z]+/.exec(rest)?.[0];
-    if (!constraintName) throw new RouteTemplateError(template, `parameter '${name}' has an empty constraint.`);
+    if (!constraintName)
+      throw new RouteTemplateError(template, `parameter '${name}' has an empty constraint.`);
     rest = rest.slice(constraintName.length);
     let args: string | undefined;
     if (rest.startsWith('(')) {
       const close = closingParenthesis(rest, constraintName.toLowerCase() === 'regex');
-      if (close < 0) throw new RouteTemplateError(template, `constraint '${constraintName}' of '${name}' is missing ')'.`);
+      if (close < 0)
+        throw new RouteTemplateError(
+          template,
+          `constraint '${constraintName}' of '${name}' is missing ')'.`,
+        );
       args = rest.slice(1, close);
       rest = rest.slice(close + 1);
     }
     try {
       constraints.push(createConstraint(constraintName, args));
     } catch (error) {
-      if (error instanceof RouteConstraintError) throw new RouteTemplateError(template, error.message);
+      if (error instanceof RouteConstraintError)
+        throw new RouteTemplateError(template, error.message);
       throw error;
     }
   }
@@ -102,7 +108,10 @@ function parseParameter(template: string, body: string): ParameterPart {
     defaultValue = rest.slice(1);
     rest = '';
     if (defaultValue.endsWith('?')) {
-      throw new RouteTemplateError(template, `optional parameter '${name}' cannot have a default value.`);
+      throw new RouteTemplateError(
+        template,
+        `optional parameter '${name}' cannot have a default value.`,
+      );
     }
   } else if (rest === '?') {
     optional = true;
@@ -110,7 +119,10 @@ function parseParameter(template: string, body: string): ParameterPart {
   }
   if (rest !== '') throw new RouteTemplateError(template, `'{${body}}' could not be parsed.`);
   if (catchAll && optional) {
-    throw new RouteTemplateError(template, `catch-all parameter '${name}' cannot be marked optional.`);
+    throw new RouteTemplateError(
+      template,
+      `catch-all parameter '${name}' cannot be marked optional.`,
+    );
   }
   return { kind: 'parameter', name, optional, catchAll, defaultValue, constraints };
 }
@@ -145,7 +157,10 @@ function parseSegment(template: string, text: string): TemplatePart[] {
       literal = '';
       const previous = parts[parts.length - 1];
       if (previous?.kind === 'parameter') {
-        throw new RouteTemplateError(template, 'a path segment cannot contain two consecutive parameters.');
+        throw new RouteTemplateError(
+          template,
+          'a path segment cannot contain two consecutive parameters.',
+        );
       }
       parts.push(parseParameter(template, body));
       i = j + 1;
@@ -178,15 +193,20 @@ export function parseRouteTemplate(route: string): RouteTemplate {
   const rawSegments = text.split('/');
   const names = new Set<string>();
   const segments = rawSegments.map((raw, index): TemplateSegment => {
-    if (raw === '') throw new RouteTemplateError(route, `the separator '/' cannot appear consecutively.`);
+    if (raw === '')
+      throw new RouteTemplateError(route, `the separator '/' cannot appear consecutively.`);
     const parts = parseSegment(route, raw);
     for (const part of parts) {
       if (part.kind !== 'parameter') continue;
       const key = part.name.toLowerCase();
-      if (names.has(key)) throw new RouteTemplateError(route, `parameter '${part.name}' appears more than once.`);
+      if (names.has(key))
+        throw new RouteTemplateError(route, `parameter '${part.name}' appears more than once.`);
       names.add(key);
       if (part.catchAll && (parts.length > 1 || index !== rawSegments.length - 1)) {
-        throw new RouteTemplateError(route, `catch-all parameter '${part.name}' must be the whole last segment.`);
+        throw new RouteTemplateError(
+          route,
+          `catch-all parameter '${part.name}' must be the whole last segment.`,
+        );
       }
       if ((part.optional || part.defaultValue !== undefined) && parts.length > 1) {
         throw new RouteTemplateError(
@@ -209,9 +229,13 @@ export function parseRouteTemplate(route: string): RouteTemplate {
   for (const segment of segments) {
     const only = segment.parts.length === 1 ? segment.parts[0] : undefined;
     const isOptional =
-      only?.kind === 'parameter' && (only.optional || only.defaultValue !== undefined || only.catchAll);
+      only?.kind === 'parameter' &&
+      (only.optional || only.defaultValue !== undefined || only.catchAll);
     if (seenOptional && !isOptional) {
-      throw new RouteTemplateError(route, 'an optional parameter must be followed only by optional parameters.');
+      throw new RouteTemplateError(
+        route,
+        'an optional parameter must be followed only by optional parameters.',
+      );
     }
     seenOptional ||= isOptional;
   }
@@ -243,7 +267,10 @@ function satisfies(part: ParameterPart, value: string): boolean {
  *
  * @returns the route parameters (absent optional parameters are left out), or undefined.
  */
-export function matchRoute(template: RouteTemplate, segments: string[]): Record<string, string> | undefined {
+export function matchRoute(
+  template: RouteTemplate,
+  segments: string[],
+): Record<string, string> | undefined {
   const values: Record<string, string> = {};
   for (let i = 0; i < template.segments.length; i++) {
     const segment = template.segments[i]!;

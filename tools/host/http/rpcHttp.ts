@@ -61,7 +61,10 @@ export function typedDataToBuffer(data: RpcTypedData | null | undefined): Buffer
 
 /** ASP.NET escapes cookie values with `Uri.EscapeDataString` (RFC 3986 unreserved kept). */
 function escapeDataString(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 /** A `Set-Cookie` header value in ASP.NET Core's attribute order and spelling. */
@@ -75,7 +78,9 @@ export function formatSetCookie(cookie: RpcHttpCookie): string {
   if (cookie.path?.value) parts.push(`path=${cookie.path.value}`);
   if (cookie.secure?.value) parts.push('secure');
   // 'none' is the library's "not specified"; 'explicitNone' is SameSite=None.
-  const sameSite = { lax: 'lax', strict: 'strict', explicitNone: 'none' }[cookie.sameSite ?? 'none' as string];
+  const sameSite = { lax: 'lax', strict: 'strict', explicitNone: 'none' }[
+    cookie.sameSite ?? ('none' as string)
+  ];
   if (sameSite) parts.push(`samesite=${sameSite}`);
   if (cookie.httpOnly?.value) parts.push('httponly');
   return parts.join('; ');
@@ -99,7 +104,8 @@ const HOP_BY_HOP = new Set(['content-length', 'transfer-encoding', 'connection',
 export function fromRpcHttpResponse(output: RpcTypedData | null | undefined): OutgoingResponse {
   const http = output?.http;
   if (!http) return { status: 200, headers: [], body: Buffer.alloc(0) };
-  const status = http.statusCode === undefined || http.statusCode === null ? 200 : Number(http.statusCode);
+  const status =
+    http.statusCode === undefined || http.statusCode === null ? 200 : Number(http.statusCode);
   if (!Number.isInteger(status) || status < 100 || status > 599) {
     throw new Error(`The function returned an invalid HTTP status code "${http.statusCode}".`);
   }

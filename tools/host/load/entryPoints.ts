@@ -4,6 +4,7 @@
  * worker does. A file that fails to load stops the host (Node 20 workers block on it too).
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FunctionAppRegistry } from '../core/registry';
 import { globFiles } from './glob';
@@ -21,7 +22,9 @@ export class EntryPointError extends Error {
 /** The `main` of the app's package.json, or the default when it has none. */
 export function packageMain(appRoot: string): string {
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(appRoot, 'package.json'), 'utf8')) as { main?: unknown };
+    const pkg = JSON.parse(fs.readFileSync(path.join(appRoot, 'package.json'), 'utf8')) as {
+      main?: unknown;
+    };
     return typeof pkg.main === 'string' && pkg.main.trim() !== '' ? pkg.main : DEFAULT_MAIN;
   } catch {
     return DEFAULT_MAIN;
@@ -34,7 +37,11 @@ export function packageMain(appRoot: string): string {
  * @returns the loaded files, relative to `appRoot`.
  * @throws {EntryPointError} when nothing matches or a file throws while loading.
  */
-export function loadEntryPoints(appRoot: string, pattern: string, registry: FunctionAppRegistry): string[] {
+export function loadEntryPoints(
+  appRoot: string,
+  pattern: string,
+  registry: FunctionAppRegistry,
+): string[] {
   const files = globFiles(appRoot, pattern);
   if (files.length === 0) {
     throw new EntryPointError(
@@ -45,10 +52,14 @@ export function loadEntryPoints(appRoot: string, pattern: string, registry: Func
     const fullPath = path.join(appRoot, file);
     registry.currentEntryPoint = fullPath;
     try {
-      require(fullPath);
+      // Node's loader (not a bundler's): the app's own `require` calls then go through the
+      // host's `@azure/functions-core` interception.
+      createRequire(fullPath)(fullPath);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      const wrapped = new EntryPointError(`Worker was unable to load entry point "${file}": ${reason}`);
+      const wrapped = new EntryPointError(
+        `Worker was unable to load entry point "${file}": ${reason}`,
+      );
       wrapped.cause = error;
       throw wrapped;
     } finally {

@@ -34,7 +34,10 @@ export function globToRegExp(pattern: string): RegExp {
       const close = pattern.indexOf(']', i + 1);
       if (close < 0) source += '\\[';
       else {
-        const body = pattern.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = pattern
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         source += `[${body}]`;
         i = close;
       }

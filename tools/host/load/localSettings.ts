@@ -35,7 +35,9 @@ export function parseLocalSettings(text: string, file = 'local.settings.json'): 
   }
   const root = parsed as Record<string, unknown>;
   if (root.IsEncrypted === true) {
-    throw new LocalSettingsError(`${file} is encrypted; decrypt it with "func settings decrypt" or write the values in plain text.`);
+    throw new LocalSettingsError(
+      `${file} is encrypted; decrypt it with "func settings decrypt" or write the values in plain text.`,
+    );
   }
   const values: Record<string, string> = {};
   const rawValues = root.Values ?? {};
@@ -45,7 +47,8 @@ export function parseLocalSettings(text: string, file = 'local.settings.json'): 
   for (const [name, value] of Object.entries(rawValues)) {
     if (typeof value === 'string') values[name] = value;
     else if (typeof value === 'number' || typeof value === 'boolean') values[name] = String(value);
-    else if (value !== null) throw new LocalSettingsError(`${file} Values.${name} must be a string.`);
+    else if (value !== null)
+      throw new LocalSettingsError(`${file} Values.${name} must be a string.`);
   }
   const host = root.Host;
   let localHttpPort: number | undefined;
@@ -80,7 +83,10 @@ export function readLocalSettings(file: string): LocalSettings | undefined {
  *
  * @returns the names skipped because the environment already defines them.
  */
-export function applyLocalSettings(values: Record<string, string>, env: Record<string, string | undefined>): string[] {
+export function applyLocalSettings(
+  values: Record<string, string>,
+  env: Record<string, string | undefined>,
+): string[] {
   const skipped: string[] = [];
   for (const [name, value] of Object.entries(values)) {
     if (env[name] !== undefined) skipped.push(name);

@@ -39,7 +39,8 @@ export function createQueueDriver(config: QueueDriverOptions): TriggerDriver {
         throw new Error(`Function '${fn.name}': ${(error as Error).message}`);
       }
       const connectionName =
-        resolveBindingExpressions(stringOption(binding, 'connection') ?? '', config.env) || DEFAULT_CONNECTION;
+        resolveBindingExpressions(stringOption(binding, 'connection') ?? '', config.env) ||
+        DEFAULT_CONNECTION;
       const clients = config.connections.clients(connectionName);
       queueNames.set(fn.name, queueName);
       listeners.set(
@@ -74,7 +75,15 @@ export function createQueueDriver(config: QueueDriverOptions): TriggerDriver {
       await config.runner.run(fn, {
         data: { string: input },
         metadata: queueTriggerMetadata(
-          { messageId: randomUUID(), popReceipt: '', messageText: input, dequeueCount: 1, insertedOn: now, expiresOn: now, nextVisibleOn: now },
+          {
+            messageId: randomUUID(),
+            popReceipt: '',
+            messageText: input,
+            dequeueCount: 1,
+            insertedOn: now,
+            expiresOn: now,
+            nextVisibleOn: now,
+          },
           input,
           fn.name,
           now,

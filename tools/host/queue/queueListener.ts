@@ -96,7 +96,10 @@ export class QueueListener {
     await this.#loop;
     const running = [...this.#inFlight.values()];
     if (running.length > 0) {
-      this.#log('information', `Waiting up to ${graceMs} ms for ${running.length} running invocation(s).`);
+      this.#log(
+        'information',
+        `Waiting up to ${graceMs} ms for ${running.length} running invocation(s).`,
+      );
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled(running.map((entry) => entry.done)),
@@ -122,7 +125,11 @@ export class QueueListener {
         break;
       } catch (error) {
         if (signal.aborted) return;
-        if (!failing) this.#log('error', `The listener for queue '${queue.name}' could not start and will keep retrying: ${(error as Error).message}`);
+        if (!failing)
+          this.#log(
+            'error',
+            `The listener for queue '${queue.name}' could not start and will keep retrying: ${(error as Error).message}`,
+          );
         failing = true;
         await sleep(this.#backoff.next(false), signal);
       }
@@ -147,7 +154,11 @@ export class QueueListener {
         failing = false;
       } catch (error) {
         if (signal.aborted) break;
-        if (!failing) this.#log('warning', `Polling queue '${queue.name}' failed (retrying with back-off): ${(error as Error).message}`);
+        if (!failing)
+          this.#log(
+            'warning',
+            `Polling queue '${queue.name}' failed (retrying with back-off): ${(error as Error).message}`,
+          );
         failing = true;
         await sleep(this.#backoff.next(false), signal);
         continue;
@@ -166,7 +177,10 @@ export class QueueListener {
       done: Promise.resolve(),
     };
     this.#inFlight.set(message.messageId, entry);
-    entry.renewTimer = setInterval(() => void this.#renew(entry), Math.max(1000, this.#leaseMs / 2));
+    entry.renewTimer = setInterval(
+      () => void this.#renew(entry),
+      Math.max(1000, this.#leaseMs / 2),
+    );
     entry.renewTimer.unref();
     entry.done = this.#process(entry)
       .catch((error) => this.#log('error', `Message ${message.messageId}: ${describeError(error)}`))
@@ -197,7 +211,10 @@ export class QueueListener {
         entry.popReceipt = response.popReceipt ?? entry.popReceipt;
       });
     } catch (error) {
-      this.#log('warning', `Could not extend the lease of message ${entry.message.messageId}: ${(error as Error).message}`);
+      this.#log(
+        'warning',
+        `Could not extend the lease of message ${entry.message.messageId}: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -220,7 +237,10 @@ export class QueueListener {
     let succeeded = false;
     try {
       await runner.run(fn, {
-        data: fn.trigger.binding.dataType === 'binary' ? { bytes: Buffer.from(decoded.text, 'utf8') } : { string: decoded.text },
+        data:
+          fn.trigger.binding.dataType === 'binary'
+            ? { bytes: Buffer.from(decoded.text, 'utf8') }
+            : { string: decoded.text },
         metadata: queueTriggerMetadata(message, decoded.text, fn.name),
         reason: `New queue message detected on '${this.queueName}'.`,
       });
@@ -231,7 +251,9 @@ export class QueueListener {
     if (entry.abandoned) return;
 
     if (succeeded) {
-      await this.#sequenced(entry, () => this.config.queue.deleteMessage(message.messageId, entry.popReceipt));
+      await this.#sequenced(entry, () =>
+        this.config.queue.deleteMessage(message.messageId, entry.popReceipt),
+      );
     } else if (message.dequeueCount >= options.maxDequeueCount) {
       await this.#moveToPoison(entry);
     } else {
@@ -261,7 +283,10 @@ export class QueueListener {
     clearInterval(entry.renewTimer);
     try {
       await this.#release(entry, this.config.options.visibilityTimeoutMs);
-      this.#log('warning', `Shutdown: message ${entry.message.messageId} was still being processed; released for redelivery.`);
+      this.#log(
+        'warning',
+        `Shutdown: message ${entry.message.messageId} was still being processed; released for redelivery.`,
+      );
     } catch (error) {
       this.#log(
         'warning',
@@ -282,6 +307,8 @@ export class QueueListener {
     }
     // The poison copy keeps the original (still encoded) text, as the host's copy does.
     await poisonQueue.sendMessage(entry.message.messageText);
-    await this.#sequenced(entry, () => queue.deleteMessage(entry.message.messageId, entry.popReceipt));
+    await this.#sequenced(entry, () =>
+      queue.deleteMessage(entry.message.messageId, entry.popReceipt),
+    );
   }
 }

@@ -30,7 +30,8 @@ export function decodeMessageText(messageText: string, encoding: MessageEncoding
   if (!BASE64.test(compact)) {
     return {
       ok: false,
-      reason: 'Message decoding has failed: the message is not base64, which host.json extensions.queues.messageEncoding expects.',
+      reason:
+        'Message decoding has failed: the message is not base64, which host.json extensions.queues.messageEncoding expects.',
     };
   }
   return { ok: true, text: Buffer.from(compact, 'base64').toString('utf8') };
@@ -44,7 +45,10 @@ export function encodeMessageText(content: string | Buffer, encoding: MessageEnc
 
 /** A date as .NET's JSON serializer writes a UTC `DateTimeOffset`. */
 export function dotNetDate(date: Date): string {
-  return date.toISOString().replace(/\.000Z$/, 'Z').replace(/Z$/, '+00:00');
+  return date
+    .toISOString()
+    .replace(/\.000Z$/, 'Z')
+    .replace(/Z$/, '+00:00');
 }
 
 function jsonDate(date: Date | undefined): RpcTypedData {
@@ -53,7 +57,13 @@ function jsonDate(date: Date | undefined): RpcTypedData {
 
 /** The `sys` metadata the host adds to every trigger. */
 export function systemMetadata(functionName: string, now: Date): RpcTypedData {
-  return { json: JSON.stringify({ MethodName: functionName, UtcNow: dotNetDate(now), RandGuid: randomUUID() }) };
+  return {
+    json: JSON.stringify({
+      MethodName: functionName,
+      UtcNow: dotNetDate(now),
+      RandGuid: randomUUID(),
+    }),
+  };
 }
 
 /** Trigger metadata of one queue message, keyed as the host names it. */
@@ -82,12 +92,14 @@ export function queueTriggerMetadata(
 export function outputMessages(data: RpcTypedData): Array<string | Buffer> {
   if (typeof data.string === 'string') return [data.string];
   if (data.bytes) return [Buffer.from(data.bytes)];
-  if (typeof data.int === 'number' || typeof data.double === 'number') return [String(data.int ?? data.double)];
+  if (typeof data.int === 'number' || typeof data.double === 'number')
+    return [String(data.int ?? data.double)];
   if (data.collectionString?.string) return [...data.collectionString.string];
   if (data.collectionBytes?.bytes) return data.collectionBytes.bytes.map((b) => Buffer.from(b));
   if (typeof data.json === 'string') {
     const value: unknown = JSON.parse(data.json);
-    if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
+    if (Array.isArray(value))
+      return value.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
     return [data.json];
   }
   return [];

@@ -17,7 +17,10 @@ export function queueNameProblem(name: string): string | undefined {
  *
  * @throws {Error} for an unresolved setting or an invalid name.
  */
-export function resolveQueueName(raw: string | undefined, env: Record<string, string | undefined>): string {
+export function resolveQueueName(
+  raw: string | undefined,
+  env: Record<string, string | undefined>,
+): string {
   const name = resolveBindingExpressions(raw ?? '', env).toLowerCase();
   const problem = queueNameProblem(name);
   if (problem) throw new Error(problem);

@@ -17,7 +17,9 @@ export interface Schedule {
 /** The schedule is neither NCRONTAB nor a TimeSpan. */
 export class ScheduleError extends Error {
   constructor(expression: string, reason: string) {
-    super(`The schedule expression '${expression}' was not recognized as a valid cron expression or timespan string: ${reason}`);
+    super(
+      `The schedule expression '${expression}' was not recognized as a valid cron expression or timespan string: ${reason}`,
+    );
     this.name = 'ScheduleError';
   }
 }
@@ -63,7 +65,10 @@ export function parseSchedule(text: string): Schedule {
     if (intervalMs <= 0) throw new ScheduleError(text, 'the interval must be positive.');
     return { text, next: (after) => new Date(after.getTime() + intervalMs) };
   }
-  throw new ScheduleError(text, `NCRONTAB needs six fields ({second} {minute} {hour} {day} {month} {day-of-week}), got ${fields.length}.`);
+  throw new ScheduleError(
+    text,
+    `NCRONTAB needs six fields ({second} {minute} {hour} {day} {month} {day-of-week}), got ${fields.length}.`,
+  );
 }
 
 /**

@@ -17,7 +17,10 @@ export function statusBlobName(hostId: string, functionName: string): string {
   return `timers/${hostId}/Host.Functions.${functionName}/status`;
 }
 
-export function createBlobScheduleMonitor(container: ContainerClient, hostId: string): ScheduleMonitor {
+export function createBlobScheduleMonitor(
+  container: ContainerClient,
+  hostId: string,
+): ScheduleMonitor {
   let ready = false;
   return {
     async read(functionName) {
@@ -25,7 +28,11 @@ export function createBlobScheduleMonitor(container: ContainerClient, hostId: st
       try {
         const body = await blob.downloadToBuffer();
         const parsed = JSON.parse(body.toString('utf8')) as Partial<ScheduleStatus>;
-        if (typeof parsed.Last !== 'string' || typeof parsed.Next !== 'string' || typeof parsed.LastUpdated !== 'string') {
+        if (
+          typeof parsed.Last !== 'string' ||
+          typeof parsed.Next !== 'string' ||
+          typeof parsed.LastUpdated !== 'string'
+        ) {
           return undefined;
         }
         return { Last: parsed.Last, Next: parsed.Next, LastUpdated: parsed.LastUpdated };
@@ -42,7 +49,9 @@ export function createBlobScheduleMonitor(container: ContainerClient, hostId: st
       const text = JSON.stringify(status);
       await container
         .getBlockBlobClient(statusBlobName(hostId, functionName))
-        .upload(text, Buffer.byteLength(text), { blobHTTPHeaders: { blobContentType: 'application/json' } });
+        .upload(text, Buffer.byteLength(text), {
+          blobHTTPHeaders: { blobContentType: 'application/json' },
+        });
     },
   };
 }

@@ -25,7 +25,11 @@ export interface PastDueCheck {
 }
 
 /** Decides whether a timer missed an occurrence while the host was down. */
-export function checkPastDue(stored: ScheduleStatus | undefined, schedule: Schedule, now: Date): PastDueCheck {
+export function checkPastDue(
+  stored: ScheduleStatus | undefined,
+  schedule: Schedule,
+  now: Date,
+): PastDueCheck {
   const fresh = (): ScheduleStatus => ({
     Last: NEVER,
     Next: schedule.next(now).toISOString(),
@@ -35,7 +39,8 @@ export function checkPastDue(stored: ScheduleStatus | undefined, schedule: Sched
 
   const recordedNext = Date.parse(stored.Next);
   const from = stored.Last === NEVER ? Date.parse(stored.LastUpdated) : Date.parse(stored.Last);
-  if (Number.isNaN(recordedNext) || Number.isNaN(from)) return { status: fresh(), changed: true, pastDue: false };
+  if (Number.isNaN(recordedNext) || Number.isNaN(from))
+    return { status: fresh(), changed: true, pastDue: false };
   const expectedNext = schedule.next(new Date(from)).getTime();
   if (expectedNext !== recordedNext) return { status: fresh(), changed: true, pastDue: false };
   return { status: stored, changed: false, pastDue: now.getTime() > recordedNext };
@@ -44,5 +49,9 @@ export function checkPastDue(stored: ScheduleStatus | undefined, schedule: Sched
 /** The status after a run at `occurrence`, finishing at `now`. */
 export function statusAfterRun(schedule: Schedule, occurrence: Date, now: Date): ScheduleStatus {
   const next = schedule.next(occurrence.getTime() > now.getTime() ? occurrence : now);
-  return { Last: occurrence.toISOString(), Next: next.toISOString(), LastUpdated: now.toISOString() };
+  return {
+    Last: occurrence.toISOString(),
+    Next: next.toISOString(),
+    LastUpdated: now.toISOString(),
+  };
 }

@@ -52,12 +52,18 @@ export function createTimerDriver(config: TimerDriverOptions): TriggerDriver {
 
   const fire = (state: TimerState, isPastDue: boolean, occurrence: Date): Promise<void> => {
     const run = state.running.then(async () => {
-      const timerInfo = { Schedule: { AdjustForDST: true }, ScheduleStatus: state.status, IsPastDue: isPastDue };
+      const timerInfo = {
+        Schedule: { AdjustForDST: true },
+        ScheduleStatus: state.status,
+        IsPastDue: isPastDue,
+      };
       try {
         await config.runner.run(state.fn, {
           data: { json: JSON.stringify(timerInfo) },
           metadata: {},
-          reason: isPastDue ? 'Timer fired (past due).' : `Timer fired at ${occurrence.toISOString()}`,
+          reason: isPastDue
+            ? 'Timer fired (past due).'
+            : `Timer fired at ${occurrence.toISOString()}`,
         });
       } catch {
         // The invoker logged it; a failed timer run waits for its next occurrence, as in Azure.
@@ -67,7 +73,11 @@ export function createTimerDriver(config: TimerDriverOptions): TriggerDriver {
         try {
           await getMonitor().write(state.fn.name, state.status);
         } catch (error) {
-          config.logger.log('warning', state.fn.name, `Could not save the schedule status: ${(error as Error).message}`);
+          config.logger.log(
+            'warning',
+            state.fn.name,
+            `Could not save the schedule status: ${(error as Error).message}`,
+          );
         }
       }
     });
@@ -99,7 +109,11 @@ export function createTimerDriver(config: TimerDriverOptions): TriggerDriver {
         pastDue = check.pastDue;
         if (check.changed) await getMonitor().write(state.fn.name, check.status);
       } catch (error) {
-        config.logger.log('warning', state.fn.name, `Could not read the schedule status (runs continue without it): ${(error as Error).message}`);
+        config.logger.log(
+          'warning',
+          state.fn.name,
+          `Could not read the schedule status (runs continue without it): ${(error as Error).message}`,
+        );
       }
     }
     if (pastDue || state.runOnStartup) await fire(state, pastDue, now());
@@ -111,7 +125,8 @@ export function createTimerDriver(config: TimerDriverOptions): TriggerDriver {
 
     add(fn) {
       const raw = stringOption(fn.trigger.binding, 'schedule');
-      if (raw === undefined) throw new Error(`Function '${fn.name}': a timer trigger needs a 'schedule'.`);
+      if (raw === undefined)
+        throw new Error(`Function '${fn.name}': a timer trigger needs a 'schedule'.`);
       let schedule: Schedule;
       try {
         schedule = parseSchedule(resolveBindingExpressions(raw, config.env));
@@ -137,7 +152,11 @@ export function createTimerDriver(config: TimerDriverOptions): TriggerDriver {
     async start() {
       for (const state of timers.values()) {
         void startTimer(state).catch((error) =>
-          config.logger.log('error', state.fn.name, `The timer could not start: ${describeError(error)}`),
+          config.logger.log(
+            'error',
+            state.fn.name,
+            `The timer could not start: ${describeError(error)}`,
+          ),
         );
       }
     },

@@ -1,0 +1,307 @@
+/**
+ * Platform costs every pattern builds on.
+ *
+ * 1. Entity group transactions: 1,000 entities of one partition upserted in transactions of 100
+ *    (`submitTransaction`) vs one `upsertEntity` call each — the round trips an EGT saves.
+ * 2. Host overhead: the same storage work reached over HTTP through the local Functions host vs
+ *    called in-process — `GET /api/departments/{dept}` (one point read) vs the SDK's `getEntity`,
+ *    and `GET /api/health` (one list call per service) vs `checkHealth` in-process.
+ *
+ * The host is started from the build (`node dist/tools/host/cli.js`, as `npm run bench` builds
+ * first) with only the functions file the comparison needs, so no queue trigger polls storage
+ * while it is measured; it talks to storage through the counting proxy.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TableEntity, TransactionAction } from '@azure/data-tables';
+import { checkHealth } from '../../src/health/health';
+import { DEPARTMENT_ROW_KEY, departmentPartitionKey, employeeRowKey } from '../../src/storage/keys';
+import { percentile } from '../harness';
+import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
+
+const TRANSACTION_SIZE = 100;
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
+const HOST_CLI = path.join(PROJECT_ROOT, 'dist', 'tools', 'host', 'cli.js');
+
+// ---------------------------------------------------------------------------------------------
+// 1. Entity group transactions vs single upserts
+// ---------------------------------------------------------------------------------------------
+
+function employees(count: number): TableEntity[] {
+  const partitionKey = departmentPartitionKey('Sales');
+  return Array.from({ length: count }, (_, n) => {
+    const id = String(n + 1).padStart(6, '0');
+    return {
+      partitionKey,
+      rowKey: employeeRowKey(id),
+      EntityType: 'Employee.v1',
+      EmployeeId: id,
+      FirstName: `First${n}`,
+      LastName: `Last${n % 97}`,
+      Email: `employee${n}@contoso.com`,
+      Age: 20 + (n % 45),
+    };
+  });
+}
+
+async function countEntities(env: BenchEnv, tableName: string): Promise<number> {
+  let count = 0;
+  for await (const page of env.clients
+    .table(tableName)
+    .listEntities({ queryOptions: { select: ['RowKey'] } })
+    .byPage()) {
+    count += page.length;
+  }
+  return count;
+}
+
+const transactions: BenchCase = {
+  name: 'platform: entity group transactions vs single upserts',
+  async run(env) {
+    const entities = employees(env.size(1_000));
+    const batchedTable = env.uniqueName('BenchEgt', { table: true });
+    const singleTable = env.uniqueName('BenchSingle', { table: true });
+    await env.clients.tableService().createTable(batchedTable);
+    await env.clients.tableService().createTable(singleTable);
+
+    const pattern = await env.measure(
+      `EGT upserts, ${TRANSACTION_SIZE} per transaction`,
+      entities.length,
+      async () => {
+        const table = env.clients.table(batchedTable);
+        for (let start = 0; start < entities.length; start += TRANSACTION_SIZE) {
+          const actions: TransactionAction[] = entities
+            .slice(start, start + TRANSACTION_SIZE)
+            .map((entity) => ['upsert', entity, 'Replace']);
+          await table.submitTransaction(actions);
+        }
+        return { entities: entities.length };
+      },
+    );
+    const baseline = await env.measure(
+      'one upsertEntity call per entity',
+      entities.length,
+      async () => {
+        const table = env.clients.table(singleTable);
+        for (const entity of entities) await table.upsertEntity(entity, 'Replace');
+        return { entities: entities.length };
+      },
+    );
+
+    for (const table of [batchedTable, singleTable]) {
+      const stored = await countEntities(env, table);
+      if (stored !== entities.length)
+        throw new Error(`${table} holds ${stored} entities, expected ${entities.length}.`);
+    }
+    return {
+      name: this.name,
+      pattern,
+      baseline,
+      goal: `${TRANSACTION_SIZE}× fewer requests (one per ${TRANSACTION_SIZE} entities), faster`,
+      notes:
+        'Same entities, same partition; each transaction is atomic. Azure bills an EGT as one transaction, ' +
+        'so the request ratio is also the cost ratio.',
+    };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// 2. Host overhead
+// ---------------------------------------------------------------------------------------------
+
+interface StartedHost {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built local host on a free port with only `functionsFile` loaded.
+ *
+ * @throws {Error} when the build has no host CLI, or the host exits or stays silent for 30 s.
+ */
+async function startBuiltHost(
+  env: BenchEnv,
+  functionsFile: string,
+  settings: Record<string, string>,
+): Promise<StartedHost> {
+  if (!fs.existsSync(HOST_CLI)) {
+    throw new Error(
+      `${path.relative(PROJECT_ROOT, HOST_CLI)} is missing: run "npm run build" (npm run bench does).`,
+    );
+  }
+  const child = spawn(
+    process.execPath,
+    [HOST_CLI, '--app-root', PROJECT_ROOT, '--functions', functionsFile, '--port', '0'],
+    {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        ...settings,
+        AzureWebJobsStorage: env.connectionString,
+        HOST_LOG_LEVEL: 'warning',
+        AzureFunctionsWebHost__hostid: `bench-${randomBytes(6).toString('hex')}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await stopped;
+    clearTimeout(timer);
+  };
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`The host did not start within 30 s:\n${output}`)),
+      30_000,
+    );
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      const match = /Host listening on \S+ \(API base (\S+)\)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The host exited (code ${code}) before listening:\n${output}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { baseUrl, stop };
+}
+
+/** Runs `operation` `count` times in sequence, timing each one; adds p50/p95 to the measurement. */
+async function measureSequential(
+  env: BenchEnv,
+  label: string,
+  count: number,
+  operation: () => Promise<void>,
+): Promise<Measurement> {
+  const latencies: number[] = [];
+  const measurement = await env.measure(label, count, async () => {
+    for (let i = 0; i < count; i += 1) {
+      const started = process.hrtime.bigint();
+      await operation();
+      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  });
+  return {
+    ...measurement,
+    p50Ms: Math.round(percentile(latencies, 50) * 100) / 100,
+    p95Ms: Math.round(percentile(latencies, 95) * 100) / 100,
+  };
+}
+
+async function expectOk(response: Response, what: string): Promise<void> {
+  if (!response.ok)
+    throw new Error(`${what} answered ${response.status}: ${await response.text()}`);
+  await response.arrayBuffer();
+}
+
+const hostPointRead: BenchCase = {
+  name: 'platform: host HTTP point read vs SDK point read',
+  async run(env) {
+    const department = 'Bench';
+    const employeesTable = env.uniqueName('BenchEmployees', { table: true });
+    await env.clients.tableService().createTable(employeesTable);
+    const host = await startBuiltHost(env, 'dist/functions/departments.js', {
+      EMPLOYEES_TABLE: employeesTable,
+      // Every GET must reach storage, as the SDK side does.
+      DEPARTMENT_CACHE_TTL_SECONDS: '0',
+    });
+    try {
+      const url = `${host.baseUrl}/departments/${department}`;
+      await expectOk(
+        await fetch(url, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ description: 'Benchmark department' }),
+        }),
+        `PUT ${url}`,
+      );
+      const reads = env.size(500);
+      const table = env.clients.table(employeesTable);
+      const partitionKey = departmentPartitionKey(department);
+      // Warm both paths (connections, JIT) before measuring.
+      await expectOk(await fetch(url), `GET ${url}`);
+      await table.getEntity(partitionKey, DEPARTMENT_ROW_KEY);
+
+      const pattern = await measureSequential(
+        env,
+        'GET /api/departments/{dept} via local host',
+        reads,
+        async () => {
+          await expectOk(await fetch(url), `GET ${url}`);
+        },
+      );
+      const baseline = await measureSequential(
+        env,
+        'TableClient.getEntity in-process',
+        reads,
+        async () => {
+          await table.getEntity(partitionKey, DEPARTMENT_ROW_KEY);
+        },
+      );
+      const comparison: Comparison = {
+        name: this.name,
+        pattern,
+        baseline,
+        goal: 'same storage requests; host adds only HTTP + invocation overhead per call',
+        notes:
+          'Here "pattern" is the deployed shape (HTTP through the Functions host) and the baseline the bare ' +
+          'storage call: a time ratio below 1 is the host overhead. Requests should match one-for-one.',
+      };
+      return comparison;
+    } finally {
+      await host.stop();
+    }
+  },
+};
+
+const hostHealth: BenchCase = {
+  name: 'platform: host HTTP health vs checkHealth in-process',
+  async run(env) {
+    const host = await startBuiltHost(env, 'dist/functions/health.js', {});
+    try {
+      const url = `${host.baseUrl}/health`;
+      await expectOk(await fetch(url), `GET ${url}`);
+      await checkHealth(env.clients);
+      const calls = env.size(300);
+      const pattern = await measureSequential(
+        env,
+        'GET /api/health via local host',
+        calls,
+        async () => {
+          await expectOk(await fetch(url), `GET ${url}`);
+        },
+      );
+      const baseline = await measureSequential(env, 'checkHealth() in-process', calls, async () => {
+        const report = await checkHealth(env.clients);
+        if (report.storage !== 'ok')
+          throw new Error(`Storage unhealthy: ${JSON.stringify(report)}`);
+      });
+      return {
+        name: this.name,
+        pattern,
+        baseline,
+        goal: 'same 3 storage requests per call; host overhead small beside them',
+        notes: 'Both sides list one table, queue and container per call (in parallel).',
+      };
+    } finally {
+      await host.stop();
+    }
+  },
+};
+
+export default [transactions, hostPointRead, hostHealth];

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench [filter...]` (= `node dist/bench/run.js [filter...]` after a build): starts an
+ * in-memory Azurite on free ports and a fault proxy in pass-through mode that counts every request,
+ * runs the cases in `dist/bench/cases/` one after the other (only those whose name contains one of
+ * the filters, when given), prints each pattern beside its baseline and writes
+ * `bench/results.json`. Exit code 1 when a case failed or no case matched.
+ *
+ * Environment: `BENCH_QUICK=1` scales sizes to a tenth; `BENCH_CASE_TIMEOUT_MS` (default 600000)
+ * bounds one case; `BENCH_RESULTS` overrides the report's path.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, resetConfig } from '../src/config';
+import { createStorageClients, resetStorageClients } from '../src/storage/clients';
+import { startAzurite } from '../tools/azurite';
+import { startFaultProxy } from '../tools/faultProxy';
+import {
+  buildReport,
+  createBenchEnv,
+  formatReport,
+  loadCases,
+  runCase,
+  selectCases,
+  type CaseResult,
+} from './harness';
+
+const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+function readTimeout(): number {
+  const raw = process.env.BENCH_CASE_TIMEOUT_MS;
+  if (raw === undefined || raw.trim() === '') return 600_000;
+  if (!/^\d+$/.test(raw.trim()))
+    throw new Error(`BENCH_CASE_TIMEOUT_MS must be a whole number of ms, got "${raw}".`);
+  return Number(raw);
+}
+
+async function main(): Promise<number> {
+  const filters = process.argv.slice(2).filter((arg) => arg.trim() !== '');
+  const quick = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+  const caseTimeoutMs = readTimeout();
+  const casesDir = path.join(__dirname, 'cases');
+  const resultsFile = path.resolve(
+    process.env.BENCH_RESULTS ?? path.join(PROJECT_ROOT, 'bench', 'results.json'),
+  );
+
+  const available = fs.existsSync(casesDir) ? loadCases(casesDir) : [];
+  const selected = selectCases(available, filters);
+  if (selected.length === 0) {
+    const names = available.map((c) => ('benchCase' in c ? c.benchCase.name : c.file));
+    process.stderr.write(
+      `No benchmark case matches ${filters.length ? filters.map((f) => `"${f}"`).join(', ') : '(no filter)'}.\n` +
+        `Available: ${names.length ? names.join(', ') : `none in ${casesDir}`}\n`,
+    );
+    return 1;
+  }
+
+  const started = Date.now();
+  const azurite = await startAzurite();
+  const proxy = await startFaultProxy({ target: azurite.ports });
+  const results: CaseResult[] = [];
+  try {
+    // Services that use the process-wide clients (getStorageClients) go through the proxy too.
+    process.env.AzureWebJobsStorage = proxy.connectionString;
+    resetConfig();
+    resetStorageClients();
+    const config = loadConfig(process.env);
+    const env = createBenchEnv({
+      clients: createStorageClients(config.storage, config.retry),
+      proxy,
+      directConnectionString: azurite.connectionString,
+      quick,
+    });
+
+    process.stdout.write(
+      `Benchmarks on Azurite (in memory) through a counting proxy; ${selected.length} case(s)` +
+        `${quick ? ', quick sizes (BENCH_QUICK)' : ''}.\n\n`,
+    );
+    for (const loaded of selected) {
+      const name = 'benchCase' in loaded ? loaded.benchCase.name : loaded.file;
+      process.stdout.write(`… ${name}\n`);
+      const result = await runCase(loaded, env, caseTimeoutMs);
+      results.push(result);
+      process.stdout.write(
+        `${result.status === 'passed' ? '✓' : '✗'} ${name} (${(result.durationMs / 1000).toFixed(1)} s)\n`,
+      );
+    }
+  } finally {
+    await proxy.stop();
+    await azurite.stop();
+  }
+
+  process.stdout.write(`\n${formatReport(results)}\n`);
+  const report = buildReport(results, { quick, filters, durationMs: Date.now() - started });
+  fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
+  fs.writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(
+    `Results written to ${path.relative(process.cwd(), resultsFile) || resultsFile}\n`,
+  );
+  return results.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `Benchmark run failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

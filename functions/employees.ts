@@ -1,0 +1,174 @@
+/**
+ * Employees (intra-partition secondary index, entity group transactions), API.md "Employees":
+ * create, import, point reads by id and by email, id/email range queries, PATCH, DELETE, and the
+ * last-name lookup within a department.
+ */
+import { app } from '@azure/functions';
+import { z } from 'zod';
+import { NotConfiguredError } from '../src/errors';
+import { importBodySchema, newEmployeeSchema } from '../src/directory/validation';
+import { departmentRoute, directoryServices, employeeRoute, listParams } from './shared/directory';
+import {
+  handleErrors,
+  ifMatch,
+  json,
+  readJson,
+  readParams,
+  readQuery,
+  type HttpHandler,
+} from './shared/http';
+
+/** An import body of 1,000 rows with long non-Latin names can pass the default 1 MiB. */
+const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
+
+const listQuery = z.strictObject({
+  fromId: z.string().optional(),
+  toId: z.string().optional(),
+  emailFrom: z.string().optional(),
+  emailTo: z.string().optional(),
+  emailPrefix: z.string().optional(),
+  ...listParams,
+});
+
+const byEmailRoute = departmentRoute.extend({ email: z.string().min(1).max(1024) });
+const byEmailQuery = z.strictObject({ consistency: z.enum(['strong', 'eventual']).optional() });
+
+const lastNameQuery = z.strictObject({
+  lastName: z.string().min(1).max(254),
+  department: z.string().optional(),
+  ...listParams,
+});
+
+/** `POST /departments/{dept}/employees` → 201 with the employee and its ETag. */
+export const createEmployee: HttpHandler = handleErrors(async (request) => {
+  const { dept } = readParams(request, departmentRoute);
+  const body = await readJson(request, newEmployeeSchema);
+  const result = await directoryServices().employees.create(dept, body);
+  return json(201, result.value, { etag: result.etag });
+});
+
+/** `POST /departments/{dept}/employees/import` → 200 `{created, failed}`. */
+export const importEmployees: HttpHandler = handleErrors(async (request) => {
+  const { dept } = readParams(request, departmentRoute);
+  const body = await readJson(request, importBodySchema, MAX_IMPORT_BYTES);
+  return json(200, await directoryServices().employees.import(dept, body.employees));
+});
+
+/** `GET /departments/{dept}/employees/{id}` → the employee and its ETag. */
+export const getEmployee: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const result = await directoryServices().employees.get(dept, id);
+  return json(200, result.value, { etag: result.etag });
+});
+
+/**
+ * `GET /departments/{dept}/employees/by-email/{email}` → the employee, from its email copy.
+ * The route is a catch-all so an address with `/` may be sent raw; an encoded `%2F`, which the
+ * host leaves encoded in route values, is decoded here.
+ */
+export const getEmployeeByEmail: HttpHandler = handleErrors(async (request) => {
+  const { dept, email } = readParams(request, byEmailRoute);
+  // `eventual` may be served by the strongly consistent copy: it is never staler than the index table.
+  readQuery(request, byEmailQuery);
+  const result = await directoryServices().employees.getByEmail(dept, email.replace(/%2F/gi, '/'));
+  return json(200, result.value, { etag: result.etag });
+});
+
+/** `GET /departments/{dept}/employees?fromId&toId | emailFrom&emailTo | emailPrefix` → a page. */
+export const listEmployees: HttpHandler = handleErrors(async (request) => {
+  const { dept } = readParams(request, departmentRoute);
+  const { pageSize, continuationToken, select, ...range } = readQuery(request, listQuery);
+  return json(
+    200,
+    await directoryServices().employees.list(dept, range, { pageSize, continuationToken, select }),
+  );
+});
+
+/** `PATCH /departments/{dept}/employees/{id}` → the employee and its new ETag. */
+export const patchEmployee: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const body = await readJson(request, z.unknown());
+  const result = await directoryServices().employees.patch(dept, id, body, {
+    ifMatch: ifMatch(request),
+  });
+  return json(200, result.value, { etag: result.etag });
+});
+
+/** `DELETE /departments/{dept}/employees/{id}` → 204. */
+export const deleteEmployee: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  await directoryServices().employees.delete(dept, id, { ifMatch: ifMatch(request) });
+  return { status: 204 };
+});
+
+/** `GET /employees?lastName=X&department=D` → `{items, continuationToken}` through the index entity. */
+export const findEmployeesByLastName: HttpHandler = handleErrors(async (request) => {
+  const { lastName, department, pageSize, continuationToken, select } = readQuery(
+    request,
+    lastNameQuery,
+  );
+  if (department === undefined) {
+    throw new NotConfiguredError(
+      'The organisation-wide last-name lookup is not available in this deployment; add department=<name>.',
+      'LastNameLookupNeedsDepartment',
+    );
+  }
+  return json(
+    200,
+    await directoryServices().employees.findByLastName(department, lastName, {
+      pageSize,
+      continuationToken,
+      select,
+    }),
+  );
+});
+
+const employees = 'departments/{dept}/employees';
+app.http('listEmployees', {
+  route: employees,
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: listEmployees,
+});
+app.http('createEmployee', {
+  route: employees,
+  methods: ['POST'],
+  authLevel: 'function',
+  handler: createEmployee,
+});
+app.http('importEmployees', {
+  route: `${employees}/import`,
+  methods: ['POST'],
+  authLevel: 'function',
+  handler: importEmployees,
+});
+app.http('getEmployeeByEmail', {
+  route: `${employees}/by-email/{*email}`,
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: getEmployeeByEmail,
+});
+app.http('getEmployee', {
+  route: `${employees}/{id}`,
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: getEmployee,
+});
+app.http('patchEmployee', {
+  route: `${employees}/{id}`,
+  methods: ['PATCH'],
+  authLevel: 'function',
+  handler: patchEmployee,
+});
+app.http('deleteEmployee', {
+  route: `${employees}/{id}`,
+  methods: ['DELETE'],
+  authLevel: 'function',
+  handler: deleteEmployee,
+});
+app.http('findEmployeesByLastName', {
+  route: 'employees',
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: findEmployeesByLastName,
+});

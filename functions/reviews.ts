@@ -1,0 +1,58 @@
+/**
+ * Yearly reviews (compound key), API.md "Reviews":
+ * `PUT /departments/{dept}/employees/{id}/reviews/{year}` and
+ * `GET /departments/{dept}/employees/{id}/reviews` (one range query, ordered by year).
+ */
+import { app } from '@azure/functions';
+import { z } from 'zod';
+import { reviewBodySchema } from '../src/directory/validation';
+import { directoryServices, employeeRoute, selectParam } from './shared/directory';
+import {
+  handleErrors,
+  ifMatch,
+  json,
+  readJson,
+  readParams,
+  readQuery,
+  type HttpHandler,
+} from './shared/http';
+
+const reviewRoute = employeeRoute.extend({
+  year: z
+    .string()
+    .regex(/^\d{4}$/, 'must be a four-digit year, 1900-9999')
+    .transform(Number)
+    .refine((y) => y >= 1900, 'must be a four-digit year, 1900-9999'),
+});
+const listQuery = z.strictObject({ select: selectParam.optional() });
+
+/** `PUT .../reviews/{year}` → 200 with the review and its ETag. */
+export const putReview: HttpHandler = handleErrors(async (request) => {
+  const { dept, id, year } = readParams(request, reviewRoute);
+  const body = await readJson(request, reviewBodySchema);
+  const result = await directoryServices().reviews.put(dept, id, year, body, {
+    ifMatch: ifMatch(request),
+  });
+  return json(200, result.value, { etag: result.etag });
+});
+
+/** `GET .../reviews` → `{items}` ordered by year. */
+export const listReviews: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const { select } = readQuery(request, listQuery);
+  return json(200, await directoryServices().reviews.list(dept, id, select));
+});
+
+const reviews = 'departments/{dept}/employees/{id}/reviews';
+app.http('listReviews', {
+  route: reviews,
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: listReviews,
+});
+app.http('putReview', {
+  route: `${reviews}/{year}`,
+  methods: ['PUT'],
+  authLevel: 'function',
+  handler: putReview,
+});

@@ -1,0 +1,272 @@
+/**
+ * Departments: create/update, point read, the cached department list, and the manager (whose
+ * details are copied onto the department entity: denormalization).
+ */
+import type { TableClient } from '@azure/data-tables';
+import { ValidationError } from '../errors';
+import {
+  isPreconditionFailed,
+  isAlreadyExists,
+  toDomainError,
+  withStorageErrors,
+} from '../storage/errors';
+import {
+  DEPARTMENT_LIST_PARTITION_KEY,
+  DEPARTMENT_ROW_KEY,
+  departmentPartitionKey,
+  employeeRowKey,
+} from '../storage/keys';
+import type { DirectoryContext } from './context';
+import {
+  departmentEntity,
+  departmentListingEntity,
+  departmentMerge,
+  readDepartment,
+  readDepartmentListing,
+  type Department,
+  type DepartmentSummary,
+} from './departmentEntity';
+import { departmentNotFound, employeeNotFound, staleVersion } from './directoryErrors';
+import { readEmployeeState } from './employeeState';
+import { readRangePage, type Page } from './paging';
+import { RETRY, retryOnConflict } from './retry';
+import {
+  contendedError,
+  forgetVersions,
+  loadDepartment,
+  readEntity,
+  rememberDepartment,
+} from './state';
+import { TtlCache } from './ttlCache';
+import {
+  PlannedTransaction,
+  retryUnexplained,
+  submitPlanned,
+  TransactionFailure,
+} from './transaction';
+import {
+  DEFAULT_PAGE_SIZE,
+  departmentBodySchema,
+  MAX_PAGE_SIZE,
+  validateInput,
+} from './validation';
+import type { Versioned } from './versionCache';
+
+/** The department list cache of one directory instance. */
+export type DepartmentListCache = TtlCache<Page<DepartmentSummary>>;
+
+/**
+ * Creates a department or updates its description, and lists it in the department listing.
+ *
+ * @param body - `{description?}`; an omitted description leaves an existing one unchanged.
+ * @returns whether it was created, the department and its new ETag.
+ * @throws {ValidationError} for an invalid name or body.
+ * @throws {PreconditionFailedError} when `ifMatch` is given and is not the current ETag (or the department does not exist).
+ */
+export async function putDepartment(
+  context: DirectoryContext,
+  listCache: DepartmentListCache,
+  name: string,
+  body: unknown,
+  options: { ifMatch?: string } = {},
+): Promise<{ created: boolean } & Versioned<Department>> {
+  const input = validateInput(departmentBodySchema, body, 'body');
+  departmentPartitionKey(name);
+  const table = await context.table();
+  const result = await retryOnConflict(
+    context.maxConflictAttempts,
+    async () => {
+      const current = await loadDepartment(context, name, false);
+      if (!current) {
+        if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
+        const entity = departmentEntity(name, input.description ?? '');
+        try {
+          const response = await table.createEntity(entity);
+          const value: Department = {
+            name,
+            description: input.description ?? '',
+            employeeCount: 0,
+            manager: null,
+          };
+          return { created: true, value, etag: response.etag ?? '' };
+        } catch (error) {
+          if (isAlreadyExists(error)) return RETRY;
+          throw toDomainError(error);
+        }
+      }
+      if (options.ifMatch !== undefined && options.ifMatch !== current.etag)
+        throw staleVersion(`Department "${name}"`);
+      if (input.description === undefined || input.description === current.value.description) {
+        return { created: false, ...current };
+      }
+      try {
+        const response = await table.updateEntity(
+          departmentMerge(name, { description: input.description }),
+          'Merge',
+          {
+            etag: current.etag,
+          },
+        );
+        return {
+          created: false,
+          value: { ...current.value, description: input.description },
+          etag: response.etag ?? '',
+        };
+      } catch (error) {
+        forgetVersions(context, name);
+        if (isPreconditionFailed(error)) {
+          if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
+          return RETRY;
+        }
+        throw toDomainError(error);
+      }
+    },
+    () => contendedError(`Department "${name}"`),
+  );
+  rememberDepartment(context, name, result);
+  // The listing lives in another partition: written after the department, idempotently, so a
+  // failure here is repaired by the caller's retry of the same PUT.
+  await withStorageErrors(() =>
+    table.upsertEntity(
+      departmentListingEntity({ name, description: result.value.description }),
+      'Replace',
+    ),
+  );
+  listCache.clear();
+  return result;
+}
+
+/**
+ * One department (one point read), with its ETag.
+ *
+ * @throws {ValidationError} for an invalid name.
+ * @throws {NotFoundError} `DepartmentNotFound`.
+ */
+export async function getDepartment(
+  context: DirectoryContext,
+  name: string,
+): Promise<Versioned<Department>> {
+  const entity = await readEntity(
+    await context.table(),
+    departmentPartitionKey(name),
+    DEPARTMENT_ROW_KEY,
+  );
+  const value = entity && readDepartment(entity);
+  if (!entity || !value) throw departmentNotFound(name);
+  return { value, etag: entity.etag };
+}
+
+/**
+ * A page of the department list (`{name, description}` in name order), from the in-process cache
+ * when a fresh copy is there, else one range query over the listing partition.
+ *
+ * @throws {ValidationError} for an invalid page size or continuation token.
+ */
+export async function listDepartments(
+  context: DirectoryContext,
+  listCache: DepartmentListCache,
+  options: { pageSize?: number; continuationToken?: string } = {},
+): Promise<Page<DepartmentSummary>> {
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+    throw new ValidationError(
+      `query.pageSize: must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+      'query.pageSize',
+      'InvalidPageSize',
+    );
+  }
+  const key = `${pageSize}|${options.continuationToken ?? ''}`;
+  const cached = listCache.get(key);
+  if (cached) return cached;
+  // Department names use only characters from " " (U+0020) to "z": this range holds them all.
+  const range = { partitionKey: DEPARTMENT_LIST_PARTITION_KEY, ge: ' ', lt: '~' };
+  const page = await readRangePage(await context.table(), 'departments', range, {
+    pageSize,
+    continuationToken: options.continuationToken,
+  });
+  const result = {
+    items: page.entities
+      .map(readDepartmentListing)
+      .filter((d): d is DepartmentSummary => d !== undefined),
+    continuationToken: page.continuationToken,
+  };
+  listCache.set(key, result);
+  return result;
+}
+
+type ManagerRole = 'department' | 'employee' | 'previousManager';
+
+/**
+ * Makes an employee of the department its manager: copies the manager's details onto the
+ * department entity and flags the employee (and unflags the previous manager) in one transaction,
+ * so later name/email changes of the manager update the copy in their own transaction.
+ *
+ * @throws {ValidationError} for an invalid department or id.
+ * @throws {NotFoundError} `DepartmentNotFound`, or `EmployeeNotFound` when the employee is not in the department.
+ * @throws {PreconditionFailedError} when `ifMatch` is not the department's current ETag.
+ */
+export async function setManager(
+  context: DirectoryContext,
+  department: string,
+  employeeId: string,
+  options: { ifMatch?: string } = {},
+): Promise<Versioned<Department>> {
+  const partitionKey = departmentPartitionKey(department);
+  employeeRowKey(employeeId);
+  const table: TableClient = await context.table();
+  let previousMissing: string | undefined;
+  return retryOnConflict(
+    context.maxConflictAttempts,
+    async (attempt) => {
+      const [dept, employee] = await Promise.all([
+        loadDepartment(context, department, false),
+        readEmployeeState(table, partitionKey, employeeId),
+      ]);
+      if (!dept) throw departmentNotFound(department);
+      if (!employee) throw employeeNotFound(department, employeeId);
+      if (options.ifMatch !== undefined && options.ifMatch !== dept.etag)
+        throw staleVersion(`Department "${department}"`);
+      const manager = {
+        employeeId,
+        firstName: employee.data.firstName,
+        lastName: employee.data.lastName,
+        email: employee.data.email,
+      };
+      const previous = dept.value.manager?.employeeId;
+      const plan = new PlannedTransaction<ManagerRole>()
+        .add(
+          ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
+          'department',
+        )
+        .add(
+          [
+            'update',
+            { partitionKey, rowKey: employeeRowKey(employeeId), IsManager: true },
+            'Merge',
+            { etag: employee.etag },
+          ],
+          'employee',
+        );
+      if (previous !== undefined && previous !== employeeId && previous !== previousMissing) {
+        plan.add(
+          ['update', { partitionKey, rowKey: employeeRowKey(previous), IsManager: false }, 'Merge'],
+          'previousManager',
+        );
+      }
+      try {
+        const [etag] = await submitPlanned(table, plan);
+        const value = { ...dept.value, manager };
+        if (etag) rememberDepartment(context, department, { value, etag });
+        return { value, etag: etag ?? '' };
+      } catch (error) {
+        if (!(error instanceof TransactionFailure)) throw error;
+        forgetVersions(context, department);
+        if (error.role === 'department' && options.ifMatch !== undefined)
+          throw staleVersion(`Department "${department}"`);
+        if (error.role === 'previousManager') previousMissing = previous;
+        return retryUnexplained(error, attempt);
+      }
+    },
+    () => contendedError(`Department "${department}"`),
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * The directory's entry point: departments, employees and reviews over one `Employees` table.
+ *
+ * Build it with {@link createDirectory}, passing the table client (tests pass a client for a
+ * unique table; the HTTP adapters pass the configured one) and, optionally, the sink that receives
+ * committed employee changes for the asynchronous indexes. The table is created on first use
+ * (once per process), or up front with {@link Directory.ensureTables}.
+ */
+import { ValidationError } from '../errors';
+import type { DirectoryContext, DirectoryOptions } from './context';
+import { createContext } from './context';
+import { createEmployee } from './createEmployee';
+import { deleteEmployee, type DeleteEmployeeOptions } from './deleteEmployee';
+import type { Department, DepartmentSummary } from './departmentEntity';
+import {
+  getDepartment,
+  listDepartments,
+  putDepartment,
+  setManager,
+  type DepartmentListCache,
+} from './departments';
+import type { Employee, StoredEntity } from './employeeEntity';
+import {
+  findByLastName,
+  getEmployee,
+  getEmployeeByEmail,
+  listEmployeeEntities,
+  listEmployees,
+  type EmployeeRange,
+  type EmployeeRecord,
+  type ListOptions,
+} from './employeeQueries';
+import { importEmployees, type ImportResult } from './importEmployees';
+import type { Page } from './paging';
+import { listReviews, putReview, type Review } from './reviews';
+import { TtlCache } from './ttlCache';
+import { updateEmployee } from './updateEmployee';
+import { employeePatchSchema, validateInput } from './validation';
+import type { Versioned } from './versionCache';
+
+export type { DirectoryOptions } from './context';
+
+/** Departments: the department entity, its listing, and its manager. */
+export class DepartmentService {
+  constructor(
+    private readonly context: DirectoryContext,
+    private readonly listCache: DepartmentListCache,
+  ) {}
+
+  /** Creates or updates a department. See {@link putDepartment}. */
+  put(
+    name: string,
+    body: unknown,
+    options: { ifMatch?: string } = {},
+  ): Promise<{ created: boolean } & Versioned<Department>> {
+    return putDepartment(this.context, this.listCache, name, body, options);
+  }
+
+  /** One department, one point read. See {@link getDepartment}. */
+  get(name: string): Promise<Versioned<Department>> {
+    return getDepartment(this.context, name);
+  }
+
+  /** A page of the (cached) department list. See {@link listDepartments}. */
+  list(
+    options: { pageSize?: number; continuationToken?: string } = {},
+  ): Promise<Page<DepartmentSummary>> {
+    return listDepartments(this.context, this.listCache, options);
+  }
+
+  /** Makes an employee the manager. See {@link setManager}. */
+  setManager(
+    name: string,
+    employeeId: string,
+    options: { ifMatch?: string } = {},
+  ): Promise<Versioned<Department>> {
+    return setManager(this.context, name, employeeId, options);
+  }
+}
+
+/** Employees: writes through entity group transactions, reads through keys. */
+export class EmployeeService {
+  constructor(private readonly context: DirectoryContext) {}
+
+  /** Creates one employee. See {@link createEmployee}. */
+  create(department: string, body: unknown): Promise<Versioned<Employee>> {
+    return createEmployee(this.context, department, body);
+  }
+
+  /** Imports up to 1,000 employees. See {@link importEmployees}. */
+  import(department: string, rows: readonly unknown[]): Promise<ImportResult> {
+    return importEmployees(this.context, department, rows);
+  }
+
+  /** One employee by id, with ETag and stored entity. See {@link getEmployee}. */
+  get(department: string, employeeId: string): Promise<EmployeeRecord> {
+    return getEmployee(this.context, department, employeeId);
+  }
+
+  /** One employee by email. See {@link getEmployeeByEmail}. */
+  getByEmail(department: string, email: string): Promise<Versioned<Employee>> {
+    return getEmployeeByEmail(this.context, department, email);
+  }
+
+  /** A page of employees by id or email range. See {@link listEmployees}. */
+  list(
+    department: string,
+    range: EmployeeRange = {},
+    options: ListOptions = {},
+  ): Promise<Page<Record<string, unknown>>> {
+    return listEmployees(this.context, department, range, options);
+  }
+
+  /** A page of primary employee entities, for workers. See {@link listEmployeeEntities}. */
+  listEntities(
+    department: string,
+    options: { pageSize?: number; continuationToken?: string } = {},
+  ): Promise<{ entities: StoredEntity[]; continuationToken: string | null }> {
+    return listEmployeeEntities(this.context, department, options);
+  }
+
+  /** Employees of a department with a last name. See {@link findByLastName}. */
+  findByLastName(
+    department: string,
+    lastName: string,
+    options: ListOptions = {},
+  ): Promise<Page<Record<string, unknown>>> {
+    return findByLastName(this.context, department, lastName, options);
+  }
+
+  /**
+   * Applies a PATCH body (`firstName`, `lastName`, `email`, `age`; `age: null` clears it).
+   *
+   * @throws {ValidationError} for an invalid body. See {@link updateEmployee} for the rest.
+   */
+  async patch(
+    department: string,
+    employeeId: string,
+    body: unknown,
+    options: { ifMatch?: string } = {},
+  ): Promise<Versioned<Employee>> {
+    const patch = validateInput(employeePatchSchema, body, 'body');
+    return updateEmployee(this.context, department, employeeId, patch, options);
+  }
+
+  /**
+   * Sets (or with `null` clears) the employee's photo URL on the employee and its email copy in
+   * one transaction (for the photo upload, which stores the bytes in blob storage).
+   *
+   * @throws {ValidationError} for a URL that is not absolute http(s) or is over 2,048 characters.
+   */
+  async setPhotoUrl(
+    department: string,
+    employeeId: string,
+    photoUrl: string | null,
+    options: { ifMatch?: string } = {},
+  ): Promise<Versioned<Employee>> {
+    if (photoUrl !== null && (photoUrl.length > 2048 || !/^https?:\/\/[^\s]+$/.test(photoUrl))) {
+      throw new ValidationError(
+        'photoUrl must be an absolute http(s) URL of at most 2048 characters.',
+        'photoUrl',
+        'InvalidPhotoUrl',
+      );
+    }
+    return updateEmployee(this.context, department, employeeId, { photoUrl }, options);
+  }
+
+  /** Deletes an employee (or, with `mustExist: false`, deletes it if it exists). See {@link deleteEmployee}. */
+  delete(
+    department: string,
+    employeeId: string,
+    options: DeleteEmployeeOptions = {},
+  ): Promise<{ deleted: boolean; employee?: Employee }> {
+    return deleteEmployee(this.context, department, employeeId, options);
+  }
+}
+
+/** Yearly reviews (compound key). */
+export class ReviewService {
+  constructor(private readonly context: DirectoryContext) {}
+
+  /** Writes one review. See {@link putReview}. */
+  put(
+    department: string,
+    employeeId: string,
+    year: number,
+    body: unknown,
+    options: { ifMatch?: string } = {},
+  ): Promise<Versioned<Review>> {
+    return putReview(this.context, department, employeeId, year, body, options);
+  }
+
+  /** Every review of an employee, by year. See {@link listReviews}. */
+  list(
+    department: string,
+    employeeId: string,
+    select?: readonly string[],
+  ): Promise<{ items: Record<string, unknown>[] }> {
+    return listReviews(this.context, department, employeeId, select);
+  }
+}
+
+/** The directory's services over one `Employees` table. */
+export interface Directory {
+  readonly departments: DepartmentService;
+  readonly employees: EmployeeService;
+  readonly reviews: ReviewService;
+  /**
+   * Creates the `Employees` table if needed (idempotent; otherwise done on first use).
+   *
+   * @throws {DomainError} when storage refuses or cannot be reached.
+   */
+  ensureTables(): Promise<void>;
+}
+
+/** Builds the directory services. */
+export function createDirectory(options: DirectoryOptions): Directory {
+  const context = createContext(options);
+  const listCache: DepartmentListCache = new TtlCache(
+    options.departmentCacheTtlMs ?? 30_000,
+    options.now,
+  );
+  return {
+    departments: new DepartmentService(context, listCache),
+    employees: new EmployeeService(context),
+    reviews: new ReviewService(context),
+    ensureTables: async () => {
+      await context.table();
+    },
+  };
+}

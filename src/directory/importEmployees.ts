@@ -1,0 +1,402 @@
+/**
+ * Bulk import of up to 1,000 employees into one department.
+ *
+ * Rows are validated one by one; invalid rows and duplicates (same id or email twice in the
+ * import, or already in the department) are reported in `failed` and never written. Valid rows
+ * are written in chunks (see importPlan.ts), each ONE entity group transaction holding the
+ * employees, their email copies, their last-name index entities and the department's count, so
+ * every chunk is all-or-nothing with its indexes.
+ *
+ * Chunks run one after another: each is conditional on the department entity's ETag, and the new
+ * ETag comes back in the previous chunk's transaction response, so no read is needed between
+ * chunks, and no chunk ever loses a race against another chunk of the same import (parallel
+ * chunks would all contend for that one entity; see docs/directory.md for the measurements). A
+ * row already in the department makes its chunk fail as a whole; the row is dropped from the
+ * chunk and the chunk is sent again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { TableClient } from '@azure/data-tables';
+import { DomainError, ValidationError } from '../errors';
+import {
+  departmentPartitionKey,
+  lastNameRowKey,
+  normalizeEmail,
+  normalizeLastName,
+} from '../storage/keys';
+import type { EmployeeChange } from './changes';
+import type { DirectoryContext } from './context';
+import { departmentMerge, type Department } from './departmentEntity';
+import { departmentNotFound, emailTaken, employeeExists } from './directoryErrors';
+import { emailCopyEntity, employeeEntity } from './employeeEntity';
+import { readEmployeeState } from './employeeState';
+import { planChunks } from './importPlan';
+import {
+  assertIndexCapacity,
+  lastNameIndexEntity,
+  readLastNameIndex,
+  withIds,
+  type LastNameIndex,
+} from './lastNameIndex';
+import { codePointPrefixRange, readWholeRange } from './paging';
+import {
+  contendedError,
+  forgetVersions,
+  loadDepartment,
+  readEntity,
+  rememberDepartment,
+  rememberLastNameIndex,
+} from './state';
+import { PlannedTransaction, submitPlanned, TransactionFailure } from './transaction';
+import { describeIssues, newEmployeeSchema, type NewEmployee } from './validation';
+import type { Versioned } from './versionCache';
+
+/** Most rows one import call accepts. */
+export const MAX_IMPORT_ROWS = 1000;
+
+/** One row that was not imported. */
+export interface ImportFailure {
+  employeeId: string | null;
+  error: { code: string; message: string };
+}
+
+/** Outcome of an import. */
+export interface ImportResult {
+  created: number;
+  failed: ImportFailure[];
+}
+
+interface Row extends NewEmployee {
+  /** Position in the request, to report failures in request order. */
+  position: number;
+  /** Normalised last name. */
+  lastName: string;
+  displayLastName: string;
+  bytes: number;
+}
+
+type Role =
+  | { kind: 'employee' | 'email'; row: Row }
+  | { kind: 'index'; name: string }
+  | { kind: 'department' };
+
+/** A refused row and where it was in the request. */
+type PlacedFailure = ImportFailure & { position: number };
+
+function failure(
+  position: number,
+  employeeId: unknown,
+  code: string,
+  message: string,
+): PlacedFailure {
+  return {
+    position,
+    employeeId: typeof employeeId === 'string' ? employeeId : null,
+    error: { code, message },
+  };
+}
+
+/** Index entities of the given names: point reads for a few, one range read for many. */
+async function readIndexes(
+  table: TableClient,
+  partitionKey: string,
+  names: string[],
+): Promise<Map<string, Versioned<LastNameIndex>>> {
+  const found = new Map<string, Versioned<LastNameIndex>>();
+  const keep = (entity: Awaited<ReturnType<typeof readEntity>>): void => {
+    const index = entity && readLastNameIndex(entity);
+    if (entity && index) found.set(index.lastName, { value: index, etag: entity.etag });
+  };
+  if (names.length <= 8) {
+    (
+      await Promise.all(names.map((n) => readEntity(table, partitionKey, lastNameRowKey(n))))
+    ).forEach(keep);
+  } else {
+    const keys = names.map(lastNameRowKey).sort();
+    const range = {
+      partitionKey,
+      ge: keys[0]!,
+      lt: codePointPrefixRange(keys[keys.length - 1]!).lt,
+    };
+    const wanted = new Set(names);
+    (await readWholeRange(table, range))
+      .filter((e) => wanted.has(String(e.LastName)))
+      .forEach(keep);
+  }
+  return found;
+}
+
+/** Validates rows and drops duplicates within the import, reporting each refused row. */
+function screenRows(rows: readonly unknown[], failed: PlacedFailure[]): Row[] {
+  const valid: Row[] = [];
+  const ids = new Set<string>();
+  const emails = new Set<string>();
+  rows.forEach((raw, i) => {
+    const parsed = newEmployeeSchema.safeParse(raw);
+    if (!parsed.success) {
+      const id = (raw as { employeeId?: unknown } | null)?.employeeId;
+      failed.push(
+        failure(
+          i,
+          id,
+          'InvalidInput',
+          describeIssues(parsed.error.issues, `employees[${i}]`).message,
+        ),
+      );
+      return;
+    }
+    const row = parsed.data;
+    const email = normalizeEmail(row.email);
+    if (ids.has(row.employeeId)) {
+      failed.push(
+        failure(
+          i,
+          row.employeeId,
+          'DuplicateEmployeeId',
+          `employees[${i}]: employee ${row.employeeId} appears more than once in this import.`,
+        ),
+      );
+    } else if (emails.has(email)) {
+      failed.push(
+        failure(
+          i,
+          row.employeeId,
+          'DuplicateEmail',
+          `employees[${i}]: email ${JSON.stringify(row.email)} appears more than once in this import.`,
+        ),
+      );
+    } else {
+      ids.add(row.employeeId);
+      emails.add(email);
+      valid.push({
+        ...row,
+        position: i,
+        lastName: normalizeLastName(row.lastName),
+        displayLastName: row.lastName,
+        // Two entities, UTF-16 strings at 2 bytes a character plus property names and framing.
+        bytes: 2 * (600 + 2 * (row.firstName.length + row.lastName.length + row.email.length)),
+      });
+    }
+  });
+  return valid.sort((a, b) =>
+    a.lastName < b.lastName
+      ? -1
+      : a.lastName > b.lastName
+        ? 1
+        : a.employeeId < b.employeeId
+          ? -1
+          : 1,
+  );
+}
+
+/**
+ * Imports employees into an existing department and publishes an `imported` change per created
+ * employee.
+ *
+ * @param rows - up to 1,000 employee bodies (each validated here).
+ * @returns how many were created and why the others were not.
+ * @throws {ValidationError} for an invalid department name or more than 1,000 rows.
+ * @throws {NotFoundError} `DepartmentNotFound` (nothing is written).
+ * @throws {DomainError} for storage faults before anything was written; later faults are reported
+ *   per row in `failed`, with the chunks already written kept.
+ */
+export async function importEmployees(
+  context: DirectoryContext,
+  department: string,
+  rows: readonly unknown[],
+): Promise<ImportResult> {
+  const partitionKey = departmentPartitionKey(department);
+  if (rows.length > MAX_IMPORT_ROWS) {
+    throw new ValidationError(
+      `body.employees: must hold at most ${MAX_IMPORT_ROWS} employees per call.`,
+      'body.employees',
+      'TooManyRows',
+    );
+  }
+  const failed: PlacedFailure[] = [];
+  const valid = screenRows(rows, failed);
+  const report = (created: number): ImportResult => ({
+    created,
+    failed: failed
+      .sort((a, b) => a.position - b.position)
+      .map(({ employeeId, error }) => ({ employeeId, error })),
+  });
+  const table = await context.table();
+  let dept = await loadDepartment(context, department, false);
+  if (!dept) throw departmentNotFound(department);
+  if (valid.length === 0) return report(0);
+
+  const names = [...new Set(valid.map((r) => r.lastName))];
+  const indexes = await readIndexes(table, partitionKey, names);
+  const finalIds = new Map<string, number>();
+  for (const row of valid)
+    finalIds.set(
+      row.lastName,
+      (finalIds.get(row.lastName) ?? indexes.get(row.lastName)?.value.ids.length ?? 0) + 1,
+    );
+  const chunks = planChunks(valid, (name) => 400 + 12 * (finalIds.get(name) ?? 0));
+
+  let created = 0;
+  for (let c = 0; c < chunks.length; c++) {
+    const outcome = await writeChunk(
+      context,
+      table,
+      department,
+      partitionKey,
+      chunks[c]!,
+      dept,
+      indexes,
+      failed,
+    );
+    if ('error' in outcome) {
+      // Storage gave up (after the SDK's retries): this chunk and the rest are not written.
+      for (const row of chunks.slice(c).flat()) {
+        failed.push(
+          failure(row.position, row.employeeId, outcome.error.code, outcome.error.message),
+        );
+      }
+      break;
+    }
+    dept = outcome.department;
+    created += outcome.created.length;
+    if (outcome.created.length > 0) {
+      const changes: EmployeeChange[] = outcome.created.map((row) => ({
+        department,
+        employeeId: row.employeeId,
+        reason: 'imported',
+      }));
+      await context.changes.publish(changes);
+    }
+  }
+  return report(created);
+}
+
+/** Writes one chunk, dropping rows that collide with stored employees; bounded retries. */
+async function writeChunk(
+  context: DirectoryContext,
+  table: TableClient,
+  department: string,
+  partitionKey: string,
+  chunkRows: Row[],
+  startDepartment: Versioned<Department>,
+  indexes: Map<string, Versioned<LastNameIndex>>,
+  failed: PlacedFailure[],
+): Promise<{ created: Row[]; department: Versioned<Department> } | { error: DomainError }> {
+  let rows = [...chunkRows];
+  let dept = startDepartment;
+  const writeId = randomUUID();
+  const maxAttempts = chunkRows.length + context.maxConflictAttempts;
+  for (let attempt = 1; attempt <= maxAttempts && rows.length > 0; attempt++) {
+    if (attempt > 2)
+      await new Promise((r) =>
+        setTimeout(r, Math.random() * Math.min(250, 4 * 2 ** Math.min(attempt, 8))),
+      );
+    const plan = new PlannedTransaction<Role>();
+    const idsByName = new Map<string, string[]>();
+    for (const row of rows)
+      idsByName.set(row.lastName, [...(idsByName.get(row.lastName) ?? []), row.employeeId]);
+    // Names whose index would overflow: their rows fail, the others go ahead.
+    for (const [name, added] of idsByName) {
+      try {
+        assertIndexCapacity(name, withIds(indexes.get(name)?.value.ids ?? [], added).length);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        for (const row of rows.filter((r) => r.lastName === name))
+          failed.push(failure(row.position, row.employeeId, error.code, error.message));
+        rows = rows.filter((r) => r.lastName !== name);
+        idsByName.delete(name);
+      }
+    }
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const primary = employeeEntity(
+        partitionKey,
+        {
+          employeeId: row.employeeId,
+          firstName: row.firstName,
+          lastName: row.displayLastName,
+          email: row.email,
+          age: row.age,
+        },
+        { isManager: false, writeId },
+      );
+      plan.add(['create', primary], { kind: 'employee', row });
+      plan.add(['create', emailCopyEntity(primary)], { kind: 'email', row });
+    }
+    const nextIndexes = new Map<string, LastNameIndex>();
+    for (const [name, added] of idsByName) {
+      const current = indexes.get(name);
+      const next = { lastName: name, ids: withIds(current?.value.ids ?? [], added) };
+      nextIndexes.set(name, next);
+      const entity = lastNameIndexEntity(partitionKey, next);
+      plan.add(
+        current ? ['update', entity, 'Replace', { etag: current.etag }] : ['create', entity],
+        { kind: 'index', name },
+      );
+    }
+    const employeeCount = dept.value.employeeCount + rows.length;
+    plan.add(
+      ['update', departmentMerge(department, { employeeCount }), 'Merge', { etag: dept.etag }],
+      { kind: 'department' },
+    );
+
+    try {
+      const etags = await submitPlanned(table, plan);
+      plan.roles.forEach((role, i) => {
+        const etag = etags[i];
+        if (role.kind === 'index' && etag) {
+          const version = { value: nextIndexes.get(role.name)!, etag };
+          indexes.set(role.name, version);
+          rememberLastNameIndex(context, department, version);
+        }
+      });
+      const departmentEtag = etags[etags.length - 1];
+      const nextDept = departmentEtag
+        ? { value: { ...dept.value, employeeCount }, etag: departmentEtag }
+        : await loadDepartment(context, department, false);
+      if (!nextDept) throw departmentNotFound(department);
+      rememberDepartment(context, department, nextDept);
+      return { created: rows, department: nextDept };
+    } catch (error) {
+      if (error instanceof DomainError) return { error };
+      if (!(error instanceof TransactionFailure)) throw error;
+      forgetVersions(context, department, idsByName.keys());
+      const role = error.role;
+      if (role?.kind === 'employee' && error.status === 409) {
+        const existing = await readEmployeeState(table, partitionKey, role.row.employeeId);
+        if (existing?.meta.writeId === writeId) {
+          // An earlier try of this very transaction committed (its answer was lost): all rows are in.
+          const fresh = await loadDepartment(context, department, false);
+          if (!fresh) throw departmentNotFound(department);
+          for (const [name, version] of await readIndexes(table, partitionKey, [
+            ...idsByName.keys(),
+          ]))
+            indexes.set(name, version);
+          return { created: rows, department: fresh };
+        }
+        const err = employeeExists(department, role.row.employeeId);
+        failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
+        rows = rows.filter((r) => r !== role.row);
+        continue;
+      }
+      if (role?.kind === 'email' && error.status === 409) {
+        const err = emailTaken(department, role.row.email);
+        failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
+        rows = rows.filter((r) => r !== role.row);
+        continue;
+      }
+      // Someone else changed the department or an index entity: read them again and resend.
+      const fresh = await loadDepartment(context, department, false);
+      if (!fresh) throw departmentNotFound(department);
+      dept = fresh;
+      const names = [...idsByName.keys()];
+      const reread = await readIndexes(table, partitionKey, names);
+      for (const name of names) {
+        const version = reread.get(name);
+        if (version) indexes.set(name, version);
+        else indexes.delete(name);
+      }
+    }
+  }
+  if (rows.length === 0) return { created: [], department: dept };
+  return { error: contendedError(`Department "${department}"`) };
+}

@@ -1,0 +1,143 @@
+/**
+ * Durable Functions end to end on the local host: the fixture app (df.app.orchestration,
+ * df.app.activity, an HTTP starter with df.input.durableClient) runs in the host process; a
+ * POST to the starter returns the management URLs, and polling statusQueryGetUri reaches
+ * Completed. Killing the host mid-orchestration and starting a new one on the same task hub
+ * resumes it without re-running the activities that had completed.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ActivityCall } from '../../fixtures/durableapp/control';
+import { PROJECT_ROOT, startHost, type RunningHost } from '../../support/host';
+
+const APP_ROOT = path.join(PROJECT_ROOT, 'test/fixtures/durableapp');
+const HUB_SETTING = 'AzureFunctionsJobHost__extensions__durableTask__hubName';
+const LEASE_SETTING =
+  'AzureFunctionsJobHost__extensions__durableTask__storageProvider__workItemQueueVisibilityTimeout';
+
+function hostFor(taskHub: string, env: Record<string, string> = {}): Promise<RunningHost> {
+  return startHost({
+    appRoot: APP_ROOT,
+    functionsGlob: 'app.ts',
+    env: { [HUB_SETTING]: taskHub, [LEASE_SETTING]: '00:00:02', ...env },
+  });
+}
+
+async function pollUntilEnded(
+  statusUrl: string,
+  timeoutMs = 30_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const body = (await (await fetch(statusUrl)).json()) as Record<string, unknown>;
+    if (['Completed', 'Failed', 'Terminated'].includes(String(body.runtimeStatus))) return body;
+    if (Date.now() > deadline)
+      throw new Error(`Still ${String(body.runtimeStatus)} after ${timeoutMs} ms.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function readCalls(file: string): ActivityCall[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as ActivityCall);
+}
+
+describe('durable functions on the local host', () => {
+  it('starts an orchestration over HTTP and reports Completed through statusQueryGetUri', async () => {
+    const host = await hostFor(`E2e${randomBytes(5).toString('hex')}`);
+    try {
+      const response = await fetch(`${host.baseUrl}/durable/HelloSequence`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ names: ['Ada', 'Linus'], numbers: [1, 2, 3] }),
+      });
+      expect(response.status).toBe(202);
+      const payload = (await response.json()) as Record<string, string>;
+      expect(response.headers.get('location')).toBe(payload.statusQueryGetUri);
+      expect(
+        payload.statusQueryGetUri!.startsWith(
+          `${host.origin}/runtime/webhooks/durabletask/instances/${payload.id}?`,
+        ),
+      ).toBe(true);
+
+      const status = await pollUntilEnded(payload.statusQueryGetUri!);
+      expect(status).toMatchObject({
+        name: 'HelloSequence',
+        runtimeStatus: 'Completed',
+        output: { greetings: ['Hello, Ada!', 'Hello, Linus!'], total: 12 },
+      });
+    } finally {
+      await host.stop();
+    }
+  });
+
+  it('fails an orchestration whose activity keeps failing, with the reason in the status', async () => {
+    const host = await hostFor(`E2e${randomBytes(5).toString('hex')}`);
+    try {
+      const response = await fetch(`${host.baseUrl}/durable/DoomedWithRetry`, {
+        method: 'POST',
+        body: JSON.stringify('no such department'),
+      });
+      const payload = (await response.json()) as Record<string, string>;
+      const status = await pollUntilEnded(payload.statusQueryGetUri!);
+      expect(status).toMatchObject({
+        runtimeStatus: 'Failed',
+        output: "Orchestrator function 'DoomedWithRetry' failed: Error: no such department",
+      });
+    } finally {
+      await host.stop();
+    }
+  });
+
+  it('resumes after the host is killed mid-activity, re-running only the interrupted activity', async () => {
+    const taskHub = `E2e${randomBytes(5).toString('hex')}`;
+    const callLog = path.join(os.tmpdir(), `durable-e2e-${taskHub}.jsonl`);
+    const first = await hostFor(taskHub, {
+      DURABLE_FIXTURE_CALL_LOG: callLog,
+      DURABLE_FIXTURE_HANG_ON_NAME: 'Bo',
+    });
+    let statusPath: string;
+    try {
+      const response = await fetch(`${first.baseUrl}/durable/HelloSequence?instanceId=e2e-crash`, {
+        method: 'POST',
+        body: JSON.stringify({ names: ['Ann', 'Bo'], numbers: [10, 20] }),
+      });
+      expect(response.status).toBe(202);
+      statusPath = new URL(((await response.json()) as Record<string, string>).statusQueryGetUri!)
+        .pathname;
+      const deadline = Date.now() + 20_000;
+      while (!readCalls(callLog).some((call) => call.input === 'Bo')) {
+        if (Date.now() > deadline) throw new Error(`Bo was never greeted:\n${first.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      first.kill();
+      await first.exited();
+    }
+
+    const second = await hostFor(taskHub, { DURABLE_FIXTURE_CALL_LOG: callLog });
+    try {
+      const status = await pollUntilEnded(`${second.origin}${statusPath}`);
+      expect(status).toMatchObject({
+        runtimeStatus: 'Completed',
+        output: { greetings: ['Hello, Ann!', 'Hello, Bo!'], total: 60 },
+      });
+      const calls = readCalls(callLog).map((call) => `${call.name}:${String(call.input)}`);
+      expect(calls.filter((c) => c === 'Greet:Ann')).toHaveLength(1);
+      expect(calls.filter((c) => c === 'Greet:Bo')).toHaveLength(2);
+      expect(calls.filter((c) => c.startsWith('Double:')).sort()).toEqual([
+        'Double:10',
+        'Double:20',
+      ]);
+    } finally {
+      await second.stop();
+      fs.rmSync(callLog, { force: true });
+    }
+  });
+});

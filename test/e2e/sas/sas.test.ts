@@ -1,0 +1,114 @@
+/**
+ * The SAS endpoints over HTTP through the local Functions host: a client signs in (principal
+ * header), asks for a token, and then talks to storage directly with it.
+ */
+import { odata } from '@azure/data-tables';
+import { encodePrincipalHeader } from '../../../src/identity/principal';
+import { employeePartitionKey } from '../../../src/storage/keys';
+import { startHost, type RunningHost } from '../../support/host';
+import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+import { containerClientFrom, listAll, tableClientFrom } from '../../integration/sas/fixture';
+import type { BlobSasGrant, TableSasGrant } from '../../../src/sas/service';
+
+const names = {
+  EMPLOYEES_TABLE: uniqueTableName('Emp'),
+  EXPENSES_TABLE: uniqueTableName('Exp'),
+  PHOTOS_CONTAINER: uniqueName('photos'),
+  LOGS_CONTAINER: uniqueName('logs'),
+};
+const clients = testClients();
+let host: RunningHost;
+
+const jane = encodePrincipalHeader({ userId: 'jane', employeeId: '000223' });
+const adminHeader = encodePrincipalHeader({ userId: 'boss', roles: ['DirectoryAdmin'] });
+
+function post(path: string, principal?: string, body?: unknown): Promise<Response> {
+  return fetch(`${host.baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(principal ? { 'x-ms-client-principal': principal } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+beforeAll(async () => {
+  await clients.table(names.EXPENSES_TABLE).createTable();
+  await clients.table(names.EMPLOYEES_TABLE).createTable();
+  await clients.container(names.PHOTOS_CONTAINER).create();
+  await clients.container(names.LOGS_CONTAINER).create();
+  await clients.table(names.EXPENSES_TABLE).createEntity({
+    partitionKey: employeePartitionKey('Sales', '000223'),
+    rowKey: 'claim-1',
+    Amount: 42,
+  });
+  await clients
+    .container(names.LOGS_CONTAINER)
+    .getBlockBlobClient('web/2026/11/22/1000/000000.log')
+    .uploadData(Buffer.from('hello\n'));
+  host = await startHost({ env: names });
+}, 90_000);
+
+afterAll(async () => {
+  await host?.stop();
+  await clients.table(names.EXPENSES_TABLE).deleteTable();
+  await clients.table(names.EMPLOYEES_TABLE).deleteTable();
+  await clients.container(names.PHOTOS_CONTAINER).deleteIfExists();
+  await clients.container(names.LOGS_CONTAINER).deleteIfExists();
+});
+
+describe('POST /api/sas/* through the local host', () => {
+  it('hands the employee a token that reads their expenses directly from storage', async () => {
+    const response = await post('/sas/expenses/Sales/000223', jane, { minutes: 5 });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const grant = (await response.json()) as TableSasGrant;
+    expect(grant.sas).toMatch(/(^|&)spk=Sales_000223(&|$)/);
+    expect(grant.sas).toMatch(/(^|&)epk=Sales_000223(&|$)/);
+    const rows: unknown[] = [];
+    for await (const e of tableClientFrom(grant).listEntities({
+      queryOptions: { filter: odata`PartitionKey eq ${grant.partitionKey}` },
+    })) {
+      rows.push(e);
+    }
+    expect(rows).toHaveLength(1);
+  });
+
+  it('answers 401 without a principal and for a malformed one', async () => {
+    const none = await post('/sas/expenses/Sales/000223');
+    expect(none.status).toBe(401);
+    expect(await none.json()).toMatchObject({ error: { code: 'Unauthenticated' } });
+    const malformed = await post('/sas/logs', 'not*base64');
+    expect(malformed.status).toBe(401);
+    expect(await malformed.json()).toMatchObject({ error: { code: 'InvalidPrincipal' } });
+  });
+
+  it('answers 403 for another employee and 400 above the lifetime cap', async () => {
+    expect((await post('/sas/expenses/Sales/000224', jane)).status).toBe(403);
+    const tooLong = await post('/sas/expenses/Sales/000223', jane, { minutes: 24 * 60 });
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toMatchObject({ error: { code: 'SasLifetimeTooLong' } });
+  });
+
+  it('lets an admin revoke outstanding table tokens by rotating the policy', async () => {
+    const grant = (await (await post('/sas/expenses/Sales/000223', jane)).json()) as TableSasGrant;
+    await expect(listAll(tableClientFrom(grant))).resolves.toHaveLength(1);
+    const rotate = await post(`/sas/policies/${names.EXPENSES_TABLE}/rotate`, adminHeader);
+    expect(rotate.status).toBe(200);
+    expect(await rotate.json()).toMatchObject({ revokedPolicyId: grant.policyId });
+    await expect(listAll(tableClientFrom(grant))).rejects.toMatchObject({ statusCode: 403 });
+    const fresh = (await (await post('/sas/expenses/Sales/000223', jane)).json()) as TableSasGrant;
+    await expect(listAll(tableClientFrom(fresh))).resolves.toHaveLength(1);
+  });
+
+  it('gives a DirectoryAdmin a read+list token on the logs container', async () => {
+    const response = await post('/sas/logs', adminHeader);
+    expect(response.status).toBe(200);
+    const grant = (await response.json()) as BlobSasGrant;
+    const listed: string[] = [];
+    for await (const blob of containerClientFrom(grant).listBlobsFlat()) listed.push(blob.name);
+    expect(listed).toEqual(['web/2026/11/22/1000/000000.log']);
+    expect((await post('/sas/logs', jane)).status).toBe(403);
+  });
+});

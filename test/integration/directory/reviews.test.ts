@@ -1,0 +1,87 @@
+/**
+ * Reviews under a compound key `review_<id>_<year>`: every review of one employee is one range
+ * query, ordered by year.
+ */
+import { createDirectoryFixture, employeeBody, type DirectoryFixture } from './fixture';
+
+let fx: DirectoryFixture;
+beforeAll(async () => {
+  fx = createDirectoryFixture();
+  await fx.directory.departments.put('HR', {});
+  await fx.directory.employees.create('HR', employeeBody(10));
+  await fx.directory.employees.create('HR', employeeBody(11));
+});
+afterAll(() => fx.cleanup());
+
+it("stores reviews by year and lists one employee's reviews in year order", async () => {
+  for (const year of [2024, 2019, 2022]) {
+    const put = await fx.directory.reviews.put('HR', '000010', year, {
+      managerRating: 4,
+      peerRating: 3.5,
+      comments: `Year ${year}`,
+    });
+    expect(put.etag).toEqual(expect.any(String));
+  }
+  await fx.directory.reviews.put('HR', '000011', 2020, { managerRating: 1, peerRating: 1 });
+  const { items } = await fx.directory.reviews.list('HR', '000010');
+  expect(items).toEqual([
+    { year: 2019, managerRating: 4, peerRating: 3.5, comments: 'Year 2019' },
+    { year: 2022, managerRating: 4, peerRating: 3.5, comments: 'Year 2022' },
+    { year: 2024, managerRating: 4, peerRating: 3.5, comments: 'Year 2024' },
+  ]);
+});
+
+it('replaces a year on PUT, honours If-Match, and projects with select', async () => {
+  const first = await fx.directory.reviews.put('HR', '000011', 2021, {
+    managerRating: 2,
+    peerRating: 2,
+  });
+  await fx.directory.reviews.put('HR', '000011', 2021, {
+    managerRating: 5,
+    peerRating: 5,
+    comments: 'better',
+  });
+  await expect(
+    fx.directory.reviews.put(
+      'HR',
+      '000011',
+      2021,
+      { managerRating: 0, peerRating: 0 },
+      { ifMatch: first.etag },
+    ),
+  ).rejects.toMatchObject({ kind: 'preconditionFailed' });
+  expect((await fx.directory.reviews.list('HR', '000011', ['comments'])).items).toEqual([
+    { year: 2020, comments: '' },
+    { year: 2021, comments: 'better' },
+  ]);
+});
+
+it('answers 404 for an employee that does not exist and 400 for bad input', async () => {
+  await expect(
+    fx.directory.reviews.put('HR', '000099', 2020, { managerRating: 1, peerRating: 1 }),
+  ).rejects.toMatchObject({
+    code: 'EmployeeNotFound',
+  });
+  await expect(fx.directory.reviews.list('HR', '000099')).rejects.toMatchObject({
+    code: 'EmployeeNotFound',
+  });
+  await expect(
+    fx.directory.reviews.put('HR', '000010', 2020, { managerRating: 11, peerRating: 1 }),
+  ).rejects.toThrow(/body\.managerRating/);
+  await expect(
+    fx.directory.reviews.put('HR', '000010', 1800, { managerRating: 1, peerRating: 1 }),
+  ).rejects.toMatchObject({
+    code: 'InvalidYear',
+  });
+  await expect(fx.directory.reviews.list('HR', '000010', ['salary'])).rejects.toMatchObject({
+    code: 'InvalidSelect',
+  });
+});
+
+it('an employee with no reviews gets an empty list; deleting the employee removes its reviews', async () => {
+  await fx.directory.employees.create('HR', employeeBody(12));
+  expect((await fx.directory.reviews.list('HR', '000012')).items).toEqual([]);
+  await fx.directory.employees.delete('HR', '000010');
+  await fx.directory.employees.create('HR', employeeBody(10));
+  expect((await fx.directory.reviews.list('HR', '000010')).items).toEqual([]);
+});

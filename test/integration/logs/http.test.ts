@@ -1,0 +1,188 @@
+/**
+ * The HTTP and queue-trigger adapters of the log pipeline, driven directly (no host): statuses,
+ * error bodies, nothing stored for a refused batch, and POST → trigger → GET.
+ */
+import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
+import { resetConfig } from '../../../src/config';
+import { resetStorageClients } from '../../../src/storage/clients';
+import { decodeQueueMessage } from '../../../src/storage/queue';
+import { testClients, uniqueName } from '../../support/storage';
+import { entriesFrom, queueLength } from './logKit';
+
+const queueName = uniqueName('logq');
+const containerName = uniqueName('logs');
+process.env.LOG_QUEUE = queueName;
+process.env.LOGS_CONTAINER = containerName;
+process.env.LOG_MAX_BATCH_ENTRIES = '50';
+process.env.LOG_MAX_BATCH_BYTES = String(256 * 1024);
+resetConfig();
+resetStorageClients();
+
+type Handler = (request: HttpRequest, context: InvocationContext) => Promise<HttpResponseInit>;
+let postLogs: Handler;
+let getLogs: Handler;
+let flushLogBatches: (entry: unknown, context: InvocationContext) => Promise<void>;
+
+const queue = testClients().queue(queueName);
+const context = (): InvocationContext => new InvocationContext({ logHandler: () => undefined });
+
+function post(body: unknown): Promise<HttpResponseInit> {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return postLogs(
+    new HttpRequest({
+      method: 'POST',
+      url: 'http://localhost/api/logs',
+      body: { string: text },
+      headers: { 'content-type': 'application/json' },
+    }),
+    context(),
+  );
+}
+
+function get(query: Record<string, string>): Promise<HttpResponseInit> {
+  return getLogs(
+    new HttpRequest({ method: 'GET', url: 'http://localhost/api/logs', query }),
+    context(),
+  );
+}
+
+/** Delivers the first queued message to the trigger, as the host would. */
+async function triggerOnce(): Promise<void> {
+  const [message] = (await queue.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 60 }))
+    .receivedMessageItems;
+  if (!message) throw new Error('no message to trigger on');
+  await flushLogBatches(
+    decodeQueueMessage(message.messageText),
+    new InvocationContext({
+      logHandler: () => undefined,
+      triggerMetadata: {
+        dequeueCount: message.dequeueCount,
+        nextVisibleTime: message.nextVisibleOn.toISOString(),
+      },
+    }),
+  );
+  await queue.deleteMessage(message.messageId, message.popReceipt);
+}
+
+beforeAll(async () => {
+  // Outside a Functions host the library registers nothing and says so; the handlers still run.
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  ({ postLogs, getLogs } = await import('../../../functions/logs'));
+  ({ flushLogBatches } = await import('../../../functions/logBatches'));
+  warn.mockRestore();
+  await queue.createIfNotExists();
+});
+
+describe('POST /logs', () => {
+  it('rejects a batch with one bad entry with 400 naming the entry and field, and enqueues nothing', async () => {
+    const before = await queueLength(queue);
+    const entries = entriesFrom('ok', '2026-11-22T15:00:00Z', 3);
+    entries[2] = { ...entries[2]!, level: 'Loud' };
+    const response = await post({ source: 'web', entries });
+    expect(response.status).toBe(400);
+    expect(response.jsonBody).toEqual({
+      error: {
+        code: 'InvalidLogEntry',
+        message: expect.stringContaining('body.entries[2].level'),
+        target: 'body.entries[2].level',
+      },
+    });
+    expect(await queueLength(queue)).toBe(before);
+  });
+
+  it('answers 413 for more entries than allowed and for a body over the byte limit', async () => {
+    const before = await queueLength(queue);
+    const tooMany = await post({
+      source: 'web',
+      entries: entriesFrom('x', '2026-11-22T15:00:00Z', 51),
+    });
+    expect(tooMany.status).toBe(413);
+    expect((tooMany.jsonBody as { error: { code: string } }).error.code).toBe('TooManyLogEntries');
+    const tooBig = await post({
+      source: 'web',
+      entries: [{ at: '2026-11-22T15:00:00Z', level: 'Error', message: 'x'.repeat(300 * 1024) }],
+    });
+    expect(tooBig.status).toBe(413);
+    expect(await queueLength(queue)).toBe(before);
+  });
+
+  it('answers 400 for a body that is not JSON', async () => {
+    expect((await post('{"source": "web", ')).status).toBe(400);
+  });
+
+  it('accepts a valid batch with 202 once it is on the queue; a large one is split into visible parts', async () => {
+    await queue.clearMessages();
+    const big = entriesFrom('big', '2026-11-22T15:00:00Z', 50).map((entry) => ({
+      ...entry,
+      message: `${entry.message} ${'ø'.repeat(1500)}`,
+    }));
+    const response = await post({ source: 'web', entries: big });
+    expect(response.status).toBe(202);
+    const accepted = response.jsonBody as { batchId: string; entries: number; messages: number };
+    expect(accepted).toMatchObject({ entries: 50 });
+    expect(accepted.messages).toBeGreaterThan(1);
+    const peeked = await queue.peekMessages({ numberOfMessages: 32 });
+    expect(peeked.peekedMessageItems).toHaveLength(accepted.messages);
+    await queue.clearMessages();
+  });
+});
+
+describe('GET /logs', () => {
+  it.each([
+    [{ source: 'web', from: '2026-11-22T15:00:00Z' }, 'query.to'],
+    [{ source: 'web', from: '2026-11-22T15:06:00Z', to: '2026-11-22T15:04:00Z' }, 'query.to'],
+    [{ source: 'web', from: '2026-11-22T15:00:00Z', to: '2026-11-23T15:00:01Z' }, 'query.to'],
+    [{ source: 'web', from: 'noon', to: '2026-11-22T15:04:00Z' }, 'query.from'],
+    [{ from: '2026-11-22T15:00:00Z', to: '2026-11-22T15:04:00Z' }, 'query.source'],
+    [
+      {
+        source: 'web',
+        from: '2026-11-22T15:00:00Z',
+        to: '2026-11-22T15:04:00Z',
+        level: 'Error,Fatal',
+      },
+      'query.level',
+    ],
+  ])('answers 400 for %j', async (query, target) => {
+    const response = await get(query as Record<string, string>);
+    expect(response.status).toBe(400);
+    expect((response.jsonBody as { error: { target: string } }).error.target).toBe(target);
+  });
+});
+
+describe('POST /logs → queue trigger → GET /logs', () => {
+  it('makes accepted entries queryable, multi-line and non-ASCII text intact', async () => {
+    await queue.clearMessages();
+    const tricky = 'Zeile 1; ünïcødé 🚀\r\nline 2 \\ end';
+    for (let b = 0; b < 5; b++) {
+      const entries = entriesFrom(`e2e${b}`, `2026-11-22T15:0${b}:00Z`, 4, 'Error');
+      entries[0] = {
+        ...entries[0]!,
+        message: `${tricky} #${b}`,
+        user: { id: b, name: 'Ægir; "x"' },
+      };
+      expect((await post({ source: 'checkout', entries })).status).toBe(202);
+    }
+    // One trigger invocation drains and writes the other four messages too.
+    await triggerOnce();
+    expect(await queueLength(queue)).toBe(0);
+
+    const response = await get({
+      source: 'checkout',
+      from: '2026-11-22T15:00:00Z',
+      to: '2026-11-22T16:00:00Z',
+      level: 'Error,Critical',
+    });
+    expect(response.status).toBe(200);
+    const items = (response.jsonBody as { items: Record<string, unknown>[] }).items;
+    expect(items).toHaveLength(20);
+    expect(items[0]).toEqual({
+      at: '2026-11-22T15:00:00.000Z',
+      level: 'Error',
+      message: `${tricky} #0`,
+      user: { id: 0, name: 'Ægir; "x"' },
+    });
+    const times = items.map((i) => Date.parse(i.at as string));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * The benchmark harness's pure parts: traffic deltas, sizes, names, ratios, case selection, and a
+ * failing case reported instead of ending the run.
+ */
+import {
+  benchName,
+  formatBytes,
+  formatReport,
+  percentile,
+  ratio,
+  runCase,
+  scaledSize,
+  selectCases,
+  trafficBetween,
+  type LoadedCase,
+} from '../../../bench/harness';
+import type { BenchCase, BenchEnv, Measurement } from '../../../bench/types';
+import type { ProxyCounts } from '../../../tools/faultProxy';
+
+const counts = (
+  requests: number,
+  byKind: Record<string, number>,
+  sent = 0,
+  received = 0,
+): ProxyCounts => ({
+  requests,
+  byKind,
+  bytesSent: sent,
+  bytesReceived: received,
+  faultsInjected: 0,
+  byFault: {},
+  byStatus: {},
+});
+
+const measurement = (
+  label: string,
+  wallMs: number,
+  requests: number,
+  bytes: number,
+): Measurement => ({
+  label,
+  wallMs,
+  operations: 100,
+  opsPerSecond: 100 / (wallMs / 1000),
+  requests,
+  bytes,
+});
+
+/** An env whose only used member is resetTraffic (runCase calls it); cases here ignore the rest. */
+const quietEnv = { resetTraffic: () => undefined } as unknown as BenchEnv;
+
+describe('measuring', () => {
+  it('counts only the traffic between two snapshots', () => {
+    const before = counts(10, { 'table:GET': 10 }, 1_000, 2_000);
+    const after = counts(25, { 'table:GET': 12, 'table:POST': 13 }, 1_500, 9_000);
+    expect(trafficBetween(before, after)).toEqual({
+      requests: 15,
+      byKind: { 'table:GET': 2, 'table:POST': 13 },
+      bytesSent: 500,
+      bytesReceived: 7_000,
+    });
+  });
+
+  it('scales sizes to a tenth in a quick run, never below one', () => {
+    expect(scaledSize(5_000, false)).toBe(5_000);
+    expect(scaledSize(5_000, true)).toBe(500);
+    expect(scaledSize(7, true)).toBe(1);
+  });
+
+  it('takes nearest-rank percentiles', () => {
+    const values = [5, 1, 4, 2, 3, 6, 7, 8, 9, 10];
+    expect(percentile(values, 50)).toBe(5);
+    expect(percentile(values, 95)).toBe(10);
+    expect(percentile([], 50)).toBe(0);
+  });
+
+  it('gives baseline/pattern ratios, and none when the pattern side is zero', () => {
+    expect(ratio(1_000, 10)).toBe(100);
+    expect(ratio(3, 2)).toBe(1.5);
+    expect(ratio(5, 0)).toBeNull();
+  });
+});
+
+describe('names', () => {
+  it('makes valid, unique table names from any prefix', () => {
+    const names = new Set(
+      Array.from({ length: 50 }, () => benchName('9 bench-EGT!', { table: true })),
+    );
+    expect(names.size).toBe(50);
+    for (const name of names) expect(name).toMatch(/^[A-Za-z][A-Za-z0-9]{2,62}$/);
+    expect(benchName('x'.repeat(100), { table: true }).length).toBeLessThanOrEqual(63);
+  });
+
+  it('makes valid queue and container names from any prefix', () => {
+    for (const prefix of ['Log Batches', '--a--b--', '', 'x'.repeat(100)]) {
+      expect(benchName(prefix)).toMatch(/^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/);
+    }
+  });
+});
+
+describe('running cases', () => {
+  const named = (name: string): LoadedCase => ({
+    file: 'x.js',
+    benchCase: {
+      name,
+      run: async () => ({
+        name,
+        pattern: measurement('p', 1, 1, 1),
+        baseline: measurement('b', 1, 1, 1),
+      }),
+    },
+  });
+
+  it('selects cases whose name contains any filter, ignoring case', () => {
+    const cases = [named('email index'), named('logs: hour blobs'), named('platform: EGT')];
+    expect(
+      selectCases(cases, ['EMAIL', 'egt']).map((c) => ('benchCase' in c ? c.benchCase.name : '')),
+    ).toEqual(['email index', 'platform: EGT']);
+    expect(selectCases(cases, [])).toHaveLength(3);
+  });
+
+  it('reports a throwing case as failed with its error', async () => {
+    const broken: BenchCase = {
+      name: 'broken',
+      run: async () => {
+        throw new Error('table not found');
+      },
+    };
+    const result = await runCase({ file: 'broken.js', benchCase: broken }, quietEnv, 1_000);
+    expect(result).toMatchObject({ name: 'broken', status: 'failed', comparisons: [] });
+    expect(result.error).toContain('table not found');
+  });
+
+  it('reports a case that runs past its timeout as failed', async () => {
+    const slow: BenchCase = { name: 'slow', run: () => new Promise(() => undefined) };
+    const result = await runCase({ file: 'slow.js', benchCase: slow }, quietEnv, 20);
+    expect(result.status).toBe('failed');
+    expect(result.error).toContain('did not finish within 20 ms');
+  });
+
+  it('reports a module that could not be loaded as failed', async () => {
+    const result = await runCase({ file: 'bad.js', loadError: 'SyntaxError' }, quietEnv, 1_000);
+    expect(result).toMatchObject({ name: 'bad.js', status: 'failed', error: 'SyntaxError' });
+  });
+
+  it('adds ratios and prints both sides with the goal', async () => {
+    const egt: BenchCase = {
+      name: 'egt',
+      run: async () => ({
+        name: 'EGT vs single',
+        pattern: measurement('batched', 100, 10, 800_000),
+        baseline: measurement('single', 700, 1_000, 1_100_000),
+        goal: '100× fewer requests',
+      }),
+    };
+    const result = await runCase({ file: 'egt.js', benchCase: egt }, quietEnv, 1_000);
+    expect(result.comparisons[0]!.ratios).toEqual({ time: 7, requests: 100, bytes: 1.38 });
+    const report = formatReport([result]);
+    expect(report).toContain('■ EGT vs single   — goal: 100× fewer requests');
+    expect(report).toContain('baseline/pattern: time 7.00×, requests 100×, bytes 1.38×');
+    expect(report).toMatch(/pattern\s+batched\s+100\.0/);
+    expect(report).toContain('1 case(s) passed, 0 failed.');
+  });
+
+  it('formats bytes in decimal units', () => {
+    expect(formatBytes(999)).toBe('999 B');
+    expect(formatBytes(816_000)).toBe('816 kB');
+    expect(formatBytes(1_100_000)).toBe('1.1 MB');
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * The configuration module: defaults that run the app with nothing but a storage connection,
+ * malformed settings refused with the setting's name, and the managed-identity forms of
+ * `AzureWebJobsStorage`.
+ */
+import { ConfigError, getConfig, loadConfig, resetConfig } from '../../src/config';
+
+const CONNECTION = 'UseDevelopmentStorage=true';
+
+/** The ConfigError `load` throws, for asserting on its setting and message. */
+function configError(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('loadConfig was expected to throw a ConfigError.');
+}
+
+describe('defaults', () => {
+  it('needs nothing but a storage connection', () => {
+    const config = loadConfig({ AzureWebJobsStorage: CONNECTION });
+    expect(config.storage).toEqual({ kind: 'connectionString', connectionString: CONNECTION });
+    expect(config.tables).toMatchObject({
+      employees: 'Employees',
+      archive: 'EmployeesArchive',
+      employeeIndex: 'EmployeeIndex',
+      expenses: 'EmployeeExpenses',
+      loginAttemptsPrefix: 'LoginAttempts',
+      messageStats: 'MessageStats',
+      accessLog: 'AccessLog',
+    });
+    expect(config.queues).toEqual({
+      archive: 'archive-requests',
+      indexUpdates: 'index-updates',
+      logBatches: 'log-batches',
+    });
+    expect(config.containers).toEqual({
+      lastNameIndex: 'lastname-index',
+      photos: 'photos',
+      logs: 'logs',
+    });
+    expect(config.logins.retentionDays).toBe(60);
+    expect(config.retry).toEqual({
+      maxRetries: 5,
+      retryDelayMs: 200,
+      maxRetryDelayMs: 8_000,
+      tryTimeoutMs: 30_000,
+    });
+    expect(config.directory.lastNameIndexMode).toBe('entity');
+  });
+
+  it('treats blank settings as absent', () => {
+    const config = loadConfig({
+      AzureWebJobsStorage: CONNECTION,
+      EMPLOYEES_TABLE: '  ',
+      STORAGE_MAX_RETRIES: '',
+    });
+    expect(config.tables.employees).toBe('Employees');
+    expect(config.retry.maxRetries).toBe(5);
+  });
+
+  it('reads overrides and trims them', () => {
+    const config = loadConfig({
+      AzureWebJobsStorage: CONNECTION,
+      EMPLOYEES_TABLE: ' Staff2026 ',
+      ARCHIVE_QUEUE: 'archive-v2',
+      STORAGE_TRY_TIMEOUT_MS: '300',
+      STORAGE_MAX_RETRIES: '0',
+      LASTNAME_INDEX_MODE: 'blob',
+    });
+    expect(config.tables.employees).toBe('Staff2026');
+    expect(config.queues.archive).toBe('archive-v2');
+    expect(config.retry).toMatchObject({ tryTimeoutMs: 300, maxRetries: 0 });
+    expect(config.directory.lastNameIndexMode).toBe('blob');
+  });
+
+  it('caps the default SAS lifetime at the maximum', () => {
+    const config = loadConfig({
+      AzureWebJobsStorage: CONNECTION,
+      SAS_DEFAULT_MINUTES: '90',
+      SAS_MAX_MINUTES: '30',
+    });
+    expect(config.sas).toMatchObject({ defaultMinutes: 30, maxMinutes: 30 });
+  });
+
+  it('is frozen, so no code can change a setting after start-up', () => {
+    const config = loadConfig({ AzureWebJobsStorage: CONNECTION });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+});
+
+describe('malformed settings name the setting', () => {
+  it.each([
+    ['STORAGE_MAX_RETRIES', 'three', /whole number/],
+    ['STORAGE_MAX_RETRIES', '2.5', /whole number/],
+    ['STORAGE_MAX_RETRIES', '21', /between 0 and 20/],
+    ['STORAGE_TRY_TIMEOUT_MS', '99', /between 100 and 600000/],
+    ['STORAGE_RETRY_DELAY_MS', '-5', /between 1 and 60000/],
+    ['LOGIN_RETENTION_DAYS', '0', /between 1 and 3650/],
+    ['EMPLOYEES_TABLE', 'Employees-2026', /table name/],
+    ['EMPLOYEES_TABLE', '1Employees', /table name/],
+    ['ARCHIVE_TABLE', 'ab', /table name/],
+    ['ARCHIVE_QUEUE', 'Archive', /queue\/container name/],
+    ['INDEX_QUEUE', 'index--updates', /queue\/container name/],
+    ['LOG_QUEUE', '-logs', /queue\/container name/],
+    ['PHOTOS_CONTAINER', 'p'.repeat(64), /queue\/container name/],
+    ['LASTNAME_INDEX_MODE', 'table', /"entity" or "blob"/],
+    ['LOGIN_TABLE_PREFIX', 'Login_Attempts', /LOGIN_TABLE_PREFIX/],
+  ])('%s=%j is refused', (setting, value, message) => {
+    const error = configError({ AzureWebJobsStorage: CONNECTION, [setting]: value });
+    expect(error.setting).toBe(setting);
+    expect(error.message).toContain(setting);
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe('storage connection', () => {
+  it('fails fast naming AzureWebJobsStorage when no connection is configured', () => {
+    const error = configError({});
+    expect(error.setting).toBe('AzureWebJobsStorage');
+    expect(error.message).toMatch(/AzureWebJobsStorage__accountName/);
+  });
+
+  it('derives the three service URIs from an account name (managed identity)', () => {
+    const config = loadConfig({
+      AzureWebJobsStorage__accountName: 'contosodir',
+      AzureWebJobsStorage__clientId: 'c1',
+    });
+    expect(config.storage).toEqual({
+      kind: 'identity',
+      accountName: 'contosodir',
+      tableServiceUri: 'https://contosodir.table.core.windows.net',
+      queueServiceUri: 'https://contosodir.queue.core.windows.net',
+      blobServiceUri: 'https://contosodir.blob.core.windows.net',
+      clientId: 'c1',
+    });
+  });
+
+  it('takes explicit service URIs over the account name (sovereign clouds, private endpoints)', () => {
+    const config = loadConfig({
+      AzureWebJobsStorage__accountName: 'contosodir',
+      AzureWebJobsStorage__tableServiceUri: 'https://contosodir.table.core.chinacloudapi.cn',
+    });
+    expect(config.storage).toMatchObject({
+      kind: 'identity',
+      tableServiceUri: 'https://contosodir.table.core.chinacloudapi.cn',
+      queueServiceUri: 'https://contosodir.queue.core.windows.net',
+    });
+  });
+
+  it('needs all three URIs when there is no account name', () => {
+    const partial = { AzureWebJobsStorage__tableServiceUri: 'https://a.table.core.windows.net' };
+    expect(configError(partial).setting).toBe('AzureWebJobsStorage');
+    const config = loadConfig({
+      ...partial,
+      AzureWebJobsStorage__queueServiceUri: 'https://a.queue.core.windows.net',
+      AzureWebJobsStorage__blobServiceUri: 'https://a.blob.core.windows.net',
+    });
+    expect(config.storage).toMatchObject({ kind: 'identity', accountName: undefined });
+  });
+
+  it('prefers a connection string over identity settings', () => {
+    const config = loadConfig({
+      AzureWebJobsStorage: CONNECTION,
+      AzureWebJobsStorage__accountName: 'contosodir',
+    });
+    expect(config.storage.kind).toBe('connectionString');
+  });
+});
+
+describe('process-wide configuration', () => {
+  const saved = process.env.EMPLOYEES_TABLE;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.EMPLOYEES_TABLE;
+    else process.env.EMPLOYEES_TABLE = saved;
+    resetConfig();
+  });
+
+  it('reads process.env once and again only after resetConfig', () => {
+    process.env.EMPLOYEES_TABLE = 'FirstRead';
+    resetConfig();
+    expect(getConfig().tables.employees).toBe('FirstRead');
+    process.env.EMPLOYEES_TABLE = 'SecondRead';
+    expect(getConfig().tables.employees).toBe('FirstRead');
+    resetConfig();
+    expect(getConfig().tables.employees).toBe('SecondRead');
+  });
+});

@@ -1,0 +1,76 @@
+import {
+  emailCopyEntity,
+  employeeEntity,
+  foreignProperties,
+  projectEmployee,
+  storedToEmployee,
+  type StoredEntity,
+} from '../../../src/directory/employeeEntity';
+
+const stored = (props: Record<string, unknown>): StoredEntity => ({
+  etag: 'e',
+  partitionKey: 'Sales',
+  rowKey: 'empid_000001',
+  ...props,
+});
+
+describe('employee entities', () => {
+  const entity = employeeEntity(
+    'Sales',
+    {
+      employeeId: '000001',
+      firstName: `O'Brien`,
+      lastName: '山田',
+      email: 'A/B#c?@x.com',
+      age: 40,
+    },
+    { isManager: true, writeId: 'w1', preserved: { Nickname: 'Bobby' } },
+  );
+
+  it("writes keys, type, data, bookkeeping and keeps a newer version's properties", () => {
+    expect(entity).toMatchObject({
+      rowKey: 'empid_000001',
+      EntityType: 'Employee.v1',
+      IsManager: true,
+      WriteId: 'w1',
+      Nickname: 'Bobby',
+    });
+  });
+
+  it('makes a key-safe email copy without the bookkeeping', () => {
+    const copy = emailCopyEntity(entity);
+    expect(copy.rowKey).toBe('email_a%2Fb%23c%3F@x.com');
+    expect(copy).not.toHaveProperty('IsManager');
+    expect(copy).not.toHaveProperty('WriteId');
+    expect(copy).toMatchObject({ EntityType: 'EmployeeEmail.v1', Nickname: 'Bobby' });
+  });
+
+  it('reads both back as the API JSON, and skips types it does not know', () => {
+    const json = {
+      department: 'Sales',
+      employeeId: '000001',
+      firstName: `O'Brien`,
+      lastName: '山田',
+      email: 'A/B#c?@x.com',
+      age: 40,
+    };
+    expect(storedToEmployee(stored(entity))).toEqual(json);
+    expect(storedToEmployee(stored(emailCopyEntity(entity)))).toEqual(json);
+    expect(storedToEmployee(stored({ ...entity, EntityType: 'Employee.v2' }))).toBeUndefined();
+    expect(storedToEmployee(stored({ EntityType: 'Department.v1' }))).toBeUndefined();
+  });
+
+  it('projects only the selected fields plus the keys; a missing age is null', () => {
+    const { Age: _age, ...noAge } = entity;
+    expect(projectEmployee(stored(noAge), ['age', 'email'])).toEqual({
+      department: 'Sales',
+      employeeId: '000001',
+      age: null,
+      email: 'A/B#c?@x.com',
+    });
+  });
+
+  it('lists only foreign properties as preserved', () => {
+    expect(foreignProperties(stored(entity))).toEqual({ Nickname: 'Bobby' });
+  });
+});

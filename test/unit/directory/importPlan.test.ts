@@ -1,0 +1,41 @@
+import { planChunks } from '../../../src/directory/importPlan';
+
+const row = (lastName: string, bytes = 1000): { lastName: string; bytes: number } => ({
+  lastName,
+  bytes,
+});
+
+describe('import chunk planning', () => {
+  it('fits 49 employees of one last name in a chunk: 98 + 1 index + 1 department = 100 operations', () => {
+    const chunks = planChunks(
+      Array.from({ length: 100 }, () => row('jones')),
+      () => 100,
+    );
+    expect(chunks.map((c) => c.length)).toEqual([49, 49, 2]);
+  });
+
+  it('counts one index operation per distinct last name in a chunk', () => {
+    // 33 distinct names: 33 × 3 + 1 = 100 operations.
+    const chunks = planChunks(
+      Array.from({ length: 40 }, (_, i) => row(`n${String(i).padStart(2, '0')}`)),
+      () => 100,
+    );
+    expect(chunks.map((c) => c.length)).toEqual([33, 7]);
+    for (const chunk of chunks) {
+      expect(1 + chunk.length * 2 + new Set(chunk.map((r) => r.lastName)).size).toBeLessThanOrEqual(
+        100,
+      );
+    }
+  });
+
+  it('starts a new chunk before the byte budget is exceeded (large index entities)', () => {
+    const chunks = planChunks([row('a'), row('b'), row('c')], () => 1_500_000, {
+      maxBytes: 3_500_000,
+    });
+    expect(chunks.map((c) => c.map((r) => r.lastName))).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('returns no chunk for no rows', () => {
+    expect(planChunks([], () => 0)).toEqual([]);
+  });
+});

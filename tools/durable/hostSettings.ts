@@ -1,0 +1,94 @@
+/**
+ * The durable runtime's settings on the local host, named as the Durable Functions extension
+ * names them in host.json `extensions.durableTask` — and, as in Azure, overridable by app settings
+ * `AzureFunctionsJobHost__extensions__durableTask__<path>`:
+ *
+ * - `hubName` (default `TestHubName`, Durable's local default)
+ * - `storageProvider.connectionStringName` / `connectionName` (default `AzureWebJobsStorage`)
+ * - `storageProvider.workItemQueueVisibilityTimeout` (TimeSpan; the message lease, default 30 s)
+ * - `storageProvider.maxQueuePollingInterval` (TimeSpan; longest idle poll wait, default 1 s)
+ * - `maxConcurrentActivityFunctions`, `maxConcurrentOrchestratorFunctions` (default 8 each)
+ */
+import { parseTimeSpan } from '../host/config/timeSpan';
+import type { DurableTuning } from './runtime';
+
+/** host.json `extensions.durableTask` as far as the local runtime reads it. */
+export interface DurableTaskJson {
+  hubName?: unknown;
+  maxConcurrentActivityFunctions?: unknown;
+  maxConcurrentOrchestratorFunctions?: unknown;
+  storageProvider?: {
+    connectionStringName?: unknown;
+    connectionName?: unknown;
+    workItemQueueVisibilityTimeout?: unknown;
+    maxQueuePollingInterval?: unknown;
+  };
+}
+
+export interface DurableHostSettings {
+  taskHub: string;
+  connectionName: string;
+  tuning: Partial<DurableTuning>;
+}
+
+export const DEFAULT_TASK_HUB = 'TestHubName';
+export const DEFAULT_CONNECTION_SETTING = 'AzureWebJobsStorage';
+/** The prefix of app settings that override host.json `extensions.durableTask` values. */
+export const SETTING_PREFIX = 'AzureFunctionsJobHost__extensions__durableTask__';
+
+/**
+ * Reads the settings: app settings first, then host.json, then defaults.
+ *
+ * @throws {Error} naming the setting when a value is malformed.
+ */
+export function readDurableHostSettings(
+  hostJson: DurableTaskJson | undefined,
+  env: Record<string, string | undefined>,
+): DurableHostSettings {
+  const pick = (path: string[]): unknown => {
+    const fromEnv = env[`${SETTING_PREFIX}${path.join('__')}`];
+    if (fromEnv !== undefined && fromEnv.trim() !== '') return fromEnv.trim();
+    let node: unknown = hostJson;
+    for (const key of path)
+      node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+    return node;
+  };
+  const text = (path: string[]): string | undefined => {
+    const value = pick(path);
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value !== 'string')
+      throw new Error(`durableTask.${path.join('.')} must be a string.`);
+    return value;
+  };
+  const duration = (path: string[]): number | undefined => {
+    const value = text(path);
+    return value === undefined ? undefined : parseTimeSpan(value, `durableTask.${path.join('.')}`);
+  };
+  const count = (path: string[]): number | undefined => {
+    const value = pick(path);
+    if (value === undefined || value === null || value === '') return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`durableTask.${path.join('.')} must be a whole number ≥ 1.`);
+    return n;
+  };
+
+  const tuning: Partial<DurableTuning> = {};
+  const visibility = duration(['storageProvider', 'workItemQueueVisibilityTimeout']);
+  if (visibility !== undefined) tuning.leaseSeconds = Math.max(1, Math.round(visibility / 1000));
+  const polling = duration(['storageProvider', 'maxQueuePollingInterval']);
+  if (polling !== undefined) tuning.maxPollIntervalMs = Math.max(50, polling);
+  const activities = count(['maxConcurrentActivityFunctions']);
+  if (activities !== undefined) tuning.activityConcurrency = activities;
+  const orchestrators = count(['maxConcurrentOrchestratorFunctions']);
+  if (orchestrators !== undefined) tuning.orchestrationConcurrency = orchestrators;
+
+  return {
+    taskHub: text(['hubName']) ?? DEFAULT_TASK_HUB,
+    connectionName:
+      text(['storageProvider', 'connectionStringName']) ??
+      text(['storageProvider', 'connectionName']) ??
+      DEFAULT_CONNECTION_SETTING,
+    tuning,
+  };
+}

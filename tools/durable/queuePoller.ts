@@ -1,0 +1,157 @@
+/**
+ * Polls one queue and runs a handler per message, the way the Functions host polls queues:
+ * immediately again while messages keep coming, backing off (doubling up to a maximum) while the
+ * queue is empty, with a bounded number of messages in flight.
+ *
+ * A message is deleted only after its handler succeeded. While the handler runs, the message's
+ * lease (visibility timeout) is renewed, so a long activity is not handed to a second worker; if
+ * the process dies, the lease runs out and the message is delivered again. A failed handler makes
+ * the message visible again after a short back-off; after `maxDequeueCount` deliveries it is
+ * dropped with a log line (the start-up recovery scan wakes every unfinished orchestration).
+ */
+import type { QueueClient } from '@azure/storage-queue';
+import { decodeQueueMessage } from '../../src/storage/queue';
+import type { DurableStore, ReceivedMessage } from './store';
+
+export interface QueuePollerOptions<T> {
+  name: string;
+  store: DurableStore;
+  queue: QueueClient;
+  handle: (body: T, message: ReceivedMessage) => Promise<void>;
+  concurrency: number;
+  leaseSeconds: number;
+  minIntervalMs: number;
+  maxIntervalMs: number;
+  maxDequeueCount: number;
+  log: (...args: unknown[]) => void;
+}
+
+export class QueuePoller<T> {
+  readonly #options: QueuePollerOptions<T>;
+  readonly #inFlight = new Set<Promise<void>>();
+  #loop?: Promise<void>;
+  #stopping = false;
+  #wakeSleep?: () => void;
+
+  constructor(options: QueuePollerOptions<T>) {
+    this.#options = options;
+  }
+
+  start(): void {
+    if (this.#loop) return;
+    this.#stopping = false;
+    this.#loop = this.#run();
+  }
+
+  /** Stops receiving and waits for the messages in flight to finish. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#wakeSleep?.();
+    await this.#loop;
+    await Promise.allSettled([...this.#inFlight]);
+    this.#loop = undefined;
+  }
+
+  /** Cuts the current back-off short (new work was just enqueued in this process). */
+  poke(): void {
+    this.#wakeSleep?.();
+  }
+
+  async #run(): Promise<void> {
+    const o = this.#options;
+    let interval = o.minIntervalMs;
+    while (!this.#stopping) {
+      const free = o.concurrency - this.#inFlight.size;
+      if (free <= 0) {
+        await Promise.race(this.#inFlight);
+        continue;
+      }
+      let messages: ReceivedMessage[] = [];
+      try {
+        messages = await o.store.receive(o.queue, free, o.leaseSeconds);
+      } catch (error) {
+        o.log(`[durable] ${o.name}: receiving failed`, error);
+      }
+      if (this.#stopping) {
+        // Received just as we stopped: hand them straight back for the next owner.
+        await Promise.allSettled(messages.map((m) => o.store.extendMessage(o.queue, m, 0)));
+        break;
+      }
+      if (messages.length === 0) {
+        await this.#sleep(interval);
+        interval = Math.min(o.maxIntervalMs, interval * 2);
+        continue;
+      }
+      interval = o.minIntervalMs;
+      for (const message of messages) {
+        const work = this.#process(message).finally(() => this.#inFlight.delete(work));
+        this.#inFlight.add(work);
+      }
+    }
+  }
+
+  async #process(message: ReceivedMessage): Promise<void> {
+    const o = this.#options;
+    let body: T;
+    try {
+      body = decodeQueueMessage<T>(message.text);
+    } catch (error) {
+      o.log(`[durable] ${o.name}: dropping an unreadable message`, error);
+      await o.store.deleteMessage(o.queue, message).catch(() => undefined);
+      return;
+    }
+    const renewEveryMs = Math.max(200, (o.leaseSeconds * 1000) / 3);
+    let renewing = Promise.resolve();
+    const renewal = setInterval(() => {
+      renewing = renewing
+        .then(() => o.store.extendMessage(o.queue, message, o.leaseSeconds))
+        .catch((error: unknown) => o.log(`[durable] ${o.name}: lease renewal failed`, error));
+    }, renewEveryMs);
+    let failure: unknown;
+    let failed = false;
+    try {
+      await o.handle(body, message);
+    } catch (error) {
+      failed = true;
+      failure = error;
+    } finally {
+      clearInterval(renewal);
+      await renewing;
+    }
+    if (!failed) {
+      await o.store.deleteMessage(o.queue, message).catch((error: unknown) =>
+        // The work is done and idempotent: if the message comes back, repeating it is harmless.
+        o.log(
+          `[durable] ${o.name}: could not delete a handled message; it will be delivered again`,
+          error,
+        ),
+      );
+      return;
+    }
+    if (message.dequeueCount >= o.maxDequeueCount) {
+      o.log(
+        `[durable] ${o.name}: giving up on a message after ${message.dequeueCount} attempts`,
+        failure,
+      );
+      await o.store.deleteMessage(o.queue, message).catch(() => undefined);
+      return;
+    }
+    o.log(
+      `[durable] ${o.name}: handler failed (attempt ${message.dequeueCount}), will retry`,
+      failure,
+    );
+    const backOffSeconds = Math.min(30, message.dequeueCount);
+    await o.store.extendMessage(o.queue, message, backOffSeconds).catch(() => undefined);
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wakeSleep = done;
+    });
+  }
+}

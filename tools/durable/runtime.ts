@@ -1,0 +1,180 @@
+/**
+ * The local durable runtime: what the local host embeds so that `df.app.orchestration` /
+ * `df.app.activity` registrations run to completion without the Durable Functions extension.
+ *
+ * The host tells it which functions are orchestrators and activities, gives it an `invoke`
+ * callback that runs a registered function through `@azure/functions`, passes
+ * {@link DurableRuntime.clientInputFor} as the value of `durableClient` input bindings and routes
+ * `/runtime/webhooks/durabletask/*` to {@link DurableRuntime.handleHttp}.
+ */
+import { odata } from '@azure/data-tables';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StorageClients } from '../../src/storage/clients';
+import { runWorkItem } from './activityWorker';
+import { buildClientInput, type DurableClientInput } from './clientInput';
+import { randomHexId, type InvokeFunction, type RuntimeContext } from './context';
+import { handleControlMessage } from './controlWorker';
+import { handleDurableHttp } from './httpApi';
+import { KeyedMutex } from './keyedMutex';
+import { validateTaskHubName } from './keys';
+import { QueuePoller } from './queuePoller';
+import { DurableStore, type ControlMessage, type WorkItemMessage } from './store';
+
+/** Knobs with defaults suited to local development. */
+export interface DurableTuning {
+  /** How long a received message stays hidden; renewed while its handler runs. */
+  leaseSeconds: number;
+  /** Activities run at the same time. */
+  activityConcurrency: number;
+  /** Control messages (orchestration episodes of different instances) handled at the same time. */
+  orchestrationConcurrency: number;
+  /** Poll interval right after a message; doubles while a queue stays empty... */
+  minPollIntervalMs: number;
+  /** ... up to this. */
+  maxPollIntervalMs: number;
+  /** A message whose handler failed this many times is dropped (logged). */
+  maxDequeueCount: number;
+}
+
+export const DEFAULT_TUNING: DurableTuning = {
+  leaseSeconds: 30,
+  activityConcurrency: 8,
+  orchestrationConcurrency: 8,
+  minPollIntervalMs: 50,
+  maxPollIntervalMs: 1000,
+  maxDequeueCount: 10,
+};
+
+export interface DurableRuntimeOptions {
+  /** Clients of the storage account that holds the task hub (`createStorageClients`). */
+  storage: StorageClients;
+  /** `extensions.durableTask.hubName` of host.json. */
+  taskHub: string;
+  /** The host's base URL, e.g. `http://127.0.0.1:7071` (a function when known only after listen). */
+  hostBaseUrl: string | (() => string);
+  /** Runs a registered function and returns its return value (rejects with what it threw). */
+  invoke: InvokeFunction;
+  log?: (...args: unknown[]) => void;
+  tuning?: Partial<DurableTuning>;
+  /** The time source (tests). */
+  clock?: () => Date;
+}
+
+export interface DurableRuntime {
+  readonly taskHub: string;
+  /** The value of a `durableClient` input binding. */
+  clientInputFor(connectionName?: string): DurableClientInput;
+  /**
+   * Serves `/runtime/webhooks/durabletask/...`; resolves false for any other path. Pass `body`
+   * when the request stream has already been read.
+   */
+  handleHttp(req: IncomingMessage, res: ServerResponse, body?: Buffer): Promise<boolean>;
+  /** Declares a function registered with an `orchestrationTrigger`. */
+  registerOrchestration(name: string): void;
+  /** Declares a function registered with an `activityTrigger`. */
+  registerActivity(name: string): void;
+  /** Creates the hub's tables and queues, wakes unfinished orchestrations, starts polling. */
+  start(): Promise<void>;
+  /** Stops polling and waits for the work in flight. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates a runtime (nothing runs until {@link DurableRuntime.start}).
+ *
+ * @throws {Error} for an invalid task hub name.
+ */
+export function createDurableRuntime(options: DurableRuntimeOptions): DurableRuntime {
+  const taskHub = validateTaskHubName(options.taskHub);
+  const tuning: DurableTuning = { ...DEFAULT_TUNING, ...options.tuning };
+  const log = options.log ?? ((...args: unknown[]) => console.error(...args));
+  const store = new DurableStore(options.storage, taskHub);
+  const orchestrations = new Set<string>();
+  const activities = new Set<string>();
+  const ctx: RuntimeContext = {
+    store,
+    invoke: options.invoke,
+    orchestrations,
+    activities,
+    clock: options.clock ?? (() => new Date()),
+    newId: randomHexId,
+    log,
+  };
+  const hostBaseUrl = (): string =>
+    typeof options.hostBaseUrl === 'function' ? options.hostBaseUrl() : options.hostBaseUrl;
+  const clientInputFor = (connectionName?: string): DurableClientInput =>
+    buildClientInput(hostBaseUrl(), taskHub, connectionName);
+  const locks = new KeyedMutex();
+
+  const pollerDefaults = {
+    store,
+    leaseSeconds: tuning.leaseSeconds,
+    minIntervalMs: tuning.minPollIntervalMs,
+    maxIntervalMs: tuning.maxPollIntervalMs,
+    maxDequeueCount: tuning.maxDequeueCount,
+    log,
+  };
+  const controlPoller = new QueuePoller<ControlMessage>({
+    ...pollerDefaults,
+    name: 'control',
+    queue: store.control,
+    concurrency: tuning.orchestrationConcurrency,
+    handle: (message) => handleControlMessage(ctx, locks, message),
+  });
+  const workItemPoller = new QueuePoller<WorkItemMessage>({
+    ...pollerDefaults,
+    name: 'workitems',
+    queue: store.workItems,
+    concurrency: tuning.activityConcurrency,
+    handle: (message) => runWorkItem(ctx, message),
+  });
+  store.onSent = (queue) => (queue === store.control ? controlPoller : workItemPoller).poke();
+
+  let started = false;
+  return {
+    taskHub,
+    clientInputFor,
+    handleHttp: (req, res, body) =>
+      handleDurableHttp({ ctx, taskHub, clientInput: clientInputFor }, req, res, body),
+    registerOrchestration: (name) => {
+      orchestrations.add(name);
+    },
+    registerActivity: (name) => {
+      activities.add(name);
+    },
+    async start() {
+      if (started) return;
+      await store.ensureCreated();
+      await wakeUnfinished(store);
+      controlPoller.start();
+      workItemPoller.start();
+      started = true;
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      await Promise.all([controlPoller.stop(), workItemPoller.stop()]);
+    },
+  };
+}
+
+/**
+ * Sends a wake-up to every Pending or Running instance: recovers from a crash between writing an
+ * inbox row and sending its wake-up, and from dropped messages.
+ */
+async function wakeUnfinished(store: DurableStore): Promise<void> {
+  let token: string | undefined;
+  do {
+    const page = await store.listInstances(
+      odata`RuntimeStatus eq ${'Pending'} or RuntimeStatus eq ${'Running'}`,
+      1000,
+      token,
+    );
+    await Promise.all(
+      page.items.map((instance) =>
+        store.sendControl({ kind: 'wake', instanceId: instance.instanceId }),
+      ),
+    );
+    token = page.continuationToken;
+  } while (token);
+}

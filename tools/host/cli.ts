@@ -1,0 +1,114 @@
+/**
+ * `node [-r @swc-node/register] tools/host/cli.ts [options]`: runs a function app on the local
+ * host until SIGINT/SIGTERM.
+ *
+ *   --app-root <dir>     the app's folder (default: current directory)
+ *   --functions <glob>   entry points relative to the app root (default: package.json main)
+ *   --host-json <file>   host.json to use (default: <app-root>/host.json)
+ *   --settings <file>    local.settings.json to load (default: <app-root>/local.settings.json)
+ *   --port <n>           default: PORT, else local.settings.json Host.LocalHttpPort, else 7071;
+ *                        0 picks a free port
+ *   --listen <address>   default 127.0.0.1
+ *
+ * Environment: HOST_LOG_LEVEL (default information), HOST_SHUTDOWN_TIMEOUT_MS (default 30000).
+ * Exit code 1 when the app cannot start, with every problem printed.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  HostStartupError,
+  startLocalHost,
+  type RunningLocalHost,
+} from './host';
+import { applyLocalSettings, readLocalSettings } from './load/localSettings';
+import { createLogger, describeError, parseLogLevel } from './log';
+
+function integerSetting(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^\d+$/.test(value.trim()))
+    throw new Error(`${name} must be a whole number, got "${value}".`);
+  return Number(value);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      'app-root': { type: 'string' },
+      functions: { type: 'string' },
+      'host-json': { type: 'string' },
+      settings: { type: 'string' },
+      port: { type: 'string' },
+      listen: { type: 'string' },
+    },
+    strict: true,
+  });
+  const appRoot = path.resolve(values['app-root'] ?? process.cwd());
+  const logger = createLogger({ level: parseLogLevel(process.env.HOST_LOG_LEVEL) });
+
+  const settingsFile = path.resolve(values.settings ?? path.join(appRoot, 'local.settings.json'));
+  const localSettings = readLocalSettings(settingsFile);
+  if (localSettings) {
+    const skipped = applyLocalSettings(localSettings.values, process.env);
+    for (const name of skipped) {
+      logger.debug(
+        `Skipping '${name}' from local.settings.json: it is already set in the environment.`,
+      );
+    }
+  }
+  const port = integerSetting(
+    '--port',
+    values.port ?? process.env.PORT,
+    localSettings?.localHttpPort ?? 7071,
+  );
+  const graceMs = integerSetting(
+    'HOST_SHUTDOWN_TIMEOUT_MS',
+    process.env.HOST_SHUTDOWN_TIMEOUT_MS,
+    DEFAULT_SHUTDOWN_GRACE_MS,
+  );
+
+  let host: RunningLocalHost;
+  try {
+    host = await startLocalHost({
+      appRoot,
+      functionsGlob: values.functions,
+      hostJsonPath: values['host-json'],
+      port,
+      listenAddress: values.listen,
+      logger,
+    });
+  } catch (error) {
+    if (error instanceof HostStartupError) {
+      process.stderr.write(`Host startup failed: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  // Printed whatever the log level: launchers and the e2e helper wait for this line.
+  process.stdout.write(`Host listening on ${host.origin} (API base ${host.baseUrl})\n`);
+
+  let signals = 0;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals > 1) {
+      logger.warn(`${signal} again: exiting without waiting.`);
+      process.exit(1);
+    }
+    logger.info(`${signal} received.`);
+    host.stop(graceMs).then(
+      () => process.exit(0),
+      (error) => {
+        logger.error(`Shutdown failed: ${describeError(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error) => {
+  process.stderr.write(`Host failed: ${describeError(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,317 @@
+/**
+ * The local Azure Functions host: loads a v4 app through its own `@azure/functions-core`, checks
+ * what the Functions host checks, then serves its HTTP functions and drives its queue and timer
+ * triggers over a storage account (Azurite locally). See docs/local-host.md.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { InputBindingProvider } from './bindings/bindings';
+import { createQueueOutputHandler } from './bindings/queueOutput';
+import { loadHostSettings, type HostSettings } from './config/hostJson';
+import { createCoreApi, installCoreModule } from './core/coreModule';
+import { createInvoker } from './core/invoke';
+import { FunctionAppRegistry } from './core/registry';
+import type { HookContext } from './core/types';
+import {
+  assignDrivers,
+  createAcceptingDriver,
+  DURABLE_TRIGGER_TYPES,
+  type TriggerDriver,
+} from './drivers';
+import { describeFunction, type HostFunction } from './functions';
+import { createHttpDriver } from './http/httpDriver';
+import { createAdminApi, type HostState } from './http/admin';
+import { createHostServer } from './http/server';
+import { loadEntryPoints, packageMain } from './load/entryPoints';
+import { createLogger, describeError, parseLogLevel, type Logger } from './log';
+import { createQueueDriver } from './queue/queueDriver';
+import { FunctionRunner } from './runner';
+import { ConnectionResolver, DEFAULT_CONNECTION } from './storage';
+import { createBlobScheduleMonitor, HOSTS_CONTAINER } from './timer/scheduleMonitor';
+import { createTimerDriver } from './timer/timerDriver';
+import { defaultExtensions } from './extensions';
+import { HostStartupError, namingProblems } from './validation';
+
+export { HostStartupError } from './validation';
+
+export interface LocalHostOptions {
+  /** The function app's folder (package.json, host.json). */
+  appRoot: string;
+  /** Entry points to load, relative to `appRoot`; default: package.json `main`. */
+  functionsGlob?: string;
+  /** Default: `<appRoot>/host.json`. */
+  hostJsonPath?: string;
+  /** Default 7071; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1 (functions are not key-protected locally, so stay off the network). */
+  listenAddress?: string;
+  /** App settings; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  /** Extensions (a durable driver); default: {@link defaultExtensions}. */
+  extensions?: HostExtension[];
+}
+
+/**
+ * Adds trigger drivers (claiming their trigger types before the built-in drivers) and input
+ * binding providers. A durable extension claims `orchestrationTrigger`/`activityTrigger`,
+ * provides `durableClient` inputs, and serves `/runtime/webhooks/durabletask/...` through
+ * `TriggerDriver.serveHttp`.
+ */
+export type HostExtension = (context: DriverContext) => {
+  drivers?: TriggerDriver[];
+  inputProviders?: InputBindingProvider[];
+};
+
+/** What an extra driver gets to work with. */
+export interface DriverContext {
+  env: Record<string, string | undefined>;
+  settings: HostSettings;
+  connections: ConnectionResolver;
+  runner: FunctionRunner;
+  logger: Logger;
+  hostId: string;
+  /** `http://127.0.0.1:<port>` once the server listens (for management URLs). */
+  origin(): string;
+}
+
+export interface RunningLocalHost {
+  port: number;
+  /** `http://127.0.0.1:<port>` (admin API lives here). */
+  origin: string;
+  /** `<origin>/<routePrefix>`: the API's base URL. */
+  baseUrl: string;
+  hostId: string;
+  functions: HostFunction[];
+  /** Stops triggers and the server, waiting up to `graceMs` for running invocations. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Default wait for running invocations at shutdown. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
+
+/**
+ * The host id (`AzureFunctionsWebHost__hostid`, else derived from the app folder), which keys
+ * per-host state such as timer schedule statuses. At most 32 lowercase characters, as in Azure.
+ */
+export function hostIdFor(appRoot: string, env: Record<string, string | undefined>): string {
+  const configured = env.AzureFunctionsWebHost__hostid?.trim();
+  if (configured) {
+    if (
+      !/^[a-z0-9-]{1,32}$/.test(configured) ||
+      configured.startsWith('-') ||
+      configured.endsWith('-')
+    ) {
+      throw new HostStartupError([
+        `AzureFunctionsWebHost__hostid must be 1-32 lowercase letters, digits or inner dashes, got "${configured}".`,
+      ]);
+    }
+    return configured;
+  }
+  return `local-${createHash('sha256').update(path.resolve(appRoot)).digest('hex').slice(0, 26)}`;
+}
+
+const WORKER_CAPABILITIES: Record<string, string> = {
+  RawHttpBodyBytes: 'true',
+  RpcHttpTriggerMetadataRemoved: 'true',
+  RpcHttpBodyOnly: 'true',
+  IgnoreEmptyValuedRpcHttpHeaders: 'true',
+  UseNullableValueDictionaryForHttp: 'true',
+  WorkerStatus: 'true',
+  TypedDataCollection: 'true',
+  HandlesWorkerTerminateMessage: 'true',
+};
+
+async function runAppHooks(
+  registry: FunctionAppRegistry,
+  hookName: 'appStart' | 'appTerminate',
+  extra: Record<string, unknown>,
+): Promise<void> {
+  const context: HookContext = {
+    hookData: registry.appLevelOnlyHookData,
+    appHookData: registry.appHookData,
+    ...extra,
+  };
+  for (const hook of registry.hooks(hookName)) await hook(context);
+}
+
+/**
+ * Loads the app and starts serving it.
+ *
+ * @throws {HostStartupError} listing every problem the Functions host would refuse (or that
+ *   keeps the app from running): entry points that fail, invalid or duplicate names, reserved or
+ *   conflicting routes, invalid schedules or queue names, missing connections, a bad host.json.
+ */
+export async function startLocalHost(options: LocalHostOptions): Promise<RunningLocalHost> {
+  const appRoot = path.resolve(options.appRoot);
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? createLogger({ level: parseLogLevel(env.HOST_LOG_LEVEL) });
+  const hostJsonPath = options.hostJsonPath
+    ? path.resolve(options.hostJsonPath)
+    : path.join(appRoot, 'host.json');
+
+  let settings: HostSettings;
+  try {
+    settings = loadHostSettings(hostJsonPath);
+  } catch (error) {
+    throw new HostStartupError([(error as Error).message]);
+  }
+  const hostId = hostIdFor(appRoot, env);
+
+  // The core module must be in place before the first `require('@azure/functions')`.
+  const registry = new FunctionAppRegistry();
+  installCoreModule(
+    createCoreApi(registry, (level, category, message) =>
+      logger.log(
+        level === 'information' && category === 'system' ? 'debug' : level,
+        'worker',
+        message,
+      ),
+    ),
+  );
+  const pattern = options.functionsGlob ?? packageMain(appRoot);
+  try {
+    const files = loadEntryPoints(appRoot, pattern, registry);
+    logger.debug(`Loaded ${files.length} entry point(s) matching "${pattern}".`);
+  } catch (error) {
+    logger.error(describeError((error as Error).cause ?? error));
+    throw new HostStartupError([(error as Error).message]);
+  }
+  registry.lock();
+
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const model = registry.programmingModel;
+  if (model?.getCapabilities) {
+    const capabilities = await model.getCapabilities({ ...WORKER_CAPABILITIES });
+    if (capabilities.HttpUri) {
+      problems.push(
+        'HTTP streaming (app.setup({ enableHttpStream: true })) is not supported by the local host.',
+      );
+    }
+  }
+
+  const functions: HostFunction[] = [];
+  for (const registration of registry.functions()) {
+    try {
+      functions.push(describeFunction(registration));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  problems.push(...namingProblems(functions.map((fn) => fn.name)));
+
+  const connections = new ConnectionResolver(env);
+  const invoker = createInvoker(registry, logger, {
+    functionTimeoutMs: settings.functionTimeoutMs,
+  });
+  const runner = new FunctionRunner(
+    invoker,
+    [],
+    [createQueueOutputHandler(env, connections, settings.queues.messageEncoding)],
+  );
+  let origin = '';
+  const context: DriverContext = {
+    env,
+    settings,
+    connections,
+    runner,
+    logger,
+    hostId,
+    origin: () => origin,
+  };
+  const extensionDrivers: TriggerDriver[] = [];
+  for (const extension of options.extensions ?? defaultExtensions) {
+    const added = extension(context);
+    extensionDrivers.push(...(added.drivers ?? []));
+    for (const provider of added.inputProviders ?? []) runner.addInputProvider(provider);
+  }
+  const httpDriver = createHttpDriver({ routePrefix: settings.routePrefix, runner, logger });
+  const drivers: TriggerDriver[] = [
+    ...extensionDrivers,
+    httpDriver,
+    createQueueDriver({ env, options: settings.queues, connections, runner, logger }),
+    createTimerDriver({
+      env,
+      runner,
+      logger,
+      monitor: () =>
+        createBlobScheduleMonitor(
+          connections.clients(DEFAULT_CONNECTION).container(HOSTS_CONTAINER),
+          hostId,
+        ),
+    }),
+    createAcceptingDriver(
+      DURABLE_TRIGGER_TYPES,
+      'registered; the local host does not run durable functions',
+    ),
+  ];
+  const assignment = assignDrivers(functions, drivers, (fn) => runner.prepare(fn));
+  const driverOf = assignment.driverOf;
+  problems.push(...assignment.problems);
+  warnings.push(...assignment.warnings);
+  if (problems.length > 0) throw new HostStartupError(problems);
+  for (const warning of warnings) logger.warn(warning);
+  if (functions.length === 0) logger.warn(`No functions found in "${pattern}".`);
+
+  await runAppHooks(registry, 'appStart', { functionAppDirectory: appRoot });
+
+  let state: HostState = 'Running';
+  const admin = createAdminApi({
+    functions,
+    driverOf,
+    hostId,
+    state: () => state,
+  });
+
+  const server = createHostServer({
+    routePrefix: settings.routePrefix,
+    httpDriver,
+    admin,
+    logger,
+    drivers,
+  });
+  const listenAddress = options.listenAddress ?? '127.0.0.1';
+  const port = await server.listen(options.port ?? 7071, listenAddress);
+  origin = server.origin();
+  const baseUrl = settings.routePrefix ? `${origin}/${settings.routePrefix}` : origin;
+  await Promise.all(drivers.map((driver) => driver.start()));
+
+  logger.info(`Functions (${functions.length}):`);
+  for (const fn of functions) {
+    const description = driverOf.get(fn)?.describe(fn) ?? 'not run locally';
+    logger.info(`  ${fn.name}: ${description.replace(/^\[([^\]]*)\] /, `[$1] ${origin}`)}`);
+  }
+  logger.info(`Host id ${hostId}; API base ${baseUrl}.`);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    port,
+    origin,
+    baseUrl,
+    hostId,
+    functions,
+    stop(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
+      stopping ??= (async () => {
+        state = 'Stopping';
+        logger.info('Stopping: no new work is taken; waiting for running invocations.');
+        await Promise.all([
+          server.close(graceMs),
+          ...drivers.map((driver) =>
+            driver
+              .stop(graceMs)
+              .catch((error) => logger.error(`A trigger failed to stop: ${describeError(error)}`)),
+          ),
+        ]);
+        try {
+          await runAppHooks(registry, 'appTerminate', {});
+        } catch (error) {
+          logger.error(`An appTerminate hook failed: ${describeError(error)}`);
+        }
+        state = 'Stopped';
+        logger.info('Host stopped.');
+      })();
+      return stopping;
+    },
+  };
+}

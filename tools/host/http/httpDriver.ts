@@ -1,0 +1,168 @@
+/**
+ * The HTTP trigger (`app.http`): a route table built from the registered routes and methods,
+ * and the request/response path through the library's own conversion code. Unknown routes and
+ * method mismatches are 404 (as the Functions host answers), with the API's JSON error body.
+ * Function keys are not checked locally, as with Core Tools.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TriggerDriver } from '../drivers';
+import { stringOption, type HostFunction } from '../functions';
+import { describeError, type Logger } from '../log';
+import { outputValue, type FunctionRunner } from '../runner';
+import { isReservedRoute, routesConflict, type RouteDeclaration } from '../validation';
+import { errorJson, sendJson, sendResponse } from './respond';
+import { fromRpcHttpResponse, toRpcHttpRequest } from './rpcHttp';
+import {
+  comparePrecedence,
+  matchRoute,
+  parseRouteTemplate,
+  routePrecedence,
+  splitPath,
+  type RouteTemplate,
+} from './routeTemplate';
+
+interface HttpRoute extends RouteDeclaration {
+  fn: HostFunction;
+  template: RouteTemplate;
+  precedence: number[];
+}
+
+export type RouteLookup =
+  | { kind: 'match'; route: HttpRoute; params: Record<string, string> }
+  | { kind: 'methodMismatch'; allowed: string[] }
+  | { kind: 'notFound' };
+
+export interface HttpDriver extends TriggerDriver {
+  /** Finds the function for a method and a path below the route prefix. */
+  lookup(method: string, pathBelowPrefix: string): RouteLookup;
+  /** Serves one request whose path is below the route prefix. */
+  handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    pathBelowPrefix: string,
+    body: Buffer,
+    origin: string,
+  ): Promise<void>;
+}
+
+export interface HttpDriverOptions {
+  routePrefix: string;
+  runner: FunctionRunner;
+  logger: Logger;
+}
+
+function methodsOf(fn: HostFunction): string[] {
+  const methods = fn.trigger.binding.methods;
+  return Array.isArray(methods) ? methods.map((m) => String(m).toUpperCase()) : [];
+}
+
+export function createHttpDriver(config: HttpDriverOptions): HttpDriver {
+  const routes: HttpRoute[] = [];
+  const prefix = config.routePrefix ? `/${config.routePrefix}` : '';
+
+  const lookup = (method: string, pathBelowPrefix: string): RouteLookup => {
+    const segments = splitPath(pathBelowPrefix);
+    const allowed: string[] = [];
+    for (const route of routes) {
+      const params = matchRoute(route.template, segments);
+      if (!params) continue;
+      if (route.methods.length === 0 || route.methods.includes(method.toUpperCase())) {
+        return { kind: 'match', route, params };
+      }
+      allowed.push(...route.methods);
+    }
+    return allowed.length > 0
+      ? { kind: 'methodMismatch', allowed: [...new Set(allowed)] }
+      : { kind: 'notFound' };
+  };
+
+  return {
+    triggerTypes: ['httptrigger'],
+
+    add(fn) {
+      const raw = stringOption(fn.trigger.binding, 'route');
+      const route = raw === undefined || raw.trim() === '' ? fn.name : raw;
+      if (isReservedRoute(route)) {
+        throw new Error(
+          `Function '${fn.name}': the route '${route}' conflicts with the host's built-in routes (admin, runtime).`,
+        );
+      }
+      let template: RouteTemplate;
+      try {
+        template = parseRouteTemplate(route);
+      } catch (error) {
+        throw new Error(`Function '${fn.name}': ${(error as Error).message}`);
+      }
+      const declaration: RouteDeclaration = {
+        functionName: fn.name,
+        route: template.text,
+        methods: methodsOf(fn),
+      };
+      const conflict = routes.find((existing) => routesConflict(declaration, existing));
+      if (conflict) {
+        throw new Error(
+          `Function '${fn.name}': the route '${route}' [${declaration.methods.join(',') || '*'}] conflicts with the route defined by function '${conflict.functionName}'.`,
+        );
+      }
+      routes.push({ ...declaration, fn, template, precedence: routePrecedence(template) });
+      // Stable sort: equal precedence keeps registration order.
+      routes.sort((a, b) => comparePrecedence(a.precedence, b.precedence));
+    },
+
+    describe(fn) {
+      const route = routes.find((r) => r.fn === fn)!;
+      return `[${route.methods.join(',') || 'ALL'}] ${prefix}/${route.template.text}`;
+    },
+
+    start: async () => undefined,
+    // In-flight HTTP requests are drained by the server.
+    stop: async () => undefined,
+
+    lookup,
+
+    async handle(request, response, pathBelowPrefix, body, origin) {
+      const method = (request.method ?? 'GET').toUpperCase();
+      const found = lookup(method, pathBelowPrefix);
+      if (found.kind !== 'match') {
+        const detail =
+          found.kind === 'methodMismatch' ? ` (the route accepts ${found.allowed.join(', ')})` : '';
+        const path = `${prefix}/${pathBelowPrefix.replace(/^\//, '')}`;
+        sendJson(
+          response,
+          404,
+          errorJson('NotFound', `No function matches ${method} ${path}${detail}.`),
+        );
+        return;
+      }
+      const fn = found.route.fn;
+      try {
+        const rpcResponse = await config.runner.run(fn, {
+          data: {
+            http: toRpcHttpRequest({
+              method,
+              url: `${origin}${request.url ?? '/'}`,
+              headers: request.headersDistinct,
+              params: found.params,
+              body,
+            }),
+          },
+          metadata: {},
+          reason: `This function was programmatically called via the host APIs.`,
+        });
+        const output = fn.outputs.find((o) => String(o.binding.type).toLowerCase() === 'http');
+        const value = output ? outputValue(rpcResponse, output) : undefined;
+        sendResponse(response, fromRpcHttpResponse(value));
+      } catch (error) {
+        // An unhandled error is a 500 without a body, as in Azure; the details are in the log.
+        config.logger.log(
+          'error',
+          fn.name,
+          `HTTP ${method} ${request.url}: ${describeError(error)}`,
+        );
+        if (!response.headersSent)
+          sendResponse(response, { status: 500, headers: [], body: Buffer.alloc(0) });
+        else response.destroy();
+      }
+    },
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * The host's HTTP server: functions under `/<routePrefix>/`, and a small part of the Functions
+ * host's admin API under `/admin/` (`GET /admin/host/status`, `GET /admin/functions`,
+ * `POST /admin/functions/{name}` to run a non-HTTP function once). Like Core Tools, nothing is
+ * key-protected locally.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describeError, type Logger } from '../log';
+import type { TriggerDriver } from '../drivers';
+import type { HttpDriver } from './httpDriver';
+import { errorJson, sendJson } from './respond';
+
+/** The Functions host's request size limit. */
+export const MAX_REQUEST_BODY_BYTES = 100 * 1024 * 1024;
+
+export interface AdminApi {
+  status(): Record<string, unknown>;
+  functions(): unknown[];
+  /**
+   * Starts one run of a non-HTTP function.
+   *
+   * @returns the HTTP status and error to answer with, or undefined when the run was started.
+   */
+  invoke(
+    name: string,
+    input: string,
+  ): { status: number; code: string; message: string } | undefined;
+}
+
+export interface HostServerOptions {
+  routePrefix: string;
+  httpDriver: HttpDriver;
+  admin: AdminApi;
+  logger: Logger;
+  /** Drivers that serve host-level paths (tried after the admin API, before functions). */
+  drivers: TriggerDriver[];
+}
+
+export interface HostServer {
+  /** `http://address:port` once listening. */
+  origin(): string;
+  /** Listens and resolves with the bound port. */
+  listen(port: number, address: string): Promise<number>;
+  /** Stops accepting requests and waits up to `graceMs` for running ones. */
+  close(graceMs: number): Promise<void>;
+}
+
+class BodyTooLargeError extends Error {}
+
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLargeError());
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+async function handleAdmin(
+  admin: AdminApi,
+  request: IncomingMessage,
+  response: ServerResponse,
+  pathname: string,
+  body: Buffer,
+): Promise<void> {
+  const method = request.method ?? 'GET';
+  if (pathname === '/admin/host/status' && method === 'GET') {
+    sendJson(response, 200, admin.status());
+    return;
+  }
+  if (pathname === '/admin/functions' && method === 'GET') {
+    sendJson(response, 200, admin.functions());
+    return;
+  }
+  const invoke = /^\/admin\/functions\/([^/]+)$/.exec(pathname);
+  if (invoke && method === 'POST') {
+    let input = '';
+    if (body.length > 0) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        sendJson(
+          response,
+          400,
+          errorJson('InvalidJson', 'The request body must be JSON: {"input": "..."}.'),
+        );
+        return;
+      }
+      const value = (parsed as { input?: unknown } | null)?.input;
+      input =
+        value === undefined || value === null
+          ? ''
+          : typeof value === 'string'
+            ? value
+            : JSON.stringify(value);
+    }
+    const refused = admin.invoke(decodeURIComponent(invoke[1]!), input);
+    if (refused) sendJson(response, refused.status, errorJson(refused.code, refused.message));
+    else {
+      response.writeHead(202, { 'content-length': '0' });
+      response.end();
+    }
+    return;
+  }
+  sendJson(response, 404, errorJson('NotFound', `No admin API at ${method} ${pathname}.`));
+}
+
+/** The origin the client used (the host builds the function's URL from the Host header). */
+function requestOrigin(request: IncomingMessage, fallback: string): string {
+  const host = request.headers.host;
+  if (!host) return fallback;
+  try {
+    return new URL(`http://${host}`).origin;
+  } catch {
+    return fallback;
+  }
+}
+
+export function createHostServer(options: HostServerOptions): HostServer {
+  const { routePrefix, httpDriver, admin, logger, drivers } = options;
+  const prefix = routePrefix ? `/${routePrefix.toLowerCase()}` : '';
+  let origin = 'http://127.0.0.1';
+  let closing = false;
+  const active = new Set<Promise<void>>();
+
+  const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (closing) response.setHeader('connection', 'close');
+    const pathname = (request.url ?? '/').split('?')[0]!;
+    let body: Buffer;
+    try {
+      body = await readBody(request, MAX_REQUEST_BODY_BYTES);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        sendJson(
+          response,
+          413,
+          errorJson('RequestTooLarge', `The request body is over ${MAX_REQUEST_BODY_BYTES} bytes.`),
+        );
+      } else response.destroy();
+      return;
+    }
+    if (pathname === '/admin' || pathname.startsWith('/admin/')) {
+      await handleAdmin(admin, request, response, pathname, body);
+      return;
+    }
+    const clientOrigin = requestOrigin(request, origin);
+    for (const driver of drivers) {
+      if (await driver.serveHttp?.({ request, response, pathname, body, origin: clientOrigin }))
+        return;
+    }
+    const lower = pathname.toLowerCase();
+    let below: string | undefined;
+    if (prefix === '') below = pathname;
+    else if (lower === prefix || lower.startsWith(`${prefix}/`))
+      below = pathname.slice(prefix.length);
+    if (below === undefined) {
+      sendJson(
+        response,
+        404,
+        errorJson(
+          'NotFound',
+          `No function matches ${request.method} ${pathname}; functions are served under ${prefix || '/'}.`,
+        ),
+      );
+      return;
+    }
+    await httpDriver.handle(request, response, below, body, clientOrigin);
+  };
+
+  const server = http.createServer((request, response) => {
+    const work = serve(request, response)
+      .catch((error) => {
+        logger.error(`Request ${request.method} ${request.url} failed: ${describeError(error)}`);
+        if (!response.headersSent)
+          sendJson(
+            response,
+            500,
+            errorJson('InternalError', 'The local host failed to serve the request.'),
+          );
+        else response.destroy();
+      })
+      .finally(() => active.delete(work));
+    active.add(work);
+  });
+  // Functions may legitimately take minutes (up to functionTimeout); do not cut them off.
+  server.requestTimeout = 0;
+
+  return {
+    origin: () => origin,
+    listen(port, address) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, address, () => {
+          server.off('error', reject);
+          const bound = (server.address() as AddressInfo).port;
+          const host = address.includes(':')
+            ? `[${address}]`
+            : address === '0.0.0.0'
+              ? '127.0.0.1'
+              : address;
+          origin = `http://${host}:${bound}`;
+          resolve(bound);
+        });
+      });
+    },
+    async close(graceMs) {
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...active]).then(() => closed),
+        new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The decisions `npm start` makes before anything runs (pure, so they are tested without
+ * starting processes): which storage to use, and whether Azure Functions Core Tools are there.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseConnectionString } from '../../src/storage/clients';
+
+/** The emulator's standard ports, as `UseDevelopmentStorage=true` expects them. */
+export const STANDARD_EMULATOR_PORTS = { blob: 10000, queue: 10001, table: 10002 } as const;
+
+type Service = keyof typeof STANDARD_EMULATOR_PORTS;
+
+/**
+ * True for `UseDevelopmentStorage=true` and for the development account on the standard local
+ * ports: storage the launcher may start (or reuse) itself.
+ */
+export function isStandardEmulator(connectionString: string): boolean {
+  const parts = parseConnectionString(connectionString);
+  if (parts.get('accountname') !== 'devstoreaccount1') return false;
+  return (Object.keys(STANDARD_EMULATOR_PORTS) as Service[]).every((service) => {
+    const endpoint = parts.get(`${service}endpoint`);
+    if (!endpoint) return false;
+    try {
+      const url = new URL(endpoint);
+      const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+      return loopback && Number(url.port) === STANDARD_EMULATOR_PORTS[service];
+    } catch {
+      return false;
+    }
+  });
+}
+
+export type StoragePlan =
+  | { kind: 'configured'; description: string }
+  | { kind: 'reuseEmulator' }
+  | { kind: 'startEmulator' }
+  | { kind: 'portsBusy'; busy: Service[] };
+
+/**
+ * Chooses the storage for `npm start`: a configured account as is; for the emulator (or
+ * nothing configured), an emulator already listening on 10000-10002, else an embedded one.
+ */
+export function planStorage(
+  env: Record<string, string | undefined>,
+  listening: Record<Service, boolean>,
+): StoragePlan {
+  const connection = env.AzureWebJobsStorage?.trim();
+  if (connection && !isStandardEmulator(connection)) {
+    const account = parseConnectionString(connection).get('accountname') ?? 'unknown account';
+    return { kind: 'configured', description: `AzureWebJobsStorage (account ${account})` };
+  }
+  if (!connection && env.AzureWebJobsStorage__accountName?.trim()) {
+    return {
+      kind: 'configured',
+      description: `managed identity (account ${env.AzureWebJobsStorage__accountName.trim()})`,
+    };
+  }
+  const services = Object.keys(STANDARD_EMULATOR_PORTS) as Service[];
+  const busy = services.filter((service) => listening[service]);
+  if (busy.length === services.length) return { kind: 'reuseEmulator' };
+  if (busy.length === 0) return { kind: 'startEmulator' };
+  return { kind: 'portsBusy', busy };
+}
+
+/** The path of an executable on PATH (`func`, or `func.cmd`/`func.exe` on Windows), if any. */
+export function findOnPath(
+  command: string,
+  pathVariable: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const names = platform === 'win32' ? [`${command}.cmd`, `${command}.exe`, command] : [command];
+  for (const directory of (pathVariable ?? '').split(path.delimiter)) {
+    if (!directory) continue;
+    for (const name of names) {
+      const candidate = path.join(directory, name);
+      try {
+        fs.accessSync(candidate, platform === 'win32' ? fs.constants.F_OK : fs.constants.X_OK);
+        if (fs.statSync(candidate).isFile()) return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}

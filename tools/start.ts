@@ -1,0 +1,193 @@
+/**
+ * `npm start`: runs the function app locally with one command.
+ *
+ * Storage: a configured `AzureWebJobsStorage` (environment, else local.settings.json) that is not
+ * the local emulator is used as is. Otherwise an emulator already listening on 10000-10002 is
+ * reused, or Azurite is started from node_modules on those ports with its data in `./.azurite/`.
+ *
+ * Functions: `func start` when Azure Functions Core Tools are on PATH; otherwise the project's
+ * local host (tools/host) on port 7071 (`PORT` to change). Ctrl-C stops everything cleanly.
+ *
+ * Options: --port <n>, --functions <glob> (default package.json main), --listen <address>.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { azuriteConnectionString, isListening, startAzurite, type RunningAzurite } from './azurite';
+import { DEFAULT_SHUTDOWN_GRACE_MS, HostStartupError, startLocalHost } from './host/host';
+import { findOnPath, planStorage, STANDARD_EMULATOR_PORTS } from './host/launch';
+import { applyLocalSettings, readLocalSettings } from './host/load/localSettings';
+import { createLogger, describeError, parseLogLevel } from './host/log';
+
+/** The folder holding package.json (this file runs from tools/ or dist/tools/). */
+function projectRoot(): string {
+  let directory = __dirname;
+  while (!fs.existsSync(path.join(directory, 'package.json'))) {
+    const parent = path.dirname(directory);
+    if (parent === directory) throw new Error('package.json not found above ' + __dirname);
+    directory = parent;
+  }
+  return directory;
+}
+
+/** A condition the user can fix; printed without a stack trace. */
+class LaunchError extends Error {}
+
+function say(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      functions: { type: 'string' },
+      listen: { type: 'string' },
+    },
+    strict: true,
+  });
+  const root = projectRoot();
+  const localSettings = readLocalSettings(path.join(root, 'local.settings.json'));
+  if (localSettings) applyLocalSettings(localSettings.values, process.env);
+  const port = Number(values.port ?? process.env.PORT ?? localSettings?.localHttpPort ?? 7071);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`Invalid port "${values.port ?? process.env.PORT}".`);
+
+  // 1. Storage.
+  const listening = {
+    blob: await isListening(STANDARD_EMULATOR_PORTS.blob),
+    queue: await isListening(STANDARD_EMULATOR_PORTS.queue),
+    table: await isListening(STANDARD_EMULATOR_PORTS.table),
+  };
+  const plan = planStorage(process.env, listening);
+  let azurite: RunningAzurite | undefined;
+  let storageLine: string;
+  switch (plan.kind) {
+    case 'configured':
+      storageLine = `configured: ${plan.description}`;
+      break;
+    case 'reuseEmulator':
+      process.env.AzureWebJobsStorage = azuriteConnectionString(STANDARD_EMULATOR_PORTS);
+      storageLine = 'the emulator already listening on 10000-10002 (reused)';
+      break;
+    case 'startEmulator': {
+      const location = path.join(root, '.azurite');
+      fs.mkdirSync(location, { recursive: true });
+      azurite = await startAzurite({
+        ports: { ...STANDARD_EMULATOR_PORTS },
+        location,
+        detached: true,
+      });
+      process.env.AzureWebJobsStorage = azurite.connectionString;
+      storageLine = `Azurite, started here (data in ${path.relative(process.cwd(), location) || location})`;
+      break;
+    }
+    case 'portsBusy':
+      throw new LaunchError(
+        `Something listens on port ${plan.busy.map((s) => STANDARD_EMULATOR_PORTS[s]).join(' and ')} but not on all of ` +
+          '10000-10002, so it is not a storage emulator to reuse: stop it, or set AzureWebJobsStorage to a storage account.',
+      );
+  }
+  const stopAzurite = async (): Promise<void> => {
+    await azurite?.stop();
+  };
+  // If this process dies abruptly, do not leave a detached Azurite behind.
+  process.once('exit', () => azurite?.process.kill('SIGKILL'));
+
+  const emulatorLines =
+    plan.kind === 'configured'
+      ? []
+      : [
+          `  Blob:    http://127.0.0.1:${STANDARD_EMULATOR_PORTS.blob}/devstoreaccount1`,
+          `  Queue:   http://127.0.0.1:${STANDARD_EMULATOR_PORTS.queue}/devstoreaccount1`,
+          `  Table:   http://127.0.0.1:${STANDARD_EMULATOR_PORTS.table}/devstoreaccount1`,
+        ];
+
+  // 2. Functions: Core Tools when installed.
+  const func = findOnPath('func', process.env.PATH);
+  if (func) {
+    say(`Storage: ${storageLine}`);
+    for (const line of emulatorLines) say(line);
+    say(`Azure Functions Core Tools found (${func}): running "func start --port ${port}".`);
+    const child = spawn(func, ['start', '--port', String(port)], {
+      cwd: root,
+      stdio: 'inherit',
+      env: process.env,
+    });
+    const forward = (signal: NodeJS.Signals): void => {
+      if (child.exitCode === null) child.kill(signal);
+    };
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    const code = await new Promise<number>((resolve) => child.once('exit', (c) => resolve(c ?? 0)));
+    await stopAzurite();
+    process.exit(code);
+  }
+
+  // 3. Otherwise the project's local host, in this process.
+  const logger = createLogger({ level: parseLogLevel(process.env.HOST_LOG_LEVEL) });
+  let host;
+  try {
+    host = await startLocalHost({
+      appRoot: root,
+      functionsGlob: values.functions,
+      port,
+      listenAddress: values.listen,
+      logger,
+    });
+  } catch (error) {
+    await stopAzurite();
+    if (error instanceof HostStartupError) {
+      process.stderr.write(`Host startup failed: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const shown = host.origin.replace('//127.0.0.1:', '//localhost:');
+  say();
+  say('Local Functions host (Azure Functions Core Tools not found on PATH)');
+  say(`  API:     ${shown}/${host.baseUrl.slice(host.origin.length + 1)}`);
+  say(`  Health:  ${host.baseUrl.replace(host.origin, shown)}/health`);
+  say(`  Admin:   ${shown}/admin/host/status`);
+  say(`Storage: ${storageLine}`);
+  for (const line of emulatorLines) say(line);
+  say('Press Ctrl+C to stop.');
+  if (azurite) {
+    azurite.process.once('exit', (code, signal) => {
+      if (!stopping)
+        logger.error(
+          `Azurite exited unexpectedly (${signal ?? code}); storage calls will fail until it runs again.`,
+        );
+    });
+  }
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      say(`${signal} again: exiting without waiting.`);
+      process.exit(1);
+    }
+    stopping = true;
+    say(`\n${signal}: stopping the host, then storage...`);
+    host
+      .stop(Number(process.env.HOST_SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_GRACE_MS))
+      .then(stopAzurite)
+      .then(
+        () => process.exit(0),
+        (error) => {
+          process.stderr.write(`Shutdown failed: ${describeError(error)}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error) => {
+  process.stderr.write(
+    `npm start failed: ${error instanceof LaunchError ? error.message : describeError(error)}\n`,
+  );
+  process.exit(1);
+});
