@@ -15,7 +15,14 @@ import {
 import { getConfig } from '../src/config';
 import { getStorageClients } from '../src/storage/clients';
 import { isDepartmentName, isEmployeeId } from '../src/storage/keys';
-import { handleErrors, json, readJson, readParams, readQuery, type HttpHandler } from './shared/http';
+import {
+  handleErrors,
+  json,
+  readJson,
+  readParams,
+  readQuery,
+  type HttpHandler,
+} from './shared/http';
 import { employeeRoute, instant, queryInt } from './shared/timeVolumeInput';
 
 let log: AccessLog | undefined;
@@ -31,7 +38,10 @@ const eventBody = z.strictObject({
   action: z
     .string()
     .max(MAX_ACTION_LENGTH)
-    .regex(/^[A-Za-z][A-Za-z0-9._-]*$/, 'use letters, digits, ".", "_" or "-", starting with a letter'),
+    .regex(
+      /^[A-Za-z][A-Za-z0-9._-]*$/,
+      'use letters, digits, ".", "_" or "-", starting with a letter',
+    ),
   at: instant.optional(),
 });
 

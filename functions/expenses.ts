@@ -15,7 +15,14 @@ import {
   type ExpenseClaim,
 } from '../src/expenses/expenseClaims';
 import { getStorageClients } from '../src/storage/clients';
-import { handleErrors, json, readJson, readParams, readQuery, type HttpHandler } from './shared/http';
+import {
+  handleErrors,
+  json,
+  readJson,
+  readParams,
+  readQuery,
+  type HttpHandler,
+} from './shared/http';
 import { employeeRoute, instant, queryInt } from './shared/timeVolumeInput';
 
 let log: ExpenseClaimLog | undefined;

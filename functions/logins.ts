@@ -16,7 +16,15 @@ import {
 import { dropExpiredLoginTables } from '../src/logins/retention';
 import { getStorageClients } from '../src/storage/clients';
 import { MAX_LOGIN_USER_ID_LENGTH } from '../src/storage/keys';
-import { handleErrors, json, readJson, readParams, readQuery, validate, type HttpHandler } from './shared/http';
+import {
+  handleErrors,
+  json,
+  readJson,
+  readParams,
+  readQuery,
+  validate,
+  type HttpHandler,
+} from './shared/http';
 import { instant, queryInt } from './shared/timeVolumeInput';
 
 let service: { tables: LoginDayTables; attempts: LoginAttempts } | undefined;

@@ -10,7 +10,14 @@ import { getConfig } from '../src/config';
 import { MAX_MESSAGE_COUNT, MessageStats } from '../src/stats/messageStats';
 import { getStorageClients } from '../src/storage/clients';
 import { formatUtcDay } from '../src/time/instants';
-import { handleErrors, json, readJson, readParams, readQuery, type HttpHandler } from './shared/http';
+import {
+  handleErrors,
+  json,
+  readJson,
+  readParams,
+  readQuery,
+  type HttpHandler,
+} from './shared/http';
 import { employeeRoute, instant, queryInt, utcDay } from './shared/timeVolumeInput';
 
 let stats: MessageStats | undefined;

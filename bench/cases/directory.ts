@@ -219,46 +219,51 @@ const bulkImport: BenchCase = {
   name: 'directory: bulk import (service vs raw batched upserts)',
   async run(env) {
     const total = env.size(5000);
-    const { directory } = await freshDirectory(env, 'DirImport');
-    const pattern = await env.measure('service import, 1,000-row calls', total, async () => {
-      for (let i = 0; i < total; i += 1000) {
-        const result = await directory.employees.import(
-          DEPT,
-          Array.from({ length: Math.min(1000, total - i) }, (_, k) => employee(i + k + 1)),
-        );
-        if (result.failed.length > 0)
-          throw new Error(
-            `Import refused ${result.failed.length} rows: ${JSON.stringify(result.failed[0])}`,
-          );
-      }
-    });
-    const comparisons: Comparison[] = [];
     const variants = [
       { operation: 'upsert', concurrency: 1 },
-      { operation: 'upsert', concurrency: 4 },
       { operation: 'create', concurrency: 1 },
+      { operation: 'upsert', concurrency: 4 },
     ] as const;
-    for (const { operation, concurrency } of variants) {
+    const rawRun = async ({
+      operation,
+      concurrency,
+    }: (typeof variants)[number]): Promise<Measurement> => {
       const raw = env.clients.table(
         env.uniqueName(`DirImportRaw${operation}${concurrency}`, { table: true }),
       );
       await raw.createTable();
       const label = `raw ${operation === 'upsert' ? 'upserts' : 'inserts'}, 100-operation transactions, ${concurrency} at a time`;
-      const baseline = await env.measure(label, total, () =>
-        rawBatches(raw, 1, total, concurrency, operation),
-      );
-      comparisons.push({
-        name: `import ${total} employees vs ${label}`,
-        pattern,
-        baseline,
-        goal: operation === 'upsert' && concurrency === 1 ? '≥ 0.9× raw throughput' : undefined,
-        notes:
-          `throughput pattern/raw = ${(pattern.opsPerSecond / baseline.opsPerSecond).toFixed(2)}. ` +
-          'The service also writes the department count and last-name index entities in every chunk, ' +
-          'and runs its chunks one after another (each is conditional on the department ETag returned by the previous one).',
-      });
-    }
-    return comparisons;
+      return env.measure(label, total, () => rawBatches(raw, 1, total, concurrency, operation));
+    };
+    // Azurite slows down as it holds more data and the machine may be busy: the headline baseline
+    // runs BEFORE the pattern, so any drift counts against the pattern, not for it.
+    const baselines: Measurement[] = [await rawRun(variants[0])];
+    const { directory } = await freshDirectory(env, 'DirImport');
+    const pattern = await env.measure('service import, 1,000-row calls', total, async () => {
+      for (let i = 0; i < total; i += 1000) {
+        const rows = Array.from({ length: Math.min(1000, total - i) }, (_, k) =>
+          employee(i + k + 1),
+        );
+        const result = await directory.employees.import(DEPT, rows);
+        if (result.failed.length > 0) {
+          throw new Error(
+            `Import refused ${result.failed.length} rows: ${JSON.stringify(result.failed[0])}`,
+          );
+        }
+      }
+    });
+    for (const variant of variants.slice(1)) baselines.push(await rawRun(variant));
+    return baselines.map((baseline, i): Comparison => ({
+      name: `import ${total} employees vs ${baseline.label}`,
+      pattern,
+      baseline,
+      goal: i === 0 ? '≥ 0.9× raw throughput' : undefined,
+      notes:
+        `throughput pattern/raw = ${(pattern.opsPerSecond / baseline.opsPerSecond).toFixed(2)}` +
+        `${i === 0 ? ' (raw ran first)' : ' (raw ran after the pattern)'}. ` +
+        'The service also writes the department count and last-name index entities in every chunk, ' +
+        'and runs its chunks one after another (each is conditional on the department ETag returned by the previous one).',
+    }));
   },
 };
 

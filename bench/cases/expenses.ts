@@ -48,16 +48,14 @@ const newestClaims: BenchCase = {
     const shuffled = [...times].sort(() => Math.random() - 0.5);
     for (let i = 0; i < shuffled.length; i += 100) {
       await table.submitTransaction(
-        shuffled
-          .slice(i, i + 100)
-          .map((at, k): TransactionAction => [
-            'create',
-            expenseClaimEntity(partitionKey, at, (i + k).toString(16).padStart(8, '0'), {
-              amount: 12.5,
-              currency: 'EUR',
-              description: `Claim ${i + k}`,
-            }),
-          ]),
+        shuffled.slice(i, i + 100).map((at, k): TransactionAction => [
+          'create',
+          expenseClaimEntity(partitionKey, at, (i + k).toString(16).padStart(8, '0'), {
+            amount: 12.5,
+            currency: 'EUR',
+            description: `Claim ${i + k}`,
+          }),
+        ]),
       );
     }
     const expected = [...times].sort((a, b) => b.getTime() - a.getTime()).slice(0, 10);

@@ -18,7 +18,10 @@ export const employeeRoute = z.object({
  * (before 1601 or after 9999).
  */
 export const instant = z.iso
-  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-22T10:00:00Z' })
+  .datetime({
+    offset: true,
+    message: 'must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-22T10:00:00Z',
+  })
   .transform((text) => new Date(text))
   .refine(isStorableInstant, 'must lie between 1601-01-01 and 9999-12-31 UTC');
 
@@ -26,7 +29,10 @@ export const instant = z.iso
 export const utcDay = z
   .string()
   .transform((text) => parseUtcDay(text))
-  .refine((day): day is Date => day !== undefined, 'must be a real date YYYY-MM-DD between 1601 and 9999');
+  .refine(
+    (day): day is Date => day !== undefined,
+    'must be a real date YYYY-MM-DD between 1601 and 9999',
+  );
 
 /** A whole number in a query string, within bounds. */
 export function queryInt(min: number, max: number): z.ZodType<number, string> {

@@ -96,9 +96,15 @@ export class AccessLog {
   async record(input: AccessEventInput): Promise<{ event: AccessEvent; etag: string }> {
     const partitionKey = employeePartitionKey(input.department, input.employeeId);
     if (input.resource.length === 0 || input.resource.length > MAX_RESOURCE_LENGTH) {
-      throw new ValidationError(`body.resource: must be 1-${MAX_RESOURCE_LENGTH} characters.`, 'body.resource');
+      throw new ValidationError(
+        `body.resource: must be 1-${MAX_RESOURCE_LENGTH} characters.`,
+        'body.resource',
+      );
     }
-    if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(input.action) || input.action.length > MAX_ACTION_LENGTH) {
+    if (
+      !/^[A-Za-z][A-Za-z0-9._-]*$/.test(input.action) ||
+      input.action.length > MAX_ACTION_LENGTH
+    ) {
       throw new ValidationError(
         `body.action: must be 1-${MAX_ACTION_LENGTH} letters, digits, ".", "_" or "-", starting with a letter.`,
         'body.action',
@@ -173,22 +179,31 @@ export class AccessLog {
         .next();
       return result.done ? undefined : result.value;
     });
-    const items = (page ?? []).map(toEvent).filter((event): event is AccessEvent => event !== undefined);
+    const items = (page ?? [])
+      .map(toEvent)
+      .filter((event): event is AccessEvent => event !== undefined);
     const next = page?.continuationToken;
     return {
       items,
-      continuationToken: next ? encodeContinuationToken(scope, fromSdkContinuationToken(next)) : null,
+      continuationToken: next
+        ? encodeContinuationToken(scope, fromSdkContinuationToken(next))
+        : null,
     };
   }
 }
 
 function toEvent(entity: Record<string, unknown>): AccessEvent | undefined {
   const { partitionKey, rowKey, EntityType, Resource, Action } = entity;
-  if (EntityType !== ENTITY_TYPE || typeof partitionKey !== 'string' || typeof rowKey !== 'string') {
+  if (
+    EntityType !== ENTITY_TYPE ||
+    typeof partitionKey !== 'string' ||
+    typeof rowKey !== 'string'
+  ) {
     return undefined;
   }
   const owner = parseEmployeePartitionKey(partitionKey);
   const key = parseTicksRowKey(rowKey);
-  if (!owner || !key || typeof Resource !== 'string' || typeof Action !== 'string') return undefined;
+  if (!owner || !key || typeof Resource !== 'string' || typeof Action !== 'string')
+    return undefined;
   return { eventId: rowKey, ...owner, resource: Resource, action: Action, at: key.at };
 }

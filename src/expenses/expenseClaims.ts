@@ -160,10 +160,17 @@ export class ExpenseClaimLog {
    * @throws {ValidationError} for an invalid department, employee id or `top` outside 1–1000.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
-  async newest(department: string, employeeId: string, top = DEFAULT_EXPENSE_TOP): Promise<ExpenseClaim[]> {
+  async newest(
+    department: string,
+    employeeId: string,
+    top = DEFAULT_EXPENSE_TOP,
+  ): Promise<ExpenseClaim[]> {
     const partitionKey = employeePartitionKey(department, employeeId);
     if (!Number.isInteger(top) || top < 1 || top > MAX_EXPENSE_TOP) {
-      throw new ValidationError(`query.top: must be a whole number from 1 to ${MAX_EXPENSE_TOP}.`, 'query.top');
+      throw new ValidationError(
+        `query.top: must be a whole number from 1 to ${MAX_EXPENSE_TOP}.`,
+        'query.top',
+      );
     }
     await ensureTableOnce(this.table);
     const pages = this.table
@@ -188,12 +195,22 @@ export class ExpenseClaimLog {
 /** Maps a stored entity to a claim; `undefined` for an entity of another type or shape. */
 function toClaim(entity: Record<string, unknown>): ExpenseClaim | undefined {
   const { partitionKey, rowKey, EntityType, Amount, Currency, Description } = entity;
-  if (EntityType !== ENTITY_TYPE || typeof partitionKey !== 'string' || typeof rowKey !== 'string') {
+  if (
+    EntityType !== ENTITY_TYPE ||
+    typeof partitionKey !== 'string' ||
+    typeof rowKey !== 'string'
+  ) {
     return undefined;
   }
   const key = parseInvertedTicksRowKey(rowKey);
   const owner = parseEmployeePartitionKey(partitionKey);
-  if (!key || !owner || typeof Amount !== 'number' || typeof Currency !== 'string' || typeof Description !== 'string') {
+  if (
+    !key ||
+    !owner ||
+    typeof Amount !== 'number' ||
+    typeof Currency !== 'string' ||
+    typeof Description !== 'string'
+  ) {
     return undefined;
   }
   return {

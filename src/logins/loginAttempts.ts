@@ -80,7 +80,9 @@ export class LoginAttempts {
    * @throws {ValidationError} for an invalid user id or ip, or a time outside the kept window.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
-  async record(input: LoginAttemptInput): Promise<{ attempt: LoginAttempt; etag: string; table: string }> {
+  async record(
+    input: LoginAttemptInput,
+  ): Promise<{ attempt: LoginAttempt; etag: string; table: string }> {
     const now = this.clock();
     const at = input.at ?? now;
     assertStorableInstant(at, 'body.at');
@@ -134,7 +136,11 @@ export class LoginAttempts {
    * @throws {ValidationError} for an invalid user id, `days` outside 1–retention or `top` outside 1–1000.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
-  async recent(userId: string, days = DEFAULT_LOGIN_DAYS, top = MAX_LOGIN_TOP): Promise<LoginAttempt[]> {
+  async recent(
+    userId: string,
+    days = DEFAULT_LOGIN_DAYS,
+    top = MAX_LOGIN_TOP,
+  ): Promise<LoginAttempt[]> {
     if (!Number.isInteger(days) || days < 1 || days > this.retentionDays) {
       throw new ValidationError(
         `query.days: must be a whole number from 1 to the retention of ${this.retentionDays} days.`,
@@ -142,7 +148,10 @@ export class LoginAttempts {
       );
     }
     if (!Number.isInteger(top) || top < 1 || top > MAX_LOGIN_TOP) {
-      throw new ValidationError(`query.top: must be a whole number from 1 to ${MAX_LOGIN_TOP}.`, 'query.top');
+      throw new ValidationError(
+        `query.top: must be a whole number from 1 to ${MAX_LOGIN_TOP}.`,
+        'query.top',
+      );
     }
     const partitionKey = loginAttemptPartitionKey(userId);
     const today = startOfUtcDay(this.clock());
@@ -156,9 +165,15 @@ export class LoginAttempts {
 }
 
 /** The newest `top` attempts of one partition of one day table; none if the table is missing. */
-async function readDay(table: TableClient, partitionKey: string, top: number): Promise<LoginAttempt[]> {
+async function readDay(
+  table: TableClient,
+  partitionKey: string,
+  top: number,
+): Promise<LoginAttempt[]> {
   const pages = table
-    .listEntities<Record<string, unknown>>({ queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` } })
+    .listEntities<Record<string, unknown>>({
+      queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
+    })
     .byPage({ maxPageSize: top });
   const attempts: LoginAttempt[] = [];
   try {
@@ -180,7 +195,11 @@ async function readDay(table: TableClient, partitionKey: string, top: number): P
 
 function toAttempt(entity: Record<string, unknown>): LoginAttempt | undefined {
   const { partitionKey, rowKey, EntityType, Succeeded, Ip } = entity;
-  if (EntityType !== ENTITY_TYPE || typeof partitionKey !== 'string' || typeof rowKey !== 'string') {
+  if (
+    EntityType !== ENTITY_TYPE ||
+    typeof partitionKey !== 'string' ||
+    typeof rowKey !== 'string'
+  ) {
     return undefined;
   }
   const userId = parseLoginAttemptPartitionKey(partitionKey);

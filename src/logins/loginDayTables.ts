@@ -89,7 +89,8 @@ export class LoginDayTables {
         .tableService()
         .listTables({ queryOptions: { filter: odata`TableName ge ${ge} and TableName lt ${lt}` } });
       for await (const table of listing) {
-        const day = table.name === undefined ? undefined : parseLoginTableName(this.prefix, table.name);
+        const day =
+          table.name === undefined ? undefined : parseLoginTableName(this.prefix, table.name);
         if (day && table.name) tables.push({ name: table.name, day });
       }
     });

@@ -52,7 +52,9 @@ export async function dropExpiredLoginTables(
   return {
     dropped: expired.filter((_, i) => outcomes[i] === 'dropped').map((t) => t.name),
     alreadyGone: expired.filter((_, i) => outcomes[i] === 'alreadyGone').map((t) => t.name),
-    kept: existing.filter((table) => !isExpiredDay(table.day, retentionDays, now)).map((t) => t.name),
+    kept: existing
+      .filter((table) => !isExpiredDay(table.day, retentionDays, now))
+      .map((t) => t.name),
     preCreated: tables.nameOf(tomorrow),
   };
 }

@@ -9,7 +9,8 @@ export const FIRST_DAY_OF_PART_2 = 184;
 
 /** `H07` for hour 7 (0–23). */
 export function hourProperty(hour: number): string {
-  if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw new Error(`Hour ${hour} is outside 0-23.`);
+  if (!Number.isInteger(hour) || hour < 0 || hour > 23)
+    throw new Error(`Hour ${hour} is outside 0-23.`);
   return `H${hour.toString().padStart(2, '0')}`;
 }
 

@@ -75,11 +75,18 @@ export class MessageStats {
    * @throws {ThrottledError} when other writers won every round for {@link DEFAULT_MAX_INCREMENT_ATTEMPTS} rounds.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
-  async record(department: string, employeeId: string, input: MessageCountInput = {}): Promise<{ rounds: number }> {
+  async record(
+    department: string,
+    employeeId: string,
+    input: MessageCountInput = {},
+  ): Promise<{ rounds: number }> {
     const partitionKey = employeePartitionKey(department, employeeId);
     const count = input.count ?? 1;
     if (!Number.isInteger(count) || count < 1 || count > MAX_MESSAGE_COUNT) {
-      throw new ValidationError(`body.count: must be a whole number from 1 to ${MAX_MESSAGE_COUNT}.`, 'body.count');
+      throw new ValidationError(
+        `body.count: must be a whole number from 1 to ${MAX_MESSAGE_COUNT}.`,
+        'body.count',
+      );
     }
     const at = input.at ?? this.clock();
     assertStorableInstant(at, 'body.at');
@@ -127,7 +134,8 @@ export class MessageStats {
         // A connection lost mid-answer leaves the outcome unknown: the next round's read tells
         // (LastOperation), so only a few such rounds are allowed before giving up.
         const failure = toDomainError(error);
-        if (!(failure instanceof UnavailableError) || ++unknownOutcomes > MAX_UNKNOWN_OUTCOMES) throw failure;
+        if (!(failure instanceof UnavailableError) || ++unknownOutcomes > MAX_UNKNOWN_OUTCOMES)
+          throw failure;
       }
     }
     throw new ThrottledError(
@@ -171,7 +179,11 @@ export class MessageStats {
   }
 
   /** Point read; `select` limits the properties returned (the ETag always comes back). */
-  private async read(partitionKey: string, rowKey: string, select?: string[]): Promise<StoredEntity | undefined> {
+  private async read(
+    partitionKey: string,
+    rowKey: string,
+    select?: string[],
+  ): Promise<StoredEntity | undefined> {
     try {
       return await withStorageErrors(() =>
         this.table.getEntity<Record<string, unknown>>(

@@ -14,7 +14,9 @@ export const MS_PER_HOUR = 3_600_000;
 /** True when `at` is a real instant that keys and `DateTime` properties can hold (1601–9999 UTC). */
 export function isStorableInstant(at: Date): boolean {
   const ms = at.getTime();
-  return !Number.isNaN(ms) && ms >= MIN_STORABLE_DATE.getTime() && ms <= MAX_STORABLE_DATE.getTime();
+  return (
+    !Number.isNaN(ms) && ms >= MIN_STORABLE_DATE.getTime() && ms <= MAX_STORABLE_DATE.getTime()
+  );
 }
 
 /**

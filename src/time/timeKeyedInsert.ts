@@ -55,7 +55,10 @@ async function insertOnce(table: TableClient, entity: Entity): Promise<{ etag: s
       return { etag: response.etag ?? '' };
     } catch (error) {
       const failure = isAlreadyExists(error) ? undefined : toDomainError(error);
-      if (failure !== undefined && (!(failure instanceof UnavailableError) || unknown >= MAX_UNKNOWN_OUTCOMES)) {
+      if (
+        failure !== undefined &&
+        (!(failure instanceof UnavailableError) || unknown >= MAX_UNKNOWN_OUTCOMES)
+      ) {
         throw failure;
       }
       const stored = await readStored(table, entity);

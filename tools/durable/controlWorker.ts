@@ -34,6 +34,9 @@ export async function handleControlMessage(
     // Sub-second remainder: wait here (outside the instance lock) for an on-time firing.
     if (remainingMs > 0) await new Promise((resolve) => setTimeout(resolve, remainingMs));
   }
+  // A wake-up queued behind another one for the same instance adds nothing: the queued pass
+  // starts later and sees every inbox row written before this message was sent.
+  if (message.kind === 'wake' && locks.waiting(message.instanceId) > 0) return;
   await locks.run(message.instanceId, async () => {
     if (message.kind === 'timer') {
       const instance = await ctx.store.getInstance(message.instanceId);

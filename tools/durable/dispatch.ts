@@ -92,6 +92,8 @@ export async function dispatchEpisode(
     wakeSelf = true;
   } else {
     const terminated = completion.EventType === EventType.ExecutionTerminated;
+    // The parent first: once the status says ended, nothing re-dispatches this episode.
+    await notifyParent(ctx, instance, completion);
     await store.patchInstance(instance.instanceId, {
       runtimeStatus: terminated
         ? 'Terminated'
@@ -102,7 +104,6 @@ export async function dispatchEpisode(
       customStatus: episode.customStatus,
       lastUpdatedTime,
     });
-    await notifyParent(ctx, instance, completion);
   }
 
   await store.markDispatched(instance.instanceId, instance.executionId, episode.episode);

@@ -52,6 +52,10 @@ async function runPass(
 ): Promise<'idle' | 'dispatchedLeftover' | 'committed'> {
   const instance = await ctx.store.getInstance(instanceId);
   if (!instance || !instance.executionId) return 'idle';
+  // Dispatch writes an ended status only after the work and the parent's notification are
+  // sent, so an ended instance has nothing left to send. Late inbox rows (results that arrived
+  // after the end) stay until the instance is purged.
+  if (TERMINAL_STATUSES.has(instance.runtimeStatus)) return 'idle';
   const rows = await ctx.store.loadExecution(instanceId, instance.executionId);
   const last = rows.episodes.at(-1);
   if (last && !last.dispatched) {
@@ -68,12 +72,7 @@ async function runPass(
     if (ledger.consumedInboxKeys.has(key)) consumed.push(key);
     else fresh.push(event);
   }
-  if (ledger.finished || TERMINAL_STATUSES.has(instance.runtimeStatus)) {
-    // Nothing will ever read these: late results of an instance that has ended.
-    consumed.push(...fresh.map((event) => event.Local?.inboxKey ?? ''));
-    await ctx.store.deleteInbox(instanceId, instance.executionId, consumed);
-    return 'idle';
-  }
+  if (ledger.finished) return 'idle';
   if (consumed.length > 0) await ctx.store.deleteInbox(instanceId, instance.executionId, consumed);
   if (fresh.length === 0) return 'idle';
   if (!ledger.started && !fresh.some((event) => event.EventType === EventType.ExecutionStarted)) {

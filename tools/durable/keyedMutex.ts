@@ -4,17 +4,29 @@
  */
 export class KeyedMutex {
   readonly #tails = new Map<string, Promise<void>>();
+  readonly #waiting = new Map<string, number>();
+
+  /** How many calls for `key` are waiting for the one that runs now. */
+  waiting(key: string): number {
+    return this.#waiting.get(key) ?? 0;
+  }
 
   /** Runs `work` after all earlier work for `key` has finished. */
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const previous = this.#tails.get(key);
+    if (previous) this.#waiting.set(key, this.waiting(key) + 1);
     let release!: () => void;
     const done = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const tail = previous.then(() => done);
+    const tail = (previous ?? Promise.resolve()).then(() => done);
     this.#tails.set(key, tail);
-    await previous;
+    if (previous) {
+      await previous;
+      const left = this.waiting(key) - 1;
+      if (left > 0) this.#waiting.set(key, left);
+      else this.#waiting.delete(key);
+    }
     try {
       return await work();
     } finally {

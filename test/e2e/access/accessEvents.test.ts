@@ -21,15 +21,29 @@ it('records events and pages through a window oldest first', async () => {
     const response = await fetch(`${host.baseUrl}/access-events`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ department: 'Sales', employeeId: '000223', resource: `/doc/${minute}`, action: 'read', at: `2026-06-01T10:0${minute}:00Z` }),
+      body: JSON.stringify({
+        department: 'Sales',
+        employeeId: '000223',
+        resource: `/doc/${minute}`,
+        action: 'read',
+        at: `2026-06-01T10:0${minute}:00Z`,
+      }),
     });
     expect(response.status).toBe(201);
   }
   const window = `/departments/Sales/employees/000223/access-events?from=${encodeURIComponent('2026-06-01T12:00:00+02:00')}&to=2026-06-01T10:03:00Z&pageSize=2`;
-  const first = (await (await fetch(`${host.baseUrl}${window}`)).json()) as { items: { resource: string }[]; continuationToken: string };
+  const first = (await (await fetch(`${host.baseUrl}${window}`)).json()) as {
+    items: { resource: string }[];
+    continuationToken: string;
+  };
   expect(first.items.map((e) => e.resource)).toEqual(['/doc/0', '/doc/1']);
-  const second = (await (await fetch(`${host.baseUrl}${window}&continuationToken=${first.continuationToken}`)).json()) as { items: { resource: string }[]; continuationToken: string | null };
-  expect(second).toEqual({ items: [expect.objectContaining({ resource: '/doc/2' })], continuationToken: null });
+  const second = (await (
+    await fetch(`${host.baseUrl}${window}&continuationToken=${first.continuationToken}`)
+  ).json()) as { items: { resource: string }[]; continuationToken: string | null };
+  expect(second).toEqual({
+    items: [expect.objectContaining({ resource: '/doc/2' })],
+    continuationToken: null,
+  });
 });
 
 it('answers 400 with the JSON error shape for a bad event or window', async () => {
@@ -39,7 +53,14 @@ it('answers 400 with the JSON error shape for a bad event or window', async () =
     body: JSON.stringify({ department: 'Sales', employeeId: '000223', resource: 'x' }),
   });
   expect(bad.status).toBe(400);
-  expect(await bad.json()).toEqual({ error: expect.objectContaining({ code: 'InvalidInput', message: expect.stringContaining('body.action') }) });
-  const reversed = await fetch(`${host.baseUrl}/departments/Sales/employees/000223/access-events?from=2026-06-02T00:00:00Z&to=2026-06-01T00:00:00Z`);
+  expect(await bad.json()).toEqual({
+    error: expect.objectContaining({
+      code: 'InvalidInput',
+      message: expect.stringContaining('body.action'),
+    }),
+  });
+  const reversed = await fetch(
+    `${host.baseUrl}/departments/Sales/employees/000223/access-events?from=2026-06-02T00:00:00Z&to=2026-06-01T00:00:00Z`,
+  );
   expect(reversed.status).toBe(400);
 });

@@ -16,14 +16,22 @@ afterAll(async () => {
   await testClients().table(EXPENSES_TABLE).deleteTable();
 });
 
-async function send(method: string, path: string, body?: unknown): Promise<{ status: number; etag: string | null; json: Record<string, unknown> }> {
+async function send(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; etag: string | null; json: Record<string, unknown> }> {
   const response = await fetch(`${host.baseUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, etag: response.headers.get('etag'), json: text ? JSON.parse(text) : {} };
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    json: text ? JSON.parse(text) : {},
+  };
 }
 
 it('submits claims (201 with claimId and ETag) and lists the newest first with top', async () => {
@@ -42,7 +50,11 @@ it('submits claims (201 with claimId and ETag) and lists the newest first with t
   }
   const newest = await send('GET', `${path}?top=3`);
   expect(newest.status).toBe(200);
-  expect((newest.json.items as { description: string }[]).map((c) => c.description)).toEqual(['at 50', 'at 40', 'at 30']);
+  expect((newest.json.items as { description: string }[]).map((c) => c.description)).toEqual([
+    'at 50',
+    'at 40',
+    'at 30',
+  ]);
   expect(((await send('GET', path)).json.items as unknown[]).length).toBe(5);
 });
 
@@ -50,7 +62,12 @@ it('answers 400 with the JSON error shape for bad claims and bad top', async () 
   const path = '/departments/Sales/employees/000224/expenses';
   const bad = await send('POST', path, { amount: 10.001, currency: 'EUR', description: 'x' });
   expect(bad.status).toBe(400);
-  expect(bad.json).toEqual({ error: expect.objectContaining({ code: 'InvalidInput', message: expect.stringContaining('body.amount') }) });
+  expect(bad.json).toEqual({
+    error: expect.objectContaining({
+      code: 'InvalidInput',
+      message: expect.stringContaining('body.amount'),
+    }),
+  });
   expect((await send('GET', `${path}?top=0`)).status).toBe(400);
   expect((await send('GET', '/departments/Sales/employees/12/expenses')).status).toBe(400);
   expect((await send('GET', path)).json).toEqual({ items: [] });

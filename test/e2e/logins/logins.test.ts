@@ -22,7 +22,9 @@ function daysAgo(days: number): Date {
 }
 
 async function tableExists(name: string): Promise<boolean> {
-  for await (const table of clients.tableService().listTables({ queryOptions: { filter: `TableName eq '${name}'` } })) {
+  for await (const table of clients
+    .tableService()
+    .listTables({ queryOptions: { filter: `TableName eq '${name}'` } })) {
     if (table.name === name) return true;
   }
   return false;
@@ -36,7 +38,9 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): P
   }
 }
 
-async function withPrefix(run: (prefix: string, tables: LoginDayTables) => Promise<void>): Promise<void> {
+async function withPrefix(
+  run: (prefix: string, tables: LoginDayTables) => Promise<void>,
+): Promise<void> {
   const prefix = `LE${randomBytes(4).toString('hex')}`;
   const tables = new LoginDayTables(clients, prefix);
   try {
@@ -50,18 +54,32 @@ async function withPrefix(run: (prefix: string, tables: LoginDayTables) => Promi
 it('records and reads attempts over HTTP, and drops expired tables when the admin API fires the timer', async () => {
   await withPrefix(async (prefix) => {
     // A yearly schedule: only the admin call below runs the timer during this test.
-    host = await startHost({ env: { LOGIN_TABLE_PREFIX: prefix, LOGIN_CLEANUP_SCHEDULE: '0 0 0 1 1 *' } });
-    const userId = 'zoë/o\'neil@contoso.com';
+    host = await startHost({
+      env: { LOGIN_TABLE_PREFIX: prefix, LOGIN_CLEANUP_SCHEDULE: '0 0 0 1 1 *' },
+    });
+    const userId = "zoë/o'neil@contoso.com";
     const post = (body: unknown): Promise<Response> =>
-      fetch(`${host!.baseUrl}/logins`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${host!.baseUrl}/logins`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
-    expect((await post({ userId, succeeded: false, ip: '198.51.100.7', at: daysAgo(2).toISOString() })).status).toBe(201);
+    expect(
+      (await post({ userId, succeeded: false, ip: '198.51.100.7', at: daysAgo(2).toISOString() }))
+        .status,
+    ).toBe(201);
     const created = await post({ userId, succeeded: true });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ userId, succeeded: true });
     const bad = await post({ userId, succeeded: 'yes' });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: expect.objectContaining({ code: 'InvalidInput', message: expect.stringContaining('body.succeeded') }) });
+    expect(await bad.json()).toEqual({
+      error: expect.objectContaining({
+        code: 'InvalidInput',
+        message: expect.stringContaining('body.succeeded'),
+      }),
+    });
 
     const list = await fetch(`${host.baseUrl}/logins/${encodeURIComponent(userId)}?days=3`);
     expect(list.status).toBe(200);
@@ -72,14 +90,20 @@ it('records and reads attempts over HTTP, and drops expired tables when the admi
 
     const expired = loginTableName(prefix, daysAgo(70));
     const kept = loginTableName(prefix, daysAgo(10));
-    for (const name of [expired, kept, `${prefix}Archive`]) await clients.tableService().createTable(name);
-    const fired = await fetch(`${host.origin}/admin/functions/dropExpiredLoginTables`, { method: 'POST', body: '{}' });
+    for (const name of [expired, kept, `${prefix}Archive`])
+      await clients.tableService().createTable(name);
+    const fired = await fetch(`${host.origin}/admin/functions/dropExpiredLoginTables`, {
+      method: 'POST',
+      body: '{}',
+    });
     expect(fired.status).toBe(202);
     await waitFor(async () => !(await tableExists(expired)));
     await host.waitForOutput(new RegExp(`dropped 1 day table\\(s\\) \\(${expired}\\)`));
     expect(await tableExists(kept)).toBe(true);
     expect(await tableExists(`${prefix}Archive`)).toBe(true);
-    expect(await tableExists(loginTableName(prefix, addUtcDays(startOfUtcDay(new Date()), 1)))).toBe(true);
+    expect(
+      await tableExists(loginTableName(prefix, addUtcDays(startOfUtcDay(new Date()), 1))),
+    ).toBe(true);
   });
 });
 
@@ -87,8 +111,12 @@ it('fires dropExpiredLoginTables from its NCRONTAB schedule', async () => {
   await withPrefix(async (prefix) => {
     const expired = loginTableName(prefix, daysAgo(100));
     await clients.tableService().createTable(expired);
-    host = await startHost({ env: { LOGIN_TABLE_PREFIX: prefix, LOGIN_CLEANUP_SCHEDULE: '*/2 * * * * *' } });
+    host = await startHost({
+      env: { LOGIN_TABLE_PREFIX: prefix, LOGIN_CLEANUP_SCHEDULE: '*/2 * * * * *' },
+    });
     await waitFor(async () => !(await tableExists(expired)));
-    await waitFor(() => tableExists(loginTableName(prefix, addUtcDays(startOfUtcDay(new Date()), 1))));
+    await waitFor(() =>
+      tableExists(loginTableName(prefix, addUtcDays(startOfUtcDay(new Date()), 1))),
+    );
   });
 });

@@ -19,15 +19,27 @@ afterAll(async () => {
 const path = '/departments/Sales/employees/000223/messages';
 
 function post(body: unknown): Promise<Response> {
-  return fetch(`${host.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${host.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 it('counts 20 concurrent POSTs exactly in the hour and the day', async () => {
-  const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => post({ at: '2028-12-31T23:15:00Z', count: i + 1 })));
+  const responses = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => post({ at: '2028-12-31T23:15:00Z', count: i + 1 })),
+  );
   expect(responses.map((r) => r.status)).toEqual(Array(20).fill(204));
   const hourly = await (await fetch(`${host.baseUrl}${path}/hourly?day=2028-12-31`)).json();
-  expect(hourly).toEqual({ day: '2028-12-31', hours: Array.from({ length: 24 }, (_, h) => (h === 23 ? 210 : 0)) });
-  const daily = (await (await fetch(`${host.baseUrl}${path}/daily?year=2028`)).json()) as { year: number; days: number[] };
+  expect(hourly).toEqual({
+    day: '2028-12-31',
+    hours: Array.from({ length: 24 }, (_, h) => (h === 23 ? 210 : 0)),
+  });
+  const daily = (await (await fetch(`${host.baseUrl}${path}/daily?year=2028`)).json()) as {
+    year: number;
+    days: number[];
+  };
   expect(daily.year).toBe(2028);
   expect(daily.days).toHaveLength(366);
   expect(daily.days[365]).toBe(210);
@@ -36,7 +48,12 @@ it('counts 20 concurrent POSTs exactly in the hour and the day', async () => {
 it('answers 400 with the JSON error shape for bad input', async () => {
   const bad = await post({ count: -1 });
   expect(bad.status).toBe(400);
-  expect(await bad.json()).toEqual({ error: expect.objectContaining({ code: 'InvalidInput', message: expect.stringContaining('body.count') }) });
+  expect(await bad.json()).toEqual({
+    error: expect.objectContaining({
+      code: 'InvalidInput',
+      message: expect.stringContaining('body.count'),
+    }),
+  });
   expect((await fetch(`${host.baseUrl}${path}/hourly?day=2027-02-29`)).status).toBe(400);
   expect((await fetch(`${host.baseUrl}${path}/daily`)).status).toBe(400);
 });

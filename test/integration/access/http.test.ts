@@ -12,9 +12,20 @@ const tableName = uniqueTableName('AccessHttp');
 process.env.ACCESS_LOG_TABLE = tableName;
 afterAll(() => testClients().table(tableName).deleteTable());
 
-type Response = Omit<HttpResponseInit, 'jsonBody'> & { jsonBody?: { items?: Record<string, unknown>[]; continuationToken?: string | null; error?: { code: string; message: string } } & Record<string, unknown> };
+type Response = Omit<HttpResponseInit, 'jsonBody'> & {
+  jsonBody?: {
+    items?: Record<string, unknown>[];
+    continuationToken?: string | null;
+    error?: { code: string; message: string };
+  } & Record<string, unknown>;
+};
 
-async function call(handler: HttpHandler, method: string, params: Record<string, string>, options: { body?: string; query?: Record<string, string> } = {}): Promise<Response> {
+async function call(
+  handler: HttpHandler,
+  method: string,
+  params: Record<string, string>,
+  options: { body?: string; query?: Record<string, string> } = {},
+): Promise<Response> {
   const url = new URL('http://localhost/api/x');
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
   const request = new HttpRequest({
@@ -35,21 +46,47 @@ async function storedCount(): Promise<number> {
 
 it('records events (201) and pages through a window oldest first', async () => {
   for (const at of ['2026-06-01T10:00:00+02:00', '2026-06-01T07:00:00Z', '2026-06-01T09:00:00Z']) {
-    const response = await call(recordAccessEvent, 'POST', {}, {
-      body: JSON.stringify({ department: 'Sales', employeeId: '000223', resource: '/hr/salaries.xlsx', action: 'read', at }),
-    });
+    const response = await call(
+      recordAccessEvent,
+      'POST',
+      {},
+      {
+        body: JSON.stringify({
+          department: 'Sales',
+          employeeId: '000223',
+          resource: '/hr/salaries.xlsx',
+          action: 'read',
+          at,
+        }),
+      },
+    );
     expect(response.status).toBe(201);
-    expect(response.jsonBody).toMatchObject({ department: 'Sales', employeeId: '000223', eventId: expect.any(String) });
+    expect(response.jsonBody).toMatchObject({
+      department: 'Sales',
+      employeeId: '000223',
+      eventId: expect.any(String),
+    });
   }
   const query = { from: '2026-06-01T00:00:00Z', to: '2026-06-02T00:00:00Z', pageSize: '2' };
   const first = await call(listAccessEvents, 'GET', { dept: 'Sales', id: '000223' }, { query });
   expect(first.status).toBe(200);
-  expect(first.jsonBody?.items?.map((e) => e.at)).toEqual(['2026-06-01T07:00:00.000Z', '2026-06-01T08:00:00.000Z']);
+  expect(first.jsonBody?.items?.map((e) => e.at)).toEqual([
+    '2026-06-01T07:00:00.000Z',
+    '2026-06-01T08:00:00.000Z',
+  ]);
   expect(first.jsonBody?.continuationToken).toEqual(expect.any(String));
-  const second = await call(listAccessEvents, 'GET', { dept: 'Sales', id: '000223' }, {
-    query: { ...query, continuationToken: first.jsonBody!.continuationToken! },
+  const second = await call(
+    listAccessEvents,
+    'GET',
+    { dept: 'Sales', id: '000223' },
+    {
+      query: { ...query, continuationToken: first.jsonBody!.continuationToken! },
+    },
+  );
+  expect(second.jsonBody).toEqual({
+    items: [expect.objectContaining({ at: '2026-06-01T09:00:00.000Z' })],
+    continuationToken: null,
   });
-  expect(second.jsonBody).toEqual({ items: [expect.objectContaining({ at: '2026-06-01T09:00:00.000Z' })], continuationToken: null });
 });
 
 const good = { department: 'Sales', employeeId: '000224', resource: 'r', action: 'read' };
@@ -69,7 +106,9 @@ it.each([
   const before = await storedCount();
   const response = await call(recordAccessEvent, 'POST', {}, { body });
   expect(response.status).toBe(400);
-  expect(response.jsonBody?.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+  expect(response.jsonBody?.error).toEqual(
+    expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+  );
   expect(await storedCount()).toBe(before);
 });
 
@@ -83,7 +122,12 @@ it.each([
   [{ from: '2026-06-01T00:00:00Z', to: '2026-06-02T00:00:00Z', pageSize: '0' }],
   [{ from: '2026-06-01T00:00:00Z', to: '2026-06-02T00:00:00Z', continuationToken: 'eyJ2IjoxfQ' }],
 ])('GET answers 400 for query %j', async (query) => {
-  const response = await call(listAccessEvents, 'GET', { dept: 'Sales', id: '000223' }, { query: query as Record<string, string> });
+  const response = await call(
+    listAccessEvents,
+    'GET',
+    { dept: 'Sales', id: '000223' },
+    { query: query as Record<string, string> },
+  );
   expect(response.status).toBe(400);
   expect(response.jsonBody?.error?.message).toMatch(/query\.|continuationToken/);
 });

@@ -50,7 +50,11 @@ describe('expense claims (log tail)', () => {
         ),
       );
     }
-    await claims.submit('Sales', '000224', { amount: 1, currency: 'EUR', description: 'Other employee' });
+    await claims.submit('Sales', '000224', {
+      amount: 1,
+      currency: 'EUR',
+      description: 'Other employee',
+    });
 
     proxy.resetCounts();
     const newest = await claims.newest('Sales', '000223', 10);
@@ -58,7 +62,9 @@ describe('expense claims (log tail)', () => {
 
     const expected = [...times].sort((a, b) => b.getTime() - a.getTime()).slice(0, 10);
     expect(newest.map((c) => c.submittedAt)).toEqual(expected);
-    expect(newest.map((c) => c.description)).toEqual(expected.map((t) => `Claim at ${t.toISOString()}`));
+    expect(newest.map((c) => c.description)).toEqual(
+      expected.map((t) => `Claim at ${t.toISOString()}`),
+    );
     expect(newest.every((c) => c.department === 'Sales' && c.employeeId === '000223')).toBe(true);
 
     // Every claim was stored; the tail of a bigger top is still in order.
@@ -70,18 +76,34 @@ describe('expense claims (log tail)', () => {
   it('keeps two claims of the same millisecond apart and decodes the time from the RowKey', async () => {
     const submittedAt = new Date('2026-04-02T10:00:00.123+02:00');
     const [a, b] = await Promise.all([
-      claims.submit('Ops', '000001', { amount: 10, currency: 'USD', description: 'a', submittedAt }),
-      claims.submit('Ops', '000001', { amount: 10, currency: 'USD', description: 'b', submittedAt }),
+      claims.submit('Ops', '000001', {
+        amount: 10,
+        currency: 'USD',
+        description: 'a',
+        submittedAt,
+      }),
+      claims.submit('Ops', '000001', {
+        amount: 10,
+        currency: 'USD',
+        description: 'b',
+        submittedAt,
+      }),
     ]);
     expect(a.claim.claimId).not.toBe(b.claim.claimId);
-    expect(parseInvertedTicksRowKey(a.claim.claimId)?.at).toEqual(new Date('2026-04-02T08:00:00.123Z'));
+    expect(parseInvertedTicksRowKey(a.claim.claimId)?.at).toEqual(
+      new Date('2026-04-02T08:00:00.123Z'),
+    );
     const stored = await claims.newest('Ops', '000001', 10);
     expect(stored.map((c) => c.description).sort()).toEqual(['a', 'b']);
     expect(stored.every((c) => c.amount === 10 && c.currency === 'USD')).toBe(true);
   });
 
   it('returns the whole tail when fewer claims exist than asked for, and nothing for no claims', async () => {
-    await claims.submit('Ops', '000002', { amount: 99.99, currency: 'GBP', description: 'Only one' });
+    await claims.submit('Ops', '000002', {
+      amount: 99.99,
+      currency: 'GBP',
+      description: 'Only one',
+    });
     expect((await claims.newest('Ops', '000002', 1000)).map((c) => c.amount)).toEqual([99.99]);
     expect(await claims.newest('Ops', '000003')).toEqual([]);
   });
@@ -92,7 +114,12 @@ describe('expense claims (log tail)', () => {
       { amount: 1.234, currency: 'EUR', description: 'three decimals' },
       { amount: 5, currency: 'eur', description: 'lower-case currency' },
       { amount: 5, currency: 'EUR', description: 'x'.repeat(1001) },
-      { amount: 5, currency: 'EUR', description: 'too old', submittedAt: new Date('1600-06-01T00:00:00Z') },
+      {
+        amount: 5,
+        currency: 'EUR',
+        description: 'too old',
+        submittedAt: new Date('1600-06-01T00:00:00Z'),
+      },
     ];
     for (const input of bad) {
       await expect(claims.submit('Ops', '000004', input)).rejects.toThrow(ValidationError);
@@ -110,13 +137,19 @@ describe('expense claims (log tail)', () => {
     proxy.setFaults({ rate: 0.5, kinds: ['reset-after'], services: ['table'], seed: 11 });
     try {
       for (let i = 0; i < 10; i++) {
-        await claims.submit('Flaky', '000005', { amount: i + 1, currency: 'EUR', description: `n${i}` });
+        await claims.submit('Flaky', '000005', {
+          amount: i + 1,
+          currency: 'EUR',
+          description: `n${i}`,
+        });
       }
     } finally {
       proxy.setFaults(null);
     }
     expect(proxy.counts().faultsInjected).toBeGreaterThan(0);
     const stored = await claims.newest('Flaky', '000005', 100);
-    expect(stored.map((c) => c.description).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `n${i}`).sort());
+    expect(stored.map((c) => c.description).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `n${i}`).sort(),
+    );
   });
 });

@@ -11,9 +11,19 @@ const tableName = uniqueTableName('ExpHttp');
 process.env.EXPENSES_TABLE = tableName;
 afterAll(() => testClients().table(tableName).deleteTable());
 
-type Response = Omit<HttpResponseInit, 'jsonBody'> & { jsonBody?: { items?: Record<string, unknown>[]; error?: { code: string; message: string } } & Record<string, unknown> };
+type Response = Omit<HttpResponseInit, 'jsonBody'> & {
+  jsonBody?: {
+    items?: Record<string, unknown>[];
+    error?: { code: string; message: string };
+  } & Record<string, unknown>;
+};
 
-async function call(handler: HttpHandler, method: string, params: Record<string, string>, options: { body?: string; query?: Record<string, string> } = {}): Promise<Response> {
+async function call(
+  handler: HttpHandler,
+  method: string,
+  params: Record<string, string>,
+  options: { body?: string; query?: Record<string, string> } = {},
+): Promise<Response> {
   const url = new URL('http://localhost/api/x');
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
   const request = new HttpRequest({
@@ -32,7 +42,12 @@ const other = { dept: 'Sales', id: '000999' };
 
 it('POST answers 201 with the claim id and an ETag; GET lists newest first', async () => {
   const first = await call(submitExpenseClaim, 'POST', employee, {
-    body: JSON.stringify({ amount: 12.5, currency: 'EUR', description: 'Taxi', submittedAt: '2026-04-01T10:00:00+02:00' }),
+    body: JSON.stringify({
+      amount: 12.5,
+      currency: 'EUR',
+      description: 'Taxi',
+      submittedAt: '2026-04-01T10:00:00+02:00',
+    }),
   });
   expect(first.status).toBe(201);
   expect(first.headers).toMatchObject({ etag: expect.stringMatching(/^W\//) });
@@ -45,7 +60,9 @@ it('POST answers 201 with the claim id and an ETag; GET lists newest first', asy
     description: 'Taxi',
     submittedAt: '2026-04-01T08:00:00.000Z',
   });
-  const second = await call(submitExpenseClaim, 'POST', employee, { body: JSON.stringify({ amount: 3, currency: 'EUR', description: 'Coffee' }) });
+  const second = await call(submitExpenseClaim, 'POST', employee, {
+    body: JSON.stringify({ amount: 3, currency: 'EUR', description: 'Coffee' }),
+  });
   expect(second.status).toBe(201);
   const list = await call(listExpenseClaims, 'GET', employee, { query: { top: '1' } });
   expect(list.status).toBe(200);
@@ -63,18 +80,57 @@ it.each([
   ['too large', other, JSON.stringify({ amount: 1e9, currency: 'EUR', description: 'x' })],
   ['bad currency', other, JSON.stringify({ amount: 1, currency: 'Euro', description: 'x' })],
   ['blank description', other, JSON.stringify({ amount: 1, currency: 'EUR', description: ' ' })],
-  ['long description', other, JSON.stringify({ amount: 1, currency: 'EUR', description: 'x'.repeat(1001) })],
-  ['time without zone', other, JSON.stringify({ amount: 1, currency: 'EUR', description: 'x', submittedAt: '2026-01-01T00:00:00' })],
-  ['time before 1601', other, JSON.stringify({ amount: 1, currency: 'EUR', description: 'x', submittedAt: '1600-12-31T23:59:59Z' })],
-  ['unknown field', other, JSON.stringify({ amount: 1, currency: 'EUR', description: 'x', approved: true })],
-  ['bad department', { dept: 'Sa/les', id: '000999' }, JSON.stringify({ amount: 1, currency: 'EUR', description: 'x' })],
-  ['bad employee id', { dept: 'Sales', id: '999' }, JSON.stringify({ amount: 1, currency: 'EUR', description: 'x' })],
+  [
+    'long description',
+    other,
+    JSON.stringify({ amount: 1, currency: 'EUR', description: 'x'.repeat(1001) }),
+  ],
+  [
+    'time without zone',
+    other,
+    JSON.stringify({
+      amount: 1,
+      currency: 'EUR',
+      description: 'x',
+      submittedAt: '2026-01-01T00:00:00',
+    }),
+  ],
+  [
+    'time before 1601',
+    other,
+    JSON.stringify({
+      amount: 1,
+      currency: 'EUR',
+      description: 'x',
+      submittedAt: '1600-12-31T23:59:59Z',
+    }),
+  ],
+  [
+    'unknown field',
+    other,
+    JSON.stringify({ amount: 1, currency: 'EUR', description: 'x', approved: true }),
+  ],
+  [
+    'bad department',
+    { dept: 'Sa/les', id: '000999' },
+    JSON.stringify({ amount: 1, currency: 'EUR', description: 'x' }),
+  ],
+  [
+    'bad employee id',
+    { dept: 'Sales', id: '999' },
+    JSON.stringify({ amount: 1, currency: 'EUR', description: 'x' }),
+  ],
 ])('POST answers 400 with a JSON error for %s and stores nothing', async (_, params, body) => {
   const response = await call(submitExpenseClaim, 'POST', params, { body });
   expect(response.status).toBe(400);
-  expect(response.jsonBody?.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+  expect(response.jsonBody?.error).toEqual(
+    expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+  );
   const rows: unknown[] = [];
-  for await (const entity of testClients().table(tableName).listEntities({ queryOptions: { filter: "PartitionKey ne 'Sales_000223'" } })) rows.push(entity);
+  for await (const entity of testClients()
+    .table(tableName)
+    .listEntities({ queryOptions: { filter: "PartitionKey ne 'Sales_000223'" } }))
+    rows.push(entity);
   expect(rows).toEqual([]);
 });
 

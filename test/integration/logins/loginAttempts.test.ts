@@ -40,7 +40,11 @@ describe('login attempts in per-day tables', () => {
       ['2026-01-01T05:30:00+05:30', '20260101'],
     ];
     for (const [at, day] of cases) {
-      const { table, attempt } = await attempts.record({ userId: 'boundary', succeeded: true, at: new Date(at) });
+      const { table, attempt } = await attempts.record({
+        userId: 'boundary',
+        succeeded: true,
+        at: new Date(at),
+      });
       expect(table).toBe(`${prefix}${day}`);
       expect(attempt.at).toEqual(new Date(at));
     }
@@ -59,12 +63,23 @@ describe('login attempts in per-day tables', () => {
       '2026-02-01T10:00:00Z',
     ];
     for (const at of [...times].reverse()) {
-      await attempts.record({ userId, succeeded: at.endsWith('0Z'), ip: '203.0.113.9', at: new Date(at) });
+      await attempts.record({
+        userId,
+        succeeded: at.endsWith('0Z'),
+        ip: '203.0.113.9',
+        at: new Date(at),
+      });
     }
-    await attempts.record({ userId: 'someone else', succeeded: false, at: new Date('2026-02-10T11:30:00Z') });
+    await attempts.record({
+      userId: 'someone else',
+      succeeded: false,
+      at: new Date('2026-02-10T11:30:00Z'),
+    });
 
     const lastThreeDays = await attempts.recent(userId, 3);
-    expect(lastThreeDays.map((a) => a.at.toISOString())).toEqual(times.slice(0, 4).map((t) => new Date(t).toISOString()));
+    expect(lastThreeDays.map((a) => a.at.toISOString())).toEqual(
+      times.slice(0, 4).map((t) => new Date(t).toISOString()),
+    );
     expect(lastThreeDays.every((a) => a.userId === userId && a.ip === '203.0.113.9')).toBe(true);
     expect(await attempts.recent(userId, 10)).toHaveLength(5);
     expect(await attempts.recent(userId, 10, 2)).toHaveLength(2);
@@ -74,8 +89,14 @@ describe('login attempts in per-day tables', () => {
 
   it('shows an attempt stamped slightly ahead (clock skew) right away', async () => {
     now = new Date('2026-02-10T23:58:00Z');
-    await attempts.record({ userId: 'skewed', succeeded: true, at: new Date('2026-02-11T00:01:00Z') });
-    expect((await attempts.recent('skewed', 1)).map((a) => a.at.toISOString())).toEqual(['2026-02-11T00:01:00.000Z']);
+    await attempts.record({
+      userId: 'skewed',
+      succeeded: true,
+      at: new Date('2026-02-11T00:01:00Z'),
+    });
+    expect((await attempts.recent('skewed', 1)).map((a) => a.at.toISOString())).toEqual([
+      '2026-02-11T00:01:00.000Z',
+    ]);
   });
 
   it('recreates a day table dropped behind its back and retries the write once', async () => {
@@ -100,6 +121,10 @@ describe('login attempts in per-day tables', () => {
     await expect(attempts.recent('late', 0)).rejects.toThrow(ValidationError);
     expect((await tables.list()).map((t) => t.name)).toEqual(before);
     // The oldest kept instant is accepted.
-    await attempts.record({ userId: 'edge', succeeded: true, at: new Date('2025-12-31T12:00:00Z') });
+    await attempts.record({
+      userId: 'edge',
+      succeeded: true,
+      at: new Date('2025-12-31T12:00:00Z'),
+    });
   });
 });

@@ -52,7 +52,11 @@ describe('dropExpiredLoginTables', () => {
   beforeAll(async () => {
     tables = new LoginDayTables(testClients(proxy.connectionString), prefix);
     const service = clients.tableService();
-    for (const name of [...days.map((day) => loginTableName(prefix, day)), ...unrelated, employees]) {
+    for (const name of [
+      ...days.map((day) => loginTableName(prefix, day)),
+      ...unrelated,
+      employees,
+    ]) {
       await service.createTable(name);
     }
   });

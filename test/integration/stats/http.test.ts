@@ -12,9 +12,16 @@ const tableName = uniqueTableName('StatsHttp');
 process.env.MESSAGE_STATS_TABLE = tableName;
 afterAll(() => testClients().table(tableName).deleteTable());
 
-type Response = Omit<HttpResponseInit, 'jsonBody'> & { jsonBody?: { error?: { code: string; message: string } } & Record<string, unknown> };
+type Response = Omit<HttpResponseInit, 'jsonBody'> & {
+  jsonBody?: { error?: { code: string; message: string } } & Record<string, unknown>;
+};
 
-async function call(handler: HttpHandler, method: string, params: Record<string, string>, options: { body?: string; query?: Record<string, string> } = {}): Promise<Response> {
+async function call(
+  handler: HttpHandler,
+  method: string,
+  params: Record<string, string>,
+  options: { body?: string; query?: Record<string, string> } = {},
+): Promise<Response> {
   const url = new URL('http://localhost/api/x');
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
   const request = new HttpRequest({
@@ -30,17 +37,34 @@ async function call(handler: HttpHandler, method: string, params: Record<string,
 const employee = { dept: 'Sales', id: '000223' };
 
 it('counts messages (204) and reads them per hour and per day', async () => {
-  expect((await call(recordMessages, 'POST', employee, { body: JSON.stringify({ at: '2028-02-29T23:30:00+01:00', count: 4 }) })).status).toBe(204);
-  expect((await call(recordMessages, 'POST', employee, { body: JSON.stringify({ at: '2028-02-29T22:59:59.999Z' }) })).status).toBe(204);
+  expect(
+    (
+      await call(recordMessages, 'POST', employee, {
+        body: JSON.stringify({ at: '2028-02-29T23:30:00+01:00', count: 4 }),
+      })
+    ).status,
+  ).toBe(204);
+  expect(
+    (
+      await call(recordMessages, 'POST', employee, {
+        body: JSON.stringify({ at: '2028-02-29T22:59:59.999Z' }),
+      })
+    ).status,
+  ).toBe(204);
   const hourly = await call(hourlyMessages, 'GET', employee, { query: { day: '2028-02-29' } });
   expect(hourly.status).toBe(200);
-  expect(hourly.jsonBody).toEqual({ day: '2028-02-29', hours: Array.from({ length: 24 }, (_, h) => (h === 22 ? 5 : 0)) });
+  expect(hourly.jsonBody).toEqual({
+    day: '2028-02-29',
+    hours: Array.from({ length: 24 }, (_, h) => (h === 22 ? 5 : 0)),
+  });
   const daily = await call(dailyMessages, 'GET', employee, { query: { year: '2028' } });
   expect(daily.jsonBody?.year).toBe(2028);
   const days = daily.jsonBody?.days as number[];
   expect(days).toHaveLength(366);
   expect(days[59]).toBe(5);
-  expect((await call(dailyMessages, 'GET', employee, { query: { year: '2027' } })).jsonBody?.days).toHaveLength(365);
+  expect(
+    (await call(dailyMessages, 'GET', employee, { query: { year: '2027' } })).jsonBody?.days,
+  ).toHaveLength(365);
   // An empty body counts one message now.
   expect((await call(recordMessages, 'POST', employee)).status).toBe(204);
 });
@@ -59,12 +83,16 @@ it.each([
   ['bad employee id', { dept: 'Sales', id: 'abcdef' }, JSON.stringify({})],
 ])('POST answers 400 with a JSON error for %s and stores nothing', async (_, params, body) => {
   const before: string[] = [];
-  for await (const e of testClients().table(tableName).listEntities()) before.push(`${e.rowKey}@${e.etag}`);
+  for await (const e of testClients().table(tableName).listEntities())
+    before.push(`${e.rowKey}@${e.etag}`);
   const response = await call(recordMessages, 'POST', params, { body });
   expect(response.status).toBe(400);
-  expect(response.jsonBody?.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+  expect(response.jsonBody?.error).toEqual(
+    expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+  );
   const after: string[] = [];
-  for await (const e of testClients().table(tableName).listEntities()) after.push(`${e.rowKey}@${e.etag}`);
+  for await (const e of testClients().table(tableName).listEntities())
+    after.push(`${e.rowKey}@${e.etag}`);
   expect(after).toEqual(before);
 });
 

@@ -78,7 +78,9 @@ describe('message statistics', () => {
   it('stores one 24-counter entity per day and two entities per year in the employee partition', async () => {
     const partitionKey = employeePartitionKey('Boundaries', '000003');
     const rowKeys: string[] = [];
-    for await (const entity of table.listEntities({ queryOptions: { filter: `PartitionKey eq '${partitionKey}'` } })) {
+    for await (const entity of table.listEntities({
+      queryOptions: { filter: `PartitionKey eq '${partitionKey}'` },
+    })) {
       rowKeys.push(entity.rowKey!);
       if (entity.rowKey!.startsWith('day_')) {
         expect(Object.keys(entity).filter((k) => /^H\d\d$/.test(k))).toHaveLength(24);
@@ -92,16 +94,18 @@ describe('message statistics', () => {
   });
 
   it('reads a day without messages as 24 zeros and a year without as zeros', async () => {
-    expect(await stats.hourly('Nobody', '999999', new Date('2026-01-01T00:00:00Z'))).toEqual(Array(24).fill(0));
+    expect(await stats.hourly('Nobody', '999999', new Date('2026-01-01T00:00:00Z'))).toEqual(
+      Array(24).fill(0),
+    );
     expect(await stats.daily('Nobody', '999999', 2024)).toEqual(Array(366).fill(0));
   });
 
   it('refuses bad counts, times and ids before writing anything', async () => {
     await expect(stats.record('Sales', '000004', { count: 0 })).rejects.toThrow(ValidationError);
     await expect(stats.record('Sales', '000004', { count: 1.5 })).rejects.toThrow(ValidationError);
-    await expect(stats.record('Sales', '000004', { at: new Date('1600-01-01T00:00:00Z') })).rejects.toThrow(
-      ValidationError,
-    );
+    await expect(
+      stats.record('Sales', '000004', { at: new Date('1600-01-01T00:00:00Z') }),
+    ).rejects.toThrow(ValidationError);
     await expect(stats.record('Sales/East', '000004')).rejects.toThrow(ValidationError);
     await expect(stats.daily('Sales', '000004', 1600)).rejects.toThrow(ValidationError);
     expect(await stats.daily('Sales', '000004', 2026)).toEqual(Array(365).fill(0));
@@ -115,7 +119,8 @@ describe('message statistics', () => {
     );
     const lost = outcomes.filter((o) => o.status === 'rejected');
     expect(lost.length).toBeGreaterThan(0);
-    for (const o of lost) expect((o as PromiseRejectedResult).reason).toBeInstanceOf(ThrottledError);
+    for (const o of lost)
+      expect((o as PromiseRejectedResult).reason).toBeInstanceOf(ThrottledError);
     const won = outcomes.length - lost.length;
     expect((await stats.hourly('Busy', '000005', at))[0]).toBe(won);
   });

@@ -10,7 +10,9 @@ describe('login settings', () => {
   });
 
   it('accepts a six-field schedule and refuses a five-field (classic cron) one, naming the setting', () => {
-    expect(loadConfig({ ...storage, LOGIN_CLEANUP_SCHEDULE: '*/2 * * * * *' }).logins.cleanupSchedule).toBe('*/2 * * * * *');
+    expect(
+      loadConfig({ ...storage, LOGIN_CLEANUP_SCHEDULE: '*/2 * * * * *' }).logins.cleanupSchedule,
+    ).toBe('*/2 * * * * *');
     expect(() => loadConfig({ ...storage, LOGIN_CLEANUP_SCHEDULE: '0 1 * * *' })).toThrow(
       expect.objectContaining({ setting: 'LOGIN_CLEANUP_SCHEDULE' }) as ConfigError,
     );
@@ -19,6 +21,8 @@ describe('login settings', () => {
   it('refuses a retention outside 1-3650 days and a prefix that is not table-name safe', () => {
     expect(() => loadConfig({ ...storage, LOGIN_RETENTION_DAYS: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...storage, LOGIN_RETENTION_DAYS: 'sixty' })).toThrow(ConfigError);
-    expect(() => loadConfig({ ...storage, LOGIN_TABLE_PREFIX: 'Login-Attempts' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...storage, LOGIN_TABLE_PREFIX: 'Login-Attempts' })).toThrow(
+      ConfigError,
+    );
   });
 });

@@ -14,9 +14,10 @@ describe('login retention', () => {
   it('keeps retention + 1 day tables before tomorrow at any time of day', () => {
     for (const hour of [0, 1, 12, 23]) {
       const at = new Date(Date.UTC(2026, 4, 10, hour));
-      const kept = Array.from({ length: 100 }, (_, i) => new Date(Date.UTC(2026, 4, 10 - i))).filter(
-        (day) => !isExpiredDay(day, 60, at),
-      );
+      const kept = Array.from(
+        { length: 100 },
+        (_, i) => new Date(Date.UTC(2026, 4, 10 - i)),
+      ).filter((day) => !isExpiredDay(day, 60, at));
       expect(kept).toHaveLength(61);
     }
   });

@@ -43,7 +43,9 @@ describe('log-tail and time-ordered row keys', () => {
   });
 
   it('refuses instants storage cannot hold', () => {
-    expect(() => invertedTicksRowKey(new Date('1600-12-31T23:59:59.999Z'), 'a')).toThrow(ValidationError);
+    expect(() => invertedTicksRowKey(new Date('1600-12-31T23:59:59.999Z'), 'a')).toThrow(
+      ValidationError,
+    );
     expect(() => ticksRowKey(new Date(NaN), 'a')).toThrow(ValidationError);
   });
 

@@ -10,9 +10,15 @@ import {
 
 describe('UTC calendar arithmetic', () => {
   it('finds the UTC day of instants given with offsets', () => {
-    expect(startOfUtcDay(new Date('2026-06-01T03:00:00+05:30'))).toEqual(new Date('2026-05-31T00:00:00Z'));
-    expect(startOfUtcDay(new Date('2026-06-01T23:59:59.999Z'))).toEqual(new Date('2026-06-01T00:00:00Z'));
-    expect(startOfUtcDay(new Date('2026-06-02T00:00:00.000Z'))).toEqual(new Date('2026-06-02T00:00:00Z'));
+    expect(startOfUtcDay(new Date('2026-06-01T03:00:00+05:30'))).toEqual(
+      new Date('2026-05-31T00:00:00Z'),
+    );
+    expect(startOfUtcDay(new Date('2026-06-01T23:59:59.999Z'))).toEqual(
+      new Date('2026-06-01T00:00:00Z'),
+    );
+    expect(startOfUtcDay(new Date('2026-06-02T00:00:00.000Z'))).toEqual(
+      new Date('2026-06-02T00:00:00Z'),
+    );
   });
 
   it('numbers days of the year across leap days and year ends', () => {

@@ -1,12 +1,8 @@
 /**
- * What `npm start` decides before starting anything: which storage to use, and whether Core
- * Tools are installed.
+ * Which storage `npm start` uses, decided before anything starts.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { azuriteConnectionString } from '../../../../tools/azurite';
-import { findOnPath, isStandardEmulator, planStorage } from '../../../../tools/host/launch';
+import { isStandardEmulator, planStorage } from '../../../../tools/host/launch';
 
 const none = { blob: false, queue: false, table: false };
 const all = { blob: true, queue: true, table: true };
@@ -61,21 +57,5 @@ describe('storage plan', () => {
       isStandardEmulator(azuriteConnectionString({ blob: 10000, queue: 10001, table: 10003 })),
     ).toBe(false);
     expect(isStandardEmulator('AccountName=devstoreaccount1;AccountKey=x')).toBe(false);
-  });
-});
-
-describe('finding Core Tools', () => {
-  test('finds an executable on PATH, ignoring directories and non-executables', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'path-'));
-    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'path-'));
-    fs.mkdirSync(path.join(other, 'func'));
-    fs.writeFileSync(path.join(dir, 'func'), '#!/bin/sh\n', { mode: 0o644 });
-    const pathVariable = [other, dir].join(path.delimiter);
-    expect(findOnPath('func', pathVariable, 'linux')).toBeUndefined();
-    fs.chmodSync(path.join(dir, 'func'), 0o755);
-    expect(findOnPath('func', pathVariable, 'linux')).toBe(path.join(dir, 'func'));
-    expect(findOnPath('func', undefined, 'linux')).toBeUndefined();
-    fs.rmSync(dir, { recursive: true });
-    fs.rmSync(other, { recursive: true });
   });
 });

@@ -1,12 +1,8 @@
 /**
  * Loading an app: the entry-point glob and local.settings.json.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { globFiles, globToRegExp } from '../../../../tools/host/load/glob';
+import { globToRegExp } from '../../../../tools/host/load/glob';
 import { applyLocalSettings, parseLocalSettings } from '../../../../tools/host/load/localSettings';
-import { DEFAULT_MAIN, packageMain } from '../../../../tools/host/load/entryPoints';
 
 describe('glob', () => {
   test.each([
@@ -23,39 +19,6 @@ describe('glob', () => {
     ['a.b/*.js', 'aXb/x.js', false],
   ])('%s against %s: %s', (pattern, file, expected) => {
     expect(globToRegExp(pattern).test(file)).toBe(expected);
-  });
-
-  test('finds files under the pattern, sorted, skipping node_modules', () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'glob-'));
-    for (const file of [
-      'dist/functions/b.js',
-      'dist/functions/a.js',
-      'dist/functions/shared/x.js',
-      'dist/node_modules/y.js',
-    ]) {
-      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-      fs.writeFileSync(path.join(root, file), '');
-    }
-    expect(globFiles(root, 'dist/functions/*.js')).toEqual([
-      'dist/functions/a.js',
-      'dist/functions/b.js',
-    ]);
-    expect(globFiles(root, './dist/**/*.js')).toEqual([
-      'dist/functions/a.js',
-      'dist/functions/b.js',
-      'dist/functions/shared/x.js',
-    ]);
-    expect(globFiles(root, 'dist/functions/a.js')).toEqual(['dist/functions/a.js']);
-    expect(globFiles(root, 'missing/*.js')).toEqual([]);
-    fs.rmSync(root, { recursive: true });
-  });
-
-  test('package.json main, or the default', () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'main-'));
-    expect(packageMain(root)).toBe(DEFAULT_MAIN);
-    fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ main: 'lib/*.js' }));
-    expect(packageMain(root)).toBe('lib/*.js');
-    fs.rmSync(root, { recursive: true });
   });
 });
 

@@ -1,0 +1,24 @@
+/**
+ * Names of the orchestrations and activities, shared by their registrations (functions/) and by
+ * the orchestrators that call them (a typo would otherwise fail only at run time).
+ */
+
+/** Orchestrator function names. */
+export const Orchestrations = {
+  moveEmployee: 'MoveEmployeeOrchestrator',
+  archiveDepartment: 'ArchiveDepartmentOrchestrator',
+  auditIndexes: 'AuditIndexesOrchestrator',
+} as const;
+
+/** Activity function names. */
+export const Activities = {
+  validateMove: 'MoveValidateActivity',
+  copyToTarget: 'MoveCopyToTargetActivity',
+  reindexEmployee: 'MoveReindexActivity',
+  removeFromSource: 'MoveRemoveFromSourceActivity',
+  listEmployeePage: 'ListDepartmentEmployeePageActivity',
+  archiveEmployee: 'ArchiveEmployeeActivity',
+  listDepartmentPage: 'ListDepartmentPageActivity',
+  auditDepartment: 'AuditDepartmentIndexesActivity',
+  auditOrgLastNames: 'AuditOrgLastNameIndexActivity',
+} as const;
