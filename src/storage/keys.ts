@@ -333,6 +333,33 @@ export function parseLastNameBlobName(blobName: string): string | undefined {
   }
 }
 
+const LASTNAME_SHARD_PREFIX = 'part_';
+
+/**
+ * RowKey of one shard of an org-wide last-name index entity (option 3): `part_000`. A last name
+ * whose member list outgrows one entity continues in `part_001`, ... of the same partition, so one
+ * partition query still reads all of it.
+ *
+ * @throws {Error} for a shard number outside 0-999.
+ */
+export function orgLastNameShardRowKey(shard: number): string {
+  if (!Number.isInteger(shard) || shard < 0 || shard > 999) {
+    throw new Error(`Last-name index shard ${shard} must be 0-999.`);
+  }
+  return LASTNAME_SHARD_PREFIX + String(shard).padStart(3, '0');
+}
+
+/** Reverses {@link orgLastNameShardRowKey}. */
+export function parseOrgLastNameShardRowKey(rowKey: string): number | undefined {
+  const match = /^part_(\d{3})$/.exec(rowKey);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Bounds of every org-wide last-name index partition (option 3) in `EmployeeIndex`. */
+export function orgLastNamePartitionKeyRange(): { ge: string; lt: string } {
+  return prefixRange(LASTNAME_PREFIX);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Per-employee partitions (expenses, message stats, access log)
 // ---------------------------------------------------------------------------------------------

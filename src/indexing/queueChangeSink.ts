@@ -1,0 +1,77 @@
+/**
+ * The directory's {@link EmployeeChangeSink} for deployments with asynchronous indexes: every
+ * committed change becomes an `index-updates` message (several changes per message, up to the
+ * 64 KiB limit), and {@link ChangeQueue.announce} enqueues an *invisible* safety-net message
+ * before a write commits.
+ *
+ * Why the announcement: the directory commits its entity group transaction and only then enqueues.
+ * If the process dies between the two, the change would never reach the indexes. The announcement
+ * is sent first with a visibility delay (default 60 s); when it surfaces the worker re-reads the
+ * primary entities and reconciles — a no-op if the normal message already did the work, the
+ * repair if it never came. The worker tracks what it indexed per employee, so the announcement
+ * needs no `previous` values.
+ */
+import type { QueueClient } from '@azure/storage-queue';
+import type { EmployeeChange, EmployeeChangeSink } from '../directory/changes';
+import { withStorageErrors } from '../storage/errors';
+import { sendJsonMessage } from '../storage/queue';
+import { packIndexChanges, type IndexChange } from './indexMessages';
+
+/** The `index-updates` queue as the directory's change sink, plus announcements. */
+export interface ChangeQueue extends EmployeeChangeSink {
+  /**
+   * Enqueues a delayed reconcile of these employees (before writing them).
+   *
+   * @throws {DomainError} when storage refuses or cannot be reached (the write should not go on).
+   */
+  announce(employees: readonly { department: string; employeeId: string }[]): Promise<void>;
+}
+
+const createdQueues = new WeakMap<QueueClient, Promise<unknown>>();
+
+/**
+ * Creates the queue on first use, once per process and client.
+ *
+ * @throws {DomainError} when storage refuses or cannot be reached.
+ */
+export async function ensureQueue(queue: QueueClient): Promise<void> {
+  let pending = createdQueues.get(queue);
+  if (!pending) {
+    pending = withStorageErrors(() => queue.createIfNotExists());
+    createdQueues.set(queue, pending);
+    pending.catch(() => createdQueues.delete(queue));
+  }
+  await pending;
+}
+
+/** Options of {@link queueChangeSink}. */
+export interface ChangeQueueOptions {
+  /** Delay before an announcement becomes visible (default 60 s; 0 disables announcements). */
+  announceDelaySeconds?: number;
+}
+
+/** Builds the sink over the `index-updates` queue client. */
+export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions = {}): ChangeQueue {
+  const delay = options.announceDelaySeconds ?? 60;
+  const send = async (changes: IndexChange[], visibilityTimeoutSeconds?: number): Promise<void> => {
+    if (changes.length === 0) return;
+    await ensureQueue(queue);
+    for (const message of packIndexChanges(changes)) {
+      await sendJsonMessage(queue, message, { visibilityTimeoutSeconds });
+    }
+  };
+  return {
+    publish: (changes: EmployeeChange[]) => send(changes),
+    announce: async (employees) => {
+      if (delay <= 0) return;
+      await send(
+        employees.map((e) => ({
+          department: e.department,
+          employeeId: e.employeeId,
+          reason: 'announced',
+        })),
+        delay,
+      );
+    },
+  };
+}
