@@ -48,6 +48,8 @@ export interface DeleteEmployeeOptions {
   mustExist?: boolean;
   /** Keep the employee's yearly reviews (default false: they are removed after the employee). */
   keepReviews?: boolean;
+  /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
+  reason?: 'deleted' | 'archived' | 'moved';
 }
 
 type Role = 'employee' | 'email' | 'department' | 'lastNameIndex';
@@ -181,7 +183,7 @@ export async function deleteEmployee(
       {
         department,
         employeeId,
-        reason: 'deleted',
+        reason: options.reason ?? 'deleted',
         previous: { email: outcome.employee.email, lastName: outcome.employee.lastName },
       },
     ]);

@@ -123,7 +123,7 @@ export async function putDepartment(
     },
     () => contendedError(`Department "${name}"`),
   );
-  rememberDepartment(context, name, result);
+  rememberDepartment(context, name, { value: result.value, etag: result.etag });
   // The listing lives in another partition: written after the department, idempotently, so a
   // failure here is repaired by the caller's retry of the same PUT.
   await withStorageErrors(() =>

@@ -40,7 +40,9 @@ export interface IndexUpdateMessage {
 export function parseIndexUpdateMessage(payload: unknown): IndexUpdateMessage {
   const parsed = messageSchema.safeParse(payload);
   if (!parsed.success) {
-    throw new Error(`Not an index-updates message: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    throw new Error(
+      `Not an index-updates message: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    );
   }
   return parsed.data as IndexUpdateMessage;
 }

@@ -19,7 +19,7 @@ import type { HostFunction } from '../host/functions';
 import type { DriverContext, HostExtension } from '../host/host';
 import { WEBHOOK_PATH } from './clientInput';
 import type { InvokeFunction } from './context';
-import { readDurableHostSettings, type DurableTaskJson } from './hostSettings';
+import { defaultTaskHub, readDurableHostSettings, type DurableTaskJson } from './hostSettings';
 import { createDurableRuntime, type DurableRuntime, type DurableTuning } from './runtime';
 
 export interface DurableHostOptions {
@@ -40,7 +40,7 @@ export function createDurableHostExtension(options: DurableHostOptions = {}): Ho
       (context.settings as { durableTask?: DurableTaskJson }).durableTask,
       context.env,
     );
-    const taskHub = options.taskHub ?? settings.taskHub;
+    const taskHub = options.taskHub ?? settings.taskHub ?? defaultTaskHub(context.hostId);
     const connectionName = options.connectionName ?? settings.connectionName;
 
     const functions = new Map<string, HostFunction>();

@@ -3,7 +3,7 @@
  * names them in host.json `extensions.durableTask` — and, as in Azure, overridable by app settings
  * `AzureFunctionsJobHost__extensions__durableTask__<path>`:
  *
- * - `hubName` (default `TestHubName`, Durable's local default)
+ * - `hubName` (default: derived from the host id, see {@link defaultTaskHub})
  * - `storageProvider.connectionStringName` / `connectionName` (default `AzureWebJobsStorage`)
  * - `storageProvider.workItemQueueVisibilityTimeout` (TimeSpan; the message lease, default 30 s)
  * - `storageProvider.maxQueuePollingInterval` (TimeSpan; longest idle poll wait, default 1 s)
@@ -26,12 +26,20 @@ export interface DurableTaskJson {
 }
 
 export interface DurableHostSettings {
-  taskHub: string;
+  /** Undefined when not configured. */
+  taskHub?: string;
   connectionName: string;
   tuning: Partial<DurableTuning>;
 }
 
-export const DEFAULT_TASK_HUB = 'TestHubName';
+/**
+ * The hub of a host that configures none: `Hub` + the host id's letters and digits. Like Azure
+ * (where the default comes from the app's name), it is stable for one app — the host id is
+ * derived from the app folder — and the test helper's unique host ids keep test hosts apart.
+ */
+export function defaultTaskHub(hostId: string): string {
+  return `Hub${hostId.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 45);
+}
 export const DEFAULT_CONNECTION_SETTING = 'AzureWebJobsStorage';
 /** The prefix of app settings that override host.json `extensions.durableTask` values. */
 export const SETTING_PREFIX = 'AzureFunctionsJobHost__extensions__durableTask__';
@@ -84,7 +92,7 @@ export function readDurableHostSettings(
   if (orchestrators !== undefined) tuning.orchestrationConcurrency = orchestrators;
 
   return {
-    taskHub: text(['hubName']) ?? DEFAULT_TASK_HUB,
+    taskHub: text(['hubName']),
     connectionName:
       text(['storageProvider', 'connectionStringName']) ??
       text(['storageProvider', 'connectionName']) ??

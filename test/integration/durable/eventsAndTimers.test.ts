@@ -103,4 +103,20 @@ describe('local durable runtime: events, timers and sub-orchestrations', () => {
     expect(child).toMatchObject({ name: 'HelloSequence', runtimeStatus: 'Completed', input });
     expect(callCount('Double')).toBe(2);
   });
+
+  it('continues as new with a fresh history until the orchestration returns', async () => {
+    const started = await test.startViaStarter('CountDown', 3);
+    const urls = JSON.parse(started.body) as Record<string, string>;
+    const { body } = await waitForEnd(urls.statusQueryGetUri!);
+    expect(body).toMatchObject({ runtimeStatus: 'Completed', output: 'liftoff', input: 0 });
+    expect([3, 2, 1].map((n) => callCount('Double', n))).toEqual([1, 1, 1]);
+    const history = (await (
+      await fetch(`${urls.statusQueryGetUri}&showHistory=true&showHistoryOutput=true`)
+    ).json()) as StatusBody;
+    expect(history.historyEvents!.map((e) => e.EventType)).toEqual([
+      'ExecutionStarted',
+      'ExecutionCompleted',
+    ]);
+    expect(history.historyEvents![0]).toMatchObject({ Input: 0 });
+  });
 });

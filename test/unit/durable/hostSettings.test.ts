@@ -3,15 +3,27 @@
  * `AzureFunctionsJobHost__extensions__durableTask__*` app settings, with local defaults.
  */
 import { decodeReturnValue } from '../../../tools/durable/hostExtension';
-import { readDurableHostSettings, SETTING_PREFIX } from '../../../tools/durable/hostSettings';
+import {
+  defaultTaskHub,
+  readDurableHostSettings,
+  SETTING_PREFIX,
+} from '../../../tools/durable/hostSettings';
 
 describe('durable settings on the local host', () => {
-  it('defaults to the TestHubName hub on AzureWebJobsStorage', () => {
+  it('leaves the hub to the host when none is configured, on AzureWebJobsStorage', () => {
     expect(readDurableHostSettings(undefined, {})).toEqual({
-      taskHub: 'TestHubName',
+      taskHub: undefined,
       connectionName: 'AzureWebJobsStorage',
       tuning: {},
     });
+  });
+
+  it('derives a default hub from the host id: stable per app, distinct per test host', () => {
+    expect(defaultTaskHub('local-32993dd054bd8aea541e7d81e0')).toBe(
+      'Hublocal32993dd054bd8aea541e7d81e0',
+    );
+    expect(defaultTaskHub('test-0123456789abcdef')).toBe('Hubtest0123456789abcdef');
+    expect(defaultTaskHub('a'.repeat(60))).toHaveLength(45);
   });
 
   it('reads host.json extensions.durableTask', () => {

@@ -1,0 +1,78 @@
+/**
+ * Durable orchestrations (API.md "Orchestrations"): HTTP starters that answer 202 with the
+ * Durable Functions status payload, and the registrations of the orchestrators and activities
+ * whose logic lives in src/orchestrations/.
+ */
+import { app, type HttpRequest, type InvocationContext } from '@azure/functions';
+import * as df from 'durable-functions';
+import { z } from 'zod';
+import { configuredServices } from '../src/orchestrations/configuredServices';
+import {
+  copyToTargetActivity,
+  reindexEmployeeActivity,
+  removeFromSourceActivity,
+  validateMoveActivity,
+} from '../src/orchestrations/move/moveActivities';
+import { moveEmployeeOrchestrator } from '../src/orchestrations/move/moveOrchestrator';
+import type { MoveRequest } from '../src/orchestrations/move/moveRequest';
+import { Activities, Orchestrations } from '../src/orchestrations/names';
+import type { OrchestrationServices } from '../src/orchestrations/services';
+import { ValidationError } from '../src/errors';
+import { isDepartmentName } from '../src/storage/keys';
+import { employeeRoute } from './shared/directory';
+import { handleErrors, readJson, readParams, type HttpHandler } from './shared/http';
+
+const moveBody = z.strictObject({
+  toDepartment: z.string().refine(isDepartmentName, 'use 1-64 letters, digits, spaces, "-" or "_"'),
+});
+
+/** Starts `orchestration` with `input` and answers 202 with the status payload. */
+async function start(
+  request: HttpRequest,
+  context: InvocationContext,
+  orchestration: string,
+  input: unknown,
+): Promise<ReturnType<df.DurableClient['createCheckStatusResponse']>> {
+  const client = df.getClient(context);
+  const instanceId = await client.startNew(orchestration, { input });
+  context.log(`Started ${orchestration} instance ${instanceId}.`);
+  return client.createCheckStatusResponse(request, instanceId);
+}
+
+/** `POST /departments/{dept}/employees/{id}/move` `{"toDepartment"}` → 202 + status payload. */
+export const startMoveEmployee: HttpHandler = handleErrors(async (request, context) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const { toDepartment } = await readJson(request, moveBody);
+  if (toDepartment === dept) {
+    throw new ValidationError(
+      `Employee ${id} is already in department "${dept}"; name another department.`,
+      'body.toDepartment',
+      'SameDepartment',
+    );
+  }
+  const input: MoveRequest = { department: dept, employeeId: id, toDepartment };
+  return start(request, context, Orchestrations.moveEmployee, input);
+});
+
+app.http('startMoveEmployee', {
+  route: 'departments/{dept}/employees/{id}/move',
+  methods: ['POST'],
+  authLevel: 'function',
+  extraInputs: [df.input.durableClient()],
+  handler: startMoveEmployee,
+});
+
+df.app.orchestration(Orchestrations.moveEmployee, moveEmployeeOrchestrator);
+
+/** Registers an activity whose handler takes the configured services and its input. */
+function activity<I, O>(
+  name: string,
+  handler: (services: OrchestrationServices, input: I) => Promise<O>,
+): void {
+  df.app.activity(name, { handler: (input: I) => handler(configuredServices(), input) });
+}
+
+activity(Activities.validateMove, validateMoveActivity);
+activity(Activities.copyToTarget, copyToTargetActivity);
+activity(Activities.reindexEmployee, reindexEmployeeActivity);
+activity(Activities.removeFromSource, removeFromSourceActivity);

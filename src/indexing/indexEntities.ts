@@ -1,0 +1,146 @@
+/**
+ * Entities of the inter-partition secondary index in `EmployeeIndex` (guide pattern 2):
+ *
+ * - `empid_<dept>` / `<id>`: a copy of the employee plus the email and last name this index
+ *   currently holds entries for (`Tracked*`), the worker's write-ahead record (see
+ *   indexMaintenance.ts);
+ * - `email_<dept>` / `<normalised email>`: a copy of the employee, so an eventually consistent
+ *   lookup by email is one point read.
+ *
+ * Both carry `SourceETag`, the ETag of the primary entity (id entry) or of the same-partition
+ * email copy (email entry) they were copied from; the directory accepts either as `If-Match`.
+ */
+import type { TableEntity } from '@azure/data-tables';
+import type { EmployeeData, StoredProperties } from '../directory/employeeEntity';
+import { toEmployee, type Employee } from '../directory/employeeEntity';
+import {
+  emailIndexPartitionKey,
+  emailIndexRowKey,
+  idIndexPartitionKey,
+  idIndexRowKey,
+  isEmployeeId,
+  normalizeEmail,
+  normalizeLastName,
+} from '../storage/keys';
+
+/** Entity types of `EmployeeIndex` entries. */
+export const IndexEntityTypes = {
+  byId: 'EmployeeIdIndex.v1',
+  byEmail: 'EmployeeEmailIndex.v1',
+} as const;
+
+/** Normalised emails and last names an id entry says the indexes may hold for the employee. */
+export interface TrackedKeys {
+  emails: string[];
+  lastNames: string[];
+}
+
+function dataProperties(data: EmployeeData): StoredProperties {
+  const properties: StoredProperties = {
+    EmployeeId: data.employeeId,
+    FirstName: data.firstName,
+    LastName: data.lastName,
+    Email: data.email,
+  };
+  if (data.age !== undefined) properties.Age = data.age;
+  if (data.photoUrl !== undefined) properties.PhotoUrl = data.photoUrl;
+  return properties;
+}
+
+/** The by-id index entry of an employee, tracking `tracked`. */
+export function idIndexEntity(
+  department: string,
+  data: EmployeeData,
+  sourceEtag: string,
+  tracked: TrackedKeys,
+): TableEntity<StoredProperties> {
+  return {
+    partitionKey: idIndexPartitionKey(department),
+    rowKey: idIndexRowKey(data.employeeId),
+    EntityType: IndexEntityTypes.byId,
+    ...dataProperties(data),
+    SourceETag: sourceEtag,
+    TrackedEmails: JSON.stringify([...new Set(tracked.emails)].sort()),
+    TrackedLastNames: JSON.stringify([...new Set(tracked.lastNames)].sort()),
+  };
+}
+
+/** The by-email index entry copied from a same-partition email copy. */
+export function emailIndexEntity(
+  department: string,
+  data: EmployeeData,
+  sourceEtag: string,
+): TableEntity<StoredProperties> {
+  return {
+    partitionKey: emailIndexPartitionKey(department),
+    rowKey: emailIndexRowKey(data.email),
+    EntityType: IndexEntityTypes.byEmail,
+    ...dataProperties(data),
+    SourceETag: sourceEtag,
+  };
+}
+
+function stringList(json: unknown): string[] {
+  if (typeof json !== 'string') return [];
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What a stored id entry tracks (nothing for `undefined`). */
+export function readTracked(entity: StoredProperties | undefined): TrackedKeys {
+  return {
+    emails: stringList(entity?.TrackedEmails),
+    lastNames: stringList(entity?.TrackedLastNames),
+  };
+}
+
+/** The keys an employee's data should have entries under. */
+export function keysOf(data: EmployeeData): TrackedKeys {
+  return { emails: [normalizeEmail(data.email)], lastNames: [normalizeLastName(data.lastName)] };
+}
+
+/** True when `tracked` covers every key of `keys`. */
+export function tracks(tracked: TrackedKeys, keys: TrackedKeys): boolean {
+  return (
+    keys.emails.every((e) => tracked.emails.includes(e)) &&
+    keys.lastNames.every((l) => tracked.lastNames.includes(l))
+  );
+}
+
+/** Union of tracked key sets. */
+export function unionKeys(...sets: TrackedKeys[]): TrackedKeys {
+  return {
+    emails: [...new Set(sets.flatMap((s) => s.emails))].sort(),
+    lastNames: [...new Set(sets.flatMap((s) => s.lastNames))].sort(),
+  };
+}
+
+/** An index entry (either kind) as API JSON; `undefined` when malformed. */
+export function indexEntryToEmployee(
+  department: string,
+  entity: StoredProperties,
+): Employee | undefined {
+  const { EmployeeId, FirstName, LastName, Email, Age, PhotoUrl } = entity;
+  if (
+    typeof EmployeeId !== 'string' ||
+    !isEmployeeId(EmployeeId) ||
+    typeof FirstName !== 'string' ||
+    typeof LastName !== 'string' ||
+    typeof Email !== 'string'
+  ) {
+    return undefined;
+  }
+  const data: EmployeeData = {
+    employeeId: EmployeeId,
+    firstName: FirstName,
+    lastName: LastName,
+    email: Email,
+  };
+  if (typeof Age === 'number') data.age = Age;
+  if (typeof PhotoUrl === 'string') data.photoUrl = PhotoUrl;
+  return toEmployee(department, data);
+}

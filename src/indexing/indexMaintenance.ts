@@ -1,0 +1,237 @@
+/**
+ * The `index-updates` worker's core: makes the inter-partition index (`EmployeeIndex`) and the
+ * organisation-wide last-name index match the *current* primary entities of one employee.
+ *
+ * It never trusts a message's payload for the new state, so duplicated, reordered, late or lost
+ * messages cannot leave a stale entry behind:
+ *
+ * 1. Read the primary employee `P` and its by-id index entry `I`. `I` tracks every email and last
+ *    name the indexes may hold entries for (`TrackedEmails`, `TrackedLastNames`).
+ * 2. Write-ahead: before adding entries for `P`'s email and last name, record them in `I`
+ *    (ETag-conditional). Any entry that ever exists is therefore tracked until a worker has
+ *    verified it against the primary state — a crash at any point leaves it findable.
+ * 3. Reconcile each candidate email (tracked ∪ the message's `previous` ∪ `P`'s) against the
+ *    source of truth, the department's email copy `email_<address>` in `Employees`: upsert the
+ *    index entry from it, or delete the entry (conditional on its ETag) when no employee has the
+ *    address any more; re-read the copy afterwards and repeat if it changed meanwhile.
+ * 4. Reconcile each candidate last name: the employee is a member exactly of `P`'s last name.
+ * 5. If `P` changed while we worked, start over; else write `I` tracking only `P`'s keys
+ *    (conditional on the ETag of step 2), or delete `I` when the employee is gone.
+ *
+ * Every step is idempotent; a lost race (412/409/404) restarts the loop.
+ */
+import type { TableClient } from '@azure/data-tables';
+import { readEmployeeData, type EmployeeData } from '../directory/employeeEntity';
+import { readEmployeeState } from '../directory/employeeState';
+import { EntityTypes, isEntityOfType } from '../directory/entityTypes';
+import { readEntity } from '../directory/state';
+import { ensureTable } from '../directory/tables';
+import { ThrottledError } from '../errors';
+import {
+  isAlreadyExists,
+  isNotFound,
+  isPreconditionFailed,
+  toDomainError,
+} from '../storage/errors';
+import {
+  departmentPartitionKey,
+  emailIndexPartitionKey,
+  emailIndexRowKey,
+  emailRowKey,
+  employeeRowKey,
+  idIndexPartitionKey,
+  idIndexRowKey,
+  normalizeEmail,
+  normalizeLastName,
+} from '../storage/keys';
+import {
+  emailIndexEntity,
+  idIndexEntity,
+  keysOf,
+  readTracked,
+  tracks,
+  unionKeys,
+  type TrackedKeys,
+} from './indexEntities';
+import type { LastNameStore } from './lastNameStore';
+
+/** Where the indexes live. */
+export interface IndexStores {
+  /** The `Employees` table (primary entities, read only here). */
+  employees: TableClient;
+  /** The `EmployeeIndex` table. */
+  index: TableClient;
+  /** The organisation-wide last-name index (option 1 or 3). */
+  lastNames: LastNameStore;
+}
+
+/** Which employee to reconcile, and what it was before (a hint: tracked keys suffice). */
+export interface ReconcileRequest {
+  department: string;
+  employeeId: string;
+  /** Email and last name before the change(s); one object or several (a batch of changes). */
+  previous?: PreviousKeys | PreviousKeys[];
+}
+
+/** An employee's email and last name before a change. */
+export interface PreviousKeys {
+  email?: string;
+  lastName?: string;
+}
+
+/** What reconciling found. */
+export interface ReconcileResult {
+  /** The employee exists in the directory. */
+  present: boolean;
+  /** Attempts the loop needed (1 without races). */
+  attempts: number;
+}
+
+const MAX_ATTEMPTS = 20;
+
+/** Outcome of one conditional write: done, or lost a race. */
+async function conditional(write: () => Promise<unknown>): Promise<'ok' | 'retry'> {
+  try {
+    await write();
+    return 'ok';
+  } catch (error) {
+    if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error)) return 'retry';
+    throw toDomainError(error);
+  }
+}
+
+/**
+ * Makes every index entry of one employee match the primary entities (idempotent, order-free).
+ *
+ * @throws {ThrottledError} when the employee kept changing for {@link MAX_ATTEMPTS} rounds.
+ * @throws {DomainError} for storage faults left after the SDK's retries (the message is retried).
+ */
+export async function reconcileEmployeeIndexes(
+  stores: IndexStores,
+  request: ReconcileRequest,
+): Promise<ReconcileResult> {
+  const { department, employeeId } = request;
+  const partitionKey = departmentPartitionKey(department);
+  await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
+  const idKeys = { pk: idIndexPartitionKey(department), rk: idIndexRowKey(employeeId) };
+  const previous = [request.previous ?? []].flat();
+  const hinted: TrackedKeys = {
+    emails: previous.flatMap((p) => (p.email ? [normalizeEmail(p.email)] : [])),
+    lastNames: previous.flatMap((p) => (p.lastName ? [normalizeLastName(p.lastName)] : [])),
+  };
+  // Keys this invocation itself may have written entries for (kept across rounds).
+  let touched: TrackedKeys = { emails: [], lastNames: [] };
+
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const primary = await readEmployeeState(stores.employees, partitionKey, employeeId);
+    const entry = await readEntity(stores.index, idKeys.pk, idKeys.rk);
+    const tracked = readTracked(entry);
+    const wanted = primary ? keysOf(primary.data) : { emails: [], lastNames: [] };
+    const candidates = unionKeys(tracked, hinted, wanted, touched);
+
+    if (
+      primary &&
+      entry?.SourceETag === primary.etag &&
+      tracked.emails.length === 1 &&
+      tracked.lastNames.length === 1 &&
+      tracks(wanted, candidates)
+    ) {
+      return { present: true, attempts: attempt }; // already reconciled for this version
+    }
+
+    let entryEtag = entry?.etag;
+    if (primary && !tracks(tracked, wanted)) {
+      // Write-ahead: record the keys we are about to add entries for.
+      const intent = idIndexEntity(
+        department,
+        primary.data,
+        primary.etag,
+        unionKeys(tracked, wanted),
+      );
+      let written: { etag?: string } | undefined;
+      const outcome = await conditional(async () => {
+        written = entry
+          ? await stores.index.updateEntity(intent, 'Replace', { etag: entry.etag })
+          : await stores.index.createEntity(intent);
+      });
+      if (outcome === 'retry') continue;
+      entryEtag = written?.etag;
+    }
+    touched = unionKeys(touched, wanted);
+
+    for (const email of candidates.emails) await reconcileEmail(stores, department, email);
+    const memberOf = wanted.lastNames[0];
+    for (const lastName of candidates.lastNames) {
+      if (lastName === memberOf) await stores.lastNames.add(lastName, { department, employeeId });
+      else await stores.lastNames.remove(lastName, { department, employeeId });
+    }
+
+    const now = await readEntity(stores.employees, partitionKey, employeeRowKey(employeeId), [
+      'EmployeeId',
+    ]);
+    if (now?.etag !== primary?.etag) continue; // changed meanwhile: reconcile the new version
+
+    const outcome = primary
+      ? await conditional(() =>
+          stores.index.updateEntity(
+            idIndexEntity(department, primary.data, primary.etag, wanted),
+            'Replace',
+            { etag: entryEtag },
+          ),
+        )
+      : entry
+        ? await conditional(() =>
+            stores.index.deleteEntity(idKeys.pk, idKeys.rk, { etag: entry.etag }),
+          )
+        : 'ok';
+    if (outcome === 'retry') continue;
+    return { present: primary !== undefined, attempts: attempt };
+  }
+  throw new ThrottledError(
+    `Employee ${employeeId} of "${department}" kept changing while its indexes were updated.`,
+    5,
+  );
+}
+
+/**
+ * Makes the by-email index entry of one address match the department's email copy in
+ * `Employees` (whoever holds the address now), or removes it when nobody does.
+ *
+ * @throws {ThrottledError} when the address kept changing; {@link DomainError} for storage faults.
+ */
+export async function reconcileEmail(
+  stores: IndexStores,
+  department: string,
+  email: string,
+): Promise<void> {
+  const partitionKey = departmentPartitionKey(department);
+  const sourceRowKey = emailRowKey(email);
+  const target = { pk: emailIndexPartitionKey(department), rk: emailIndexRowKey(email) };
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    const source = await readEntity(stores.employees, partitionKey, sourceRowKey);
+    const data: EmployeeData | undefined =
+      source && isEntityOfType(source, EntityTypes.employeeEmail)
+        ? readEmployeeData(source)
+        : undefined;
+    const stored = await readEntity(stores.index, target.pk, target.rk, ['SourceETag']);
+    if (data && source) {
+      if (stored?.SourceETag === source.etag) return;
+      await conditional(() =>
+        stores.index.upsertEntity(emailIndexEntity(department, data, source.etag), 'Replace'),
+      );
+    } else {
+      if (!stored) return;
+      if (
+        (await conditional(() =>
+          stores.index.deleteEntity(target.pk, target.rk, { etag: stored.etag }),
+        )) === 'retry'
+      ) {
+        continue;
+      }
+    }
+    // The copy may have changed while we wrote: only stop once what we copied is still current.
+    const check = await readEntity(stores.employees, partitionKey, sourceRowKey, ['EmployeeId']);
+    if (check?.etag === source?.etag) return;
+  }
+  throw new ThrottledError(`Email index entry of "${department}" kept changing.`, 5);
+}

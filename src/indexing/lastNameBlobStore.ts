@@ -1,0 +1,156 @@
+/**
+ * Organisation-wide last-name index, option 1: one blob per last name in `lastname-index`
+ * (`<name>.json`, a JSON document `{"lastName","members":["Dept/000223",...]}`). A blob has no
+ * practical size limit here, so no sharding; every change rewrites the blob with `If-Match` (or
+ * `If-None-Match: *` when creating it) and retries when another writer got there first.
+ */
+import type { ContainerClient } from '@azure/storage-blob';
+import {
+  isAlreadyExists,
+  isNotFound,
+  isPreconditionFailed,
+  toDomainError,
+  withStorageErrors,
+} from '../storage/errors';
+import { lastNameBlobName, normalizeLastName, parseLastNameBlobName } from '../storage/keys';
+import {
+  decodeMember,
+  encodeMember,
+  untilWritten,
+  type EmployeeRef,
+  type LastNameStore,
+} from './lastNameStore';
+
+interface MemberBlob {
+  members: string[];
+  etag: string;
+}
+
+const createdContainers = new WeakMap<ContainerClient, Promise<unknown>>();
+
+/**
+ * Creates the container on first use, once per process and client.
+ *
+ * @throws {DomainError} when storage refuses or cannot be reached.
+ */
+export async function ensureContainer(container: ContainerClient): Promise<void> {
+  let pending = createdContainers.get(container);
+  if (!pending) {
+    pending = withStorageErrors(() => container.createIfNotExists());
+    createdContainers.set(container, pending);
+    pending.catch(() => createdContainers.delete(container));
+  }
+  await pending;
+}
+
+function toRefs(members: readonly string[]): EmployeeRef[] {
+  return members.map((m) => decodeMember(m)).filter((m): m is EmployeeRef => m !== undefined);
+}
+
+/** Builds the option-1 store over the `lastname-index` container client. */
+export function blobLastNameStore(container: ContainerClient): LastNameStore {
+  const read = async (blobName: string): Promise<MemberBlob | undefined> => {
+    await ensureContainer(container);
+    try {
+      // One download gives the content and the ETag of that very content.
+      const response = await container.getBlockBlobClient(blobName).download();
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.readableStreamBody ?? []) {
+        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+      }
+      return { members: parseMembers(Buffer.concat(chunks)), etag: response.etag ?? '' };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw toDomainError(error);
+    }
+  };
+
+  /** Runs a conditional write; a lost race asks for another attempt. */
+  const conditional = async (write: () => Promise<unknown>): Promise<boolean | 'retry'> => {
+    try {
+      await write();
+      return true;
+    } catch (error) {
+      if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error))
+        return 'retry';
+      throw toDomainError(error);
+    }
+  };
+
+  const write = (
+    name: string,
+    members: string[],
+    condition: { ifMatch?: string; ifNoneMatch?: string },
+  ) => {
+    const body = JSON.stringify({ lastName: name, members });
+    return container
+      .getBlockBlobClient(lastNameBlobName(name))
+      .upload(body, Buffer.byteLength(body), {
+        conditions: condition,
+        blobHTTPHeaders: { blobContentType: 'application/json' },
+      });
+  };
+
+  return {
+    add: (lastName, member) => {
+      const name = normalizeLastName(lastName);
+      const encoded = encodeMember(member);
+      return untilWritten(`Last-name index blob "${name}"`, async () => {
+        const current = await read(lastNameBlobName(name));
+        if (current?.members.includes(encoded)) return false;
+        const members = [...(current?.members ?? []), encoded].sort();
+        return conditional(() =>
+          write(name, members, current ? { ifMatch: current.etag } : { ifNoneMatch: '*' }),
+        );
+      });
+    },
+
+    remove: (lastName, member) => {
+      const name = normalizeLastName(lastName);
+      const encoded = encodeMember(member);
+      return untilWritten(`Last-name index blob "${name}"`, async () => {
+        const current = await read(lastNameBlobName(name));
+        if (!current?.members.includes(encoded)) return false;
+        const members = current.members.filter((m) => m !== encoded);
+        return conditional(() =>
+          members.length === 0
+            ? container
+                .getBlockBlobClient(lastNameBlobName(name))
+                .delete({ conditions: { ifMatch: current.etag } })
+            : write(name, members, { ifMatch: current.etag }),
+        );
+      });
+    },
+
+    members: async (lastName) => {
+      const current = await read(lastNameBlobName(normalizeLastName(lastName)));
+      return toRefs(current?.members ?? []);
+    },
+
+    all: async () => {
+      await ensureContainer(container);
+      const names: string[] = [];
+      await withStorageErrors(async () => {
+        for await (const blob of container.listBlobsFlat()) names.push(blob.name);
+      });
+      const byName = new Map<string, EmployeeRef[]>();
+      for (const blobName of names) {
+        const name = parseLastNameBlobName(blobName);
+        const current = name === undefined ? undefined : await read(blobName);
+        if (name !== undefined && current) byName.set(name, toRefs(current.members));
+      }
+      return byName;
+    },
+  };
+}
+
+function parseMembers(buffer: Buffer): string[] {
+  try {
+    const parsed = JSON.parse(buffer.toString('utf8')) as { members?: unknown };
+    return Array.isArray(parsed.members)
+      ? parsed.members.filter((m): m is string => typeof m === 'string')
+      : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Organisation-wide last-name index, option 3: index entities in `EmployeeIndex`. Partition
+ * `lastname_<name>` holds the member list (a JSON array of `Dept/000223`) in one or more shard
+ * entities `part_000`, `part_001`, ...; one partition query reads every shard.
+ *
+ * Size limit: a string property holds at most 64 KiB (32 K UTF-16 characters) and an entity 1 MiB.
+ * A shard is kept under `maxShardChars` (default 30,000 characters); an addition that would pass it
+ * goes into the first shard with room, or a new shard. Up to 1,000 shards per name (~ 400,000
+ * members) — far beyond any real last name.
+ */
+import { odata, type TableClient } from '@azure/data-tables';
+import { ensureTable } from '../directory/tables';
+import {
+  isAlreadyExists,
+  isNotFound,
+  isPreconditionFailed,
+  toDomainError,
+  withStorageErrors,
+} from '../storage/errors';
+import {
+  normalizeLastName,
+  orgLastNamePartitionKey,
+  orgLastNamePartitionKeyRange,
+  orgLastNameShardRowKey,
+  parseOrgLastNamePartitionKey,
+  parseOrgLastNameShardRowKey,
+} from '../storage/keys';
+import {
+  decodeMember,
+  encodeMember,
+  parseMemberList,
+  untilWritten,
+  type EmployeeRef,
+  type LastNameStore,
+} from './lastNameStore';
+
+/** Entity type of a shard. */
+export const LAST_NAME_SHARD_TYPE = 'OrgLastNameIndex.v1';
+
+/** Default characters of member list per shard (a string property holds 32 K characters). */
+export const DEFAULT_MAX_SHARD_CHARS = 30_000;
+
+interface Shard {
+  number: number;
+  members: string[];
+  etag: string;
+}
+
+/** Options of {@link entityLastNameStore}. */
+export interface EntityLastNameStoreOptions {
+  /** Most characters of one shard's member list (tests use a small value to force sharding). */
+  maxShardChars?: number;
+}
+
+/** Builds the option-3 store over the `EmployeeIndex` table client. */
+export function entityLastNameStore(
+  table: TableClient,
+  options: EntityLastNameStoreOptions = {},
+): LastNameStore {
+  const maxChars = options.maxShardChars ?? DEFAULT_MAX_SHARD_CHARS;
+
+  const readShards = async (partitionKey: string): Promise<Shard[]> => {
+    await ensureTable(table);
+    return withStorageErrors(async () => {
+      const shards: Shard[] = [];
+      for await (const entity of table.listEntities<Record<string, unknown>>({
+        queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
+      })) {
+        const number = parseOrgLastNameShardRowKey(entity.rowKey ?? '');
+        if (number === undefined || entity.EntityType !== LAST_NAME_SHARD_TYPE) continue;
+        shards.push({ number, members: parseMemberList(entity.Members), etag: entity.etag });
+      }
+      return shards;
+    });
+  };
+
+  const shardEntity = (
+    partitionKey: string,
+    lastName: string,
+    number: number,
+    members: string[],
+  ) => ({
+    partitionKey,
+    rowKey: orgLastNameShardRowKey(number),
+    EntityType: LAST_NAME_SHARD_TYPE,
+    LastName: lastName,
+    Members: JSON.stringify(members),
+  });
+
+  /** Runs a conditional write; a lost race (412, 409, 404) asks for another attempt. */
+  const conditional = async (write: () => Promise<unknown>): Promise<boolean | 'retry'> => {
+    try {
+      await write();
+      return true;
+    } catch (error) {
+      if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error))
+        return 'retry';
+      throw toDomainError(error);
+    }
+  };
+
+  return {
+    add: (lastName, member) => {
+      const name = normalizeLastName(lastName);
+      const partitionKey = orgLastNamePartitionKey(name);
+      const encoded = encodeMember(member);
+      return untilWritten(`Last-name index "${name}"`, async () => {
+        const shards = await readShards(partitionKey);
+        if (shards.some((s) => s.members.includes(encoded))) return false;
+        const fits = shards.find((s) => JSON.stringify([...s.members, encoded]).length <= maxChars);
+        if (fits) {
+          const members = [...fits.members, encoded].sort();
+          return conditional(() =>
+            table.updateEntity(shardEntity(partitionKey, name, fits.number, members), 'Replace', {
+              etag: fits.etag,
+            }),
+          );
+        }
+        const used = new Set(shards.map((s) => s.number));
+        let number = 0;
+        while (used.has(number)) number++;
+        return conditional(() =>
+          table.createEntity(shardEntity(partitionKey, name, number, [encoded])),
+        );
+      });
+    },
+
+    remove: (lastName, member) => {
+      const name = normalizeLastName(lastName);
+      const partitionKey = orgLastNamePartitionKey(name);
+      const encoded = encodeMember(member);
+      return untilWritten(`Last-name index "${name}"`, async () => {
+        const shards = await readShards(partitionKey);
+        const holding = shards.find((s) => s.members.includes(encoded));
+        if (!holding) return false;
+        const members = holding.members.filter((m) => m !== encoded);
+        return conditional(() =>
+          members.length === 0
+            ? table.deleteEntity(partitionKey, orgLastNameShardRowKey(holding.number), {
+                etag: holding.etag,
+              })
+            : table.updateEntity(
+                shardEntity(partitionKey, name, holding.number, members),
+                'Replace',
+                {
+                  etag: holding.etag,
+                },
+              ),
+        );
+      });
+    },
+
+    members: async (lastName) => {
+      const shards = await readShards(orgLastNamePartitionKey(normalizeLastName(lastName)));
+      return [...new Set(shards.flatMap((s) => s.members))]
+        .sort()
+        .map((m) => decodeMember(m))
+        .filter((m): m is EmployeeRef => m !== undefined);
+    },
+
+    all: async () => {
+      await ensureTable(table);
+      const range = orgLastNamePartitionKeyRange();
+      const byName = new Map<string, EmployeeRef[]>();
+      await withStorageErrors(async () => {
+        for await (const entity of table.listEntities<Record<string, unknown>>({
+          queryOptions: {
+            filter: odata`PartitionKey ge ${range.ge} and PartitionKey lt ${range.lt}`,
+          },
+        })) {
+          const name = parseOrgLastNamePartitionKey(entity.partitionKey ?? '');
+          if (name === undefined || entity.EntityType !== LAST_NAME_SHARD_TYPE) continue;
+          const members = parseMemberList(entity.Members)
+            .map((m) => decodeMember(m))
+            .filter((m): m is EmployeeRef => m !== undefined);
+          byName.set(name, [...(byName.get(name) ?? []), ...members]);
+        }
+      });
+      return byName;
+    },
+  };
+}

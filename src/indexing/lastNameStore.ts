@@ -1,0 +1,98 @@
+/**
+ * The organisation-wide last-name index (index entities): for each normalised last name, the
+ * (department, employee id) pairs of the employees who carry it. Two stores implement it, chosen
+ * by `LASTNAME_INDEX_MODE`:
+ *
+ * - `entity` (guide option 3): entities in `EmployeeIndex`, one partition per last name, member
+ *   list sharded over RowKeys `part_000`, `part_001`, ... when it outgrows one entity;
+ * - `blob` (guide option 1): one JSON blob per last name in `lastname-index`.
+ *
+ * Both change a member list only with ETag-conditional writes and retry on a lost race, so
+ * concurrent workers never lose each other's additions. `add` and `remove` are idempotent.
+ */
+import { ThrottledError } from '../errors';
+import { isDepartmentName, isEmployeeId } from '../storage/keys';
+
+/** One member of a last name: an employee of a department. */
+export interface EmployeeRef {
+  department: string;
+  employeeId: string;
+}
+
+/** The organisation-wide last-name index. */
+export interface LastNameStore {
+  /**
+   * Adds the employee to the last name's members (no-op when present).
+   *
+   * @returns whether storage changed.
+   * @throws {ThrottledError} when the list kept changing under us; {@link DomainError} for storage faults.
+   */
+  add(lastName: string, member: EmployeeRef): Promise<boolean>;
+  /**
+   * Removes the employee from the last name's members (no-op when absent).
+   *
+   * @returns whether storage changed.
+   * @throws {ThrottledError} when the list kept changing under us; {@link DomainError} for storage faults.
+   */
+  remove(lastName: string, member: EmployeeRef): Promise<boolean>;
+  /**
+   * The members of one last name, in a stable order.
+   *
+   * @throws {DomainError} for storage faults.
+   */
+  members(lastName: string): Promise<EmployeeRef[]>;
+  /**
+   * Every last name with its members (audits and tests; reads the whole index).
+   *
+   * @throws {DomainError} for storage faults.
+   */
+  all(): Promise<Map<string, EmployeeRef[]>>;
+}
+
+/** `Sales/000223`: department names cannot contain `/`, so the pair is unambiguous. */
+export function encodeMember(member: EmployeeRef): string {
+  return `${member.department}/${member.employeeId}`;
+}
+
+/** Reverses {@link encodeMember}; `undefined` for anything else. */
+export function decodeMember(text: string): EmployeeRef | undefined {
+  const slash = text.lastIndexOf('/');
+  const department = text.slice(0, slash);
+  const employeeId = text.slice(slash + 1);
+  return slash > 0 && isDepartmentName(department) && isEmployeeId(employeeId)
+    ? { department, employeeId }
+    : undefined;
+}
+
+/** Parses a stored member list (a JSON array of encoded members); unreadable items are dropped. */
+export function parseMemberList(json: unknown): string[] {
+  if (typeof json !== 'string') return [];
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed)
+      ? parsed.filter((m): m is string => typeof m === 'string' && decodeMember(m) !== undefined)
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Most attempts of one conditional read-modify-write before giving up (the message is retried). */
+export const MAX_LIST_ATTEMPTS = 30;
+
+/**
+ * Runs a read-modify-write until it does not lose a race (`attempt` returns `'retry'`).
+ *
+ * @throws {ThrottledError} after {@link MAX_LIST_ATTEMPTS} lost races.
+ */
+export async function untilWritten<T>(
+  what: string,
+  attempt: () => Promise<T | 'retry'>,
+): Promise<T> {
+  for (let i = 1; i <= MAX_LIST_ATTEMPTS; i++) {
+    const result = await attempt();
+    if (result !== 'retry') return result;
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * i)));
+  }
+  throw new ThrottledError(`${what} kept changing concurrently; try again.`, 1);
+}

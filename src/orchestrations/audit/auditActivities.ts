@@ -1,0 +1,64 @@
+/**
+ * The audit's activities: list departments, audit one department's indexes, audit the
+ * organisation-wide last-name index. Each reads before it writes and repairs only with
+ * conditional or idempotent writes, so running one again is safe.
+ */
+import { allDepartments, departmentPage, type DepartmentPage } from '../departmentPages';
+import type { OrchestrationServices } from '../services';
+import type { AuditCounts, CountsByIndex } from './auditCounts';
+import { auditEmployeeIndex, readEmployeeIndexEntries } from './employeeIndexAudit';
+import { auditOrgLastNames } from './orgLastNameAudit';
+import { auditSamePartitionIndexes } from './samePartitionAudit';
+
+/** Input of the per-department audit. */
+export interface DepartmentAuditInput {
+  department: string;
+  repair: boolean;
+}
+
+/** Activity: one page of department names. */
+export function listDepartmentPageActivity(
+  services: OrchestrationServices,
+  input: { continuationToken: string | null },
+): Promise<DepartmentPage> {
+  return departmentPage(services.directory, input.continuationToken);
+}
+
+/**
+ * Activity: audits (and with `repair`, fixes) a department's same-partition indexes and its
+ * `EmployeeIndex` entries. The `EmployeeIndex` entries are read before the primaries.
+ */
+export async function auditDepartmentActivity(
+  services: OrchestrationServices,
+  input: DepartmentAuditInput,
+): Promise<CountsByIndex> {
+  const stores = services.indexStores;
+  const outside = await readEmployeeIndexEntries(stores.index, input.department);
+  const samePartition = await auditSamePartitionIndexes(
+    await services.directory.table(),
+    input.department,
+    input.repair,
+  );
+  const inter = await auditEmployeeIndex(
+    stores,
+    input.department,
+    outside,
+    samePartition.snapshot.primaries,
+    input.repair,
+  );
+  return { ...samePartition.counts, ...inter };
+}
+
+/** Activity: audits (and with `repair`, fixes) the organisation-wide last-name index. */
+export async function auditOrgLastNamesActivity(
+  services: OrchestrationServices,
+  input: { repair: boolean },
+): Promise<AuditCounts> {
+  const departments = await allDepartments(services.directory);
+  return auditOrgLastNames(
+    await services.directory.table(),
+    services.indexStores.lastNames,
+    departments,
+    input.repair,
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * The move's activities: each a small, idempotent call into a service, with permanent domain
+ * errors returned as refusals (see ../refusal.ts) so the orchestrator fails at once with the reason.
+ */
+import { reconcileEmployeeIndexes } from '../../indexing/indexMaintenance';
+import { refuseOnPermanentError, type Refusal } from '../refusal';
+import type { OrchestrationServices } from '../services';
+import { copyEmployeeToTarget, type CopyResult } from './copyToTarget';
+import type { ReindexInput } from './moveOrchestrator';
+import type { MoveInput } from './moveRequest';
+import { removeFromSource, validateMove, type MovePlan } from './moveSteps';
+
+/** Activity: {@link validateMove}. */
+export function validateMoveActivity(
+  services: OrchestrationServices,
+  move: MoveInput,
+): Promise<MovePlan | Refusal> {
+  return refuseOnPermanentError(() => validateMove(services.directory, move));
+}
+
+/** Activity: {@link copyEmployeeToTarget}. */
+export function copyToTargetActivity(
+  services: OrchestrationServices,
+  move: MoveInput,
+): Promise<CopyResult | Refusal> {
+  return refuseOnPermanentError(() => copyEmployeeToTarget(services.directory, move));
+}
+
+/** Activity: {@link removeFromSource}. */
+export function removeFromSourceActivity(
+  services: OrchestrationServices,
+  move: MoveInput,
+): Promise<{ removed: boolean } | Refusal> {
+  return refuseOnPermanentError(() => removeFromSource(services.directory, move));
+}
+
+/**
+ * Activity: makes the employee's entries in the indexes outside the department partition match
+ * its current primary entity in `input.department` (present: added; gone: removed), with the
+ * indexing code's reconcile — the same function the `index-updates` worker runs.
+ */
+export async function reindexEmployeeActivity(
+  services: OrchestrationServices,
+  input: ReindexInput,
+): Promise<{ present: boolean }> {
+  const result = await reconcileEmployeeIndexes(services.indexStores, input);
+  return { present: result.present };
+}

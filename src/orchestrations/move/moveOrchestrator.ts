@@ -1,0 +1,87 @@
+/**
+ * The move orchestration: validate → copy into the target partition (one transaction there) →
+ * re-point the target's outside indexes → remove from the source (one transaction there) →
+ * re-point the source's outside indexes.
+ *
+ * Deterministic: no I/O, no clock, no randomness here — every effect is an activity, and every
+ * activity is safe to run again (the runtime may replay any of them after a crash). Until the
+ * removal, the source is intact and the target copy is invisible to nobody but harmless; a failed
+ * validation or copy leaves nothing moved.
+ */
+import type { OrchestrationContext, Task } from 'durable-functions';
+import { Activities } from '../names';
+import { isRefusal, refusalError, type Refusal } from '../refusal';
+import { activityRetryOptions } from '../retryPolicy';
+import type { CopyResult } from './copyToTarget';
+import type { MoveInput, MoveRequest } from './moveRequest';
+import type { MovePlan } from './moveSteps';
+
+/** The orchestration's output. */
+export interface MoveOutput {
+  department: string;
+  toDepartment: string;
+  employeeId: string;
+  /** False when an earlier run had already moved the employee (nothing left to do). */
+  moved: boolean;
+  reviewsCopied: number;
+}
+
+/** Re-pointing input: the department whose outside indexes must match its primary entities. */
+export interface ReindexInput {
+  department: string;
+  employeeId: string;
+  /** Email and last name the employee had there, to find entries the move orphaned. */
+  previous?: { email?: string; lastName?: string };
+}
+
+function settled<T>(value: unknown): T {
+  if (isRefusal(value)) throw refusalError(value);
+  return value as T;
+}
+
+/** The move orchestrator (input {@link MoveRequest}). */
+export function* moveEmployeeOrchestrator(
+  context: OrchestrationContext,
+): Generator<Task, MoveOutput, unknown> {
+  const request = context.df.getInput<MoveRequest>();
+  const move: MoveInput = {
+    department: request.department,
+    employeeId: request.employeeId,
+    toDepartment: request.toDepartment,
+    moveId: context.df.instanceId,
+  };
+  const retry = activityRetryOptions();
+  const summary = (moved: boolean, reviewsCopied: number): MoveOutput => ({
+    department: move.department,
+    toDepartment: move.toDepartment,
+    employeeId: move.employeeId,
+    moved,
+    reviewsCopied,
+  });
+
+  context.df.setCustomStatus({ step: 'validate' });
+  const plan = settled<MovePlan>(
+    yield context.df.callActivityWithRetry(Activities.validateMove, retry, move),
+  );
+  if (plan.state === 'alreadyMoved') return summary(false, 0);
+
+  context.df.setCustomStatus({ step: 'copy' });
+  const copy = settled<CopyResult>(
+    yield context.df.callActivityWithRetry(Activities.copyToTarget, retry, move),
+  );
+  const target: ReindexInput = { department: move.toDepartment, employeeId: move.employeeId };
+  settled(yield context.df.callActivityWithRetry(Activities.reindexEmployee, retry, target));
+
+  context.df.setCustomStatus({ step: 'remove' });
+  settled<{ removed: boolean } | Refusal>(
+    yield context.df.callActivityWithRetry(Activities.removeFromSource, retry, move),
+  );
+  const source: ReindexInput = {
+    department: move.department,
+    employeeId: move.employeeId,
+    previous: plan.employee,
+  };
+  settled(yield context.df.callActivityWithRetry(Activities.reindexEmployee, retry, source));
+  context.df.setCustomStatus({ step: 'done' });
+  return summary(true, copy.reviews);
+}

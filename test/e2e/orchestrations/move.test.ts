@@ -1,0 +1,91 @@
+/**
+ * Moving an employee between departments through the local host: the starter answers 202 with
+ * the Durable status payload, the status URI reaches Completed, and the employee (email copy,
+ * counts, last-name index, reviews) is in the target and gone from the source. A move onto a
+ * taken id fails with the reason and moves nothing.
+ */
+import type { RunningHost } from '../../support/host';
+import { hostWith, isolatedSettings, pollUntilEnded, seedDepartment, send } from './support';
+
+let host: RunningHost;
+
+beforeAll(async () => {
+  host = await hostWith(isolatedSettings());
+  await seedDepartment(host, 'Sales', [
+    { employeeId: '000001', lastName: 'Jones', email: 'jones@contoso.com' },
+    { employeeId: '000002', lastName: 'Smith', email: 'smith@contoso.com' },
+  ]);
+  await seedDepartment(host, 'Marketing', [
+    { employeeId: '000002', lastName: 'Other', email: 'other@contoso.com' },
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await host?.stop();
+});
+
+it('moves an employee and reports Completed through statusQueryGetUri', async () => {
+  const review = await send(host, 'PUT', '/departments/Sales/employees/000001/reviews/2024', {
+    managerRating: 4,
+    peerRating: 5,
+    comments: 'steady',
+  });
+  expect(review.status).toBeLessThan(300);
+
+  const started = await send(host, 'POST', '/departments/Sales/employees/000001/move', {
+    toDepartment: 'Marketing',
+  });
+  expect(started.status).toBe(202);
+  expect(started.json).toMatchObject({ id: expect.any(String), statusQueryGetUri: expect.any(String) });
+  const status = await pollUntilEnded(String(started.json.statusQueryGetUri));
+  expect(status).toMatchObject({
+    runtimeStatus: 'Completed',
+    output: {
+      department: 'Sales',
+      toDepartment: 'Marketing',
+      employeeId: '000001',
+      moved: true,
+      reviewsCopied: 1,
+    },
+  });
+
+  expect((await send(host, 'GET', '/departments/Sales/employees/000001')).status).toBe(404);
+  expect(await send(host, 'GET', '/departments/Marketing/employees/000001')).toMatchObject({
+    status: 200,
+    json: { department: 'Marketing', lastName: 'Jones' },
+  });
+  expect(
+    (await send(host, 'GET', '/departments/Marketing/employees/by-email/jones@contoso.com')).status,
+  ).toBe(200);
+  expect((await send(host, 'GET', '/departments/Sales')).json.employeeCount).toBe(1);
+  expect((await send(host, 'GET', '/departments/Marketing')).json.employeeCount).toBe(2);
+  const byName = await send(host, 'GET', '/employees?lastName=Jones&department=Marketing');
+  expect(byName.json.items).toEqual([expect.objectContaining({ employeeId: '000001' })]);
+  const reviews = await send(host, 'GET', '/departments/Marketing/employees/000001/reviews');
+  expect(reviews.json.items).toEqual([expect.objectContaining({ year: 2024, comments: 'steady' })]);
+}, 60_000);
+
+it('fails with the reason when the id is taken in the target, and moves nothing', async () => {
+  const started = await send(host, 'POST', '/departments/Sales/employees/000002/move', {
+    toDepartment: 'Marketing',
+  });
+  expect(started.status).toBe(202);
+  const status = await pollUntilEnded(String(started.json.statusQueryGetUri));
+  expect(status.runtimeStatus).toBe('Failed');
+  expect(String(status.output)).toContain(
+    'EmployeeExists: Employee 000002 already exists in department "Marketing"',
+  );
+  expect(await send(host, 'GET', '/departments/Sales/employees/000002')).toMatchObject({
+    status: 200,
+    json: { lastName: 'Smith' },
+  });
+  expect(await send(host, 'GET', '/departments/Marketing/employees/000002')).toMatchObject({
+    json: { lastName: 'Other' },
+  });
+}, 60_000);
+
+it('refuses a move into the same department with 400', async () => {
+  const response = await send(host, 'POST', '/departments/Sales/employees/000002/move', {
+    toDepartment: 'Sales',
+  });
+  expect(response).toMatchObject({ status: 400, json: { error: { code: 'SameDepartment' } } });
+});
