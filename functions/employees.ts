@@ -5,8 +5,12 @@
  */
 import { app } from '@azure/functions';
 import { z } from 'zod';
-import { NotConfiguredError } from '../src/errors';
 import { importBodySchema, newEmployeeSchema } from '../src/directory/validation';
+import {
+  findEmployeesAcrossOrganisation,
+  getEmployeeByEmailEventually,
+} from '../src/indexing/indexQueries';
+import { indexStores } from './shared/consistency';
 import { departmentRoute, directoryServices, employeeRoute, listParams } from './shared/directory';
 import {
   handleErrors,
@@ -68,9 +72,12 @@ export const getEmployee: HttpHandler = handleErrors(async (request) => {
  */
 export const getEmployeeByEmail: HttpHandler = handleErrors(async (request) => {
   const { dept, email } = readParams(request, byEmailRoute);
-  // `eventual` may be served by the strongly consistent copy: it is never staler than the index table.
-  readQuery(request, byEmailQuery);
-  const result = await directoryServices().employees.getByEmail(dept, email.replace(/%2F/gi, '/'));
+  const { consistency } = readQuery(request, byEmailQuery);
+  const address = email.replace(/%2F/gi, '/');
+  const result =
+    consistency === 'eventual'
+      ? await getEmployeeByEmailEventually(indexStores().index, dept, address)
+      : await directoryServices().employees.getByEmail(dept, address);
   return json(200, result.value, { etag: result.etag });
 });
 
@@ -108,9 +115,11 @@ export const findEmployeesByLastName: HttpHandler = handleErrors(async (request)
     lastNameQuery,
   );
   if (department === undefined) {
-    throw new NotConfiguredError(
-      'The organisation-wide last-name lookup is not available in this deployment; add department=<name>.',
-      'LastNameLookupNeedsDepartment',
+    // Organisation-wide: through the last-name index entities (option 1 or 3, LASTNAME_INDEX_MODE).
+    const stores = indexStores();
+    return json(
+      200,
+      await findEmployeesAcrossOrganisation(stores.employees, stores.lastNames, lastName),
     );
   }
   return json(

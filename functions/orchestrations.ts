@@ -6,6 +6,23 @@
 import { app, type HttpRequest, type InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 import { z } from 'zod';
+import {
+  archiveEmployeeActivity,
+  listEmployeePageActivity,
+} from '../src/orchestrations/archive/archiveActivities';
+import {
+  archiveDepartmentOrchestrator,
+  type ArchiveDepartmentInput,
+} from '../src/orchestrations/archive/archiveDepartmentOrchestrator';
+import {
+  auditDepartmentActivity,
+  auditOrgLastNamesActivity,
+  listDepartmentPageActivity,
+} from '../src/orchestrations/audit/auditActivities';
+import {
+  auditIndexesOrchestrator,
+  type AuditInput,
+} from '../src/orchestrations/audit/auditOrchestrator';
 import { configuredServices } from '../src/orchestrations/configuredServices';
 import {
   copyToTargetActivity,
@@ -19,7 +36,7 @@ import { Activities, Orchestrations } from '../src/orchestrations/names';
 import type { OrchestrationServices } from '../src/orchestrations/services';
 import { ValidationError } from '../src/errors';
 import { isDepartmentName } from '../src/storage/keys';
-import { employeeRoute } from './shared/directory';
+import { departmentRoute, employeeRoute } from './shared/directory';
 import { handleErrors, readJson, readParams, type HttpHandler } from './shared/http';
 
 const moveBody = z.strictObject({
@@ -62,7 +79,41 @@ app.http('startMoveEmployee', {
   handler: startMoveEmployee,
 });
 
+/** `POST /departments/{dept}/archive` → 202 + status payload; output `{"archived": n}`. */
+export const startArchiveDepartment: HttpHandler = handleErrors(async (request, context) => {
+  const { dept } = readParams(request, departmentRoute);
+  const input: ArchiveDepartmentInput = { department: dept };
+  return start(request, context, Orchestrations.archiveDepartment, input);
+});
+
+app.http('startArchiveDepartment', {
+  route: 'departments/{dept}/archive',
+  methods: ['POST'],
+  authLevel: 'function',
+  extraInputs: [df.input.durableClient()],
+  handler: startArchiveDepartment,
+});
+
+const auditBody = z.strictObject({ repair: z.boolean().optional() });
+
+/** `POST /maintenance/indexes/audit` `{"repair"}` → 202 + status payload. */
+export const startIndexAudit: HttpHandler = handleErrors(async (request, context) => {
+  const { repair } = await readJson(request, auditBody);
+  const input: AuditInput = { repair: repair ?? false };
+  return start(request, context, Orchestrations.auditIndexes, input);
+});
+
+app.http('startIndexAudit', {
+  route: 'maintenance/indexes/audit',
+  methods: ['POST'],
+  authLevel: 'function',
+  extraInputs: [df.input.durableClient()],
+  handler: startIndexAudit,
+});
+
 df.app.orchestration(Orchestrations.moveEmployee, moveEmployeeOrchestrator);
+df.app.orchestration(Orchestrations.archiveDepartment, archiveDepartmentOrchestrator);
+df.app.orchestration(Orchestrations.auditIndexes, auditIndexesOrchestrator);
 
 /** Registers an activity whose handler takes the configured services and its input. */
 function activity<I, O>(
@@ -76,3 +127,8 @@ activity(Activities.validateMove, validateMoveActivity);
 activity(Activities.copyToTarget, copyToTargetActivity);
 activity(Activities.reindexEmployee, reindexEmployeeActivity);
 activity(Activities.removeFromSource, removeFromSourceActivity);
+activity(Activities.listEmployeePage, listEmployeePageActivity);
+activity(Activities.archiveEmployee, archiveEmployeeActivity);
+activity(Activities.listDepartmentPage, listDepartmentPageActivity);
+activity(Activities.auditDepartment, auditDepartmentActivity);
+activity(Activities.auditOrgLastNames, auditOrgLastNamesActivity);

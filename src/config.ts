@@ -77,6 +77,10 @@ export interface Config {
   directory: {
     lastNameIndexMode: LastNameIndexMode;
     departmentCacheTtlMs: number;
+    /** Most characters of one org-wide last-name index shard entity's member list (option 3). */
+    lastNameShardChars: number;
+    /** Delay of the pre-write `index-updates` announcement (0 = no announcements). */
+    indexAnnounceDelaySeconds: number;
   };
   logs: {
     /** A log blob is closed and the next `NNNNNN` started past this many bytes. */
@@ -269,6 +273,8 @@ export function loadConfig(env: Env): Config {
     directory: {
       lastNameIndexMode: lastNameIndexMode as LastNameIndexMode,
       departmentCacheTtlMs: readInt(env, 'DEPARTMENT_CACHE_TTL_SECONDS', 30, 0, 86400) * 1000,
+      lastNameShardChars: readInt(env, 'LASTNAME_INDEX_SHARD_CHARS', 30_000, 100, 32_000),
+      indexAnnounceDelaySeconds: readInt(env, 'INDEX_ANNOUNCE_DELAY_SECONDS', 60, 0, 3600),
     },
     logs: {
       maxBlobBytes: readInt(env, 'LOG_BLOB_MAX_BYTES', 64 * 1024 * 1024, 1024, 4 * 1024 ** 3),

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { getConfig } from '../../src/config';
 import { createDirectory, type Directory } from '../../src/directory/directory';
 import { MAX_PAGE_SIZE } from '../../src/directory/validation';
+import { withAnnouncements } from '../../src/indexing/announcingEmployees';
+import { queueChangeSink } from '../../src/indexing/queueChangeSink';
 import { getStorageClients } from '../../src/storage/clients';
 import { isDepartmentName, isEmployeeId } from '../../src/storage/keys';
 
@@ -19,10 +21,16 @@ let directory: Directory | undefined;
 export function directoryServices(): Directory {
   if (!directory) {
     const config = getConfig();
-    directory = createDirectory({
+    // Every committed employee change goes to `index-updates` (asynchronous indexes, docs/queues.md).
+    const changes = queueChangeSink(getStorageClients().queue(config.queues.indexUpdates), {
+      announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
+    });
+    const services = createDirectory({
       employees: getStorageClients().table(config.tables.employees),
       departmentCacheTtlMs: config.directory.departmentCacheTtlMs,
+      changes,
     });
+    directory = { ...services, employees: withAnnouncements(services.employees, changes) };
   }
   return directory;
 }

@@ -66,7 +66,7 @@ export async function findEmployeesAcrossOrganisation(
   employees: TableClient,
   lastNames: LastNameStore,
   lastName: string,
-): Promise<{ items: Employee[] }> {
+): Promise<{ items: Employee[]; continuationToken: null }> {
   const wanted = normalizeLastName(lastName);
   const members = (await lastNames.members(wanted)).slice(0, MAX_LAST_NAME_RESULTS);
   const found = await mapBounded(members, 16, async (member) => {
@@ -79,5 +79,5 @@ export async function findEmployeesAcrossOrganisation(
       ? toEmployee(member.department, state.data)
       : undefined;
   });
-  return { items: found.filter((e): e is Employee => e !== undefined) };
+  return { items: found.filter((e): e is Employee => e !== undefined), continuationToken: null };
 }

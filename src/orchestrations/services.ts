@@ -2,13 +2,19 @@
  * What the activities need from the rest of the application, passed in (the function adapters
  * build it from the configuration; tests build it over their own tables).
  */
+import type { TableClient } from '@azure/data-tables';
 import type { DirectoryContext } from '../directory/context';
+import type { EmployeeService } from '../directory/directory';
 import type { IndexStores } from '../indexing/indexMaintenance';
 
 /** The services behind the orchestrations' activities. */
 export interface OrchestrationServices {
-  /** The directory over the `Employees` table. */
+  /** The directory's shared state over the `Employees` table (for the move's transactions). */
   directory: DirectoryContext;
+  /** The directory's employee operations over the same table (for the archive sequence). */
+  employees: EmployeeService;
+  /** The `EmployeesArchive` table. */
+  archive: TableClient;
   /** The indexes outside the department partitions (`EmployeeIndex`, org-wide last names). */
   indexStores: IndexStores;
 }

@@ -55,6 +55,8 @@ export function createDurableHostExtension(options: DurableHostOptions = {}): Ho
     };
 
     let runtime: DurableRuntime | undefined;
+    let stopping = false;
+    let retryTimer: NodeJS.Timeout | undefined;
     // Created on first use, so an app without durable functions needs no task hub storage.
     const getRuntime = (): DurableRuntime =>
       (runtime ??= createDurableRuntime({
@@ -78,12 +80,29 @@ export function createDurableHostExtension(options: DurableHostOptions = {}): Ho
         if (!runtime) return;
         // As Core Tools does: durable-functions then builds management URLs for this host.
         process.env.WEBSITE_HOSTNAME ??= new URL(context.origin()).host;
-        await runtime.start();
-        context.logger.info(
-          `Durable task hub ${taskHub} (connection ${connectionName}) is running.`,
-        );
+        // Like the Functions host, storage being down at startup must not stop the host (HTTP
+        // functions such as /api/health still answer): keep retrying the hub in the background.
+        const startHub = async (attempt: number): Promise<void> => {
+          if (stopping || !runtime) return;
+          try {
+            await runtime.start();
+            context.logger.info(
+              `Durable task hub ${taskHub} (connection ${connectionName}) is running.`,
+            );
+          } catch (error) {
+            const delayMs = Math.min(30_000, 1_000 * 2 ** Math.min(attempt, 5));
+            context.logger.warn(
+              `Durable task hub ${taskHub} could not start (${(error as Error).message}); retrying in ${delayMs} ms.`,
+            );
+            retryTimer = setTimeout(() => void startHub(attempt + 1), delayMs);
+            retryTimer.unref();
+          }
+        };
+        await startHub(0);
       },
       async stop(graceMs) {
+        stopping = true;
+        if (retryTimer) clearTimeout(retryTimer);
         if (!runtime) return;
         await Promise.race([
           runtime.stop(),

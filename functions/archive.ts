@@ -1,0 +1,85 @@
+/**
+ * Archive (eventually consistent transaction through a queue), API.md "Archive":
+ * `POST /departments/{dept}/employees/{id}/archive` → 202 and an `archive-requests` message;
+ * the queue trigger moves the employee (src/archive/archiveEmployee.ts);
+ * `GET /archive/departments/{dept}/employees/{id}` reads the archived copy.
+ * A message whose processing keeps failing lands in `archive-requests-poison` after
+ * `maxDequeueCount` (host.json).
+ */
+import { app, type InvocationContext } from '@azure/functions';
+import { archiveEmployee, getArchivedEmployee } from '../src/archive/archiveEmployee';
+import { parseArchiveRequest, requestArchive } from '../src/archive/archiveRequests';
+import { getConfig } from '../src/config';
+import { getStorageClients } from '../src/storage/clients';
+import { archiveDependencies } from './shared/consistency';
+import { employeeRoute } from './shared/directory';
+import { handleErrors, json, readParams, type HttpHandler } from './shared/http';
+import { dequeueCount, queuePayload } from './shared/queuePayload';
+
+/** `POST /departments/{dept}/employees/{id}/archive` → 202 `{"status":"queued"}` + `Location`. */
+export const requestEmployeeArchive: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const config = getConfig();
+  const clients = getStorageClients();
+  await requestArchive(
+    clients.table(config.tables.employees),
+    clients.queue(config.queues.archive),
+    dept,
+    id,
+  );
+  return json(
+    202,
+    { status: 'queued' },
+    {
+      location: `/api/archive/departments/${encodeURIComponent(dept)}/employees/${id}`,
+    },
+  );
+});
+
+/** `GET /archive/departments/{dept}/employees/{id}` → the archived employee, or 404. */
+export const getArchived: HttpHandler = handleErrors(async (request) => {
+  const { dept, id } = readParams(request, employeeRoute);
+  const config = getConfig();
+  return json(
+    200,
+    await getArchivedEmployee(getStorageClients().table(config.tables.archive), dept, id),
+  );
+});
+
+/**
+ * Queue trigger on `archive-requests`: runs the archive sequence; throwing makes the host retry.
+ *
+ * @throws for a malformed message or a failure of any step (the host retries, then poisons).
+ */
+export async function archiveWorker(
+  queueEntry: unknown,
+  context: InvocationContext,
+): Promise<void> {
+  const message = parseArchiveRequest(queuePayload(queueEntry));
+  const result = await archiveEmployee(
+    archiveDependencies(),
+    message.department,
+    message.employeeId,
+  );
+  context.log(
+    `Archive ${message.department}/${message.employeeId} (delivery ${dequeueCount(context)}): ${result.outcome}.`,
+  );
+}
+
+app.http('requestEmployeeArchive', {
+  route: 'departments/{dept}/employees/{id}/archive',
+  methods: ['POST'],
+  authLevel: 'function',
+  handler: requestEmployeeArchive,
+});
+app.http('getArchivedEmployee', {
+  route: 'archive/departments/{dept}/employees/{id}',
+  methods: ['GET'],
+  authLevel: 'function',
+  handler: getArchived,
+});
+app.storageQueue('archiveEmployee', {
+  queueName: getConfig().queues.archive,
+  connection: 'AzureWebJobsStorage',
+  handler: archiveWorker,
+});

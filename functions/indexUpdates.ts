@@ -1,0 +1,38 @@
+/**
+ * Queue trigger on `index-updates`: reconciles the inter-partition index (`EmployeeIndex`) and the
+ * organisation-wide last-name index with the current primary entities of each employee the message
+ * names (src/indexing/indexMaintenance.ts), and removes the photos of employees that are gone.
+ */
+import { app, type InvocationContext } from '@azure/functions';
+import { getConfig } from '../src/config';
+import { handleIndexUpdateMessage } from '../src/indexing/indexUpdates';
+import { removePhotosOfGoneEmployee } from '../src/photos/photos';
+import { indexStores, photoDependencies } from './shared/consistency';
+import { dequeueCount, queuePayload } from './shared/queuePayload';
+
+/**
+ * Handles one message.
+ *
+ * @throws for a malformed message or a storage fault (the host retries, then poisons).
+ */
+export async function indexUpdatesWorker(
+  queueEntry: unknown,
+  context: InvocationContext,
+): Promise<void> {
+  const outcome = await handleIndexUpdateMessage(
+    indexStores(),
+    queuePayload(queueEntry),
+    async (department, employeeId) => {
+      await removePhotosOfGoneEmployee(photoDependencies(), department, employeeId);
+    },
+  );
+  context.log(
+    `Reconciled ${outcome.employees} employees (${outcome.gone} gone), delivery ${dequeueCount(context)}.`,
+  );
+}
+
+app.storageQueue('indexUpdates', {
+  queueName: getConfig().queues.indexUpdates,
+  connection: 'AzureWebJobsStorage',
+  handler: indexUpdatesWorker,
+});

@@ -1,0 +1,73 @@
+/**
+ * Process-wide services of the queue-driven parts (archive, asynchronous indexes, photos), built
+ * from the configuration and the shared storage clients.
+ */
+import { getConfig } from '../../src/config';
+import type { ArchiveDependencies } from '../../src/archive/archiveEmployee';
+import type { IndexStores } from '../../src/indexing/indexMaintenance';
+import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
+import type { PhotoDependencies } from '../../src/photos/photos';
+import { accountKeySigner, userDelegationSigner } from '../../src/sas/blobSas';
+import { resolveKeyedStorage } from '../../src/sas/signingKey';
+import { getStorageClients } from '../../src/storage/clients';
+import { directoryServices } from './directory';
+
+let stores: IndexStores | undefined;
+let photos: PhotoDependencies | undefined;
+
+/** The index tables and the configured last-name store. */
+export function indexStores(): IndexStores {
+  if (!stores) {
+    const config = getConfig();
+    const clients = getStorageClients();
+    const index = clients.table(config.tables.employeeIndex);
+    stores = {
+      employees: clients.table(config.tables.employees),
+      index,
+      lastNames: lastNameStoreFor(
+        config.directory.lastNameIndexMode,
+        index,
+        clients.container(config.containers.lastNameIndex),
+        { maxShardChars: config.directory.lastNameShardChars },
+      ),
+    };
+  }
+  return stores;
+}
+
+/** What the archive worker needs. */
+export function archiveDependencies(): ArchiveDependencies {
+  const config = getConfig();
+  const clients = getStorageClients();
+  return {
+    employees: clients.table(config.tables.employees),
+    archive: clients.table(config.tables.archive),
+    directory: directoryServices().employees,
+  };
+}
+
+/** What the photo feature needs (service SAS with the account key, user delegation otherwise). */
+export function photoDependencies(): PhotoDependencies {
+  if (!photos) {
+    const config = getConfig();
+    const clients = getStorageClients();
+    const keyed = resolveKeyedStorage(clients, config);
+    const blobService = clients.blobService();
+    photos = {
+      employees: clients.table(config.tables.employees),
+      archive: clients.table(config.tables.archive),
+      photos: clients.container(config.containers.photos),
+      directory: directoryServices().employees,
+      signer: keyed
+        ? accountKeySigner(keyed.key)
+        : userDelegationSigner(
+            blobService,
+            config.sas.accountName ?? blobService.accountName,
+            config.sas.maxMinutes * 60_000,
+          ),
+      allowHttp: clients.isLoopback,
+      readSasSeconds: config.sas.defaultMinutes * 60,
+    };
+  }
+  return photos;
+}

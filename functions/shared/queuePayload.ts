@@ -1,0 +1,19 @@
+/** What a queue trigger hands over, as the handlers need it. */
+import type { InvocationContext } from '@azure/functions';
+import { decodeQueueMessage } from '../../src/storage/queue';
+
+/** The payload: parsed JSON, or the text decoded when the host did not parse it. */
+export function queuePayload(queueEntry: unknown): unknown {
+  if (typeof queueEntry !== 'string') return queueEntry;
+  try {
+    return JSON.parse(queueEntry);
+  } catch {
+    return decodeQueueMessage(queueEntry);
+  }
+}
+
+/** The delivery count of the triggering message (1 on the first delivery). */
+export function dequeueCount(context: InvocationContext): number {
+  const count = Number(context.triggerMetadata?.dequeueCount ?? 1);
+  return Number.isInteger(count) && count > 0 ? count : 1;
+}

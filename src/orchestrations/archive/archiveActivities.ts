@@ -1,0 +1,62 @@
+/**
+ * The department archive's activities: one page of a department's employee ids, and archiving
+ * one employee through the very sequence the `archive-requests` queue worker runs
+ * ({@link archiveEmployee}: copy to `EmployeesArchive`, then the directory's idempotent delete).
+ */
+import { archiveEmployee, type ArchiveOutcome } from '../../archive/archiveEmployee';
+import { departmentNotFound } from '../../directory/directoryErrors';
+import { listEmployeeEntities } from '../../directory/employeeQueries';
+import { loadDepartment } from '../../directory/state';
+import { refuseOnPermanentError, type Refusal } from '../refusal';
+import type { OrchestrationServices } from '../services';
+
+/** Employees per listing page (one activity lists a page; the fan-out then archives it). */
+export const EMPLOYEE_PAGE_SIZE = 100;
+
+/** A page of a department's employee ids. */
+export interface EmployeeIdPage {
+  employeeIds: string[];
+  continuationToken: string | null;
+}
+
+/**
+ * Activity: one page of the department's employee ids (the first page also checks that the
+ * department exists). Archived employees leave the partition, and the token resumes after the
+ * last id returned, so no employee is listed twice or skipped.
+ */
+export function listEmployeePageActivity(
+  services: OrchestrationServices,
+  input: { department: string; continuationToken: string | null },
+): Promise<EmployeeIdPage | Refusal> {
+  return refuseOnPermanentError(async () => {
+    if (input.continuationToken === null) {
+      const department = await loadDepartment(services.directory, input.department, false);
+      if (!department) throw departmentNotFound(input.department);
+    }
+    const page = await listEmployeeEntities(services.directory, input.department, {
+      pageSize: EMPLOYEE_PAGE_SIZE,
+      continuationToken: input.continuationToken ?? undefined,
+    });
+    return {
+      employeeIds: page.entities.map((e) => String(e.EmployeeId)),
+      continuationToken: page.continuationToken,
+    };
+  });
+}
+
+/** Activity: archives one employee (safe to run again: the sequence is idempotent). */
+export async function archiveEmployeeActivity(
+  services: OrchestrationServices,
+  input: { department: string; employeeId: string },
+): Promise<ArchiveOutcome['outcome']> {
+  const result = await archiveEmployee(
+    {
+      employees: await services.directory.table(),
+      archive: services.archive,
+      directory: services.employees,
+    },
+    input.department,
+    input.employeeId,
+  );
+  return result.outcome;
+}

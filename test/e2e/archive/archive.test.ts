@@ -1,0 +1,124 @@
+/**
+ * Archive over HTTP through the local host's queue trigger: 202 + Location, then the employee is
+ * gone from the directory and every index and present in the archive; a message that always fails
+ * ends in `<queue>-poison` after maxDequeueCount deliveries.
+ */
+import { startHost, type RunningHost } from '../../support/host';
+import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+import { encodeQueueMessage } from '../../../src/storage/queue';
+
+const env = {
+  EMPLOYEES_TABLE: uniqueTableName('EmpArc'),
+  ARCHIVE_TABLE: uniqueTableName('Arc'),
+  EMPLOYEE_INDEX_TABLE: uniqueTableName('Idx'),
+  ARCHIVE_QUEUE: uniqueName('arc'),
+  INDEX_QUEUE: uniqueName('idx'),
+  LASTNAME_INDEX_CONTAINER: uniqueName('ln'),
+  INDEX_ANNOUNCE_DELAY_SECONDS: '2',
+};
+let host: RunningHost;
+beforeAll(async () => {
+  host = await startHost({ env });
+}, 60_000);
+afterAll(async () => {
+  await host?.stop();
+  const clients = testClients();
+  await Promise.allSettled([
+    clients.table(env.EMPLOYEES_TABLE).deleteTable(),
+    clients.table(env.ARCHIVE_TABLE).deleteTable(),
+    clients.table(env.EMPLOYEE_INDEX_TABLE).deleteTable(),
+    clients.queue(env.ARCHIVE_QUEUE).delete(),
+    clients.queue(`${env.ARCHIVE_QUEUE}-poison`).delete(),
+    clients.queue(env.INDEX_QUEUE).delete(),
+    clients.container(env.LASTNAME_INDEX_CONTAINER).deleteIfExists(),
+  ]);
+});
+
+async function send(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${host.baseUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : {} };
+}
+
+async function eventually<T>(
+  probe: () => Promise<T>,
+  ok: (value: T) => boolean,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+it('archives through the queue and the indexes follow', async () => {
+  await send('PUT', '/departments/Sales', {});
+  const created = await send('POST', '/departments/Sales/employees', {
+    employeeId: '000223',
+    firstName: 'Jo',
+    lastName: 'Jones',
+    email: 'jo@contoso.com',
+  });
+  expect(created.status).toBe(201);
+  const indexed = await eventually(
+    () => send('GET', '/employees?lastName=jones'),
+    (r) => r.json.items?.length === 1,
+  );
+  expect(indexed.json.items[0]).toEqual(expect.objectContaining({ employeeId: '000223' }));
+  const eventual = await eventually(
+    () => send('GET', '/departments/Sales/employees/by-email/jo@contoso.com?consistency=eventual'),
+    (r) => r.status === 200,
+  );
+  expect(eventual.json.lastName).toBe('Jones');
+
+  expect((await send('POST', '/departments/Sales/employees/000999/archive')).status).toBe(404);
+  const queued = await send('POST', '/departments/Sales/employees/000223/archive');
+  expect(queued.status).toBe(202);
+  expect(queued.json).toEqual({ status: 'queued' });
+  expect(queued.headers.get('location')).toBe('/api/archive/departments/Sales/employees/000223');
+
+  const archived = await eventually(
+    () => send('GET', '/archive/departments/Sales/employees/000223'),
+    (r) => r.status === 200,
+  );
+  expect(archived.json).toEqual(
+    expect.objectContaining({ employeeId: '000223', lastName: 'Jones' }),
+  );
+  expect((await send('GET', '/departments/Sales/employees/000223')).status).toBe(404);
+  const gone = await eventually(
+    () => send('GET', '/employees?lastName=jones'),
+    (r) => r.json.items?.length === 0,
+  );
+  expect(gone.json.items).toEqual([]);
+  const emailGone = await eventually(
+    () => send('GET', '/departments/Sales/employees/by-email/jo@contoso.com?consistency=eventual'),
+    (r) => r.status === 404,
+  );
+  expect(emailGone.status).toBe(404);
+}, 90_000);
+
+it('moves a message that always fails to the poison queue after maxDequeueCount', async () => {
+  const clients = testClients();
+  const queue = clients.queue(env.ARCHIVE_QUEUE);
+  await queue.createIfNotExists();
+  await queue.sendMessage(
+    encodeQueueMessage({ v: 1, department: 'Sales', employeeId: 'not-an-id' }),
+  );
+  const poison = clients.queue(`${env.ARCHIVE_QUEUE}-poison`);
+  const peeked = await eventually(
+    async () => {
+      if (!(await poison.exists())) return [];
+      return (await poison.peekMessages({ numberOfMessages: 1 })).peekedMessageItems;
+    },
+    (items) => items.length === 1,
+    60_000,
+  );
+  expect(peeked).toHaveLength(1);
+  expect(host.output()).toMatch(/Not an archive request/);
+}, 90_000);

@@ -1,0 +1,126 @@
+/**
+ * Archiving a whole department through the local host: 500 employees with 10% of the app's
+ * storage requests failing (500/503/timeouts/resets, including resets after storage applied the
+ * request) end with all 500 in the archive exactly once and none left in the directory; and a
+ * host killed mid-orchestration is replaced by a new one that resumes and completes it.
+ */
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import type { RunningHost } from '../../support/host';
+import { azuriteConnectionString, testClients } from '../../support/storage';
+import { hostWith, isolatedSettings, pollUntilEnded, seedDepartment, send } from './support';
+
+function people(count: number): { employeeId: string; lastName: string; email: string }[] {
+  return Array.from({ length: count }, (_, i) => {
+    const id = String(i + 1).padStart(6, '0');
+    return { employeeId: id, lastName: ['Jones', 'Smith', 'Ng'][i % 3]!, email: `e${id}@contoso.com` };
+  });
+}
+
+async function archivedIds(table: string, department: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const e of testClients().table(table).listEntities<Record<string, unknown>>({
+    queryOptions: { filter: `PartitionKey eq '${department}'` },
+  })) {
+    if (String(e.rowKey).startsWith('empid_')) ids.push(String(e.EmployeeId));
+  }
+  return ids.sort();
+}
+
+describe('department archive through the host', () => {
+  let proxy: FaultProxy;
+  let host: RunningHost;
+  const settings = isolatedSettings();
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy({ target: JSON.parse(process.env.TEST_AZURITE_PORTS!) });
+    host = await hostWith({
+      ...settings,
+      // The app's storage goes through the proxy; the durable runtime's own state does not
+      // (this test is about the activities' idempotency, not the runtime's).
+      AzureWebJobsStorage: proxy.connectionString,
+      DurableStorage: azuriteConnectionString(),
+      AzureFunctionsJobHost__extensions__durableTask__storageProvider__connectionStringName:
+        'DurableStorage',
+      STORAGE_TRY_TIMEOUT_MS: '2000',
+      STORAGE_RETRY_DELAY_MS: '50',
+      STORAGE_MAX_RETRIES: '8',
+    });
+    await seedDepartment(host, 'Sales', people(500));
+  }, 120_000);
+  afterAll(async () => {
+    await host?.stop();
+    await proxy?.stop();
+  });
+
+  it('archives 500 employees exactly once with 10% of storage requests failing', async () => {
+    proxy.resetCounts();
+    proxy.setFaults({
+      rate: 0.1,
+      kinds: ['500', '503', '503-retry-after', 'timeout', 'reset', 'reset-after'],
+      timeoutMs: 2500,
+      seed: 9,
+    });
+    const started = await send(host, 'POST', '/departments/Sales/archive');
+    expect(started.status).toBe(202);
+    const began = Date.now();
+    const status = await pollUntilEnded(String(started.json.statusQueryGetUri), 240_000);
+    const elapsed = Date.now() - began;
+    proxy.setFaults(null);
+    const counts = proxy.counts();
+    console.log(
+      `archive of 500 with 10% faults: ${elapsed} ms, ${counts.requests} app storage requests, ` +
+        `${counts.faultsInjected} faults injected`,
+    );
+    expect(status).toMatchObject({
+      runtimeStatus: 'Completed',
+      output: { department: 'Sales', archived: 500, notFound: 0 },
+    });
+    expect(counts.faultsInjected).toBeGreaterThan(0);
+    expect(await archivedIds(settings.ARCHIVE_TABLE!, 'Sales')).toEqual(
+      people(500).map((p) => p.employeeId),
+    );
+    expect(await archivedIds(settings.EMPLOYEES_TABLE!, 'Sales')).toEqual([]);
+    expect((await send(host, 'GET', '/departments/Sales')).json.employeeCount).toBe(0);
+  }, 300_000);
+});
+
+describe('a host killed mid-orchestration', () => {
+  it('is replaced by a new host that resumes the department archive and completes it', async () => {
+    const settings = isolatedSettings();
+    const first = await hostWith(settings);
+    let statusPath: string;
+    try {
+      await seedDepartment(first, 'Ops', people(200));
+      const started = await send(first, 'POST', '/departments/Ops/archive');
+      expect(started.status).toBe(202);
+      const statusUrl = String(started.json.statusQueryGetUri);
+      statusPath = new URL(statusUrl).pathname + new URL(statusUrl).search;
+      // Wait until it is well under way, then crash the host.
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const body = (await (await fetch(statusUrl)).json()) as { customStatus?: { archived?: number } };
+        if ((body.customStatus?.archived ?? 0) >= 50) break;
+        if (Date.now() > deadline) throw new Error('The archive never got under way.');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      first.kill();
+      await first.exited();
+    }
+    const left = (await archivedIds(settings.EMPLOYEES_TABLE!, 'Ops')).length;
+    expect(left).toBeGreaterThan(0);
+
+    const second = await hostWith(settings);
+    try {
+      const status = await pollUntilEnded(`${second.origin}${statusPath}`, 120_000);
+      expect(status).toMatchObject({
+        runtimeStatus: 'Completed',
+        output: { department: 'Ops', archived: 200, notFound: 0 },
+      });
+      expect(await archivedIds(settings.ARCHIVE_TABLE!, 'Ops')).toHaveLength(200);
+      expect(await archivedIds(settings.EMPLOYEES_TABLE!, 'Ops')).toEqual([]);
+    } finally {
+      await second.stop();
+    }
+  }, 240_000);
+});

@@ -1,0 +1,89 @@
+/**
+ * Archiving as an eventually consistent transaction: a crash after any step, followed by a
+ * redelivery, ends with exactly one archived copy and nothing left in the directory or indexes.
+ */
+import { archiveEmployee, type ArchiveStep } from '../../../src/archive/archiveEmployee';
+import { auditIndexes } from '../../../src/indexing/indexAudit';
+import { createIndexingFixture, type IndexingFixture } from '../indexing/fixture';
+
+let fx: IndexingFixture;
+beforeEach(async () => {
+  fx = createIndexingFixture();
+  await fx.directory.departments.put('Sales', {});
+  await fx.directory.employees.create('Sales', {
+    employeeId: '000223',
+    firstName: 'Jo',
+    lastName: 'Jones',
+    email: 'jo@contoso.com',
+  });
+  await fx.directory.reviews.put('Sales', '000223', 2024, {
+    managerRating: 4,
+    peerRating: 5,
+    comments: 'good',
+  });
+  await fx.drain();
+});
+afterEach(() => fx.cleanup());
+
+const deps = () => ({
+  employees: fx.stores.employees,
+  archive: fx.clients.table(fx.names.archive),
+  directory: fx.directory.employees,
+});
+
+async function expectArchivedOnce(): Promise<void> {
+  const archived = [];
+  for await (const e of fx.clients.table(fx.names.archive).listEntities()) archived.push(e.rowKey);
+  expect(archived.sort()).toEqual(['empid_000223', 'review_000223_2024']);
+  await expect(fx.directory.employees.get('Sales', '000223')).rejects.toThrow(/not/i);
+  expect((await fx.directory.departments.get('Sales')).value.employeeCount).toBe(0);
+  await fx.drain();
+  expect(await auditIndexes(fx.stores.employees, fx.stores.index, fx.stores.lastNames)).toEqual(
+    expect.objectContaining({ missing: [], stale: [] }),
+  );
+  expect(await fx.stores.lastNames.members('jones')).toEqual([]);
+}
+
+it.each<ArchiveStep | 'beforeAck'>(['read', 'archived', 'removed', 'beforeAck'])(
+  'a crash after step "%s" and a redelivery leave one archived copy and nothing else',
+  async (crashAfter) => {
+    const crash = (step: ArchiveStep) => {
+      if (step === crashAfter) throw new Error(`crash after ${step}`);
+    };
+    if (crashAfter === 'beforeAck') {
+      // The whole sequence ran but the message was not deleted: it is delivered again.
+      expect((await archiveEmployee(deps(), 'Sales', '000223')).outcome).toBe('archived');
+    } else {
+      await expect(
+        archiveEmployee(deps(), 'Sales', '000223', { afterStep: crash }),
+      ).rejects.toThrow('crash');
+    }
+    const replay = await archiveEmployee(deps(), 'Sales', '000223');
+    expect(replay.outcome).toBe(
+      crashAfter === 'removed' || crashAfter === 'beforeAck' ? 'alreadyArchived' : 'archived',
+    );
+    expect((await archiveEmployee(deps(), 'Sales', '000223')).outcome).toBe('alreadyArchived');
+    await expectArchivedOnce();
+  },
+);
+
+it('archives the newer version when the employee changes between read and delete', async () => {
+  let patched = false;
+  const result = await archiveEmployee(deps(), 'Sales', '000223', {
+    afterStep: async (step) => {
+      if (step === 'archived' && !patched) {
+        patched = true;
+        await fx.directory.employees.patch('Sales', '000223', { firstName: 'Joanna' });
+      }
+    },
+  });
+  expect(result).toEqual(expect.objectContaining({ outcome: 'archived' }));
+  const archived = await fx.clients
+    .table(fx.names.archive)
+    .getEntity<{ FirstName: string }>('Sales', 'empid_000223');
+  expect(archived.FirstName).toBe('Joanna');
+});
+
+it('reports notFound for an employee in neither table', async () => {
+  expect((await archiveEmployee(deps(), 'Sales', '000999')).outcome).toBe('notFound');
+});

@@ -1,0 +1,143 @@
+/**
+ * Convergence under storage faults: a seeded random workload of 500 directory operations (create,
+ * patch with renames and email changes, delete, archive, import) runs through a proxy that breaks
+ * 10% of requests (503, 500, connection resets). After the queue drains, `EmployeeIndex` and the
+ * last-name index equal a recomputation from the primary entities: nothing missing, nothing stale.
+ */
+import { archiveEmployee } from '../../../src/archive/archiveEmployee';
+import { loadConfig } from '../../../src/config';
+import { auditIndexes } from '../../../src/indexing/indexAudit';
+import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
+import { createStorageClients } from '../../../src/storage/clients';
+import { decodeQueueMessage } from '../../../src/storage/queue';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { createIndexingFixture } from './fixture';
+
+/** Small deterministic PRNG (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let proxy: FaultProxy;
+beforeAll(async () => {
+  proxy = await startFaultProxy({ target: JSON.parse(process.env.TEST_AZURITE_PORTS!) });
+});
+afterAll(() => proxy.stop());
+
+describe.each(['entity', 'blob'] as const)('last-name mode %s', (mode) => {
+  it('converges after 500 operations with 10% faults', async () => {
+    const config = loadConfig({ ...process.env, AzureWebJobsStorage: proxy.connectionString });
+    const clients = createStorageClients(config.storage, {
+      ...config.retry,
+      maxRetries: 8,
+      retryDelayMs: 5,
+      maxRetryDelayMs: 50,
+      tryTimeoutMs: 2_000,
+    });
+    const fx = createIndexingFixture({ mode, clients });
+    const next = random(mode === 'entity' ? 42 : 4242);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const departments = ['Sales', 'R and D'];
+    const lastNames = ['Jones', 'Smith', 'Ström', "O'Neil", 'jones'];
+    const archiveDeps = {
+      employees: fx.stores.employees,
+      archive: clients.table(fx.names.archive),
+      directory: fx.directory.employees,
+    };
+    try {
+      for (const d of departments) await fx.directory.departments.put(d, {});
+      proxy.setFaults({ rate: 0.1, kinds: ['503', '500', 'reset'], seed: 7 });
+      const queue = clients.queue(fx.names.queue);
+      let failures = 0;
+      for (let op = 0; op < 500; op++) {
+        const dept = pick(departments);
+        const id = String(Math.floor(next() * 40)).padStart(6, '0');
+        const roll = next();
+        try {
+          if (roll < 0.3) {
+            await fx.directory.employees.create(dept, {
+              employeeId: id,
+              firstName: `F${op}`,
+              lastName: pick(lastNames),
+              email: `e${Math.floor(next() * 60)}@contoso.com`,
+            });
+          } else if (roll < 0.6) {
+            await fx.directory.employees.patch(dept, id, {
+              ...(next() < 0.5 ? { lastName: pick(lastNames) } : {}),
+              ...(next() < 0.5 ? { email: `e${Math.floor(next() * 60)}@contoso.com` } : {}),
+              firstName: `P${op}`,
+            });
+          } else if (roll < 0.75) {
+            await fx.directory.employees.delete(dept, id);
+          } else if (roll < 0.85) {
+            await archiveEmployee(archiveDeps, dept, id);
+          } else {
+            const base = Math.floor(next() * 40);
+            await fx.directory.employees.import(
+              dept,
+              [0, 1, 2].map((k) => ({
+                employeeId: String((base + k) % 40).padStart(6, '0'),
+                firstName: `I${op}`,
+                lastName: pick(lastNames),
+                email: `i${op}-${k}@contoso.com`,
+              })),
+            );
+          }
+        } catch {
+          failures++; // not found, conflicts, or faults past the retries: part of the workload
+        }
+        // Work the queue now and then, as the trigger would, under the same faults.
+        if (op % 25 === 0) await drainOnce(queue, fx.stores, 1);
+      }
+      // Drain under faults until the queue stays empty.
+      for (let round = 0; round < 200; round++) {
+        const handled = await drainOnce(queue, fx.stores, 1);
+        const props = await queue.getProperties().catch(() => undefined);
+        if (handled === 0 && props?.approximateMessagesCount === 0) break;
+        if (handled === 0) await new Promise((r) => setTimeout(r, 300));
+      }
+      proxy.setFaults(null);
+      const report = await auditIndexes(fx.stores.employees, fx.stores.index, fx.stores.lastNames);
+      expect(report.checked).toBeGreaterThan(10);
+      expect({ missing: report.missing, stale: report.stale }).toEqual({ missing: [], stale: [] });
+      expect(failures).toBeLessThan(500);
+    } finally {
+      proxy.setFaults(null);
+      await fx.cleanup();
+    }
+  }, 240_000);
+});
+
+/** One pass over the visible messages; a failed message becomes visible again after 1 s. */
+async function drainOnce(
+  queue: ReturnType<ReturnType<typeof createStorageClients>['queue']>,
+  stores: Parameters<typeof handleIndexUpdateMessage>[0],
+  visibilityTimeout: number,
+): Promise<number> {
+  let handled = 0;
+  for (;;) {
+    let items;
+    try {
+      items = (await queue.receiveMessages({ numberOfMessages: 32, visibilityTimeout }))
+        .receivedMessageItems;
+    } catch {
+      return handled;
+    }
+    if (items.length === 0) return handled;
+    for (const item of items) {
+      try {
+        await handleIndexUpdateMessage(stores, decodeQueueMessage(item.messageText));
+        await queue.deleteMessage(item.messageId, item.popReceipt);
+        handled++;
+      } catch {
+        // Left on the queue: redelivered after the visibility timeout, like the host does.
+      }
+    }
+  }
+}

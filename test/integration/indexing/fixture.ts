@@ -1,0 +1,91 @@
+/**
+ * Asynchronous-index fixture: a directory whose change sink is a real `index-updates` queue, the
+ * index stores on tables/containers of this test only, and a drain loop that runs the worker
+ * in-process until the queue is empty.
+ */
+import type { LastNameIndexMode } from '../../../src/config';
+import { createDirectory, type Directory } from '../../../src/directory/directory';
+import { withAnnouncements } from '../../../src/indexing/announcingEmployees';
+import type { IndexStores } from '../../../src/indexing/indexMaintenance';
+import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
+import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
+import { queueChangeSink, ensureQueue } from '../../../src/indexing/queueChangeSink';
+import type { StorageClients } from '../../../src/storage/clients';
+import { decodeQueueMessage } from '../../../src/storage/queue';
+import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+
+export interface IndexingFixture {
+  clients: StorageClients;
+  directory: Directory;
+  stores: IndexStores;
+  names: { employees: string; index: string; archive: string; queue: string; container: string };
+  /** Runs the worker on every message until the queue stays empty; returns messages handled. */
+  drain(options?: { visibilityTimeout?: number }): Promise<number>;
+  cleanup(): Promise<void>;
+}
+
+export function createIndexingFixture(
+  options: {
+    mode?: LastNameIndexMode;
+    maxShardChars?: number;
+    clients?: StorageClients;
+    announceDelaySeconds?: number;
+  } = {},
+): IndexingFixture {
+  const clients = options.clients ?? testClients();
+  const names = {
+    employees: uniqueTableName('Emp'),
+    index: uniqueTableName('Idx'),
+    archive: uniqueTableName('Arc'),
+    queue: uniqueName('idx'),
+    container: uniqueName('ln'),
+  };
+  const index = clients.table(names.index);
+  const stores: IndexStores = {
+    employees: clients.table(names.employees),
+    index,
+    lastNames: lastNameStoreFor(
+      options.mode ?? 'entity',
+      index,
+      clients.container(names.container),
+      {
+        maxShardChars: options.maxShardChars,
+      },
+    ),
+  };
+  const queue = clients.queue(names.queue);
+  const sink = queueChangeSink(queue, { announceDelaySeconds: options.announceDelaySeconds ?? 0 });
+  const base = createDirectory({ employees: stores.employees, changes: sink });
+  const directory = { ...base, employees: withAnnouncements(base.employees, sink) };
+  return {
+    clients,
+    directory,
+    stores,
+    names,
+    drain: async ({ visibilityTimeout = 30 } = {}) => {
+      await ensureQueue(queue);
+      let handled = 0;
+      for (;;) {
+        const { receivedMessageItems } = await queue.receiveMessages({
+          numberOfMessages: 32,
+          visibilityTimeout,
+        });
+        if (receivedMessageItems.length === 0) return handled;
+        for (const item of receivedMessageItems) {
+          await handleIndexUpdateMessage(stores, decodeQueueMessage(item.messageText));
+          await queue.deleteMessage(item.messageId, item.popReceipt);
+          handled++;
+        }
+      }
+    },
+    cleanup: async () => {
+      await Promise.allSettled([
+        clients.table(names.employees).deleteTable(),
+        index.deleteTable(),
+        clients.table(names.archive).deleteTable(),
+        queue.delete(),
+        clients.container(names.container).deleteIfExists(),
+      ]);
+    },
+  };
+}

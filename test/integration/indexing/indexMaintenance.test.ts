@@ -1,0 +1,132 @@
+/**
+ * Inter-partition index and org-wide last-name index maintained through `index-updates`:
+ * every directory write reaches the indexes; duplicated, reordered and payload-less messages
+ * leave them exactly equal to a recomputation from the primary entities.
+ */
+import { auditIndexes } from '../../../src/indexing/indexAudit';
+import { reconcileEmployeeIndexes } from '../../../src/indexing/indexMaintenance';
+import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
+import {
+  findEmployeesAcrossOrganisation,
+  getEmployeeByEmailEventually,
+} from '../../../src/indexing/indexQueries';
+import { createIndexingFixture, type IndexingFixture } from './fixture';
+
+const body = (n: number, over: Record<string, unknown> = {}) => ({
+  employeeId: String(n).padStart(6, '0'),
+  firstName: `F${n}`,
+  lastName: n % 2 ? 'Jones' : 'Smith',
+  email: `u${n}@contoso.com`,
+  ...over,
+});
+
+describe.each(['entity', 'blob'] as const)('index maintenance with last-name mode %s', (mode) => {
+  let fx: IndexingFixture;
+  beforeEach(async () => {
+    fx = createIndexingFixture({ mode });
+    await fx.directory.departments.put('Sales', {});
+    await fx.directory.departments.put('R and D', {});
+  });
+  afterEach(() => fx.cleanup());
+
+  const audit = () => auditIndexes(fx.stores.employees, fx.stores.index, fx.stores.lastNames);
+
+  it('follows creates, renames, email changes, deletes and imports', async () => {
+    for (let n = 1; n <= 4; n++) await fx.directory.employees.create('Sales', body(n));
+    await fx.directory.employees.import('R and D', [body(10), body(11, { lastName: 'jones' })]);
+    await fx.directory.employees.patch('Sales', '000001', {
+      lastName: 'Brown',
+      email: 'new1@contoso.com',
+    });
+    await fx.directory.employees.delete('Sales', '000002');
+    await fx.drain();
+    expect(await audit()).toEqual(expect.objectContaining({ missing: [], stale: [] }));
+
+    const jones = await findEmployeesAcrossOrganisation(
+      fx.stores.employees,
+      fx.stores.lastNames,
+      'JONES',
+    );
+    expect(jones.items.map((e) => `${e.department}/${e.employeeId}`)).toEqual([
+      'R and D/000011',
+      'Sales/000003',
+    ]);
+    const byEmail = await getEmployeeByEmailEventually(
+      fx.stores.index,
+      'Sales',
+      'NEW1@contoso.com',
+    );
+    expect(byEmail.value).toEqual(
+      expect.objectContaining({ employeeId: '000001', lastName: 'Brown' }),
+    );
+    await expect(
+      getEmployeeByEmailEventually(fx.stores.index, 'Sales', 'u1@contoso.com'),
+    ).rejects.toThrow();
+  });
+
+  it('stays correct when messages are duplicated and delivered old-after-new', async () => {
+    await fx.directory.employees.create('Sales', body(1));
+    await fx.drain();
+    // Old message (created, no previous) replayed after a rename and an email change.
+    await fx.directory.employees.patch('Sales', '000001', {
+      lastName: 'Taylor',
+      email: 'x@contoso.com',
+    });
+    await fx.drain();
+    const old = {
+      v: 1,
+      changes: [{ department: 'Sales', employeeId: '000001', reason: 'created' }],
+    };
+    await handleIndexUpdateMessage(fx.stores, old);
+    await handleIndexUpdateMessage(fx.stores, old);
+    // A stale 'deleted' hint for an employee that exists must not remove it.
+    await handleIndexUpdateMessage(fx.stores, {
+      v: 1,
+      changes: [
+        {
+          department: 'Sales',
+          employeeId: '000001',
+          reason: 'deleted',
+          previous: { email: 'x@contoso.com', lastName: 'Taylor' },
+        },
+      ],
+    });
+    expect(await audit()).toEqual(expect.objectContaining({ missing: [], stale: [] }));
+    expect((await fx.stores.lastNames.members('taylor')).length).toBe(1);
+    expect(await fx.stores.lastNames.members('jones')).toEqual([]);
+  });
+
+  it('repairs from tracked keys when the post-commit message was lost (announcement only)', async () => {
+    await fx.directory.employees.create('Sales', body(1));
+    await fx.drain();
+    await fx.directory.employees.patch('Sales', '000001', {
+      lastName: 'Lost',
+      email: 'lost@contoso.com',
+    });
+    // Drop the post-commit message: empty the queue without handling it.
+    await fx.clients.queue(fx.names.queue).clearMessages();
+    const announced = await reconcileEmployeeIndexes(fx.stores, {
+      department: 'Sales',
+      employeeId: '000001',
+    });
+    expect(announced.present).toBe(true);
+    expect(await audit()).toEqual(expect.objectContaining({ missing: [], stale: [] }));
+  });
+
+  it('converges after a crash between the write-ahead record and the entries', async () => {
+    await fx.directory.employees.create('Sales', body(1));
+    await fx.drain();
+    await fx.directory.employees.patch('Sales', '000001', { email: 'crash@contoso.com' });
+    // Simulated crash: the last-name store fails once in the middle of the reconcile.
+    const realAdd = fx.stores.lastNames.add;
+    fx.stores.lastNames.add = async () => {
+      throw new Error('crash');
+    };
+    await expect(fx.drain()).rejects.toThrow('crash');
+    fx.stores.lastNames.add = realAdd;
+    await fx.drain({ visibilityTimeout: 1 });
+    await new Promise((r) => setTimeout(r, 1200));
+    await fx.drain();
+    expect(await audit()).toEqual(expect.objectContaining({ missing: [], stale: [] }));
+  });
+});

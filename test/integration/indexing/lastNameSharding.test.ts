@@ -1,0 +1,35 @@
+/**
+ * Option 3 index entities past the size limit: a last name whose member list outgrows one entity
+ * continues in more shard entities of the same partition (a low limit forces it here).
+ */
+import { odata } from '@azure/data-tables';
+import { entityLastNameStore } from '../../../src/indexing/lastNameEntityStore';
+import { testClients, uniqueTableName } from '../../support/storage';
+
+it('shards a long member list over part_000, part_001, ... and shrinks it again', async () => {
+  const table = testClients().table(uniqueTableName('Shard'));
+  const store = entityLastNameStore(table, { maxShardChars: 200 });
+  try {
+    const members = Array.from({ length: 40 }, (_, i) => ({
+      department: i % 2 ? 'Sales' : 'R and D',
+      employeeId: String(i).padStart(6, '0'),
+    }));
+    await Promise.all(members.map((m) => store.add('Jones', m)));
+    expect(await store.add('jones', members[0]!)).toBe(false);
+    const shards = [];
+    for await (const e of table.listEntities<{ Members: string }>({
+      queryOptions: { filter: odata`PartitionKey eq ${'lastname_jones'}` },
+    })) {
+      shards.push(e);
+      expect(e.Members.length).toBeLessThanOrEqual(200);
+    }
+    expect(shards.length).toBeGreaterThan(1);
+    expect(shards.map((s) => s.rowKey)).toContain('part_001');
+    expect((await store.members('JONES')).length).toBe(40);
+
+    await Promise.all(members.slice(0, 39).map((m) => store.remove('Jones', m)));
+    expect(await store.members('jones')).toEqual([members[39]]);
+  } finally {
+    await table.deleteTable();
+  }
+});

@@ -1,0 +1,64 @@
+/**
+ * The department archive's activities against real Azurite: listing pages while archiving never
+ * skips or repeats an employee, archiving each employee twice (a replayed activity) ends with it
+ * archived exactly once and gone from the directory, and an unknown department is refused.
+ */
+import {
+  archiveEmployeeActivity,
+  EMPLOYEE_PAGE_SIZE,
+  listEmployeePageActivity,
+  type EmployeeIdPage,
+} from '../../../src/orchestrations/archive/archiveActivities';
+import { isRefusal } from '../../../src/orchestrations/refusal';
+import { createWorld, people, seed, type TestWorld } from './support';
+
+let world: TestWorld;
+
+beforeAll(async () => {
+  world = await createWorld();
+  await seed(world.directory, 'Sales', people(EMPLOYEE_PAGE_SIZE + 30));
+  await seed(world.directory, 'Marketing', people(3, 500));
+});
+afterAll(async () => {
+  await world.cleanup();
+});
+
+it('archives every employee page by page; running each activity twice changes nothing', async () => {
+  const seen: string[] = [];
+  let continuationToken: string | null = null;
+  do {
+    const page = await listEmployeePageActivity(world.services, {
+      department: 'Sales',
+      continuationToken,
+    });
+    if (isRefusal(page)) throw new Error(page.refused.message);
+    const { employeeIds, continuationToken: next } = page as EmployeeIdPage;
+    seen.push(...employeeIds);
+    for (const employeeId of employeeIds) {
+      expect(await archiveEmployeeActivity(world.services, { department: 'Sales', employeeId }))
+        .toBe('archived');
+      expect(await archiveEmployeeActivity(world.services, { department: 'Sales', employeeId }))
+        .toBe('alreadyArchived');
+    }
+    continuationToken = next;
+  } while (continuationToken);
+
+  expect(seen).toEqual(people(EMPLOYEE_PAGE_SIZE + 30).map((p) => p.employeeId));
+  const archived: string[] = [];
+  for await (const e of world.archive.listEntities<Record<string, unknown>>()) {
+    if (String(e.rowKey).startsWith('empid_')) archived.push(String(e.EmployeeId));
+  }
+  expect(archived.sort()).toEqual(seen);
+  const left = [...(await world.snapshot()).keys()].filter(
+    (key) => key.endsWith('@Sales') && !key.startsWith('department@'),
+  );
+  expect(left).toEqual([]);
+  expect((await world.directory.departments.get('Sales')).value.employeeCount).toBe(0);
+  expect((await world.directory.departments.get('Marketing')).value.employeeCount).toBe(3);
+});
+
+it('refuses a department that does not exist', async () => {
+  expect(
+    await listEmployeePageActivity(world.services, { department: 'Nowhere', continuationToken: null }),
+  ).toMatchObject({ refused: { code: 'DepartmentNotFound' } });
+});

@@ -1,0 +1,117 @@
+/**
+ * The index audit against real Azurite: after every employee's indexes are built, the audit
+ * finds nothing; drift injected on purpose into each index (a deleted entity, a stale one, a
+ * changed one, an orphan) is counted per index without `repair` and with nothing written, then
+ * fixed with `repair`, after which a new audit finds nothing — and running the repair twice is
+ * harmless.
+ */
+import { lastNameIndexEntity } from '../../../src/directory/lastNameIndex';
+import { reconcileEmployeeIndexes } from '../../../src/indexing/indexMaintenance';
+import {
+  auditDepartmentActivity,
+  auditOrgLastNamesActivity,
+  listDepartmentPageActivity,
+} from '../../../src/orchestrations/audit/auditActivities';
+import {
+  mergeByIndex,
+  totalOf,
+  type CountsByIndex,
+} from '../../../src/orchestrations/audit/auditCounts';
+import { createWorld, people, seed, type TestWorld } from './support';
+
+let world: TestWorld;
+
+beforeAll(async () => {
+  world = await createWorld();
+  await seed(world.directory, 'Sales', people(12));
+  await seed(world.directory, 'Marketing', people(5, 100));
+  for (const [department, list] of [
+    ['Sales', people(12)],
+    ['Marketing', people(5, 100)],
+  ] as const) {
+    for (const { employeeId } of list) {
+      await reconcileEmployeeIndexes(world.services.indexStores, { department, employeeId });
+    }
+  }
+});
+afterAll(async () => {
+  await world.cleanup();
+});
+
+/** Runs the audit's activities as the orchestrator does. */
+async function audit(repair: boolean): Promise<CountsByIndex> {
+  const page = await listDepartmentPageActivity(world.services, { continuationToken: null });
+  expect(page.departments.sort()).toEqual(['Marketing', 'Sales']);
+  const reports = await Promise.all(
+    page.departments.map((department) =>
+      auditDepartmentActivity(world.services, { department, repair }),
+    ),
+  );
+  const orgLastNames = await auditOrgLastNamesActivity(world.services, { repair });
+  return mergeByIndex(...reports, { orgLastNames });
+}
+
+async function indexSnapshot(): Promise<Map<string, unknown>> {
+  const all = new Map<string, unknown>();
+  for await (const e of world.index.listEntities<Record<string, unknown>>()) {
+    all.set(`${e.partitionKey}/${e.rowKey}`, e.etag);
+  }
+  return all;
+}
+
+it('finds nothing when every index matches the primaries', async () => {
+  const report = await audit(false);
+  expect(totalOf(report)).toEqual({ checked: expect.any(Number), missing: 0, stale: 0, repaired: 0 });
+  // 17 email copies, 8 last-name entities (4 names x 2 departments), 17 + 17 EmployeeIndex
+  // entries, 17 org-wide memberships.
+  expect(totalOf(report).checked).toBe(17 + 8 + 17 + 17 + 17);
+});
+
+it('counts injected drift per index, writes nothing without repair, and repairs it', async () => {
+  const { employees, index } = world;
+  const lastNames = world.services.indexStores.lastNames;
+  // Same partition: an email copy deleted, a stale index entity added, one index entity changed.
+  await employees.deleteEntity('Sales', 'email_p000003@contoso.com');
+  await employees.createEntity(lastNameIndexEntity('Sales', { lastName: 'ghost', ids: ['000777'] }));
+  await employees.updateEntity(
+    lastNameIndexEntity('Marketing', { lastName: 'jones', ids: ['000100', '000555'] }),
+    'Replace',
+  );
+  // EmployeeIndex: a by-email entry deleted, a by-id entry's data changed, an orphan by-id entry.
+  await index.deleteEntity('email_Sales', 'p000004@contoso.com');
+  await index.updateEntity({ partitionKey: 'empid_Sales', rowKey: '000005', FirstName: 'Mallory' }, 'Merge');
+  const orphan = await index.getEntity<Record<string, unknown>>('empid_Marketing', '000100');
+  await index.createEntity({ ...orphan, partitionKey: 'empid_Marketing', rowKey: '000199', etag: undefined });
+  // Org-wide last names: a member removed, an orphan member added.
+  await lastNames.remove('smith', { department: 'Sales', employeeId: '000002' });
+  await lastNames.add('ghost', { department: 'Sales', employeeId: '000777' });
+
+  const employeesBefore = await world.snapshot();
+  const indexBefore = await indexSnapshot();
+  const found = await audit(false);
+  expect(found).toEqual({
+    emailCopies: { checked: 17, missing: 1, stale: 0, repaired: 0 },
+    lastNameEntities: { checked: 9, missing: 0, stale: 2, repaired: 0 },
+    employeeIndexById: { checked: 18, missing: 0, stale: 2, repaired: 0 },
+    employeeIndexByEmail: { checked: 17, missing: 1, stale: 0, repaired: 0 },
+    orgLastNames: { checked: 18, missing: 1, stale: 1, repaired: 0 },
+  });
+  expect(await world.snapshot()).toEqual(employeesBefore);
+  expect(await indexSnapshot()).toEqual(indexBefore);
+
+  const repaired = await audit(true);
+  expect(totalOf(repaired)).toEqual({ checked: 79, missing: 3, stale: 5, repaired: 8 });
+
+  const after = await audit(false);
+  expect(totalOf(after)).toEqual({ checked: 76, missing: 0, stale: 0, repaired: 0 });
+  expect((await world.directory.employees.getByEmail('Sales', 'p000003@contoso.com')).value)
+    .toMatchObject({ employeeId: '000003' });
+  expect(await lastNames.members('smith')).toContainEqual({ department: 'Sales', employeeId: '000002' });
+  expect(await lastNames.members('ghost')).toEqual([]);
+  expect((await index.getEntity('empid_Sales', '000005')).FirstName).toBe('Pat');
+
+  // Repairing a clean state again changes nothing.
+  const beforeAgain = await world.snapshot();
+  expect(totalOf(await audit(true))).toMatchObject({ missing: 0, stale: 0, repaired: 0 });
+  expect(await world.snapshot()).toEqual(beforeAgain);
+});

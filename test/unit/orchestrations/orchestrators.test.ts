@@ -1,0 +1,155 @@
+/**
+ * The orchestrators run through `durable-functions`' own replay engine (the core shim and the
+ * local runtime's pure episode logic), with fake in-memory activities:
+ *
+ * - each completes with the expected output and schedules the expected activities;
+ * - determinism: handing the orchestrator the recorded history of any episode again yields the
+ *   very same actions, output and custom status (no clock, randomness or I/O inside);
+ * - fan-outs never schedule more than 10 activities in one episode;
+ * - a refusal fails the orchestration with its reason; a transient fault is retried.
+ */
+import type { CoreShim } from '../../fixtures/durableapp/harness/functionsCore';
+import { createCoreShim } from '../../fixtures/durableapp/harness/functionsCore';
+import { invokeDurable } from '../../fixtures/durableapp/harness/durableApp';
+import { EventType, type HistoryEventJson } from '../../../tools/durable/historyEvents';
+import { runInMemory, type MemoryRun } from '../durable/support/memoryEngine';
+import { Activities, Orchestrations } from '../../../src/orchestrations/names';
+import type { fakes as Fakes } from './support/fakeApp';
+
+const shim: CoreShim = createCoreShim();
+jest.doMock('@azure/functions-core', () => shim.api, { virtual: true });
+const { fakes } = jest.requireActual<{ fakes: typeof Fakes }>('./support/fakeApp');
+
+beforeEach(() => fakes.reset());
+
+/** Re-runs every recorded episode twice and expects identical decisions each time. */
+async function expectDeterministic(name: string, run: MemoryRun): Promise<void> {
+  // A failing episode throws (the state travels in the error): compare either way.
+  const replay = (input: unknown): Promise<unknown> =>
+    invokeDurable(shim, name, structuredClone(input), 'orchestrationTrigger').then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error: String(error) }),
+    );
+  for (const input of run.inputs) {
+    const first = await replay(input);
+    expect(await replay(input)).toEqual(first);
+  }
+  // The last episode's full history replays to the recorded end.
+  const last = (await replay(run.inputs.at(-1))) as { value?: { isDone: boolean; output: unknown } };
+  if (run.status === 'Completed') expect(last.value).toMatchObject({ isDone: true, output: run.output });
+}
+
+/** Activities scheduled per episode, from the history. */
+function scheduledPerEpisode(history: HistoryEventJson[]): string[][] {
+  const episodes: string[][] = [];
+  for (const event of history) {
+    if (event.EventType === EventType.OrchestratorStarted) episodes.push([]);
+    if (event.EventType === EventType.TaskScheduled) episodes.at(-1)!.push(event.Name!);
+  }
+  return episodes.filter((e) => e.length > 0);
+}
+
+const moveRequest = { department: 'Sales', employeeId: '000001', toDepartment: 'Marketing' };
+
+describe('move orchestrator', () => {
+  it('validates, copies, re-points the target, removes from the source, re-points the source', async () => {
+    const run = await runInMemory(shim, Orchestrations.moveEmployee, moveRequest);
+    expect(run.status).toBe('Completed');
+    expect(run.output).toEqual({ ...moveRequest, moved: true, reviewsCopied: 2 });
+    expect(fakes.calls.map((c) => c.name)).toEqual([
+      Activities.validateMove,
+      Activities.copyToTarget,
+      Activities.reindexEmployee,
+      Activities.removeFromSource,
+      Activities.reindexEmployee,
+    ]);
+    // Every try of every step carries the instance id as the move's identity.
+    expect(fakes.calls[1]!.input).toEqual({ ...moveRequest, moveId: 'memory-1' });
+    expect(fakes.calls[2]!.input).toEqual({ department: 'Marketing', employeeId: '000001' });
+    expect(fakes.calls[4]!.input).toEqual({
+      department: 'Sales',
+      employeeId: '000001',
+      previous: { email: 'jones@contoso.com', lastName: 'Jones' },
+    });
+    await expectDeterministic(Orchestrations.moveEmployee, run);
+  });
+
+  it('fails with the refusal reason and copies nothing when validation refuses', async () => {
+    fakes.refuseValidation = 'Employee 000001 already exists in department "Marketing".';
+    const run = await runInMemory(shim, Orchestrations.moveEmployee, moveRequest);
+    expect(run.status).toBe('Failed');
+    expect(JSON.stringify(run.output)).toContain(
+      'EmployeeExists: Employee 000001 already exists in department \\"Marketing\\".',
+    );
+    expect(fakes.calls.map((c) => c.name)).toEqual([Activities.validateMove]);
+    await expectDeterministic(Orchestrations.moveEmployee, run);
+  });
+
+  it('retries a step that failed transiently, then completes', async () => {
+    fakes.copyFaults = 2;
+    const run = await runInMemory(shim, Orchestrations.moveEmployee, moveRequest);
+    expect(run.status).toBe('Completed');
+    expect(fakes.calls.filter((c) => c.name === Activities.copyToTarget)).toHaveLength(3);
+    await expectDeterministic(Orchestrations.moveEmployee, run);
+  });
+});
+
+describe('department archive orchestrator', () => {
+  it('archives page by page, at most 10 activities at a time, and counts the outcomes', async () => {
+    fakes.employeeIds = Array.from({ length: 25 }, (_, i) => String(i + 1).padStart(6, '0'));
+    const run = await runInMemory(shim, Orchestrations.archiveDepartment, { department: 'Sales' }, {
+      maxEpisodes: 100,
+    });
+    expect(run.status).toBe('Completed');
+    expect(run.output).toEqual({ department: 'Sales', archived: 24, notFound: 1 });
+    const archived = fakes.calls.filter((c) => c.name === Activities.archiveEmployee);
+    expect(archived.map((c) => (c.input as { employeeId: string }).employeeId).sort()).toEqual(
+      fakes.employeeIds,
+    );
+    const episodes = scheduledPerEpisode(run.history);
+    expect(Math.max(...episodes.map((e) => e.length))).toBeLessThanOrEqual(10);
+    expect(episodes.filter((e) => e[0] === Activities.listEmployeePage)).toHaveLength(3);
+    await expectDeterministic(Orchestrations.archiveDepartment, run);
+  });
+});
+
+describe('index audit orchestrator', () => {
+  it('audits every department in chunks of at most 10, then the org-wide index, and sums', async () => {
+    fakes.departments = Array.from({ length: 23 }, (_, i) => `Dept${i}`);
+    const run = await runInMemory(shim, Orchestrations.auditIndexes, { repair: true }, {
+      maxEpisodes: 100,
+    });
+    expect(run.status).toBe('Completed');
+    expect(run.output).toEqual({
+      checked: 23 * 20 + 5,
+      missing: 23,
+      stale: 23 * 2 + 1,
+      repaired: 0,
+      repair: true,
+      departments: 23,
+      byIndex: {
+        emailCopies: { checked: 230, missing: 23, stale: 0, repaired: 0 },
+        employeeIndexById: { checked: 230, missing: 0, stale: 46, repaired: 0 },
+        orgLastNames: { checked: 5, missing: 0, stale: 1, repaired: 0 },
+      },
+    });
+    const audits = fakes.calls.filter((c) => c.name === Activities.auditDepartment);
+    expect(audits.map((c) => c.input)).toEqual(
+      fakes.departments.map((department) => ({ department, repair: true })),
+    );
+    expect(Math.max(...scheduledPerEpisode(run.history).map((e) => e.length))).toBeLessThanOrEqual(
+      10,
+    );
+    await expectDeterministic(Orchestrations.auditIndexes, run);
+  });
+
+  it('treats a missing body as a report-only audit', async () => {
+    fakes.departments = ['Sales'];
+    const run = await runInMemory(shim, Orchestrations.auditIndexes, null);
+    expect(run.output).toMatchObject({ repair: false, departments: 1 });
+    expect(fakes.calls.find((c) => c.name === Activities.auditDepartment)!.input).toEqual({
+      department: 'Sales',
+      repair: false,
+    });
+  });
+});

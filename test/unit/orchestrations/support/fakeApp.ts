@@ -1,0 +1,83 @@
+/**
+ * The project's orchestrators registered with `durable-functions` beside in-memory fake
+ * activities (no storage: the unit suite is pure), for running them through the library's own
+ * replay engine. Loaded after the core shim is installed (see orchestrators.test.ts).
+ */
+import * as df from 'durable-functions';
+import { archiveDepartmentOrchestrator } from '../../../../src/orchestrations/archive/archiveDepartmentOrchestrator';
+import { auditIndexesOrchestrator } from '../../../../src/orchestrations/audit/auditOrchestrator';
+import { moveEmployeeOrchestrator } from '../../../../src/orchestrations/move/moveOrchestrator';
+import { Activities, Orchestrations } from '../../../../src/orchestrations/names';
+import { refusal } from '../../../../src/orchestrations/refusal';
+
+/** What the fake activities do, set by each test. */
+export const fakes = {
+  calls: [] as { name: string; input: unknown }[],
+  /** Refuse validation with this message. */
+  refuseValidation: undefined as string | undefined,
+  /** Throw (a transient fault) on this many first calls of the copy. */
+  copyFaults: 0,
+  /** Employees of the department to archive, paged by `pageSize`. */
+  employeeIds: [] as string[],
+  pageSize: 10,
+  departments: [] as string[],
+  reset(): void {
+    this.calls = [];
+    this.refuseValidation = undefined;
+    this.copyFaults = 0;
+    this.employeeIds = [];
+    this.pageSize = 10;
+    this.departments = [];
+  },
+};
+
+function fake(name: string, handler: (input: never) => unknown): void {
+  df.app.activity(name, {
+    handler: (input: unknown) => {
+      fakes.calls.push({ name, input });
+      return handler(input as never);
+    },
+  });
+}
+
+df.app.orchestration(Orchestrations.moveEmployee, moveEmployeeOrchestrator);
+df.app.orchestration(Orchestrations.archiveDepartment, archiveDepartmentOrchestrator);
+df.app.orchestration(Orchestrations.auditIndexes, auditIndexesOrchestrator);
+
+fake(Activities.validateMove, () =>
+  fakes.refuseValidation
+    ? refusal('EmployeeExists', fakes.refuseValidation)
+    : { state: 'ready', employee: { email: 'jones@contoso.com', lastName: 'Jones' } },
+);
+fake(Activities.copyToTarget, () => {
+  if (fakes.copyFaults > 0) {
+    fakes.copyFaults--;
+    throw new Error('503 Server Busy');
+  }
+  return { copied: true, reviews: 2 };
+});
+fake(Activities.reindexEmployee, () => ({ present: true }));
+fake(Activities.removeFromSource, () => ({ removed: true }));
+fake(Activities.listEmployeePage, (input: { continuationToken: string | null }) => {
+  const start = input.continuationToken === null ? 0 : Number(input.continuationToken);
+  const end = start + fakes.pageSize;
+  return {
+    employeeIds: fakes.employeeIds.slice(start, end),
+    continuationToken: end < fakes.employeeIds.length ? String(end) : null,
+  };
+});
+fake(Activities.archiveEmployee, (input: { employeeId: string }) =>
+  input.employeeId === '000013' ? 'notFound' : 'archived',
+);
+fake(Activities.listDepartmentPage, (input: { continuationToken: string | null }) => {
+  const start = input.continuationToken === null ? 0 : Number(input.continuationToken);
+  return {
+    departments: fakes.departments.slice(start, start + 7),
+    continuationToken: start + 7 < fakes.departments.length ? String(start + 7) : null,
+  };
+});
+fake(Activities.auditDepartment, () => ({
+  emailCopies: { checked: 10, missing: 1, stale: 0, repaired: 0 },
+  employeeIndexById: { checked: 10, missing: 0, stale: 2, repaired: 0 },
+}));
+fake(Activities.auditOrgLastNames, () => ({ checked: 5, missing: 0, stale: 1, repaired: 0 }));
