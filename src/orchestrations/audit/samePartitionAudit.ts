@@ -15,7 +15,12 @@ import { isPrimaryEmployee } from '../../directory/employeeQueries';
 import { expectedSamePartitionIndexes } from '../../directory/indexProjection';
 import { readLastNameIndex } from '../../directory/lastNameIndex';
 import { readWholeRange } from '../../directory/paging';
-import { isAlreadyExists, isNotFound, isPreconditionFailed, toDomainError } from '../../storage/errors';
+import {
+  isAlreadyExists,
+  isNotFound,
+  isPreconditionFailed,
+  toDomainError,
+} from '../../storage/errors';
 import {
   departmentPartitionKey,
   emailRowKeyRange,

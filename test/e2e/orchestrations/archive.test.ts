@@ -4,6 +4,7 @@
  * request) end with all 500 in the archive exactly once and none left in the directory; and a
  * host killed mid-orchestration is replaced by a new one that resumes and completes it.
  */
+import { odata } from '@azure/data-tables';
 import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
 import type { RunningHost } from '../../support/host';
 import { azuriteConnectionString, testClients } from '../../support/storage';
@@ -12,15 +13,21 @@ import { hostWith, isolatedSettings, pollUntilEnded, seedDepartment, send } from
 function people(count: number): { employeeId: string; lastName: string; email: string }[] {
   return Array.from({ length: count }, (_, i) => {
     const id = String(i + 1).padStart(6, '0');
-    return { employeeId: id, lastName: ['Jones', 'Smith', 'Ng'][i % 3]!, email: `e${id}@contoso.com` };
+    return {
+      employeeId: id,
+      lastName: ['Jones', 'Smith', 'Ng'][i % 3]!,
+      email: `e${id}@contoso.com`,
+    };
   });
 }
 
 async function archivedIds(table: string, department: string): Promise<string[]> {
   const ids: string[] = [];
-  for await (const e of testClients().table(table).listEntities<Record<string, unknown>>({
-    queryOptions: { filter: `PartitionKey eq '${department}'` },
-  })) {
+  for await (const e of testClients()
+    .table(table)
+    .listEntities<Record<string, unknown>>({
+      queryOptions: { filter: odata`PartitionKey eq ${department}` },
+    })) {
     if (String(e.rowKey).startsWith('empid_')) ids.push(String(e.EmployeeId));
   }
   return ids.sort();
@@ -41,7 +48,7 @@ describe('department archive through the host', () => {
       DurableStorage: azuriteConnectionString(),
       AzureFunctionsJobHost__extensions__durableTask__storageProvider__connectionStringName:
         'DurableStorage',
-      STORAGE_TRY_TIMEOUT_MS: '2000',
+      STORAGE_TRY_TIMEOUT_MS: '1000',
       STORAGE_RETRY_DELAY_MS: '50',
       STORAGE_MAX_RETRIES: '8',
     });
@@ -57,7 +64,7 @@ describe('department archive through the host', () => {
     proxy.setFaults({
       rate: 0.1,
       kinds: ['500', '503', '503-retry-after', 'timeout', 'reset', 'reset-after'],
-      timeoutMs: 2500,
+      timeoutMs: 1200,
       seed: 9,
     });
     const started = await send(host, 'POST', '/departments/Sales/archive');
@@ -98,7 +105,9 @@ describe('a host killed mid-orchestration', () => {
       // Wait until it is well under way, then crash the host.
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const body = (await (await fetch(statusUrl)).json()) as { customStatus?: { archived?: number } };
+        const body = (await (await fetch(statusUrl)).json()) as {
+          customStatus?: { archived?: number };
+        };
         if ((body.customStatus?.archived ?? 0) >= 50) break;
         if (Date.now() > deadline) throw new Error('The archive never got under way.');
         await new Promise((resolve) => setTimeout(resolve, 50));

@@ -35,7 +35,10 @@ it('moves an employee and reports Completed through statusQueryGetUri', async ()
     toDepartment: 'Marketing',
   });
   expect(started.status).toBe(202);
-  expect(started.json).toMatchObject({ id: expect.any(String), statusQueryGetUri: expect.any(String) });
+  expect(started.json).toMatchObject({
+    id: expect.any(String),
+    statusQueryGetUri: expect.any(String),
+  });
   const status = await pollUntilEnded(String(started.json.statusQueryGetUri));
   expect(status).toMatchObject({
     runtimeStatus: 'Completed',

@@ -74,12 +74,11 @@ export async function seedDepartment(
   employees: { employeeId: string; lastName: string; email: string }[],
 ): Promise<void> {
   const dept = encodeURIComponent(department);
-  expect((await send(host, 'PUT', `/departments/${dept}`, { description: department })).status)
-    .toBeLessThan(300);
+  expect(
+    (await send(host, 'PUT', `/departments/${dept}`, { description: department })).status,
+  ).toBeLessThan(300);
   for (let i = 0; i < employees.length; i += 1000) {
-    const rows = employees
-      .slice(i, i + 1000)
-      .map((e) => ({ ...e, firstName: 'Pat', age: 30 }));
+    const rows = employees.slice(i, i + 1000).map((e) => ({ ...e, firstName: 'Pat', age: 30 }));
     const result = await send(host, 'POST', `/departments/${dept}/employees/import`, {
       employees: rows,
     });

@@ -35,10 +35,12 @@ it('archives every employee page by page; running each activity twice changes no
     const { employeeIds, continuationToken: next } = page as EmployeeIdPage;
     seen.push(...employeeIds);
     for (const employeeId of employeeIds) {
-      expect(await archiveEmployeeActivity(world.services, { department: 'Sales', employeeId }))
-        .toBe('archived');
-      expect(await archiveEmployeeActivity(world.services, { department: 'Sales', employeeId }))
-        .toBe('alreadyArchived');
+      expect(
+        await archiveEmployeeActivity(world.services, { department: 'Sales', employeeId }),
+      ).toBe('archived');
+      expect(
+        await archiveEmployeeActivity(world.services, { department: 'Sales', employeeId }),
+      ).toBe('alreadyArchived');
     }
     continuationToken = next;
   } while (continuationToken);
@@ -59,6 +61,9 @@ it('archives every employee page by page; running each activity twice changes no
 
 it('refuses a department that does not exist', async () => {
   expect(
-    await listEmployeePageActivity(world.services, { department: 'Nowhere', continuationToken: null }),
+    await listEmployeePageActivity(world.services, {
+      department: 'Nowhere',
+      continuationToken: null,
+    }),
   ).toMatchObject({ refused: { code: 'DepartmentNotFound' } });
 });

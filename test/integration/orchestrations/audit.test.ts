@@ -61,7 +61,12 @@ async function indexSnapshot(): Promise<Map<string, unknown>> {
 
 it('finds nothing when every index matches the primaries', async () => {
   const report = await audit(false);
-  expect(totalOf(report)).toEqual({ checked: expect.any(Number), missing: 0, stale: 0, repaired: 0 });
+  expect(totalOf(report)).toEqual({
+    checked: expect.any(Number),
+    missing: 0,
+    stale: 0,
+    repaired: 0,
+  });
   // 17 email copies, 8 last-name entities (4 names x 2 departments), 17 + 17 EmployeeIndex
   // entries, 17 org-wide memberships.
   expect(totalOf(report).checked).toBe(17 + 8 + 17 + 17 + 17);
@@ -72,16 +77,26 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
   const lastNames = world.services.indexStores.lastNames;
   // Same partition: an email copy deleted, a stale index entity added, one index entity changed.
   await employees.deleteEntity('Sales', 'email_p000003@contoso.com');
-  await employees.createEntity(lastNameIndexEntity('Sales', { lastName: 'ghost', ids: ['000777'] }));
+  await employees.createEntity(
+    lastNameIndexEntity('Sales', { lastName: 'ghost', ids: ['000777'] }),
+  );
   await employees.updateEntity(
     lastNameIndexEntity('Marketing', { lastName: 'jones', ids: ['000100', '000555'] }),
     'Replace',
   );
   // EmployeeIndex: a by-email entry deleted, a by-id entry's data changed, an orphan by-id entry.
   await index.deleteEntity('email_Sales', 'p000004@contoso.com');
-  await index.updateEntity({ partitionKey: 'empid_Sales', rowKey: '000005', FirstName: 'Mallory' }, 'Merge');
+  await index.updateEntity(
+    { partitionKey: 'empid_Sales', rowKey: '000005', FirstName: 'Mallory' },
+    'Merge',
+  );
   const orphan = await index.getEntity<Record<string, unknown>>('empid_Marketing', '000100');
-  await index.createEntity({ ...orphan, partitionKey: 'empid_Marketing', rowKey: '000199', etag: undefined });
+  await index.createEntity({
+    ...orphan,
+    partitionKey: 'empid_Marketing',
+    rowKey: '000199',
+    etag: undefined,
+  });
   // Org-wide last names: a member removed, an orphan member added.
   await lastNames.remove('smith', { department: 'Sales', employeeId: '000002' });
   await lastNames.add('ghost', { department: 'Sales', employeeId: '000777' });
@@ -104,9 +119,13 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
 
   const after = await audit(false);
   expect(totalOf(after)).toEqual({ checked: 76, missing: 0, stale: 0, repaired: 0 });
-  expect((await world.directory.employees.getByEmail('Sales', 'p000003@contoso.com')).value)
-    .toMatchObject({ employeeId: '000003' });
-  expect(await lastNames.members('smith')).toContainEqual({ department: 'Sales', employeeId: '000002' });
+  expect(
+    (await world.directory.employees.getByEmail('Sales', 'p000003@contoso.com')).value,
+  ).toMatchObject({ employeeId: '000003' });
+  expect(await lastNames.members('smith')).toContainEqual({
+    department: 'Sales',
+    employeeId: '000002',
+  });
   expect(await lastNames.members('ghost')).toEqual([]);
   expect((await index.getEntity('empid_Sales', '000005')).FirstName).toBe('Pat');
 

@@ -77,8 +77,9 @@ it('runs every step twice and ends as if each had run once', async () => {
   });
   const moved = await directory.employees.get('Marketing', '000001');
   expect(moved.value).toMatchObject({ department: 'Marketing', lastName: 'Jones', age: 40 });
-  expect((await directory.employees.getByEmail('Marketing', 'jones@contoso.com')).value)
-    .toMatchObject({ employeeId: '000001' });
+  expect(
+    (await directory.employees.getByEmail('Marketing', 'jones@contoso.com')).value,
+  ).toMatchObject({ employeeId: '000001' });
   expect((await directory.departments.get('Sales')).value.employeeCount).toBe(1);
   expect((await directory.departments.get('Marketing')).value.employeeCount).toBe(2);
   const jones = await directory.employees.findByLastName('Marketing', 'Jones');
@@ -120,8 +121,9 @@ it('refuses a move onto an id taken in the target, and moves nothing', async () 
   expect(await copyToTargetActivity(services, move)).toMatchObject({
     refused: { code: 'EmployeeExists' },
   });
-  expect(await removeFromSourceActivity(services, { ...move, toDepartment: 'Nowhere' }))
-    .toMatchObject({ refused: { code: 'EmployeeNotFound' } });
+  expect(
+    await removeFromSourceActivity(services, { ...move, toDepartment: 'Nowhere' }),
+  ).toMatchObject({ refused: { code: 'EmployeeNotFound' } });
   expect(await world.snapshot()).toEqual(before);
 });
 
@@ -139,6 +141,7 @@ it('refuses a move onto an email taken in the target, and moves nothing', async 
 });
 
 it('refuses a move into a department that does not exist', async () => {
-  expect(await validateMoveActivity(world.services, { ...move, toDepartment: 'Nowhere' }))
-    .toMatchObject({ refused: { code: 'DepartmentNotFound' } });
+  expect(
+    await validateMoveActivity(world.services, { ...move, toDepartment: 'Nowhere' }),
+  ).toMatchObject({ refused: { code: 'DepartmentNotFound' } });
 });

@@ -103,6 +103,10 @@ export function people(
   const lastNames = ['Jones', 'Smith', 'Ng', 'Müller'];
   return Array.from({ length: count }, (_, i) => {
     const id = String(first + i).padStart(6, '0');
-    return { employeeId: id, lastName: lastNames[i % lastNames.length]!, email: `p${id}@contoso.com` };
+    return {
+      employeeId: id,
+      lastName: lastNames[i % lastNames.length]!,
+      email: `p${id}@contoso.com`,
+    };
   });
 }

@@ -35,8 +35,11 @@ async function expectDeterministic(name: string, run: MemoryRun): Promise<void> 
     expect(await replay(input)).toEqual(first);
   }
   // The last episode's full history replays to the recorded end.
-  const last = (await replay(run.inputs.at(-1))) as { value?: { isDone: boolean; output: unknown } };
-  if (run.status === 'Completed') expect(last.value).toMatchObject({ isDone: true, output: run.output });
+  const last = (await replay(run.inputs.at(-1))) as {
+    value?: { isDone: boolean; output: unknown };
+  };
+  if (run.status === 'Completed')
+    expect(last.value).toMatchObject({ isDone: true, output: run.output });
 }
 
 /** Activities scheduled per episode, from the history. */
@@ -97,9 +100,14 @@ describe('move orchestrator', () => {
 describe('department archive orchestrator', () => {
   it('archives page by page, at most 10 activities at a time, and counts the outcomes', async () => {
     fakes.employeeIds = Array.from({ length: 25 }, (_, i) => String(i + 1).padStart(6, '0'));
-    const run = await runInMemory(shim, Orchestrations.archiveDepartment, { department: 'Sales' }, {
-      maxEpisodes: 100,
-    });
+    const run = await runInMemory(
+      shim,
+      Orchestrations.archiveDepartment,
+      { department: 'Sales' },
+      {
+        maxEpisodes: 100,
+      },
+    );
     expect(run.status).toBe('Completed');
     expect(run.output).toEqual({ department: 'Sales', archived: 24, notFound: 1 });
     const archived = fakes.calls.filter((c) => c.name === Activities.archiveEmployee);
@@ -116,9 +124,14 @@ describe('department archive orchestrator', () => {
 describe('index audit orchestrator', () => {
   it('audits every department in chunks of at most 10, then the org-wide index, and sums', async () => {
     fakes.departments = Array.from({ length: 23 }, (_, i) => `Dept${i}`);
-    const run = await runInMemory(shim, Orchestrations.auditIndexes, { repair: true }, {
-      maxEpisodes: 100,
-    });
+    const run = await runInMemory(
+      shim,
+      Orchestrations.auditIndexes,
+      { repair: true },
+      {
+        maxEpisodes: 100,
+      },
+    );
     expect(run.status).toBe('Completed');
     expect(run.output).toEqual({
       checked: 23 * 20 + 5,

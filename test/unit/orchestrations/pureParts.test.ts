@@ -4,7 +4,12 @@
  */
 import { addCounts, mergeByIndex, totalOf } from '../../../src/orchestrations/audit/auditCounts';
 import { byKey, dataFingerprint, diffIndex } from '../../../src/orchestrations/audit/indexDiff';
-import { isRefusal, refusal, refusalError, refuseOnPermanentError } from '../../../src/orchestrations/refusal';
+import {
+  isRefusal,
+  refusal,
+  refusalError,
+  refuseOnPermanentError,
+} from '../../../src/orchestrations/refusal';
 import { chunk } from '../../../src/orchestrations/retryPolicy';
 import { ConflictError, ThrottledError } from '../../../src/errors';
 
@@ -24,7 +29,9 @@ describe('refusals', () => {
     await expect(
       refuseOnPermanentError(() => Promise.reject(new ThrottledError('busy', 1))),
     ).rejects.toBeInstanceOf(ThrottledError);
-    await expect(refuseOnPermanentError(() => Promise.reject(new Error('bug')))).rejects.toThrow('bug');
+    await expect(refuseOnPermanentError(() => Promise.reject(new Error('bug')))).rejects.toThrow(
+      'bug',
+    );
     expect(isRefusal(refusal('X', 'y'))).toBe(true);
     expect(isRefusal({ refused: true })).toBe(false);
     expect(isRefusal(null)).toBe(false);
@@ -46,8 +53,22 @@ describe('audit counts', () => {
 
 describe('diffIndex', () => {
   it('finds missing, differing and orphaned entries by key', () => {
-    const expected = byKey([{ k: 'a', v: 1 }, { k: 'b', v: 2 }, { k: 'c', v: 3 }], (e) => e.k);
-    const stored = byKey([{ k: 'b', v: 2 }, { k: 'c', v: 4 }, { k: 'z', v: 9 }], (e) => e.k);
+    const expected = byKey(
+      [
+        { k: 'a', v: 1 },
+        { k: 'b', v: 2 },
+        { k: 'c', v: 3 },
+      ],
+      (e) => e.k,
+    );
+    const stored = byKey(
+      [
+        { k: 'b', v: 2 },
+        { k: 'c', v: 4 },
+        { k: 'z', v: 9 },
+      ],
+      (e) => e.k,
+    );
     const diff = diffIndex(expected, stored, (e, s) => e.v === s.v);
     expect(diff.checked).toBe(4);
     expect(diff.missing).toEqual([{ k: 'a', v: 1 }]);

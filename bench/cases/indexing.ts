@@ -1,0 +1,222 @@
+/**
+ * Index lag of the inter-partition index (`EmployeeIndex`, docs/queues.md): employees created
+ * through the directory service with the `index-updates` queue sink (and pre-write announcements,
+ * as the HTTP adapters wire it) at a steady 200 writes/s, while index-updates workers reconcile.
+ * Lag = from the create returning (committed, message sent) to the worker having reconciled that
+ * employee's `EmployeeIndex` entries; p50/p95 over every write.
+ *
+ * The workers run in this process (not through the host, so each employee's reconcile time is
+ * known exactly without polling the index): two pollers receive up to 16 messages each, handle
+ * them in parallel with `handleIndexUpdateMessage` — the queue trigger's own code — and delete
+ * them, backing off from 100 ms to 2 s on an empty queue like the host's queue listener.
+ * Baseline: the same write load without the queue sink (no asynchronous index at all), to show what
+ * the sink adds to the write path.
+ */
+import { createDirectory, type EmployeeService } from '../../src/directory/directory';
+import { withAnnouncements } from '../../src/indexing/announcingEmployees';
+import type { IndexStores } from '../../src/indexing/indexMaintenance';
+import { parseIndexUpdateMessage } from '../../src/indexing/indexMessages';
+import { getEmployeeByEmailEventually } from '../../src/indexing/indexQueries';
+import { handleIndexUpdateMessage } from '../../src/indexing/indexUpdates';
+import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
+import { ensureQueue, queueChangeSink } from '../../src/indexing/queueChangeSink';
+import { mapBounded } from '../../src/logins/mapBounded';
+import { decodeQueueMessage } from '../../src/storage/queue';
+import { percentile } from '../harness';
+import type { BenchCase, BenchEnv, Measurement } from '../types';
+
+const DEPT = 'Sales';
+const WRITES_PER_SECOND = 200;
+const POLLERS = 2;
+const BATCH_SIZE = 16;
+const DRAIN_TIMEOUT_MS = 60_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const now = (): number => Number(process.hrtime.bigint()) / 1e6;
+const round2 = (ms: number): number => Math.round(ms * 100) / 100;
+
+function employee(n: number): {
+  employeeId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+} {
+  const employeeId = String(n).padStart(6, '0');
+  return {
+    employeeId,
+    firstName: `First${n % 500}`,
+    lastName: `Surname${String(n % 200).padStart(3, '0')}`,
+    email: `employee.${employeeId}@contoso.com`,
+  };
+}
+
+/**
+ * Creates employees 1..`count` at {@link WRITES_PER_SECOND}, without waiting for one write to
+ * finish before the next is due; returns per-id commit times and write latencies.
+ */
+async function steadyWrites(
+  employees: EmployeeService,
+  count: number,
+): Promise<{ committedAt: Map<string, number>; latencies: number[]; seconds: number }> {
+  const committedAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const inFlight: Promise<void>[] = [];
+  const interval = 1000 / WRITES_PER_SECOND;
+  const started = now();
+  for (let i = 0; i < count; i++) {
+    const due = started + i * interval;
+    const wait = due - now();
+    if (wait > 1) await sleep(wait);
+    const body = employee(i + 1);
+    const sent = now();
+    inFlight.push(
+      employees.create(DEPT, body).then(() => {
+        const done = now();
+        committedAt.set(body.employeeId, done);
+        latencies.push(done - sent);
+      }),
+    );
+  }
+  await Promise.all(inFlight);
+  return { committedAt, latencies, seconds: (now() - started) / 1000 };
+}
+
+/** In-process index-updates workers; `reconciledAt` gets each employee's latest reconcile time. */
+function startWorkers(
+  env: BenchEnv,
+  stores: IndexStores,
+  queueName: string,
+): { reconciledAt: Map<string, number>; stop(): Promise<void> } {
+  const queue = env.clients.queue(queueName);
+  const reconciledAt = new Map<string, number>();
+  let running = true;
+  const poller = async (): Promise<void> => {
+    let idleDelay = 100;
+    while (running) {
+      const { receivedMessageItems } = await queue.receiveMessages({
+        numberOfMessages: BATCH_SIZE,
+        visibilityTimeout: 30,
+      });
+      if (receivedMessageItems.length === 0) {
+        await sleep(idleDelay);
+        idleDelay = Math.min(2000, idleDelay * 2);
+        continue;
+      }
+      idleDelay = 100;
+      await mapBounded(receivedMessageItems, BATCH_SIZE, async (item) => {
+        const payload = decodeQueueMessage(item.messageText);
+        await handleIndexUpdateMessage(stores, payload);
+        const done = now();
+        for (const change of parseIndexUpdateMessage(payload).changes)
+          reconciledAt.set(change.employeeId, done);
+        await queue.deleteMessage(item.messageId, item.popReceipt);
+      });
+    }
+  };
+  const pollers = Array.from({ length: POLLERS }, poller);
+  return {
+    reconciledAt,
+    stop: async () => {
+      running = false;
+      await Promise.all(pollers);
+    },
+  };
+}
+
+const indexLag: BenchCase = {
+  name: 'indexing: inter-partition index lag under 200 writes/s',
+  async run(env) {
+    const writes = env.size(2000);
+    const names = {
+      employees: env.uniqueName('IdxBenchEmp', { table: true }),
+      index: env.uniqueName('IdxBenchIdx', { table: true }),
+      raw: env.uniqueName('IdxBenchRaw', { table: true }),
+      queue: env.uniqueName('idx-bench'),
+      container: env.uniqueName('idx-bench-ln'),
+    };
+    const index = env.clients.table(names.index);
+    const stores: IndexStores = {
+      employees: env.clients.table(names.employees),
+      index,
+      lastNames: lastNameStoreFor('entity', index, env.clients.container(names.container)),
+    };
+    const queue = env.clients.queue(names.queue);
+    await ensureQueue(queue);
+    await index.createTable();
+    // As functions/shared/directory.ts wires it: sink + announcements (60 s, never surfacing here).
+    const sink = queueChangeSink(queue, { announceDelaySeconds: 60 });
+    const base = createDirectory({ employees: stores.employees, changes: sink });
+    const directory = { ...base, employees: withAnnouncements(base.employees, sink) };
+    await directory.departments.put(DEPT, { description: 'Index lag benchmark' });
+    const plain = createDirectory({ employees: env.clients.table(names.raw) });
+    await plain.departments.put(DEPT, { description: 'Index lag benchmark, no sink' });
+
+    // Baseline first: the same load with no queue sink.
+    let baselineLatencies: number[] = [];
+    const baseline: Measurement = await env.measure(
+      `service creates at ${WRITES_PER_SECOND}/s, no queue sink (p50/p95 = write latency)`,
+      writes,
+      async () => {
+        baselineLatencies = (await steadyWrites(plain.employees, writes)).latencies;
+      },
+    );
+    baseline.p50Ms = round2(percentile(baselineLatencies, 50));
+    baseline.p95Ms = round2(percentile(baselineLatencies, 95));
+
+    const workers = startWorkers(env, stores, names.queue);
+    let writeLatencies: number[] = [];
+    let achievedRate = 0;
+    const lags: number[] = [];
+    let pattern: Measurement;
+    try {
+      pattern = await env.measure(
+        `service creates at ${WRITES_PER_SECOND}/s + queue sink + ${POLLERS} in-process workers (p50/p95 = index lag)`,
+        writes,
+        async () => {
+          const load = await steadyWrites(directory.employees, writes);
+          writeLatencies = load.latencies;
+          achievedRate = writes / load.seconds;
+          const deadline = now() + DRAIN_TIMEOUT_MS;
+          const caughtUp = (): boolean =>
+            [...load.committedAt].every(([id]) => workers.reconciledAt.has(id));
+          while (!caughtUp()) {
+            if (now() > deadline)
+              throw new Error(`The index did not catch up within ${DRAIN_TIMEOUT_MS} ms.`);
+            await sleep(20);
+          }
+          for (const [id, committed] of load.committedAt)
+            lags.push(Math.max(0, workers.reconciledAt.get(id)! - committed));
+        },
+      );
+    } finally {
+      await workers.stop();
+    }
+    pattern.p50Ms = round2(percentile(lags, 50));
+    pattern.p95Ms = round2(percentile(lags, 95));
+
+    // The index must really be current: spot-check entries by email.
+    for (let n = 1; n <= writes; n += Math.max(1, Math.floor(writes / 20))) {
+      const found = await getEmployeeByEmailEventually(index, DEPT, employee(n).email);
+      if (found.value.employeeId !== employee(n).employeeId)
+        throw new Error(`Index entry of ${employee(n).email} names the wrong employee.`);
+    }
+
+    return {
+      name: `index lag, ${writes} creates at ${WRITES_PER_SECOND}/s`,
+      pattern,
+      baseline,
+      goal: 'index lag p95 well under a second at 200 writes/s',
+      notes:
+        `achieved write rate ${achievedRate.toFixed(0)}/s; index lag p50 ${pattern.p50Ms} ms, p95 ${pattern.p95Ms} ms, ` +
+        `max ${round2(Math.max(...lags))} ms (create returned → reconcile finished). ` +
+        `Write latency with the sink p50 ${round2(percentile(writeLatencies, 50))} ms, ` +
+        `p95 ${round2(percentile(writeLatencies, 95))} ms (announcement + transaction + change message) vs ` +
+        `${baseline.p50Ms}/${baseline.p95Ms} ms without. Requests per write: pattern ` +
+        `${(pattern.requests / writes).toFixed(2)} (incl. worker reads/writes and queue traffic), ` +
+        `baseline ${(baseline.requests / writes).toFixed(2)}. Workers in-process (2 pollers × 16 messages), ` +
+        'not through the host.',
+    };
+  },
+};
+
+export default [indexLag];
