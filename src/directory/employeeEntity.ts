@@ -151,6 +151,14 @@ export function readEmployeeData(entity: StoredProperties): EmployeeData | undef
   ) {
     return undefined;
   }
+  return readEmployeeFields(entity);
+}
+
+/**
+ * The employee fields of any entity that carries a copy of them (primary, email copy, or an
+ * index entry elsewhere), whatever its `EntityType`; `undefined` when one is missing or malformed.
+ */
+export function readEmployeeFields(entity: StoredProperties): EmployeeData | undefined {
   const { EmployeeId, FirstName, LastName, Email, Age, PhotoUrl } = entity;
   if (
     typeof EmployeeId !== 'string' ||

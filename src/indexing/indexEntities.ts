@@ -12,13 +12,12 @@
  */
 import type { TableEntity } from '@azure/data-tables';
 import type { EmployeeData, StoredProperties } from '../directory/employeeEntity';
-import { toEmployee, type Employee } from '../directory/employeeEntity';
+import { readEmployeeFields, toEmployee, type Employee } from '../directory/employeeEntity';
 import {
   emailIndexPartitionKey,
   emailIndexRowKey,
   idIndexPartitionKey,
   idIndexRowKey,
-  isEmployeeId,
   normalizeEmail,
   normalizeLastName,
 } from '../storage/keys';
@@ -124,23 +123,7 @@ export function indexEntryToEmployee(
   department: string,
   entity: StoredProperties,
 ): Employee | undefined {
-  const { EmployeeId, FirstName, LastName, Email, Age, PhotoUrl } = entity;
-  if (
-    typeof EmployeeId !== 'string' ||
-    !isEmployeeId(EmployeeId) ||
-    typeof FirstName !== 'string' ||
-    typeof LastName !== 'string' ||
-    typeof Email !== 'string'
-  ) {
-    return undefined;
-  }
-  const data: EmployeeData = {
-    employeeId: EmployeeId,
-    firstName: FirstName,
-    lastName: LastName,
-    email: Email,
-  };
-  if (typeof Age === 'number') data.age = Age;
-  if (typeof PhotoUrl === 'string') data.photoUrl = PhotoUrl;
+  const data = readEmployeeFields(entity);
+  if (!data) return undefined;
   return toEmployee(department, data);
 }

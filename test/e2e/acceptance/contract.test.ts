@@ -58,7 +58,8 @@ async function createEmployee(dept: string, body: JsonObject): Promise<Reply> {
 describe('Health', () => {
   it('GET /health answers 200 {"status":"ok","storage":"ok"}', async () => {
     const body = expectJson(await call('GET', '/health'), 200);
-    expect(body).toEqual({ status: 'ok', storage: 'ok' });
+    // The report also names each storage service (`services`): an additive field.
+    expect(body).toMatchObject({ status: 'ok', storage: 'ok' });
   });
 });
 
