@@ -119,7 +119,11 @@ export const findEmployeesByLastName: HttpHandler = handleErrors(async (request)
     const stores = indexStores();
     return json(
       200,
-      await findEmployeesAcrossOrganisation(stores.employees, stores.lastNames, lastName),
+      await findEmployeesAcrossOrganisation(stores.employees, stores.lastNames, lastName, {
+        pageSize,
+        continuationToken,
+        select,
+      }),
     );
   }
   return json(

@@ -4,25 +4,30 @@
  * - by email with `consistency=eventual`: one point read of the `EmployeeIndex` email entry,
  *   which holds a copy of the employee (no second read);
  * - organisation-wide by last name: the members from the last-name index (option 1 or 3), then
- *   parallel point reads of the employees. An employee whose current last name no longer matches
+ *   parallel point reads of one page of the employees (paged with an opaque continuation token). An employee whose current last name no longer matches
  *   (the index lags behind a rename) is left out, so answers are never wrong, at worst late.
  */
 import type { TableClient } from '@azure/data-tables';
 import { emailNotFound } from '../directory/directoryErrors';
-import { toEmployee, type Employee } from '../directory/employeeEntity';
+import { toEmployee, type Employee, type EmployeeField } from '../directory/employeeEntity';
+import { parseEmployeeSelect } from '../directory/employeeQueries';
 import { readEmployeeState } from '../directory/employeeState';
 import { readEntity } from '../directory/state';
 import { ensureTable } from '../directory/tables';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../directory/validation';
 import type { Versioned } from '../directory/versionCache';
+import { ValidationError } from '../errors';
 import { mapBounded } from '../logins/mapBounded';
 import {
+  decodeContinuationToken,
   departmentPartitionKey,
   emailIndexPartitionKey,
+  encodeContinuationToken,
   emailIndexRowKey,
   normalizeLastName,
 } from '../storage/keys';
 import { IndexEntityTypes, indexEntryToEmployee } from './indexEntities';
-import type { LastNameStore } from './lastNameStore';
+import type { EmployeeRef, LastNameStore } from './lastNameStore';
 
 /**
  * The employee with this email in the department, from the inter-partition index (may lag behind
@@ -53,31 +58,107 @@ export async function getEmployeeByEmailEventually(
   };
 }
 
-/** Most employees one organisation-wide last-name lookup returns. */
-export const MAX_LAST_NAME_RESULTS = 1000;
+/** Paging and projection of an organisation-wide last-name lookup. */
+export interface OrgLastNameOptions {
+  /** 1-1000, default 100. */
+  pageSize?: number;
+  /** From the previous page of the same lookup. */
+  continuationToken?: string;
+  /** API field names; all fields when omitted. `department` and `employeeId` always come back. */
+  select?: readonly string[];
+}
+
+/** The token's scope: a token only continues the lookup of the same (normalised) last name. */
+function lookupScope(wanted: string): string {
+  return `org-lastname|${wanted}`;
+}
+
+function compareMembers(a: EmployeeRef, b: EmployeeRef): number {
+  if (a.department !== b.department) return a.department < b.department ? -1 : 1;
+  return a.employeeId < b.employeeId ? -1 : a.employeeId > b.employeeId ? 1 : 0;
+}
+
+function project(employee: Employee, fields: EmployeeField[] | undefined): Record<string, unknown> {
+  if (!fields) return employee as unknown as Record<string, unknown>;
+  const json: Record<string, unknown> = {
+    department: employee.department,
+    employeeId: employee.employeeId,
+  };
+  for (const field of fields) {
+    const value = (employee as unknown as Record<string, unknown>)[field];
+    if (value !== undefined) json[field] = value;
+  }
+  return json;
+}
 
 /**
- * Every employee of the organisation with this last name (case-insensitive), ordered by
- * department and id; at most {@link MAX_LAST_NAME_RESULTS}.
+ * A page of the organisation's employees with this last name (case-insensitive), ordered by
+ * department and id. The index gives the members; each page point-reads at most `pageSize` of
+ * them (16 in parallel) and drops any whose current last name no longer matches, then reads
+ * further members until the page is full or the list ends — so a page may be short only at the
+ * end. The continuation token names the last member examined; members added before it while a
+ * client pages are not returned by that paging run (it is a snapshot-free walk in key order).
  *
+ * @throws {ValidationError} for an invalid page size, select field or continuation token.
  * @throws {DomainError} for storage faults.
  */
 export async function findEmployeesAcrossOrganisation(
   employees: TableClient,
   lastNames: LastNameStore,
   lastName: string,
-): Promise<{ items: Employee[]; continuationToken: null }> {
-  const wanted = normalizeLastName(lastName);
-  const members = (await lastNames.members(wanted)).slice(0, MAX_LAST_NAME_RESULTS);
-  const found = await mapBounded(members, 16, async (member) => {
-    const state = await readEmployeeState(
-      employees,
-      departmentPartitionKey(member.department),
-      member.employeeId,
+  options: OrgLastNameOptions = {},
+): Promise<{ items: Record<string, unknown>[]; continuationToken: string | null }> {
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+    throw new ValidationError(
+      `query.pageSize: must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+      'query.pageSize',
+      'InvalidPageSize',
     );
-    return state && normalizeLastName(state.data.lastName) === wanted
-      ? toEmployee(member.department, state.data)
-      : undefined;
-  });
-  return { items: found.filter((e): e is Employee => e !== undefined), continuationToken: null };
+  }
+  const fields = parseEmployeeSelect(options.select);
+  const wanted = normalizeLastName(lastName);
+  const scope = lookupScope(wanted);
+  const after = options.continuationToken
+    ? decodeContinuationToken(scope, options.continuationToken)
+    : undefined;
+  const members = (await lastNames.members(wanted)).sort(compareMembers);
+  let next = after
+    ? members.findIndex(
+        (m) =>
+          compareMembers(m, {
+            department: after.nextPartitionKey,
+            employeeId: after.nextRowKey ?? '',
+          }) > 0,
+      )
+    : 0;
+  if (next < 0) next = members.length;
+
+  const items: Record<string, unknown>[] = [];
+  while (items.length < pageSize && next < members.length) {
+    const batch = members.slice(next, next + (pageSize - items.length));
+    next += batch.length;
+    const found = await mapBounded(batch, 16, async (member) => {
+      const state = await readEmployeeState(
+        employees,
+        departmentPartitionKey(member.department),
+        member.employeeId,
+      );
+      return state && normalizeLastName(state.data.lastName) === wanted
+        ? project(toEmployee(member.department, state.data), fields)
+        : undefined;
+    });
+    for (const item of found) if (item !== undefined) items.push(item);
+  }
+  const last = members[next - 1];
+  return {
+    items,
+    continuationToken:
+      next < members.length && last
+        ? encodeContinuationToken(scope, {
+            nextPartitionKey: last.department,
+            nextRowKey: last.employeeId,
+          })
+        : null,
+  };
 }

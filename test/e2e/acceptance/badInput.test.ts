@@ -84,13 +84,13 @@ describe('malformed and non-object JSON bodies', () => {
   it('PUT of a new department with a malformed body is 400 and creates nothing', async () => {
     const dept = uniqueDepartment('NotMade');
     expectError(
-      await call('PUT', `/departments/${seg(dept)}`, { raw: '{"description":', headers: JSON_TYPE }),
+      await call('PUT', `/departments/${seg(dept)}`, {
+        raw: '{"description":',
+        headers: JSON_TYPE,
+      }),
       400,
     );
-    expectError(
-      await call('PUT', `/departments/${seg(dept)}`, { json: { description: 1 } }),
-      400,
-    );
+    expectError(await call('PUT', `/departments/${seg(dept)}`, { json: { description: 1 } }), 400);
     expectError(await call('GET', `/departments/${seg(dept)}`), 404);
   });
 
@@ -102,11 +102,17 @@ describe('malformed and non-object JSON bodies', () => {
     );
     const employee = `/departments/${seg(dept)}/employees/000001`;
 
-    expectError(await call('POST', `${employee}/expenses`, { raw: '{"amount":', headers: JSON_TYPE }), 400);
+    expectError(
+      await call('POST', `${employee}/expenses`, { raw: '{"amount":', headers: JSON_TYPE }),
+      400,
+    );
     expect(expectJson(await call('GET', `${employee}/expenses`), 200).items).toEqual([]);
 
     const userId = `bad-${randomBytes(4).toString('hex')}`;
-    expectError(await call('POST', '/logins', { raw: `{"userId":"${userId}",`, headers: JSON_TYPE }), 400);
+    expectError(
+      await call('POST', '/logins', { raw: `{"userId":"${userId}",`, headers: JSON_TYPE }),
+      400,
+    );
     expect(expectJson(await call('GET', `/logins/${seg(userId)}`), 200).items).toEqual([]);
 
     expectError(await call('POST', '/access-events', { raw: '[', headers: JSON_TYPE }), 400);
@@ -133,19 +139,24 @@ describe('malformed and non-object JSON bodies', () => {
       ).items,
     ).toEqual([]);
 
-    expectError(await call('PUT', `${employee}/reviews/2024`, { raw: '{', headers: JSON_TYPE }), 400);
+    expectError(
+      await call('PUT', `${employee}/reviews/2024`, { raw: '{', headers: JSON_TYPE }),
+      400,
+    );
     expectError(await call('POST', `${employee}/messages`, { raw: '{', headers: JSON_TYPE }), 400);
     expect(expectJson(await call('GET', `${employee}/reviews`), 200).items).toEqual([]);
     expect(
-      (expectJson(await call('GET', `${employee}/messages/daily?year=2026`), 200).days as number[]).every(
-        (n) => n === 0,
-      ),
+      (
+        expectJson(await call('GET', `${employee}/messages/daily?year=2026`), 200).days as number[]
+      ).every((n) => n === 0),
     ).toBe(true);
   });
 
   it('PATCH with a malformed body is 400 and leaves the employee and its ETag unchanged', async () => {
     const dept = await createDepartment();
-    const created = await call('POST', `/departments/${seg(dept)}/employees`, { json: validEmployee });
+    const created = await call('POST', `/departments/${seg(dept)}/employees`, {
+      json: validEmployee,
+    });
     const path = `/departments/${seg(dept)}/employees/000001`;
     expectError(await call('PATCH', path, { raw: '{"firstName":"X"', headers: JSON_TYPE }), 400);
     expectError(await call('PATCH', path, { json: { firstName: 'X', employeeId: '000002' } }), 400);
@@ -170,6 +181,20 @@ describe('content types', () => {
       400,
     );
     await expectNoEmployee(dept);
+  });
+
+  it('a JSON body labelled otherwise is read as JSON (the body decides, not the label)', async () => {
+    // Deliberate leniency, pinned here so a change is a visible decision: API.md lists no 415,
+    // and `curl -d` or `fetch(url, {body: string})` label JSON as form data or text/plain.
+    const dept = await createDepartment();
+    for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded']) {
+      const id = type.startsWith('text') ? '000001' : '000002';
+      const reply = await call('POST', `/departments/${seg(dept)}/employees`, {
+        raw: JSON.stringify({ ...validEmployee, employeeId: id, email: `${id}@example.com` }),
+        headers: { 'content-type': type },
+      });
+      expect(expectJson(reply, 201).employeeId).toBe(id);
+    }
   });
 
   it('every JSON answer says content-type: application/json, errors included', async () => {
@@ -215,7 +240,13 @@ describe('bodies over the limit (413)', () => {
     } as RequestInit);
     const text = await response.text();
     expectError(
-      { status: response.status, headers: response.headers, etag: null, text, body: JSON.parse(text) },
+      {
+        status: response.status,
+        headers: response.headers,
+        etag: null,
+        text,
+        body: JSON.parse(text),
+      },
       413,
     );
     await expectNoEmployee(dept);
@@ -229,14 +260,16 @@ describe('bodies over the limit (413)', () => {
       lastName: 'L'.repeat(200),
       email: `${'e'.repeat(200)}${i}@example.com`,
     }));
-    const body: JsonObject = { employees: [...employees, ...employees.slice(0, 0)] };
-    // 1,000 rows of ~640 bytes fit; the same rows padded with a huge unknown field do not.
-    (body as { padding?: string }).padding = 'x'.repeat(4 * MIB);
-    expectError(await call('POST', `/departments/${seg(dept)}/employees/import`, { json: body }), 413);
+    // 1,000 rows of ~640 bytes fit the 4 MiB import limit; with a 4 MiB field they do not.
+    const body: JsonObject = { employees, padding: 'x'.repeat(4 * MIB) };
+    expectError(
+      await call('POST', `/departments/${seg(dept)}/employees/import`, { json: body }),
+      413,
+    );
     await expectNoEmployee(dept);
   });
 
-  it('a log batch over the byte limit is 413; over 1,000 entries is refused; nothing is stored', async () => {
+  it('a log batch over the byte limit or over 1,000 entries is 413; nothing is stored', async () => {
     const source = `big${randomBytes(4).toString('hex')}`;
     const at = '2026-06-02T10:00:00Z';
     expectError(
@@ -246,13 +279,14 @@ describe('bodies over the limit (413)', () => {
       413,
     );
     const many = Array.from({ length: 1001 }, (_, i) => ({ at, level: 'Error', message: `m${i}` }));
-    const tooMany = await call('POST', '/logs', { json: { source, entries: many } });
-    expect([400, 413]).toContain(tooMany.status);
-    expectError(tooMany, tooMany.status);
+    expectError(await call('POST', '/logs', { json: { source, entries: many } }), 413);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(
       expectJson(
-        await call('GET', `/logs?source=${source}&from=2026-06-02T09:00:00Z&to=2026-06-02T11:00:00Z`),
+        await call(
+          'GET',
+          `/logs?source=${source}&from=2026-06-02T09:00:00Z&to=2026-06-02T11:00:00Z`,
+        ),
         200,
       ).items,
     ).toEqual([]);

@@ -49,7 +49,13 @@ export async function send(
       parsed = undefined;
     }
   }
-  return { status: response.status, headers: response.headers, etag: response.headers.get('etag'), text, body: parsed };
+  return {
+    status: response.status,
+    headers: response.headers,
+    etag: response.headers.get('etag'),
+    text,
+    body: parsed,
+  };
 }
 
 /** The body as an object (fails the test when it is not one). */
@@ -72,7 +78,11 @@ export function expectJson(reply: Reply, status: number): JsonObject {
  * Asserts API.md's error response: the status, `content-type: application/json` and exactly
  * `{"error": {"code", "message", "target"?}}` with a non-empty code and message.
  */
-export function expectError(reply: Reply, status: number, code?: string): { code: string; message: string } {
+export function expectError(
+  reply: Reply,
+  status: number,
+  code?: string,
+): { code: string; message: string } {
   if (reply.status !== status) {
     throw new Error(`Expected ${status}, got ${reply.status}: ${reply.text}`);
   }
