@@ -14,7 +14,6 @@ import {
 } from '../src/access/accessLog';
 import { getConfig } from '../src/config';
 import { getStorageClients } from '../src/storage/clients';
-import { isDepartmentName, isEmployeeId } from '../src/storage/keys';
 import {
   handleErrors,
   json,
@@ -23,7 +22,7 @@ import {
   readQuery,
   type HttpHandler,
 } from './shared/http';
-import { employeeRoute, instant, queryInt } from './shared/timeVolumeInput';
+import { departmentName, employeeId, employeeRoute, instant, queryInt } from './shared/input';
 
 let log: AccessLog | undefined;
 function accessLog(): AccessLog {
@@ -32,8 +31,8 @@ function accessLog(): AccessLog {
 }
 
 const eventBody = z.strictObject({
-  department: z.string().refine(isDepartmentName, 'use 1-64 letters, digits, spaces, "-" or "_"'),
-  employeeId: z.string().refine(isEmployeeId, 'use exactly six digits, e.g. 000223'),
+  department: departmentName,
+  employeeId,
   resource: z.string().min(1).max(MAX_RESOURCE_LENGTH),
   action: z
     .string()

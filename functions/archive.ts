@@ -12,7 +12,7 @@ import { parseArchiveRequest, requestArchive } from '../src/archive/archiveReque
 import { getConfig } from '../src/config';
 import { getStorageClients } from '../src/storage/clients';
 import { archiveDependencies } from './shared/consistency';
-import { employeeRoute } from './shared/directory';
+import { employeeRoute } from './shared/input';
 import { handleErrors, json, readParams, type HttpHandler } from './shared/http';
 import { dequeueCount, queuePayload } from './shared/queuePayload';
 

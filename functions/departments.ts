@@ -5,7 +5,8 @@
 import { app } from '@azure/functions';
 import { z } from 'zod';
 import { departmentBodySchema, managerBodySchema } from '../src/directory/validation';
-import { departmentRoute, directoryServices, listParams } from './shared/directory';
+import { directoryServices } from './shared/directory';
+import { departmentRoute, listParams } from './shared/input';
 import {
   handleErrors,
   ifMatch,

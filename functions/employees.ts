@@ -11,7 +11,7 @@ import {
   getEmployeeByEmailEventually,
 } from '../src/indexing/indexQueries';
 import { indexStores } from './shared/consistency';
-import { departmentRoute, directoryServices, employeeRoute, listParams } from './shared/directory';
+import { directoryServices } from './shared/directory';
 import {
   handleErrors,
   ifMatch,
@@ -21,6 +21,7 @@ import {
   readQuery,
   type HttpHandler,
 } from './shared/http';
+import { departmentRoute, employeeRoute, listParams } from './shared/input';
 
 /** An import body of 1,000 rows with long non-Latin names can pass the default 1 MiB. */
 const MAX_IMPORT_BYTES = 4 * 1024 * 1024;

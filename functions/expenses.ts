@@ -23,7 +23,7 @@ import {
   readQuery,
   type HttpHandler,
 } from './shared/http';
-import { employeeRoute, instant, queryInt } from './shared/timeVolumeInput';
+import { employeeRoute, instant, queryInt } from './shared/input';
 
 let log: ExpenseClaimLog | undefined;
 function expenseClaims(): ExpenseClaimLog {

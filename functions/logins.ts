@@ -25,7 +25,7 @@ import {
   validate,
   type HttpHandler,
 } from './shared/http';
-import { instant, queryInt } from './shared/timeVolumeInput';
+import { instant, queryInt } from './shared/input';
 
 let service: { tables: LoginDayTables; attempts: LoginAttempts } | undefined;
 function logins(): { tables: LoginDayTables; attempts: LoginAttempts } {

@@ -18,7 +18,7 @@ import {
   readQuery,
   type HttpHandler,
 } from './shared/http';
-import { employeeRoute, instant, queryInt, utcDay } from './shared/timeVolumeInput';
+import { employeeRoute, instant, queryInt, utcDay } from './shared/input';
 
 let stats: MessageStats | undefined;
 function messageStats(): MessageStats {

@@ -35,12 +35,11 @@ import type { MoveRequest } from '../src/orchestrations/move/moveRequest';
 import { Activities, Orchestrations } from '../src/orchestrations/names';
 import type { OrchestrationServices } from '../src/orchestrations/services';
 import { ValidationError } from '../src/errors';
-import { isDepartmentName } from '../src/storage/keys';
-import { departmentRoute, employeeRoute } from './shared/directory';
+import { departmentName, departmentRoute, employeeRoute } from './shared/input';
 import { handleErrors, readJson, readParams, type HttpHandler } from './shared/http';
 
 const moveBody = z.strictObject({
-  toDepartment: z.string().refine(isDepartmentName, 'use 1-64 letters, digits, spaces, "-" or "_"'),
+  toDepartment: departmentName,
 });
 
 /** Starts `orchestration` with `input` and answers 202 with the status payload. */

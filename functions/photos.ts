@@ -15,7 +15,7 @@ import {
   uploadPhoto,
 } from '../src/photos/photos';
 import { photoDependencies } from './shared/consistency';
-import { employeeRoute } from './shared/directory';
+import { employeeRoute } from './shared/input';
 import { handleErrors, json, readJson, readParams, type HttpHandler } from './shared/http';
 
 const adoptBody = z.strictObject({ blobName: z.string().min(1).max(1024) });

@@ -6,7 +6,8 @@
 import { app } from '@azure/functions';
 import { z } from 'zod';
 import { reviewBodySchema } from '../src/directory/validation';
-import { directoryServices, employeeRoute, selectParam } from './shared/directory';
+import { directoryServices } from './shared/directory';
+import { employeeRoute, selectParam } from './shared/input';
 import {
   handleErrors,
   ifMatch,

@@ -154,7 +154,9 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    process.stderr.write(`replay-poison: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `replay-poison: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

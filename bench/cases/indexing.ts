@@ -63,7 +63,12 @@ function employee(n: number): {
 async function steadyWrites(
   employees: EmployeeService,
   count: number,
-): Promise<{ committedAt: Map<string, number>; latencies: number[]; seconds: number }> {
+): Promise<{
+  committedAt: Map<string, number>;
+  latencies: number[];
+  seconds: number;
+  failed: number;
+}> {
   // `seconds`: how long issuing took (the offered rate); completion may trail behind.
   const committedAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -95,10 +100,12 @@ async function steadyWrites(
   }
   const issueSeconds = (now() - started) / 1000;
   await Promise.all(inFlight);
-  if (failures.length > 0) {
+  // A saturated emulator drops the odd connection; a write that failed has no lag to measure, so
+  // a few are reported, not fatal.
+  if (failures.length > count / 100) {
     throw new Error(`${failures.length} of ${count} creates failed; first: ${String(failures[0])}`);
   }
-  return { committedAt, latencies, seconds: issueSeconds };
+  return { committedAt, latencies, seconds: issueSeconds, failed: failures.length };
 }
 
 /** In-process index-updates workers; `reconciledAt` gets each employee's latest reconcile time. */
@@ -106,17 +113,25 @@ function startWorkers(
   env: BenchEnv,
   stores: IndexStores,
   queueName: string,
-): { reconciledAt: Map<string, number>; stop(): Promise<void> } {
+): { reconciledAt: Map<string, number>; failures(): number; stop(): Promise<void> } {
   const queue = env.clients.queue(queueName);
   const reconciledAt = new Map<string, number>();
   let running = true;
+  let failures = 0;
   const poller = async (): Promise<void> => {
     let idleDelay = 100;
     while (running) {
-      const { receivedMessageItems } = await queue.receiveMessages({
-        numberOfMessages: BATCH_SIZE,
-        visibilityTimeout: 30,
-      });
+      let receivedMessageItems;
+      try {
+        ({ receivedMessageItems } = await queue.receiveMessages({
+          numberOfMessages: BATCH_SIZE,
+          visibilityTimeout: 30,
+        }));
+      } catch {
+        failures++;
+        await sleep(idleDelay);
+        continue;
+      }
       if (receivedMessageItems.length === 0) {
         await sleep(idleDelay);
         idleDelay = Math.min(2000, idleDelay * 2);
@@ -125,17 +140,26 @@ function startWorkers(
       idleDelay = 100;
       await mapBounded(receivedMessageItems, BATCH_SIZE, async (item) => {
         const payload = decodeQueueMessage(item.messageText);
-        await handleIndexUpdateMessage(stores, payload);
+        try {
+          await handleIndexUpdateMessage(stores, payload);
+        } catch {
+          // As the host does: the message reappears after its visibility timeout.
+          failures++;
+          return;
+        }
         const done = now();
         for (const change of parseIndexUpdateMessage(payload).changes)
           reconciledAt.set(`${change.department}/${change.employeeId}`, done);
-        await queue.deleteMessage(item.messageId, item.popReceipt);
+        await queue.deleteMessage(item.messageId, item.popReceipt).catch(() => {
+          failures++; // redelivered later; reconciling again is harmless
+        });
       });
     }
   };
   const pollers = Array.from({ length: POLLERS }, poller);
   return {
     reconciledAt,
+    failures: () => failures,
     stop: async () => {
       running = false;
       await Promise.all(pollers);
@@ -146,7 +170,7 @@ function startWorkers(
 const indexLag: BenchCase = {
   name: 'indexing: inter-partition index lag under 200 writes/s',
   async run(env) {
-    const writes = env.size(2000);
+    const writes = env.size(1000); // 5 s at 200/s: keeps the case under a minute here
     const names = {
       employees: env.uniqueName('IdxBenchEmp', { table: true }),
       index: env.uniqueName('IdxBenchIdx', { table: true }),
@@ -175,11 +199,14 @@ const indexLag: BenchCase = {
 
     // Baseline first: the same load with no queue sink.
     let baselineLatencies: number[] = [];
+    let failedWrites = 0;
     const baseline: Measurement = await env.measure(
       `service creates at ${WRITES_PER_SECOND}/s, no queue sink (p50/p95 = write latency)`,
       writes,
       async () => {
-        baselineLatencies = (await steadyWrites(plain.employees, writes)).latencies;
+        const load = await steadyWrites(plain.employees, writes);
+        baselineLatencies = load.latencies;
+        failedWrites += load.failed;
       },
     );
     baseline.p50Ms = round2(percentile(baselineLatencies, 50));
@@ -187,6 +214,7 @@ const indexLag: BenchCase = {
 
     const workers = startWorkers(env, stores, names.queue);
     let writeLatencies: number[] = [];
+    let committed = new Map<string, number>();
     let achievedRate = 0;
     const lags: number[] = [];
     let pattern: Measurement;
@@ -197,6 +225,8 @@ const indexLag: BenchCase = {
         async () => {
           const load = await steadyWrites(directory.employees, writes);
           writeLatencies = load.latencies;
+          committed = load.committedAt;
+          failedWrites += load.failed;
           achievedRate = writes / load.seconds;
           const deadline = now() + DRAIN_TIMEOUT_MS;
           const caughtUp = (): boolean =>
@@ -218,6 +248,7 @@ const indexLag: BenchCase = {
 
     // The index must really be current: spot-check entries by email.
     for (let n = 1; n <= writes; n += Math.max(1, Math.floor(writes / 20))) {
+      if (!committed.has(`${departmentOf(n)}/${employee(n).employeeId}`)) continue; // failed write
       const found = await getEmployeeByEmailEventually(index, departmentOf(n), employee(n).email);
       if (found.value.employeeId !== employee(n).employeeId)
         throw new Error(`Index entry of ${employee(n).email} names the wrong employee.`);
@@ -229,14 +260,14 @@ const indexLag: BenchCase = {
       baseline,
       goal: 'index lag p95 well under a second at 200 writes/s',
       notes:
-        `offered write rate ${achievedRate.toFixed(0)}/s; index lag p50 ${pattern.p50Ms} ms, p95 ${pattern.p95Ms} ms, ` +
+        `offered write rate ${achievedRate.toFixed(0)}/s; failed writes (emulator overload, both sides) ${failedWrites}; index lag p50 ${pattern.p50Ms} ms, p95 ${pattern.p95Ms} ms, ` +
         `max ${round2(Math.max(...lags))} ms (create returned → reconcile finished). ` +
         `Write latency with the sink p50 ${round2(percentile(writeLatencies, 50))} ms, ` +
         `p95 ${round2(percentile(writeLatencies, 95))} ms (announcement + transaction + change message) vs ` +
         `${baseline.p50Ms}/${baseline.p95Ms} ms without. Requests per write: pattern ` +
         `${(pattern.requests / writes).toFixed(2)} (incl. worker reads/writes and queue traffic), ` +
         `baseline ${(baseline.requests / writes).toFixed(2)}. Workers in-process (2 pollers × 16 messages), ` +
-        'not through the host.',
+        `not through the host; failed worker calls (retried): ${workers.failures()}.`,
     };
   },
 };

@@ -3,7 +3,6 @@
  * details are copied onto the department entity: denormalization).
  */
 import type { TableClient } from '@azure/data-tables';
-import { ValidationError } from '../errors';
 import {
   isPreconditionFailed,
   isAlreadyExists,
@@ -44,12 +43,7 @@ import {
   submitPlanned,
   TransactionFailure,
 } from './transaction';
-import {
-  DEFAULT_PAGE_SIZE,
-  departmentBodySchema,
-  MAX_PAGE_SIZE,
-  validateInput,
-} from './validation';
+import { departmentBodySchema, pageSizeOf, validateInput } from './validation';
 import type { Versioned } from './versionCache';
 
 /** The department list cache of one directory instance. */
@@ -167,14 +161,7 @@ export async function listDepartments(
   listCache: DepartmentListCache,
   options: { pageSize?: number; continuationToken?: string } = {},
 ): Promise<Page<DepartmentSummary>> {
-  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    throw new ValidationError(
-      `query.pageSize: must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
-      'query.pageSize',
-      'InvalidPageSize',
-    );
-  }
+  const pageSize = pageSizeOf(options.pageSize);
   const key = `${pageSize}|${options.continuationToken ?? ''}`;
   const cached = listCache.get(key);
   if (cached) return cached;

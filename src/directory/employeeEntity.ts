@@ -110,21 +110,31 @@ export function employeeEntity(
   data: EmployeeData,
   meta: EmployeeMeta,
 ): TableEntity<StoredProperties> {
-  const entity: TableEntity<StoredProperties> = {
+  return {
     ...meta.preserved,
     partitionKey,
     rowKey: employeeRowKey(data.employeeId),
     [ENTITY_TYPE_PROPERTY]: EntityTypes.employee,
+    ...employeeDataProperties(data),
+    IsManager: meta.isManager,
+    WriteId: meta.writeId,
+  };
+}
+
+/**
+ * The stored properties of employee data (the inverse of {@link readEmployeeFields}), for every
+ * entity that carries a copy of it: the primary, its email copy, index entries elsewhere.
+ */
+export function employeeDataProperties(data: EmployeeData): StoredProperties {
+  const properties: StoredProperties = {
     EmployeeId: data.employeeId,
     FirstName: data.firstName,
     LastName: data.lastName,
     Email: data.email,
-    IsManager: meta.isManager,
-    WriteId: meta.writeId,
   };
-  if (data.age !== undefined) entity.Age = data.age;
-  if (data.photoUrl !== undefined) entity.PhotoUrl = data.photoUrl;
-  return entity;
+  if (data.age !== undefined) properties.Age = data.age;
+  if (data.photoUrl !== undefined) properties.PhotoUrl = data.photoUrl;
+  return properties;
 }
 
 /**

@@ -40,7 +40,7 @@ import {
   type Page,
 } from './paging';
 import { readEntity } from './state';
-import { DEFAULT_PAGE_SIZE, lookupTextSchema, MAX_PAGE_SIZE, validateInput } from './validation';
+import { lookupTextSchema, MAX_PAGE_SIZE, pageSizeOf, validateInput } from './validation';
 import type { Versioned } from './versionCache';
 
 /** Paging and projection of a list query. */
@@ -70,17 +70,6 @@ export interface EmployeeRecord extends Versioned<Employee> {
   entity: StoredEntity;
 }
 
-function pageSizeOf(options: ListOptions): number {
-  const size = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
-    throw new ValidationError(
-      `query.pageSize: must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
-      'query.pageSize',
-      'InvalidPageSize',
-    );
-  }
-  return size;
-}
 
 /**
  * The `select` fields, validated.
@@ -230,7 +219,7 @@ export async function listEmployees(
   options: ListOptions = {},
 ): Promise<Page<Record<string, unknown>>> {
   const partitionKey = departmentPartitionKey(department);
-  const pageSize = pageSizeOf(options);
+  const pageSize = pageSizeOf(options.pageSize);
   const fields = parseEmployeeSelect(options.select);
   const { kind, keys } = rangeOf(partitionKey, range);
   const page = await readRangePage(await context.table(), kind, keys, {
@@ -262,7 +251,7 @@ export async function listEmployeeEntities(
     await context.table(),
     'employees-by-id',
     { partitionKey, ...employeeRowKeyRange() },
-    { pageSize: pageSizeOf(options), continuationToken: options.continuationToken },
+    { pageSize: pageSizeOf(options.pageSize), continuationToken: options.continuationToken },
   );
   return {
     entities: page.entities.filter((e) => isEntityOfType(e, EntityTypes.employee)),
@@ -305,7 +294,7 @@ export async function findByLastName(
   options: ListOptions = {},
 ): Promise<Page<Record<string, unknown>>> {
   const partitionKey = departmentPartitionKey(department);
-  const pageSize = pageSizeOf(options);
+  const pageSize = pageSizeOf(options.pageSize);
   const fields = parseEmployeeSelect(options.select);
   validateInput(lookupTextSchema, lastName, 'query.lastName');
   const name = normalizeLastName(lastName);

@@ -28,6 +28,23 @@ export const MAX_PAGE_SIZE = 1000;
 /** `pageSize` when the caller gives none. */
 export const DEFAULT_PAGE_SIZE = 100;
 
+/**
+ * The page size a listing uses: the caller's, or {@link DEFAULT_PAGE_SIZE}.
+ *
+ * @throws {ValidationError} `InvalidPageSize` unless it is a whole number 1-{@link MAX_PAGE_SIZE}.
+ */
+export function pageSizeOf(requested: number | undefined): number {
+  const size = requested ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
+    throw new ValidationError(
+      `query.pageSize: must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+      'query.pageSize',
+      'InvalidPageSize',
+    );
+  }
+  return size;
+}
+
 const wellFormed = (value: string): boolean => !LONE_SURROGATE.test(value);
 
 /** A person's first or last name: 1-200 characters, not blank, no control characters. */

@@ -12,7 +12,12 @@
  */
 import type { TableEntity } from '@azure/data-tables';
 import type { EmployeeData, StoredProperties } from '../directory/employeeEntity';
-import { readEmployeeFields, toEmployee, type Employee } from '../directory/employeeEntity';
+import {
+  employeeDataProperties,
+  readEmployeeFields,
+  toEmployee,
+  type Employee,
+} from '../directory/employeeEntity';
 import {
   emailIndexPartitionKey,
   emailIndexRowKey,
@@ -34,18 +39,6 @@ export interface TrackedKeys {
   lastNames: string[];
 }
 
-function dataProperties(data: EmployeeData): StoredProperties {
-  const properties: StoredProperties = {
-    EmployeeId: data.employeeId,
-    FirstName: data.firstName,
-    LastName: data.lastName,
-    Email: data.email,
-  };
-  if (data.age !== undefined) properties.Age = data.age;
-  if (data.photoUrl !== undefined) properties.PhotoUrl = data.photoUrl;
-  return properties;
-}
-
 /** The by-id index entry of an employee, tracking `tracked`. */
 export function idIndexEntity(
   department: string,
@@ -57,7 +50,7 @@ export function idIndexEntity(
     partitionKey: idIndexPartitionKey(department),
     rowKey: idIndexRowKey(data.employeeId),
     EntityType: IndexEntityTypes.byId,
-    ...dataProperties(data),
+    ...employeeDataProperties(data),
     SourceETag: sourceEtag,
     TrackedEmails: JSON.stringify([...new Set(tracked.emails)].sort()),
     TrackedLastNames: JSON.stringify([...new Set(tracked.lastNames)].sort()),
@@ -74,7 +67,7 @@ export function emailIndexEntity(
     partitionKey: emailIndexPartitionKey(department),
     rowKey: emailIndexRowKey(data.email),
     EntityType: IndexEntityTypes.byEmail,
-    ...dataProperties(data),
+    ...employeeDataProperties(data),
     SourceETag: sourceEtag,
   };
 }

@@ -27,12 +27,7 @@ import { EntityTypes, isEntityOfType } from '../directory/entityTypes';
 import { readEntity } from '../directory/state';
 import { ensureTable } from '../directory/tables';
 import { ThrottledError } from '../errors';
-import {
-  isAlreadyExists,
-  isNotFound,
-  isPreconditionFailed,
-  toDomainError,
-} from '../storage/errors';
+import { tookEffect } from '../storage/errors';
 import {
   departmentPartitionKey,
   emailIndexPartitionKey,
@@ -89,17 +84,6 @@ export interface ReconcileResult {
 
 const MAX_ATTEMPTS = 20;
 
-/** Outcome of one conditional write: done, or lost a race. */
-async function conditional(write: () => Promise<unknown>): Promise<'ok' | 'retry'> {
-  try {
-    await write();
-    return 'ok';
-  } catch (error) {
-    if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error)) return 'retry';
-    throw toDomainError(error);
-  }
-}
-
 /**
  * Makes every index entry of one employee match the primary entities (idempotent, order-free).
  *
@@ -149,12 +133,12 @@ export async function reconcileEmployeeIndexes(
         unionKeys(tracked, wanted),
       );
       let written: { etag?: string } | undefined;
-      const outcome = await conditional(async () => {
+      const recorded = await tookEffect(async () => {
         written = entry
           ? await stores.index.updateEntity(intent, 'Replace', { etag: entry.etag })
           : await stores.index.createEntity(intent);
       });
-      if (outcome === 'retry') continue;
+      if (!recorded) continue;
       entryEtag = written?.etag;
     }
     touched = unionKeys(touched, wanted);
@@ -171,8 +155,8 @@ export async function reconcileEmployeeIndexes(
     ]);
     if (now?.etag !== primary?.etag) continue; // changed meanwhile: reconcile the new version
 
-    const outcome = primary
-      ? await conditional(() =>
+    const settled = primary
+      ? await tookEffect(() =>
           stores.index.updateEntity(
             idIndexEntity(department, primary.data, primary.etag, wanted),
             'Replace',
@@ -180,11 +164,11 @@ export async function reconcileEmployeeIndexes(
           ),
         )
       : entry
-        ? await conditional(() =>
+        ? await tookEffect(() =>
             stores.index.deleteEntity(idKeys.pk, idKeys.rk, { etag: entry.etag }),
           )
-        : 'ok';
-    if (outcome === 'retry') continue;
+        : true;
+    if (!settled) continue;
     return { present: primary !== undefined, attempts: attempt };
   }
   throw new ThrottledError(
@@ -216,18 +200,15 @@ export async function reconcileEmail(
     const stored = await readEntity(stores.index, target.pk, target.rk, ['SourceETag']);
     if (data && source) {
       if (stored?.SourceETag === source.etag) return;
-      await conditional(() =>
+      await tookEffect(() =>
         stores.index.upsertEntity(emailIndexEntity(department, data, source.etag), 'Replace'),
       );
     } else {
       if (!stored) return;
-      if (
-        (await conditional(() =>
-          stores.index.deleteEntity(target.pk, target.rk, { etag: stored.etag }),
-        )) === 'retry'
-      ) {
-        continue;
-      }
+      const removed = await tookEffect(() =>
+        stores.index.deleteEntity(target.pk, target.rk, { etag: stored.etag }),
+      );
+      if (!removed) continue;
     }
     // The copy may have changed while we wrote: only stop once what we copied is still current.
     const check = await readEntity(stores.employees, partitionKey, sourceRowKey, ['EmployeeId']);

@@ -5,18 +5,13 @@
  * `If-None-Match: *` when creating it) and retries when another writer got there first.
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import {
-  isAlreadyExists,
-  isNotFound,
-  isPreconditionFailed,
-  toDomainError,
-  withStorageErrors,
-} from '../storage/errors';
+import { isNotFound, toDomainError, withStorageErrors } from '../storage/errors';
 import { lastNameBlobName, normalizeLastName, parseLastNameBlobName } from '../storage/keys';
 import {
   decodeMember,
   encodeMember,
   untilWritten,
+  writeOrRetry,
   type EmployeeRef,
   type LastNameStore,
 } from './lastNameStore';
@@ -65,18 +60,6 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
     }
   };
 
-  /** Runs a conditional write; a lost race asks for another attempt. */
-  const conditional = async (write: () => Promise<unknown>): Promise<boolean | 'retry'> => {
-    try {
-      await write();
-      return true;
-    } catch (error) {
-      if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error))
-        return 'retry';
-      throw toDomainError(error);
-    }
-  };
-
   const write = (
     name: string,
     members: string[],
@@ -99,7 +82,7 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
         const current = await read(lastNameBlobName(name));
         if (current?.members.includes(encoded)) return false;
         const members = [...(current?.members ?? []), encoded].sort();
-        return conditional(() =>
+        return writeOrRetry(() =>
           write(name, members, current ? { ifMatch: current.etag } : { ifNoneMatch: '*' }),
         );
       });
@@ -112,7 +95,7 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
         const current = await read(lastNameBlobName(name));
         if (!current?.members.includes(encoded)) return false;
         const members = current.members.filter((m) => m !== encoded);
-        return conditional(() =>
+        return writeOrRetry(() =>
           members.length === 0
             ? container
                 .getBlockBlobClient(lastNameBlobName(name))

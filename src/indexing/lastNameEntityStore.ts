@@ -10,13 +10,7 @@
  */
 import { odata, type TableClient } from '@azure/data-tables';
 import { ensureTable } from '../directory/tables';
-import {
-  isAlreadyExists,
-  isNotFound,
-  isPreconditionFailed,
-  toDomainError,
-  withStorageErrors,
-} from '../storage/errors';
+import { withStorageErrors } from '../storage/errors';
 import {
   normalizeLastName,
   orgLastNamePartitionKey,
@@ -30,6 +24,7 @@ import {
   encodeMember,
   parseMemberList,
   untilWritten,
+  writeOrRetry,
   type EmployeeRef,
   type LastNameStore,
 } from './lastNameStore';
@@ -87,18 +82,6 @@ export function entityLastNameStore(
     Members: JSON.stringify(members),
   });
 
-  /** Runs a conditional write; a lost race (412, 409, 404) asks for another attempt. */
-  const conditional = async (write: () => Promise<unknown>): Promise<boolean | 'retry'> => {
-    try {
-      await write();
-      return true;
-    } catch (error) {
-      if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error))
-        return 'retry';
-      throw toDomainError(error);
-    }
-  };
-
   return {
     add: (lastName, member) => {
       const name = normalizeLastName(lastName);
@@ -110,7 +93,7 @@ export function entityLastNameStore(
         const fits = shards.find((s) => JSON.stringify([...s.members, encoded]).length <= maxChars);
         if (fits) {
           const members = [...fits.members, encoded].sort();
-          return conditional(() =>
+          return writeOrRetry(() =>
             table.updateEntity(shardEntity(partitionKey, name, fits.number, members), 'Replace', {
               etag: fits.etag,
             }),
@@ -119,7 +102,7 @@ export function entityLastNameStore(
         const used = new Set(shards.map((s) => s.number));
         let number = 0;
         while (used.has(number)) number++;
-        return conditional(() =>
+        return writeOrRetry(() =>
           table.createEntity(shardEntity(partitionKey, name, number, [encoded])),
         );
       });
@@ -134,7 +117,7 @@ export function entityLastNameStore(
         const holding = shards.find((s) => s.members.includes(encoded));
         if (!holding) return false;
         const members = holding.members.filter((m) => m !== encoded);
-        return conditional(() =>
+        return writeOrRetry(() =>
           members.length === 0
             ? table.deleteEntity(partitionKey, orgLastNameShardRowKey(holding.number), {
                 etag: holding.etag,

@@ -11,6 +11,7 @@
  * concurrent workers never lose each other's additions. `add` and `remove` are idempotent.
  */
 import { ThrottledError } from '../errors';
+import { tookEffect } from '../storage/errors';
 import { isDepartmentName, isEmployeeId } from '../storage/keys';
 
 /** One member of a last name: an employee of a department. */
@@ -95,4 +96,14 @@ export async function untilWritten<T>(
     await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * i)));
   }
   throw new ThrottledError(`${what} kept changing concurrently; try again.`, 1);
+}
+
+/**
+ * One conditional write of an {@link untilWritten} attempt: true when it took effect, `'retry'`
+ * when another writer got there first (412, 409, 404).
+ *
+ * @throws {DomainError} for other storage faults.
+ */
+export async function writeOrRetry(write: () => Promise<unknown>): Promise<true | 'retry'> {
+  return (await tookEffect(write)) || 'retry';
 }

@@ -134,6 +134,23 @@ export async function withStorageErrors<T>(
   }
 }
 
+/**
+ * Runs a conditional write (an ETag-conditional update or delete, or a create): true when it took
+ * effect, false when a concurrent change won the race (412, 409 or 404), so the caller re-reads
+ * and decides again instead of failing.
+ *
+ * @throws {DomainError} for other storage faults (see {@link toDomainError}).
+ */
+export async function tookEffect(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error)) return false;
+    throw toDomainError(error);
+  }
+}
+
 function retryAfterSeconds(error: unknown): number {
   const headers = (error as { response?: { headers?: { get?(name: string): string | undefined } } })
     ?.response?.headers;

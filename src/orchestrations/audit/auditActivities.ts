@@ -10,6 +10,9 @@ import { auditEmployeeIndex, readEmployeeIndexEntries } from './employeeIndexAud
 import { auditOrgLastNames } from './orgLastNameAudit';
 import { auditSamePartitionIndexes } from './samePartitionAudit';
 
+/** What the audit's activities use: the directory's table and the outside indexes. */
+export type AuditServices = Pick<OrchestrationServices, 'directory' | 'indexStores'>;
+
 /** Input of the per-department audit. */
 export interface DepartmentAuditInput {
   department: string;
@@ -18,7 +21,7 @@ export interface DepartmentAuditInput {
 
 /** Activity: one page of department names. */
 export function listDepartmentPageActivity(
-  services: OrchestrationServices,
+  services: AuditServices,
   input: { continuationToken: string | null },
 ): Promise<DepartmentPage> {
   return departmentPage(services.directory, input.continuationToken);
@@ -29,7 +32,7 @@ export function listDepartmentPageActivity(
  * `EmployeeIndex` entries. The `EmployeeIndex` entries are read before the primaries.
  */
 export async function auditDepartmentActivity(
-  services: OrchestrationServices,
+  services: AuditServices,
   input: DepartmentAuditInput,
 ): Promise<CountsByIndex> {
   const stores = services.indexStores;
@@ -51,7 +54,7 @@ export async function auditDepartmentActivity(
 
 /** Activity: audits (and with `repair`, fixes) the organisation-wide last-name index. */
 export async function auditOrgLastNamesActivity(
-  services: OrchestrationServices,
+  services: AuditServices,
   input: { repair: boolean },
 ): Promise<AuditCounts> {
   const departments = await allDepartments(services.directory);

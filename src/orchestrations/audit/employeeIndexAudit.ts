@@ -27,6 +27,7 @@ import {
   reconcileEmployeeIndexes,
   type IndexStores,
 } from '../../indexing/indexMaintenance';
+import { tookEffect } from '../../storage/errors';
 import {
   emailIndexPartitionKey,
   idIndexPartitionKey,
@@ -35,7 +36,6 @@ import {
 } from '../../storage/keys';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
 import { byKey, dataFingerprint, diffIndex } from './indexDiff';
-import { conditionally } from './samePartitionAudit';
 
 /** Bookkeeping of index entries that is not employee data. */
 const BOOKKEEPING = ['SourceETag', 'TrackedEmails', 'TrackedLastNames'];
@@ -128,7 +128,7 @@ export async function auditEmployeeIndex(
         want.etag,
         unionKeys(readTracked(have), keysOf(want.data)),
       );
-      const rewritten = await conditionally(() =>
+      const rewritten = await tookEffect(() =>
         stores.index.updateEntity(rewrite, 'Replace', { etag: have.etag }),
       );
       if (!rewritten) continue;
@@ -148,7 +148,7 @@ export async function auditEmployeeIndex(
       const email = parseEmailIndexRowKey(have.rowKey);
       const removed =
         email !== undefined &&
-        (await conditionally(() =>
+        (await tookEffect(() =>
           stores.index.deleteEntity(have.partitionKey, have.rowKey, { etag: have.etag }),
         ));
       if (!removed) continue;

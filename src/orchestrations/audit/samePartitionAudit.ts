@@ -15,12 +15,7 @@ import { isPrimaryEmployee } from '../../directory/employeeQueries';
 import { expectedSamePartitionIndexes } from '../../directory/indexProjection';
 import { readLastNameIndex } from '../../directory/lastNameIndex';
 import { readWholeRange } from '../../directory/paging';
-import {
-  isAlreadyExists,
-  isNotFound,
-  isPreconditionFailed,
-  toDomainError,
-} from '../../storage/errors';
+import { tookEffect } from '../../storage/errors';
 import {
   departmentPartitionKey,
   emailRowKeyRange,
@@ -93,32 +88,16 @@ async function settle(
   };
   if (!repair) return counts;
   for (const entity of diff.missing) {
-    if (await conditionally(() => table.createEntity(entity))) counts.repaired++;
+    if (await tookEffect(() => table.createEntity(entity))) counts.repaired++;
   }
   for (const { expected, stored } of diff.differing) {
     const write = () => table.updateEntity(expected, 'Replace', { etag: stored.etag });
-    if (await conditionally(write)) counts.repaired++;
+    if (await tookEffect(write)) counts.repaired++;
   }
   for (const stored of diff.orphaned) {
     const remove = () =>
       table.deleteEntity(stored.partitionKey, stored.rowKey, { etag: stored.etag });
-    if (await conditionally(remove)) counts.repaired++;
+    if (await tookEffect(remove)) counts.repaired++;
   }
   return counts;
-}
-
-/**
- * Runs a conditional write: true when it took effect, false when a concurrent change won (the
- * entity is then the directory's newer state, which the next audit checks).
- *
- * @throws {DomainError} for other storage faults.
- */
-export async function conditionally(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (error) {
-    if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error)) return false;
-    throw toDomainError(error);
-  }
 }

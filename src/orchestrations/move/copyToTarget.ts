@@ -1,8 +1,8 @@
 /**
  * Step 2 of a move: write the employee into the target department's partition — the employee
  * entity, its email copy, the department's count and the same-partition last-name index — in ONE
- * entity group transaction there (conditional on the department's and index entity's ETags), with
- * the directory's own entity builders. Then its yearly reviews follow (upserts: repeatable).
+ * entity group transaction there, the directory's own insert (insertEmployee.ts). Then its yearly
+ * reviews follow (upserts: repeatable).
  *
  * Idempotent: the copy carries the move's write id, so a repeated try that finds the employee
  * already there with that id knows its own earlier commit; any other employee with the id (or
@@ -10,41 +10,18 @@
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import type { DirectoryContext } from '../../directory/context';
-import { departmentMerge } from '../../directory/departmentEntity';
-import {
-  departmentNotFound,
-  emailTaken,
-  employeeExists,
-  employeeNotFound,
-} from '../../directory/directoryErrors';
-import {
-  emailCopyEntity,
-  employeeEntity,
-  type StoredProperties,
-} from '../../directory/employeeEntity';
-import { readEmployeeState, type EmployeeState } from '../../directory/employeeState';
-import { lastNameIndexEntity, withIds } from '../../directory/lastNameIndex';
+import { employeeNotFound } from '../../directory/directoryErrors';
+import type { StoredProperties } from '../../directory/employeeEntity';
+import { readEmployeeState } from '../../directory/employeeState';
+import { insertEmployee } from '../../directory/insertEmployee';
 import { readWholeRange } from '../../directory/paging';
-import { RETRY, retryOnConflict } from '../../directory/retry';
-import {
-  contendedError,
-  forgetVersions,
-  loadDepartment,
-  loadLastNameIndex,
-  rememberDepartment,
-  rememberLastNameIndex,
-} from '../../directory/state';
 import {
   MAX_TRANSACTION_OPERATIONS,
   PlannedTransaction,
-  retryUnexplained,
   submitPlanned,
-  TransactionFailure,
 } from '../../directory/transaction';
-import { departmentPartitionKey, normalizeLastName, reviewRowKeyRange } from '../../storage/keys';
+import { departmentPartitionKey, reviewRowKeyRange } from '../../storage/keys';
 import { moveWriteId, type MoveInput } from './moveRequest';
-
-type Role = 'employee' | 'email' | 'department' | 'lastNameIndex';
 
 /** What the copy did. */
 export interface CopyResult {
@@ -75,88 +52,12 @@ export async function copyEmployeeToTarget(
     if (target) return { copied: false, reviews: 0 };
     throw employeeNotFound(move.department, move.employeeId);
   }
-  const copied = await writeTargetCopy(context, table, move, source);
-  const reviews = await copyReviews(table, sourcePk, targetPk, move.employeeId);
-  return { copied, reviews };
-}
-
-async function writeTargetCopy(
-  context: DirectoryContext,
-  table: TableClient,
-  move: MoveInput,
-  source: EmployeeState,
-): Promise<boolean> {
-  const { toDepartment: target, employeeId } = move;
-  const targetPk = departmentPartitionKey(target);
-  const writeId = moveWriteId(move.moveId);
-  const lastName = normalizeLastName(source.data.lastName);
-  const primary = employeeEntity(targetPk, source.data, {
-    isManager: false,
-    writeId,
+  const { inserted: copied } = await insertEmployee(context, move.toDepartment, source.data, {
+    writeId: moveWriteId(move.moveId),
     preserved: source.meta.preserved,
   });
-
-  return retryOnConflict(
-    context.maxConflictAttempts,
-    async (attempt) => {
-      const useCache = attempt === 1;
-      const [dept, index] = await Promise.all([
-        loadDepartment(context, target, useCache),
-        loadLastNameIndex(context, target, lastName, useCache),
-      ]);
-      if (!dept) throw departmentNotFound(target);
-      const ids = withIds(index?.value.ids ?? [], [employeeId]);
-      const employeeCount = dept.value.employeeCount + 1;
-      const indexEntity = lastNameIndexEntity(targetPk, { lastName, ids });
-      const plan = new PlannedTransaction<Role>()
-        .add(['create', primary], 'employee')
-        .add(['create', emailCopyEntity(primary)], 'email')
-        .add(
-          ['update', departmentMerge(target, { employeeCount }), 'Merge', { etag: dept.etag }],
-          'department',
-        )
-        .add(
-          index
-            ? ['update', indexEntity, 'Replace', { etag: index.etag }]
-            : ['create', indexEntity],
-          'lastNameIndex',
-        );
-      try {
-        const [, , departmentEtag, indexEtag] = await submitPlanned(table, plan);
-        if (departmentEtag) {
-          rememberDepartment(context, target, {
-            value: { ...dept.value, employeeCount },
-            etag: departmentEtag,
-          });
-        }
-        rememberLastNameIndex(
-          context,
-          target,
-          indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined,
-          lastName,
-        );
-        return true;
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
-        forgetVersions(context, target, [lastName]);
-        switch (error.role) {
-          case 'employee': {
-            const existing = await readEmployeeState(table, targetPk, employeeId);
-            if (existing?.meta.writeId === writeId) return false;
-            throw employeeExists(target, employeeId);
-          }
-          case 'email':
-            throw emailTaken(target, source.data.email);
-          case 'department':
-            if (error.status === 404 && !useCache) throw departmentNotFound(target);
-            return RETRY;
-          default:
-            return retryUnexplained(error, attempt);
-        }
-      }
-    },
-    () => contendedError(`Department "${target}"`),
-  );
+  const reviews = await copyReviews(table, sourcePk, targetPk, move.employeeId);
+  return { copied, reviews };
 }
 
 /** Properties the SDK adds to a read entity, which must not be written back. */

@@ -6,11 +6,12 @@
  */
 import { archiveEmployee } from '../../../src/archive/archiveEmployee';
 import { loadConfig } from '../../../src/config';
-import { auditIndexes } from '../../../src/indexing/indexAudit';
 import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
+import { totalOf } from '../../../src/orchestrations/audit/auditCounts';
 import { createStorageClients } from '../../../src/storage/clients';
 import { decodeQueueMessage } from '../../../src/storage/queue';
 import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { auditIndexesInProcess, auditServicesFor, driftOf } from '../../support/indexAudit';
 import { createIndexingFixture } from './fixture';
 
 /** Small deterministic PRNG (mulberry32). */
@@ -103,9 +104,9 @@ describe.each(['entity', 'blob'] as const)('last-name mode %s', (mode) => {
         if (handled === 0) await new Promise((r) => setTimeout(r, 300));
       }
       proxy.setFaults(null);
-      const report = await auditIndexes(fx.stores.employees, fx.stores.index, fx.stores.lastNames);
-      expect(report.checked).toBeGreaterThan(10);
-      expect({ missing: report.missing, stale: report.stale }).toEqual({ missing: [], stale: [] });
+      const report = await auditIndexesInProcess(auditServicesFor(fx.stores));
+      expect(totalOf(report).checked).toBeGreaterThan(10);
+      expect(driftOf(report)).toEqual([]);
       expect(failures).toBeLessThan(500);
     } finally {
       proxy.setFaults(null);

@@ -12,6 +12,7 @@ import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
 import { queueChangeSink, ensureQueue } from '../../../src/indexing/queueChangeSink';
 import type { StorageClients } from '../../../src/storage/clients';
 import { decodeQueueMessage } from '../../../src/storage/queue';
+import { auditIndexesInProcess, auditServicesFor, driftOf } from '../../support/indexAudit';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 
 export interface IndexingFixture {
@@ -21,6 +22,8 @@ export interface IndexingFixture {
   names: { employees: string; index: string; archive: string; queue: string; container: string };
   /** Runs the worker on every message until the queue stays empty; returns messages handled. */
   drain(options?: { visibilityTimeout?: number }): Promise<number>;
+  /** Runs the index audit (report only); returns the drifted indexes (empty when converged). */
+  drift(): Promise<string[]>;
   cleanup(): Promise<void>;
 }
 
@@ -78,6 +81,7 @@ export function createIndexingFixture(
         }
       }
     },
+    drift: async () => driftOf(await auditIndexesInProcess(auditServicesFor(stores))),
     cleanup: async () => {
       await Promise.allSettled([
         clients.table(names.employees).deleteTable(),

@@ -3,7 +3,6 @@
  * every directory write reaches the indexes; duplicated, reordered and payload-less messages
  * leave them exactly equal to a recomputation from the primary entities.
  */
-import { auditIndexes } from '../../../src/indexing/indexAudit';
 import { reconcileEmployeeIndexes } from '../../../src/indexing/indexMaintenance';
 import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
 import {
@@ -29,8 +28,6 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
   });
   afterEach(() => fx.cleanup());
 
-  const audit = () => auditIndexes(fx.stores.employees, fx.stores.index, fx.stores.lastNames);
-
   it('follows creates, renames, email changes, deletes and imports', async () => {
     for (let n = 1; n <= 4; n++) await fx.directory.employees.create('Sales', body(n));
     await fx.directory.employees.import('R and D', [body(10), body(11, { lastName: 'jones' })]);
@@ -40,7 +37,7 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
     });
     await fx.directory.employees.delete('Sales', '000002');
     await fx.drain();
-    expect(await audit()).toEqual(expect.objectContaining({ missing: [], stale: [] }));
+    expect(await fx.drift()).toEqual([]);
 
     const jones = await findEmployeesAcrossOrganisation(
       fx.stores.employees,
@@ -91,7 +88,7 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
         },
       ],
     });
-    expect(await audit()).toEqual(expect.objectContaining({ missing: [], stale: [] }));
+    expect(await fx.drift()).toEqual([]);
     expect((await fx.stores.lastNames.members('taylor')).length).toBe(1);
     expect(await fx.stores.lastNames.members('jones')).toEqual([]);
   });
@@ -110,7 +107,7 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
       employeeId: '000001',
     });
     expect(announced.present).toBe(true);
-    expect(await audit()).toEqual(expect.objectContaining({ missing: [], stale: [] }));
+    expect(await fx.drift()).toEqual([]);
   });
 
   it('converges after a crash between the write-ahead record and the entries', async () => {
@@ -122,11 +119,11 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
     fx.stores.lastNames.add = async () => {
       throw new Error('crash');
     };
-    await expect(fx.drain()).rejects.toThrow('crash');
+    // The crashed message must come back (as the trigger's would after its visibility timeout).
+    await expect(fx.drain({ visibilityTimeout: 1 })).rejects.toThrow('crash');
     fx.stores.lastNames.add = realAdd;
-    await fx.drain({ visibilityTimeout: 1 });
     await new Promise((r) => setTimeout(r, 1200));
-    await fx.drain();
-    expect(await audit()).toEqual(expect.objectContaining({ missing: [], stale: [] }));
+    expect(await fx.drain()).toBeGreaterThan(0);
+    expect(await fx.drift()).toEqual([]);
   });
 });

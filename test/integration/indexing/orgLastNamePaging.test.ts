@@ -90,9 +90,9 @@ describe.each(['entity', 'blob'] as const)('org-wide last-name paging, %s index'
 
   it('refuses a token of another lookup, a tampered token and a bad page size', async () => {
     const jones = await lookup('jones', { pageSize: 10 });
-    await expect(
-      lookup('smith', { continuationToken: jones.continuationToken! }),
-    ).rejects.toThrow(ValidationError);
+    await expect(lookup('smith', { continuationToken: jones.continuationToken! })).rejects.toThrow(
+      ValidationError,
+    );
     await expect(lookup('jones', { continuationToken: 'not-a-token' })).rejects.toThrow(
       ValidationError,
     );

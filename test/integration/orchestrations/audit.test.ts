@@ -7,16 +7,8 @@
  */
 import { lastNameIndexEntity } from '../../../src/directory/lastNameIndex';
 import { reconcileEmployeeIndexes } from '../../../src/indexing/indexMaintenance';
-import {
-  auditDepartmentActivity,
-  auditOrgLastNamesActivity,
-  listDepartmentPageActivity,
-} from '../../../src/orchestrations/audit/auditActivities';
-import {
-  mergeByIndex,
-  totalOf,
-  type CountsByIndex,
-} from '../../../src/orchestrations/audit/auditCounts';
+import { totalOf, type CountsByIndex } from '../../../src/orchestrations/audit/auditCounts';
+import { auditIndexesInProcess } from '../../support/indexAudit';
 import { createWorld, people, seed, type TestWorld } from './support';
 
 let world: TestWorld;
@@ -39,16 +31,8 @@ afterAll(async () => {
 });
 
 /** Runs the audit's activities as the orchestrator does. */
-async function audit(repair: boolean): Promise<CountsByIndex> {
-  const page = await listDepartmentPageActivity(world.services, { continuationToken: null });
-  expect(page.departments.sort()).toEqual(['Marketing', 'Sales']);
-  const reports = await Promise.all(
-    page.departments.map((department) =>
-      auditDepartmentActivity(world.services, { department, repair }),
-    ),
-  );
-  const orgLastNames = await auditOrgLastNamesActivity(world.services, { repair });
-  return mergeByIndex(...reports, { orgLastNames });
+function audit(repair: boolean): Promise<CountsByIndex> {
+  return auditIndexesInProcess(world.services, { repair });
 }
 
 async function indexSnapshot(): Promise<Map<string, unknown>> {

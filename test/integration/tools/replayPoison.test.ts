@@ -23,7 +23,13 @@ async function poisonedQueue(count: number): Promise<{ name: string; ids: string
   await poison.create();
   const ids: string[] = [];
   for (let n = 1; n <= count; n++) {
-    ids.push(await sendJsonMessage(poison, { v: 1, department: 'Sales', employeeId: String(n).padStart(6, '0') }));
+    ids.push(
+      await sendJsonMessage(poison, {
+        v: 1,
+        department: 'Sales',
+        employeeId: String(n).padStart(6, '0'),
+      }),
+    );
   }
   return { name, ids };
 }

@@ -18,6 +18,7 @@ import {
   storageCode,
   storageStatus,
   toDomainError,
+  tookEffect,
   withStorageErrors,
 } from '../../../src/storage/errors';
 
@@ -161,5 +162,31 @@ describe('withStorageErrors', () => {
         { notFound: { code: 'DepartmentNotFound', message: 'Department Sales does not exist.' } },
       ),
     ).rejects.toEqual(new NotFoundError('DepartmentNotFound', 'Department Sales does not exist.'));
+  });
+});
+
+describe('tookEffect', () => {
+  it('says a conditional write that succeeded took effect', async () => {
+    await expect(tookEffect(async () => ({ etag: 'W/"1"' }))).resolves.toBe(true);
+  });
+
+  it.each([
+    [412, 'UpdateConditionNotSatisfied'],
+    [409, 'EntityAlreadyExists'],
+    [404, 'ResourceNotFound'],
+  ])('says a write that lost a race (%i %s) did not take effect', async (status, code) => {
+    await expect(
+      tookEffect(async () => {
+        throw storageError(status, code);
+      }),
+    ).resolves.toBe(false);
+  });
+
+  it('rethrows other faults as domain errors', async () => {
+    await expect(
+      tookEffect(async () => {
+        throw storageError(503, 'ServerBusy');
+      }),
+    ).rejects.toBeInstanceOf(ThrottledError);
   });
 });

@@ -1,0 +1,49 @@
+/**
+ * The index audit run in-process: the audit orchestration's own activities called in the order
+ * its orchestrator calls them (department pages, each department, then the organisation-wide
+ * last-name index), so tests check convergence with the one audit the application ships.
+ */
+import { createContext } from '../../src/directory/context';
+import type { IndexStores } from '../../src/indexing/indexMaintenance';
+import {
+  auditDepartmentActivity,
+  auditOrgLastNamesActivity,
+  listDepartmentPageActivity,
+  type AuditServices,
+} from '../../src/orchestrations/audit/auditActivities';
+import { mergeByIndex, type CountsByIndex } from '../../src/orchestrations/audit/auditCounts';
+
+/** Audits (and with `repair`, fixes) every index of the directory behind `services`. */
+export async function auditIndexesInProcess(
+  services: AuditServices,
+  options: { repair?: boolean } = {},
+): Promise<CountsByIndex> {
+  const repair = options.repair ?? false;
+  const departments: string[] = [];
+  let continuationToken: string | null = null;
+  do {
+    const page = await listDepartmentPageActivity(services, { continuationToken });
+    departments.push(...page.departments);
+    continuationToken = page.continuationToken;
+  } while (continuationToken);
+  const reports = await Promise.all(
+    departments.map((department) => auditDepartmentActivity(services, { department, repair })),
+  );
+  const orgLastNames = await auditOrgLastNamesActivity(services, { repair });
+  return mergeByIndex(...reports, { orgLastNames });
+}
+
+/** The audit services over a directory's `Employees` table and its index stores. */
+export function auditServicesFor(stores: IndexStores): AuditServices {
+  return { directory: createContext({ employees: stores.employees }), indexStores: stores };
+}
+
+/**
+ * The indexes that drifted, as `kind: missing m, stale s` lines (empty when the indexes match
+ * the primaries), so a failing expectation names the index.
+ */
+export function driftOf(report: CountsByIndex): string[] {
+  return Object.entries(report)
+    .filter(([, counts]) => counts.missing > 0 || counts.stale > 0)
+    .map(([kind, counts]) => `${kind}: missing ${counts.missing}, stale ${counts.stale}`);
+}
