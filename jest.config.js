@@ -6,7 +6,11 @@ const transform = {
     { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
   ],
 };
-const common = { transform, testEnvironment: 'node', setupFiles: ['<rootDir>/test/support/env.ts'] };
+const common = {
+  transform,
+  testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/support/env.ts'],
+};
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -17,7 +21,11 @@ module.exports = {
   testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+    },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'] },
   ],
 };

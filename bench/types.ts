@@ -55,7 +55,11 @@ export interface BenchEnv {
   /** A unique lowercase name (queues, containers) or, with `table: true`, a table name. */
   uniqueName(prefix: string, options?: { table?: boolean }): string;
   /** Times `fn`, counting proxy traffic during it. */
-  measure(label: string, operations: number, fn: () => Promise<void | { entities?: number }>): Promise<Measurement>;
+  measure(
+    label: string,
+    operations: number,
+    fn: () => Promise<void | { entities?: number }>,
+  ): Promise<Measurement>;
   /** Scales sizes down for a quick run (`BENCH_QUICK=1`): use `env.size(5000)`. */
   size(full: number): number;
 }

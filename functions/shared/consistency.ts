@@ -6,6 +6,7 @@ import { getConfig } from '../../src/config';
 import type { ArchiveDependencies } from '../../src/archive/archiveEmployee';
 import type { IndexStores } from '../../src/indexing/indexMaintenance';
 import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
+import { queueChangeSink, type ChangeQueue } from '../../src/indexing/queueChangeSink';
 import type { PhotoDependencies } from '../../src/photos/photos';
 import { accountKeySigner, userDelegationSigner } from '../../src/sas/blobSas';
 import { resolveKeyedStorage } from '../../src/sas/signingKey';
@@ -14,6 +15,7 @@ import { directoryServices } from './directory';
 
 let stores: IndexStores | undefined;
 let photos: PhotoDependencies | undefined;
+let archiveChanges: ChangeQueue | undefined;
 
 /** The index tables and the configured last-name store. */
 export function indexStores(): IndexStores {
@@ -43,6 +45,10 @@ export function archiveDependencies(): ArchiveDependencies {
     employees: clients.table(config.tables.employees),
     archive: clients.table(config.tables.archive),
     directory: directoryServices().employees,
+    // The archive message re-publishes on a replay, so the delete need not announce.
+    changes: (archiveChanges ??= queueChangeSink(clients.queue(config.queues.indexUpdates), {
+      announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
+    })),
   };
 }
 

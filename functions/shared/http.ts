@@ -49,7 +49,9 @@ export function errorResponse(error: unknown, context?: InvocationContext): Http
     const headers: Record<string, string> = {};
     if (error.kind === 'throttled' || error.kind === 'unavailable') {
       headers['retry-after'] = String(
-        'retryAfterSeconds' in error ? (error as { retryAfterSeconds: number }).retryAfterSeconds : 5,
+        'retryAfterSeconds' in error
+          ? (error as { retryAfterSeconds: number }).retryAfterSeconds
+          : 5,
       );
       context?.warn(`${error.code}: ${error.message}`);
     }
@@ -89,7 +91,11 @@ export function validationErrorFrom(issues: z.core.$ZodIssue[], where: string): 
  *
  * @throws {ValidationError} naming the first bad field.
  */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, where: string): z.infer<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw validationErrorFrom(result.error.issues, where);
   return result.data;
@@ -108,11 +114,15 @@ export async function readJson<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    throw new TooLargeError(`Request body of ${declared} bytes is over the ${maxBytes}-byte limit.`);
+    throw new TooLargeError(
+      `Request body of ${declared} bytes is over the ${maxBytes}-byte limit.`,
+    );
   }
   const bytes = Buffer.from(await request.arrayBuffer());
   if (bytes.length > maxBytes) {
-    throw new TooLargeError(`Request body of ${bytes.length} bytes is over the ${maxBytes}-byte limit.`);
+    throw new TooLargeError(
+      `Request body of ${bytes.length} bytes is over the ${maxBytes}-byte limit.`,
+    );
   }
   if (bytes.length === 0) {
     return validate(schema, {}, 'body');

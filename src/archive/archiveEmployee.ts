@@ -4,20 +4,26 @@
  * entity group transaction, so the move is a sequence of idempotent steps driven by a queue
  * message, which the host redelivers until the whole sequence has run once to the end:
  *
- * 1. read the employee (and its yearly reviews) from `Employees`;
- * 2. insert-or-replace them into `EmployeesArchive` under the same keys;
- * 3. delete the employee from the directory — employee, email copy, department count and
- *    same-partition last-name index in one entity group transaction — conditional on the ETag read
- *    in step 1, so a change made meanwhile is archived too (the sequence starts over). The
- *    directory then publishes an `archived` change, and the index worker removes the other indexes.
+ * 1. read the employee and its yearly reviews from `Employees` (two requests, in parallel);
+ * 2. insert-or-replace them into `EmployeesArchive` under the same keys, in one entity group
+ *    transaction (they share the department's partition there too);
+ * 3. delete the employee from the directory — employee, email copy, department count,
+ *    same-partition last-name index and the reviews read in step 1 in one entity group
+ *    transaction — if it is still the version read in step 1, so a change made meanwhile is
+ *    archived too (the sequence starts over). The directory then publishes an `archived` change,
+ *    and the index worker removes the other indexes.
  *
  * A replay after a crash anywhere ends in the same state: if the employee is already gone from the
- * directory and present in the archive, there is nothing left to do. The employee's photo blob is
- * kept: the archived entity still names it (`PhotoBlob`).
+ * directory and present in the archive, the only thing left is the `archived` change, published
+ * again (the crash may have come between the delete and the publish). That is why a caller that
+ * passes {@link ArchiveDependencies.changes} lets the delete skip the directory's pre-write
+ * announcement: the archive message itself is the durable record that the change will be
+ * published. The employee's photo blob is kept: the archived entity still names it (`PhotoBlob`).
  *
  * Reused by the department-archive orchestration (one activity per employee).
  */
 import { odata, type TableClient, type TableEntity } from '@azure/data-tables';
+import type { EmployeeChangeSink } from '../directory/changes';
 import type { EmployeeService } from '../directory/directory';
 import {
   storedToEmployee,
@@ -31,6 +37,8 @@ import { NotFoundError, PreconditionFailedError, ThrottledError } from '../error
 import { withStorageErrors } from '../storage/errors';
 import { departmentPartitionKey, employeeRowKey, reviewRowKeyRange } from '../storage/keys';
 
+type StoredRow = StoredProperties & { partitionKey: string; rowKey: string };
+
 /** What archiving works on. */
 export interface ArchiveDependencies {
   /** The `Employees` table. */
@@ -39,6 +47,12 @@ export interface ArchiveDependencies {
   archive: TableClient;
   /** The directory's employees (its idempotent delete keeps every same-partition copy in step). */
   directory: EmployeeService;
+  /**
+   * The sink the directory publishes to. Given, a replay that finds the employee already archived
+   * publishes the `archived` change again, so the delete can skip its pre-write announcement (one
+   * queue message fewer per employee). Without it the delete announces as any other write does.
+   */
+  changes?: EmployeeChangeSink;
 }
 
 /** A step of the sequence, reported to {@link ArchiveOptions.afterStep}. */
@@ -58,10 +72,10 @@ export type ArchiveOutcome =
 
 const SYSTEM_PROPERTIES = new Set(['etag', 'timestamp', 'odata.etag', 'odata.metadata']);
 const MAX_ROUNDS = 10;
+/** Operations of one entity group transaction. */
+const MAX_TRANSACTION_OPERATIONS = 100;
 
-function archivable(
-  entity: StoredProperties & { partitionKey: string; rowKey: string },
-): TableEntity<StoredProperties> {
+function archivable(entity: StoredRow): TableEntity<StoredProperties> {
   const copy: TableEntity<StoredProperties> = {
     partitionKey: entity.partitionKey,
     rowKey: entity.rowKey,
@@ -87,31 +101,41 @@ export async function archiveEmployee(
   employeeId: string,
   options: ArchiveOptions = {},
 ): Promise<ArchiveOutcome> {
-  const { employees, archive, directory } = dependencies;
+  const { employees, archive, directory, changes } = dependencies;
   const partitionKey = departmentPartitionKey(department);
   const rowKey = employeeRowKey(employeeId);
   await Promise.all([ensureTable(employees), ensureTable(archive)]);
 
   for (let round = 1; round <= MAX_ROUNDS; round++) {
-    // 1. Read.
-    const current = await readEntity(employees, partitionKey, rowKey);
-    const reviews = current ? await readReviews(employees, partitionKey, employeeId) : [];
+    // 1. Read (the reviews query is wasted only when the employee is gone: a replay).
+    const [current, reviews] = await Promise.all([
+      readEntity(employees, partitionKey, rowKey),
+      readReviews(employees, partitionKey, employeeId),
+    ]);
     await options.afterStep?.('read');
     if (!current || !isEntityOfType(current, EntityTypes.employee)) {
       const archived = await readEntity(archive, partitionKey, rowKey);
       const employee = archived ? storedToEmployee(archived) : undefined;
-      return employee ? { outcome: 'alreadyArchived', employee } : { outcome: 'notFound' };
+      if (!employee) return { outcome: 'notFound' };
+      // A crash may have come between the delete and its change message: publish it again.
+      await changes?.publish([
+        {
+          department,
+          employeeId,
+          reason: 'archived',
+          previous: { email: employee.email, lastName: employee.lastName },
+        },
+      ]);
+      return { outcome: 'alreadyArchived', employee };
     }
     const employee = storedToEmployee(current);
     if (!employee) return { outcome: 'notFound' };
 
     // 2. Insert-or-replace into the archive (the employee last, so its presence means complete).
-    for (const review of reviews) {
-      await withStorageErrors(() => archive.upsertEntity(archivable(review), 'Replace'));
-    }
-    await withStorageErrors(() =>
-      archive.upsertEntity({ ...archivable(current), ArchivedAt: new Date() }, 'Replace'),
-    );
+    await copyToArchive(archive, [
+      ...reviews.map(archivable),
+      { ...archivable(current), ArchivedAt: new Date() },
+    ]);
     await options.afterStep?.('archived');
 
     // 3. Remove from the directory, only if it is still the version we archived.
@@ -120,6 +144,8 @@ export async function archiveEmployee(
         mustExist: false,
         ifMatch: current.etag,
         reason: 'archived',
+        reviewRowKeys: reviews.map((review) => review.rowKey),
+        announce: changes === undefined,
       });
     } catch (error) {
       if (error instanceof PreconditionFailedError) continue; // changed meanwhile: archive again
@@ -131,14 +157,31 @@ export async function archiveEmployee(
   throw new ThrottledError(`Employee ${employeeId} kept changing while it was archived.`, 5);
 }
 
+/**
+ * Upserts same-partition entities in entity group transactions of up to 100, in order: the last
+ * one (the employee) is written by the last transaction.
+ */
+async function copyToArchive(
+  archive: TableClient,
+  entities: TableEntity<StoredProperties>[],
+): Promise<void> {
+  for (let start = 0; start < entities.length; start += MAX_TRANSACTION_OPERATIONS) {
+    const chunk = entities.slice(start, start + MAX_TRANSACTION_OPERATIONS);
+    await withStorageErrors(async () => {
+      if (chunk.length === 1) await archive.upsertEntity(chunk[0]!, 'Replace');
+      else await archive.submitTransaction(chunk.map((entity) => ['upsert', entity, 'Replace']));
+    });
+  }
+}
+
 async function readReviews(
   table: TableClient,
   partitionKey: string,
   employeeId: string,
-): Promise<(StoredProperties & { partitionKey: string; rowKey: string })[]> {
+): Promise<StoredRow[]> {
   const range = reviewRowKeyRange(employeeId);
   return withStorageErrors(async () => {
-    const reviews: (StoredProperties & { partitionKey: string; rowKey: string })[] = [];
+    const reviews: StoredRow[] = [];
     for await (const entity of table.listEntities<StoredProperties>({
       queryOptions: {
         filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`,

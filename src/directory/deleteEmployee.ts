@@ -50,9 +50,24 @@ export interface DeleteEmployeeOptions {
   keepReviews?: boolean;
   /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
   reason?: 'deleted' | 'archived' | 'moved';
+  /**
+   * Row keys of the employee's reviews the caller has already copied (the archive): deleted in the
+   * employee's own transaction when they fit, instead of by a list-and-purge afterwards. A review
+   * written after the caller listed them is then left in place rather than deleted unseen.
+   */
+  reviewRowKeys?: readonly string[];
+  /**
+   * False when the caller's own queue message is a durable record of this delete that re-runs it
+   * and re-publishes the change if the process dies after the commit (the archive worker), so the
+   * pre-write index announcement (src/indexing/announcingEmployees.ts) would add nothing.
+   */
+  announce?: boolean;
 }
 
-type Role = 'employee' | 'email' | 'department' | 'lastNameIndex';
+type Role = 'employee' | 'email' | 'department' | 'lastNameIndex' | 'review';
+
+/** Operations of one entity group transaction. */
+const MAX_TRANSACTION_OPERATIONS = 100;
 
 /**
  * Deletes an employee with every same-partition copy and index entry, then publishes a `deleted`
@@ -77,6 +92,9 @@ export async function deleteEmployee(
   // earlier try of our own transaction committed (its answer was lost) or someone else deleted
   // it; both leave it deleted, which is what the caller asked for.
   let vanished: Employee | undefined;
+  // Reviews deleted in the transaction; dropped (back to the purge) if one of them is gone.
+  let knownReviews = options.keepReviews ? undefined : options.reviewRowKeys;
+  let reviewsInTransaction = false;
 
   const outcome = await retryOnConflict(
     context.maxConflictAttempts,
@@ -138,6 +156,14 @@ export async function deleteEmployee(
           'lastNameIndex',
         );
       }
+      reviewsInTransaction =
+        knownReviews !== undefined &&
+        plan.roles.length + knownReviews.length <= MAX_TRANSACTION_OPERATIONS;
+      if (reviewsInTransaction) {
+        for (const rowKey of knownReviews ?? []) {
+          plan.add(['delete', { partitionKey, rowKey }], 'review');
+        }
+      }
       try {
         const etags = await submitPlanned(table, plan);
         const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
@@ -167,6 +193,11 @@ export async function deleteEmployee(
           vanished = toEmployee(department, current.data);
           return RETRY;
         }
+        if (error.role === 'review') {
+          // Deleted meanwhile: let the purge find whatever is left.
+          knownReviews = undefined;
+          return RETRY;
+        }
         if (error.role === 'email') {
           // The employee operation came first and passed: the copy itself is missing.
           missingCopyOf = current.data.email;
@@ -187,7 +218,9 @@ export async function deleteEmployee(
         previous: { email: outcome.employee.email, lastName: outcome.employee.lastName },
       },
     ]);
-    if (!options.keepReviews) await purgeReviews(table, partitionKey, employeeId);
+    if (!options.keepReviews && !reviewsInTransaction) {
+      await purgeReviews(table, partitionKey, employeeId);
+    }
   }
   return outcome;
 }

@@ -70,7 +70,6 @@ export interface EmployeeRecord extends Versioned<Employee> {
   entity: StoredEntity;
 }
 
-
 /**
  * The `select` fields, validated.
  *

@@ -23,13 +23,30 @@ async function answers(probe: () => Promise<unknown>): Promise<boolean> {
  * Asks each service one cheap question (list one table, queue, container) with no retries
  * beyond `timeoutMs`, so an outage is reported quickly instead of after the full retry budget.
  */
-export async function checkHealth(clients: StorageClients, timeoutMs = 3_000): Promise<HealthReport> {
+export async function checkHealth(
+  clients: StorageClients,
+  timeoutMs = 3_000,
+): Promise<HealthReport> {
   const signal = AbortSignal.timeout(timeoutMs);
   const [table, queue, blob] = await Promise.all([
-    answers(() => clients.tableService().listTables({ abortSignal: signal }).byPage({ maxPageSize: 1 }).next()),
-    answers(() => clients.queueService().listQueues({ abortSignal: signal }).byPage({ maxPageSize: 1 }).next()),
-    answers(() => clients.blobService().listContainers({ abortSignal: signal }).byPage({ maxPageSize: 1 }).next()),
+    answers(() =>
+      clients.tableService().listTables({ abortSignal: signal }).byPage({ maxPageSize: 1 }).next(),
+    ),
+    answers(() =>
+      clients.queueService().listQueues({ abortSignal: signal }).byPage({ maxPageSize: 1 }).next(),
+    ),
+    answers(() =>
+      clients
+        .blobService()
+        .listContainers({ abortSignal: signal })
+        .byPage({ maxPageSize: 1 })
+        .next(),
+    ),
   ]);
   const ok = table && queue && blob;
-  return { status: ok ? 'ok' : 'degraded', storage: ok ? 'ok' : 'unreachable', services: { table, queue, blob } };
+  return {
+    status: ok ? 'ok' : 'degraded',
+    storage: ok ? 'ok' : 'unreachable',
+    services: { table, queue, blob },
+  };
 }

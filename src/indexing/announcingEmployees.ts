@@ -43,7 +43,10 @@ export function withAnnouncements(employees: EmployeeService, queue: ChangeQueue
       return employees.setPhotoUrl(...args);
     },
     delete: async (...args: Parameters<EmployeeService['delete']>) => {
-      await announce(args[0], [isEmployeeId(args[1]) ? args[1] : undefined]);
+      // A caller whose own durable message re-runs the delete opts out (DeleteEmployeeOptions).
+      if (args[2]?.announce !== false) {
+        await announce(args[0], [isEmployeeId(args[1]) ? args[1] : undefined]);
+      }
       return employees.delete(...args);
     },
   });

@@ -39,11 +39,15 @@ export interface TrackedKeys {
   lastNames: string[];
 }
 
-/** The by-id index entry of an employee, tracking `tracked`. */
+/**
+ * The by-id index entry of an employee, tracking `tracked`. `sourceEtag` is `undefined` for the
+ * worker's write-ahead record: an entry without `SourceETag` has not been verified against the
+ * primary yet, so no worker may take it as proof that the indexes are current.
+ */
 export function idIndexEntity(
   department: string,
   data: EmployeeData,
-  sourceEtag: string,
+  sourceEtag: string | undefined,
   tracked: TrackedKeys,
 ): TableEntity<StoredProperties> {
   return {
@@ -51,7 +55,7 @@ export function idIndexEntity(
     rowKey: idIndexRowKey(data.employeeId),
     EntityType: IndexEntityTypes.byId,
     ...employeeDataProperties(data),
-    SourceETag: sourceEtag,
+    ...(sourceEtag === undefined ? {} : { SourceETag: sourceEtag }),
     TrackedEmails: JSON.stringify([...new Set(tracked.emails)].sort()),
     TrackedLastNames: JSON.stringify([...new Set(tracked.lastNames)].sort()),
   };

@@ -9,7 +9,8 @@ import { createStorageClients, type StorageClients } from '../../src/storage/cli
 /** The Azurite connection string the global setup started. */
 export function azuriteConnectionString(): string {
   const value = process.env.AzureWebJobsStorage;
-  if (!value) throw new Error('AzureWebJobsStorage is not set: run tests through jest (global setup).');
+  if (!value)
+    throw new Error('AzureWebJobsStorage is not set: run tests through jest (global setup).');
   return value;
 }
 

@@ -115,15 +115,11 @@ async function runPass(
   const orchestratorCompleted = plainEvent(EventType.OrchestratorCompleted, now);
   let events = [orchestratorStarted, ...newEvents, ...appended, orchestratorCompleted];
   let customStatus = jsonOrUndefined(customStatusValue);
+  const commit = (): Promise<boolean> =>
+    ctx.store.commitEpisode(instanceId, instance.executionId, episodeNumber, events, customStatus);
   let committed: boolean;
   try {
-    committed = await ctx.store.commitEpisode(
-      instanceId,
-      instance.executionId,
-      episodeNumber,
-      events,
-      customStatus,
-    );
+    committed = await commit();
   } catch (error) {
     if (!(error instanceof TextTooLargeError)) throw error;
     // Too big to store: fail the orchestration with a small episode that says why.
@@ -142,13 +138,7 @@ async function runPass(
     });
     events = [orchestratorStarted, ...failure.events, orchestratorCompleted];
     customStatus = undefined;
-    committed = await ctx.store.commitEpisode(
-      instanceId,
-      instance.executionId,
-      episodeNumber,
-      events,
-      customStatus,
-    );
+    committed = await commit();
   }
   if (!committed) throw new EpisodeConflictError(instanceId, episodeNumber);
 

@@ -51,6 +51,8 @@ function registrations(): Registration[] {
         }),
         { virtual: true },
       );
+      // A plain require, so the entry point loads inside this isolated registry with the mock.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
       require(path.join(REPO_ROOT, 'functions', entryPoint));
     });
   }
