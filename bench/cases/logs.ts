@@ -7,8 +7,9 @@
  * insert per line (the anti-pattern as usually written), and entity group transactions of 100 in
  * the hour partition (the best a table can do, still one hot partition per hour).
  *
- * Reported: flush throughput (entries/s) end to end (drain + write + delete, as the trigger runs
- * it) and taken apart (queue receive, blob write, queue delete), blob requests of the write, storage
+ * Reported: flush throughput (entries/s) end to end — all 100,000 entries drained, written and
+ * deleted as the trigger does it, the first comparison's pattern — and taken apart (queue receive,
+ * blob write, queue delete; the blob write alone is the second comparison's pattern), storage
  * requests per 10,000 lines for every path, and the queue traffic that buys the 202-before-write
  * durability.
  */
@@ -275,28 +276,40 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
       throw new Error(`Table path stored ${stored} entities, expected ${sampleLines}.`);
 
     const blobPath = per10kLines(
-      withRequests(write, 'blob path: write, blob requests', blobRequests),
+      withRequests(write, 'blob path: write only, blob requests', blobRequests),
+    );
+    const flushPath = per10kLines(
+      withRequests(endToEnd, 'flush end to end: drain + write + delete', endToEnd.requests),
     );
     const rate = (m: Measurement): string =>
       `${Math.round(m.opsPerSecond).toLocaleString('en-US')} entries/s`;
     const notes =
       `${lines} lines in ${batchCount} batches, ${flushes} flushes of up to ${FLUSH_MESSAGES} messages. ` +
-      `Entries/s — write ${rate(write)}, end to end ${rate(endToEnd)} ` +
-      `(receive ${rate(receive)}, delete ${rate(acknowledge)}), ingest ${rate(ingest)}. ` +
+      `Entries/s — flush end to end ${rate(endToEnd)}, blob write alone ${rate(write)} ` +
+      `(queue receive alone ${rate(receive)}, queue delete alone ${rate(acknowledge)}), ingest ${rate(ingest)}. ` +
       `Requests per 10,000 lines — blob ${per10k(blobRequests, lines)}, queue send ${per10k(ingest.requests, lines)}, ` +
       `receive ${per10k(receive.requests, lines)}, delete ${per10k(acknowledge.requests, lines)}, ` +
       `table per line ${per10k(perEntry.requests, sampleLines)}, table EGT ${per10k(egt.requests, sampleLines)} ` +
-      `(tables measured on ${sampleLines} of the lines).`;
+      `(tables measured on ${sampleLines} of the lines). End to end is bounded by the one delete per ` +
+      `message: on Azurite each costs a scan of every stored message, and client, proxy and emulator ` +
+      `share the machine's CPU, so receive, write and delete overlap in time but not in CPU.`;
     return [
       {
-        name: 'logs: hour blobs vs one table entity per line',
-        pattern: blobPath,
+        name: 'logs: flush end to end (drain + write + delete) vs one table entity per line',
+        pattern: flushPath,
         baseline: per10kLines(perEntry),
-        goal: 'blob path ≤ 1/500 of the per-line table requests; flush ≥ 50,000 entries/s',
+        goal: 'flush ≥ 50,000 entries/s',
         notes,
       },
       {
-        name: 'logs: hour blobs vs table entity group transactions',
+        name: 'logs: hour blobs (blob write only) vs one table entity per line',
+        pattern: blobPath,
+        baseline: per10kLines(perEntry),
+        goal: 'blob path ≤ 1/500 of the per-line table requests',
+        notes,
+      },
+      {
+        name: 'logs: hour blobs (blob write only) vs table entity group transactions',
         pattern: blobPath,
         baseline: per10kLines(egt),
         notes:

@@ -10,13 +10,18 @@
  * 2. Write-ahead: before adding entries for `P`'s email and last name, record them in `I`
  *    (ETag-conditional). Any entry that ever exists is therefore tracked until a worker has
  *    verified it against the primary state — a crash at any point leaves it findable.
+ *    The record has no `SourceETag` until step 5, so it never passes for a finished reconcile.
  * 3. Reconcile each candidate email (tracked ∪ the message's `previous` ∪ `P`'s) against the
  *    source of truth, the department's email copy `email_<address>` in `Employees`: upsert the
  *    index entry from it, or delete the entry (conditional on its ETag) when no employee has the
- *    address any more; re-read the copy afterwards and repeat if it changed meanwhile.
- * 4. Reconcile each candidate last name: the employee is a member exactly of `P`'s last name.
- * 5. If `P` changed while we worked, start over; else write `I` tracking only `P`'s keys
- *    (conditional on the ETag of step 2), or delete `I` when the employee is gone.
+ *    address any more; re-read the copy afterwards and repeat if it changed meanwhile. `P`'s own
+ *    address skips the compare and the re-read: its copy changes only together with `P`, which
+ *    step 5 re-reads anyway.
+ * 4. Reconcile each candidate last name: the employee is a member exactly of `P`'s last name
+ *    (side by side with step 3).
+ * 5. If `P` changed while we worked, start over (without the shortcut of step 1: this call's own
+ *    entries are verified again); else write `I` tracking only `P`'s keys (conditional on the
+ *    ETag of step 2), or delete `I` when the employee is gone.
  *
  * Every step is idempotent; a lost race (412/409/404) restarts the loop.
  */
@@ -131,12 +136,7 @@ export async function reconcileEmployeeIndexes(
     if (primary && !tracks(tracked, wanted)) {
       // Write-ahead: record the keys we are about to add entries for (without `SourceETag`: not
       // verified yet, so a crash before the final write cannot pass for a finished reconcile).
-      const intent = idIndexEntity(
-        department,
-        primary.data,
-        undefined,
-        unionKeys(tracked, wanted),
-      );
+      const intent = idIndexEntity(department, primary.data, undefined, unionKeys(tracked, wanted));
       let written: { etag?: string } | undefined;
       const recorded = await tookEffect(async () => {
         written = entry

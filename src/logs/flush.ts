@@ -179,8 +179,8 @@ interface Received {
 
 /** Most messages one receive request returns. */
 const RECEIVE_BATCH = 32;
-/** Concurrent deletes while acknowledging. */
-const DELETE_CONCURRENCY = 32;
+/** Deletes in flight while acknowledging (the queue service handles many parallel requests). */
+const DELETE_CONCURRENCY = 64;
 
 /**
  * Takes messages from the queue in rounds of up to `maxMessages`, writes each round (the first
@@ -205,42 +205,107 @@ export async function drainAndFlush(options: DrainOptions): Promise<DrainResult>
     triggerFlushed: trigger === undefined,
     flushes: 0,
   };
-  const acknowledgements: Promise<number>[] = [];
-  for (let round = 0; round < maxFlushes; round++) {
-    const { received, undecodable, exhausted } = await receiveRound(
-      queue,
-      maxMessages,
-      visibilitySeconds,
-      clock,
-    );
-    total.drained += received.length;
-    total.undecodable += undecodable;
-    const pending = received.map((r) => r.pending);
-    if (round === 0 && trigger) pending.unshift(trigger);
-    if (pending.length === 0) break;
+  const acknowledger = new Acknowledger(queue, DELETE_CONCURRENCY);
+  // Round n + 1 is received while round n is written, and round n's deletes run behind both:
+  // receive, write and delete overlap instead of taking turns.
+  let next: Promise<ReceivedRound> | undefined = receiveRound(
+    queue,
+    maxMessages,
+    visibilitySeconds,
+    clock,
+  );
+  try {
+    for (let round = 0; round < maxFlushes && next; round++) {
+      let current: ReceivedRound;
+      try {
+        current = await next;
+      } catch (error) {
+        // The first round must read the queue; later rounds only stop draining.
+        if (round === 0) throw error;
+        break;
+      }
+      next = undefined;
+      const { received, undecodable, exhausted } = current;
+      total.drained += received.length;
+      total.undecodable += undecodable;
+      if (!exhausted && round + 1 < maxFlushes) {
+        next = receiveRound(queue, maxMessages, visibilitySeconds, clock);
+        // Awaited in the next iteration; a rejection left unawaited must not crash the process.
+        next.catch(() => undefined);
+      }
+      const pending = received.map((r) => r.pending);
+      if (round === 0 && trigger) pending.unshift(trigger);
+      if (pending.length === 0) break;
 
-    const result = await flushLogMessages(container, pending, limits, clock);
-    total.flushes++;
-    total.flushed.push(...result.flushed);
-    total.failed.push(...result.failed);
-    total.linesWritten += result.linesWritten;
-    total.hours.push(...result.hours);
-    const stored = new Set(result.flushed);
-    if (round === 0 && trigger) total.triggerFlushed = stored.has(trigger);
-    // Acknowledge in the background while the next round is received and written.
-    acknowledgements.push(
-      mapLimited(
-        received.filter((r) => stored.has(r.pending)),
-        DELETE_CONCURRENCY,
-        (r) => queue.deleteMessage(r.messageId, r.popReceipt),
-      ).then((deletions) => deletions.filter((d) => d.status === 'fulfilled').length),
-    );
-    if (exhausted || result.failed.length > 0) break;
+      const result = await flushLogMessages(container, pending, limits, clock);
+      total.flushes++;
+      total.flushed.push(...result.flushed);
+      total.failed.push(...result.failed);
+      total.linesWritten += result.linesWritten;
+      total.hours.push(...result.hours);
+      const stored = new Set(result.flushed);
+      if (round === 0 && trigger) total.triggerFlushed = stored.has(trigger);
+      acknowledger.add(received.filter((r) => stored.has(r.pending)));
+      // Messages of a prefetched round are left invisible and come back after the visibility
+      // timeout (as redeliveries): stopping after a failed write is a back-off.
+      if (result.failed.length > 0) break;
+    }
+  } finally {
+    // A failed delete is harmless: the message comes back and is found already stored.
+    total.acknowledged = await acknowledger.settle();
   }
-  // A failed delete is harmless: the message comes back and is found already stored.
-  for (const acknowledged of await Promise.all(acknowledgements))
-    total.acknowledged += acknowledged;
   return total;
+}
+
+interface ReceivedRound {
+  received: Received[];
+  undecodable: number;
+  exhausted: boolean;
+}
+
+/**
+ * Deletes acknowledged messages with a fixed number in flight, across rounds: one pool, so the
+ * deletes of several rounds neither stack up nor wait for each other's stragglers.
+ */
+class Acknowledger {
+  private readonly waiting: Received[] = [];
+  private inFlight = 0;
+  private deleted = 0;
+  private idle: (() => void) | undefined;
+
+  constructor(
+    private readonly queue: QueueClient,
+    private readonly concurrency: number,
+  ) {}
+
+  add(messages: readonly Received[]): void {
+    this.waiting.push(...messages);
+    while (this.inFlight < this.concurrency && this.waiting.length > 0) this.startOne();
+  }
+
+  /** Resolves with the number of messages deleted once every added delete has finished. */
+  settle(): Promise<number> {
+    if (this.inFlight === 0) return Promise.resolve(this.deleted);
+    return new Promise((resolve) => {
+      this.idle = () => resolve(this.deleted);
+    });
+  }
+
+  private startOne(): void {
+    const message = this.waiting.shift()!;
+    this.inFlight++;
+    this.queue.deleteMessage(message.messageId, message.popReceipt).then(
+      () => this.finish(true),
+      () => this.finish(false),
+    );
+  }
+
+  private finish(deleted: boolean): void {
+    this.inFlight--;
+    if (deleted) this.deleted++;
+    if (this.waiting.length > 0) this.startOne();
+    else if (this.inFlight === 0) this.idle?.();
+  }
 }
 
 /** Receives up to `wanted` messages with parallel requests of up to 32 each. */
@@ -249,7 +314,7 @@ async function receiveRound(
   wanted: number,
   visibilitySeconds: number,
   clock: () => number,
-): Promise<{ received: Received[]; undecodable: number; exhausted: boolean }> {
+): Promise<ReceivedRound> {
   const requests = Array.from({ length: Math.ceil(wanted / RECEIVE_BATCH) }, (_, i) =>
     Math.min(RECEIVE_BATCH, wanted - i * RECEIVE_BATCH),
   );

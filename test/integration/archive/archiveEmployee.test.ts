@@ -3,6 +3,9 @@
  * redelivery, ends with exactly one archived copy and nothing left in the directory or indexes.
  */
 import { archiveEmployee, type ArchiveStep } from '../../../src/archive/archiveEmployee';
+import type { EmployeeChange } from '../../../src/directory/changes';
+import { createDirectory } from '../../../src/directory/directory';
+import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
 import { createIndexingFixture, type IndexingFixture } from '../indexing/fixture';
 
 let fx: IndexingFixture;
@@ -35,6 +38,9 @@ async function expectArchivedOnce(): Promise<void> {
   for await (const e of fx.clients.table(fx.names.archive).listEntities()) archived.push(e.rowKey);
   expect(archived.sort()).toEqual(['empid_000223', 'review_000223_2024']);
   await expect(fx.directory.employees.get('Sales', '000223')).rejects.toThrow(/not/i);
+  const left = [];
+  for await (const e of fx.stores.employees.listEntities()) left.push(e.rowKey);
+  expect(left.filter((rowKey) => rowKey?.includes('000223'))).toEqual([]);
   expect((await fx.directory.departments.get('Sales')).value.employeeCount).toBe(0);
   await fx.drain();
   expect(await fx.drift()).toEqual([]);
@@ -83,4 +89,33 @@ it('archives the newer version when the employee changes between read and delete
 
 it('reports notFound for an employee in neither table', async () => {
   expect((await archiveEmployee(deps(), 'Sales', '000999')).outcome).toBe('notFound');
+});
+
+it('re-publishes the change on a replay after a crash between the delete and its message', async () => {
+  // As the queue trigger wires it: the archive message replaces the pre-write announcement.
+  const changes = queueChangeSink(fx.clients.queue(fx.names.queue));
+  const lost: EmployeeChange[] = [];
+  const crashingDirectory = createDirectory({
+    employees: fx.stores.employees,
+    changes: {
+      publish: async (batch) => {
+        lost.push(...batch);
+        throw new Error('crash before the change message');
+      },
+    },
+  });
+  await expect(
+    archiveEmployee(
+      { ...deps(), directory: crashingDirectory.employees, changes },
+      'Sales',
+      '000223',
+    ),
+  ).rejects.toThrow('crash');
+  expect(lost).toEqual([expect.objectContaining({ reason: 'archived' })]);
+  expect(await fx.drain()).toBe(0); // no announcement, no change message: only the replay repairs
+  expect(await fx.drift()).not.toEqual([]);
+
+  const replay = await archiveEmployee({ ...deps(), changes }, 'Sales', '000223');
+  expect(replay.outcome).toBe('alreadyArchived');
+  await expectArchivedOnce();
 });

@@ -110,6 +110,22 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
     expect(await fx.drift()).toEqual([]);
   });
 
+  it('finishes a new employee whose first reconcile crashed after the write-ahead record', async () => {
+    await fx.directory.employees.create('Sales', body(1));
+    const realAdd = fx.stores.lastNames.add;
+    fx.stores.lastNames.add = async () => {
+      throw new Error('crash');
+    };
+    await expect(fx.drain({ visibilityTimeout: 1 })).rejects.toThrow('crash');
+    fx.stores.lastNames.add = realAdd;
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(await fx.drain()).toBeGreaterThan(0);
+    expect(await fx.drift()).toEqual([]);
+    expect(await fx.stores.lastNames.members(body(1).lastName)).toEqual([
+      { department: 'Sales', employeeId: '000001' },
+    ]);
+  });
+
   it('converges after a crash between the write-ahead record and the entries', async () => {
     await fx.directory.employees.create('Sales', body(1));
     await fx.drain();

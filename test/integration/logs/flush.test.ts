@@ -104,6 +104,19 @@ describe('flushing log batches into hour blobs', () => {
     expect(messageCounts([blob!]).size).toBe(40);
   });
 
+  it('receives no round beyond its round limit, leaving the rest of the queue visible to others', async () => {
+    for (let b = 0; b < 20; b++)
+      await ingest(rig.queue, 'web', entriesFrom(`p${b}`, '2026-11-22T12:00:00Z', 2));
+
+    const result = await drainAndFlush({ ...rig, limits, maxMessages: 6, maxFlushes: 2 });
+
+    expect(result).toMatchObject({ drained: 12, acknowledged: 12, flushes: 2, linesWritten: 24 });
+    // The round after the last one was not prefetched: its messages are not hidden.
+    const rest = [...(await receive(rig.queue, 30)), ...(await receive(rig.queue, 30))];
+    expect(rest).toHaveLength(8);
+    expect(rest.every((m) => m.pending.dequeueCount === 1)).toBe(true);
+  });
+
   it('starts the next NNNNNN blob once the block limit is reached', async () => {
     const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '2' });
     for (let flush = 0; flush < 5; flush++) {

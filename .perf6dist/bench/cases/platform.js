@@ -1,0 +1,246 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+/**
+ * Platform costs every pattern builds on.
+ *
+ * 1. Entity group transactions: 1,000 entities of one partition upserted in transactions of 100
+ *    (`submitTransaction`) vs one `upsertEntity` call each — the round trips an EGT saves.
+ * 2. Host overhead: the same storage work reached over HTTP through the local Functions host vs
+ *    called in-process — `GET /api/departments/{dept}` (one point read) vs the SDK's `getEntity`,
+ *    and `GET /api/health` (one list call per service) vs `checkHealth` in-process.
+ *
+ * The host is started from the build (`node dist/tools/host/cli.js`, as `npm run bench` builds
+ * first) with only the functions file the comparison needs, so no queue trigger polls storage
+ * while it is measured; it talks to storage through the counting proxy.
+ */
+const node_child_process_1 = require("node:child_process");
+const node_crypto_1 = require("node:crypto");
+const node_fs_1 = __importDefault(require("node:fs"));
+const node_path_1 = __importDefault(require("node:path"));
+const health_1 = require("../../src/health/health");
+const keys_1 = require("../../src/storage/keys");
+const harness_1 = require("../harness");
+const TRANSACTION_SIZE = 100;
+const PROJECT_ROOT = node_path_1.default.resolve(__dirname, '..', '..', '..');
+const HOST_CLI = node_path_1.default.join(PROJECT_ROOT, 'dist', 'tools', 'host', 'cli.js');
+// ---------------------------------------------------------------------------------------------
+// 1. Entity group transactions vs single upserts
+// ---------------------------------------------------------------------------------------------
+function employees(count) {
+    const partitionKey = (0, keys_1.departmentPartitionKey)('Sales');
+    return Array.from({ length: count }, (_, n) => {
+        const id = String(n + 1).padStart(6, '0');
+        return {
+            partitionKey,
+            rowKey: (0, keys_1.employeeRowKey)(id),
+            EntityType: 'Employee.v1',
+            EmployeeId: id,
+            FirstName: `First${n}`,
+            LastName: `Last${n % 97}`,
+            Email: `employee${n}@contoso.com`,
+            Age: 20 + (n % 45),
+        };
+    });
+}
+async function countEntities(env, tableName) {
+    let count = 0;
+    for await (const page of env.clients
+        .table(tableName)
+        .listEntities({ queryOptions: { select: ['RowKey'] } })
+        .byPage()) {
+        count += page.length;
+    }
+    return count;
+}
+const transactions = {
+    name: 'platform: entity group transactions vs single upserts',
+    async run(env) {
+        const entities = employees(env.size(1_000));
+        const batchedTable = env.uniqueName('BenchEgt', { table: true });
+        const singleTable = env.uniqueName('BenchSingle', { table: true });
+        await env.clients.tableService().createTable(batchedTable);
+        await env.clients.tableService().createTable(singleTable);
+        const pattern = await env.measure(`EGT upserts, ${TRANSACTION_SIZE} per transaction`, entities.length, async () => {
+            const table = env.clients.table(batchedTable);
+            for (let start = 0; start < entities.length; start += TRANSACTION_SIZE) {
+                const actions = entities
+                    .slice(start, start + TRANSACTION_SIZE)
+                    .map((entity) => ['upsert', entity, 'Replace']);
+                await table.submitTransaction(actions);
+            }
+            return { entities: entities.length };
+        });
+        const baseline = await env.measure('one upsertEntity call per entity', entities.length, async () => {
+            const table = env.clients.table(singleTable);
+            for (const entity of entities)
+                await table.upsertEntity(entity, 'Replace');
+            return { entities: entities.length };
+        });
+        for (const table of [batchedTable, singleTable]) {
+            const stored = await countEntities(env, table);
+            if (stored !== entities.length)
+                throw new Error(`${table} holds ${stored} entities, expected ${entities.length}.`);
+        }
+        return {
+            name: this.name,
+            pattern,
+            baseline,
+            goal: `${TRANSACTION_SIZE}× fewer requests (one per ${TRANSACTION_SIZE} entities), faster`,
+            notes: 'Same entities, same partition; each transaction is atomic. Azure bills an EGT as one transaction, ' +
+                'so the request ratio is also the cost ratio.',
+        };
+    },
+};
+/**
+ * Starts the built local host on a free port with only `functionsFile` loaded.
+ *
+ * @throws {Error} when the build has no host CLI, or the host exits or stays silent for 30 s.
+ */
+async function startBuiltHost(env, functionsFile, settings) {
+    if (!node_fs_1.default.existsSync(HOST_CLI)) {
+        throw new Error(`${node_path_1.default.relative(PROJECT_ROOT, HOST_CLI)} is missing: run "npm run build" (npm run bench does).`);
+    }
+    const child = (0, node_child_process_1.spawn)(process.execPath, [HOST_CLI, '--app-root', PROJECT_ROOT, '--functions', functionsFile, '--port', '0'], {
+        cwd: PROJECT_ROOT,
+        env: {
+            ...process.env,
+            ...settings,
+            AzureWebJobsStorage: env.connectionString,
+            HOST_LOG_LEVEL: 'warning',
+            AzureFunctionsWebHost__hostid: `bench-${(0, node_crypto_1.randomBytes)(6).toString('hex')}`,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const stopped = new Promise((resolve) => child.once('exit', () => resolve()));
+    const stop = async () => {
+        if (child.exitCode !== null || child.signalCode !== null)
+            return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await stopped;
+        clearTimeout(timer);
+    };
+    const baseUrl = await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`The host did not start within 30 s:\n${output}`)), 30_000);
+        const onData = (chunk) => {
+            output += chunk.toString('utf8');
+            const match = /Host listening on \S+ \(API base (\S+)\)/.exec(output);
+            if (match) {
+                clearTimeout(timer);
+                resolve(match[1]);
+            }
+        };
+        child.stdout.on('data', onData);
+        child.stderr.on('data', onData);
+        child.once('exit', (code) => {
+            clearTimeout(timer);
+            reject(new Error(`The host exited (code ${code}) before listening:\n${output}`));
+        });
+    }).catch(async (error) => {
+        await stop();
+        throw error;
+    });
+    return { baseUrl, stop };
+}
+/** Runs `operation` `count` times in sequence, timing each one; adds p50/p95 to the measurement. */
+async function measureSequential(env, label, count, operation) {
+    const latencies = [];
+    const measurement = await env.measure(label, count, async () => {
+        for (let i = 0; i < count; i += 1) {
+            const started = process.hrtime.bigint();
+            await operation();
+            latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+        }
+    });
+    return {
+        ...measurement,
+        p50Ms: Math.round((0, harness_1.percentile)(latencies, 50) * 100) / 100,
+        p95Ms: Math.round((0, harness_1.percentile)(latencies, 95) * 100) / 100,
+    };
+}
+async function expectOk(response, what) {
+    if (!response.ok)
+        throw new Error(`${what} answered ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+}
+const hostPointRead = {
+    name: 'platform: host HTTP point read vs SDK point read',
+    async run(env) {
+        const department = 'Bench';
+        const employeesTable = env.uniqueName('BenchEmployees', { table: true });
+        await env.clients.tableService().createTable(employeesTable);
+        const host = await startBuiltHost(env, 'dist/functions/departments.js', {
+            EMPLOYEES_TABLE: employeesTable,
+            // Every GET must reach storage, as the SDK side does.
+            DEPARTMENT_CACHE_TTL_SECONDS: '0',
+        });
+        try {
+            const url = `${host.baseUrl}/departments/${department}`;
+            await expectOk(await fetch(url, {
+                method: 'PUT',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ description: 'Benchmark department' }),
+            }), `PUT ${url}`);
+            const reads = env.size(500);
+            const table = env.clients.table(employeesTable);
+            const partitionKey = (0, keys_1.departmentPartitionKey)(department);
+            // Warm both paths (connections, JIT) before measuring.
+            await expectOk(await fetch(url), `GET ${url}`);
+            await table.getEntity(partitionKey, keys_1.DEPARTMENT_ROW_KEY);
+            const pattern = await measureSequential(env, 'GET /api/departments/{dept} via local host', reads, async () => {
+                await expectOk(await fetch(url), `GET ${url}`);
+            });
+            const baseline = await measureSequential(env, 'TableClient.getEntity in-process', reads, async () => {
+                await table.getEntity(partitionKey, keys_1.DEPARTMENT_ROW_KEY);
+            });
+            const comparison = {
+                name: this.name,
+                pattern,
+                baseline,
+                goal: 'same storage requests; host adds only HTTP + invocation overhead per call',
+                notes: 'Here "pattern" is the deployed shape (HTTP through the Functions host) and the baseline the bare ' +
+                    'storage call: a time ratio below 1 is the host overhead. Requests should match one-for-one.',
+            };
+            return comparison;
+        }
+        finally {
+            await host.stop();
+        }
+    },
+};
+const hostHealth = {
+    name: 'platform: host HTTP health vs checkHealth in-process',
+    async run(env) {
+        const host = await startBuiltHost(env, 'dist/functions/health.js', {});
+        try {
+            const url = `${host.baseUrl}/health`;
+            await expectOk(await fetch(url), `GET ${url}`);
+            await (0, health_1.checkHealth)(env.clients);
+            const calls = env.size(300);
+            const pattern = await measureSequential(env, 'GET /api/health via local host', calls, async () => {
+                await expectOk(await fetch(url), `GET ${url}`);
+            });
+            const baseline = await measureSequential(env, 'checkHealth() in-process', calls, async () => {
+                const report = await (0, health_1.checkHealth)(env.clients);
+                if (report.storage !== 'ok')
+                    throw new Error(`Storage unhealthy: ${JSON.stringify(report)}`);
+            });
+            return {
+                name: this.name,
+                pattern,
+                baseline,
+                goal: 'same 3 storage requests per call; host overhead small beside them',
+                notes: 'Both sides list one table, queue and container per call (in parallel).',
+            };
+        }
+        finally {
+            await host.stop();
+        }
+    },
+};
+exports.default = [transactions, hostPointRead, hostHealth];
+//# sourceMappingURL=platform.js.map

@@ -1,0 +1,330 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.trafficBetween = trafficBetween;
+exports.scaledSize = scaledSize;
+exports.benchName = benchName;
+exports.createBenchEnv = createBenchEnv;
+exports.percentile = percentile;
+exports.loadCases = loadCases;
+exports.selectCases = selectCases;
+exports.ratio = ratio;
+exports.describeError = describeError;
+exports.runCase = runCase;
+exports.formatBytes = formatBytes;
+exports.formatReport = formatReport;
+exports.buildReport = buildReport;
+/**
+ * The benchmark harness's parts: the {@link BenchEnv} a case receives (clients through the counting
+ * proxy, traffic snapshots, timing), case discovery, sequential runs that survive a failing case,
+ * the printed table and the `bench/results.json` report. `bench/run.ts` wires them to Azurite.
+ */
+const node_crypto_1 = require("node:crypto");
+const node_fs_1 = __importDefault(require("node:fs"));
+const node_os_1 = __importDefault(require("node:os"));
+const node_path_1 = __importDefault(require("node:path"));
+/** `after - before`, per field (the proxy only counts up between resets). */
+function trafficBetween(before, after) {
+    const byKind = {};
+    for (const [kind, count] of Object.entries(after.byKind)) {
+        const delta = count - (before.byKind[kind] ?? 0);
+        if (delta > 0)
+            byKind[kind] = delta;
+    }
+    return {
+        requests: after.requests - before.requests,
+        byKind,
+        bytesSent: after.bytesSent - before.bytesSent,
+        bytesReceived: after.bytesReceived - before.bytesReceived,
+    };
+}
+/** The size a case should use: `full`, or a tenth of it (at least 1) in a quick run. */
+function scaledSize(full, quick) {
+    return quick ? Math.max(1, Math.ceil(full / 10)) : full;
+}
+/** A unique table name (letters and digits, starting with a letter) or queue/container name. */
+function benchName(prefix, options = {}) {
+    const suffix = (0, node_crypto_1.randomBytes)(5).toString('hex');
+    if (options.table) {
+        const letters = prefix.replace(/[^A-Za-z0-9]/g, '').replace(/^[^A-Za-z]+/, '') || 'Bench';
+        return `${letters.slice(0, 63 - suffix.length)}${suffix}`;
+    }
+    const lower = prefix
+        .toLowerCase()
+        .replace(/[^a-z0-9-]+/g, '-')
+        .replace(/-{2,}/g, '-')
+        .replace(/^-+|-+$/g, '') || 'bench';
+    return `${lower.slice(0, 62 - suffix.length)}-${suffix}`;
+}
+/** Builds the {@link BenchEnv} every case receives. */
+function createBenchEnv(options) {
+    const { proxy } = options;
+    let since = proxy.counts();
+    return {
+        clients: options.clients,
+        connectionString: proxy.connectionString,
+        directConnectionString: options.directConnectionString,
+        traffic: () => trafficBetween(since, proxy.counts()),
+        resetTraffic: () => {
+            since = proxy.counts();
+        },
+        uniqueName: benchName,
+        size: (full) => scaledSize(full, options.quick),
+        async measure(label, operations, fn) {
+            const before = proxy.counts();
+            const started = process.hrtime.bigint();
+            const outcome = await fn();
+            const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+            const traffic = trafficBetween(before, proxy.counts());
+            const measurement = {
+                label,
+                wallMs: round(wallMs, 1),
+                operations,
+                opsPerSecond: wallMs > 0 ? round((operations / wallMs) * 1000, 1) : 0,
+                requests: traffic.requests,
+                bytes: traffic.bytesSent + traffic.bytesReceived,
+            };
+            if (outcome && outcome.entities !== undefined)
+                measurement.entities = outcome.entities;
+            return measurement;
+        },
+    };
+}
+/** The `p`-th percentile (0–100) of `values` by nearest rank; 0 for no values. */
+function percentile(values, p) {
+    if (values.length === 0)
+        return 0;
+    const sorted = [...values].sort((a, b) => a - b);
+    const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+    return sorted[rank - 1];
+}
+function round(value, digits) {
+    const factor = 10 ** digits;
+    return Math.round(value * factor) / factor;
+}
+function isBenchCase(value) {
+    const candidate = value;
+    return typeof candidate?.name === 'string' && typeof candidate.run === 'function';
+}
+/**
+ * Loads every `*.js` module in `directory` (sorted by file name); each default-exports a
+ * {@link BenchCase} or an array of them. A module that fails to load, or exports something else,
+ * becomes a `loadError` entry so that the run reports it instead of stopping.
+ */
+function loadCases(directory) {
+    const files = node_fs_1.default
+        .readdirSync(directory)
+        .filter((file) => file.endsWith('.js'))
+        .sort();
+    const loaded = [];
+    for (const file of files) {
+        try {
+            // eslint-disable-next-line @typescript-eslint/no-require-imports
+            const exported = require(node_path_1.default.join(directory, file)).default;
+            const cases = Array.isArray(exported) ? exported : [exported];
+            if (cases.length === 0 || !cases.every(isBenchCase)) {
+                loaded.push({
+                    file,
+                    loadError: 'does not default-export a BenchCase or an array of BenchCases',
+                });
+                continue;
+            }
+            for (const benchCase of cases)
+                loaded.push({ file, benchCase });
+        }
+        catch (error) {
+            loaded.push({ file, loadError: describeError(error) });
+        }
+    }
+    return loaded;
+}
+/** Cases whose name contains one of `filters` (case-insensitive); all when there is none. */
+function selectCases(cases, filters) {
+    if (filters.length === 0)
+        return [...cases];
+    const wanted = filters.map((f) => f.toLowerCase());
+    return cases.filter((c) => {
+        const name = 'benchCase' in c ? c.benchCase.name : c.file;
+        return wanted.some((f) => name.toLowerCase().includes(f));
+    });
+}
+/** Baseline / pattern; `null` when the pattern side is 0 (no meaningful ratio). */
+function ratio(baseline, pattern) {
+    return pattern > 0 ? round(baseline / pattern, 2) : null;
+}
+function withRatios(comparison) {
+    return {
+        ...comparison,
+        ratios: {
+            time: ratio(comparison.baseline.wallMs, comparison.pattern.wallMs),
+            requests: ratio(comparison.baseline.requests, comparison.pattern.requests),
+            bytes: ratio(comparison.baseline.bytes, comparison.pattern.bytes),
+        },
+    };
+}
+function describeError(error) {
+    if (error instanceof Error)
+        return error.stack ?? `${error.name}: ${error.message}`;
+    return String(error);
+}
+function withTimeout(work, timeoutMs, name) {
+    let timer;
+    const timeout = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Case "${name}" did not finish within ${timeoutMs} ms.`)), timeoutMs);
+    });
+    return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+/**
+ * Runs one case; a throw, a timeout or a malformed result is a failed case, never a crash.
+ */
+async function runCase(loaded, env, timeoutMs) {
+    const started = Date.now();
+    if ('loadError' in loaded) {
+        return {
+            name: loaded.file,
+            file: loaded.file,
+            status: 'failed',
+            durationMs: 0,
+            comparisons: [],
+            error: loaded.loadError,
+        };
+    }
+    const { benchCase, file } = loaded;
+    try {
+        env.resetTraffic();
+        const result = await withTimeout(Promise.resolve().then(() => benchCase.run(env)), timeoutMs, benchCase.name);
+        const comparisons = (Array.isArray(result) ? result : [result]).map(withRatios);
+        return {
+            name: benchCase.name,
+            file,
+            status: 'passed',
+            durationMs: Date.now() - started,
+            comparisons,
+        };
+    }
+    catch (error) {
+        return {
+            name: benchCase.name,
+            file,
+            status: 'failed',
+            durationMs: Date.now() - started,
+            comparisons: [],
+            error: describeError(error),
+        };
+    }
+}
+// ---------------------------------------------------------------------------------------------
+// Reporting
+// ---------------------------------------------------------------------------------------------
+/** `1.2 kB`, `3.4 MB`: decimal units, as network and billing figures are quoted. */
+function formatBytes(bytes) {
+    if (bytes < 1000)
+        return `${bytes} B`;
+    const units = ['kB', 'MB', 'GB'];
+    let value = bytes;
+    let unit = -1;
+    while (value >= 1000 && unit < units.length - 1) {
+        value /= 1000;
+        unit += 1;
+    }
+    return `${value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
+}
+function formatNumber(value, digits = 0) {
+    return value.toLocaleString('en-US', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+    });
+}
+function formatRatio(value, baseline) {
+    if (value === null)
+        return baseline > 0 ? '∞' : '–';
+    return `${value >= 100 ? formatNumber(value) : value.toFixed(value >= 10 ? 1 : 2)}×`;
+}
+const COLUMNS = [
+    '',
+    'side',
+    'label',
+    'wall ms',
+    'ops/s',
+    'requests',
+    'entities',
+    'bytes',
+    'p50/p95 ms',
+];
+const RIGHT_ALIGNED = new Set([3, 4, 5, 6, 7, 8]);
+function measurementRow(side, m) {
+    const latency = m.p50Ms !== undefined ? `${m.p50Ms.toFixed(1)}/${(m.p95Ms ?? m.p50Ms).toFixed(1)}` : '';
+    return [
+        '',
+        side,
+        m.label,
+        formatNumber(m.wallMs, 1),
+        formatNumber(m.opsPerSecond, 1),
+        formatNumber(m.requests),
+        m.entities === undefined ? '' : formatNumber(m.entities),
+        formatBytes(m.bytes),
+        latency,
+    ];
+}
+function renderRows(rows) {
+    const widths = COLUMNS.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+    return rows.map((row) => row
+        .map((cell, i) => RIGHT_ALIGNED.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd());
+}
+/**
+ * The console report: per comparison, the pattern and baseline rows and the baseline/pattern
+ * ratios for time, requests and bytes, with the goal; failed cases with their error.
+ */
+function formatReport(results) {
+    const lines = [];
+    for (const result of results) {
+        if (result.status === 'failed') {
+            lines.push(`✗ ${result.name} FAILED (${formatNumber(result.durationMs)} ms)`);
+            lines.push(...(result.error ?? '')
+                .split('\n')
+                .slice(0, 8)
+                .map((l) => `    ${l}`));
+            lines.push('');
+            continue;
+        }
+        for (const c of result.comparisons) {
+            lines.push(`■ ${c.name}${c.goal ? `   — goal: ${c.goal}` : ''}`);
+            const rows = [
+                [...COLUMNS],
+                measurementRow('pattern', c.pattern),
+                measurementRow('baseline', c.baseline),
+            ];
+            lines.push(...renderRows(rows));
+            lines.push(`  baseline/pattern: time ${formatRatio(c.ratios.time, c.baseline.wallMs)}, ` +
+                `requests ${formatRatio(c.ratios.requests, c.baseline.requests)}, ` +
+                `bytes ${formatRatio(c.ratios.bytes, c.baseline.bytes)}`);
+            if (c.notes)
+                lines.push(`  notes: ${c.notes}`);
+            lines.push('');
+        }
+    }
+    const failed = results.filter((r) => r.status === 'failed').length;
+    lines.push(`${results.length - failed} case(s) passed, ${failed} failed.`);
+    return lines.join('\n');
+}
+/** The machine-readable report, with what is needed to compare runs across machines. */
+function buildReport(results, options) {
+    const cpus = node_os_1.default.cpus();
+    return {
+        date: new Date().toISOString(),
+        node: process.version,
+        platform: `${node_os_1.default.platform()} ${node_os_1.default.release()} ${node_os_1.default.arch()}`,
+        cpus: cpus.length,
+        cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+        memoryGb: round(node_os_1.default.totalmem() / 1024 ** 3, 1),
+        quick: options.quick,
+        filters: options.filters,
+        durationMs: options.durationMs,
+        cases: results,
+    };
+}
+//# sourceMappingURL=harness.js.map

@@ -1,0 +1,89 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.BLOB_SAS_VERSION = void 0;
+exports.accountKeySigner = accountKeySigner;
+exports.userDelegationSigner = userDelegationSigner;
+/**
+ * Signs blob SAS in one of two ways, chosen by configuration:
+ *
+ * - **service SAS** when an account key is configured: signed locally with the key, no round trip;
+ * - **user delegation SAS** when the app reaches storage with a managed identity and holds no key:
+ *   signed with a user delegation key that the identity obtains from the Blob service
+ *   (`Get User Delegation Key`, needs a role with `generateUserDelegationKey`, e.g. Storage Blob
+ *   Delegator). The key is cached and reused while it outlives the tokens it signs, so issuance
+ *   costs one round trip per key lifetime, not per token.
+ */
+const storage_blob_1 = require("@azure/storage-blob");
+const errors_1 = require("../storage/errors");
+const lifetime_1 = require("./lifetime");
+/**
+ * The signed version (`sv`) of every blob SAS. Pinned rather than left to the SDK's newest, so the
+ * string-to-sign is one that both Azure and the local emulator compute: SDK 12.32 defaults to
+ * 2026-04-06, whose user delegation string-to-sign gained fields Azurite 3.35 does not know yet.
+ */
+exports.BLOB_SAS_VERSION = '2025-11-05';
+/** A signer that uses the account key (service SAS). */
+function accountKeySigner(key) {
+    const credential = new storage_blob_1.StorageSharedKeyCredential(key.accountName, key.accountKey);
+    return {
+        kind: 'accountKey',
+        sign: async (values) => (0, storage_blob_1.generateBlobSASQueryParameters)({ ...values, version: exports.BLOB_SAS_VERSION }, credential).toString(),
+    };
+}
+/** How long a fetched user delegation key stays valid beyond the longest token it must sign. */
+const DELEGATION_KEY_SLACK_MS = 60 * 60_000;
+/**
+ * A signer that uses user delegation keys of the given (token-authorised) Blob service client.
+ *
+ * @param blobService - a client authorised with a Microsoft Entra identity.
+ * @param accountName - the storage account's name.
+ * @param maxTokenMs - the longest token lifetime it will be asked to sign.
+ * @param now - clock (tests).
+ */
+function userDelegationSigner(blobService, accountName, maxTokenMs, now = () => new Date()) {
+    let cached;
+    let cachedKey;
+    const covers = (key, values) => key.signedStartsOn.getTime() <= (values.startsOn ?? now()).getTime() &&
+        key.signedExpiresOn.getTime() >= (values.expiresOn ?? now()).getTime();
+    const fetchKey = async () => {
+        const at = now().getTime();
+        const response = await (0, errors_1.withStorageErrors)(() => blobService.getUserDelegationKey(new Date(at - 2 * lifetime_1.CLOCK_SKEW_MS), new Date(at + maxTokenMs + DELEGATION_KEY_SLACK_MS)));
+        return {
+            signedObjectId: response.signedObjectId,
+            signedTenantId: response.signedTenantId,
+            signedStartsOn: new Date(response.signedStartsOn),
+            signedExpiresOn: new Date(response.signedExpiresOn),
+            signedService: response.signedService,
+            signedVersion: response.signedVersion,
+            value: response.value,
+        };
+    };
+    const keyFor = async (values) => {
+        if (cachedKey && covers(cachedKey, values))
+            return cachedKey;
+        if (!cached) {
+            cached = fetchKey().then((key) => {
+                cachedKey = key;
+                cached = undefined;
+                return key;
+            }, (error) => {
+                cached = undefined;
+                throw error;
+            });
+        }
+        const key = await cached;
+        if (covers(key, values))
+            return key;
+        // A concurrent fetch started earlier than this token's window: fetch once more for it.
+        cachedKey = await fetchKey();
+        return cachedKey;
+    };
+    return {
+        kind: 'userDelegationKey',
+        async sign(values) {
+            const key = await keyFor(values);
+            return (0, storage_blob_1.generateBlobSASQueryParameters)({ ...values, version: exports.BLOB_SAS_VERSION }, key, accountName).toString();
+        },
+    };
+}
+//# sourceMappingURL=blobSas.js.map

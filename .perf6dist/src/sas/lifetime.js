@@ -1,0 +1,40 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.CLOCK_SKEW_MS = void 0;
+exports.sasWindow = sasWindow;
+/**
+ * When a SAS is valid. Tokens start a few minutes in the past, because the storage service and
+ * the client compare `st` with their own clocks and a client whose clock runs slightly behind
+ * would otherwise be refused; they end after the requested lifetime, which has a default and a
+ * hard cap (config `SAS_DEFAULT_MINUTES`, `SAS_MAX_MINUTES`).
+ */
+const errors_1 = require("../errors");
+/** How far back a token's start is set, to absorb clock skew between machines. */
+exports.CLOCK_SKEW_MS = 5 * 60_000;
+function wholeSeconds(ms) {
+    return new Date(Math.floor(ms / 1000) * 1000);
+}
+/**
+ * The window of a token issued at `now` for `requestedMinutes` (default when omitted).
+ *
+ * A lifetime over the cap is refused rather than shortened, so a client never holds a token that
+ * dies earlier than it asked for without being told.
+ *
+ * @throws {ValidationError} `InvalidSasLifetime` for a lifetime that is not a whole number ≥ 1;
+ *   `SasLifetimeTooLong` above `maxMinutes`.
+ */
+function sasWindow(now, requestedMinutes, limits) {
+    const minutes = requestedMinutes ?? limits.defaultMinutes;
+    if (!Number.isInteger(minutes) || minutes < 1) {
+        throw new errors_1.ValidationError(`minutes must be a whole number of at least 1, got ${minutes}.`, 'body.minutes', 'InvalidSasLifetime');
+    }
+    if (minutes > limits.maxMinutes) {
+        throw new errors_1.ValidationError(`A SAS may live at most ${limits.maxMinutes} minutes; ${minutes} were requested.`, 'body.minutes', 'SasLifetimeTooLong');
+    }
+    const at = now.getTime();
+    return {
+        startsOn: wholeSeconds(at - exports.CLOCK_SKEW_MS),
+        expiresOn: wholeSeconds(at + minutes * 60_000),
+    };
+}
+//# sourceMappingURL=lifetime.js.map

@@ -1,0 +1,46 @@
+"use strict";
+/**
+ * Property names of the message counters: `H00`..`H23` in a day's data-series entity, `D001`..`D366`
+ * in a year's wide entity, whose 366 counters are split over two physical entities because one
+ * entity holds at most 252 custom properties.
+ */
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.FIRST_DAY_OF_PART_2 = void 0;
+exports.hourProperty = hourProperty;
+exports.dayProperty = dayProperty;
+exports.yearPartOf = yearPartOf;
+exports.daysOfPart = daysOfPart;
+exports.counterValue = counterValue;
+/** Days 1–183 live in part 1, days 184–366 in part 2: 183 counters + 2 bookkeeping properties each. */
+exports.FIRST_DAY_OF_PART_2 = 184;
+/** `H07` for hour 7 (0–23). */
+function hourProperty(hour) {
+    if (!Number.isInteger(hour) || hour < 0 || hour > 23)
+        throw new Error(`Hour ${hour} is outside 0-23.`);
+    return `H${hour.toString().padStart(2, '0')}`;
+}
+/** `D032` for day-of-year 32 (1–366). */
+function dayProperty(dayOfYear) {
+    if (!Number.isInteger(dayOfYear) || dayOfYear < 1 || dayOfYear > 366) {
+        throw new Error(`Day of year ${dayOfYear} is outside 1-366.`);
+    }
+    return `D${dayOfYear.toString().padStart(3, '0')}`;
+}
+/** Which physical entity (1 or 2) of a year holds a day-of-year's counter. */
+function yearPartOf(dayOfYear) {
+    return dayOfYear < exports.FIRST_DAY_OF_PART_2 ? 1 : 2;
+}
+/** Day-of-year numbers whose counters the given part holds. */
+function daysOfPart(part) {
+    const [first, last] = part === 1 ? [1, exports.FIRST_DAY_OF_PART_2 - 1] : [exports.FIRST_DAY_OF_PART_2, 366];
+    return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+/** A counter's value as stored (`Edm.Int64` arrives as bigint; absent counts as 0). */
+function counterValue(stored) {
+    if (typeof stored === 'bigint')
+        return Number(stored);
+    if (typeof stored === 'number' && Number.isFinite(stored))
+        return stored;
+    return 0;
+}
+//# sourceMappingURL=counterProperties.js.map

@@ -1,0 +1,246 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.expandConnectionString = expandConnectionString;
+exports.parseConnectionString = parseConnectionString;
+exports.tryTimeoutPolicy = tryTimeoutPolicy;
+exports.createStorageClients = createStorageClients;
+exports.getStorageClients = getStorageClients;
+exports.resetStorageClients = resetStorageClients;
+/**
+ * The one place that creates storage clients.
+ *
+ * Every client gets the same retry budget through its SDK's own policy: the Tables SDK uses the
+ * core pipeline's exponential retry (`retryOptions`), Blob and Queue use
+ * `StorageRetryPolicyType.EXPONENTIAL`. None of the three gives a try a client-side deadline that
+ * is then retried: the core HTTP client's `request.timeout` aborts with an `AbortError`, which both
+ * retry policies rethrow at once, and the Blob/Queue `tryTimeoutInMs` only sets the service-side
+ * `timeout` parameter (a connection that never answers would hang). So one small policy runs inside
+ * the retry loop of every client, abandons a try after `tryTimeoutMs` and reports it as a
+ * retriable `ETIMEDOUT`; a timed-out try is then retried like any other transient fault.
+ */
+const data_tables_1 = require("@azure/data-tables");
+const identity_1 = require("@azure/identity");
+const storage_blob_1 = require("@azure/storage-blob");
+const storage_queue_1 = require("@azure/storage-queue");
+const core_rest_pipeline_1 = require("@azure/core-rest-pipeline");
+const config_1 = require("../config");
+const DEV_ACCOUNT = 'devstoreaccount1';
+const DEV_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+const DEV_CONNECTION_STRING = `DefaultEndpointsProtocol=http;AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};` +
+    `BlobEndpoint=http://127.0.0.1:10000/${DEV_ACCOUNT};` +
+    `QueueEndpoint=http://127.0.0.1:10001/${DEV_ACCOUNT};` +
+    `TableEndpoint=http://127.0.0.1:10002/${DEV_ACCOUNT};`;
+/** Expands `UseDevelopmentStorage=true` to the emulator's full connection string. */
+function expandConnectionString(connectionString) {
+    return /^\s*UseDevelopmentStorage\s*=\s*true\s*;?\s*$/i.test(connectionString)
+        ? DEV_CONNECTION_STRING
+        : connectionString;
+}
+/** Parses `Key=Value;` pairs of a storage connection string (keys case-insensitive). */
+function parseConnectionString(connectionString) {
+    const pairs = new Map();
+    for (const part of expandConnectionString(connectionString).split(';')) {
+        const eq = part.indexOf('=');
+        if (eq <= 0)
+            continue;
+        pairs.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim());
+    }
+    return pairs;
+}
+function isLoopbackUrl(url) {
+    try {
+        const host = new URL(url).hostname;
+        return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Gives each try its own deadline. Runs inside the SDK's retry loop (once per try): it swaps the
+ * request's abort signal for one that fires after `timeoutMs` (or when the caller aborts), and turns
+ * its own expiry into a `RestError` with code `ETIMEDOUT`, which every retry policy retries. The
+ * caller's abort still ends the whole operation. A streamed response (blob download) is bounded
+ * until its headers arrive; the caller's signal keeps covering the stream afterwards.
+ */
+function tryTimeoutPolicy(timeoutMs) {
+    return {
+        name: 'tryTimeoutPolicy',
+        async sendRequest(request, next) {
+            const callerSignal = request.abortSignal;
+            if (callerSignal?.aborted)
+                return next(request);
+            const tryAbort = new AbortController();
+            const forwardCallerAbort = () => tryAbort.abort();
+            callerSignal?.addEventListener('abort', forwardCallerAbort);
+            let timedOut = false;
+            const timer = setTimeout(() => {
+                timedOut = true;
+                tryAbort.abort();
+            }, timeoutMs);
+            request.abortSignal = tryAbort.signal;
+            let streaming = false;
+            try {
+                const response = await next(request);
+                const stream = response.readableStreamBody;
+                if (stream && callerSignal) {
+                    streaming = true;
+                    stream.once('close', () => callerSignal.removeEventListener('abort', forwardCallerAbort));
+                }
+                return response;
+            }
+            catch (error) {
+                if (timedOut && !callerSignal?.aborted) {
+                    throw new core_rest_pipeline_1.RestError(`Storage did not answer within ${timeoutMs} ms (STORAGE_TRY_TIMEOUT_MS); the try was abandoned.`, { code: 'ETIMEDOUT', request });
+                }
+                throw error;
+            }
+            finally {
+                clearTimeout(timer);
+                if (!streaming)
+                    callerSignal?.removeEventListener('abort', forwardCallerAbort);
+                request.abortSignal = callerSignal;
+            }
+        },
+    };
+}
+/**
+ * Blob service client whose every try has a client-side deadline. Containers and blobs obtained
+ * from it share its pipeline, so the policy is added once, here.
+ */
+class BlobServiceWithTryTimeout extends storage_blob_1.BlobServiceClient {
+    constructor(url, credential, options, tryTimeoutMs) {
+        super(url, credential, options);
+        this.storageClientContext.pipeline.addPolicy(tryTimeoutPolicy(tryTimeoutMs), {
+            afterPhase: 'Sign',
+        });
+    }
+}
+/** Queue service client whose every try has a client-side deadline (see above). */
+class QueueServiceWithTryTimeout extends storage_queue_1.QueueServiceClient {
+    constructor(url, credential, options, tryTimeoutMs) {
+        super(url, credential, options);
+        this.storageClientContext.pipeline.addPolicy(tryTimeoutPolicy(tryTimeoutMs), {
+            afterPhase: 'Sign',
+        });
+    }
+}
+/**
+ * Creates the clients of one storage account.
+ *
+ * @param connection - a connection string, or service URIs for managed identity.
+ * @param retry - the retry budget shared by every client.
+ * @param credential - overrides `DefaultAzureCredential` for identity-based connections (tests).
+ * @throws {Error} when a connection string names no table, queue or blob endpoint.
+ */
+function createStorageClients(connection, retry, credential) {
+    const tableOptions = {
+        retryOptions: {
+            maxRetries: retry.maxRetries,
+            retryDelayInMs: retry.retryDelayMs,
+            maxRetryDelayInMs: retry.maxRetryDelayMs,
+        },
+        additionalPolicies: [
+            { policy: tryTimeoutPolicy(retry.tryTimeoutMs), position: 'perRetry' },
+        ],
+    };
+    // Blob and Queue ship separate (identical) policy types; each client gets its own SDK's.
+    const storageRetry = {
+        maxTries: retry.maxRetries + 1,
+        retryDelayInMs: retry.retryDelayMs,
+        maxRetryDelayInMs: retry.maxRetryDelayMs,
+        // Only the service-side `timeout` (whole seconds; 0 would be invalid). The client-side
+        // deadline is tryTimeoutPolicy's.
+        tryTimeoutInMs: Math.max(1_000, retry.tryTimeoutMs),
+    };
+    const blobOptions = {
+        retryOptions: { ...storageRetry, retryPolicyType: storage_blob_1.StorageRetryPolicyType.EXPONENTIAL },
+    };
+    const queueOptions = {
+        retryOptions: { ...storageRetry, retryPolicyType: storage_queue_1.StorageRetryPolicyType.EXPONENTIAL },
+    };
+    let sharedKey;
+    let tableEndpoint;
+    let tableCredential;
+    let blobService;
+    let queueService;
+    if (connection.kind === 'connectionString') {
+        const parts = parseConnectionString(connection.connectionString);
+        const accountName = parts.get('accountname');
+        const accountKey = parts.get('accountkey');
+        const protocol = parts.get('defaultendpointsprotocol') ?? 'https';
+        const suffix = parts.get('endpointsuffix') ?? 'core.windows.net';
+        const endpoint = (service) => {
+            const explicit = parts.get(`${service}endpoint`);
+            if (explicit)
+                return explicit.replace(/\/+$/, '');
+            if (!accountName) {
+                throw new Error(`The storage connection string has no ${service[0].toUpperCase()}${service.slice(1)}Endpoint and no AccountName.`);
+            }
+            return `${protocol}://${accountName}.${service}.${suffix}`;
+        };
+        if (!accountName || !accountKey) {
+            throw new Error('The storage connection string needs AccountName and AccountKey.');
+        }
+        sharedKey = { accountName, accountKey };
+        tableEndpoint = endpoint('table');
+        tableCredential = new data_tables_1.AzureNamedKeyCredential(accountName, accountKey);
+        blobService = new BlobServiceWithTryTimeout(endpoint('blob'), new storage_blob_1.StorageSharedKeyCredential(accountName, accountKey), blobOptions, retry.tryTimeoutMs);
+        queueService = new QueueServiceWithTryTimeout(endpoint('queue'), new storage_queue_1.StorageSharedKeyCredential(accountName, accountKey), queueOptions, retry.tryTimeoutMs);
+    }
+    else {
+        const tokenCredential = credential ?? new identity_1.DefaultAzureCredential({ managedIdentityClientId: connection.clientId });
+        tableEndpoint = connection.tableServiceUri.replace(/\/+$/, '');
+        tableCredential = tokenCredential;
+        blobService = new BlobServiceWithTryTimeout(connection.blobServiceUri, tokenCredential, blobOptions, retry.tryTimeoutMs);
+        queueService = new QueueServiceWithTryTimeout(connection.queueServiceUri, tokenCredential, queueOptions, retry.tryTimeoutMs);
+    }
+    const isLoopback = isLoopbackUrl(tableEndpoint);
+    const tableClientOptions = { ...tableOptions, allowInsecureConnection: isLoopback };
+    const tables = new Map();
+    let tableService;
+    return {
+        sharedKey,
+        isLoopback,
+        table(tableName) {
+            let client = tables.get(tableName);
+            if (!client) {
+                client =
+                    tableCredential instanceof data_tables_1.AzureNamedKeyCredential
+                        ? new data_tables_1.TableClient(tableEndpoint, tableName, tableCredential, tableClientOptions)
+                        : new data_tables_1.TableClient(tableEndpoint, tableName, tableCredential, tableClientOptions);
+                tables.set(tableName, client);
+            }
+            return client;
+        },
+        tableService() {
+            tableService ??=
+                tableCredential instanceof data_tables_1.AzureNamedKeyCredential
+                    ? new data_tables_1.TableServiceClient(tableEndpoint, tableCredential, tableClientOptions)
+                    : new data_tables_1.TableServiceClient(tableEndpoint, tableCredential, tableClientOptions);
+            return tableService;
+        },
+        queue: (queueName) => queueService.getQueueClient(queueName),
+        queueService: () => queueService,
+        container: (containerName) => blobService.getContainerClient(containerName),
+        blobService: () => blobService,
+    };
+}
+let defaultClients;
+/**
+ * The process-wide clients for the configured account.
+ *
+ * @throws {ConfigError} when the storage connection is not configured.
+ */
+function getStorageClients() {
+    if (!defaultClients) {
+        const config = (0, config_1.getConfig)();
+        defaultClients = createStorageClients(config.storage, config.retry);
+    }
+    return defaultClients;
+}
+/** Forgets the process-wide clients (tests that change the configuration). */
+function resetStorageClients() {
+    defaultClients = undefined;
+}
+//# sourceMappingURL=clients.js.map

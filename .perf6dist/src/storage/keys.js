@@ -1,0 +1,708 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.MAX_LOGIN_USER_ID_LENGTH = exports.MAX_STORABLE_DATE = exports.MIN_STORABLE_DATE = exports.MAX_TICKS = exports.DEPARTMENT_LIST_PARTITION_KEY = exports.DEPARTMENT_ROW_KEY = exports.MAX_KEY_LENGTH = void 0;
+exports.encodeKeyText = encodeKeyText;
+exports.decodeKeyText = decodeKeyText;
+exports.normalizeEmail = normalizeEmail;
+exports.normalizeLastName = normalizeLastName;
+exports.prefixRange = prefixRange;
+exports.isDepartmentName = isDepartmentName;
+exports.isEmployeeId = isEmployeeId;
+exports.departmentPartitionKey = departmentPartitionKey;
+exports.parseDepartmentPartitionKey = parseDepartmentPartitionKey;
+exports.departmentListRowKey = departmentListRowKey;
+exports.parseDepartmentListRowKey = parseDepartmentListRowKey;
+exports.employeeRowKey = employeeRowKey;
+exports.parseEmployeeRowKey = parseEmployeeRowKey;
+exports.employeeRowKeyRange = employeeRowKeyRange;
+exports.emailRowKey = emailRowKey;
+exports.parseEmailRowKey = parseEmailRowKey;
+exports.emailRowKeyRange = emailRowKeyRange;
+exports.lastNameRowKey = lastNameRowKey;
+exports.parseLastNameRowKey = parseLastNameRowKey;
+exports.lastNameRowKeyRange = lastNameRowKeyRange;
+exports.reviewRowKey = reviewRowKey;
+exports.parseReviewRowKey = parseReviewRowKey;
+exports.reviewRowKeyRange = reviewRowKeyRange;
+exports.idIndexPartitionKey = idIndexPartitionKey;
+exports.emailIndexPartitionKey = emailIndexPartitionKey;
+exports.parseIndexPartitionKey = parseIndexPartitionKey;
+exports.idIndexRowKey = idIndexRowKey;
+exports.emailIndexRowKey = emailIndexRowKey;
+exports.parseEmailIndexRowKey = parseEmailIndexRowKey;
+exports.orgLastNamePartitionKey = orgLastNamePartitionKey;
+exports.parseOrgLastNamePartitionKey = parseOrgLastNamePartitionKey;
+exports.lastNameBlobName = lastNameBlobName;
+exports.parseLastNameBlobName = parseLastNameBlobName;
+exports.orgLastNameShardRowKey = orgLastNameShardRowKey;
+exports.parseOrgLastNameShardRowKey = parseOrgLastNameShardRowKey;
+exports.orgLastNamePartitionKeyRange = orgLastNamePartitionKeyRange;
+exports.employeePartitionKey = employeePartitionKey;
+exports.parseEmployeePartitionKey = parseEmployeePartitionKey;
+exports.toTicks = toTicks;
+exports.fromTicks = fromTicks;
+exports.invertedTicksRowKey = invertedTicksRowKey;
+exports.parseInvertedTicksRowKey = parseInvertedTicksRowKey;
+exports.ticksRowKey = ticksRowKey;
+exports.parseTicksRowKey = parseTicksRowKey;
+exports.ticksRowKeyRange = ticksRowKeyRange;
+exports.utcDayStamp = utcDayStamp;
+exports.parseUtcDayStamp = parseUtcDayStamp;
+exports.loginTableName = loginTableName;
+exports.parseLoginTableName = parseLoginTableName;
+exports.loginAttemptPartitionKey = loginAttemptPartitionKey;
+exports.parseLoginAttemptPartitionKey = parseLoginAttemptPartitionKey;
+exports.hourlyStatsRowKey = hourlyStatsRowKey;
+exports.parseHourlyStatsRowKey = parseHourlyStatsRowKey;
+exports.yearlyStatsRowKeys = yearlyStatsRowKeys;
+exports.parseYearlyStatsRowKey = parseYearlyStatsRowKey;
+exports.isLogSource = isLogSource;
+exports.logHourPrefix = logHourPrefix;
+exports.logBlobName = logBlobName;
+exports.parseLogBlobName = parseLogBlobName;
+exports.photoBlobName = photoBlobName;
+exports.parsePhotoBlobName = parsePhotoBlobName;
+exports.photoBlobPrefix = photoBlobPrefix;
+exports.sasPolicyId = sasPolicyId;
+exports.parseSasPolicyId = parseSasPolicyId;
+exports.poisonQueueName = poisonQueueName;
+exports.parsePoisonQueueName = parsePoisonQueueName;
+exports.encodeContinuationToken = encodeContinuationToken;
+exports.toSdkContinuationToken = toSdkContinuationToken;
+exports.fromSdkContinuationToken = fromSdkContinuationToken;
+exports.decodeContinuationToken = decodeContinuationToken;
+/**
+ * Every PartitionKey, RowKey, table, queue and blob name, built and parsed here in pure
+ * encode/decode pairs. Nothing else in the code base concatenates keys.
+ *
+ * Rules this module enforces (Azure Table service): PartitionKey and RowKey are at most 1 KiB and
+ * may not contain `/`, `\`, `#`, `?` or control characters (U+0000–U+001F, U+007F–U+009F).
+ * Free text (emails, last names) is made key-safe with a reversible escape ({@link encodeKeyText}).
+ *
+ * Parsers of stored keys return `undefined` for a key of another type, so that readers can skip
+ * entity types they do not know (heterogeneous tables).
+ */
+const errors_1 = require("../errors");
+// ---------------------------------------------------------------------------------------------
+// Free text in keys
+// ---------------------------------------------------------------------------------------------
+/** Characters that may not appear in a key, plus `%`, the escape character itself. */
+// eslint-disable-next-line no-control-regex
+const KEY_UNSAFE = /[%/\\#?\u0000-\u001f\u007f-\u009f]/g;
+/** Largest key size the service accepts, in UTF-16 code units (1 KiB of key). */
+exports.MAX_KEY_LENGTH = 1024;
+/**
+ * Makes free text safe for a PartitionKey/RowKey: `%`, `/`, `\`, `#`, `?` and control characters
+ * become `%XX` (upper-case hex); every other character, including non-Latin letters and emoji, is
+ * kept, so keys stay readable and mostly in the text's own sort order.
+ */
+function encodeKeyText(text) {
+    return text.replace(KEY_UNSAFE, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+/**
+ * Reverses {@link encodeKeyText}.
+ *
+ * @throws {Error} when the text holds a malformed escape or a character no encoded key can hold.
+ */
+function decodeKeyText(encoded) {
+    if (/%(?![0-9A-F]{2})/.test(encoded))
+        throw new Error(`Malformed key escape in "${encoded}".`);
+    const decoded = encoded.replace(/%([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+    if (encodeKeyText(decoded) !== encoded)
+        throw new Error(`Not an encoded key text: "${encoded}".`);
+    return decoded;
+}
+/** Canonical form of an email for keys: Unicode NFC, lower case, trimmed. */
+function normalizeEmail(email) {
+    return email.normalize('NFC').trim().toLowerCase();
+}
+/** Canonical form of a last name for index keys: Unicode NFC, lower case, trimmed. */
+function normalizeLastName(lastName) {
+    return lastName.normalize('NFC').trim().toLowerCase();
+}
+/** `[ge, lt)` bounds that select every key starting with `prefix`. */
+function prefixRange(prefix) {
+    // Trailing U+FFFF cannot be incremented: drop it and carry into the previous character.
+    const stem = prefix.replace(/\uffff+$/, '');
+    if (stem === '')
+        throw new Error('prefixRange needs a prefix with a character below U+FFFF.');
+    const last = stem.charCodeAt(stem.length - 1);
+    return { ge: prefix, lt: stem.slice(0, -1) + String.fromCharCode(last + 1) };
+}
+// ---------------------------------------------------------------------------------------------
+// Identifiers from the API
+// ---------------------------------------------------------------------------------------------
+const DEPARTMENT = /^[A-Za-z0-9 _-]{1,64}$/;
+const EMPLOYEE_ID = /^\d{6}$/;
+/** True for a valid department name: 1–64 letters, digits, space, `-`, `_`. */
+function isDepartmentName(value) {
+    return DEPARTMENT.test(value);
+}
+/** True for a valid employee id: exactly six digits. */
+function isEmployeeId(value) {
+    return EMPLOYEE_ID.test(value);
+}
+function assertDepartment(department) {
+    if (!isDepartmentName(department)) {
+        throw new errors_1.ValidationError(`Department "${department}" is invalid: use 1-64 letters, digits, spaces, "-" or "_".`, 'department', 'InvalidDepartment');
+    }
+}
+function assertEmployeeId(employeeId) {
+    if (!isEmployeeId(employeeId)) {
+        throw new errors_1.ValidationError(`Employee id "${employeeId}" is invalid: use exactly six digits, e.g. 000223.`, 'employeeId', 'InvalidEmployeeId');
+    }
+}
+// ---------------------------------------------------------------------------------------------
+// Employees table: one partition per department
+// ---------------------------------------------------------------------------------------------
+/**
+ * PartitionKey of a department's partition in `Employees` (and `EmployeesArchive`).
+ *
+ * @throws {ValidationError} for an invalid department name.
+ */
+function departmentPartitionKey(department) {
+    assertDepartment(department);
+    return department;
+}
+/** Reverses {@link departmentPartitionKey}; `undefined` for a key that is not a department. */
+function parseDepartmentPartitionKey(partitionKey) {
+    return isDepartmentName(partitionKey) ? partitionKey : undefined;
+}
+/** RowKey of the department entity inside its own partition. */
+exports.DEPARTMENT_ROW_KEY = 'department';
+/**
+ * PartitionKey of the department listing in `Employees` (one small entity per department, so
+ * `GET /departments` is one partition range query instead of a table scan). It starts with `.`,
+ * which no department name may contain, so it can never collide with a department partition and
+ * {@link parseDepartmentPartitionKey} skips it.
+ */
+exports.DEPARTMENT_LIST_PARTITION_KEY = '.departments';
+/**
+ * RowKey of one department in the department listing: the department name itself.
+ *
+ * @throws {ValidationError} for an invalid department name.
+ */
+function departmentListRowKey(department) {
+    assertDepartment(department);
+    return department;
+}
+/** Reverses {@link departmentListRowKey}; `undefined` for a key that is not a department. */
+function parseDepartmentListRowKey(rowKey) {
+    return isDepartmentName(rowKey) ? rowKey : undefined;
+}
+const EMPLOYEE_PREFIX = 'empid_';
+const EMAIL_PREFIX = 'email_';
+const LASTNAME_PREFIX = 'lastname_';
+const REVIEW_PREFIX = 'review_';
+/**
+ * RowKey of an employee entity: `empid_000223`.
+ *
+ * @throws {ValidationError} for an invalid employee id.
+ */
+function employeeRowKey(employeeId) {
+    assertEmployeeId(employeeId);
+    return EMPLOYEE_PREFIX + employeeId;
+}
+/** Reverses {@link employeeRowKey}. */
+function parseEmployeeRowKey(rowKey) {
+    if (!rowKey.startsWith(EMPLOYEE_PREFIX))
+        return undefined;
+    const id = rowKey.slice(EMPLOYEE_PREFIX.length);
+    return isEmployeeId(id) ? id : undefined;
+}
+/** Bounds of every employee RowKey in a partition, or of an inclusive id range. */
+function employeeRowKeyRange(fromId, toId) {
+    const all = prefixRange(EMPLOYEE_PREFIX);
+    return {
+        ge: fromId === undefined ? all.ge : employeeRowKey(fromId),
+        // toId is inclusive in the API: stop before the next id's key (no control character in the
+        // filter, which not every endpoint accepts); after 999999 the prefix's own end bound.
+        lt: toId === undefined || employeeRowKey(toId) === EMPLOYEE_PREFIX + '999999'
+            ? all.lt
+            : employeeRowKey(String(Number(toId) + 1).padStart(6, '0')),
+    };
+}
+/** RowKey of the email copy of an employee: `email_` + the escaped, normalised address. */
+function emailRowKey(email) {
+    return EMAIL_PREFIX + encodeKeyText(normalizeEmail(email));
+}
+/** Reverses {@link emailRowKey}, giving the normalised address. */
+function parseEmailRowKey(rowKey) {
+    if (!rowKey.startsWith(EMAIL_PREFIX))
+        return undefined;
+    try {
+        return decodeKeyText(rowKey.slice(EMAIL_PREFIX.length));
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Bounds of email copies with normalised address in `[from, to)`; open ends when omitted. */
+function emailRowKeyRange(from, to) {
+    const all = prefixRange(EMAIL_PREFIX);
+    return {
+        ge: from === undefined ? all.ge : emailRowKey(from),
+        lt: to === undefined ? all.lt : emailRowKey(to),
+    };
+}
+/** RowKey of the same-partition last-name index entity (index entities, option 2). */
+function lastNameRowKey(lastName) {
+    return LASTNAME_PREFIX + encodeKeyText(normalizeLastName(lastName));
+}
+/** Reverses {@link lastNameRowKey}, giving the normalised last name. */
+function parseLastNameRowKey(rowKey) {
+    if (!rowKey.startsWith(LASTNAME_PREFIX))
+        return undefined;
+    try {
+        return decodeKeyText(rowKey.slice(LASTNAME_PREFIX.length));
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Bounds of every last-name index entity in a partition. */
+function lastNameRowKeyRange() {
+    return prefixRange(LASTNAME_PREFIX);
+}
+/**
+ * RowKey of a yearly review (compound key): `review_000223_2024`.
+ *
+ * @throws {ValidationError} for an invalid employee id or a year outside 1900–9999.
+ */
+function reviewRowKey(employeeId, year) {
+    assertEmployeeId(employeeId);
+    if (!Number.isInteger(year) || year < 1900 || year > 9999) {
+        throw new errors_1.ValidationError(`Year ${year} is invalid: use 1900-9999.`, 'year', 'InvalidYear');
+    }
+    return `${REVIEW_PREFIX}${employeeId}_${year}`;
+}
+/** Reverses {@link reviewRowKey}. */
+function parseReviewRowKey(rowKey) {
+    const match = /^review_(\d{6})_(\d{4})$/.exec(rowKey);
+    return match ? { employeeId: match[1], year: Number(match[2]) } : undefined;
+}
+/** Bounds of every review of one employee, ordered by year. */
+function reviewRowKeyRange(employeeId) {
+    assertEmployeeId(employeeId);
+    return prefixRange(`${REVIEW_PREFIX}${employeeId}_`);
+}
+// ---------------------------------------------------------------------------------------------
+// EmployeeIndex table: inter-partition secondary indexes and org-wide last-name index (option 3)
+// ---------------------------------------------------------------------------------------------
+/** PartitionKey of the by-id index of one department: `empid_Sales`. */
+function idIndexPartitionKey(department) {
+    assertDepartment(department);
+    return EMPLOYEE_PREFIX + department;
+}
+/** PartitionKey of the by-email index of one department: `email_Sales`. */
+function emailIndexPartitionKey(department) {
+    assertDepartment(department);
+    return EMAIL_PREFIX + department;
+}
+/** Reverses {@link idIndexPartitionKey} and {@link emailIndexPartitionKey}. */
+function parseIndexPartitionKey(partitionKey) {
+    for (const [prefix, index] of [
+        [EMPLOYEE_PREFIX, 'id'],
+        [EMAIL_PREFIX, 'email'],
+    ]) {
+        if (partitionKey.startsWith(prefix)) {
+            const department = partitionKey.slice(prefix.length);
+            return isDepartmentName(department) ? { index, department } : undefined;
+        }
+    }
+    return undefined;
+}
+/** RowKey in a by-id index partition: the bare employee id. */
+function idIndexRowKey(employeeId) {
+    assertEmployeeId(employeeId);
+    return employeeId;
+}
+/** RowKey in a by-email index partition: the escaped, normalised address. */
+function emailIndexRowKey(email) {
+    return encodeKeyText(normalizeEmail(email));
+}
+/** Reverses {@link emailIndexRowKey}. */
+function parseEmailIndexRowKey(rowKey) {
+    try {
+        return decodeKeyText(rowKey);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** PartitionKey of an org-wide last-name index entity (option 3): `lastname_jones`. */
+function orgLastNamePartitionKey(lastName) {
+    return LASTNAME_PREFIX + encodeKeyText(normalizeLastName(lastName));
+}
+/** Reverses {@link orgLastNamePartitionKey}, giving the normalised last name. */
+function parseOrgLastNamePartitionKey(partitionKey) {
+    return parseLastNameRowKey(partitionKey);
+}
+/** Blob name of an org-wide last-name index blob (option 1) in `lastname-index`. */
+function lastNameBlobName(lastName) {
+    return `${encodeKeyText(normalizeLastName(lastName))}.json`;
+}
+/** Reverses {@link lastNameBlobName}. */
+function parseLastNameBlobName(blobName) {
+    if (!blobName.endsWith('.json'))
+        return undefined;
+    try {
+        return decodeKeyText(blobName.slice(0, -'.json'.length));
+    }
+    catch {
+        return undefined;
+    }
+}
+const LASTNAME_SHARD_PREFIX = 'part_';
+/**
+ * RowKey of one shard of an org-wide last-name index entity (option 3): `part_000`. A last name
+ * whose member list outgrows one entity continues in `part_001`, ... of the same partition, so one
+ * partition query still reads all of it.
+ *
+ * @throws {Error} for a shard number outside 0-999.
+ */
+function orgLastNameShardRowKey(shard) {
+    if (!Number.isInteger(shard) || shard < 0 || shard > 999) {
+        throw new Error(`Last-name index shard ${shard} must be 0-999.`);
+    }
+    return LASTNAME_SHARD_PREFIX + String(shard).padStart(3, '0');
+}
+/** Reverses {@link orgLastNameShardRowKey}. */
+function parseOrgLastNameShardRowKey(rowKey) {
+    const match = /^part_(\d{3})$/.exec(rowKey);
+    return match ? Number(match[1]) : undefined;
+}
+/** Bounds of every org-wide last-name index partition (option 3) in `EmployeeIndex`. */
+function orgLastNamePartitionKeyRange() {
+    return prefixRange(LASTNAME_PREFIX);
+}
+// ---------------------------------------------------------------------------------------------
+// Per-employee partitions (expenses, message stats, access log)
+// ---------------------------------------------------------------------------------------------
+/**
+ * PartitionKey of per-employee data: `Sales_000223`. Spreads writes over one partition per
+ * employee rather than one per time bucket (prepend/append anti-pattern).
+ *
+ * @throws {ValidationError} for an invalid department or employee id.
+ */
+function employeePartitionKey(department, employeeId) {
+    assertDepartment(department);
+    assertEmployeeId(employeeId);
+    return `${department}_${employeeId}`;
+}
+/** Reverses {@link employeePartitionKey}; the fixed-width id makes `_` in departments safe. */
+function parseEmployeePartitionKey(partitionKey) {
+    const match = /^(.+)_(\d{6})$/.exec(partitionKey);
+    if (!match || !isDepartmentName(match[1]))
+        return undefined;
+    return { department: match[1], employeeId: match[2] };
+}
+// ---------------------------------------------------------------------------------------------
+// Time in keys (.NET ticks: 100 ns intervals since 0001-01-01T00:00:00Z)
+// ---------------------------------------------------------------------------------------------
+/** Ticks between 0001-01-01 and the Unix epoch. */
+const EPOCH_TICKS = 621355968000000000n;
+/** `DateTime.MaxValue.Ticks` (9999-12-31T23:59:59.9999999Z). */
+exports.MAX_TICKS = 3155378975999999999n;
+const TICKS_PER_MS = 10000n;
+/** Earliest instant that key encodings and Azure Table `DateTime` properties accept. */
+exports.MIN_STORABLE_DATE = new Date(Date.UTC(1601, 0, 1));
+/** Latest instant accepted. */
+exports.MAX_STORABLE_DATE = new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+/** .NET ticks of an instant (millisecond precision). */
+function toTicks(at) {
+    return EPOCH_TICKS + BigInt(at.getTime()) * TICKS_PER_MS;
+}
+/** The instant of .NET ticks (truncated to milliseconds). */
+function fromTicks(ticks) {
+    return new Date(Number((ticks - EPOCH_TICKS) / TICKS_PER_MS));
+}
+function assertStorableDate(at) {
+    if (Number.isNaN(at.getTime()) || at < exports.MIN_STORABLE_DATE || at > exports.MAX_STORABLE_DATE) {
+        throw new errors_1.ValidationError(`Time ${Number.isNaN(at.getTime()) ? 'Invalid Date' : at.toISOString()} cannot be stored: use 1601-01-01 to 9999-12-31 UTC.`, 'at', 'InvalidTime');
+    }
+}
+const SUFFIX = /^[A-Za-z0-9-]{1,64}$/;
+function assertSuffix(suffix) {
+    if (!SUFFIX.test(suffix))
+        throw new Error(`Key suffix "${suffix}" must be 1-64 of [A-Za-z0-9-].`);
+}
+/**
+ * Log-tail RowKey: 19-digit `MAX_TICKS - ticks`, then `_` and a unique suffix, so that the newest
+ * entity sorts first and two entities of the same tick stay distinct.
+ *
+ * @throws {ValidationError} for an instant outside 1601–9999.
+ */
+function invertedTicksRowKey(at, uniqueSuffix) {
+    assertStorableDate(at);
+    assertSuffix(uniqueSuffix);
+    return `${(exports.MAX_TICKS - toTicks(at)).toString().padStart(19, '0')}_${uniqueSuffix}`;
+}
+/** Reverses {@link invertedTicksRowKey}. */
+function parseInvertedTicksRowKey(rowKey) {
+    const match = /^(\d{19})_([A-Za-z0-9-]{1,64})$/.exec(rowKey);
+    if (!match)
+        return undefined;
+    return { at: fromTicks(exports.MAX_TICKS - BigInt(match[1])), uniqueSuffix: match[2] };
+}
+/**
+ * Time-ordered RowKey: 19-digit ticks, then `_` and a unique suffix (oldest first).
+ *
+ * @throws {ValidationError} for an instant outside 1601–9999.
+ */
+function ticksRowKey(at, uniqueSuffix) {
+    assertStorableDate(at);
+    assertSuffix(uniqueSuffix);
+    return `${toTicks(at).toString().padStart(19, '0')}_${uniqueSuffix}`;
+}
+/** Reverses {@link ticksRowKey}. */
+function parseTicksRowKey(rowKey) {
+    const match = /^(\d{19})_([A-Za-z0-9-]{1,64})$/.exec(rowKey);
+    if (!match)
+        return undefined;
+    return { at: fromTicks(BigInt(match[1])), uniqueSuffix: match[2] };
+}
+/** `[ge, lt)` RowKey bounds of {@link ticksRowKey} keys with time in `[from, to)`. */
+function ticksRowKeyRange(from, to) {
+    assertStorableDate(from);
+    assertStorableDate(to);
+    return {
+        ge: toTicks(from).toString().padStart(19, '0'),
+        lt: toTicks(to).toString().padStart(19, '0'),
+    };
+}
+function pad(value, width) {
+    return value.toString().padStart(width, '0');
+}
+/** `YYYYMMDD` of an instant's UTC day. */
+function utcDayStamp(at) {
+    return `${pad(at.getUTCFullYear(), 4)}${pad(at.getUTCMonth() + 1, 2)}${pad(at.getUTCDate(), 2)}`;
+}
+/** Reverses {@link utcDayStamp}: midnight UTC of that day, or `undefined` if not a real date. */
+function parseUtcDayStamp(stamp) {
+    const match = /^(\d{4})(\d{2})(\d{2})$/.exec(stamp);
+    if (!match)
+        return undefined;
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    // Date.UTC treats years 0-99 as 1900-1999; setUTCFullYear keeps them literal.
+    date.setUTCFullYear(year);
+    return date.getUTCFullYear() === year &&
+        date.getUTCMonth() === month - 1 &&
+        date.getUTCDate() === day
+        ? date
+        : undefined;
+}
+// ---------------------------------------------------------------------------------------------
+// Login attempts: one table per UTC day
+// ---------------------------------------------------------------------------------------------
+/** Table name of one UTC day's login attempts: `LoginAttempts20261122`. */
+function loginTableName(prefix, day) {
+    return prefix + utcDayStamp(day);
+}
+/**
+ * Reverses {@link loginTableName}: the UTC day of a table named exactly `<prefix>YYYYMMDD`
+ * (case-sensitive), or `undefined` for any other table.
+ */
+function parseLoginTableName(prefix, tableName) {
+    if (!tableName.startsWith(prefix))
+        return undefined;
+    return parseUtcDayStamp(tableName.slice(prefix.length));
+}
+/** Longest accepted login user id, in UTF-16 code units (before escaping). */
+exports.MAX_LOGIN_USER_ID_LENGTH = 256;
+/**
+ * PartitionKey of one user's login attempts in a day table: the user id made key-safe with
+ * {@link encodeKeyText}, so any id a user can type round-trips exactly.
+ *
+ * @throws {ValidationError} for an empty id or one longer than {@link MAX_LOGIN_USER_ID_LENGTH}.
+ */
+function loginAttemptPartitionKey(userId) {
+    if (userId.length === 0 || userId.length > exports.MAX_LOGIN_USER_ID_LENGTH) {
+        throw new errors_1.ValidationError(`User id must be 1-${exports.MAX_LOGIN_USER_ID_LENGTH} characters, got ${userId.length}.`, 'userId', 'InvalidUserId');
+    }
+    return encodeKeyText(userId);
+}
+/** Reverses {@link loginAttemptPartitionKey}; `undefined` for a key no user id encodes to. */
+function parseLoginAttemptPartitionKey(partitionKey) {
+    try {
+        const userId = decodeKeyText(partitionKey);
+        return userId.length > 0 && userId.length <= exports.MAX_LOGIN_USER_ID_LENGTH ? userId : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+// ---------------------------------------------------------------------------------------------
+// Message statistics: data series and wide entities
+// ---------------------------------------------------------------------------------------------
+/** RowKey of one day's 24 hourly counters: `day_20261122`. */
+function hourlyStatsRowKey(day) {
+    return `day_${utcDayStamp(day)}`;
+}
+/** Reverses {@link hourlyStatsRowKey}. */
+function parseHourlyStatsRowKey(rowKey) {
+    return rowKey.startsWith('day_') ? parseUtcDayStamp(rowKey.slice(4)) : undefined;
+}
+/** RowKeys of the two physical entities of one year's 366 daily counters. */
+function yearlyStatsRowKeys(year) {
+    if (!Number.isInteger(year) || year < 1601 || year > 9999) {
+        throw new errors_1.ValidationError(`Year ${year} is invalid: use 1601-9999.`, 'year', 'InvalidYear');
+    }
+    return [`year_${pad(year, 4)}_1`, `year_${pad(year, 4)}_2`];
+}
+/** Reverses {@link yearlyStatsRowKeys} for one of its keys. */
+function parseYearlyStatsRowKey(rowKey) {
+    const match = /^year_(\d{4})_([12])$/.exec(rowKey);
+    return match ? { year: Number(match[1]), part: Number(match[2]) } : undefined;
+}
+// ---------------------------------------------------------------------------------------------
+// Blobs
+// ---------------------------------------------------------------------------------------------
+const LOG_SOURCE = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** True for a valid log source: 1–63 lowercase letters, digits and `-`, starting alphanumeric. */
+function isLogSource(source) {
+    return LOG_SOURCE.test(source);
+}
+/** Prefix of one UTC hour of one source's log blobs: `web/2026/11/22/1500/`. */
+function logHourPrefix(source, hour) {
+    if (!isLogSource(source)) {
+        throw new errors_1.ValidationError(`Log source "${source}" is invalid: use 1-63 lowercase letters, digits or "-".`, 'source', 'InvalidSource');
+    }
+    return (`${source}/${pad(hour.getUTCFullYear(), 4)}/${pad(hour.getUTCMonth() + 1, 2)}/` +
+        `${pad(hour.getUTCDate(), 2)}/${pad(hour.getUTCHours(), 2)}00/`);
+}
+/** Blob name of the `sequence`-th log blob of an hour: `web/2026/11/22/1500/000000.log`. */
+function logBlobName(source, hour, sequence) {
+    if (!Number.isInteger(sequence) || sequence < 0 || sequence > 999_999) {
+        throw new Error(`Log blob sequence ${sequence} is outside 0-999999.`);
+    }
+    return `${logHourPrefix(source, hour)}${pad(sequence, 6)}.log`;
+}
+/** Reverses {@link logBlobName}. */
+function parseLogBlobName(blobName) {
+    const match = /^([a-z0-9][a-z0-9-]{0,62})\/(\d{4})\/(\d{2})\/(\d{2})\/(\d{2})00\/(\d{6})\.log$/.exec(blobName);
+    if (!match)
+        return undefined;
+    const day = parseUtcDayStamp(`${match[2]}${match[3]}${match[4]}`);
+    const hours = Number(match[5]);
+    if (!day || hours > 23)
+        return undefined;
+    return {
+        source: match[1],
+        hour: new Date(day.getTime() + hours * 3_600_000),
+        sequence: Number(match[6]),
+    };
+}
+/** Blob name of one version of an employee photo: `Sales/000223/<version>`. */
+function photoBlobName(department, employeeId, version) {
+    assertDepartment(department);
+    assertEmployeeId(employeeId);
+    assertSuffix(version);
+    return `${department}/${employeeId}/${version}`;
+}
+/** Reverses {@link photoBlobName}. */
+function parsePhotoBlobName(blobName) {
+    const match = /^([A-Za-z0-9 _-]{1,64})\/(\d{6})\/([A-Za-z0-9-]{1,64})$/.exec(blobName);
+    return match ? { department: match[1], employeeId: match[2], version: match[3] } : undefined;
+}
+/** Prefix of every photo blob of one employee. */
+function photoBlobPrefix(department, employeeId) {
+    assertDepartment(department);
+    assertEmployeeId(employeeId);
+    return `${department}/${employeeId}/`;
+}
+// ---------------------------------------------------------------------------------------------
+// Stored access policies (signed identifiers on a table, at most 5 per table, ids ≤ 64 chars)
+// ---------------------------------------------------------------------------------------------
+const SAS_POLICY_PREFIX = 'directory-sas-v';
+/**
+ * Id of one generation of the stored access policy that table SAS are bound to:
+ * `directory-sas-v7`. Rotating the policy moves to the next generation.
+ *
+ * @throws {Error} for a generation that is not a positive safe integer.
+ */
+function sasPolicyId(generation) {
+    if (!Number.isSafeInteger(generation) || generation < 1) {
+        throw new Error(`SAS policy generation ${generation} must be a positive integer.`);
+    }
+    return `${SAS_POLICY_PREFIX}${generation}`;
+}
+/** Reverses {@link sasPolicyId}; `undefined` for a signed identifier someone else created. */
+function parseSasPolicyId(id) {
+    const match = /^directory-sas-v([1-9]\d{0,15})$/.exec(id);
+    const generation = match ? Number(match[1]) : NaN;
+    return Number.isSafeInteger(generation) ? generation : undefined;
+}
+// ---------------------------------------------------------------------------------------------
+// Queues
+// ---------------------------------------------------------------------------------------------
+/** Name of the queue the Functions host moves a message to after its last failed attempt. */
+function poisonQueueName(queueName) {
+    return `${queueName}-poison`;
+}
+/** Reverses {@link poisonQueueName}. */
+function parsePoisonQueueName(queueName) {
+    return queueName.endsWith('-poison') ? queueName.slice(0, -'-poison'.length) : undefined;
+}
+/**
+ * Opaque continuation token handed to API clients: base64url of a versioned JSON object.
+ * `scope` binds the token to the query that produced it (e.g. `Sales|id|000100|000199`), so a
+ * token cannot be replayed against another partition or range.
+ */
+function encodeContinuationToken(scope, position) {
+    return Buffer.from(JSON.stringify({ v: 1, s: scope, pk: position.nextPartitionKey, rk: position.nextRowKey }), 'utf8').toString('base64url');
+}
+/**
+ * The `@azure/data-tables` SDK's own continuation token for a position (what `byPage` accepts):
+ * base64 of `{"nextPartitionKey","nextRowKey"}`. Non-ASCII characters are written as JSON `\uXXXX`
+ * escapes because the SDK decodes the token's bytes one by one as Latin-1, not as UTF-8.
+ */
+function toSdkContinuationToken(position) {
+    const json = JSON.stringify(position.nextRowKey === undefined
+        ? { nextPartitionKey: position.nextPartitionKey }
+        : { nextPartitionKey: position.nextPartitionKey, nextRowKey: position.nextRowKey }).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return Buffer.from(json, 'ascii').toString('base64');
+}
+/**
+ * Reverses {@link toSdkContinuationToken}: the position inside a page's `continuationToken`.
+ *
+ * @throws {Error} when the SDK's token is not in the expected shape (an SDK change).
+ */
+function fromSdkContinuationToken(sdkToken) {
+    const parsed = JSON.parse(Buffer.from(sdkToken, 'base64').toString('utf8'));
+    if (typeof parsed.nextPartitionKey !== 'string' ||
+        (parsed.nextRowKey !== undefined && typeof parsed.nextRowKey !== 'string')) {
+        throw new Error('Unexpected continuation token shape from @azure/data-tables.');
+    }
+    return { nextPartitionKey: parsed.nextPartitionKey, nextRowKey: parsed.nextRowKey };
+}
+/**
+ * Reverses {@link encodeContinuationToken} and checks the token belongs to `scope`.
+ *
+ * @throws {ValidationError} for a malformed, tampered or foreign token.
+ */
+function decodeContinuationToken(scope, token) {
+    const invalid = () => new errors_1.ValidationError('continuationToken is not a token this query produced; start again without it.', 'continuationToken', 'InvalidContinuationToken');
+    if (!/^[A-Za-z0-9_-]{1,4096}$/.test(token))
+        throw invalid();
+    let parsed;
+    try {
+        parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    }
+    catch {
+        throw invalid();
+    }
+    const p = parsed;
+    if (p === null ||
+        typeof p !== 'object' ||
+        p.v !== 1 ||
+        p.s !== scope ||
+        typeof p.pk !== 'string' ||
+        (p.rk !== undefined && typeof p.rk !== 'string') ||
+        encodeContinuationToken(scope, { nextPartitionKey: p.pk, nextRowKey: p.rk }) !== token) {
+        throw invalid();
+    }
+    return { nextPartitionKey: p.pk, nextRowKey: p.rk };
+}
+//# sourceMappingURL=keys.js.map

@@ -1,0 +1,329 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.handleDurableHttp = handleDurableHttp;
+/**
+ * The Durable Functions HTTP API the local host serves under `/runtime/webhooks/durabletask/`
+ * (the same paths serve the DurableClient's `rpcBaseUrl` calls):
+ *
+ * - `POST orchestrators/{name}[/{instanceId}]` start (body = JSON input) → 202 + management URLs
+ * - `GET instances/{id}[?showHistory&showHistoryOutput&showInput]` → 200 done / 202 in progress
+ * - `GET instances/?runtimeStatus&createdTimeFrom&createdTimeTo&instanceIdPrefix&top` → 200 list,
+ *   paged with the `x-ms-continuation-token` header
+ * - `DELETE instances/{id}` purge one ended instance; `DELETE instances/?...` purge by filter
+ * - `POST instances/{id}/raiseEvent/{event}` (body = JSON data) → 202; 410 when ended
+ * - `POST instances/{id}/terminate?reason=` → 202; 410 when ended
+ * - suspend, resume, rewind, restart and entities → 501 (not supported locally)
+ *
+ * Errors are `{"error":{"code","message"}}`.
+ */
+const data_tables_1 = require("@azure/data-tables");
+const clientInput_1 = require("./clientInput");
+const historyEvents_1 = require("./historyEvents");
+const instances_1 = require("./instances");
+const keys_1 = require("./keys");
+const status_1 = require("./status");
+const store_1 = require("./store");
+/** Largest accepted request body (inputs and event data). */
+const MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 1000;
+class HttpProblem extends Error {
+    status;
+    code;
+    constructor(status, code, message) {
+        super(message);
+        this.status = status;
+        this.code = code;
+    }
+}
+/**
+ * Serves one request if it is a durable route.
+ *
+ * @param body - the request body when the caller has already read it (the local host does);
+ *   otherwise it is read from `req`.
+ * @returns false when the path is not under `/runtime/webhooks/durabletask`.
+ */
+async function handleDurableHttp(api, req, res, body) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== clientInput_1.WEBHOOK_PATH && !url.pathname.startsWith(`${clientInput_1.WEBHOOK_PATH}/`))
+        return false;
+    try {
+        const segments = url.pathname
+            .slice(clientInput_1.WEBHOOK_PATH.length)
+            .split('/')
+            .filter((segment, index, all) => segment !== '' || (index > 0 && index === all.length - 1))
+            .map((segment) => decodeURIComponent(segment));
+        checkTaskHub(api, url);
+        const readText = async () => {
+            const bytes = body ?? (await readBody(req));
+            if (bytes.length > MAX_BODY_BYTES) {
+                throw new HttpProblem(413, 'TooLarge', `The request body is over ${MAX_BODY_BYTES} bytes.`);
+            }
+            return bytes.toString('utf8');
+        };
+        await route(api, req, res, url, segments, readText);
+    }
+    catch (error) {
+        if (error instanceof HttpProblem) {
+            sendJson(res, error.status, { error: { code: error.code, message: error.message } });
+        }
+        else {
+            api.ctx.log('[durable] HTTP API error', error);
+            sendJson(res, 500, {
+                error: {
+                    code: 'InternalError',
+                    message: 'The durable runtime failed to handle the request.',
+                },
+            });
+        }
+    }
+    return true;
+}
+async function route(api, req, res, url, segments, readText) {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const [head, id, action, extra] = segments;
+    if (head === 'orchestrators' && id && segments.length <= 3 && method === 'POST') {
+        return startOrchestration(api, readText, res, url, id, action);
+    }
+    if (head === 'instances') {
+        const listing = id === undefined || id === '';
+        if (listing && method === 'GET')
+            return listInstances(api, req, res, url);
+        if (listing && method === 'DELETE')
+            return purgeByFilter(api, res, url);
+        if (!listing && action === undefined && method === 'GET')
+            return getStatus(api, res, url, id);
+        if (!listing && action === undefined && method === 'DELETE')
+            return purgeOne(api, res, id);
+        if (!listing && action === 'raiseEvent' && extra && method === 'POST') {
+            return raiseEvent(api, readText, res, id, extra);
+        }
+        if (!listing && action === 'terminate' && method === 'POST')
+            return terminate(api, res, url, id);
+        if (!listing && ['suspend', 'resume', 'rewind', 'restart'].includes(action ?? '')) {
+            throw new HttpProblem(501, 'NotSupported', `The local durable runtime does not support ${action}.`);
+        }
+    }
+    if (head === 'entities') {
+        throw new HttpProblem(501, 'NotSupported', 'The local durable runtime does not support durable entities.');
+    }
+    throw new HttpProblem(404, 'NotFound', `No durable API route for ${method} ${url.pathname}.`);
+}
+async function startOrchestration(api, readText, res, url, name, requestedId) {
+    const { ctx } = api;
+    if (!ctx.orchestrations.has(name)) {
+        throw new HttpProblem(400, 'UnknownOrchestrator', `The function '${name}' doesn't exist, is disabled, or is not an orchestrator function.`);
+    }
+    let instanceId;
+    try {
+        instanceId = (0, keys_1.validateInstanceId)(requestedId ?? ctx.newId());
+    }
+    catch (error) {
+        throw new HttpProblem(400, 'InvalidInstanceId', error.message);
+    }
+    const input = jsonBody(await readText(), 'The orchestration input');
+    const existing = await ctx.store.getInstance(instanceId);
+    if (existing && !store_1.TERMINAL_STATUSES.has(existing.runtimeStatus)) {
+        throw new HttpProblem(409, 'InstanceExists', `An orchestration instance with id '${instanceId}' is already ${existing.runtimeStatus.toLowerCase()}.`);
+    }
+    if (existing)
+        await ctx.store.deleteHistory(instanceId);
+    await (0, instances_1.createInstance)(ctx, { instanceId, name, input });
+    const payload = (0, clientInput_1.managementPayload)(api.clientInput(url.searchParams.get('connection') ?? undefined), instanceId);
+    sendJson(res, 202, payload, { Location: payload.statusQueryGetUri, 'Retry-After': '1' });
+}
+async function getStatus(api, res, url, id) {
+    const instance = await requireInstance(api, id);
+    const flag = (name, fallback) => {
+        const value = url.searchParams.get(name);
+        return value === null ? fallback : value.toLowerCase() === 'true';
+    };
+    const history = flag('showHistory', false)
+        ? (await api.ctx.store.loadExecution(id, instance.executionId)).episodes.flatMap((e) => e.events)
+        : undefined;
+    const body = (0, status_1.instanceStatus)(instance, {
+        showInput: flag('showInput', true),
+        history,
+        showHistoryOutput: flag('showHistoryOutput', false),
+    });
+    if (store_1.TERMINAL_STATUSES.has(instance.runtimeStatus)) {
+        const failedAsError = instance.runtimeStatus === 'Failed' && flag('returnInternalServerErrorOnFailure', false);
+        sendJson(res, failedAsError ? 500 : 200, body);
+        return;
+    }
+    const location = (0, clientInput_1.managementPayload)(api.clientInput(), id).statusQueryGetUri;
+    sendJson(res, 202, body, { Location: location, 'Retry-After': '1' });
+}
+const KNOWN_STATUSES = [
+    'Pending',
+    'Running',
+    'Completed',
+    'Failed',
+    'Terminated',
+];
+const UNSTORED_STATUSES = ['ContinuedAsNew', 'Canceled', 'Suspended'];
+/** The odata filter of the list / purge-by-filter query parameters. */
+function instanceFilter(url, onlyEnded) {
+    const parts = [];
+    const statusParam = url.searchParams.get('runtimeStatus');
+    let statuses = statusParam
+        ? statusParam
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== '')
+        : [];
+    const unknown = statuses.filter((s) => !KNOWN_STATUSES.includes(s) && !UNSTORED_STATUSES.includes(s));
+    if (unknown.length > 0) {
+        throw new HttpProblem(400, 'InvalidRuntimeStatus', `Unknown runtimeStatus value(s): ${unknown.join(', ')}.`);
+    }
+    statuses = statuses.filter((s) => KNOWN_STATUSES.includes(s));
+    // Only statuses no stored instance has were asked for: match nothing.
+    if (statusParam && statuses.length === 0)
+        statuses = ['None'];
+    if (onlyEnded) {
+        statuses = (statuses.length > 0 ? statuses : [...store_1.TERMINAL_STATUSES]).filter((s) => store_1.TERMINAL_STATUSES.has(s));
+        if (statuses.length === 0)
+            statuses = ['None'];
+    }
+    if (statuses.length > 0) {
+        parts.push(`(${statuses.map((s) => (0, data_tables_1.odata) `RuntimeStatus eq ${s}`).join(' or ')})`);
+    }
+    const from = dateParam(url, 'createdTimeFrom');
+    const to = dateParam(url, 'createdTimeTo');
+    if (from)
+        parts.push((0, data_tables_1.odata) `CreatedTime ge ${from}`);
+    if (to)
+        parts.push((0, data_tables_1.odata) `CreatedTime le ${to}`);
+    const prefix = url.searchParams.get('instanceIdPrefix');
+    if (prefix) {
+        const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+        parts.push((0, data_tables_1.odata) `PartitionKey ge ${prefix} and PartitionKey lt ${upper}`);
+    }
+    return parts.length > 0 ? parts.join(' and ') : undefined;
+}
+async function listInstances(api, req, res, url) {
+    const filter = instanceFilter(url, false);
+    const topParam = url.searchParams.get('top');
+    const top = topParam === null ? DEFAULT_PAGE_SIZE : Number(topParam);
+    if (!Number.isInteger(top) || top < 1 || top > MAX_PAGE_SIZE) {
+        throw new HttpProblem(400, 'InvalidTop', `top must be a whole number from 1 to ${MAX_PAGE_SIZE}.`);
+    }
+    const tokenHeader = req.headers['x-ms-continuation-token'];
+    const token = Array.isArray(tokenHeader) ? tokenHeader[0] : tokenHeader;
+    const page = await api.ctx.store.listInstances(filter, top, token || undefined);
+    const showInput = url.searchParams.get('showInput')?.toLowerCase() === 'true';
+    const body = page.items.map((instance) => (0, status_1.instanceStatus)(instance, { showInput, showHistoryOutput: false }));
+    sendJson(res, 200, body, page.continuationToken ? { 'x-ms-continuation-token': page.continuationToken } : {});
+}
+async function purgeOne(api, res, id) {
+    const instance = await requireInstance(api, id);
+    if (!store_1.TERMINAL_STATUSES.has(instance.runtimeStatus)) {
+        throw new HttpProblem(409, 'InstanceRunning', `Instance '${id}' is ${instance.runtimeStatus.toLowerCase()}; only completed, failed or terminated instances can be purged.`);
+    }
+    await purge(api, instance);
+    sendJson(res, 200, { instancesDeleted: 1 });
+}
+async function purgeByFilter(api, res, url) {
+    const filter = instanceFilter(url, true);
+    let deleted = 0;
+    let token;
+    do {
+        const page = await api.ctx.store.listInstances(filter, MAX_PAGE_SIZE, token);
+        for (const instance of page.items) {
+            await purge(api, instance);
+            deleted += 1;
+        }
+        token = page.continuationToken;
+    } while (token);
+    if (deleted === 0)
+        throw new HttpProblem(404, 'NotFound', 'No ended instances match the filter.');
+    sendJson(res, 200, { instancesDeleted: deleted });
+}
+async function purge(api, instance) {
+    await api.ctx.store.deleteHistory(instance.instanceId);
+    await api.ctx.store.deleteInstance(instance.instanceId);
+}
+async function raiseEvent(api, readText, res, id, eventName) {
+    const data = jsonBody(await readText(), 'The event data');
+    const instance = await requireRunning(api, id);
+    const now = api.ctx.clock();
+    const event = (0, historyEvents_1.plainEvent)(historyEvents_1.EventType.EventRaised, now, { Name: eventName, Input: data });
+    await api.ctx.store.putInbox(id, instance.executionId, (0, keys_1.eventRaisedInboxKey)(api.ctx.newId()), event, now);
+    await api.ctx.store.sendControl({ kind: 'wake', instanceId: id });
+    sendEmpty(res, 202);
+}
+async function terminate(api, res, url, id) {
+    const instance = await requireRunning(api, id);
+    const now = api.ctx.clock();
+    const reason = url.searchParams.get('reason') ?? '';
+    const event = (0, historyEvents_1.plainEvent)(historyEvents_1.EventType.ExecutionTerminated, now, { Input: JSON.stringify(reason) });
+    await api.ctx.store.putInbox(id, instance.executionId, keys_1.TERMINATE_INBOX_KEY, event, now);
+    await api.ctx.store.sendControl({ kind: 'wake', instanceId: id });
+    sendEmpty(res, 202);
+}
+async function requireInstance(api, id) {
+    const instance = await api.ctx.store.getInstance(id);
+    if (!instance)
+        throw new HttpProblem(404, 'InstanceNotFound', `No instance with ID '${id}' found.`);
+    return instance;
+}
+async function requireRunning(api, id) {
+    const instance = await requireInstance(api, id);
+    if (store_1.TERMINAL_STATUSES.has(instance.runtimeStatus)) {
+        throw new HttpProblem(410, 'InstanceEnded', `Instance '${id}' has already ${instance.runtimeStatus.toLowerCase()}.`);
+    }
+    return instance;
+}
+function checkTaskHub(api, url) {
+    const hub = url.searchParams.get('taskHub');
+    if (hub !== null && hub !== '' && hub.toLowerCase() !== api.taskHub.toLowerCase()) {
+        throw new HttpProblem(404, 'UnknownTaskHub', `This host runs task hub '${api.taskHub}', not '${hub}'.`);
+    }
+}
+function dateParam(url, name) {
+    const raw = url.searchParams.get(name);
+    if (raw === null || raw === '')
+        return undefined;
+    const date = new Date(raw);
+    if (Number.isNaN(date.getTime()))
+        throw new HttpProblem(400, 'InvalidDate', `${name} is not a date: "${raw}".`);
+    return date.toISOString();
+}
+/** The body as JSON text (validated), or undefined when empty. */
+function jsonBody(text, what) {
+    if (text.trim() === '')
+        return undefined;
+    try {
+        return JSON.stringify(JSON.parse(text));
+    }
+    catch {
+        throw new HttpProblem(400, 'InvalidJson', `${what} must be JSON.`);
+    }
+}
+async function readBody(req) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of req) {
+        const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+        size += buffer.length;
+        if (size > MAX_BODY_BYTES) {
+            throw new HttpProblem(413, 'TooLarge', `The request body is over ${MAX_BODY_BYTES} bytes.`);
+        }
+        chunks.push(buffer);
+    }
+    return Buffer.concat(chunks);
+}
+function sendJson(res, status, body, headers = {}) {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(text),
+        ...headers,
+    });
+    res.end(text);
+}
+function sendEmpty(res, status) {
+    res.writeHead(status, { 'Content-Length': 0 });
+    res.end();
+}
+//# sourceMappingURL=httpApi.js.map

@@ -1,0 +1,215 @@
+"use strict";
+/**
+ * Every table, queue and key name of the local durable runtime, built and parsed here.
+ *
+ * Layout (like the Durable Task Azure Storage provider, simplified to one control queue):
+ * - `<hub>Instances`: one row per orchestration instance, PartitionKey = instance id, RowKey = "".
+ * - `<hub>History`: PartitionKey = instance id, so one instance's history is one partition and an
+ *   episode commits atomically in one entity group transaction. RowKeys start with the execution id
+ *   (a new one per start / continue-as-new), then `-E-<episode>-<part>` for committed episodes or
+ *   `-I-<inbox key>` for events that arrived (activity results, timers, raised events) and await
+ *   the next episode.
+ * - `<hub>-control` queue: orchestration wake-ups and timers; `<hub>-workitems`: activity work.
+ */
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.TERMINATE_INBOX_KEY = exports.START_INBOX_KEY = exports.MAX_INSTANCE_ID_LENGTH = void 0;
+exports.validateTaskHubName = validateTaskHubName;
+exports.instancesTableName = instancesTableName;
+exports.parseInstancesTableName = parseInstancesTableName;
+exports.historyTableName = historyTableName;
+exports.parseHistoryTableName = parseHistoryTableName;
+exports.controlQueueName = controlQueueName;
+exports.parseControlQueueName = parseControlQueueName;
+exports.workItemQueueName = workItemQueueName;
+exports.parseWorkItemQueueName = parseWorkItemQueueName;
+exports.validateInstanceId = validateInstanceId;
+exports.episodeRowKey = episodeRowKey;
+exports.inboxRowKey = inboxRowKey;
+exports.parseHistoryRowKey = parseHistoryRowKey;
+exports.executionRowKeyRange = executionRowKeyRange;
+exports.taskResultInboxKey = taskResultInboxKey;
+exports.timerFiredInboxKey = timerFiredInboxKey;
+exports.eventRaisedInboxKey = eventRaisedInboxKey;
+exports.parseInboxKey = parseInboxKey;
+exports.subOrchestrationInstanceId = subOrchestrationInstanceId;
+/** Task hub names as Durable Functions accepts them: 3-45 letters or digits, starting with a letter. */
+const TASK_HUB_PATTERN = /^[A-Za-z][A-Za-z0-9]{2,44}$/;
+/** Characters Azure Tables forbid in keys (and that would break the instance URLs). */
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_KEY_CHARS = /[/\\#?\u0000-\u001f\u007f-\u009f]/;
+/** The longest instance id accepted (Durable's own limit is 256 characters). */
+exports.MAX_INSTANCE_ID_LENGTH = 256;
+const INSTANCES_SUFFIX = 'Instances';
+const HISTORY_SUFFIX = 'History';
+const CONTROL_SUFFIX = '-control';
+const WORK_ITEMS_SUFFIX = '-workitems';
+/**
+ * Checks a task hub name.
+ *
+ * @throws {Error} naming the rule the hub name breaks.
+ */
+function validateTaskHubName(taskHub) {
+    if (!TASK_HUB_PATTERN.test(taskHub)) {
+        throw new Error(`Task hub name "${taskHub}" is invalid: use 3-45 letters or digits, starting with a letter.`);
+    }
+    return taskHub;
+}
+/** `<hub>Instances`. @throws {Error} for an invalid hub name. */
+function instancesTableName(taskHub) {
+    return `${validateTaskHubName(taskHub)}${INSTANCES_SUFFIX}`;
+}
+/** The hub of an `<hub>Instances` table name, or undefined for any other name. */
+function parseInstancesTableName(tableName) {
+    return parseSuffixed(tableName, INSTANCES_SUFFIX);
+}
+/** `<hub>History`. @throws {Error} for an invalid hub name. */
+function historyTableName(taskHub) {
+    return `${validateTaskHubName(taskHub)}${HISTORY_SUFFIX}`;
+}
+/** The hub of a `<hub>History` table name, or undefined for any other name. */
+function parseHistoryTableName(tableName) {
+    return parseSuffixed(tableName, HISTORY_SUFFIX);
+}
+/** `<hub>-control`, lowercase (queue names are). @throws {Error} for an invalid hub name. */
+function controlQueueName(taskHub) {
+    return `${validateTaskHubName(taskHub).toLowerCase()}${CONTROL_SUFFIX}`;
+}
+/** The (lowercased) hub of a control queue name, or undefined. */
+function parseControlQueueName(queueName) {
+    const hub = parseSuffixed(queueName, CONTROL_SUFFIX);
+    return hub !== undefined && hub === hub.toLowerCase() ? hub : undefined;
+}
+/** `<hub>-workitems`, lowercase. @throws {Error} for an invalid hub name. */
+function workItemQueueName(taskHub) {
+    return `${validateTaskHubName(taskHub).toLowerCase()}${WORK_ITEMS_SUFFIX}`;
+}
+/** The (lowercased) hub of a work-item queue name, or undefined. */
+function parseWorkItemQueueName(queueName) {
+    const hub = parseSuffixed(queueName, WORK_ITEMS_SUFFIX);
+    return hub !== undefined && hub === hub.toLowerCase() ? hub : undefined;
+}
+function parseSuffixed(name, suffix) {
+    if (!name.endsWith(suffix))
+        return undefined;
+    const hub = name.slice(0, -suffix.length);
+    return TASK_HUB_PATTERN.test(hub) ? hub : undefined;
+}
+/**
+ * Checks an orchestration instance id; it becomes a PartitionKey and a URL path segment.
+ *
+ * @returns the id unchanged.
+ * @throws {Error} when the id is empty, too long, starts with `@` (reserved for entities) or
+ *   contains `/ \ # ?` or a control character.
+ */
+function validateInstanceId(instanceId) {
+    if (instanceId.length === 0)
+        throw new Error('The instance id is empty.');
+    if (instanceId.length > exports.MAX_INSTANCE_ID_LENGTH) {
+        throw new Error(`The instance id is longer than ${exports.MAX_INSTANCE_ID_LENGTH} characters.`);
+    }
+    if (instanceId.startsWith('@')) {
+        throw new Error('Instance ids starting with "@" are reserved for durable entities.');
+    }
+    if (FORBIDDEN_KEY_CHARS.test(instanceId)) {
+        throw new Error('The instance id must not contain "/", "\\", "#", "?" or control characters.');
+    }
+    return instanceId;
+}
+/** Execution ids are 32 lowercase hex digits (a GUID without dashes), so `-` can follow them. */
+const EXECUTION_ID_PATTERN = /^[0-9a-f]{32}$/;
+function checkExecutionId(executionId) {
+    if (!EXECUTION_ID_PATTERN.test(executionId)) {
+        throw new Error(`Execution id "${executionId}" is not 32 lowercase hex digits.`);
+    }
+    return executionId;
+}
+const EPISODE_DIGITS = 10;
+const PART_DIGITS = 3;
+/**
+ * RowKey of one part of a committed episode: `<executionId>-E-<episode:10>-<part:3>`, so rows
+ * sort in commit order.
+ *
+ * @throws {Error} for a malformed execution id or out-of-range numbers.
+ */
+function episodeRowKey(executionId, episode, part) {
+    return `${checkExecutionId(executionId)}-E-${pad(episode, EPISODE_DIGITS)}-${pad(part, PART_DIGITS)}`;
+}
+/**
+ * RowKey of an event waiting for the next episode: `<executionId>-I-<inboxKey>`.
+ *
+ * @throws {Error} for a malformed execution id or inbox key.
+ */
+function inboxRowKey(executionId, inboxKey) {
+    if (inboxKey.length === 0 || FORBIDDEN_KEY_CHARS.test(inboxKey)) {
+        throw new Error(`Inbox key "${inboxKey}" is empty or has forbidden characters.`);
+    }
+    return `${checkExecutionId(executionId)}-I-${inboxKey}`;
+}
+/** Reverses {@link episodeRowKey} and {@link inboxRowKey}; undefined for any other RowKey. */
+function parseHistoryRowKey(rowKey) {
+    const episode = /^([0-9a-f]{32})-E-(\d{10})-(\d{3})$/.exec(rowKey);
+    if (episode) {
+        return {
+            kind: 'episode',
+            executionId: episode[1],
+            episode: Number(episode[2]),
+            part: Number(episode[3]),
+        };
+    }
+    const inbox = /^([0-9a-f]{32})-I-(.+)$/.exec(rowKey);
+    if (inbox)
+        return { kind: 'inbox', executionId: inbox[1], inboxKey: inbox[2] };
+    return undefined;
+}
+/** The RowKey range `[from, to)` that holds exactly one execution's rows. */
+function executionRowKeyRange(executionId) {
+    checkExecutionId(executionId);
+    // '.' is the character right after '-', so the range ends where the next prefix would begin.
+    return { from: `${executionId}-`, to: `${executionId}.` };
+}
+/** Inbox key of the start of an execution. */
+exports.START_INBOX_KEY = 'start';
+/** Inbox key of a termination request. */
+exports.TERMINATE_INBOX_KEY = 'terminate';
+/** Inbox key of the result (completion or failure) of the task scheduled with `taskScheduledId`. */
+function taskResultInboxKey(taskScheduledId) {
+    return `task-${pad(taskScheduledId, 8)}`;
+}
+/** Inbox key of the firing of timer `timerId`. */
+function timerFiredInboxKey(timerId) {
+    return `timer-${pad(timerId, 8)}`;
+}
+/** Inbox key of one raised external event (`eventId` is unique per raise). */
+function eventRaisedInboxKey(eventId) {
+    if (!/^[0-9a-f]{32}$/.test(eventId))
+        throw new Error(`Event id "${eventId}" is not 32 hex digits.`);
+    return `event-${eventId}`;
+}
+/** Reverses the inbox key builders; undefined for an unknown key. */
+function parseInboxKey(inboxKey) {
+    if (inboxKey === exports.START_INBOX_KEY)
+        return { kind: 'start' };
+    if (inboxKey === exports.TERMINATE_INBOX_KEY)
+        return { kind: 'terminate' };
+    const task = /^task-(\d{8})$/.exec(inboxKey);
+    if (task)
+        return { kind: 'task', taskScheduledId: Number(task[1]) };
+    const timer = /^timer-(\d{8})$/.exec(inboxKey);
+    if (timer)
+        return { kind: 'timer', timerId: Number(timer[1]) };
+    const event = /^event-([0-9a-f]{32})$/.exec(inboxKey);
+    if (event)
+        return { kind: 'event', eventId: event[1] };
+    return undefined;
+}
+/** The instance id Durable gives a sub-orchestration started without one: `<parent>:<eventId>`. */
+function subOrchestrationInstanceId(parentInstanceId, eventId) {
+    return `${parentInstanceId}:${eventId}`;
+}
+function pad(value, digits) {
+    if (!Number.isSafeInteger(value) || value < 0 || value >= 10 ** digits) {
+        throw new Error(`${value} does not fit in ${digits} digits.`);
+    }
+    return String(value).padStart(digits, '0');
+}
+//# sourceMappingURL=keys.js.map

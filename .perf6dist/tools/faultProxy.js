@@ -1,0 +1,201 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.startFaultProxy = startFaultProxy;
+/**
+ * A fault-injecting HTTP proxy in front of Azurite: one listening port per storage service, each
+ * forwarding to the matching Azurite port, with a connection string that points the clients at
+ * the proxy. It counts every request (the benchmarks use it in pass-through mode for that) and,
+ * when told to, breaks a seeded fraction of them the ways Azure can fail: 500, 503 (with or without
+ * `Retry-After`), a request that never gets an answer, a connection reset before the request
+ * reaches storage, and a reset after storage applied it (`reset-after`, for idempotency tests).
+ *
+ * Bodies are streamed through untouched, so multipart entity group transactions (`/$batch`) and
+ * blob blocks arrive byte for byte.
+ */
+const node_http_1 = __importDefault(require("node:http"));
+const azurite_1 = require("./azurite");
+const faultPlan_1 = require("./proxy/faultPlan");
+const errorResponses_1 = require("./proxy/errorResponses");
+const trafficCounter_1 = require("./proxy/trafficCounter");
+// Hop-by-hop headers describe one connection; each side of the proxy has its own.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'upgrade']);
+function endToEndHeaders(rawHeaders) {
+    const kept = [];
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+        if (!HOP_BY_HOP.has(rawHeaders[i].toLowerCase()))
+            kept.push(rawHeaders[i], rawHeaders[i + 1]);
+    }
+    return kept;
+}
+/** Runs `then` once the whole request body has arrived (and been counted). */
+function afterBody(request, then) {
+    if (request.readableEnded)
+        then();
+    else
+        request.once('end', then);
+}
+/** Drops the client's connection with a TCP reset, so the client sees `ECONNRESET`. */
+function resetConnection(socket) {
+    if (!socket.destroyed)
+        socket.resetAndDestroy();
+}
+/**
+ * Starts the proxy and resolves once its three ports listen.
+ *
+ * @throws {RangeError} when `faults` are invalid.
+ * @throws {Error} when a port cannot be opened.
+ */
+async function startFaultProxy(options) {
+    const host = options.host ?? '127.0.0.1';
+    const counter = new trafficCounter_1.TrafficCounter();
+    let plan = options.faults ? (0, faultPlan_1.createFaultPlan)(options.faults) : undefined;
+    const upstreamAgent = new node_http_1.default.Agent({ keepAlive: true, maxSockets: 128 });
+    const heldTimers = new Set();
+    function answer(service, response, status, retryAfterSeconds) {
+        // The client may have gone already (its own timeout): nobody to answer.
+        if (response.destroyed || response.writableEnded)
+            return;
+        const synthetic = (0, errorResponses_1.storageErrorResponse)(service, status, { retryAfterSeconds });
+        const statusMessage = node_http_1.default.STATUS_CODES[status] ?? '';
+        counter.status(status);
+        counter.received((0, trafficCounter_1.responseHeadBytes)(status, statusMessage, (0, trafficCounter_1.toRawHeaders)(synthetic.headers)) +
+            Buffer.byteLength(synthetic.body));
+        response.writeHead(status, statusMessage, synthetic.headers);
+        response.end(synthetic.body);
+    }
+    function hold(request, response, timeoutMs) {
+        const timer = setTimeout(() => {
+            heldTimers.delete(timer);
+            request.socket.destroy();
+        }, timeoutMs);
+        heldTimers.add(timer);
+        // The client usually gives up first (its try timeout); then there is nothing left to hold.
+        response.once('close', () => {
+            clearTimeout(timer);
+            heldTimers.delete(timer);
+        });
+    }
+    function forward(service, request, response, dropAnswer) {
+        const upstream = node_http_1.default.request({
+            host,
+            port: options.target[service],
+            method: request.method,
+            path: request.url,
+            headers: endToEndHeaders(request.rawHeaders),
+            agent: upstreamAgent,
+        }, (upstreamResponse) => {
+            if (dropAnswer) {
+                // Storage has applied the request; the client never learns the outcome.
+                upstreamResponse.resume();
+                upstreamResponse.once('end', () => resetConnection(request.socket));
+                return;
+            }
+            const status = upstreamResponse.statusCode ?? 502;
+            const statusMessage = upstreamResponse.statusMessage ?? '';
+            const headers = endToEndHeaders(upstreamResponse.rawHeaders);
+            counter.status(status);
+            counter.received((0, trafficCounter_1.responseHeadBytes)(status, statusMessage, headers));
+            upstreamResponse.on('data', (chunk) => counter.received(chunk.length));
+            response.writeHead(status, statusMessage, headers);
+            // Storage dropping the connection mid-answer: the client sees its connection drop too.
+            upstreamResponse.once('error', () => response.destroy());
+            upstreamResponse.pipe(response);
+        });
+        upstream.on('error', () => {
+            if (response.headersSent)
+                response.destroy();
+            else
+                afterBody(request, () => answer(service, response, 502));
+        });
+        // A client that gives up (its own timeout) must not leave the upstream request running.
+        response.once('close', () => {
+            if (!response.writableFinished && !dropAnswer)
+                upstream.destroy();
+        });
+        // A client that drops its connection mid-body must not leave half a request upstream.
+        request.once('error', () => upstream.destroy());
+        request.pipe(upstream);
+    }
+    function inject(fault, service, request, response, timeoutMs) {
+        switch (fault) {
+            case '500':
+                return afterBody(request, () => answer(service, response, 500));
+            case '503':
+                return afterBody(request, () => answer(service, response, 503));
+            case '503-retry-after':
+                return afterBody(request, () => answer(service, response, 503, 1));
+            case 'timeout':
+                return afterBody(request, () => hold(request, response, timeoutMs));
+            case 'reset':
+                return afterBody(request, () => resetConnection(request.socket));
+            case 'reset-after':
+                return forward(service, request, response, true);
+        }
+    }
+    function handle(service, request, response) {
+        const method = request.method ?? 'GET';
+        counter.request(service, method, (0, trafficCounter_1.requestHeadBytes)(method, request.url ?? '/', request.rawHeaders));
+        request.on('data', (chunk) => counter.sent(chunk.length));
+        // Clients aborting mid-request are routine here (their try timeouts); never crash on it.
+        request.on('error', () => undefined);
+        const current = plan;
+        const fault = current?.next(service);
+        if (!fault || !current) {
+            forward(service, request, response, false);
+            return;
+        }
+        counter.fault(fault);
+        // A faulted request that is not forwarded still has its body read, so the client finishes
+        // sending and sees the fault, not a broken pipe.
+        if (fault !== 'reset-after')
+            request.resume();
+        inject(fault, service, request, response, current.timeoutMs);
+    }
+    const servers = new Map();
+    const ports = {};
+    try {
+        for (const service of faultPlan_1.STORAGE_SERVICES) {
+            const server = node_http_1.default.createServer((request, response) => handle(service, request, response));
+            // Requests are held on purpose (timeout faults); the server must not cut them short itself.
+            server.requestTimeout = 0;
+            server.keepAliveTimeout = 30_000;
+            servers.set(service, server);
+            await new Promise((resolve, reject) => {
+                server.once('error', reject);
+                server.listen(0, host, () => {
+                    server.off('error', reject);
+                    resolve();
+                });
+            });
+            ports[service] = server.address().port;
+        }
+    }
+    catch (error) {
+        for (const server of servers.values())
+            server.close();
+        throw error;
+    }
+    return {
+        connectionString: (0, azurite_1.azuriteConnectionString)(ports, host),
+        ports,
+        setFaults(faults) {
+            plan = faults ? (0, faultPlan_1.createFaultPlan)(faults) : undefined;
+        },
+        counts: () => counter.snapshot(),
+        resetCounts: () => counter.reset(),
+        async stop() {
+            for (const timer of heldTimers)
+                clearTimeout(timer);
+            heldTimers.clear();
+            await Promise.all([...servers.values()].map((server) => new Promise((resolve) => {
+                server.close(() => resolve());
+                server.closeAllConnections();
+            })));
+            upstreamAgent.destroy();
+        },
+    };
+}
+//# sourceMappingURL=faultProxy.js.map

@@ -1,0 +1,99 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.LocalSettingsError = void 0;
+exports.parseLocalSettings = parseLocalSettings;
+exports.readLocalSettings = readLocalSettings;
+exports.applyLocalSettings = applyLocalSettings;
+/**
+ * `local.settings.json`, read the way Core Tools reads it: `Values` become environment
+ * variables unless the environment already defines them, `Host.LocalHttpPort` is the default
+ * port. An encrypted file is refused (only Core Tools can decrypt it).
+ */
+const node_fs_1 = __importDefault(require("node:fs"));
+/** The file exists but cannot be used. */
+class LocalSettingsError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'LocalSettingsError';
+    }
+}
+exports.LocalSettingsError = LocalSettingsError;
+/**
+ * Parses local.settings.json content.
+ *
+ * @throws {LocalSettingsError} for malformed content or an encrypted file.
+ */
+function parseLocalSettings(text, file = 'local.settings.json') {
+    let parsed;
+    try {
+        parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+    }
+    catch (error) {
+        throw new LocalSettingsError(`${file} is not valid JSON: ${error.message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new LocalSettingsError(`${file} must contain a JSON object.`);
+    }
+    const root = parsed;
+    if (root.IsEncrypted === true) {
+        throw new LocalSettingsError(`${file} is encrypted; decrypt it with "func settings decrypt" or write the values in plain text.`);
+    }
+    const values = {};
+    const rawValues = root.Values ?? {};
+    if (typeof rawValues !== 'object' || rawValues === null || Array.isArray(rawValues)) {
+        throw new LocalSettingsError(`${file} "Values" must be an object of strings.`);
+    }
+    for (const [name, value] of Object.entries(rawValues)) {
+        if (typeof value === 'string')
+            values[name] = value;
+        else if (typeof value === 'number' || typeof value === 'boolean')
+            values[name] = String(value);
+        else if (value !== null)
+            throw new LocalSettingsError(`${file} Values.${name} must be a string.`);
+    }
+    const host = root.Host;
+    let localHttpPort;
+    if (typeof host === 'object' && host !== null && 'LocalHttpPort' in host) {
+        const port = host.LocalHttpPort;
+        if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) {
+            throw new LocalSettingsError(`${file} Host.LocalHttpPort must be a port number.`);
+        }
+        localHttpPort = port;
+    }
+    return { values, localHttpPort };
+}
+/**
+ * Reads local.settings.json if present.
+ *
+ * @returns undefined when there is no such file.
+ * @throws {LocalSettingsError} when it exists but cannot be used.
+ */
+function readLocalSettings(file) {
+    let text;
+    try {
+        text = node_fs_1.default.readFileSync(file, 'utf8');
+    }
+    catch {
+        return undefined;
+    }
+    return parseLocalSettings(text, file);
+}
+/**
+ * Copies settings into `env` where it has no value yet.
+ *
+ * @returns the names skipped because the environment already defines them.
+ */
+function applyLocalSettings(values, env) {
+    const skipped = [];
+    for (const [name, value] of Object.entries(values)) {
+        if (env[name] !== undefined)
+            skipped.push(name);
+        else
+            env[name] = value;
+    }
+    return skipped;
+}
+//# sourceMappingURL=localSettings.js.map

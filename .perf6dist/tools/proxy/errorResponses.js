@@ -1,0 +1,57 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.SYNTHETIC_ERRORS = void 0;
+exports.storageErrorResponse = storageErrorResponse;
+/**
+ * The answers the fault proxy gives in place of storage: shaped like the real service's errors so
+ * that the SDKs parse them as they would parse Azure's (XML `<Error>` for Blob and Queue, an OData
+ * JSON error for Table, the code in `x-ms-error-code` for all three).
+ */
+const node_crypto_1 = require("node:crypto");
+/** The storage error codes the proxy can answer with. */
+exports.SYNTHETIC_ERRORS = {
+    500: {
+        code: 'InternalError',
+        message: 'The server encountered an internal error. Please retry the request.',
+    },
+    503: {
+        code: 'ServerBusy',
+        message: 'The server is currently unable to receive requests. Please retry your request.',
+    },
+    502: {
+        code: 'BadGateway',
+        message: 'The fault proxy could not reach the storage emulator.',
+    },
+};
+function escapeXml(text) {
+    return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+/**
+ * A storage-style error answer for `service`.
+ *
+ * @param retryAfterSeconds - adds `Retry-After`, as Azure does when it throttles.
+ */
+function storageErrorResponse(service, status, options = {}) {
+    const { code, message } = exports.SYNTHETIC_ERRORS[status];
+    const requestId = options.requestId ?? (0, node_crypto_1.randomUUID)();
+    const now = options.now ?? new Date();
+    // Azure appends the request id and time to every error message.
+    const fullMessage = `${message}\nRequestId:${requestId}\nTime:${now.toISOString()}`;
+    const body = service === 'table'
+        ? JSON.stringify({ 'odata.error': { code, message: { lang: 'en-US', value: fullMessage } } })
+        : `<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${escapeXml(fullMessage)}</Message></Error>`;
+    const headers = {
+        'content-type': service === 'table'
+            ? 'application/json;odata=minimalmetadata;streaming=true;charset=utf-8'
+            : 'application/xml',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-ms-error-code': code,
+        'x-ms-request-id': requestId,
+        'x-ms-version': '2025-01-05',
+        date: now.toUTCString(),
+    };
+    if (options.retryAfterSeconds !== undefined)
+        headers['retry-after'] = String(options.retryAfterSeconds);
+    return { status, headers, body };
+}
+//# sourceMappingURL=errorResponses.js.map
