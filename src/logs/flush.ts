@@ -4,7 +4,9 @@
  * In the Functions model each trigger invocation gets one message; {@link drainAndFlush} makes
  * that invocation also take up to `maxMessages` more from the queue (32 per request, in parallel),
  * writes them all with {@link flushLogMessages}, and deletes the drained messages only after their
- * lines are committed; it may repeat that for a few rounds while the queue stays full. The host deletes the triggering message when the invocation succeeds. A message whose
+ * lines are committed; it repeats that for a few rounds while the queue stays full, receiving the
+ * next round while the current one is written and deleting behind both. The host deletes the
+ * triggering message when the invocation succeeds. A message whose
  * lines could not be committed is left on the queue and delivered again; hourWriter.ts explains why
  * a redelivery never repeats a line.
  */
@@ -164,7 +166,8 @@ export interface DrainOptions {
   maxMessages: number;
   /**
    * Most flushes in this call: while the queue keeps yielding full rounds, the next round is
-   * received and written while the previous one's messages are being deleted. Default 1.
+   * received while the current one is written, and earlier rounds' messages are deleted meanwhile.
+   * Default 1.
    */
   maxFlushes?: number;
   visibilitySeconds?: number;
