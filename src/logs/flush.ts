@@ -22,6 +22,7 @@ import {
   type LogBlobLimits,
 } from './hourWriter';
 import { mapLimited } from './parallel';
+import { processTagLedgers, type TagLedgers } from './tagLedger';
 
 /** One message to flush. */
 export interface PendingLogMessage {
@@ -78,6 +79,8 @@ interface HourGroup {
  * Writes the lines of `messages`: one block and one Put Block List per touched hour-blob.
  *
  * @param clock - current epoch ms (tests move it to simulate slow flushers).
+ * @param ledgers - what this process knows of the tag ledgers (tests give each simulated flusher
+ * its own).
  * @returns which messages are now fully stored and which are not; it throws only for bugs.
  */
 export async function flushLogMessages(
@@ -85,6 +88,7 @@ export async function flushLogMessages(
   messages: readonly PendingLogMessage[],
   limits: LogBlobLimits,
   clock: () => number = Date.now,
+  ledgers: TagLedgers = processTagLedgers,
 ): Promise<FlushResult> {
   const groups = new Map<string, HourGroup>();
   const seenTags = new Set<string>();
@@ -132,6 +136,7 @@ export async function flushLogMessages(
       [...group.parts.values()],
       limits,
       clock,
+      ledgers,
     ),
   );
   const failures = new Map<string, unknown>();
@@ -172,6 +177,8 @@ export interface DrainOptions {
   maxFlushes?: number;
   visibilitySeconds?: number;
   clock?: () => number;
+  /** What this process knows of the tag ledgers; default: the process-wide instance. */
+  ledgers?: TagLedgers;
 }
 
 interface Received {
@@ -240,7 +247,7 @@ export async function drainAndFlush(options: DrainOptions): Promise<DrainResult>
       if (round === 0 && trigger) pending.unshift(trigger);
       if (pending.length === 0) break;
 
-      const result = await flushLogMessages(container, pending, limits, clock);
+      const result = await flushLogMessages(container, pending, limits, clock, options.ledgers);
       total.flushes++;
       total.flushed.push(...result.flushed);
       total.failed.push(...result.failed);

@@ -34,6 +34,7 @@ import { logBlockId, parseLogBlockId, type LogBlockSummary } from './blockId';
 import { levelBit } from './levels';
 import type { LineHeader } from './lineFormat';
 import { metadataOfBlocks } from './metadata';
+import { processTagLedgers, type LedgerFacts, type TagLedgers } from './tagLedger';
 
 /** When a log blob is closed and the next `NNNNNN` started. */
 export interface LogBlobLimits {
@@ -65,7 +66,17 @@ export interface HourAppendResult {
   /** Put Block List attempts (1 without contention). */
   commitAttempts: number;
   /** Blob requests this call made, by kind. */
-  requests: { list: number; blockList: number; download: number; stage: number; commit: number };
+  requests: {
+    list: number;
+    blockList: number;
+    /** Tag ledger reads (only the bytes added since this process last read it). */
+    ledgerRead: number;
+    /** Tag ledger appends (and creations). */
+    ledgerAppend: number;
+    download: number;
+    stage: number;
+    commit: number;
+  };
 }
 
 /** Planning again after a lost race has a bound; past it the flush fails and is retried later. */
@@ -110,6 +121,8 @@ function isLostRace(error: unknown): boolean {
  * skipping parts an earlier delivery already stored.
  *
  * @param clock - current epoch ms (tests move it to simulate slow flushers).
+ * @param ledgers - what this process knows of the hour's tag ledgers (tests give each simulated
+ * flusher its own).
  * @throws {ConflictError} when the blob kept changing under this flusher for
  * {@link MAX_COMMIT_ATTEMPTS} attempts (the messages stay queued and are retried).
  * @throws {DomainError} for storage faults left after the SDK's retries.
@@ -121,10 +134,19 @@ export async function appendToHour(
   parts: readonly HourPart[],
   limits: LogBlobLimits,
   clock: () => number = Date.now,
+  ledgers: TagLedgers = processTagLedgers,
 ): Promise<HourAppendResult> {
   if (hourStart.getTime() % HOUR_MS !== 0)
     throw new Error(`${hourStart.toISOString()} is not the start of an hour.`);
-  const requests = { list: 0, blockList: 0, download: 0, stage: 0, commit: 0 };
+  const requests = {
+    list: 0,
+    blockList: 0,
+    ledgerRead: 0,
+    ledgerAppend: 0,
+    download: 0,
+    stage: 0,
+    commit: 0,
+  };
   const pending = new Map(parts.map((part) => [part.tag, part]));
   const alreadyStored: string[] = [];
   /** `<sequence>/<block id>` of every block proven not to hold a pending part. */
@@ -189,24 +211,62 @@ export async function appendToHour(
     for (const block of unverified) verified.add(`${view.sequence}/${block.name}`);
   };
 
+  /** Drops the pending parts the ledger shows stored; blocks it describes need no download. */
+  const apply = (sequence: number, facts: LedgerFacts, blocks: readonly CommittedBlock[]): void => {
+    for (const tag of [...pending.keys()]) {
+      if (!facts.stored.has(tag)) continue;
+      pending.delete(tag);
+      alreadyStored.push(tag);
+    }
+    for (const block of blocks) {
+      if (facts.described.has(block.name)) verified.add(`${sequence}/${block.name}`);
+    }
+  };
+
+  /** Consults the ledger of `view` (read after its block list, as the ledger requires). */
+  const consult = async (view: BlobView): Promise<void> => {
+    const ids = view.blocks.map((b) => b.name);
+    apply(
+      view.sequence,
+      await ledgers.facts(container, view.name, ids, view.full, requests),
+      view.blocks,
+    );
+  };
+
   const trust = (view: BlobView): void => {
     for (const block of view.blocks) verified.add(`${view.sequence}/${block.name}`);
   };
 
   // First view: the newest blob that is not full.
   requests.list++;
+  const passed = new Map<number, BlobView>();
   let view = await read(await newestSequence(container, logHourPrefix(source, hourStart)));
-  while (view.full) view = await read(view.sequence + 1);
+  while (view.full) {
+    passed.set(view.sequence, view);
+    view = await read(view.sequence + 1);
+  }
   const firstViewAt = clock();
   const mayBeStoredElsewhere = parts.some(
     (p) => p.dequeueCount > 1 || firstViewAt >= p.exclusiveUntil,
   );
-  if (mayBeStoredElsewhere) {
-    for (let sequence = 0; sequence < view.sequence; sequence++) await search(await read(sequence));
-    await search(view);
-  } else {
-    trust(view);
+  // Every blob of the hour, older (full, so final) ones first: the ledger catches a part that was
+  // sent twice and stored from its other copy, even on a first delivery. Blocks the ledger does
+  // not describe (written before ledgers existed) are searched by download when a redelivery or
+  // a lapsed visibility means the part may be stored already.
+  for (let sequence = 0; sequence < view.sequence; sequence++) {
+    const name = logBlobName(source, hourStart, sequence);
+    const known = mayBeStoredElsewhere ? undefined : ledgers.finalFacts(container, name);
+    if (known) {
+      apply(sequence, known, []);
+      continue;
+    }
+    const older = passed.get(sequence) ?? (await read(sequence));
+    await consult(older);
+    if (mayBeStoredElsewhere) await search(older);
   }
+  await consult(view);
+  if (mayBeStoredElsewhere) await search(view);
+  else trust(view);
 
   const attemptedIds = new Set<string>();
   let commitAttempts = 0;
@@ -225,6 +285,9 @@ export async function appendToHour(
     const client = blobClient(view.sequence);
     requests.stage++;
     await stageCreatingContainer(container, client, block.id, block.content);
+    const tags = [...pending.keys()];
+    // Before the commit, so that whoever sees the block committed finds its line.
+    await ledgers.record(container, view.name, block.id, tags, view.blocks.length > 0, requests);
     const summaries = [...view.blocks.map((b) => b.summary!), block.summary];
     commitAttempts++;
     requests.commit++;
@@ -235,7 +298,8 @@ export async function appendToHour(
         conditions: view.exists ? { ifMatch: view.etag } : { ifNoneMatch: '*' },
       });
       linesWritten = block.lines;
-      writtenParts = [...pending.keys()];
+      writtenParts = tags;
+      ledgers.committed(container, view.name, block.id, tags);
       break;
     } catch (error) {
       if (!isLostRace(error)) throw toDomainError(error);
@@ -251,9 +315,11 @@ export async function appendToHour(
       break;
     }
     view = again;
+    await consult(view);
     await search(view);
     while (view.full) {
       view = await read(view.sequence + 1);
+      await consult(view);
       await search(view);
     }
     await sleep(Math.random() * 20 * Math.min(commitAttempts, 5));

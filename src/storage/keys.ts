@@ -628,6 +628,24 @@ export function parseLogBlobName(
   };
 }
 
+/**
+ * Name of the tag ledger beside a log blob: `web/2026/11/22/1500/000000.tags` for
+ * `…/000000.log` (an append blob of `<block id> <tag>,<tag>…` lines; see src/logs/tagLedger.ts).
+ *
+ * @throws {Error} when `logBlob` is not a log blob name (a bug).
+ */
+export function logTagLedgerName(logBlob: string): string {
+  if (!parseLogBlobName(logBlob)) throw new Error(`${logBlob} is not a log blob name.`);
+  return `${logBlob.slice(0, -'.log'.length)}.tags`;
+}
+
+/** Reverses {@link logTagLedgerName}: the log blob a ledger belongs to, `undefined` otherwise. */
+export function parseLogTagLedgerName(ledgerName: string): string | undefined {
+  if (!ledgerName.endsWith('.tags')) return undefined;
+  const logBlob = `${ledgerName.slice(0, -'.tags'.length)}.log`;
+  return parseLogBlobName(logBlob) ? logBlob : undefined;
+}
+
 /** Blob name of one version of an employee photo: `Sales/000223/<version>`. */
 export function photoBlobName(department: string, employeeId: string, version: string): string {
   assertDepartment(department);

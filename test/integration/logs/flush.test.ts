@@ -1,5 +1,5 @@
-import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { drainAndFlush, flushLogMessages } from '../../../src/logs/flush';
+import { TagLedgers } from '../../../src/logs/tagLedger';
 import {
   blobLimits,
   entriesFrom,
@@ -7,6 +7,7 @@ import {
   logRig,
   messageCounts,
   queueLength,
+  raceBeforeFirstCommit,
   readAll,
   receive,
   sleep,
@@ -70,7 +71,16 @@ describe('flushing log batches into hour blobs', () => {
     expect(result.drained).toBe(40);
     expect(result.hours).toHaveLength(2);
     for (const hour of result.hours) {
-      expect(hour.requests).toEqual({ list: 1, blockList: 1, download: 0, stage: 1, commit: 1 });
+      // A new blob: its ledger is created and gets one line; nothing to read yet.
+      expect(hour.requests).toEqual({
+        list: 1,
+        blockList: 1,
+        ledgerRead: 0,
+        ledgerAppend: 2,
+        download: 0,
+        stage: 1,
+        commit: 1,
+      });
       expect(hour.linesWritten).toBe(200);
     }
     const blobs = await readAll(rig.container);
@@ -82,7 +92,17 @@ describe('flushing log batches into hour blobs', () => {
     await ingest(rig.queue, 'web', [
       { at: '2026-11-22T10:59:59.999Z', level: 'Verbose', message: 'late' },
     ]);
-    await drainAndFlush({ ...rig, limits, maxMessages: 100 });
+    const later = await drainAndFlush({ ...rig, limits, maxMessages: 100 });
+    // The only committed block is this process's own, so its ledger need not be read.
+    expect(later.hours[0]!.requests).toEqual({
+      list: 1,
+      blockList: 1,
+      ledgerRead: 0,
+      ledgerAppend: 1,
+      download: 0,
+      stage: 1,
+      commit: 1,
+    });
     const [tenOClock] = await readAll(rig.container);
     expect(tenOClock).toMatchObject({ name: 'web/2026/11/22/1000/000000.log', blocks: 2 });
     expect(tenOClock!.metadata).toMatchObject({
@@ -252,14 +272,16 @@ describe('exactly-once lines under at-least-once delivery', () => {
     expect(messageCounts(await readAll(rig.container)).get('slow-0')).toBe(1);
   });
 
-  it('makes the loser of a commit race re-read, search the winner’s block and retry', async () => {
+  it('makes the loser of a commit race re-read the block list and the ledger, and retry', async () => {
     await ingest(rig.queue, 'web', entriesFrom('loser', '2026-11-22T15:04:00Z', 5));
     await ingest(rig.queue, 'web', entriesFrom('winner', '2026-11-22T15:05:00Z', 5));
     const [loser, winner] = await receive(rig.queue, 30);
 
-    // The winner commits between the loser's view of the blob and the loser's commit.
+    // The winner (another process) commits between the loser's view of the blob and its commit.
     const racing = raceBeforeFirstCommit(rig.container, () =>
-      flushLogMessages(rig.container, [winner!.pending], limits).then(() => undefined),
+      flushLogMessages(rig.container, [winner!.pending], limits, Date.now, new TagLedgers()).then(
+        () => undefined,
+      ),
     );
     const result = await flushLogMessages(racing, [loser!.pending], limits);
 
@@ -269,7 +291,8 @@ describe('exactly-once lines under at-least-once delivery', () => {
       linesWritten: 5,
       alreadyStoredParts: [],
     });
-    expect(result.hours[0]!.requests.download).toBe(1);
+    // The winner's block is described by its ledger line: no download.
+    expect(result.hours[0]!.requests).toMatchObject({ blockList: 2, ledgerRead: 1, download: 0 });
     const blobs = await readAll(rig.container);
     expect(blobs).toHaveLength(1);
     expect(blobs[0]!.blocks).toBe(2);
@@ -329,9 +352,11 @@ describe('exactly-once lines under at-least-once delivery', () => {
     );
     const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '3' });
     const flusher = async (): Promise<number> => {
+      // Each flusher is its own process: it learns the others' blocks from the ledgers.
+      const ledgers = new TagLedgers();
       let attempts = 0;
       for (;;) {
-        const result = await drainAndFlush({ ...rig, limits: small, maxMessages: 8 });
+        const result = await drainAndFlush({ ...rig, limits: small, maxMessages: 8, ledgers });
         attempts += result.hours.reduce((n, h) => n + h.commitAttempts, 0);
         if (result.drained === 0) return attempts;
       }
@@ -357,34 +382,3 @@ describe('exactly-once lines under at-least-once delivery', () => {
     expect(attempts.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
 });
-
-/**
- * A view of `container` whose first Put Block List waits for `competitor` to finish first: a
- * deterministic lost race between two real flushers (no storage call is faked).
- */
-function raceBeforeFirstCommit(
-  container: ContainerClient,
-  competitor: () => Promise<void>,
-): ContainerClient {
-  let raced = false;
-  return new Proxy(container, {
-    get(target, property, receiver) {
-      if (property !== 'getBlockBlobClient')
-        return Reflect.get(target, property, receiver) as unknown;
-      return (name: string): BlockBlobClient => {
-        const client = target.getBlockBlobClient(name);
-        return new Proxy(client, {
-          get(blob, key, blobReceiver) {
-            if (key !== 'commitBlockList' || raced)
-              return Reflect.get(blob, key, blobReceiver) as unknown;
-            return async (...args: Parameters<BlockBlobClient['commitBlockList']>) => {
-              raced = true;
-              await competitor();
-              return blob.commitBlockList(...args);
-            };
-          },
-        });
-      };
-    },
-  });
-}

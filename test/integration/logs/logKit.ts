@@ -2,7 +2,7 @@
  * Shared setup of the log pipeline tests: a unique container and queue per test, helpers to
  * ingest batches, receive messages the way the flusher does, and read back every stored line.
  */
-import type { ContainerClient } from '@azure/storage-blob';
+import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 import { loadConfig } from '../../../src/config';
 import { parseLogBatch } from '../../../src/logs/entry';
@@ -11,6 +11,7 @@ import { EXCLUSIVITY_MARGIN_MS, type PendingLogMessage } from '../../../src/logs
 import type { LogBlobLimits } from '../../../src/logs/hourWriter';
 import { acceptLogBatch } from '../../../src/logs/ingest';
 import { decodeLogLine } from '../../../src/logs/lineFormat';
+import { parseLogBlobName } from '../../../src/storage/keys';
 import { decodeQueueMessage } from '../../../src/storage/queue';
 import { testClients, uniqueName } from '../../support/storage';
 
@@ -90,6 +91,8 @@ export interface StoredBlob {
 export async function readAll(container: ContainerClient): Promise<StoredBlob[]> {
   const blobs: StoredBlob[] = [];
   for await (const item of container.listBlobsFlat({ includeMetadata: true })) {
+    // Tag ledgers (`NNNNNN.tags`) sit beside the log blobs.
+    if (!parseLogBlobName(item.name)) continue;
     const client = container.getBlockBlobClient(item.name);
     const text = (await client.downloadToBuffer()).toString('utf8');
     const blockList = await client.getBlockList('committed');
@@ -138,3 +141,34 @@ export async function queueLength(queue: QueueClient): Promise<number> {
 
 export const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A view of `container` whose first Put Block List waits for `competitor` to finish first: a
+ * deterministic lost race between two real flushers (no storage call is faked).
+ */
+export function raceBeforeFirstCommit(
+  container: ContainerClient,
+  competitor: () => Promise<void>,
+): ContainerClient {
+  let raced = false;
+  return new Proxy(container, {
+    get(target, property, receiver) {
+      if (property !== 'getBlockBlobClient')
+        return Reflect.get(target, property, receiver) as unknown;
+      return (name: string): BlockBlobClient => {
+        const client = target.getBlockBlobClient(name);
+        return new Proxy(client, {
+          get(blob, key, blobReceiver) {
+            if (key !== 'commitBlockList' || raced)
+              return Reflect.get(blob, key, blobReceiver) as unknown;
+            return async (...args: Parameters<BlockBlobClient['commitBlockList']>) => {
+              raced = true;
+              await competitor();
+              return blob.commitBlockList(...args);
+            };
+          },
+        });
+      };
+    },
+  });
+}
