@@ -11,19 +11,14 @@
  * first) with only the functions file the comparison needs, so no queue trigger polls storage
  * while it is measured; it talks to storage through the counting proxy.
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { TableEntity, TransactionAction } from '@azure/data-tables';
 import { checkHealth } from '../../src/health/health';
 import { DEPARTMENT_ROW_KEY, departmentPartitionKey, employeeRowKey } from '../../src/storage/keys';
+import { startBuiltHost } from '../builtHost';
 import { percentile } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 
 const TRANSACTION_SIZE = 100;
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
-const HOST_CLI = path.join(PROJECT_ROOT, 'dist', 'tools', 'host', 'cli.js');
 
 // ---------------------------------------------------------------------------------------------
 // 1. Entity group transactions vs single upserts
@@ -110,76 +105,6 @@ const transactions: BenchCase = {
 // ---------------------------------------------------------------------------------------------
 // 2. Host overhead
 // ---------------------------------------------------------------------------------------------
-
-interface StartedHost {
-  baseUrl: string;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts the built local host on a free port with only `functionsFile` loaded.
- *
- * @throws {Error} when the build has no host CLI, or the host exits or stays silent for 30 s.
- */
-async function startBuiltHost(
-  env: BenchEnv,
-  functionsFile: string,
-  settings: Record<string, string>,
-): Promise<StartedHost> {
-  if (!fs.existsSync(HOST_CLI)) {
-    throw new Error(
-      `${path.relative(PROJECT_ROOT, HOST_CLI)} is missing: run "npm run build" (npm run bench does).`,
-    );
-  }
-  const child = spawn(
-    process.execPath,
-    [HOST_CLI, '--app-root', PROJECT_ROOT, '--functions', functionsFile, '--port', '0'],
-    {
-      cwd: PROJECT_ROOT,
-      env: {
-        ...process.env,
-        ...settings,
-        AzureWebJobsStorage: env.connectionString,
-        HOST_LOG_LEVEL: 'warning',
-        AzureFunctionsWebHost__hostid: `bench-${randomBytes(6).toString('hex')}`,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const stopped = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await stopped;
-    clearTimeout(timer);
-  };
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`The host did not start within 30 s:\n${output}`)),
-      30_000,
-    );
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString('utf8');
-      const match = /Host listening on \S+ \(API base (\S+)\)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The host exited (code ${code}) before listening:\n${output}`));
-    });
-  }).catch(async (error: unknown) => {
-    await stop();
-    throw error;
-  });
-  return { baseUrl, stop };
-}
 
 /** Runs `operation` `count` times in sequence, timing each one; adds p50/p95 to the measurement. */
 async function measureSequential(
