@@ -7,8 +7,6 @@
  * no storage request and no bytes. The baseline is what the app would do per client request if it
  * proxied the data instead: a partition query (expenses) or a photo download, through storage.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { HttpRequest, InvocationContext } from '@azure/functions';
 import { loadConfig, type Config } from '../../src/config';
 import { encodePrincipalHeader, type Principal } from '../../src/identity/principal';
@@ -22,17 +20,14 @@ import { odata } from '@azure/data-tables';
 import { createSasHandlers } from '../../functions/sas';
 import { PHOTO_BLOB_PROPERTY } from '../../src/sas/photoLocator';
 import { SasService } from '../../src/sas/service';
+import { startBuiltHost } from '../builtHost';
+import { percentile } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 
 const DEPT = 'Sales';
 const EMPLOYEE = '000223';
 const CLAIMS = 20;
 const PHOTO_BYTES = 64 * 1024;
-
-function percentile(sortedMs: number[], p: number): number {
-  const index = Math.min(sortedMs.length - 1, Math.ceil((p / 100) * sortedMs.length) - 1);
-  return Math.round(sortedMs[Math.max(0, index)]! * 1000) / 1000;
-}
 
 /** Runs `op` `count` times one after another, timing each call. */
 async function timedLoop(
@@ -47,68 +42,6 @@ async function timedLoop(
   }
   samples.sort((a, b) => a - b);
   return { p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) };
-}
-
-/** The local Functions host (tools/host) as a child process on a free port. */
-interface BenchHost {
-  baseUrl: string;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts the project's own functions on the local host: from TypeScript sources when this case
- * runs under swc, from `dist/` (package.json `main`) when it runs compiled.
- *
- * @throws {Error} with the host's output when it exits or does not listen within 60 s.
- */
-async function startBenchHost(settings: Record<string, string>): Promise<BenchHost> {
-  const fromSources = __filename.endsWith('.ts');
-  const root = path.resolve(__dirname, fromSources ? '../..' : '../../..');
-  const args = fromSources
-    ? [
-        '-r',
-        '@swc-node/register',
-        path.join(root, 'tools/host/cli.ts'),
-        '--functions',
-        'functions/*.ts',
-      ]
-    : [path.join(root, 'dist/tools/host/cli.js')];
-  args.push('--app-root', root, '--port', '0');
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, HOST_LOG_LEVEL: 'warning', ...settings },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`The local host did not start:\n${output}`)),
-      60_000,
-    );
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString('utf8');
-      const match = /Host listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`The local host exited (${code}):\n${output}`));
-    });
-  });
-  return {
-    baseUrl: `${origin}/api`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 async function expectStatus(response: Response, status: number): Promise<void> {
@@ -181,7 +114,8 @@ async function measureThroughHost(
   env: BenchEnv,
   settings: Record<string, string>,
 ): Promise<Comparison> {
-  const host = await startBenchHost(settings);
+  // All functions, as deployed (so the host's own queue polling shows in the counts).
+  const host = await startBuiltHost(env, 'dist/functions/*.js', settings);
   try {
     const base = `${host.baseUrl}/departments/${DEPT}/employees/${EMPLOYEE}`;
     for (let i = 0; i < CLAIMS; i++) {
