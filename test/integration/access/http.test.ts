@@ -3,40 +3,15 @@
  * list shape of API.md with continuation tokens, 400 with a JSON error and nothing stored for bad
  * input.
  */
-import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
 import { listAccessEvents, recordAccessEvent } from '../../../functions/accessEvents';
-import type { HttpHandler } from '../../../functions/shared/http';
+import { invokeHttp } from '../../support/invokeHttp';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const tableName = uniqueTableName('AccessHttp');
 process.env.ACCESS_LOG_TABLE = tableName;
 afterAll(() => testClients().table(tableName).deleteTable());
 
-type Response = Omit<HttpResponseInit, 'jsonBody'> & {
-  jsonBody?: {
-    items?: Record<string, unknown>[];
-    continuationToken?: string | null;
-    error?: { code: string; message: string };
-  } & Record<string, unknown>;
-};
-
-async function call(
-  handler: HttpHandler,
-  method: string,
-  params: Record<string, string>,
-  options: { body?: string; query?: Record<string, string> } = {},
-): Promise<Response> {
-  const url = new URL('http://localhost/api/x');
-  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
-  const request = new HttpRequest({
-    method,
-    url: url.toString(),
-    params,
-    headers: { 'content-type': 'application/json' },
-    ...(options.body === undefined ? {} : { body: { string: options.body } }),
-  });
-  return (await handler(request, new InvocationContext())) as Response;
-}
+const call = invokeHttp;
 
 async function storedCount(): Promise<number> {
   let count = 0;

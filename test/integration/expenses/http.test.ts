@@ -2,39 +2,15 @@
  * The expenses adapter, invoked the way the Functions host invokes it: statuses, ETag, JSON error
  * shape, and no claim stored for any bad request.
  */
-import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
 import { listExpenseClaims, submitExpenseClaim } from '../../../functions/expenses';
-import type { HttpHandler } from '../../../functions/shared/http';
+import { invokeHttp } from '../../support/invokeHttp';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const tableName = uniqueTableName('ExpHttp');
 process.env.EXPENSES_TABLE = tableName;
 afterAll(() => testClients().table(tableName).deleteTable());
 
-type Response = Omit<HttpResponseInit, 'jsonBody'> & {
-  jsonBody?: {
-    items?: Record<string, unknown>[];
-    error?: { code: string; message: string };
-  } & Record<string, unknown>;
-};
-
-async function call(
-  handler: HttpHandler,
-  method: string,
-  params: Record<string, string>,
-  options: { body?: string; query?: Record<string, string> } = {},
-): Promise<Response> {
-  const url = new URL('http://localhost/api/x');
-  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
-  const request = new HttpRequest({
-    method,
-    url: url.toString(),
-    params,
-    headers: { 'content-type': 'application/json' },
-    ...(options.body === undefined ? {} : { body: { string: options.body } }),
-  });
-  return (await handler(request, new InvocationContext())) as Response;
-}
+const call = invokeHttp;
 
 const employee = { dept: 'Sales', id: '000223' };
 /** Bad requests go to another employee, whose partition must stay empty. */
