@@ -9,15 +9,19 @@
  *    from the committed state, so it only ever goes from false to true; and every commit is
  *    conditioned on the ETag it was planned against (`If-Match`, or `If-None-Match: *` for a new
  *    blob). A commit planned against an out-of-date view fails with 412/409 and is planned again.
- * 2. Every block a flusher sees is either proven not to hold its message parts, or is downloaded
- *    and searched for their tags (each line carries `<batchId>.<part>`); a part found there is
- *    already stored and is dropped from the flush.
- * 3. The first view needs no search when no other delivery of any of its parts can exist yet: each
- *    part arrived on its first delivery (`dequeueCount` 1) and the view was read before the part's
- *    queue visibility could lapse (`exclusiveUntil`). Otherwise every blob of the hour is searched.
+ * 2. Every committed block a flusher sees is either accounted for by the blob's tag ledger
+ *    (tagLedger.ts: a line `<block id> <tags>` appended before the commit; the block list is read
+ *    first, the ledger second), proven not to hold its message parts, or downloaded and searched
+ *    for their tags (each line carries `<batchId>.<part>`); a part found there is already stored
+ *    and is dropped from the flush. The ledger is consulted for every blob of the hour on every
+ *    flush, so a part sent twice (two messages, both on first delivery) is stored once.
+ * 3. Blocks the ledger does not describe (written before ledgers existed) need no download when no
+ *    other delivery of any of the parts can exist yet: each part arrived on its first delivery
+ *    (`dequeueCount` 1) and the view was read before the part's queue visibility could lapse
+ *    (`exclusiveUntil`). Otherwise every such block of the hour is searched.
  *
- * So a crash between commit and queue acknowledgement, a redelivery, or two flushers racing on
- * the same hour leaves each line stored once.
+ * So a crash between commit and queue acknowledgement, a redelivery, a retried queue send, or two
+ * flushers racing on the same hour leaves each line stored once.
  */
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { ConflictError } from '../errors';
@@ -269,6 +273,8 @@ export async function appendToHour(
   else trust(view);
 
   const attemptedIds = new Set<string>();
+  /** `<blob>/<block id>` of the ledger lines this call appended. */
+  const recorded = new Set<string>();
   let commitAttempts = 0;
   let linesWritten = 0;
   let writtenParts: string[] = [];
@@ -286,8 +292,13 @@ export async function appendToHour(
     requests.stage++;
     await stageCreatingContainer(container, client, block.id, block.content);
     const tags = [...pending.keys()];
-    // Before the commit, so that whoever sees the block committed finds its line.
-    await ledgers.record(container, view.name, block.id, tags, view.blocks.length > 0, requests);
+    // Before the commit, so that whoever sees the block committed finds its line. A retry of the
+    // same block (nothing was found stored meanwhile) reuses its line: the ledger, an append blob,
+    // takes at most 50,000 lines, so lines must stay close to one per committed block.
+    if (!recorded.has(`${view.name}/${block.id}`)) {
+      await ledgers.record(container, view.name, block.id, tags, view.blocks.length > 0, requests);
+      recorded.add(`${view.name}/${block.id}`);
+    }
     const summaries = [...view.blocks.map((b) => b.summary!), block.summary];
     commitAttempts++;
     requests.commit++;

@@ -3,6 +3,12 @@ import { formatLogType, levelMask, parseLevelFilter, parseLogType } from '../../
 import { metadataOfBlocks, parseLogBlobMetadata } from '../../../src/logs/metadata';
 import { hourPrefixesOf, validateLogQuery } from '../../../src/logs/query';
 import { ValidationError } from '../../../src/errors';
+import {
+  logBlobName,
+  logTagLedgerName,
+  parseLogBlobName,
+  parseLogTagLedgerName,
+} from '../../../src/storage/keys';
 
 describe('log block ids', () => {
   it('carry the block summary and have one fixed length', () => {
@@ -103,5 +109,30 @@ describe('log query windows', () => {
         to: at('2026-11-23T15:00:00Z'),
       }),
     ).not.toThrow();
+  });
+});
+
+describe('tag ledger names', () => {
+  const hour = new Date('2026-11-22T15:00:00Z');
+
+  it('sit beside their log blob and parse back to it', () => {
+    const blob = logBlobName('web-1', hour, 12);
+    expect(logTagLedgerName(blob)).toBe('web-1/2026/11/22/1500/000012.tags');
+    expect(parseLogTagLedgerName(logTagLedgerName(blob))).toBe(blob);
+  });
+
+  it('are never taken for log blobs, and log blobs never for ledgers', () => {
+    const ledger = logTagLedgerName(logBlobName('web', hour, 0));
+    expect(parseLogBlobName(ledger)).toBeUndefined();
+    expect(parseLogTagLedgerName(logBlobName('web', hour, 0))).toBeUndefined();
+  });
+
+  it('refuse awkward names', () => {
+    expect(() => logTagLedgerName('web/2026/11/22/1500/000000.tags')).toThrow();
+    expect(() => logTagLedgerName('Web/2026/11/22/1500/000000.log')).toThrow();
+    expect(parseLogTagLedgerName('web/2026/11/22/2400/000000.tags')).toBeUndefined();
+    expect(parseLogTagLedgerName('web/2026/11/22/1500/00000.tags')).toBeUndefined();
+    expect(parseLogTagLedgerName('web/2026/11/22/1500/000000.tags.tags')).toBeUndefined();
+    expect(parseLogTagLedgerName('.tags')).toBeUndefined();
   });
 });
