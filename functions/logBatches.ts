@@ -1,12 +1,13 @@
 /**
  * Queue trigger on `log-batches`: buffers accepted log batches into hour-prefixed blobs. Each
- * invocation drains more messages from the queue and writes them together (src/logs/flush.ts).
+ * invocation drains more messages from the queue and writes them together (src/logs/flush.ts); a
+ * pointer message's batch is read from its staging blob (src/logs/stagedBatch.ts).
  * Throwing makes the host retry the triggering message and, after `maxDequeueCount` attempts,
  * move it to `log-batches-poison`.
  */
 import { app, type InvocationContext } from '@azure/functions';
 import { getConfig } from '../src/config';
-import { drainAndFlush, pendingFromDelivery } from '../src/logs/flush';
+import { deliveredFromTrigger, drainAndFlush } from '../src/logs/flush';
 import { getStorageClients } from '../src/storage/clients';
 import { decodeQueueMessage } from '../src/storage/queue';
 
@@ -44,9 +45,10 @@ export async function flushLogBatches(
 ): Promise<void> {
   const config = getConfig();
   const clients = getStorageClients();
-  const trigger = pendingFromDelivery(payloadOf(queueEntry), deliveryOf(context));
+  const container = clients.container(config.containers.logs);
+  const trigger = await deliveredFromTrigger(container, payloadOf(queueEntry), deliveryOf(context));
   const result = await drainAndFlush({
-    container: clients.container(config.containers.logs),
+    container,
     queue: clients.queue(config.queues.logBatches),
     limits: config.logs,
     trigger,
@@ -57,7 +59,7 @@ export async function flushLogBatches(
     `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +
       `${result.linesWritten} lines into ${result.hours.length} hour blobs; ${result.failed.length} failed.`,
   );
-  const failure = result.failed.find((f) => f.message === trigger);
+  const failure = result.failed.find((f) => trigger.parts.includes(f.message));
   if (failure) throw failure.error;
 }
 

@@ -24,12 +24,19 @@ const logQuerySchema = z.object({
   level: z.string().optional(),
 });
 
-/** `POST /logs`: 202 `{batchId, entries, messages}` once the batch is on the queue. */
+/** `POST /logs`: 202 `{batchId, entries, messages, staged}` once the batch is on the queue. */
 export const postLogs = handleErrors(async (request) => {
   const config = getConfig();
   const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
   const batch = parseLogBatch(body, config.logs);
-  const accepted = await acceptLogBatch(getStorageClients().queue(config.queues.logBatches), batch);
+  const clients = getStorageClients();
+  const accepted = await acceptLogBatch(
+    {
+      queue: clients.queue(config.queues.logBatches),
+      container: clients.container(config.containers.logs),
+    },
+    batch,
+  );
   return json(202, accepted);
 });
 

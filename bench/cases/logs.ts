@@ -24,7 +24,7 @@ import {
   type PendingLogMessage,
 } from '../../src/logs/flush';
 import { decodeQueueMessage } from '../../src/storage/queue';
-import { acceptLogBatch } from '../../src/logs/ingest';
+import { acceptLogBatch, type LogIngestTarget } from '../../src/logs/ingest';
 import { mapLimited } from '../../src/logs/parallel';
 import { LOG_LEVELS } from '../../src/logs/levels';
 import { ticksRowKey, utcDayStamp } from '../../src/storage/keys';
@@ -142,8 +142,8 @@ async function countEntities(table: TableClient): Promise<number> {
   return count;
 }
 
-async function ingestAll(queue: QueueClient, batches: LogBatch[]): Promise<void> {
-  const results = await mapLimited(batches, 16, (batch) => acceptLogBatch(queue, batch));
+async function ingestAll(target: LogIngestTarget, batches: LogBatch[]): Promise<void> {
+  const results = await mapLimited(batches, 16, (batch) => acceptLogBatch(target, batch));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
@@ -199,7 +199,7 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
     const ingest = await env.measure(
       'ingest: acceptLogBatch → queue, 1 message per batch',
       lines,
-      () => ingestAll(queue, batches),
+      () => ingestAll({ queue, container: drainedContainer }, batches),
     );
 
     // 1. The production path: what one trigger invocation does, drain + write + acknowledge.
@@ -233,7 +233,7 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
     }
 
     // 2. The same work taken apart: queue receive, blob write (the log store's own cost), delete.
-    await ingestAll(queue, batches);
+    await ingestAll({ queue, container: drainedContainer }, batches);
     let held: HeldMessage[] = [];
     const receive = await env.measure('queue: receive, 32 per request', lines, async () => {
       held = await receiveAll(queue);

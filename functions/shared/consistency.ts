@@ -4,9 +4,12 @@
  */
 import { getConfig } from '../../src/config';
 import type { ArchiveDependencies } from '../../src/archive/archiveEmployee';
+import {
+  configuredChangeQueue,
+  configuredIndexStores,
+} from '../../src/indexing/configuredIndexing';
 import type { IndexStores } from '../../src/indexing/indexMaintenance';
-import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
-import { queueChangeSink, type ChangeQueue } from '../../src/indexing/queueChangeSink';
+import type { ChangeQueue } from '../../src/indexing/queueChangeSink';
 import type { PhotoDependencies } from '../../src/photos/photos';
 import { accountKeySigner, userDelegationSigner } from '../../src/sas/blobSas';
 import { resolveKeyedStorage } from '../../src/sas/signingKey';
@@ -19,21 +22,7 @@ let archiveChanges: ChangeQueue | undefined;
 
 /** The index tables and the configured last-name store. */
 export function indexStores(): IndexStores {
-  if (!stores) {
-    const config = getConfig();
-    const clients = getStorageClients();
-    const index = clients.table(config.tables.employeeIndex);
-    stores = {
-      employees: clients.table(config.tables.employees),
-      index,
-      lastNames: lastNameStoreFor(
-        config.directory.lastNameIndexMode,
-        index,
-        clients.container(config.containers.lastNameIndex),
-        { maxShardChars: config.directory.lastNameShardChars },
-      ),
-    };
-  }
+  stores ??= configuredIndexStores(getConfig(), getStorageClients());
   return stores;
 }
 
@@ -46,9 +35,7 @@ export function archiveDependencies(): ArchiveDependencies {
     archive: clients.table(config.tables.archive),
     directory: directoryServices().employees,
     // The archive message re-publishes on a replay, so the delete need not announce.
-    changes: (archiveChanges ??= queueChangeSink(clients.queue(config.queues.indexUpdates), {
-      announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
-    })),
+    changes: (archiveChanges ??= configuredChangeQueue(config, clients)),
   };
 }
 

@@ -5,7 +5,7 @@
 import { getConfig } from '../../src/config';
 import { createDirectory, type Directory } from '../../src/directory/directory';
 import { withAnnouncements } from '../../src/indexing/announcingEmployees';
-import { queueChangeSink } from '../../src/indexing/queueChangeSink';
+import { configuredChangeQueue } from '../../src/indexing/configuredIndexing';
 import { getStorageClients } from '../../src/storage/clients';
 
 let directory: Directory | undefined;
@@ -19,9 +19,7 @@ export function directoryServices(): Directory {
   if (!directory) {
     const config = getConfig();
     // Every committed employee change goes to `index-updates` (asynchronous indexes, docs/queues.md).
-    const changes = queueChangeSink(getStorageClients().queue(config.queues.indexUpdates), {
-      announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
-    });
+    const changes = configuredChangeQueue(config, getStorageClients());
     const services = createDirectory({
       employees: getStorageClients().table(config.tables.employees),
       departmentCacheTtlMs: config.directory.departmentCacheTtlMs,

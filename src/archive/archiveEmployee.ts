@@ -117,6 +117,17 @@ export async function archiveEmployee(
       const archived = await readEntity(archive, partitionKey, rowKey);
       const employee = archived ? storedToEmployee(archived) : undefined;
       if (!employee) return { outcome: 'notFound' };
+      if (reviews.length > 0) {
+        // An earlier run deleted the employee but died before purging reviews that did not fit
+        // its transaction: archive them (reviews are written only for an existing employee), then let
+        // the directory's delete-if-exists purge them.
+        await copyToArchive(archive, reviews.map(archivable));
+        await directory.delete(department, employeeId, {
+          mustExist: false,
+          reason: 'archived',
+          announce: false,
+        });
+      }
       // A crash may have come between the delete and its change message: publish it again.
       await changes?.publish([
         {

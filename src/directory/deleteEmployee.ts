@@ -2,7 +2,8 @@
  * Removing an employee: the employee entity, its email copy, the department's count (and manager
  * copy, if it was the manager) and its id in the last-name index entity, in ONE entity group
  * transaction. With `mustExist: false` an absent employee is not an error (delete-if-exists), so
- * queue workers (archive, move) can run it again safely.
+ * queue workers (archive, move) can run it again safely; such a run still purges reviews left by
+ * an earlier run that committed and then failed before its purge.
  *
  * `If-Match`: a transaction cannot make a delete conditional, so the caller's ETag is checked
  * against a fresh read just before the transaction. The transaction itself is conditional on the
@@ -46,7 +47,10 @@ export interface DeleteEmployeeOptions {
   ifMatch?: string;
   /** Throw `EmployeeNotFound` when there is nothing to delete (default true). */
   mustExist?: boolean;
-  /** Keep the employee's yearly reviews (default false: they are removed after the employee). */
+  /**
+   * Keep the employee's yearly reviews (default false: they are removed after the employee, and
+   * also when the employee is already gone, so a replay finishes an interrupted purge).
+   */
   keepReviews?: boolean;
   /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
   reason?: 'deleted' | 'archived' | 'moved';
@@ -221,6 +225,11 @@ export async function deleteEmployee(
     if (!options.keepReviews && !reviewsInTransaction) {
       await purgeReviews(table, partitionKey, employeeId);
     }
+  } else if (!outcome.deleted && !options.keepReviews) {
+    // Nothing to delete, yet reviews may be left: an earlier run committed the delete and then
+    // failed (its publish, or the process) before its purge. A replay is the only run that can
+    // still remove them; left, they would be shown to a later employee given the same id.
+    await purgeReviews(table, partitionKey, employeeId);
   }
   return outcome;
 }

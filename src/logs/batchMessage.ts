@@ -1,12 +1,13 @@
 /**
- * The `log-batches` queue message: one part of one accepted batch, its entries already formatted
- * as log lines. A batch larger than one queue message (64 KiB after base64) is split into several
- * parts; each part is an independent unit of work for the flusher and carries the batch id and its
- * part index, which together tag every line it delivers.
+ * The `log-batches` queue messages. A batch that fits one queue message (64 KiB after base64)
+ * travels inline as one part. A larger one is split into parts that are staged together in one
+ * blob, and the queue gets a small pointer to it (stagedBatch.ts). Either way each part is a unit
+ * of work for the flusher and carries the batch id and its part index, which together tag every
+ * line it delivers.
  */
 import { z } from 'zod';
 import { TooLargeError, ValidationError } from '../errors';
-import { isLogSource } from '../storage/keys';
+import { isLogSource, parseLogStagingBlobName } from '../storage/keys';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../storage/queue';
 import type { LogEntry } from './entry';
 import { batchPartTag, encodeLogLine, readLineHeader, type LineHeader } from './lineFormat';
@@ -134,4 +135,82 @@ export function decodeLogBatchMessage(payload: unknown): DecodedLogBatchMessage 
     }
   });
   return { message, tag, headers };
+}
+
+/**
+ * The `log-batches` message of a batch too large for one queue message: the batch itself waits,
+ * whole, in a staging blob of the logs container (src/logs/stagedBatch.ts); the message points at it.
+ */
+export interface LogBatchPointer {
+  v: typeof LOG_MESSAGE_VERSION;
+  batchId: string;
+  /** `_staging/<batchId>.json` (see `logStagingBlobName`). */
+  stagingBlob: string;
+}
+
+const pointerSchema = z
+  .object({
+    v: z.literal(LOG_MESSAGE_VERSION),
+    batchId: z.string(),
+    stagingBlob: z.string(),
+  })
+  .strict();
+
+/** A `log-batches` payload: a part carrying its lines, or a pointer to a staged batch. */
+export type LogQueuePayload =
+  | { kind: 'inline'; decoded: DecodedLogBatchMessage }
+  | { kind: 'staged'; pointer: LogBatchPointer };
+
+/**
+ * Tells the two `log-batches` payloads apart and checks them. A pointer must name its own batch's
+ * staging blob, so a message can never make the flusher read or delete another blob.
+ *
+ * @throws {ValidationError} when the payload is neither (see {@link decodeLogBatchMessage}).
+ */
+export function decodeLogQueuePayload(payload: unknown): LogQueuePayload {
+  const pointer = pointerSchema.safeParse(payload);
+  if (!pointer.success) return { kind: 'inline', decoded: decodeLogBatchMessage(payload) };
+  const { batchId, stagingBlob } = pointer.data;
+  if (parseLogStagingBlobName(stagingBlob) !== batchId) {
+    throw new ValidationError(
+      `Log batch pointer ${batchId} names the foreign blob ${stagingBlob}.`,
+      'message',
+      'InvalidLogMessage',
+    );
+  }
+  return { kind: 'staged', pointer: pointer.data as LogBatchPointer };
+}
+
+/**
+ * Reads a staging blob's content: the batch's parts, exactly as {@link splitIntoMessages} made them.
+ *
+ * @throws {ValidationError} when the content is not the parts of batch `batchId`.
+ */
+export function decodeStagedBatch(content: string, batchId: string): DecodedLogBatchMessage[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch {
+    parsed = undefined;
+  }
+  const parts: unknown[] = Array.isArray(parsed) ? (parsed as unknown[]) : [];
+  if (parts.length === 0) {
+    throw new ValidationError(
+      `Staged log batch ${batchId} holds no parts.`,
+      'message',
+      'InvalidLogMessage',
+    );
+  }
+  return parts.map((payload, index) => {
+    const decoded = decodeLogBatchMessage(payload);
+    const { message } = decoded;
+    if (message.batchId !== batchId || message.part !== index || message.parts !== parts.length) {
+      throw new ValidationError(
+        `Staged log batch ${batchId} holds a foreign or misplaced part ${decoded.tag}.`,
+        'message',
+        'InvalidLogMessage',
+      );
+    }
+    return decoded;
+  });
 }

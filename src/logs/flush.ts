@@ -8,13 +8,15 @@
  * next round while the current one is written and deleting behind both. The host deletes the
  * triggering message when the invocation succeeds. A message whose
  * lines could not be committed is left on the queue and delivered again; hourWriter.ts explains why
- * a redelivery never repeats a line.
+ * a redelivery never repeats a line. A pointer message (a batch staged in a blob, stagedBatch.ts)
+ * is read into its parts first; its staging blob is deleted once every one of them is stored, so a
+ * pointer whose blob is gone is already done.
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 import { isNotFound, withStorageErrors } from '../storage/errors';
 import { decodeQueueMessage } from '../storage/queue';
-import { decodeLogBatchMessage, type DecodedLogBatchMessage } from './batchMessage';
+import { decodeLogQueuePayload, type DecodedLogBatchMessage } from './batchMessage';
 import {
   appendToHour,
   type HourAppendResult,
@@ -22,9 +24,10 @@ import {
   type LogBlobLimits,
 } from './hourWriter';
 import { mapLimited } from './parallel';
+import { deleteStagedBatch, readStagedBatch } from './stagedBatch';
 import { processTagLedgers, type TagLedgers } from './tagLedger';
 
-/** One message to flush. */
+/** One message part to flush. */
 export interface PendingLogMessage {
   decoded: DecodedLogBatchMessage;
   /** How many times the queue has handed the message out (1 = first delivery). */
@@ -34,6 +37,16 @@ export interface PendingLogMessage {
    * started: the end of its queue invisibility, less a safety margin.
    */
   exclusiveUntil: number;
+}
+
+/**
+ * One delivered queue message and the parts it carries: one for an inline message, every part of
+ * the batch for a pointer to a staged batch, none when that staged batch is already stored.
+ */
+export interface DeliveredLogMessage {
+  parts: PendingLogMessage[];
+  /** The staging blob to delete once the message is acknowledged. */
+  stagingBlob?: string;
 }
 
 /** What one flush did. */
@@ -52,8 +65,13 @@ export interface DrainResult extends FlushResult {
   drained: number;
   /** Drained messages deleted after their lines were stored. */
   acknowledged: number;
-  /** Drained messages left alone because they are not log-batches messages (the host poisons them). */
+  /**
+   * Drained messages left alone because they are not log-batches messages (the host poisons
+   * them) or their staging blob could not be read (they come back after their visibility).
+   */
   undecodable: number;
+  /** Staging blobs deleted after their pointer message was acknowledged. */
+  stagingBlobsDeleted: number;
   /** True when the triggering message (if any) is fully stored. */
   triggerFlushed: boolean;
   /** Rounds that wrote (each one block per touched hour-blob). */
@@ -166,7 +184,7 @@ export interface DrainOptions {
   queue: QueueClient;
   limits: LogBlobLimits;
   /** The message the trigger delivered, if any: flushed in the first round, acknowledged by the host. */
-  trigger?: PendingLogMessage;
+  trigger?: DeliveredLogMessage;
   /** Most messages one flush takes from the queue (besides the trigger's). */
   maxMessages: number;
   /**
@@ -182,7 +200,7 @@ export interface DrainOptions {
 }
 
 interface Received {
-  pending: PendingLogMessage;
+  delivered: DeliveredLogMessage;
   messageId: string;
   popReceipt: string;
 }
@@ -212,14 +230,16 @@ export async function drainAndFlush(options: DrainOptions): Promise<DrainResult>
     drained: 0,
     acknowledged: 0,
     undecodable: 0,
+    stagingBlobsDeleted: 0,
     triggerFlushed: trigger === undefined,
     flushes: 0,
   };
-  const acknowledger = new Acknowledger(queue, DELETE_CONCURRENCY);
+  const acknowledger = new Acknowledger(queue, container, DELETE_CONCURRENCY);
   // Round n + 1 is received while round n is written, and round n's deletes run behind both:
   // receive, write and delete overlap instead of taking turns.
   let next: Promise<ReceivedRound> | undefined = receiveRound(
     queue,
+    container,
     maxMessages,
     visibilitySeconds,
     clock,
@@ -239,13 +259,14 @@ export async function drainAndFlush(options: DrainOptions): Promise<DrainResult>
       total.drained += received.length;
       total.undecodable += undecodable;
       if (!exhausted && round + 1 < maxFlushes) {
-        next = receiveRound(queue, maxMessages, visibilitySeconds, clock);
+        next = receiveRound(queue, container, maxMessages, visibilitySeconds, clock);
         // Awaited in the next iteration; a rejection left unawaited must not crash the process.
         next.catch(() => undefined);
       }
-      const pending = received.map((r) => r.pending);
-      if (round === 0 && trigger) pending.unshift(trigger);
-      if (pending.length === 0) break;
+      const delivered = received.map((r) => r.delivered);
+      if (round === 0 && trigger) delivered.unshift(trigger);
+      if (delivered.length === 0) break;
+      const pending = delivered.flatMap((d) => d.parts);
 
       const result = await flushLogMessages(container, pending, limits, clock, options.ledgers);
       total.flushes++;
@@ -254,8 +275,16 @@ export async function drainAndFlush(options: DrainOptions): Promise<DrainResult>
       total.linesWritten += result.linesWritten;
       total.hours.push(...result.hours);
       const stored = new Set(result.flushed);
-      if (round === 0 && trigger) total.triggerFlushed = stored.has(trigger);
-      acknowledger.add(received.filter((r) => stored.has(r.pending)));
+      const isStored = (d: DeliveredLogMessage): boolean => d.parts.every((p) => stored.has(p));
+      if (round === 0 && trigger) {
+        total.triggerFlushed = isStored(trigger);
+        // The host deletes the trigger's message after this returns; should that fail, the
+        // redelivery finds no staging blob and counts the batch as stored, which it is.
+        if (total.triggerFlushed && trigger.stagingBlob) {
+          acknowledger.deleteStagingBlob(trigger.stagingBlob);
+        }
+      }
+      acknowledger.add(received.filter((r) => isStored(r.delivered)));
       // Messages of a prefetched round are left invisible and come back after the visibility
       // timeout (as redeliveries): stopping after a failed write is a back-off.
       if (result.failed.length > 0) break;
@@ -263,6 +292,7 @@ export async function drainAndFlush(options: DrainOptions): Promise<DrainResult>
   } finally {
     // A failed delete is harmless: the message comes back and is found already stored.
     total.acknowledged = await acknowledger.settle();
+    total.stagingBlobsDeleted = acknowledger.stagingBlobsDeleted;
   }
   return total;
 }
@@ -275,18 +305,31 @@ interface ReceivedRound {
 
 /**
  * Deletes acknowledged messages with a fixed number in flight, across rounds: one pool, so the
- * deletes of several rounds neither stack up nor wait for each other's stragglers.
+ * deletes of several rounds neither stack up nor wait for each other's stragglers. A pointer
+ * message's staging blob is deleted after the message (a crash between leaves an orphan blob,
+ * never a message whose blob is gone before its lines are stored).
  */
 class Acknowledger {
   private readonly waiting: Received[] = [];
   private inFlight = 0;
   private deleted = 0;
   private idle: (() => void) | undefined;
+  stagingBlobsDeleted = 0;
 
   constructor(
     private readonly queue: QueueClient,
+    private readonly container: ContainerClient,
     private readonly concurrency: number,
   ) {}
+
+  /** Deletes a staging blob whose lines are all stored (in the same pool as the messages). */
+  deleteStagingBlob(stagingBlob: string): void {
+    this.inFlight++;
+    void deleteStagedBatch(this.container, stagingBlob).then((gone) => {
+      if (gone) this.stagingBlobsDeleted++;
+      this.finish(false);
+    });
+  }
 
   add(messages: readonly Received[]): void {
     this.waiting.push(...messages);
@@ -305,7 +348,11 @@ class Acknowledger {
     const message = this.waiting.shift()!;
     this.inFlight++;
     this.queue.deleteMessage(message.messageId, message.popReceipt).then(
-      () => this.finish(true),
+      () => {
+        const { stagingBlob } = message.delivered;
+        if (stagingBlob) this.deleteStagingBlob(stagingBlob);
+        this.finish(true);
+      },
       () => this.finish(false),
     );
   }
@@ -321,6 +368,7 @@ class Acknowledger {
 /** Receives up to `wanted` messages with parallel requests of up to 32 each. */
 async function receiveRound(
   queue: QueueClient,
+  container: ContainerClient,
   wanted: number,
   visibilitySeconds: number,
   clock: () => number,
@@ -344,30 +392,55 @@ async function receiveRound(
       }),
     ),
   );
+  let exhausted = false;
+  const items = responses.flatMap((response, i) => {
+    const list = response?.receivedMessageItems ?? [];
+    if (list.length < requests[i]!) exhausted = true;
+    return list;
+  });
+  const delivered = await Promise.allSettled(
+    // Async, so that a payload that is not even base64 JSON rejects its own delivery only.
+    items.map(async (item) =>
+      resolveDelivery(container, decodeQueueMessage(item.messageText), {
+        dequeueCount: item.dequeueCount,
+        exclusiveUntil: startedAt + visibilitySeconds * 1000 - EXCLUSIVITY_MARGIN_MS,
+      }),
+    ),
+  );
   const received: Received[] = [];
   let undecodable = 0;
-  let exhausted = false;
-  responses.forEach((response, i) => {
-    const items = response?.receivedMessageItems ?? [];
-    if (items.length < requests[i]!) exhausted = true;
-    for (const item of items) {
-      try {
-        received.push({
-          pending: {
-            decoded: decodeLogBatchMessage(decodeQueueMessage(item.messageText)),
-            dequeueCount: item.dequeueCount,
-            exclusiveUntil: startedAt + visibilitySeconds * 1000 - EXCLUSIVITY_MARGIN_MS,
-          },
-          messageId: item.messageId,
-          popReceipt: item.popReceipt,
-        });
-      } catch {
-        // Left invisible: once it reappears the trigger gets it, fails, and the host poisons it.
-        undecodable++;
-      }
+  delivered.forEach((outcome, i) => {
+    // Left invisible: once it reappears the trigger gets it and fails (a malformed message ends
+    // on the poison queue) or reads the staging blob again.
+    if (outcome.status === 'rejected') undecodable++;
+    else {
+      const { messageId, popReceipt } = items[i]!;
+      received.push({ delivered: outcome.value, messageId, popReceipt });
     }
   });
   return { received, undecodable, exhausted };
+}
+
+/**
+ * Turns a `log-batches` payload into the parts to flush, reading a pointer's staging blob.
+ *
+ * @param timing - the delivery's dequeue count and exclusivity deadline, shared by every part.
+ * @throws {ValidationError} when the payload (or the staged batch) is not a log-batches message.
+ * @throws {DomainError} when the staging blob cannot be read after the SDK's retries.
+ */
+export async function resolveDelivery(
+  container: ContainerClient,
+  payload: unknown,
+  timing: Pick<PendingLogMessage, 'dequeueCount' | 'exclusiveUntil'>,
+): Promise<DeliveredLogMessage> {
+  const decoded = decodeLogQueuePayload(payload);
+  if (decoded.kind === 'inline') return { parts: [{ decoded: decoded.decoded, ...timing }] };
+  const parts = await readStagedBatch(container, decoded.pointer);
+  // No blob: a flush stored every line and cleaned up; this is a redelivery or a duplicate send.
+  return {
+    parts: (parts ?? []).map((part) => ({ decoded: part, ...timing })),
+    stagingBlob: parts ? decoded.pointer.stagingBlob : undefined,
+  };
 }
 
 /** How the queue delivered a message: what the trigger metadata or a receive call reports. */
@@ -378,24 +451,25 @@ export interface QueueDelivery {
 }
 
 /**
- * Turns a delivered `log-batches` payload into a message to flush. Without `nextVisibleTime` the
+ * Turns a payload the trigger delivered into the parts to flush. Without `nextVisibleTime` the
  * message is assumed to stay invisible for {@link DRAIN_VISIBILITY_SECONDS} from now (the Functions
  * host keeps extending it while the invocation runs).
  *
  * @throws {ValidationError} when the payload is not a log-batches message.
+ * @throws {DomainError} when a pointer's staging blob cannot be read after the SDK's retries.
  */
-export function pendingFromDelivery(
+export function deliveredFromTrigger(
+  container: ContainerClient,
   payload: unknown,
   delivery: QueueDelivery,
   clock: () => number = Date.now,
-): PendingLogMessage {
+): Promise<DeliveredLogMessage> {
   const visibleAt = delivery.nextVisibleTime?.getTime();
-  return {
-    decoded: decodeLogBatchMessage(payload),
+  return resolveDelivery(container, payload, {
     dequeueCount: delivery.dequeueCount,
     exclusiveUntil:
       (visibleAt !== undefined && !Number.isNaN(visibleAt)
         ? visibleAt
         : clock() + DRAIN_VISIBILITY_SECONDS * 1000) - EXCLUSIVITY_MARGIN_MS,
-  };
+  });
 }

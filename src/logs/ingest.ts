@@ -1,88 +1,73 @@
 /**
- * Accepting a `POST /logs` batch: it is durable once its queue message(s) are stored, and only then
- * does the caller hear "accepted". The flusher turns messages into blob lines later.
+ * Accepting a `POST /logs` batch: it is durable once its one queue message is stored, and only
+ * then does the caller hear "accepted". The flusher turns messages into blob lines later.
  *
- * A batch too big for one queue message is split into parts. To keep the batch all-or-nothing, the
- * parts are first sent invisible; if one send fails, the parts already sent are deleted (nobody can
- * have received them yet) and the caller gets the error; once all are stored they are made visible.
+ * A batch that fits one queue message travels in it. A larger one is first written whole to a
+ * staging blob (stagedBatch.ts) and then announced by one small pointer message: the send is the
+ * single moment the batch becomes visible to flushers, so it is stored all or not at all.
  */
 import { randomUUID } from 'node:crypto';
+import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 import { isNotFound, withStorageErrors } from '../storage/errors';
 import { encodeQueueMessage } from '../storage/queue';
 import type { LogBatch } from './entry';
 import { splitIntoMessages } from './batchMessage';
+import { stageBatch } from './stagedBatch';
 
-/** How long the parts of a multi-part batch stay hidden while the rest is being sent. */
-const HIDDEN_PARTS_SECONDS = 60;
+/** Where accepted batches go: the `log-batches` queue, and the logs container for staging. */
+export interface LogIngestTarget {
+  queue: QueueClient;
+  container: ContainerClient;
+}
 
 /** What `POST /logs` reports. */
 export interface AcceptedLogBatch {
   batchId: string;
   entries: number;
-  /** Queue messages the batch was split into. */
+  /** Queue messages the batch took: always 1 (a large batch is staged in a blob). */
   messages: number;
+  /** True when the batch was too large for one message and went through a staging blob. */
+  staged: boolean;
 }
 
-interface SentMessage {
-  messageId: string;
-  popReceipt: string;
-  text: string;
-}
-
-async function send(
-  queue: QueueClient,
-  text: string,
-  visibilityTimeout?: number,
-): Promise<SentMessage> {
-  const attempt = (): Promise<SentMessage> =>
-    queue
-      .sendMessage(text, { visibilityTimeout })
-      .then((r) => ({ messageId: r.messageId, popReceipt: r.popReceipt, text }));
-  return withStorageErrors(async () => {
+async function send(queue: QueueClient, text: string): Promise<void> {
+  const attempt = (): Promise<unknown> => queue.sendMessage(text);
+  await withStorageErrors(async () => {
     try {
-      return await attempt();
+      await attempt();
     } catch (error) {
       // A fresh deployment (or test) may not have the queue yet; the trigger creates it too.
       if (!isNotFound(error)) throw error;
       await queue.createIfNotExists();
-      return attempt();
+      await attempt();
     }
   });
 }
 
 /**
- * Stores a validated batch durably on the `log-batches` queue.
+ * Stores a validated batch durably: one `log-batches` message, inline or pointing at a staged blob.
  *
- * @returns the batch id and how many entries and queue messages it became.
+ * @returns the batch id and how many entries it holds.
  * @throws {TooLargeError} when one entry alone is too large for a queue message.
- * @throws {DomainError} for storage faults left after the SDK's retries (nothing of the batch
- * stays queued, unless the clean-up itself failed).
+ * @throws {DomainError} for storage faults left after the SDK's retries; nothing of the batch is
+ * then flushed, unless the lost answer of a send that did land hid it (then all of it is).
  */
 export async function acceptLogBatch(
-  queue: QueueClient,
+  target: LogIngestTarget,
   batch: LogBatch,
 ): Promise<AcceptedLogBatch> {
   const batchId = randomUUID();
-  const texts = splitIntoMessages(batchId, batch.source, batch.entries).map(encodeQueueMessage);
-  const accepted = { batchId, entries: batch.entries.length, messages: texts.length };
-  if (texts.length === 1) {
-    await send(queue, texts[0]!);
-    return accepted;
+  const parts = splitIntoMessages(batchId, batch.source, batch.entries);
+  const accepted = { batchId, entries: batch.entries.length, messages: 1 };
+  if (parts.length === 1) {
+    await send(target.queue, encodeQueueMessage(parts[0]));
+    return { ...accepted, staged: false };
   }
-
-  const results = await Promise.allSettled(
-    texts.map((text) => send(queue, text, HIDDEN_PARTS_SECONDS)),
-  );
-  const sent = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failure) {
-    await Promise.allSettled(sent.map((m) => queue.deleteMessage(m.messageId, m.popReceipt)));
-    throw failure.reason;
-  }
-  // Revealing is an optimisation: a part whose reveal fails becomes visible by itself shortly.
-  await Promise.allSettled(
-    sent.map((m) => queue.updateMessage(m.messageId, m.popReceipt, m.text, 0)),
-  );
-  return accepted;
+  const pointer = await stageBatch(target.container, batchId, parts);
+  // A failed send leaves the staging blob as an orphan for the lifecycle rule. It is deliberately
+  // not deleted here: only a flusher that committed every line may delete it, which is what lets
+  // a flusher take a missing blob for "already stored".
+  await send(target.queue, encodeQueueMessage(pointer));
+  return { ...accepted, staged: true };
 }

@@ -4,8 +4,7 @@
 import { getConfig } from '../config';
 import { createContext } from '../directory/context';
 import { createDirectory } from '../directory/directory';
-import { lastNameStoreFor } from '../indexing/lastNameStores';
-import { queueChangeSink } from '../indexing/queueChangeSink';
+import { configuredChangeQueue, configuredIndexStores } from '../indexing/configuredIndexing';
 import { getStorageClients } from '../storage/clients';
 import type { OrchestrationServices } from './services';
 
@@ -13,7 +12,8 @@ let services: OrchestrationServices | undefined;
 
 /**
  * The services the activities use, over the configured tables, queue and container. Directory
- * changes go to the `index-updates` queue as for every other writer.
+ * changes go to the `index-updates` queue as for every other writer; queue and index stores are
+ * built by src/indexing/configuredIndexing.ts, as for the queue workers.
  *
  * @throws {ConfigError} when the storage connection is not configured.
  */
@@ -22,21 +22,14 @@ export function configuredServices(): OrchestrationServices {
     const config = getConfig();
     const clients = getStorageClients();
     const employees = clients.table(config.tables.employees);
-    const index = clients.table(config.tables.employeeIndex);
-    const changes = queueChangeSink(clients.queue(config.queues.indexUpdates));
+    const changes = configuredChangeQueue(config, clients);
     services = {
       directory: createContext({ employees, changes }),
       employees: createDirectory({ employees, changes }).employees,
       archive: clients.table(config.tables.archive),
-      indexStores: {
-        employees,
-        index,
-        lastNames: lastNameStoreFor(
-          config.directory.lastNameIndexMode,
-          index,
-          clients.container(config.containers.lastNameIndex),
-        ),
-      },
+      photos: clients.container(config.containers.photos),
+      indexStores: configuredIndexStores(config, clients),
+      changes,
     };
   }
   return services;

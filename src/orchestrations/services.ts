@@ -3,6 +3,8 @@
  * build it from the configuration; tests build it over their own tables).
  */
 import type { TableClient } from '@azure/data-tables';
+import type { EmployeeChangeSink } from '../directory/changes';
+import type { ContainerClient } from '@azure/storage-blob';
 import type { DirectoryContext } from '../directory/context';
 import type { EmployeeService } from '../directory/directory';
 import type { IndexStores } from '../indexing/indexMaintenance';
@@ -15,6 +17,14 @@ export interface OrchestrationServices {
   employees: EmployeeService;
   /** The `EmployeesArchive` table. */
   archive: TableClient;
+  /** The photos container (a move copies the photo blob to the target department's name). */
+  photos: ContainerClient;
   /** The indexes outside the department partitions (`EmployeeIndex`, org-wide last names). */
   indexStores: IndexStores;
+  /**
+   * The sink {@link directory} and {@link employees} publish to. The archive activity passes it to
+   * `archiveEmployee`, so a replayed activity re-publishes an `archived` change whose first
+   * publish failed after the delete committed (the indexes would otherwise keep the employee).
+   */
+  changes: EmployeeChangeSink;
 }

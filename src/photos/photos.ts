@@ -351,3 +351,36 @@ async function deleteBlobIfExists(container: ContainerClient, blobName: string):
 function now(deps: PhotoDependencies): Date {
   return deps.now?.() ?? new Date();
 }
+
+/**
+ * Copies a photo version into another department's name for the same employee and version
+ * (`Sales/000001/v` → `Marketing/000001/v`), server-side within the account. A move does this
+ * before the target entity names the copy, so the target never points at nothing, and the
+ * source's sweep (which deletes everything under the old prefix) cannot take the target's photo.
+ * Copying again over an earlier copy writes the same bytes: safe to repeat.
+ *
+ * @returns the copy's blob name and URL, or `undefined` when `blobName` is not a photo version of
+ *   `employeeId` or no longer exists (nothing to carry over).
+ * @throws {DomainError} for storage faults.
+ */
+export async function copyPhotoToDepartment(
+  photos: ContainerClient,
+  blobName: string,
+  employeeId: string,
+  toDepartment: string,
+): Promise<{ blobName: string; photoUrl: string } | undefined> {
+  const owner = parsePhotoBlobName(blobName);
+  if (!owner || owner.employeeId !== employeeId) return undefined;
+  const copyName = photoBlobName(toDepartment, employeeId, owner.version);
+  const copy = photos.getBlockBlobClient(copyName);
+  if (owner.department !== toDepartment) {
+    try {
+      const poller = await copy.beginCopyFromURL(photos.getBlockBlobClient(blobName).url);
+      await poller.pollUntilDone();
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw toDomainError(error);
+    }
+  }
+  return { blobName: copyName, photoUrl: copy.url };
+}

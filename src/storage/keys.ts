@@ -646,6 +646,27 @@ export function parseLogTagLedgerName(ledgerName: string): string | undefined {
   return parseLogBlobName(logBlob) ? logBlob : undefined;
 }
 
+const LOG_BATCH_ID = /^[A-Za-z0-9-]{1,64}$/;
+const LOG_STAGING_PREFIX = '_staging/';
+
+/**
+ * Blob name of a staged log batch (one too large for a queue message): `_staging/<batchId>.json`
+ * in the logs container. `_` can start no log source, so no hour prefix ever lists it.
+ *
+ * @throws {Error} when `batchId` is not 1–64 letters, digits or `-` (a bug: ids are UUIDs).
+ */
+export function logStagingBlobName(batchId: string): string {
+  if (!LOG_BATCH_ID.test(batchId)) throw new Error(`Log batch id "${batchId}" is invalid.`);
+  return `${LOG_STAGING_PREFIX}${batchId}.json`;
+}
+
+/** Reverses {@link logStagingBlobName}: the batch id, `undefined` for any other name. */
+export function parseLogStagingBlobName(blobName: string): string | undefined {
+  if (!blobName.startsWith(LOG_STAGING_PREFIX) || !blobName.endsWith('.json')) return undefined;
+  const batchId = blobName.slice(LOG_STAGING_PREFIX.length, -'.json'.length);
+  return LOG_BATCH_ID.test(batchId) ? batchId : undefined;
+}
+
 /** Blob name of one version of an employee photo: `Sales/000223/<version>`. */
 export function photoBlobName(department: string, employeeId: string, version: string): string {
   assertDepartment(department);

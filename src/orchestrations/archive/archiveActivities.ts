@@ -44,7 +44,12 @@ export function listEmployeePageActivity(
   });
 }
 
-/** Activity: archives one employee (safe to run again: the sequence is idempotent). */
+/**
+ * Activity: archives one employee (safe to run again: the sequence is idempotent). The activity's
+ * own replay is the durable record of the delete, as the queue message is for the queue worker:
+ * with the change sink given, a replay that finds the employee already archived publishes the
+ * `archived` change again, and the delete skips the pre-write announcement.
+ */
 export async function archiveEmployeeActivity(
   services: OrchestrationServices,
   input: { department: string; employeeId: string },
@@ -54,6 +59,7 @@ export async function archiveEmployeeActivity(
       employees: await services.directory.table(),
       archive: services.archive,
       directory: services.employees,
+      changes: services.changes,
     },
     input.department,
     input.employeeId,

@@ -1,18 +1,23 @@
 /**
  * Step 2 of a move: write the employee into the target department's partition — the employee
  * entity, its email copy, the department's count and the same-partition last-name index — in ONE
- * entity group transaction there, the directory's own insert (insertEmployee.ts). Then its yearly
- * reviews follow (upserts: repeatable).
+ * entity group transaction there, the directory's own insert (insertEmployee.ts). The photo blob
+ * is copied to the target department's name first, so the target entity never names a blob that
+ * is missing or that the source's photo sweep will delete. Then its yearly reviews follow
+ * (upserts: repeatable).
  *
- * Idempotent: the copy carries the move's write id, so a repeated try that finds the employee
- * already there with that id knows its own earlier commit; any other employee with the id (or
- * another employee with the email) is a permanent refusal, and nothing is written.
+ * Idempotent and refreshing: the copy carries the move's marker, so a repeated try that finds the
+ * employee already there from this move replaces it with the source's CURRENT data (the
+ * directory's update: one transaction in the target partition) — the orchestrator copies again
+ * when the source changed after the first copy. Any other employee with the id (or another
+ * employee with the email) is a permanent refusal, and nothing is written.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { ContainerClient } from '@azure/storage-blob';
 import type { DirectoryContext } from '../../directory/context';
 import { employeeNotFound } from '../../directory/directoryErrors';
-import type { StoredProperties } from '../../directory/employeeEntity';
-import { readEmployeeState } from '../../directory/employeeState';
+import type { EmployeeData, StoredProperties } from '../../directory/employeeEntity';
+import { readEmployeeState, type EmployeeState } from '../../directory/employeeState';
 import { insertEmployee } from '../../directory/insertEmployee';
 import { readWholeRange } from '../../directory/paging';
 import {
@@ -20,8 +25,20 @@ import {
   PlannedTransaction,
   submitPlanned,
 } from '../../directory/transaction';
-import { departmentPartitionKey, reviewRowKeyRange } from '../../storage/keys';
-import { moveWriteId, type MoveInput } from './moveRequest';
+import { updateEmployee } from '../../directory/updateEmployee';
+import { PreconditionFailedError, ThrottledError } from '../../errors';
+import { copyPhotoToDepartment } from '../../photos/photos';
+import { PHOTO_BLOB_PROPERTY } from '../../sas/photoLocator';
+import { isPreconditionFailed, toDomainError } from '../../storage/errors';
+import { departmentPartitionKey, employeeRowKey, reviewRowKeyRange } from '../../storage/keys';
+import { isCopyOfThisMove, MOVE_MARKER_PROPERTY, moveWriteId, type MoveInput } from './moveRequest';
+
+/** A review the copy wrote, with the source version it copied. */
+export interface CopiedReview {
+  rowKey: string;
+  /** ETag of the source review that was copied. */
+  etag: string;
+}
 
 /** What the copy did. */
 export interface CopyResult {
@@ -29,56 +46,166 @@ export interface CopyResult {
   copied: boolean;
   /** Yearly reviews written to the target. */
   reviews: number;
+  /**
+   * ETag of the source employee the copy was made from: the removal deletes the source only if it
+   * is still this version. Absent when the source was already gone (an earlier run removed it).
+   */
+  sourceEtag?: string;
+  /** The source reviews copied: the removal deletes exactly these, at these versions. */
+  copiedReviews: CopiedReview[];
 }
 
 /**
  * Copies the employee of a move into the target partition (see the module comment).
  *
+ * @param photos - the photos container (the photo blob is copied to the target's name).
  * @throws {NotFoundError} `EmployeeNotFound` (in neither department), `DepartmentNotFound` (target).
  * @throws {ConflictError} `EmployeeExists`, `EmailTaken` in the target, `LastNameIndexFull`.
  * @throws {ThrottledError} when the target department kept changing, or storage is busy.
  */
 export async function copyEmployeeToTarget(
   context: DirectoryContext,
+  photos: ContainerClient,
   move: MoveInput,
 ): Promise<CopyResult> {
   const table = await context.table();
   const sourcePk = departmentPartitionKey(move.department);
   const targetPk = departmentPartitionKey(move.toDepartment);
-  const source = await readEmployeeState(table, sourcePk, move.employeeId);
+  const [source, target] = await Promise.all([
+    readEmployeeState(table, sourcePk, move.employeeId),
+    readEmployeeState(table, targetPk, move.employeeId),
+  ]);
   if (!source) {
     // Already removed from the source: fine only if the target holds it (a finished earlier try).
-    const target = await readEmployeeState(table, targetPk, move.employeeId);
-    if (target) return { copied: false, reviews: 0 };
+    if (target) return { copied: false, reviews: 0, copiedReviews: [] };
     throw employeeNotFound(move.department, move.employeeId);
   }
-  const { inserted: copied } = await insertEmployee(context, move.toDepartment, source.data, {
-    writeId: moveWriteId(move.moveId),
-    preserved: source.meta.preserved,
+  // The reviews are listed before the employee is written: any review written later has a
+  // version the removal does not know, which sends the move round again.
+  const reviews = await readWholeRange(table, {
+    partitionKey: sourcePk,
+    ...reviewRowKeyRange(move.employeeId),
   });
-  const reviews = await copyReviews(table, sourcePk, targetPk, move.employeeId);
-  return { copied, reviews };
+  const { data, photoBlob } = await targetData(photos, source, move);
+  const marker = moveWriteId(move.moveId);
+  const preserved: StoredProperties = { ...source.meta.preserved, [MOVE_MARKER_PROPERTY]: marker };
+  if (photoBlob !== '' || PHOTO_BLOB_PROPERTY in preserved) {
+    preserved[PHOTO_BLOB_PROPERTY] = photoBlob;
+  }
+  let copied: boolean;
+  if (target && isCopyOfThisMove(target, move.moveId)) {
+    copied = await refreshTarget(context, table, target, data, photoBlob, move);
+  } else {
+    ({ inserted: copied } = await insertEmployee(context, move.toDepartment, data, {
+      writeId: marker,
+      preserved,
+    }));
+  }
+  await copyReviews(table, targetPk, reviews);
+  return {
+    copied,
+    reviews: reviews.length,
+    sourceEtag: source.etag,
+    copiedReviews: reviews.map((review) => ({ rowKey: review.rowKey, etag: review.etag })),
+  };
+}
+
+/** The employee data for the target, with its photo copied to the target department's name. */
+async function targetData(
+  photos: ContainerClient,
+  source: EmployeeState,
+  move: MoveInput,
+): Promise<{ data: EmployeeData; photoBlob: string }> {
+  const data: EmployeeData = { ...source.data };
+  const blobName = source.entity[PHOTO_BLOB_PROPERTY];
+  if (typeof blobName !== 'string' || blobName === '') return { data, photoBlob: '' };
+  const copy = await copyPhotoToDepartment(photos, blobName, move.employeeId, move.toDepartment);
+  if (!copy) return { data, photoBlob: blobName };
+  data.photoUrl = copy.photoUrl;
+  return { data, photoBlob: copy.blobName };
+}
+
+/**
+ * Makes this move's earlier copy in the target match the source's current data: the photo name
+ * first (a conditional merge), then the data with the directory's update — employee, email copy
+ * and last-name index entities in one transaction, conditional on the version just merged.
+ *
+ * @returns whether anything was rewritten.
+ * @throws {ConflictError} `EmailTaken` when the source's new email is taken in the target.
+ * @throws {ThrottledError} when the target copy changed meanwhile (the activity is retried).
+ */
+async function refreshTarget(
+  context: DirectoryContext,
+  table: TableClient,
+  target: EmployeeState,
+  data: EmployeeData,
+  photoBlob: string,
+  move: MoveInput,
+): Promise<boolean> {
+  const current = target.data;
+  const same =
+    current.firstName === data.firstName &&
+    current.lastName === data.lastName &&
+    current.email === data.email &&
+    current.age === data.age &&
+    current.photoUrl === data.photoUrl &&
+    (target.entity[PHOTO_BLOB_PROPERTY] ?? '') === photoBlob;
+  if (same) return false;
+  let etag: string | undefined;
+  try {
+    ({ etag } = await table.updateEntity(
+      {
+        partitionKey: target.entity.partitionKey,
+        rowKey: employeeRowKey(move.employeeId),
+        [PHOTO_BLOB_PROPERTY]: photoBlob,
+      },
+      'Merge',
+      { etag: target.etag },
+    ));
+  } catch (error) {
+    if (isPreconditionFailed(error)) throw targetChanged(move);
+    throw toDomainError(error);
+  }
+  await updateEmployee(
+    context,
+    move.toDepartment,
+    move.employeeId,
+    {
+      firstName: data.firstName,
+      lastName: data.lastName,
+      email: data.email,
+      age: data.age ?? null,
+      photoUrl: data.photoUrl ?? null,
+    },
+    { ifMatch: etag },
+  ).catch((error: unknown) => {
+    if (error instanceof PreconditionFailedError) throw targetChanged(move);
+    throw error;
+  });
+  return true;
+}
+
+function targetChanged(move: MoveInput): ThrottledError {
+  return new ThrottledError(
+    `The copy of employee ${move.employeeId} in "${move.toDepartment}" changed while it was refreshed.`,
+    1,
+  );
 }
 
 /** Properties the SDK adds to a read entity, which must not be written back. */
 const READ_ONLY_PROPERTIES = new Set(['partitionKey', 'rowKey', 'etag', 'timestamp']);
 
 /**
- * Upserts every yearly review of the employee into the target partition (same RowKeys), in
- * transactions of at most 100 operations. Repeating it writes the same entities again.
+ * Upserts the listed yearly reviews into the target partition (same RowKeys), in transactions of
+ * at most 100 operations. Repeating it writes the same entities again.
  *
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 async function copyReviews(
   table: TableClient,
-  sourcePk: string,
   targetPk: string,
-  employeeId: string,
-): Promise<number> {
-  const reviews = await readWholeRange(table, {
-    partitionKey: sourcePk,
-    ...reviewRowKeyRange(employeeId),
-  });
+  reviews: readonly TableEntity<StoredProperties>[],
+): Promise<void> {
   for (let i = 0; i < reviews.length; i += MAX_TRANSACTION_OPERATIONS) {
     const plan = new PlannedTransaction<string>();
     for (const review of reviews.slice(i, i + MAX_TRANSACTION_OPERATIONS)) {
@@ -90,5 +217,4 @@ async function copyReviews(
     }
     await submitPlanned(table, plan);
   }
-  return reviews.length;
 }

@@ -8,7 +8,13 @@ import type { OrchestrationServices } from '../services';
 import { copyEmployeeToTarget, type CopyResult } from './copyToTarget';
 import type { ReindexInput } from './moveOrchestrator';
 import type { MoveInput } from './moveRequest';
-import { removeFromSource, validateMove, type MovePlan } from './moveSteps';
+import {
+  removeFromSource,
+  validateMove,
+  type MovePlan,
+  type RemoveInput,
+  type RemoveResult,
+} from './moveSteps';
 
 /** Activity: {@link validateMove}. */
 export function validateMoveActivity(
@@ -23,15 +29,17 @@ export function copyToTargetActivity(
   services: OrchestrationServices,
   move: MoveInput,
 ): Promise<CopyResult | Refusal> {
-  return refuseOnPermanentError(() => copyEmployeeToTarget(services.directory, move));
+  return refuseOnPermanentError(() =>
+    copyEmployeeToTarget(services.directory, services.photos, move),
+  );
 }
 
 /** Activity: {@link removeFromSource}. */
 export function removeFromSourceActivity(
   services: OrchestrationServices,
-  move: MoveInput,
-): Promise<{ removed: boolean } | Refusal> {
-  return refuseOnPermanentError(() => removeFromSource(services.directory, move));
+  input: RemoveInput,
+): Promise<RemoveResult | Refusal> {
+  return refuseOnPermanentError(() => removeFromSource(services.directory, input));
 }
 
 /**

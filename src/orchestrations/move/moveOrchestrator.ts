@@ -1,6 +1,7 @@
 /**
  * The move orchestration: validate → copy into the target partition (one transaction there) →
- * re-point the target's outside indexes → remove from the source (one transaction there) →
+ * re-point the target's outside indexes → remove from the source (one transaction there, only the
+ * version copied; if the source changed meanwhile, copy again and remove again, bounded) →
  * re-point the source's outside indexes.
  *
  * Deterministic: no I/O, no clock, no randomness here — every effect is an activity, and every
@@ -10,11 +11,11 @@
  */
 import type { OrchestrationContext, Task } from 'durable-functions';
 import { Activities } from '../names';
-import { isRefusal, refusalError, type Refusal } from '../refusal';
+import { isRefusal, refusalError } from '../refusal';
 import { activityRetryOptions } from '../retryPolicy';
 import type { CopyResult } from './copyToTarget';
-import type { MoveInput, MoveRequest } from './moveRequest';
-import type { MovePlan } from './moveSteps';
+import { MAX_COPY_ROUNDS, type MoveInput, type MoveRequest } from './moveRequest';
+import type { MovePlan, RemoveInput, RemoveResult } from './moveSteps';
 
 /** The orchestration's output. */
 export interface MoveOutput {
@@ -65,17 +66,32 @@ export function* moveEmployeeOrchestrator(
   );
   if (plan.state === 'alreadyMoved') return summary(false, 0);
 
-  context.df.setCustomStatus({ step: 'copy' });
-  const copy = settled<CopyResult>(
-    yield context.df.callActivityWithRetry(Activities.copyToTarget, retry, move),
-  );
-  const target: ReindexInput = { department: move.toDepartment, employeeId: move.employeeId };
-  settled(yield context.df.callActivityWithRetry(Activities.reindexEmployee, retry, target));
+  // Copy, then remove only the version copied. An edit of the source in between makes the
+  // removal answer `sourceChanged`: copy again (refreshing the target), remove again.
+  let copy: CopyResult | undefined;
+  for (let round = 1; round <= MAX_COPY_ROUNDS; round++) {
+    context.df.setCustomStatus({ step: 'copy', round });
+    copy = settled<CopyResult>(
+      yield context.df.callActivityWithRetry(Activities.copyToTarget, retry, move),
+    );
+    const target: ReindexInput = { department: move.toDepartment, employeeId: move.employeeId };
+    settled(yield context.df.callActivityWithRetry(Activities.reindexEmployee, retry, target));
 
-  context.df.setCustomStatus({ step: 'remove' });
-  settled<{ removed: boolean } | Refusal>(
-    yield context.df.callActivityWithRetry(Activities.removeFromSource, retry, move),
-  );
+    context.df.setCustomStatus({ step: 'remove', round });
+    const removeInput: RemoveInput = {
+      ...move,
+      copied: { sourceEtag: copy.sourceEtag, copiedReviews: copy.copiedReviews },
+    };
+    const removal = settled<RemoveResult>(
+      yield context.df.callActivityWithRetry(Activities.removeFromSource, retry, removeInput),
+    );
+    if (!('sourceChanged' in removal)) break;
+    if (round === MAX_COPY_ROUNDS) {
+      throw new Error(
+        `SourceKeptChanging: Employee ${move.employeeId} in "${move.department}" changed during each of ${MAX_COPY_ROUNDS} copies; it is still in the source.`,
+      );
+    }
+  }
   const source: ReindexInput = {
     department: move.department,
     employeeId: move.employeeId,
@@ -83,5 +99,5 @@ export function* moveEmployeeOrchestrator(
   };
   settled(yield context.df.callActivityWithRetry(Activities.reindexEmployee, retry, source));
   context.df.setCustomStatus({ step: 'done' });
-  return summary(true, copy.reviews);
+  return summary(true, copy?.reviews ?? 0);
 }

@@ -15,6 +15,9 @@ export interface MoveInput extends MoveRequest {
   moveId: string;
 }
 
+/** Copy-and-remove rounds before a move whose source keeps changing gives up (source intact). */
+export const MAX_COPY_ROUNDS = 5;
+
 /**
  * The `WriteId` the target copy of the employee carries, so that a repeated copy recognises its
  * own earlier commit (same move) and refuses someone else's employee with the same id.
@@ -27,4 +30,20 @@ export function moveWriteId(moveId: string): string {
 export interface MovedEmployee {
   email: string;
   lastName: string;
+}
+
+/**
+ * Property on the target copy naming the move that wrote it (`move:<instanceId>`). `WriteId` says
+ * the same until the copy is refreshed with the directory's update, which gives it a new write id;
+ * this property survives (the directory carries properties it does not own as they are).
+ */
+export const MOVE_MARKER_PROPERTY = 'MovedBy';
+
+/** True when a stored target employee is the copy this very move wrote. */
+export function isCopyOfThisMove(
+  target: { entity: Record<string, unknown>; meta: { writeId?: string } },
+  moveId: string,
+): boolean {
+  const marker = moveWriteId(moveId);
+  return target.meta.writeId === marker || target.entity[MOVE_MARKER_PROPERTY] === marker;
 }

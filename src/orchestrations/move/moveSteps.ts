@@ -13,8 +13,11 @@ import {
 import { readEmployeeState } from '../../directory/employeeState';
 import { loadDepartment, readEntity } from '../../directory/state';
 import { ValidationError } from '../../errors';
-import { departmentPartitionKey, emailRowKey } from '../../storage/keys';
-import { moveWriteId, type MovedEmployee, type MoveInput } from './moveRequest';
+import { departmentPartitionKey, emailRowKey, reviewRowKeyRange } from '../../storage/keys';
+import { readWholeRange } from '../../directory/paging';
+import { PreconditionFailedError } from '../../errors';
+import type { CopiedReview, CopyResult } from './copyToTarget';
+import { isCopyOfThisMove, type MovedEmployee, type MoveInput } from './moveRequest';
 
 /** What the validation found. */
 export type MovePlan =
@@ -52,7 +55,7 @@ export async function validateMove(context: DirectoryContext, move: MoveInput): 
     if (target) return { state: 'alreadyMoved' };
     throw employeeNotFound(move.department, move.employeeId);
   }
-  if (target && target.meta.writeId !== moveWriteId(move.moveId)) {
+  if (target && !isCopyOfThisMove(target, move.moveId)) {
     throw employeeExists(move.toDepartment, move.employeeId);
   }
   const emailCopy = await readEntity(table, targetPk, emailRowKey(source.data.email), [
@@ -64,28 +67,76 @@ export async function validateMove(context: DirectoryContext, move: MoveInput): 
   return { state: 'ready', employee: { email: source.data.email, lastName: source.data.lastName } };
 }
 
+/** Input of the removal: the move, and what its copy step copied. */
+export interface RemoveInput extends MoveInput {
+  copied: Pick<CopyResult, 'sourceEtag' | 'copiedReviews'>;
+}
+
+/** What the removal did. */
+export type RemoveResult =
+  | { removed: boolean }
+  /** The source changed after the copy (employee or reviews): nothing removed, copy again. */
+  | { removed: false; sourceChanged: true };
+
 /**
  * Removes the employee from the source department (employee, email copy, count, last-name index
- * entry in one transaction, then its reviews) — only once the target holds an employee with the
- * id, so a mistaken call can never lose it. Deleting what is already gone is not an error.
+ * entry and the copied reviews in one transaction) — only if the source is still the version the
+ * copy step copied, and only once the target holds an employee with the id, so neither a mistaken
+ * call nor an edit made during the move can be lost. Deleting what is already gone is not an
+ * error.
  *
- * @returns whether this call deleted it.
+ * @returns whether this call deleted it, or `sourceChanged` when the employee or one of its reviews
+ *   changed after the copy (the orchestrator copies again, then removes again).
  * @throws {NotFoundError} `EmployeeNotFound` when the target does not hold the employee.
  * @throws {ThrottledError} when the source department kept changing, or storage is busy.
  */
 export async function removeFromSource(
   context: DirectoryContext,
-  move: MoveInput,
-): Promise<{ removed: boolean }> {
+  input: RemoveInput,
+): Promise<RemoveResult> {
   const table = await context.table();
   const target = await readEmployeeState(
     table,
-    departmentPartitionKey(move.toDepartment),
-    move.employeeId,
+    departmentPartitionKey(input.toDepartment),
+    input.employeeId,
   );
-  if (!target) throw employeeNotFound(move.toDepartment, move.employeeId);
-  const { deleted } = await deleteEmployee(context, move.department, move.employeeId, {
-    mustExist: false,
+  if (!target) throw employeeNotFound(input.toDepartment, input.employeeId);
+  const { sourceEtag, copiedReviews } = input.copied;
+  const sourcePk = departmentPartitionKey(input.department);
+  const reviewRowKeys = copiedReviews.map((review) => review.rowKey);
+  if (sourceEtag === undefined || !(await readEmployeeState(table, sourcePk, input.employeeId))) {
+    // Already gone (an earlier try committed): the directory's delete-if-exists still finishes a
+    // review purge that try may not have reached.
+    const { deleted } = await deleteEmployee(context, input.department, input.employeeId, {
+      mustExist: false,
+      reviewRowKeys,
+    });
+    return { removed: deleted };
+  }
+  const reviews = await readWholeRange(table, {
+    partitionKey: sourcePk,
+    ...reviewRowKeyRange(input.employeeId),
   });
-  return { removed: deleted };
+  if (!sameReviews(reviews, copiedReviews)) return { removed: false, sourceChanged: true };
+  try {
+    const { deleted } = await deleteEmployee(context, input.department, input.employeeId, {
+      mustExist: false,
+      ifMatch: sourceEtag,
+      reviewRowKeys,
+    });
+    return { removed: deleted };
+  } catch (error) {
+    if (error instanceof PreconditionFailedError) return { removed: false, sourceChanged: true };
+    throw error;
+  }
+}
+
+/** True when the source's reviews are exactly the copied ones, at the copied versions. */
+function sameReviews(
+  current: readonly { rowKey: string; etag: string }[],
+  copied: readonly CopiedReview[],
+): boolean {
+  if (current.length !== copied.length) return false;
+  const copiedEtags = new Map(copied.map((review) => [review.rowKey, review.etag]));
+  return current.every((review) => copiedEtags.get(review.rowKey) === review.etag);
 }

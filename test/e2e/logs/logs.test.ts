@@ -80,6 +80,36 @@ test('accepted entries become queryable within seconds, each exactly once', asyn
   expect(blobNames.some((n) => n.startsWith('checkout/2026/11/22/1500/'))).toBe(true);
 });
 
+test('a batch over one queue message is staged, flushed whole and its staging blob removed', async () => {
+  const entries = Array.from({ length: 80 }, (_, i) => ({
+    at: new Date(Date.UTC(2026, 10, 22, 15, 30, i)).toISOString(),
+    level: 'Warning',
+    message: `large-${i}`,
+    payload: 'ä'.repeat(1000),
+  }));
+  const response = await post({ source: 'bulk', entries });
+  expect(response.status).toBe(202);
+  expect(await response.json()).toMatchObject({ entries: 80, messages: 1, staged: true });
+
+  const window = { source: 'bulk', from: '2026-11-22T15:00:00Z', to: '2026-11-22T16:00:00Z' };
+  const deadline = Date.now() + 20_000;
+  let items: Array<Record<string, unknown>> = [];
+  let staged = 1;
+  while (Date.now() < deadline) {
+    items = ((await query(window)).body as { items: Array<Record<string, unknown>> }).items;
+    staged = 0;
+    for await (const blob of clients
+      .container(names.LOGS_CONTAINER)
+      .listBlobsFlat({ prefix: '_staging/' })) {
+      if (blob.name) staged++;
+    }
+    if (items.length >= 80 && staged === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(items.map((i) => i.message)).toEqual(entries.map((e) => e.message));
+  expect(staged).toBe(0);
+});
+
 test('a batch with a bad entry is refused with 400 and never appears', async () => {
   const response = await post({
     source: 'refused',

@@ -2,15 +2,18 @@
  * Moving an employee between departments through the local host: the starter answers 202 with
  * the Durable status payload, the status URI reaches Completed, and the employee (email copy,
  * counts, last-name index, reviews) is in the target and gone from the source. A move onto a
- * taken id fails with the reason and moves nothing.
+ * taken id fails with the reason and moves nothing. A moved photo is served in the target, also
+ * after the index worker swept the source employee's blobs.
  */
 import type { RunningHost } from '../../support/host';
+import { testClients } from '../../support/storage';
 import { hostWith, isolatedSettings, pollUntilEnded, seedDepartment, send } from './support';
 
 let host: RunningHost;
+const settings = isolatedSettings();
 
 beforeAll(async () => {
-  host = await hostWith(isolatedSettings());
+  host = await hostWith(settings);
   await seedDepartment(host, 'Sales', [
     { employeeId: '000001', lastName: 'Jones', email: 'jones@contoso.com' },
     { employeeId: '000002', lastName: 'Smith', email: 'smith@contoso.com' },
@@ -92,3 +95,46 @@ it('refuses a move into the same department with 400', async () => {
   });
   expect(response).toMatchObject({ status: 400, json: { error: { code: 'SameDepartment' } } });
 });
+
+it('moves the photo: the target serves it, also after the source was swept', async () => {
+  const created = await send(host, 'POST', '/departments/Sales/employees', {
+    employeeId: '000003',
+    firstName: 'Pat',
+    lastName: 'Ng',
+    email: 'ng@contoso.com',
+  });
+  expect(created.status).toBe(201);
+  const upload = await fetch(`${host.baseUrl}/departments/Sales/employees/000003/photo`, {
+    method: 'PUT',
+    headers: { 'content-type': 'image/png' },
+    body: 'png-bytes',
+  });
+  expect(upload.status).toBe(200);
+
+  const started = await send(host, 'POST', '/departments/Sales/employees/000003/move', {
+    toDepartment: 'Marketing',
+  });
+  const status = await pollUntilEnded(String(started.json.statusQueryGetUri));
+  expect(status).toMatchObject({ runtimeStatus: 'Completed', output: { moved: true } });
+
+  // The index worker removes the gone source employee's blobs (`Sales/000003/...`).
+  const photos = testClients().container(settings.PHOTOS_CONTAINER!);
+  const blobNames = async (): Promise<string[]> => {
+    const names: string[] = [];
+    for await (const blob of photos.listBlobsFlat()) names.push(blob.name);
+    return names;
+  };
+  const deadline = Date.now() + 20_000;
+  while ((await blobNames()).some((name) => name.startsWith('Sales/')) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(await blobNames()).toEqual([expect.stringMatching(/^Marketing\/000003\//)]);
+
+  const photo = await fetch(`${host.baseUrl}/departments/Marketing/employees/000003/photo`, {
+    redirect: 'manual',
+  });
+  expect(photo.status).toBe(302);
+  const read = await fetch(photo.headers.get('location')!);
+  expect(read.status).toBe(200);
+  expect(await read.text()).toBe('png-bytes');
+}, 60_000);

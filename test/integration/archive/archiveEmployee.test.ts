@@ -119,3 +119,55 @@ it('re-publishes the change on a replay after a crash between the delete and its
   expect(replay.outcome).toBe('alreadyArchived');
   await expectArchivedOnce();
 });
+
+it('a replay archives and purges the reviews a crash left when they did not fit the delete transaction', async () => {
+  // 2024 plus 99 more: too many for the employee's own transaction, so the delete purges them
+  // afterwards — and a crash at its change message comes before that purge.
+  const years = Array.from({ length: 99 }, (_, i) => 1925 + i);
+  for (let i = 0; i < years.length; i += 20) {
+    await Promise.all(
+      years.slice(i, i + 20).map((year) =>
+        fx.directory.reviews.put('Sales', '000223', year, {
+          managerRating: 3,
+          peerRating: 3,
+        }),
+      ),
+    );
+  }
+  const changes = queueChangeSink(fx.clients.queue(fx.names.queue));
+  const crashingDirectory = createDirectory({
+    employees: fx.stores.employees,
+    changes: {
+      publish: async () => {
+        throw new Error('crash before the change message');
+      },
+    },
+  });
+  await expect(
+    archiveEmployee(
+      { ...deps(), directory: crashingDirectory.employees, changes },
+      'Sales',
+      '000223',
+    ),
+  ).rejects.toThrow('crash');
+  const reviewsLeft = async (): Promise<number> => {
+    let count = 0;
+    for await (const e of fx.stores.employees.listEntities()) {
+      if (e.rowKey?.startsWith('review_000223_')) count++;
+    }
+    return count;
+  };
+  expect(await reviewsLeft()).toBe(100);
+
+  expect((await archiveEmployee({ ...deps(), changes }, 'Sales', '000223')).outcome).toBe(
+    'alreadyArchived',
+  );
+  expect(await reviewsLeft()).toBe(0);
+  let archivedReviews = 0;
+  for await (const e of fx.clients.table(fx.names.archive).listEntities()) {
+    if (e.rowKey?.startsWith('review_000223_')) archivedReviews++;
+  }
+  expect(archivedReviews).toBe(100);
+  await fx.drain();
+  expect(await fx.drift()).toEqual([]);
+});

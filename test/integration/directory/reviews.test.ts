@@ -2,7 +2,13 @@
  * Reviews under a compound key `review_<id>_<year>`: every review of one employee is one range
  * query, ordered by year.
  */
-import { createDirectoryFixture, employeeBody, type DirectoryFixture } from './fixture';
+import { departmentPartitionKey } from '../../../src/storage/keys';
+import {
+  createDirectoryFixture,
+  employeeBody,
+  partitionEntities,
+  type DirectoryFixture,
+} from './fixture';
 
 let fx: DirectoryFixture;
 beforeAll(async () => {
@@ -84,4 +90,44 @@ it('an employee with no reviews gets an empty list; deleting the employee remove
   await fx.directory.employees.delete('HR', '000010');
   await fx.directory.employees.create('HR', employeeBody(10));
   expect((await fx.directory.reviews.list('HR', '000010')).items).toEqual([]);
+});
+
+it('a replayed delete-if-exists purges the reviews an interrupted delete left; a reused id starts clean', async () => {
+  let failPublish = true;
+  await fx.directory.employees.create('HR', employeeBody(13));
+  await fx.directory.reviews.put('HR', '000013', 2023, { managerRating: 3, peerRating: 3 });
+  await fx.directory.reviews.put('HR', '000013', 2024, { managerRating: 4, peerRating: 4 });
+  const crashing = fx.another({
+    changes: {
+      publish: async () => {
+        if (failPublish) throw new Error('crash after the commit, before the change message');
+      },
+    },
+  });
+  await expect(crashing.employees.delete('HR', '000013', { mustExist: false })).rejects.toThrow(
+    'crash',
+  );
+  failPublish = false;
+
+  // The queue worker's redelivery: the employee is gone, only its reviews are left.
+  expect(await crashing.employees.delete('HR', '000013', { mustExist: false })).toEqual({
+    deleted: false,
+  });
+  const left = (await partitionEntities(fx.table, departmentPartitionKey('HR')))
+    .map((e) => String(e.rowKey))
+    .filter((rowKey) => rowKey.includes('000013'));
+  expect(left).toEqual([]);
+  await fx.directory.employees.create('HR', employeeBody(13));
+  expect((await fx.directory.reviews.list('HR', '000013')).items).toEqual([]);
+});
+
+it('a delete-if-exists that keeps reviews leaves them when the employee is gone', async () => {
+  await fx.directory.employees.create('HR', employeeBody(14));
+  await fx.directory.reviews.put('HR', '000014', 2024, { managerRating: 4, peerRating: 4 });
+  await fx.directory.employees.delete('HR', '000014', { keepReviews: true });
+  await fx.directory.employees.delete('HR', '000014', { mustExist: false, keepReviews: true });
+  await fx.directory.employees.create('HR', employeeBody(14));
+  expect((await fx.directory.reviews.list('HR', '000014')).items).toEqual([
+    { year: 2024, managerRating: 4, peerRating: 4, comments: '' },
+  ]);
 });

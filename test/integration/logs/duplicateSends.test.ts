@@ -81,7 +81,7 @@ describe('a message part sent twice (a retried queue send) is stored once', () =
   });
 
   it('recognises the second copy flushed in a later round on its first delivery', async () => {
-    await ingest(rig.queue, 'web', entriesFrom('twice', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('twice', '2026-11-22T15:04:00Z', 5));
     await sendEachAgain(rig.queue);
     expect(await queueLength(rig.queue)).toBe(2);
 
@@ -97,12 +97,12 @@ describe('a message part sent twice (a retried queue send) is stored once', () =
   });
 
   it('recognises the second copy in another process, reading only that process’s unseen ledger lines', async () => {
-    await ingest(rig.queue, 'web', entriesFrom('twice', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('twice', '2026-11-22T15:04:00Z', 5));
     await sendEachAgain(rig.queue);
     const [first, second] = await receive(rig.queue, 30);
     const other = new TagLedgers();
     // The other process has already looked at the blob once (another batch).
-    await ingest(rig.queue, 'web', entriesFrom('warmup', '2026-11-22T15:01:00Z', 2));
+    await ingest(rig, 'web', entriesFrom('warmup', '2026-11-22T15:01:00Z', 2));
     const warmup = await receive(rig.queue, 30);
     await flushLogMessages(
       rig.container,
@@ -124,7 +124,7 @@ describe('a message part sent twice (a retried queue send) is stored once', () =
   });
 
   it('writes a part once when both copies arrive in the same round', async () => {
-    await ingest(rig.queue, 'web', entriesFrom('same-round', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('same-round', '2026-11-22T15:04:00Z', 5));
     await sendEachAgain(rig.queue);
 
     const result = await drainAndFlush({ ...rig, limits, maxMessages: 32 });
@@ -136,13 +136,13 @@ describe('a message part sent twice (a retried queue send) is stored once', () =
 
   it('recognises a copy in an older, full blob of the hour', async () => {
     const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '2' });
-    await ingest(rig.queue, 'web', entriesFrom('old', '2026-11-22T15:00:00Z', 3));
+    await ingest(rig, 'web', entriesFrom('old', '2026-11-22T15:00:00Z', 3));
     await sendEachAgain(rig.queue);
     const [first, second] = await receive(rig.queue, 30);
     await flushLogMessages(rig.container, [first!.pending], small);
     // Two more flushes fill 000000 and open 000001.
     for (const label of ['x', 'y']) {
-      await ingest(rig.queue, 'web', entriesFrom(label, '2026-11-22T15:10:00Z', 3));
+      await ingest(rig, 'web', entriesFrom(label, '2026-11-22T15:10:00Z', 3));
       const next = await receive(rig.queue, 30);
       await flushLogMessages(
         rig.container,
@@ -164,9 +164,9 @@ describe('a message part sent twice (a retried queue send) is stored once', () =
   });
 
   it('does not count the ledger line of a commit that lost the race: the winner’s copy is the one stored', async () => {
-    await ingest(rig.queue, 'web', entriesFrom('raced', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('raced', '2026-11-22T15:04:00Z', 5));
     await sendEachAgain(rig.queue);
-    await ingest(rig.queue, 'web', entriesFrom('beside', '2026-11-22T15:05:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('beside', '2026-11-22T15:05:00Z', 5));
     const [loserCopy, winnerCopy, beside] = await receive(rig.queue, 30);
     expect(loserCopy!.pending.decoded.tag).toBe(winnerCopy!.pending.decoded.tag);
 
@@ -206,10 +206,10 @@ describe('a message part sent twice (a retried queue send) is stored once', () =
 
   it('stores a part whose only ledger line belongs to a commit that never happened', async () => {
     // A block already in the blob makes the fresh process below read the ledger.
-    await ingest(rig.queue, 'web', entriesFrom('before', '2026-11-22T15:01:00Z', 2));
+    await ingest(rig, 'web', entriesFrom('before', '2026-11-22T15:01:00Z', 2));
     const before = await drainAndFlush({ ...rig, limits, maxMessages: 32 });
     expect(before.linesWritten).toBe(2);
-    await ingest(rig.queue, 'web', entriesFrom('orphan', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('orphan', '2026-11-22T15:04:00Z', 5));
     await sendEachAgain(rig.queue);
     const [crashedCopy, laterCopy] = await receive(rig.queue, 1);
 

@@ -31,7 +31,7 @@ test('two flushers on a faulty connection store every entry exactly once', async
   const batches = 40;
   for (let b = 0; b < batches; b++) {
     await ingest(
-      rig.queue,
+      rig,
       'web',
       entriesFrom(`f${b}`, `2026-11-22T15:${String(b).padStart(2, '0')}:30Z`, 10, 'Warning', 3000),
     );

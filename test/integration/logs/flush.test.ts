@@ -23,7 +23,7 @@ describe('flushing log batches into hour blobs', () => {
   });
 
   it('puts entries on either side of an hour boundary into that hour’s blob, with matching metadata', async () => {
-    await ingest(rig.queue, 'web', [
+    await ingest(rig, 'web', [
       { at: '2026-11-22T14:59:58.500Z', level: 'Warning', message: 'before-1' },
       { at: '2026-11-22T15:00:00.000Z', level: 'Error', message: 'after-1' },
       { at: '2026-11-22T14:59:59.999Z', level: 'Information', message: 'before-2' },
@@ -60,7 +60,7 @@ describe('flushing log batches into hour blobs', () => {
 
   it('writes many batches with one staged block and one commit per hour-blob per flush', async () => {
     for (let b = 0; b < 40; b++) {
-      await ingest(rig.queue, 'web', [
+      await ingest(rig, 'web', [
         ...entriesFrom(`b${b}-a`, `2026-11-22T10:${String(b).padStart(2, '0')}:00Z`, 5),
         ...entriesFrom(`b${b}-b`, `2026-11-22T11:${String(b).padStart(2, '0')}:00Z`, 5),
       ]);
@@ -89,7 +89,7 @@ describe('flushing log batches into hour blobs', () => {
     expect(messageCounts(blobs).size).toBe(400);
 
     // A later flush appends one more block to the same blob and widens its metadata.
-    await ingest(rig.queue, 'web', [
+    await ingest(rig, 'web', [
       { at: '2026-11-22T10:59:59.999Z', level: 'Verbose', message: 'late' },
     ]);
     const later = await drainAndFlush({ ...rig, limits, maxMessages: 100 });
@@ -113,7 +113,7 @@ describe('flushing log batches into hour blobs', () => {
 
   it('drains a full queue in several rounds within one call, acknowledging every message', async () => {
     for (let b = 0; b < 20; b++)
-      await ingest(rig.queue, 'web', entriesFrom(`r${b}`, '2026-11-22T12:00:00Z', 2));
+      await ingest(rig, 'web', entriesFrom(`r${b}`, '2026-11-22T12:00:00Z', 2));
 
     const result = await drainAndFlush({ ...rig, limits, maxMessages: 6, maxFlushes: 10 });
 
@@ -126,7 +126,7 @@ describe('flushing log batches into hour blobs', () => {
 
   it('receives no round beyond its round limit, leaving the rest of the queue visible to others', async () => {
     for (let b = 0; b < 20; b++)
-      await ingest(rig.queue, 'web', entriesFrom(`p${b}`, '2026-11-22T12:00:00Z', 2));
+      await ingest(rig, 'web', entriesFrom(`p${b}`, '2026-11-22T12:00:00Z', 2));
 
     const result = await drainAndFlush({ ...rig, limits, maxMessages: 6, maxFlushes: 2 });
 
@@ -140,7 +140,7 @@ describe('flushing log batches into hour blobs', () => {
   it('starts the next NNNNNN blob once the block limit is reached', async () => {
     const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '2' });
     for (let flush = 0; flush < 5; flush++) {
-      await ingest(rig.queue, 'api', entriesFrom(`f${flush}`, `2026-11-22T09:0${flush}:00Z`, 3));
+      await ingest(rig, 'api', entriesFrom(`f${flush}`, `2026-11-22T09:0${flush}:00Z`, 3));
       await drainAndFlush({ ...rig, limits: small, maxMessages: 32 });
     }
     const blobs = await readAll(rig.container);
@@ -161,7 +161,7 @@ describe('flushing log batches into hour blobs', () => {
     const long = 'x'.repeat(300);
     for (let flush = 0; flush < 3; flush++) {
       await ingest(
-        rig.queue,
+        rig,
         'api',
         entriesFrom(`f${flush}`, `2026-11-22T09:1${flush}:00Z`, 4).map((e) => ({
           ...e,
@@ -188,7 +188,7 @@ describe('exactly-once lines under at-least-once delivery', () => {
 
   it('stores each entry once when the flusher crashes after the commit and before the acknowledgement', async () => {
     for (let b = 0; b < 6; b++)
-      await ingest(rig.queue, 'web', entriesFrom(`b${b}`, '2026-11-22T15:04:00Z', 10));
+      await ingest(rig, 'web', entriesFrom(`b${b}`, '2026-11-22T15:04:00Z', 10));
 
     // First delivery: the lines are committed, then the process "dies" before deleting the messages.
     const first = await receive(rig.queue, 1);
@@ -202,7 +202,7 @@ describe('exactly-once lines under at-least-once delivery', () => {
     expect(await queueLength(rig.queue)).toBe(6);
 
     // Other batches keep arriving and are flushed meanwhile.
-    await ingest(rig.queue, 'web', entriesFrom('later', '2026-11-22T15:05:00Z', 10));
+    await ingest(rig, 'web', entriesFrom('later', '2026-11-22T15:05:00Z', 10));
     await sleep(1200);
 
     // Redelivery: the messages come back (dequeueCount 2), are found stored, and are acknowledged.
@@ -220,7 +220,7 @@ describe('exactly-once lines under at-least-once delivery', () => {
 
   it('finds a redelivered part even when its earlier write is in an older, full blob of the hour', async () => {
     const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '2' });
-    await ingest(rig.queue, 'web', entriesFrom('crashed', '2026-11-22T15:00:00Z', 3));
+    await ingest(rig, 'web', entriesFrom('crashed', '2026-11-22T15:00:00Z', 3));
     const first = await receive(rig.queue, 1);
     await flushLogMessages(
       rig.container,
@@ -229,7 +229,7 @@ describe('exactly-once lines under at-least-once delivery', () => {
     );
     // Two more flushes fill 000000 and open 000001 before the redelivery.
     for (const label of ['x', 'y']) {
-      await ingest(rig.queue, 'web', entriesFrom(label, '2026-11-22T15:10:00Z', 3));
+      await ingest(rig, 'web', entriesFrom(label, '2026-11-22T15:10:00Z', 3));
       const batch = await receive(rig.queue, 30);
       await flushLogMessages(
         rig.container,
@@ -253,7 +253,7 @@ describe('exactly-once lines under at-least-once delivery', () => {
   });
 
   it('lets a slow flusher whose visibility lapsed find its messages stored by the redelivery', async () => {
-    await ingest(rig.queue, 'web', entriesFrom('slow', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('slow', '2026-11-22T15:04:00Z', 5));
     const slow = await receive(rig.queue, 1);
     await sleep(1200);
     // Another flusher gets the message again and stores it.
@@ -273,8 +273,8 @@ describe('exactly-once lines under at-least-once delivery', () => {
   });
 
   it('makes the loser of a commit race re-read the block list and the ledger, and retry', async () => {
-    await ingest(rig.queue, 'web', entriesFrom('loser', '2026-11-22T15:04:00Z', 5));
-    await ingest(rig.queue, 'web', entriesFrom('winner', '2026-11-22T15:05:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('loser', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('winner', '2026-11-22T15:05:00Z', 5));
     const [loser, winner] = await receive(rig.queue, 30);
 
     // The winner (another process) commits between the loser's view of the blob and its commit.
@@ -301,8 +301,8 @@ describe('exactly-once lines under at-least-once delivery', () => {
   });
 
   it('does not repeat lines when a redelivery of the same message wins the race against the original', async () => {
-    await ingest(rig.queue, 'web', entriesFrom('dup', '2026-11-22T15:04:00Z', 5));
-    await ingest(rig.queue, 'web', entriesFrom('other', '2026-11-22T15:04:30Z', 5));
+    await ingest(rig, 'web', entriesFrom('dup', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('other', '2026-11-22T15:04:30Z', 5));
     const [original, other] = await receive(rig.queue, 30);
     // The redelivery is flushed together with another message, so its block differs from the original's.
     const redelivered = { ...original!.pending, dequeueCount: 2 };
@@ -324,7 +324,7 @@ describe('exactly-once lines under at-least-once delivery', () => {
   });
 
   it('treats an identical block committed by a duplicate delivery as its own', async () => {
-    await ingest(rig.queue, 'web', entriesFrom('same', '2026-11-22T15:04:00Z', 5));
+    await ingest(rig, 'web', entriesFrom('same', '2026-11-22T15:04:00Z', 5));
     const [original] = await receive(rig.queue, 30);
     const redelivered = { ...original!.pending, dequeueCount: 2 };
 
@@ -344,7 +344,7 @@ describe('exactly-once lines under at-least-once delivery', () => {
     await Promise.all(
       Array.from({ length: batches }, (_, b) =>
         ingest(
-          rig.queue,
+          rig,
           'web',
           entriesFrom(`c${b}`, `2026-11-22T15:${String(b % 60).padStart(2, '0')}:00Z`, 10),
         ),

@@ -5,6 +5,7 @@
 import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
 import { resetConfig } from '../../../src/config';
 import { resetStorageClients } from '../../../src/storage/clients';
+import { logStagingBlobName } from '../../../src/storage/keys';
 import { decodeQueueMessage } from '../../../src/storage/queue';
 import { testClients, uniqueName } from '../../support/storage';
 import { entriesFrom, queueLength } from './logKit';
@@ -24,6 +25,7 @@ let getLogs: Handler;
 let flushLogBatches: (entry: unknown, context: InvocationContext) => Promise<void>;
 
 const queue = testClients().queue(queueName);
+const container = testClients().container(containerName);
 const context = (): InvocationContext => new InvocationContext({ logHandler: () => undefined });
 
 function post(body: unknown): Promise<HttpResponseInit> {
@@ -110,7 +112,7 @@ describe('POST /logs', () => {
     expect((await post('{"source": "web", ')).status).toBe(400);
   });
 
-  it('accepts a valid batch with 202 once it is on the queue; a large one is split into visible parts', async () => {
+  it('accepts a large batch with 202 as one pointer message to its staging blob', async () => {
     await queue.clearMessages();
     const big = entriesFrom('big', '2026-11-22T15:00:00Z', 50).map((entry) => ({
       ...entry,
@@ -118,12 +120,28 @@ describe('POST /logs', () => {
     }));
     const response = await post({ source: 'web', entries: big });
     expect(response.status).toBe(202);
-    const accepted = response.jsonBody as { batchId: string; entries: number; messages: number };
-    expect(accepted).toMatchObject({ entries: 50 });
-    expect(accepted.messages).toBeGreaterThan(1);
+    const accepted = response.jsonBody as { batchId: string };
+    expect(accepted).toMatchObject({ entries: 50, messages: 1, staged: true });
     const peeked = await queue.peekMessages({ numberOfMessages: 32 });
-    expect(peeked.peekedMessageItems).toHaveLength(accepted.messages);
-    await queue.clearMessages();
+    expect(peeked.peekedMessageItems).toHaveLength(1);
+    const stagingBlob = logStagingBlobName(accepted.batchId);
+    expect(decodeQueueMessage(peeked.peekedMessageItems[0]!.messageText)).toEqual({
+      v: 1,
+      batchId: accepted.batchId,
+      stagingBlob,
+    });
+    expect(await container.getBlockBlobClient(stagingBlob).exists()).toBe(true);
+
+    await triggerOnce();
+    expect(await queueLength(queue)).toBe(0);
+    expect(await container.getBlockBlobClient(stagingBlob).exists()).toBe(false);
+    const found = await get({
+      source: 'web',
+      from: '2026-11-22T15:00:00Z',
+      to: '2026-11-22T16:00:00Z',
+    });
+    const items = (found.jsonBody as { items: { message: string }[] }).items;
+    expect(items.map((i) => i.message)).toEqual(big.map((e) => e.message));
   });
 });
 

@@ -9,7 +9,7 @@ import { parseLogBatch } from '../../../src/logs/entry';
 import { decodeLogBatchMessage } from '../../../src/logs/batchMessage';
 import { EXCLUSIVITY_MARGIN_MS, type PendingLogMessage } from '../../../src/logs/flush';
 import type { LogBlobLimits } from '../../../src/logs/hourWriter';
-import { acceptLogBatch } from '../../../src/logs/ingest';
+import { acceptLogBatch, type AcceptedLogBatch } from '../../../src/logs/ingest';
 import { decodeLogLine } from '../../../src/logs/lineFormat';
 import { parseLogBlobName } from '../../../src/storage/keys';
 import { decodeQueueMessage } from '../../../src/storage/queue';
@@ -44,11 +44,11 @@ export interface RawEntry {
 
 /** Accepts one batch through the service, as `POST /logs` does. */
 export async function ingest(
-  queue: QueueClient,
+  rig: LogRig,
   source: string,
   entries: RawEntry[],
-): Promise<void> {
-  await acceptLogBatch(queue, parseLogBatch({ source, entries }, { maxBatchEntries: 100_000 }));
+): Promise<AcceptedLogBatch> {
+  return acceptLogBatch(rig, parseLogBatch({ source, entries }, { maxBatchEntries: 100_000 }));
 }
 
 export interface ReceivedLogMessage {

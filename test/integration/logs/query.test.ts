@@ -10,7 +10,7 @@ const queryLimits = { maxQueryEntries: 10_000 };
 
 /** Accepts entries as one batch and flushes them: one block per touched hour. */
 async function flushEntries(rig: LogRig, entries: RawEntry[]): Promise<void> {
-  await ingest(rig.queue, 'web', entries);
+  await ingest(rig, 'web', entries);
   await drainAndFlush({ ...rig, limits, maxMessages: 32 });
 }
 

@@ -10,6 +10,13 @@ import {
   type EmployeeIdPage,
 } from '../../../src/orchestrations/archive/archiveActivities';
 import { isRefusal } from '../../../src/orchestrations/refusal';
+import type { OrchestrationServices } from '../../../src/orchestrations/services';
+import type { EmployeeChangeSink } from '../../../src/directory/changes';
+import { createContext } from '../../../src/directory/context';
+import { createDirectory } from '../../../src/directory/directory';
+import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
+import { uniqueName } from '../../support/storage';
+import { createIndexingFixture } from '../indexing/fixture';
 import { createWorld, people, seed, type TestWorld } from './support';
 
 let world: TestWorld;
@@ -66,4 +73,54 @@ it('refuses a department that does not exist', async () => {
       continuationToken: null,
     }),
   ).toMatchObject({ refused: { code: 'DepartmentNotFound' } });
+});
+
+it('a replayed archive activity publishes the change its first run lost; the indexes converge', async () => {
+  const fx = createIndexingFixture();
+  try {
+    await fx.directory.departments.put('Support', {});
+    await fx.directory.employees.create('Support', {
+      employeeId: '000777',
+      firstName: 'Ari',
+      lastName: 'Okafor',
+      email: 'ari@contoso.com',
+    });
+    await fx.drain();
+    expect(await fx.drift()).toEqual([]);
+
+    // The delete commits, then the `archived` change message fails to go out.
+    const queue = queueChangeSink(fx.clients.queue(fx.names.queue));
+    let loseNextArchived = true;
+    const changes: EmployeeChangeSink = {
+      publish: async (batch) => {
+        if (loseNextArchived && batch.some((change) => change.reason === 'archived')) {
+          loseNextArchived = false;
+          throw new Error('index-updates unreachable');
+        }
+        await queue.publish(batch);
+      },
+    };
+    const services: OrchestrationServices = {
+      directory: createContext({ employees: fx.stores.employees, changes }),
+      employees: createDirectory({ employees: fx.stores.employees, changes }).employees,
+      archive: fx.clients.table(fx.names.archive),
+      // The archive keeps photo blobs where they are: this container is never touched.
+      photos: fx.clients.container(uniqueName('unusedphotos')),
+      indexStores: fx.stores,
+      changes,
+    };
+    const input = { department: 'Support', employeeId: '000777' };
+    await expect(archiveEmployeeActivity(services, input)).rejects.toThrow('unreachable');
+    expect(await fx.drain()).toBe(0);
+    expect(await fx.drift()).not.toEqual([]);
+    expect(await fx.stores.lastNames.members('okafor')).not.toEqual([]);
+
+    // The orchestrator retries the activity: it finds the employee archived and re-publishes.
+    expect(await archiveEmployeeActivity(services, input)).toBe('alreadyArchived');
+    expect(await fx.drain()).toBeGreaterThan(0);
+    expect(await fx.drift()).toEqual([]);
+    expect(await fx.stores.lastNames.members('okafor')).toEqual([]);
+  } finally {
+    await fx.cleanup();
+  }
 });

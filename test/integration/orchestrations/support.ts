@@ -4,6 +4,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import type { LastNameIndexMode } from '../../../src/config';
+import { discardChanges } from '../../../src/directory/changes';
 import { createContext } from '../../../src/directory/context';
 import { createDirectory, type Directory } from '../../../src/directory/directory';
 import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
@@ -34,6 +35,7 @@ export async function createWorld(
     index: uniqueTableName('OrchIdx'),
     archive: uniqueTableName('OrchArc'),
     container: uniqueName('orchnames'),
+    photos: uniqueName('orchphotos'),
   };
   const employees = clients.table(names.employees);
   const index = clients.table(names.index);
@@ -44,6 +46,8 @@ export async function createWorld(
     directory: createContext({ employees }),
     employees: directory.employees,
     archive,
+    photos: clients.container(names.photos),
+    changes: discardChanges,
     indexStores: {
       employees,
       index,
@@ -75,6 +79,7 @@ export async function createWorld(
         index.deleteTable(),
         archive.deleteTable(),
         clients.container(names.container).deleteIfExists(),
+        clients.container(names.photos).deleteIfExists(),
       ]);
     },
   };

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { TooLargeError, ValidationError } from '../../../src/errors';
 import {
   decodeLogBatchMessage,
+  decodeLogQueuePayload,
+  decodeStagedBatch,
   splitIntoMessages,
   type LogBatchMessage,
 } from '../../../src/logs/batchMessage';
 import type { LogEntry } from '../../../src/logs/entry';
 import { decodeLogLine } from '../../../src/logs/lineFormat';
+import { logStagingBlobName } from '../../../src/storage/keys';
 import {
   decodeQueueMessage,
   encodeQueueMessage,
@@ -62,5 +65,42 @@ describe('log batch queue messages', () => {
       ValidationError,
     );
     expect(decodeLogBatchMessage(JSON.parse(JSON.stringify(message))).headers).toHaveLength(2);
+  });
+
+  it('tells a pointer to a staged batch from an inline part, and refuses a pointer to a foreign blob', () => {
+    const batchId = randomUUID();
+    const pointer = { v: 1, batchId, stagingBlob: logStagingBlobName(batchId) };
+    expect(decodeLogQueuePayload(pointer)).toEqual({ kind: 'staged', pointer });
+    const [message] = splitIntoMessages(batchId, 'web', entries(2, 10)) as [LogBatchMessage];
+    expect(decodeLogQueuePayload(message)).toMatchObject({
+      kind: 'inline',
+      decoded: { tag: `${batchId}.0` },
+    });
+    for (const stagingBlob of [
+      logStagingBlobName(randomUUID()),
+      'web/2026/11/22/1500/000000.log',
+      `_staging/${batchId}.json/../x`,
+    ]) {
+      expect(() => decodeLogQueuePayload({ ...pointer, stagingBlob })).toThrow(ValidationError);
+    }
+    expect(() => decodeLogQueuePayload({ ...pointer, extra: 1 })).toThrow(ValidationError);
+  });
+
+  it('reads a staged batch back part by part, refusing foreign, missing or reordered parts', () => {
+    const batchId = randomUUID();
+    const parts = splitIntoMessages(batchId, 'web', entries(60, 2000));
+    expect(parts.length).toBeGreaterThan(1);
+    const decoded = decodeStagedBatch(JSON.stringify(parts), batchId);
+    expect(decoded.map((d) => d.tag)).toEqual(parts.map((p) => `${batchId}.${p.part}`));
+    expect(decoded.flatMap((d) => d.headers)).toHaveLength(60);
+    expect(() => decodeStagedBatch(JSON.stringify(parts), randomUUID())).toThrow(ValidationError);
+    expect(() => decodeStagedBatch(JSON.stringify(parts.slice(1)), batchId)).toThrow(
+      ValidationError,
+    );
+    expect(() => decodeStagedBatch(JSON.stringify([...parts].reverse()), batchId)).toThrow(
+      ValidationError,
+    );
+    expect(() => decodeStagedBatch('[]', batchId)).toThrow(ValidationError);
+    expect(() => decodeStagedBatch('{not json', batchId)).toThrow(ValidationError);
   });
 });

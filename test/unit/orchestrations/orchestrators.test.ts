@@ -13,6 +13,7 @@ import { createCoreShim } from '../../fixtures/durableapp/harness/functionsCore'
 import { invokeDurable } from '../../fixtures/durableapp/harness/durableApp';
 import { EventType, type HistoryEventJson } from '../../../tools/durable/historyEvents';
 import { runInMemory, type MemoryRun } from '../durable/support/memoryEngine';
+import { MAX_COPY_ROUNDS } from '../../../src/orchestrations/move/moveRequest';
 import { Activities, Orchestrations } from '../../../src/orchestrations/names';
 import type { fakes as Fakes } from './support/fakeApp';
 
@@ -74,6 +75,46 @@ describe('move orchestrator', () => {
       employeeId: '000001',
       previous: { email: 'jones@contoso.com', lastName: 'Jones' },
     });
+    await expectDeterministic(Orchestrations.moveEmployee, run);
+  });
+
+  it('removes only the version it copied: a source edited meanwhile is copied again, then removed', async () => {
+    fakes.sourceChanges = 2;
+    const run = await runInMemory(shim, Orchestrations.moveEmployee, moveRequest);
+    expect(run.status).toBe('Completed');
+    expect(run.output).toEqual({ ...moveRequest, moved: true, reviewsCopied: 2 });
+    const round = [
+      Activities.copyToTarget,
+      Activities.reindexEmployee,
+      Activities.removeFromSource,
+    ];
+    expect(fakes.calls.map((c) => c.name)).toEqual([
+      Activities.validateMove,
+      ...round,
+      ...round,
+      ...round,
+      Activities.reindexEmployee,
+    ]);
+    // Each removal carries the source version of the copy just before it.
+    const removals = fakes.calls.filter((c) => c.name === Activities.removeFromSource);
+    expect(removals.map((c) => (c.input as { copied: { sourceEtag: string } }).copied)).toEqual(
+      [1, 2, 3].map((n) => ({
+        sourceEtag: `etag-${n}`,
+        copiedReviews: [{ rowKey: 'review_000001_2023', etag: 'r1' }],
+      })),
+    );
+    await expectDeterministic(Orchestrations.moveEmployee, run);
+  });
+
+  it('gives up, with the source intact, when the source changes during every copy', async () => {
+    fakes.sourceChanges = MAX_COPY_ROUNDS;
+    const run = await runInMemory(shim, Orchestrations.moveEmployee, moveRequest);
+    expect(run.status).toBe('Failed');
+    expect(JSON.stringify(run.output)).toContain('SourceKeptChanging');
+    expect(fakes.calls.filter((c) => c.name === Activities.removeFromSource)).toHaveLength(
+      MAX_COPY_ROUNDS,
+    );
+    expect(fakes.calls.at(-1)!.name).toBe(Activities.removeFromSource);
     await expectDeterministic(Orchestrations.moveEmployee, run);
   });
 

@@ -17,6 +17,8 @@ export const fakes = {
   refuseValidation: undefined as string | undefined,
   /** Throw (a transient fault) on this many first calls of the copy. */
   copyFaults: 0,
+  /** Answer `sourceChanged` (the source was edited after the copy) on this many first removals. */
+  sourceChanges: 0,
   /** Employees of the department to archive, paged by `pageSize`. */
   employeeIds: [] as string[],
   pageSize: 10,
@@ -25,6 +27,7 @@ export const fakes = {
     this.calls = [];
     this.refuseValidation = undefined;
     this.copyFaults = 0;
+    this.sourceChanges = 0;
     this.employeeIds = [];
     this.pageSize = 10;
     this.departments = [];
@@ -54,10 +57,22 @@ fake(Activities.copyToTarget, () => {
     fakes.copyFaults--;
     throw new Error('503 Server Busy');
   }
-  return { copied: true, reviews: 2 };
+  const copies = fakes.calls.filter((c) => c.name === Activities.copyToTarget).length;
+  return {
+    copied: true,
+    reviews: 2,
+    sourceEtag: `etag-${copies}`,
+    copiedReviews: [{ rowKey: 'review_000001_2023', etag: 'r1' }],
+  };
 });
 fake(Activities.reindexEmployee, () => ({ present: true }));
-fake(Activities.removeFromSource, () => ({ removed: true }));
+fake(Activities.removeFromSource, () => {
+  if (fakes.sourceChanges > 0) {
+    fakes.sourceChanges--;
+    return { removed: false, sourceChanged: true };
+  }
+  return { removed: true };
+});
 fake(Activities.listEmployeePage, (input: { continuationToken: string | null }) => {
   const start = input.continuationToken === null ? 0 : Number(input.continuationToken);
   const end = start + fakes.pageSize;

@@ -1,0 +1,37 @@
+/**
+ * The asynchronous indexes' storage as the configuration describes it: the `index-updates` change
+ * queue (with the configured announcement delay) and the index stores (with the configured
+ * last-name store and shard size). Every process part that writes or maintains the indexes — the
+ * HTTP directory, the queue workers, the orchestrations — builds them here, so a setting cannot be
+ * honoured by one and ignored by another.
+ */
+import type { Config } from '../config';
+import type { StorageClients } from '../storage/clients';
+import type { IndexStores } from './indexMaintenance';
+import { lastNameStoreFor } from './lastNameStores';
+import { queueChangeSink, type ChangeQueue } from './queueChangeSink';
+
+/** The `index-updates` queue as the directory's change sink (`INDEX_ANNOUNCE_DELAY_SECONDS`). */
+export function configuredChangeQueue(config: Config, clients: StorageClients): ChangeQueue {
+  return queueChangeSink(clients.queue(config.queues.indexUpdates), {
+    announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
+  });
+}
+
+/**
+ * The `Employees` and `EmployeeIndex` tables and the org-wide last-name store of
+ * `LASTNAME_INDEX_MODE` (entity shards of at most `LASTNAME_INDEX_SHARD_CHARS`).
+ */
+export function configuredIndexStores(config: Config, clients: StorageClients): IndexStores {
+  const index = clients.table(config.tables.employeeIndex);
+  return {
+    employees: clients.table(config.tables.employees),
+    index,
+    lastNames: lastNameStoreFor(
+      config.directory.lastNameIndexMode,
+      index,
+      clients.container(config.containers.lastNameIndex),
+      { maxShardChars: config.directory.lastNameShardChars },
+    ),
+  };
+}

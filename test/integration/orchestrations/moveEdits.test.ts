@@ -1,0 +1,156 @@
+/**
+ * A move against edits made while it runs, and a moved employee's photo (real Azurite): the
+ * activities are driven as the orchestrator drives them (copy, re-point, remove; copy again while
+ * the removal reports that the source changed).
+ */
+import {
+  copyToTargetActivity,
+  removeFromSourceActivity,
+} from '../../../src/orchestrations/move/moveActivities';
+import type { CopyResult } from '../../../src/orchestrations/move/copyToTarget';
+import { MAX_COPY_ROUNDS, type MoveInput } from '../../../src/orchestrations/move/moveRequest';
+import { isRefusal } from '../../../src/orchestrations/refusal';
+import {
+  photoReadUrl,
+  removePhotosOfGoneEmployee,
+  uploadPhoto,
+  type PhotoDependencies,
+} from '../../../src/photos/photos';
+import { accountKeySigner } from '../../../src/sas/blobSas';
+import { createWorld, seed, type TestWorld } from './support';
+
+let world: TestWorld;
+
+beforeEach(async () => {
+  world = await createWorld();
+  await seed(world.directory, 'Sales', [
+    { employeeId: '000001', lastName: 'Jones', email: 'jones@contoso.com' },
+  ]);
+  await seed(world.directory, 'Marketing', [
+    { employeeId: '000009', lastName: 'Jones', email: 'other@contoso.com' },
+  ]);
+  await world.directory.reviews.put('Sales', '000001', 2023, {
+    managerRating: 3,
+    peerRating: 4,
+    comments: 'fine',
+  });
+});
+afterEach(async () => {
+  await world.cleanup();
+});
+
+const move: MoveInput = {
+  department: 'Sales',
+  employeeId: '000001',
+  toDepartment: 'Marketing',
+  moveId: 'instance-1',
+};
+
+/**
+ * Copy and remove as the orchestrator does, running `meanwhile` once between the first copy and
+ * the first removal.
+ *
+ * @returns how many copies it took.
+ */
+async function runCopyAndRemove(meanwhile: () => Promise<void> = async () => {}): Promise<number> {
+  for (let round = 1; round <= MAX_COPY_ROUNDS; round++) {
+    const copy = await copyToTargetActivity(world.services, move);
+    if (isRefusal(copy)) throw new Error(copy.refused.message);
+    if (round === 1) await meanwhile();
+    const removal = await removeFromSourceActivity(world.services, {
+      ...move,
+      copied: copy as CopyResult,
+    });
+    if (isRefusal(removal)) throw new Error(removal.refused.message);
+    if (!('sourceChanged' in removal)) return round;
+  }
+  throw new Error('the source kept changing');
+}
+
+it('carries an edit and a new review made between the copy and the removal to the target', async () => {
+  const { directory } = world;
+  const rounds = await runCopyAndRemove(async () => {
+    await directory.employees.patch('Sales', '000001', { lastName: 'Smith' });
+    await directory.reviews.put('Sales', '000001', 2024, {
+      managerRating: 5,
+      peerRating: 5,
+      comments: 'great',
+    });
+  });
+  await expect(directory.employees.get('Sales', '000001')).rejects.toMatchObject({
+    code: 'EmployeeNotFound',
+  });
+  expect((await directory.employees.get('Marketing', '000001')).value).toMatchObject({
+    lastName: 'Smith',
+    email: 'jones@contoso.com',
+  });
+  expect(
+    (await directory.employees.getByEmail('Marketing', 'jones@contoso.com')).value,
+  ).toMatchObject({ employeeId: '000001', lastName: 'Smith' });
+  expect((await directory.reviews.list('Marketing', '000001')).items).toEqual([
+    expect.objectContaining({ year: 2023, comments: 'fine' }),
+    expect.objectContaining({ year: 2024, comments: 'great' }),
+  ]);
+  // The target's last-name index moved with the refresh; the counts are those of one move.
+  const smiths = await directory.employees.findByLastName('Marketing', 'Smith');
+  expect(smiths.items.map((e) => e.employeeId)).toEqual(['000001']);
+  const joneses = await directory.employees.findByLastName('Marketing', 'Jones');
+  expect(joneses.items.map((e) => e.employeeId)).toEqual(['000009']);
+  expect((await directory.departments.get('Marketing')).value.employeeCount).toBe(2);
+  expect((await directory.departments.get('Sales')).value.employeeCount).toBe(0);
+  const left = [...(await world.snapshot()).keys()].filter((key) => key.endsWith('@Sales'));
+  expect(left.filter((key) => key.includes('000001'))).toEqual([]);
+  // The first removal found the source changed and sent the move round once more.
+  expect(rounds).toBe(2);
+});
+
+it('carries a review changed between the copy and the removal to the target', async () => {
+  const { directory } = world;
+  const rounds = await runCopyAndRemove(async () => {
+    await directory.reviews.put('Sales', '000001', 2023, {
+      managerRating: 9,
+      peerRating: 9,
+      comments: 'revised',
+    });
+  });
+  expect((await directory.reviews.list('Marketing', '000001')).items).toEqual([
+    expect.objectContaining({ year: 2023, managerRating: 9, comments: 'revised' }),
+  ]);
+  await expect(directory.employees.get('Sales', '000001')).rejects.toMatchObject({
+    code: 'EmployeeNotFound',
+  });
+  expect(rounds).toBe(2);
+});
+
+it('moves the photo: the target serves it, and the source sweep leaves it alone', async () => {
+  const { services, directory, employees } = world;
+  const photos = services.photos!;
+  const deps: PhotoDependencies = {
+    employees,
+    archive: world.archive,
+    photos,
+    directory: directory.employees,
+    signer: accountKeySigner(world.clients.sharedKey!),
+    allowHttp: true,
+  };
+  const uploaded = await uploadPhoto(deps, 'Sales', '000001', Buffer.from('png'), 'image/png');
+
+  expect(await runCopyAndRemove()).toBe(1);
+  // A repeated copy (the runtime may run it again) copies the blob again, harmlessly.
+  expect(await copyToTargetActivity(services, move)).toMatchObject({ copied: false });
+
+  const moved = (await directory.employees.get('Marketing', '000001')).value;
+  expect(moved.photoUrl).toMatch(/\/Marketing\/000001\/[^/]+$/);
+  expect(moved.photoUrl).not.toBe(uploaded.photoUrl);
+  const { url } = await photoReadUrl(deps, 'Marketing', '000001');
+  const read = await fetch(url);
+  expect(read.status).toBe(200);
+  expect(await read.text()).toBe('png');
+
+  // The index worker's sweep of the gone source employee.
+  await removePhotosOfGoneEmployee(deps, 'Sales', '000001');
+  const names: string[] = [];
+  for await (const blob of photos.listBlobsFlat()) names.push(blob.name);
+  expect(names).toEqual([moved.photoUrl!.slice(moved.photoUrl!.indexOf('Marketing/'))]);
+  expect((await fetch((await photoReadUrl(deps, 'Marketing', '000001')).url)).status).toBe(200);
+}, 20_000);
