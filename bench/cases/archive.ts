@@ -25,6 +25,7 @@ import {
 import { sendJsonMessage } from '../../src/storage/queue';
 import { startBuiltHost } from '../builtHost';
 import type { BenchCase, BenchEnv, Measurement } from '../types';
+import { benchEmployee, type BenchEmployee } from '../employees';
 
 /**
  * Employees are spread over this many departments: archiving contends on each department's count
@@ -35,30 +36,13 @@ const departmentOf = (n: number): string => `Dept${String(n % DEPARTMENTS).padSt
 /** The host's `batchSize` (host.json): how many messages it handles at once. */
 const CONCURRENCY = 16;
 
-function employee(n: number): {
-  employeeId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  age: number;
-} {
-  const employeeId = String(n).padStart(6, '0');
-  return {
-    employeeId,
-    firstName: `First${n % 500}`,
-    lastName: `Surname${String(n % 200).padStart(3, '0')}`,
-    email: `employee.${employeeId}@contoso.com`,
-    age: 20 + (n % 45),
-  };
-}
-
 /** Seeds employees 1..`count` into a fresh table (through the service, one import per department). */
 async function seed(env: BenchEnv, tableName: string, count: number): Promise<void> {
   const directory = createDirectory({ employees: env.clients.table(tableName) });
-  const byDepartment = new Map<string, ReturnType<typeof employee>[]>();
+  const byDepartment = new Map<string, BenchEmployee[]>();
   for (let n = 1; n <= count; n++) {
     const rows = byDepartment.get(departmentOf(n)) ?? [];
-    rows.push(employee(n));
+    rows.push(benchEmployee(n));
     byDepartment.set(departmentOf(n), rows);
   }
   for (const [department, rows] of byDepartment) {
@@ -132,7 +116,7 @@ const archiveThroughput: BenchCase = {
     const rawArchive = env.clients.table(names.rawArchive);
     await rawArchive.createTable();
     const ids = Array.from({ length: count }, (_, i) => ({
-      ...employee(i + 1),
+      ...benchEmployee(i + 1),
       department: departmentOf(i + 1),
     }));
     const baseline = await env.measure(

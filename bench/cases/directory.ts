@@ -17,26 +17,11 @@ import { createDirectory, type Directory } from '../../src/directory/directory';
 import { emailCopyEntity, employeeEntity } from '../../src/directory/employeeEntity';
 import { employeeRowKeyRange } from '../../src/storage/keys';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
+import { benchEmployee } from '../employees';
 
 const DEPT = 'Sales';
 
 /** A realistic employee: last names from a pool of 200, so several employees share each. */
-function employee(n: number): {
-  employeeId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  age: number;
-} {
-  const employeeId = String(n).padStart(6, '0');
-  return {
-    employeeId,
-    firstName: `First${n % 500}`,
-    lastName: `Surname${String(n % 200).padStart(3, '0')}`,
-    email: `employee.${employeeId}@contoso.com`,
-    age: 20 + (n % 45),
-  };
-}
 
 function percentiles(samples: number[]): { p50Ms: number; p95Ms: number } {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -69,7 +54,7 @@ async function freshDirectory(
 
 /** The entities a raw loader writes for one employee: the same primary and email copy. */
 function rawEntities(n: number, operation: 'upsert' | 'create' = 'upsert'): TransactionAction[] {
-  const primary = employeeEntity(DEPT, employee(n), { isManager: false, writeId: 'raw' });
+  const primary = employeeEntity(DEPT, benchEmployee(n), { isManager: false, writeId: 'raw' });
   return operation === 'upsert'
     ? [
         ['upsert', primary, 'Replace'],
@@ -113,12 +98,12 @@ const emailLookup: BenchCase = {
     for (let i = 0; i < employees; i += 1000) {
       await directory.employees.import(
         DEPT,
-        Array.from({ length: Math.min(1000, employees - i) }, (_, k) => employee(i + k + 1)),
+        Array.from({ length: Math.min(1000, employees - i) }, (_, k) => benchEmployee(i + k + 1)),
       );
     }
     const targets = Array.from(
       { length: lookups },
-      (_, i) => employee(1 + ((i * 7919) % employees)).email,
+      (_, i) => benchEmployee(1 + ((i * 7919) % employees)).email,
     );
 
     const patternSamples: number[] = [];
@@ -185,7 +170,7 @@ const createOneByOne: BenchCase = {
         count,
         async () => {
           for (let i = 1; i <= count; i++)
-            await timed(() => directory.employees.create(DEPT, employee(i)), patternSamples);
+            await timed(() => directory.employees.create(DEPT, benchEmployee(i)), patternSamples);
         },
       );
       Object.assign(pattern, percentiles(patternSamples));
@@ -242,7 +227,7 @@ const bulkImport: BenchCase = {
     const pattern = await env.measure('service import, 1,000-row calls', total, async () => {
       for (let i = 0; i < total; i += 1000) {
         const rows = Array.from({ length: Math.min(1000, total - i) }, (_, k) =>
-          employee(i + k + 1),
+          benchEmployee(i + k + 1),
         );
         const result = await directory.employees.import(DEPT, rows);
         if (result.failed.length > 0) {

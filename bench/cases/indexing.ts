@@ -24,6 +24,7 @@ import { mapBounded } from '../../src/logins/mapBounded';
 import { decodeQueueMessage } from '../../src/storage/queue';
 import { percentile } from '../harness';
 import type { BenchCase, BenchEnv, Measurement } from '../types';
+import { benchEmployee } from '../employees';
 
 /**
  * Writes are spread over this many departments (10/s each): every create of a department updates
@@ -40,21 +41,6 @@ const MAX_IN_FLIGHT = 64;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 const round2 = (ms: number): number => Math.round(ms * 100) / 100;
-
-function employee(n: number): {
-  employeeId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-} {
-  const employeeId = String(n).padStart(6, '0');
-  return {
-    employeeId,
-    firstName: `First${n % 500}`,
-    lastName: `Surname${String(n % 200).padStart(3, '0')}`,
-    email: `employee.${employeeId}@contoso.com`,
-  };
-}
 
 /**
  * Creates employees 1..`count` at {@link WRITES_PER_SECOND}, without waiting for one write to
@@ -82,7 +68,7 @@ async function steadyWrites(
     const due = started + i * interval;
     const wait = due - now();
     if (wait > 1) await sleep(wait);
-    const body = employee(i + 1);
+    const body = benchEmployee(i + 1);
     const key = `${departmentOf(i + 1)}/${body.employeeId}`;
     const sent = now();
     const write: Promise<void> = employees.create(departmentOf(i + 1), body).then(
@@ -248,10 +234,14 @@ const indexLag: BenchCase = {
 
     // The index must really be current: spot-check entries by email.
     for (let n = 1; n <= writes; n += Math.max(1, Math.floor(writes / 20))) {
-      if (!committed.has(`${departmentOf(n)}/${employee(n).employeeId}`)) continue; // failed write
-      const found = await getEmployeeByEmailEventually(index, departmentOf(n), employee(n).email);
-      if (found.value.employeeId !== employee(n).employeeId)
-        throw new Error(`Index entry of ${employee(n).email} names the wrong employee.`);
+      if (!committed.has(`${departmentOf(n)}/${benchEmployee(n).employeeId}`)) continue; // failed write
+      const found = await getEmployeeByEmailEventually(
+        index,
+        departmentOf(n),
+        benchEmployee(n).email,
+      );
+      if (found.value.employeeId !== benchEmployee(n).employeeId)
+        throw new Error(`Index entry of ${benchEmployee(n).email} names the wrong employee.`);
     }
 
     return {
