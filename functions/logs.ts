@@ -6,7 +6,7 @@ import { app } from '@azure/functions';
 import { z } from 'zod';
 import { getConfig } from '../src/config';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
-import { acceptLogBatch } from '../src/logs/ingest';
+import { acceptLogBatch, type LogIngestTarget } from '../src/logs/ingest';
 import { parseLevelFilter } from '../src/logs/levels';
 import { queryLogs } from '../src/logs/query';
 import { getStorageClients } from '../src/storage/clients';
@@ -24,19 +24,27 @@ const logQuerySchema = z.object({
   level: z.string().optional(),
 });
 
+let ingestTarget: LogIngestTarget | undefined;
+
+/** One target per process, so concurrent POSTs share queue messages (src/logs/ingest.ts). */
+function logIngestTarget(): LogIngestTarget {
+  if (!ingestTarget) {
+    const config = getConfig();
+    const clients = getStorageClients();
+    ingestTarget = {
+      queue: clients.queue(config.queues.logBatches),
+      container: clients.container(config.containers.logs),
+    };
+  }
+  return ingestTarget;
+}
+
 /** `POST /logs`: 202 `{batchId, entries, messages, staged}` once the batch is on the queue. */
 export const postLogs = handleErrors(async (request) => {
   const config = getConfig();
   const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
   const batch = parseLogBatch(body, config.logs);
-  const clients = getStorageClients();
-  const accepted = await acceptLogBatch(
-    {
-      queue: clients.queue(config.queues.logBatches),
-      container: clients.container(config.containers.logs),
-    },
-    batch,
-  );
+  const accepted = await acceptLogBatch(logIngestTarget(), batch);
   return json(202, accepted);
 });
 

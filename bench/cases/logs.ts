@@ -1,8 +1,9 @@
 /**
  * Log data: buffered batches in hour-named blobs vs one table entity per log line.
  *
- * The pattern side accepts 1,000 batches of 100 entries through the ingestion service (one queue
- * message each), then drains the queue with the flusher, which writes each hour's lines as one
+ * The pattern side accepts 1,000 batches of 100 entries through the ingestion service, 16 at a
+ * time as concurrent POSTs would arrive (batches accepted together share a queue message, lines
+ * compressed), then drains the queue with the flusher, which writes each hour's lines as one
  * block and one Put Block List per flush. The baselines write the same entries to a table: one
  * insert per line (the anti-pattern as usually written), and entity group transactions of 100 in
  * the hour partition (the best a table can do, still one hot partition per hour).
@@ -16,11 +17,12 @@
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { parseLogBatch, type LogBatch } from '../../src/logs/entry';
 import type { QueueClient } from '@azure/storage-queue';
-import { decodeLogBatchMessage } from '../../src/logs/batchMessage';
+import type { ContainerClient } from '@azure/storage-blob';
 import {
   drainAndFlush,
   EXCLUSIVITY_MARGIN_MS,
   flushLogMessages,
+  resolveDelivery,
   type PendingLogMessage,
 } from '../../src/logs/flush';
 import { decodeQueueMessage } from '../../src/storage/queue';
@@ -149,13 +151,14 @@ async function ingestAll(target: LogIngestTarget, batches: LogBatch[]): Promise<
 }
 
 interface HeldMessage {
-  pending: PendingLogMessage;
+  /** The batches the message carries (several when ingestion packed them together). */
+  parts: PendingLogMessage[];
   messageId: string;
   popReceipt: string;
 }
 
 /** Receives every message of the queue, 32 per request, keeping them invisible for the run. */
-async function receiveAll(queue: QueueClient): Promise<HeldMessage[]> {
+async function receiveAll(queue: QueueClient, container: ContainerClient): Promise<HeldMessage[]> {
   const held: HeldMessage[] = [];
   for (;;) {
     const startedAt = Date.now();
@@ -164,12 +167,12 @@ async function receiveAll(queue: QueueClient): Promise<HeldMessage[]> {
       visibilityTimeout: 600,
     });
     for (const item of receivedMessageItems) {
+      const delivered = await resolveDelivery(container, decodeQueueMessage(item.messageText), {
+        dequeueCount: item.dequeueCount,
+        exclusiveUntil: startedAt + 600_000 - EXCLUSIVITY_MARGIN_MS,
+      });
       held.push({
-        pending: {
-          decoded: decodeLogBatchMessage(decodeQueueMessage(item.messageText)),
-          dequeueCount: item.dequeueCount,
-          exclusiveUntil: startedAt + 600_000 - EXCLUSIVITY_MARGIN_MS,
-        },
+        parts: delivered.parts,
         messageId: item.messageId,
         popReceipt: item.popReceipt,
       });
@@ -197,13 +200,14 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
 
   try {
     const ingest = await env.measure(
-      'ingest: acceptLogBatch → queue, 1 message per batch',
+      'ingest: acceptLogBatch → queue, 16 at a time (sharing messages)',
       lines,
       () => ingestAll({ queue, container: drainedContainer }, batches),
     );
 
     // 1. The production path: what one trigger invocation does, drain + write + acknowledge.
     let drained = 0;
+    let batchesFlushed = 0;
     let written = 0;
     let flushes = 0;
     const endToEnd = await env.measure(
@@ -220,15 +224,16 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
           });
           if (result.failed.length > 0) throw result.failed[0]!.error;
           drained += result.drained;
+          batchesFlushed += result.flushed.length;
           written += result.linesWritten;
           flushes += result.flushes;
           if (result.drained === 0) break;
         }
       },
     );
-    if (written !== lines || drained !== batchCount) {
+    if (written !== lines || batchesFlushed !== batchCount) {
       throw new Error(
-        `Flush wrote ${written} lines from ${drained} messages, expected ${lines} from ${batchCount}.`,
+        `Flush wrote ${written} lines of ${batchesFlushed} batches, expected ${lines} of ${batchCount}.`,
       );
     }
 
@@ -236,12 +241,12 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
     await ingestAll({ queue, container: drainedContainer }, batches);
     let held: HeldMessage[] = [];
     const receive = await env.measure('queue: receive, 32 per request', lines, async () => {
-      held = await receiveAll(queue);
+      held = await receiveAll(queue, drainedContainer);
     });
     let blobTraffic: TrafficCounts | undefined;
     const write = await env.measure('blob path: write (flushLogMessages)', lines, async () => {
       for (let i = 0; i < held.length; i += FLUSH_MESSAGES) {
-        const round = held.slice(i, i + FLUSH_MESSAGES).map((h) => h.pending);
+        const round = held.slice(i, i + FLUSH_MESSAGES).flatMap((h) => h.parts);
         const result = await flushLogMessages(writtenContainer, round, LIMITS);
         if (result.failed.length > 0) throw result.failed[0]!.error;
       }
@@ -284,15 +289,18 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
     const rate = (m: Measurement): string =>
       `${Math.round(m.opsPerSecond).toLocaleString('en-US')} entries/s`;
     const notes =
-      `${lines} lines in ${batchCount} batches, ${flushes} flushes of up to ${FLUSH_MESSAGES} messages. ` +
+      `${lines} lines in ${batchCount} batches, sent 16 at a time and packed into ${drained} queue messages ` +
+      `(${Math.round((batchCount / Math.max(1, drained)) * 10) / 10} batches per message); ` +
+      `${flushes} flushes of up to ${FLUSH_MESSAGES} messages. ` +
       `Entries/s — flush end to end ${rate(endToEnd)}, blob write alone ${rate(write)} ` +
       `(queue receive alone ${rate(receive)}, queue delete alone ${rate(acknowledge)}), ingest ${rate(ingest)}. ` +
       `Requests per 10,000 lines — blob ${per10k(blobRequests, lines)}, queue send ${per10k(ingest.requests, lines)}, ` +
       `receive ${per10k(receive.requests, lines)}, delete ${per10k(acknowledge.requests, lines)}, ` +
       `table per line ${per10k(perEntry.requests, sampleLines)}, table EGT ${per10k(egt.requests, sampleLines)} ` +
-      `(tables measured on ${sampleLines} of the lines). End to end is bounded by the one delete per ` +
-      `message: on Azurite each costs a scan of every stored message, and client, proxy and emulator ` +
-      `share the machine's CPU, so receive, write and delete overlap in time but not in CPU.`;
+      `(tables measured on ${sampleLines} of the lines). The queue's per-message requests (send, ` +
+      `receive share, delete) bound the flush, so ingestion packs batches accepted together into ` +
+      `one message (group commit) with their lines compressed; a batch that arrives alone still ` +
+      `gets a message of its own at once.`;
     return [
       {
         name: 'logs: flush end to end (drain + write + delete) vs one table entity per line',
@@ -326,8 +334,8 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
         ),
         baseline: per10kLines(perEntry),
         notes:
-          'The queue buys 202-after-durable ingestion at one send and one delete per batch; those, ' +
-          'not the blob writes, dominate the pattern side. Wall time excludes the send.',
+          'The queue buys 202-after-durable ingestion at one send and one delete per message ' +
+          '(several batches each when they arrive together). Wall time excludes the send.',
       },
     ];
   } finally {

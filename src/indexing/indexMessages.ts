@@ -47,37 +47,18 @@ export function parseIndexUpdateMessage(payload: unknown): IndexUpdateMessage {
   return parsed.data as IndexUpdateMessage;
 }
 
+/** Bytes of the message wrapper `{"v":1,"changes":[]}` around the changes. */
+const WRAPPER_BYTES = Buffer.byteLength(JSON.stringify({ v: 1, changes: [] }));
+
 /**
- * Splits changes into as few messages as fit the 64 KiB queue limit after base64 encoding
- * (an import of 1,000 employees becomes a handful of messages, not 1,000).
- *
- * @param maxBytes - encoded size limit per message (tests pass a small one).
- * @throws {Error} when a single change alone does not fit (it cannot: fields are bounded).
+ * Bytes the changes of one message may take together, so that its base64 form stays within
+ * `maxBytes` (an import of 1,000 employees becomes a handful of messages, not 1,000).
  */
-export function packIndexChanges(
-  changes: readonly IndexChange[],
-  maxBytes = MAX_QUEUE_MESSAGE_BYTES,
-): IndexUpdateMessage[] {
-  const messages: IndexUpdateMessage[] = [];
-  // base64(JSON) grows by 4/3; the JSON is the wrapper plus the items joined by commas.
-  const wrapperBytes = Buffer.byteLength(JSON.stringify({ v: 1, changes: [] }));
-  const encodedSize = (jsonBytes: number): number => Math.ceil(jsonBytes / 3) * 4;
-  let current: IndexChange[] = [];
-  let currentJsonBytes = wrapperBytes;
-  for (const change of changes) {
-    const itemBytes = Buffer.byteLength(JSON.stringify(change));
-    if (encodedSize(wrapperBytes + itemBytes) > maxBytes) {
-      throw new Error('One index change is larger than a message.');
-    }
-    const separator = current.length > 0 ? 1 : 0;
-    if (current.length > 0 && encodedSize(currentJsonBytes + separator + itemBytes) > maxBytes) {
-      messages.push({ v: 1, changes: current });
-      current = [];
-      currentJsonBytes = wrapperBytes;
-    }
-    currentJsonBytes += (current.length > 0 ? 1 : 0) + itemBytes;
-    current.push(change);
-  }
-  if (current.length > 0) messages.push({ v: 1, changes: current });
-  return messages;
+export function indexChangesBudget(maxBytes = MAX_QUEUE_MESSAGE_BYTES): number {
+  return Math.floor(maxBytes / 4) * 3 - WRAPPER_BYTES;
+}
+
+/** Bytes one change adds to a message: its JSON and the comma before it. */
+export function indexChangeBytes(change: IndexChange): number {
+  return Buffer.byteLength(JSON.stringify(change)) + 1;
 }

@@ -10,12 +10,18 @@
  * primary entities and reconciles — a no-op if the normal message already did the work, the
  * repair if it never came. The worker tracks what it indexed per employee, so the announcement
  * needs no `previous` values.
+ *
+ * Changes of concurrent writes share messages (group commit, src/storage/coalescingSender.ts): a
+ * write still returns only after the message holding its change is stored, but under load the
+ * queue sees a few large messages instead of one per write, and the worker reconciles them
+ * together.
  */
 import type { QueueClient } from '@azure/storage-queue';
 import type { EmployeeChange, EmployeeChangeSink } from '../directory/changes';
 import { withStorageErrors } from '../storage/errors';
+import { CoalescingSender } from '../storage/coalescingSender';
 import { sendJsonMessage } from '../storage/queue';
-import { packIndexChanges, type IndexChange } from './indexMessages';
+import { indexChangeBytes, indexChangesBudget, type IndexChange } from './indexMessages';
 
 /** The `index-updates` queue as the directory's change sink, plus announcements. */
 export interface ChangeQueue extends EmployeeChangeSink {
@@ -50,27 +56,30 @@ export interface ChangeQueueOptions {
   announceDelaySeconds?: number;
 }
 
-/** Builds the sink over the `index-updates` queue client. */
+/** Builds the sink over the `index-updates` queue client (one per process: it packs messages). */
 export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions = {}): ChangeQueue {
   const delay = options.announceDelaySeconds ?? 60;
-  const send = async (changes: IndexChange[], visibilityTimeoutSeconds?: number): Promise<void> => {
-    if (changes.length === 0) return;
-    await ensureQueue(queue);
-    for (const message of packIndexChanges(changes)) {
-      await sendJsonMessage(queue, message, { visibilityTimeoutSeconds });
-    }
-  };
+  const sender = (visibilityTimeoutSeconds?: number): CoalescingSender<IndexChange> =>
+    new CoalescingSender<IndexChange>({
+      send: async (changes) => {
+        await ensureQueue(queue);
+        await sendJsonMessage(queue, { v: 1, changes }, { visibilityTimeoutSeconds });
+      },
+      itemBytes: indexChangeBytes,
+      budgetBytes: indexChangesBudget(),
+    });
+  const changes = sender();
+  const announcements = sender(delay);
   return {
-    publish: (changes: EmployeeChange[]) => send(changes),
+    publish: (published: EmployeeChange[]) => changes.addAll(published),
     announce: async (employees) => {
       if (delay <= 0) return;
-      await send(
+      await announcements.addAll(
         employees.map((e) => ({
           department: e.department,
           employeeId: e.employeeId,
           reason: 'announced',
         })),
-        delay,
       );
     },
   };

@@ -1,10 +1,12 @@
 /**
  * The `log-batches` queue messages. A batch that fits one queue message (64 KiB after base64)
- * travels inline as one part. A larger one is split into parts that are staged together in one
- * blob, and the queue gets a small pointer to it (stagedBatch.ts). Either way each part is a unit
- * of work for the flusher and carries the batch id and its part index, which together tag every
- * line it delivers.
+ * travels inline as one part; batches accepted at the same time share a message as a bundle of
+ * such parts (ingest.ts). A larger one is split into parts that are staged together in one blob,
+ * and the queue gets a small pointer to it (stagedBatch.ts). Either way each part is a unit of
+ * work for the flusher and carries the batch id and its part index, which together tag every line
+ * it delivers.
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { TooLargeError, ValidationError } from '../errors';
 import { isLogSource, parseLogStagingBlobName } from '../storage/keys';
@@ -30,6 +32,32 @@ export interface LogBatchMessage {
 
 /** Largest JSON payload whose base64 form fits one queue message. */
 export const MAX_MESSAGE_JSON_BYTES = Math.floor(MAX_QUEUE_MESSAGE_BYTES / 4) * 3;
+
+/** Whole single-part batches sharing one queue message. */
+export interface LogBatchBundle {
+  v: typeof LOG_MESSAGE_VERSION;
+  parts: (LogBatchMessage | CompressedLogBatchMessage)[];
+}
+
+/** Bytes the parts of one bundle may take together (see {@link logPartBytes}). */
+export const BUNDLE_BUDGET_BYTES =
+  MAX_MESSAGE_JSON_BYTES - Buffer.byteLength(JSON.stringify({ v: LOG_MESSAGE_VERSION, parts: [] }));
+
+/** Bytes a part adds to a bundle: its JSON and the comma before it. */
+export function logPartBytes(part: LogBatchMessage | CompressedLogBatchMessage): number {
+  return Buffer.byteLength(JSON.stringify(part)) + 1;
+}
+
+/**
+ * The queue payload carrying `parts`: a lone part as itself (it may use the whole message), two
+ * or more as a bundle (their {@link logPartBytes} must fit {@link BUNDLE_BUDGET_BYTES}).
+ */
+export function logMessagePayload(
+  parts: readonly (LogBatchMessage | CompressedLogBatchMessage)[],
+): LogBatchMessage | CompressedLogBatchMessage | LogBatchBundle {
+  if (parts.length === 0) throw new RangeError('A log message needs at least one part.');
+  return parts.length === 1 ? parts[0]! : { v: LOG_MESSAGE_VERSION, parts: [...parts] };
+}
 
 /**
  * Formats a validated batch as queue messages, each under the queue's size limit.
@@ -91,14 +119,64 @@ export function splitIntoMessages(
   return messages;
 }
 
-const messageSchema = z.object({
-  v: z.literal(LOG_MESSAGE_VERSION),
-  batchId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/),
-  part: z.number().int().min(0).max(999_999),
-  parts: z.number().int().min(1).max(1_000_000),
-  source: z.string().refine(isLogSource),
-  lines: z.array(z.string()).min(1),
-});
+/**
+ * A part with its lines compressed: `zlines` is the base64 of the raw DEFLATE of the lines' JSON
+ * array. Log lines repeat themselves (paths, levels, field names), so a compressed part is a
+ * fraction of the plain one and more batches share a queue message.
+ */
+export type CompressedLogBatchMessage = Omit<LogBatchMessage, 'lines'> & { zlines: string };
+
+/** Largest decompressed `zlines` accepted: a part's lines fit one message, with ample room. */
+const MAX_INFLATED_BYTES = 1024 * 1024;
+
+/**
+ * The smaller of a part's plain and compressed forms, as ingestion queues it (a part that does not
+ * compress, e.g. one huge random line, stays plain and so still fits a message alone).
+ */
+export function compactPart(part: LogBatchMessage): LogBatchMessage | CompressedLogBatchMessage {
+  const { lines, ...rest } = part;
+  const zlines = deflateRawSync(Buffer.from(JSON.stringify(lines), 'utf8')).toString('base64');
+  const compressed = { ...rest, zlines };
+  return logPartBytes(compressed) < logPartBytes(part) ? compressed : part;
+}
+
+const lineListSchema = z.array(z.string()).min(1);
+
+/** `zlines` back to lines, or undefined when it is not a compressed line list. */
+function inflateLines(zlines: string): string[] | undefined {
+  try {
+    const json = inflateRawSync(Buffer.from(zlines, 'base64'), {
+      maxOutputLength: MAX_INFLATED_BYTES,
+    }).toString('utf8');
+    const lines = lineListSchema.safeParse(JSON.parse(json));
+    return lines.success ? lines.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const messageSchema = z
+  .object({
+    v: z.literal(LOG_MESSAGE_VERSION),
+    batchId: z.string().regex(/^[A-Za-z0-9-]{1,64}$/),
+    part: z.number().int().min(0).max(999_999),
+    parts: z.number().int().min(1).max(1_000_000),
+    source: z.string().refine(isLogSource),
+    lines: lineListSchema.optional(),
+    zlines: z.string().min(1).optional(),
+  })
+  .refine((m) => (m.lines === undefined) !== (m.zlines === undefined), {
+    message: 'a part carries either lines or zlines',
+  })
+  .transform((m, context) => {
+    const { zlines, ...rest } = m;
+    const lines = zlines === undefined ? m.lines : inflateLines(zlines);
+    if (!lines) {
+      context.addIssue({ code: 'custom', message: 'zlines is not a compressed line list' });
+      return z.NEVER;
+    }
+    return { ...rest, lines };
+  });
 
 /** A message part with each line's header read once. */
 export interface DecodedLogBatchMessage {
@@ -156,18 +234,40 @@ const pointerSchema = z
   })
   .strict();
 
-/** A `log-batches` payload: a part carrying its lines, or a pointer to a staged batch. */
+/**
+ * A `log-batches` payload: a part carrying its lines, a bundle of whole batches, or a pointer to a
+ * staged batch.
+ */
 export type LogQueuePayload =
   | { kind: 'inline'; decoded: DecodedLogBatchMessage }
+  | { kind: 'bundle'; parts: DecodedLogBatchMessage[] }
   | { kind: 'staged'; pointer: LogBatchPointer };
 
+const bundleSchema = z
+  .object({ v: z.literal(LOG_MESSAGE_VERSION), parts: z.array(z.unknown()).min(1) })
+  .strict();
+
 /**
- * Tells the two `log-batches` payloads apart and checks them. A pointer must name its own batch's
+ * Tells the three `log-batches` payloads apart and checks them. A pointer must name its own batch's
  * staging blob, so a message can never make the flusher read or delete another blob.
  *
- * @throws {ValidationError} when the payload is neither (see {@link decodeLogBatchMessage}).
+ * @throws {ValidationError} when the payload is none of them (see {@link decodeLogBatchMessage}).
  */
 export function decodeLogQueuePayload(payload: unknown): LogQueuePayload {
+  const bundle = bundleSchema.safeParse(payload);
+  if (bundle.success) {
+    const parts = bundle.data.parts.map(decodeLogBatchMessage);
+    const split = parts.find((part) => part.message.parts !== 1);
+    if (split) {
+      // Only whole batches share a message; the parts of a split batch are staged together.
+      throw new ValidationError(
+        `Log bundle carries part ${split.tag} of a split batch.`,
+        'message',
+        'InvalidLogMessage',
+      );
+    }
+    return { kind: 'bundle', parts };
+  }
   const pointer = pointerSchema.safeParse(payload);
   if (!pointer.success) return { kind: 'inline', decoded: decodeLogBatchMessage(payload) };
   const { batchId, stagingBlob } = pointer.data;

@@ -40,8 +40,9 @@ export interface PendingLogMessage {
 }
 
 /**
- * One delivered queue message and the parts it carries: one for an inline message, every part of
- * the batch for a pointer to a staged batch, none when that staged batch is already stored.
+ * One delivered queue message and the parts it carries: one for an inline message, one per batch
+ * for a bundle, every part of the batch for a pointer to a staged batch, none when that staged
+ * batch is already stored.
  */
 export interface DeliveredLogMessage {
   parts: PendingLogMessage[];
@@ -435,6 +436,9 @@ export async function resolveDelivery(
 ): Promise<DeliveredLogMessage> {
   const decoded = decodeLogQueuePayload(payload);
   if (decoded.kind === 'inline') return { parts: [{ decoded: decoded.decoded, ...timing }] };
+  if (decoded.kind === 'bundle') {
+    return { parts: decoded.parts.map((part) => ({ decoded: part, ...timing })) };
+  }
   const parts = await readStagedBatch(container, decoded.pointer);
   // No blob: a flush stored every line and cleaned up; this is a redelivery or a duplicate send.
   return {

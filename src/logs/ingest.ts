@@ -1,18 +1,30 @@
 /**
- * Accepting a `POST /logs` batch: it is durable once its one queue message is stored, and only
- * then does the caller hear "accepted". The flusher turns messages into blob lines later.
+ * Accepting a `POST /logs` batch: it is durable once the queue message holding it is stored, and
+ * only then does the caller hear "accepted". The flusher turns messages into blob lines later.
  *
- * A batch that fits one queue message travels in it. A larger one is first written whole to a
- * staging blob (stagedBatch.ts) and then announced by one small pointer message: the send is the
- * single moment the batch becomes visible to flushers, so it is stored all or not at all.
+ * A batch that fits one queue message travels in one, and batches accepted while earlier sends
+ * are in flight share a message (group commit, src/storage/coalescingSender.ts): under load the
+ * flusher then receives and deletes one message per many batches, and those two requests are
+ * what the flush spends its time on. A larger batch is first written whole to a staging blob
+ * (stagedBatch.ts) and then announced by one small pointer message: the send is the single moment
+ * the batch becomes visible to flushers, so it is stored all or not at all.
  */
 import { randomUUID } from 'node:crypto';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
+import { CoalescingSender } from '../storage/coalescingSender';
 import { isNotFound, withStorageErrors } from '../storage/errors';
 import { encodeQueueMessage } from '../storage/queue';
 import type { LogBatch } from './entry';
-import { splitIntoMessages } from './batchMessage';
+import {
+  BUNDLE_BUDGET_BYTES,
+  compactPart,
+  logMessagePayload,
+  logPartBytes,
+  splitIntoMessages,
+  type CompressedLogBatchMessage,
+  type LogBatchMessage,
+} from './batchMessage';
 import { stageBatch } from './stagedBatch';
 
 /** Where accepted batches go: the `log-batches` queue, and the logs container for staging. */
@@ -25,7 +37,10 @@ export interface LogIngestTarget {
 export interface AcceptedLogBatch {
   batchId: string;
   entries: number;
-  /** Queue messages the batch took: always 1 (a large batch is staged in a blob). */
+  /**
+   * Queue messages the batch took: always 1 (a large batch is staged in a blob; a small one may
+   * share its message with other batches).
+   */
   messages: number;
   /** True when the batch was too large for one message and went through a staging blob. */
   staged: boolean;
@@ -45,8 +60,28 @@ async function send(queue: QueueClient, text: string): Promise<void> {
   });
 }
 
+/** One sender per queue client: callers that share a client share its messages. */
+type QueuedPart = LogBatchMessage | CompressedLogBatchMessage;
+const senders = new WeakMap<QueueClient, CoalescingSender<QueuedPart>>();
+
+function senderFor(queue: QueueClient): CoalescingSender<QueuedPart> {
+  let sender = senders.get(queue);
+  if (!sender) {
+    sender = new CoalescingSender<QueuedPart>({
+      send: (parts) => send(queue, encodeQueueMessage(logMessagePayload(parts))),
+      itemBytes: logPartBytes,
+      budgetBytes: BUNDLE_BUDGET_BYTES,
+    });
+    senders.set(queue, sender);
+  }
+  return sender;
+}
+
 /**
  * Stores a validated batch durably: one `log-batches` message, inline or pointing at a staged blob.
+ *
+ * Batches accepted through the same `target.queue` client at the same time may share a message,
+ * so a process should keep one target (the HTTP adapter does).
  *
  * @returns the batch id and how many entries it holds.
  * @throws {TooLargeError} when one entry alone is too large for a queue message.
@@ -61,7 +96,7 @@ export async function acceptLogBatch(
   const parts = splitIntoMessages(batchId, batch.source, batch.entries);
   const accepted = { batchId, entries: batch.entries.length, messages: 1 };
   if (parts.length === 1) {
-    await send(target.queue, encodeQueueMessage(parts[0]));
+    await senderFor(target.queue).add(compactPart(parts[0]!));
     return { ...accepted, staged: false };
   }
   const pointer = await stageBatch(target.container, batchId, parts);

@@ -218,6 +218,36 @@ describe('exactly-once lines under at-least-once delivery', () => {
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
   });
 
+  it('stores 40 batches accepted at once exactly once, though they share messages and the first flusher died before deleting them', async () => {
+    await Promise.all(
+      Array.from({ length: 40 }, (_, b) =>
+        ingest(rig, 'web', entriesFrom(`c${b}`, '2026-11-22T15:04:00Z', 20)),
+      ),
+    );
+    const messages = await queueLength(rig.queue);
+    expect(messages).toBeLessThan(40);
+    const crashed = await receive(rig.queue, 1);
+    expect(crashed).toHaveLength(messages);
+    expect(crashed.some((r) => r.parts.length > 1)).toBe(true);
+    const written = await flushLogMessages(
+      rig.container,
+      crashed.flatMap((r) => r.parts),
+      limits,
+    );
+    expect(written.failed).toEqual([]);
+    expect(written.linesWritten).toBe(800);
+    // The flusher dies here: no message is deleted, and every one is delivered again.
+    await sleep(1200);
+
+    const again = await drainAndFlush({ ...rig, limits, maxMessages: 32 });
+    expect(again).toMatchObject({ drained: messages, acknowledged: messages, linesWritten: 0 });
+    expect(again.flushed).toHaveLength(40);
+    const counts = messageCounts(await readAll(rig.container));
+    expect(counts.size).toBe(800);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect(await queueLength(rig.queue)).toBe(0);
+  });
+
   it('finds a redelivered part even when its earlier write is in an older, full blob of the hour', async () => {
     const small = blobLimits({ LOG_BLOB_MAX_BLOCKS: '2' });
     await ingest(rig, 'web', entriesFrom('crashed', '2026-11-22T15:00:00Z', 3));

@@ -6,7 +6,7 @@ import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 import { loadConfig } from '../../../src/config';
 import { parseLogBatch } from '../../../src/logs/entry';
-import { decodeLogBatchMessage } from '../../../src/logs/batchMessage';
+import { decodeLogQueuePayload } from '../../../src/logs/batchMessage';
 import { EXCLUSIVITY_MARGIN_MS, type PendingLogMessage } from '../../../src/logs/flush';
 import type { LogBlobLimits } from '../../../src/logs/hourWriter';
 import { acceptLogBatch, type AcceptedLogBatch } from '../../../src/logs/ingest';
@@ -52,12 +52,18 @@ export async function ingest(
 }
 
 export interface ReceivedLogMessage {
+  /** Every batch part the message carries (several for a bundle of batches ingested together). */
+  parts: PendingLogMessage[];
+  /** The one part of a message that carries a single batch part (throws for a bundle). */
   pending: PendingLogMessage;
   messageId: string;
   popReceipt: string;
 }
 
-/** Receives up to 32 messages with a visibility timeout, as a flusher would, without deleting them. */
+/**
+ * Receives up to 32 messages with a visibility timeout, as a flusher would, without deleting them
+ * (inline parts and bundles; not pointers, whose staging blob the flusher reads).
+ */
 export async function receive(
   queue: QueueClient,
   visibilitySeconds: number,
@@ -67,15 +73,26 @@ export async function receive(
     numberOfMessages: 32,
     visibilityTimeout: visibilitySeconds,
   });
-  return response.receivedMessageItems.map((item) => ({
-    pending: {
-      decoded: decodeLogBatchMessage(decodeQueueMessage(item.messageText)),
+  return response.receivedMessageItems.map((item) => {
+    const payload = decodeLogQueuePayload(decodeQueueMessage(item.messageText));
+    if (payload.kind === 'staged') throw new Error('receive() does not read staged batches.');
+    const timing = {
       dequeueCount: item.dequeueCount,
       exclusiveUntil: startedAt + visibilitySeconds * 1000 - EXCLUSIVITY_MARGIN_MS,
-    },
-    messageId: item.messageId,
-    popReceipt: item.popReceipt,
-  }));
+    };
+    const parts = (payload.kind === 'inline' ? [payload.decoded] : payload.parts).map(
+      (decoded) => ({ decoded, ...timing }),
+    );
+    return {
+      parts,
+      get pending(): PendingLogMessage {
+        if (parts.length !== 1) throw new Error(`Message carries ${parts.length} parts.`);
+        return parts[0]!;
+      },
+      messageId: item.messageId,
+      popReceipt: item.popReceipt,
+    };
+  });
 }
 
 export interface StoredBlob {

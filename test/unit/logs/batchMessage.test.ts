@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { TooLargeError, ValidationError } from '../../../src/errors';
+import { deflateRawSync } from 'node:zlib';
 import {
+  BUNDLE_BUDGET_BYTES,
+  compactPart,
   decodeLogBatchMessage,
   decodeLogQueuePayload,
   decodeStagedBatch,
+  logMessagePayload,
+  logPartBytes,
   splitIntoMessages,
   type LogBatchMessage,
 } from '../../../src/logs/batchMessage';
@@ -102,5 +107,93 @@ describe('log batch queue messages', () => {
     );
     expect(() => decodeStagedBatch('[]', batchId)).toThrow(ValidationError);
     expect(() => decodeStagedBatch('{not json', batchId)).toThrow(ValidationError);
+  });
+});
+
+describe('bundles of batches ingested together', () => {
+  const awkward: LogEntry[] = [
+    {
+      at: new Date(Date.UTC(2026, 10, 22, 15, 4, 0)),
+      level: 'Error',
+      message: 'Zürich — 东京\nsecond line\twith | pipes and "quotes" 🙂',
+      extra: { path: '/a|b', n: 1 },
+    },
+    ...entries(60, 40),
+  ];
+
+  it('compresses repetitive lines and inflates them byte-exact', () => {
+    const [part] = splitIntoMessages(randomUUID(), 'web', awkward);
+    const compact = compactPart(part!);
+    expect('zlines' in compact).toBe(true);
+    expect(logPartBytes(compact)).toBeLessThan(logPartBytes(part!) / 3);
+    const decoded = decodeLogBatchMessage(JSON.parse(JSON.stringify(compact)));
+    expect(decoded.message.lines).toEqual(part!.lines);
+    expect(decodeLogLine(decoded.message.lines[0]!).entry.message).toBe(awkward[0]!.message);
+  });
+
+  it('keeps a part plain when compressing would not make it smaller', () => {
+    // One short line: DEFLATE's framing plus base64 outgrow what little it could save.
+    const [part] = splitIntoMessages(randomUUID(), 'web', [
+      { at: new Date(), level: 'Verbose', message: 'ok', extra: {} },
+    ]);
+    expect(compactPart(part!)).toBe(part);
+  });
+
+  it('carries plain and compressed parts of different batches in one message, each its own unit', () => {
+    const plain = splitIntoMessages(randomUUID(), 'web', entries(3, 10))[0]!;
+    const packed = compactPart(splitIntoMessages(randomUUID(), 'api', entries(50, 20))[0]!);
+    const payload = decodeQueueMessage(encodeQueueMessage(logMessagePayload([plain, packed])));
+    const decoded = decodeLogQueuePayload(payload);
+    expect(decoded.kind).toBe('bundle');
+    if (decoded.kind !== 'bundle') return;
+    expect(decoded.parts.map((p) => [p.message.source, p.message.lines.length])).toEqual([
+      ['web', 3],
+      ['api', 50],
+    ]);
+    expect(new Set(decoded.parts.map((p) => p.tag)).size).toBe(2);
+    // A lone part travels as itself.
+    expect(logMessagePayload([plain])).toBe(plain);
+  });
+
+  it('fits a full bundle in one queue message', () => {
+    const parts: ReturnType<typeof compactPart>[] = [];
+    let used = 0;
+    for (;;) {
+      const part = compactPart(splitIntoMessages(randomUUID(), 'web', entries(100, 80))[0]!);
+      if (used + logPartBytes(part) > BUNDLE_BUDGET_BYTES) break;
+      parts.push(part);
+      used += logPartBytes(part);
+    }
+    expect(parts.length).toBeGreaterThan(2);
+    const text = encodeQueueMessage(logMessagePayload(parts));
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_QUEUE_MESSAGE_BYTES);
+  });
+
+  it('refuses a bundle that carries a part of a split batch', () => {
+    const split = splitIntoMessages(randomUUID(), 'web', entries(80, 1200));
+    expect(split.length).toBeGreaterThan(1);
+    expect(() => decodeLogQueuePayload({ v: 1, parts: [split[0]] })).toThrow(/split batch/);
+  });
+
+  it.each([
+    ['garbage zlines', { zlines: 'not-deflate!' }],
+    ['both lines and zlines', { zlines: 'eJw=', lines: ['x'] }],
+    [
+      'zlines that inflate past the limit',
+      {
+        zlines: deflateRawSync(Buffer.from(JSON.stringify(['x'.repeat(2 * 1024 * 1024)]))).toString(
+          'base64',
+        ),
+      },
+    ],
+    [
+      'zlines of something other than lines',
+      { zlines: deflateRawSync('{"a":1}').toString('base64') },
+    ],
+  ])('refuses a part with %s', (_, body) => {
+    const base = { v: 1, batchId: randomUUID(), part: 0, parts: 1, source: 'web' };
+    expect(() => decodeLogQueuePayload({ v: 1, parts: [{ ...base, ...body }] })).toThrow(
+      ValidationError,
+    );
   });
 });
