@@ -253,8 +253,8 @@ const archiveThroughput: BenchCase = {
         notes:
           `throughput pattern/raw = ${(backlog.opsPerSecond / baseline.opsPerSecond).toFixed(2)}. ` +
           'A backlog of 1,000 messages costs more on Azurite than on Azure: the emulator scans every ' +
-          'stored message on each delete (measured: 1,136 deletes/s on a 100-message queue, 682/s on ' +
-          "1,000, 262/s on 3,000 in this run's conditions). This run follows the steady one, so the " +
+          'stored message on each delete (measured separately: 1,136 deletes/s on a 100-message queue, ' +
+          '682/s on 1,000, 262/s on 3,000). This run follows the steady one, so the ' +
           "host's version caches are warm.",
       },
     ];

@@ -7,9 +7,8 @@
  * - `email_<dept>` / `<normalised email>`: a copy of the employee, so an eventually consistent
  *   lookup by email is one point read.
  *
- * Both carry `SourceETag`, the ETag of what they were copied from: the primary entity, or for an
- * email entry the same-partition email copy when the worker had to check it (indexMaintenance.ts);
- * the directory accepts either as `If-Match`.
+ * Both carry `SourceETag`, the ETag of the primary entity (id entry) or of the same-partition
+ * email copy (email entry) they were copied from; the directory accepts either as `If-Match`.
  */
 import type { TableEntity } from '@azure/data-tables';
 import type { EmployeeData, StoredProperties } from '../directory/employeeEntity';

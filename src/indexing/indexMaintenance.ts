@@ -15,8 +15,8 @@
  *    source of truth, the department's email copy `email_<address>` in `Employees`: upsert the
  *    index entry from it, or delete the entry (conditional on its ETag) when no employee has the
  *    address any more; re-read the copy afterwards and repeat if it changed meanwhile. `P`'s own
- *    address is copied from `P` itself, without reading its copy: the copy changes only together
- *    with `P`, which step 5 re-reads anyway.
+ *    address skips the compare and the re-read: its copy changes only together with `P`, which
+ *    step 5 re-reads anyway.
  * 4. Reconcile each candidate last name: the employee is a member exactly of `P`'s last name
  *    (side by side with step 3).
  * 5. If `P` changed while we worked, start over (without the shortcut of step 1: this call's own
@@ -27,7 +27,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { readEmployeeData, type EmployeeData } from '../directory/employeeEntity';
-import { readEmployeeState, type EmployeeState } from '../directory/employeeState';
+import { readEmployeeState } from '../directory/employeeState';
 import { EntityTypes, isEntityOfType } from '../directory/entityTypes';
 import { readEntity } from '../directory/state';
 import { ensureTable } from '../directory/tables';
@@ -153,8 +153,8 @@ export async function reconcileEmployeeIndexes(
     const current = primary ? wanted.emails[0] : undefined;
     await Promise.all([
       ...candidates.emails.map((email) =>
-        primary && email === current
-          ? copyCurrentEmail(stores, department, primary)
+        email === current
+          ? copyCurrentEmail(stores, department, employeeId, email)
           : reconcileEmail(stores, department, email),
       ),
       ...candidates.lastNames.map((lastName) =>
@@ -193,23 +193,35 @@ export async function reconcileEmployeeIndexes(
 }
 
 /**
- * The by-email entry of the address the primary holds, written from the primary's own data
- * without reading the email copy or the compare-recheck of {@link reconcileEmail}: every write
- * rewrites the copy in the same transaction as the primary, so while the primary is the version
- * read, its copy holds the same data. The caller's final check that the primary is unchanged
- * proves that; if it changed, the caller goes round again and verifies this address against its
- * copy with {@link reconcileEmail} (it is then among the keys this call touched). `SourceETag` is
- * the primary's ETag, which the directory accepts as `If-Match` just like the copy's.
+ * The by-email entry of the address the primary holds, copied from its email copy without the
+ * read-compare-recheck of {@link reconcileEmail}: the copy is rewritten in the same transaction as
+ * the primary by every write, so the caller's final check that the primary is unchanged also
+ * proves the copy was current when this upsert ran. Falls back to {@link reconcileEmail} when the
+ * copy names someone else (the primary moved on; the caller's check will restart).
  *
  * @throws {DomainError} for storage faults.
  */
 async function copyCurrentEmail(
   stores: IndexStores,
   department: string,
-  primary: EmployeeState,
+  employeeId: string,
+  email: string,
 ): Promise<void> {
+  const source = await readEntity(
+    stores.employees,
+    departmentPartitionKey(department),
+    emailRowKey(email),
+  );
+  const data =
+    source && isEntityOfType(source, EntityTypes.employeeEmail)
+      ? readEmployeeData(source)
+      : undefined;
+  if (!source || data?.employeeId !== employeeId) {
+    await reconcileEmail(stores, department, email);
+    return;
+  }
   await tookEffect(() =>
-    stores.index.upsertEntity(emailIndexEntity(department, primary.data, primary.etag), 'Replace'),
+    stores.index.upsertEntity(emailIndexEntity(department, data, source.etag), 'Replace'),
   );
 }
 

@@ -126,8 +126,11 @@ export function splitIntoMessages(
  */
 export type CompressedLogBatchMessage = Omit<LogBatchMessage, 'lines'> & { zlines: string };
 
-/** Largest decompressed `zlines` accepted: a part's lines fit one message, with ample room. */
-const MAX_INFLATED_BYTES = 1024 * 1024;
+/**
+ * Largest decompressed `zlines` accepted: a part is made to fit one message uncompressed, so
+ * anything larger was not written by ingestion (and a bundle of 40 parts inflates to ~2 MiB).
+ */
+const MAX_INFLATED_BYTES = MAX_MESSAGE_JSON_BYTES;
 
 /**
  * The smaller of a part's plain and compressed forms, as ingestion queues it (a part that does not

@@ -7,8 +7,9 @@
  * Nothing is delayed on purpose: with a free send slot an item goes out at once, alone. Packing
  * happens only under load, when callers would otherwise queue behind each other anyway. A caller's
  * promise settles with the send of the message that holds its item, so "resolved" still means
- * "durably on the queue", and a failed send fails every caller whose item it carried (none of
- * them is stored: a queue message is stored whole or not at all).
+ * "durably on the queue", and a failed send fails every caller whose item it carried: a queue
+ * message is stored whole or not at all, so either none of them is stored or, when only the
+ * answer of a send that landed was lost, all of them are (as for a message of one item).
  */
 
 /** Options of {@link CoalescingSender}. */

@@ -61,6 +61,21 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
     ).rejects.toThrow();
   });
 
+  it('hands out an eventual by-email ETag that If-Match still accepts after the employee became manager', async () => {
+    await fx.directory.employees.create('Sales', body(1));
+    await fx.drain();
+    const seen = await getEmployeeByEmailEventually(fx.stores.index, 'Sales', 'u1@contoso.com');
+    // Making someone manager merges IsManager onto the primary only: no data change, no message.
+    await fx.directory.departments.setManager('Sales', '000001');
+    const patched = await fx.directory.employees.patch(
+      'Sales',
+      '000001',
+      { firstName: 'Renamed' },
+      { ifMatch: seen.etag },
+    );
+    expect(patched.value.firstName).toBe('Renamed');
+  });
+
   it('stays correct when messages are duplicated and delivered old-after-new', async () => {
     await fx.directory.employees.create('Sales', body(1));
     await fx.drain();
