@@ -38,6 +38,14 @@ export function trafficBetween(before: ProxyCounts, after: ProxyCounts): Traffic
   };
 }
 
+/** Requests per operation by `service:METHOD` kind, most frequent first: "table:GET 3.24, …". */
+export function requestsPerOperationByKind(traffic: TrafficCounts, operations: number): string {
+  return Object.entries(traffic.byKind)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${kind} ${(n / operations).toFixed(2)}`)
+    .join(', ');
+}
+
 /** The size a case should use: `full`, or a tenth of it (at least 1) in a quick run. */
 export function scaledSize(full: number, quick: boolean): number {
   return quick ? Math.max(1, Math.ceil(full / 10)) : full;

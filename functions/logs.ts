@@ -9,7 +9,7 @@ import { parseLogBatch, toApiEntry } from '../src/logs/entry';
 import { acceptLogBatch, type LogIngestTarget } from '../src/logs/ingest';
 import { parseLevelFilter } from '../src/logs/levels';
 import { queryLogs } from '../src/logs/query';
-import { getStorageClients, type StorageClients } from '../src/storage/clients';
+import { getStorageClients } from '../src/storage/clients';
 import { handleErrors, json, readJson, readQuery } from './shared/http';
 
 const isoTime = z.iso.datetime({
@@ -24,27 +24,19 @@ const logQuerySchema = z.object({
   level: z.string().optional(),
 });
 
-let ingest: { clients: StorageClients; names: string; target: LogIngestTarget } | undefined;
+let ingestTarget: LogIngestTarget | undefined;
 
-/**
- * One target per process (per storage clients and names), so concurrent POSTs share queue
- * messages (src/logs/ingest.ts).
- */
+/** One target per process, so concurrent POSTs share queue messages (src/logs/ingest.ts). */
 function logIngestTarget(): LogIngestTarget {
-  const config = getConfig();
-  const clients = getStorageClients();
-  const names = `${config.queues.logBatches}/${config.containers.logs}`;
-  if (ingest?.clients !== clients || ingest.names !== names) {
-    ingest = {
-      clients,
-      names,
-      target: {
-        queue: clients.queue(config.queues.logBatches),
-        container: clients.container(config.containers.logs),
-      },
+  if (!ingestTarget) {
+    const config = getConfig();
+    const clients = getStorageClients();
+    ingestTarget = {
+      queue: clients.queue(config.queues.logBatches),
+      container: clients.container(config.containers.logs),
     };
   }
-  return ingest.target;
+  return ingestTarget;
 }
 
 /** `POST /logs`: 202 `{batchId, entries, messages, staged}` once the batch is on the queue. */

@@ -24,6 +24,7 @@ import {
 } from '../../src/storage/keys';
 import { sendJsonMessage } from '../../src/storage/queue';
 import { startBuiltHost } from '../builtHost';
+import { requestsPerOperationByKind } from '../harness';
 import type { BenchCase, BenchEnv, Measurement } from '../types';
 import { benchEmployee, type BenchEmployee } from '../employees';
 
@@ -204,10 +205,7 @@ const archiveThroughput: BenchCase = {
           return { entities: count };
         },
       );
-      patternKinds = Object.entries(env.traffic().byKind)
-        .sort((a, b) => b[1] - a[1])
-        .map(([kind, n]) => `${kind} ${(n / count).toFixed(2)}`)
-        .join(', ');
+      patternKinds = requestsPerOperationByKind(env.traffic(), count);
       backlog = await env.measure(
         `enqueue all ${count} at once + host queue trigger (archiveEmployee)`,
         count,

@@ -6,7 +6,8 @@
  * message sent) to the worker having reconciled that employee's `EmployeeIndex` entries; p50/p95
  * over every write. Each rate runs on fresh tables and a fresh queue. On this 2-core machine the
  * single-threaded emulator serves about 1,500 requests/s, and a write with its reconcile takes
- * about 13, so 200 writes/s builds a backlog the lag then measures; 50 writes/s does not (100 is at the knee).
+ * about 13, so 200 writes/s builds a backlog the lag then measures; 50 writes/s does not (100 is
+ * at the knee).
  *
  * The workers run in this process (not through the host, so each employee's reconcile time is
  * known exactly without polling the index): two pollers receive up to 16 messages each, handle
@@ -25,7 +26,7 @@ import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
 import { ensureQueue, queueChangeSink } from '../../src/indexing/queueChangeSink';
 import { mapBounded } from '../../src/logins/mapBounded';
 import { decodeQueueMessage } from '../../src/storage/queue';
-import { percentile } from '../harness';
+import { percentile, requestsPerOperationByKind } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 import { benchEmployee } from '../employees';
 
@@ -36,7 +37,7 @@ import { benchEmployee } from '../employees';
 const DEPARTMENTS = 20;
 const departmentOf = (n: number): string => `Dept${String(n % DEPARTMENTS).padStart(2, '0')}`;
 const WRITES_PER_SECOND = 200;
-/** A rate this 2-core machine's emulator sustains with the worker running (see docs/benchmarks.md). */
+/** A rate this 2-core machine's emulator sustains with the worker running (docs/queues.md). */
 const SUSTAINABLE_WRITES_PER_SECOND = 50;
 const POLLERS = 2;
 const BATCH_SIZE = 16;
@@ -55,7 +56,6 @@ async function steadyWrites(
   employees: EmployeeService,
   count: number,
   writesPerSecond: number,
-  firstId = 1,
 ): Promise<{
   committedAt: Map<string, number>;
   latencies: number[];
@@ -75,7 +75,7 @@ async function steadyWrites(
     const due = started + i * interval;
     const wait = due - now();
     if (wait > 1) await sleep(wait);
-    const n = firstId + i;
+    const n = i + 1;
     const body = benchEmployee(n);
     const key = `${departmentOf(n)}/${body.employeeId}`;
     const sent = now();
@@ -241,10 +241,7 @@ async function lagAt(
   } finally {
     await workers.stop();
   }
-  const kinds = Object.entries(env.traffic().byKind)
-    .sort((a, b) => b[1] - a[1])
-    .map(([kind, n]) => `${kind} ${(n / writes).toFixed(2)}`)
-    .join(', ');
+  const kinds = requestsPerOperationByKind(env.traffic(), writes);
   pattern.p50Ms = round2(percentile(lags, 50));
   pattern.p95Ms = round2(percentile(lags, 95));
 

@@ -8,6 +8,7 @@ import {
   formatReport,
   percentile,
   ratio,
+  requestsPerOperationByKind,
   runCase,
   scaledSize,
   selectCases,
@@ -59,6 +60,14 @@ describe('measuring', () => {
       bytesSent: 500,
       bytesReceived: 7_000,
     });
+  });
+
+  it('reports requests per operation by kind, most frequent first', () => {
+    const traffic = trafficBetween(
+      counts(0, {}, 0, 0),
+      counts(55, { 'queue:POST': 15, 'table:GET': 40 }, 0, 0),
+    );
+    expect(requestsPerOperationByKind(traffic, 10)).toBe('table:GET 4.00, queue:POST 1.50');
   });
 
   it('scales sizes to a tenth in a quick run, never below one', () => {
