@@ -16,6 +16,14 @@ export default tseslint.config(
         'error',
         { object: 'process', property: 'env', message: 'Read settings through src/config.ts.' },
       ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='app'][callee.property.name='http']",
+          message:
+            'Register HTTP functions with protectedRoute or publicRoute (functions/shared/route.ts): every route declares who may call it.',
+        },
+      ],
     },
   },
   {

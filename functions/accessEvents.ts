@@ -3,7 +3,6 @@
  * `POST /access-events` and
  * `GET /departments/{dept}/employees/{id}/access-events?from=ISO&to=ISO` (oldest first, paged).
  */
-import { app } from '@azure/functions';
 import { z } from 'zod';
 import {
   AccessLog,
@@ -14,14 +13,9 @@ import {
 } from '../src/access/accessLog';
 import { getConfig } from '../src/config';
 import { getStorageClients } from '../src/storage/clients';
-import {
-  handleErrors,
-  json,
-  readJson,
-  readParams,
-  readQuery,
-  type HttpHandler,
-} from './shared/http';
+import { json, readJson, readParams, readQuery } from './shared/http';
+import { anyOf, self, telemetryWriter } from '../src/identity/access';
+import { protectedRoute } from './shared/route';
 import { departmentName, employeeId, employeeRoute, instant, queryInt } from './shared/input';
 
 let log: AccessLog | undefined;
@@ -56,30 +50,26 @@ function toJson(event: AccessEvent): Record<string, unknown> {
 }
 
 /** `POST /access-events` → 201 with the stored event. */
-export const recordAccessEvent: HttpHandler = handleErrors(async (request) => {
-  const body = await readJson(request, eventBody);
-  const { event, etag } = await accessLog().record(body);
-  return json(201, toJson(event), { etag });
+export const recordAccessEvent = protectedRoute('recordAccessEvent', {
+  route: 'access-events',
+  methods: ['POST'],
+  access: anyOf(telemetryWriter),
+  handler: async (request) => {
+    const body = await readJson(request, eventBody);
+    const { event, etag } = await accessLog().record(body);
+    return json(201, toJson(event), { etag });
+  },
 });
 
 /** `GET .../access-events?from&to` → one page of the window, oldest first. */
-export const listAccessEvents: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const { from, to, pageSize, continuationToken } = readQuery(request, windowQuery);
-  const page = await accessLog().window(dept, id, from, to, { pageSize, continuationToken });
-  return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
-});
-
-app.http('recordAccessEvent', {
-  route: 'access-events',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: recordAccessEvent,
-});
-
-app.http('listAccessEvents', {
+export const listAccessEvents = protectedRoute('listAccessEvents', {
   route: 'departments/{dept}/employees/{id}/access-events',
   methods: ['GET'],
-  authLevel: 'function',
-  handler: listAccessEvents,
+  access: anyOf(self),
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const { from, to, pageSize, continuationToken } = readQuery(request, windowQuery);
+    const page = await accessLog().window(dept, id, from, to, { pageSize, continuationToken });
+    return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
+  },
 });

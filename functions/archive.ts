@@ -13,37 +13,49 @@ import { getConfig } from '../src/config';
 import { getStorageClients } from '../src/storage/clients';
 import { archiveDependencies } from './shared/consistency';
 import { employeeRoute } from './shared/input';
-import { handleErrors, json, readParams, type HttpHandler } from './shared/http';
+import { json, readParams } from './shared/http';
+import { departmentEditor, departmentReader } from '../src/identity/access';
+import { protectedRoute } from './shared/route';
 import { dequeueCount, queuePayload } from './shared/queuePayload';
 
 /** `POST /departments/{dept}/employees/{id}/archive` → 202 `{"status":"queued"}` + `Location`. */
-export const requestEmployeeArchive: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const config = getConfig();
-  const clients = getStorageClients();
-  await requestArchive(
-    clients.table(config.tables.employees),
-    clients.queue(config.queues.archive),
-    dept,
-    id,
-  );
-  return json(
-    202,
-    { status: 'queued' },
-    {
-      location: `/api/archive/departments/${encodeURIComponent(dept)}/employees/${id}`,
-    },
-  );
+export const requestEmployeeArchive = protectedRoute('requestEmployeeArchive', {
+  route: 'departments/{dept}/employees/{id}/archive',
+  methods: ['POST'],
+  access: departmentEditor,
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const config = getConfig();
+    const clients = getStorageClients();
+    await requestArchive(
+      clients.table(config.tables.employees),
+      clients.queue(config.queues.archive),
+      dept,
+      id,
+    );
+    return json(
+      202,
+      { status: 'queued' },
+      {
+        location: `/api/archive/departments/${encodeURIComponent(dept)}/employees/${id}`,
+      },
+    );
+  },
 });
 
 /** `GET /archive/departments/{dept}/employees/{id}` → the archived employee, or 404. */
-export const getArchived: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const config = getConfig();
-  return json(
-    200,
-    await getArchivedEmployee(getStorageClients().table(config.tables.archive), dept, id),
-  );
+export const getArchived = protectedRoute('getArchivedEmployee', {
+  route: 'archive/departments/{dept}/employees/{id}',
+  methods: ['GET'],
+  access: departmentReader,
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const config = getConfig();
+    return json(
+      200,
+      await getArchivedEmployee(getStorageClients().table(config.tables.archive), dept, id),
+    );
+  },
 });
 
 /**
@@ -66,18 +78,6 @@ export async function archiveWorker(
   );
 }
 
-app.http('requestEmployeeArchive', {
-  route: 'departments/{dept}/employees/{id}/archive',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: requestEmployeeArchive,
-});
-app.http('getArchivedEmployee', {
-  route: 'archive/departments/{dept}/employees/{id}',
-  methods: ['GET'],
-  authLevel: 'function',
-  handler: getArchived,
-});
 app.storageQueue('archiveEmployee', {
   queueName: getConfig().queues.archive,
   connection: 'AzureWebJobsStorage',

@@ -3,8 +3,15 @@
  * create, import, point reads by id and by email, id/email range queries, PATCH, DELETE, and the
  * last-name lookup within a department.
  */
-import { app } from '@azure/functions';
 import { z } from 'zod';
+import {
+  anyOf,
+  departmentEditor,
+  departmentReader,
+  departmentReaderWhenNamed,
+  self,
+} from '../src/identity/access';
+import { canReadDepartment } from '../src/identity/roles';
 import { importBodySchema, newEmployeeSchema } from '../src/directory/validation';
 import {
   findEmployeesAcrossOrganisation,
@@ -12,15 +19,8 @@ import {
 } from '../src/indexing/indexQueries';
 import { indexStores } from './shared/consistency';
 import { directoryServices } from './shared/directory';
-import {
-  handleErrors,
-  ifMatch,
-  json,
-  readJson,
-  readParams,
-  readQuery,
-  type HttpHandler,
-} from './shared/http';
+import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import { protectedRoute } from './shared/route';
 import { departmentRoute, employeeRoute, listParams } from './shared/input';
 
 /** An import body of 1,000 rows with long non-Latin names can pass the default 1 MiB. */
@@ -44,26 +44,43 @@ const lastNameQuery = z.strictObject({
   ...listParams,
 });
 
+const employees = 'departments/{dept}/employees';
+
 /** `POST /departments/{dept}/employees` → 201 with the employee and its ETag. */
-export const createEmployee: HttpHandler = handleErrors(async (request) => {
-  const { dept } = readParams(request, departmentRoute);
-  const body = await readJson(request, newEmployeeSchema);
-  const result = await directoryServices().employees.create(dept, body);
-  return json(201, result.value, { etag: result.etag });
+export const createEmployee = protectedRoute('createEmployee', {
+  route: employees,
+  methods: ['POST'],
+  access: departmentEditor,
+  handler: async (request) => {
+    const { dept } = readParams(request, departmentRoute);
+    const body = await readJson(request, newEmployeeSchema);
+    const result = await directoryServices().employees.create(dept, body);
+    return json(201, result.value, { etag: result.etag });
+  },
 });
 
 /** `POST /departments/{dept}/employees/import` → 200 `{created, failed}`. */
-export const importEmployees: HttpHandler = handleErrors(async (request) => {
-  const { dept } = readParams(request, departmentRoute);
-  const body = await readJson(request, importBodySchema, MAX_IMPORT_BYTES);
-  return json(200, await directoryServices().employees.import(dept, body.employees));
+export const importEmployees = protectedRoute('importEmployees', {
+  route: `${employees}/import`,
+  methods: ['POST'],
+  access: departmentEditor,
+  handler: async (request) => {
+    const { dept } = readParams(request, departmentRoute);
+    const body = await readJson(request, importBodySchema, MAX_IMPORT_BYTES);
+    return json(200, await directoryServices().employees.import(dept, body.employees));
+  },
 });
 
 /** `GET /departments/{dept}/employees/{id}` → the employee and its ETag. */
-export const getEmployee: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const result = await directoryServices().employees.get(dept, id);
-  return json(200, result.value, { etag: result.etag });
+export const getEmployee = protectedRoute('getEmployee', {
+  route: `${employees}/{id}`,
+  methods: ['GET'],
+  access: anyOf(self, departmentReader),
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const result = await directoryServices().employees.get(dept, id);
+    return json(200, result.value, { etag: result.etag });
+  },
 });
 
 /**
@@ -71,118 +88,103 @@ export const getEmployee: HttpHandler = handleErrors(async (request) => {
  * The route is a catch-all so an address with `/` may be sent raw; an encoded `%2F`, which the
  * host leaves encoded in route values, is decoded here.
  */
-export const getEmployeeByEmail: HttpHandler = handleErrors(async (request) => {
-  const { dept, email } = readParams(request, byEmailRoute);
-  const { consistency } = readQuery(request, byEmailQuery);
-  const address = email.replace(/%2F/gi, '/');
-  const result =
-    consistency === 'eventual'
-      ? await getEmployeeByEmailEventually(indexStores().index, dept, address)
-      : await directoryServices().employees.getByEmail(dept, address);
-  return json(200, result.value, { etag: result.etag });
+export const getEmployeeByEmail = protectedRoute('getEmployeeByEmail', {
+  route: `${employees}/by-email/{*email}`,
+  methods: ['GET'],
+  access: departmentReader,
+  handler: async (request) => {
+    const { dept, email } = readParams(request, byEmailRoute);
+    const { consistency } = readQuery(request, byEmailQuery);
+    const address = email.replace(/%2F/gi, '/');
+    const result =
+      consistency === 'eventual'
+        ? await getEmployeeByEmailEventually(indexStores().index, dept, address)
+        : await directoryServices().employees.getByEmail(dept, address);
+    return json(200, result.value, { etag: result.etag });
+  },
 });
 
 /** `GET /departments/{dept}/employees?fromId&toId | emailFrom&emailTo | emailPrefix` → a page. */
-export const listEmployees: HttpHandler = handleErrors(async (request) => {
-  const { dept } = readParams(request, departmentRoute);
-  const { pageSize, continuationToken, select, ...range } = readQuery(request, listQuery);
-  return json(
-    200,
-    await directoryServices().employees.list(dept, range, { pageSize, continuationToken, select }),
-  );
-});
-
-/** `PATCH /departments/{dept}/employees/{id}` → the employee and its new ETag. */
-export const patchEmployee: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const body = await readJson(request, z.unknown());
-  const result = await directoryServices().employees.patch(dept, id, body, {
-    ifMatch: ifMatch(request),
-  });
-  return json(200, result.value, { etag: result.etag });
-});
-
-/** `DELETE /departments/{dept}/employees/{id}` → 204. */
-export const deleteEmployee: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  await directoryServices().employees.delete(dept, id, { ifMatch: ifMatch(request) });
-  return { status: 204 };
-});
-
-/** `GET /employees?lastName=X&department=D` → `{items, continuationToken}` through the index entity. */
-export const findEmployeesByLastName: HttpHandler = handleErrors(async (request) => {
-  const { lastName, department, pageSize, continuationToken, select } = readQuery(
-    request,
-    lastNameQuery,
-  );
-  if (department === undefined) {
-    // Organisation-wide: through the last-name index entities (option 1 or 3, LASTNAME_INDEX_MODE).
-    const stores = indexStores();
+export const listEmployees = protectedRoute('listEmployees', {
+  route: employees,
+  methods: ['GET'],
+  access: departmentReader,
+  handler: async (request) => {
+    const { dept } = readParams(request, departmentRoute);
+    const { pageSize, continuationToken, select, ...range } = readQuery(request, listQuery);
     return json(
       200,
-      await findEmployeesAcrossOrganisation(stores.employees, stores.lastNames, lastName, {
+      await directoryServices().employees.list(dept, range, {
         pageSize,
         continuationToken,
         select,
       }),
     );
-  }
-  return json(
-    200,
-    await directoryServices().employees.findByLastName(department, lastName, {
-      pageSize,
-      continuationToken,
-      select,
-    }),
-  );
+  },
 });
 
-const employees = 'departments/{dept}/employees';
-app.http('listEmployees', {
-  route: employees,
-  methods: ['GET'],
-  authLevel: 'function',
-  handler: listEmployees,
-});
-app.http('createEmployee', {
-  route: employees,
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: createEmployee,
-});
-app.http('importEmployees', {
-  route: `${employees}/import`,
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: importEmployees,
-});
-app.http('getEmployeeByEmail', {
-  route: `${employees}/by-email/{*email}`,
-  methods: ['GET'],
-  authLevel: 'function',
-  handler: getEmployeeByEmail,
-});
-app.http('getEmployee', {
-  route: `${employees}/{id}`,
-  methods: ['GET'],
-  authLevel: 'function',
-  handler: getEmployee,
-});
-app.http('patchEmployee', {
+/** `PATCH /departments/{dept}/employees/{id}` → the employee and its new ETag. */
+export const patchEmployee = protectedRoute('patchEmployee', {
   route: `${employees}/{id}`,
   methods: ['PATCH'],
-  authLevel: 'function',
-  handler: patchEmployee,
+  access: departmentEditor,
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const body = await readJson(request, z.unknown());
+    const result = await directoryServices().employees.patch(dept, id, body, {
+      ifMatch: ifMatch(request),
+    });
+    return json(200, result.value, { etag: result.etag });
+  },
 });
-app.http('deleteEmployee', {
+
+/** `DELETE /departments/{dept}/employees/{id}` → 204. */
+export const deleteEmployee = protectedRoute('deleteEmployee', {
   route: `${employees}/{id}`,
   methods: ['DELETE'],
-  authLevel: 'function',
-  handler: deleteEmployee,
+  access: departmentEditor,
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    await directoryServices().employees.delete(dept, id, { ifMatch: ifMatch(request) });
+    return { status: 204 };
+  },
 });
-app.http('findEmployeesByLastName', {
+
+/**
+ * `GET /employees?lastName=X&department=D` → `{items, continuationToken}` through the index
+ * entity. Without a department the whole organisation is searched, and only employees of
+ * departments the caller may read come back.
+ */
+export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName', {
   route: 'employees',
   methods: ['GET'],
-  authLevel: 'function',
-  handler: findEmployeesByLastName,
+  access: departmentReaderWhenNamed,
+  target: (request) => ({ department: request.query.get('department') ?? undefined }),
+  handler: async (request, _context, principal) => {
+    const { lastName, department, pageSize, continuationToken, select } = readQuery(
+      request,
+      lastNameQuery,
+    );
+    if (department === undefined) {
+      // Organisation-wide: through the last-name index entities (option 1 or 3, LASTNAME_INDEX_MODE).
+      const stores = indexStores();
+      return json(
+        200,
+        await findEmployeesAcrossOrganisation(stores.employees, stores.lastNames, lastName, {
+          pageSize,
+          continuationToken,
+          select,
+          mayReadDepartment: (name) => canReadDepartment(principal, name),
+        }),
+      );
+    }
+    return json(
+      200,
+      await directoryServices().employees.findByLastName(department, lastName, {
+        pageSize,
+        continuationToken,
+        select,
+      }),
+    );
+  },
 });

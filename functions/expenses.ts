@@ -3,7 +3,6 @@
  * `POST /departments/{dept}/employees/{id}/expenses` and
  * `GET /departments/{dept}/employees/{id}/expenses?top=10` (newest first, one `$top` query).
  */
-import { app } from '@azure/functions';
 import { z } from 'zod';
 import { getConfig } from '../src/config';
 import {
@@ -15,14 +14,9 @@ import {
   type ExpenseClaim,
 } from '../src/expenses/expenseClaims';
 import { getStorageClients } from '../src/storage/clients';
-import {
-  handleErrors,
-  json,
-  readJson,
-  readParams,
-  readQuery,
-  type HttpHandler,
-} from './shared/http';
+import { json, readJson, readParams, readQuery } from './shared/http';
+import { anyOf, self } from '../src/identity/access';
+import { protectedRoute } from './shared/route';
 import { employeeRoute, instant, queryInt } from './shared/input';
 
 let log: ExpenseClaimLog | undefined;
@@ -52,31 +46,27 @@ function toJson(claim: ExpenseClaim): Record<string, unknown> {
 }
 
 /** `POST .../expenses` → 201 with the stored claim and its ETag. */
-export const submitExpenseClaim: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const body = await readJson(request, claimBody);
-  const { claim, etag } = await expenseClaims().submit(dept, id, body);
-  return json(201, toJson(claim), { etag });
+export const submitExpenseClaim = protectedRoute('submitExpenseClaim', {
+  route: 'departments/{dept}/employees/{id}/expenses',
+  methods: ['POST'],
+  access: anyOf(self),
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const body = await readJson(request, claimBody);
+    const { claim, etag } = await expenseClaims().submit(dept, id, body);
+    return json(201, toJson(claim), { etag });
+  },
 });
 
 /** `GET .../expenses?top=n` → the n newest claims. */
-export const listExpenseClaims: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const { top } = readQuery(request, listQuery);
-  const claims = await expenseClaims().newest(dept, id, top);
-  return json(200, { items: claims.map(toJson) });
-});
-
-app.http('submitExpenseClaim', {
-  route: 'departments/{dept}/employees/{id}/expenses',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: submitExpenseClaim,
-});
-
-app.http('listExpenseClaims', {
+export const listExpenseClaims = protectedRoute('listExpenseClaims', {
   route: 'departments/{dept}/employees/{id}/expenses',
   methods: ['GET'],
-  authLevel: 'function',
-  handler: listExpenseClaims,
+  access: anyOf(self),
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const { top } = readQuery(request, listQuery);
+    const claims = await expenseClaims().newest(dept, id, top);
+    return json(200, { items: claims.map(toJson) });
+  },
 });

@@ -1,17 +1,23 @@
 /**
- * `GET /api/health`: anonymous liveness and storage reachability (API.md "Health").
+ * `GET /api/health`: anonymous liveness and storage reachability (API.md "Health"). In Azure
+ * without App Service authentication it also says `"auth":"missing"`: every protected route then
+ * answers 401, and this is where an operator sees why.
  */
-import { app } from '@azure/functions';
 import { checkHealth } from '../src/health/health';
 import { getStorageClients } from '../src/storage/clients';
-import { handleErrors, json } from './shared/http';
+import { json } from './shared/http';
+import { currentPrincipalTrust, publicRoute } from './shared/route';
 
-app.http('health', {
+publicRoute('health', {
   route: 'health',
   methods: ['GET'],
-  authLevel: 'anonymous',
-  handler: handleErrors(async () => {
+  handler: async () => {
     const report = await checkHealth(getStorageClients());
-    return json(report.storage === 'ok' ? 200 : 503, report, { 'cache-control': 'no-store' });
-  }),
+    const auth = currentPrincipalTrust().trusted ? {} : { auth: 'missing' };
+    return json(
+      report.storage === 'ok' ? 200 : 503,
+      { ...report, ...auth },
+      { 'cache-control': 'no-store' },
+    );
+  },
 });

@@ -16,15 +16,9 @@ import {
 import { dropExpiredLoginTables } from '../src/logins/retention';
 import { getStorageClients } from '../src/storage/clients';
 import { MAX_LOGIN_USER_ID_LENGTH } from '../src/storage/keys';
-import {
-  handleErrors,
-  json,
-  readJson,
-  readParams,
-  readQuery,
-  validate,
-  type HttpHandler,
-} from './shared/http';
+import { json, readJson, readParams, readQuery, validate } from './shared/http';
+import { anyOf, telemetryWriter, theUser } from '../src/identity/access';
+import { protectedRoute } from './shared/route';
 import { instant, queryInt } from './shared/input';
 
 let service: { tables: LoginDayTables; attempts: LoginAttempts } | undefined;
@@ -56,10 +50,15 @@ function toJson(attempt: LoginAttempt): Record<string, unknown> {
 }
 
 /** `POST /logins` → 201 with the stored attempt. */
-export const recordLoginAttempt: HttpHandler = handleErrors(async (request) => {
-  const body = await readJson(request, attemptBody);
-  const { attempt, etag } = await logins().attempts.record(body);
-  return json(201, toJson(attempt), { etag });
+export const recordLoginAttempt = protectedRoute('recordLoginAttempt', {
+  route: 'logins',
+  methods: ['POST'],
+  access: anyOf(telemetryWriter),
+  handler: async (request) => {
+    const body = await readJson(request, attemptBody);
+    const { attempt, etag } = await logins().attempts.record(body);
+    return json(201, toJson(attempt), { etag });
+  },
 });
 
 /**
@@ -67,12 +66,19 @@ export const recordLoginAttempt: HttpHandler = handleErrors(async (request) => {
  * is a catch-all so an id with `/` may be sent raw; an encoded `%2F`, which the host leaves
  * encoded in route values (as ASP.NET routing does), is decoded here.
  */
-export const listLoginAttempts: HttpHandler = handleErrors(async (request) => {
-  const params = readParams(request, z.object({ userId: z.string() }));
-  const id = validate(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
-  const { days, top } = readQuery(request, listQuery);
-  const attempts = await logins().attempts.recent(id, days, top);
-  return json(200, { items: attempts.map(toJson) });
+export const listLoginAttempts = protectedRoute('listLoginAttempts', {
+  route: 'logins/{*userId}',
+  methods: ['GET'],
+  access: anyOf(theUser),
+  // The catch-all keeps an encoded `/` encoded; the rule compares the decoded id.
+  target: (request) => ({ userId: request.params.userId?.replace(/%2F/gi, '/') }),
+  handler: async (request) => {
+    const params = readParams(request, z.object({ userId: z.string() }));
+    const id = validate(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
+    const { days, top } = readQuery(request, listQuery);
+    const attempts = await logins().attempts.recent(id, days, top);
+    return json(200, { items: attempts.map(toJson) });
+  },
 });
 
 /** Timer: drops expired day tables, logs what it dropped, pre-creates tomorrow's table. */
@@ -86,20 +92,6 @@ export async function runLoginRetention(_timer: Timer, context: InvocationContex
       `${report.preCreated} ready.`,
   );
 }
-
-app.http('recordLoginAttempt', {
-  route: 'logins',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: recordLoginAttempt,
-});
-
-app.http('listLoginAttempts', {
-  route: 'logins/{*userId}',
-  methods: ['GET'],
-  authLevel: 'function',
-  handler: listLoginAttempts,
-});
 
 app.timer('dropExpiredLoginTables', {
   schedule: getConfig().logins.cleanupSchedule,

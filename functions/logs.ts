@@ -2,7 +2,6 @@
  * `POST /api/logs` (ingest a batch) and `GET /api/logs` (time-range query): API.md "Logs".
  * Log lines live in hour-named blobs, not in a table (docs/logs.md).
  */
-import { app } from '@azure/functions';
 import { z } from 'zod';
 import { getConfig } from '../src/config';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
@@ -10,7 +9,9 @@ import { acceptLogBatch, type LogIngestTarget } from '../src/logs/ingest';
 import { parseLevelFilter } from '../src/logs/levels';
 import { queryLogs } from '../src/logs/query';
 import { getStorageClients } from '../src/storage/clients';
-import { handleErrors, json, readJson, readQuery } from './shared/http';
+import { json, readJson, readQuery } from './shared/http';
+import { admin, anyOf, telemetryWriter } from '../src/identity/access';
+import { protectedRoute } from './shared/route';
 
 const isoTime = z.iso.datetime({
   offset: true,
@@ -40,35 +41,37 @@ function logIngestTarget(): LogIngestTarget {
 }
 
 /** `POST /logs`: 202 `{batchId, entries, messages, staged}` once the batch is on the queue. */
-export const postLogs = handleErrors(async (request) => {
-  const config = getConfig();
-  const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
-  const batch = parseLogBatch(body, config.logs);
-  const accepted = await acceptLogBatch(logIngestTarget(), batch);
-  return json(202, accepted);
+export const postLogs = protectedRoute('postLogs', {
+  route: 'logs',
+  methods: ['POST'],
+  access: anyOf(telemetryWriter),
+  handler: async (request) => {
+    const config = getConfig();
+    const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
+    const batch = parseLogBatch(body, config.logs);
+    const accepted = await acceptLogBatch(logIngestTarget(), batch);
+    return json(202, accepted);
+  },
 });
 
 /** `GET /logs?source&from&to&level`: `{items}` in time order. */
-export const getLogs = handleErrors(async (request) => {
-  const config = getConfig();
-  const query = readQuery(request, logQuerySchema);
-  const { items } = await queryLogs(
-    getStorageClients().container(config.containers.logs),
-    {
-      source: query.source,
-      from: new Date(query.from),
-      to: new Date(query.to),
-      levels: query.level === undefined ? undefined : parseLevelFilter(query.level),
-    },
-    config.logs,
-  );
-  return json(200, { items: items.map(toApiEntry) }, { 'cache-control': 'no-store' });
-});
-
-app.http('postLogs', {
+export const getLogs = protectedRoute('getLogs', {
   route: 'logs',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: postLogs,
+  methods: ['GET'],
+  access: admin,
+  handler: async (request) => {
+    const config = getConfig();
+    const query = readQuery(request, logQuerySchema);
+    const { items } = await queryLogs(
+      getStorageClients().container(config.containers.logs),
+      {
+        source: query.source,
+        from: new Date(query.from),
+        to: new Date(query.to),
+        levels: query.level === undefined ? undefined : parseLevelFilter(query.level),
+      },
+      config.logs,
+    );
+    return json(200, { items: items.map(toApiEntry) }, { 'cache-control': 'no-store' });
+  },
 });
-app.http('getLogs', { route: 'logs', methods: ['GET'], authLevel: 'function', handler: getLogs });

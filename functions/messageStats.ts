@@ -4,20 +4,14 @@
  * `GET .../messages/hourly?day=YYYY-MM-DD` (one point read) and
  * `GET .../messages/daily?year=YYYY` (two point reads).
  */
-import { app } from '@azure/functions';
 import { z } from 'zod';
 import { getConfig } from '../src/config';
 import { MAX_MESSAGE_COUNT, MessageStats } from '../src/stats/messageStats';
 import { getStorageClients } from '../src/storage/clients';
 import { formatUtcDay } from '../src/time/instants';
-import {
-  handleErrors,
-  json,
-  readJson,
-  readParams,
-  readQuery,
-  type HttpHandler,
-} from './shared/http';
+import { json, readJson, readParams, readQuery } from './shared/http';
+import { anyOf, self, telemetryWriter } from '../src/identity/access';
+import { protectedRoute } from './shared/route';
 import { employeeRoute, instant, queryInt, utcDay } from './shared/input';
 
 let stats: MessageStats | undefined;
@@ -32,46 +26,40 @@ const countBody = z.strictObject({
 });
 
 /** `POST .../messages` → 204 once both counters include the messages. */
-export const recordMessages: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const body = await readJson(request, countBody);
-  await messageStats().record(dept, id, body);
-  return { status: 204 };
+export const recordMessages = protectedRoute('recordMessages', {
+  route: 'departments/{dept}/employees/{id}/messages',
+  methods: ['POST'],
+  access: anyOf(telemetryWriter),
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const body = await readJson(request, countBody);
+    await messageStats().record(dept, id, body);
+    return { status: 204 };
+  },
 });
 
 /** `GET .../messages/hourly?day=YYYY-MM-DD` → `{"day","hours":[24 numbers]}`. */
-export const hourlyMessages: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const { day } = readQuery(request, z.object({ day: utcDay }));
-  const hours = await messageStats().hourly(dept, id, day);
-  return json(200, { day: formatUtcDay(day), hours });
+export const hourlyMessages = protectedRoute('hourlyMessages', {
+  route: 'departments/{dept}/employees/{id}/messages/hourly',
+  methods: ['GET'],
+  access: anyOf(self),
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const { day } = readQuery(request, z.object({ day: utcDay }));
+    const hours = await messageStats().hourly(dept, id, day);
+    return json(200, { day: formatUtcDay(day), hours });
+  },
 });
 
 /** `GET .../messages/daily?year=YYYY` → `{"year","days":[365 or 366 numbers]}`. */
-export const dailyMessages: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const { year } = readQuery(request, z.object({ year: queryInt(1601, 9999) }));
-  const days = await messageStats().daily(dept, id, year);
-  return json(200, { year, days });
-});
-
-app.http('recordMessages', {
-  route: 'departments/{dept}/employees/{id}/messages',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: recordMessages,
-});
-
-app.http('hourlyMessages', {
-  route: 'departments/{dept}/employees/{id}/messages/hourly',
-  methods: ['GET'],
-  authLevel: 'function',
-  handler: hourlyMessages,
-});
-
-app.http('dailyMessages', {
+export const dailyMessages = protectedRoute('dailyMessages', {
   route: 'departments/{dept}/employees/{id}/messages/daily',
   methods: ['GET'],
-  authLevel: 'function',
-  handler: dailyMessages,
+  access: anyOf(self),
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const { year } = readQuery(request, z.object({ year: queryInt(1601, 9999) }));
+    const days = await messageStats().daily(dept, id, year);
+    return json(200, { year, days });
+  },
 });

@@ -3,7 +3,7 @@
  * Durable Functions status payload, and the registrations of the orchestrators and activities
  * whose logic lives in src/orchestrations/.
  */
-import { app, type HttpRequest, type InvocationContext } from '@azure/functions';
+import { type HttpRequest, type InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 import { z } from 'zod';
 import {
@@ -36,7 +36,9 @@ import { Activities, Orchestrations } from '../src/orchestrations/names';
 import type { OrchestrationServices } from '../src/orchestrations/services';
 import { ValidationError } from '../src/errors';
 import { departmentName, departmentRoute, employeeRoute } from './shared/input';
-import { handleErrors, readJson, readParams, type HttpHandler } from './shared/http';
+import { readJson, readParams } from './shared/http';
+import { admin } from '../src/identity/access';
+import { protectedRoute } from './shared/route';
 
 const moveBody = z.strictObject({
   toDepartment: departmentName,
@@ -56,58 +58,52 @@ async function start(
 }
 
 /** `POST /departments/{dept}/employees/{id}/move` `{"toDepartment"}` → 202 + status payload. */
-export const startMoveEmployee: HttpHandler = handleErrors(async (request, context) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const { toDepartment } = await readJson(request, moveBody);
-  if (toDepartment === dept) {
-    throw new ValidationError(
-      `Employee ${id} is already in department "${dept}"; name another department.`,
-      'body.toDepartment',
-      'SameDepartment',
-    );
-  }
-  const input: MoveRequest = { department: dept, employeeId: id, toDepartment };
-  return start(request, context, Orchestrations.moveEmployee, input);
-});
-
-app.http('startMoveEmployee', {
+export const startMoveEmployee = protectedRoute('startMoveEmployee', {
   route: 'departments/{dept}/employees/{id}/move',
   methods: ['POST'],
-  authLevel: 'function',
+  access: admin,
   extraInputs: [df.input.durableClient()],
-  handler: startMoveEmployee,
+  handler: async (request, context) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const { toDepartment } = await readJson(request, moveBody);
+    if (toDepartment === dept) {
+      throw new ValidationError(
+        `Employee ${id} is already in department "${dept}"; name another department.`,
+        'body.toDepartment',
+        'SameDepartment',
+      );
+    }
+    const input: MoveRequest = { department: dept, employeeId: id, toDepartment };
+    return start(request, context, Orchestrations.moveEmployee, input);
+  },
 });
 
 /** `POST /departments/{dept}/archive` → 202 + status payload; output `{"archived": n}`. */
-export const startArchiveDepartment: HttpHandler = handleErrors(async (request, context) => {
-  const { dept } = readParams(request, departmentRoute);
-  const input: ArchiveDepartmentInput = { department: dept };
-  return start(request, context, Orchestrations.archiveDepartment, input);
-});
-
-app.http('startArchiveDepartment', {
+export const startArchiveDepartment = protectedRoute('startArchiveDepartment', {
   route: 'departments/{dept}/archive',
   methods: ['POST'],
-  authLevel: 'function',
+  access: admin,
   extraInputs: [df.input.durableClient()],
-  handler: startArchiveDepartment,
+  handler: async (request, context) => {
+    const { dept } = readParams(request, departmentRoute);
+    const input: ArchiveDepartmentInput = { department: dept };
+    return start(request, context, Orchestrations.archiveDepartment, input);
+  },
 });
 
 const auditBody = z.strictObject({ repair: z.boolean().optional() });
 
 /** `POST /maintenance/indexes/audit` `{"repair"}` → 202 + status payload. */
-export const startIndexAudit: HttpHandler = handleErrors(async (request, context) => {
-  const { repair } = await readJson(request, auditBody);
-  const input: AuditInput = { repair: repair ?? false };
-  return start(request, context, Orchestrations.auditIndexes, input);
-});
-
-app.http('startIndexAudit', {
+export const startIndexAudit = protectedRoute('startIndexAudit', {
   route: 'maintenance/indexes/audit',
   methods: ['POST'],
-  authLevel: 'function',
+  access: admin,
   extraInputs: [df.input.durableClient()],
-  handler: startIndexAudit,
+  handler: async (request, context) => {
+    const { repair } = await readJson(request, auditBody);
+    const input: AuditInput = { repair: repair ?? false };
+    return start(request, context, Orchestrations.auditIndexes, input);
+  },
 });
 
 df.app.orchestration(Orchestrations.moveEmployee, moveEmployeeOrchestrator);

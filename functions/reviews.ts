@@ -3,20 +3,13 @@
  * `PUT /departments/{dept}/employees/{id}/reviews/{year}` and
  * `GET /departments/{dept}/employees/{id}/reviews` (one range query, ordered by year).
  */
-import { app } from '@azure/functions';
 import { z } from 'zod';
 import { reviewBodySchema } from '../src/directory/validation';
 import { directoryServices } from './shared/directory';
 import { employeeRoute, selectParam } from './shared/input';
-import {
-  handleErrors,
-  ifMatch,
-  json,
-  readJson,
-  readParams,
-  readQuery,
-  type HttpHandler,
-} from './shared/http';
+import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import { anyOf, departmentEditor, self } from '../src/identity/access';
+import { protectedRoute } from './shared/route';
 
 const reviewRoute = employeeRoute.extend({
   year: z
@@ -27,33 +20,31 @@ const reviewRoute = employeeRoute.extend({
 });
 const listQuery = z.strictObject({ select: selectParam.optional() });
 
+const reviews = 'departments/{dept}/employees/{id}/reviews';
+
 /** `PUT .../reviews/{year}` → 200 with the review and its ETag. */
-export const putReview: HttpHandler = handleErrors(async (request) => {
-  const { dept, id, year } = readParams(request, reviewRoute);
-  const body = await readJson(request, reviewBodySchema);
-  const result = await directoryServices().reviews.put(dept, id, year, body, {
-    ifMatch: ifMatch(request),
-  });
-  return json(200, result.value, { etag: result.etag });
+export const putReview = protectedRoute('putReview', {
+  route: `${reviews}/{year}`,
+  methods: ['PUT'],
+  access: departmentEditor,
+  handler: async (request) => {
+    const { dept, id, year } = readParams(request, reviewRoute);
+    const body = await readJson(request, reviewBodySchema);
+    const result = await directoryServices().reviews.put(dept, id, year, body, {
+      ifMatch: ifMatch(request),
+    });
+    return json(200, result.value, { etag: result.etag });
+  },
 });
 
 /** `GET .../reviews` → `{items}` ordered by year. */
-export const listReviews: HttpHandler = handleErrors(async (request) => {
-  const { dept, id } = readParams(request, employeeRoute);
-  const { select } = readQuery(request, listQuery);
-  return json(200, await directoryServices().reviews.list(dept, id, select));
-});
-
-const reviews = 'departments/{dept}/employees/{id}/reviews';
-app.http('listReviews', {
+export const listReviews = protectedRoute('listReviews', {
   route: reviews,
   methods: ['GET'],
-  authLevel: 'function',
-  handler: listReviews,
-});
-app.http('putReview', {
-  route: `${reviews}/{year}`,
-  methods: ['PUT'],
-  authLevel: 'function',
-  handler: putReview,
+  access: anyOf(self, departmentEditor),
+  handler: async (request) => {
+    const { dept, id } = readParams(request, employeeRoute);
+    const { select } = readQuery(request, listQuery);
+    return json(200, await directoryServices().reviews.list(dept, id, select));
+  },
 });

@@ -1,12 +1,20 @@
 /**
- * SAS endpoints (API.md "SAS"): the valet key. Each route reads the App Service principal,
- * validates input, asks the SAS service for a token and returns it uncached.
+ * SAS endpoints (API.md "SAS"): the valet key. Each route names who may ask for its token; the SAS
+ * service then checks the finer rule (read or write of a photo) and signs a token no wider than
+ * what the caller may do through the API. Tokens are returned uncached.
  */
-import { app, type HttpRequest } from '@azure/functions';
 import { z } from 'zod';
-import { parsePrincipalHeader, PRINCIPAL_HEADER, type Principal } from '../src/identity/principal';
+import {
+  admin,
+  anyOf,
+  departmentEditor,
+  departmentReader,
+  self,
+  type AccessRule,
+} from '../src/identity/access';
 import { getSasService, type SasService } from '../src/sas/service';
-import { handleErrors, json, readJson, readParams, type HttpHandler } from './shared/http';
+import { json, readJson, readParams } from './shared/http';
+import { protectedRoute, type AuthorizedHandler } from './shared/route';
 
 /** Tokens are secrets with an expiry: never let a proxy or browser keep them. */
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -17,85 +25,73 @@ const departmentParams = z.object({ dept: z.string() });
 const employeeParams = z.object({ dept: z.string(), id: z.string() });
 const tableParams = z.object({ table: z.string() });
 
-function principalOf(request: HttpRequest): Principal {
-  return parsePrincipalHeader(request.headers.get(PRINCIPAL_HEADER));
+/** One SAS route: where it lives, who may call it, what it does. */
+export interface SasRoute {
+  name: string;
+  route: string;
+  access: AccessRule;
+  handler: AuthorizedHandler;
 }
 
-/** Authenticates first, so that a caller without identity learns nothing about the input rules. */
-function withPrincipal(
-  handler: (principal: Principal, request: HttpRequest) => Promise<unknown>,
-): HttpHandler {
-  return handleErrors(async (request) => {
-    const principal = principalOf(request);
-    return json(200, await handler(principal, request), NO_STORE);
-  });
-}
+type SasRouteKey = 'expenses' | 'department' | 'photo' | 'logs' | 'rotatePolicy';
 
-/** The SAS handlers over a service (the registered ones use the process-wide service). */
-export function createSasHandlers(
-  service: () => SasService,
-): Record<'expenses' | 'department' | 'photo' | 'logs' | 'rotatePolicy', HttpHandler> {
+/** The SAS routes over a service (the registered ones use the process-wide service). */
+export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRoute> {
+  const answer = async (grant: Promise<unknown>) => json(200, await grant, NO_STORE);
   return {
-    expenses: withPrincipal(async (principal, request) => {
-      const { dept, id } = readParams(request, employeeParams);
-      const { minutes } = await readJson(request, lifetimeBody);
-      return service().expensesSas(principal, dept, id, minutes);
-    }),
-    department: withPrincipal(async (principal, request) => {
-      const { dept } = readParams(request, departmentParams);
-      const { minutes } = await readJson(request, lifetimeBody);
-      return service().departmentSas(principal, dept, minutes);
-    }),
-    photo: withPrincipal(async (principal, request) => {
-      const { dept, id } = readParams(request, employeeParams);
-      const { access, minutes } = await readJson(request, photoBody);
-      return service().photoSas(principal, dept, id, access, minutes);
-    }),
-    logs: withPrincipal(async (principal, request) => {
-      const { minutes } = await readJson(request, lifetimeBody);
-      return service().logsSas(principal, minutes);
-    }),
-    rotatePolicy: withPrincipal(async (principal, request) => {
-      const { table } = readParams(request, tableParams);
-      return service().rotateSasPolicy(principal, table);
-    }),
+    expenses: {
+      name: 'sasExpenses',
+      route: 'sas/expenses/{dept}/{id}',
+      access: anyOf(self),
+      handler: async (request, _context, principal) => {
+        const { dept, id } = readParams(request, employeeParams);
+        const { minutes } = await readJson(request, lifetimeBody);
+        return answer(service().expensesSas(principal, dept, id, minutes));
+      },
+    },
+    department: {
+      name: 'sasDepartment',
+      route: 'sas/departments/{dept}',
+      access: departmentReader,
+      handler: async (request, _context, principal) => {
+        const { dept } = readParams(request, departmentParams);
+        const { minutes } = await readJson(request, lifetimeBody);
+        return answer(service().departmentSas(principal, dept, minutes));
+      },
+    },
+    photo: {
+      name: 'sasPhoto',
+      // Read: the employee or its department's readers; write: the employee or its editors.
+      route: 'sas/photos/{dept}/{id}',
+      access: anyOf(self, departmentReader, departmentEditor),
+      handler: async (request, _context, principal) => {
+        const { dept, id } = readParams(request, employeeParams);
+        const { access, minutes } = await readJson(request, photoBody);
+        return answer(service().photoSas(principal, dept, id, access, minutes));
+      },
+    },
+    logs: {
+      name: 'sasLogs',
+      route: 'sas/logs',
+      access: admin,
+      handler: async (request, _context, principal) => {
+        const { minutes } = await readJson(request, lifetimeBody);
+        return answer(service().logsSas(principal, minutes));
+      },
+    },
+    rotatePolicy: {
+      name: 'sasPolicyRotate',
+      // Not `admin/...`: the Functions host reserves that prefix for its own API.
+      route: 'sas/policies/{table}/rotate',
+      access: admin,
+      handler: async (request, _context, principal) => {
+        const { table } = readParams(request, tableParams);
+        return answer(service().rotateSasPolicy(principal, table));
+      },
+    },
   };
 }
 
-const handlers = createSasHandlers(getSasService);
-
-app.http('sasExpenses', {
-  route: 'sas/expenses/{dept}/{id}',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: handlers.expenses,
-});
-
-app.http('sasDepartment', {
-  route: 'sas/departments/{dept}',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: handlers.department,
-});
-
-app.http('sasPhoto', {
-  route: 'sas/photos/{dept}/{id}',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: handlers.photo,
-});
-
-app.http('sasLogs', {
-  route: 'sas/logs',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: handlers.logs,
-});
-
-// Not `admin/...`: the Functions host reserves that prefix for its own API.
-app.http('sasPolicyRotate', {
-  route: 'sas/policies/{table}/rotate',
-  methods: ['POST'],
-  authLevel: 'function',
-  handler: handlers.rotatePolicy,
-});
+for (const { name, route, access, handler } of Object.values(sasRoutes(getSasService))) {
+  protectedRoute(name, { route, methods: ['POST'], access, handler });
+}

@@ -310,3 +310,23 @@ export function getConfig(): Config {
 export function resetConfig(): void {
   cached = undefined;
 }
+
+/** Where the app runs and whether App Service authentication fronts it. */
+export interface PlatformAuth {
+  /** True on an Azure instance (the platform sets `WEBSITE_INSTANCE_ID` on every one). */
+  inAzure: boolean;
+  /** True when App Service authentication is on (the platform sets `WEBSITE_AUTH_ENABLED=True`). */
+  authEnabled: boolean;
+}
+
+/**
+ * Reads the platform's own settings about authentication. They are set by Azure, never by hand,
+ * and are read apart from {@link getConfig} so that no other setting can hide them: this never
+ * throws.
+ */
+export function readPlatformAuth(env: Env = process.env): PlatformAuth {
+  return {
+    inAzure: readOptional(env, 'WEBSITE_INSTANCE_ID') !== undefined,
+    authEnabled: readOptional(env, 'WEBSITE_AUTH_ENABLED')?.toLowerCase() === 'true',
+  };
+}

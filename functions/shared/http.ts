@@ -101,35 +101,92 @@ export function validate<S extends z.ZodType>(
   return result.data;
 }
 
+/** Deepest nesting of arrays and objects a JSON body may have (API.md: 400 `InvalidJson` past it). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `limit`. Scans the text once without
+ * parsing it, so a hostile body cannot exhaust the stack of a recursive reader or writer later.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * Reads a request body while it streams in, stopping as soon as it passes `maxBytes` (a body sent
+ * chunked has no length to check up front).
+ *
+ * @throws {TooLargeError} from `tooLarge` when the declared or the received length passes the limit.
+ */
+export async function readBody(
+  request: HttpRequest,
+  maxBytes: number,
+  tooLarge: (bytes: number) => TooLargeError = (bytes) =>
+    new TooLargeError(`Request body of ${bytes} bytes is over the ${maxBytes}-byte limit.`),
+): Promise<Buffer> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(declared);
+  if (request.body === null) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+      if (received > maxBytes) throw tooLarge(received);
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return Buffer.concat(chunks, received);
+}
+
 /**
  * Reads, size-checks, parses and validates a JSON body.
  *
  * @throws {TooLargeError} over `maxBytes`.
- * @throws {ValidationError} for a missing or malformed body, or one the schema refuses.
+ * @throws {ValidationError} for a missing or malformed body, one nested deeper than
+ *   {@link MAX_JSON_DEPTH}, or one the schema refuses.
  */
 export async function readJson<S extends z.ZodType>(
   request: HttpRequest,
   schema: S,
   maxBytes = DEFAULT_MAX_JSON_BYTES,
 ): Promise<z.infer<S>> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    throw new TooLargeError(
-      `Request body of ${declared} bytes is over the ${maxBytes}-byte limit.`,
-    );
-  }
-  const bytes = Buffer.from(await request.arrayBuffer());
-  if (bytes.length > maxBytes) {
-    throw new TooLargeError(
-      `Request body of ${bytes.length} bytes is over the ${maxBytes}-byte limit.`,
-    );
-  }
+  const bytes = await readBody(request, maxBytes);
   if (bytes.length === 0) {
     return validate(schema, {}, 'body');
   }
+  const text = bytes.toString('utf8');
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new ValidationError(
+      `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+      'body',
+      'InvalidJson',
+    );
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(bytes.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     throw new ValidationError('The request body is not valid JSON.', 'body', 'InvalidJson');
   }

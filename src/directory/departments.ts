@@ -3,6 +3,7 @@
  * details are copied onto the department entity: denormalization).
  */
 import type { TableClient } from '@azure/data-tables';
+import { ForbiddenError } from '../errors';
 import {
   isPreconditionFailed,
   isAlreadyExists,
@@ -55,14 +56,16 @@ export type DepartmentListCache = TtlCache<Page<DepartmentSummary>>;
  * @param body - `{description?}`; an omitted description leaves an existing one unchanged.
  * @returns whether it was created, the department and its new ETag.
  * @throws {ValidationError} for an invalid name or body.
+ * @param options.mayCreate - false when the caller may update but not create (default true).
  * @throws {PreconditionFailedError} when `ifMatch` is given and is not the current ETag (or the department does not exist).
+ * @throws {ForbiddenError} when the department does not exist and `mayCreate` is false.
  */
 export async function putDepartment(
   context: DirectoryContext,
   listCache: DepartmentListCache,
   name: string,
   body: unknown,
-  options: { ifMatch?: string } = {},
+  options: { ifMatch?: string; mayCreate?: boolean } = {},
 ): Promise<{ created: boolean } & Versioned<Department>> {
   const input = validateInput(departmentBodySchema, body, 'body');
   departmentPartitionKey(name);
@@ -73,6 +76,9 @@ export async function putDepartment(
       const current = await loadDepartment(context, name, false);
       if (!current) {
         if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
+        if (options.mayCreate === false) {
+          throw new ForbiddenError(`Only a DirectoryAdmin may create department "${name}".`);
+        }
         const entity = departmentEntity(name, input.description ?? '');
         try {
           const response = await table.createEntity(entity);

@@ -51,7 +51,7 @@ export class DepartmentService {
   put(
     name: string,
     body: unknown,
-    options: { ifMatch?: string } = {},
+    options: { ifMatch?: string; mayCreate?: boolean } = {},
   ): Promise<{ created: boolean } & Versioned<Department>> {
     return putDepartment(this.context, this.listCache, name, body, options);
   }

@@ -5,17 +5,25 @@
  *
  * The platform sets this header after it has validated the caller's token and strips any copy a
  * client sent, so it can be trusted only when App Service authentication is switched on for the
- * app (see docs/sas.md). Locally the same header is sent by hand.
+ * app (see {@link ./trust} and docs/security.md). Locally the same header is sent by hand
+ * (`npm run principal`).
+ *
+ * Only three things in it decide anything, and each is read exactly as sent (no trimming, no case
+ * folding): the `roles` claims, and the pair of `department` and `employeeId` claims. The header's
+ * own `role_typ` is ignored: a caller that could choose which claim type counts as a role could
+ * promote any claim it holds (a group, a name) to `DirectoryAdmin`.
  */
 import { UnauthenticatedError } from '../errors';
 
 /** Name of the request header that carries the principal. */
 export const PRINCIPAL_HEADER = 'x-ms-client-principal';
 
-/** Claim types that carry an app role (Entra ID app roles arrive as `roles` claims). */
-const ROLE_CLAIM = 'roles';
-/** Claim types that carry the employee id (a directory extension attribute or a plain claim). */
-const EMPLOYEE_ID_CLAIMS = ['employeeId', 'extension_employeeId'];
+/** The claim type of app roles: Entra ID app roles arrive as `roles` claims. */
+export const ROLE_CLAIM = 'roles';
+/** The claim type of the caller's employee id (six digits). */
+export const EMPLOYEE_ID_CLAIM = 'employeeId';
+/** The claim type of the caller's department; with {@link EMPLOYEE_ID_CLAIM} it names an employee. */
+export const DEPARTMENT_CLAIM = 'department';
 /** Claim types that identify the user, most stable first. */
 const USER_ID_CLAIMS = [
   'http://schemas.microsoft.com/identity/claims/objectidentifier',
@@ -23,7 +31,7 @@ const USER_ID_CLAIMS = [
   'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/nameidentifier',
   'sub',
 ];
-const DEFAULT_NAME_CLAIM = 'name';
+const NAME_CLAIM = 'name';
 /** A real principal is a few KiB; anything far larger is not one. */
 const MAX_HEADER_LENGTH = 32 * 1024;
 
@@ -31,6 +39,12 @@ const MAX_HEADER_LENGTH = 32 * 1024;
 export interface Claim {
   typ: string;
   val: string;
+}
+
+/** An employee of the directory: ids are unique only within a department. */
+export interface EmployeeIdentity {
+  department: string;
+  employeeId: string;
 }
 
 /** An authenticated caller. */
@@ -41,10 +55,10 @@ export interface Principal {
   name?: string;
   /** Identity provider, e.g. `aad`. */
   identityProvider?: string;
-  /** App roles assigned to the caller, e.g. `DirectoryAdmin`, `DirectoryReader:Sales`. */
+  /** App roles assigned to the caller (`roles` claims), e.g. `DirectoryReader:Sales`. */
   roles: ReadonlySet<string>;
-  /** The caller's six-digit employee id, from the `employeeId` claim, when present. */
-  employeeId?: string;
+  /** The employee the caller is, when it carries both a `department` and an `employeeId` claim. */
+  employee?: EmployeeIdentity;
   claims: readonly Claim[];
 }
 
@@ -78,25 +92,29 @@ function readClaims(value: unknown): Claim[] {
   });
 }
 
+/** The one value of a claim type; two different values make the claim ambiguous. */
+function single(claims: readonly Claim[], types: readonly string[]): string | undefined {
+  const values = new Set(claims.filter((c) => types.includes(c.typ)).map((c) => c.val));
+  values.delete('');
+  if (values.size > 1) throw malformed(`it carries more than one ${types[0]} claim`);
+  return values.values().next().value;
+}
+
 /**
  * Decodes the `x-ms-client-principal` header.
  *
- * Roles are the claims whose type is `roles` or the principal's own `role_typ`; the employee id
- * is the `employeeId` (or `extension_employeeId`) claim. A top-level `userId` (the shape Static
- * Web Apps uses) is honoured as the user id.
- *
  * @throws {UnauthenticatedError} `Unauthenticated` when the header is absent or empty;
- *   `InvalidPrincipal` when it is not base64 JSON of the expected shape or names nobody.
+ *   `InvalidPrincipal` when it is not base64 JSON of the expected shape, names nobody, or carries
+ *   conflicting `department`/`employeeId` claims.
  */
 export function parsePrincipalHeader(header: string | null | undefined): Principal {
-  const raw = header?.trim();
-  if (!raw) throw new UnauthenticatedError();
-  if (raw.length > MAX_HEADER_LENGTH) throw malformed('header too long');
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)) throw malformed('not base64');
+  if (header === null || header === undefined || header === '') throw new UnauthenticatedError();
+  if (header.length > MAX_HEADER_LENGTH) throw malformed('header too long');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(header)) throw malformed('not base64');
 
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'));
+    parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
   } catch {
     throw malformed('not JSON');
   }
@@ -105,43 +123,45 @@ export function parsePrincipalHeader(header: string | null | undefined): Princip
   }
   const body = parsed as Record<string, unknown>;
   const claims = readClaims(body.claims);
-  const roleType = optionalString(body.role_typ, 'role_typ');
-  const nameType = optionalString(body.name_typ, 'name_typ') ?? DEFAULT_NAME_CLAIM;
-  const first = (types: readonly string[]): string | undefined =>
-    claims.find((c) => types.includes(c.typ) && c.val.trim() !== '')?.val.trim();
-
-  const userId = optionalString(body.userId, 'userId')?.trim() || first(USER_ID_CLAIMS);
-  const name = first([nameType, DEFAULT_NAME_CLAIM]);
+  const userId = optionalString(body.userId, 'userId') || single(claims, USER_ID_CLAIMS);
+  const name = single(claims, [NAME_CLAIM]);
   if (!userId && !name) throw malformed('it names no user');
 
-  const roles = new Set(
-    claims
-      .filter((c) => c.typ === ROLE_CLAIM || (roleType !== undefined && c.typ === roleType))
-      .map((c) => c.val.trim())
-      .filter((role) => role !== ''),
-  );
+  const department = single(claims, [DEPARTMENT_CLAIM]);
+  const employeeId = single(claims, [EMPLOYEE_ID_CLAIM]);
+  const roles = new Set(claims.filter((c) => c.typ === ROLE_CLAIM).map((c) => c.val));
+  roles.delete('');
   return {
     userId,
     name,
     identityProvider: optionalString(body.auth_typ, 'auth_typ'),
     roles,
-    employeeId: first(EMPLOYEE_ID_CLAIMS),
+    ...(department !== undefined && employeeId !== undefined
+      ? { employee: { department, employeeId } }
+      : {}),
     claims,
   };
 }
 
-/**
- * Encodes a principal the way App Service does (tests, local clients, scripts).
- *
- * @param principal - who the caller is; roles become `roles` claims.
- */
-export function encodePrincipalHeader(principal: {
+/** Who a hand-made principal is: what {@link encodePrincipalHeader} turns into claims. */
+export interface PrincipalDescription {
   userId?: string;
   name?: string;
   roles?: readonly string[];
-  employeeId?: string;
+  employee?: EmployeeIdentity;
+  /** Extra claims, sent as given (tests of forged or odd headers). */
   claims?: readonly Claim[];
-}): string {
+  /** The header's `role_typ` (App Service sends the role claim URI; the app ignores it). */
+  roleType?: string;
+}
+
+/**
+ * Encodes a principal the way App Service does (tests, local clients, `npm run principal`).
+ *
+ * @param principal - who the caller is; roles become `roles` claims, the employee its
+ *   `department` and `employeeId` claims.
+ */
+export function encodePrincipalHeader(principal: PrincipalDescription): string {
   const claims: Claim[] = [...(principal.claims ?? [])];
   if (principal.userId !== undefined) {
     claims.push({
@@ -149,14 +169,16 @@ export function encodePrincipalHeader(principal: {
       val: principal.userId,
     });
   }
-  if (principal.name !== undefined) claims.push({ typ: 'name', val: principal.name });
-  if (principal.employeeId !== undefined)
-    claims.push({ typ: 'employeeId', val: principal.employeeId });
+  if (principal.name !== undefined) claims.push({ typ: NAME_CLAIM, val: principal.name });
+  if (principal.employee !== undefined) {
+    claims.push({ typ: DEPARTMENT_CLAIM, val: principal.employee.department });
+    claims.push({ typ: EMPLOYEE_ID_CLAIM, val: principal.employee.employeeId });
+  }
   for (const role of principal.roles ?? []) claims.push({ typ: ROLE_CLAIM, val: role });
   const body = {
     auth_typ: 'aad',
-    name_typ: 'name',
-    role_typ: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role',
+    name_typ: NAME_CLAIM,
+    role_typ: principal.roleType ?? 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role',
     claims,
   };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64');

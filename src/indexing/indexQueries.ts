@@ -66,6 +66,11 @@ export interface OrgLastNameOptions {
   continuationToken?: string;
   /** API field names; all fields when omitted. `department` and `employeeId` always come back. */
   select?: readonly string[];
+  /**
+   * Which departments' employees the caller may see; others are left out before paging, so pages
+   * stay full and tokens stay valid. Default: every department.
+   */
+  mayReadDepartment?: (department: string) => boolean;
 }
 
 /** The token's scope: a token only continues the lookup of the same (normalised) last name. */
@@ -122,7 +127,10 @@ export async function findEmployeesAcrossOrganisation(
   const after = options.continuationToken
     ? decodeContinuationToken(scope, options.continuationToken)
     : undefined;
-  const members = (await lastNames.members(wanted)).sort(compareMembers);
+  const mayRead = options.mayReadDepartment ?? (() => true);
+  const members = (await lastNames.members(wanted))
+    .filter((member) => mayRead(member.department))
+    .sort(compareMembers);
   let next = after
     ? members.findIndex(
         (m) =>

@@ -12,11 +12,12 @@ import { getConfig, type Config } from '../config';
 import { ForbiddenError, NotConfiguredError, NotFoundError } from '../errors';
 import type { Principal } from '../identity/principal';
 import {
+  canEditDepartment,
   canReadDepartment,
+  DIRECTORY_ADMIN,
   directoryReaderRole,
   isDirectoryAdmin,
   isEmployee,
-  requireDirectoryAdmin,
 } from '../identity/roles';
 import { getStorageClients, type StorageClients } from '../storage/clients';
 import {
@@ -120,9 +121,9 @@ export class SasService {
   ): Promise<TableSasGrant> {
     const partitionKey = employeePartitionKey(department, employeeId);
     const window = this.window(minutes);
-    if (!isEmployee(principal, employeeId) && !isDirectoryAdmin(principal)) {
+    if (!isEmployee(principal, department, employeeId) && !isDirectoryAdmin(principal)) {
       throw new ForbiddenError(
-        `Only employee ${employeeId} or a DirectoryAdmin may read these expenses.`,
+        `Only employee ${employeeId} of "${department}" or a DirectoryAdmin may read these expenses.`,
       );
     }
     return this.tableSas({ table: this.config.tables.expenses, partitionKey }, window);
@@ -178,11 +179,11 @@ export class SasService {
     departmentPartitionKey(department);
     employeeRowKey(employeeId);
     const window = this.window(minutes);
-    const self = isEmployee(principal, employeeId);
+    const self = isEmployee(principal, department, employeeId);
     if (access === 'write') {
-      if (!self && !isDirectoryAdmin(principal)) {
+      if (!self && !canEditDepartment(principal, department)) {
         throw new ForbiddenError(
-          `Only employee ${employeeId} or a DirectoryAdmin may upload this photo.`,
+          `Only employee ${employeeId} of "${department}", its department's editor or a DirectoryAdmin may upload this photo.`,
         );
       }
       const blobName = photoBlobName(department, employeeId, newPhotoVersion(this.now()));
@@ -366,6 +367,12 @@ export class SasService {
       container,
       ...(blobName !== undefined ? { blobName } : {}),
     };
+  }
+}
+
+function requireDirectoryAdmin(principal: Principal, what: string): void {
+  if (!isDirectoryAdmin(principal)) {
+    throw new ForbiddenError(`Only a ${DIRECTORY_ADMIN} may ${what}.`);
   }
 }
 

@@ -12,14 +12,11 @@ const appServicePrincipal = {
   claims: [
     { typ: 'aud', val: 'api://directory' },
     { typ: 'http://schemas.microsoft.com/identity/claims/objectidentifier', val: '6f1c-oid' },
-    {
-      typ: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
-      val: 'jonesj@contoso.com',
-    },
     { typ: 'name', val: 'Jones, Jane' },
     { typ: 'roles', val: 'DirectoryReader:Sales' },
-    { typ: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role', val: 'DirectoryAdmin' },
-    { typ: 'extension_employeeId', val: '000223' },
+    { typ: 'roles', val: 'DirectoryEditor:Sales' },
+    { typ: 'department', val: 'Sales' },
+    { typ: 'employeeId', val: '000223' },
   ],
 };
 
@@ -35,34 +32,51 @@ function expectUnauthenticated(header: string | undefined | null, code: string):
 }
 
 describe('App Service principal header', () => {
-  it('reads user id, name, roles (roles claims and role_typ claims) and the employee id', () => {
+  it('reads the user id, name, roles and the employee as the pair (department, employeeId)', () => {
     const principal = parsePrincipalHeader(b64(appServicePrincipal));
     expect(principal.userId).toBe('6f1c-oid');
-    expect(principal.name).toBe('jonesj@contoso.com');
+    expect(principal.name).toBe('Jones, Jane');
     expect(principal.identityProvider).toBe('aad');
-    expect([...principal.roles].sort()).toEqual(['DirectoryAdmin', 'DirectoryReader:Sales']);
-    expect(principal.employeeId).toBe('000223');
+    expect([...principal.roles].sort()).toEqual(['DirectoryEditor:Sales', 'DirectoryReader:Sales']);
+    expect(principal.employee).toEqual({ department: 'Sales', employeeId: '000223' });
   });
 
-  it('accepts the plain employeeId claim and a top-level userId', () => {
+  it('names no employee from an employee id without its department (ids repeat across departments)', () => {
     const principal = parsePrincipalHeader(
       b64({ userId: 'u-1', claims: [{ typ: 'employeeId', val: '000001' }] }),
     );
     expect(principal.userId).toBe('u-1');
-    expect(principal.employeeId).toBe('000001');
-    expect(principal.roles.size).toBe(0);
+    expect(principal.employee).toBeUndefined();
   });
 
-  it('does not treat a claim named like a role as a role unless its type says so', () => {
-    const principal = parsePrincipalHeader(
+  it('takes roles only from roles claims: the header cannot choose its own role claim type', () => {
+    const forged = parsePrincipalHeader(
       b64({
+        role_typ: 'grp',
         claims: [
-          { typ: 'name', val: 'x' },
+          { typ: 'name', val: 'mallory' },
+          { typ: 'grp', val: 'DirectoryAdmin' },
           { typ: 'groups', val: 'DirectoryAdmin' },
+          { typ: 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role', val: 'X' },
         ],
       }),
     );
-    expect(principal.roles.has('DirectoryAdmin')).toBe(false);
+    expect(forged.roles.size).toBe(0);
+  });
+
+  it('keeps claim values exactly as sent: a padded role is a different role', () => {
+    const padded = parsePrincipalHeader(
+      b64({
+        claims: [
+          { typ: 'name', val: 'p' },
+          { typ: 'roles', val: ' DirectoryAdmin ' },
+          { typ: 'department', val: 'Sales ' },
+          { typ: 'employeeId', val: '000223' },
+        ],
+      }),
+    );
+    expect([...padded.roles]).toEqual([' DirectoryAdmin ']);
+    expect(padded.employee).toEqual({ department: 'Sales ', employeeId: '000223' });
   });
 
   it('round-trips what encodePrincipalHeader writes', () => {
@@ -70,22 +84,20 @@ describe('App Service principal header', () => {
       encodePrincipalHeader({
         userId: 'u',
         roles: ['DirectoryReader:R&D ü'],
-        employeeId: '000042',
+        employee: { department: 'Human Resources', employeeId: '000042' },
       }),
     );
     expect([...principal.roles]).toEqual(['DirectoryReader:R&D ü']);
-    expect(principal.employeeId).toBe('000042');
+    expect(principal.employee).toEqual({ department: 'Human Resources', employeeId: '000042' });
   });
 
-  it.each([undefined, null, '', '   '])(
-    'refuses a missing header (%p) as Unauthenticated',
-    (header) => {
-      expectUnauthenticated(header, 'Unauthenticated');
-    },
-  );
+  it.each([undefined, null, ''])('refuses a missing header (%p) as Unauthenticated', (header) => {
+    expectUnauthenticated(header, 'Unauthenticated');
+  });
 
   it.each([
     ['not base64', '%%%not-base64%%%'],
+    ['padding around base64', ` ${b64({ userId: 'u' })} `],
     ['base64 of text that is not JSON', b64('hello')],
     ['a JSON array', b64([1, 2])],
     ['JSON null', b64('null')],
@@ -93,7 +105,17 @@ describe('App Service principal header', () => {
     ['a claim without val', b64({ claims: [{ typ: 'roles' }] })],
     ['a claim with a numeric val', b64({ claims: [{ typ: 'name', val: 7 }] })],
     ['a principal naming nobody', b64({ claims: [{ typ: 'roles', val: 'DirectoryAdmin' }] })],
-    ['a non-string role_typ', b64({ role_typ: 1, claims: [{ typ: 'name', val: 'x' }] })],
+    [
+      'two different departments',
+      b64({
+        userId: 'u',
+        claims: [
+          { typ: 'department', val: 'Sales' },
+          { typ: 'department', val: 'HR' },
+          { typ: 'employeeId', val: '000001' },
+        ],
+      }),
+    ],
     ['a huge header', 'A'.repeat(40_000)],
   ])('refuses %s as InvalidPrincipal, never a crash', (_label, header) => {
     expectUnauthenticated(header, 'InvalidPrincipal');

@@ -1,0 +1,139 @@
+/**
+ * The one way an HTTP function is registered: every route names who may call it (an
+ * {@link AccessRule} of src/identity/access.ts) next to its registration, and the caller is
+ * authenticated and authorized before the handler runs — so before any input is validated and
+ * before any storage is read. ESLint forbids `app.http` everywhere else, so a route without a rule
+ * cannot be registered.
+ */
+import {
+  app,
+  type FunctionInput,
+  type HttpMethod,
+  type HttpRequest,
+  type HttpResponseInit,
+  type InvocationContext,
+} from '@azure/functions';
+import { readPlatformAuth } from '../../src/config';
+import {
+  anonymous,
+  authorize,
+  type AccessRule,
+  type AccessTarget,
+} from '../../src/identity/access';
+import { PRINCIPAL_HEADER, type Principal } from '../../src/identity/principal';
+import { authenticate, principalTrust, type PrincipalTrust } from '../../src/identity/trust';
+import { handleErrors, type HttpHandler } from './http';
+
+/** A handler that runs once the caller is known to be allowed. */
+export type AuthorizedHandler = (
+  request: HttpRequest,
+  context: InvocationContext,
+  principal: Principal,
+) => Promise<HttpResponseInit>;
+
+/** A route that needs a caller. */
+export interface ProtectedRouteOptions {
+  route: string;
+  methods: HttpMethod[];
+  /** Who may call. */
+  access: AccessRule;
+  /**
+   * What the request is about, for the rule. Default: the route's `{dept}`, `{id}` and `{userId}`
+   * parameters (as the host decoded them).
+   */
+  target?: (request: HttpRequest) => AccessTarget;
+  extraInputs?: FunctionInput[];
+  handler: AuthorizedHandler;
+}
+
+/** A route anyone may call. */
+export interface PublicRouteOptions {
+  route: string;
+  methods: HttpMethod[];
+  extraInputs?: FunctionInput[];
+  handler: HttpHandler;
+}
+
+/** What is known of a registered route (the authorization test and the docs read this). */
+export interface RegisteredRoute {
+  name: string;
+  route: string;
+  methods: readonly HttpMethod[];
+  access: AccessRule;
+}
+
+const registered: RegisteredRoute[] = [];
+
+/** Every route registered in this process so far. */
+export function registeredRoutes(): readonly RegisteredRoute[] {
+  return registered;
+}
+
+/** The route parameters a rule may look at. */
+export function routeTarget(request: HttpRequest): AccessTarget {
+  const { dept, id, userId } = request.params;
+  return { department: dept, employeeId: id, userId };
+}
+
+let trust: PrincipalTrust | undefined;
+
+/** Whether the principal header is believed in this process (Azure: only with App Service auth). */
+export function currentPrincipalTrust(): PrincipalTrust {
+  trust ??= principalTrust(readPlatformAuth());
+  return trust;
+}
+
+/**
+ * Wraps a handler in authentication and authorization: 401 without a (trusted) identity, 403 when
+ * the rule does not admit the caller, decided from the request alone.
+ */
+export function authorizedHandler(
+  access: AccessRule,
+  handler: AuthorizedHandler,
+  target: (request: HttpRequest) => AccessTarget = routeTarget,
+): HttpHandler {
+  if (access.anonymous) throw new Error('An anonymous route is registered with publicRoute.');
+  return handleErrors(async (request, context) => {
+    const principal = authenticate(request.headers.get(PRINCIPAL_HEADER), currentPrincipalTrust());
+    authorize(access, principal, target(request));
+    return handler(request, context, principal!);
+  });
+}
+
+/**
+ * Registers an HTTP function that needs a caller the rule admits.
+ *
+ * @returns the wrapped handler (tests invoke it directly).
+ */
+export function protectedRoute(name: string, options: ProtectedRouteOptions): HttpHandler {
+  const handler = authorizedHandler(options.access, options.handler, options.target);
+  registered.push({ name, route: options.route, methods: options.methods, access: options.access });
+  // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
+  app.http(name, {
+    route: options.route,
+    methods: options.methods,
+    authLevel: 'function',
+    ...(options.extraInputs ? { extraInputs: options.extraInputs } : {}),
+    handler,
+  });
+  return handler;
+}
+
+/**
+ * Registers an HTTP function anyone may call (health, the API description).
+ *
+ * @returns the wrapped handler.
+ */
+export function publicRoute(name: string, options: PublicRouteOptions): HttpHandler {
+  const handler = handleErrors(options.handler);
+  registered.push({ name, route: options.route, methods: options.methods, access: anonymous });
+  // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
+  app.http(name, {
+    route: options.route,
+    methods: options.methods,
+    authLevel: 'anonymous',
+    ...(options.extraInputs ? { extraInputs: options.extraInputs } : {}),
+    handler,
+  });
+  return handler;
+}

@@ -1,0 +1,38 @@
+/**
+ * Whether the principal header can be believed. In Azure the platform writes
+ * `x-ms-client-principal` only when App Service authentication is on, and strips any copy a client
+ * sent; with authentication off, the header is whatever the client chose to send. Locally there is
+ * no platform in front of the app and the header is sent by hand on purpose.
+ */
+import { UnauthenticatedError } from '../errors';
+import type { PlatformAuth } from '../config';
+import { parsePrincipalHeader, type Principal } from './principal';
+
+/** The answer to "may the principal header be believed here?". */
+export type PrincipalTrust = { trusted: true } | { trusted: false; reason: string };
+
+/** Decides whether the principal header is trusted on this platform. */
+export function principalTrust(platform: PlatformAuth): PrincipalTrust {
+  if (!platform.inAzure || platform.authEnabled) return { trusted: true };
+  return {
+    trusted: false,
+    reason:
+      'App Service authentication is not enabled for this app, so no caller can be identified ' +
+      '(turn it on: see docs/security.md).',
+  };
+}
+
+/**
+ * The caller of a request, from its principal header.
+ *
+ * @returns `undefined` when the request carries no principal.
+ * @throws {UnauthenticatedError} when the header cannot be trusted here, or is malformed.
+ */
+export function authenticate(
+  header: string | null | undefined,
+  trust: PrincipalTrust,
+): Principal | undefined {
+  if (!trust.trusted) throw new UnauthenticatedError(trust.reason);
+  if (header === null || header === undefined || header === '') return undefined;
+  return parsePrincipalHeader(header);
+}
