@@ -3,6 +3,7 @@
  * client would and checks the conventions every response of API.md shares.
  */
 import { randomBytes } from 'node:crypto';
+import { adminPrincipal, PRINCIPAL_HEADER } from '../../support/principals';
 
 /** What a test looks at in a response. */
 export interface Reply {
@@ -24,16 +25,25 @@ export interface SendOptions {
   /** A raw body, sent as is (content type from `headers`). */
   raw?: string | Uint8Array;
   headers?: Record<string, string>;
+  /**
+   * The caller's `x-ms-client-principal` value (test/support/principals.ts); default the admin
+   * principal, `null` sends none (an anonymous caller).
+   */
+  principal?: string | null;
 }
 
-/** Sends one request to `baseUrl + path` and reads the whole answer. */
+/** Sends one request to `baseUrl + path` (as admin unless told) and reads the whole answer. */
 export async function send(
   baseUrl: string,
   method: string,
   path: string,
   options: SendOptions = {},
 ): Promise<Reply> {
-  const headers: Record<string, string> = { ...options.headers };
+  const principal = options.principal === undefined ? adminPrincipal : options.principal;
+  const headers: Record<string, string> = {
+    ...(principal === null ? {} : { [PRINCIPAL_HEADER]: principal }),
+    ...options.headers,
+  };
   let body: string | Uint8Array | undefined = options.raw;
   if (options.json !== undefined) {
     headers['content-type'] ??= 'application/json';

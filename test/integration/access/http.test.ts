@@ -5,6 +5,7 @@
  */
 import { listAccessEvents, recordAccessEvent } from '../../../functions/accessEvents';
 import { invokeHttp } from '../../support/invokeHttp';
+import { employeePrincipal, telemetryPrincipal } from '../../support/principals';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const tableName = uniqueTableName('AccessHttp');
@@ -12,6 +13,10 @@ process.env.ACCESS_LOG_TABLE = tableName;
 afterAll(() => testClients().table(tableName).deleteTable());
 
 const call = invokeHttp;
+
+/** Events are posted by a telemetry service; the employee reads its own. */
+const asTelemetry = { principal: telemetryPrincipal };
+const asEmployee = { principal: employeePrincipal('Sales', '000223') };
 
 async function storedCount(): Promise<number> {
   let count = 0;
@@ -26,6 +31,7 @@ it('records events (201) and pages through a window oldest first', async () => {
       'POST',
       {},
       {
+        ...asTelemetry,
         body: JSON.stringify({
           department: 'Sales',
           employeeId: '000223',
@@ -43,7 +49,15 @@ it('records events (201) and pages through a window oldest first', async () => {
     });
   }
   const query = { from: '2026-06-01T00:00:00Z', to: '2026-06-02T00:00:00Z', pageSize: '2' };
-  const first = await call(listAccessEvents, 'GET', { dept: 'Sales', id: '000223' }, { query });
+  const first = await call(
+    listAccessEvents,
+    'GET',
+    { dept: 'Sales', id: '000223' },
+    {
+      ...asEmployee,
+      query,
+    },
+  );
   expect(first.status).toBe(200);
   expect(first.jsonBody?.items?.map((e) => e.at)).toEqual([
     '2026-06-01T07:00:00.000Z',
@@ -55,6 +69,7 @@ it('records events (201) and pages through a window oldest first', async () => {
     'GET',
     { dept: 'Sales', id: '000223' },
     {
+      ...asEmployee,
       query: { ...query, continuationToken: first.jsonBody!.continuationToken! },
     },
   );
@@ -79,7 +94,7 @@ it.each([
   ['unknown field', JSON.stringify({ ...good, ip: '1.2.3.4' })],
 ])('POST answers 400 with a JSON error for %s and stores nothing', async (_, body) => {
   const before = await storedCount();
-  const response = await call(recordAccessEvent, 'POST', {}, { body });
+  const response = await call(recordAccessEvent, 'POST', {}, { ...asTelemetry, body });
   expect(response.status).toBe(400);
   expect(response.jsonBody?.error).toEqual(
     expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
@@ -101,7 +116,7 @@ it.each([
     listAccessEvents,
     'GET',
     { dept: 'Sales', id: '000223' },
-    { query: query as Record<string, string> },
+    { ...asEmployee, query: query as Record<string, string> },
   );
   expect(response.status).toBe(400);
   expect(response.jsonBody?.error?.message).toMatch(/query\.|continuationToken/);

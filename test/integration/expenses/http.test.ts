@@ -3,14 +3,25 @@
  * shape, and no claim stored for any bad request.
  */
 import { listExpenseClaims, submitExpenseClaim } from '../../../functions/expenses';
-import { invokeHttp } from '../../support/invokeHttp';
+import { invokeHttp, type InvokeOptions } from '../../support/invokeHttp';
+import { employeePrincipal } from '../../support/principals';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const tableName = uniqueTableName('ExpHttp');
 process.env.EXPENSES_TABLE = tableName;
 afterAll(() => testClients().table(tableName).deleteTable());
 
-const call = invokeHttp;
+/** Each call is made by the employee its route names (claims are the employee's own). */
+const call = (
+  handler: Parameters<typeof invokeHttp>[0],
+  method: string,
+  params: { dept: string; id: string },
+  options: InvokeOptions = {},
+): ReturnType<typeof invokeHttp> =>
+  invokeHttp(handler, method, params, {
+    principal: employeePrincipal(params.dept, params.id),
+    ...options,
+  });
 
 const employee = { dept: 'Sales', id: '000223' };
 /** Bad requests go to another employee, whose partition must stay empty. */

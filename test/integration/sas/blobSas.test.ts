@@ -16,9 +16,9 @@ import {
 } from './fixture';
 
 let fx: SasFixture;
-const jane = principal({ employeeId: '000223' });
-const hrReader = principal({ roles: [directoryReaderRole('Human Resources')] });
 const DEPT = 'Human Resources';
+const jane = principal({ employee: { department: DEPT, employeeId: '000223' } });
+const hrReader = principal({ roles: [directoryReaderRole(DEPT)] });
 const photoBytes = Buffer.from('\x89PNG fake image bytes');
 
 beforeAll(async () => {
@@ -105,7 +105,12 @@ describe('photo SAS', () => {
       ForbiddenError,
     );
     await expect(
-      fx.service.photoSas(principal({ employeeId: '000224' }), DEPT, '000223', 'write'),
+      fx.service.photoSas(
+        principal({ employee: { department: DEPT, employeeId: '000224' } }),
+        DEPT,
+        '000223',
+        'write',
+      ),
     ).rejects.toThrow(ForbiddenError);
   });
 

@@ -5,7 +5,7 @@
 import { AzureSASCredential, TableClient } from '@azure/data-tables';
 import { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { loadConfig, type Config } from '../../../src/config';
-import type { Principal } from '../../../src/identity/principal';
+import type { EmployeeIdentity, Principal } from '../../../src/identity/principal';
 import type { StorageClients } from '../../../src/storage/clients';
 import { SasService, type BlobSasGrant, type TableSasGrant } from '../../../src/sas/service';
 import type { PhotoLocator } from '../../../src/sas/photoLocator';
@@ -60,12 +60,15 @@ export async function createSasFixture(env: Record<string, string> = {}): Promis
   };
 }
 
-/** A principal as the identity module would parse it. */
-export function principal(options: { roles?: string[]; employeeId?: string } = {}): Principal {
+/** A principal as the identity module would parse it (an employee is department + id). */
+export function principal(
+  options: { roles?: string[]; employee?: EmployeeIdentity } = {},
+): Principal {
+  const { roles = [], employee } = options;
   return {
-    userId: `user-${options.employeeId ?? 'x'}`,
-    roles: new Set(options.roles ?? []),
-    employeeId: options.employeeId,
+    userId: employee ? `user-${employee.department}-${employee.employeeId}` : 'user-x',
+    roles: new Set(roles),
+    ...(employee ? { employee } : {}),
     claims: [],
   };
 }

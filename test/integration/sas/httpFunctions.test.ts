@@ -1,19 +1,35 @@
 /**
  * The SAS HTTP adapters, invoked the way the Functions host invokes them (HttpRequest in,
- * HttpResponseInit out), over a SAS service on this test's own tables: identity first (401),
- * then input (400), roles (403), and a token that is never cached.
+ * HttpResponseInit out), each wrapped in its route's access rule as registered, over a SAS service
+ * on this test's own tables: identity first (401), then the route's rule (403), input (400), the
+ * service's finer checks, and a token that is never cached.
  */
 import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
-import { encodePrincipalHeader } from '../../../src/identity/principal';
-import { createSasHandlers } from '../../../functions/sas';
+import { sasRoutes } from '../../../functions/sas';
+import type { HttpHandler } from '../../../functions/shared/http';
+import { authorizedHandler } from '../../../functions/shared/route';
+import {
+  adminPrincipal,
+  employeePrincipal,
+  PRINCIPAL_HEADER,
+  readerPrincipal,
+} from '../../support/principals';
 import { createSasFixture, type SasFixture } from './fixture';
 
+type SasRouteKey = keyof ReturnType<typeof sasRoutes>;
+
 let fx: SasFixture;
-let handlers: ReturnType<typeof createSasHandlers>;
+let handlers: Record<SasRouteKey, HttpHandler>;
 
 beforeAll(async () => {
   fx = await createSasFixture();
-  handlers = createSasHandlers(() => fx.service);
+  const routes = sasRoutes(() => fx.service);
+  handlers = Object.fromEntries(
+    Object.entries(routes).map(([key, route]) => [
+      key,
+      authorizedHandler(route.access, route.handler),
+    ]),
+  ) as Record<SasRouteKey, HttpHandler>;
 });
 afterAll(() => fx.cleanup());
 
@@ -25,13 +41,13 @@ function post(
     method: 'POST',
     url: 'http://localhost/api/sas',
     params,
-    headers: options.principal === undefined ? {} : { 'x-ms-client-principal': options.principal },
+    headers: options.principal === undefined ? {} : { [PRINCIPAL_HEADER]: options.principal },
     ...(options.body === undefined ? {} : { body: { string: JSON.stringify(options.body) } }),
   });
 }
 
 async function call(
-  handler: keyof ReturnType<typeof createSasHandlers>,
+  handler: SasRouteKey,
   request: HttpRequest,
 ): Promise<HttpResponseInit & { jsonBody?: Record<string, unknown> }> {
   return handlers[handler](request, new InvocationContext()) as Promise<
@@ -39,8 +55,8 @@ async function call(
   >;
 }
 
-const employee223 = encodePrincipalHeader({ userId: 'u223', employeeId: '000223' });
-const adminHeader = encodePrincipalHeader({ userId: 'boss', roles: ['DirectoryAdmin'] });
+const employee223 = employeePrincipal('Sales', '000223');
+const adminHeader = adminPrincipal;
 
 describe('SAS HTTP functions', () => {
   it('answer 200 with the token, its scope and Cache-Control: no-store', async () => {
@@ -95,7 +111,16 @@ describe('SAS HTTP functions', () => {
       post({ dept: 'Sales', id: '000224' }, { principal: employee223 }),
     );
     expect(other.status).toBe(403);
-    const reader = encodePrincipalHeader({ userId: 'r', roles: ['DirectoryReader:Marketing'] });
+    // Ids are unique only within a department: the same id in another department is not self.
+    const namesake = await call(
+      'expenses',
+      post(
+        { dept: 'Sales', id: '000223' },
+        { principal: employeePrincipal('Marketing', '000223') },
+      ),
+    );
+    expect(namesake.status).toBe(403);
+    const reader = readerPrincipal('Marketing');
     const dept = await call('department', post({ dept: 'Sales' }, { principal: reader }));
     expect(dept.status).toBe(403);
     expect((dept.jsonBody?.error as { message: string }).message).toMatch(/DirectoryReader:Sales/);

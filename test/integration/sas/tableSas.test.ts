@@ -30,7 +30,7 @@ import {
 } from './fixture';
 
 let fx: SasFixture;
-const jane = principal({ employeeId: '000223' });
+const jane = principal({ employee: { department: 'Sales', employeeId: '000223' } });
 const salesReader = principal({ roles: ['DirectoryReader:Sales'] });
 
 beforeAll(async () => {
@@ -105,6 +105,11 @@ describe('expenses SAS (one employee partition, read only)', () => {
   it('refuses another employee’s expenses (403 before any token exists)', async () => {
     await expect(fx.service.expensesSas(jane, 'Sales', '000224')).rejects.toThrow(ForbiddenError);
     await expect(fx.service.expensesSas(principal(), 'Sales', '000223')).rejects.toThrow(
+      ForbiddenError,
+    );
+    // Ids are unique only within a department: the same id elsewhere is somebody else.
+    const namesake = principal({ employee: { department: 'Marketing', employeeId: '000223' } });
+    await expect(fx.service.expensesSas(namesake, 'Sales', '000223')).rejects.toThrow(
       ForbiddenError,
     );
   });

@@ -130,7 +130,7 @@ describe('user delegation SAS (managed identity, no account key)', () => {
     });
 
     const write = await service.photoSas(
-      principal({ employeeId: '000223' }),
+      principal({ employee: { department: DEPT, employeeId: '000223' } }),
       DEPT,
       '000223',
       'write',

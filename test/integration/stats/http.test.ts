@@ -5,6 +5,7 @@
  */
 import { dailyMessages, hourlyMessages, recordMessages } from '../../../functions/messageStats';
 import { invokeHttp } from '../../support/invokeHttp';
+import { employeePrincipal, telemetryPrincipal } from '../../support/principals';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const tableName = uniqueTableName('StatsHttp');
@@ -14,11 +15,15 @@ afterAll(() => testClients().table(tableName).deleteTable());
 const call = invokeHttp;
 
 const employee = { dept: 'Sales', id: '000223' };
+/** Counts are posted by a telemetry service; the employee reads its own. */
+const asTelemetry = { principal: telemetryPrincipal };
+const asEmployee = { principal: employeePrincipal(employee.dept, employee.id) };
 
 it('counts messages (204) and reads them per hour and per day', async () => {
   expect(
     (
       await call(recordMessages, 'POST', employee, {
+        ...asTelemetry,
         body: JSON.stringify({ at: '2028-02-29T23:30:00+01:00', count: 4 }),
       })
     ).status,
@@ -26,26 +31,34 @@ it('counts messages (204) and reads them per hour and per day', async () => {
   expect(
     (
       await call(recordMessages, 'POST', employee, {
+        ...asTelemetry,
         body: JSON.stringify({ at: '2028-02-29T22:59:59.999Z' }),
       })
     ).status,
   ).toBe(204);
-  const hourly = await call(hourlyMessages, 'GET', employee, { query: { day: '2028-02-29' } });
+  const hourly = await call(hourlyMessages, 'GET', employee, {
+    ...asEmployee,
+    query: { day: '2028-02-29' },
+  });
   expect(hourly.status).toBe(200);
   expect(hourly.jsonBody).toEqual({
     day: '2028-02-29',
     hours: Array.from({ length: 24 }, (_, h) => (h === 22 ? 5 : 0)),
   });
-  const daily = await call(dailyMessages, 'GET', employee, { query: { year: '2028' } });
+  const daily = await call(dailyMessages, 'GET', employee, {
+    ...asEmployee,
+    query: { year: '2028' },
+  });
   expect(daily.jsonBody?.year).toBe(2028);
   const days = daily.jsonBody?.days as number[];
   expect(days).toHaveLength(366);
   expect(days[59]).toBe(5);
   expect(
-    (await call(dailyMessages, 'GET', employee, { query: { year: '2027' } })).jsonBody?.days,
+    (await call(dailyMessages, 'GET', employee, { ...asEmployee, query: { year: '2027' } }))
+      .jsonBody?.days,
   ).toHaveLength(365);
   // An empty body counts one message now.
-  expect((await call(recordMessages, 'POST', employee)).status).toBe(204);
+  expect((await call(recordMessages, 'POST', employee, asTelemetry)).status).toBe(204);
 });
 
 it.each([
@@ -64,7 +77,7 @@ it.each([
   const before: string[] = [];
   for await (const e of testClients().table(tableName).listEntities())
     before.push(`${e.rowKey}@${e.etag}`);
-  const response = await call(recordMessages, 'POST', params, { body });
+  const response = await call(recordMessages, 'POST', params, { ...asTelemetry, body });
   expect(response.status).toBe(400);
   expect(response.jsonBody?.error).toEqual(
     expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
@@ -85,7 +98,7 @@ it.each([
   ['daily', dailyMessages, { year: '10000' }],
   ['daily', dailyMessages, { year: '20x8' }],
 ])('GET %s answers 400 for query %j', async (_, handler, query) => {
-  const response = await call(handler, 'GET', employee, { query });
+  const response = await call(handler, 'GET', employee, { ...asEmployee, query });
   expect(response.status).toBe(400);
   expect(response.jsonBody?.error?.message).toMatch(/query\./);
 });

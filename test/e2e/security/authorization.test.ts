@@ -1,0 +1,406 @@
+/**
+ * Who may call what, through the local host: every registered HTTP route (read from the host's
+ * own function list, so a new route without a row here fails) × ten callers, each with the status
+ * API.md's "Authorization" section gives it. Allowed callers send a request the route then refuses
+ * or answers without changing anything (bad input → 400, a stale ETag → 412, nothing there → 404),
+ * so that every cell is checked on the same data; refused callers get 401/403 in the JSON error
+ * shape, decided before the input is even validated.
+ */
+import { randomBytes } from 'node:crypto';
+import { encodePrincipalHeader } from '../../../src/identity/principal';
+import { startHost, type RunningHost } from '../../support/host';
+import { expectError, send, seg, uniqueDepartment, type Reply } from '../acceptance/client';
+
+const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
+
+const dept = uniqueDepartment('Authz');
+const twinDept = uniqueDepartment('AuthzTwin');
+/** A department nobody here holds a role for (targets of admin-only work that must stay harmless). */
+const elsewhere = uniqueDepartment('AuthzElsewhere');
+const id = '000123';
+const role = (name: string, department: string): string =>
+  `${name}:${department.replace(/ /g, '%20')}`;
+
+const CALLERS = {
+  anonymous: null,
+  self: encodePrincipalHeader({
+    userId: 'authz-self',
+    employee: { department: dept, employeeId: id },
+  }),
+  twin: encodePrincipalHeader({
+    userId: 'authz-twin',
+    employee: { department: twinDept, employeeId: id },
+  }),
+  reader: encodePrincipalHeader({ userId: 'authz-reader', roles: [role('DirectoryReader', dept)] }),
+  otherReader: encodePrincipalHeader({
+    userId: 'authz-other-reader',
+    roles: [role('DirectoryReader', twinDept)],
+  }),
+  editor: encodePrincipalHeader({ userId: 'authz-editor', roles: [role('DirectoryEditor', dept)] }),
+  telemetry: encodePrincipalHeader({ userId: 'authz-telemetry', roles: ['TelemetryWriter'] }),
+  admin: encodePrincipalHeader({ userId: 'authz-admin', roles: ['DirectoryAdmin'] }),
+  forgedRoleType: b64({
+    auth_typ: 'aad',
+    role_typ: 'grp',
+    claims: [
+      { typ: 'name', val: 'mallory' },
+      { typ: 'grp', val: 'DirectoryAdmin' },
+    ],
+  }),
+  paddedRole: encodePrincipalHeader({ userId: 'authz-padded', roles: [' DirectoryAdmin '] }),
+} as const;
+type Caller = keyof typeof CALLERS;
+const ALL = Object.keys(CALLERS) as Caller[];
+const SIGNED_IN = ALL.filter((caller) => caller !== 'anonymous');
+
+interface Probe {
+  path: string;
+  /** Who gets past authorization; everyone else gets 401 (anonymous) or 403. */
+  allowed: readonly Caller[];
+  /** What an allowed caller gets for this (harmless) request. */
+  status: number;
+  json?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+/** Whether the route reads a JSON body (each must refuse one nested too deeply). */
+interface Row {
+  probes: Probe[];
+  readsJson?: boolean;
+}
+
+const e = `/departments/${seg(dept)}/employees/${id}`;
+const d = `/departments/${seg(dept)}`;
+const STALE_ETAG = `W/"datetime'2001-01-01T00%3A00%3A00.0000000Z'"`;
+
+const ROWS: Record<string, Row> = {
+  'GET health': { probes: [{ path: '/health', allowed: ALL, status: 200 }] },
+  'GET departments': { probes: [{ path: '/departments', allowed: SIGNED_IN, status: 200 }] },
+  'GET departments/{dept}': { probes: [{ path: d, allowed: SIGNED_IN, status: 200 }] },
+  'PUT departments/{dept}': {
+    readsJson: true,
+    probes: [{ path: d, allowed: ['editor', 'admin'], status: 400, json: { description: 5 } }],
+  },
+  'PUT departments/{dept}/manager': {
+    readsJson: true,
+    probes: [{ path: `${d}/manager`, allowed: ['editor', 'admin'], status: 400, json: {} }],
+  },
+  'GET departments/{dept}/employees': {
+    probes: [{ path: `${d}/employees`, allowed: ['reader', 'admin'], status: 200 }],
+  },
+  'POST departments/{dept}/employees': {
+    readsJson: true,
+    probes: [{ path: `${d}/employees`, allowed: ['editor', 'admin'], status: 400, json: {} }],
+  },
+  'POST departments/{dept}/employees/import': {
+    readsJson: true,
+    probes: [
+      { path: `${d}/employees/import`, allowed: ['editor', 'admin'], status: 400, json: {} },
+    ],
+  },
+  'GET departments/{dept}/employees/by-email/{*email}': {
+    probes: [
+      { path: `${d}/employees/by-email/nobody@x.test`, allowed: ['reader', 'admin'], status: 404 },
+    ],
+  },
+  'GET departments/{dept}/employees/{id}': {
+    probes: [{ path: e, allowed: ['self', 'reader', 'admin'], status: 200 }],
+  },
+  'PATCH departments/{dept}/employees/{id}': {
+    readsJson: true,
+    probes: [{ path: e, allowed: ['editor', 'admin'], status: 400, json: { age: 'old' } }],
+  },
+  'DELETE departments/{dept}/employees/{id}': {
+    probes: [
+      { path: e, allowed: ['editor', 'admin'], status: 412, headers: { 'if-match': STALE_ETAG } },
+    ],
+  },
+  'GET employees': {
+    probes: [
+      { path: `/employees?lastName=Authz`, allowed: SIGNED_IN, status: 200 },
+      {
+        path: `/employees?lastName=Authz&department=${seg(dept)}`,
+        allowed: ['reader', 'admin'],
+        status: 200,
+      },
+    ],
+  },
+  'POST departments/{dept}/employees/{id}/archive': {
+    probes: [{ path: `${d}/employees/000999/archive`, allowed: ['editor', 'admin'], status: 404 }],
+  },
+  'GET archive/departments/{dept}/employees/{id}': {
+    probes: [{ path: `/archive${e}`, allowed: ['reader', 'admin'], status: 404 }],
+  },
+  'GET departments/{dept}/employees/{id}/reviews': {
+    probes: [{ path: `${e}/reviews`, allowed: ['self', 'editor', 'admin'], status: 200 }],
+  },
+  'PUT departments/{dept}/employees/{id}/reviews/{year}': {
+    readsJson: true,
+    probes: [{ path: `${e}/reviews/2026`, allowed: ['editor', 'admin'], status: 400, json: {} }],
+  },
+  'PUT departments/{dept}/employees/{id}/photo': {
+    readsJson: true,
+    probes: [
+      {
+        path: `${e}/photo`,
+        allowed: ['self', 'editor', 'admin'],
+        status: 400,
+        json: { blobName: 'not-a-photo-of-this-employee' },
+      },
+    ],
+  },
+  'GET departments/{dept}/employees/{id}/photo': {
+    probes: [{ path: `${e}/photo`, allowed: ['self', 'reader', 'admin'], status: 404 }],
+  },
+  'DELETE departments/{dept}/employees/{id}/photo': {
+    probes: [{ path: `${d}/employees/000999/photo`, allowed: ['editor', 'admin'], status: 404 }],
+  },
+  'POST departments/{dept}/employees/{id}/expenses': {
+    readsJson: true,
+    probes: [{ path: `${e}/expenses`, allowed: ['self', 'admin'], status: 400, json: {} }],
+  },
+  'GET departments/{dept}/employees/{id}/expenses': {
+    probes: [{ path: `${e}/expenses`, allowed: ['self', 'admin'], status: 200 }],
+  },
+  'POST departments/{dept}/employees/{id}/messages': {
+    readsJson: true,
+    probes: [
+      { path: `${e}/messages`, allowed: ['telemetry', 'admin'], status: 400, json: { count: -1 } },
+    ],
+  },
+  'GET departments/{dept}/employees/{id}/messages/hourly': {
+    probes: [
+      { path: `${e}/messages/hourly?day=2026-01-01`, allowed: ['self', 'admin'], status: 200 },
+    ],
+  },
+  'GET departments/{dept}/employees/{id}/messages/daily': {
+    probes: [{ path: `${e}/messages/daily?year=2026`, allowed: ['self', 'admin'], status: 200 }],
+  },
+  'POST access-events': {
+    readsJson: true,
+    probes: [{ path: '/access-events', allowed: ['telemetry', 'admin'], status: 400, json: {} }],
+  },
+  'GET departments/{dept}/employees/{id}/access-events': {
+    probes: [
+      {
+        path: `${e}/access-events?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z`,
+        allowed: ['self', 'admin'],
+        status: 200,
+      },
+    ],
+  },
+  'POST logins': {
+    readsJson: true,
+    probes: [{ path: '/logins', allowed: ['telemetry', 'admin'], status: 400, json: {} }],
+  },
+  'GET logins/{*userId}': {
+    probes: [{ path: '/logins/authz-self?days=1', allowed: ['self', 'admin'], status: 200 }],
+  },
+  'POST logs': {
+    readsJson: true,
+    probes: [{ path: '/logs', allowed: ['telemetry', 'admin'], status: 400, json: {} }],
+  },
+  'GET logs': { probes: [{ path: '/logs', allowed: ['admin'], status: 400 }] },
+  'POST sas/expenses/{dept}/{id}': {
+    readsJson: true,
+    probes: [
+      {
+        path: `/sas/expenses/${seg(dept)}/${id}`,
+        allowed: ['self', 'admin'],
+        status: 400,
+        json: { minutes: 0 },
+      },
+    ],
+  },
+  'POST sas/departments/{dept}': {
+    readsJson: true,
+    probes: [
+      {
+        path: `/sas/departments/${seg(dept)}`,
+        allowed: ['reader', 'admin'],
+        status: 400,
+        json: { minutes: 0 },
+      },
+    ],
+  },
+  'POST sas/photos/{dept}/{id}': {
+    readsJson: true,
+    probes: [
+      {
+        path: `/sas/photos/${seg(dept)}/${id}`,
+        allowed: ['self', 'reader', 'editor', 'admin'],
+        status: 400,
+        json: { access: 'delete' },
+      },
+    ],
+  },
+  'POST sas/logs': {
+    readsJson: true,
+    probes: [{ path: '/sas/logs', allowed: ['admin'], status: 400, json: { minutes: 0 } }],
+  },
+  'POST sas/policies/{table}/rotate': {
+    probes: [{ path: '/sas/policies/NoSuchTable/rotate', allowed: ['admin'], status: 404 }],
+  },
+  'POST departments/{dept}/employees/{id}/move': {
+    readsJson: true,
+    probes: [{ path: `${e}/move`, allowed: ['admin'], status: 400, json: {} }],
+  },
+  'POST departments/{dept}/archive': {
+    // A department that does not exist: the admin's orchestration archives nothing.
+    probes: [{ path: `/departments/${seg(elsewhere)}/archive`, allowed: ['admin'], status: 202 }],
+  },
+  'POST maintenance/indexes/audit': {
+    readsJson: true,
+    probes: [
+      {
+        path: '/maintenance/indexes/audit',
+        allowed: ['admin'],
+        status: 400,
+        json: { repair: 'yes' },
+      },
+    ],
+  },
+  'GET orchestrations/{id}': {
+    probes: [
+      {
+        path: `/orchestrations/${randomBytes(16).toString('hex')}`,
+        allowed: ['admin'],
+        status: 404,
+      },
+    ],
+  },
+};
+
+let host: RunningHost;
+let registered: string[];
+
+async function call(
+  method: string,
+  path: string,
+  caller: Caller,
+  probe: Partial<Probe> = {},
+): Promise<Reply> {
+  const principal = CALLERS[caller];
+  const headers: Record<string, string> = { ...probe.headers };
+  if (principal !== null) headers['x-ms-client-principal'] = principal;
+  return send(host.baseUrl, method, path, {
+    headers,
+    ...(probe.json !== undefined ? { json: probe.json } : {}),
+    ...(probe.raw !== undefined ? { raw: probe.raw } : {}),
+  });
+}
+
+beforeAll(async () => {
+  host = await startHost();
+  const functions = (await (await fetch(`${host.origin}/admin/functions`)).json()) as {
+    bindings: Record<string, { type: string; route?: string; methods?: string[] }>;
+  }[];
+  registered = functions.flatMap((fn) =>
+    Object.values(fn.bindings)
+      .filter((binding) => binding.type === 'httpTrigger')
+      .flatMap((binding) =>
+        (binding.methods ?? []).map((method) => `${method.toUpperCase()} ${binding.route}`),
+      ),
+  );
+  for (const department of [dept, twinDept]) {
+    const created = await call('PUT', `/departments/${seg(department)}`, 'admin', { json: {} });
+    expect(created.status).toBe(201);
+    const employee = await call('POST', `/departments/${seg(department)}/employees`, 'admin', {
+      json: {
+        employeeId: id,
+        firstName: 'Ada',
+        lastName: 'Authz',
+        email: `ada.${randomBytes(4).toString('hex')}@example.com`,
+      },
+    });
+    expect(employee.status).toBe(201);
+  }
+}, 60_000);
+afterAll(async () => {
+  await host?.stop();
+});
+
+describe('authorization of every HTTP route', () => {
+  it('has a row for every registered route and none for a route that does not exist', () => {
+    expect(registered.length).toBeGreaterThan(30);
+    expect([...registered].sort()).toEqual(Object.keys(ROWS).sort());
+  });
+
+  const cells = Object.entries(ROWS).flatMap(([key, row]) =>
+    row.probes.flatMap((probe) =>
+      ALL.map((caller) => ({ key, probe, caller, allowed: probe.allowed.includes(caller) })),
+    ),
+  );
+
+  it.each(cells)('$key $probe.path as $caller', async ({ key, probe, caller, allowed }) => {
+    const method = key.split(' ')[0]!;
+    const reply = await call(method, probe.path, caller, probe);
+    if (allowed) {
+      if (reply.status !== probe.status) {
+        throw new Error(`Expected ${probe.status}, got ${reply.status}: ${reply.text}`);
+      }
+    } else if (caller === 'anonymous') {
+      expectError(reply, 401, 'Unauthenticated');
+    } else {
+      expectError(reply, 403, 'Forbidden');
+    }
+  });
+
+  it('refuses JSON nested deeper than the limit with 400 InvalidJson on every route that reads JSON', async () => {
+    const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+    const nestedEntry = JSON.stringify({
+      source: 'web',
+      entries: [
+        {
+          at: '2026-01-01T00:00:00Z',
+          level: 'Error',
+          message: 'x',
+          extra: JSON.parse(`${'{"a":'.repeat(100)}1${'}'.repeat(100)}`),
+        },
+      ],
+    });
+    const jsonRows = Object.entries(ROWS).filter(([, row]) => row.readsJson);
+    expect(jsonRows.length).toBeGreaterThan(15);
+    for (const [key, row] of jsonRows) {
+      const probe = row.probes[0]!;
+      for (const raw of [deep, nestedEntry]) {
+        const reply = await call(key.split(' ')[0]!, probe.path, 'admin', {
+          raw,
+          headers: { 'content-type': 'application/json' },
+        });
+        if (reply.status !== 400) throw new Error(`${key}: expected 400, got ${reply.status}`);
+        expectError(reply, 400, 'InvalidJson');
+      }
+    }
+  });
+
+  it('limits the org-wide last-name search to departments the caller may read', async () => {
+    const found = async (caller: Caller): Promise<string[]> => {
+      const reply = await call('GET', '/employees?lastName=Authz&pageSize=1000', caller);
+      expect(reply.status).toBe(200);
+      return ((reply.body as { items: { department: string }[] }).items ?? [])
+        .map((item) => item.department)
+        .filter((name) => name === dept || name === twinDept)
+        .sort();
+    };
+    expect(await found('reader')).toEqual([dept]);
+    expect(await found('otherReader')).toEqual([twinDept]);
+    expect(await found('telemetry')).toEqual([]);
+    expect(await found('admin')).toEqual([dept, twinDept].sort());
+  });
+
+  it('lets an editor update its department but only an admin create one', async () => {
+    const editorOfNew = encodePrincipalHeader({
+      userId: 'authz-editor-new',
+      roles: [role('DirectoryEditor', elsewhere)],
+    });
+    const refused = await send(host.baseUrl, 'PUT', `/departments/${seg(elsewhere)}`, {
+      json: {},
+      headers: { 'x-ms-client-principal': editorOfNew },
+    });
+    expectError(refused, 403, 'Forbidden');
+    const updated = await call('PUT', d, 'editor', { json: { description: 'Edited' } });
+    expect(updated.status).toBe(200);
+  });
+});

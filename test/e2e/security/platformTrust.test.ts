@@ -1,0 +1,63 @@
+/**
+ * In Azure (the platform sets `WEBSITE_INSTANCE_ID` on every instance) the principal header is
+ * believed only when App Service authentication is on. A host started as if in Azure without it:
+ * a hand-made admin header gets 401, and health says why.
+ */
+import { encodePrincipalHeader } from '../../../src/identity/principal';
+import { startHost, type RunningHost } from '../../support/host';
+import { expectError, expectJson, send } from '../acceptance/client';
+
+const admin = encodePrincipalHeader({ userId: 'forger', roles: ['DirectoryAdmin'] });
+
+describe('an Azure instance without App Service authentication', () => {
+  let host: RunningHost;
+  beforeAll(async () => {
+    host = await startHost({
+      env: { WEBSITE_INSTANCE_ID: 'e2e-instance', WEBSITE_AUTH_ENABLED: '' },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('answers 401 to a hand-made admin principal on every kind of route', async () => {
+    for (const [method, path] of [
+      ['GET', '/departments'],
+      ['POST', '/sas/logs'],
+      ['POST', '/maintenance/indexes/audit'],
+    ] as const) {
+      const reply = await send(host.baseUrl, method, path, {
+        headers: { 'x-ms-client-principal': admin },
+        ...(method === 'POST' ? { json: {} } : {}),
+      });
+      const error = expectError(reply, 401, 'Unauthenticated');
+      expect(error.message).toMatch(/App Service authentication is not enabled/);
+    }
+  });
+
+  it('says "auth":"missing" on the anonymous health route', async () => {
+    const body = expectJson(await send(host.baseUrl, 'GET', '/health'), 200);
+    expect(body).toMatchObject({ status: 'ok', storage: 'ok', auth: 'missing' });
+  });
+});
+
+describe('an Azure instance with App Service authentication', () => {
+  let host: RunningHost;
+  beforeAll(async () => {
+    host = await startHost({
+      env: { WEBSITE_INSTANCE_ID: 'e2e-instance', WEBSITE_AUTH_ENABLED: 'True' },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('believes the header the platform put there, and health has no complaint', async () => {
+    const reply = await send(host.baseUrl, 'GET', '/departments', {
+      headers: { 'x-ms-client-principal': admin },
+    });
+    expectJson(reply, 200);
+    const health = expectJson(await send(host.baseUrl, 'GET', '/health'), 200);
+    expect(health.auth).toBeUndefined();
+  });
+});
