@@ -16,6 +16,7 @@ import { checkHealth } from '../../src/health/health';
 import { DEPARTMENT_ROW_KEY, departmentPartitionKey, employeeRowKey } from '../../src/storage/keys';
 import { startBuiltHost } from '../builtHost';
 import { percentile } from '../harness';
+import { adminPrincipal, asPrincipal, readerPrincipal } from '../principals';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 
 const TRANSACTION_SIZE = 100;
@@ -147,19 +148,24 @@ const hostPointRead: BenchCase = {
     });
     try {
       const url = `${host.baseUrl}/departments/${department}`;
+      // An admin creates the department; a reader of it reads.
       await expectOk(
-        await fetch(url, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ description: 'Benchmark department' }),
-        }),
+        await fetch(
+          url,
+          asPrincipal(adminPrincipal, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ description: 'Benchmark department' }),
+          }),
+        ),
         `PUT ${url}`,
       );
+      const asReader = asPrincipal(readerPrincipal(department));
       const reads = env.size(500);
       const table = env.clients.table(employeesTable);
       const partitionKey = departmentPartitionKey(department);
       // Warm both paths (connections, JIT) before measuring.
-      await expectOk(await fetch(url), `GET ${url}`);
+      await expectOk(await fetch(url, asReader), `GET ${url}`);
       await table.getEntity(partitionKey, DEPARTMENT_ROW_KEY);
 
       const pattern = await measureSequential(
@@ -167,7 +173,7 @@ const hostPointRead: BenchCase = {
         'GET /api/departments/{dept} via local host',
         reads,
         async () => {
-          await expectOk(await fetch(url), `GET ${url}`);
+          await expectOk(await fetch(url, asReader), `GET ${url}`);
         },
       );
       const baseline = await measureSequential(

@@ -2,14 +2,14 @@
  * Valet key: handing a client a SAS vs the app reading storage on the client's behalf.
  *
  * The pattern side issues tokens through the real SAS service (and, for latency, through the real
- * HTTP adapter, in process: principal parsing, input validation, signing, JSON). Signing is local
+ * HTTP adapter, in process: principal parsing, authorization, input validation, signing, JSON). Signing is local
  * HMAC work: after the first token per table (which reads the stored access policy once) it costs
  * no storage request and no bytes. The baseline is what the app would do per client request if it
  * proxied the data instead: a partition query (expenses) or a photo download, through storage.
  */
 import { HttpRequest, InvocationContext } from '@azure/functions';
 import { loadConfig, type Config } from '../../src/config';
-import { encodePrincipalHeader, type Principal } from '../../src/identity/principal';
+import type { Principal } from '../../src/identity/principal';
 import {
   employeePartitionKey,
   employeeRowKey,
@@ -17,11 +17,13 @@ import {
   photoBlobName,
 } from '../../src/storage/keys';
 import { odata } from '@azure/data-tables';
-import { createSasHandlers } from '../../functions/sas';
+import { sasRoutes } from '../../functions/sas';
+import { authorizedHandler } from '../../functions/shared/route';
 import { PHOTO_BLOB_PROPERTY } from '../../src/sas/photoLocator';
 import { SasService } from '../../src/sas/service';
 import { startBuiltHost } from '../builtHost';
 import { percentile } from '../harness';
+import { asPrincipal, employeePrincipal, PRINCIPAL_HEADER } from '../principals';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 
 const DEPT = 'Sales';
@@ -118,28 +120,34 @@ async function measureThroughHost(
   const host = await startBuiltHost(env, 'dist/functions/*.js', settings);
   try {
     const base = `${host.baseUrl}/departments/${DEPT}/employees/${EMPLOYEE}`;
+    // The employee submits, reads and asks for a token on its own expenses.
+    const principal = employeePrincipal(DEPT, EMPLOYEE);
     for (let i = 0; i < CLAIMS; i++) {
       await expectStatus(
-        await fetch(`${base}/expenses`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            amount: 10 + i,
-            currency: 'EUR',
-            description: `Train ticket ${i}`,
+        await fetch(
+          `${base}/expenses`,
+          asPrincipal(principal, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              amount: 10 + i,
+              currency: 'EUR',
+              description: `Train ticket ${i}`,
+            }),
           }),
-        }),
+        ),
         201,
       );
     }
-    const principal = encodePrincipalHeader({ userId: 'u', employeeId: EMPLOYEE });
     const issue = (): Promise<void> =>
-      fetch(`${host.baseUrl}/sas/expenses/${DEPT}/${EMPLOYEE}`, {
-        method: 'POST',
-        headers: { 'x-ms-client-principal': principal },
-      }).then((response) => expectStatus(response, 200));
+      fetch(
+        `${host.baseUrl}/sas/expenses/${DEPT}/${EMPLOYEE}`,
+        asPrincipal(principal, { method: 'POST' }),
+      ).then((response) => expectStatus(response, 200));
     const proxyRead = (): Promise<void> =>
-      fetch(`${base}/expenses?top=${CLAIMS}`).then((response) => expectStatus(response, 200));
+      fetch(`${base}/expenses?top=${CLAIMS}`, asPrincipal(principal)).then((response) =>
+        expectStatus(response, 200),
+      );
     await issue();
     await proxyRead();
 
@@ -174,7 +182,12 @@ const sasCase: BenchCase = {
   name: 'sas',
   async run(env) {
     const { service, config, settings, cleanup } = await setUp(env);
-    const employee: Principal = { userId: 'u', roles: new Set(), employeeId: EMPLOYEE, claims: [] };
+    const employee: Principal = {
+      userId: 'u',
+      roles: new Set(),
+      employee: { department: DEPT, employeeId: EMPLOYEE },
+      claims: [],
+    };
     const admin: Principal = { userId: 'a', roles: new Set(['DirectoryAdmin']), claims: [] };
     try {
       const tokens = env.size(20_000);
@@ -222,8 +235,9 @@ const sasCase: BenchCase = {
       );
 
       // Per-request latency through the HTTP adapter, in process (no HTTP transport).
-      const handlers = createSasHandlers(() => service);
-      const principalHeader = encodePrincipalHeader({ userId: 'u', employeeId: EMPLOYEE });
+      const route = sasRoutes(() => service).expenses;
+      const expensesAdapter = authorizedHandler(route.access, route.handler);
+      const principalHeader = employeePrincipal(DEPT, EMPLOYEE);
       const requestCount = env.size(5_000);
       let adapterLatency = { p50Ms: 0, p95Ms: 0 };
       const adapter: Measurement = await env.measure(
@@ -231,12 +245,12 @@ const sasCase: BenchCase = {
         requestCount,
         async () => {
           adapterLatency = await timedLoop(requestCount, async () => {
-            const response = await handlers.expenses(
+            const response = await expensesAdapter(
               new HttpRequest({
                 method: 'POST',
                 url: `http://localhost/api/sas/expenses/${DEPT}/${EMPLOYEE}`,
                 params: { dept: DEPT, id: EMPLOYEE },
-                headers: { 'x-ms-client-principal': principalHeader },
+                headers: { [PRINCIPAL_HEADER]: principalHeader },
                 body: { string: '{"minutes":15}' },
               }),
               new InvocationContext(),
@@ -283,7 +297,8 @@ const sasCase: BenchCase = {
           pattern: { ...adapter, ...adapterLatency },
           baseline: { ...pointRead, ...readLatency },
           notes:
-            'Adapter = principal parsing + validation + signing + JSON, without HTTP transport; ' +
+            'Adapter = principal parsing + authorization + validation + signing + JSON, without ' +
+            'HTTP transport; ' +
             'baseline = one entity point read through the counting proxy.' +
             (http instanceof Error
               ? ` The HTTP comparison could not run: ${http.message.split('\n')[0]}`

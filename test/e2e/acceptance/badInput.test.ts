@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startHost, type RunningHost } from '../../support/host';
+import { asAdmin } from '../../support/principals';
 import {
   expectError,
   expectJson,
@@ -232,12 +233,15 @@ describe('bodies over the limit (413)', () => {
         }
       },
     });
-    const response = await fetch(`${host.baseUrl}/departments/${seg(dept)}/employees`, {
-      method: 'POST',
-      headers: JSON_TYPE,
-      body: stream,
-      duplex: 'half',
-    } as RequestInit);
+    const response = await fetch(
+      `${host.baseUrl}/departments/${seg(dept)}/employees`,
+      asAdmin({
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
     const text = await response.text();
     expectError(
       {

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startHost, type RunningHost } from '../../support/host';
+import { adminPrincipal, employeePrincipal, readerPrincipal } from '../../support/principals';
 import {
   eventually,
   expectError,
@@ -57,7 +58,7 @@ async function createEmployee(dept: string, body: JsonObject): Promise<Reply> {
 
 describe('Health', () => {
   it('GET /health answers 200 {"status":"ok","storage":"ok"}', async () => {
-    const body = expectJson(await call('GET', '/health'), 200);
+    const body = expectJson(await call('GET', '/health', { principal: null }), 200);
     // The report also names each storage service (`services`): an additive field.
     expect(body).toMatchObject({ status: 'ok', storage: 'ok' });
   });
@@ -677,41 +678,27 @@ describe('SAS', () => {
       ],
     }),
   ).toString('base64');
-  const principal = (claims: Array<{ typ: string; val: string }>): string =>
-    Buffer.from(
-      JSON.stringify({
-        auth_typ: 'aad',
-        name_typ: 'name',
-        role_typ: 'roles',
-        claims: [{ typ: 'name', val: 'jane@example.com' }, ...claims],
-      }),
-    ).toString('base64');
-  const admin = principal([
-    { typ: 'roles', val: 'DirectoryAdmin' },
-    { typ: 'employeeId', val: '000223' },
-  ]);
-  const employee223 = principal([{ typ: 'employeeId', val: '000223' }]);
+  const employee223 = (dept: string): string => employeePrincipal(dept, '000223');
 
   it('refuses requests without identity (401) and principals that name nobody (401)', async () => {
     const dept = uniqueDepartment('Sas');
-    expectError(await call('POST', `/sas/expenses/${seg(dept)}/000223`), 401, 'Unauthenticated');
     expectError(
-      await call('POST', `/sas/expenses/${seg(dept)}/000223`, {
-        headers: { 'x-ms-client-principal': briefPrincipal },
-      }),
+      await call('POST', `/sas/expenses/${seg(dept)}/000223`, { principal: null }),
+      401,
+      'Unauthenticated',
+    );
+    expectError(
+      await call('POST', `/sas/expenses/${seg(dept)}/000223`, { principal: briefPrincipal }),
       401,
       'InvalidPrincipal',
     );
-    expectError(
-      await call('POST', '/sas/logs', { headers: { 'x-ms-client-principal': 'not base64!' } }),
-      401,
-    );
+    expectError(await call('POST', '/sas/logs', { principal: 'not base64!' }), 401);
   });
 
   it('gives an expenses read SAS to the employee and an admin, 403 to others', async () => {
     const dept = uniqueDepartment('Sas');
     const path = `/sas/expenses/${seg(dept)}/000223`;
-    const own = await call('POST', path, { headers: { 'x-ms-client-principal': employee223 } });
+    const own = await call('POST', path, { principal: employee223(dept) });
     const grant = expectJson(own, 200);
     expect(grant).toMatchObject({ permissions: expect.any(String) });
     expect(typeof grant.url).toBe('string');
@@ -720,16 +707,16 @@ describe('SAS', () => {
     expect(lifetime).toBeGreaterThan(14 * 60_000);
     expect(lifetime).toBeLessThanOrEqual(15 * 60_000 + 5_000);
 
-    expectJson(await call('POST', path, { headers: { 'x-ms-client-principal': admin } }), 200);
+    expectJson(await call('POST', path, { principal: adminPrincipal }), 200);
     expectError(
       await call('POST', `/sas/expenses/${seg(dept)}/000224`, {
-        headers: { 'x-ms-client-principal': employee223 },
+        principal: employee223(dept),
       }),
       403,
     );
     expectError(
       await call('POST', path, {
-        headers: { 'x-ms-client-principal': admin },
+        principal: adminPrincipal,
         json: { minutes: 61 },
       }),
       400,
@@ -738,42 +725,36 @@ describe('SAS', () => {
 
   it('department SAS for DirectoryAdmin or DirectoryReader:{dept}; logs SAS for admins only', async () => {
     const dept = uniqueDepartment('Sas');
-    const reader = principal([{ typ: 'roles', val: `DirectoryReader:${dept}` }]);
+    const reader = readerPrincipal(dept);
     expectJson(
       await call('POST', `/sas/departments/${seg(dept)}`, {
-        headers: { 'x-ms-client-principal': reader },
+        principal: reader,
       }),
       200,
     );
     expectJson(
       await call('POST', `/sas/departments/${seg(dept)}`, {
-        headers: { 'x-ms-client-principal': admin },
+        principal: adminPrincipal,
       }),
       200,
     );
     expectError(
       await call('POST', `/sas/departments/${seg(uniqueDepartment('Other'))}`, {
-        headers: { 'x-ms-client-principal': reader },
+        principal: reader,
       }),
       403,
     );
-    const logs = expectJson(
-      await call('POST', '/sas/logs', { headers: { 'x-ms-client-principal': admin } }),
-      200,
-    );
+    const logs = expectJson(await call('POST', '/sas/logs', { principal: adminPrincipal }), 200);
     expect(logs.permissions).toMatch(/r/);
     expect(logs.permissions).toMatch(/l/);
-    expectError(
-      await call('POST', '/sas/logs', { headers: { 'x-ms-client-principal': employee223 } }),
-      403,
-    );
+    expectError(await call('POST', '/sas/logs', { principal: employee223(dept) }), 403);
   });
 
   it('photo SAS: read or write (create+write) for one blob', async () => {
     const dept = uniqueDepartment('Sas');
     const write = expectJson(
       await call('POST', `/sas/photos/${seg(dept)}/000223`, {
-        headers: { 'x-ms-client-principal': admin },
+        principal: adminPrincipal,
         json: { access: 'write' },
       }),
       200,
@@ -781,7 +762,7 @@ describe('SAS', () => {
     expect((write.permissions as string).split('').sort().join('')).toBe('cw');
     expectError(
       await call('POST', `/sas/photos/${seg(dept)}/000223`, {
-        headers: { 'x-ms-client-principal': admin },
+        principal: adminPrincipal,
         json: { access: 'delete' },
       }),
       400,

@@ -4,6 +4,7 @@
  * ends in `<queue>-poison` after maxDequeueCount deliveries.
  */
 import { startHost, type RunningHost } from '../../support/host';
+import { asAdmin } from '../../support/principals';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 import { encodeQueueMessage } from '../../../src/storage/queue';
 
@@ -35,11 +36,15 @@ afterAll(async () => {
 });
 
 async function send(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${host.baseUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  // Not a test of authorization: a DirectoryAdmin sets up, archives and reads back.
+  const response = await fetch(
+    `${host.baseUrl}${path}`,
+    asAdmin({
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
+  );
   const text = await response.text();
   return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : {} };
 }

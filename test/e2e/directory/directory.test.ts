@@ -4,6 +4,7 @@
  * reviews — with the statuses, ETags and error bodies of API.md.
  */
 import { startHost, type RunningHost } from '../../support/host';
+import { asAdmin } from '../../support/principals';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const EMPLOYEES_TABLE = uniqueTableName('EmpE2e');
@@ -27,11 +28,15 @@ async function send(
   etag: string | null;
   json: Record<string, unknown> & { error?: { code: string; message: string } };
 }> {
-  const response = await fetch(`${host.baseUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  // Not a test of authorization: a DirectoryAdmin walks the directory.
+  const response = await fetch(
+    `${host.baseUrl}${path}`,
+    asAdmin({
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
+  );
   const text = await response.text();
   return {
     status: response.status,

@@ -3,6 +3,7 @@
  * ones back, with the statuses and error bodies of API.md.
  */
 import { startHost, type RunningHost } from '../../support/host';
+import { asPrincipal, employeePrincipal } from '../../support/principals';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const EXPENSES_TABLE = uniqueTableName('ExpE2e');
@@ -16,16 +17,21 @@ afterAll(async () => {
   await testClients().table(EXPENSES_TABLE).deleteTable();
 });
 
+/** Sends a request as the employee the path names (`/departments/{dept}/employees/{id}/...`). */
 async function send(
   method: string,
   path: string,
   body?: unknown,
 ): Promise<{ status: number; etag: string | null; json: Record<string, unknown> }> {
-  const response = await fetch(`${host.baseUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const [, dept, id] = /^\/departments\/([^/]+)\/employees\/([^/?]+)/.exec(path)!;
+  const response = await fetch(
+    `${host.baseUrl}${path}`,
+    asPrincipal(employeePrincipal(decodeURIComponent(dept!), decodeURIComponent(id!)), {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
+  );
   const text = await response.text();
   return {
     status: response.status,

@@ -7,6 +7,7 @@ import { LoginDayTables } from '../../../src/logins/loginDayTables';
 import { loginTableName } from '../../../src/storage/keys';
 import { addUtcDays, startOfUtcDay } from '../../../src/time/instants';
 import { startHost, type RunningHost } from '../../support/host';
+import { asPrincipal, asTelemetry, userPrincipal } from '../../support/principals';
 import { testClients } from '../../support/storage';
 
 const clients = testClients();
@@ -59,11 +60,14 @@ it('records and reads attempts over HTTP, and drops expired tables when the admi
     });
     const userId = "zoë/o'neil@contoso.com";
     const post = (body: unknown): Promise<Response> =>
-      fetch(`${host!.baseUrl}/logins`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      fetch(
+        `${host!.baseUrl}/logins`,
+        asTelemetry({
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
 
     expect(
       (await post({ userId, succeeded: false, ip: '198.51.100.7', at: daysAgo(2).toISOString() }))
@@ -81,12 +85,18 @@ it('records and reads attempts over HTTP, and drops expired tables when the admi
       }),
     });
 
-    const list = await fetch(`${host.baseUrl}/logins/${encodeURIComponent(userId)}?days=3`);
+    // The user reads its own attempts.
+    const list = await fetch(
+      `${host.baseUrl}/logins/${encodeURIComponent(userId)}?days=3`,
+      asPrincipal(userPrincipal(userId)),
+    );
     expect(list.status).toBe(200);
     const { items } = (await list.json()) as { items: { succeeded: boolean; userId: string }[] };
     expect(items.map((a) => a.succeeded)).toEqual([true, false]);
     expect(items.every((a) => a.userId === userId)).toBe(true);
-    expect((await fetch(`${host.baseUrl}/logins/x?days=61`)).status).toBe(400);
+    expect(
+      (await fetch(`${host.baseUrl}/logins/x?days=61`, asPrincipal(userPrincipal('x')))).status,
+    ).toBe(400);
 
     const expired = loginTableName(prefix, daysAgo(70));
     const kept = loginTableName(prefix, daysAgo(10));

@@ -4,6 +4,7 @@
  * them within seconds.
  */
 import { startHost, type RunningHost } from '../../support/host';
+import { asAdmin, asTelemetry } from '../../support/principals';
 import { testClients, uniqueName } from '../../support/storage';
 
 const names = { LOG_QUEUE: uniqueName('logq'), LOGS_CONTAINER: uniqueName('logs') };
@@ -19,16 +20,23 @@ afterAll(async () => {
   await clients.container(names.LOGS_CONTAINER).deleteIfExists();
 });
 
+/** Logs are posted by a telemetry service and read by an admin. */
 function post(body: unknown): Promise<Response> {
-  return fetch(`${host.baseUrl}/logs`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  return fetch(
+    `${host.baseUrl}/logs`,
+    asTelemetry({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
 }
 
 async function query(params: Record<string, string>): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${host.baseUrl}/logs?${new URLSearchParams(params).toString()}`);
+  const response = await fetch(
+    `${host.baseUrl}/logs?${new URLSearchParams(params).toString()}`,
+    asAdmin(),
+  );
   return { status: response.status, body: await response.json() };
 }
 

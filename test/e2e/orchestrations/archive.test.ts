@@ -7,6 +7,7 @@
 import { odata } from '@azure/data-tables';
 import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
 import type { RunningHost } from '../../support/host';
+import { asAdmin } from '../../support/principals';
 import { azuriteConnectionString, testClients } from '../../support/storage';
 import { hostWith, isolatedSettings, pollUntilEnded, seedDepartment, send } from './support';
 
@@ -105,7 +106,7 @@ describe('a host killed mid-orchestration', () => {
       // Wait until it is well under way, then crash the host.
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const body = (await (await fetch(statusUrl)).json()) as {
+        const body = (await (await fetch(statusUrl, asAdmin())).json()) as {
           customStatus?: { archived?: number };
         };
         if ((body.customStatus?.archived ?? 0) >= 50) break;

@@ -6,6 +6,7 @@
  * after the index worker swept the source employee's blobs.
  */
 import type { RunningHost } from '../../support/host';
+import { asAdmin } from '../../support/principals';
 import { testClients } from '../../support/storage';
 import { hostWith, isolatedSettings, pollUntilEnded, seedDepartment, send } from './support';
 
@@ -104,11 +105,14 @@ it('moves the photo: the target serves it, also after the source was swept', asy
     email: 'ng@contoso.com',
   });
   expect(created.status).toBe(201);
-  const upload = await fetch(`${host.baseUrl}/departments/Sales/employees/000003/photo`, {
-    method: 'PUT',
-    headers: { 'content-type': 'image/png' },
-    body: 'png-bytes',
-  });
+  const upload = await fetch(
+    `${host.baseUrl}/departments/Sales/employees/000003/photo`,
+    asAdmin({
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: 'png-bytes',
+    }),
+  );
   expect(upload.status).toBe(200);
 
   const started = await send(host, 'POST', '/departments/Sales/employees/000003/move', {
@@ -130,9 +134,10 @@ it('moves the photo: the target serves it, also after the source was swept', asy
   }
   expect(await blobNames()).toEqual([expect.stringMatching(/^Marketing\/000003\//)]);
 
-  const photo = await fetch(`${host.baseUrl}/departments/Marketing/employees/000003/photo`, {
-    redirect: 'manual',
-  });
+  const photo = await fetch(
+    `${host.baseUrl}/departments/Marketing/employees/000003/photo`,
+    asAdmin({ redirect: 'manual' }),
+  );
   expect(photo.status).toBe(302);
   const read = await fetch(photo.headers.get('location')!);
   expect(read.status).toBe(200);

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startHost, type RunningHost } from '../../support/host';
+import { asAdmin } from '../../support/principals';
 import { uniqueName, uniqueTableName } from '../../support/storage';
 
 const HUB_SETTING = 'AzureFunctionsJobHost__extensions__durableTask__hubName';
@@ -34,30 +35,33 @@ export interface JsonResponse {
   json: Record<string, unknown> & { error?: { code: string; message: string } };
 }
 
-/** Sends a JSON request to the API. */
+/** Sends a JSON request to the API as a DirectoryAdmin (orchestrations are admin only). */
 export async function send(
   host: RunningHost,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<JsonResponse> {
-  const response = await fetch(`${host.baseUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const response = await fetch(
+    `${host.baseUrl}${path}`,
+    asAdmin({
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
+  );
   const text = await response.text();
   return { status: response.status, json: text ? JSON.parse(text) : {} };
 }
 
-/** Polls a status URI until the orchestration is Completed, Failed or Terminated. */
+/** Polls a status URI (as a DirectoryAdmin) until the orchestration is Completed, Failed or Terminated. */
 export async function pollUntilEnded(
   statusUrl: string,
   timeoutMs = 60_000,
 ): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await fetch(statusUrl);
+    const response = await fetch(statusUrl, asAdmin());
     const body = (await response.json()) as Record<string, unknown>;
     if (['Completed', 'Failed', 'Terminated'].includes(String(body.runtimeStatus))) return body;
     if (Date.now() > deadline) {

@@ -3,9 +3,9 @@
  * header), asks for a token, and then talks to storage directly with it.
  */
 import { odata } from '@azure/data-tables';
-import { encodePrincipalHeader } from '../../../src/identity/principal';
 import { employeePartitionKey } from '../../../src/storage/keys';
 import { startHost, type RunningHost } from '../../support/host';
+import { adminPrincipal, employeePrincipal, PRINCIPAL_HEADER } from '../../support/principals';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 import { containerClientFrom, listAll, tableClientFrom } from '../../integration/sas/fixture';
 import type { BlobSasGrant, TableSasGrant } from '../../../src/sas/service';
@@ -19,15 +19,17 @@ const names = {
 const clients = testClients();
 let host: RunningHost;
 
-const jane = encodePrincipalHeader({ userId: 'jane', employeeId: '000223' });
-const adminHeader = encodePrincipalHeader({ userId: 'boss', roles: ['DirectoryAdmin'] });
+/** Employee 000223 of Sales (self is the pair department + employee id). */
+const jane = employeePrincipal('Sales', '000223');
+const adminHeader = adminPrincipal;
 
+/** Posts as `principal`; without one the request is anonymous. */
 function post(path: string, principal?: string, body?: unknown): Promise<Response> {
   return fetch(`${host.baseUrl}${path}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      ...(principal ? { 'x-ms-client-principal': principal } : {}),
+      ...(principal ? { [PRINCIPAL_HEADER]: principal } : {}),
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -86,6 +88,9 @@ describe('POST /api/sas/* through the local host', () => {
 
   it('answers 403 for another employee and 400 above the lifetime cap', async () => {
     expect((await post('/sas/expenses/Sales/000224', jane)).status).toBe(403);
+    // The same id in another department is another employee.
+    const namesake = employeePrincipal('Marketing', '000223');
+    expect((await post('/sas/expenses/Sales/000223', namesake)).status).toBe(403);
     const tooLong = await post('/sas/expenses/Sales/000223', jane, { minutes: 24 * 60 });
     expect(tooLong.status).toBe(400);
     expect(await tooLong.json()).toMatchObject({ error: { code: 'SasLifetimeTooLong' } });

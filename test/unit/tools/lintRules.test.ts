@@ -1,0 +1,33 @@
+/**
+ * The lint rules that keep the house in order fail on a violation, not only pass on the tree.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+
+/** Lints `code` as if it were `file` of the tree, with the project's own ESLint configuration. */
+async function ruleIdsFor(file: string, code: string): Promise<string[]> {
+  const eslint = path.join(root, 'node_modules/eslint/bin/eslint.js');
+  const run = spawnSync(
+    process.execPath,
+    [eslint, '--format', 'json', '--stdin', '--stdin-filename', file],
+    { cwd: root, input: code, encoding: 'utf8' },
+  );
+  const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string | null }[] }[];
+  return (result?.messages ?? []).map((message) => message.ruleId ?? 'fatal');
+}
+
+const rogueRoute = `import { app } from '@azure/functions';
+app.http('rogue', { route: 'rogue', methods: ['GET'], handler: async () => ({ status: 200 }) });
+`;
+
+describe('lint rules', () => {
+  it('refuse an HTTP function registered without an access rule in the app', async () => {
+    expect(await ruleIdsFor('functions/rogue.ts', rogueRoute)).toContain('no-restricted-syntax');
+  });
+
+  it('leave the host fixture apps, which are not the app, alone', async () => {
+    expect(await ruleIdsFor('test/fixtures/hostapp/functions/rogue.ts', rogueRoute)).toEqual([]);
+  });
+});
