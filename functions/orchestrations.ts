@@ -1,9 +1,13 @@
 /**
- * Durable orchestrations (API.md "Orchestrations"): HTTP starters that answer 202 with the
- * Durable Functions status payload, and the registrations of the orchestrators and activities
- * whose logic lives in src/orchestrations/.
+ * Durable orchestrations (API.md "Orchestrations"): HTTP starters that answer 202
+ * `{"id", "statusUri"}`, the status route `GET /orchestrations/{id}`, and the registrations of
+ * the orchestrators and activities whose logic lives in src/orchestrations/.
+ *
+ * No response carries the Durable management URLs of `createCheckStatusResponse`: in Azure they
+ * hold the `durabletask_extension` system key, which lets its holder list, terminate, purge or
+ * start any instance.
  */
-import { type HttpRequest, type InvocationContext } from '@azure/functions';
+import { type HttpResponseInit, type InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 import { z } from 'zod';
 import {
@@ -34,9 +38,10 @@ import { moveEmployeeOrchestrator } from '../src/orchestrations/move/moveOrchest
 import type { MoveRequest } from '../src/orchestrations/move/moveRequest';
 import { Activities, Orchestrations } from '../src/orchestrations/names';
 import type { OrchestrationServices } from '../src/orchestrations/services';
+import { hasEnded, isOrchestrationId, readOrchestration } from '../src/orchestrations/status';
 import { ValidationError } from '../src/errors';
 import { departmentName, departmentRoute, employeeRoute } from './shared/input';
-import { readJson, readParams } from './shared/http';
+import { json, readJson, readParams } from './shared/http';
 import { admin } from '../src/identity/access';
 import { protectedRoute } from './shared/route';
 
@@ -44,20 +49,33 @@ const moveBody = z.strictObject({
   toDepartment: departmentName,
 });
 
-/** Starts `orchestration` with `input` and answers 202 with the status payload. */
+/** Seconds a client should wait before asking for the status again. */
+const RETRY_AFTER_SECONDS = '1';
+
+/** `/api/orchestrations/{id}`: where the status of an instance is read. */
+export function statusUriOf(instanceId: string): string {
+  return `/api/orchestrations/${encodeURIComponent(instanceId)}`;
+}
+
+/**
+ * Starts `orchestration` with `input` and answers 202 `{"id", "statusUri"}`, with `Location` set
+ * to the status URI.
+ *
+ * @throws {Error} when the durable client cannot start the instance.
+ */
 async function start(
-  request: HttpRequest,
   context: InvocationContext,
   orchestration: string,
   input: unknown,
-): Promise<ReturnType<df.DurableClient['createCheckStatusResponse']>> {
+): Promise<HttpResponseInit> {
   const client = df.getClient(context);
-  const instanceId = await client.startNew(orchestration, { input });
-  context.log(`Started ${orchestration} instance ${instanceId}.`);
-  return client.createCheckStatusResponse(request, instanceId);
+  const id = await client.startNew(orchestration, { input });
+  context.log(`Started ${orchestration} instance ${id}.`);
+  const statusUri = statusUriOf(id);
+  return json(202, { id, statusUri }, { location: statusUri, 'retry-after': RETRY_AFTER_SECONDS });
 }
 
-/** `POST /departments/{dept}/employees/{id}/move` `{"toDepartment"}` → 202 + status payload. */
+/** `POST /departments/{dept}/employees/{id}/move` `{"toDepartment"}` → 202 `{id, statusUri}`. */
 export const startMoveEmployee = protectedRoute('startMoveEmployee', {
   route: 'departments/{dept}/employees/{id}/move',
   methods: ['POST'],
@@ -74,11 +92,11 @@ export const startMoveEmployee = protectedRoute('startMoveEmployee', {
       );
     }
     const input: MoveRequest = { department: dept, employeeId: id, toDepartment };
-    return start(request, context, Orchestrations.moveEmployee, input);
+    return start(context, Orchestrations.moveEmployee, input);
   },
 });
 
-/** `POST /departments/{dept}/archive` → 202 + status payload; output `{"archived": n}`. */
+/** `POST /departments/{dept}/archive` → 202 `{id, statusUri}`; output `{"archived": n}`. */
 export const startArchiveDepartment = protectedRoute('startArchiveDepartment', {
   route: 'departments/{dept}/archive',
   methods: ['POST'],
@@ -87,13 +105,13 @@ export const startArchiveDepartment = protectedRoute('startArchiveDepartment', {
   handler: async (request, context) => {
     const { dept } = readParams(request, departmentRoute);
     const input: ArchiveDepartmentInput = { department: dept };
-    return start(request, context, Orchestrations.archiveDepartment, input);
+    return start(context, Orchestrations.archiveDepartment, input);
   },
 });
 
 const auditBody = z.strictObject({ repair: z.boolean().optional() });
 
-/** `POST /maintenance/indexes/audit` `{"repair"}` → 202 + status payload. */
+/** `POST /maintenance/indexes/audit` `{"repair"}` → 202 `{id, statusUri}`. */
 export const startIndexAudit = protectedRoute('startIndexAudit', {
   route: 'maintenance/indexes/audit',
   methods: ['POST'],
@@ -102,7 +120,27 @@ export const startIndexAudit = protectedRoute('startIndexAudit', {
   handler: async (request, context) => {
     const { repair } = await readJson(request, auditBody);
     const input: AuditInput = { repair: repair ?? false };
-    return start(request, context, Orchestrations.auditIndexes, input);
+    return start(context, Orchestrations.auditIndexes, input);
+  },
+});
+
+const orchestrationRoute = z.object({
+  id: z.string().refine(isOrchestrationId, 'use the id a start returned (32 hex digits)'),
+});
+
+/**
+ * `GET /orchestrations/{id}` → 200 `{id, name, runtimeStatus, output?, failure?}`; 404
+ * `OrchestrationNotFound`; `retry-after` while the instance has not ended.
+ */
+export const getOrchestration = protectedRoute('getOrchestration', {
+  route: 'orchestrations/{id}',
+  methods: ['GET'],
+  access: admin,
+  extraInputs: [df.input.durableClient()],
+  handler: async (request, context) => {
+    const { id } = readParams(request, orchestrationRoute);
+    const view = await readOrchestration(df.getClient(context), id);
+    return json(200, view, hasEnded(view) ? {} : { 'retry-after': RETRY_AFTER_SECONDS });
   },
 });
 

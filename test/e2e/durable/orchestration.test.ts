@@ -1,9 +1,12 @@
 /**
  * Durable Functions end to end on the local host: the fixture app (df.app.orchestration,
- * df.app.activity, an HTTP starter with df.input.durableClient) runs in the host process; a
- * POST to the starter returns the management URLs, and polling statusQueryGetUri reaches
- * Completed. Killing the host mid-orchestration and starting a new one on the same task hub
- * resumes it without re-running the activities that had completed.
+ * df.app.activity, HTTP functions with df.input.durableClient) runs in the host process. The
+ * fixture's starter answers as an Azure sample does (`createCheckStatusResponse`: the management
+ * URLs of the host's own `/runtime/webhooks/durabletask` API, which the host keeps serving), and
+ * its status route reads `DurableClient.getStatus` through the client input, as the project's
+ * `GET /orchestrations/{id}` does: it reaches Completed or Failed with the reason, and answers
+ * 404 for an unknown instance. Killing the host mid-orchestration and starting a new one on the
+ * same task hub resumes it without re-running the activities that had completed.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -25,18 +28,28 @@ function hostFor(taskHub: string, env: Record<string, string> = {}): Promise<Run
   });
 }
 
+/** Polls the fixture's status route (`DurableClient.getStatus`) until the instance has ended. */
 async function pollUntilEnded(
-  statusUrl: string,
+  host: RunningHost,
+  instanceId: string,
   timeoutMs = 30_000,
 ): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const body = (await (await fetch(statusUrl)).json()) as Record<string, unknown>;
+    const response = await fetch(statusRoute(host, instanceId));
+    const body = (await response.json()) as Record<string, unknown>;
+    if (response.status !== 200) {
+      throw new Error(`The status route answered ${response.status}: ${JSON.stringify(body)}`);
+    }
     if (['Completed', 'Failed', 'Terminated'].includes(String(body.runtimeStatus))) return body;
     if (Date.now() > deadline)
       throw new Error(`Still ${String(body.runtimeStatus)} after ${timeoutMs} ms.`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+function statusRoute(host: RunningHost, instanceId: string): string {
+  return `${host.baseUrl}/durable/instances/${encodeURIComponent(instanceId)}`;
 }
 
 function readCalls(file: string): ActivityCall[] {
@@ -49,7 +62,7 @@ function readCalls(file: string): ActivityCall[] {
 }
 
 describe('durable functions on the local host', () => {
-  it('starts an orchestration over HTTP and reports Completed through statusQueryGetUri', async () => {
+  it('starts an orchestration over HTTP and reports Completed through DurableClient.getStatus', async () => {
     const host = await hostFor(`E2e${randomBytes(5).toString('hex')}`);
     try {
       const response = await fetch(`${host.baseUrl}/durable/HelloSequence`, {
@@ -66,9 +79,14 @@ describe('durable functions on the local host', () => {
         ),
       ).toBe(true);
 
-      const status = await pollUntilEnded(payload.statusQueryGetUri!);
+      // The host still serves its own durable API at the URLs the sample's starter hands out.
+      const direct = await fetch(payload.statusQueryGetUri!);
+      expect([200, 202]).toContain(direct.status);
+
+      const status = await pollUntilEnded(host, payload.id!);
       expect(status).toMatchObject({
         name: 'HelloSequence',
+        instanceId: payload.id,
         runtimeStatus: 'Completed',
         output: { greetings: ['Hello, Ada!', 'Hello, Linus!'], total: 12 },
       });
@@ -85,10 +103,16 @@ describe('durable functions on the local host', () => {
         body: JSON.stringify('no such department'),
       });
       const payload = (await response.json()) as Record<string, string>;
-      const status = await pollUntilEnded(payload.statusQueryGetUri!);
+      const status = await pollUntilEnded(host, payload.id!);
       expect(status).toMatchObject({
         runtimeStatus: 'Failed',
         output: "Orchestrator function 'DoomedWithRetry' failed: Error: no such department",
+      });
+
+      const unknown = await fetch(statusRoute(host, 'no-such-instance'));
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({
+        error: { message: expect.stringContaining('HTTP 404') },
       });
     } finally {
       await host.stop();
@@ -102,15 +126,13 @@ describe('durable functions on the local host', () => {
       DURABLE_FIXTURE_CALL_LOG: callLog,
       DURABLE_FIXTURE_HANG_ON_NAME: 'Bo',
     });
-    let statusPath: string;
     try {
       const response = await fetch(`${first.baseUrl}/durable/HelloSequence?instanceId=e2e-crash`, {
         method: 'POST',
         body: JSON.stringify({ names: ['Ann', 'Bo'], numbers: [10, 20] }),
       });
       expect(response.status).toBe(202);
-      statusPath = new URL(((await response.json()) as Record<string, string>).statusQueryGetUri!)
-        .pathname;
+      expect(await response.json()).toMatchObject({ id: 'e2e-crash' });
       const deadline = Date.now() + 20_000;
       while (!readCalls(callLog).some((call) => call.input === 'Bo')) {
         if (Date.now() > deadline) throw new Error(`Bo was never greeted:\n${first.output()}`);
@@ -123,7 +145,7 @@ describe('durable functions on the local host', () => {
 
     const second = await hostFor(taskHub, { DURABLE_FIXTURE_CALL_LOG: callLog });
     try {
-      const status = await pollUntilEnded(`${second.origin}${statusPath}`);
+      const status = await pollUntilEnded(second, 'e2e-crash');
       expect(status).toMatchObject({
         runtimeStatus: 'Completed',
         output: { greetings: ['Hello, Ann!', 'Hello, Bo!'], total: 60 },

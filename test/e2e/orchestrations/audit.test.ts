@@ -24,7 +24,7 @@ afterAll(async () => {
 async function audit(repair: boolean): Promise<Record<string, unknown>> {
   const started = await send(host, 'POST', '/maintenance/indexes/audit', { repair });
   expect(started.status).toBe(202);
-  const status = await pollUntilEnded(String(started.json.statusQueryGetUri));
+  const status = await pollUntilEnded(host, String(started.json.statusUri));
   expect(status.runtimeStatus).toBe('Completed');
   return status.output as Record<string, unknown>;
 }

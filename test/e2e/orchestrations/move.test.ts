@@ -1,6 +1,6 @@
 /**
- * Moving an employee between departments through the local host: the starter answers 202 with
- * the Durable status payload, the status URI reaches Completed, and the employee (email copy,
+ * Moving an employee between departments through the local host: the starter answers 202
+ * `{id, statusUri}`, `GET statusUri` reaches Completed, and the employee (email copy,
  * counts, last-name index, reviews) is in the target and gone from the source. A move onto a
  * taken id fails with the reason and moves nothing. A moved photo is served in the target, also
  * after the index worker swept the source employee's blobs.
@@ -27,7 +27,7 @@ afterAll(async () => {
   await host?.stop();
 });
 
-it('moves an employee and reports Completed through statusQueryGetUri', async () => {
+it('moves an employee and reports Completed through statusUri', async () => {
   const review = await send(host, 'PUT', '/departments/Sales/employees/000001/reviews/2024', {
     managerRating: 4,
     peerRating: 5,
@@ -39,12 +39,14 @@ it('moves an employee and reports Completed through statusQueryGetUri', async ()
     toDepartment: 'Marketing',
   });
   expect(started.status).toBe(202);
-  expect(started.json).toMatchObject({
+  expect(started.json).toEqual({
     id: expect.any(String),
-    statusQueryGetUri: expect.any(String),
+    statusUri: `/api/orchestrations/${String(started.json.id)}`,
   });
-  const status = await pollUntilEnded(String(started.json.statusQueryGetUri));
+  const status = await pollUntilEnded(host, String(started.json.statusUri));
   expect(status).toMatchObject({
+    id: started.json.id,
+    name: 'MoveEmployeeOrchestrator',
     runtimeStatus: 'Completed',
     output: {
       department: 'Sales',
@@ -76,11 +78,15 @@ it('fails with the reason when the id is taken in the target, and moves nothing'
     toDepartment: 'Marketing',
   });
   expect(started.status).toBe(202);
-  const status = await pollUntilEnded(String(started.json.statusQueryGetUri));
-  expect(status.runtimeStatus).toBe('Failed');
-  expect(String(status.output)).toContain(
-    'EmployeeExists: Employee 000002 already exists in department "Marketing"',
-  );
+  const status = await pollUntilEnded(host, String(started.json.statusUri));
+  expect(status).toEqual({
+    id: started.json.id,
+    name: 'MoveEmployeeOrchestrator',
+    runtimeStatus: 'Failed',
+    failure: expect.stringMatching(
+      /^EmployeeExists: Employee 000002 already exists in department "Marketing"/,
+    ),
+  });
   expect(await send(host, 'GET', '/departments/Sales/employees/000002')).toMatchObject({
     status: 200,
     json: { lastName: 'Smith' },
@@ -118,7 +124,7 @@ it('moves the photo: the target serves it, also after the source was swept', asy
   const started = await send(host, 'POST', '/departments/Sales/employees/000003/move', {
     toDepartment: 'Marketing',
   });
-  const status = await pollUntilEnded(String(started.json.statusQueryGetUri));
+  const status = await pollUntilEnded(host, String(started.json.statusUri));
   expect(status).toMatchObject({ runtimeStatus: 'Completed', output: { moved: true } });
 
   // The index worker removes the gone source employee's blobs (`Sales/000003/...`).

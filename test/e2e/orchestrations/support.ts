@@ -1,11 +1,12 @@
 /**
  * Helpers of the orchestration end-to-end tests: a host over unique tables and a unique task hub,
- * JSON requests, and polling a status URI until the orchestration ends.
+ * JSON requests, and polling a start's `statusUri` (`GET /api/orchestrations/{id}`) until the
+ * orchestration ends.
  */
 import { randomBytes } from 'node:crypto';
 import { startHost, type RunningHost } from '../../support/host';
-import { asAdmin } from '../../support/principals';
 import { uniqueName, uniqueTableName } from '../../support/storage';
+import { adminPrincipal, asAdmin, PRINCIPAL_HEADER } from '../../support/principals';
 
 const HUB_SETTING = 'AzureFunctionsJobHost__extensions__durableTask__hubName';
 const LEASE_SETTING =
@@ -35,37 +36,50 @@ export interface JsonResponse {
   json: Record<string, unknown> & { error?: { code: string; message: string } };
 }
 
-/** Sends a JSON request to the API as a DirectoryAdmin (orchestrations are admin only). */
+/** Sends a JSON request to the API. */
 export async function send(
   host: RunningHost,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<JsonResponse> {
-  const response = await fetch(
-    `${host.baseUrl}${path}`,
-    asAdmin({
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }),
-  );
+  const response = await fetch(`${host.baseUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: adminPrincipal },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await response.text();
   return { status: response.status, json: text ? JSON.parse(text) : {} };
 }
 
-/** Polls a status URI (as a DirectoryAdmin) until the orchestration is Completed, Failed or Terminated. */
+/** The body of `GET /orchestrations/{id}`. */
+export interface OrchestrationStatus {
+  id: string;
+  name: string;
+  runtimeStatus: string;
+  output?: unknown;
+  failure?: string;
+}
+
+/**
+ * Polls a start's `statusUri` (a path, `/api/orchestrations/{id}`) on `host` until the
+ * orchestration is Completed, Failed or Terminated.
+ */
 export async function pollUntilEnded(
-  statusUrl: string,
+  host: RunningHost,
+  statusUri: string,
   timeoutMs = 60_000,
-): Promise<Record<string, unknown>> {
+): Promise<OrchestrationStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await fetch(statusUrl, asAdmin());
-    const body = (await response.json()) as Record<string, unknown>;
-    if (['Completed', 'Failed', 'Terminated'].includes(String(body.runtimeStatus))) return body;
+    const response = await fetch(new URL(statusUri, host.origin), asAdmin());
+    const body = (await response.json()) as OrchestrationStatus;
+    if (response.status !== 200) {
+      throw new Error(`GET ${statusUri} answered ${response.status}: ${JSON.stringify(body)}`);
+    }
+    if (['Completed', 'Failed', 'Terminated'].includes(body.runtimeStatus)) return body;
     if (Date.now() > deadline) {
-      throw new Error(`Still ${String(body.runtimeStatus)} after ${timeoutMs} ms.`);
+      throw new Error(`Still ${body.runtimeStatus} after ${timeoutMs} ms.`);
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
