@@ -9,6 +9,12 @@
  * longer references are deleted; versions younger than a grace period are spared, because a
  * client may be uploading one through a write SAS (`POST /sas/photos/...`) to adopt it next.
  *
+ * A photo is a PNG, JPEG, GIF or WebP image, decided from its bytes (`imageType.ts`), never from a
+ * declared content type: the app sets the sniffed type on the blob, records it beside the blob
+ * name (`PhotoType`, same merge), and every read token pins it (`rsct`), so storage never serves a
+ * photo as anything else (an SVG or HTML document, say). Write tokens are create-only: what the
+ * app checked cannot be rewritten through them.
+ *
  * Archiving keeps the blob (the archived entity keeps `PhotoBlob`); deleting an employee removes
  * its blobs (the index worker calls {@link removePhotosOfGoneEmployee} once the employee is gone).
  */
@@ -20,6 +26,8 @@ import { employeeNotFound } from '../directory/directoryErrors';
 import { readEmployeeState } from '../directory/employeeState';
 import { readEntity } from '../directory/state';
 import {
+  ConflictError,
+  DomainError,
   NotFoundError,
   PreconditionFailedError,
   ThrottledError,
@@ -29,7 +37,7 @@ import {
 import { ensureContainer } from '../indexing/lastNameBlobStore';
 import type { BlobSasSigner } from '../sas/blobSas';
 import { CLOCK_SKEW_MS } from '../sas/lifetime';
-import { PHOTO_BLOB_PROPERTY } from '../sas/photoLocator';
+import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../sas/photoLocator';
 import {
   isNotFound,
   isPreconditionFailed,
@@ -43,11 +51,27 @@ import {
   photoBlobName,
   photoBlobPrefix,
 } from '../storage/keys';
+import {
+  declaredPhotoType,
+  PHOTO_CONTENT_TYPES,
+  PHOTO_SNIFF_BYTES,
+  servedPhotoContentType,
+  sniffPhotoType,
+  type PhotoContentType,
+} from './imageType';
 
 /** Largest photo accepted (16 MiB). */
 export const MAX_PHOTO_BYTES = 16 * 1024 * 1024;
 
-const IMAGE_TYPE = /^image\/[a-z0-9.+-]{1,64}$/i;
+const PHOTO_TYPES_TEXT = PHOTO_CONTENT_TYPES.join(', ');
+
+function unsupportedPhotoType(message: string, target: string): ValidationError {
+  return new ValidationError(message, target, 'UnsupportedPhotoType');
+}
+
+function tooLarge(): TooLargeError {
+  return new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge');
+}
 
 /** What the photo feature works on. */
 export interface PhotoDependencies {
@@ -78,8 +102,12 @@ function newVersion(now: Date): string {
 /**
  * Stores a new photo for an employee and points the employee at it.
  *
+ * @param contentType - the declared type: one of {@link PHOTO_CONTENT_TYPES} (parameters and case
+ *   are ignored), and the bytes must be an image of exactly that type.
  * @returns the photo URL now stored on the employee.
- * @throws {ValidationError} `UnsupportedPhotoType` when the content type is not `image/*`; for an empty body.
+ * @throws {ValidationError} `UnsupportedPhotoType` when the content type is not a photo type or the
+ *   bytes are not an image of that type (SVG, HTML, a PNG declared as JPEG...); `EmptyPhoto` for an
+ *   empty body.
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `EmployeeNotFound`.
  * @throws {DomainError} for storage faults (the new blob may stay behind; a later sweep removes it).
@@ -91,16 +119,21 @@ export async function uploadPhoto(
   bytes: Buffer,
   contentType: string,
 ): Promise<{ photoUrl: string; blobName: string }> {
-  if (!IMAGE_TYPE.test(contentType)) {
-    throw new ValidationError(
-      `A photo must be sent with content-type image/*, got "${contentType}".`,
+  const declared = declaredPhotoType(contentType);
+  if (!declared) {
+    throw unsupportedPhotoType(
+      `A photo must be sent with content-type ${PHOTO_TYPES_TEXT}, got "${contentType}".`,
       'content-type',
-      'UnsupportedPhotoType',
     );
   }
   if (bytes.length === 0) throw new ValidationError('The photo is empty.', 'body', 'EmptyPhoto');
-  if (bytes.length > MAX_PHOTO_BYTES) {
-    throw new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge');
+  if (bytes.length > MAX_PHOTO_BYTES) throw tooLarge();
+  const sniffed = sniffPhotoType(bytes);
+  if (sniffed !== declared) {
+    throw unsupportedPhotoType(
+      `The body is ${sniffed ? `an ${sniffed} image` : 'no PNG, JPEG, GIF or WebP image'}, but was sent as ${declared}.`,
+      'body',
+    );
   }
   const partitionKey = departmentPartitionKey(department);
   if (!(await readEmployeeState(deps.employees, partitionKey, employeeId))) {
@@ -108,22 +141,29 @@ export async function uploadPhoto(
   }
   await ensureContainer(deps.photos);
   const blobName = photoBlobName(department, employeeId, newVersion(now(deps)));
-  // 1. The bytes first, under a name nobody references yet.
+  // 1. The bytes first, under a name nobody references yet (and create-only, as SAS uploads).
   await withStorageErrors(() =>
     deps.photos.getBlockBlobClient(blobName).uploadData(bytes, {
-      blobHTTPHeaders: { blobContentType: contentType },
+      blobHTTPHeaders: { blobContentType: sniffed },
+      conditions: { ifNoneMatch: '*' },
     }),
   );
   // 2. Then the entity.
-  return adopt(deps, department, employeeId, blobName);
+  return adopt(deps, department, employeeId, blobName, sniffed);
 }
 
 /**
- * Points the employee at a version blob the client uploaded itself through a write SAS.
+ * Points the employee at a version blob the client uploaded itself through a write SAS, once the
+ * blob passed the same checks as a direct upload: a block blob of at most {@link MAX_PHOTO_BYTES}
+ * whose first bytes are a PNG, JPEG, GIF or WebP image. The content type the client declared is
+ * ignored: the app sets the sniffed type on the blob (clearing every other header the client set)
+ * and records it on the entity. A refused blob is left for the sweep; no token reads it.
  *
  * @throws {ValidationError} `InvalidPhotoBlob` for a name that is not a photo version of this employee,
- *   `UnsupportedPhotoType` when the blob is not an image.
+ *   `UnsupportedPhotoType` when the blob is not such an image (SVG, HTML, text...), `EmptyPhoto`.
+ * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `PhotoBlobNotFound` when nothing was uploaded there; `EmployeeNotFound`.
+ * @throws {ConflictError} `PhotoBlobChanged` when the blob changed while it was checked.
  * @throws {DomainError} for storage faults.
  */
 export async function adoptUploadedPhoto(
@@ -140,23 +180,63 @@ export async function adoptUploadedPhoto(
       'InvalidPhotoBlob',
     );
   }
-  let contentType: string | undefined;
-  try {
-    contentType = (await deps.photos.getBlockBlobClient(blobName).getProperties()).contentType;
-  } catch (error) {
+  const checked = await checkUploadedPhoto(deps.photos, blobName);
+  return adopt(deps, department, employeeId, blobName, checked);
+}
+
+/**
+ * Checks an uploaded version blob (size, then the type from its first bytes) and sets the sniffed
+ * content type on it, all conditional on the ETag first read: bytes that change meanwhile are never
+ * vouched for.
+ */
+async function checkUploadedPhoto(
+  photos: ContainerClient,
+  blobName: string,
+): Promise<PhotoContentType> {
+  const blob = photos.getBlockBlobClient(blobName);
+  const storageFault = (error: unknown): unknown => {
+    if (error instanceof DomainError) return error;
     if (isNotFound(error)) {
-      throw new NotFoundError('PhotoBlobNotFound', `Nothing was uploaded to "${blobName}".`);
+      return new NotFoundError('PhotoBlobNotFound', `Nothing was uploaded to "${blobName}".`);
     }
-    throw toDomainError(error);
-  }
-  if (!contentType || !IMAGE_TYPE.test(contentType)) {
-    throw new ValidationError(
-      `The uploaded blob must have content-type image/*, got "${contentType ?? 'none'}".`,
-      'blobName',
-      'UnsupportedPhotoType',
+    if (isPreconditionFailed(error)) {
+      return new ConflictError(
+        'PhotoBlobChanged',
+        `"${blobName}" changed while it was checked; upload the photo to a new version.`,
+      );
+    }
+    return toDomainError(error);
+  };
+  try {
+    const properties = await blob.getProperties();
+    const size = properties.contentLength ?? 0;
+    if (properties.blobType !== 'BlockBlob') {
+      throw unsupportedPhotoType(
+        `"${blobName}" is a ${properties.blobType ?? 'unknown'} blob; upload the photo as a block blob.`,
+        'blobName',
+      );
+    }
+    if (size === 0) throw new ValidationError('The photo is empty.', 'blobName', 'EmptyPhoto');
+    if (size > MAX_PHOTO_BYTES) throw tooLarge();
+    const conditions = { ifMatch: properties.etag };
+    const head = await blob.downloadToBuffer(0, Math.min(size, PHOTO_SNIFF_BYTES), { conditions });
+    const type = sniffPhotoType(head);
+    if (!type) {
+      throw unsupportedPhotoType(
+        `"${blobName}" is no PNG, JPEG, GIF or WebP image (its declared type ` +
+          `"${properties.contentType ?? 'none'}" does not count).`,
+        'blobName',
+      );
+    }
+    // The app, not the uploader, decides the headers storage serves with the blob.
+    await blob.setHTTPHeaders(
+      { blobContentType: type, blobContentMD5: properties.contentMD5 },
+      { conditions },
     );
+    return type;
+  } catch (error) {
+    throw storageFault(error);
   }
-  return adopt(deps, department, employeeId, blobName);
 }
 
 const MAX_ROUNDS = 10;
@@ -166,6 +246,7 @@ async function adopt(
   department: string,
   employeeId: string,
   blobName: string,
+  checkedType: PhotoContentType,
 ): Promise<{ photoUrl: string; blobName: string }> {
   const partitionKey = departmentPartitionKey(department);
   const rowKey = employeeRowKey(employeeId);
@@ -176,12 +257,18 @@ async function adopt(
       await deleteBlobIfExists(deps.photos, blobName);
       throw employeeNotFound(department, employeeId);
     }
-    // Name the blob on the entity (conditional), then rewrite the URL on the employee and its
-    // email copy in one transaction; the directory carries `PhotoBlob` over as it stands.
+    // Name the blob and its checked type on the entity (conditional, one write: the pair always
+    // agrees), then rewrite the URL on the employee and its email copy in one transaction; the
+    // directory carries `PhotoBlob` and `PhotoType` over as they stand.
     let merged: { etag?: string };
     try {
       merged = await deps.employees.updateEntity(
-        { partitionKey, rowKey, [PHOTO_BLOB_PROPERTY]: blobName },
+        {
+          partitionKey,
+          rowKey,
+          [PHOTO_BLOB_PROPERTY]: blobName,
+          [PHOTO_TYPE_PROPERTY]: checkedType,
+        },
         'Merge',
         { etag: state.etag },
       );
@@ -207,7 +294,9 @@ async function adopt(
 }
 
 /**
- * A short-lived read URL (SAS) for the employee's current photo.
+ * A short-lived read URL (SAS) for the employee's current photo. The token pins the response's
+ * content type (`rsct`) to the type checked when the photo was adopted (`application/octet-stream`
+ * for a photo adopted before types were checked), whatever the blob's own header says.
  *
  * @throws {NotFoundError} `PhotoNotFound` when the employee (or its photo) does not exist.
  * @throws {DomainError} for storage faults (user delegation key).
@@ -221,7 +310,7 @@ export async function photoReadUrl(
     deps.employees,
     departmentPartitionKey(department),
     employeeRowKey(employeeId),
-    [PHOTO_BLOB_PROPERTY],
+    [PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY],
   );
   const blobName = entity?.[PHOTO_BLOB_PROPERTY];
   const owner = typeof blobName === 'string' ? parsePhotoBlobName(blobName) : undefined;
@@ -244,6 +333,7 @@ export async function photoReadUrl(
     startsOn: new Date(at - CLOCK_SKEW_MS),
     expiresOn,
     protocol: deps.allowHttp ? SASProtocol.HttpsAndHttp : SASProtocol.Https,
+    contentType: servedPhotoContentType(entity?.[PHOTO_TYPE_PROPERTY]),
   });
   return { url: `${deps.photos.getBlockBlobClient(blobName).url}?${sas}`, expiresOn };
 }
@@ -266,7 +356,7 @@ export async function deletePhoto(
     if (!state) throw employeeNotFound(department, employeeId);
     try {
       const merged = await deps.employees.updateEntity(
-        { partitionKey, rowKey, [PHOTO_BLOB_PROPERTY]: '' },
+        { partitionKey, rowKey, [PHOTO_BLOB_PROPERTY]: '', [PHOTO_TYPE_PROPERTY]: '' },
         'Merge',
         { etag: state.etag },
       );

@@ -4,11 +4,13 @@
  * the data never flows through the app.
  *
  * Every token is least privilege: tables read-only and limited to one partition (`spk` = `epk`),
- * a photo blob read or create+write (never delete or list), the logs container read+list.
+ * a photo blob read (with its checked content type pinned) or create-only (never overwrite, read,
+ * delete or list), the logs container read+list.
  */
 import { randomBytes } from 'node:crypto';
 import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure/storage-blob';
 import { getConfig, type Config } from '../config';
+import { servedPhotoContentType } from '../photos/imageType';
 import { ForbiddenError, NotConfiguredError, NotFoundError } from '../errors';
 import type { Principal } from '../identity/principal';
 import {
@@ -47,7 +49,7 @@ interface GrantBase {
   sas: string;
   startsOn: string;
   expiresOn: string;
-  /** Granted permissions in SAS notation (`r`, `cw`, `rl`). */
+  /** Granted permissions in SAS notation (`r`, `c`, `rl`). */
   permissions: string;
   /** The credential that signed the token. */
   signedWith: BlobSasKind;
@@ -162,8 +164,12 @@ export class SasService {
 
   /**
    * Blob SAS for one employee photo. `read`: the current photo (the employee, a `DirectoryAdmin`
-   * or a reader of the department). `write`: create+write on a new version blob (the employee or
-   * a `DirectoryAdmin`); the client uploads there, then hands the blob name to the photo feature.
+   * or a reader of the department), with the response content type pinned (`rsct`) to the type the
+   * photo feature checked at adoption. `write`: create-only (`c`) on a new version blob (the
+   * employee or a `DirectoryAdmin`): the client uploads there with one Put Blob, then hands the
+   * blob name to the photo feature, which checks it before adopting it. A `c` token cannot
+   * overwrite a blob that exists, so nothing stored (an adopted photo included) is ever rewritten
+   * through it.
    *
    * @throws {ValidationError} for a bad department, employee id or lifetime.
    * @throws {ForbiddenError} when the caller may not read or replace that photo.
@@ -190,7 +196,7 @@ export class SasService {
       return this.blobSas(
         this.config.containers.photos,
         blobName,
-        BlobSASPermissions.from({ create: true, write: true }).toString(),
+        BlobSASPermissions.from({ create: true }).toString(),
         window,
       );
     }
@@ -199,13 +205,14 @@ export class SasService {
         `Reading this photo needs to be employee ${employeeId}, a DirectoryAdmin or ${directoryReaderRole(department)}.`,
       );
     }
-    const blobName = await this.photoLocator.currentPhotoBlob(department, employeeId);
-    if (blobName === undefined) {
+    const photo = await this.photoLocator.currentPhoto(department, employeeId);
+    if (photo === undefined) {
       throw new NotFoundError(
         'PhotoNotFound',
         `Employee ${employeeId} in ${department} has no photo.`,
       );
     }
+    const { blobName } = photo;
     const owner = parsePhotoBlobName(blobName);
     if (!owner || owner.department !== department || owner.employeeId !== employeeId) {
       // A photo blob of someone else would leak data: refuse loudly, this is a bug upstream.
@@ -216,6 +223,7 @@ export class SasService {
       blobName,
       BlobSASPermissions.from({ read: true }).toString(),
       window,
+      { contentType: servedPhotoContentType(photo.contentType) },
     );
   }
 
@@ -338,11 +346,13 @@ export class SasService {
     blobName: string | undefined,
     permissions: string,
     window: SasWindow,
+    responseHeaders: { contentType?: string } = {},
   ): Promise<BlobSasGrant> {
     const signer = this.signer();
     const sas = await signer.sign({
       containerName: container,
       ...(blobName !== undefined ? { blobName } : {}),
+      ...responseHeaders,
       permissions:
         blobName !== undefined
           ? BlobSASPermissions.parse(permissions)

@@ -28,7 +28,7 @@ import {
 import { updateEmployee } from '../../directory/updateEmployee';
 import { PreconditionFailedError, ThrottledError } from '../../errors';
 import { copyPhotoToDepartment } from '../../photos/photos';
-import { PHOTO_BLOB_PROPERTY } from '../../sas/photoLocator';
+import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../sas/photoLocator';
 import { isPreconditionFailed, toDomainError } from '../../storage/errors';
 import { departmentPartitionKey, employeeRowKey, reviewRowKeyRange } from '../../storage/keys';
 import { isCopyOfThisMove, MOVE_MARKER_PROPERTY, moveWriteId, type MoveInput } from './moveRequest';
@@ -88,13 +88,17 @@ export async function copyEmployeeToTarget(
   });
   const { data, photoBlob } = await targetData(photos, source, move);
   const marker = moveWriteId(move.moveId);
+  // The copy keeps the content type the photo feature checked (server-side copies carry the
+  // blob's bytes and headers unchanged).
+  const photoType = photoBlob === '' ? '' : (source.entity[PHOTO_TYPE_PROPERTY] ?? '');
   const preserved: StoredProperties = { ...source.meta.preserved, [MOVE_MARKER_PROPERTY]: marker };
   if (photoBlob !== '' || PHOTO_BLOB_PROPERTY in preserved) {
     preserved[PHOTO_BLOB_PROPERTY] = photoBlob;
+    preserved[PHOTO_TYPE_PROPERTY] = photoType;
   }
   let copied: boolean;
   if (target && isCopyOfThisMove(target, move.moveId)) {
-    copied = await refreshTarget(context, table, target, data, photoBlob, move);
+    copied = await refreshTarget(context, table, target, data, { photoBlob, photoType }, move);
   } else {
     ({ inserted: copied } = await insertEmployee(context, move.toDepartment, data, {
       writeId: marker,
@@ -139,9 +143,10 @@ async function refreshTarget(
   table: TableClient,
   target: EmployeeState,
   data: EmployeeData,
-  photoBlob: string,
+  photo: { photoBlob: string; photoType: unknown },
   move: MoveInput,
 ): Promise<boolean> {
+  const { photoBlob, photoType } = photo;
   const current = target.data;
   const same =
     current.firstName === data.firstName &&
@@ -149,7 +154,8 @@ async function refreshTarget(
     current.email === data.email &&
     current.age === data.age &&
     current.photoUrl === data.photoUrl &&
-    (target.entity[PHOTO_BLOB_PROPERTY] ?? '') === photoBlob;
+    (target.entity[PHOTO_BLOB_PROPERTY] ?? '') === photoBlob &&
+    (target.entity[PHOTO_TYPE_PROPERTY] ?? '') === photoType;
   if (same) return false;
   let etag: string | undefined;
   try {
@@ -158,6 +164,7 @@ async function refreshTarget(
         partitionKey: target.entity.partitionKey,
         rowKey: employeeRowKey(move.employeeId),
         [PHOTO_BLOB_PROPERTY]: photoBlob,
+        [PHOTO_TYPE_PROPERTY]: photoType,
       },
       'Merge',
       { etag: target.etag },

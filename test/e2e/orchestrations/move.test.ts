@@ -5,6 +5,7 @@
  * taken id fails with the reason and moves nothing. A moved photo is served in the target, also
  * after the index worker swept the source employee's blobs.
  */
+import { pngImage } from '../../support/images';
 import type { RunningHost } from '../../support/host';
 import { asAdmin } from '../../support/principals';
 import { testClients } from '../../support/storage';
@@ -111,12 +112,13 @@ it('moves the photo: the target serves it, also after the source was swept', asy
     email: 'ng@contoso.com',
   });
   expect(created.status).toBe(201);
+  const png = pngImage();
   const upload = await fetch(
     `${host.baseUrl}/departments/Sales/employees/000003/photo`,
     asAdmin({
       method: 'PUT',
       headers: { 'content-type': 'image/png' },
-      body: 'png-bytes',
+      body: png,
     }),
   );
   expect(upload.status).toBe(200);
@@ -147,5 +149,6 @@ it('moves the photo: the target serves it, also after the source was swept', asy
   expect(photo.status).toBe(302);
   const read = await fetch(photo.headers.get('location')!);
   expect(read.status).toBe(200);
-  expect(await read.text()).toBe('png-bytes');
+  expect(read.headers.get('content-type')).toBe('image/png');
+  expect(Buffer.from(await read.arrayBuffer()).equals(png)).toBe(true);
 }, 60_000);

@@ -3,8 +3,10 @@
  * header), asks for a token, and then talks to storage directly with it.
  */
 import { odata } from '@azure/data-tables';
+import { createDirectory } from '../../../src/directory/directory';
 import { employeePartitionKey } from '../../../src/storage/keys';
 import { startHost, type RunningHost } from '../../support/host';
+import { htmlBytes, pngImage, svgBytes } from '../../support/images';
 import { adminPrincipal, employeePrincipal, PRINCIPAL_HEADER } from '../../support/principals';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 import { containerClientFrom, listAll, tableClientFrom } from '../../integration/sas/fixture';
@@ -115,5 +117,102 @@ describe('POST /api/sas/* through the local host', () => {
     for await (const blob of containerClientFrom(grant).listBlobsFlat()) listed.push(blob.name);
     expect(listed).toEqual(['web/2026/11/22/1000/000000.log']);
     expect((await post('/sas/logs', jane)).status).toBe(403);
+  });
+});
+
+describe('photos through the local host: write SAS, upload, adopt, read', () => {
+  const dept = 'Photo Dept';
+  const photoPath = `/departments/${encodeURIComponent(dept)}/employees/000223/photo`;
+  const admin = { 'x-ms-client-principal': adminHeader };
+
+  beforeAll(async () => {
+    const directory = createDirectory({ employees: clients.table(names.EMPLOYEES_TABLE) });
+    await directory.departments.put(dept, {});
+    await directory.employees.create(dept, {
+      employeeId: '000223',
+      firstName: 'Jane',
+      lastName: 'Doe',
+      email: 'jane@contoso.com',
+    });
+  });
+
+  /** A client's single Put Blob with the token. */
+  function putBlob(url: string, body: Buffer, contentType: string): Promise<Response> {
+    return fetch(url, {
+      method: 'PUT',
+      headers: { 'x-ms-blob-type': 'BlockBlob', 'content-type': contentType },
+      body,
+    });
+  }
+
+  async function writeGrant(): Promise<BlobSasGrant> {
+    const response = await post(`/sas/photos/${encodeURIComponent(dept)}/000223`, adminHeader, {
+      access: 'write',
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as BlobSasGrant;
+  }
+
+  function adopt(blobName: string): Promise<Response> {
+    return fetch(`${host.baseUrl}${photoPath}`, {
+      method: 'PUT',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ blobName }),
+    });
+  }
+
+  it('adopts a PNG from a create-only token, serves it as image/png, and the token cannot overwrite it', async () => {
+    const png = pngImage();
+    const grant = await writeGrant();
+    expect(grant.permissions).toBe('c');
+    // The uploader's declared type does not count; the bytes do.
+    expect((await putBlob(grant.url, png, 'text/html')).status).toBe(201);
+    const adopted = await adopt(grant.blobName!);
+    expect(adopted.status).toBe(200);
+
+    // The token that wrote the photo cannot replace it with a script.
+    expect((await putBlob(grant.url, htmlBytes, 'text/html')).status).toBe(403);
+
+    const redirect = await fetch(`${host.baseUrl}${photoPath}`, {
+      headers: admin,
+      redirect: 'manual',
+    });
+    expect(redirect.status).toBe(302);
+    const location = redirect.headers.get('location')!;
+    expect(new URL(location).searchParams.get('rsct')).toBe('image/png');
+    const viaRedirect = await fetch(location);
+    expect(viaRedirect.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await viaRedirect.arrayBuffer()).equals(png)).toBe(true);
+
+    const read = await post(`/sas/photos/${encodeURIComponent(dept)}/000223`, adminHeader, {
+      access: 'read',
+    });
+    const readGrant = (await read.json()) as BlobSasGrant;
+    expect(new URLSearchParams(readGrant.sas).get('rsct')).toBe('image/png');
+    const viaSas = await fetch(readGrant.url);
+    expect(viaSas.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await viaSas.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it('answers 400 UnsupportedPhotoType for SVG or HTML, adopted or PUT directly', async () => {
+    const grant = await writeGrant();
+    expect((await putBlob(grant.url, svgBytes, 'image/svg+xml')).status).toBe(201);
+    const adopted = await adopt(grant.blobName!);
+    expect(adopted.status).toBe(400);
+    expect(await adopted.json()).toMatchObject({ error: { code: 'UnsupportedPhotoType' } });
+
+    for (const [body, type] of [
+      [svgBytes, 'image/svg+xml'],
+      [htmlBytes, 'image/png'],
+      [pngImage(), 'image/jpeg'],
+    ] as const) {
+      const direct = await fetch(`${host.baseUrl}${photoPath}`, {
+        method: 'PUT',
+        headers: { ...admin, 'content-type': type },
+        body,
+      });
+      expect(direct.status).toBe(400);
+      expect(await direct.json()).toMatchObject({ error: { code: 'UnsupportedPhotoType' } });
+    }
   });
 });

@@ -18,6 +18,7 @@ import {
 } from '../../../src/photos/photos';
 import { accountKeySigner } from '../../../src/sas/blobSas';
 import { createWorld, seed, type TestWorld } from './support';
+import { pngImage } from '../../support/images';
 
 let world: TestWorld;
 
@@ -133,7 +134,8 @@ it('moves the photo: the target serves it, and the source sweep leaves it alone'
     signer: accountKeySigner(world.clients.sharedKey!),
     allowHttp: true,
   };
-  const uploaded = await uploadPhoto(deps, 'Sales', '000001', Buffer.from('png'), 'image/png');
+  const png = pngImage();
+  const uploaded = await uploadPhoto(deps, 'Sales', '000001', png, 'image/png');
 
   expect(await runCopyAndRemove()).toBe(1);
   // A repeated copy (the runtime may run it again) copies the blob again, harmlessly.
@@ -145,7 +147,10 @@ it('moves the photo: the target serves it, and the source sweep leaves it alone'
   const { url } = await photoReadUrl(deps, 'Marketing', '000001');
   const read = await fetch(url);
   expect(read.status).toBe(200);
-  expect(await read.text()).toBe('png');
+  // The copy keeps the checked type: the target's read token still pins it.
+  expect(new URL(url).searchParams.get('rsct')).toBe('image/png');
+  expect(read.headers.get('content-type')).toBe('image/png');
+  expect(Buffer.from(await read.arrayBuffer()).equals(png)).toBe(true);
 
   // The index worker's sweep of the gone source employee.
   await removePhotosOfGoneEmployee(deps, 'Sales', '000001');

@@ -1,6 +1,8 @@
 /**
  * Photos (large entity): upload, replace, delete; the entity names the blob only after it exists,
- * replaced versions are removed, and the read SAS works against Azurite and expires.
+ * replaced versions are removed, and the read SAS works against Azurite and expires. A direct
+ * upload is a photo only when its declared type is a photo type and its bytes are that image; the
+ * read token pins the checked type, and Azurite serves it with that type.
  */
 import { createDirectory } from '../../../src/directory/directory';
 import { accountKeySigner } from '../../../src/sas/blobSas';
@@ -11,6 +13,16 @@ import {
   uploadPhoto,
   type PhotoDependencies,
 } from '../../../src/photos/photos';
+import { PHOTO_BLOB_PROPERTY } from '../../../src/sas/photoLocator';
+import { employeeRowKey } from '../../../src/storage/keys';
+import {
+  gifBytes,
+  htmlBytes,
+  jpegBytes,
+  pngImage,
+  svgBytes,
+  webpBytes,
+} from '../../support/images';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();
@@ -46,8 +58,10 @@ const blobs = async () => {
 };
 
 it('uploads, replaces (old version removed), serves a SAS that expires, and deletes', async () => {
-  const first = await uploadPhoto(deps, 'Sales', '000001', Buffer.from('png-1'), 'image/png');
-  const second = await uploadPhoto(deps, 'Sales', '000001', Buffer.from('png-2'), 'image/png');
+  const png1 = pngImage([1, 2, 3]);
+  const png2 = pngImage([4, 5, 6]);
+  const first = await uploadPhoto(deps, 'Sales', '000001', png1, 'image/png');
+  const second = await uploadPhoto(deps, 'Sales', '000001', png2, 'image/png');
   expect(await blobs()).toEqual([second.blobName]);
   const employee = await deps.directory.get('Sales', '000001');
   expect(employee.value.photoUrl).toBe(second.photoUrl);
@@ -56,7 +70,8 @@ it('uploads, replaces (old version removed), serves a SAS that expires, and dele
   const { url } = await photoReadUrl(deps, 'Sales', '000001');
   const read = await fetch(url);
   expect(read.status).toBe(200);
-  expect(await read.text()).toBe('png-2');
+  expect(read.headers.get('content-type')).toBe('image/png');
+  expect(Buffer.from(await read.arrayBuffer()).equals(png2)).toBe(true);
   await new Promise((r) => setTimeout(r, 3_000));
   expect((await fetch(url)).status).toBe(403);
 
@@ -70,11 +85,79 @@ it('refuses non-images and oversize photos, and cleans up after a deleted employ
   await expect(
     uploadPhoto(deps, 'Sales', '000001', Buffer.from('x'), 'text/plain'),
   ).rejects.toThrow(/image/);
-  await expect(
-    uploadPhoto(deps, 'Sales', '000001', Buffer.alloc(16 * 1024 * 1024 + 1), 'image/png'),
-  ).rejects.toThrow(/at most/);
-  await uploadPhoto(deps, 'Sales', '000001', Buffer.from('png'), 'image/png');
+  const oversize = Buffer.alloc(16 * 1024 * 1024 + 1);
+  pngImage().copy(oversize);
+  await expect(uploadPhoto(deps, 'Sales', '000001', oversize, 'image/png')).rejects.toMatchObject({
+    code: 'PhotoTooLarge',
+  });
+  await uploadPhoto(deps, 'Sales', '000001', pngImage(), 'image/png');
   await deps.directory.delete('Sales', '000001');
   await removePhotosOfGoneEmployee(deps, 'Sales', '000001');
   expect(await blobs()).toEqual([]);
+});
+
+it('stores each photo type with the type its bytes show, and pins it on the read token', async () => {
+  for (const [type, bytes] of [
+    ['image/jpeg', jpegBytes],
+    ['image/gif', gifBytes],
+    ['image/webp', webpBytes],
+    ['image/png', pngImage()],
+  ] as const) {
+    // Declared types are case-insensitive and may carry parameters.
+    const { blobName } = await uploadPhoto(
+      deps,
+      'Sales',
+      '000001',
+      bytes,
+      `${type.toUpperCase()}; x=1`,
+    );
+    const stored = await deps.photos.getBlockBlobClient(blobName).getProperties();
+    expect(stored.contentType).toBe(type);
+    const { url } = await photoReadUrl(deps, 'Sales', '000001');
+    expect(new URL(url).searchParams.get('rsct')).toBe(type);
+    const read = await fetch(url);
+    expect(read.status).toBe(200);
+    expect(read.headers.get('content-type')).toBe(type);
+  }
+});
+
+it('refuses SVG, HTML and bytes that are not the declared type, storing nothing', async () => {
+  await deps.photos.createIfNotExists();
+  const refused: [Buffer, string][] = [
+    [svgBytes, 'image/svg+xml'],
+    [svgBytes, 'image/png'],
+    [htmlBytes, 'text/html'],
+    [htmlBytes, 'image/gif'],
+    [pngImage(), 'image/jpeg'],
+    [jpegBytes, 'image/png'],
+    [pngImage(), 'image/*'],
+    [pngImage().subarray(0, 10), 'image/png'],
+  ];
+  for (const [bytes, type] of refused) {
+    await expect(uploadPhoto(deps, 'Sales', '000001', bytes, type)).rejects.toMatchObject({
+      kind: 'invalid',
+      code: 'UnsupportedPhotoType',
+    });
+  }
+  expect(await blobs()).toEqual([]);
+  expect((await deps.directory.get('Sales', '000001')).value.photoUrl).toBeUndefined();
+});
+
+it('pins application/octet-stream for a photo adopted before types were checked', async () => {
+  // The entity names a blob but records no checked type (stored by an earlier version, which
+  // trusted the uploader's header): the token must not let storage serve the uploader's type.
+  const blobName = 'Sales/000001/0000000000000001-legacy';
+  await deps.photos.createIfNotExists();
+  await deps.photos
+    .getBlockBlobClient(blobName)
+    .uploadData(htmlBytes, { blobHTTPHeaders: { blobContentType: 'text/html' } });
+  await deps.employees.updateEntity(
+    { partitionKey: 'Sales', rowKey: employeeRowKey('000001'), [PHOTO_BLOB_PROPERTY]: blobName },
+    'Merge',
+  );
+  const { url } = await photoReadUrl(deps, 'Sales', '000001');
+  expect(new URL(url).searchParams.get('rsct')).toBe('application/octet-stream');
+  const read = await fetch(url);
+  expect(read.status).toBe(200);
+  expect(read.headers.get('content-type')).toBe('application/octet-stream');
 });

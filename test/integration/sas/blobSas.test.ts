@@ -1,11 +1,13 @@
 /**
- * Blob SAS (service SAS, account key) against real Azurite: a photo token reads or writes exactly
- * one blob, the logs token reads and lists one container, and nothing more.
+ * Blob SAS (service SAS, account key) against real Azurite: a photo token reads exactly one blob
+ * (served with its checked type) or creates exactly one new blob, the logs token reads and lists
+ * one container, and nothing more.
  */
 import { ForbiddenError, NotFoundError } from '../../../src/errors';
 import { directoryReaderRole } from '../../../src/identity/roles';
 import { employeeRowKey, parsePhotoBlobName, photoBlobName } from '../../../src/storage/keys';
-import { PHOTO_BLOB_PROPERTY } from '../../../src/sas/photoLocator';
+import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../../src/sas/photoLocator';
+import { pngImage } from '../../support/images';
 import {
   admin,
   blobClientFrom,
@@ -19,7 +21,7 @@ let fx: SasFixture;
 const DEPT = 'Human Resources';
 const jane = principal({ employee: { department: DEPT, employeeId: '000223' } });
 const hrReader = principal({ roles: [directoryReaderRole(DEPT)] });
-const photoBytes = Buffer.from('\x89PNG fake image bytes');
+const photoBytes = pngImage();
 
 beforeAll(async () => {
   fx = await createSasFixture();
@@ -31,6 +33,7 @@ beforeAll(async () => {
     partitionKey: DEPT,
     rowKey: employeeRowKey('000223'),
     [PHOTO_BLOB_PROPERTY]: current,
+    [PHOTO_TYPE_PROPERTY]: 'image/png',
   });
   await employees.createEntity({ partitionKey: DEPT, rowKey: employeeRowKey('000224') });
   const logs = fx.clients.container(fx.config.containers.logs);
@@ -40,9 +43,9 @@ beforeAll(async () => {
 afterAll(() => fx.cleanup());
 
 describe('photo SAS', () => {
-  it('write: a create+write token for a new version blob of that employee only', async () => {
+  it('write: a create-only token for a new version blob of that employee only', async () => {
     const grant = await fx.service.photoSas(jane, DEPT, '000223', 'write');
-    expect(grant.permissions).toBe('cw');
+    expect(grant.permissions).toBe('c');
     expect(grant.container).toBe(fx.config.containers.photos);
     expect(parsePhotoBlobName(grant.blobName!)).toMatchObject({
       department: DEPT,
@@ -58,7 +61,8 @@ describe('photo SAS', () => {
       .downloadToBuffer();
     expect(stored.equals(photoBytes)).toBe(true);
 
-    // Create+write only: no read, no delete.
+    // Create only: no second write, no read, no delete.
+    await expect(blob.uploadData(Buffer.from('again'))).rejects.toMatchObject({ statusCode: 403 });
     await expect(blob.downloadToBuffer()).rejects.toMatchObject({ statusCode: 403 });
     await expect(blob.delete()).rejects.toMatchObject({ statusCode: 403 });
     // The signature names the blob: the token cannot write the current photo or another blob.
@@ -75,14 +79,17 @@ describe('photo SAS', () => {
     expect(a.blobName).not.toBe(b.blobName);
   });
 
-  it('read: a read token for the current photo blob', async () => {
+  it('read: a read token for the current photo blob, its checked type pinned', async () => {
     const grant = await fx.service.photoSas(hrReader, DEPT, '000223', 'read');
     expect(grant).toMatchObject({
       permissions: 'r',
       blobName: photoBlobName(DEPT, '000223', 'v1'),
     });
+    expect(new URLSearchParams(grant.sas).get('rsct')).toBe('image/png');
     const blob = blobClientFrom(grant.url);
     expect((await blob.downloadToBuffer()).equals(photoBytes)).toBe(true);
+    // The blob itself was stored without a type (application/octet-stream): the token decides.
+    expect((await blob.download()).contentType).toBe('image/png');
     await expect(blob.uploadData(Buffer.from('overwrite'))).rejects.toMatchObject({
       statusCode: 403,
     });
@@ -120,13 +127,21 @@ describe('photo SAS', () => {
       .container(fx.config.containers.photos)
       .getBlockBlobClient(blobName)
       .uploadData(photoBytes);
-    const service = fx.serviceWith({ photoLocator: { currentPhotoBlob: async () => blobName } });
+    const service = fx.serviceWith({
+      photoLocator: { currentPhoto: async () => ({ blobName, contentType: 'image/gif' }) },
+    });
     const grant = await service.photoSas(admin, DEPT, '000224', 'read');
     expect(grant.blobName).toBe(blobName);
+    expect(new URLSearchParams(grant.sas).get('rsct')).toBe('image/gif');
     expect((await blobClientFrom(grant.url).downloadToBuffer()).equals(photoBytes)).toBe(true);
 
     const foreign = fx.serviceWith({
-      photoLocator: { currentPhotoBlob: async () => photoBlobName(DEPT, '000223', 'v1') },
+      photoLocator: {
+        currentPhoto: async () => ({
+          blobName: photoBlobName(DEPT, '000223', 'v1'),
+          contentType: 'image/png',
+        }),
+      },
     });
     await expect(foreign.photoSas(admin, DEPT, '000224', 'read')).rejects.toThrow(
       /does not belong/,
