@@ -2,7 +2,7 @@
  * App Service authentication ("Easy Auth") on the Function App, read from the bicep: the
  * `authsettingsV2` resource requires an Entra ID access token for every path except the anonymous
  * health probe, answers 401 itself, keeps no tokens, and takes the app registration from
- * parameters that azd fills in.
+ * parameters that azd fills in. Also: every HTTP route has a row in docs/security.md's table.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,6 +89,10 @@ function routePrefix(): string {
 /** The request path of a route template, e.g. `/api/health`. */
 const requestPath = (route: string): string =>
   `/${[routePrefix(), route].filter(Boolean).join('/')}`;
+
+/** A route template with its parameter names dropped: `departments/{dept}` → `departments/{}`. */
+const routeShape = (route: string): string =>
+  route.replace(/^\/+/, '').replace(/\{\*?[^}]*\}/g, '{}');
 
 function authSettings(): ReturnType<BicepFile['resources']>[number] {
   const found = api
@@ -230,5 +234,45 @@ describe('auth parameters', () => {
     ]) {
       expect(`${text}: ${doc.includes(text)}`).toBe(`${text}: true`);
     }
+  });
+});
+
+describe('docs/security.md', () => {
+  const doc = (): string => readRepoFile('docs/security.md');
+
+  it('has a row in the route × caller table for every HTTP route the app registers', () => {
+    /** `METHOD shape` of every row of the route × caller table. */
+    const rows = new Set(
+      [...doc().matchAll(/^\| `(GET|POST|PUT|PATCH|DELETE) (\/[^`?]*)[^`]*` *\|/gm)].map(
+        ([, method, route]) => `${method} ${routeShape(route!)}`,
+      ),
+    );
+    expect(rows.size).toBeGreaterThan(30);
+    const missing = routes().flatMap((r) =>
+      r.methods
+        .map((method) => `${method} ${routeShape(r.route)}`)
+        .filter((key) => !rows.has(key))
+        .map((key) => `${key} (function ${r.name}) has no row in docs/security.md`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('names the caller columns the contract defines', () => {
+    const header = /^\| route .*$/m.exec(doc())?.[0] ?? '';
+    for (const column of [
+      'anonymous',
+      'signed-in',
+      'self',
+      'DirectoryReader:{dept}',
+      'DirectoryEditor:{dept}',
+      'TelemetryWriter',
+      'DirectoryAdmin',
+    ]) {
+      expect(`${column}: ${header.includes(column)}`).toBe(`${column}: true`);
+    }
+  });
+
+  it('links to the app registration steps in docs/deploy.md', () => {
+    expect(doc()).toContain('deploy.md#app-registration');
   });
 });
