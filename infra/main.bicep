@@ -84,6 +84,16 @@ param activeStorageKey string = 'key1'
 @description('Storage account key expiration policy: Azure flags keys older than this many days.')
 param storageKeyExpirationDays int = 90
 
+@minLength(36)
+@maxLength(36)
+@description('Application (client) id of the Microsoft Entra app registration of this API (docs/deploy.md, "App registration"). App Service authentication accepts only access tokens issued for it.')
+param authClientId string
+
+@minLength(36)
+@maxLength(36)
+@description('Tenant (directory) id whose access tokens the API accepts; defaults to the tenant of the deployment.')
+param authTenantId string = tenant().tenantId
+
 var abbrs = loadJsonContent('./abbreviations.json')
 var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
 var tags = { 'azd-env-name': environmentName }
@@ -92,6 +102,10 @@ var appName = !empty(functionAppName) ? functionAppName : '${abbrs.webSitesFunct
 var deploymentContainerName = toLower('app-package-${take(appName, 32)}-${take(resourceToken, 7)}')
 // The storage account's SAS policy takes a "D.HH:MM:SS" period.
 var sasExpirationPeriod = '${sasMaxMinutes / 1440}.${padLeft(string((sasMaxMinutes % 1440) / 60), 2, '0')}:${padLeft(string(sasMaxMinutes % 60), 2, '0')}:00'
+
+// Issuer of the tenant's v2.0 access tokens (the app registration asks for v2.0 tokens, so their
+// `iss` is this URL; environment() keeps it right in sovereign clouds).
+var authOpenIdIssuer = '${environment().authentication.loginEndpoint}${authTenantId}/v2.0'
 
 resource rg 'Microsoft.Resources/resourceGroups@2022-09-01' = {
   name: !empty(resourceGroupName) ? resourceGroupName : '${abbrs.resourcesResourceGroups}${environmentName}'
@@ -185,6 +199,8 @@ module api './app/api.bicep' = {
     loginRetentionDays: loginRetentionDays
     sasMaxMinutes: sasMaxMinutes
     lastNameIndexMode: lastNameIndexMode
+    authClientId: authClientId
+    authOpenIdIssuer: authOpenIdIssuer
   }
 }
 

@@ -46,6 +46,12 @@ param sasMaxMinutes int = 60
 @allowed(['entity', 'blob'])
 param lastNameIndexMode string = 'entity'
 
+@description('Application (client) id of the Microsoft Entra app registration that represents this API.')
+param authClientId string
+
+@description('OpenID Connect issuer whose access tokens App Service authentication accepts: the v2.0 endpoint of the tenant.')
+param authOpenIdIssuer string
+
 var storageSuffix = environment().suffixes.storage
 
 // Identity-based host storage (AzureWebJobsStorage__*): triggers, Durable Functions and the app's
@@ -141,6 +147,53 @@ resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
   parent: functionApp
   name: 'appsettings'
   properties: union(storageSettings, monitoringSettings, sasSettings, sasKeySettings, directorySettings)
+}
+
+// App Service authentication ("Easy Auth") in front of every HTTP function. The platform validates
+// the caller's Entra ID access token, answers 401 itself when there is none (only the health probe
+// is let through anonymously), strips any x-ms-client-principal header a client sent and passes
+// the validated principal to the app in that header; WEBSITE_AUTH_ENABLED=True tells the app it
+// may trust it (docs/security.md). Bearer tokens only: no login redirect, no client secret, no
+// token store.
+resource authSettings 'Microsoft.Web/sites/config@2024-04-01' = {
+  parent: functionApp
+  name: 'authsettingsV2'
+  properties: {
+    platform: {
+      enabled: true
+    }
+    globalValidation: {
+      requireAuthentication: true
+      unauthenticatedClientAction: 'Return401'
+      excludedPaths: [
+        '/api/health'
+      ]
+    }
+    httpSettings: {
+      requireHttps: true
+    }
+    identityProviders: {
+      azureActiveDirectory: {
+        enabled: true
+        registration: {
+          clientId: authClientId
+          openIdIssuer: authOpenIdIssuer
+        }
+        validation: {
+          // v2.0 access tokens carry the client id as audience, v1.0 tokens the application id URI.
+          allowedAudiences: [
+            authClientId
+            'api://${authClientId}'
+          ]
+        }
+      }
+    }
+    login: {
+      tokenStore: {
+        enabled: false
+      }
+    }
+  }
 }
 
 output name string = functionApp.name

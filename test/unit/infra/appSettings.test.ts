@@ -71,6 +71,19 @@ const PLATFORM_SETTINGS: Record<string, string> = {
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'Entra-authenticated telemetry ingestion',
 };
 
+/**
+ * Settings the platform itself sets on every instance, which src/config.ts may read to learn where
+ * it runs: bicep must never set them (a hand-set WEBSITE_AUTH_ENABLED would make the app trust
+ * principal headers that App Service authentication never checked), so they are neither set nor
+ * "defaulted".
+ */
+const PLATFORM_PROVIDED: Record<string, string> = {
+  WEBSITE_AUTH_ENABLED: 'True when App Service authentication is on for the app',
+  WEBSITE_INSTANCE_ID: 'set on every instance in Azure, never locally',
+  WEBSITE_HOSTNAME: "the app's default host name",
+  WEBSITE_SITE_NAME: 'the app name',
+};
+
 describe('app settings', () => {
   it('reads the setting names out of src/config.ts (template names expanded)', () => {
     expect(settingsReadByConfig()).toEqual(
@@ -89,7 +102,7 @@ describe('app settings', () => {
   it('sets in api.bicep, or lists in infra/settings-defaulted.json, every setting src/config.ts reads', () => {
     const set = bicepSettings();
     const unaccounted = settingsReadByConfig().filter(
-      (name) => !set.has(name) && !(name in defaulted),
+      (name) => !set.has(name) && !(name in defaulted) && !(name in PLATFORM_PROVIDED),
     );
     expect(
       unaccounted.map(
@@ -175,6 +188,12 @@ describe('app settings', () => {
     expect(api.variable('sasKeySettings')).toMatch(/^empty\(storageKeySecretUri\) \? \{\} :/);
     const site = api.resourcesOfType('Microsoft.Web/sites').find((r) => !r.existing)!;
     expect(valueAt(site.body, 'properties.keyVaultReferenceIdentity')).toBe('identityId');
+  });
+
+  it('sets none of the settings the platform provides (WEBSITE_AUTH_ENABLED is its word, not ours)', () => {
+    const set = bicepSettings();
+    expect(Object.keys(PLATFORM_PROVIDED).filter((name) => set.has(name))).toEqual([]);
+    expect(Object.keys(PLATFORM_PROVIDED).filter((name) => name in defaulted)).toEqual([]);
   });
 
   it('sets none of the settings Flex Consumption rejects', () => {

@@ -1,0 +1,278 @@
+/**
+ * App Service authentication ("Easy Auth") on the Function App, read from the bicep: the
+ * `authsettingsV2` resource requires an Entra ID access token for every path except the anonymous
+ * health probe, answers 401 itself, keeps no tokens, and takes the app registration from
+ * parameters that azd fills in. Also: every HTTP route has a row in docs/security.md's table.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { BicepFile, readRepoFile, REPO_ROOT, stringLiterals, valueAt } from './bicep';
+
+const main = new BicepFile('main.bicep');
+const api = new BicepFile('app/api.bicep');
+
+interface HttpRoute {
+  name: string;
+  route: string;
+  methods: string[];
+  authLevel: string;
+}
+
+/**
+ * Every HTTP function the app registers, with its route, methods and auth level, read the way the
+ * Functions host reads them: each `functions/*.ts` entry point is loaded with a stand-in for the
+ * worker's `@azure/functions-core` module that records the metadata `@azure/functions` hands over.
+ */
+function httpRoutes(): HttpRoute[] {
+  const found: HttpRoute[] = [];
+  const entryPoints = fs
+    .readdirSync(path.join(REPO_ROOT, 'functions'))
+    .filter((name) => name.endsWith('.ts'))
+    .sort();
+  for (const entryPoint of entryPoints) {
+    jest.isolateModules(() => {
+      const disposable = { dispose: (): void => undefined };
+      jest.doMock(
+        '@azure/functions-core',
+        () => ({
+          version: '3.10.1',
+          hostVersion: '4.0.0-test',
+          registerFunction(metadata: {
+            name: string;
+            bindings: Record<
+              string,
+              { type: string; route?: string; methods?: string[]; authLevel?: string }
+            >;
+          }) {
+            const trigger = Object.values(metadata.bindings).find(
+              (b) => b.type.toLowerCase() === 'httptrigger',
+            );
+            if (trigger) {
+              found.push({
+                name: metadata.name,
+                route: trigger.route ?? metadata.name,
+                methods: (trigger.methods ?? []).map((m) => m.toUpperCase()),
+                authLevel: (trigger.authLevel ?? 'function').toLowerCase(),
+              });
+            }
+            return disposable;
+          },
+          registerHook: () => disposable,
+          setProgrammingModel: (): void => undefined,
+          getProgrammingModel: (): undefined => undefined,
+          log: (): void => undefined,
+          Disposable: class {
+            dispose(): void {}
+          },
+        }),
+        { virtual: true },
+      );
+      // A plain require, so the entry point loads inside this isolated registry with the mock.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require(path.join(REPO_ROOT, 'functions', entryPoint));
+    });
+  }
+  return found;
+}
+
+let cachedRoutes: HttpRoute[] | undefined;
+const routes = (): HttpRoute[] => (cachedRoutes ??= httpRoutes());
+
+/** The host's HTTP route prefix (host.json `extensions.http.routePrefix`, default `api`). */
+function routePrefix(): string {
+  const hostJson = JSON.parse(readRepoFile('host.json')) as {
+    extensions?: { http?: { routePrefix?: string } };
+  };
+  return hostJson.extensions?.http?.routePrefix ?? 'api';
+}
+
+/** The request path of a route template, e.g. `/api/health`. */
+const requestPath = (route: string): string =>
+  `/${[routePrefix(), route].filter(Boolean).join('/')}`;
+
+/** A route template with its parameter names dropped: `departments/{dept}` → `departments/{}`. */
+const routeShape = (route: string): string =>
+  route.replace(/^\/+/, '').replace(/\{\*?[^}]*\}/g, '{}');
+
+function authSettings(): ReturnType<BicepFile['resources']>[number] {
+  const found = api
+    .resourcesOfType('Microsoft.Web/sites/config')
+    .filter((r) => valueAt(r.body, 'name') === "'authsettingsV2'");
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+describe('App Service authentication (authsettingsV2)', () => {
+  it('is a config resource of the Function App, always deployed', () => {
+    const auth = authSettings();
+    expect(valueAt(auth.body, 'parent')).toBe('functionApp');
+    expect(auth.condition).toBeUndefined();
+    const site = api.resourcesOfType('Microsoft.Web/sites').find((r) => !r.existing)!;
+    expect(site.symbol).toBe('functionApp');
+  });
+
+  it('requires an identity everywhere, answers 401 without one, and runs on the platform', () => {
+    const body = authSettings().body;
+    expect(valueAt(body, 'properties.platform.enabled')).toBe('true');
+    expect(valueAt(body, 'properties.globalValidation.requireAuthentication')).toBe('true');
+    expect(valueAt(body, 'properties.globalValidation.unauthenticatedClientAction')).toBe(
+      "'Return401'",
+    );
+    // An API: no login redirect to any provider.
+    expect(valueAt(body, 'properties.globalValidation.redirectToProvider')).toBeUndefined();
+    expect(valueAt(body, 'properties.httpSettings.requireHttps')).toBe('true');
+  });
+
+  it('lets only the health probe through anonymously', () => {
+    const excluded = stringLiterals(
+      valueAt(authSettings().body, 'properties.globalValidation.excludedPaths') ?? '',
+    );
+    expect(excluded).toEqual(['/api/health']);
+  });
+
+  it('excludes exactly the anonymous HTTP routes, and no other route starts with an excluded path', () => {
+    const excluded = stringLiterals(
+      valueAt(authSettings().body, 'properties.globalValidation.excludedPaths') ?? '',
+    );
+    const anonymous = routes()
+      .filter((r) => r.authLevel === 'anonymous')
+      .map((r) => requestPath(r.route));
+    expect(anonymous).toContain('/api/health');
+    expect([...new Set(anonymous)].sort()).toEqual([...excluded].sort());
+    const shadowed = routes()
+      .filter((r) => r.authLevel !== 'anonymous')
+      .map((r) => requestPath(r.route))
+      .filter((p) => excluded.some((e) => p.toLowerCase().startsWith(e.toLowerCase())));
+    expect(shadowed).toEqual([]);
+  });
+
+  it('validates Entra ID tokens of the app registration and keeps no token store', () => {
+    const body = authSettings().body;
+    const aad = 'properties.identityProviders.azureActiveDirectory';
+    expect(valueAt(body, `${aad}.enabled`)).toBe('true');
+    expect(valueAt(body, `${aad}.registration.clientId`)).toBe('authClientId');
+    expect(valueAt(body, `${aad}.registration.openIdIssuer`)).toBe('authOpenIdIssuer');
+    // Bearer tokens only: no client secret to store or rotate.
+    expect(valueAt(body, `${aad}.registration.clientSecretSettingName`)).toBeUndefined();
+    // v2.0 access tokens name the client id as audience, v1.0 tokens the application id URI.
+    const audiences = (valueAt(body, `${aad}.validation.allowedAudiences`) ?? '')
+      .replace(/^\[|\]$/g, '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    expect(audiences).toEqual(['authClientId', "'api://${authClientId}'"]);
+    expect(valueAt(body, 'properties.login.tokenStore.enabled')).toBe('false');
+  });
+
+  it('sets no identity provider other than Microsoft Entra ID', () => {
+    const providers = valueAt(authSettings().body, 'properties.identityProviders') ?? '';
+    expect(providers.replace(/\s+/g, ' ')).toMatch(/^\{ azureActiveDirectory: \{/);
+    expect(
+      valueAt(authSettings().body, 'properties.identityProviders.customOpenIdConnectProviders'),
+    ).toBe(undefined);
+  });
+});
+
+describe('auth parameters', () => {
+  const parameters = (
+    JSON.parse(readRepoFile('infra/main.parameters.json')) as {
+      parameters: Record<string, { value: unknown }>;
+    }
+  ).parameters;
+
+  it('api.bicep takes the client id and issuer from its caller (no defaults)', () => {
+    expect(api.param('authClientId')).toMatchObject({ type: 'string', defaultText: undefined });
+    expect(api.param('authOpenIdIssuer')).toMatchObject({ type: 'string', defaultText: undefined });
+  });
+
+  it('main.bicep requires the client id and defaults the tenant to the deployment tenant', () => {
+    expect(main.param('authClientId')).toMatchObject({ type: 'string', defaultText: undefined });
+    expect(main.param('authTenantId')).toMatchObject({
+      type: 'string',
+      defaultText: 'tenant().tenantId',
+    });
+    // Both are GUIDs: a placeholder that azd did not fill in fails validation instead of deploying.
+    for (const name of ['authClientId', 'authTenantId']) {
+      expect(main.text).toMatch(
+        new RegExp(
+          `@minLength\\(36\\)\\s*@maxLength\\(36\\)\\s*@description\\([^\\n]*\\)\\s*param ${name} `,
+        ),
+      );
+    }
+  });
+
+  it('builds the v2.0 issuer of that tenant and passes both to the api module', () => {
+    expect(main.variable('authOpenIdIssuer')).toBe(
+      "'${environment().authentication.loginEndpoint}${authTenantId}/v2.0'",
+    );
+    const apiModule = main.modules().find((m) => m.path === './app/api.bicep')!;
+    expect(valueAt(apiModule.body, 'params.authClientId')).toBe('authClientId');
+    expect(valueAt(apiModule.body, 'params.authOpenIdIssuer')).toBe('authOpenIdIssuer');
+  });
+
+  it('fills them from azd environment values in main.parameters.json', () => {
+    expect(parameters.authClientId).toEqual({ value: '${AZURE_AUTH_CLIENT_ID}' });
+    expect(parameters.authTenantId).toEqual({ value: '${AZURE_AUTH_TENANT_ID}' });
+  });
+
+  it('are documented in docs/deploy.md with the app registration steps', () => {
+    const doc = readRepoFile('docs/deploy.md');
+    for (const text of [
+      'authClientId',
+      'authTenantId',
+      'AZURE_AUTH_CLIENT_ID',
+      'AZURE_AUTH_TENANT_ID',
+      'az ad app create',
+      'DirectoryAdmin',
+      'DirectoryEditor:',
+      'DirectoryReader:',
+      'TelemetryWriter',
+      '%20',
+      'requestedAccessTokenVersion',
+      'claimsMappingPolicies',
+      '## App registration',
+    ]) {
+      expect(`${text}: ${doc.includes(text)}`).toBe(`${text}: true`);
+    }
+  });
+});
+
+describe('docs/security.md', () => {
+  const doc = (): string => readRepoFile('docs/security.md');
+
+  it('has a row in the route × caller table for every HTTP route the app registers', () => {
+    /** `METHOD shape` of every row of the route × caller table. */
+    const rows = new Set(
+      [...doc().matchAll(/^\| `(GET|POST|PUT|PATCH|DELETE) (\/[^`?]*)[^`]*` *\|/gm)].map(
+        ([, method, route]) => `${method} ${routeShape(route!)}`,
+      ),
+    );
+    expect(rows.size).toBeGreaterThan(30);
+    const missing = routes().flatMap((r) =>
+      r.methods
+        .map((method) => `${method} ${routeShape(r.route)}`)
+        .filter((key) => !rows.has(key))
+        .map((key) => `${key} (function ${r.name}) has no row in docs/security.md`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('names the caller columns the contract defines', () => {
+    const header = /^\| route .*$/m.exec(doc())?.[0] ?? '';
+    for (const column of [
+      'anonymous',
+      'signed-in',
+      'self',
+      'DirectoryReader:{dept}',
+      'DirectoryEditor:{dept}',
+      'TelemetryWriter',
+      'DirectoryAdmin',
+    ]) {
+      expect(`${column}: ${header.includes(column)}`).toBe(`${column}: true`);
+    }
+  });
+
+  it('links to the app registration steps in docs/deploy.md', () => {
+    expect(doc()).toContain('deploy.md#app-registration');
+  });
+});
