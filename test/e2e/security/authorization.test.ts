@@ -281,11 +281,9 @@ async function call(
   caller: Caller,
   probe: Partial<Probe> = {},
 ): Promise<Reply> {
-  const principal = CALLERS[caller];
-  const headers: Record<string, string> = { ...probe.headers };
-  if (principal !== null) headers['x-ms-client-principal'] = principal;
   return send(host.baseUrl, method, path, {
-    headers,
+    principal: CALLERS[caller],
+    headers: { ...probe.headers },
     ...(probe.json !== undefined ? { json: probe.json } : {}),
     ...(probe.raw !== undefined ? { raw: probe.raw } : {}),
   });
@@ -397,7 +395,7 @@ describe('authorization of every HTTP route', () => {
     });
     const refused = await send(host.baseUrl, 'PUT', `/departments/${seg(elsewhere)}`, {
       json: {},
-      headers: { 'x-ms-client-principal': editorOfNew },
+      principal: editorOfNew,
     });
     expectError(refused, 403, 'Forbidden');
     const updated = await call('PUT', d, 'editor', { json: { description: 'Edited' } });
