@@ -50,6 +50,8 @@ async function main(): Promise<void> {
   const root = projectRoot();
   const localSettings = readLocalSettings(path.join(root, 'local.settings.json'));
   if (localSettings) applyLocalSettings(localSettings.values, process.env);
+  // As infra/app/api.bicep sets it in Azure: no request body past the largest the API takes.
+  process.env.FUNCTIONS_REQUEST_BODY_SIZE_LIMIT ??= String(16 * 1024 * 1024 + 64 * 1024);
   const port = Number(values.port ?? process.env.PORT ?? localSettings?.localHttpPort ?? 7071);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`Invalid port "${values.port ?? process.env.PORT}".`);

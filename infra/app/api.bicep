@@ -54,6 +54,9 @@ param authOpenIdIssuer string
 
 var storageSuffix = environment().suffixes.storage
 
+// 16 MiB photo + 64 KiB of headroom; tools/host reads the same setting locally.
+var requestBodyLimitBytes = 16 * 1024 * 1024 + 64 * 1024
+
 // Identity-based host storage (AzureWebJobsStorage__*): triggers, Durable Functions and the app's
 // own clients (src/storage/clients.ts) use the managed identity; there is no connection string.
 var storageSettings = {
@@ -80,6 +83,12 @@ var sasSettings = {
 }
 var sasKeySettings = empty(storageKeySecretUri) ? {} : {
   STORAGE_ACCOUNT_KEY: '@Microsoft.KeyVault(SecretUri=${storageKeySecretUri})'
+}
+
+// The host refuses a request body past this many bytes while it streams in (its default is
+// 100 MiB): the largest the API takes is a 16 MiB photo, so nothing larger is ever buffered.
+var hostSettings = {
+  FUNCTIONS_REQUEST_BODY_SIZE_LIMIT: string(requestBodyLimitBytes)
 }
 
 // Tunables chosen at deployment (main.bicep parameters).
@@ -146,7 +155,7 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
 resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
   parent: functionApp
   name: 'appsettings'
-  properties: union(storageSettings, monitoringSettings, sasSettings, sasKeySettings, directorySettings)
+  properties: union(storageSettings, monitoringSettings, sasSettings, sasKeySettings, hostSettings, directorySettings)
 }
 
 // App Service authentication ("Easy Auth") in front of every HTTP function. The platform validates

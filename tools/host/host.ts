@@ -21,7 +21,7 @@ import {
 import { describeFunction, type HostFunction } from './functions';
 import { createHttpDriver } from './http/httpDriver';
 import { createAdminApi, type HostState } from './http/admin';
-import { createHostServer } from './http/server';
+import { createHostServer, requestBodyLimit } from './http/server';
 import { loadEntryPoints, packageMain } from './load/entryPoints';
 import { createLogger, describeError, parseLogLevel, type Logger } from './log';
 import { createQueueDriver } from './queue/queueDriver';
@@ -265,6 +265,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
   });
 
   const server = createHostServer({
+    maxRequestBodyBytes: requestBodyLimit(env.FUNCTIONS_REQUEST_BODY_SIZE_LIMIT),
     routePrefix: settings.routePrefix,
     httpDriver,
     admin,

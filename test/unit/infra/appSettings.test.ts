@@ -69,6 +69,8 @@ const PLATFORM_SETTINGS: Record<string, string> = {
   AzureWebJobsStorage__credential: 'tells the host and extensions to use a managed identity',
   APPLICATIONINSIGHTS_CONNECTION_STRING: 'where the host sends telemetry',
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'Entra-authenticated telemetry ingestion',
+  FUNCTIONS_REQUEST_BODY_SIZE_LIMIT:
+    'the host refuses a larger request body while it streams in (the local host reads it too)',
 };
 
 /**

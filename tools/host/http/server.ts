@@ -11,8 +11,19 @@ import type { TriggerDriver } from '../drivers';
 import type { HttpDriver } from './httpDriver';
 import { errorJson, sendJson } from './respond';
 
-/** The Functions host's request size limit. */
+/** The Functions host's default request size limit (`FUNCTIONS_REQUEST_BODY_SIZE_LIMIT`). */
 export const MAX_REQUEST_BODY_BYTES = 100 * 1024 * 1024;
+
+/**
+ * The request size limit as the Functions host reads it: the app setting
+ * `FUNCTIONS_REQUEST_BODY_SIZE_LIMIT` in bytes, 100 MiB when absent or not a positive whole number.
+ */
+export function requestBodyLimit(setting: string | undefined): number {
+  const value = Number(setting?.trim());
+  return setting !== undefined && Number.isSafeInteger(value) && value > 0
+    ? value
+    : MAX_REQUEST_BODY_BYTES;
+}
 
 export interface AdminApi {
   status(): Record<string, unknown>;
@@ -35,6 +46,8 @@ export interface HostServerOptions {
   logger: Logger;
   /** Drivers that serve host-level paths (tried after the admin API, before functions). */
   drivers: TriggerDriver[];
+  /** Largest request body, bytes; a larger one is refused with 413 while it streams in. */
+  maxRequestBodyBytes?: number;
 }
 
 export interface HostServer {
@@ -129,6 +142,7 @@ function requestOrigin(request: IncomingMessage, fallback: string): string {
 
 export function createHostServer(options: HostServerOptions): HostServer {
   const { routePrefix, httpDriver, admin, logger, drivers } = options;
+  const bodyLimit = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const prefix = routePrefix ? `/${routePrefix.toLowerCase()}` : '';
   let origin = 'http://127.0.0.1';
   let closing = false;
@@ -139,13 +153,16 @@ export function createHostServer(options: HostServerOptions): HostServer {
     const pathname = (request.url ?? '/').split('?')[0]!;
     let body: Buffer;
     try {
-      body = await readBody(request, MAX_REQUEST_BODY_BYTES);
+      const declared = Number(request.headers['content-length'] ?? NaN);
+      if (Number.isFinite(declared) && declared > bodyLimit) throw new BodyTooLargeError();
+      body = await readBody(request, bodyLimit);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
+        // The rest of the body is drained unbuffered, so the client can read this answer.
         sendJson(
           response,
           413,
-          errorJson('RequestTooLarge', `The request body is over ${MAX_REQUEST_BODY_BYTES} bytes.`),
+          errorJson('RequestTooLarge', `The request body is over ${bodyLimit} bytes.`),
         );
       } else response.destroy();
       return;

@@ -1,0 +1,55 @@
+/**
+ * Request bodies are measured while they stream in: a chunked body (no length up front) past the
+ * host's `FUNCTIONS_REQUEST_BODY_SIZE_LIMIT` is refused with 413 by the host, and one past a
+ * route's own limit by the route — never buffered whole first, never a 500.
+ */
+import { startHost, type RunningHost } from '../../support/host';
+import { PRINCIPAL_HEADER, telemetryPrincipal } from '../../support/principals';
+
+const HOST_LIMIT = 256 * 1024;
+let host: RunningHost;
+
+beforeAll(async () => {
+  host = await startHost({
+    env: { FUNCTIONS_REQUEST_BODY_SIZE_LIMIT: String(HOST_LIMIT), LOG_MAX_BATCH_BYTES: '65536' },
+  });
+}, 60_000);
+afterAll(async () => {
+  await host?.stop();
+});
+
+/** A body sent in chunks of 64 KiB, `total` bytes in all (`transfer-encoding: chunked`). */
+function chunked(total: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= total) return controller.close();
+      const size = Math.min(64 * 1024, total - sent);
+      sent += size;
+      controller.enqueue(new Uint8Array(size).fill(0x20));
+    },
+  });
+}
+
+async function post(path: string, principal: string, body: ReadableStream<Uint8Array> | string) {
+  const response = await fetch(`${host.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: principal },
+    body,
+    ...(typeof body === 'string' ? {} : { duplex: 'half' }),
+  } as RequestInit);
+  return { status: response.status, body: (await response.json()) as { error?: { code: string } } };
+}
+
+it('the host refuses a chunked body past FUNCTIONS_REQUEST_BODY_SIZE_LIMIT with 413', async () => {
+  const reply = await post('/logs', telemetryPrincipal, chunked(8 * HOST_LIMIT));
+  expect(reply.status).toBe(413);
+  expect(reply.body.error?.code).toBe('RequestTooLarge');
+});
+
+it('a route refuses a chunked body past its own limit with 413, under the host limit', async () => {
+  // POST /logs takes at most LOG_MAX_BATCH_BYTES (64 KiB here); the host would take 256 KiB.
+  const reply = await post('/logs', telemetryPrincipal, chunked(2 * 65536));
+  expect(reply.status).toBe(413);
+  expect(reply.body.error?.code).toBe('TooLarge');
+});
