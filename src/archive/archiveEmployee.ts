@@ -34,6 +34,7 @@ import { EntityTypes, isEntityOfType } from '../directory/entityTypes';
 import { readEntity } from '../directory/state';
 import { ensureTable } from '../directory/tables';
 import { NotFoundError, PreconditionFailedError, ThrottledError } from '../errors';
+import { submitEntityGroupTransaction } from '../storage/entityGroupTransaction';
 import { withStorageErrors } from '../storage/errors';
 import { departmentPartitionKey, employeeRowKey, reviewRowKeyRange } from '../storage/keys';
 
@@ -180,7 +181,12 @@ async function copyToArchive(
     const chunk = entities.slice(start, start + MAX_TRANSACTION_OPERATIONS);
     await withStorageErrors(async () => {
       if (chunk.length === 1) await archive.upsertEntity(chunk[0]!, 'Replace');
-      else await archive.submitTransaction(chunk.map((entity) => ['upsert', entity, 'Replace']));
+      else {
+        await submitEntityGroupTransaction(
+          archive,
+          chunk.map((entity) => ['upsert', entity, 'Replace']),
+        );
+      }
     });
   }
 }
