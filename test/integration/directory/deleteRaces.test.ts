@@ -3,10 +3,17 @@
  * employee and planned its transaction, the transaction is held just before it reaches storage,
  * the PATCH commits, then the delete goes on. A delete with `If-Match` must then fail (its ETag no
  * longer matches) and the edit must survive; a delete without `If-Match` deletes the new version.
+ * Index entities are deleted under their ETag the same way.
  */
 import { PreconditionFailedError } from '../../../src/errors';
+import { lastNameRowKey } from '../../../src/storage/keys';
 import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
-import { createDirectoryFixture, employeeBody, type DirectoryFixture } from './fixture';
+import {
+  compareIndexes,
+  createDirectoryFixture,
+  employeeBody,
+  type DirectoryFixture,
+} from './fixture';
 
 let fx: DirectoryFixture;
 beforeEach(async () => {
@@ -50,4 +57,23 @@ it('DELETE without If-Match deletes the version the PATCH wrote (last writer win
     code: 'EmployeeNotFound',
   });
   expect((await fx.directory.departments.get('Ops')).value.employeeCount).toBe(0);
+});
+
+it('a rename that empties a last-name index entity keeps an id added to it meanwhile', async () => {
+  // 000001 is the only Last1; renaming it deletes that index entity. A create of another Last1
+  // commits between the rename's read and its transaction: the delete's ETag no longer matches,
+  // the rename retries on the new index entity and removes only its own id.
+  const gate = holdFirstBatch(fx.table, deletesEntity('Ops', lastNameRowKey('Last1')));
+  const renaming = fx.directory.employees.patch('Ops', '000001', { lastName: 'Other' });
+  await gate.reached;
+  await fx.another().employees.create('Ops', employeeBody(8));
+  gate.release();
+  await renaming;
+
+  const last1 = await fx.directory.employees.findByLastName('Ops', 'Last1');
+  expect(last1.items.map((e) => e.employeeId)).toEqual(['000008']);
+  const other = await fx.directory.employees.findByLastName('Ops', 'Other');
+  expect(other.items.map((e) => e.employeeId)).toEqual(['000001']);
+  const { stored, expected } = await compareIndexes(fx.table, 'Ops');
+  expect(stored).toEqual(expected);
 });
