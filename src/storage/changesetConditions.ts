@@ -93,10 +93,9 @@ export function withIfMatch(body: string, conditions: readonly EntityCondition[]
         output.push(line);
         break;
       case 'requestLine': {
-        const request = REQUEST_LINE.exec(line);
-        const keys = request ? entityKeysOfUrl(request[2]!) : undefined;
-        condition =
-          keys && CONDITIONAL_METHODS.has(request![1]!) ? wanted.get(keyOf(keys)) : undefined;
+        const [, method = '', url = ''] = REQUEST_LINE.exec(line) ?? [];
+        const keys = CONDITIONAL_METHODS.has(method) ? entityKeysOfUrl(url) : undefined;
+        condition = keys && wanted.get(keyOf(keys));
         if (condition) {
           const key = keyOf(condition);
           if (applied.has(key)) {

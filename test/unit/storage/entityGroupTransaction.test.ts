@@ -147,3 +147,15 @@ it('requests outside a conditioned transaction pass unchanged', async () => {
   ]);
   expect(ifMatchOf(partOf(String(sent[1]!.body), 'DELETE '))).toEqual(['*']);
 });
+
+it('a condition that cannot be placed stops the transaction before anything is sent', async () => {
+  const { table, sent } = capturingClient();
+  const keys = { partitionKey: 'Sales', rowKey: 'empid_000001' };
+  await expect(
+    submitEntityGroupTransaction(table, [
+      ['delete', keys, { etag: ETAG_A }],
+      ['delete', keys, { etag: ETAG_B }],
+    ]),
+  ).rejects.toThrow(/Two conditions name the entity/);
+  expect(sent).toHaveLength(0);
+});
