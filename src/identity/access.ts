@@ -118,7 +118,11 @@ export function authorize(
   if (access.anonymous) return;
   if (principal === undefined) throw new UnauthenticatedError();
   if (!access.allows(principal, target)) {
-    const about = target.department !== undefined ? ` for department "${target.department}"` : '';
-    throw new ForbiddenError(`This needs ${access.description}${about}.`);
+    // Name the roles that would have been enough, as Entra writes them (a space as %20).
+    const needed =
+      target.department === undefined
+        ? access.description
+        : access.description.replace(/\{dept\}/g, target.department.replace(/ /g, '%20'));
+    throw new ForbiddenError(`This needs ${needed}.`);
   }
 }

@@ -8,6 +8,7 @@ import * as departments from '../../../functions/departments';
 import * as employees from '../../../functions/employees';
 import * as reviews from '../../../functions/reviews';
 import type { HttpHandler } from '../../../functions/shared/http';
+import { adminPrincipal, PRINCIPAL_HEADER } from '../../support/principals';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const tableName = uniqueTableName('EmpHttp');
@@ -36,7 +37,11 @@ function request(
     method,
     url: url.toString(),
     params,
-    headers: { 'content-type': 'application/json', ...options.headers },
+    headers: {
+      'content-type': 'application/json',
+      [PRINCIPAL_HEADER]: adminPrincipal,
+      ...options.headers,
+    },
     ...(body === undefined ? {} : { body: { string: body } }),
   });
 }

@@ -15,6 +15,7 @@ import { resetConfig } from '../../../src/config';
 import { LoginDayTables } from '../../../src/logins/loginDayTables';
 import { loginTableName } from '../../../src/storage/keys';
 import { addUtcDays, startOfUtcDay } from '../../../src/time/instants';
+import { adminPrincipal, PRINCIPAL_HEADER } from '../../support/principals';
 import { testClients } from '../../support/storage';
 
 const prefix = `LH${randomBytes(4).toString('hex')}`;
@@ -51,7 +52,7 @@ async function call(
     method,
     url: url.toString(),
     params: options.params ?? {},
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: adminPrincipal },
     ...(options.body === undefined ? {} : { body: { string: options.body } }),
   });
   return (await handler(request, new InvocationContext())) as Response;
