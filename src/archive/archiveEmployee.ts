@@ -9,8 +9,9 @@
  *    transaction (they share the department's partition there too);
  * 3. delete the employee from the directory — employee, email copy, department count,
  *    same-partition last-name index and the reviews read in step 1 in one entity group
- *    transaction — if it is still the version read in step 1, so a change made meanwhile is
- *    archived too (the sequence starts over). The directory then publishes an `archived` change,
+ *    transaction whose deletes carry the ETags read in step 1 — so a change of the employee or of
+ *    one of those reviews committed at any moment since is archived too (the transaction fails
+ *    with 412 and the sequence starts over). The directory then publishes an `archived` change,
  *    and the index worker removes the other indexes.
  *
  * A replay after a crash anywhere ends in the same state: if the employee is already gone from the
@@ -34,6 +35,7 @@ import { EntityTypes, isEntityOfType } from '../directory/entityTypes';
 import { readEntity } from '../directory/state';
 import { ensureTable } from '../directory/tables';
 import { NotFoundError, PreconditionFailedError, ThrottledError } from '../errors';
+import { submitEntityGroupTransaction } from '../storage/entityGroupTransaction';
 import { withStorageErrors } from '../storage/errors';
 import { departmentPartitionKey, employeeRowKey, reviewRowKeyRange } from '../storage/keys';
 
@@ -155,7 +157,7 @@ export async function archiveEmployee(
         mustExist: false,
         ifMatch: current.etag,
         reason: 'archived',
-        reviewRowKeys: reviews.map((review) => review.rowKey),
+        reviews: reviews.map(({ rowKey, etag }) => ({ rowKey, etag })),
         announce: changes === undefined,
       });
     } catch (error) {
@@ -180,25 +182,31 @@ async function copyToArchive(
     const chunk = entities.slice(start, start + MAX_TRANSACTION_OPERATIONS);
     await withStorageErrors(async () => {
       if (chunk.length === 1) await archive.upsertEntity(chunk[0]!, 'Replace');
-      else await archive.submitTransaction(chunk.map((entity) => ['upsert', entity, 'Replace']));
+      else {
+        await submitEntityGroupTransaction(
+          archive,
+          chunk.map((entity) => ['upsert', entity, 'Replace']),
+        );
+      }
     });
   }
 }
 
+/** The employee's reviews, each with the ETag of the version read (the delete is conditional on it). */
 async function readReviews(
   table: TableClient,
   partitionKey: string,
   employeeId: string,
-): Promise<StoredRow[]> {
+): Promise<(StoredRow & { etag: string })[]> {
   const range = reviewRowKeyRange(employeeId);
   return withStorageErrors(async () => {
-    const reviews: StoredRow[] = [];
+    const reviews: (StoredRow & { etag: string })[] = [];
     for await (const entity of table.listEntities<StoredProperties>({
       queryOptions: {
         filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`,
       },
     })) {
-      reviews.push({ ...entity, partitionKey, rowKey: entity.rowKey ?? '' });
+      reviews.push({ ...entity, partitionKey, rowKey: entity.rowKey ?? '', etag: entity.etag });
     }
     return reviews;
   });

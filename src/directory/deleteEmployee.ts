@@ -5,11 +5,11 @@
  * queue workers (archive, move) can run it again safely; such a run still purges reviews left by
  * an earlier run that committed and then failed before its purge.
  *
- * `If-Match`: a transaction cannot make a delete conditional, so the caller's ETag is checked
- * against a fresh read just before the transaction. The transaction itself is conditional on the
- * department and index entities, so a concurrent create, delete, rename or email change makes it
- * fail and retry; a concurrent change of only first name or age in the milliseconds between that
- * read and the commit is not detected.
+ * Every delete in that transaction carries the ETag this call read (the employee's, the index
+ * entity's, and each review's as the caller copied it; storage/entityGroupTransaction.ts puts it on
+ * the wire), so a change committed after the read — even of only a first name — fails the whole
+ * transaction with 412 instead of being deleted unseen. With `If-Match` that is answered 412; without
+ * it the delete re-reads and deletes the newer version (last writer wins).
  */
 import {
   departmentPartitionKey,
@@ -55,17 +55,25 @@ export interface DeleteEmployeeOptions {
   /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
   reason?: 'deleted' | 'archived' | 'moved';
   /**
-   * Row keys of the employee's reviews the caller has already copied (the archive): deleted in the
-   * employee's own transaction when they fit, instead of by a list-and-purge afterwards. A review
-   * written after the caller listed them is then left in place rather than deleted unseen.
+   * The employee's reviews the caller has already copied (archive, move), at the versions it
+   * copied: deleted in the employee's own transaction under those ETags when they fit, instead of
+   * by a list-and-purge afterwards. A review written after the caller listed them is then left in
+   * place rather than deleted unseen; one rewritten since fails the delete as a stale `ifMatch`
+   * does.
    */
-  reviewRowKeys?: readonly string[];
+  reviews?: readonly ReviewVersion[];
   /**
    * False when the caller's own queue message is a durable record of this delete that re-runs it
    * and re-publishes the change if the process dies after the commit (the archive worker), so the
    * pre-write index announcement (src/indexing/announcingEmployees.ts) would add nothing.
    */
   announce?: boolean;
+}
+
+/** A stored review's row key and the ETag of the version a caller holds. */
+export interface ReviewVersion {
+  rowKey: string;
+  etag: string;
 }
 
 type Role = 'employee' | 'email' | 'department' | 'lastNameIndex' | 'review';
@@ -79,7 +87,9 @@ const MAX_TRANSACTION_OPERATIONS = 100;
  *
  * @returns whether something was deleted, and what.
  * @throws {NotFoundError} `EmployeeNotFound` when absent and `mustExist` is not false.
- * @throws {PreconditionFailedError} when `ifMatch` is not the current version.
+ * @throws {PreconditionFailedError} when `ifMatch` is not the current version (also when the
+ *   employee changes between this call's read and its transaction), or when one of `reviews`
+ *   changed since the caller read it.
  * @throws {ThrottledError} when the department kept changing concurrently, or storage is busy.
  */
 export async function deleteEmployee(
@@ -97,7 +107,7 @@ export async function deleteEmployee(
   // it; both leave it deleted, which is what the caller asked for.
   let vanished: Employee | undefined;
   // Reviews deleted in the transaction; dropped (back to the purge) if one of them is gone.
-  let knownReviews = options.keepReviews ? undefined : options.reviewRowKeys;
+  let knownReviews = options.keepReviews ? undefined : options.reviews;
   let reviewsInTransaction = false;
 
   const outcome = await retryOnConflict(
@@ -123,7 +133,7 @@ export async function deleteEmployee(
       ]);
 
       const plan = new PlannedTransaction<Role>().add(
-        ['delete', { partitionKey, rowKey: current.entity.rowKey }],
+        ['delete', { partitionKey, rowKey: current.entity.rowKey }, { etag: current.etag }],
         'employee',
       );
       if (missingCopyOf !== current.data.email) {
@@ -150,7 +160,7 @@ export async function deleteEmployee(
         ids = withoutIds(index.value.ids, [employeeId]);
         plan.add(
           ids.length === 0
-            ? ['delete', { partitionKey, rowKey: lastNameRowKey(lastName) }]
+            ? ['delete', { partitionKey, rowKey: lastNameRowKey(lastName) }, { etag: index.etag }]
             : [
                 'update',
                 lastNameIndexEntity(partitionKey, { lastName, ids }),
@@ -164,8 +174,8 @@ export async function deleteEmployee(
         knownReviews !== undefined &&
         plan.roles.length + knownReviews.length <= MAX_TRANSACTION_OPERATIONS;
       if (reviewsInTransaction) {
-        for (const rowKey of knownReviews ?? []) {
-          plan.add(['delete', { partitionKey, rowKey }], 'review');
+        for (const { rowKey, etag } of knownReviews ?? []) {
+          plan.add(['delete', { partitionKey, rowKey }, { etag }], 'review');
         }
       }
       try {
@@ -196,6 +206,14 @@ export async function deleteEmployee(
         if (error.role === 'employee' && error.status === 404) {
           vanished = toEmployee(department, current.data);
           return RETRY;
+        }
+        if (error.role === 'employee' && error.status === 412) {
+          // Changed after our read: a caller's version is stale; otherwise delete the new one.
+          if (options.ifMatch !== undefined) throw staleVersion(`Employee ${employeeId}`);
+          return RETRY;
+        }
+        if (error.role === 'review' && error.status === 412) {
+          throw staleVersion(`A review of employee ${employeeId}`);
         }
         if (error.role === 'review') {
           // Deleted meanwhile: let the purge find whatever is left.

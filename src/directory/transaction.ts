@@ -5,20 +5,27 @@
  * The service reports the index of the failing operation at the start of the error message
  * (`"1:The specified entity already exists."`); Azure and Azurite both do.
  */
-import type { TableClient, TransactionAction } from '@azure/data-tables';
+import type { TableClient } from '@azure/data-tables';
+import {
+  submitEntityGroupTransaction,
+  type EntityGroupAction,
+} from '../storage/entityGroupTransaction';
 import { storageCode, storageStatus, toDomainError } from '../storage/errors';
 import { RETRY } from './retry';
 
 /** Most operations one entity group transaction may hold. */
 export const MAX_TRANSACTION_OPERATIONS = 100;
 
-/** The operations of one transaction, each with what it is about. */
+/**
+ * The operations of one transaction, each with what it is about. A delete or update that names an
+ * ETag is conditional on it (see storage/entityGroupTransaction.ts).
+ */
 export class PlannedTransaction<Role> {
-  readonly actions: TransactionAction[] = [];
+  readonly actions: EntityGroupAction[] = [];
   readonly roles: Role[] = [];
 
   /** Appends an operation. */
-  add(action: TransactionAction, role: Role): this {
+  add(action: EntityGroupAction, role: Role): this {
     this.actions.push(action);
     this.roles.push(role);
     return this;
@@ -58,7 +65,8 @@ export function failedOperationIndex(error: unknown): number | undefined {
 /**
  * Submits a planned transaction and returns each operation's new ETag (undefined for deletes).
  *
- * @throws {TransactionFailure} when an operation failed with 404, 409 or 412 (nothing was written).
+ * @throws {TransactionFailure} when an operation failed with 404, 409 or 412 (nothing was written),
+ *   412 also when a delete's or update's ETag no longer matched.
  * @throws {DomainError} for throttling and other storage faults that outlasted the SDK's retries.
  */
 export async function submitPlanned<Role>(
@@ -72,7 +80,7 @@ export async function submitPlanned<Role>(
     );
   }
   try {
-    const response = await table.submitTransaction(plan.actions);
+    const response = await submitEntityGroupTransaction(table, plan.actions);
     return plan.actions.map((_, i) => response.subResponses[i]?.etag);
   } catch (error) {
     const status = storageStatus(error);

@@ -5,9 +5,9 @@
  *
  * The employee operation is always conditional on the ETag just read, so the copies can never
  * drift from the employee. Without `If-Match` a lost race is retried on fresh data
- * (last writer wins); with `If-Match` it is answered 412. Every transaction that changes a
- * last-name index entity also touches the department entity under its ETag, so index entities can
- * be deleted (transactions cannot make a delete conditional) without losing a concurrent change.
+ * (last writer wins); with `If-Match` it is answered 412. Each last-name index entity is replaced,
+ * or deleted when it empties, under its own ETag (storage/entityGroupTransaction.ts carries a
+ * delete's ETag to the wire), so a concurrent change of it fails the transaction and is retried.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -19,7 +19,7 @@ import {
 import type { EmployeeChange } from './changes';
 import type { DirectoryContext } from './context';
 import { departmentMerge, type Department, type Manager } from './departmentEntity';
-import { departmentNotFound, emailTaken, employeeNotFound, staleVersion } from './directoryErrors';
+import { emailTaken, employeeNotFound, staleVersion } from './directoryErrors';
 import {
   emailCopyEntity,
   employeeEntity,
@@ -129,13 +129,10 @@ export async function updateEmployee(
           next.email !== current.data.email);
 
       const [dept, oldIndex, newIndex] = await Promise.all([
-        nameChanged || managerCopyChanged
-          ? loadDepartment(context, department, useCache)
-          : undefined,
+        managerCopyChanged ? loadDepartment(context, department, useCache) : undefined,
         nameChanged ? loadLastNameIndex(context, department, oldName, useCache) : undefined,
         nameChanged ? loadLastNameIndex(context, department, newName, useCache) : undefined,
       ]);
-      if (nameChanged && !dept) throw departmentNotFound(department);
 
       const primary = employeeEntity(partitionKey, next, {
         isManager: current.meta.isManager,
@@ -165,7 +162,11 @@ export async function updateEmployee(
           oldIds = withoutIds(oldIndex.value.ids, [employeeId]);
           plan.add(
             oldIds.length === 0
-              ? ['delete', { partitionKey, rowKey: lastNameRowKey(oldName) }]
+              ? [
+                  'delete',
+                  { partitionKey, rowKey: lastNameRowKey(oldName) },
+                  { etag: oldIndex.etag },
+                ]
               : [
                   'update',
                   lastNameIndexEntity(partitionKey, { lastName: oldName, ids: oldIds }),

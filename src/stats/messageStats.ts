@@ -21,9 +21,13 @@
  *
  * Counts do not require the employee to exist in the directory (ids are format-checked only).
  */
-import type { TableClient, TransactionAction } from '@azure/data-tables';
+import type { TableClient } from '@azure/data-tables';
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, ThrottledError, UnavailableError, ValidationError } from '../errors';
+import {
+  submitEntityGroupTransaction,
+  type EntityGroupAction,
+} from '../storage/entityGroupTransaction';
 import { storageStatus, toDomainError, withStorageErrors } from '../storage/errors';
 import { employeePartitionKey, hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
@@ -146,7 +150,7 @@ export class MessageStats {
         incrementAction(partitionKey, year, yearEntity, count, {}),
       ];
       try {
-        await this.table.submitTransaction(actions);
+        await submitEntityGroupTransaction(this.table, actions);
         return { rounds: round };
       } catch (error) {
         const status = storageStatus(error);
@@ -242,7 +246,7 @@ function incrementAction(
   existing: StoredEntity | undefined,
   count: number,
   extra: Record<string, string>,
-): TransactionAction {
+): EntityGroupAction {
   if (existing === undefined) {
     const counters = Object.fromEntries(target.all.map((name) => [name, 0n]));
     return [

@@ -103,13 +103,12 @@ export async function removeFromSource(
   if (!target) throw employeeNotFound(input.toDepartment, input.employeeId);
   const { sourceEtag, copiedReviews } = input.copied;
   const sourcePk = departmentPartitionKey(input.department);
-  const reviewRowKeys = copiedReviews.map((review) => review.rowKey);
   if (sourceEtag === undefined || !(await readEmployeeState(table, sourcePk, input.employeeId))) {
     // Already gone (an earlier try committed): the directory's delete-if-exists still finishes a
     // review purge that try may not have reached.
     const { deleted } = await deleteEmployee(context, input.department, input.employeeId, {
       mustExist: false,
-      reviewRowKeys,
+      reviews: copiedReviews,
     });
     return { removed: deleted };
   }
@@ -122,7 +121,7 @@ export async function removeFromSource(
     const { deleted } = await deleteEmployee(context, input.department, input.employeeId, {
       mustExist: false,
       ifMatch: sourceEtag,
-      reviewRowKeys,
+      reviews: copiedReviews,
     });
     return { removed: deleted };
   } catch (error) {

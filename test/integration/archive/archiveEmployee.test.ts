@@ -6,6 +6,7 @@ import { archiveEmployee, type ArchiveStep } from '../../../src/archive/archiveE
 import type { EmployeeChange } from '../../../src/directory/changes';
 import { createDirectory } from '../../../src/directory/directory';
 import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
+import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
 import { createIndexingFixture, type IndexingFixture } from '../indexing/fixture';
 
 let fx: IndexingFixture;
@@ -85,6 +86,43 @@ it('archives the newer version when the employee changes between read and delete
     .table(fx.names.archive)
     .getEntity<{ FirstName: string }>('Sales', 'empid_000223');
   expect(archived.FirstName).toBe('Joanna');
+});
+
+it("archives the PATCH that lands between the delete's read and its transaction", async () => {
+  // The delete has checked the version and planned its transaction; the PATCH commits before the
+  // transaction reaches storage. The delete's ETag then no longer matches: nothing is removed and
+  // the sequence archives the patched version.
+  const gate = holdFirstBatch(fx.stores.employees, deletesEntity('Sales', 'empid_000223'));
+  const archiving = archiveEmployee(deps(), 'Sales', '000223');
+  await gate.reached;
+  await fx.directory.employees.patch('Sales', '000223', { firstName: 'Joanna' });
+  gate.release();
+
+  expect(await archiving).toEqual(expect.objectContaining({ outcome: 'archived' }));
+  const archived = await fx.clients
+    .table(fx.names.archive)
+    .getEntity<{ FirstName: string }>('Sales', 'empid_000223');
+  expect(archived.FirstName).toBe('Joanna');
+  await expectArchivedOnce();
+});
+
+it("archives a review rewritten between the delete's read and its transaction", async () => {
+  const gate = holdFirstBatch(fx.stores.employees, deletesEntity('Sales', 'empid_000223'));
+  const archiving = archiveEmployee(deps(), 'Sales', '000223');
+  await gate.reached;
+  await fx.directory.reviews.put('Sales', '000223', 2024, {
+    managerRating: 9,
+    peerRating: 9,
+    comments: 'revised',
+  });
+  gate.release();
+
+  expect(await archiving).toEqual(expect.objectContaining({ outcome: 'archived' }));
+  const review = await fx.clients
+    .table(fx.names.archive)
+    .getEntity<{ Comments: string }>('Sales', 'review_000223_2024');
+  expect(review.Comments).toBe('revised');
+  await expectArchivedOnce();
 });
 
 it('reports notFound for an employee in neither table', async () => {

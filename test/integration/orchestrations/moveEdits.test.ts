@@ -17,6 +17,7 @@ import {
   type PhotoDependencies,
 } from '../../../src/photos/photos';
 import { accountKeySigner } from '../../../src/sas/blobSas';
+import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
 import { createWorld, seed, type TestWorld } from './support';
 import { pngImage } from '../../support/images';
 
@@ -103,6 +104,28 @@ it('carries an edit and a new review made between the copy and the removal to th
   expect(left.filter((key) => key.includes('000001'))).toEqual([]);
   // The first removal found the source changed and sent the move round once more.
   expect(rounds).toBe(2);
+});
+
+it("carries a PATCH that lands between the removal's read and its transaction", async () => {
+  // The removal has checked the source version and planned its delete; the PATCH commits before
+  // that transaction reaches storage. The delete's ETag then no longer matches: the source stays,
+  // and the move copies again.
+  const { directory } = world;
+  const gate = holdFirstBatch(world.employees, deletesEntity('Sales', 'empid_000001'));
+  const moving = runCopyAndRemove();
+  await gate.reached;
+  await directory.employees.patch('Sales', '000001', { firstName: 'Patched' });
+  gate.release();
+
+  expect(await moving).toBe(2);
+  expect((await directory.employees.get('Marketing', '000001')).value).toMatchObject({
+    firstName: 'Patched',
+  });
+  await expect(directory.employees.get('Sales', '000001')).rejects.toMatchObject({
+    code: 'EmployeeNotFound',
+  });
+  expect((await directory.departments.get('Sales')).value.employeeCount).toBe(0);
+  expect((await directory.departments.get('Marketing')).value.employeeCount).toBe(2);
 });
 
 it('carries a review changed between the copy and the removal to the target', async () => {

@@ -1,0 +1,140 @@
+/**
+ * Setting the `If-Match` header of chosen operations inside the multipart body of an entity group
+ * transaction (`POST .../$batch`), as the Table service's batch format defines it: each changeset
+ * part is a boundary line, its MIME headers, an empty line, then an HTTP request line
+ * (`DELETE <url>(PartitionKey='…',RowKey='…') HTTP/1.1`), its headers, an empty line and a body.
+ *
+ * Pure string work: no I/O, no SDK state.
+ */
+
+/** The keys of one entity. */
+export interface EntityKeys {
+  partitionKey: string;
+  rowKey: string;
+}
+
+/** The ETag that the operation on one entity must match. */
+export interface EntityCondition extends EntityKeys {
+  etag: string;
+}
+
+const LINE_ENDING = '\r\n';
+const CHANGESET_BOUNDARY_PREFIX = '--changeset_';
+const REQUEST_LINE = /^([A-Z]+) (\S+) HTTP\/1\.1$/;
+/** The key predicate at the end of an entity's URL path; quotes inside a key are doubled. */
+const KEY_PREDICATE = /\(PartitionKey='((?:[^']|'')*)',RowKey='((?:[^']|'')*)'\)$/;
+/** Methods of the changeset operations that address an existing entity by its keys. */
+const CONDITIONAL_METHODS = new Set(['DELETE', 'PUT', 'PATCH', 'MERGE']);
+
+function keyOf(keys: EntityKeys): string {
+  return `${keys.partitionKey}\u0000${keys.rowKey}`;
+}
+
+/** The entity keys an operation URL addresses, or `undefined` when it names none (an insert). */
+export function entityKeysOfUrl(url: string): EntityKeys | undefined {
+  const path = url.split('?')[0] ?? '';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  const match = KEY_PREDICATE.exec(decoded);
+  if (!match) return undefined;
+  return {
+    partitionKey: match[1]!.replaceAll("''", "'"),
+    rowKey: match[2]!.replaceAll("''", "'"),
+  };
+}
+
+/**
+ * The batch body with `If-Match: <etag>` on the operation that addresses each conditioned entity
+ * (replacing the `If-Match: *` the SDK writes for a delete, or adding the header).
+ *
+ * @throws {Error} when an ETag holds a line break, two conditions name one entity, or a condition
+ *   names an entity that no delete or update of the body addresses (or that several do): the
+ *   request must not be sent without the condition the caller asked for.
+ */
+export function withIfMatch(body: string, conditions: readonly EntityCondition[]): string {
+  const wanted = new Map<string, EntityCondition>();
+  for (const condition of conditions) {
+    if (/[\r\n]/.test(condition.etag)) {
+      throw new Error(`An ETag must not contain a line break: ${JSON.stringify(condition.etag)}.`);
+    }
+    const key = keyOf(condition);
+    if (wanted.has(key)) {
+      throw new Error(
+        `Two conditions name the entity (${condition.partitionKey}, ${condition.rowKey}).`,
+      );
+    }
+    wanted.set(key, condition);
+  }
+  if (wanted.size === 0) return body;
+
+  const lines = body.split(LINE_ENDING);
+  const applied = new Set<string>();
+  type State = 'outside' | 'partHeaders' | 'requestLine' | 'requestHeaders';
+  let state: State = 'outside';
+  let condition: EntityCondition | undefined;
+  let ifMatchWritten = false;
+  let requestLineIndex = -1;
+  const output: string[] = [];
+
+  for (const line of lines) {
+    switch (state) {
+      case 'outside':
+        if (line.startsWith(CHANGESET_BOUNDARY_PREFIX) && !line.endsWith('--')) {
+          state = 'partHeaders';
+        }
+        output.push(line);
+        break;
+      case 'partHeaders':
+        if (line === '') state = 'requestLine';
+        output.push(line);
+        break;
+      case 'requestLine': {
+        const [, method = '', url = ''] = REQUEST_LINE.exec(line) ?? [];
+        const keys = CONDITIONAL_METHODS.has(method) ? entityKeysOfUrl(url) : undefined;
+        condition = keys && wanted.get(keyOf(keys));
+        if (condition) {
+          const key = keyOf(condition);
+          if (applied.has(key)) {
+            throw new Error(
+              `Several operations address the entity (${condition.partitionKey}, ${condition.rowKey}).`,
+            );
+          }
+          applied.add(key);
+        }
+        ifMatchWritten = false;
+        requestLineIndex = output.length;
+        output.push(line);
+        state = 'requestHeaders';
+        break;
+      }
+      case 'requestHeaders':
+        if (line === '') {
+          if (condition && !ifMatchWritten) {
+            output.splice(requestLineIndex + 1, 0, `If-Match: ${condition.etag}`);
+          }
+          condition = undefined;
+          state = 'outside';
+          output.push(line);
+        } else if (condition && /^if-match\s*:/i.test(line)) {
+          output.push(`If-Match: ${condition.etag}`);
+          ifMatchWritten = true;
+        } else {
+          output.push(line);
+        }
+        break;
+    }
+  }
+  for (const [key, missing] of wanted) {
+    if (!applied.has(key)) {
+      throw new Error(
+        `No delete or update of (${missing.partitionKey}, ${missing.rowKey}) in the transaction ` +
+          'can carry its ETag.',
+      );
+    }
+  }
+  return output.join(LINE_ENDING);
+}
