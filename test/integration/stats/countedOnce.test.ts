@@ -8,9 +8,14 @@
  * inside the SDK's retry loop (`perRetry`) the SDK resends the same changeset (412 or 409, since
  * the ETags moved); outside it (`perCall`) the reset reaches `MessageStats`, which starts a new
  * round.
+ *
+ * And the bound: an increment that keeps losing stops retrying once its marker could be forgotten
+ * (the retry window), rather than risk counting twice.
  */
 import { RestError, type TableClient } from '@azure/data-tables';
+import { ThrottledError } from '../../../src/errors';
 import { MessageStats } from '../../../src/stats/messageStats';
+import { OPERATION_RETRY_WINDOW_MS } from '../../../src/stats/recentOperations';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();
@@ -84,4 +89,36 @@ describe('a retried message-count increment', () => {
       expect((await other.daily('Sales', employeeId, 2026))[62]).toBe(expected); // 4 March
     },
   );
+
+  it('stops retrying once its marker could be forgotten, without counting', async () => {
+    const at = new Date('2026-03-04T05:06:07Z');
+    const other = new MessageStats(clients.table(tableName));
+    await other.record('Sales', '009100', { at, count: 10 });
+
+    // Another writer wins the first round; by the next one the retry window has passed.
+    const losing = testClients().table(tableName);
+    let raced = false;
+    losing.pipeline.addPolicy({
+      name: 'otherWriterFirst',
+      async sendRequest(request, next) {
+        if (!raced && request.method === 'POST' && request.url.includes('$batch')) {
+          raced = true;
+          await other.record('Sales', '009100', { at, count: 100 });
+        }
+        return next(request);
+      },
+    });
+    let now = Date.parse('2026-03-04T06:00:00Z');
+    const clock = (): Date => {
+      const current = new Date(now);
+      now += OPERATION_RETRY_WINDOW_MS + 1;
+      return current;
+    };
+
+    await expect(new MessageStats(losing, clock).record('Sales', '009100', { at })).rejects.toThrow(
+      ThrottledError,
+    );
+    expect(raced).toBe(true);
+    expect((await other.hourly('Sales', '009100', at))[5]).toBe(110);
+  });
 });
