@@ -152,7 +152,9 @@ resource queues 'Microsoft.Storage/storageAccounts/queueServices/queues@2023-05-
 ]
 
 // Log blobs are written once per hour prefix and read by time window; old ones are deleted by
-// the platform instead of by the app (no listing, no per-blob delete requests).
+// the platform instead of by the app (no listing, no per-blob delete requests). The prefix is the
+// whole container, so the pipeline's own blobs under logs/_pipeline/ (tag ledgers, staged
+// batches) age out the same way.
 resource lifecycle 'Microsoft.Storage/storageAccounts/managementPolicies@2023-05-01' = {
   parent: storage
   name: 'default'

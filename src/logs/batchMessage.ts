@@ -225,7 +225,7 @@ export function decodeLogBatchMessage(payload: unknown): DecodedLogBatchMessage 
 export interface LogBatchPointer {
   v: typeof LOG_MESSAGE_VERSION;
   batchId: string;
-  /** `_staging/<batchId>.json` (see `logStagingBlobName`). */
+  /** `_pipeline/staging/<batchId>.json` (see `logStagingBlobName`; `_staging/…` before). */
   stagingBlob: string;
 }
 

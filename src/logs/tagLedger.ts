@@ -1,8 +1,9 @@
 /**
  * The tag ledger of a log blob: which message parts (`<batchId>.<part>` tags) each block holds.
  *
- * Beside every `NNNNNN.log` there is an append blob `NNNNNN.tags` with one line per block a flusher
- * is about to commit: `<block id> <tag>,<tag>,…\n`. The line is appended **before** the Put Block
+ * Every `<source>/…/NNNNNN.log` has an append blob `_pipeline/ledgers/<source>/…/NNNNNN.tags`
+ * (outside the hour prefix, see `logTagLedgerName`) with one line per block a flusher is about to
+ * commit: `<block id> <tag>,<tag>,…\n`. The line is appended **before** the Put Block
  * List, so every committed block written by this code has its line in the ledger by the time the
  * commit is visible. A line proves nothing on its own (its commit may have lost a race, or the
  * flusher died): a part counts as stored only when a line names it **and** that block id is in the
@@ -13,10 +14,16 @@
  * committed blocks it has accounted for, so a round reads the ledger only when the block list holds
  * a block it has not accounted for yet (another flusher's), and then only the bytes added since.
  * A full blob takes no more blocks, so once accounted for it costs nothing again.
+ *
+ * Flushers of the previous version kept the ledger beside the log blob, in the hour prefix. A
+ * committed block the ledger does not describe is therefore also looked up there
+ * (`legacyLogTagLedgerName`, read only), so blocks committed by such a flusher (during a rolling
+ * upgrade, or in hours written before it) stay exactly-once. Blobs without either ledger cost one
+ * more read the first time a process accounts for them.
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { isNotFound, storageStatus, withStorageErrors } from '../storage/errors';
-import { logTagLedgerName } from '../storage/keys';
+import { legacyLogTagLedgerName, logTagLedgerName } from '../storage/keys';
 
 /** What the ledger says about a blob's committed blocks. */
 export interface LedgerFacts {
@@ -35,6 +42,8 @@ export interface LedgerRequests {
 interface LedgerState {
   /** Ledger bytes consumed (whole lines only). */
   offset: number;
+  /** Bytes consumed of the ledger an earlier version kept beside the log blob. */
+  legacyOffset: number;
   /** Lines read whose block has not been seen committed (yet, or ever: a lost race). */
   lines: Map<string, string[]>;
   /** Committed blocks accounted for, described by a line or not. */
@@ -48,6 +57,7 @@ interface LedgerState {
 function emptyState(): LedgerState {
   return {
     offset: 0,
+    legacyOffset: 0,
     lines: new Map(),
     resolved: new Set(),
     described: new Set(),
@@ -94,13 +104,15 @@ export class TagLedgers {
     if (missing.length > 0) {
       requests.ledgerRead++;
       const bytes = await readFrom(container, logTagLedgerName(logBlob), state.offset);
-      const end = bytes.lastIndexOf(0x0a) + 1;
-      for (const line of bytes.subarray(0, end).toString('utf8').split('\n')) {
-        const space = line.indexOf(' ');
-        if (space <= 0) continue;
-        state.lines.set(line.slice(0, space), line.slice(space + 1).split(','));
-      }
-      state.offset += end;
+      state.offset += consumeLines(state, bytes);
+      this.resolveFromLines(state, missing);
+      missing = unresolved();
+    }
+    if (missing.length > 0) {
+      // Committed by a flusher of the version that kept the ledger in the hour prefix?
+      requests.ledgerRead++;
+      const bytes = await readFrom(container, legacyLogTagLedgerName(logBlob), state.legacyOffset);
+      state.legacyOffset += consumeLines(state, bytes);
       this.resolveFromLines(state, missing);
       // Still without a line: written before ledgers existed, or not by this code. The search by
       // download (hourWriter.ts) covers those.
@@ -193,6 +205,17 @@ export class TagLedgers {
 
 /** The ledgers this process has read: shared by every flush it runs. */
 export const processTagLedgers = new TagLedgers();
+
+/** Adds the whole lines of `bytes` to `state.lines`; returns the bytes they took. */
+function consumeLines(state: LedgerState, bytes: Buffer): number {
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  for (const line of bytes.subarray(0, end).toString('utf8').split('\n')) {
+    const space = line.indexOf(' ');
+    if (space <= 0) continue;
+    state.lines.set(line.slice(0, space), line.slice(space + 1).split(','));
+  }
+  return end;
+}
 
 /** Ledger bytes from `offset` to its current end; empty when there are none or no ledger. */
 async function readFrom(

@@ -4,7 +4,7 @@
  * entity holds at most 252 custom properties.
  */
 
-/** Days 1–183 live in part 1, days 184–366 in part 2: 183 counters + 2 bookkeeping properties each. */
+/** Days 1–183 live in part 1, days 184–366 in part 2: 183 counters + at most 2 bookkeeping properties each. */
 export const FIRST_DAY_OF_PART_2 = 184;
 
 /** `H07` for hour 7 (0–23). */

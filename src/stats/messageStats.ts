@@ -13,6 +13,12 @@
  * retried, so concurrent increments are never lost. A change touching both year parts (never a
  * single increment, but e.g. a correction spanning days 183 and 184) fits in one EGT the same way.
  *
+ * Counted once: every increment has an operation id, recorded in the day entity's
+ * `RecentOperations` (src/stats/recentOperations.ts) by the same Merge that adds the count. A
+ * round after the first (its predecessor may have been applied while its answer was lost, or the
+ * SDK's retry of it got 412) first looks for that id, and stops if the increment is already there,
+ * however many other writers have incremented since.
+ *
  * Counts do not require the employee to exist in the directory (ids are format-checked only).
  */
 import type { TableClient } from '@azure/data-tables';
@@ -27,6 +33,11 @@ import { employeePartitionKey, hourlyStatsRowKey, yearlyStatsRowKeys } from '../
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, daysInYear, utcDayOfYear } from '../time/instants';
 import { ensureTableOnce } from '../time/tables';
+import {
+  OPERATION_RETRY_WINDOW_MS,
+  rememberOperation,
+  remembersOperation,
+} from './recentOperations';
 import {
   counterValue,
   dayProperty,
@@ -46,6 +57,8 @@ const MAX_UNKNOWN_OUTCOMES = 3;
 const DAY_ENTITY_TYPE = 'MessageStatsDay.v1';
 const YEAR_ENTITY_TYPE = 'MessageStatsYear.v1';
 const HOUR_PROPERTIES = Array.from({ length: 24 }, (_, hour) => hourProperty(hour));
+/** Property of the day entity holding the ids of its recent increments. */
+const RECENT_OPERATIONS = 'RecentOperations';
 
 type StoredEntity = Record<string, unknown> & { etag: string };
 
@@ -61,7 +74,8 @@ export interface MessageCountInput {
 export class MessageStats {
   /**
    * @param table - the `MessageStats` table (created on first use).
-   * @param clock - supplies "now" for increments without a time.
+   * @param clock - supplies "now" for increments without a time, and the time by which operation
+   * markers age and an increment's retries are bounded.
    * @param maxAttempts - read-modify-write rounds before giving up.
    */
   constructor(
@@ -76,7 +90,9 @@ export class MessageStats {
    *
    * @returns how many read-modify-write rounds it took (1 without contention).
    * @throws {ValidationError} for an invalid department, employee id, count or time.
-   * @throws {ThrottledError} when other writers won every round for {@link DEFAULT_MAX_INCREMENT_ATTEMPTS} rounds.
+   * @throws {ThrottledError} when other writers won every round for {@link DEFAULT_MAX_INCREMENT_ATTEMPTS}
+   * rounds, or for longer than {@link OPERATION_RETRY_WINDOW_MS} (beyond it the operation marker
+   * could be forgotten, so a further round might count twice).
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
   async record(
@@ -109,21 +125,29 @@ export class MessageStats {
       all: daysOfPart(part).map(dayProperty),
       entityType: YEAR_ENTITY_TYPE,
     };
-    // Marks the entities this increment wrote, so a retry after a lost response does not add twice.
+    // The operation marker: one id per call, reused by every round (see recentOperations.ts).
     const operationId = randomBytes(8).toString('hex');
 
     await ensureTableOnce(this.table);
     let unknownOutcomes = 0;
+    let firstSent: number | undefined;
     for (let round = 1; round <= this.maxAttempts; round++) {
-      // Only the counter to change and the marker are needed, not all 24 or 183 counters.
+      // Only the counter to change and the markers are needed, not all 24 or 183 counters.
       const [dayEntity, yearEntity] = await Promise.all([
-        this.read(partitionKey, day.rowKey, [day.property, 'LastOperation']),
-        this.read(partitionKey, year.rowKey, [year.property, 'LastOperation']),
+        this.read(partitionKey, day.rowKey, [day.property, RECENT_OPERATIONS]),
+        this.read(partitionKey, year.rowKey, [year.property]),
       ]);
-      if (round > 1 && dayEntity?.LastOperation === operationId) return { rounds: round - 1 };
+      // Any earlier round may have been applied: a lost answer, or an SDK retry answered 412.
+      if (round > 1 && remembersOperation(dayEntity?.[RECENT_OPERATIONS], operationId)) {
+        return { rounds: round - 1 };
+      }
+      const now = this.clock();
+      firstSent ??= now.getTime();
+      if (now.getTime() - firstSent > OPERATION_RETRY_WINDOW_MS) break;
+      const marker = rememberOperation(dayEntity?.[RECENT_OPERATIONS], operationId, now);
       const actions = [
-        incrementAction(partitionKey, day, dayEntity, count, operationId),
-        incrementAction(partitionKey, year, yearEntity, count, operationId),
+        incrementAction(partitionKey, day, dayEntity, count, { [RECENT_OPERATIONS]: marker }),
+        incrementAction(partitionKey, year, yearEntity, count, {}),
       ];
       try {
         await submitEntityGroupTransaction(this.table, actions);
@@ -136,14 +160,14 @@ export class MessageStats {
           continue;
         }
         // A connection lost mid-answer leaves the outcome unknown: the next round's read tells
-        // (LastOperation), so only a few such rounds are allowed before giving up.
+        // (RecentOperations), so only a few such rounds are allowed before giving up.
         const failure = toDomainError(error);
         if (!(failure instanceof UnavailableError) || ++unknownOutcomes > MAX_UNKNOWN_OUTCOMES)
           throw failure;
       }
     }
     throw new ThrottledError(
-      `The message counters of ${department}/${employeeId} are contended: ${this.maxAttempts} attempts lost the race.`,
+      `The message counters of ${department}/${employeeId} are contended: every attempt lost the race.`,
       1,
     );
   }
@@ -212,13 +236,16 @@ interface CounterTarget {
   entityType: string;
 }
 
-/** Create the entity with the counter set, or merge the new counter value if the ETag still matches. */
+/**
+ * Create the entity with the counter set, or merge the new counter value if the ETag still matches;
+ * `extra` (the operation marker) is written with it.
+ */
 function incrementAction(
   partitionKey: string,
   target: CounterTarget,
   existing: StoredEntity | undefined,
   count: number,
-  operationId: string,
+  extra: Record<string, string>,
 ): EntityGroupAction {
   if (existing === undefined) {
     const counters = Object.fromEntries(target.all.map((name) => [name, 0n]));
@@ -230,7 +257,7 @@ function incrementAction(
         EntityType: target.entityType,
         ...counters,
         [target.property]: BigInt(count),
-        LastOperation: operationId,
+        ...extra,
       },
     ];
   }
@@ -240,7 +267,7 @@ function incrementAction(
       partitionKey,
       rowKey: target.rowKey,
       [target.property]: BigInt(counterValue(existing[target.property]) + count),
-      LastOperation: operationId,
+      ...extra,
     },
     'Merge',
     { etag: existing.etag },

@@ -629,29 +629,54 @@ export function parseLogBlobName(
 }
 
 /**
- * Name of the tag ledger beside a log blob: `web/2026/11/22/1500/000000.tags` for
- * `…/000000.log` (an append blob of `<block id> <tag>,<tag>…` lines; see src/logs/tagLedger.ts).
+ * Root of everything the log pipeline keeps in the logs container besides the log blobs: tag
+ * ledgers and staged batches. `_` can start no log source (`[a-z0-9][a-z0-9-]*`), so no
+ * `<source>/` prefix, and thus no hour prefix a query or a Storage Analytics reader lists, ever
+ * holds one of these blobs.
+ */
+export const LOG_PIPELINE_PREFIX = '_pipeline/';
+const LOG_LEDGER_PREFIX = `${LOG_PIPELINE_PREFIX}ledgers/`;
+const LOG_STAGING_PREFIX = `${LOG_PIPELINE_PREFIX}staging/`;
+/** Where staged batches lived before {@link LOG_PIPELINE_PREFIX}; pointers may still name it. */
+const LEGACY_LOG_STAGING_PREFIX = '_staging/';
+
+/**
+ * Name of the tag ledger of a log blob: `_pipeline/ledgers/web/2026/11/22/1500/000000.tags` for
+ * `web/2026/11/22/1500/000000.log` (an append blob of `<block id> <tag>,<tag>…` lines; see
+ * src/logs/tagLedger.ts). It mirrors the log blob's name under the pipeline prefix, so it is
+ * never listed with the hour and still ages out with it (same lifecycle rule).
  *
  * @throws {Error} when `logBlob` is not a log blob name (a bug).
  */
 export function logTagLedgerName(logBlob: string): string {
   if (!parseLogBlobName(logBlob)) throw new Error(`${logBlob} is not a log blob name.`);
-  return `${logBlob.slice(0, -'.log'.length)}.tags`;
+  return `${LOG_LEDGER_PREFIX}${logBlob.slice(0, -'.log'.length)}.tags`;
 }
 
 /** Reverses {@link logTagLedgerName}: the log blob a ledger belongs to, `undefined` otherwise. */
 export function parseLogTagLedgerName(ledgerName: string): string | undefined {
-  if (!ledgerName.endsWith('.tags')) return undefined;
-  const logBlob = `${ledgerName.slice(0, -'.tags'.length)}.log`;
+  if (!ledgerName.startsWith(LOG_LEDGER_PREFIX) || !ledgerName.endsWith('.tags')) return undefined;
+  const logBlob = `${ledgerName.slice(LOG_LEDGER_PREFIX.length, -'.tags'.length)}.log`;
   return parseLogBlobName(logBlob) ? logBlob : undefined;
 }
 
+/**
+ * Where the tag ledger of a log blob lived before {@link logTagLedgerName}: beside it in the hour
+ * prefix (`…/1500/000000.tags`). Only read, as a fallback, for blocks committed by a flusher of
+ * that earlier version; nothing writes there any more.
+ *
+ * @throws {Error} when `logBlob` is not a log blob name (a bug).
+ */
+export function legacyLogTagLedgerName(logBlob: string): string {
+  if (!parseLogBlobName(logBlob)) throw new Error(`${logBlob} is not a log blob name.`);
+  return `${logBlob.slice(0, -'.log'.length)}.tags`;
+}
+
 const LOG_BATCH_ID = /^[A-Za-z0-9-]{1,64}$/;
-const LOG_STAGING_PREFIX = '_staging/';
 
 /**
- * Blob name of a staged log batch (one too large for a queue message): `_staging/<batchId>.json`
- * in the logs container. `_` can start no log source, so no hour prefix ever lists it.
+ * Blob name of a staged log batch (one too large for a queue message):
+ * `_pipeline/staging/<batchId>.json` in the logs container (see {@link LOG_PIPELINE_PREFIX}).
  *
  * @throws {Error} when `batchId` is not 1–64 letters, digits or `-` (a bug: ids are UUIDs).
  */
@@ -660,10 +685,16 @@ export function logStagingBlobName(batchId: string): string {
   return `${LOG_STAGING_PREFIX}${batchId}.json`;
 }
 
-/** Reverses {@link logStagingBlobName}: the batch id, `undefined` for any other name. */
+/**
+ * Reverses {@link logStagingBlobName}: the batch id, `undefined` for any other name. Also accepts
+ * the earlier `_staging/<batchId>.json`, which pointer messages queued before the move still name.
+ */
 export function parseLogStagingBlobName(blobName: string): string | undefined {
-  if (!blobName.startsWith(LOG_STAGING_PREFIX) || !blobName.endsWith('.json')) return undefined;
-  const batchId = blobName.slice(LOG_STAGING_PREFIX.length, -'.json'.length);
+  const prefix = [LOG_STAGING_PREFIX, LEGACY_LOG_STAGING_PREFIX].find((p) =>
+    blobName.startsWith(p),
+  );
+  if (prefix === undefined || !blobName.endsWith('.json')) return undefined;
+  const batchId = blobName.slice(prefix.length, -'.json'.length);
   return LOG_BATCH_ID.test(batchId) ? batchId : undefined;
 }
 

@@ -86,6 +86,15 @@ test('accepted entries become queryable within seconds, each exactly once', asyn
     blobNames.push(blob.name);
   expect(blobNames.some((n) => n.startsWith('checkout/2026/11/22/1400/'))).toBe(true);
   expect(blobNames.some((n) => n.startsWith('checkout/2026/11/22/1500/'))).toBe(true);
+  // An hour prefix holds only its NNNNNN.log blobs; the ledgers live under _pipeline/ledgers/.
+  const underSource = blobNames.filter((n) => n.startsWith('checkout/'));
+  expect(underSource.every((n) => /^checkout\/2026\/11\/22\/1[45]00\/\d{6}\.log$/.test(n))).toBe(
+    true,
+  );
+  const ledgers = blobNames.filter((n) => n.startsWith('_pipeline/ledgers/checkout/'));
+  expect(ledgers.sort()).toEqual(
+    underSource.map((n) => `_pipeline/ledgers/${n.slice(0, -'.log'.length)}.tags`).sort(),
+  );
 });
 
 test('a batch over one queue message is staged, flushed whole and its staging blob removed', async () => {
@@ -108,7 +117,7 @@ test('a batch over one queue message is staged, flushed whole and its staging bl
     staged = 0;
     for await (const blob of clients
       .container(names.LOGS_CONTAINER)
-      .listBlobsFlat({ prefix: '_staging/' })) {
+      .listBlobsFlat({ prefix: '_pipeline/staging/' })) {
       if (blob.name) staged++;
     }
     if (items.length >= 80 && staged === 0) break;

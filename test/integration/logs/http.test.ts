@@ -7,6 +7,7 @@ import { resetConfig } from '../../../src/config';
 import { resetStorageClients } from '../../../src/storage/clients';
 import { logStagingBlobName } from '../../../src/storage/keys';
 import { decodeQueueMessage } from '../../../src/storage/queue';
+import { adminPrincipal, PRINCIPAL_HEADER, telemetryPrincipal } from '../../support/principals';
 import { testClients, uniqueName } from '../../support/storage';
 import { entriesFrom, queueLength } from './logKit';
 
@@ -35,7 +36,7 @@ function post(body: unknown): Promise<HttpResponseInit> {
       method: 'POST',
       url: 'http://localhost/api/logs',
       body: { string: text },
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: telemetryPrincipal },
     }),
     context(),
   );
@@ -43,7 +44,12 @@ function post(body: unknown): Promise<HttpResponseInit> {
 
 function get(query: Record<string, string>): Promise<HttpResponseInit> {
   return getLogs(
-    new HttpRequest({ method: 'GET', url: 'http://localhost/api/logs', query }),
+    new HttpRequest({
+      method: 'GET',
+      url: 'http://localhost/api/logs',
+      query,
+      headers: { [PRINCIPAL_HEADER]: adminPrincipal },
+    }),
     context(),
   );
 }

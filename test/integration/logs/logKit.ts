@@ -108,7 +108,7 @@ export interface StoredBlob {
 export async function readAll(container: ContainerClient): Promise<StoredBlob[]> {
   const blobs: StoredBlob[] = [];
   for await (const item of container.listBlobsFlat({ includeMetadata: true })) {
-    // Tag ledgers (`NNNNNN.tags`) sit beside the log blobs.
+    // Tag ledgers and staged batches live under `_pipeline/`.
     if (!parseLogBlobName(item.name)) continue;
     const client = container.getBlockBlobClient(item.name);
     const text = (await client.downloadToBuffer()).toString('utf8');

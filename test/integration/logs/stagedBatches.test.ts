@@ -39,7 +39,7 @@ function bigBatch(label: string): RawEntry[] {
 
 async function stagingBlobs(rig: LogRig): Promise<string[]> {
   const names: string[] = [];
-  for await (const item of rig.container.listBlobsFlat({ prefix: '_staging/' })) {
+  for await (const item of rig.container.listBlobsFlat({ prefix: '_pipeline/staging/' })) {
     names.push(item.name);
   }
   return names;

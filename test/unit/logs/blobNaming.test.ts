@@ -4,7 +4,11 @@ import { metadataOfBlocks, parseLogBlobMetadata } from '../../../src/logs/metada
 import { hourPrefixesOf, validateLogQuery } from '../../../src/logs/query';
 import { ValidationError } from '../../../src/errors';
 import {
+  LOG_PIPELINE_PREFIX,
+  isLogSource,
+  legacyLogTagLedgerName,
   logBlobName,
+  logHourPrefix,
   logTagLedgerName,
   parseLogBlobName,
   parseLogTagLedgerName,
@@ -115,24 +119,58 @@ describe('log query windows', () => {
 describe('tag ledger names', () => {
   const hour = new Date('2026-11-22T15:00:00Z');
 
-  it('sit beside their log blob and parse back to it', () => {
+  it('mirror their log blob under _pipeline/ledgers/ and parse back to it', () => {
     const blob = logBlobName('web-1', hour, 12);
-    expect(logTagLedgerName(blob)).toBe('web-1/2026/11/22/1500/000012.tags');
+    expect(logTagLedgerName(blob)).toBe('_pipeline/ledgers/web-1/2026/11/22/1500/000012.tags');
     expect(parseLogTagLedgerName(logTagLedgerName(blob))).toBe(blob);
+    expect(legacyLogTagLedgerName(blob)).toBe('web-1/2026/11/22/1500/000012.tags');
+  });
+
+  it('never sit under a source or an hour prefix, whatever the source is called', () => {
+    for (const source of ['web', '_pipeline', 'pipeline', 'ledgers', '0', 'a-'.repeat(31) + 'a']) {
+      if (!isLogSource(source)) {
+        expect(() => logHourPrefix(source, hour)).toThrow();
+        continue;
+      }
+      const ledger = logTagLedgerName(logBlobName(source, hour, 0));
+      expect(ledger.startsWith(`${source}/`)).toBe(false);
+      expect(ledger.startsWith(logHourPrefix(source, hour))).toBe(false);
+      expect(ledger.startsWith(LOG_PIPELINE_PREFIX)).toBe(true);
+    }
+    expect(isLogSource(LOG_PIPELINE_PREFIX.slice(0, -1))).toBe(false);
   });
 
   it('are never taken for log blobs, and log blobs never for ledgers', () => {
     const ledger = logTagLedgerName(logBlobName('web', hour, 0));
     expect(parseLogBlobName(ledger)).toBeUndefined();
     expect(parseLogTagLedgerName(logBlobName('web', hour, 0))).toBeUndefined();
+    expect(parseLogBlobName(legacyLogTagLedgerName(logBlobName('web', hour, 0)))).toBeUndefined();
   });
 
   it('refuse awkward names', () => {
     expect(() => logTagLedgerName('web/2026/11/22/1500/000000.tags')).toThrow();
     expect(() => logTagLedgerName('Web/2026/11/22/1500/000000.log')).toThrow();
-    expect(parseLogTagLedgerName('web/2026/11/22/2400/000000.tags')).toBeUndefined();
-    expect(parseLogTagLedgerName('web/2026/11/22/1500/00000.tags')).toBeUndefined();
-    expect(parseLogTagLedgerName('web/2026/11/22/1500/000000.tags.tags')).toBeUndefined();
-    expect(parseLogTagLedgerName('.tags')).toBeUndefined();
+    expect(() => logTagLedgerName(logTagLedgerName(logBlobName('web', hour, 0)))).toThrow();
+    expect(() =>
+      legacyLogTagLedgerName('_pipeline/ledgers/web/2026/11/22/1500/000000.log'),
+    ).toThrow();
+    for (const name of [
+      'web/2026/11/22/1500/000000.tags', // the old place is not a ledger name any more
+      '_pipeline/ledgers/web/2026/11/22/2400/000000.tags',
+      '_pipeline/ledgers/web/2026/11/22/1500/00000.tags',
+      '_pipeline/ledgers/web/2026/11/22/1500/000000.tags.tags',
+      '_pipeline/ledgers/Web/2026/11/22/1500/000000.tags',
+      '_pipeline/ledgers/_pipeline/ledgers/web/2026/11/22/1500/000000.tags',
+      '_pipeline/ledgers//2026/11/22/1500/000000.tags',
+      '_pipeline/ledgers/web/2026/02/30/1500/000000.tags',
+      '_pipeline/staging/web/2026/11/22/1500/000000.tags',
+      '/_pipeline/ledgers/web/2026/11/22/1500/000000.tags',
+      '_pipeline/ledgers/.tags',
+      '_pipeline/ledgers/',
+      '.tags',
+      '',
+    ]) {
+      expect(parseLogTagLedgerName(name)).toBeUndefined();
+    }
   });
 });

@@ -20,7 +20,7 @@ describe('message counter properties', () => {
     const part1 = daysOfPart(1);
     const part2 = daysOfPart(2);
     expect([...part1, ...part2]).toEqual(Array.from({ length: 366 }, (_, i) => i + 1));
-    // Counters + EntityType + LastOperation must stay <= 252 custom properties.
+    // Counters + EntityType (+ the LastOperation of older entities) must stay <= 252 properties.
     expect(part1.length + 2).toBeLessThanOrEqual(252);
     expect(part2.length + 2).toBeLessThanOrEqual(252);
     expect(part1.every((d) => yearPartOf(d) === 1)).toBe(true);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  LOG_PIPELINE_PREFIX,
   logBlobName,
   logHourPrefix,
   logStagingBlobName,
@@ -10,11 +11,16 @@ import {
 } from '../../../src/storage/keys';
 
 describe('staged log batch blob names', () => {
-  it('put a batch under _staging/ and parse back to its id', () => {
+  it('put a batch under _pipeline/staging/ and parse back to its id', () => {
     const batchId = randomUUID();
-    expect(logStagingBlobName(batchId)).toBe(`_staging/${batchId}.json`);
+    expect(logStagingBlobName(batchId)).toBe(`_pipeline/staging/${batchId}.json`);
     expect(parseLogStagingBlobName(logStagingBlobName(batchId))).toBe(batchId);
     expect(parseLogStagingBlobName(logStagingBlobName('A-z-0'))).toBe('A-z-0');
+  });
+
+  it('still parse the earlier _staging/ names that queued pointers may carry', () => {
+    const batchId = randomUUID();
+    expect(parseLogStagingBlobName(`_staging/${batchId}.json`)).toBe(batchId);
   });
 
   it('are never log blobs, ledgers or under an hour prefix, and the reverse', () => {
@@ -23,6 +29,8 @@ describe('staged log batch blob names', () => {
     expect(parseLogTagLedgerName(staged)).toBeUndefined();
     // No valid source can start with `_`, so no hour prefix lists staged batches.
     expect(() => logHourPrefix('_staging', new Date('2026-11-22T15:00:00Z'))).toThrow();
+    expect(() => logHourPrefix('_pipeline', new Date('2026-11-22T15:00:00Z'))).toThrow();
+    expect(staged.startsWith(LOG_PIPELINE_PREFIX)).toBe(true);
     const log = logBlobName('web', new Date('2026-11-22T15:00:00Z'), 0);
     expect(parseLogStagingBlobName(log)).toBeUndefined();
     expect(parseLogStagingBlobName(logTagLedgerName(log))).toBeUndefined();
@@ -33,11 +41,20 @@ describe('staged log batch blob names', () => {
     (batchId) => {
       expect(() => logStagingBlobName(batchId)).toThrow();
       expect(parseLogStagingBlobName(`_staging/${batchId}.json`)).toBeUndefined();
+      expect(parseLogStagingBlobName(`_pipeline/staging/${batchId}.json`)).toBeUndefined();
     },
   );
 
   it.each([
     '_staging/.json',
+    '_pipeline/staging/.json',
+    '_pipeline/staging/abc.json.json',
+    '_pipeline/staging/abc/def.json',
+    '_pipeline/ledgers/abc.json',
+    '_pipeline/abc.json',
+    'pipeline/staging/abc.json',
+    '_pipeline/staging/_staging/abc.json',
+    '_staging/_pipeline/staging/abc.json',
     '_staging/abc',
     '_staging/abc.json.json',
     'staging/abc.json',
