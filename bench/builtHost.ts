@@ -46,6 +46,8 @@ export async function startBuiltHost(
         ...settings,
         AzureWebJobsStorage: env.connectionString,
         HOST_LOG_LEVEL: 'warning',
+        // The benches send principal headers by hand, as a developer does locally.
+        TRUST_LOCAL_PRINCIPAL_HEADER: 'true',
         AzureFunctionsWebHost__hostid: `bench-${randomBytes(6).toString('hex')}`,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

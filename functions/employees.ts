@@ -159,7 +159,9 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
   route: 'employees',
   methods: ['GET'],
   access: departmentReaderWhenNamed,
-  target: (request) => ({ department: request.query.get('department') ?? undefined }),
+  // The value readQuery will use (a repeated key: the last one), so the rule and the search
+  // always see the same department.
+  target: (request) => ({ department: request.query.getAll('department').at(-1) }),
   handler: async (request, _context, principal) => {
     const { lastName, department, pageSize, continuationToken, select } = readQuery(
       request,

@@ -317,16 +317,24 @@ export interface PlatformAuth {
   inAzure: boolean;
   /** True when App Service authentication is on (the platform sets `WEBSITE_AUTH_ENABLED=True`). */
   authEnabled: boolean;
+  /**
+   * True when hand-sent principal headers may be believed outside Azure
+   * (`TRUST_LOCAL_PRINCIPAL_HEADER=true`: `npm start`, `func start` with local.settings.json, the
+   * tests). Ignored on an Azure instance.
+   */
+  localPrincipalsTrusted: boolean;
 }
 
 /**
- * Reads the platform's own settings about authentication. They are set by Azure, never by hand,
- * and are read apart from {@link getConfig} so that no other setting can hide them: this never
- * throws.
+ * Reads the settings about who vouches for the principal header: the platform's own (set by
+ * Azure, never by hand) and the local opt-in. Read apart from {@link getConfig} so that no other
+ * setting can hide them: this never throws.
  */
 export function readPlatformAuth(env: Env = process.env): PlatformAuth {
   return {
     inAzure: readOptional(env, 'WEBSITE_INSTANCE_ID') !== undefined,
     authEnabled: readOptional(env, 'WEBSITE_AUTH_ENABLED')?.toLowerCase() === 'true',
+    localPrincipalsTrusted:
+      readOptional(env, 'TRUST_LOCAL_PRINCIPAL_HEADER')?.toLowerCase() === 'true',
   };
 }

@@ -50,6 +50,16 @@ async function main(): Promise<void> {
   const root = projectRoot();
   const localSettings = readLocalSettings(path.join(root, 'local.settings.json'));
   if (localSettings) applyLocalSettings(localSettings.values, process.env);
+  // Principal headers are sent by hand locally (npm run principal); believe them only while the
+  // host is reachable from this machine alone.
+  const loopback = values.listen === undefined || /^(127\.|::1$|localhost$)/.test(values.listen);
+  if (loopback) process.env.TRUST_LOCAL_PRINCIPAL_HEADER ??= 'true';
+  else if (process.env.TRUST_LOCAL_PRINCIPAL_HEADER === undefined) {
+    process.stderr.write(
+      `Listening on ${values.listen}: hand-sent principal headers are not believed ` +
+        '(set TRUST_LOCAL_PRINCIPAL_HEADER=true to believe them anyway).\n',
+    );
+  }
   // As infra/app/api.bicep sets it in Azure: no request body past the largest the API takes.
   process.env.FUNCTIONS_REQUEST_BODY_SIZE_LIMIT ??= String(16 * 1024 * 1024 + 64 * 1024);
   const port = Number(values.port ?? process.env.PORT ?? localSettings?.localHttpPort ?? 7071);

@@ -24,13 +24,12 @@ export const ROLE_CLAIM = 'roles';
 export const EMPLOYEE_ID_CLAIM = 'employeeId';
 /** The claim type of the caller's department; with {@link EMPLOYEE_ID_CLAIM} it names an employee. */
 export const DEPARTMENT_CLAIM = 'department';
-/** Claim types that identify the user, most stable first. */
-const USER_ID_CLAIMS = [
-  'http://schemas.microsoft.com/identity/claims/objectidentifier',
-  'oid',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/nameidentifier',
-  'sub',
-];
+/**
+ * Claim types of the user's object id (`oid`), the one id that is the same for a user in every
+ * app. The subject (`sub`, `nameidentifier`) is not: for users it is pairwise per application, so
+ * it is a different value beside `oid` and never read as the user id.
+ */
+const USER_ID_CLAIMS = ['http://schemas.microsoft.com/identity/claims/objectidentifier', 'oid'];
 const NAME_CLAIM = 'name';
 /** A real principal is a few KiB; anything far larger is not one. */
 const MAX_HEADER_LENGTH = 32 * 1024;
@@ -123,7 +122,8 @@ export function parsePrincipalHeader(header: string | null | undefined): Princip
   }
   const body = parsed as Record<string, unknown>;
   const claims = readClaims(body.claims);
-  const userId = optionalString(body.userId, 'userId') || single(claims, USER_ID_CLAIMS);
+  // Only claims count: a top-level `userId` (another platform's header shape) is never read.
+  const userId = single(claims, USER_ID_CLAIMS);
   const name = single(claims, [NAME_CLAIM]);
   if (!userId && !name) throw malformed('it names no user');
 

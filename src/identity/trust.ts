@@ -1,8 +1,10 @@
 /**
  * Whether the principal header can be believed. In Azure the platform writes
  * `x-ms-client-principal` only when App Service authentication is on, and strips any copy a client
- * sent; with authentication off, the header is whatever the client chose to send. Locally there is
- * no platform in front of the app and the header is sent by hand on purpose.
+ * sent; with authentication off, the header is whatever the client chose to send. Elsewhere no
+ * platform vouches for it: it is believed only where the developer said so
+ * (`TRUST_LOCAL_PRINCIPAL_HEADER=true`, which `npm start`, the sample local.settings.json and the
+ * tests set), so a copy of the app run in a container or on a shared machine fails closed.
  */
 import { UnauthenticatedError } from '../errors';
 import type { PlatformAuth } from '../config';
@@ -13,13 +15,25 @@ export type PrincipalTrust = { trusted: true } | { trusted: false; reason: strin
 
 /** Decides whether the principal header is trusted on this platform. */
 export function principalTrust(platform: PlatformAuth): PrincipalTrust {
-  if (!platform.inAzure || platform.authEnabled) return { trusted: true };
-  return {
-    trusted: false,
-    reason:
-      'App Service authentication is not enabled for this app, so no caller can be identified ' +
-      '(turn it on: see docs/security.md).',
-  };
+  if (platform.inAzure) {
+    return platform.authEnabled
+      ? { trusted: true }
+      : {
+          trusted: false,
+          reason:
+            'App Service authentication is not enabled for this app, so no caller can be ' +
+            'identified (turn it on: see docs/security.md).',
+        };
+  }
+  return platform.localPrincipalsTrusted
+    ? { trusted: true }
+    : {
+        trusted: false,
+        reason:
+          'No App Service authentication stands in front of this app and ' +
+          'TRUST_LOCAL_PRINCIPAL_HEADER is not true, so hand-sent principals are not believed ' +
+          '(see docs/security.md).',
+      };
 }
 
 /**

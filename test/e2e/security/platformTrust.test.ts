@@ -61,3 +61,21 @@ describe('an Azure instance with App Service authentication', () => {
     expect(health.auth).toBeUndefined();
   });
 });
+
+describe('a host outside Azure that was not told to believe hand-sent principals', () => {
+  let host: RunningHost;
+  beforeAll(async () => {
+    host = await startHost({ env: { TRUST_LOCAL_PRINCIPAL_HEADER: '' } });
+  }, 60_000);
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('fails closed: 401 for a hand-made admin, and health says "auth":"missing"', async () => {
+    const reply = await send(host.baseUrl, 'GET', '/departments', { principal: admin });
+    const error = expectError(reply, 401, 'Unauthenticated');
+    expect(error.message).toMatch(/TRUST_LOCAL_PRINCIPAL_HEADER/);
+    const health = expectJson(await send(host.baseUrl, 'GET', '/health', { principal: null }), 200);
+    expect(health.auth).toBe('missing');
+  });
+});

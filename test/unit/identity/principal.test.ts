@@ -12,6 +12,13 @@ const appServicePrincipal = {
   claims: [
     { typ: 'aud', val: 'api://directory' },
     { typ: 'http://schemas.microsoft.com/identity/claims/objectidentifier', val: '6f1c-oid' },
+    // A user's subject is pairwise per app: a different value beside the object id.
+    {
+      typ: 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/nameidentifier',
+      val: 'pairwise-sub-for-this-app',
+    },
+    { typ: 'sub', val: 'pairwise-sub-for-this-app' },
+    { typ: 'oid', val: '6f1c-oid' },
     { typ: 'name', val: 'Jones, Jane' },
     { typ: 'roles', val: 'DirectoryReader:Sales' },
     { typ: 'roles', val: 'DirectoryEditor:Sales' },
@@ -43,10 +50,23 @@ describe('App Service principal header', () => {
 
   it('names no employee from an employee id without its department (ids repeat across departments)', () => {
     const principal = parsePrincipalHeader(
-      b64({ userId: 'u-1', claims: [{ typ: 'employeeId', val: '000001' }] }),
+      b64({
+        claims: [
+          { typ: 'oid', val: 'u-1' },
+          { typ: 'employeeId', val: '000001' },
+        ],
+      }),
     );
     expect(principal.userId).toBe('u-1');
     expect(principal.employee).toBeUndefined();
+  });
+
+  it('takes the user id only from object id claims, never from a top-level userId', () => {
+    const principal = parsePrincipalHeader(
+      b64({ userId: 'victim-oid', claims: [{ typ: 'oid', val: 'attacker-oid' }] }),
+    );
+    expect(principal.userId).toBe('attacker-oid');
+    expect(() => parsePrincipalHeader(b64({ userId: 'victim-oid' }))).toThrow(UnauthenticatedError);
   });
 
   it('takes roles only from roles claims: the header cannot choose its own role claim type', () => {
@@ -108,8 +128,8 @@ describe('App Service principal header', () => {
     [
       'two different departments',
       b64({
-        userId: 'u',
         claims: [
+          { typ: 'oid', val: 'u' },
           { typ: 'department', val: 'Sales' },
           { typ: 'department', val: 'HR' },
           { typ: 'employeeId', val: '000001' },
