@@ -39,4 +39,49 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The layers (DESIGN.md "Where code lives"): nothing that runs in Azure imports the local
+    // tooling, and the domain knows nothing of HTTP or triggers.
+    files: ['src/**/*.ts', 'functions/**/*.ts'],
+    ignores: ['src/storage/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/tools/**', '**/test/**', '**/bench/**'],
+              message: 'Code that runs in Azure never imports tools/, test/ or bench/.',
+            },
+            {
+              group: ['**/functions/**'],
+              message: 'src/ knows nothing of HTTP or triggers: it never imports functions/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Storage is the bottom layer: it may use only the error types and the configuration.
+    files: ['src/storage/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*', '!../errors', '!../config'],
+              message:
+                'src/storage/ never imports the domain (only src/errors.ts and src/config.ts).',
+            },
+            {
+              group: ['**/tools/**', '**/functions/**'],
+              message: 'src/storage/ never imports functions/ or tools/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -30,4 +30,31 @@ describe('lint rules', () => {
   it('leave the host fixture apps, which are not the app, alone', async () => {
     expect(await ruleIdsFor('test/fixtures/hostapp/functions/rogue.ts', rogueRoute)).toEqual([]);
   });
+
+  it('refuse the layers crossed: src/ importing functions/ or tools/, storage importing the domain', async () => {
+    expect(
+      await ruleIdsFor(
+        'src/directory/x.ts',
+        "import { json } from '../../functions/shared/http';\nexport const x = json;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(
+        'functions/x.ts',
+        "import { startLocalHost } from '../tools/host/host';\nexport const x = startLocalHost;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(
+        'src/storage/x.ts',
+        "import { createDirectory } from '../directory/directory';\nexport const x = createDirectory;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(
+        'src/storage/x.ts',
+        "import { ConfigError } from '../config';\nexport const x = ConfigError;\n",
+      ),
+    ).toEqual([]);
+  });
 });
