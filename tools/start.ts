@@ -19,6 +19,7 @@ import { DEFAULT_SHUTDOWN_GRACE_MS, HostStartupError, startLocalHost } from './h
 import { findOnPath, planStorage, STANDARD_EMULATOR_PORTS } from './host/launch';
 import { applyLocalSettings, readLocalSettings } from './host/load/localSettings';
 import { createLogger, describeError, parseLogLevel } from './host/log';
+import { defaultExtensions } from './host/extensions';
 
 /** The folder holding package.json (this file runs from tools/ or dist/tools/). */
 function projectRoot(): string {
@@ -147,6 +148,7 @@ async function main(): Promise<void> {
       port,
       listenAddress: values.listen,
       logger,
+      extensions: defaultExtensions,
     });
   } catch (error) {
     await stopAzurite();

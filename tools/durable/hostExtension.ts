@@ -16,7 +16,7 @@ import type { InputBindingProvider } from '../host/bindings/bindings';
 import type { RpcTypedData } from '../host/core/types';
 import type { HostHttpRequest, TriggerDriver } from '../host/drivers';
 import type { HostFunction } from '../host/functions';
-import type { DriverContext, HostExtension } from '../host/host';
+import type { DriverContext, HostExtension } from '../host/extension';
 import { WEBHOOK_PATH } from './clientInput';
 import type { InvokeFunction } from './context';
 import { defaultTaskHub, readDurableHostSettings, type DurableTaskJson } from './hostSettings';

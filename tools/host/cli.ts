@@ -23,6 +23,7 @@ import {
 } from './host';
 import { applyLocalSettings, readLocalSettings } from './load/localSettings';
 import { createLogger, describeError, parseLogLevel } from './log';
+import { defaultExtensions } from './extensions';
 
 function integerSetting(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
       port,
       listenAddress: values.listen,
       logger,
+      extensions: defaultExtensions,
     });
   } catch (error) {
     if (error instanceof HostStartupError) {

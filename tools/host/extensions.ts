@@ -1,8 +1,8 @@
 /**
  * Extensions the local host loads by default (`npm start`, the e2e helper). A durable runtime
- * registers itself here; see {@link HostExtension} in host.ts for what an extension provides.
+ * registers itself here; see {@link HostExtension} in extension.ts for what an extension provides.
  */
 import { durableHostExtension } from '../durable/hostExtension';
-import type { HostExtension } from './host';
+import type { HostExtension } from './extension';
 
 export const defaultExtensions: HostExtension[] = [durableHostExtension];

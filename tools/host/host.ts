@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { InputBindingProvider } from './bindings/bindings';
 import { createQueueOutputHandler } from './bindings/queueOutput';
 import { loadHostSettings, type HostSettings } from './config/hostJson';
 import { createCoreApi, installCoreModule } from './core/coreModule';
@@ -29,7 +28,7 @@ import { FunctionRunner } from './runner';
 import { ConnectionResolver, DEFAULT_CONNECTION } from './storage';
 import { createBlobScheduleMonitor, HOSTS_CONTAINER } from './timer/scheduleMonitor';
 import { createTimerDriver } from './timer/timerDriver';
-import { defaultExtensions } from './extensions';
+import type { DriverContext, HostExtension } from './extension';
 import { HostStartupError, namingProblems } from './validation';
 
 export { HostStartupError } from './validation';
@@ -48,32 +47,14 @@ export interface LocalHostOptions {
   /** App settings; default `process.env`. */
   env?: Record<string, string | undefined>;
   logger?: Logger;
-  /** Extensions (a durable driver); default: {@link defaultExtensions}. */
+  /**
+   * Extensions (a durable driver), passed in by the entry point (`defaultExtensions` of
+   * ./extensions); default none, so the host itself depends on no extension.
+   */
   extensions?: HostExtension[];
 }
 
-/**
- * Adds trigger drivers (claiming their trigger types before the built-in drivers) and input
- * binding providers. A durable extension claims `orchestrationTrigger`/`activityTrigger`,
- * provides `durableClient` inputs, and serves `/runtime/webhooks/durabletask/...` through
- * `TriggerDriver.serveHttp`.
- */
-export type HostExtension = (context: DriverContext) => {
-  drivers?: TriggerDriver[];
-  inputProviders?: InputBindingProvider[];
-};
-
-/** What an extra driver gets to work with. */
-export interface DriverContext {
-  env: Record<string, string | undefined>;
-  settings: HostSettings;
-  connections: ConnectionResolver;
-  runner: FunctionRunner;
-  logger: Logger;
-  hostId: string;
-  /** `http://127.0.0.1:<port>` once the server listens (for management URLs). */
-  origin(): string;
-}
+export type { DriverContext, HostExtension } from './extension';
 
 export interface RunningLocalHost {
   port: number;
@@ -221,7 +202,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
     origin: () => origin,
   };
   const extensionDrivers: TriggerDriver[] = [];
-  for (const extension of options.extensions ?? defaultExtensions) {
+  for (const extension of options.extensions ?? []) {
     const added = extension(context);
     extensionDrivers.push(...(added.drivers ?? []));
     for (const provider of added.inputProviders ?? []) runner.addInputProvider(provider);
