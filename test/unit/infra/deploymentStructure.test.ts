@@ -97,7 +97,12 @@ describe('azd wiring', () => {
     const fields = Object.fromEntries(
       [...(service?.[2] ?? '').matchAll(/^ {4}(\w+):\s*(\S+)/gm)].map((m) => [m[1], m[2]]),
     );
-    expect(fields).toEqual({ project: '.', language: 'ts', host: 'function' });
+    expect(fields).toEqual({
+      project: '.',
+      language: 'ts',
+      host: 'function',
+      remoteBuild: 'true',
+    });
   });
 
   it('tags the Function App with the azd service name', () => {
