@@ -9,7 +9,7 @@
 import { app, type InvocationContext } from '@azure/functions';
 import { archiveEmployee, getArchivedEmployee } from '../src/archive/archiveEmployee';
 import { parseArchiveRequest, requestArchive } from '../src/archive/archiveRequests';
-import { getConfig } from '../src/config';
+import { getConfig, settingOrDefault } from '../src/config';
 import { getStorageClients } from '../src/storage/clients';
 import { archiveDependencies } from './shared/consistency';
 import { employeeRoute } from './shared/input';
@@ -79,7 +79,7 @@ export async function archiveWorker(
 }
 
 app.storageQueue('archiveEmployee', {
-  queueName: getConfig().queues.archive,
+  queueName: settingOrDefault((config) => config.queues.archive),
   connection: 'AzureWebJobsStorage',
   handler: archiveWorker,
 });

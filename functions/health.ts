@@ -1,22 +1,53 @@
 /**
- * `GET /api/health`: anonymous liveness and storage reachability (API.md "Health"). In Azure
- * without App Service authentication it also says `"auth":"missing"`: every protected route then
- * answers 401, and this is where an operator sees why.
+ * `GET /api/health`: anonymous liveness and storage reachability (API.md "Health"). Storage is
+ * probed at most once per few seconds per instance (`CachedHealthCheck`). In Azure without App
+ * Service authentication it also says `"auth":"missing"`: every protected route then answers 401,
+ * and this is where an operator sees why. Settings the app cannot use (malformed, or an unresolved
+ * Key Vault reference) are listed under `settings`: the features that need them answer 503.
  */
-import { checkHealth } from '../src/health/health';
+import { configProblems } from '../src/config';
+import { CachedHealthCheck, checkHealth, type HealthReport } from '../src/health/health';
 import { getStorageClients } from '../src/storage/clients';
 import { json } from './shared/http';
 import { currentPrincipalTrust, publicRoute } from './shared/route';
+
+/** Without a usable storage connection there is nothing to probe. */
+const NO_STORAGE: HealthReport = {
+  status: 'degraded',
+  storage: 'unreachable',
+  services: { table: false, queue: false, blob: false },
+};
+
+const storageHealth = new CachedHealthCheck(async () => {
+  let clients;
+  try {
+    clients = getStorageClients();
+  } catch {
+    return NO_STORAGE;
+  }
+  return checkHealth(clients);
+});
+
+/** `{invalid, unresolved, missing}` with the non-empty lists only; undefined when all is well. */
+function settingsReport(): Record<string, string[]> | undefined {
+  const lists = Object.entries(configProblems()).filter(([, names]) => names.length > 0);
+  return lists.length > 0 ? Object.fromEntries(lists) : undefined;
+}
 
 publicRoute('health', {
   route: 'health',
   methods: ['GET'],
   handler: async () => {
-    const report = await checkHealth(getStorageClients());
+    const report = await storageHealth.report();
+    const settings = settingsReport();
     const auth = currentPrincipalTrust().trusted ? {} : { auth: 'missing' };
     return json(
       report.storage === 'ok' ? 200 : 503,
-      { ...report, ...auth },
+      {
+        ...report,
+        ...(settings ? { status: 'degraded', settings } : {}),
+        ...auth,
+      },
       { 'cache-control': 'no-store' },
     );
   },

@@ -4,7 +4,7 @@
  * names (src/indexing/indexMaintenance.ts), and removes the photos of employees that are gone.
  */
 import { app, type InvocationContext } from '@azure/functions';
-import { getConfig } from '../src/config';
+import { settingOrDefault } from '../src/config';
 import { handleIndexUpdateMessage } from '../src/indexing/indexUpdates';
 import { removePhotosOfGoneEmployee } from '../src/photos/photos';
 import { indexStores, photoDependencies } from './shared/consistency';
@@ -32,7 +32,7 @@ export async function indexUpdatesWorker(
 }
 
 app.storageQueue('indexUpdates', {
-  queueName: getConfig().queues.indexUpdates,
+  queueName: settingOrDefault((config) => config.queues.indexUpdates),
   connection: 'AzureWebJobsStorage',
   handler: indexUpdatesWorker,
 });

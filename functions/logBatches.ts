@@ -6,7 +6,7 @@
  * move it to `log-batches-poison`.
  */
 import { app, type InvocationContext } from '@azure/functions';
-import { getConfig } from '../src/config';
+import { getConfig, settingOrDefault } from '../src/config';
 import { deliveredFromTrigger, drainAndFlush } from '../src/logs/flush';
 import { getStorageClients } from '../src/storage/clients';
 import { decodeQueueMessage } from '../src/storage/queue';
@@ -64,7 +64,7 @@ export async function flushLogBatches(
 }
 
 app.storageQueue('flushLogBatches', {
-  queueName: getConfig().queues.logBatches,
+  queueName: settingOrDefault((config) => config.queues.logBatches),
   connection: 'AzureWebJobsStorage',
   handler: flushLogBatches,
 });

@@ -5,7 +5,7 @@
  */
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { z } from 'zod';
-import { getConfig } from '../src/config';
+import { getConfig, settingOrDefault } from '../src/config';
 import { LoginDayTables } from '../src/logins/loginDayTables';
 import {
   DEFAULT_LOGIN_DAYS,
@@ -83,6 +83,8 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
 
 /** Timer: drops expired day tables, logs what it dropped, pre-creates tomorrow's table. */
 export async function runLoginRetention(_timer: Timer, context: InvocationContext): Promise<void> {
+  // Throws while LOGIN_CLEANUP_SCHEDULE is malformed: the timer fired on the default schedule.
+  void getConfig().logins.cleanupSchedule;
   const { tables, attempts } = logins();
   const report = await dropExpiredLoginTables(tables, attempts.retentionDays);
   context.log(
@@ -94,6 +96,8 @@ export async function runLoginRetention(_timer: Timer, context: InvocationContex
 }
 
 app.timer('dropExpiredLoginTables', {
-  schedule: getConfig().logins.cleanupSchedule,
+  // Read while the file loads: a malformed schedule registers the default one, and the handler,
+  // which reads the setting again, then does nothing (503-style failure) until it is fixed.
+  schedule: settingOrDefault((config) => config.logins.cleanupSchedule),
   handler: runLoginRetention,
 });

@@ -17,7 +17,7 @@ param location string
 param principalId string = ''
 
 @allowed(['User', 'ServicePrincipal', 'Group'])
-@description('Kind of principal principalId names.')
+@description('Kind of principal principalId names. azd sets AZURE_PRINCIPAL_TYPE (ServicePrincipal when it runs as one, e.g. in CI), and main.parameters.json passes it; a role assignment declared with the wrong type is refused.')
 param principalType string = 'User'
 
 @description('Resource group name; defaults to rg-<environmentName>.')
@@ -27,8 +27,8 @@ param resourceGroupName string = ''
 param functionAppName string = ''
 
 @allowed(['20', '22'])
-@description('Node.js major version of the Functions runtime (package.json engines allows 20 and 22).')
-param nodeVersion string = '20'
+@description('Node.js major version of the Functions runtime (package.json engines allows 20 and 22; Node 20 left support on 2026-04-30).')
+param nodeVersion string = '22'
 
 @minValue(40)
 @maxValue(1000)
@@ -38,6 +38,11 @@ param maximumInstanceCount int = 100
 @allowed([512, 2048, 4096])
 @description('Flex Consumption: memory of each instance, in MB.')
 param instanceMemoryMB int = 2048
+
+@minValue(0)
+@maxValue(20)
+@description('Flex Consumption: always-ready instances of the "durable" per-function scaling group (orchestrators, activities), as Microsoft recommends for Durable Functions. 0 turns them off (no baseline cost; orchestrations then start from a cold instance).')
+param durableAlwaysReadyInstances int = 1
 
 @allowed([
   'Standard_LRS'
@@ -195,6 +200,7 @@ module api './app/api.bicep' = {
     nodeVersion: nodeVersion
     maximumInstanceCount: maximumInstanceCount
     instanceMemoryMB: instanceMemoryMB
+    durableAlwaysReadyInstances: durableAlwaysReadyInstances
     allowedCorsOrigins: allowedCorsOrigins
     loginRetentionDays: loginRetentionDays
     sasMaxMinutes: sasMaxMinutes

@@ -2,15 +2,28 @@
  * The only reader of `process.env`.
  *
  * Every storage name and tunable has a default and one documented setting name (the README's
- * configuration table lists them). Values are read once, validated, and frozen; a setting that is
- * present but malformed, or a required one that is missing, throws a {@link ConfigError} naming it.
+ * configuration table lists them). Values are read once and validated. Two ways to read them:
+ *
+ * - {@link loadConfig} (tools, tests): the first missing or malformed setting throws a
+ *   {@link ConfigError} naming it.
+ * - {@link getConfig} (the app): never throws. A malformed setting, or one that still holds an
+ *   unresolved Key Vault reference, is recorded ({@link configProblems}), logged once, and turns
+ *   into a property that throws {@link SettingUnavailableError} (503) when code reads it — so only
+ *   the feature that needs that setting is off. Function files read settings while they load
+ *   (queue names, schedules) through {@link settingOrDefault}, because the Node worker stops
+ *   loading entry points at the first throw, which would take every later function with it.
  */
+import { SettingUnavailableError } from './errors';
 
-/** A setting is missing or malformed. The message names the setting. */
+/** What is wrong with a setting. */
+export type SettingProblem = 'missing' | 'malformed' | 'keyVaultReference';
+
+/** A setting is missing, malformed or an unresolved Key Vault reference. The message names it. */
 export class ConfigError extends Error {
   constructor(
     readonly setting: string,
     message: string,
+    readonly problem: SettingProblem = 'malformed',
   ) {
     super(message);
     this.name = 'ConfigError';
@@ -108,14 +121,34 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
-function readString(env: Env, name: string, fallback: string): string {
+/**
+ * What App Service leaves in a setting whose Key Vault reference it could not resolve (no access,
+ * no such secret): the reference text itself, `@Microsoft.KeyVault(SecretUri=...)`.
+ */
+export function isKeyVaultReference(value: string | undefined): boolean {
+  return value !== undefined && /^\s*@Microsoft\.KeyVault\(/i.test(value);
+}
+
+/** The trimmed value, undefined when absent or blank. @throws {ConfigError} for a Key Vault reference. */
+function settingValue(env: Env, name: string): string | undefined {
   const value = env[name];
-  return value === undefined || value.trim() === '' ? fallback : value.trim();
+  if (isKeyVaultReference(value)) {
+    throw new ConfigError(
+      name,
+      `Setting ${name} holds a Key Vault reference the platform did not resolve; it is treated as missing. ` +
+        'Check that the identity in keyVaultReferenceIdentity may read the secret (Key Vault Secrets User) and that the secret exists.',
+      'keyVaultReference',
+    );
+  }
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function readString(env: Env, name: string, fallback: string): string {
+  return settingValue(env, name) ?? fallback;
 }
 
 function readOptional(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
+  return settingValue(env, name);
 }
 
 function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -193,6 +226,7 @@ function readStorage(env: Env): StorageConnection {
       'AzureWebJobsStorage',
       'Setting AzureWebJobsStorage is missing: set a connection string, or AzureWebJobsStorage__accountName ' +
         '(or AzureWebJobsStorage__tableServiceUri, __queueServiceUri and __blobServiceUri) for managed identity.',
+      'missing',
     );
   }
   return {
@@ -205,110 +239,246 @@ function readStorage(env: Env): StorageConnection {
   };
 }
 
+function readLastNameIndexMode(env: Env, name: string, fallback: LastNameIndexMode) {
+  const value = readString(env, name, fallback);
+  if (value !== 'entity' && value !== 'blob') {
+    throw new ConfigError(name, `Setting ${name} must be "entity" or "blob", got "${value}".`);
+  }
+  return value;
+}
+
+function readSasTablePolicy(env: Env, name: string, fallback: SasTablePolicyMode) {
+  const value = readString(env, name, fallback);
+  if (value !== 'stored' && value !== 'none') {
+    throw new ConfigError(name, `Setting ${name} must be "stored" or "none", got "${value}".`);
+  }
+  return value;
+}
+
+function readTablePrefix(env: Env, name: string, fallback: string): string {
+  const value = readString(env, name, fallback);
+  if (!/^[A-Za-z][A-Za-z0-9]{2,54}$/.test(value)) {
+    throw new ConfigError(
+      name,
+      `Setting ${name} must be 3-55 letters or digits starting with a letter, got "${value}".`,
+    );
+  }
+  return value;
+}
+
+/** Reads one value; how a {@link ConfigError} is handled is the caller's choice. */
+type Field = <T>(read: () => T) => T;
+
+/** A value that could not be read, waiting to become a throwing property. */
+class UnreadableSetting {
+  constructor(readonly error: ConfigError) {}
+}
+
+/** A field's value for use in another field; rethrows the first field's error. */
+function valueOf<T>(value: T): T {
+  if (value instanceof UnreadableSetting) throw value.error;
+  return value;
+}
+
+function buildConfig(env: Env, field: Field): Config {
+  const sasMaxMinutes = field(() => readInt(env, 'SAS_MAX_MINUTES', 60, 1, 7 * 24 * 60));
+  return {
+    storage: field(() => readStorage(env)),
+    tables: {
+      employees: field(() => readTableName(env, 'EMPLOYEES_TABLE', 'Employees')),
+      archive: field(() => readTableName(env, 'ARCHIVE_TABLE', 'EmployeesArchive')),
+      employeeIndex: field(() => readTableName(env, 'EMPLOYEE_INDEX_TABLE', 'EmployeeIndex')),
+      expenses: field(() => readTableName(env, 'EXPENSES_TABLE', 'EmployeeExpenses')),
+      loginAttemptsPrefix: field(() => readTablePrefix(env, 'LOGIN_TABLE_PREFIX', 'LoginAttempts')),
+      messageStats: field(() => readTableName(env, 'MESSAGE_STATS_TABLE', 'MessageStats')),
+      accessLog: field(() => readTableName(env, 'ACCESS_LOG_TABLE', 'AccessLog')),
+    },
+    queues: {
+      archive: field(() =>
+        readQueueOrContainerName(env, 'ARCHIVE_QUEUE', 'archive-requests', MAX_QUEUE_NAME),
+      ),
+      indexUpdates: field(() =>
+        readQueueOrContainerName(env, 'INDEX_QUEUE', 'index-updates', MAX_QUEUE_NAME),
+      ),
+      logBatches: field(() =>
+        readQueueOrContainerName(env, 'LOG_QUEUE', 'log-batches', MAX_QUEUE_NAME),
+      ),
+    },
+    containers: {
+      lastNameIndex: field(() =>
+        readQueueOrContainerName(env, 'LASTNAME_INDEX_CONTAINER', 'lastname-index'),
+      ),
+      photos: field(() => readQueueOrContainerName(env, 'PHOTOS_CONTAINER', 'photos')),
+      logs: field(() => readQueueOrContainerName(env, 'LOGS_CONTAINER', 'logs')),
+    },
+    logins: {
+      retentionDays: field(() => readInt(env, 'LOGIN_RETENTION_DAYS', 60, 1, 3650)),
+      cleanupSchedule: field(() => readNcrontab(env, 'LOGIN_CLEANUP_SCHEDULE', '0 0 1 * * *')),
+    },
+    sas: {
+      defaultMinutes: field(() =>
+        Math.min(readInt(env, 'SAS_DEFAULT_MINUTES', 15, 1, 7 * 24 * 60), valueOf(sasMaxMinutes)),
+      ),
+      maxMinutes: sasMaxMinutes,
+      accountKey: field(() => readOptional(env, 'STORAGE_ACCOUNT_KEY')),
+      accountName: field(() => readOptional(env, 'STORAGE_ACCOUNT_NAME')),
+      tablePolicy: field(() => readSasTablePolicy(env, 'SAS_TABLE_POLICY', 'stored')),
+      policyCacheMs: field(() => readInt(env, 'SAS_POLICY_CACHE_SECONDS', 15, 0, 3600) * 1000),
+    },
+    directory: {
+      lastNameIndexMode: field(() => readLastNameIndexMode(env, 'LASTNAME_INDEX_MODE', 'entity')),
+      departmentCacheTtlMs: field(
+        () => readInt(env, 'DEPARTMENT_CACHE_TTL_SECONDS', 30, 0, 86400) * 1000,
+      ),
+      lastNameShardChars: field(() =>
+        readInt(env, 'LASTNAME_INDEX_SHARD_CHARS', 30_000, 100, 32_000),
+      ),
+      indexAnnounceDelaySeconds: field(() =>
+        readInt(env, 'INDEX_ANNOUNCE_DELAY_SECONDS', 60, 0, 3600),
+      ),
+    },
+    logs: {
+      maxBlobBytes: field(() =>
+        readInt(env, 'LOG_BLOB_MAX_BYTES', 64 * 1024 * 1024, 1024, 4 * 1024 ** 3),
+      ),
+      maxBlobBlocks: field(() => readInt(env, 'LOG_BLOB_MAX_BLOCKS', 40_000, 2, 49_000)),
+      maxBatchEntries: field(() => readInt(env, 'LOG_MAX_BATCH_ENTRIES', 1000, 1, 100_000)),
+      maxBatchBytes: field(() =>
+        readInt(env, 'LOG_MAX_BATCH_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
+      ),
+      flushMaxMessages: field(() => readInt(env, 'LOG_FLUSH_MAX_MESSAGES', 256, 1, 4096)),
+      flushMaxRounds: field(() => readInt(env, 'LOG_FLUSH_MAX_ROUNDS', 8, 1, 100)),
+      maxQueryEntries: field(() => readInt(env, 'LOG_MAX_QUERY_ENTRIES', 100_000, 1, 1_000_000)),
+    },
+    retry: {
+      maxRetries: field(() => readInt(env, 'STORAGE_MAX_RETRIES', 5, 0, 20)),
+      retryDelayMs: field(() => readInt(env, 'STORAGE_RETRY_DELAY_MS', 200, 1, 60_000)),
+      maxRetryDelayMs: field(() => readInt(env, 'STORAGE_MAX_RETRY_DELAY_MS', 8_000, 1, 600_000)),
+      tryTimeoutMs: field(() => readInt(env, 'STORAGE_TRY_TIMEOUT_MS', 30_000, 100, 600_000)),
+    },
+  };
+}
+
 /**
  * Reads and validates the configuration from an environment map.
  *
- * @throws {ConfigError} when a required setting is missing or a setting is malformed.
+ * @throws {ConfigError} when a required setting is missing, a setting is malformed, or one holds
+ *   an unresolved Key Vault reference.
  */
 export function loadConfig(env: Env): Config {
-  const lastNameIndexMode = readString(env, 'LASTNAME_INDEX_MODE', 'entity');
-  if (lastNameIndexMode !== 'entity' && lastNameIndexMode !== 'blob') {
-    throw new ConfigError(
-      'LASTNAME_INDEX_MODE',
-      `Setting LASTNAME_INDEX_MODE must be "entity" or "blob", got "${lastNameIndexMode}".`,
-    );
-  }
-  const sasMaxMinutes = readInt(env, 'SAS_MAX_MINUTES', 60, 1, 7 * 24 * 60);
-  const sasTablePolicy = readString(env, 'SAS_TABLE_POLICY', 'stored');
-  if (sasTablePolicy !== 'stored' && sasTablePolicy !== 'none') {
-    throw new ConfigError(
-      'SAS_TABLE_POLICY',
-      `Setting SAS_TABLE_POLICY must be "stored" or "none", got "${sasTablePolicy}".`,
-    );
-  }
-  const loginAttemptsPrefix = readString(env, 'LOGIN_TABLE_PREFIX', 'LoginAttempts');
-  if (!/^[A-Za-z][A-Za-z0-9]{2,54}$/.test(loginAttemptsPrefix)) {
-    throw new ConfigError(
-      'LOGIN_TABLE_PREFIX',
-      `Setting LOGIN_TABLE_PREFIX must be 3-55 letters or digits starting with a letter, got "${loginAttemptsPrefix}".`,
-    );
-  }
-
-  return Object.freeze({
-    storage: readStorage(env),
-    tables: {
-      employees: readTableName(env, 'EMPLOYEES_TABLE', 'Employees'),
-      archive: readTableName(env, 'ARCHIVE_TABLE', 'EmployeesArchive'),
-      employeeIndex: readTableName(env, 'EMPLOYEE_INDEX_TABLE', 'EmployeeIndex'),
-      expenses: readTableName(env, 'EXPENSES_TABLE', 'EmployeeExpenses'),
-      loginAttemptsPrefix,
-      messageStats: readTableName(env, 'MESSAGE_STATS_TABLE', 'MessageStats'),
-      accessLog: readTableName(env, 'ACCESS_LOG_TABLE', 'AccessLog'),
-    },
-    queues: {
-      archive: readQueueOrContainerName(env, 'ARCHIVE_QUEUE', 'archive-requests', MAX_QUEUE_NAME),
-      indexUpdates: readQueueOrContainerName(env, 'INDEX_QUEUE', 'index-updates', MAX_QUEUE_NAME),
-      logBatches: readQueueOrContainerName(env, 'LOG_QUEUE', 'log-batches', MAX_QUEUE_NAME),
-    },
-    containers: {
-      lastNameIndex: readQueueOrContainerName(env, 'LASTNAME_INDEX_CONTAINER', 'lastname-index'),
-      photos: readQueueOrContainerName(env, 'PHOTOS_CONTAINER', 'photos'),
-      logs: readQueueOrContainerName(env, 'LOGS_CONTAINER', 'logs'),
-    },
-    logins: {
-      retentionDays: readInt(env, 'LOGIN_RETENTION_DAYS', 60, 1, 3650),
-      cleanupSchedule: readNcrontab(env, 'LOGIN_CLEANUP_SCHEDULE', '0 0 1 * * *'),
-    },
-    sas: {
-      defaultMinutes: Math.min(
-        readInt(env, 'SAS_DEFAULT_MINUTES', 15, 1, 7 * 24 * 60),
-        sasMaxMinutes,
-      ),
-      maxMinutes: sasMaxMinutes,
-      accountKey: readOptional(env, 'STORAGE_ACCOUNT_KEY'),
-      accountName: readOptional(env, 'STORAGE_ACCOUNT_NAME'),
-      tablePolicy: sasTablePolicy as SasTablePolicyMode,
-      policyCacheMs: readInt(env, 'SAS_POLICY_CACHE_SECONDS', 15, 0, 3600) * 1000,
-    },
-    directory: {
-      lastNameIndexMode: lastNameIndexMode as LastNameIndexMode,
-      departmentCacheTtlMs: readInt(env, 'DEPARTMENT_CACHE_TTL_SECONDS', 30, 0, 86400) * 1000,
-      lastNameShardChars: readInt(env, 'LASTNAME_INDEX_SHARD_CHARS', 30_000, 100, 32_000),
-      indexAnnounceDelaySeconds: readInt(env, 'INDEX_ANNOUNCE_DELAY_SECONDS', 60, 0, 3600),
-    },
-    logs: {
-      maxBlobBytes: readInt(env, 'LOG_BLOB_MAX_BYTES', 64 * 1024 * 1024, 1024, 4 * 1024 ** 3),
-      maxBlobBlocks: readInt(env, 'LOG_BLOB_MAX_BLOCKS', 40_000, 2, 49_000),
-      maxBatchEntries: readInt(env, 'LOG_MAX_BATCH_ENTRIES', 1000, 1, 100_000),
-      maxBatchBytes: readInt(env, 'LOG_MAX_BATCH_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024),
-      flushMaxMessages: readInt(env, 'LOG_FLUSH_MAX_MESSAGES', 256, 1, 4096),
-      flushMaxRounds: readInt(env, 'LOG_FLUSH_MAX_ROUNDS', 8, 1, 100),
-      maxQueryEntries: readInt(env, 'LOG_MAX_QUERY_ENTRIES', 100_000, 1, 1_000_000),
-    },
-    retry: {
-      maxRetries: readInt(env, 'STORAGE_MAX_RETRIES', 5, 0, 20),
-      retryDelayMs: readInt(env, 'STORAGE_RETRY_DELAY_MS', 200, 1, 60_000),
-      maxRetryDelayMs: readInt(env, 'STORAGE_MAX_RETRY_DELAY_MS', 8_000, 1, 600_000),
-      tryTimeoutMs: readInt(env, 'STORAGE_TRY_TIMEOUT_MS', 30_000, 100, 600_000),
-    },
-  });
+  return Object.freeze(buildConfig(env, (read) => read()));
 }
 
-let cached: Config | undefined;
+/** The configuration as the app reads it, with what is wrong in it. */
+export interface ConfigReading {
+  /** Every setting; reading one listed in `problems` throws {@link SettingUnavailableError}. */
+  config: Config;
+  /** One entry per setting that is missing (required), malformed or an unresolved reference. */
+  problems: readonly ConfigError[];
+}
+
+/** Turns every unreadable value into a property that throws when read (nested objects too). */
+function armUnreadable(target: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(target)) {
+    if (value instanceof UnreadableSetting) {
+      const { error } = value;
+      Object.defineProperty(target, key, {
+        enumerable: true,
+        get: () => {
+          throw new SettingUnavailableError(error.setting, error.problem, error.message);
+        },
+      });
+    } else if (value !== null && typeof value === 'object') {
+      armUnreadable(value as Record<string, unknown>);
+      Object.freeze(value);
+    }
+  }
+  Object.freeze(target);
+}
 
 /**
- * The process-wide configuration, read from `process.env` on first use.
- *
- * @throws {ConfigError} when a required setting is missing or a setting is malformed.
+ * Reads the configuration without throwing: a setting that cannot be read is recorded and
+ * becomes a property that throws {@link SettingUnavailableError} when read.
+ */
+export function readConfig(env: Env): ConfigReading {
+  const problems = new Map<string, ConfigError>();
+  const config = buildConfig(env, <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      if (!problems.has(error.setting)) problems.set(error.setting, error);
+      return new UnreadableSetting(error) as T;
+    }
+  });
+  armUnreadable(config as unknown as Record<string, unknown>);
+  return { config, problems: [...problems.values()] };
+}
+
+let cached: ConfigReading | undefined;
+let defaults: Config | undefined;
+
+/** Logs each problem of a fresh reading once: one line naming the setting. */
+let warn: (line: string) => void = (line) => console.warn(line);
+
+function reading(): ConfigReading {
+  if (!cached) {
+    cached = readConfig(process.env);
+    for (const problem of cached.problems) {
+      warn(
+        `Configuration: ${problem.message} Features that need ${problem.setting} answer 503 until it is fixed.`,
+      );
+    }
+  }
+  return cached;
+}
+
+/**
+ * The process-wide configuration, read from `process.env` on first use. Never throws; reading a
+ * setting that is missing (required), malformed or an unresolved Key Vault reference does.
  */
 export function getConfig(): Config {
-  cached ??= loadConfig(process.env);
-  return cached;
+  return reading().config;
+}
+
+/** The settings `getConfig()` could not read, by problem (for health). Never throws. */
+export function configProblems(): { invalid: string[]; unresolved: string[]; missing: string[] } {
+  const problems = reading().problems;
+  const named = (problem: SettingProblem): string[] =>
+    problems.filter((p) => p.problem === problem).map((p) => p.setting);
+  return {
+    invalid: named('malformed'),
+    unresolved: named('keyVaultReference'),
+    missing: named('missing'),
+  };
+}
+
+/**
+ * A value read from the configuration, or from the defaults when a setting it needs cannot be
+ * read. For what function registrations read while their files load (queue names, schedules):
+ * a throw there stops the worker loading every later function. The feature stays off anyway,
+ * because the code that uses it reads the setting again. `read` must copy out plain values.
+ *
+ * @throws {SettingUnavailableError} only when even the default needs a missing required setting.
+ */
+export function settingOrDefault<T>(read: (config: Config) => T, config: Config = getConfig()): T {
+  try {
+    return read(config);
+  } catch (error) {
+    if (!(error instanceof SettingUnavailableError)) throw error;
+    defaults ??= readConfig({}).config;
+    return read(defaults);
+  }
 }
 
 /** Forgets the cached configuration so the next {@link getConfig} re-reads the environment (tests). */
 export function resetConfig(): void {
   cached = undefined;
+}
+
+/** Where {@link getConfig} logs the problems it finds (tests). */
+export function setConfigWarningSink(sink: (line: string) => void): void {
+  warn = sink;
 }
 
 /** Where the app runs and whether App Service authentication fronts it. */

@@ -120,3 +120,25 @@ export class NotConfiguredError extends DomainError {
     super(code, message);
   }
 }
+
+/**
+ * A feature needs a setting that this instance cannot use: malformed, missing, or a Key Vault
+ * reference the platform did not resolve. Only that feature is off; health lists the setting.
+ */
+export class SettingUnavailableError extends DomainError {
+  readonly kind = 'unavailable';
+  constructor(
+    readonly setting: string,
+    readonly problem: 'missing' | 'malformed' | 'keyVaultReference',
+    message: string,
+  ) {
+    super(
+      problem === 'keyVaultReference'
+        ? 'KeyVaultReferenceUnresolved'
+        : problem === 'missing'
+          ? 'SettingMissing'
+          : 'SettingInvalid',
+      message,
+    );
+  }
+}

@@ -3,6 +3,9 @@
  * ports or on the standard ones, in memory or persisted to a folder. Used by `npm start`, the test
  * setup and the benchmarks; nothing is installed globally.
  */
+import { BlobServiceClient } from '@azure/storage-blob';
+import { QueueServiceClient } from '@azure/storage-queue';
+import { TableServiceClient } from '@azure/data-tables';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
 import path from 'node:path';
@@ -42,6 +45,19 @@ export interface RunningAzurite {
   process: ChildProcess;
   stop(): Promise<void>;
 }
+
+/**
+ * Flags every Azurite the project starts carries (`npm start`, `npm run azurite`, the tests, the
+ * benchmarks; the README's `func start` recipe spells them out, and a test keeps it in step).
+ * `--skipApiVersionCheck`: the pinned SDKs send a newer storage API version than Azurite knows,
+ * and without it every blob and queue call is refused (400 InvalidHeaderValue). `--loose`:
+ * ignore headers Azurite does not implement instead of failing the request.
+ */
+export const AZURITE_FLAGS: readonly string[] = [
+  '--skipApiVersionCheck',
+  '--disableTelemetry',
+  '--loose',
+];
 
 /** A connection string for the development account on the given ports. */
 export function azuriteConnectionString(
@@ -120,9 +136,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
     String(ports.queue),
     '--tablePort',
     String(ports.table),
-    '--skipApiVersionCheck',
-    '--disableTelemetry',
-    '--loose',
+    ...AZURITE_FLAGS,
   ];
   if (options.location) args.push('--location', path.resolve(options.location));
   else args.push('--inMemoryPersistence');
@@ -156,4 +170,64 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** What one SDK call to each service of an emulator found. */
+export type EmulatorProbe =
+  | { kind: 'ok' }
+  /** The emulator answered but refused the API version the pinned SDKs send. */
+  | { kind: 'apiVersionRefused'; service: 'blob' | 'queue' | 'table'; message: string }
+  /** It did not answer like storage (not an emulator, or it failed). */
+  | { kind: 'failed'; service: 'blob' | 'queue' | 'table'; message: string };
+
+/**
+ * True for the error of an emulator that does not accept the request's `x-ms-version`
+ * (Azurite without `--skipApiVersionCheck`, or one older than the SDKs).
+ */
+export function isApiVersionRefusal(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : '';
+  return (
+    /api version .*not supported/i.test(text) ||
+    (code === 'InvalidHeaderValue' && /version/i.test(text))
+  );
+}
+
+/**
+ * Makes one cheap call (list one item) to each service with the project's own SDKs, to tell an
+ * emulator that will serve the app from one that refuses it. Never throws.
+ */
+export async function probeEmulator(
+  connectionString: string,
+  timeoutMs = 5_000,
+): Promise<EmulatorProbe> {
+  const abortSignal = AbortSignal.timeout(timeoutMs);
+  const probes = {
+    blob: () =>
+      BlobServiceClient.fromConnectionString(connectionString)
+        .listContainers({ abortSignal })
+        .byPage({ maxPageSize: 1 })
+        .next(),
+    queue: () =>
+      QueueServiceClient.fromConnectionString(connectionString)
+        .listQueues({ abortSignal })
+        .byPage({ maxPageSize: 1 })
+        .next(),
+    table: () =>
+      TableServiceClient.fromConnectionString(connectionString, { allowInsecureConnection: true })
+        .listTables({ abortSignal })
+        .byPage({ maxPageSize: 1 })
+        .next(),
+  };
+  for (const service of ['blob', 'queue', 'table'] as const) {
+    try {
+      await probes[service]();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return isApiVersionRefusal(error)
+        ? { kind: 'apiVersionRefused', service, message }
+        : { kind: 'failed', service, message };
+    }
+  }
+  return { kind: 'ok' };
 }

@@ -3,7 +3,9 @@
  *
  * Storage: a configured `AzureWebJobsStorage` (environment, else local.settings.json) that is not
  * the local emulator is used as is. Otherwise an emulator already listening on 10000-10002 is
- * reused, or Azurite is started from node_modules on those ports with its data in `./.azurite/`.
+ * reused — after one SDK call to each service shows it accepts the SDKs' API version; an Azurite
+ * started without `--skipApiVersionCheck` is refused with a message saying so — or Azurite is
+ * started from node_modules on those ports with its data in `./.azurite/`.
  *
  * Functions: `func start` when Azure Functions Core Tools are on PATH; otherwise the project's
  * local host (tools/host) on port 7071 (`PORT` to change). Ctrl-C stops everything cleanly.
@@ -14,23 +16,24 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { azuriteConnectionString, isListening, startAzurite, type RunningAzurite } from './azurite';
+import {
+  azuriteConnectionString,
+  isListening,
+  probeEmulator,
+  startAzurite,
+  type RunningAzurite,
+} from './azurite';
 import { DEFAULT_SHUTDOWN_GRACE_MS, HostStartupError, startLocalHost } from './host/host';
-import { findOnPath, planStorage, STANDARD_EMULATOR_PORTS } from './host/launch';
+import {
+  findOnPath,
+  findProjectRoot,
+  planStorage,
+  refusedEmulatorMessage,
+  STANDARD_EMULATOR_PORTS,
+} from './host/launch';
 import { applyLocalSettings, readLocalSettings } from './host/load/localSettings';
 import { createLogger, describeError, parseLogLevel } from './host/log';
 import { defaultExtensions } from './host/extensions';
-
-/** The folder holding package.json (this file runs from tools/ or dist/tools/). */
-function projectRoot(): string {
-  let directory = __dirname;
-  while (!fs.existsSync(path.join(directory, 'package.json'))) {
-    const parent = path.dirname(directory);
-    if (parent === directory) throw new Error('package.json not found above ' + __dirname);
-    directory = parent;
-  }
-  return directory;
-}
 
 /** A condition the user can fix; printed without a stack trace. */
 class LaunchError extends Error {}
@@ -48,7 +51,8 @@ async function main(): Promise<void> {
     },
     strict: true,
   });
-  const root = projectRoot();
+  // This file runs from tools/ or dist/tools/.
+  const root = findProjectRoot(__dirname);
   const localSettings = readLocalSettings(path.join(root, 'local.settings.json'));
   if (localSettings) applyLocalSettings(localSettings.values, process.env);
   // Principal headers are sent by hand locally (npm run principal); believe them only while the
@@ -80,10 +84,14 @@ async function main(): Promise<void> {
     case 'configured':
       storageLine = `configured: ${plan.description}`;
       break;
-    case 'reuseEmulator':
-      process.env.AzureWebJobsStorage = azuriteConnectionString(STANDARD_EMULATOR_PORTS);
+    case 'reuseEmulator': {
+      const connectionString = azuriteConnectionString(STANDARD_EMULATOR_PORTS);
+      const probe = await probeEmulator(connectionString);
+      if (probe.kind !== 'ok') throw new LaunchError(refusedEmulatorMessage(probe));
+      process.env.AzureWebJobsStorage = connectionString;
       storageLine = 'the emulator already listening on 10000-10002 (reused)';
       break;
+    }
     case 'startEmulator': {
       const location = path.join(root, '.azurite');
       fs.mkdirSync(location, { recursive: true });

@@ -13,7 +13,7 @@ let directory: Directory | undefined;
 /**
  * The directory over the configured `Employees` table (created on first use).
  *
- * @throws {ConfigError} when the storage connection is not configured.
+ * @throws {SettingUnavailableError} when a setting it needs cannot be used (e.g. no storage connection).
  */
 export function directoryServices(): Directory {
   if (!directory) {

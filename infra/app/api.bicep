@@ -28,7 +28,7 @@ param appInsightsConnectionString string
 param storageKeySecretUri string = ''
 
 @allowed(['20', '22'])
-param nodeVersion string = '20'
+param nodeVersion string = '22'
 
 @minValue(40)
 @maxValue(1000)
@@ -36,6 +36,11 @@ param maximumInstanceCount int = 100
 
 @allowed([512, 2048, 4096])
 param instanceMemoryMB int = 2048
+
+@minValue(0)
+@maxValue(20)
+@description('Always-ready instances of the "durable" scaling group; 0 = none.')
+param durableAlwaysReadyInstances int = 1
 
 @description('Browser origins allowed to call the API.')
 param allowedCorsOrigins array = []
@@ -143,6 +148,15 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
       scaleAndConcurrency: {
         maximumInstanceCount: maximumInstanceCount
         instanceMemoryMB: instanceMemoryMB
+        // Flex Consumption scales Durable triggers (orchestrators, activities, entities) as one
+        // group, "durable"; an always-ready instance there keeps the task hub's queues polled, so
+        // an orchestration does not wait for a cold start at each step.
+        alwaysReady: durableAlwaysReadyInstances > 0 ? [
+          {
+            name: 'durable'
+            instanceCount: durableAlwaysReadyInstances
+          }
+        ] : []
       }
       runtime: {
         name: 'node'

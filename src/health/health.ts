@@ -50,3 +50,38 @@ export async function checkHealth(
     services: { table, queue, blob },
   };
 }
+
+/** How long one instance reuses its last storage probe (API.md: one probe per few seconds). */
+export const HEALTH_PROBE_INTERVAL_MS = 5_000;
+
+/**
+ * Storage reachability at a bounded cost: the last report is reused while it is younger than
+ * `maxAgeMs`, and callers that arrive while a probe runs share it, so an instance sends at most
+ * one probe (three list calls) per interval whatever the request rate. A failed probe is cached
+ * as well: during an outage, health must not add load to storage that is already struggling.
+ */
+export class CachedHealthCheck {
+  #last: { report: HealthReport; at: number } | undefined;
+  #inFlight: Promise<HealthReport> | undefined;
+
+  constructor(
+    private readonly probe: () => Promise<HealthReport>,
+    private readonly maxAgeMs = HEALTH_PROBE_INTERVAL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The current report; rejects only if the probe itself rejects (checkHealth never does). */
+  report(): Promise<HealthReport> {
+    const last = this.#last;
+    if (last && this.now() - last.at < this.maxAgeMs) return Promise.resolve(last.report);
+    this.#inFlight ??= this.probe()
+      .then((report) => {
+        this.#last = { report, at: this.now() };
+        return report;
+      })
+      .finally(() => {
+        this.#inFlight = undefined;
+      });
+    return this.#inFlight;
+  }
+}

@@ -15,7 +15,7 @@ let services: OrchestrationServices | undefined;
  * changes go to the `index-updates` queue as for every other writer; queue and index stores are
  * built by src/indexing/configuredIndexing.ts, as for the queue workers.
  *
- * @throws {ConfigError} when the storage connection is not configured.
+ * @throws {SettingUnavailableError} when a setting it needs cannot be used (e.g. no storage connection).
  */
 export function configuredServices(): OrchestrationServices {
   if (!services) {

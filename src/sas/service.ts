@@ -396,7 +396,7 @@ let defaultService: SasService | undefined;
 /**
  * The process-wide SAS service on the configured account.
  *
- * @throws {ConfigError} when the storage connection is not configured.
+ * @throws {SettingUnavailableError} when a setting it needs cannot be used (e.g. no storage connection).
  */
 export function getSasService(): SasService {
   defaultService ??= new SasService({ clients: getStorageClients(), config: getConfig() });

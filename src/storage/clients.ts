@@ -27,7 +27,7 @@ import {
   type StoragePipelineOptions as QueuePipelineOptions,
 } from '@azure/storage-queue';
 import { RestError, type PipelinePolicy } from '@azure/core-rest-pipeline';
-import { getConfig, type Config, type StorageConnection } from '../config';
+import { getConfig, settingOrDefault, type Config, type StorageConnection } from '../config';
 
 /** The account name and key parsed from a connection string, when it carries one. */
 export interface SharedKey {
@@ -303,14 +303,18 @@ export function createStorageClients(
 let defaultClients: StorageClients | undefined;
 
 /**
- * The process-wide clients for the configured account.
+ * The process-wide clients for the configured account. A malformed retry tunable falls back to
+ * its default (it changes how long a call retries, never what it does; health lists it).
  *
- * @throws {ConfigError} when the storage connection is not configured.
+ * @throws {SettingUnavailableError} when the storage connection is missing or unusable.
  */
 export function getStorageClients(): StorageClients {
   if (!defaultClients) {
     const config = getConfig();
-    defaultClients = createStorageClients(config.storage, config.retry);
+    defaultClients = createStorageClients(
+      config.storage,
+      settingOrDefault((c) => ({ ...c.retry }), config),
+    );
   }
   return defaultClients;
 }

@@ -3,7 +3,18 @@
  * malformed settings refused with the setting's name, and the managed-identity forms of
  * `AzureWebJobsStorage`.
  */
-import { ConfigError, getConfig, loadConfig, resetConfig } from '../../src/config';
+import {
+  ConfigError,
+  configProblems,
+  getConfig,
+  isKeyVaultReference,
+  loadConfig,
+  readConfig,
+  resetConfig,
+  setConfigWarningSink,
+  settingOrDefault,
+} from '../../src/config';
+import { SettingUnavailableError } from '../../src/errors';
 
 const CONNECTION = 'UseDevelopmentStorage=true';
 
@@ -186,5 +197,125 @@ describe('process-wide configuration', () => {
     expect(getConfig().tables.employees).toBe('FirstRead');
     resetConfig();
     expect(getConfig().tables.employees).toBe('SecondRead');
+  });
+});
+
+describe('the app reading (readConfig, getConfig): a bad setting turns off only what needs it', () => {
+  const env = { AzureWebJobsStorage: CONNECTION };
+
+  it('never throws for a malformed optional setting, and names it once', () => {
+    const { config, problems } = readConfig({
+      ...env,
+      LOG_MAX_BATCH_BYTES: 'abc',
+      SAS_MAX_MINUTES: 'sixty',
+    });
+    expect(problems.map((p) => [p.setting, p.problem])).toEqual([
+      ['SAS_MAX_MINUTES', 'malformed'],
+      ['LOG_MAX_BATCH_BYTES', 'malformed'],
+    ]);
+    // Everything else reads as usual.
+    expect(config.tables.employees).toBe('Employees');
+    expect(config.queues.archive).toBe('archive-requests');
+    expect(config.logs.maxBatchEntries).toBe(1000);
+    expect(config.storage).toEqual({ kind: 'connectionString', connectionString: CONNECTION });
+  });
+
+  it('throws a 503 SettingInvalid naming the setting when code reads it', () => {
+    const { config } = readConfig({ ...env, LOG_MAX_BATCH_BYTES: 'abc', SAS_MAX_MINUTES: 'x' });
+    for (const read of [
+      () => config.logs.maxBatchBytes,
+      () => ({ ...config.logs }),
+      () => config.sas.maxMinutes,
+      // Depends on SAS_MAX_MINUTES too.
+      () => config.sas.defaultMinutes,
+    ]) {
+      let thrown: unknown;
+      try {
+        read();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(SettingUnavailableError);
+      expect((thrown as SettingUnavailableError).kind).toBe('unavailable');
+      expect((thrown as SettingUnavailableError).code).toBe('SettingInvalid');
+    }
+    expect(() => config.logs.maxBatchBytes).toThrow(/LOG_MAX_BATCH_BYTES/);
+    expect(Object.isFrozen(config.logs)).toBe(true);
+  });
+
+  it('treats a setting that still holds a Key Vault reference as unusable, and never returns the text', () => {
+    const reference = '@Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/secrets/key)';
+    const { config, problems } = readConfig({
+      ...env,
+      STORAGE_ACCOUNT_KEY: reference,
+      STORAGE_ACCOUNT_NAME: 'prod',
+    });
+    expect(problems.map((p) => [p.setting, p.problem])).toEqual([
+      ['STORAGE_ACCOUNT_KEY', 'keyVaultReference'],
+    ]);
+    expect(() => config.sas.accountKey).toThrow(
+      expect.objectContaining({
+        code: 'KeyVaultReferenceUnresolved',
+        setting: 'STORAGE_ACCOUNT_KEY',
+      }) as Error,
+    );
+    expect(config.sas.accountName).toBe('prod');
+    expect(() => loadConfig({ ...env, STORAGE_ACCOUNT_KEY: ` ${reference}` })).toThrow(
+      /STORAGE_ACCOUNT_KEY holds a Key Vault reference/,
+    );
+    expect(isKeyVaultReference('@microsoft.keyvault(VaultName=kv;SecretName=s)')).toBe(true);
+    expect(isKeyVaultReference('Eby8vdM02x==')).toBe(false);
+  });
+
+  it('reports a missing storage connection as SettingMissing (503), not as a crash', () => {
+    const { config, problems } = readConfig({});
+    expect(problems.map((p) => [p.setting, p.problem])).toEqual([
+      ['AzureWebJobsStorage', 'missing'],
+    ]);
+    expect(() => config.storage).toThrow(
+      expect.objectContaining({ code: 'SettingMissing' }) as Error,
+    );
+  });
+
+  it('gives registrations the default while a setting they read is malformed', () => {
+    const { config } = readConfig({
+      ...env,
+      ARCHIVE_QUEUE: 'Not_A_Queue',
+      LOGIN_CLEANUP_SCHEDULE: 'daily',
+    });
+    expect(settingOrDefault((c) => c.queues.archive, config)).toBe('archive-requests');
+    expect(settingOrDefault((c) => c.logins.cleanupSchedule, config)).toBe('0 0 1 * * *');
+    // The code that uses the feature still sees the problem.
+    expect(() => config.queues.archive).toThrow(SettingUnavailableError);
+  });
+
+  it('getConfig logs one line per bad setting, naming it, and configProblems lists them', () => {
+    const saved = { ...process.env };
+    const lines: string[] = [];
+    try {
+      process.env.LOG_MAX_BATCH_BYTES = 'abc';
+      process.env.STORAGE_ACCOUNT_KEY = '@Microsoft.KeyVault(SecretUri=https://kv/secrets/k)';
+      setConfigWarningSink((line) => lines.push(line));
+      resetConfig();
+      expect(() => getConfig()).not.toThrow();
+      getConfig();
+      expect(configProblems()).toEqual({
+        invalid: ['LOG_MAX_BATCH_BYTES'],
+        unresolved: ['STORAGE_ACCOUNT_KEY'],
+        missing: [],
+      });
+      expect(lines).toHaveLength(2);
+      expect(lines.find((line) => line.includes('LOG_MAX_BATCH_BYTES'))).toMatch(
+        /^Configuration: Setting LOG_MAX_BATCH_BYTES must be a whole number, got "abc"\./,
+      );
+      expect(lines.find((line) => line.includes('STORAGE_ACCOUNT_KEY'))).toMatch(
+        /Key Vault reference/,
+      );
+      expect(lines.join('\n')).not.toContain('https://kv');
+    } finally {
+      process.env = saved;
+      setConfigWarningSink((line) => console.warn(line));
+      resetConfig();
+    }
   });
 });

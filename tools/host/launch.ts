@@ -63,6 +63,48 @@ export function planStorage(
   return { kind: 'portsBusy', busy };
 }
 
+/** The first line's first sentence of an error message (Azurite's run on for a paragraph). */
+function firstSentence(message: string): string {
+  const line = message.split('\n')[0] ?? '';
+  return /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
+}
+
+/** What the launcher says about an emulator on 10000-10002 it will not use. */
+export function refusedEmulatorMessage(probe: {
+  kind: 'apiVersionRefused' | 'failed';
+  service: string;
+  message: string;
+}): string {
+  if (probe.kind === 'apiVersionRefused') {
+    return (
+      `The storage emulator already listening on 10000-10002 refuses the API version this app's ` +
+      `Azure SDKs send (${probe.service}: ${firstSentence(probe.message)}). It is an Azurite started ` +
+      'without --skipApiVersionCheck (or an older one), and every blob and queue call would fail. ' +
+      'Stop it, then run `npm start` again (it starts its own Azurite), or restart it with ' +
+      '`npm run azurite`, which passes the flags the app needs.'
+    );
+  }
+  return (
+    `Something listens on 10000-10002 but does not answer like a storage emulator ` +
+    `(${probe.service}: ${firstSentence(probe.message)}). Stop it, or set AzureWebJobsStorage to a storage account.`
+  );
+}
+
+/**
+ * The folder holding package.json, at or above `from`.
+ *
+ * @throws {Error} when there is none.
+ */
+export function findProjectRoot(from: string): string {
+  let directory = from;
+  while (!fs.existsSync(path.join(directory, 'package.json'))) {
+    const parent = path.dirname(directory);
+    if (parent === directory) throw new Error('package.json not found above ' + from);
+    directory = parent;
+  }
+  return directory;
+}
+
 /** The path of an executable on PATH (`func`, or `func.cmd`/`func.exe` on Windows), if any. */
 export function findOnPath(
   command: string,

@@ -4,7 +4,8 @@
  * identity settings (`<name>__accountName`, `<name>__queueServiceUri`, ...). Clients come from
  * the project's factory, so the host retries exactly as the app does.
  */
-import { ConfigError, loadConfig } from '../../src/config';
+import { readConfig, settingOrDefault } from '../../src/config';
+import { SettingUnavailableError } from '../../src/errors';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
 
 export const DEFAULT_CONNECTION = 'AzureWebJobsStorage';
@@ -49,10 +50,15 @@ export class ConnectionResolver {
       mapped[`${DEFAULT_CONNECTION}__${suffix}`] = this.env[`${name}__${suffix}`] ?? '';
     }
     try {
-      const config = loadConfig(mapped);
-      clients = createStorageClients(config.storage, config.retry);
+      // Only the connection (and the retry budget) matter here: in Azure the host reads none of
+      // the app's other settings, so a malformed one of those must not break the triggers.
+      const { config } = readConfig(mapped);
+      clients = createStorageClients(
+        config.storage,
+        settingOrDefault((c) => ({ ...c.retry }), config),
+      );
     } catch (error) {
-      if (error instanceof ConfigError && error.setting === DEFAULT_CONNECTION) {
+      if (error instanceof SettingUnavailableError && error.setting === DEFAULT_CONNECTION) {
         throw new ConnectionError(
           `Storage connection '${name}' is not configured: set ${name} to a connection string, or ${name}__accountName (or ${name}__queueServiceUri, __blobServiceUri and __tableServiceUri) for managed identity.`,
         );

@@ -18,7 +18,9 @@ import {
   sasPolicyId,
 } from '../../../src/storage/keys';
 import { SasService } from '../../../src/sas/service';
-import { loadConfig } from '../../../src/config';
+import { loadConfig, readConfig } from '../../../src/config';
+import { SettingUnavailableError } from '../../../src/errors';
+import { errorResponse } from '../../../functions/shared/http';
 import {
   admin,
   createSasFixture,
@@ -322,6 +324,36 @@ describe('signing key configuration', () => {
     const error = await service.expensesSas(jane, 'Sales', '000223').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotConfiguredError);
     expect((error as Error).message).toMatch(/STORAGE_ACCOUNT_KEY/);
+  });
+
+  it('answers 503 KeyVaultReferenceUnresolved while STORAGE_ACCOUNT_KEY is still a Key Vault reference, never signing with it', async () => {
+    const reference =
+      '@Microsoft.KeyVault(SecretUri=https://kv-test.vault.azure.net/secrets/storage-account-key)';
+    const { config, problems } = readConfig({
+      ...process.env,
+      EMPLOYEES_TABLE: fx.config.tables.employees,
+      EXPENSES_TABLE: fx.config.tables.expenses,
+      STORAGE_ACCOUNT_KEY: reference,
+      STORAGE_ACCOUNT_NAME: 'devstoreaccount1',
+    });
+    expect(problems.map((p) => [p.setting, p.problem])).toEqual([
+      ['STORAGE_ACCOUNT_KEY', 'keyVaultReference'],
+    ]);
+    const service = new SasService({ clients: identityClients(), config });
+    for (const issue of [
+      () => service.expensesSas(jane, 'Sales', '000223'),
+      () => service.logsSas(admin),
+    ]) {
+      const error = await issue().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SettingUnavailableError);
+      const response = errorResponse(error);
+      expect(response.status).toBe(503);
+      expect(response.jsonBody).toMatchObject({
+        error: { code: 'KeyVaultReferenceUnresolved' },
+      });
+      expect(JSON.stringify(response.jsonBody)).toContain('STORAGE_ACCOUNT_KEY');
+      expect(JSON.stringify(response.jsonBody)).not.toContain('kv-test');
+    }
   });
 
   it('signs with STORAGE_ACCOUNT_KEY beside a managed identity, and never returns the key', async () => {

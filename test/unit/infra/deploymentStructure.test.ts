@@ -97,7 +97,12 @@ describe('azd wiring', () => {
     const fields = Object.fromEntries(
       [...(service?.[2] ?? '').matchAll(/^ {4}(\w+):\s*(\S+)/gm)].map((m) => [m[1], m[2]]),
     );
-    expect(fields).toEqual({ project: '.', language: 'ts', host: 'function' });
+    expect(fields).toEqual({
+      project: '.',
+      language: 'ts',
+      host: 'function',
+      remoteBuild: 'true',
+    });
   });
 
   it('tags the Function App with the azd service name', () => {
@@ -115,6 +120,8 @@ describe('azd wiring', () => {
       environmentName: { value: '${AZURE_ENV_NAME}' },
       location: { value: '${AZURE_LOCATION}' },
       principalId: { value: '${AZURE_PRINCIPAL_ID}' },
+      // azd exports the kind of the signed-in principal: ServicePrincipal in CI.
+      principalType: { value: '${AZURE_PRINCIPAL_TYPE=User}' },
     });
     const declared = main.params();
     const required = declared.filter((p) => p.defaultText === undefined).map((p) => p.name);
@@ -163,11 +170,12 @@ describe('Function App on Flex Consumption', () => {
     expect(valueAt(site.body, 'identity.type')).toBe("'UserAssigned'");
   });
 
-  it('runs Node.js 20 by default, 22 on request, both allowed by package.json engines', () => {
+  it('runs Node.js 22 by default, 20 on request, both allowed by package.json engines', () => {
     expect(valueAt(site.body, 'properties.functionAppConfig.runtime.name')).toBe("'node'");
     expect(valueAt(site.body, 'properties.functionAppConfig.runtime.version')).toBe('nodeVersion');
     const nodeVersion = main.param('nodeVersion');
-    expect(nodeVersion.defaultText).toBe("'20'");
+    expect(nodeVersion.defaultText).toBe("'22'");
+    expect(api.param('nodeVersion').defaultText).toBe("'22'");
     expect(nodeVersion.allowed).toEqual(['20', '22']);
     expect(api.param('nodeVersion').allowed).toEqual(['20', '22']);
     const engines = (JSON.parse(readRepoFile('package.json')) as { engines: { node: string } })
@@ -185,6 +193,20 @@ describe('Function App on Flex Consumption', () => {
     expect(valueAt(site.body, `${scale}.instanceMemoryMB`)).toBe('instanceMemoryMB');
     expect(main.param('instanceMemoryMB').allowed).toEqual(['512', '2048', '4096']);
     expect(main.param('maximumInstanceCount').type).toBe('int');
+  });
+
+  it('keeps always-ready instances for the "durable" group, one by default, from a parameter', () => {
+    const scale = 'properties.functionAppConfig.scaleAndConcurrency';
+    const alwaysReady = valueAt(site.body, `${scale}.alwaysReady`) ?? '';
+    // FunctionsAlwaysReadyConfig: { name, instanceCount }; "durable" is the Durable triggers' group.
+    expect(alwaysReady).toMatch(/name:\s*'durable'/);
+    expect(alwaysReady).toMatch(/instanceCount:\s*durableAlwaysReadyInstances/);
+    expect(main.param('durableAlwaysReadyInstances').defaultText).toBe('1');
+    expect(main.param('durableAlwaysReadyInstances').type).toBe('int');
+    const apiModule = main.modules().find((m) => m.path === './app/api.bicep')!;
+    expect(valueAt(apiModule.body, 'params.durableAlwaysReadyInstances')).toBe(
+      'durableAlwaysReadyInstances',
+    );
   });
 
   it('ingests telemetry only with Entra tokens', () => {

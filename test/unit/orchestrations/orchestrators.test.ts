@@ -145,20 +145,61 @@ describe('department archive orchestrator', () => {
       shim,
       Orchestrations.archiveDepartment,
       { department: 'Sales' },
-      {
-        maxEpisodes: 100,
-      },
+      { maxEpisodes: 100, followContinueAsNew: true },
     );
     expect(run.status).toBe('Completed');
     expect(run.output).toEqual({ department: 'Sales', archived: 24, notFound: 1 });
+    // One page per execution: 25 employees in pages of 10 are three executions.
+    expect(run.executions).toHaveLength(3);
     const archived = fakes.calls.filter((c) => c.name === Activities.archiveEmployee);
     expect(archived.map((c) => (c.input as { employeeId: string }).employeeId).sort()).toEqual(
       fakes.employeeIds,
     );
-    const episodes = scheduledPerEpisode(run.history);
+    const episodes = run.executions.flatMap(scheduledPerEpisode);
     expect(Math.max(...episodes.map((e) => e.length))).toBeLessThanOrEqual(10);
     expect(episodes.filter((e) => e[0] === Activities.listEmployeePage)).toHaveLength(3);
+    // Each continuation carries the token and the counts so far; only the last returns.
+    const started = run.executions[2]!.find((e) => e.EventType === EventType.ExecutionStarted);
+    expect(JSON.parse(started!.Input!)).toEqual({
+      department: 'Sales',
+      archived: 19,
+      notFound: 1,
+      continuationToken: '20',
+    });
     await expectDeterministic(Orchestrations.archiveDepartment, run);
+  });
+
+  it('keeps each execution history the same size for 100 and 1,000 employees (continue-as-new per page)', async () => {
+    const longest = async (employees: number): Promise<{ events: number; executions: number }> => {
+      fakes.reset();
+      fakes.pageSize = 100; // EMPLOYEE_PAGE_SIZE
+      fakes.employeeIds = Array.from({ length: employees }, (_, i) =>
+        String(i + 1).padStart(6, '0'),
+      );
+      const run = await runInMemory(
+        shim,
+        Orchestrations.archiveDepartment,
+        { department: 'Sales' },
+        { maxEpisodes: 1_000, followContinueAsNew: true },
+      );
+      expect(run.status).toBe('Completed');
+      expect(run.output).toMatchObject({ archived: employees - 1, notFound: 1 });
+      return {
+        events: Math.max(...run.executions.map((history) => history.length)),
+        executions: run.executions.length,
+      };
+    };
+    const hundred = await longest(100);
+    const thousand = await longest(1_000);
+    expect(hundred.executions).toBe(1);
+    expect(thousand.executions).toBe(10);
+    process.stdout.write(
+      `archive history, longest execution: 100 employees ${hundred.events} events (1 execution), ` +
+        `1,000 employees ${thousand.events} events (${thousand.executions} executions)\n`,
+    );
+    expect(thousand.events).toBe(hundred.events);
+    // About 2 events per employee of one page, plus the listing and episode markers.
+    expect(thousand.events).toBeLessThan(100 * 2 + 50);
   });
 });
 
@@ -169,9 +210,7 @@ describe('index audit orchestrator', () => {
       shim,
       Orchestrations.auditIndexes,
       { repair: true },
-      {
-        maxEpisodes: 100,
-      },
+      { maxEpisodes: 100, followContinueAsNew: true },
     );
     expect(run.status).toBe('Completed');
     expect(run.output).toEqual({
@@ -191,15 +230,25 @@ describe('index audit orchestrator', () => {
     expect(audits.map((c) => c.input)).toEqual(
       fakes.departments.map((department) => ({ department, repair: true })),
     );
-    expect(Math.max(...scheduledPerEpisode(run.history).map((e) => e.length))).toBeLessThanOrEqual(
-      10,
-    );
+    expect(
+      Math.max(...run.executions.flatMap(scheduledPerEpisode).map((e) => e.length)),
+    ).toBeLessThanOrEqual(10);
+    // One page of departments (7 in the fake) per execution; the last one audits the org index.
+    expect(run.executions).toHaveLength(4);
+    expect(
+      run.executions
+        .slice(0, 3)
+        .flat()
+        .some((e) => e.Name === Activities.auditOrgLastNames),
+    ).toBe(false);
     await expectDeterministic(Orchestrations.auditIndexes, run);
   });
 
   it('treats a missing body as a report-only audit', async () => {
     fakes.departments = ['Sales'];
-    const run = await runInMemory(shim, Orchestrations.auditIndexes, null);
+    const run = await runInMemory(shim, Orchestrations.auditIndexes, null, {
+      followContinueAsNew: true,
+    });
     expect(run.output).toMatchObject({ repair: false, departments: 1 });
     expect(fakes.calls.find((c) => c.name === Activities.auditDepartment)!.input).toEqual({
       department: 'Sales',

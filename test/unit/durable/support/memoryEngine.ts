@@ -28,18 +28,26 @@ export interface MemoryRun {
   episodes: number;
   /** Trigger values handed to the orchestrator, per episode. */
   inputs: ReturnType<typeof buildOrchestratorInput>[];
+  /** With `followContinueAsNew`: the history of every execution, in order (the last = history). */
+  executions: HistoryEventJson[][];
 }
 
-/** Runs `name` to completion (or up to `maxEpisodes`). */
+/**
+ * Runs `name` to completion (or up to `maxEpisodes`). With `followContinueAsNew`, a
+ * continue-as-new starts the next execution with a fresh history, as the runtime does, instead of
+ * ending the run.
+ */
 export async function runInMemory(
   shim: CoreShim,
   name: string,
-  input: unknown,
-  options: { maxEpisodes?: number; start?: Date } = {},
+  firstInput: unknown,
+  options: { maxEpisodes?: number; start?: Date; followContinueAsNew?: boolean } = {},
 ): Promise<MemoryRun> {
   let clock = (options.start ?? new Date('2024-05-01T10:00:00Z')).getTime();
   const now = (): Date => new Date((clock += 1000));
-  const history: HistoryEventJson[] = [];
+  let input = firstInput;
+  let history: HistoryEventJson[] = [];
+  const executions: HistoryEventJson[][] = [history];
   const inputs: MemoryRun['inputs'] = [];
   let inbox: HistoryEventJson[] = [
     plainEvent(EventType.ExecutionStarted, now(), { Name: name, Input: JSON.stringify(input) }),
@@ -74,9 +82,19 @@ export async function runInMemory(
       ...decision.events,
       plainEvent(EventType.OrchestratorCompleted, now()),
     );
+    if (decision.status === 'ContinuedAsNew' && options.followContinueAsNew) {
+      input = JSON.parse(decision.events.at(-1)!.Result ?? 'null') as unknown;
+      history = [];
+      executions.push(history);
+      inbox = [
+        plainEvent(EventType.ExecutionStarted, now(), { Name: name, Input: JSON.stringify(input) }),
+      ];
+      continue;
+    }
     if (decision.status !== 'Running') {
       const completion = decision.events.at(-1)!;
       return {
+        executions,
         status: decision.status,
         output: JSON.parse(completion.Result ?? 'null') as unknown,
         history,
