@@ -63,6 +63,10 @@ export interface Config {
     /** Six-field NCRONTAB schedule of `dropExpiredLoginTables`. */
     cleanupSchedule: string;
   };
+  photos: {
+    /** Six-field NCRONTAB schedule of `sweepUnadoptedPhotos`. */
+    sweepSchedule: string;
+  };
   sas: {
     defaultMinutes: number;
     maxMinutes: number;
@@ -258,6 +262,9 @@ export function loadConfig(env: Env): Config {
     logins: {
       retentionDays: readInt(env, 'LOGIN_RETENTION_DAYS', 60, 1, 3650),
       cleanupSchedule: readNcrontab(env, 'LOGIN_CLEANUP_SCHEDULE', '0 0 1 * * *'),
+    },
+    photos: {
+      sweepSchedule: readNcrontab(env, 'PHOTO_SWEEP_SCHEDULE', '0 30 1 * * *'),
     },
     sas: {
       defaultMinutes: Math.min(
