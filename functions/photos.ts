@@ -2,9 +2,12 @@
  * Photos (large entity), API.md "Photos": `PUT .../photo` stores the raw image in blob storage
  * under a new version and points the employee at it (or, with a JSON body `{"blobName"}`, adopts a
  * version the client uploaded through a write SAS); `GET .../photo` redirects to a short-lived read
- * SAS; `DELETE .../photo` removes it.
+ * SAS; `DELETE .../photo` removes it. The timer `sweepUnadoptedPhotos` deletes, daily, the uploaded
+ * versions nobody adopted and the versions of employees that are gone.
  */
+import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { z } from 'zod';
+import { getConfig, settingOrDefault } from '../src/config';
 import { TooLargeError } from '../src/errors';
 import {
   adoptUploadedPhoto,
@@ -13,6 +16,7 @@ import {
   photoReadUrl,
   uploadPhoto,
 } from '../src/photos/photos';
+import { sweepUnadoptedPhotos } from '../src/photos/sweepUnadopted';
 import { photoDependencies } from './shared/consistency';
 import { employeeRoute } from './shared/input';
 import { json, readBody, readJson, readParams } from './shared/http';
@@ -68,4 +72,43 @@ export const removePhoto = protectedRoute('deleteEmployeePhoto', {
     await deletePhoto(photoDependencies(), dept, id);
     return { status: 204 };
   },
+});
+
+/** Most deleted names the sweep's log line spells out. */
+const LOGGED_NAMES = 20;
+
+/**
+ * Timer: sweeps the photo versions nobody adopted (and those of employees that are gone), then
+ * logs one line with what it deleted. Fails the invocation when some employee could not be swept
+ * (the next run tries again).
+ */
+export async function runUnadoptedPhotoSweep(
+  _timer: Timer,
+  context: InvocationContext,
+): Promise<void> {
+  // Throws while PHOTO_SWEEP_SCHEDULE is malformed: the timer fired on the default schedule.
+  void getConfig().photos.sweepSchedule;
+  const report = await sweepUnadoptedPhotos(photoDependencies());
+  const shown = report.deleted.slice(0, LOGGED_NAMES);
+  const more = report.deleted.length - shown.length;
+  context.log(
+    `sweepUnadoptedPhotos: deleted ${report.deleted.length} unadopted photo version(s)` +
+      (shown.length > 0 ? ` (${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''})` : '') +
+      `; listed ${report.listed} blob(s), swept ${report.employees} employee(s), ` +
+      `${report.ignored} not photo versions, ${report.failed.length} failed.`,
+  );
+  if (report.failed.length > 0) {
+    for (const { department, employeeId, error } of report.failed) {
+      context.error(`sweepUnadoptedPhotos: ${department}/${employeeId} failed`, error);
+    }
+    throw new Error(
+      `sweepUnadoptedPhotos could not sweep ${report.failed.length} employee(s); the next run retries.`,
+    );
+  }
+}
+
+app.timer('sweepUnadoptedPhotos', {
+  // A malformed schedule registers the default one; the handler then refuses to run.
+  schedule: settingOrDefault((config) => config.photos.sweepSchedule),
+  handler: runUnadoptedPhotoSweep,
 });

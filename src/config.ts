@@ -76,6 +76,10 @@ export interface Config {
     /** Six-field NCRONTAB schedule of `dropExpiredLoginTables`. */
     cleanupSchedule: string;
   };
+  photos: {
+    /** Six-field NCRONTAB schedule of `sweepUnadoptedPhotos`. */
+    sweepSchedule: string;
+  };
   sas: {
     defaultMinutes: number;
     maxMinutes: number;
@@ -314,6 +318,9 @@ function buildConfig(env: Env, field: Field): Config {
     logins: {
       retentionDays: field(() => readInt(env, 'LOGIN_RETENTION_DAYS', 60, 1, 3650)),
       cleanupSchedule: field(() => readNcrontab(env, 'LOGIN_CLEANUP_SCHEDULE', '0 0 1 * * *')),
+    },
+    photos: {
+      sweepSchedule: field(() => readNcrontab(env, 'PHOTO_SWEEP_SCHEDULE', '0 30 1 * * *')),
     },
     sas: {
       defaultMinutes: field(() =>

@@ -217,11 +217,13 @@ const sasCase: BenchCase = {
         },
       );
 
+      // A write token costs one point read (the employee must exist), so fewer of them.
+      const photoTokenCount = env.size(2_000);
       const photoTokens = await env.measure(
         'issue photo write SAS (blob service SAS)',
-        tokens,
+        photoTokenCount,
         async () => {
-          for (let i = 0; i < tokens; i++)
+          for (let i = 0; i < photoTokenCount; i++)
             await service.photoSas(employee, DEPT, EMPLOYEE, 'write');
         },
       );
@@ -289,8 +291,10 @@ const sasCase: BenchCase = {
           name: 'valet key: photo SAS issuance vs proxying a photo download',
           pattern: photoTokens,
           baseline: proxiedPhotos,
-          goal: '≥ 20,000 tokens/s; 0 bytes through the app',
-          notes: `Baseline: one ${PHOTO_BYTES / 1024} KiB photo download per client request.`,
+          goal: '1 point read (employee exists) and 0 bytes through the app per token',
+          notes:
+            `Baseline: one ${PHOTO_BYTES / 1024} KiB photo download per client request. ` +
+            'A write token is issued only for an existing employee: one projected point read each.',
         },
         {
           name: 'SAS request latency (HTTP adapter, in process) vs a storage point read',

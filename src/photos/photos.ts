@@ -17,6 +17,8 @@
  *
  * Archiving keeps the blob (the archived entity keeps `PhotoBlob`); deleting an employee removes
  * its blobs (the index worker calls {@link removePhotosOfGoneEmployee} once the employee is gone).
+ * Uploads nobody adopts, and whatever those paths miss, go with the daily sweep of the whole
+ * container (`sweepUnadopted.ts`), which runs {@link sweepPhotos} per employee.
  */
 import { randomBytes } from 'node:crypto';
 import type { TableClient } from '@azure/data-tables';
@@ -63,6 +65,12 @@ import {
 /** Largest photo accepted (16 MiB). */
 export const MAX_PHOTO_BYTES = 16 * 1024 * 1024;
 
+/**
+ * How long an unreferenced version is spared by the sweeps (15 minutes): a client may be uploading
+ * it through a write SAS to adopt it next.
+ */
+export const PHOTO_SWEEP_GRACE_MS = 15 * 60_000;
+
 const PHOTO_TYPES_TEXT = PHOTO_CONTENT_TYPES.join(', ');
 
 function unsupportedPhotoType(message: string, target: string): ValidationError {
@@ -89,7 +97,10 @@ export interface PhotoDependencies {
   allowHttp: boolean;
   /** Lifetime of a read SAS, seconds (default 300). */
   readSasSeconds?: number;
-  /** Unreferenced versions younger than this are kept (in-flight SAS uploads; default 15 min). */
+  /**
+   * Unreferenced versions younger than this are kept (in-flight SAS uploads; default
+   * {@link PHOTO_SWEEP_GRACE_MS}).
+   */
   sweepGraceMs?: number;
   now?: () => Date;
 }
@@ -373,9 +384,13 @@ export async function deletePhoto(
 
 /**
  * Deletes the photo versions of an employee that are not `keep`, not referenced by the employee
- * or its archived copy, and older than the grace period.
+ * or its archived copy, and older than the grace period. The versions are listed first and the
+ * references read after the listing, right before the deletes, so a version adopted while the
+ * sweep runs is seen as referenced; with no version past the grace period nothing is read.
+ * Deleting a version that is already gone is not an error: sweeps may run at the same time.
  *
  * @returns the names deleted.
+ * @throws {ValidationError} for a bad department or employee id.
  * @throws {DomainError} for storage faults.
  */
 export async function sweepPhotos(
@@ -383,12 +398,38 @@ export async function sweepPhotos(
   department: string,
   employeeId: string,
   keep: readonly string[],
-  graceMs = deps.sweepGraceMs ?? 15 * 60_000,
+  graceMs = deps.sweepGraceMs ?? PHOTO_SWEEP_GRACE_MS,
 ): Promise<string[]> {
+  const prefix = photoBlobPrefix(department, employeeId);
   await ensureContainer(deps.photos);
+  const cutoff = now(deps).getTime() - graceMs;
+  const kept = new Set(keep);
+  const candidates: string[] = [];
+  await withStorageErrors(async () => {
+    for await (const blob of deps.photos.listBlobsFlat({ prefix })) {
+      const created = blob.properties.createdOn ?? blob.properties.lastModified;
+      if (!kept.has(blob.name) && created.getTime() <= cutoff) candidates.push(blob.name);
+    }
+  });
+  if (candidates.length === 0) return [];
+  const referenced = await referencedPhotos(deps, department, employeeId);
+  const deleted: string[] = [];
+  for (const name of candidates) {
+    if (referenced.has(name)) continue;
+    if (await deleteBlobIfExists(deps.photos, name)) deleted.push(name);
+  }
+  return deleted;
+}
+
+/** The versions the employee entity and its archived copy name (`PhotoBlob`). */
+async function referencedPhotos(
+  deps: PhotoDependencies,
+  department: string,
+  employeeId: string,
+): Promise<Set<string>> {
   const partitionKey = departmentPartitionKey(department);
   const rowKey = employeeRowKey(employeeId);
-  const referenced = new Set(keep);
+  const referenced = new Set<string>();
   for (const table of [deps.employees, deps.archive]) {
     const entity = await readEntity(table, partitionKey, rowKey, [PHOTO_BLOB_PROPERTY]).catch(
       (error: unknown) => {
@@ -400,21 +441,7 @@ export async function sweepPhotos(
     const name = entity?.[PHOTO_BLOB_PROPERTY];
     if (typeof name === 'string' && name !== '') referenced.add(name);
   }
-  const cutoff = now(deps).getTime() - graceMs;
-  const deleted: string[] = [];
-  const candidates: string[] = [];
-  await withStorageErrors(async () => {
-    for await (const blob of deps.photos.listBlobsFlat({
-      prefix: photoBlobPrefix(department, employeeId),
-    })) {
-      const created = blob.properties.createdOn ?? blob.properties.lastModified;
-      if (!referenced.has(blob.name) && created.getTime() <= cutoff) candidates.push(blob.name);
-    }
-  });
-  for (const name of candidates) {
-    if (await deleteBlobIfExists(deps.photos, name)) deleted.push(name);
-  }
-  return deleted;
+  return referenced;
 }
 
 /**

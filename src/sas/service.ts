@@ -10,6 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure/storage-blob';
 import { getConfig, type Config } from '../config';
+import { employeeNotFound } from '../directory/directoryErrors';
+import { readEntity } from '../directory/state';
 import { servedPhotoContentType } from '../photos/imageType';
 import { ForbiddenError, NotConfiguredError, NotFoundError } from '../errors';
 import type { Principal } from '../identity/principal';
@@ -169,11 +171,16 @@ export class SasService {
    * employee or a `DirectoryAdmin`): the client uploads there with one Put Blob, then hands the
    * blob name to the photo feature, which checks it before adopting it. A `c` token cannot
    * overwrite a blob that exists, so nothing stored (an adopted photo included) is ever rewritten
-   * through it.
+   * through it. A write token is issued only for an employee that exists (one projected point
+   * read, after the authorization check): nobody can park blobs under the name of an employee the
+   * directory does not have. Uploads that are never adopted are removed by the daily sweep
+   * (`sweepUnadoptedPhotos`).
    *
    * @throws {ValidationError} for a bad department, employee id or lifetime.
    * @throws {ForbiddenError} when the caller may not read or replace that photo.
-   * @throws {NotFoundError} `PhotoNotFound` for `read` when the employee has no photo.
+   * @throws {NotFoundError} `PhotoNotFound` for `read` when the employee has no photo;
+   *   `EmployeeNotFound` for `write` when the employee does not exist.
+   * @throws {DomainError} for storage faults (the employee read, a user delegation key).
    */
   async photoSas(
     principal: Principal,
@@ -192,6 +199,7 @@ export class SasService {
           `Only employee ${employeeId} of "${department}", its department's editor or a DirectoryAdmin may upload this photo.`,
         );
       }
+      await this.requireEmployee(department, employeeId);
       const blobName = photoBlobName(department, employeeId, newPhotoVersion(this.now()));
       return this.blobSas(
         this.config.containers.photos,
@@ -264,6 +272,21 @@ export class SasService {
     }
     const keyed = requireKeyedStorage(this.clients, this.config, 'Rotating SAS policies');
     return this.policies.rotate(keyed.clients.table(tableName));
+  }
+
+  /**
+   * One projected point read (keys only) of the employee entity.
+   *
+   * @throws {NotFoundError} `EmployeeNotFound` when there is none.
+   */
+  private async requireEmployee(department: string, employeeId: string): Promise<void> {
+    const entity = await readEntity(
+      this.clients.table(this.config.tables.employees),
+      departmentPartitionKey(department),
+      employeeRowKey(employeeId),
+      [],
+    );
+    if (!entity) throw employeeNotFound(department, employeeId);
   }
 
   private sasTableNamed(table: string): string {

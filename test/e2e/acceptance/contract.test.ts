@@ -751,7 +751,17 @@ describe('SAS', () => {
   });
 
   it('photo SAS: read or write (create-only) for one blob', async () => {
-    const dept = uniqueDepartment('Sas');
+    const dept = await createDepartment('Sas');
+    // Write tokens only for an employee that exists.
+    expectError(
+      await call('POST', `/sas/photos/${seg(dept)}/000223`, {
+        principal: adminPrincipal,
+        json: { access: 'write' },
+      }),
+      404,
+      'EmployeeNotFound',
+    );
+    expectJson(await createEmployee(dept, employee('000223')), 201);
     const write = expectJson(
       await call('POST', `/sas/photos/${seg(dept)}/000223`, {
         principal: adminPrincipal,

@@ -73,6 +73,49 @@ describe('photo SAS', () => {
     });
   });
 
+  it('write: only for an employee that exists (404 EmployeeNotFound), after the role check', async () => {
+    await expect(fx.service.photoSas(admin, DEPT, '000999', 'write')).rejects.toMatchObject({
+      code: 'EmployeeNotFound',
+    });
+    await expect(
+      fx.service.photoSas(
+        principal({ employee: { department: DEPT, employeeId: '000999' } }),
+        DEPT,
+        '000999',
+        'write',
+      ),
+    ).rejects.toThrow(NotFoundError);
+    await expect(fx.service.photoSas(admin, 'Nowhere', '000223', 'write')).rejects.toMatchObject({
+      code: 'EmployeeNotFound',
+    });
+    // One projected point read (keys only) decides; nothing is signed or stored.
+    const employees = fx.clients.table(fx.config.tables.employees);
+    const getEntity = jest.spyOn(employees, 'getEntity');
+    try {
+      // Authorization stays first: a caller who may not upload learns nothing, costs no read.
+      await expect(fx.service.photoSas(hrReader, DEPT, '000999', 'write')).rejects.toThrow(
+        ForbiddenError,
+      );
+      expect(getEntity).not.toHaveBeenCalled();
+      await fx.service.photoSas(admin, DEPT, '000224', 'write');
+      await expect(fx.service.photoSas(admin, DEPT, '000998', 'write')).rejects.toMatchObject({
+        code: 'EmployeeNotFound',
+      });
+      expect(getEntity).toHaveBeenCalledTimes(2);
+      for (const call of getEntity.mock.calls) {
+        expect(call[2]).toEqual({ queryOptions: { select: ['PartitionKey', 'RowKey'] } });
+      }
+    } finally {
+      getEntity.mockRestore();
+    }
+    const names: string[] = [];
+    for await (const blob of fx.clients
+      .container(fx.config.containers.photos)
+      .listBlobsFlat({ prefix: `${DEPT}/000999/` }))
+      names.push(blob.name);
+    expect(names).toEqual([]);
+  });
+
   it('write: each token targets a fresh version', async () => {
     const a = await fx.service.photoSas(jane, DEPT, '000223', 'write');
     const b = await fx.service.photoSas(admin, DEPT, '000223', 'write');

@@ -80,8 +80,9 @@ const hostJson = JSON.parse(readRepoFile('host.json')) as {
 describe('function registrations', () => {
   it('finds the registered functions', () => {
     expect(registered().map((r) => r.name)).toEqual(
-      expect.arrayContaining(['health', 'dropExpiredLoginTables']),
+      expect.arrayContaining(['health', 'dropExpiredLoginTables', 'sweepUnadoptedPhotos']),
     );
+    expect(registered().find((r) => r.name === 'sweepUnadoptedPhotos')?.kind).toBe('timerTrigger');
   });
 
   it('uses each function name once across functions/ (names are case-insensitive)', () => {

@@ -1,0 +1,187 @@
+/**
+ * The daily sweep of unadopted photo versions (real Azurite): uploads nobody adopted, of an
+ * existing employee or of one that does not exist, go once past the grace period; the current
+ * photo, the archived employee's photo, fresh uploads and blobs that are no photo versions stay;
+ * a second run, or two runs at once, delete nothing more.
+ *
+ * Blob creation times come from Azurite (whole seconds), so the test makes its "old" versions,
+ * waits a little over two seconds, makes its "fresh" ones, and runs the sweep with a one-second
+ * grace period on a clock fixed just after the fresh versions' creation.
+ */
+import { createDirectory } from '../../../src/directory/directory';
+import { accountKeySigner } from '../../../src/sas/blobSas';
+import { uploadPhoto, type PhotoDependencies } from '../../../src/photos/photos';
+import { sweepUnadoptedPhotos } from '../../../src/photos/sweepUnadopted';
+import { PHOTO_BLOB_PROPERTY } from '../../../src/sas/photoLocator';
+import { departmentPartitionKey, employeeRowKey, photoBlobName } from '../../../src/storage/keys';
+import { pngImage } from '../../support/images';
+import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+
+const clients = testClients();
+const DEPT = 'Sales';
+const GRACE_MS = 1000;
+
+let deps: PhotoDependencies;
+
+beforeEach(async () => {
+  const employees = clients.table(uniqueTableName('EmpSw'));
+  const directory = createDirectory({ employees });
+  deps = {
+    employees,
+    archive: clients.table(uniqueTableName('ArcSw')),
+    photos: clients.container(uniqueName('photos')),
+    directory: directory.employees,
+    signer: accountKeySigner(clients.sharedKey!),
+    allowHttp: true,
+  };
+  await directory.departments.put(DEPT, {});
+  await directory.employees.create(DEPT, {
+    employeeId: '000001',
+    firstName: 'A',
+    lastName: 'B',
+    email: 'a@b.c',
+  });
+});
+
+afterEach(async () => {
+  await Promise.allSettled([
+    deps.employees.deleteTable(),
+    deps.archive.deleteTable(),
+    deps.photos.deleteIfExists(),
+  ]);
+});
+
+/** What a client with a write token does: one Put Blob of a fresh version. */
+async function upload(employeeId: string, version: string): Promise<string> {
+  const name = photoBlobName(DEPT, employeeId, version);
+  await deps.photos.createIfNotExists();
+  await deps.photos.getBlockBlobClient(name).uploadData(pngImage());
+  return name;
+}
+
+async function blobs(): Promise<{ names: string[]; newest: number }> {
+  const names: string[] = [];
+  let newest = 0;
+  for await (const blob of deps.photos.listBlobsFlat()) {
+    names.push(blob.name);
+    const created = blob.properties.createdOn ?? blob.properties.lastModified;
+    newest = Math.max(newest, created.getTime());
+  }
+  return { names: names.sort(), newest };
+}
+
+/**
+ * Stores the scenario: returns the versions that must go and those that must stay, and the
+ * sweep's dependencies (one-second grace, clock fixed after the fresh uploads).
+ */
+async function scenario(): Promise<{
+  doomed: string[];
+  kept: string[];
+  sweepDeps: PhotoDependencies;
+}> {
+  // Old: the current photo of 000001 (adopted), an upload of 000001 nobody adopted, uploads for
+  // 000009 (no such employee), and archived 000002's photo beside one of its stray uploads.
+  const current = (await uploadPhoto(deps, DEPT, '000001', pngImage([1, 2, 3]), 'image/png'))
+    .blobName;
+  const archived = await upload('000002', 'archived');
+  await deps.archive.createTable();
+  await deps.archive.createEntity({
+    partitionKey: departmentPartitionKey(DEPT),
+    rowKey: employeeRowKey('000002'),
+    [PHOTO_BLOB_PROPERTY]: archived,
+  });
+  const doomed = [
+    await upload('000001', 'unadopted'),
+    await upload('000002', 'stray'),
+    await upload('000009', 'a'),
+    await upload('000009', 'b'),
+  ];
+  const foreign = 'notes/readme.txt';
+  await deps.photos.getBlockBlobClient(foreign).uploadData(Buffer.from('not a photo'));
+  await new Promise((resolve) => setTimeout(resolve, 2_200));
+  // Fresh: uploads still within the grace period (a client may adopt them next).
+  const fresh = [await upload('000001', 'fresh'), await upload('000009', 'fresh')];
+  const { newest } = await blobs();
+  const clock = new Date(newest + GRACE_MS / 2);
+  return {
+    doomed: doomed.sort(),
+    kept: [current, archived, foreign, ...fresh].sort(),
+    sweepDeps: { ...deps, sweepGraceMs: GRACE_MS, now: () => clock },
+  };
+}
+
+it('deletes old unadopted versions (existing or unknown employee) and keeps the rest; a second run deletes nothing', async () => {
+  const { doomed, kept, sweepDeps } = await scenario();
+
+  // Small pages and a concurrency of 2: paging and the bounded pool are exercised.
+  const first = await sweepUnadoptedPhotos(sweepDeps, { pageSize: 2, concurrency: 2 });
+  expect(first.deleted).toEqual(doomed);
+  expect(first.failed).toEqual([]);
+  expect(first).toMatchObject({ listed: doomed.length + kept.length, ignored: 1, employees: 3 });
+  expect((await blobs()).names).toEqual(kept);
+
+  // The employee still shows its photo.
+  const employee = await deps.directory.get(DEPT, '000001');
+  expect(employee.value.photoUrl).toBe(
+    deps.photos.getBlockBlobClient(kept.find((n) => n.startsWith(`${DEPT}/000001/`))!).url,
+  );
+
+  const second = await sweepUnadoptedPhotos(sweepDeps, { pageSize: 2, concurrency: 2 });
+  expect(second.deleted).toEqual([]);
+  expect(second.failed).toEqual([]);
+  expect((await blobs()).names).toEqual(kept);
+}, 30_000);
+
+it('is safe to run twice at once: together they delete each unadopted version once', async () => {
+  const { doomed, kept, sweepDeps } = await scenario();
+  const [a, b] = await Promise.all([
+    sweepUnadoptedPhotos(sweepDeps, { concurrency: 1 }),
+    sweepUnadoptedPhotos(sweepDeps),
+  ]);
+  expect([...a.failed, ...b.failed]).toEqual([]);
+  expect([...a.deleted, ...b.deleted].sort()).toEqual(doomed);
+  expect((await blobs()).names).toEqual(kept);
+}, 30_000);
+
+it('never deletes a version the employee adopted after the listing', async () => {
+  // The references are read again right before the deletes: an old upload the employee adopts
+  // while the sweep runs is seen as referenced.
+  const stale = await upload('000001', 'adopted-late');
+  const clock = new Date(Date.now() + 60_000);
+  const listing = deps.photos.listBlobsFlat.bind(deps.photos);
+  let adopted = false;
+  const sweepDeps: PhotoDependencies = {
+    ...deps,
+    sweepGraceMs: GRACE_MS,
+    now: () => clock,
+  };
+  // Adopt between the per-employee listing and the reference read (simulated by a merge).
+  jest.spyOn(deps.photos, 'listBlobsFlat').mockImplementation((options) => {
+    const iterator = listing(options);
+    if (options?.prefix && !adopted) {
+      adopted = true;
+      return (async function* () {
+        for await (const item of iterator) yield item;
+        await deps.employees.updateEntity(
+          {
+            partitionKey: departmentPartitionKey(DEPT),
+            rowKey: employeeRowKey('000001'),
+            [PHOTO_BLOB_PROPERTY]: stale,
+          },
+          'Merge',
+        );
+      })() as unknown as ReturnType<typeof listing>;
+    }
+    return iterator;
+  });
+  const report = await sweepUnadoptedPhotos(sweepDeps);
+  jest.restoreAllMocks();
+  expect(adopted).toBe(true);
+  expect(report.deleted).toEqual([]);
+  expect((await blobs()).names).toEqual([stale]);
+});
+
+it('sweeps an empty or missing container without error', async () => {
+  const report = await sweepUnadoptedPhotos(deps);
+  expect(report).toEqual({ listed: 0, employees: 0, deleted: [], ignored: 0, failed: [] });
+});
