@@ -137,6 +137,7 @@ export async function updateEmployee(
       const primary = employeeEntity(partitionKey, next, {
         isManager: current.meta.isManager,
         writeId,
+        reviewYears: current.meta.reviewYears,
         preserved: current.meta.preserved,
       });
       const plan = new PlannedTransaction<Role>().add(
