@@ -150,3 +150,27 @@ it('deletes 150 reviews in transactions of at most 100, reviews first; a crash b
   await fx.directory.employees.create('Ops', employeeBody(1));
   expect((await fx.directory.reviews.list('Ops', '000001')).items).toEqual([]);
 });
+
+it('a PATCH with If-Match survives a review written between its read and its transaction', async () => {
+  const { etag } = await fx.directory.employees.get('Ops', '000001');
+  const gate = holdFirstBatch(fx.table, (body) => body.includes('"FirstName":"Joanna"'));
+  const patching = fx.directory.employees.patch(
+    'Ops',
+    '000001',
+    { firstName: 'Joanna' },
+    { ifMatch: etag },
+  );
+  await gate.reached;
+  await fx.another().reviews.put('Ops', '000001', 2024, rating);
+  gate.release();
+
+  const patched = await patching;
+  expect(patched.value.firstName).toBe('Joanna');
+  expect((await fx.directory.employees.get('Ops', '000001')).etag).toBe(patched.etag);
+  expect((await fx.directory.reviews.list('Ops', '000001')).items.map((r) => r.year)).toEqual([
+    2024,
+  ]);
+  // The review list survived the PATCH's Replace: a delete still takes the review.
+  await fx.directory.employees.delete('Ops', '000001');
+  expect(await reviewRowKeys(fx.table, '000001')).toEqual([]);
+});
