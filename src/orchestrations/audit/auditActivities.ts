@@ -6,6 +6,7 @@
 import { allDepartments, departmentPage, type DepartmentPage } from '../departmentPages';
 import type { OrchestrationServices } from '../services';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
+import { auditDepartmentListing } from './departmentListingAudit';
 import { auditEmployeeIndex, readEmployeeIndexEntries } from './employeeIndexAudit';
 import { auditOrgLastNames } from './orgLastNameAudit';
 import { auditSamePartitionIndexes } from './samePartitionAudit';
@@ -28,8 +29,9 @@ export function listDepartmentPageActivity(
 }
 
 /**
- * Activity: audits (and with `repair`, fixes) a department's same-partition indexes and its
- * `EmployeeIndex` entries. The `EmployeeIndex` entries are read before the primaries.
+ * Activity: audits (and with `repair`, fixes) a department's same-partition indexes, its
+ * `EmployeeIndex` entries and its listing copy. The `EmployeeIndex` entries are read before the
+ * primaries.
  */
 export async function auditDepartmentActivity(
   services: AuditServices,
@@ -49,7 +51,12 @@ export async function auditDepartmentActivity(
     samePartition.snapshot.primaries,
     input.repair,
   );
-  return { ...samePartition.counts, ...inter };
+  const departmentListing = await auditDepartmentListing(
+    await services.directory.table(),
+    input.department,
+    input.repair,
+  );
+  return { ...samePartition.counts, ...inter, departmentListing };
 }
 
 /** Activity: audits (and with `repair`, fixes) the organisation-wide last-name index. */

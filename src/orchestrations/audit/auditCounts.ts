@@ -18,7 +18,8 @@ export type IndexKind =
   | 'lastNameEntities'
   | 'employeeIndexById'
   | 'employeeIndexByEmail'
-  | 'orgLastNames';
+  | 'orgLastNames'
+  | 'departmentListing';
 
 /** Counts per index kind. */
 export type CountsByIndex = Partial<Record<IndexKind, AuditCounts>>;
