@@ -8,6 +8,7 @@ import * as departments from '../../../functions/departments';
 import * as employees from '../../../functions/employees';
 import type { HttpHandler } from '../../../functions/shared/http';
 import { testClients, uniqueTableName } from '../../support/storage';
+import { adminPrincipal, PRINCIPAL_HEADER } from '../../support/principals';
 
 const tableName = uniqueTableName('EmpRace');
 process.env.EMPLOYEES_TABLE = tableName;
@@ -28,7 +29,11 @@ function request(
     method,
     url: 'http://localhost/api/x',
     params,
-    headers: { 'content-type': 'application/json', ...options.headers },
+    headers: {
+      'content-type': 'application/json',
+      [PRINCIPAL_HEADER]: adminPrincipal,
+      ...options.headers,
+    },
     ...(options.body === undefined ? {} : { body: { string: JSON.stringify(options.body) } }),
   });
 }

@@ -9,6 +9,7 @@ import * as employees from '../../../functions/employees';
 import * as reviews from '../../../functions/reviews';
 import type { HttpHandler } from '../../../functions/shared/http';
 import { testClients, uniqueTableName } from '../../support/storage';
+import { adminPrincipal, PRINCIPAL_HEADER } from '../../support/principals';
 
 const tableName = uniqueTableName('EmpHttp');
 process.env.EMPLOYEES_TABLE = tableName;
@@ -36,7 +37,11 @@ function request(
     method,
     url: url.toString(),
     params,
-    headers: { 'content-type': 'application/json', ...options.headers },
+    headers: {
+      'content-type': 'application/json',
+      [PRINCIPAL_HEADER]: adminPrincipal,
+      ...options.headers,
+    },
     ...(body === undefined ? {} : { body: { string: body } }),
   });
 }
