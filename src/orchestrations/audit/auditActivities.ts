@@ -8,6 +8,7 @@ import type { OrchestrationServices } from '../services';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
 import { auditDepartmentListing } from './departmentListingAudit';
 import { auditEmployeeIndex, readEmployeeIndexEntries } from './employeeIndexAudit';
+import { auditOrphanReviews, readDepartmentReviews } from './orphanReviewAudit';
 import { auditOrgLastNames } from './orgLastNameAudit';
 import { auditSamePartitionIndexes } from './samePartitionAudit';
 
@@ -30,20 +31,18 @@ export function listDepartmentPageActivity(
 
 /**
  * Activity: audits (and with `repair`, fixes) a department's same-partition indexes, its
- * `EmployeeIndex` entries and its listing copy. The `EmployeeIndex` entries are read before the
- * primaries.
+ * `EmployeeIndex` entries, reviews their employee does not list, and its listing copy. The
+ * `EmployeeIndex` entries and the reviews are read before the primaries.
  */
 export async function auditDepartmentActivity(
   services: AuditServices,
   input: DepartmentAuditInput,
 ): Promise<CountsByIndex> {
   const stores = services.indexStores;
+  const table = await services.directory.table();
   const outside = await readEmployeeIndexEntries(stores.index, input.department);
-  const samePartition = await auditSamePartitionIndexes(
-    await services.directory.table(),
-    input.department,
-    input.repair,
-  );
+  const reviews = await readDepartmentReviews(table, input.department);
+  const samePartition = await auditSamePartitionIndexes(table, input.department, input.repair);
   const inter = await auditEmployeeIndex(
     stores,
     input.department,
@@ -51,12 +50,19 @@ export async function auditDepartmentActivity(
     samePartition.snapshot.primaries,
     input.repair,
   );
-  const departmentListing = await auditDepartmentListing(
-    await services.directory.table(),
-    input.department,
+  const orphanReviewCounts = await auditOrphanReviews(
+    table,
+    reviews,
+    samePartition.snapshot.primaries,
     input.repair,
   );
-  return { ...samePartition.counts, ...inter, departmentListing };
+  const departmentListing = await auditDepartmentListing(table, input.department, input.repair);
+  return {
+    ...samePartition.counts,
+    ...inter,
+    orphanReviews: orphanReviewCounts,
+    departmentListing,
+  };
 }
 
 /** Activity: audits (and with `repair`, fixes) the organisation-wide last-name index. */

@@ -19,7 +19,8 @@ export type IndexKind =
   | 'employeeIndexById'
   | 'employeeIndexByEmail'
   | 'orgLastNames'
-  | 'departmentListing';
+  | 'departmentListing'
+  | 'orphanReviews';
 
 /** Counts per index kind. */
 export type CountsByIndex = Partial<Record<IndexKind, AuditCounts>>;

@@ -82,6 +82,15 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
     rowKey: '000199',
     etag: undefined,
   });
+  // Reviews: one listed by its employee, and an orphan (of no employee) left by older code.
+  await world.directory.reviews.put('Sales', '000001', 2024, { managerRating: 5, peerRating: 5 });
+  await employees.createEntity({
+    partitionKey: 'Sales',
+    rowKey: 'review_000777_2020',
+    EntityType: 'Review.v1',
+    EmployeeId: '000777',
+    Year: 2020,
+  });
   // The department list: Marketing's listing copies an older description.
   await employees.upsertEntity(
     departmentListingEntity({ name: 'Marketing', description: 'an older description' }, 0),
@@ -101,15 +110,17 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
     employeeIndexByEmail: { checked: 17, missing: 1, stale: 0, repaired: 0 },
     orgLastNames: { checked: 18, missing: 1, stale: 1, repaired: 0 },
     departmentListing: { checked: 2, missing: 0, stale: 1, repaired: 0 },
+    orphanReviews: { checked: 2, missing: 0, stale: 1, repaired: 0 },
   });
   expect(await world.snapshot()).toEqual(employeesBefore);
   expect(await indexSnapshot()).toEqual(indexBefore);
 
   const repaired = await audit(true);
-  expect(totalOf(repaired)).toEqual({ checked: 81, missing: 3, stale: 6, repaired: 9 });
+  expect(totalOf(repaired)).toEqual({ checked: 83, missing: 3, stale: 7, repaired: 10 });
 
   const after = await audit(false);
-  expect(totalOf(after)).toEqual({ checked: 78, missing: 0, stale: 0, repaired: 0 });
+  expect(totalOf(after)).toEqual({ checked: 79, missing: 0, stale: 0, repaired: 0 });
+  expect((await world.directory.reviews.list('Sales', '000001')).items).toHaveLength(1);
   const marketing = await world.directory.departments.get('Marketing');
   expect(
     (await world.directory.departments.list()).items.find((d) => d.name === 'Marketing'),
