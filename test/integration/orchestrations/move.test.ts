@@ -159,7 +159,7 @@ it('moves 120 reviews: copied bound to the target employee, removed from the sou
   for (const year of years) {
     await directory.reviews.put('Sales', '000001', year, { managerRating: 1, peerRating: 2 });
   }
-  const copy = await copyToTargetActivity(services, move);
+  const copy = (await copyToTargetActivity(services, move)) as CopyResult;
   expect(copy).toMatchObject({ copied: true, reviews: 120 });
   // A review written after the copy changes the source's version: the removal refuses.
   await directory.reviews.put('Sales', '000001', 2100, { managerRating: 9, peerRating: 9 });
@@ -167,7 +167,7 @@ it('moves 120 reviews: copied bound to the target employee, removed from the sou
     removed: false,
     sourceChanged: true,
   });
-  const again = await copyToTargetActivity(services, move);
+  const again = (await copyToTargetActivity(services, move)) as CopyResult;
   expect(again.reviews).toBe(121);
   expect(await removeFromSourceActivity(services, { ...move, copied: again })).toEqual({
     removed: true,
