@@ -1,6 +1,11 @@
 /**
  * Yearly reviews (compound key): `review_<employeeId>_<year>` in the department's partition, so
  * every review of one employee is one RowKey range query, ordered by year.
+ *
+ * Bound to their employee: every review write is one entity group transaction with a Merge of the
+ * employee, conditional on its ETag, that lists the review's year (`ReviewYears`, reviewYears.ts).
+ * So a review can neither precede nor outlive its employee, and deleting the employee takes
+ * exactly the reviews it lists (deleteEmployee.ts), never a list of the partition.
  */
 import { randomUUID } from 'node:crypto';
 import type { TableClient, TableEntity } from '@azure/data-tables';
@@ -27,6 +32,7 @@ import {
   retryUnexplained,
   submitPlanned,
   TransactionFailure,
+  unexplainedFailure,
 } from './transaction';
 import { reviewBodySchema, validateInput } from './validation';
 import type { Versioned } from './versionCache';
@@ -318,7 +324,9 @@ export async function writeReviewEntities(
         await submitPlanned(table, plan);
         written = true;
       } catch (error) {
-        if (!(error instanceof TransactionFailure) || error.role !== 'employee') throw error;
+        if (!(error instanceof TransactionFailure)) throw error;
+        // The employee changed (or was deleted) since the read: read it again.
+        if (error.role !== 'employee') throw unexplainedFailure(error);
       }
     }
     if (!written) throw contendedError(`Employee ${employeeId}`);
