@@ -4,15 +4,21 @@
  * entity group transaction, so the move is a sequence of idempotent steps driven by a queue
  * message, which the host redelivers until the whole sequence has run once to the end:
  *
- * 1. read the employee and its yearly reviews from `Employees` (two requests, in parallel);
- * 2. insert-or-replace them into `EmployeesArchive` under the same keys, in one entity group
- *    transaction (they share the department's partition there too);
+ * 1. read the employee, then its yearly reviews from `Employees` (one range query, none when the
+ *    employee lists no reviews): exactly the reviews the employee lists (`ReviewYears`; a review
+ *    is only ever written together with its year on the employee, conditional on its ETag);
+ * 2. insert-or-replace them into `EmployeesArchive` under the same keys, in entity group
+ *    transactions of up to 100 (they share the department's partition there too), the employee
+ *    last;
  * 3. delete the employee from the directory — employee, email copy, department count,
- *    same-partition last-name index and the reviews read in step 1 in one entity group
- *    transaction whose deletes carry the ETags read in step 1 — so a change of the employee or of
- *    one of those reviews committed at any moment since is archived too (the transaction fails
- *    with 412 and the sequence starts over). The directory then publishes an `archived` change,
- *    and the index worker removes the other indexes.
+ *    same-partition last-name index and its reviews — only if the employee entity is still exactly
+ *    the version read in step 1 (`exactEtag`). Any review written since changed that version too,
+ *    so a change of the employee or of its reviews committed at any moment since is archived
+ *    rather than deleted unseen (the transaction fails with 412 and the sequence starts over).
+ *    With more reviews than fit in the employee's transaction the directory deletes them first in
+ *    transactions of up to 99, each conditional on the employee, then the employee; a crash in
+ *    between leaves an employee with fewer reviews, all of them archived. The directory then
+ *    publishes an `archived` change, and the index worker removes the other indexes.
  *
  * A replay after a crash anywhere ends in the same state: if the employee is already gone from the
  * directory and present in the archive, the only thing left is the `archived` change, published
@@ -27,6 +33,7 @@ import { odata, type TableClient, type TableEntity } from '@azure/data-tables';
 import type { EmployeeChangeSink } from '../directory/changes';
 import type { EmployeeService } from '../directory/directory';
 import {
+  readEmployeeMeta,
   storedToEmployee,
   type Employee,
   type StoredProperties,
@@ -37,7 +44,12 @@ import { ensureTable } from '../directory/tables';
 import { NotFoundError, PreconditionFailedError, ThrottledError } from '../errors';
 import { submitEntityGroupTransaction } from '../storage/entityGroupTransaction';
 import { withStorageErrors } from '../storage/errors';
-import { departmentPartitionKey, employeeRowKey, reviewRowKeyRange } from '../storage/keys';
+import {
+  departmentPartitionKey,
+  employeeRowKey,
+  parseReviewRowKey,
+  reviewRowKeyRange,
+} from '../storage/keys';
 
 type StoredRow = StoredProperties & { partitionKey: string; rowKey: string };
 
@@ -109,27 +121,15 @@ export async function archiveEmployee(
   await Promise.all([ensureTable(employees), ensureTable(archive)]);
 
   for (let round = 1; round <= MAX_ROUNDS; round++) {
-    // 1. Read (the reviews query is wasted only when the employee is gone: a replay).
-    const [current, reviews] = await Promise.all([
-      readEntity(employees, partitionKey, rowKey),
-      readReviews(employees, partitionKey, employeeId),
-    ]);
+    // 1. Read the employee, THEN its reviews: a review written in between changes the employee's
+    // ETag, so the conditional delete of step 3 cannot take a review that was not archived.
+    const current = await readEntity(employees, partitionKey, rowKey);
+    const reviews = current ? await readOwnReviews(employees, current) : [];
     await options.afterStep?.('read');
     if (!current || !isEntityOfType(current, EntityTypes.employee)) {
       const archived = await readEntity(archive, partitionKey, rowKey);
       const employee = archived ? storedToEmployee(archived) : undefined;
       if (!employee) return { outcome: 'notFound' };
-      if (reviews.length > 0) {
-        // An earlier run deleted the employee but died before purging reviews that did not fit
-        // its transaction: archive them (reviews are written only for an existing employee), then let
-        // the directory's delete-if-exists purge them.
-        await copyToArchive(archive, reviews.map(archivable));
-        await directory.delete(department, employeeId, {
-          mustExist: false,
-          reason: 'archived',
-          announce: false,
-        });
-      }
       // A crash may have come between the delete and its change message: publish it again.
       await changes?.publish([
         {
@@ -155,9 +155,8 @@ export async function archiveEmployee(
     try {
       await directory.delete(department, employeeId, {
         mustExist: false,
-        ifMatch: current.etag,
+        exactEtag: current.etag,
         reason: 'archived',
-        reviews: reviews.map(({ rowKey, etag }) => ({ rowKey, etag })),
         announce: changes === undefined,
       });
     } catch (error) {
@@ -192,7 +191,26 @@ async function copyToArchive(
   }
 }
 
-/** The employee's reviews, each with the ETag of the version read (the delete is conditional on it). */
+/**
+ * The reviews of the employee's range that it lists (for an employee written before employees
+ * carried the list: all of them). A review written after the employee was read is left out; it
+ * changed the employee's ETag, so the delete fails and the next round archives it.
+ */
+async function readOwnReviews(table: TableClient, employee: StoredRow): Promise<StoredRow[]> {
+  const years = readEmployeeMeta(employee).reviewYears;
+  if (years?.length === 0) return [];
+  const employeeId = employee.EmployeeId;
+  if (typeof employeeId !== 'string' || !isEntityOfType(employee, EntityTypes.employee)) return [];
+  const reviews = await readReviews(table, employee.partitionKey, employeeId);
+  if (years === undefined) return reviews;
+  const listed = new Set(years);
+  return reviews.filter((review) => {
+    const key = parseReviewRowKey(review.rowKey);
+    return key !== undefined && listed.has(key.year);
+  });
+}
+
+/** The reviews in the employee's review range, as stored. */
 async function readReviews(
   table: TableClient,
   partitionKey: string,

@@ -1,15 +1,22 @@
 /**
  * Removing an employee: the employee entity, its email copy, the department's count (and manager
- * copy, if it was the manager) and its id in the last-name index entity, in ONE entity group
- * transaction. With `mustExist: false` an absent employee is not an error (delete-if-exists), so
- * queue workers (archive, move) can run it again safely; such a run still purges reviews left by
- * an earlier run that committed and then failed before its purge.
+ * copy, if it was the manager), its id in the last-name index entity and its yearly reviews, in
+ * ONE entity group transaction. With `mustExist: false` an absent employee is not an error
+ * (delete-if-exists), so queue workers (archive, move) can run it again safely.
  *
- * Every delete in that transaction carries the ETag this call read (the employee's, the index
- * entity's, and each review's as the caller copied it; storage/entityGroupTransaction.ts puts it on
- * the wire), so a change committed after the read — even of only a first name — fails the whole
- * transaction with 412 instead of being deleted unseen. With `If-Match` that is answered 412; without
- * it the delete re-reads and deletes the newer version (last writer wins).
+ * The reviews are exactly those the employee lists (`ReviewYears`, reviewYears.ts): a review is
+ * written only together with its year on the employee, conditional on the employee's ETag, so
+ * nothing else of this employee can exist. When they do not fit in the one transaction (more than
+ * {@link MAX_REVIEWS_WITH_EMPLOYEE}), they are deleted first, in transactions of up to 99 reviews,
+ * each with a Merge of the employee that drops those years from its list, conditional on its ETag;
+ * the employee goes last. A crash in between leaves the employee with fewer reviews, never a review
+ * without its employee.
+ *
+ * Every delete of the employee carries the ETag this call read (and the index entity's;
+ * storage/entityGroupTransaction.ts puts it on the wire), so a change committed after the read —
+ * even of only a first name — fails the whole transaction with 412 instead of being deleted
+ * unseen. With `If-Match` that is answered 412; without it the delete re-reads and deletes the
+ * newer version (last writer wins).
  */
 import {
   departmentPartitionKey,
@@ -17,6 +24,8 @@ import {
   employeeRowKey,
   lastNameRowKey,
   normalizeLastName,
+  parseReviewRowKey,
+  reviewRowKey,
 } from '../storage/keys';
 import type { DirectoryContext } from './context';
 import { departmentMerge } from './departmentEntity';
@@ -25,9 +34,11 @@ import { toEmployee, type Employee } from './employeeEntity';
 import { readEmployeeState, versionMatches } from './employeeState';
 import { lastNameIndexEntity, withoutIds } from './lastNameIndex';
 import { RETRY, retryOnConflict } from './retry';
-import { purgeReviews } from './reviews';
+import { reviewYearsOf } from './reviews';
+import { employeeReviewYearsMerge, withoutReviewYears } from './reviewYears';
 import {
   contendedError,
+  currentEtag,
   forgetVersions,
   loadDepartment,
   loadLastNameIndex,
@@ -35,6 +46,7 @@ import {
   rememberLastNameIndex,
 } from './state';
 import {
+  MAX_TRANSACTION_OPERATIONS,
   PlannedTransaction,
   retryUnexplained,
   submitPlanned,
@@ -43,25 +55,22 @@ import {
 
 /** Options of {@link deleteEmployee}. */
 export interface DeleteEmployeeOptions {
-  /** Delete only if this is the current version (ETag of the employee or of its email copy). */
+  /**
+   * Delete only if this is the current version of the employee's data: the ETag of the employee
+   * or of its email copy, also after review writes that changed only the employee's review list
+   * (see employeeState.ts `versionMatches`). For API callers.
+   */
   ifMatch?: string;
+  /**
+   * Delete only if the employee entity is exactly this version (the ETag it had when the caller
+   * read it, review list included): for callers that copied the employee and its reviews
+   * (archive, move). Unlike `ifMatch`, a review written since fails it.
+   */
+  exactEtag?: string;
   /** Throw `EmployeeNotFound` when there is nothing to delete (default true). */
   mustExist?: boolean;
-  /**
-   * Keep the employee's yearly reviews (default false: they are removed after the employee, and
-   * also when the employee is already gone, so a replay finishes an interrupted purge).
-   */
-  keepReviews?: boolean;
   /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
   reason?: 'deleted' | 'archived' | 'moved';
-  /**
-   * The employee's reviews the caller has already copied (archive, move), at the versions it
-   * copied: deleted in the employee's own transaction under those ETags when they fit, instead of
-   * by a list-and-purge afterwards. A review written after the caller listed them is then left in
-   * place rather than deleted unseen; one rewritten since fails the delete as a stale `ifMatch`
-   * does.
-   */
-  reviews?: readonly ReviewVersion[];
   /**
    * False when the caller's own queue message is a durable record of this delete that re-runs it
    * and re-publishes the change if the process dies after the commit (the archive worker), so the
@@ -70,26 +79,25 @@ export interface DeleteEmployeeOptions {
   announce?: boolean;
 }
 
-/** A stored review's row key and the ETag of the version a caller holds. */
-export interface ReviewVersion {
-  rowKey: string;
-  etag: string;
-}
-
 type Role = 'employee' | 'email' | 'department' | 'lastNameIndex' | 'review';
 
-/** Operations of one entity group transaction. */
-const MAX_TRANSACTION_OPERATIONS = 100;
+/**
+ * Most reviews deleted in the employee's own transaction (100 operations, less the employee, its
+ * email copy, the department and the last-name index entity).
+ */
+export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 4;
+/** Reviews per transaction that trims the review list ahead of the employee's (plus its Merge). */
+const REVIEWS_PER_TRIM = MAX_TRANSACTION_OPERATIONS - 1;
 
 /**
- * Deletes an employee with every same-partition copy and index entry, then publishes a `deleted`
- * change carrying the old email and last name.
+ * Deletes an employee with every same-partition copy and index entry and its reviews, then
+ * publishes a `deleted` change carrying the old email and last name.
  *
  * @returns whether something was deleted, and what.
  * @throws {NotFoundError} `EmployeeNotFound` when absent and `mustExist` is not false.
- * @throws {PreconditionFailedError} when `ifMatch` is not the current version (also when the
- *   employee changes between this call's read and its transaction), or when one of `reviews`
- *   changed since the caller read it.
+ * @throws {PreconditionFailedError} when `ifMatch` is not the current version of the employee's
+ *   data, or `exactEtag` not the current version of its entity (checked again on every retry, so
+ *   also when the employee changes between this call's read and its transaction).
  * @throws {ThrottledError} when the department kept changing concurrently, or storage is busy.
  */
 export async function deleteEmployee(
@@ -106,9 +114,10 @@ export async function deleteEmployee(
   // earlier try of our own transaction committed (its answer was lost) or someone else deleted
   // it; both leave it deleted, which is what the caller asked for.
   let vanished: Employee | undefined;
-  // Reviews deleted in the transaction; dropped (back to the purge) if one of them is gone.
-  let knownReviews = options.keepReviews ? undefined : options.reviews;
-  let reviewsInTransaction = false;
+  // The exact version the caller holds; it follows the trims this call commits itself.
+  let exactEtag = options.exactEtag;
+  // Listed review years whose review turned out to be missing (a transaction failed on it).
+  const missingYears = new Set<number>();
 
   const outcome = await retryOnConflict(
     context.maxConflictAttempts,
@@ -121,11 +130,72 @@ export async function deleteEmployee(
         throw employeeNotFound(department, employeeId);
       }
       if (
-        options.ifMatch !== undefined &&
-        !(await versionMatches(table, current, options.ifMatch))
+        (exactEtag !== undefined && current.etag !== exactEtag) ||
+        (options.ifMatch !== undefined && !(await versionMatches(table, current, options.ifMatch)))
       ) {
         throw staleVersion(`Employee ${employeeId}`);
       }
+      const dataEtag = current.meta.dataEtag ?? current.etag;
+      let etag = current.etag;
+      let years = withoutReviewYears(await reviewYearsOf(table, current), missingYears);
+
+      /** What a refused transaction means; `undefined` when it is not a TransactionFailure. */
+      const explain = (
+        error: unknown,
+        plan: PlannedTransaction<Role>,
+      ): Promise<typeof RETRY> | undefined => {
+        if (!(error instanceof TransactionFailure)) return undefined;
+        const failure = error as TransactionFailure<Role>;
+        if (failure.role === 'employee' && failure.status === 404) {
+          vanished = toEmployee(department, current.data);
+          return Promise.resolve(RETRY);
+        }
+        // Changed after our read: the next attempt checks the caller's version again, and
+        // otherwise deletes the newer version.
+        if (failure.role === 'employee' && failure.status === 412) return Promise.resolve(RETRY);
+        if (failure.role === 'review' && failure.index !== undefined) {
+          // A listed review that is not there (written before reviews were bound to employees).
+          const action = plan.actions[failure.index];
+          const year = action ? parseReviewRowKey(action[1].rowKey)?.year : undefined;
+          if (year !== undefined) missingYears.add(year);
+          return Promise.resolve(RETRY);
+        }
+        if (failure.role === 'email') {
+          // The employee operation came first and passed: the copy itself is missing.
+          missingCopyOf = current.data.email;
+          return Promise.resolve(RETRY);
+        }
+        return retryUnexplained(failure, attempt);
+      };
+
+      // Too many reviews for one transaction: delete them ahead of the employee, each chunk with
+      // the Merge that drops its years from the employee's list (conditional on its ETag).
+      while (years.length > MAX_REVIEWS_WITH_EMPLOYEE) {
+        const rest = years.slice(REVIEWS_PER_TRIM);
+        const trim = new PlannedTransaction<Role>().add(
+          [
+            'update',
+            employeeReviewYearsMerge(partitionKey, employeeId, rest, dataEtag),
+            'Merge',
+            { etag },
+          ],
+          'employee',
+        );
+        for (const year of years.slice(0, REVIEWS_PER_TRIM)) {
+          trim.add(['delete', { partitionKey, rowKey: reviewRowKey(employeeId, year) }], 'review');
+        }
+        try {
+          const [next] = await submitPlanned(table, trim);
+          etag = next ?? (await currentEtag(table, partitionKey, current.entity.rowKey));
+          if (exactEtag !== undefined) exactEtag = etag;
+          years = rest;
+        } catch (error) {
+          const retry = explain(error, trim);
+          if (retry === undefined) throw error;
+          return retry;
+        }
+      }
+
       const lastName = normalizeLastName(current.data.lastName);
       const [dept, index] = await Promise.all([
         loadDepartment(context, department, useCache),
@@ -133,7 +203,7 @@ export async function deleteEmployee(
       ]);
 
       const plan = new PlannedTransaction<Role>().add(
-        ['delete', { partitionKey, rowKey: current.entity.rowKey }, { etag: current.etag }],
+        ['delete', { partitionKey, rowKey: current.entity.rowKey }, { etag }],
         'employee',
       );
       if (missingCopyOf !== current.data.email) {
@@ -170,13 +240,9 @@ export async function deleteEmployee(
           'lastNameIndex',
         );
       }
-      reviewsInTransaction =
-        knownReviews !== undefined &&
-        plan.roles.length + knownReviews.length <= MAX_TRANSACTION_OPERATIONS;
-      if (reviewsInTransaction) {
-        for (const { rowKey, etag } of knownReviews ?? []) {
-          plan.add(['delete', { partitionKey, rowKey }, { etag }], 'review');
-        }
+      // Unconditional: the employee's own delete, under its ETag, stands for its review list.
+      for (const year of years) {
+        plan.add(['delete', { partitionKey, rowKey: reviewRowKey(employeeId, year) }], 'review');
       }
       try {
         const etags = await submitPlanned(table, plan);
@@ -203,29 +269,9 @@ export async function deleteEmployee(
       } catch (error) {
         if (!(error instanceof TransactionFailure)) throw error;
         forgetVersions(context, department, [lastName]);
-        if (error.role === 'employee' && error.status === 404) {
-          vanished = toEmployee(department, current.data);
-          return RETRY;
-        }
-        if (error.role === 'employee' && error.status === 412) {
-          // Changed after our read: a caller's version is stale; otherwise delete the new one.
-          if (options.ifMatch !== undefined) throw staleVersion(`Employee ${employeeId}`);
-          return RETRY;
-        }
-        if (error.role === 'review' && error.status === 412) {
-          throw staleVersion(`A review of employee ${employeeId}`);
-        }
-        if (error.role === 'review') {
-          // Deleted meanwhile: let the purge find whatever is left.
-          knownReviews = undefined;
-          return RETRY;
-        }
-        if (error.role === 'email') {
-          // The employee operation came first and passed: the copy itself is missing.
-          missingCopyOf = current.data.email;
-          return RETRY;
-        }
-        return retryUnexplained(error, attempt);
+        const retry = explain(error, plan);
+        if (retry === undefined) throw error;
+        return retry;
       }
     },
     () => contendedError(`Department "${department}"`),
@@ -240,14 +286,6 @@ export async function deleteEmployee(
         previous: { email: outcome.employee.email, lastName: outcome.employee.lastName },
       },
     ]);
-    if (!options.keepReviews && !reviewsInTransaction) {
-      await purgeReviews(table, partitionKey, employeeId);
-    }
-  } else if (!outcome.deleted && !options.keepReviews) {
-    // Nothing to delete, yet reviews may be left: an earlier run committed the delete and then
-    // failed (its publish, or the process) before its purge. A replay is the only run that can
-    // still remove them; left, they would be shown to a later employee given the same id.
-    await purgeReviews(table, partitionKey, employeeId);
   }
   return outcome;
 }

@@ -5,7 +5,11 @@
  * entity group transaction as the employee they depend on, conditional on this entity's ETag.
  *
  * Also the department listing entity in the `.departments` partition, which makes
- * `GET /departments` a partition range query instead of a table scan.
+ * `GET /departments` a partition range query instead of a table scan. It lives in another
+ * partition, so no transaction can hold both: the department carries `ListingVersion`, a counter
+ * that each change of what the listing copies (the description) increases, and the listing
+ * carries the version it copies, so the listing is only ever replaced by a newer copy
+ * (departmentListing.ts).
  */
 import type { TableEntity } from '@azure/data-tables';
 import {
@@ -25,6 +29,9 @@ export interface Manager {
   lastName: string;
   email: string;
 }
+
+/** Property of the department entity: the version of what its listing copies. */
+export const LISTING_VERSION_PROPERTY = 'ListingVersion';
 
 /** A department as the API shows it. */
 export interface Department {
@@ -66,6 +73,7 @@ export function departmentEntity(name: string, description: string): TableEntity
     Name: name,
     Description: description,
     EmployeeCount: 0,
+    [LISTING_VERSION_PROPERTY]: 1,
     ...managerProperties(null),
   };
 }
@@ -73,7 +81,12 @@ export function departmentEntity(name: string, description: string): TableEntity
 /** The changes of a department entity for a Merge in the same transaction as its employees. */
 export function departmentMerge(
   name: string,
-  changes: { employeeCount?: number; manager?: Manager | null; description?: string },
+  changes: {
+    employeeCount?: number;
+    manager?: Manager | null;
+    /** A new description comes with the next {@link LISTING_VERSION_PROPERTY}. */
+    description?: { text: string; listingVersion: number };
+  },
 ): TableEntity<StoredProperties> {
   const entity: TableEntity<StoredProperties> = {
     partitionKey: departmentPartitionKey(name),
@@ -81,7 +94,10 @@ export function departmentMerge(
     [ENTITY_TYPE_PROPERTY]: EntityTypes.department,
   };
   if (changes.employeeCount !== undefined) entity.EmployeeCount = changes.employeeCount;
-  if (changes.description !== undefined) entity.Description = changes.description;
+  if (changes.description !== undefined) {
+    entity.Description = changes.description.text;
+    entity[LISTING_VERSION_PROPERTY] = changes.description.listingVersion;
+  }
   if (changes.manager !== undefined) Object.assign(entity, managerProperties(changes.manager));
   return entity;
 }
@@ -107,14 +123,30 @@ export function readDepartment(entity: StoredProperties): Department | undefined
   };
 }
 
-/** The listing entity of a department (upserted, so writing it again is harmless). */
-export function departmentListingEntity(summary: DepartmentSummary): TableEntity<StoredProperties> {
+/**
+ * The version of what the listing copies from a stored department entity (0 for a department
+ * written before departments carried it).
+ */
+export function readListingVersion(entity: StoredProperties): number {
+  const version = entity[LISTING_VERSION_PROPERTY];
+  return typeof version === 'number' && Number.isSafeInteger(version) && version > 0 ? version : 0;
+}
+
+/**
+ * The listing entity of a department, copying the department at `version` (its
+ * {@link LISTING_VERSION_PROPERTY}).
+ */
+export function departmentListingEntity(
+  summary: DepartmentSummary,
+  version: number,
+): TableEntity<StoredProperties> {
   return {
     partitionKey: DEPARTMENT_LIST_PARTITION_KEY,
     rowKey: departmentListRowKey(summary.name),
     [ENTITY_TYPE_PROPERTY]: EntityTypes.departmentListing,
     Name: summary.name,
     Description: summary.description,
+    Version: version,
   };
 }
 

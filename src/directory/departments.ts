@@ -4,12 +4,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { ForbiddenError } from '../errors';
-import {
-  isPreconditionFailed,
-  isAlreadyExists,
-  toDomainError,
-  withStorageErrors,
-} from '../storage/errors';
+import { isPreconditionFailed, isAlreadyExists, toDomainError } from '../storage/errors';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
   DEPARTMENT_ROW_KEY,
@@ -19,13 +14,14 @@ import {
 import type { DirectoryContext } from './context';
 import {
   departmentEntity,
-  departmentListingEntity,
   departmentMerge,
   readDepartment,
   readDepartmentListing,
+  readListingVersion,
   type Department,
   type DepartmentSummary,
 } from './departmentEntity';
+import { syncDepartmentListing } from './departmentListing';
 import { departmentNotFound, employeeNotFound, staleVersion } from './directoryErrors';
 import { readEmployeeState } from './employeeState';
 import { readRangePage, type Page } from './paging';
@@ -51,7 +47,9 @@ import type { Versioned } from './versionCache';
 export type DepartmentListCache = TtlCache<Page<DepartmentSummary>>;
 
 /**
- * Creates a department or updates its description, and lists it in the department listing.
+ * Creates a department or updates its description, and lists it in the department listing: the
+ * listing copies the department's `ListingVersion` and is replaced only by a newer copy, so
+ * concurrent PUTs leave it agreeing with the department (departmentListing.ts).
  *
  * @param body - `{description?}`; an omitted description leaves an existing one unchanged.
  * @returns whether it was created, the department and its new ETag.
@@ -68,49 +66,57 @@ export async function putDepartment(
   options: { ifMatch?: string; mayCreate?: boolean } = {},
 ): Promise<{ created: boolean } & Versioned<Department>> {
   const input = validateInput(departmentBodySchema, body, 'body');
-  departmentPartitionKey(name);
+  const partitionKey = departmentPartitionKey(name);
   const table = await context.table();
   const result = await retryOnConflict(
     context.maxConflictAttempts,
     async () => {
-      const current = await loadDepartment(context, name, false);
-      if (!current) {
+      const entity = await readEntity(table, partitionKey, DEPARTMENT_ROW_KEY);
+      const current = entity && readDepartment(entity);
+      if (!entity || !current) {
         if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
         if (options.mayCreate === false) {
           throw new ForbiddenError(`Only a DirectoryAdmin may create department "${name}".`);
         }
-        const entity = departmentEntity(name, input.description ?? '');
+        const created = departmentEntity(name, input.description ?? '');
         try {
-          const response = await table.createEntity(entity);
+          const response = await table.createEntity(created);
           const value: Department = {
             name,
             description: input.description ?? '',
             employeeCount: 0,
             manager: null,
           };
-          return { created: true, value, etag: response.etag ?? '' };
+          return {
+            created: true,
+            value,
+            etag: response.etag ?? '',
+            listingVersion: readListingVersion(created),
+          };
         } catch (error) {
           if (isAlreadyExists(error)) return RETRY;
           throw toDomainError(error);
         }
       }
-      if (options.ifMatch !== undefined && options.ifMatch !== current.etag)
+      if (options.ifMatch !== undefined && options.ifMatch !== entity.etag)
         throw staleVersion(`Department "${name}"`);
-      if (input.description === undefined || input.description === current.value.description) {
-        return { created: false, ...current };
+      const listingVersion = readListingVersion(entity);
+      if (input.description === undefined || input.description === current.description) {
+        return { created: false, value: current, etag: entity.etag, listingVersion };
       }
       try {
         const response = await table.updateEntity(
-          departmentMerge(name, { description: input.description }),
+          departmentMerge(name, {
+            description: { text: input.description, listingVersion: listingVersion + 1 },
+          }),
           'Merge',
-          {
-            etag: current.etag,
-          },
+          { etag: entity.etag },
         );
         return {
           created: false,
-          value: { ...current.value, description: input.description },
+          value: { ...current, description: input.description },
           etag: response.etag ?? '',
+          listingVersion: listingVersion + 1,
         };
       } catch (error) {
         forgetVersions(context, name);
@@ -124,16 +130,16 @@ export async function putDepartment(
     () => contendedError(`Department "${name}"`),
   );
   rememberDepartment(context, name, { value: result.value, etag: result.etag });
-  // The listing lives in another partition: written after the department, idempotently, so a
-  // failure here is repaired by the caller's retry of the same PUT.
-  await withStorageErrors(() =>
-    table.upsertEntity(
-      departmentListingEntity({ name, description: result.value.description }),
-      'Replace',
-    ),
+  // The listing lives in another partition: copied after the department, conditionally, so only
+  // a newer copy ever replaces it (departmentListing.ts); a failure here is repaired by the
+  // caller's retry of the same PUT, by the next PUT, or by the index audit.
+  await syncDepartmentListing(
+    table,
+    { name, description: result.value.description },
+    result.listingVersion,
   );
   listCache.clear();
-  return result;
+  return { created: result.created, value: result.value, etag: result.etag };
 }
 
 /**

@@ -15,6 +15,12 @@ import {
   isEmployeeId,
 } from '../storage/keys';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
+import {
+  DATA_ETAG_PROPERTY,
+  encodeReviewYears,
+  parseReviewYears,
+  REVIEW_YEARS_PROPERTY,
+} from './reviewYears';
 
 /** Properties of a stored entity, as the SDK reads them. */
 export type StoredProperties = Record<string, unknown>;
@@ -70,6 +76,8 @@ const OWN_PROPERTIES = new Set<string>([
   ...Object.values(FIELD_PROPERTIES),
   'IsManager',
   'WriteId',
+  REVIEW_YEARS_PROPERTY,
+  DATA_ETAG_PROPERTY,
 ]);
 /** Properties the SDK adds to a read entity that are not data. */
 const SYSTEM_PROPERTIES = new Set([
@@ -87,6 +95,12 @@ export interface EmployeeMeta {
   isManager: boolean;
   /** Random id of the write that produced this version, to recognise our own commit on a retry. */
   writeId: string;
+  /**
+   * The years of the employee's reviews (reviewYears.ts): every review it has is listed, so a
+   * delete takes exactly these. `undefined` for an employee written before employees carried the
+   * list (its reviews are unknown; the property is then not written).
+   */
+  reviewYears?: readonly number[];
   /** Properties of a newer version of the app found on the stored entity, kept as they were. */
   preserved?: StoredProperties;
 }
@@ -118,6 +132,9 @@ export function employeeEntity(
     ...employeeDataProperties(data),
     IsManager: meta.isManager,
     WriteId: meta.writeId,
+    ...(meta.reviewYears === undefined
+      ? {}
+      : { [REVIEW_YEARS_PROPERTY]: encodeReviewYears(meta.reviewYears) }),
   };
 }
 
@@ -139,12 +156,18 @@ export function employeeDataProperties(data: EmployeeData): StoredProperties {
 
 /**
  * The email copy of a primary employee entity: same data under `email_<normalised address>`,
- * without the primary's bookkeeping.
+ * without the primary's bookkeeping (manager flag, write id, review years, data ETag).
  */
 export function emailCopyEntity(
   primary: TableEntity<StoredProperties>,
 ): TableEntity<StoredProperties> {
-  const { IsManager: _isManager, WriteId: _writeId, ...data } = primary;
+  const {
+    IsManager: _isManager,
+    WriteId: _writeId,
+    [REVIEW_YEARS_PROPERTY]: _reviewYears,
+    [DATA_ETAG_PROPERTY]: _dataEtag,
+    ...data
+  } = primary;
   return {
     ...data,
     partitionKey: primary.partitionKey,
@@ -190,13 +213,24 @@ export function readEmployeeFields(entity: StoredProperties): EmployeeData | und
   return data;
 }
 
+/** The bookkeeping of a stored primary employee entity, as read. */
+export interface StoredEmployeeMeta extends Omit<EmployeeMeta, 'writeId'> {
+  writeId?: string;
+  /**
+   * The ETag of the employee's last data write when only bookkeeping (its review years) changed
+   * since; `undefined` when the entity's own ETag is that version.
+   */
+  dataEtag?: string;
+}
+
 /** The bookkeeping of a stored primary employee entity. */
-export function readEmployeeMeta(
-  entity: StoredProperties,
-): Omit<EmployeeMeta, 'writeId'> & { writeId?: string } {
+export function readEmployeeMeta(entity: StoredProperties): StoredEmployeeMeta {
+  const dataEtag = entity[DATA_ETAG_PROPERTY];
   return {
     isManager: entity.IsManager === true,
     writeId: typeof entity.WriteId === 'string' ? entity.WriteId : undefined,
+    reviewYears: parseReviewYears(entity[REVIEW_YEARS_PROPERTY]),
+    ...(typeof dataEtag === 'string' && dataEtag !== '' ? { dataEtag } : {}),
     preserved: foreignProperties(entity),
   };
 }

@@ -9,7 +9,7 @@ import {
   readEmployeeMeta,
   toEmployee,
   type EmployeeData,
-  type EmployeeMeta,
+  type StoredEmployeeMeta,
   type StoredEntity,
 } from './employeeEntity';
 import { EntityTypes, isEntityOfType } from './entityTypes';
@@ -21,7 +21,7 @@ import type { Employee } from './employeeEntity';
 export interface EmployeeState {
   entity: StoredEntity;
   data: EmployeeData;
-  meta: Omit<EmployeeMeta, 'writeId'> & { writeId?: string };
+  meta: StoredEmployeeMeta;
   etag: string;
 }
 
@@ -43,10 +43,12 @@ export async function readEmployeeState(
 }
 
 /**
- * True when `ifMatch` names the current version of the employee: the ETag of the primary entity
- * (from `GET .../employees/{id}`) or of its email copy (from `GET .../by-email/{email}`). Every
- * data write rewrites both in one transaction, so the copy's ETag is current exactly when the
- * data the caller saw is.
+ * True when `ifMatch` names the current version of the employee's data: the ETag of the primary
+ * entity (from `GET .../employees/{id}`), the primary's ETag before review writes that changed
+ * only its review years since (`DataETag`), or the ETag of its email copy (from
+ * `GET .../by-email/{email}`). Every data write rewrites the primary and the copy in one
+ * transaction and drops `DataETag`, so each of these is current exactly when the data the caller
+ * saw is.
  *
  * @throws {DomainError} for storage faults.
  */
@@ -55,7 +57,7 @@ export async function versionMatches(
   state: EmployeeState,
   ifMatch: string,
 ): Promise<boolean> {
-  if (ifMatch === state.etag) return true;
+  if (ifMatch === state.etag || ifMatch === state.meta.dataEtag) return true;
   const copy = await readEntity(table, state.entity.partitionKey, emailRowKey(state.data.email), [
     'EmployeeId',
   ]);

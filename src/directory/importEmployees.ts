@@ -317,7 +317,7 @@ async function writeChunk(
           email: row.email,
           age: row.age,
         },
-        { isManager: false, writeId },
+        { isManager: false, writeId, reviewYears: [] },
       );
       plan.add(['create', primary], { kind: 'employee', row });
       plan.add(['create', emailCopyEntity(primary)], { kind: 'email', row });

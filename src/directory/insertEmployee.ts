@@ -67,7 +67,11 @@ export async function insertEmployee(
   const partitionKey = departmentPartitionKey(department);
   const table = await context.table();
   const lastName = normalizeLastName(data.lastName);
-  const primary = employeeEntity(partitionKey, data, { ...meta, isManager: false });
+  const primary = employeeEntity(partitionKey, data, {
+    ...meta,
+    isManager: false,
+    reviewYears: [],
+  });
 
   return retryOnConflict(
     context.maxConflictAttempts,

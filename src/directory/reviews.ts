@@ -1,10 +1,15 @@
 /**
  * Yearly reviews (compound key): `review_<employeeId>_<year>` in the department's partition, so
  * every review of one employee is one RowKey range query, ordered by year.
+ *
+ * Bound to their employee: every review write is one entity group transaction with a Merge of the
+ * employee, conditional on its ETag, that lists the review's year (`ReviewYears`, reviewYears.ts).
+ * So a review can neither precede nor outlive its employee, and deleting the employee takes
+ * exactly the reviews it lists (deleteEmployee.ts), never a list of the partition.
  */
+import { randomUUID } from 'node:crypto';
 import type { TableClient, TableEntity } from '@azure/data-tables';
-import { ValidationError } from '../errors';
-import { withStorageErrors } from '../storage/errors';
+import { NotFoundError, ValidationError } from '../errors';
 import {
   departmentPartitionKey,
   employeeRowKey,
@@ -17,8 +22,18 @@ import { employeeNotFound, staleVersion } from './directoryErrors';
 import type { StoredEntity, StoredProperties } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import { readWholeRange } from './paging';
-import { readEntity } from './state';
-import { PlannedTransaction, submitPlanned, TransactionFailure } from './transaction';
+import { readEmployeeState, type EmployeeState } from './employeeState';
+import { RETRY, retryOnConflict } from './retry';
+import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from './reviewYears';
+import { contendedError, currentEtag, readEntity } from './state';
+import {
+  MAX_TRANSACTION_OPERATIONS,
+  PlannedTransaction,
+  retryUnexplained,
+  submitPlanned,
+  TransactionFailure,
+  unexplainedFailure,
+} from './transaction';
 import { reviewBodySchema, validateInput } from './validation';
 import type { Versioned } from './versionCache';
 
@@ -83,12 +98,23 @@ function projectReview(
 }
 
 /**
- * Writes (inserts or replaces) one yearly review of an existing employee.
+ * Writes (inserts or replaces) one yearly review of an existing employee, bound to it: ONE entity
+ * group transaction merges the review's year into the employee's review years, conditional on the
+ * employee's ETag, and writes the review. A review therefore never outlives or precedes its
+ * employee: if the employee is deleted (or re-created) between this call's read and its
+ * transaction, the transaction fails and nothing is written; and every review an employee has is
+ * listed on it, so a delete takes exactly those.
+ *
+ * The Merge changes the employee entity's ETag but not its data: it keeps the ETag of the last data
+ * write in `DataETag`, which `If-Match` on PATCH and DELETE still accepts (employeeState.ts).
  *
  * @param body - `{managerRating, peerRating, comments?}` (validated here; ratings 0-10).
+ * @returns the review and the review's new ETag.
  * @throws {ValidationError} for invalid input, department, id or year.
- * @throws {NotFoundError} `EmployeeNotFound`.
+ * @throws {NotFoundError} `EmployeeNotFound`; `ReviewNotFound` when `ifMatch` is given and there is
+ *   no review for that year.
  * @throws {PreconditionFailedError} when `ifMatch` is not the review's current ETag.
+ * @throws {ThrottledError} when the employee kept changing concurrently, or storage is busy.
  */
 export async function putReview(
   context: DirectoryContext,
@@ -102,32 +128,92 @@ export async function putReview(
   const partitionKey = departmentPartitionKey(department);
   reviewRowKey(employeeId, year); // validates id and year before any storage call
   const table = await context.table();
-  const employee = await readEntity(table, partitionKey, employeeRowKey(employeeId), [
-    'RowKey',
-    ENTITY_TYPE_PROPERTY,
-  ]);
-  if (!employee || !isEntityOfType(employee, EntityTypes.employee))
-    throw employeeNotFound(department, employeeId);
   const review = {
     managerRating: input.managerRating,
     peerRating: input.peerRating,
     comments: input.comments ?? '',
   };
-  const entity = reviewEntity(partitionKey, employeeId, year, review);
-  const response = await withStorageErrors(
-    () =>
-      options.ifMatch === undefined
-        ? table.upsertEntity(entity, 'Replace')
-        : table.updateEntity(entity, 'Replace', { etag: options.ifMatch }),
-    {
-      notFound: {
-        code: 'ReviewNotFound',
-        message: `Employee ${employeeId} has no review for ${year} to match If-Match against.`,
-      },
-      preconditionFailed: staleVersion(`The ${year} review of employee ${employeeId}`).message,
+  const writeId = randomUUID();
+  const entity = { ...reviewEntity(partitionKey, employeeId, year, review), WriteId: writeId };
+  const written = (etag: string): Versioned<Review> => ({ value: { year, ...review }, etag });
+
+  return retryOnConflict(
+    context.maxConflictAttempts,
+    async (attempt) => {
+      const employee = await readEmployeeState(table, partitionKey, employeeId);
+      if (!employee) throw employeeNotFound(department, employeeId);
+      const years = withReviewYears(await reviewYearsOf(table, employee), [year]);
+      const plan = new PlannedTransaction<'employee' | 'review'>()
+        .add(
+          [
+            'update',
+            employeeReviewYearsMerge(
+              partitionKey,
+              employeeId,
+              years,
+              employee.meta.dataEtag ?? employee.etag,
+            ),
+            'Merge',
+            { etag: employee.etag },
+          ],
+          'employee',
+        )
+        .add(
+          options.ifMatch === undefined
+            ? ['upsert', entity, 'Replace']
+            : ['update', entity, 'Replace', { etag: options.ifMatch }],
+          'review',
+        );
+      try {
+        const [, etag] = await submitPlanned(table, plan);
+        return written(etag ?? (await currentEtag(table, partitionKey, entity.rowKey)));
+      } catch (error) {
+        if (!(error instanceof TransactionFailure)) throw error;
+        if (error.status === 412) {
+          // The SDK may have resent a transaction whose first answer was lost: is it ours?
+          const own = await readEntity(table, partitionKey, entity.rowKey, ['WriteId']);
+          if (own?.WriteId === writeId) return written(own.etag);
+        }
+        if (error.role === 'review' && error.status === 404) {
+          throw new NotFoundError(
+            'ReviewNotFound',
+            `Employee ${employeeId} has no review for ${year} to match If-Match against.`,
+          );
+        }
+        if (error.role === 'review' && error.status === 412) {
+          throw staleVersion(`The ${year} review of employee ${employeeId}`);
+        }
+        // The employee changed (or was deleted) since the read: read it again.
+        if (error.role === 'employee') return RETRY;
+        return retryUnexplained(error, attempt);
+      }
     },
+    () => contendedError(`Employee ${employeeId}`),
   );
-  return { value: { year, ...review }, etag: response.etag ?? '' };
+}
+
+/**
+ * The years of an employee's reviews: the list the employee carries, or, for an employee written
+ * before employees carried one, the years found in its review range (read once; its next review
+ * write records them on the employee).
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function reviewYearsOf(
+  table: TableClient,
+  employee: EmployeeState,
+): Promise<number[]> {
+  if (employee.meta.reviewYears !== undefined) return [...employee.meta.reviewYears];
+  const keys = await readWholeRange(
+    table,
+    { partitionKey: employee.entity.partitionKey, ...reviewRowKeyRange(employee.data.employeeId) },
+    ['PartitionKey', 'RowKey'],
+  );
+  return normaliseYears(
+    keys
+      .map((key) => parseReviewRowKey(key.rowKey)?.year)
+      .filter((year): year is number => year !== undefined),
+  );
 }
 
 /**
@@ -185,31 +271,86 @@ function parseReviewSelect(select?: readonly string[]): ReviewField[] {
   return select as ReviewField[];
 }
 
+/** Attempts of one chunk of {@link writeReviewEntities} against a changing employee. */
+const MAX_CHUNK_ATTEMPTS = 10;
+
 /**
- * Removes every review of one employee (after the employee is deleted), in transactions of up to
- * 100 deletes. Idempotent: a review already gone makes it list again and carry on.
+ * Writes (upserts) stored review entities of one employee — a move's copies — bound to the
+ * employee as {@link putReview} is: in transactions of up to 99 reviews, each with the Merge that
+ * adds their years to the employee's list, conditional on its ETag (read again when it changed).
+ * Writing the same entities again is harmless.
  *
- * @throws {DomainError} for storage faults.
+ * @param reviews - review entities of this employee (RowKey `review_<employeeId>_<year>`), with
+ *   their stored properties; keys, ETags and timestamps are not copied.
+ * @throws {NotFoundError} `EmployeeNotFound` when the employee does not exist (or was deleted
+ *   meanwhile).
+ * @throws {ThrottledError} when the employee kept changing, or storage is busy.
  */
-export async function purgeReviews(
+export async function writeReviewEntities(
   table: TableClient,
+  department: string,
+  employeeId: string,
+  reviews: readonly StoredProperties[],
+): Promise<void> {
+  const partitionKey = departmentPartitionKey(department);
+  const entities = reviews.map((review) => copyOfReview(partitionKey, employeeId, review));
+  const chunkSize = MAX_TRANSACTION_OPERATIONS - 1;
+  for (let i = 0; i < entities.length; i += chunkSize) {
+    const chunk = entities.slice(i, i + chunkSize);
+    let written = false;
+    for (let attempt = 1; attempt <= MAX_CHUNK_ATTEMPTS && !written; attempt++) {
+      const employee = await readEmployeeState(table, partitionKey, employeeId);
+      if (!employee) throw employeeNotFound(department, employeeId);
+      const years = withReviewYears(
+        await reviewYearsOf(table, employee),
+        chunk.map((entity) => entity.year),
+      );
+      const plan = new PlannedTransaction<'employee' | 'review'>().add(
+        [
+          'update',
+          employeeReviewYearsMerge(
+            partitionKey,
+            employeeId,
+            years,
+            employee.meta.dataEtag ?? employee.etag,
+          ),
+          'Merge',
+          { etag: employee.etag },
+        ],
+        'employee',
+      );
+      for (const { entity } of chunk) plan.add(['upsert', entity, 'Replace'], 'review');
+      try {
+        await submitPlanned(table, plan);
+        written = true;
+      } catch (error) {
+        if (!(error instanceof TransactionFailure)) throw error;
+        // The employee changed (or was deleted) since the read: read it again.
+        if (error.role !== 'employee') throw unexplainedFailure(error);
+      }
+    }
+    if (!written) throw contendedError(`Employee ${employeeId}`);
+  }
+}
+
+/** Properties a read adds that are not data. */
+const READ_ONLY_PROPERTIES = new Set(['partitionKey', 'rowKey', 'etag', 'timestamp']);
+
+function copyOfReview(
   partitionKey: string,
   employeeId: string,
-): Promise<void> {
-  const range = { partitionKey, ...reviewRowKeyRange(employeeId) };
-  for (let round = 0; round < 5; round++) {
-    const keys = await readWholeRange(table, range, ['PartitionKey', 'RowKey']);
-    if (keys.length === 0) return;
-    try {
-      for (let i = 0; i < keys.length; i += 100) {
-        const plan = new PlannedTransaction<string>();
-        for (const key of keys.slice(i, i + 100))
-          plan.add(['delete', { partitionKey, rowKey: key.rowKey }], key.rowKey);
-        await submitPlanned(table, plan);
-      }
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionFailure)) throw error;
-    }
+  review: StoredProperties,
+): { year: number; entity: TableEntity<StoredProperties> } {
+  const key = typeof review.rowKey === 'string' ? parseReviewRowKey(review.rowKey) : undefined;
+  if (!key || key.employeeId !== employeeId) {
+    throw new Error(`Not a review of employee ${employeeId}: ${String(review.rowKey)}.`);
   }
+  const entity: TableEntity<StoredProperties> = {
+    partitionKey,
+    rowKey: reviewRowKey(employeeId, key.year),
+  };
+  for (const [name, value] of Object.entries(review)) {
+    if (!READ_ONLY_PROPERTIES.has(name) && !name.startsWith('odata.')) entity[name] = value;
+  }
+  return { year: key.year, entity };
 }

@@ -4,10 +4,12 @@
  * the manager's name or email changes) in ONE entity group transaction.
  *
  * The employee operation is always conditional on the ETag just read, so the copies can never
- * drift from the employee. Without `If-Match` a lost race is retried on fresh data
- * (last writer wins); with `If-Match` it is answered 412. Each last-name index entity is replaced,
- * or deleted when it empties, under its own ETag (storage/entityGroupTransaction.ts carries a
- * delete's ETag to the wire), so a concurrent change of it fails the transaction and is retried.
+ * drift from the employee. A lost race is retried on fresh data: without `If-Match` that is last
+ * writer wins; with `If-Match` the retry answers 412 unless only the employee's review list
+ * changed (a review write: the caller's version of the data is then still current). Each last-name
+ * index entity is replaced, or deleted when it empties, under its own ETag
+ * (storage/entityGroupTransaction.ts carries a delete's ETag to the wire), so a concurrent change
+ * of it fails the transaction and is retried.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -137,6 +139,7 @@ export async function updateEmployee(
       const primary = employeeEntity(partitionKey, next, {
         isManager: current.meta.isManager,
         writeId,
+        reviewYears: current.meta.reviewYears,
         preserved: current.meta.preserved,
       });
       const plan = new PlannedTransaction<Role>().add(
@@ -234,8 +237,8 @@ export async function updateEmployee(
           case 'employee': {
             const own = await ownCommit(table, department, partitionKey, employeeId, writeId);
             if (own) return own;
-            if (options.ifMatch !== undefined && error.status === 412)
-              throw staleVersion(`Employee ${employeeId}`);
+            // Changed after our read. The next attempt checks the caller's version again: a
+            // review write changed only the review list, which the caller's ETag still covers.
             return RETRY;
           }
           case 'oldEmail':

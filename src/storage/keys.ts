@@ -256,6 +256,11 @@ export function reviewRowKeyRange(employeeId: string): { ge: string; lt: string 
   return prefixRange(`${REVIEW_PREFIX}${employeeId}_`);
 }
 
+/** Bounds of every review of every employee in a department partition (the index audit). */
+export function reviewsRowKeyRange(): { ge: string; lt: string } {
+  return prefixRange(REVIEW_PREFIX);
+}
+
 // ---------------------------------------------------------------------------------------------
 // EmployeeIndex table: inter-partition secondary indexes and org-wide last-name index (option 3)
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,9 @@
 import { allDepartments, departmentPage, type DepartmentPage } from '../departmentPages';
 import type { OrchestrationServices } from '../services';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
+import { auditDepartmentListing } from './departmentListingAudit';
 import { auditEmployeeIndex, readEmployeeIndexEntries } from './employeeIndexAudit';
+import { auditOrphanReviews, readDepartmentReviews } from './orphanReviewAudit';
 import { auditOrgLastNames } from './orgLastNameAudit';
 import { auditSamePartitionIndexes } from './samePartitionAudit';
 
@@ -28,20 +30,19 @@ export function listDepartmentPageActivity(
 }
 
 /**
- * Activity: audits (and with `repair`, fixes) a department's same-partition indexes and its
- * `EmployeeIndex` entries. The `EmployeeIndex` entries are read before the primaries.
+ * Activity: audits (and with `repair`, fixes) a department's same-partition indexes, its
+ * `EmployeeIndex` entries, reviews their employee does not list, and its listing copy. The
+ * `EmployeeIndex` entries and the reviews are read before the primaries.
  */
 export async function auditDepartmentActivity(
   services: AuditServices,
   input: DepartmentAuditInput,
 ): Promise<CountsByIndex> {
   const stores = services.indexStores;
+  const table = await services.directory.table();
   const outside = await readEmployeeIndexEntries(stores.index, input.department);
-  const samePartition = await auditSamePartitionIndexes(
-    await services.directory.table(),
-    input.department,
-    input.repair,
-  );
+  const reviews = await readDepartmentReviews(table, input.department);
+  const samePartition = await auditSamePartitionIndexes(table, input.department, input.repair);
   const inter = await auditEmployeeIndex(
     stores,
     input.department,
@@ -49,7 +50,19 @@ export async function auditDepartmentActivity(
     samePartition.snapshot.primaries,
     input.repair,
   );
-  return { ...samePartition.counts, ...inter };
+  const orphanReviewCounts = await auditOrphanReviews(
+    table,
+    reviews,
+    samePartition.snapshot.primaries,
+    input.repair,
+  );
+  const departmentListing = await auditDepartmentListing(table, input.department, input.repair);
+  return {
+    ...samePartition.counts,
+    ...inter,
+    orphanReviews: orphanReviewCounts,
+    departmentListing,
+  };
 }
 
 /** Activity: audits (and with `repair`, fixes) the organisation-wide last-name index. */

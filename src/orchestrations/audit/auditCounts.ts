@@ -18,7 +18,9 @@ export type IndexKind =
   | 'lastNameEntities'
   | 'employeeIndexById'
   | 'employeeIndexByEmail'
-  | 'orgLastNames';
+  | 'orgLastNames'
+  | 'departmentListing'
+  | 'orphanReviews';
 
 /** Counts per index kind. */
 export type CountsByIndex = Partial<Record<IndexKind, AuditCounts>>;

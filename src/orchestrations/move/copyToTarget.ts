@@ -3,8 +3,10 @@
  * entity, its email copy, the department's count and the same-partition last-name index — in ONE
  * entity group transaction there, the directory's own insert (insertEmployee.ts). The photo blob
  * is copied to the target department's name first, so the target entity never names a blob that
- * is missing or that the source's photo sweep will delete. Then its yearly reviews follow
- * (upserts: repeatable).
+ * is missing or that the source's photo sweep will delete. Then its yearly reviews follow: exactly
+ * those the source employee lists, upserted (repeatable) in transactions of up to 99 that also add
+ * their years to the target employee's list, conditional on its ETag, as any review write is
+ * (directory/reviews.ts `writeReviewEntities`).
  *
  * Idempotent and refreshing: the copy carries the move's marker, so a repeated try that finds the
  * employee already there from this move replaces it with the source's CURRENT data (the
@@ -12,25 +14,26 @@
  * when the source changed after the first copy. Any other employee with the id (or another
  * employee with the email) is a permanent refusal, and nothing is written.
  */
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { DirectoryContext } from '../../directory/context';
 import { employeeNotFound } from '../../directory/directoryErrors';
-import type { EmployeeData, StoredProperties } from '../../directory/employeeEntity';
+import type { EmployeeData, StoredEntity, StoredProperties } from '../../directory/employeeEntity';
 import { readEmployeeState, type EmployeeState } from '../../directory/employeeState';
 import { insertEmployee } from '../../directory/insertEmployee';
 import { readWholeRange } from '../../directory/paging';
-import {
-  MAX_TRANSACTION_OPERATIONS,
-  PlannedTransaction,
-  submitPlanned,
-} from '../../directory/transaction';
+import { reviewYearsOf, writeReviewEntities } from '../../directory/reviews';
 import { updateEmployee } from '../../directory/updateEmployee';
 import { PreconditionFailedError, ThrottledError } from '../../errors';
 import { copyPhotoToDepartment } from '../../photos/photos';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../sas/photoLocator';
 import { isPreconditionFailed, toDomainError } from '../../storage/errors';
-import { departmentPartitionKey, employeeRowKey, reviewRowKeyRange } from '../../storage/keys';
+import {
+  departmentPartitionKey,
+  employeeRowKey,
+  parseReviewRowKey,
+  reviewRowKeyRange,
+} from '../../storage/keys';
 import { isCopyOfThisMove, MOVE_MARKER_PROPERTY, moveWriteId, type MoveInput } from './moveRequest';
 
 /** A review the copy wrote, with the source version it copied. */
@@ -51,7 +54,10 @@ export interface CopyResult {
    * is still this version. Absent when the source was already gone (an earlier run removed it).
    */
   sourceEtag?: string;
-  /** The source reviews copied: the removal deletes exactly these, at these versions. */
+  /**
+   * The source reviews copied, at the versions copied (reported; the removal relies on
+   * `sourceEtag`, which every review write changes).
+   */
   copiedReviews: CopiedReview[];
 }
 
@@ -80,12 +86,9 @@ export async function copyEmployeeToTarget(
     if (target) return { copied: false, reviews: 0, copiedReviews: [] };
     throw employeeNotFound(move.department, move.employeeId);
   }
-  // The reviews are listed before the employee is written: any review written later has a
-  // version the removal does not know, which sends the move round again.
-  const reviews = await readWholeRange(table, {
-    partitionKey: sourcePk,
-    ...reviewRowKeyRange(move.employeeId),
-  });
+  // The reviews are read after the source employee: a review written later changes the source's
+  // ETag, so the removal (conditional on the ETag read here) sends the move round again.
+  const reviews = await sourceReviews(table, source);
   const { data, photoBlob } = await targetData(photos, source, move);
   const marker = moveWriteId(move.moveId);
   // The copy keeps the content type the photo feature checked (server-side copies carry the
@@ -105,7 +108,7 @@ export async function copyEmployeeToTarget(
       preserved,
     }));
   }
-  await copyReviews(table, targetPk, reviews);
+  await writeReviewEntities(table, move.toDepartment, move.employeeId, reviews);
   return {
     copied,
     reviews: reviews.length,
@@ -199,29 +202,21 @@ function targetChanged(move: MoveInput): ThrottledError {
   );
 }
 
-/** Properties the SDK adds to a read entity, which must not be written back. */
-const READ_ONLY_PROPERTIES = new Set(['partitionKey', 'rowKey', 'etag', 'timestamp']);
-
 /**
- * Upserts the listed yearly reviews into the target partition (same RowKeys), in transactions of
- * at most 100 operations. Repeating it writes the same entities again.
+ * The reviews the source employee lists (all of its review range for an employee written before
+ * employees carried the list), with their ETags.
  *
- * @throws {DomainError} for storage faults that outlasted the SDK's retries.
+ * @throws {DomainError} for storage faults.
  */
-async function copyReviews(
-  table: TableClient,
-  targetPk: string,
-  reviews: readonly TableEntity<StoredProperties>[],
-): Promise<void> {
-  for (let i = 0; i < reviews.length; i += MAX_TRANSACTION_OPERATIONS) {
-    const plan = new PlannedTransaction<string>();
-    for (const review of reviews.slice(i, i + MAX_TRANSACTION_OPERATIONS)) {
-      const copy: TableEntity<StoredProperties> = { partitionKey: targetPk, rowKey: review.rowKey };
-      for (const [name, value] of Object.entries(review)) {
-        if (!READ_ONLY_PROPERTIES.has(name) && !name.startsWith('odata.')) copy[name] = value;
-      }
-      plan.add(['upsert', copy, 'Replace'], review.rowKey);
-    }
-    await submitPlanned(table, plan);
-  }
+async function sourceReviews(table: TableClient, source: EmployeeState): Promise<StoredEntity[]> {
+  const years = new Set(await reviewYearsOf(table, source));
+  if (years.size === 0) return [];
+  const stored = await readWholeRange(table, {
+    partitionKey: source.entity.partitionKey,
+    ...reviewRowKeyRange(source.data.employeeId),
+  });
+  return stored.filter((review) => {
+    const key = parseReviewRowKey(review.rowKey);
+    return key !== undefined && years.has(key.year);
+  });
 }

@@ -13,10 +13,9 @@ import {
 import { readEmployeeState } from '../../directory/employeeState';
 import { loadDepartment, readEntity } from '../../directory/state';
 import { ValidationError } from '../../errors';
-import { departmentPartitionKey, emailRowKey, reviewRowKeyRange } from '../../storage/keys';
-import { readWholeRange } from '../../directory/paging';
+import { departmentPartitionKey, emailRowKey } from '../../storage/keys';
 import { PreconditionFailedError } from '../../errors';
-import type { CopiedReview, CopyResult } from './copyToTarget';
+import type { CopyResult } from './copyToTarget';
 import { isCopyOfThisMove, type MovedEmployee, type MoveInput } from './moveRequest';
 
 /** What the validation found. */
@@ -80,8 +79,8 @@ export type RemoveResult =
 
 /**
  * Removes the employee from the source department (employee, email copy, count, last-name index
- * entry and the copied reviews in one transaction) — only if the source is still the version the
- * copy step copied, and only once the target holds an employee with the id, so neither a mistaken
+ * entry and the reviews it lists, see directory/deleteEmployee.ts) — only if the source entity is
+ * still exactly the version the copy step copied (every review write changes it too), and only once the target holds an employee with the id, so neither a mistaken
  * call nor an edit made during the move can be lost. Deleting what is already gone is not an
  * error.
  *
@@ -101,41 +100,21 @@ export async function removeFromSource(
     input.employeeId,
   );
   if (!target) throw employeeNotFound(input.toDepartment, input.employeeId);
-  const { sourceEtag, copiedReviews } = input.copied;
+  const { sourceEtag } = input.copied;
   const sourcePk = departmentPartitionKey(input.department);
   if (sourceEtag === undefined || !(await readEmployeeState(table, sourcePk, input.employeeId))) {
-    // Already gone (an earlier try committed): the directory's delete-if-exists still finishes a
-    // review purge that try may not have reached.
-    const { deleted } = await deleteEmployee(context, input.department, input.employeeId, {
-      mustExist: false,
-      reviews: copiedReviews,
-    });
-    return { removed: deleted };
+    // Already gone (an earlier try committed, reviews and all).
+    return { removed: false };
   }
-  const reviews = await readWholeRange(table, {
-    partitionKey: sourcePk,
-    ...reviewRowKeyRange(input.employeeId),
-  });
-  if (!sameReviews(reviews, copiedReviews)) return { removed: false, sourceChanged: true };
   try {
+    // Exactly the version copied: a review written since changed the employee's ETag too.
     const { deleted } = await deleteEmployee(context, input.department, input.employeeId, {
       mustExist: false,
-      ifMatch: sourceEtag,
-      reviews: copiedReviews,
+      exactEtag: sourceEtag,
     });
     return { removed: deleted };
   } catch (error) {
     if (error instanceof PreconditionFailedError) return { removed: false, sourceChanged: true };
     throw error;
   }
-}
-
-/** True when the source's reviews are exactly the copied ones, at the copied versions. */
-function sameReviews(
-  current: readonly { rowKey: string; etag: string }[],
-  copied: readonly CopiedReview[],
-): boolean {
-  if (current.length !== copied.length) return false;
-  const copiedEtags = new Map(copied.map((review) => [review.rowKey, review.etag]));
-  return current.every((review) => copiedEtags.get(review.rowKey) === review.etag);
 }

@@ -305,3 +305,73 @@ describe('manager and reviews over HTTP', () => {
     expect(badYear.status).toBe(400);
   });
 });
+
+describe('reviews and the department list stay true over HTTP', () => {
+  it('a re-created employee never has the reviews of the one deleted before it', async () => {
+    const body = { employeeId: '000400', firstName: 'A', lastName: 'B', email: 'ab@contoso.com' };
+    for (let round = 0; round < 3; round++) {
+      expect(
+        (await call(employees.createEmployee, request('POST', { dept: 'Sales' }, { body }))).status,
+      ).toBe(201);
+      const got = await call(
+        employees.getEmployee,
+        request('GET', { dept: 'Sales', id: '000400' }),
+      );
+      const etag = String((got.headers as Record<string, string>).etag);
+      for (const year of ['2023', '2024']) {
+        const put = await call(
+          reviews.putReview,
+          request(
+            'PUT',
+            { dept: 'Sales', id: '000400', year },
+            { body: { managerRating: 1, peerRating: 2 } },
+          ),
+        );
+        expect(put.status).toBe(200);
+      }
+      // The ETag read before the reviews still names the employee's data.
+      const patched = await call(
+        employees.patchEmployee,
+        request(
+          'PATCH',
+          { dept: 'Sales', id: '000400' },
+          {
+            body: { age: 30 + round },
+            headers: { 'if-match': etag },
+          },
+        ),
+      );
+      expect(patched.status).toBe(200);
+      expect(
+        (await call(employees.deleteEmployee, request('DELETE', { dept: 'Sales', id: '000400' })))
+          .status,
+      ).toBe(204);
+      expect(
+        (await call(employees.createEmployee, request('POST', { dept: 'Sales' }, { body }))).status,
+      ).toBe(201);
+      const list = await call(reviews.listReviews, request('GET', { dept: 'Sales', id: '000400' }));
+      expect(list.jsonBody).toEqual({ items: [] });
+      expect(
+        (await call(employees.deleteEmployee, request('DELETE', { dept: 'Sales', id: '000400' })))
+          .status,
+      ).toBe(204);
+    }
+  });
+
+  it('after concurrent PUTs the department list agrees with the department', async () => {
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call(
+          departments.putDepartment,
+          request('PUT', { dept: 'Sales' }, { body: { description: `concurrent ${i}` } }),
+        ),
+      ),
+    );
+    const one = await call(departments.getDepartment, request('GET', { dept: 'Sales' }));
+    const all = await call(departments.listDepartments, request('GET', {}));
+    const listed = (all.jsonBody?.items as { name: string; description: string }[]).find(
+      (d) => d.name === 'Sales',
+    );
+    expect(listed?.description).toBe(one.jsonBody?.description);
+  });
+});

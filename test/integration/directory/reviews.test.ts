@@ -120,14 +120,3 @@ it('a replayed delete-if-exists purges the reviews an interrupted delete left; a
   await fx.directory.employees.create('HR', employeeBody(13));
   expect((await fx.directory.reviews.list('HR', '000013')).items).toEqual([]);
 });
-
-it('a delete-if-exists that keeps reviews leaves them when the employee is gone', async () => {
-  await fx.directory.employees.create('HR', employeeBody(14));
-  await fx.directory.reviews.put('HR', '000014', 2024, { managerRating: 4, peerRating: 4 });
-  await fx.directory.employees.delete('HR', '000014', { keepReviews: true });
-  await fx.directory.employees.delete('HR', '000014', { mustExist: false, keepReviews: true });
-  await fx.directory.employees.create('HR', employeeBody(14));
-  expect((await fx.directory.reviews.list('HR', '000014')).items).toEqual([
-    { year: 2024, managerRating: 4, peerRating: 4, comments: '' },
-  ]);
-});

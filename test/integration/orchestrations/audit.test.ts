@@ -5,6 +5,7 @@
  * fixed with `repair`, after which a new audit finds nothing — and running the repair twice is
  * harmless.
  */
+import { departmentListingEntity } from '../../../src/directory/departmentEntity';
 import { lastNameIndexEntity } from '../../../src/directory/lastNameIndex';
 import { reconcileEmployeeIndexes } from '../../../src/indexing/indexMaintenance';
 import { totalOf, type CountsByIndex } from '../../../src/orchestrations/audit/auditCounts';
@@ -52,8 +53,8 @@ it('finds nothing when every index matches the primaries', async () => {
     repaired: 0,
   });
   // 17 email copies, 8 last-name entities (4 names x 2 departments), 17 + 17 EmployeeIndex
-  // entries, 17 org-wide memberships.
-  expect(totalOf(report).checked).toBe(17 + 8 + 17 + 17 + 17);
+  // entries, 17 org-wide memberships, 2 department listings.
+  expect(totalOf(report).checked).toBe(17 + 8 + 17 + 17 + 17 + 2);
 });
 
 it('counts injected drift per index, writes nothing without repair, and repairs it', async () => {
@@ -81,6 +82,20 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
     rowKey: '000199',
     etag: undefined,
   });
+  // Reviews: one listed by its employee, and an orphan (of no employee) left by older code.
+  await world.directory.reviews.put('Sales', '000001', 2024, { managerRating: 5, peerRating: 5 });
+  await employees.createEntity({
+    partitionKey: 'Sales',
+    rowKey: 'review_000777_2020',
+    EntityType: 'Review.v1',
+    EmployeeId: '000777',
+    Year: 2020,
+  });
+  // The department list: Marketing's listing copies an older description.
+  await employees.upsertEntity(
+    departmentListingEntity({ name: 'Marketing', description: 'an older description' }, 0),
+    'Replace',
+  );
   // Org-wide last names: a member removed, an orphan member added.
   await lastNames.remove('smith', { department: 'Sales', employeeId: '000002' });
   await lastNames.add('ghost', { department: 'Sales', employeeId: '000777' });
@@ -94,15 +109,22 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
     employeeIndexById: { checked: 18, missing: 0, stale: 2, repaired: 0 },
     employeeIndexByEmail: { checked: 17, missing: 1, stale: 0, repaired: 0 },
     orgLastNames: { checked: 18, missing: 1, stale: 1, repaired: 0 },
+    departmentListing: { checked: 2, missing: 0, stale: 1, repaired: 0 },
+    orphanReviews: { checked: 2, missing: 0, stale: 1, repaired: 0 },
   });
   expect(await world.snapshot()).toEqual(employeesBefore);
   expect(await indexSnapshot()).toEqual(indexBefore);
 
   const repaired = await audit(true);
-  expect(totalOf(repaired)).toEqual({ checked: 79, missing: 3, stale: 5, repaired: 8 });
+  expect(totalOf(repaired)).toEqual({ checked: 83, missing: 3, stale: 7, repaired: 10 });
 
   const after = await audit(false);
-  expect(totalOf(after)).toEqual({ checked: 76, missing: 0, stale: 0, repaired: 0 });
+  expect(totalOf(after)).toEqual({ checked: 79, missing: 0, stale: 0, repaired: 0 });
+  expect((await world.directory.reviews.list('Sales', '000001')).items).toHaveLength(1);
+  const marketing = await world.directory.departments.get('Marketing');
+  expect(
+    (await world.directory.departments.list()).items.find((d) => d.name === 'Marketing'),
+  ).toEqual({ name: 'Marketing', description: marketing.value.description });
   expect(
     (await world.directory.employees.getByEmail('Sales', 'p000003@contoso.com')).value,
   ).toMatchObject({ employeeId: '000003' });

@@ -152,3 +152,34 @@ it('refuses a move into a department that does not exist', async () => {
     await validateMoveActivity(world.services, { ...move, toDepartment: 'Nowhere' }),
   ).toMatchObject({ refused: { code: 'DepartmentNotFound' } });
 });
+
+it('moves 120 reviews: copied bound to the target employee, removed from the source in chunks', async () => {
+  const { services, directory } = world;
+  const years = Array.from({ length: 120 }, (_, i) => 1950 + i);
+  for (const year of years) {
+    await directory.reviews.put('Sales', '000001', year, { managerRating: 1, peerRating: 2 });
+  }
+  const copy = (await copyToTargetActivity(services, move)) as CopyResult;
+  expect(copy).toMatchObject({ copied: true, reviews: 120 });
+  // A review written after the copy changes the source's version: the removal refuses.
+  await directory.reviews.put('Sales', '000001', 2100, { managerRating: 9, peerRating: 9 });
+  expect(await removeFromSourceActivity(services, { ...move, copied: copy })).toEqual({
+    removed: false,
+    sourceChanged: true,
+  });
+  const again = (await copyToTargetActivity(services, move)) as CopyResult;
+  expect(again.reviews).toBe(121);
+  expect(await removeFromSourceActivity(services, { ...move, copied: again })).toEqual({
+    removed: true,
+  });
+  expect((await directory.reviews.list('Marketing', '000001')).items.map((r) => r.year)).toEqual([
+    ...years,
+    2100,
+  ]);
+  const left = [...(await world.snapshot()).keys()].filter((key) => key.endsWith('@Sales'));
+  expect(left.filter((key) => key.includes('000001'))).toEqual([]);
+  // The target employee lists every review it holds: deleting it leaves none behind.
+  await directory.employees.delete('Marketing', '000001');
+  const after = [...(await world.snapshot()).keys()].filter((key) => key.includes('000001'));
+  expect(after).toEqual([]);
+});

@@ -3,6 +3,7 @@ import {
   employeeEntity,
   foreignProperties,
   projectEmployee,
+  readEmployeeMeta,
   storedToEmployee,
   type StoredEntity,
 } from '../../../src/directory/employeeEntity';
@@ -24,7 +25,7 @@ describe('employee entities', () => {
       email: 'A/B#c?@x.com',
       age: 40,
     },
-    { isManager: true, writeId: 'w1', preserved: { Nickname: 'Bobby' } },
+    { isManager: true, writeId: 'w1', reviewYears: [2024, 2020], preserved: { Nickname: 'Bobby' } },
   );
 
   it("writes keys, type, data, bookkeeping and keeps a newer version's properties", () => {
@@ -33,8 +34,18 @@ describe('employee entities', () => {
       EntityType: 'Employee.v1',
       IsManager: true,
       WriteId: 'w1',
+      ReviewYears: '20202024',
       Nickname: 'Bobby',
     });
+  });
+
+  it('reads the review years and the data ETag as bookkeeping, never as a foreign property', () => {
+    const read = readEmployeeMeta({ ...entity, DataETag: 'W/"1"' });
+    expect(read).toMatchObject({ reviewYears: [2020, 2024], dataEtag: 'W/"1"' });
+    expect(read.preserved).toEqual({ Nickname: 'Bobby' });
+    const { ReviewYears: _years, ...legacy } = entity;
+    expect(readEmployeeMeta(legacy).reviewYears).toBeUndefined();
+    expect(readEmployeeMeta(legacy).dataEtag).toBeUndefined();
   });
 
   it('makes a key-safe email copy without the bookkeeping', () => {
@@ -42,6 +53,8 @@ describe('employee entities', () => {
     expect(copy.rowKey).toBe('email_a%2Fb%23c%3F@x.com');
     expect(copy).not.toHaveProperty('IsManager');
     expect(copy).not.toHaveProperty('WriteId');
+    expect(copy).not.toHaveProperty('ReviewYears');
+    expect(emailCopyEntity({ ...entity, DataETag: 'W/"1"' })).not.toHaveProperty('DataETag');
     expect(copy).toMatchObject({ EntityType: 'EmployeeEmail.v1', Nickname: 'Bobby' });
   });
 

@@ -200,6 +200,11 @@ describe('departments and employees', () => {
     expect(between(keys.reviewRowKey('000223', 1900), range)).toBe(true);
     expect(between(keys.reviewRowKey('000224', 1900), range)).toBe(false);
     expect(keys.parseReviewRowKey('review_000223_02024')).toBeUndefined();
+    const all = keys.reviewsRowKeyRange();
+    expect(between(keys.reviewRowKey('000001', 1900), all)).toBe(true);
+    expect(between(keys.reviewRowKey('999999', 9999), all)).toBe(true);
+    expect(between(keys.employeeRowKey('000001'), all)).toBe(false);
+    expect(between(keys.lastNameRowKey('review'), all)).toBe(false);
   });
 
   it('splits per-employee partition keys even when the department holds _ and digits', () => {
