@@ -36,7 +36,26 @@ import {
 } from './transaction';
 import { reviewBodySchema, validateInput } from './validation';
 import type { Versioned } from './versionCache';
+import type { EntityGroupAction } from '../storage/entityGroupTransaction';
 
+/**
+ * The Merge that records the employee's review years, conditional on the version just read, so
+ * the reviews written or deleted beside it in one transaction can neither outlive nor precede it.
+ */
+function recordReviewYears(
+  partitionKey: string,
+  employeeId: string,
+  years: Iterable<number>,
+  employee: EmployeeState,
+): EntityGroupAction {
+  const merge = employeeReviewYearsMerge(
+    partitionKey,
+    employeeId,
+    years,
+    employee.meta.dataEtag ?? employee.etag,
+  );
+  return ['update', merge, 'Merge', { etag: employee.etag }];
+}
 /** A review as the API shows it. */
 export interface Review {
   year: number;
@@ -144,20 +163,7 @@ export async function putReview(
       if (!employee) throw employeeNotFound(department, employeeId);
       const years = withReviewYears(await reviewYearsOf(table, employee), [year]);
       const plan = new PlannedTransaction<'employee' | 'review'>()
-        .add(
-          [
-            'update',
-            employeeReviewYearsMerge(
-              partitionKey,
-              employeeId,
-              years,
-              employee.meta.dataEtag ?? employee.etag,
-            ),
-            'Merge',
-            { etag: employee.etag },
-          ],
-          'employee',
-        )
+        .add(recordReviewYears(partitionKey, employeeId, years, employee), 'employee')
         .add(
           options.ifMatch === undefined
             ? ['upsert', entity, 'Replace']
@@ -306,17 +312,7 @@ export async function writeReviewEntities(
         chunk.map((entity) => entity.year),
       );
       const plan = new PlannedTransaction<'employee' | 'review'>().add(
-        [
-          'update',
-          employeeReviewYearsMerge(
-            partitionKey,
-            employeeId,
-            years,
-            employee.meta.dataEtag ?? employee.etag,
-          ),
-          'Merge',
-          { etag: employee.etag },
-        ],
+        recordReviewYears(partitionKey, employeeId, years, employee),
         'employee',
       );
       for (const { entity } of chunk) plan.add(['upsert', entity, 'Replace'], 'review');

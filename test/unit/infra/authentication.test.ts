@@ -4,9 +4,8 @@
  * health probe, answers 401 itself, keeps no tokens, and takes the app registration from
  * parameters that azd fills in. Also: every HTTP route has a row in docs/security.md's table.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { BicepFile, readRepoFile, REPO_ROOT, stringLiterals, valueAt } from './bicep';
+import { BicepFile, readRepoFile, stringLiterals, valueAt } from './bicep';
+import { registeredFunctions } from './registrations';
 
 const main = new BicepFile('main.bicep');
 const api = new BicepFile('app/api.bicep');
@@ -18,61 +17,16 @@ interface HttpRoute {
   authLevel: string;
 }
 
-/**
- * Every HTTP function the app registers, with its route, methods and auth level, read the way the
- * Functions host reads them: each `functions/*.ts` entry point is loaded with a stand-in for the
- * worker's `@azure/functions-core` module that records the metadata `@azure/functions` hands over.
- */
+/** Every HTTP function the app registers, with its route, methods and auth level. */
 function httpRoutes(): HttpRoute[] {
-  const found: HttpRoute[] = [];
-  const entryPoints = fs
-    .readdirSync(path.join(REPO_ROOT, 'functions'))
-    .filter((name) => name.endsWith('.ts'))
-    .sort();
-  for (const entryPoint of entryPoints) {
-    jest.isolateModules(() => {
-      const disposable = { dispose: (): void => undefined };
-      jest.doMock(
-        '@azure/functions-core',
-        () => ({
-          version: '3.10.1',
-          hostVersion: '4.0.0-test',
-          registerFunction(metadata: {
-            name: string;
-            bindings: Record<
-              string,
-              { type: string; route?: string; methods?: string[]; authLevel?: string }
-            >;
-          }) {
-            const trigger = Object.values(metadata.bindings).find(
-              (b) => b.type.toLowerCase() === 'httptrigger',
-            );
-            if (trigger) {
-              found.push({
-                name: metadata.name,
-                route: trigger.route ?? metadata.name,
-                methods: (trigger.methods ?? []).map((m) => m.toUpperCase()),
-                authLevel: (trigger.authLevel ?? 'function').toLowerCase(),
-              });
-            }
-            return disposable;
-          },
-          registerHook: () => disposable,
-          setProgrammingModel: (): void => undefined,
-          getProgrammingModel: (): undefined => undefined,
-          log: (): void => undefined,
-          Disposable: class {
-            dispose(): void {}
-          },
-        }),
-        { virtual: true },
-      );
-      // A plain require, so the entry point loads inside this isolated registry with the mock.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      require(path.join(REPO_ROOT, 'functions', entryPoint));
-    });
-  }
-  return found;
+  return registeredFunctions()
+    .filter((fn) => fn.trigger?.type.toLowerCase() === 'httptrigger')
+    .map(({ name, trigger }) => ({
+      name,
+      route: trigger!.route ?? name,
+      methods: (trigger!.methods ?? []).map((m) => m.toUpperCase()),
+      authLevel: (trigger!.authLevel ?? 'function').toLowerCase(),
+    }));
 }
 
 let cachedRoutes: HttpRoute[] | undefined;

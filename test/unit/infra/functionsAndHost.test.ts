@@ -2,10 +2,10 @@
  * What the deployed host relies on: unique, valid function names across functions/, and the
  * host.json queue and Durable settings, read the same way by the local host (tools/host).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { loadHostSettings } from '../../../tools/host/config/hostJson';
 import { readRepoFile, REPO_ROOT } from './bicep';
+import { registeredFunctions } from './registrations';
 
 interface Registration {
   name: string;
@@ -13,50 +13,12 @@ interface Registration {
   file: string;
 }
 
-/**
- * Every function the app registers, read the way Azure reads it: each `functions/*.ts` entry point
- * is loaded with a stand-in for the worker's `@azure/functions-core` module, which records the
- * metadata `@azure/functions` and `durable-functions` hand to the host.
- */
 function registrations(): Registration[] {
-  const found: Registration[] = [];
-  const entryPoints = fs
-    .readdirSync(path.join(REPO_ROOT, 'functions'))
-    .filter((name) => name.endsWith('.ts'))
-    .sort();
-  for (const entryPoint of entryPoints) {
-    jest.isolateModules(() => {
-      const disposable = { dispose: (): void => undefined };
-      jest.doMock(
-        '@azure/functions-core',
-        () => ({
-          version: '3.10.1',
-          hostVersion: '4.0.0-test',
-          registerFunction(metadata: { name: string; bindings: Record<string, { type: string }> }) {
-            const trigger = Object.values(metadata.bindings).find((b) => /trigger$/i.test(b.type));
-            found.push({
-              name: metadata.name,
-              kind: trigger?.type ?? 'unknown',
-              file: `functions/${entryPoint}`,
-            });
-            return disposable;
-          },
-          registerHook: () => disposable,
-          setProgrammingModel: (): void => undefined,
-          getProgrammingModel: (): undefined => undefined,
-          log: (): void => undefined,
-          Disposable: class {
-            dispose(): void {}
-          },
-        }),
-        { virtual: true },
-      );
-      // A plain require, so the entry point loads inside this isolated registry with the mock.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      require(path.join(REPO_ROOT, 'functions', entryPoint));
-    });
-  }
-  return found;
+  return registeredFunctions().map((fn) => ({
+    name: fn.name,
+    kind: fn.trigger?.type ?? 'unknown',
+    file: fn.file,
+  }));
 }
 
 let cachedRegistrations: Registration[] | undefined;
