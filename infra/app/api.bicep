@@ -188,8 +188,10 @@ resource authSettings 'Microsoft.Web/sites/config@2024-04-01' = {
     globalValidation: {
       requireAuthentication: true
       unauthenticatedClientAction: 'Return401'
+      // The anonymous routes (functions/health.ts, functions/openapi.ts): docs/security.md.
       excludedPaths: [
         '/api/health'
+        '/api/openapi.json'
       ]
     }
     httpSettings: {
