@@ -31,7 +31,7 @@ interface Employee {
   firstName: string;
   lastName: string;
   email: string;
-  age?: number;
+  age?: number | null;
   photoUrl?: string;
 }
 
@@ -340,7 +340,7 @@ async function renderDepartments(
           'li',
           {},
           button,
-          h('span', { class: 'muted' }, ` ${d.employeeCount ?? 0} employees`),
+          d.description ? h('span', { class: 'muted' }, ` — ${d.description}`) : null,
         );
       }),
     ),
@@ -434,7 +434,7 @@ async function renderEmployee(
         h(
           'p',
           { class: 'muted' },
-          `${employee.department} · ${employee.employeeId}${employee.age !== undefined ? ` · age ${employee.age}` : ''}`,
+          `${employee.department} · ${employee.employeeId}${typeof employee.age === 'number' ? ` · age ${employee.age}` : ''}`,
         ),
       ),
     ),
@@ -655,7 +655,7 @@ function logWindow(): HTMLElement {
         h(
           'p',
           { class: 'muted' },
-          `${lines.length} lines in ${blobs.length} blob${blobs.length === 1 ? '' : 's'} under ${hourPrefix(source.value.trim(), at)}`,
+          `${lines.length} line${lines.length === 1 ? '' : 's'} in ${blobs.length} blob${blobs.length === 1 ? '' : 's'} under ${hourPrefix(source.value.trim(), at)}`,
         ),
         h(
           'pre',
