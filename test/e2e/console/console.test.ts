@@ -16,6 +16,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { allowConsoleOrigins } from '../../../tools/storageCors';
 import { PROJECT_ROOT, startHost, type RunningHost } from '../../support/host';
+import { pngImage } from '../../support/images';
 import { employeePrincipal, readerPrincipal, telemetryPrincipal } from '../../support/principals';
 import { eventually, send, seg, uniqueDepartment } from '../acceptance/client';
 
@@ -75,6 +76,12 @@ describeInBrowser('the web console in Chromium', () => {
       ).status,
     ).toBe(201);
     const me = employeePrincipal(dept, id);
+    const photo = await send(host.baseUrl, 'PUT', `${e}/photo`, {
+      raw: pngImage([40, 110, 200]),
+      headers: { 'content-type': 'image/png' },
+      principal: me,
+    });
+    expect(photo.status).toBe(200);
     for (const [i, description] of [
       'Taxi to the airport',
       'Hotel night',
@@ -151,7 +158,7 @@ describeInBrowser('the web console in Chromium', () => {
     return { page, requests };
   }
 
-  it('shows an employee its newest expenses, read from the table endpoint, and the 24-hour chart', async () => {
+  it('shows an employee its card with the photo from its read SAS, its newest expenses read from the table endpoint, and the 24-hour chart', async () => {
     const table = endpoint('TableEndpoint');
     const api = new URL(host.baseUrl);
     const { page, requests } = await signIn('employee', dept, id);
@@ -174,6 +181,22 @@ describeInBrowser('the web console in Chromium', () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]).toContain('Conference ticket'); // newest first: the log tail
     expect(rows[2]).toContain('Taxi to the airport');
+
+    // The photo: an <img> on the blob endpoint through its read SAS, decoded by the browser.
+    const blob = endpoint('BlobEndpoint');
+    await page.waitForSelector('#card img');
+    const img = await page.$eval('#card img', (el) => {
+      const image = el as unknown as { src: string; complete: boolean; naturalWidth: number };
+      return { src: image.src, complete: image.complete, width: image.naturalWidth };
+    });
+    expect(new URL(img.src).host).toBe(blob.host);
+    expect(new URL(img.src).searchParams.get('sp')).toBe('r');
+    await page.waitForFunction(() => {
+      const image = (
+        globalThis as unknown as { document: { querySelector(s: string): unknown } }
+      ).document.querySelector('#card img') as { complete: boolean; naturalWidth: number };
+      return image.complete && image.naturalWidth > 0;
+    });
 
     await page.waitForSelector('#hourly canvas');
     const drawn = await page.$eval('#hourly canvas', (canvas) => {
