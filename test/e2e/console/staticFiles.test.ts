@@ -84,3 +84,25 @@ describe('GET /api/console/{*path}', () => {
     expect(text).not.toContain('extensionBundle');
   });
 });
+
+describe('the sign-in the page is told to offer', () => {
+  it.each([
+    [
+      'an Azure instance with App Service authentication',
+      { WEBSITE_INSTANCE_ID: 'e2e', WEBSITE_AUTH_ENABLED: 'True' },
+    ],
+    ['an Azure instance without it', { WEBSITE_INSTANCE_ID: 'e2e', WEBSITE_AUTH_ENABLED: '' }],
+    [
+      'a local host that does not believe hand-sent principals',
+      { TRUST_LOCAL_PRINCIPAL_HEADER: '' },
+    ],
+  ])('is App Service authentication, never the developer sign-in, on %s', async (_where, env) => {
+    const other = await startHost({ env });
+    try {
+      const reply = await fetch(`${other.baseUrl}/console/config.json`);
+      expect(await reply.json()).toEqual({ signIn: 'appService' });
+    } finally {
+      await other.stop();
+    }
+  });
+});
