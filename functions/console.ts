@@ -114,7 +114,8 @@ publicRoute('webConsole', {
     if (requested === 'config.json') {
       return json(200, consoleConfig(), { 'cache-control': 'no-store', ...security });
     }
-    files ??= loadFiles(consoleDirectory());
+    // Read once; an empty folder (the console not built yet) is looked at again next time.
+    if (!files || files.size === 0) files = loadFiles(consoleDirectory());
     const file = files.get(requested === '' ? 'index.html' : requested);
     if (!file) {
       throw new NotFoundError(
