@@ -54,6 +54,7 @@ export const recordAccessEvent = protectedRoute('recordAccessEvent', {
   route: 'access-events',
   methods: ['POST'],
   access: anyOf(telemetryWriter),
+  schemas: { body: eventBody },
   handler: async (request) => {
     const body = await readJson(request, eventBody);
     const { event, etag } = await accessLog().record(body);
@@ -66,6 +67,7 @@ export const listAccessEvents = protectedRoute('listAccessEvents', {
   route: 'departments/{dept}/employees/{id}/access-events',
   methods: ['GET'],
   access: anyOf(self),
+  schemas: { params: employeeRoute, query: windowQuery },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { from, to, pageSize, continuationToken } = readQuery(request, windowQuery);

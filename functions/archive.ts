@@ -23,6 +23,7 @@ export const requestEmployeeArchive = protectedRoute('requestEmployeeArchive', {
   route: 'departments/{dept}/employees/{id}/archive',
   methods: ['POST'],
   access: departmentEditor,
+  schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const config = getConfig();
@@ -48,6 +49,7 @@ export const getArchived = protectedRoute('getArchivedEmployee', {
   route: 'archive/departments/{dept}/employees/{id}',
   methods: ['GET'],
   access: departmentReader,
+  schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const config = getConfig();

@@ -21,6 +21,7 @@ export const listDepartments = protectedRoute('listDepartments', {
   route: 'departments',
   methods: ['GET'],
   access: signedIn,
+  schemas: { query: listQuery },
   handler: async (request) => {
     const query = readQuery(request, listQuery);
     return json(200, await directoryServices().departments.list(query));
@@ -32,6 +33,7 @@ export const getDepartment = protectedRoute('getDepartment', {
   route: 'departments/{dept}',
   methods: ['GET'],
   access: signedIn,
+  schemas: { params: departmentRoute },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const result = await directoryServices().departments.get(dept);
@@ -47,6 +49,7 @@ export const putDepartment = protectedRoute('putDepartment', {
   route: 'departments/{dept}',
   methods: ['PUT'],
   access: departmentEditor,
+  schemas: { params: departmentRoute, body: departmentBodySchema },
   handler: async (request, _context, principal) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, departmentBodySchema);
@@ -63,6 +66,7 @@ export const setDepartmentManager = protectedRoute('setDepartmentManager', {
   route: 'departments/{dept}/manager',
   methods: ['PUT'],
   access: departmentEditor,
+  schemas: { params: departmentRoute, body: managerBodySchema },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const { employeeId } = await readJson(request, managerBodySchema);

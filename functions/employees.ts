@@ -12,7 +12,11 @@ import {
   self,
 } from '../src/identity/access';
 import { canReadDepartment } from '../src/identity/roles';
-import { importBodySchema, newEmployeeSchema } from '../src/directory/validation';
+import {
+  employeePatchSchema,
+  importBodySchema,
+  newEmployeeSchema,
+} from '../src/directory/validation';
 import {
   findEmployeesAcrossOrganisation,
   getEmployeeByEmailEventually,
@@ -51,6 +55,7 @@ export const createEmployee = protectedRoute('createEmployee', {
   route: employees,
   methods: ['POST'],
   access: departmentEditor,
+  schemas: { params: departmentRoute, body: newEmployeeSchema },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, newEmployeeSchema);
@@ -64,6 +69,7 @@ export const importEmployees = protectedRoute('importEmployees', {
   route: `${employees}/import`,
   methods: ['POST'],
   access: departmentEditor,
+  schemas: { params: departmentRoute, body: importBodySchema },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, importBodySchema, MAX_IMPORT_BYTES);
@@ -76,6 +82,7 @@ export const getEmployee = protectedRoute('getEmployee', {
   route: `${employees}/{id}`,
   methods: ['GET'],
   access: anyOf(self, departmentReader),
+  schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const result = await directoryServices().employees.get(dept, id);
@@ -92,6 +99,7 @@ export const getEmployeeByEmail = protectedRoute('getEmployeeByEmail', {
   route: `${employees}/by-email/{*email}`,
   methods: ['GET'],
   access: departmentReader,
+  schemas: { params: byEmailRoute, query: byEmailQuery },
   handler: async (request) => {
     const { dept, email } = readParams(request, byEmailRoute);
     const { consistency } = readQuery(request, byEmailQuery);
@@ -109,6 +117,7 @@ export const listEmployees = protectedRoute('listEmployees', {
   route: employees,
   methods: ['GET'],
   access: departmentReader,
+  schemas: { params: departmentRoute, query: listQuery },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const { pageSize, continuationToken, select, ...range } = readQuery(request, listQuery);
@@ -128,6 +137,7 @@ export const patchEmployee = protectedRoute('patchEmployee', {
   route: `${employees}/{id}`,
   methods: ['PATCH'],
   access: departmentEditor,
+  schemas: { params: employeeRoute, body: employeePatchSchema },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, z.unknown());
@@ -143,6 +153,7 @@ export const deleteEmployee = protectedRoute('deleteEmployee', {
   route: `${employees}/{id}`,
   methods: ['DELETE'],
   access: departmentEditor,
+  schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     await directoryServices().employees.delete(dept, id, { ifMatch: ifMatch(request) });
@@ -159,6 +170,7 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
   route: 'employees',
   methods: ['GET'],
   access: departmentReaderWhenNamed,
+  schemas: { query: lastNameQuery },
   // The value readQuery will use (a repeated key: the last one), so the rule and the search
   // always see the same department.
   target: (request) => ({ department: request.query.getAll('department').at(-1) }),

@@ -50,6 +50,7 @@ export const submitExpenseClaim = protectedRoute('submitExpenseClaim', {
   route: 'departments/{dept}/employees/{id}/expenses',
   methods: ['POST'],
   access: anyOf(self),
+  schemas: { params: employeeRoute, body: claimBody },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, claimBody);
@@ -63,6 +64,7 @@ export const listExpenseClaims = protectedRoute('listExpenseClaims', {
   route: 'departments/{dept}/employees/{id}/expenses',
   methods: ['GET'],
   access: anyOf(self),
+  schemas: { params: employeeRoute, query: listQuery },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { top } = readQuery(request, listQuery);

@@ -40,6 +40,8 @@ const attemptBody = z.strictObject({
   at: instant.optional(),
 });
 
+const userRoute = z.object({ userId: z.string() });
+
 const listQuery = z.object({
   days: queryInt(1, 3650).default(DEFAULT_LOGIN_DAYS),
   top: queryInt(1, MAX_LOGIN_TOP).default(MAX_LOGIN_TOP),
@@ -54,6 +56,7 @@ export const recordLoginAttempt = protectedRoute('recordLoginAttempt', {
   route: 'logins',
   methods: ['POST'],
   access: anyOf(telemetryWriter),
+  schemas: { body: attemptBody },
   handler: async (request) => {
     const body = await readJson(request, attemptBody);
     const { attempt, etag } = await logins().attempts.record(body);
@@ -70,10 +73,11 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
   route: 'logins/{*userId}',
   methods: ['GET'],
   access: anyOf(theUser),
+  schemas: { params: userRoute, query: listQuery },
   // The catch-all keeps an encoded `/` encoded; the rule compares the decoded id.
   target: (request) => ({ userId: request.params.userId?.replace(/%2F/gi, '/') }),
   handler: async (request) => {
-    const params = readParams(request, z.object({ userId: z.string() }));
+    const params = readParams(request, userRoute);
     const id = validate(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
     const { days, top } = readQuery(request, listQuery);
     const attempts = await logins().attempts.recent(id, days, top);

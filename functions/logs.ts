@@ -45,6 +45,8 @@ export const postLogs = protectedRoute('postLogs', {
   route: 'logs',
   methods: ['POST'],
   access: anyOf(telemetryWriter),
+  // The batch is checked entry by entry by parseLogBatch (src/logs), not by a zod schema.
+  schemas: { body: z.unknown() },
   handler: async (request) => {
     const config = getConfig();
     const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
@@ -59,6 +61,7 @@ export const getLogs = protectedRoute('getLogs', {
   route: 'logs',
   methods: ['GET'],
   access: admin,
+  schemas: { query: logQuerySchema },
   handler: async (request) => {
     const config = getConfig();
     const query = readQuery(request, logQuerySchema);

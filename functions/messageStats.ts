@@ -20,6 +20,9 @@ function messageStats(): MessageStats {
   return stats;
 }
 
+const hourlyQuery = z.object({ day: utcDay });
+const dailyQuery = z.object({ year: queryInt(1601, 9999) });
+
 const countBody = z.strictObject({
   at: instant.optional(),
   count: z.number().int().min(1).max(MAX_MESSAGE_COUNT).optional(),
@@ -30,6 +33,7 @@ export const recordMessages = protectedRoute('recordMessages', {
   route: 'departments/{dept}/employees/{id}/messages',
   methods: ['POST'],
   access: anyOf(telemetryWriter),
+  schemas: { params: employeeRoute, body: countBody },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, countBody);
@@ -43,9 +47,10 @@ export const hourlyMessages = protectedRoute('hourlyMessages', {
   route: 'departments/{dept}/employees/{id}/messages/hourly',
   methods: ['GET'],
   access: anyOf(self),
+  schemas: { params: employeeRoute, query: hourlyQuery },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const { day } = readQuery(request, z.object({ day: utcDay }));
+    const { day } = readQuery(request, hourlyQuery);
     const hours = await messageStats().hourly(dept, id, day);
     return json(200, { day: formatUtcDay(day), hours });
   },
@@ -56,9 +61,10 @@ export const dailyMessages = protectedRoute('dailyMessages', {
   route: 'departments/{dept}/employees/{id}/messages/daily',
   methods: ['GET'],
   access: anyOf(self),
+  schemas: { params: employeeRoute, query: dailyQuery },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const { year } = readQuery(request, z.object({ year: queryInt(1601, 9999) }));
+    const { year } = readQuery(request, dailyQuery);
     const days = await messageStats().daily(dept, id, year);
     return json(200, { year, days });
   },

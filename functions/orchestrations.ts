@@ -80,6 +80,7 @@ export const startMoveEmployee = protectedRoute('startMoveEmployee', {
   route: 'departments/{dept}/employees/{id}/move',
   methods: ['POST'],
   access: admin,
+  schemas: { params: employeeRoute, body: moveBody },
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { dept, id } = readParams(request, employeeRoute);
@@ -101,6 +102,7 @@ export const startArchiveDepartment = protectedRoute('startArchiveDepartment', {
   route: 'departments/{dept}/archive',
   methods: ['POST'],
   access: admin,
+  schemas: { params: departmentRoute },
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { dept } = readParams(request, departmentRoute);
@@ -116,6 +118,7 @@ export const startIndexAudit = protectedRoute('startIndexAudit', {
   route: 'maintenance/indexes/audit',
   methods: ['POST'],
   access: admin,
+  schemas: { body: auditBody },
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { repair } = await readJson(request, auditBody);
@@ -136,6 +139,7 @@ export const getOrchestration = protectedRoute('getOrchestration', {
   route: 'orchestrations/{id}',
   methods: ['GET'],
   access: admin,
+  schemas: { params: orchestrationRoute },
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { id } = readParams(request, orchestrationRoute);

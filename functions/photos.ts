@@ -32,6 +32,7 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
   route,
   methods: ['PUT'],
   access: anyOf(self, departmentEditor),
+  schemas: { params: employeeRoute, body: adoptBody, rawBodies: ['image/*'] },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim();
@@ -55,6 +56,7 @@ export const getPhoto = protectedRoute('getEmployeePhoto', {
   route,
   methods: ['GET'],
   access: anyOf(self, departmentReader),
+  schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { url } = await photoReadUrl(photoDependencies(), dept, id);
@@ -67,6 +69,7 @@ export const removePhoto = protectedRoute('deleteEmployeePhoto', {
   route,
   methods: ['DELETE'],
   access: departmentEditor,
+  schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     await deletePhoto(photoDependencies(), dept, id);

@@ -27,6 +27,7 @@ export const putReview = protectedRoute('putReview', {
   route: `${reviews}/{year}`,
   methods: ['PUT'],
   access: departmentEditor,
+  schemas: { params: reviewRoute, body: reviewBodySchema },
   handler: async (request) => {
     const { dept, id, year } = readParams(request, reviewRoute);
     const body = await readJson(request, reviewBodySchema);
@@ -42,6 +43,7 @@ export const listReviews = protectedRoute('listReviews', {
   route: reviews,
   methods: ['GET'],
   access: anyOf(self, departmentEditor),
+  schemas: { params: employeeRoute, query: listQuery },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { select } = readQuery(request, listQuery);

@@ -14,7 +14,7 @@ import {
 } from '../src/identity/access';
 import { getSasService, type SasService } from '../src/sas/service';
 import { json, readJson, readParams } from './shared/http';
-import { protectedRoute, type AuthorizedHandler } from './shared/route';
+import { protectedRoute, type AuthorizedHandler, type RouteSchemas } from './shared/route';
 
 /** Tokens are secrets with an expiry: never let a proxy or browser keep them. */
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -30,6 +30,7 @@ export interface SasRoute {
   name: string;
   route: string;
   access: AccessRule;
+  schemas: RouteSchemas;
   handler: AuthorizedHandler;
 }
 
@@ -43,6 +44,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       name: 'sasExpenses',
       route: 'sas/expenses/{dept}/{id}',
       access: anyOf(self),
+      schemas: { params: employeeParams, body: lifetimeBody },
       handler: async (request, _context, principal) => {
         const { dept, id } = readParams(request, employeeParams);
         const { minutes } = await readJson(request, lifetimeBody);
@@ -53,6 +55,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       name: 'sasDepartment',
       route: 'sas/departments/{dept}',
       access: departmentReader,
+      schemas: { params: departmentParams, body: lifetimeBody },
       handler: async (request, _context, principal) => {
         const { dept } = readParams(request, departmentParams);
         const { minutes } = await readJson(request, lifetimeBody);
@@ -64,6 +67,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       // Read: the employee or its department's readers; write: the employee or its editors.
       route: 'sas/photos/{dept}/{id}',
       access: anyOf(self, departmentReader, departmentEditor),
+      schemas: { params: employeeParams, body: photoBody },
       handler: async (request, _context, principal) => {
         const { dept, id } = readParams(request, employeeParams);
         const { access, minutes } = await readJson(request, photoBody);
@@ -74,6 +78,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       name: 'sasLogs',
       route: 'sas/logs',
       access: admin,
+      schemas: { body: lifetimeBody },
       handler: async (request, _context, principal) => {
         const { minutes } = await readJson(request, lifetimeBody);
         return answer(service().logsSas(principal, minutes));
@@ -84,6 +89,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       // Not `admin/...`: the Functions host reserves that prefix for its own API.
       route: 'sas/policies/{table}/rotate',
       access: admin,
+      schemas: { params: tableParams },
       handler: async (request, _context, principal) => {
         const { table } = readParams(request, tableParams);
         return answer(service().rotateSasPolicy(principal, table));
@@ -92,6 +98,6 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
   };
 }
 
-for (const { name, route, access, handler } of Object.values(sasRoutes(getSasService))) {
-  protectedRoute(name, { route, methods: ['POST'], access, handler });
+for (const { name, route, access, schemas, handler } of Object.values(sasRoutes(getSasService))) {
+  protectedRoute(name, { route, methods: ['POST'], access, schemas, handler });
 }

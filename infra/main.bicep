@@ -103,6 +103,9 @@ var abbrs = loadJsonContent('./abbreviations.json')
 var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
 var tags = { 'azd-env-name': environmentName }
 var appName = !empty(functionAppName) ? functionAppName : '${abbrs.webSitesFunctions}api-${resourceToken}'
+// The web console (docs/console.md) is served by the app itself at /api/console/ and reads table
+// and blob storage directly with SAS URLs, so storage CORS always admits the app's own origin.
+var consoleOrigin = 'https://${appName}.azurewebsites.net'
 // Flex Consumption reads the app package from this blob container.
 var deploymentContainerName = toLower('app-package-${take(appName, 32)}-${take(resourceToken, 7)}')
 // The storage account's SAS policy takes a "D.HH:MM:SS" period.
@@ -148,7 +151,7 @@ module storage './app/storage.bicep' = {
     tags: tags
     skuName: storageSkuName
     allowSharedKeyAccess: enableTableSas
-    allowedCorsOrigins: allowedCorsOrigins
+    allowedCorsOrigins: union([consoleOrigin], allowedCorsOrigins)
     logRetentionDays: logRetentionDays
     deploymentContainerName: deploymentContainerName
     sasExpirationPeriod: sasExpirationPeriod

@@ -23,6 +23,7 @@ import {
   startAzurite,
   type RunningAzurite,
 } from './azurite';
+import { allowConsoleOrigins, localOrigins } from './storageCors';
 import { DEFAULT_SHUTDOWN_GRACE_MS, HostStartupError, startLocalHost } from './host/host';
 import {
   findOnPath,
@@ -116,10 +117,22 @@ async function main(): Promise<void> {
   // If this process dies abruptly, do not leave a detached Azurite behind.
   process.once('exit', () => azurite?.process.kill('SIGKILL'));
 
+  // The web console reads the emulator directly with SAS URLs: CORS for the host's origins.
+  if (plan.kind !== 'configured') {
+    try {
+      await allowConsoleOrigins(process.env.AzureWebJobsStorage!, localOrigins(port));
+    } catch (error) {
+      await stopAzurite();
+      throw new LaunchError(
+        `Could not set CORS on the emulator for the web console: ${describeError(error)}`,
+      );
+    }
+  }
   const emulatorLines =
     plan.kind === 'configured'
       ? []
       : [
+          `  CORS:    blob and table admit ${localOrigins(port).join(' and ')} (the web console)`,
           `  Blob:    http://127.0.0.1:${STANDARD_EMULATOR_PORTS.blob}/devstoreaccount1`,
           `  Queue:   http://127.0.0.1:${STANDARD_EMULATOR_PORTS.queue}/devstoreaccount1`,
           `  Table:   http://127.0.0.1:${STANDARD_EMULATOR_PORTS.table}/devstoreaccount1`,
@@ -171,6 +184,8 @@ async function main(): Promise<void> {
   say('Local Functions host (Azure Functions Core Tools not found on PATH)');
   say(`  API:     ${shown}/${host.baseUrl.slice(host.origin.length + 1)}`);
   say(`  Health:  ${host.baseUrl.replace(host.origin, shown)}/health`);
+  say(`  Console: ${host.baseUrl.replace(host.origin, shown)}/console/`);
+  say(`  OpenAPI: ${host.baseUrl.replace(host.origin, shown)}/openapi.json`);
   say(`  Admin:   ${shown}/admin/host/status`);
   say(`Storage: ${storageLine}`);
   for (const line of emulatorLines) say(line);

@@ -13,6 +13,7 @@ import {
   type HttpResponseInit,
   type InvocationContext,
 } from '@azure/functions';
+import type { z } from 'zod';
 import { readPlatformAuth } from '../../src/config';
 import {
   anonymous,
@@ -31,10 +32,27 @@ export type AuthorizedHandler = (
   principal: Principal,
 ) => Promise<HttpResponseInit>;
 
+/**
+ * The zod schemas a route's adapter validates its input with, given again at registration so the
+ * OpenAPI description (functions/shared/openapi.ts) is generated from the very same schemas.
+ */
+export interface RouteSchemas {
+  /** Route parameters (`readParams`). */
+  params?: z.ZodType;
+  /** Query string (`readQuery`). */
+  query?: z.ZodType;
+  /** JSON body (`readJson`). */
+  body?: z.ZodType;
+  /** Non-JSON bodies the route also accepts, by content type (e.g. `image/*`). */
+  rawBodies?: readonly string[];
+}
+
 /** A route that needs a caller. */
 export interface ProtectedRouteOptions {
   route: string;
   methods: HttpMethod[];
+  /** Input schemas, for the API description. */
+  schemas?: RouteSchemas;
   /** Who may call. */
   access: AccessRule;
   /**
@@ -50,6 +68,8 @@ export interface ProtectedRouteOptions {
 export interface PublicRouteOptions {
   route: string;
   methods: HttpMethod[];
+  /** Input schemas, for the API description. */
+  schemas?: RouteSchemas;
   extraInputs?: FunctionInput[];
   handler: HttpHandler;
 }
@@ -60,6 +80,7 @@ export interface RegisteredRoute {
   route: string;
   methods: readonly HttpMethod[];
   access: AccessRule;
+  schemas: RouteSchemas;
 }
 
 const registered: RegisteredRoute[] = [];
@@ -107,7 +128,13 @@ export function authorizedHandler(
  */
 export function protectedRoute(name: string, options: ProtectedRouteOptions): HttpHandler {
   const handler = authorizedHandler(options.access, options.handler, options.target);
-  registered.push({ name, route: options.route, methods: options.methods, access: options.access });
+  registered.push({
+    name,
+    route: options.route,
+    methods: options.methods,
+    access: options.access,
+    schemas: options.schemas ?? {},
+  });
   // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
   app.http(name, {
     route: options.route,
@@ -126,7 +153,13 @@ export function protectedRoute(name: string, options: ProtectedRouteOptions): Ht
  */
 export function publicRoute(name: string, options: PublicRouteOptions): HttpHandler {
   const handler = handleErrors(options.handler);
-  registered.push({ name, route: options.route, methods: options.methods, access: anonymous });
+  registered.push({
+    name,
+    route: options.route,
+    methods: options.methods,
+    access: anonymous,
+    schemas: options.schemas ?? {},
+  });
   // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
   app.http(name, {
     route: options.route,

@@ -188,8 +188,12 @@ resource authSettings 'Microsoft.Web/sites/config@2024-04-01' = {
     globalValidation: {
       requireAuthentication: true
       unauthenticatedClientAction: 'Return401'
+      // The anonymous routes (functions/health.ts, openapi.ts, console.ts): docs/security.md.
+      // The console's page is public; its calls to the API carry the session of /.auth/login/aad.
       excludedPaths: [
         '/api/health'
+        '/api/openapi.json'
+        '/api/console'
       ]
     }
     httpSettings: {

@@ -76,6 +76,13 @@ const STALE_ETAG = `W/"datetime'2001-01-01T00%3A00%3A00.0000000Z'"`;
 
 const ROWS: Record<string, Row> = {
   'GET health': { probes: [{ path: '/health', allowed: ALL, status: 200 }] },
+  'GET openapi.json': { probes: [{ path: '/openapi.json', allowed: ALL, status: 200 }] },
+  'GET console/{*path}': {
+    probes: [
+      { path: '/console/config.json', allowed: ALL, status: 200 },
+      { path: '/console/..%2F..%2Fpackage.json', allowed: ALL, status: 404 },
+    ],
+  },
   'GET departments': { probes: [{ path: '/departments', allowed: SIGNED_IN, status: 200 }] },
   'GET departments/{dept}': { probes: [{ path: d, allowed: SIGNED_IN, status: 200 }] },
   'PUT departments/{dept}': {

@@ -1,7 +1,7 @@
 /**
  * App Service authentication ("Easy Auth") on the Function App, read from the bicep: the
  * `authsettingsV2` resource requires an Entra ID access token for every path except the anonymous
- * health probe, answers 401 itself, keeps no tokens, and takes the app registration from
+ * routes (the health probe, the API description, the web console's static files), answers 401 itself, keeps no tokens, and takes the app registration from
  * parameters that azd fills in. Also: every HTTP route has a row in docs/security.md's table.
  */
 import { BicepFile, readRepoFile, stringLiterals, valueAt } from './bicep';
@@ -77,20 +77,21 @@ describe('App Service authentication (authsettingsV2)', () => {
     expect(valueAt(body, 'properties.httpSettings.requireHttps')).toBe('true');
   });
 
-  it('lets only the health probe through anonymously', () => {
+  it('lets only the health probe, the API description and the console page through anonymously', () => {
     const excluded = stringLiterals(
       valueAt(authSettings().body, 'properties.globalValidation.excludedPaths') ?? '',
     );
-    expect(excluded).toEqual(['/api/health']);
+    expect([...excluded].sort()).toEqual(['/api/console', '/api/health', '/api/openapi.json']);
   });
 
   it('excludes exactly the anonymous HTTP routes, and no other route starts with an excluded path', () => {
     const excluded = stringLiterals(
       valueAt(authSettings().body, 'properties.globalValidation.excludedPaths') ?? '',
     );
+    // A trailing catch-all (`console/{*path}`) is excluded as its prefix (`/api/console`).
     const anonymous = routes()
       .filter((r) => r.authLevel === 'anonymous')
-      .map((r) => requestPath(r.route));
+      .map((r) => requestPath(r.route.replace(/\/\{\*[^}]*\}$/, '')));
     expect(anonymous).toContain('/api/health');
     expect([...new Set(anonymous)].sort()).toEqual([...excluded].sort());
     const shadowed = routes()

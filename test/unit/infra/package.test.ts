@@ -62,7 +62,8 @@ function runtimePackages(source: string): string[] {
 describe('the deployment package (.funcignore, remote build)', () => {
   it('is built remotely: azure.yaml asks for it and package.json builds, then prunes', () => {
     expect(readRepoFile('azure.yaml')).toMatch(/^ {4}remoteBuild: true$/m);
-    expect(packageJson.scripts.build).toBe('tsc -p tsconfig.build.json');
+    // tsc compiles the app; esbuild bundles the web console (console/) into dist/console/.
+    expect(packageJson.scripts.build).toBe('tsc -p tsconfig.build.json && node console/build.mjs');
     // Oryx runs `npm run build:azure` after `npm run build` (doc/runtimes/nodejs.md).
     expect(packageJson.scripts['build:azure']).toBe('npm prune --omit=dev');
     expect(packageJson.main).toBe('dist/functions/*.js');
@@ -90,15 +91,17 @@ describe('the deployment package (.funcignore, remote build)', () => {
     expect(unwanted).toEqual([]);
   });
 
-  it('ships TypeScript only under functions/ and src/, the remote build inputs', () => {
+  it('ships TypeScript only under functions/, src/ and console/, the remote build inputs', () => {
     expect(
-      shipped.filter((file) => file.endsWith('.ts') && !/^(functions|src)\//.test(file)),
+      shipped.filter((file) => file.endsWith('.ts') && !/^(functions|src|console)\//.test(file)),
     ).toEqual([]);
+    expect(shipped).toEqual(expect.arrayContaining(['console/build.mjs', 'console/index.html']));
   });
 
   it('ships exactly what the remote build and the host need at the top level', () => {
     const topLevel = [...new Set(shipped.map((file) => file.split('/')[0]!))].sort();
     expect(topLevel).toEqual([
+      'console',
       'functions',
       'host.json',
       'package-lock.json',
@@ -127,8 +130,9 @@ describe('the deployment package (.funcignore, remote build)', () => {
 
   it('loads at run time only packages that survive the prune (dependencies)', () => {
     const dependencies = new Set(Object.keys(packageJson.dependencies));
+    // console/ is bundled by the build (before the prune) and never loaded by the host.
     const missing = shipped
-      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => file.endsWith('.ts') && !file.startsWith('console/'))
       .flatMap((file) =>
         runtimePackages(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))
           .filter((name) => !dependencies.has(name))

@@ -171,6 +171,15 @@ describe('storage account settings', () => {
     }
   });
 
+  it("admits the web console's origin (the Function App's own host) beside allowedCorsOrigins", () => {
+    const main = new BicepFile('main.bicep');
+    expect(main.variable('consoleOrigin')).toBe("'https://${appName}.azurewebsites.net'");
+    const storageModule = main.modules().find((m) => m.path === './app/storage.bicep')!;
+    expect(valueAt(storageModule.body, 'params.allowedCorsOrigins')).toBe(
+      'union([consoleOrigin], allowedCorsOrigins)',
+    );
+  });
+
   it('deletes log blobs after logRetentionDays with a lifecycle rule on the logs container', () => {
     const [policy] = storage.resourcesOfType(
       'Microsoft.Storage/storageAccounts/managementPolicies',

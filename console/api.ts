@@ -1,0 +1,196 @@
+/**
+ * The console's only ways out: the directory API (same origin, `/api/...`), and storage read
+ * directly with the SAS URLs the API hands out (the valet key): a table partition over the OData
+ * JSON API, a photo blob, and the logs container's listing and blobs.
+ */
+import { decodeLogLine, type LogLine } from '../src/logs/lineFormat';
+import { parseInvertedTicksRowKey } from '../src/storage/keys';
+
+/** Who the console acts for. */
+export interface Session {
+  /** The `x-ms-client-principal` value of a developer sign-in; none in Azure (the platform adds it). */
+  principal?: string;
+  /** A function key, needed in Azure by routes with authLevel "function" (docs/console.md). */
+  functionKey?: string;
+}
+
+/** An error with a sentence a person can read. */
+export class ConsoleError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The API base: the console lives at `<base>/console/`. */
+export const API_BASE = new URL('..', document.baseURI).pathname.replace(/\/$/, '');
+
+/** Makes sure a message reads as a sentence. */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/** Calls the API and returns its JSON; an API error becomes its message, as a sentence. */
+export async function api<T>(
+  session: Session,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (session.principal) headers['x-ms-client-principal'] = session.principal;
+  if (session.functionKey) headers['x-functions-key'] = session.functionKey;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ConsoleError('The API cannot be reached. Check that the app is running.');
+  }
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+    if (error?.message)
+      throw new ConsoleError(sentence(error.message), response.status, error.code);
+    throw new ConsoleError(
+      `The API answered ${response.status} ${response.statusText || ''}`.trim() + '.',
+      response.status,
+    );
+  }
+  return parsed as T;
+}
+
+/** What `POST /sas/...` returns. */
+export interface SasGrant {
+  url: string;
+  sas: string;
+  expiresOn: string;
+  permissions: string;
+  table?: string;
+  partitionKey?: string;
+  container?: string;
+}
+
+/** A storage error as a sentence (table OData JSON or blob XML bodies). */
+async function storageError(what: string, response: Response): Promise<ConsoleError> {
+  const text = await response.text().catch(() => '');
+  let detail = '';
+  try {
+    const body = JSON.parse(text) as { 'odata.error'?: { message?: { value?: string } } };
+    detail = body['odata.error']?.message?.value ?? '';
+  } catch {
+    detail = /<Message>([^<]*)<\/Message>/.exec(text)?.[1] ?? '';
+  }
+  const first = detail.split('\n')[0]?.trim();
+  return new ConsoleError(
+    `${what} answered ${response.status}${first ? `: ${sentence(first)}` : '.'}`,
+    response.status,
+  );
+}
+
+/** One expense claim as read from the table. */
+export interface ExpenseRow {
+  claimId: string;
+  submittedAt: string;
+  amount: number;
+  currency: string;
+  description: string;
+}
+
+/** The URL a table query with this grant goes to (the table endpoint, never the API). */
+export function expensesQueryUrl(grant: SasGrant, top: number): string {
+  const filter = `PartitionKey eq '${grant.partitionKey!.replace(/'/g, "''")}'`;
+  const query = new URLSearchParams({ $filter: filter, $top: String(top) });
+  return `${grant.url.replace(/\/$/, '')}/${grant.table}()?${query.toString()}&${grant.sas}`;
+}
+
+/**
+ * The newest `top` claims, straight from the table endpoint with the expenses SAS (log tail: the
+ * RowKey is inverted ticks, so the first rows of the partition are the newest).
+ */
+export async function readExpenses(grant: SasGrant, top: number): Promise<ExpenseRow[]> {
+  const response = await fetch(expensesQueryUrl(grant, top), {
+    headers: {
+      accept: 'application/json;odata=nometadata',
+      'x-ms-version': '2019-02-02',
+      dataserviceversion: '3.0',
+      maxdataserviceversion: '3.0;NetFx',
+    },
+    credentials: 'omit',
+  });
+  if (!response.ok) throw await storageError('The table endpoint', response);
+  const body = (await response.json()) as { value: Record<string, unknown>[] };
+  return body.value.slice(0, top).map((entity) => {
+    const rowKey = String(entity.RowKey);
+    return {
+      claimId: rowKey,
+      submittedAt: parseInvertedTicksRowKey(rowKey)?.at.toISOString() ?? '',
+      amount: Number(entity.Amount),
+      currency: String(entity.Currency ?? ''),
+      description: String(entity.Description ?? ''),
+    };
+  });
+}
+
+/** The logs container URL and SAS of a grant. */
+function containerParts(grant: SasGrant): { container: string; sas: string } {
+  const url = new URL(grant.url);
+  url.search = '';
+  return { container: url.toString().replace(/\/$/, ''), sas: grant.sas };
+}
+
+/** The `<source>/YYYY/MM/DD/hh00/` prefix of an hour (Storage Analytics layout). */
+export function hourPrefix(source: string, hour: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${source}/${hour.getUTCFullYear()}/${pad(hour.getUTCMonth() + 1)}/${pad(hour.getUTCDate())}/${pad(hour.getUTCHours())}00/`;
+}
+
+/** A log window: the lines of one hour of one source, read from blob storage with the logs SAS. */
+export async function readLogHour(
+  grant: SasGrant,
+  source: string,
+  hour: Date,
+): Promise<{ blobs: string[]; lines: LogLine[] }> {
+  const { container, sas } = containerParts(grant);
+  const prefix = hourPrefix(source, hour);
+  const listUrl = `${container}?restype=container&comp=list&prefix=${encodeURIComponent(prefix)}&${sas}`;
+  const listed = await fetch(listUrl, { credentials: 'omit' });
+  if (!listed.ok) throw await storageError('The blob endpoint', listed);
+  const xml = new DOMParser().parseFromString(await listed.text(), 'application/xml');
+  const blobs = [...xml.querySelectorAll('Blob > Name')]
+    .map((node) => node.textContent ?? '')
+    .filter((name) => /\/\d{6}\.log$/.test(name))
+    .sort();
+  const lines: LogLine[] = [];
+  for (const name of blobs) {
+    const path = name.split('/').map(encodeURIComponent).join('/');
+    const blob = await fetch(`${container}/${path}?${sas}`, { credentials: 'omit' });
+    if (!blob.ok) throw await storageError('The blob endpoint', blob);
+    for (const line of (await blob.text()).split('\n')) {
+      if (line === '') continue;
+      try {
+        lines.push(decodeLogLine(line));
+      } catch {
+        // A line in another format version: shown by the API's own query, skipped here.
+      }
+    }
+  }
+  lines.sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime());
+  return { blobs, lines };
+}

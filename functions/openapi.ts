@@ -1,0 +1,19 @@
+/**
+ * `GET /api/openapi.json` (anonymous): the OpenAPI 3.1 description of every HTTP route this app
+ * registers, generated from the registrations and their zod schemas (functions/shared/openapi.ts).
+ * Built on the first request, when every entry point has registered its routes.
+ */
+import { json } from './shared/http';
+import { openApiDocument } from './shared/openapi';
+import { publicRoute, registeredRoutes } from './shared/route';
+
+let document: unknown;
+
+publicRoute('openApiDescription', {
+  route: 'openapi.json',
+  methods: ['GET'],
+  handler: async () => {
+    document ??= openApiDocument(registeredRoutes());
+    return json(200, document, { 'cache-control': 'public, max-age=300' });
+  },
+});
