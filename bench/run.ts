@@ -61,6 +61,8 @@ async function main(): Promise<number> {
   try {
     // Services that use the process-wide clients (getStorageClients) go through the proxy too.
     process.env.AzureWebJobsStorage = proxy.connectionString;
+    // The benches call adapters with hand-made principals, as a developer does locally.
+    process.env.TRUST_LOCAL_PRINCIPAL_HEADER = 'true';
     resetConfig();
     resetStorageClients();
     const config = loadConfig(process.env);
