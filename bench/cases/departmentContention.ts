@@ -7,7 +7,7 @@
  * latency, requests per create and failures (a failure is what the API would answer 5xx or 503).
  */
 import { createDirectory } from '../../src/directory/directory';
-import { percentile } from '../harness';
+import { percentile, requestsPerOperationByKind } from '../harness';
 import { benchEmployee } from '../employees';
 import type { BenchCase, BenchEnv, Measurement } from '../types';
 
@@ -18,7 +18,7 @@ async function run(
   label: string,
   departments: readonly string[],
   count: number,
-): Promise<{ measurement: Measurement; p99: number; failures: number }> {
+): Promise<{ measurement: Measurement; p99: number; failures: number; byKind: string }> {
   const directory = createDirectory({
     employees: env.clients.table(env.uniqueName('Contention', { table: true })),
   });
@@ -27,6 +27,7 @@ async function run(
   const latencies: number[] = [];
   const failures: unknown[] = [];
   let next = 1;
+  env.resetTraffic();
   const measurement = await env.measure(label, count, async () => {
     await Promise.all(
       Array.from({ length: WRITERS }, async () => {
@@ -44,6 +45,7 @@ async function run(
       }),
     );
   });
+  const byKind = requestsPerOperationByKind(env.traffic(), count);
   let total = 0;
   for (const department of departments)
     total += (await directory.departments.get(department)).value.employeeCount;
@@ -55,6 +57,7 @@ async function run(
     measurement,
     p99: Math.round(percentile(latencies, 99) * 10) / 10,
     failures: failures.length,
+    byKind,
   };
 }
 
@@ -78,7 +81,8 @@ const departmentContention: BenchCase = {
       notes:
         `one/spread throughput ${ratio.toFixed(2)}×; p99 one ${one.p99} ms, spread ${spread.p99} ms; ` +
         `requests per create one ${(one.measurement.requests / count).toFixed(2)}, spread ${(spread.measurement.requests / count).toFixed(2)}; ` +
-        `failures one ${one.failures}, spread ${spread.failures}.`,
+        `failures one ${one.failures}, spread ${spread.failures}; ` +
+        `by kind one: ${one.byKind}; spread: ${spread.byKind}.`,
     };
   },
 };
