@@ -12,6 +12,7 @@ import {
   pickShard,
   releaseShard,
   readDepartmentWithCount,
+  type DepartmentWithCount,
   type ShardVersion,
 } from './departmentCount';
 import type { Department } from './departmentEntity';
@@ -76,9 +77,17 @@ export async function loadDepartment(
     const cached = context.departmentVersions.get(key);
     if (cached) return cached;
   }
+  return (await readAndRemember(context, department))?.department;
+}
+
+/** One range read of the department and its shards, remembered in the version cache. */
+async function readAndRemember(
+  context: DirectoryContext,
+  department: string,
+): Promise<DepartmentWithCount | undefined> {
   const read = await readDepartmentWithCount(await context.table(), department);
   if (!read) {
-    context.departmentVersions.delete(key);
+    context.departmentVersions.delete(departmentKey(department));
     return undefined;
   }
   rememberDepartment(context, department, read.department);
@@ -87,7 +96,7 @@ export async function loadDepartment(
       context.countVersions.set(countShardKey(department, shard), version),
     );
   }
-  return read.department;
+  return read;
 }
 
 /** Cache key of a department count shard. */
@@ -119,9 +128,8 @@ export async function loadCountShard(
     const cached = context.countVersions.get(countShardKey(department, shard));
     if (cached) return { shard, version: cached };
   }
-  if (!(await loadDepartment(context, department, false))) return undefined;
-  const version = context.countVersions.get(countShardKey(department, shard));
-  return { shard, version: version ?? { value: 0, etag: '' } };
+  const read = await readAndRemember(context, department);
+  return read && { shard, version: read.shards[shard] ?? { value: 0, etag: '' } };
 }
 
 /** Forgets the cached version of one count shard (after a write on it failed). */

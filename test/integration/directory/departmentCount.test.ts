@@ -98,6 +98,19 @@ describe('the department count spread over shards', () => {
     expect((await fx.another().departments.get('Legacy')).value.employeeCount).toBe(5);
   });
 
+  it('counts exactly without the version cache too (every write reads the shards first)', async () => {
+    const uncached = fx.another({ cacheVersions: false });
+    await uncached.departments.put('NoCache', {});
+    for (let i = 1; i <= 40; i++) await uncached.employees.create('NoCache', employeeBody(i));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        uncached.employees.create('NoCache', employeeBody(100 + i, { lastName: `C${i}` })),
+      ),
+    );
+    await uncached.employees.delete('NoCache', '000001');
+    expect((await uncached.departments.get('NoCache')).value.employeeCount).toBe(47);
+  });
+
   it('still answers 404 for a create in a department that does not exist', async () => {
     await expect(fx.directory.employees.create('Nowhere', employeeBody(1))).rejects.toMatchObject({
       code: 'DepartmentNotFound',
