@@ -36,3 +36,9 @@ export function asPrincipal(header: string, init: RequestInit = {}): RequestInit
   headers.set(PRINCIPAL_HEADER, header);
   return { ...init, headers };
 }
+
+/** `TelemetryWriter` (message counts, logs). */
+export const telemetryPrincipal = encodePrincipalHeader({
+  userId: 'bench-telemetry',
+  roles: ['TelemetryWriter'],
+});

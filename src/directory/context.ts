@@ -4,6 +4,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { discardChanges, type EmployeeChangeSink } from './changes';
+import { newCountShardChoice, type CountShardChoice } from './departmentCount';
 import type { Department } from './departmentEntity';
 import type { LastNameIndex } from './lastNameIndex';
 import { DEFAULT_MAX_CONFLICT_ATTEMPTS } from './retry';
@@ -36,6 +37,13 @@ export interface DirectoryContext {
   readonly changes: EmployeeChangeSink;
   readonly departmentVersions: VersionCache<Department>;
   readonly lastNameVersions: VersionCache<LastNameIndex>;
+  /** Versions of department count shards (`''` ETag: absent at the last read). */
+  readonly countVersions: VersionCache<number>;
+  /**
+   * This process's count-shard choices: where the next starts, and until when each chosen shard
+   * (cache key) counts as busy, so concurrent writes of one process take different shards.
+   */
+  readonly countShardChoice: CountShardChoice;
   readonly cacheVersions: boolean;
   readonly maxConflictAttempts: number;
 }
@@ -50,6 +58,8 @@ export function createContext(options: DirectoryOptions): DirectoryContext {
     changes: options.changes ?? discardChanges,
     departmentVersions: new VersionCache<Department>(1_000),
     lastNameVersions: new VersionCache<LastNameIndex>(10_000),
+    countVersions: new VersionCache<number>(16_000),
+    countShardChoice: newCountShardChoice(),
     cacheVersions: options.cacheVersions ?? true,
     maxConflictAttempts: options.maxConflictAttempts ?? DEFAULT_MAX_CONFLICT_ATTEMPTS,
   };

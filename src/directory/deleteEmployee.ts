@@ -28,6 +28,7 @@ import {
   reviewRowKey,
 } from '../storage/keys';
 import type { DirectoryContext } from './context';
+import { countShardChange } from './departmentCount';
 import { departmentMerge } from './departmentEntity';
 import { employeeNotFound, staleVersion } from './directoryErrors';
 import { toEmployee, type Employee } from './employeeEntity';
@@ -40,8 +41,10 @@ import {
   contendedError,
   currentEtag,
   forgetVersions,
+  loadCountShard,
   loadDepartment,
   loadLastNameIndex,
+  rememberCountShard,
   rememberDepartment,
   rememberLastNameIndex,
 } from './state';
@@ -79,13 +82,14 @@ export interface DeleteEmployeeOptions {
   announce?: boolean;
 }
 
-type Role = 'employee' | 'email' | 'department' | 'lastNameIndex' | 'review';
+type Role = 'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'review';
 
 /**
  * Most reviews deleted in the employee's own transaction (100 operations, less the employee, its
- * email copy, the department and the last-name index entity).
+ * email copy, a count shard, the department (a manager's copy is cleared) and the last-name index
+ * entity).
  */
-export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 4;
+export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 5;
 /** Reviews per transaction that trims the review list ahead of the employee's (plus its Merge). */
 const REVIEWS_PER_TRIM = MAX_TRANSACTION_OPERATIONS - 1;
 
@@ -197,8 +201,9 @@ export async function deleteEmployee(
       }
 
       const lastName = normalizeLastName(current.data.lastName);
-      const [dept, index] = await Promise.all([
+      const [dept, count, index] = await Promise.all([
         loadDepartment(context, department, useCache),
+        loadCountShard(context, department, useCache),
         loadLastNameIndex(context, department, lastName, useCache),
       ]);
 
@@ -209,19 +214,12 @@ export async function deleteEmployee(
       if (missingCopyOf !== current.data.email) {
         plan.add(['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }], 'email');
       }
-      const employeeCount = dept ? Math.max(0, dept.value.employeeCount - 1) : 0;
+      if (count) plan.add(countShardChange(partitionKey, count.shard, count.version, -1), 'count');
+      // Only a manager's delete touches the department entity (to clear its copy).
       const wasManager = dept?.value.manager?.employeeId === employeeId;
-      if (dept) {
+      if (dept && wasManager) {
         plan.add(
-          [
-            'update',
-            departmentMerge(department, {
-              employeeCount,
-              ...(wasManager ? { manager: null } : {}),
-            }),
-            'Merge',
-            { etag: dept.etag },
-          ],
+          ['update', departmentMerge(department, { manager: null }), 'Merge', { etag: dept.etag }],
           'department',
         );
       }
@@ -252,10 +250,17 @@ export async function deleteEmployee(
           rememberDepartment(context, department, {
             value: {
               ...dept.value,
-              employeeCount,
-              manager: wasManager ? null : dept.value.manager,
+              employeeCount: Math.max(0, dept.value.employeeCount - 1),
+              manager: null,
             },
             etag: departmentEtag,
+          });
+        }
+        const countEtag = etagOf('count');
+        if (count && countEtag) {
+          rememberCountShard(context, department, count.shard, {
+            value: count.version.value - 1,
+            etag: countEtag,
           });
         }
         const indexEtag = etagOf('lastNameIndex');

@@ -7,7 +7,6 @@ import { ForbiddenError } from '../errors';
 import { isPreconditionFailed, isAlreadyExists, toDomainError } from '../storage/errors';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
-  DEPARTMENT_ROW_KEY,
   departmentPartitionKey,
   employeeRowKey,
 } from '../storage/keys';
@@ -15,24 +14,18 @@ import type { DirectoryContext } from './context';
 import {
   departmentEntity,
   departmentMerge,
-  readDepartment,
   readDepartmentListing,
   readListingVersion,
   type Department,
   type DepartmentSummary,
 } from './departmentEntity';
+import { readDepartmentWithCount } from './departmentCount';
 import { syncDepartmentListing } from './departmentListing';
 import { departmentNotFound, employeeNotFound, staleVersion } from './directoryErrors';
 import { readEmployeeState } from './employeeState';
 import { readRangePage, type Page } from './paging';
 import { RETRY, retryOnConflict } from './retry';
-import {
-  contendedError,
-  forgetVersions,
-  loadDepartment,
-  readEntity,
-  rememberDepartment,
-} from './state';
+import { contendedError, forgetVersions, loadDepartment, rememberDepartment } from './state';
 import { TtlCache } from './ttlCache';
 import {
   PlannedTransaction,
@@ -66,13 +59,15 @@ export async function putDepartment(
   options: { ifMatch?: string; mayCreate?: boolean } = {},
 ): Promise<{ created: boolean } & Versioned<Department>> {
   const input = validateInput(departmentBodySchema, body, 'body');
-  const partitionKey = departmentPartitionKey(name);
+  departmentPartitionKey(name);
   const table = await context.table();
   const result = await retryOnConflict(
     context.maxConflictAttempts,
     async () => {
-      const entity = await readEntity(table, partitionKey, DEPARTMENT_ROW_KEY);
-      const current = entity && readDepartment(entity);
+      // One range read: the department with its count (its shards), as GET shows it.
+      const read = await readDepartmentWithCount(table, name);
+      const entity = read && { ...read.entity, etag: read.department.etag };
+      const current = read?.department.value;
       if (!entity || !current) {
         if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
         if (options.mayCreate === false) {
@@ -143,23 +138,20 @@ export async function putDepartment(
 }
 
 /**
- * One department (one point read), with its ETag.
+ * One department with its ETag and employee count: ONE range query over the department entity and
+ * its count shards (departmentCount.ts).
  *
  * @throws {ValidationError} for an invalid name.
  * @throws {NotFoundError} `DepartmentNotFound`.
+ * @throws {DomainError} for storage faults.
  */
 export async function getDepartment(
   context: DirectoryContext,
   name: string,
 ): Promise<Versioned<Department>> {
-  const entity = await readEntity(
-    await context.table(),
-    departmentPartitionKey(name),
-    DEPARTMENT_ROW_KEY,
-  );
-  const value = entity && readDepartment(entity);
-  if (!entity || !value) throw departmentNotFound(name);
-  return { value, etag: entity.etag };
+  const read = await readDepartmentWithCount(await context.table(), name);
+  if (!read) throw departmentNotFound(name);
+  return read.department;
 }
 
 /**

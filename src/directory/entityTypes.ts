@@ -12,6 +12,7 @@ export const EntityTypes = {
   employee: 'Employee.v1',
   employeeEmail: 'EmployeeEmail.v1',
   department: 'Department.v1',
+  departmentCountShard: 'DepartmentCountShard.v1',
   departmentListing: 'DepartmentListing.v1',
   lastNameIndex: 'LastNameIndex.v1',
   review: 'Review.v1',

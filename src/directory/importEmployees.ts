@@ -4,13 +4,13 @@
  * Rows are validated one by one; invalid rows and duplicates (same id or email twice in the
  * import, or already in the department) are reported in `failed` and never written. Valid rows
  * are written in chunks (see importPlan.ts), each ONE entity group transaction holding the
- * employees, their email copies, their last-name index entities and the department's count, so
- * every chunk is all-or-nothing with its indexes.
+ * employees, their email copies, their last-name index entities and one shard of the department's
+ * count (departmentCount.ts), so every chunk is all-or-nothing with its indexes.
  *
- * Chunks run one after another: each is conditional on the department entity's ETag, and the new
- * ETag comes back in the previous chunk's transaction response, so no read is needed between
- * chunks, and no chunk ever loses a race against another chunk of the same import (parallel
- * chunks would all contend for that one entity; see docs/directory.md for the measurements). A
+ * Chunks run one after another: each is conditional on its count shard's ETag, and the new ETag
+ * comes back in the previous chunk's transaction response, so no read is needed between chunks,
+ * and no chunk ever loses a race against another chunk of the same import (parallel chunks would
+ * contend for that shard; see docs/directory.md for the measurements). A
  * row already in the department makes its chunk fail as a whole; the row is dropped from the
  * chunk and the chunk is sent again.
  */
@@ -25,7 +25,7 @@ import {
 } from '../storage/keys';
 import type { EmployeeChange } from './changes';
 import type { DirectoryContext } from './context';
-import { departmentMerge, type Department } from './departmentEntity';
+import { countShardChange } from './departmentCount';
 import { departmentNotFound, emailTaken, employeeExists } from './directoryErrors';
 import { emailCopyEntity, employeeEntity } from './employeeEntity';
 import { readEmployeeState } from './employeeState';
@@ -41,10 +41,11 @@ import { codePointPrefixRange, readWholeRange } from './paging';
 import {
   contendedError,
   forgetVersions,
-  loadDepartment,
+  loadCountShard,
   readEntity,
-  rememberDepartment,
+  rememberCountShard,
   rememberLastNameIndex,
+  type ChosenShard,
 } from './state';
 import { PlannedTransaction, submitPlanned, TransactionFailure } from './transaction';
 import { describeIssues, newEmployeeSchema, type NewEmployee } from './validation';
@@ -75,9 +76,7 @@ interface Row extends NewEmployee {
 }
 
 type Role =
-  | { kind: 'employee' | 'email'; row: Row }
-  | { kind: 'index'; name: string }
-  | { kind: 'department' };
+  { kind: 'employee' | 'email'; row: Row } | { kind: 'index'; name: string } | { kind: 'count' };
 
 /** A refused row and where it was in the request. */
 type PlacedFailure = ImportFailure & { position: number };
@@ -221,8 +220,9 @@ export async function importEmployees(
       .map(({ employeeId, error }) => ({ employeeId, error })),
   });
   const table = await context.table();
-  let dept = await loadDepartment(context, department, false);
-  if (!dept) throw departmentNotFound(department);
+  // One range read: the department exists, and the versions of its count shards (one is chosen).
+  let count = await loadCountShard(context, department, false);
+  if (!count) throw departmentNotFound(department);
   if (valid.length === 0) return report(0);
 
   const names = [...new Set(valid.map((r) => r.lastName))];
@@ -243,7 +243,7 @@ export async function importEmployees(
       department,
       partitionKey,
       chunks[c]!,
-      dept,
+      count,
       indexes,
       failed,
     );
@@ -256,7 +256,7 @@ export async function importEmployees(
       }
       break;
     }
-    dept = outcome.department;
+    count = outcome.count;
     created += outcome.created.length;
     if (outcome.created.length > 0) {
       const changes: EmployeeChange[] = outcome.created.map((row) => ({
@@ -277,12 +277,12 @@ async function writeChunk(
   department: string,
   partitionKey: string,
   chunkRows: Row[],
-  startDepartment: Versioned<Department>,
+  startCount: ChosenShard,
   indexes: Map<string, Versioned<LastNameIndex>>,
   failed: PlacedFailure[],
-): Promise<{ created: Row[]; department: Versioned<Department> } | { error: DomainError }> {
+): Promise<{ created: Row[]; count: ChosenShard } | { error: DomainError }> {
   let rows = [...chunkRows];
-  let dept = startDepartment;
+  let count = startCount;
   const writeId = randomUUID();
   const maxAttempts = chunkRows.length + context.maxConflictAttempts;
   for (let attempt = 1; attempt <= maxAttempts && rows.length > 0; attempt++) {
@@ -333,11 +333,9 @@ async function writeChunk(
         { kind: 'index', name },
       );
     }
-    const employeeCount = dept.value.employeeCount + rows.length;
-    plan.add(
-      ['update', departmentMerge(department, { employeeCount }), 'Merge', { etag: dept.etag }],
-      { kind: 'department' },
-    );
+    plan.add(countShardChange(partitionKey, count.shard, count.version, rows.length), {
+      kind: 'count',
+    });
 
     try {
       const etags = await submitPlanned(table, plan);
@@ -349,13 +347,16 @@ async function writeChunk(
           rememberLastNameIndex(context, department, version);
         }
       });
-      const departmentEtag = etags[etags.length - 1];
-      const nextDept = departmentEtag
-        ? { value: { ...dept.value, employeeCount }, etag: departmentEtag }
-        : await loadDepartment(context, department, false);
-      if (!nextDept) throw departmentNotFound(department);
-      rememberDepartment(context, department, nextDept);
-      return { created: rows, department: nextDept };
+      const countEtag = etags[etags.length - 1];
+      const nextCount = countEtag
+        ? {
+            shard: count.shard,
+            version: { value: count.version.value + rows.length, etag: countEtag },
+          }
+        : await loadCountShard(context, department, false);
+      if (!nextCount) throw departmentNotFound(department);
+      rememberCountShard(context, department, nextCount.shard, nextCount.version);
+      return { created: rows, count: nextCount };
     } catch (error) {
       if (error instanceof DomainError) return { error };
       if (!(error instanceof TransactionFailure)) throw error;
@@ -365,13 +366,13 @@ async function writeChunk(
         const existing = await readEmployeeState(table, partitionKey, role.row.employeeId);
         if (existing?.meta.writeId === writeId) {
           // An earlier try of this very transaction committed (its answer was lost): all rows are in.
-          const fresh = await loadDepartment(context, department, false);
+          const fresh = await loadCountShard(context, department, false);
           if (!fresh) throw departmentNotFound(department);
           for (const [name, version] of await readIndexes(table, partitionKey, [
             ...idsByName.keys(),
           ]))
             indexes.set(name, version);
-          return { created: rows, department: fresh };
+          return { created: rows, count: fresh };
         }
         const err = employeeExists(department, role.row.employeeId);
         failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
@@ -384,10 +385,11 @@ async function writeChunk(
         rows = rows.filter((r) => r !== role.row);
         continue;
       }
-      // Someone else changed the department or an index entity: read them again and resend.
-      const fresh = await loadDepartment(context, department, false);
+      // Someone else changed the count shard or an index entity: read them again (choosing a
+      // shard anew) and resend.
+      const fresh = await loadCountShard(context, department, false);
       if (!fresh) throw departmentNotFound(department);
-      dept = fresh;
+      count = fresh;
       const names = [...idsByName.keys()];
       const reread = await readIndexes(table, partitionKey, names);
       for (const name of names) {
@@ -397,6 +399,6 @@ async function writeChunk(
       }
     }
   }
-  if (rows.length === 0) return { created: [], department: dept };
+  if (rows.length === 0) return { created: [], count };
   return { error: contendedError(`Department "${department}"`) };
 }

@@ -1,12 +1,13 @@
 /**
- * Inserting one employee into a department's partition: the employee entity, its email copy, the
- * department's count and the last-name index entity change in ONE entity group transaction,
- * conditional on the department's and the index entity's ETags (a missing department fails the
- * whole batch: 404). Creating an employee and a move's copy into its target both insert this way.
+ * Inserting one employee into a department's partition: the employee entity, its email copy, one
+ * count shard (the process's next, see departmentCount.ts) of the department (departmentCount.ts) and the last-name index
+ * entity change in ONE entity group transaction, conditional on the shard's and the index entity's
+ * ETags. The department's existence is read with its shards (departments are never deleted), so
+ * concurrent creates in one department collide only on the same shard or last name. Creating an employee and a move's copy into its target both insert this way.
  */
 import { departmentPartitionKey, normalizeLastName } from '../storage/keys';
 import type { DirectoryContext } from './context';
-import { departmentMerge } from './departmentEntity';
+import { countShardChange } from './departmentCount';
 import { departmentNotFound, emailTaken, employeeExists } from './directoryErrors';
 import {
   emailCopyEntity,
@@ -22,10 +23,11 @@ import { RETRY, retryOnConflict } from './retry';
 import {
   contendedError,
   currentEtag,
-  forgetVersions,
-  loadDepartment,
+  forgetCountShard,
+  lastNameKey,
+  loadCountShard,
   loadLastNameIndex,
-  rememberDepartment,
+  rememberCountShard,
   rememberLastNameIndex,
 } from './state';
 import {
@@ -36,7 +38,7 @@ import {
 } from './transaction';
 import type { Versioned } from './versionCache';
 
-type Role = 'employee' | 'email' | 'department' | 'lastNameIndex';
+type Role = 'employee' | 'email' | 'count' | 'lastNameIndex';
 
 /** The inserted employee and its entity's ETag. */
 export interface InsertedEmployee extends Versioned<Employee> {
@@ -77,21 +79,19 @@ export async function insertEmployee(
     context.maxConflictAttempts,
     async (attempt) => {
       const useCache = attempt === 1;
-      const [dept, index] = await Promise.all([
-        loadDepartment(context, department, useCache),
+      const [count, index] = await Promise.all([
+        // A lost race on a shard only makes that shard's cached version stale: the next attempt
+        // takes another shard from the cache before reading them all again.
+        loadCountShard(context, department, attempt <= 2),
         loadLastNameIndex(context, department, lastName, useCache),
       ]);
-      if (!dept) throw departmentNotFound(department);
+      if (!count) throw departmentNotFound(department);
       const ids = withIds(index?.value.ids ?? [], [data.employeeId]);
       const indexEntity = lastNameIndexEntity(partitionKey, { lastName, ids });
-      const employeeCount = dept.value.employeeCount + 1;
       const plan = new PlannedTransaction<Role>()
         .add(['create', primary], 'employee')
         .add(['create', emailCopyEntity(primary)], 'email')
-        .add(
-          ['update', departmentMerge(department, { employeeCount }), 'Merge', { etag: dept.etag }],
-          'department',
-        )
+        .add(countShardChange(partitionKey, count.shard, count.version, 1), 'count')
         .add(
           index
             ? ['update', indexEntity, 'Replace', { etag: index.etag }]
@@ -99,11 +99,11 @@ export async function insertEmployee(
           'lastNameIndex',
         );
       try {
-        const [etag, , departmentEtag, indexEtag] = await submitPlanned(table, plan);
-        if (departmentEtag) {
-          rememberDepartment(context, department, {
-            value: { ...dept.value, employeeCount },
-            etag: departmentEtag,
+        const [etag, , countEtag, indexEtag] = await submitPlanned(table, plan);
+        if (countEtag) {
+          rememberCountShard(context, department, count.shard, {
+            value: count.version.value + 1,
+            etag: countEtag,
           });
         }
         rememberLastNameIndex(
@@ -119,7 +119,9 @@ export async function insertEmployee(
         };
       } catch (error) {
         if (!(error instanceof TransactionFailure)) throw error;
-        forgetVersions(context, department, [lastName]);
+        // The transaction applied nothing: only the entity that refused it may be stale.
+        if (error.role === 'count') forgetCountShard(context, department, count.shard);
+        else context.lastNameVersions.delete(lastNameKey(department, lastName));
         switch (error.role) {
           case 'employee': {
             const own = await ownCommit(
@@ -134,8 +136,8 @@ export async function insertEmployee(
           }
           case 'email':
             throw emailTaken(department, data.email);
-          case 'department':
-            if (error.status === 404 && !useCache) throw departmentNotFound(department);
+          case 'count':
+            // Another writer changed or created the same shard: read again, pick again.
             return RETRY;
           default:
             return retryUnexplained(error, attempt);

@@ -5,14 +5,17 @@
 import type { TableClient } from '@azure/data-tables';
 import { ThrottledError } from '../errors';
 import { isNotFound, toDomainError } from '../storage/errors';
-import {
-  DEPARTMENT_ROW_KEY,
-  departmentPartitionKey,
-  lastNameRowKey,
-  normalizeLastName,
-} from '../storage/keys';
+import { departmentPartitionKey, lastNameRowKey, normalizeLastName } from '../storage/keys';
 import type { DirectoryContext } from './context';
-import { readDepartment, type Department } from './departmentEntity';
+import {
+  DEPARTMENT_COUNT_SHARDS,
+  pickShard,
+  releaseShard,
+  readDepartmentWithCount,
+  type DepartmentWithCount,
+  type ShardVersion,
+} from './departmentCount';
+import type { Department } from './departmentEntity';
 import type { StoredEntity, StoredProperties } from './employeeEntity';
 import { readLastNameIndex, type LastNameIndex } from './lastNameIndex';
 import type { Versioned } from './versionCache';
@@ -57,7 +60,9 @@ export function lastNameKey(department: string, lastName: string): string {
 }
 
 /**
- * The department entity with its ETag (cached on request), or `undefined` if there is none.
+ * The department entity with its ETag and its total employee count (cached on request: a cached
+ * count may be stale, only a fresh read sums the shards), or `undefined` if there is none. A fresh
+ * read is one range query over the department and its count shards, whose versions it caches.
  *
  * @throws {ValidationError} for an invalid department name.
  * @throws {DomainError} for storage faults.
@@ -72,19 +77,80 @@ export async function loadDepartment(
     const cached = context.departmentVersions.get(key);
     if (cached) return cached;
   }
-  const entity = await readEntity(
-    await context.table(),
-    departmentPartitionKey(department),
-    DEPARTMENT_ROW_KEY,
-  );
-  const value = entity && readDepartment(entity);
-  if (!entity || !value) {
-    context.departmentVersions.delete(key);
+  return (await readAndRemember(context, department))?.department;
+}
+
+/** One range read of the department and its shards, remembered in the version cache. */
+async function readAndRemember(
+  context: DirectoryContext,
+  department: string,
+): Promise<DepartmentWithCount | undefined> {
+  const read = await readDepartmentWithCount(await context.table(), department);
+  if (!read) {
+    context.departmentVersions.delete(departmentKey(department));
     return undefined;
   }
-  const versioned = { value, etag: entity.etag };
-  rememberDepartment(context, department, versioned);
-  return versioned;
+  rememberDepartment(context, department, read.department);
+  if (context.cacheVersions) {
+    read.shards.forEach((version, shard) =>
+      context.countVersions.set(countShardKey(department, shard), version),
+    );
+  }
+  return read;
+}
+
+/** Cache key of a department count shard. */
+function countShardKey(department: string, shard: number): string {
+  return `${department}\u0001${shard}`;
+}
+
+/** A count shard chosen for a write, with the version it had. */
+export interface ChosenShard {
+  shard: number;
+  version: ShardVersion;
+}
+
+/**
+ * A randomly chosen count shard of the department with its version, from the version cache when
+ * known (no storage request), else from one range read of the department and its shards;
+ * `undefined` when the department does not exist.
+ *
+ * @throws {ValidationError} for an invalid department name.
+ * @throws {DomainError} for storage faults.
+ */
+export async function loadCountShard(
+  context: DirectoryContext,
+  department: string,
+  useCache: boolean,
+): Promise<ChosenShard | undefined> {
+  const shard = pickShard(context.countShardChoice, (s) => countShardKey(department, s));
+  if (useCache && context.cacheVersions) {
+    const cached = context.countVersions.get(countShardKey(department, shard));
+    if (cached) return { shard, version: cached };
+  }
+  const read = await readAndRemember(context, department);
+  return read && { shard, version: read.shards[shard] ?? { value: 0, etag: '' } };
+}
+
+/** Forgets the cached version of one count shard (after a write on it failed). */
+export function forgetCountShard(
+  context: DirectoryContext,
+  department: string,
+  shard: number,
+): void {
+  context.countVersions.delete(countShardKey(department, shard));
+  releaseShard(context.countShardChoice, countShardKey(department, shard));
+}
+
+/** Records the version of a count shard that a write produced or a read returned. */
+export function rememberCountShard(
+  context: DirectoryContext,
+  department: string,
+  shard: number,
+  version: ShardVersion,
+): void {
+  releaseShard(context.countShardChoice, countShardKey(department, shard));
+  if (context.cacheVersions) context.countVersions.set(countShardKey(department, shard), version);
 }
 
 /** Records a department version a write produced (or read). */
@@ -153,6 +219,8 @@ export function forgetVersions(
   lastNames: Iterable<string> = [],
 ): void {
   context.departmentVersions.delete(departmentKey(department));
+  for (let shard = 0; shard < DEPARTMENT_COUNT_SHARDS; shard++)
+    context.countVersions.delete(countShardKey(department, shard));
   for (const name of lastNames) context.lastNameVersions.delete(lastNameKey(department, name));
 }
 

@@ -127,6 +127,45 @@ export function parseDepartmentPartitionKey(partitionKey: string): string | unde
 export const DEPARTMENT_ROW_KEY = 'department';
 
 /**
+ * RowKey prefix of the department's employee-count shards. They sort right after
+ * {@link DEPARTMENT_ROW_KEY} and before every other entity of the partition, so the department and
+ * its count are one range query ({@link departmentWithCountRowKeyRange}).
+ */
+const DEPARTMENT_COUNT_SHARD_PREFIX = `${DEPARTMENT_ROW_KEY}_count_`;
+
+/** Most count shards a department may have (two-digit shard numbers). */
+export const MAX_DEPARTMENT_COUNT_SHARDS = 100;
+
+/**
+ * RowKey of employee-count shard `shard` of a department: `department_count_07`.
+ *
+ * @throws {RangeError} for a shard that is not an integer in 0–99.
+ */
+export function departmentCountShardRowKey(shard: number): string {
+  if (!Number.isInteger(shard) || shard < 0 || shard >= MAX_DEPARTMENT_COUNT_SHARDS)
+    throw new RangeError(
+      `Count shard ${shard} is invalid: use 0-${MAX_DEPARTMENT_COUNT_SHARDS - 1}.`,
+    );
+  return `${DEPARTMENT_COUNT_SHARD_PREFIX}${String(shard).padStart(2, '0')}`;
+}
+
+/** Reverses {@link departmentCountShardRowKey}; `undefined` for any other RowKey. */
+export function parseDepartmentCountShardRowKey(rowKey: string): number | undefined {
+  if (!rowKey.startsWith(DEPARTMENT_COUNT_SHARD_PREFIX)) return undefined;
+  const digits = rowKey.slice(DEPARTMENT_COUNT_SHARD_PREFIX.length);
+  return /^\d{2}$/.test(digits) ? Number(digits) : undefined;
+}
+
+/**
+ * RowKey range `[ge, lt)` holding exactly the department entity and its count shards (every
+ * other RowKey of a department partition sorts outside it).
+ */
+export function departmentWithCountRowKeyRange(): { ge: string; lt: string } {
+  // '`' is the character after '_': the range ends right after the last possible shard key.
+  return { ge: DEPARTMENT_ROW_KEY, lt: `${DEPARTMENT_ROW_KEY}_count\`` };
+}
+
+/**
  * PartitionKey of the department listing in `Employees` (one small entity per department, so
  * `GET /departments` is one partition range query instead of a table scan). It starts with `.`,
  * which no department name may contain, so it can never collide with a department partition and

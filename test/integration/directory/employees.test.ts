@@ -57,10 +57,14 @@ describe('creating an employee', () => {
       Ids00: '000223',
       Count: 1,
     });
+    // The count lives in one randomly chosen shard; the department's own count stays the base.
     expect(byKey.get('department')).toMatchObject({
       EntityType: 'Department.v1',
-      EmployeeCount: 1,
+      EmployeeCount: 0,
     });
+    const shards = rows.filter((r) => String(r.rowKey).startsWith('department_count_'));
+    expect(shards).toHaveLength(1);
+    expect(shards[0]).toMatchObject({ EntityType: 'DepartmentCountShard.v1', Count: 1 });
     expect(fx.changes).toContainEqual({
       department: 'Sales',
       employeeId: '000223',
