@@ -18,6 +18,8 @@ export interface BuiltHost {
   baseUrl: string;
   /** Stops the host (SIGTERM, SIGKILL after 10 s) and waits for it to exit. */
   stop(): Promise<void>;
+  /** The last 20,000 characters the host printed (its error log when a call failed). */
+  output(): string;
 }
 
 /**
@@ -86,5 +88,5 @@ export async function startBuiltHost(
     await stop();
     throw error;
   });
-  return { baseUrl, stop };
+  return { baseUrl, stop, output: () => output };
 }

@@ -65,7 +65,11 @@ interface Operation {
 
 /** HTTP calls against the host, failing on any unexpected status. */
 class Api {
-  constructor(private readonly baseUrl: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    /** What the host printed, attached to an unexpected 5xx so its cause is not lost. */
+    private readonly hostOutput: () => string = () => '',
+  ) {}
 
   async call(
     method: string,
@@ -83,8 +87,11 @@ class Api {
       }),
     );
     const text = await response.text();
-    if (!expected.includes(response.status))
-      throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+    if (!expected.includes(response.status)) {
+      const log =
+        response.status >= 500 ? `\nHost output (tail):\n${this.hostOutput().slice(-4000)}` : '';
+      throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}${log}`);
+    }
     return text ? (JSON.parse(text) as unknown) : undefined;
   }
 }
@@ -325,7 +332,7 @@ const requestCost: BenchCase = {
       }
     };
 
-    const api = new Api(host.baseUrl);
+    const api = new Api(host.baseUrl, () => host.output());
     const rows: OperationCost[] = [];
     const comparisons: Comparison[] = [];
     let idleReceivesPerMs = 0;
