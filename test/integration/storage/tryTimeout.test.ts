@@ -2,25 +2,39 @@
  * Requests that never get an answer: the per-try deadline of `createStorageClients`
  * (`STORAGE_TRY_TIMEOUT_MS`) abandons the try and the SDK retries it. The proxy holds faulted
  * requests for a minute, so only the client's own deadline can get these operations through.
+ *
+ * The deadlines here are short, so this file brings its own Azurite: the run's shared emulator
+ * can stall for seconds while other workers load it, which would time out tries the proxy never
+ * held (a CI run lost both scenarios that way, its container create included).
  */
 import type { TableEntity } from '@azure/data-tables';
 import { UnavailableError } from '../../../src/errors';
 import { withStorageErrors } from '../../../src/storage/errors';
 import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys';
 import type { FaultProxy } from '../../../tools/faultProxy';
-import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
-import { clientsThrough, collect, inSequence, startTestProxy } from './proxyFixture';
+import { startAzurite, type RunningAzurite } from '../../../tools/azurite';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { testClients as clientsOf, uniqueName, uniqueTableName } from '../../support/storage';
+import { clientsThrough, collect, inSequence } from './proxyFixture';
 
-const SHORT_TRIES = { STORAGE_TRY_TIMEOUT_MS: '300', STORAGE_MAX_RETRIES: '8' };
+/** Per-try deadline well above an idle emulator's answer time, far below the proxy's hold. */
+const TRY_MS = 1_000;
+const SHORT_TRIES = { STORAGE_TRY_TIMEOUT_MS: String(TRY_MS), STORAGE_MAX_RETRIES: '8' };
 const HOLD_MS = 60_000;
 const pk = departmentPartitionKey('Sales');
 const numbers = (count: number): number[] => [...Array(count).keys()];
 
+let azurite: RunningAzurite;
 let proxy: FaultProxy;
+const testClients = (): ReturnType<typeof clientsOf> => clientsOf(azurite.connectionString);
 beforeAll(async () => {
-  proxy = await startTestProxy();
+  azurite = await startAzurite();
+  proxy = await startFaultProxy({ target: azurite.ports });
 });
-afterAll(() => proxy.stop());
+afterAll(async () => {
+  await proxy?.stop();
+  await azurite?.stop();
+});
 beforeEach(() => {
   proxy.setFaults(null);
   proxy.resetCounts();
@@ -50,7 +64,7 @@ it('lands 30 table upserts while 30% of requests hang', async () => {
   const faults = proxy.counts().faultsInjected;
   expect(faults).toBeGreaterThan(3);
   // Each hang cost one try timeout, nowhere near the proxy's one-minute hold.
-  expect(Date.now() - started).toBeLessThan(faults * 300 + 10_000);
+  expect(Date.now() - started).toBeLessThan(faults * TRY_MS + 15_000);
   proxy.setFaults(null);
   expect(
     await collect(testClients().table(name).listEntities<TableEntity<{ N: number }>>()),
