@@ -32,7 +32,17 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
   route,
   methods: ['PUT'],
   access: anyOf(self, departmentEditor),
-  schemas: { params: employeeRoute, body: adoptBody, rawBodies: ['image/*'] },
+  schemas: {
+    params: employeeRoute,
+    body: adoptBody,
+    rawBodies: ['image/*'],
+    responses: {
+      200: {
+        description: 'Stored (or adopted): the URL the employee now names.',
+        body: z.strictObject({ photoUrl: z.string() }),
+      },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim();
@@ -56,7 +66,15 @@ export const getPhoto = protectedRoute('getEmployeePhoto', {
   route,
   methods: ['GET'],
   access: anyOf(self, departmentReader),
-  schemas: { params: employeeRoute },
+  schemas: {
+    params: employeeRoute,
+    responses: {
+      302: {
+        description: 'Redirect to a short-lived read SAS URL of the photo.',
+        headers: { location: { description: 'The read SAS URL.' } },
+      },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { url } = await photoReadUrl(photoDependencies(), dept, id);
@@ -69,7 +87,7 @@ export const removePhoto = protectedRoute('deleteEmployeePhoto', {
   route,
   methods: ['DELETE'],
   access: departmentEditor,
-  schemas: { params: employeeRoute },
+  schemas: { params: employeeRoute, responses: { 204: { description: 'Deleted.' } } },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     await deletePhoto(photoDependencies(), dept, id);
