@@ -107,9 +107,9 @@ publicRoute('webConsole', {
         description:
           'A file of the console; `config.json` is `{"signIn": "developer" | "appService"}`.',
         body: z.unknown(),
-        rawBodies: [...new Set(Object.values(CONTENT_TYPES))].filter(
-          (type) => !type.startsWith('application/json'),
-        ),
+        rawBodies: [
+          ...new Set(Object.values(CONTENT_TYPES).map((type) => type.split(';')[0]!)),
+        ].filter((type) => type !== 'application/json'),
       },
       308: {
         description: '`/api/console` → `/api/console/`.',

@@ -27,6 +27,9 @@ const adoptBody = z.strictObject({ blobName: z.string().min(1).max(1024) });
 
 const route = 'departments/{dept}/employees/{id}/photo';
 
+/** 501: an account key is configured but no account name can be found (src/sas/signingKey.ts). */
+const NOT_CONFIGURED = [501];
+
 /** `PUT .../photo` → 200 `{"photoUrl"}`. */
 export const putPhoto = protectedRoute('putEmployeePhoto', {
   route,
@@ -36,6 +39,7 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
     params: employeeRoute,
     body: adoptBody,
     rawBodies: ['image/*'],
+    errors: NOT_CONFIGURED,
     responses: {
       200: {
         description: 'Stored (or adopted): the URL the employee now names.',
@@ -68,6 +72,7 @@ export const getPhoto = protectedRoute('getEmployeePhoto', {
   access: anyOf(self, departmentReader),
   schemas: {
     params: employeeRoute,
+    errors: NOT_CONFIGURED,
     responses: {
       302: {
         description: 'Redirect to a short-lived read SAS URL of the photo.',
@@ -87,7 +92,11 @@ export const removePhoto = protectedRoute('deleteEmployeePhoto', {
   route,
   methods: ['DELETE'],
   access: departmentEditor,
-  schemas: { params: employeeRoute, responses: { 204: { description: 'Deleted.' } } },
+  schemas: {
+    params: employeeRoute,
+    errors: NOT_CONFIGURED,
+    responses: { 204: { description: 'Deleted.' } },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     await deletePhoto(photoDependencies(), dept, id);

@@ -170,7 +170,9 @@ function operation(route: RegisteredRoute, method: string): JsonSchema {
       schema: params.properties[name] ?? { type: 'string' },
       ...(catchAll
         ? {
-            description: 'Catch-all: the rest of the path, which may itself contain "/".',
+            description:
+              'Catch-all: the rest of the path, which may itself contain "/" (or be empty, ' +
+              'with or without the "/" before it, where its schema allows).',
             'x-catch-all': true,
           }
         : {}),

@@ -111,12 +111,13 @@ export class ApiContract {
           const param = /^\{([^}]+)\}$/.exec(segment);
           if (!param) {
             if (segment !== '') literals++;
-            return escapeRegExp(segment);
+            return segment === '' ? '' : `/${escapeRegExp(segment)}`;
           }
           names.push(param[1]!);
-          return catchAll.has(param[1]!) ? '(.+)' : '([^/]+)';
+          // A catch-all may be empty, with or without its "/" (`/console`, `/console/`).
+          return catchAll.has(param[1]!) ? '(?:/(.*))?' : '/([^/]+)';
         })
-        .join('/');
+        .join('');
       return { path, operations, pattern: new RegExp(`^${source}$`), names, literals };
     });
   }
@@ -197,7 +198,7 @@ export class ApiContract {
     const template = candidates[0];
     if (!template) return undefined;
     const match = template.pattern.exec(path)!;
-    const values = Object.fromEntries(template.names.map((name, i) => [name, match[i + 1]!]));
+    const values = Object.fromEntries(template.names.map((name, i) => [name, match[i + 1] ?? '']));
     return { template, operation: template.operations[method.toLowerCase()]!, values };
   }
 
@@ -288,7 +289,9 @@ export class ApiContract {
       this.compiled.set(schema, validator);
     }
     if (validator(value)) return undefined;
-    return this.ajv.errorsText(validator.errors, { dataVar: '' });
+    return (validator.errors ?? [])
+      .map((e) => (e.instancePath ? `${e.instancePath} ${e.message}` : (e.message ?? 'invalid')))
+      .join('; ');
   }
 }
 
