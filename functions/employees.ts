@@ -21,6 +21,7 @@ import {
   findEmployeesAcrossOrganisation,
   getEmployeeByEmailEventually,
 } from '../src/indexing/indexQueries';
+import type { ImportResult } from '../src/directory/importEmployees';
 import { indexStores } from './shared/consistency';
 import { directoryServices } from './shared/directory';
 import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
@@ -62,7 +63,7 @@ const importResult = z.strictObject({
       error: z.strictObject({ code: z.string(), message: z.string() }),
     }),
   ),
-});
+}) satisfies z.ZodType<ImportResult>;
 
 /** `POST /departments/{dept}/employees` → 201 with the employee and its ETag. */
 export const createEmployee = protectedRoute('createEmployee', {

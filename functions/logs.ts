@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { getConfig } from '../src/config';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
-import { acceptLogBatch, type LogIngestTarget } from '../src/logs/ingest';
+import { acceptLogBatch, type AcceptedLogBatch, type LogIngestTarget } from '../src/logs/ingest';
 import { LOG_LEVELS, parseLevelFilter } from '../src/logs/levels';
 import { queryLogs } from '../src/logs/query';
 import { getStorageClients } from '../src/storage/clients';
@@ -32,7 +32,7 @@ const acceptedJson = z.strictObject({
   entries: z.number().int().min(1),
   messages: z.number().int(),
   staged: z.boolean(),
-});
+}) satisfies z.ZodType<AcceptedLogBatch>;
 
 /** A stored entry: `at`, `level`, `message` and the extra fields it was sent with. */
 const entryJson = z.looseObject({

@@ -38,7 +38,12 @@ import { moveEmployeeOrchestrator } from '../src/orchestrations/move/moveOrchest
 import type { MoveRequest } from '../src/orchestrations/move/moveRequest';
 import { Activities, Orchestrations } from '../src/orchestrations/names';
 import type { OrchestrationServices } from '../src/orchestrations/services';
-import { hasEnded, isOrchestrationId, readOrchestration } from '../src/orchestrations/status';
+import {
+  hasEnded,
+  isOrchestrationId,
+  readOrchestration,
+  type OrchestrationView,
+} from '../src/orchestrations/status';
 import { ValidationError } from '../src/errors';
 import { departmentName, departmentRoute, employeeRoute } from './shared/input';
 import { json, readJson, readParams } from './shared/http';
@@ -162,7 +167,7 @@ export const getOrchestration = protectedRoute('getOrchestration', {
           runtimeStatus: z.string(),
           output: z.unknown().optional(),
           failure: z.string().optional(),
-        }),
+        }) satisfies z.ZodType<OrchestrationView>,
         headers: {
           'retry-after': {
             description: 'Seconds to wait before asking again, while it has not ended.',

@@ -12,7 +12,13 @@ import {
   self,
   type AccessRule,
 } from '../src/identity/access';
-import { getSasService, type SasService } from '../src/sas/service';
+import {
+  getSasService,
+  type BlobSasGrant,
+  type SasService,
+  type TableSasGrant,
+} from '../src/sas/service';
+import type { PolicyRotation } from '../src/sas/tablePolicy';
 import { json, readJson, readParams } from './shared/http';
 import { isoInstant } from './shared/output';
 import { protectedRoute, type AuthorizedHandler, type RouteSchemas } from './shared/route';
@@ -38,12 +44,12 @@ const tableGrant = z.strictObject({
   rowKeyStart: z.string().optional(),
   rowKeyEnd: z.string().optional(),
   policyId: z.string().optional(),
-});
+}) satisfies z.ZodType<TableSasGrant>;
 const blobGrant = z.strictObject({
   ...grantFields,
   container: z.string(),
   blobName: z.string().optional(),
-});
+}) satisfies z.ZodType<BlobSasGrant>;
 const granted = (body: z.ZodType): RouteSchemas['responses'] => ({
   200: { description: 'The grant (never cached).', body },
 });
@@ -140,7 +146,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
             table: z.string(),
             policyId: z.string(),
             revokedPolicyId: z.string().optional(),
-          }),
+          }) satisfies z.ZodType<PolicyRotation>,
         ),
         // 409: another rotation changed the policy meanwhile (src/sas/tablePolicy.ts).
         errors: [...NOT_CONFIGURED, 409],

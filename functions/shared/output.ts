@@ -7,9 +7,13 @@
  * that drifts from the code fails there.
  *
  * The objects are strict: a field the code adds without describing it is a contract change and
- * fails the check.
+ * fails the check. Where the service has a type for the body, the schema `satisfies` it, so a
+ * required field added to the type fails the build until the schema has it too.
  */
 import { z } from 'zod';
+import type { Department, DepartmentSummary } from '../../src/directory/departmentEntity';
+import type { Employee } from '../../src/directory/employeeEntity';
+import type { Review } from '../../src/directory/reviews';
 import type { ResponseHeader } from './route';
 
 /** `ETag` of a single-resource read or write. */
@@ -39,7 +43,7 @@ export const employeeBody = z.strictObject({
   email: z.string(),
   age: z.number().int().nullable(),
   photoUrl: z.string().optional(),
-});
+}) satisfies z.ZodType<Employee>;
 
 /** An employee in a list: its keys plus the fields `select` names (every field without it). */
 export const employeeListItem = employeeBody.partial().required({
@@ -61,10 +65,13 @@ export const departmentBody = z.strictObject({
   description: z.string(),
   employeeCount: z.number().int().min(0),
   manager: managerBody.nullable(),
-});
+}) satisfies z.ZodType<Department>;
 
 /** One row of `GET /departments`. */
-export const departmentSummary = z.strictObject({ name: z.string(), description: z.string() });
+export const departmentSummary = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+}) satisfies z.ZodType<DepartmentSummary>;
 
 /** A yearly review (src/directory/reviews.ts `Review`). */
 export const reviewBody = z.strictObject({
@@ -72,7 +79,7 @@ export const reviewBody = z.strictObject({
   managerRating: z.number(),
   peerRating: z.number(),
   comments: z.string(),
-});
+}) satisfies z.ZodType<Review>;
 
 /** A review in a list: its year plus the fields `select` names (every field without it). */
 export const reviewListItem = reviewBody.partial().required({ year: true });
