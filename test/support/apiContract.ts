@@ -331,6 +331,18 @@ export function checkApiTraffic(baseUrl: string): () => void {
   };
 }
 
+/**
+ * Checks an exchange that did not go through this process's `fetch` (a browser's) against the
+ * document of the host at `baseUrl`.
+ *
+ * @throws {ApiContractError} naming what does not match.
+ */
+export async function checkExchange(baseUrl: string, exchange: Exchange): Promise<void> {
+  const load = watched.get(baseUrl.replace(/\/+$/, ''));
+  if (!load) throw new Error(`The traffic of ${baseUrl} is not checked (not a startHost host?).`);
+  (await load()).check(exchange);
+}
+
 async function loadContract(base: string): Promise<ApiContract> {
   const response = await unchecked!(`${base}/openapi.json`);
   if (response.status !== 200) {
