@@ -65,8 +65,6 @@ export const postLogs = protectedRoute('postLogs', {
   schemas: {
     body: z.unknown(),
     responses: { 202: { description: 'The batch is durably accepted.', body: acceptedJson } },
-    // A batch over the limit once compressed or staged (src/logs/batchMessage.ts).
-    errors: [413],
   },
   handler: async (request) => {
     const config = getConfig();

@@ -28,6 +28,7 @@ const NO_STORE = { 'cache-control': 'no-store' };
 
 const lifetimeBody = z.object({ minutes: z.number().int().min(1).optional() });
 const photoBody = lifetimeBody.extend({ access: z.enum(['read', 'write']) });
+
 /** What every grant has (src/sas/service.ts). */
 const grantFields = {
   url: z.string(),
@@ -53,7 +54,7 @@ const blobGrant = z.strictObject({
 const granted = (body: z.ZodType): RouteSchemas['responses'] => ({
   200: { description: 'The grant (never cached).', body },
 });
-/** Every SAS route needs a setting to sign with: without one it answers 501. */
+/** 501 where the deployment lacks what a token is signed with (src/sas/signingKey.ts). */
 const NOT_CONFIGURED = [501];
 
 const departmentParams = z.object({ dept: z.string() });
