@@ -15,6 +15,7 @@ import { getConfig } from '../src/config';
 import { getStorageClients } from '../src/storage/clients';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self, telemetryWriter } from '../src/identity/access';
+import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { departmentName, employeeId, employeeRoute, instant, queryInt } from './shared/input';
 
@@ -45,6 +46,16 @@ const windowQuery = z.object({
   continuationToken: z.string().optional(),
 });
 
+/** An event as the API shows it. */
+const eventJson = z.strictObject({
+  eventId: z.string(),
+  department: z.string(),
+  employeeId: z.string(),
+  resource: z.string(),
+  action: z.string(),
+  at: isoInstant,
+});
+
 function toJson(event: AccessEvent): Record<string, unknown> {
   return { ...event, at: event.at.toISOString() };
 }
@@ -54,7 +65,10 @@ export const recordAccessEvent = protectedRoute('recordAccessEvent', {
   route: 'access-events',
   methods: ['POST'],
   access: anyOf(telemetryWriter),
-  schemas: { body: eventBody },
+  schemas: {
+    body: eventBody,
+    responses: { 201: { description: 'The stored event.', body: eventJson, headers: ETAG_HEADER } },
+  },
   handler: async (request) => {
     const body = await readJson(request, eventBody);
     const { event, etag } = await accessLog().record(body);
@@ -67,7 +81,13 @@ export const listAccessEvents = protectedRoute('listAccessEvents', {
   route: 'departments/{dept}/employees/{id}/access-events',
   methods: ['GET'],
   access: anyOf(self),
-  schemas: { params: employeeRoute, query: windowQuery },
+  schemas: {
+    params: employeeRoute,
+    query: windowQuery,
+    responses: {
+      200: { description: 'A page of the window, oldest first.', body: pageOf(eventJson) },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { from, to, pageSize, continuationToken } = readQuery(request, windowQuery);

@@ -7,6 +7,7 @@
  * `maxDequeueCount` (host.json).
  */
 import { app, type InvocationContext } from '@azure/functions';
+import { z } from 'zod';
 import { archiveEmployee, getArchivedEmployee } from '../src/archive/archiveEmployee';
 import { parseArchiveRequest, requestArchive } from '../src/archive/archiveRequests';
 import { getConfig, settingOrDefault } from '../src/config';
@@ -15,6 +16,7 @@ import { archiveDependencies } from './shared/consistency';
 import { employeeRoute } from './shared/input';
 import { json, readParams } from './shared/http';
 import { departmentEditor, departmentReader } from '../src/identity/access';
+import { employeeBody } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { dequeueCount, queuePayload } from './shared/queuePayload';
 
@@ -23,7 +25,16 @@ export const requestEmployeeArchive = protectedRoute('requestEmployeeArchive', {
   route: 'departments/{dept}/employees/{id}/archive',
   methods: ['POST'],
   access: departmentEditor,
-  schemas: { params: employeeRoute },
+  schemas: {
+    params: employeeRoute,
+    responses: {
+      202: {
+        description: 'The archive request is queued.',
+        body: z.strictObject({ status: z.literal('queued') }),
+        headers: { location: { description: 'Where the archived employee will be read.' } },
+      },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const config = getConfig();
@@ -49,7 +60,10 @@ export const getArchived = protectedRoute('getArchivedEmployee', {
   route: 'archive/departments/{dept}/employees/{id}',
   methods: ['GET'],
   access: departmentReader,
-  schemas: { params: employeeRoute },
+  schemas: {
+    params: employeeRoute,
+    responses: { 200: { description: 'The archived employee.', body: employeeBody } },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const config = getConfig();

@@ -13,6 +13,7 @@ import { readPlatformAuth } from '../src/config';
 import { NotFoundError } from '../src/errors';
 import { getStorageClients } from '../src/storage/clients';
 import type { HttpResponseInit } from '@azure/functions';
+import { z } from 'zod';
 import { json } from './shared/http';
 import { currentPrincipalTrust, publicRoute } from './shared/route';
 
@@ -100,6 +101,22 @@ export function consoleConfig(): { signIn: 'developer' | 'appService' } {
 publicRoute('webConsole', {
   route: 'console/{*path}',
   methods: ['GET'],
+  schemas: {
+    responses: {
+      200: {
+        description:
+          'A file of the console; `config.json` is `{"signIn": "developer" | "appService"}`.',
+        body: z.unknown(),
+        rawBodies: [
+          ...new Set(Object.values(CONTENT_TYPES).map((type) => type.split(';')[0]!)),
+        ].filter((type) => type !== 'application/json'),
+      },
+      308: {
+        description: '`/api/console` → `/api/console/`.',
+        headers: { location: { description: 'The same path with a trailing slash.' } },
+      },
+    },
+  },
   handler: async (request): Promise<HttpResponseInit> => {
     const requested = request.params.path ?? '';
     // `/api/console` → `/api/console/`, so the page's relative URLs resolve under it.

@@ -9,6 +9,7 @@ import { departmentBodySchema, managerBodySchema } from '../src/directory/valida
 import { directoryServices } from './shared/directory';
 import { departmentRoute, listParams } from './shared/input';
 import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import { departmentBody, departmentSummary, ETAG_HEADER, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 
 const listQuery = z.strictObject({
@@ -21,7 +22,10 @@ export const listDepartments = protectedRoute('listDepartments', {
   route: 'departments',
   methods: ['GET'],
   access: signedIn,
-  schemas: { query: listQuery },
+  schemas: {
+    query: listQuery,
+    responses: { 200: { description: 'A page of departments.', body: pageOf(departmentSummary) } },
+  },
   handler: async (request) => {
     const query = readQuery(request, listQuery);
     return json(200, await directoryServices().departments.list(query));
@@ -33,7 +37,12 @@ export const getDepartment = protectedRoute('getDepartment', {
   route: 'departments/{dept}',
   methods: ['GET'],
   access: signedIn,
-  schemas: { params: departmentRoute },
+  schemas: {
+    params: departmentRoute,
+    responses: {
+      200: { description: 'The department.', body: departmentBody, headers: ETAG_HEADER },
+    },
+  },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const result = await directoryServices().departments.get(dept);
@@ -49,7 +58,14 @@ export const putDepartment = protectedRoute('putDepartment', {
   route: 'departments/{dept}',
   methods: ['PUT'],
   access: departmentEditor,
-  schemas: { params: departmentRoute, body: departmentBodySchema },
+  schemas: {
+    params: departmentRoute,
+    body: departmentBodySchema,
+    responses: {
+      200: { description: 'Updated.', body: departmentBody, headers: ETAG_HEADER },
+      201: { description: 'Created (admin only).', body: departmentBody, headers: ETAG_HEADER },
+    },
+  },
   handler: async (request, _context, principal) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, departmentBodySchema);
@@ -66,7 +82,17 @@ export const setDepartmentManager = protectedRoute('setDepartmentManager', {
   route: 'departments/{dept}/manager',
   methods: ['PUT'],
   access: departmentEditor,
-  schemas: { params: departmentRoute, body: managerBodySchema },
+  schemas: {
+    params: departmentRoute,
+    body: managerBodySchema,
+    responses: {
+      200: {
+        description: "The department with the manager's details copied on.",
+        body: departmentBody,
+        headers: ETAG_HEADER,
+      },
+    },
+  },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const { employeeId } = await readJson(request, managerBodySchema);

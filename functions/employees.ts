@@ -21,9 +21,11 @@ import {
   findEmployeesAcrossOrganisation,
   getEmployeeByEmailEventually,
 } from '../src/indexing/indexQueries';
+import type { ImportResult } from '../src/directory/importEmployees';
 import { indexStores } from './shared/consistency';
 import { directoryServices } from './shared/directory';
 import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import { employeeBody, employeeListItem, ETAG_HEADER, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { departmentRoute, employeeRoute, listParams } from './shared/input';
 
@@ -50,12 +52,29 @@ const lastNameQuery = z.strictObject({
 
 const employees = 'departments/{dept}/employees';
 
+/** What a single-employee read or write answers. */
+const oneEmployee = { body: employeeBody, headers: ETAG_HEADER };
+
+const importResult = z.strictObject({
+  created: z.number().int().min(0),
+  failed: z.array(
+    z.strictObject({
+      employeeId: z.string().nullable(),
+      error: z.strictObject({ code: z.string(), message: z.string() }),
+    }),
+  ),
+}) satisfies z.ZodType<ImportResult>;
+
 /** `POST /departments/{dept}/employees` → 201 with the employee and its ETag. */
 export const createEmployee = protectedRoute('createEmployee', {
   route: employees,
   methods: ['POST'],
   access: departmentEditor,
-  schemas: { params: departmentRoute, body: newEmployeeSchema },
+  schemas: {
+    params: departmentRoute,
+    body: newEmployeeSchema,
+    responses: { 201: { description: 'Created.', ...oneEmployee } },
+  },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, newEmployeeSchema);
@@ -69,7 +88,13 @@ export const importEmployees = protectedRoute('importEmployees', {
   route: `${employees}/import`,
   methods: ['POST'],
   access: departmentEditor,
-  schemas: { params: departmentRoute, body: importBodySchema },
+  schemas: {
+    params: departmentRoute,
+    body: importBodySchema,
+    responses: {
+      200: { description: 'How many were created; the rows refused.', body: importResult },
+    },
+  },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, importBodySchema, MAX_IMPORT_BYTES);
@@ -82,7 +107,10 @@ export const getEmployee = protectedRoute('getEmployee', {
   route: `${employees}/{id}`,
   methods: ['GET'],
   access: anyOf(self, departmentReader),
-  schemas: { params: employeeRoute },
+  schemas: {
+    params: employeeRoute,
+    responses: { 200: { description: 'The employee.', ...oneEmployee } },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const result = await directoryServices().employees.get(dept, id);
@@ -99,7 +127,11 @@ export const getEmployeeByEmail = protectedRoute('getEmployeeByEmail', {
   route: `${employees}/by-email/{*email}`,
   methods: ['GET'],
   access: departmentReader,
-  schemas: { params: byEmailRoute, query: byEmailQuery },
+  schemas: {
+    params: byEmailRoute,
+    query: byEmailQuery,
+    responses: { 200: { description: 'The employee with that email.', ...oneEmployee } },
+  },
   handler: async (request) => {
     const { dept, email } = readParams(request, byEmailRoute);
     const { consistency } = readQuery(request, byEmailQuery);
@@ -117,7 +149,11 @@ export const listEmployees = protectedRoute('listEmployees', {
   route: employees,
   methods: ['GET'],
   access: departmentReader,
-  schemas: { params: departmentRoute, query: listQuery },
+  schemas: {
+    params: departmentRoute,
+    query: listQuery,
+    responses: { 200: { description: 'A page of employees.', body: pageOf(employeeListItem) } },
+  },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const { pageSize, continuationToken, select, ...range } = readQuery(request, listQuery);
@@ -137,7 +173,11 @@ export const patchEmployee = protectedRoute('patchEmployee', {
   route: `${employees}/{id}`,
   methods: ['PATCH'],
   access: departmentEditor,
-  schemas: { params: employeeRoute, body: employeePatchSchema },
+  schemas: {
+    params: employeeRoute,
+    body: employeePatchSchema,
+    responses: { 200: { description: 'The employee as changed.', ...oneEmployee } },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, z.unknown());
@@ -153,7 +193,7 @@ export const deleteEmployee = protectedRoute('deleteEmployee', {
   route: `${employees}/{id}`,
   methods: ['DELETE'],
   access: departmentEditor,
-  schemas: { params: employeeRoute },
+  schemas: { params: employeeRoute, responses: { 204: { description: 'Deleted.' } } },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     await directoryServices().employees.delete(dept, id, { ifMatch: ifMatch(request) });
@@ -170,7 +210,15 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
   route: 'employees',
   methods: ['GET'],
   access: departmentReaderWhenNamed,
-  schemas: { query: lastNameQuery },
+  schemas: {
+    query: lastNameQuery,
+    responses: {
+      200: {
+        description: 'A page of employees with that last name.',
+        body: pageOf(employeeListItem),
+      },
+    },
+  },
   // The value readQuery will use (a repeated key: the last one), so the rule and the search
   // always see the same department.
   target: (request) => ({ department: request.query.getAll('department').at(-1) }),

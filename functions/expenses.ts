@@ -16,6 +16,7 @@ import {
 import { getStorageClients } from '../src/storage/clients';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self } from '../src/identity/access';
+import { ETAG_HEADER, isoInstant, itemsOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { employeeRoute, instant, queryInt } from './shared/input';
 
@@ -41,6 +42,17 @@ const claimBody = z.strictObject({
 
 const listQuery = z.object({ top: queryInt(1, MAX_EXPENSE_TOP).default(DEFAULT_EXPENSE_TOP) });
 
+/** A claim as the API shows it. */
+const claimJson = z.strictObject({
+  claimId: z.string(),
+  department: z.string(),
+  employeeId: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  description: z.string(),
+  submittedAt: isoInstant,
+});
+
 function toJson(claim: ExpenseClaim): Record<string, unknown> {
   return { ...claim, submittedAt: claim.submittedAt.toISOString() };
 }
@@ -50,7 +62,11 @@ export const submitExpenseClaim = protectedRoute('submitExpenseClaim', {
   route: 'departments/{dept}/employees/{id}/expenses',
   methods: ['POST'],
   access: anyOf(self),
-  schemas: { params: employeeRoute, body: claimBody },
+  schemas: {
+    params: employeeRoute,
+    body: claimBody,
+    responses: { 201: { description: 'The stored claim.', body: claimJson, headers: ETAG_HEADER } },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, claimBody);
@@ -64,7 +80,13 @@ export const listExpenseClaims = protectedRoute('listExpenseClaims', {
   route: 'departments/{dept}/employees/{id}/expenses',
   methods: ['GET'],
   access: anyOf(self),
-  schemas: { params: employeeRoute, query: listQuery },
+  schemas: {
+    params: employeeRoute,
+    query: listQuery,
+    responses: {
+      200: { description: 'The newest claims, newest first.', body: itemsOf(claimJson) },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { top } = readQuery(request, listQuery);

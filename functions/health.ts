@@ -5,6 +5,7 @@
  * and this is where an operator sees why. Settings the app cannot use (malformed, or an unresolved
  * Key Vault reference) are listed under `settings`: the features that need them answer 503.
  */
+import { z } from 'zod';
 import { configProblems } from '../src/config';
 import { CachedHealthCheck, checkHealth, type HealthReport } from '../src/health/health';
 import { getStorageClients } from '../src/storage/clients';
@@ -34,9 +35,33 @@ function settingsReport(): Record<string, string[]> | undefined {
   return lists.length > 0 ? Object.fromEntries(lists) : undefined;
 }
 
+/** The health report (src/health/health.ts `HealthReport`, plus settings and auth). */
+const healthJson = z.strictObject({
+  status: z.enum(['ok', 'degraded']),
+  storage: z.enum(['ok', 'unreachable']),
+  services: z.strictObject({ table: z.boolean(), queue: z.boolean(), blob: z.boolean() }),
+  settings: z
+    .strictObject({
+      invalid: z.array(z.string()).optional(),
+      unresolved: z.array(z.string()).optional(),
+      missing: z.array(z.string()).optional(),
+    })
+    .optional(),
+  auth: z.literal('missing').optional(),
+});
+
 publicRoute('health', {
   route: 'health',
   methods: ['GET'],
+  schemas: {
+    responses: {
+      200: {
+        description: 'Storage answers (`degraded` when some setting is unusable).',
+        body: healthJson,
+      },
+      503: { description: 'Storage is unreachable.', body: healthJson },
+    },
+  },
   handler: async () => {
     const report = await storageHealth.report();
     const settings = settingsReport();

@@ -18,6 +18,7 @@ import { getStorageClients } from '../src/storage/clients';
 import { MAX_LOGIN_USER_ID_LENGTH } from '../src/storage/keys';
 import { json, readJson, readParams, readQuery, validate } from './shared/http';
 import { anyOf, telemetryWriter, theUser } from '../src/identity/access';
+import { ETAG_HEADER, isoInstant, itemsOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { instant, queryInt } from './shared/input';
 
@@ -47,6 +48,15 @@ const listQuery = z.object({
   top: queryInt(1, MAX_LOGIN_TOP).default(MAX_LOGIN_TOP),
 });
 
+/** An attempt as the API shows it. */
+const attemptJson = z.strictObject({
+  attemptId: z.string(),
+  userId: z.string(),
+  succeeded: z.boolean(),
+  ip: z.string().optional(),
+  at: isoInstant,
+});
+
 function toJson(attempt: LoginAttempt): Record<string, unknown> {
   return { ...attempt, at: attempt.at.toISOString() };
 }
@@ -56,7 +66,12 @@ export const recordLoginAttempt = protectedRoute('recordLoginAttempt', {
   route: 'logins',
   methods: ['POST'],
   access: anyOf(telemetryWriter),
-  schemas: { body: attemptBody },
+  schemas: {
+    body: attemptBody,
+    responses: {
+      201: { description: 'The stored attempt.', body: attemptJson, headers: ETAG_HEADER },
+    },
+  },
   handler: async (request) => {
     const body = await readJson(request, attemptBody);
     const { attempt, etag } = await logins().attempts.record(body);
@@ -73,7 +88,11 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
   route: 'logins/{*userId}',
   methods: ['GET'],
   access: anyOf(theUser),
-  schemas: { params: userRoute, query: listQuery },
+  schemas: {
+    params: userRoute,
+    query: listQuery,
+    responses: { 200: { description: 'The attempts, newest first.', body: itemsOf(attemptJson) } },
+  },
   // The catch-all keeps an encoded `/` encoded; the rule compares the decoded id.
   target: (request) => ({ userId: request.params.userId?.replace(/%2F/gi, '/') }),
   handler: async (request) => {

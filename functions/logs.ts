@@ -5,12 +5,13 @@
 import { z } from 'zod';
 import { getConfig } from '../src/config';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
-import { acceptLogBatch, type LogIngestTarget } from '../src/logs/ingest';
-import { parseLevelFilter } from '../src/logs/levels';
+import { acceptLogBatch, type AcceptedLogBatch, type LogIngestTarget } from '../src/logs/ingest';
+import { LOG_LEVELS, parseLevelFilter } from '../src/logs/levels';
 import { queryLogs } from '../src/logs/query';
 import { getStorageClients } from '../src/storage/clients';
 import { json, readJson, readQuery } from './shared/http';
 import { admin, anyOf, telemetryWriter } from '../src/identity/access';
+import { itemsOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 
 const isoTime = z.iso.datetime({
@@ -23,6 +24,21 @@ const logQuerySchema = z.object({
   from: isoTime,
   to: isoTime,
   level: z.string().optional(),
+});
+
+/** `POST /logs`'s answer (src/logs/ingest.ts `AcceptedLogBatch`). */
+const acceptedJson = z.strictObject({
+  batchId: z.string(),
+  entries: z.number().int().min(1),
+  messages: z.number().int(),
+  staged: z.boolean(),
+}) satisfies z.ZodType<AcceptedLogBatch>;
+
+/** A stored entry: `at`, `level`, `message` and the extra fields it was sent with. */
+const entryJson = z.looseObject({
+  at: z.iso.datetime(),
+  level: z.enum(LOG_LEVELS),
+  message: z.string(),
 });
 
 let ingestTarget: LogIngestTarget | undefined;
@@ -46,7 +62,10 @@ export const postLogs = protectedRoute('postLogs', {
   methods: ['POST'],
   access: anyOf(telemetryWriter),
   // The batch is checked entry by entry by parseLogBatch (src/logs), not by a zod schema.
-  schemas: { body: z.unknown() },
+  schemas: {
+    body: z.unknown(),
+    responses: { 202: { description: 'The batch is durably accepted.', body: acceptedJson } },
+  },
   handler: async (request) => {
     const config = getConfig();
     const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
@@ -61,7 +80,14 @@ export const getLogs = protectedRoute('getLogs', {
   route: 'logs',
   methods: ['GET'],
   access: admin,
-  schemas: { query: logQuerySchema },
+  schemas: {
+    query: logQuerySchema,
+    responses: {
+      200: { description: 'The entries of the window, in time order.', body: itemsOf(entryJson) },
+    },
+    // A window that would read too much (src/logs/query.ts).
+    errors: [413],
+  },
   handler: async (request) => {
     const config = getConfig();
     const query = readQuery(request, logQuerySchema);

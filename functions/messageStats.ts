@@ -33,7 +33,11 @@ export const recordMessages = protectedRoute('recordMessages', {
   route: 'departments/{dept}/employees/{id}/messages',
   methods: ['POST'],
   access: anyOf(telemetryWriter),
-  schemas: { params: employeeRoute, body: countBody },
+  schemas: {
+    params: employeeRoute,
+    body: countBody,
+    responses: { 204: { description: 'Both counters include the messages.' } },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, countBody);
@@ -47,7 +51,19 @@ export const hourlyMessages = protectedRoute('hourlyMessages', {
   route: 'departments/{dept}/employees/{id}/messages/hourly',
   methods: ['GET'],
   access: anyOf(self),
-  schemas: { params: employeeRoute, query: hourlyQuery },
+  schemas: {
+    params: employeeRoute,
+    query: hourlyQuery,
+    responses: {
+      200: {
+        description: "The day's 24 hourly counts.",
+        body: z.strictObject({
+          day: z.iso.date(),
+          hours: z.array(z.number().int().min(0)).length(24),
+        }),
+      },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { day } = readQuery(request, hourlyQuery);
@@ -61,7 +77,19 @@ export const dailyMessages = protectedRoute('dailyMessages', {
   route: 'departments/{dept}/employees/{id}/messages/daily',
   methods: ['GET'],
   access: anyOf(self),
-  schemas: { params: employeeRoute, query: dailyQuery },
+  schemas: {
+    params: employeeRoute,
+    query: dailyQuery,
+    responses: {
+      200: {
+        description: "The year's daily counts.",
+        body: z.strictObject({
+          year: z.number().int(),
+          days: z.array(z.number().int().min(0)).min(365).max(366),
+        }),
+      },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { year } = readQuery(request, dailyQuery);

@@ -38,16 +38,33 @@ import { moveEmployeeOrchestrator } from '../src/orchestrations/move/moveOrchest
 import type { MoveRequest } from '../src/orchestrations/move/moveRequest';
 import { Activities, Orchestrations } from '../src/orchestrations/names';
 import type { OrchestrationServices } from '../src/orchestrations/services';
-import { hasEnded, isOrchestrationId, readOrchestration } from '../src/orchestrations/status';
+import {
+  hasEnded,
+  isOrchestrationId,
+  readOrchestration,
+  type OrchestrationView,
+} from '../src/orchestrations/status';
 import { ValidationError } from '../src/errors';
 import { departmentName, departmentRoute, employeeRoute } from './shared/input';
 import { json, readJson, readParams } from './shared/http';
 import { admin } from '../src/identity/access';
-import { protectedRoute } from './shared/route';
+import { protectedRoute, type RouteSchemas } from './shared/route';
 
 const moveBody = z.strictObject({
   toDepartment: departmentName,
 });
+
+/** What every start answers. */
+const started: RouteSchemas['responses'] = {
+  202: {
+    description: 'Started: poll `statusUri`.',
+    body: z.strictObject({ id: z.string(), statusUri: z.string() }),
+    headers: {
+      location: { description: 'The status URI.' },
+      'retry-after': { description: 'Seconds to wait before asking for the status.' },
+    },
+  },
+};
 
 /** Seconds a client should wait before asking for the status again. */
 const RETRY_AFTER_SECONDS = '1';
@@ -80,7 +97,7 @@ export const startMoveEmployee = protectedRoute('startMoveEmployee', {
   route: 'departments/{dept}/employees/{id}/move',
   methods: ['POST'],
   access: admin,
-  schemas: { params: employeeRoute, body: moveBody },
+  schemas: { params: employeeRoute, body: moveBody, responses: started },
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { dept, id } = readParams(request, employeeRoute);
@@ -102,7 +119,7 @@ export const startArchiveDepartment = protectedRoute('startArchiveDepartment', {
   route: 'departments/{dept}/archive',
   methods: ['POST'],
   access: admin,
-  schemas: { params: departmentRoute },
+  schemas: { params: departmentRoute, responses: started },
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { dept } = readParams(request, departmentRoute);
@@ -118,7 +135,7 @@ export const startIndexAudit = protectedRoute('startIndexAudit', {
   route: 'maintenance/indexes/audit',
   methods: ['POST'],
   access: admin,
-  schemas: { body: auditBody },
+  schemas: { body: auditBody, responses: started },
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { repair } = await readJson(request, auditBody);
@@ -139,7 +156,27 @@ export const getOrchestration = protectedRoute('getOrchestration', {
   route: 'orchestrations/{id}',
   methods: ['GET'],
   access: admin,
-  schemas: { params: orchestrationRoute },
+  schemas: {
+    params: orchestrationRoute,
+    responses: {
+      200: {
+        description: 'Its status; `output` once Completed, `failure` once Failed.',
+        body: z.strictObject({
+          id: z.string(),
+          name: z.string(),
+          runtimeStatus: z.string(),
+          output: z.unknown().optional(),
+          failure: z.string().optional(),
+        }) satisfies z.ZodType<OrchestrationView>,
+        headers: {
+          'retry-after': {
+            description: 'Seconds to wait before asking again, while it has not ended.',
+            optional: true,
+          },
+        },
+      },
+    },
+  },
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { id } = readParams(request, orchestrationRoute);

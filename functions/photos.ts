@@ -27,12 +27,26 @@ const adoptBody = z.strictObject({ blobName: z.string().min(1).max(1024) });
 
 const route = 'departments/{dept}/employees/{id}/photo';
 
+/** 501: an account key is configured but no account name can be found (src/sas/signingKey.ts). */
+const NOT_CONFIGURED = [501];
+
 /** `PUT .../photo` → 200 `{"photoUrl"}`. */
 export const putPhoto = protectedRoute('putEmployeePhoto', {
   route,
   methods: ['PUT'],
   access: anyOf(self, departmentEditor),
-  schemas: { params: employeeRoute, body: adoptBody, rawBodies: ['image/*'] },
+  schemas: {
+    params: employeeRoute,
+    body: adoptBody,
+    rawBodies: ['image/*'],
+    errors: NOT_CONFIGURED,
+    responses: {
+      200: {
+        description: 'Stored (or adopted): the URL the employee now names.',
+        body: z.strictObject({ photoUrl: z.string() }),
+      },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim();
@@ -56,7 +70,16 @@ export const getPhoto = protectedRoute('getEmployeePhoto', {
   route,
   methods: ['GET'],
   access: anyOf(self, departmentReader),
-  schemas: { params: employeeRoute },
+  schemas: {
+    params: employeeRoute,
+    errors: NOT_CONFIGURED,
+    responses: {
+      302: {
+        description: 'Redirect to a short-lived read SAS URL of the photo.',
+        headers: { location: { description: 'The read SAS URL.' } },
+      },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { url } = await photoReadUrl(photoDependencies(), dept, id);
@@ -69,7 +92,11 @@ export const removePhoto = protectedRoute('deleteEmployeePhoto', {
   route,
   methods: ['DELETE'],
   access: departmentEditor,
-  schemas: { params: employeeRoute },
+  schemas: {
+    params: employeeRoute,
+    errors: NOT_CONFIGURED,
+    responses: { 204: { description: 'Deleted.' } },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     await deletePhoto(photoDependencies(), dept, id);

@@ -9,6 +9,7 @@ import { directoryServices } from './shared/directory';
 import { employeeRoute, selectParam } from './shared/input';
 import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, departmentEditor, self } from '../src/identity/access';
+import { ETAG_HEADER, itemsOf, reviewBody, reviewListItem } from './shared/output';
 import { protectedRoute } from './shared/route';
 
 const reviewRoute = employeeRoute.extend({
@@ -27,7 +28,13 @@ export const putReview = protectedRoute('putReview', {
   route: `${reviews}/{year}`,
   methods: ['PUT'],
   access: departmentEditor,
-  schemas: { params: reviewRoute, body: reviewBodySchema },
+  schemas: {
+    params: reviewRoute,
+    body: reviewBodySchema,
+    responses: {
+      200: { description: 'The review as stored.', body: reviewBody, headers: ETAG_HEADER },
+    },
+  },
   handler: async (request) => {
     const { dept, id, year } = readParams(request, reviewRoute);
     const body = await readJson(request, reviewBodySchema);
@@ -43,7 +50,13 @@ export const listReviews = protectedRoute('listReviews', {
   route: reviews,
   methods: ['GET'],
   access: anyOf(self, departmentEditor),
-  schemas: { params: employeeRoute, query: listQuery },
+  schemas: {
+    params: employeeRoute,
+    query: listQuery,
+    responses: {
+      200: { description: 'The reviews, ordered by year.', body: itemsOf(reviewListItem) },
+    },
+  },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { select } = readQuery(request, listQuery);

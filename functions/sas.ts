@@ -12,8 +12,15 @@ import {
   self,
   type AccessRule,
 } from '../src/identity/access';
-import { getSasService, type SasService } from '../src/sas/service';
+import {
+  getSasService,
+  type BlobSasGrant,
+  type SasService,
+  type TableSasGrant,
+} from '../src/sas/service';
+import type { PolicyRotation } from '../src/sas/tablePolicy';
 import { json, readJson, readParams } from './shared/http';
+import { isoInstant } from './shared/output';
 import { protectedRoute, type AuthorizedHandler, type RouteSchemas } from './shared/route';
 
 /** Tokens are secrets with an expiry: never let a proxy or browser keep them. */
@@ -21,6 +28,35 @@ const NO_STORE = { 'cache-control': 'no-store' };
 
 const lifetimeBody = z.object({ minutes: z.number().int().min(1).optional() });
 const photoBody = lifetimeBody.extend({ access: z.enum(['read', 'write']) });
+
+/** What every grant has (src/sas/service.ts). */
+const grantFields = {
+  url: z.string(),
+  sas: z.string(),
+  startsOn: isoInstant,
+  expiresOn: isoInstant,
+  permissions: z.string(),
+  signedWith: z.enum(['accountKey', 'userDelegationKey']),
+};
+const tableGrant = z.strictObject({
+  ...grantFields,
+  table: z.string(),
+  partitionKey: z.string(),
+  rowKeyStart: z.string().optional(),
+  rowKeyEnd: z.string().optional(),
+  policyId: z.string().optional(),
+}) satisfies z.ZodType<TableSasGrant>;
+const blobGrant = z.strictObject({
+  ...grantFields,
+  container: z.string(),
+  blobName: z.string().optional(),
+}) satisfies z.ZodType<BlobSasGrant>;
+const granted = (body: z.ZodType): RouteSchemas['responses'] => ({
+  200: { description: 'The grant (never cached).', body },
+});
+/** 501 where the deployment lacks what a token is signed with (src/sas/signingKey.ts). */
+const NOT_CONFIGURED = [501];
+
 const departmentParams = z.object({ dept: z.string() });
 const employeeParams = z.object({ dept: z.string(), id: z.string() });
 const tableParams = z.object({ table: z.string() });
@@ -44,7 +80,12 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       name: 'sasExpenses',
       route: 'sas/expenses/{dept}/{id}',
       access: anyOf(self),
-      schemas: { params: employeeParams, body: lifetimeBody },
+      schemas: {
+        params: employeeParams,
+        body: lifetimeBody,
+        responses: granted(tableGrant),
+        errors: NOT_CONFIGURED,
+      },
       handler: async (request, _context, principal) => {
         const { dept, id } = readParams(request, employeeParams);
         const { minutes } = await readJson(request, lifetimeBody);
@@ -55,7 +96,12 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       name: 'sasDepartment',
       route: 'sas/departments/{dept}',
       access: departmentReader,
-      schemas: { params: departmentParams, body: lifetimeBody },
+      schemas: {
+        params: departmentParams,
+        body: lifetimeBody,
+        responses: granted(tableGrant),
+        errors: NOT_CONFIGURED,
+      },
       handler: async (request, _context, principal) => {
         const { dept } = readParams(request, departmentParams);
         const { minutes } = await readJson(request, lifetimeBody);
@@ -67,7 +113,12 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       // Read: the employee or its department's readers; write: the employee or its editors.
       route: 'sas/photos/{dept}/{id}',
       access: anyOf(self, departmentReader, departmentEditor),
-      schemas: { params: employeeParams, body: photoBody },
+      schemas: {
+        params: employeeParams,
+        body: photoBody,
+        responses: granted(blobGrant),
+        errors: NOT_CONFIGURED,
+      },
       handler: async (request, _context, principal) => {
         const { dept, id } = readParams(request, employeeParams);
         const { access, minutes } = await readJson(request, photoBody);
@@ -78,7 +129,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       name: 'sasLogs',
       route: 'sas/logs',
       access: admin,
-      schemas: { body: lifetimeBody },
+      schemas: { body: lifetimeBody, responses: granted(blobGrant), errors: NOT_CONFIGURED },
       handler: async (request, _context, principal) => {
         const { minutes } = await readJson(request, lifetimeBody);
         return answer(service().logsSas(principal, minutes));
@@ -89,7 +140,18 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       // Not `admin/...`: the Functions host reserves that prefix for its own API.
       route: 'sas/policies/{table}/rotate',
       access: admin,
-      schemas: { params: tableParams },
+      schemas: {
+        params: tableParams,
+        responses: granted(
+          z.strictObject({
+            table: z.string(),
+            policyId: z.string(),
+            revokedPolicyId: z.string().optional(),
+          }) satisfies z.ZodType<PolicyRotation>,
+        ),
+        // 409: another rotation changed the policy meanwhile (src/sas/tablePolicy.ts).
+        errors: [...NOT_CONFIGURED, 409],
+      },
       handler: async (request, _context, principal) => {
         const { table } = readParams(request, tableParams);
         return answer(service().rotateSasPolicy(principal, table));

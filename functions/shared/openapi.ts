@@ -1,12 +1,14 @@
 /**
  * The API's OpenAPI 3.1 description, generated from what the app registers: the routes, methods and
  * access rules of functions/shared/route.ts, and the very zod schemas each adapter validates its
- * route parameters, query string and JSON body with (zod 4 emits JSON Schema 2020-12, the dialect
- * of OpenAPI 3.1). Nothing here is written twice: a route, a parameter or a field that changes in
- * an adapter changes here.
+ * route parameters, query string and JSON body with, and the schemas of what each answers (its
+ * `schemas.responses`; zod 4 emits JSON Schema 2020-12, the dialect of OpenAPI 3.1). Nothing here is
+ * written twice: a route, a parameter or a field that changes in an adapter changes here. The e2e
+ * tests hold every request they send and every response they get against the served document
+ * (test/support/apiContract.ts).
  */
 import { z } from 'zod';
-import type { RegisteredRoute } from './route';
+import type { RegisteredRoute, ResponseSpec } from './route';
 import { PRINCIPAL_HEADER } from '../../src/identity/principal';
 
 /** A JSON Schema object, as zod emits it. */
@@ -45,21 +47,26 @@ export const ERROR_SCHEMA: JsonSchema = {
   },
 };
 
-const ERROR_MEANINGS: Record<number, string> = {
+/** What each error status means (functions/shared/http.ts maps domain errors to them). */
+export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: 'Invalid input: bad JSON, a missing or ill-typed field, a forbidden key character.',
   401: 'No (trusted) identity: send the App Service principal (x-ms-client-principal).',
   403: 'The caller is not one the route admits (decided before any storage read).',
   404: 'Not found.',
   409: 'Already exists, or conflicting state.',
   412: 'The If-Match ETag is stale.',
-  413: 'The request body is over the limit.',
-  503: 'Storage is throttled or unreachable after retries; see Retry-After.',
+  413: 'The request (or the data it asks for) is over the limit.',
+  501: 'The feature needs a setting this deployment does not have (e.g. an account key).',
+  503: 'Storage is throttled or unreachable after retries, or a setting is unusable; see Retry-After.',
 };
 
-/** The JSON Schema of a zod schema as a request is written (input side of transforms). */
-export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+/**
+ * The JSON Schema of a zod schema: as a request is written (`input`, the input side of
+ * transforms) or as a response is (`output`).
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
   const emitted = z.toJSONSchema(schema, {
-    io: 'input',
+    io,
     target: 'draft-2020-12',
     // Refinements and transforms cannot be said in JSON Schema: the input shape is described.
     unrepresentable: 'any',
@@ -109,7 +116,47 @@ export function errorStatuses(route: RegisteredRoute, method: string): number[] 
   if (['POST', 'PUT', 'PATCH'].includes(method) && !route.access.anonymous) statuses.add(409);
   if (['PUT', 'PATCH', 'DELETE'].includes(method) && hasParams) statuses.add(412);
   if (takesBody) statuses.add(413);
+  for (const status of route.schemas.errors ?? []) statuses.add(status);
+  // A status the route declares a response of its own for (health's 503) is not an error here.
+  for (const status of Object.keys(route.schemas.responses)) statuses.delete(Number(status));
   return [...statuses].sort((a, b) => a - b);
+}
+
+/** One declared response as OpenAPI writes it. */
+function responseObject(spec: ResponseSpec): JsonSchema {
+  const content: Record<string, JsonSchema> = {};
+  if (spec.body) content['application/json'] = { schema: jsonSchemaOf(spec.body, 'output') };
+  for (const type of spec.rawBodies ?? []) {
+    content[type] = { schema: { type: 'string', contentMediaType: type } };
+  }
+  const headers = Object.entries(spec.headers ?? {}).map(([name, header]) => [
+    name,
+    {
+      description: header.description,
+      required: header.optional !== true,
+      schema: { type: 'string' },
+    },
+  ]);
+  return {
+    description: spec.description,
+    ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+    ...(Object.keys(content).length > 0 ? { content } : {}),
+  };
+}
+
+/**
+ * The request body: required unless an empty one passes (functions/shared/http.ts `readJson` reads
+ * no body as `{}`). The adapters read a JSON body whatever its content-type label says.
+ */
+function requestBody(route: RegisteredRoute, content: Record<string, JsonSchema>): JsonSchema {
+  const { body } = route.schemas;
+  return {
+    description: body
+      ? 'JSON (read as JSON whatever the content-type label says, unless another type is listed); no body counts as {}.'
+      : 'The raw bytes.',
+    required: body === undefined || !body.safeParse({}).success,
+    content,
+  };
 }
 
 function operation(route: RegisteredRoute, method: string): JsonSchema {
@@ -122,7 +169,12 @@ function operation(route: RegisteredRoute, method: string): JsonSchema {
       required: true,
       schema: params.properties[name] ?? { type: 'string' },
       ...(catchAll
-        ? { description: 'Catch-all: the rest of the path, which may itself contain "/".' }
+        ? {
+            description:
+              'Catch-all: the rest of the path, which may itself contain "/" (or be empty, ' +
+              'with or without the "/" before it, where its schema allows).',
+            'x-catch-all': true,
+          }
         : {}),
     })),
     ...Object.entries(query.properties).map(([name, schema]) => ({
@@ -139,9 +191,10 @@ function operation(route: RegisteredRoute, method: string): JsonSchema {
   for (const type of route.schemas.rawBodies ?? []) {
     content[type] = { schema: { type: 'string', contentMediaType: type } };
   }
-  const responses: Record<string, JsonSchema> = {
-    '2XX': { description: 'Success: see API.md for the body of each route.' },
-  };
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, spec] of Object.entries(route.schemas.responses)) {
+    if (spec) responses[status] = responseObject(spec);
+  }
   for (const status of errorStatuses(route, method)) {
     responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
   }
@@ -154,9 +207,7 @@ function operation(route: RegisteredRoute, method: string): JsonSchema {
     'x-access': { description: who, anonymous: route.access.anonymous },
     security: route.access.anonymous ? [] : [{ principal: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(Object.keys(content).length > 0
-      ? { requestBody: { required: route.schemas.body !== undefined, content } }
-      : {}),
+    ...(Object.keys(content).length > 0 ? { requestBody: requestBody(route, content) } : {}),
     responses,
   };
 }
@@ -184,6 +235,17 @@ export function openApiDocument(
       `Error${status}`,
       {
         description: meaning,
+        ...(status === '503'
+          ? {
+              headers: {
+                'retry-after': {
+                  description: 'Seconds to wait before trying again.',
+                  required: true,
+                  schema: { type: 'string' },
+                },
+              },
+            }
+          : {}),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       },
     ]),

@@ -32,9 +32,30 @@ export type AuthorizedHandler = (
   principal: Principal,
 ) => Promise<HttpResponseInit>;
 
+/** A response header a route sets. */
+export interface ResponseHeader {
+  /** What it carries. */
+  description: string;
+  /** Set only in some cases (e.g. `Retry-After` while an orchestration runs). */
+  optional?: boolean;
+}
+
+/** One success (or otherwise non-error) response of a route. */
+export interface ResponseSpec {
+  /** What it means. */
+  description: string;
+  /** Its JSON body; none when absent. */
+  body?: z.ZodType;
+  /** Non-JSON bodies it may carry instead, by content type (the console's files). */
+  rawBodies?: readonly string[];
+  /** Headers it sets, by lower-case name (`etag`, `location`, `retry-after`). */
+  headers?: Readonly<Record<string, ResponseHeader>>;
+}
+
 /**
- * The zod schemas a route's adapter validates its input with, given again at registration so the
- * OpenAPI description (functions/shared/openapi.ts) is generated from the very same schemas.
+ * The zod schemas a route's adapter validates its input with, and those of what it answers,
+ * given at registration so the OpenAPI description (functions/shared/openapi.ts) is generated from
+ * the very same schemas. `responses` is required: a route cannot be registered undescribed.
  */
 export interface RouteSchemas {
   /** Route parameters (`readParams`). */
@@ -45,14 +66,21 @@ export interface RouteSchemas {
   body?: z.ZodType;
   /** Non-JSON bodies the route also accepts, by content type (e.g. `image/*`). */
   rawBodies?: readonly string[];
+  /** What the route answers when it does not fail, by status (200, 201, 202, 204, 302...). */
+  responses: Readonly<Partial<Record<number, ResponseSpec>>>;
+  /**
+   * Error statuses it answers beyond those its registration implies (openapi.ts
+   * `errorStatuses`), e.g. 501 where a feature needs a setting.
+   */
+  errors?: readonly number[];
 }
 
 /** A route that needs a caller. */
 export interface ProtectedRouteOptions {
   route: string;
   methods: HttpMethod[];
-  /** Input schemas, for the API description. */
-  schemas?: RouteSchemas;
+  /** Input and response schemas, for the API description. */
+  schemas: RouteSchemas;
   /** Who may call. */
   access: AccessRule;
   /**
@@ -68,8 +96,8 @@ export interface ProtectedRouteOptions {
 export interface PublicRouteOptions {
   route: string;
   methods: HttpMethod[];
-  /** Input schemas, for the API description. */
-  schemas?: RouteSchemas;
+  /** Input and response schemas, for the API description. */
+  schemas: RouteSchemas;
   extraInputs?: FunctionInput[];
   handler: HttpHandler;
 }
@@ -133,7 +161,7 @@ export function protectedRoute(name: string, options: ProtectedRouteOptions): Ht
     route: options.route,
     methods: options.methods,
     access: options.access,
-    schemas: options.schemas ?? {},
+    schemas: options.schemas,
   });
   // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
   app.http(name, {
@@ -158,7 +186,7 @@ export function publicRoute(name: string, options: PublicRouteOptions): HttpHand
     route: options.route,
     methods: options.methods,
     access: anonymous,
-    schemas: options.schemas ?? {},
+    schemas: options.schemas,
   });
   // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
   app.http(name, {

@@ -6,10 +6,15 @@
  *   const host = await startHost({ env: { ARCHIVE_QUEUE: uniqueName('archive') } });
  *   const response = await fetch(`${host.baseUrl}/health`); // baseUrl ends with /api
  *   await host.stop();
+ *
+ * Every `fetch` a test sends to the API of the project's app is checked against the OpenAPI
+ * document the host serves (test/support/apiContract.ts): a request or response it does not
+ * describe fails the test at that call.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { checkApiTraffic } from './apiContract';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(PROJECT_ROOT, 'tools/host/cli.ts');
@@ -170,6 +175,12 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
   }
 
   const port = Number(new URL(origin).port);
+  // The project's whole app serves its OpenAPI document; fixture apps and subsets do not.
+  const stopChecks =
+    options.appRoot === undefined && options.functionsGlob === undefined
+      ? checkApiTraffic(baseUrl)
+      : () => undefined;
+  void exit.then(stopChecks);
   return {
     baseUrl,
     origin,

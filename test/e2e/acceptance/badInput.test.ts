@@ -1,9 +1,12 @@
 /**
  * Contract acceptance for bad input: malformed JSON, bodies that are not JSON objects, wrong
  * content types, bodies over the limits (413) and unknown routes (404) all answer API.md's JSON
- * error body — and nothing of a refused request is stored (each case reads back).
+ * error body — and nothing of a refused request is stored (each case reads back). Every answer is
+ * also held against the OpenAPI document (test/support/apiContract.ts): a refused request must get
+ * an error status its operation documents.
  */
 import { randomBytes } from 'node:crypto';
+import { outsideTheDocument } from '../../support/apiContract';
 import { startHost, type RunningHost } from '../../support/host';
 import { asAdmin } from '../../support/principals';
 import {
@@ -204,7 +207,7 @@ describe('content types', () => {
       await call('GET', `/departments/${seg(dept)}`),
       await call('GET', `/departments/${seg(dept)}/employees?fromId=000000`),
       await call('GET', `/departments/${seg(dept)}/employees/000001`),
-      await call('GET', '/nothing-here'),
+      await outsideTheDocument(() => call('GET', '/nothing-here')),
     ]) {
       expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
     }
@@ -306,7 +309,11 @@ describe('unknown routes and methods (404 JSON)', () => {
     ['GET', '/departments/Sales/employees/000001/photos/extra/segments'],
     ['PUT', '/logins'],
   ])('%s %s is 404 with the JSON error body', async (method, path) => {
-    expectError(await call(method, path, method === 'GET' ? {} : { json: {} }), 404);
+    // Off the OpenAPI document on purpose: the answer must still be its JSON error.
+    const reply = await outsideTheDocument(() =>
+      call(method, path, method === 'GET' ? {} : { json: {} }),
+    );
+    expectError(reply, 404);
   });
 
   it('an invalid employee id in the path is 400, not 404 or 500', async () => {

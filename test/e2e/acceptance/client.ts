@@ -1,6 +1,8 @@
 /**
  * A small HTTP client for the acceptance tests: sends requests to the local host the way an API
- * client would and checks the conventions every response of API.md shares.
+ * client would and checks the conventions every response of API.md shares. Its `fetch` goes
+ * through the OpenAPI checks `startHost` installs (test/support/apiContract.ts), so every request
+ * and response is also held against the served document.
  */
 import { randomBytes } from 'node:crypto';
 import { adminPrincipal, PRINCIPAL_HEADER } from '../../support/principals';

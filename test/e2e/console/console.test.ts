@@ -5,7 +5,8 @@
  *   request goes to Azurite's table port with the SAS, not to the API) and the 24-hour chart drawn;
  * - a reader of one department is refused another department, with the API's message on screen;
  * - an admin reads a log window straight from the blob endpoint with the logs SAS.
- * Screenshots land in test-artifacts/console/ (gitignored).
+ * Every answer the page gets from the API is held against the OpenAPI document
+ * (test/support/apiContract.ts). Screenshots land in test-artifacts/console/ (gitignored).
  *
  * Without Chromium at CHROMIUM_PATH (default /usr/bin/chromium) these tests are skipped and say so
  * loudly (here and in the run's summary line); with CI set, a missing Chromium fails the run.
@@ -13,8 +14,15 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type Page,
+  type Request,
+  type Response as BrowserResponse,
+} from 'playwright-core';
 import { allowConsoleOrigins } from '../../../tools/storageCors';
+import { checkExchange } from '../../support/apiContract';
 import { PROJECT_ROOT, startHost, type RunningHost } from '../../support/host';
 import { pngImage } from '../../support/images';
 import { employeePrincipal, readerPrincipal, telemetryPrincipal } from '../../support/principals';
@@ -47,6 +55,31 @@ const logMessage = `Console log line ${Date.now()}`;
 
 let host: RunningHost;
 let browser: Browser;
+
+/**
+ * The page's API calls do not go through this process's `fetch`: each answer is held against the
+ * OpenAPI document here, and the test that made it fails in `afterEach` when one does not match.
+ */
+const browserChecks: Promise<void>[] = [];
+
+async function checkBrowserResponse(response: BrowserResponse): Promise<void> {
+  const request = response.request();
+  const url = new URL(response.url());
+  const status = response.status();
+  // A browser keeps no body of a redirect.
+  const text = status >= 300 && status < 400 ? '' : (await response.body()).toString('utf8');
+  await checkExchange(host.baseUrl, {
+    method: request.method(),
+    path: url.pathname.slice(new URL(host.baseUrl).pathname.length),
+    query: url.searchParams,
+    contentType: (await request.allHeaders())['content-type'],
+    body: request.postData() ?? undefined,
+    status,
+    headers: new Headers(await response.allHeaders()),
+    text,
+    redirected: false,
+  });
+}
 
 describeInBrowser('the web console in Chromium', () => {
   beforeAll(async () => {
@@ -132,6 +165,10 @@ describeInBrowser('the web console in Chromium', () => {
     });
   }, 120_000);
 
+  afterEach(async () => {
+    await Promise.all(browserChecks.splice(0));
+  });
+
   afterAll(async () => {
     await browser?.close();
     await host?.stop();
@@ -147,6 +184,11 @@ describeInBrowser('the web console in Chromium', () => {
     const page = await context.newPage();
     const requests: Request[] = [];
     page.on('request', (request) => requests.push(request));
+    page.on('response', (response) => {
+      if (response.url().startsWith(`${host.baseUrl}/`)) {
+        browserChecks.push(checkBrowserResponse(response));
+      }
+    });
     await page.goto(`${host.baseUrl}/console/`);
     await page.selectOption('#kind', kind);
     if (kind !== 'admin') await page.fill('#department', department);

@@ -1,7 +1,8 @@
 /**
  * The OpenAPI generator (functions/shared/openapi.ts) on hand-made registrations: paths from route
- * templates (catch-alls included), parameters and bodies from zod schemas, error responses as the
- * registration implies, and who may call each operation.
+ * templates (catch-alls included), parameters and bodies from zod schemas, success responses with
+ * their bodies and headers as the registration declares them, error responses as the registration
+ * implies, and who may call each operation.
  */
 import { z } from 'zod';
 import {
@@ -23,6 +24,17 @@ const patchRoute: RegisteredRoute = {
     params: z.object({ dept: z.string(), id: z.string().regex(/^\d{6}$/) }),
     query: z.strictObject({ dryRun: z.enum(['true', 'false']).optional(), tag: z.string() }),
     body: z.strictObject({ name: z.string().min(1), size: z.number().int().optional() }),
+    responses: {
+      200: {
+        description: 'The thing.',
+        body: z.strictObject({ name: z.string(), size: z.number().int().nullable() }),
+        headers: {
+          etag: { description: 'Its ETag.' },
+          'retry-after': { description: 'Later.', optional: true },
+        },
+      },
+      204: { description: 'Nothing changed.' },
+    },
   },
 };
 const publicRoute: RegisteredRoute = {
@@ -30,7 +42,22 @@ const publicRoute: RegisteredRoute = {
   route: 'ping',
   methods: ['GET'],
   access: anonymous,
-  schemas: {},
+  schemas: {
+    responses: { 200: { description: 'Pong.', body: z.strictObject({ pong: z.literal(true) }) } },
+  },
+};
+const healthLike: RegisteredRoute = {
+  name: 'probe',
+  route: 'probe',
+  methods: ['GET'],
+  access: anonymous,
+  schemas: {
+    responses: {
+      200: { description: 'Up.', body: z.strictObject({ up: z.boolean() }) },
+      503: { description: 'Down.', body: z.strictObject({ up: z.boolean() }) },
+    },
+    errors: [501],
+  },
 };
 
 describe('openApiPath and templateParameters', () => {
@@ -54,10 +81,13 @@ describe('errorStatuses', () => {
   it('gives an anonymous route without input only the storage outage', () => {
     expect(errorStatuses(publicRoute, 'GET')).toEqual([503]);
   });
+  it('adds the statuses a route declares, and drops those it declares a response of its own for', () => {
+    expect(errorStatuses(healthLike, 'GET')).toEqual([501]);
+  });
 });
 
 describe('openApiDocument', () => {
-  const doc = openApiDocument([patchRoute, publicRoute]) as {
+  const doc = openApiDocument([patchRoute, publicRoute, healthLike]) as {
     paths: Record<string, Record<string, Record<string, unknown>>>;
   };
   const op = doc.paths['/departments/{dept}/things/{id}']!.patch!;
@@ -77,7 +107,7 @@ describe('openApiDocument', () => {
   });
 
   it('describes the JSON body with the schema the adapter validates with', () => {
-    expect(op.requestBody).toEqual({
+    expect(op.requestBody).toMatchObject({
       required: true,
       content: { 'application/json': { schema: jsonSchemaOf(patchRoute.schemas.body!) } },
     });
@@ -86,6 +116,21 @@ describe('openApiDocument', () => {
       required: ['name'],
     });
     expect(jsonSchemaOf(patchRoute.schemas.body!)).not.toHaveProperty('$schema');
+  });
+
+  it('makes a body optional when no body (read as {}) passes its schema', () => {
+    const optional = openApiDocument([
+      {
+        ...patchRoute,
+        schemas: {
+          ...patchRoute.schemas,
+          body: z.strictObject({ minutes: z.number().optional() }),
+        },
+      },
+    ]) as typeof doc;
+    expect(optional.paths['/departments/{dept}/things/{id}']!.patch!.requestBody).toMatchObject({
+      required: false,
+    });
   });
 
   it('says who may call, and asks for the principal only where the rule needs one', () => {
@@ -101,6 +146,26 @@ describe('openApiDocument', () => {
   it('points every error response at the one error schema', () => {
     const responses = op.responses as Record<string, { $ref?: string }>;
     expect(responses['412']).toEqual({ $ref: '#/components/responses/Error412' });
-    expect(Object.keys(responses)).toContain('2XX');
+    expect(Object.keys(responses)).not.toContain('2XX');
+  });
+
+  it('describes each declared response: its body as the code writes it, its headers, or no body', () => {
+    const responses = op.responses as Record<string, Record<string, unknown>>;
+    expect(responses['200']).toEqual({
+      description: 'The thing.',
+      headers: {
+        etag: { description: 'Its ETag.', required: true, schema: { type: 'string' } },
+        'retry-after': { description: 'Later.', required: false, schema: { type: 'string' } },
+      },
+      content: {
+        'application/json': {
+          schema: jsonSchemaOf(patchRoute.schemas.responses[200]!.body!, 'output'),
+        },
+      },
+    });
+    expect(responses['204']).toEqual({ description: 'Nothing changed.' });
+    const probe = doc.paths['/probe']!.get!.responses as Record<string, Record<string, unknown>>;
+    expect(Object.keys(probe)).toEqual(['200', '501', '503']);
+    expect(probe['503']).toMatchObject({ description: 'Down.' });
   });
 });

@@ -1,0 +1,85 @@
+/**
+ * Response schemas several HTTP adapters share (employees, departments, reviews, pages, the
+ * `ETag` and `Location` headers). Each route declares what it answers with these, or with schemas
+ * of its own next to its adapter, in its registration (`schemas.responses`), so the OpenAPI
+ * description (functions/shared/openapi.ts) says what the code returns. The e2e tests hold every
+ * response the host gives against that description (test/support/apiContract.ts), so a schema
+ * that drifts from the code fails there.
+ *
+ * The objects are strict: a field the code adds without describing it is a contract change and
+ * fails the check. Where the service has a type for the body, the schema `satisfies` it, so a
+ * required field added to the type fails the build until the schema has it too.
+ */
+import { z } from 'zod';
+import type { Department, DepartmentSummary } from '../../src/directory/departmentEntity';
+import type { Employee } from '../../src/directory/employeeEntity';
+import type { Review } from '../../src/directory/reviews';
+import type { ResponseHeader } from './route';
+
+/** `ETag` of a single-resource read or write. */
+export const ETAG_HEADER: Readonly<Record<string, ResponseHeader>> = {
+  etag: { description: "The entity's ETag: send it as `If-Match` to make a write conditional." },
+};
+
+/** A list page: `{items, continuationToken}` (`null` on the last page). */
+export function pageOf(item: z.ZodType): z.ZodType {
+  return z.strictObject({ items: z.array(item), continuationToken: z.string().nullable() });
+}
+
+/** A whole list in one answer: `{items}`. */
+export function itemsOf(item: z.ZodType): z.ZodType {
+  return z.strictObject({ items: z.array(item) });
+}
+
+/** An ISO 8601 UTC instant as the API writes it (`Date.toISOString()`). */
+export const isoInstant = z.iso.datetime();
+
+/** An employee (src/directory/employeeEntity.ts `Employee`). */
+export const employeeBody = z.strictObject({
+  department: z.string(),
+  employeeId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  age: z.number().int().nullable(),
+  photoUrl: z.string().optional(),
+}) satisfies z.ZodType<Employee>;
+
+/** An employee in a list: its keys plus the fields `select` names (every field without it). */
+export const employeeListItem = employeeBody.partial().required({
+  department: true,
+  employeeId: true,
+});
+
+/** The manager's details copied onto a department. */
+const managerBody = z.strictObject({
+  employeeId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+});
+
+/** A department (src/directory/departmentEntity.ts `Department`). */
+export const departmentBody = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  employeeCount: z.number().int().min(0),
+  manager: managerBody.nullable(),
+}) satisfies z.ZodType<Department>;
+
+/** One row of `GET /departments`. */
+export const departmentSummary = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+}) satisfies z.ZodType<DepartmentSummary>;
+
+/** A yearly review (src/directory/reviews.ts `Review`). */
+export const reviewBody = z.strictObject({
+  year: z.number().int(),
+  managerRating: z.number(),
+  peerRating: z.number(),
+  comments: z.string(),
+}) satisfies z.ZodType<Review>;
+
+/** A review in a list: its year plus the fields `select` names (every field without it). */
+export const reviewListItem = reviewBody.partial().required({ year: true });
