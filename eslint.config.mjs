@@ -64,7 +64,7 @@ export default tseslint.config(
   },
   {
     // Storage is the bottom layer: it may use only the error types and the configuration.
-    files: ['src/storage/**/*.ts'],
+    files: ['src/storage/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -78,6 +78,23 @@ export default tseslint.config(
             {
               group: ['**/tools/**', '**/functions/**'],
               message: 'src/storage/ never imports functions/ or tools/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The key families (src/storage/keys/) are pure: their siblings and the error types only.
+    files: ['src/storage/keys/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./errors$)',
+              message: 'src/storage/keys/ imports only its own files and src/errors.ts.',
             },
           ],
         },

@@ -56,5 +56,17 @@ describe('lint rules', () => {
         "import { ConfigError } from '../config';\nexport const x = ConfigError;\n",
       ),
     ).toEqual([]);
+    expect(
+      await ruleIdsFor(
+        'src/storage/keys/x.ts',
+        "import { createDirectory } from '../../directory/directory';\nexport const x = createDirectory;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(
+        'src/storage/keys/x.ts',
+        "import { ValidationError } from '../../errors';\nexport const x = ValidationError;\n",
+      ),
+    ).toEqual([]);
   });
 });
