@@ -9,9 +9,8 @@
 import { app, type InvocationContext } from '@azure/functions';
 import { archiveEmployee, getArchivedEmployee } from '../src/archive/archiveEmployee';
 import { parseArchiveRequest, requestArchive } from '../src/archive/archiveRequests';
-import { getConfig, settingOrDefault } from '../src/config';
-import { getStorageClients } from '../src/storage/clients';
-import { archiveDependencies } from './shared/consistency';
+import { settingOrDefault } from '../src/config';
+import { services } from './shared/services';
 import { employeeRoute } from './shared/input';
 import { json, readParams } from './shared/http';
 import { departmentEditor, departmentReader } from '../src/identity/access';
@@ -26,8 +25,8 @@ export const requestEmployeeArchive = protectedRoute('requestEmployeeArchive', {
   schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const config = getConfig();
-    const clients = getStorageClients();
+    const config = services().config();
+    const clients = services().clients();
     await requestArchive(
       clients.table(config.tables.employees),
       clients.queue(config.queues.archive),
@@ -52,11 +51,8 @@ export const getArchived = protectedRoute('getArchivedEmployee', {
   schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const config = getConfig();
-    return json(
-      200,
-      await getArchivedEmployee(getStorageClients().table(config.tables.archive), dept, id),
-    );
+    const archive = services().clients().table(services().config().tables.archive);
+    return json(200, await getArchivedEmployee(archive, dept, id));
   },
 });
 
@@ -71,7 +67,7 @@ export async function archiveWorker(
 ): Promise<void> {
   const message = parseArchiveRequest(queuePayload(queueEntry));
   const result = await archiveEmployee(
-    archiveDependencies(),
+    services().archive(),
     message.department,
     message.employeeId,
   );

@@ -11,10 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readPlatformAuth } from '../src/config';
 import { NotFoundError } from '../src/errors';
-import { getStorageClients } from '../src/storage/clients';
 import type { HttpResponseInit } from '@azure/functions';
 import { json } from './shared/http';
-import { currentPrincipalTrust, publicRoute } from './shared/route';
+import { publicRoute } from './shared/route';
+import { services } from './shared/services';
 
 /** dist/console next to dist/functions when compiled; <root>/dist/console when run from source. */
 function consoleDirectory(): string {
@@ -65,7 +65,7 @@ function loadFiles(directory: string): Map<string, StaticFile> {
 /** The origins of the storage endpoints SAS URLs point at (for the CSP), or none when unknown. */
 function storageOrigins(): string[] {
   try {
-    const clients = getStorageClients();
+    const clients = services().clients();
     return [...new Set([clients.blobService().url, clients.tableService().url])].map(
       (url) => new URL(url).origin,
     );
@@ -93,7 +93,7 @@ export function consolePolicy(storage: readonly string[]): string {
 /** How callers sign in here: a developer sign-in only where hand-sent principals are believed. */
 export function consoleConfig(): { signIn: 'developer' | 'appService' } {
   const platform = readPlatformAuth();
-  if (!platform.inAzure && currentPrincipalTrust().trusted) return { signIn: 'developer' };
+  if (!platform.inAzure && services().principalTrust().trusted) return { signIn: 'developer' };
   return { signIn: 'appService' };
 }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { departmentEditor, signedIn } from '../src/identity/access';
 import { isDirectoryAdmin } from '../src/identity/roles';
 import { departmentBodySchema, managerBodySchema } from '../src/directory/validation';
-import { directoryServices } from './shared/directory';
+import { services } from './shared/services';
 import { departmentRoute, listParams } from './shared/input';
 import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
 import { protectedRoute } from './shared/route';
@@ -24,7 +24,7 @@ export const listDepartments = protectedRoute('listDepartments', {
   schemas: { query: listQuery },
   handler: async (request) => {
     const query = readQuery(request, listQuery);
-    return json(200, await directoryServices().departments.list(query));
+    return json(200, await services().directory().departments.list(query));
   },
 });
 
@@ -36,7 +36,7 @@ export const getDepartment = protectedRoute('getDepartment', {
   schemas: { params: departmentRoute },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
-    const result = await directoryServices().departments.get(dept);
+    const result = await services().directory().departments.get(dept);
     return json(200, result.value, { etag: result.etag });
   },
 });
@@ -53,10 +53,12 @@ export const putDepartment = protectedRoute('putDepartment', {
   handler: async (request, _context, principal) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, departmentBodySchema);
-    const result = await directoryServices().departments.put(dept, body, {
-      ifMatch: ifMatch(request),
-      mayCreate: isDirectoryAdmin(principal),
-    });
+    const result = await services()
+      .directory()
+      .departments.put(dept, body, {
+        ifMatch: ifMatch(request),
+        mayCreate: isDirectoryAdmin(principal),
+      });
     return json(result.created ? 201 : 200, result.value, { etag: result.etag });
   },
 });
@@ -70,9 +72,11 @@ export const setDepartmentManager = protectedRoute('setDepartmentManager', {
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const { employeeId } = await readJson(request, managerBodySchema);
-    const result = await directoryServices().departments.setManager(dept, employeeId, {
-      ifMatch: ifMatch(request),
-    });
+    const result = await services()
+      .directory()
+      .departments.setManager(dept, employeeId, {
+        ifMatch: ifMatch(request),
+      });
     return json(200, result.value, { etag: result.etag });
   },
 });

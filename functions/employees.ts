@@ -21,8 +21,7 @@ import {
   findEmployeesAcrossOrganisation,
   getEmployeeByEmailEventually,
 } from '../src/indexing/indexQueries';
-import { indexStores } from './shared/consistency';
-import { directoryServices } from './shared/directory';
+import { services } from './shared/services';
 import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
 import { protectedRoute } from './shared/route';
 import { departmentRoute, employeeRoute, listParams } from './shared/input';
@@ -59,7 +58,7 @@ export const createEmployee = protectedRoute('createEmployee', {
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, newEmployeeSchema);
-    const result = await directoryServices().employees.create(dept, body);
+    const result = await services().directory().employees.create(dept, body);
     return json(201, result.value, { etag: result.etag });
   },
 });
@@ -73,7 +72,7 @@ export const importEmployees = protectedRoute('importEmployees', {
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, importBodySchema, MAX_IMPORT_BYTES);
-    return json(200, await directoryServices().employees.import(dept, body.employees));
+    return json(200, await services().directory().employees.import(dept, body.employees));
   },
 });
 
@@ -85,7 +84,7 @@ export const getEmployee = protectedRoute('getEmployee', {
   schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const result = await directoryServices().employees.get(dept, id);
+    const result = await services().directory().employees.get(dept, id);
     return json(200, result.value, { etag: result.etag });
   },
 });
@@ -106,8 +105,8 @@ export const getEmployeeByEmail = protectedRoute('getEmployeeByEmail', {
     const address = email.replace(/%2F/gi, '/');
     const result =
       consistency === 'eventual'
-        ? await getEmployeeByEmailEventually(indexStores().index, dept, address)
-        : await directoryServices().employees.getByEmail(dept, address);
+        ? await getEmployeeByEmailEventually(services().indexStores().index, dept, address)
+        : await services().directory().employees.getByEmail(dept, address);
     return json(200, result.value, { etag: result.etag });
   },
 });
@@ -123,7 +122,7 @@ export const listEmployees = protectedRoute('listEmployees', {
     const { pageSize, continuationToken, select, ...range } = readQuery(request, listQuery);
     return json(
       200,
-      await directoryServices().employees.list(dept, range, {
+      await services().directory().employees.list(dept, range, {
         pageSize,
         continuationToken,
         select,
@@ -141,9 +140,11 @@ export const patchEmployee = protectedRoute('patchEmployee', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, z.unknown());
-    const result = await directoryServices().employees.patch(dept, id, body, {
-      ifMatch: ifMatch(request),
-    });
+    const result = await services()
+      .directory()
+      .employees.patch(dept, id, body, {
+        ifMatch: ifMatch(request),
+      });
     return json(200, result.value, { etag: result.etag });
   },
 });
@@ -156,7 +157,9 @@ export const deleteEmployee = protectedRoute('deleteEmployee', {
   schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    await directoryServices().employees.delete(dept, id, { ifMatch: ifMatch(request) });
+    await services()
+      .directory()
+      .employees.delete(dept, id, { ifMatch: ifMatch(request) });
     return { status: 204 };
   },
 });
@@ -181,7 +184,7 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
     );
     if (department === undefined) {
       // Organisation-wide: through the last-name index entities (option 1 or 3, LASTNAME_INDEX_MODE).
-      const stores = indexStores();
+      const stores = services().indexStores();
       return json(
         200,
         await findEmployeesAcrossOrganisation(stores.employees, stores.lastNames, lastName, {
@@ -194,7 +197,7 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
     }
     return json(
       200,
-      await directoryServices().employees.findByLastName(department, lastName, {
+      await services().directory().employees.findByLastName(department, lastName, {
         pageSize,
         continuationToken,
         select,

@@ -6,10 +6,10 @@
  * move it to `log-batches-poison`.
  */
 import { app, type InvocationContext } from '@azure/functions';
-import { getConfig, settingOrDefault } from '../src/config';
+import { settingOrDefault } from '../src/config';
 import { deliveredFromTrigger, drainAndFlush } from '../src/logs/flush';
-import { getStorageClients } from '../src/storage/clients';
 import { decodeQueueMessage } from '../src/storage/queue';
+import { services } from './shared/services';
 
 /** The payload as the host hands it over: parsed JSON, or text when it did not parse it. */
 function payloadOf(queueEntry: unknown): unknown {
@@ -43,8 +43,8 @@ export async function flushLogBatches(
   queueEntry: unknown,
   context: InvocationContext,
 ): Promise<void> {
-  const config = getConfig();
-  const clients = getStorageClients();
+  const config = services().config();
+  const clients = services().clients();
   const container = clients.container(config.containers.logs);
   const trigger = await deliveredFromTrigger(container, payloadOf(queueEntry), deliveryOf(context));
   const result = await drainAndFlush({

@@ -5,20 +5,13 @@
  * `GET .../messages/daily?year=YYYY` (two point reads).
  */
 import { z } from 'zod';
-import { getConfig } from '../src/config';
-import { MAX_MESSAGE_COUNT, MessageStats } from '../src/stats/messageStats';
-import { getStorageClients } from '../src/storage/clients';
+import { MAX_MESSAGE_COUNT } from '../src/stats/messageStats';
 import { formatUtcDay } from '../src/time/instants';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self, telemetryWriter } from '../src/identity/access';
 import { protectedRoute } from './shared/route';
+import { services } from './shared/services';
 import { employeeRoute, instant, queryInt, utcDay } from './shared/input';
-
-let stats: MessageStats | undefined;
-function messageStats(): MessageStats {
-  stats ??= new MessageStats(getStorageClients().table(getConfig().tables.messageStats));
-  return stats;
-}
 
 const hourlyQuery = z.object({ day: utcDay });
 const dailyQuery = z.object({ year: queryInt(1601, 9999) });
@@ -37,7 +30,7 @@ export const recordMessages = protectedRoute('recordMessages', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, countBody);
-    await messageStats().record(dept, id, body);
+    await services().messageStats().record(dept, id, body);
     return { status: 204 };
   },
 });
@@ -51,7 +44,7 @@ export const hourlyMessages = protectedRoute('hourlyMessages', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { day } = readQuery(request, hourlyQuery);
-    const hours = await messageStats().hourly(dept, id, day);
+    const hours = await services().messageStats().hourly(dept, id, day);
     return json(200, { day: formatUtcDay(day), hours });
   },
 });
@@ -65,7 +58,7 @@ export const dailyMessages = protectedRoute('dailyMessages', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { year } = readQuery(request, dailyQuery);
-    const days = await messageStats().daily(dept, id, year);
+    const days = await services().messageStats().daily(dept, id, year);
     return json(200, { year, days });
   },
 });

@@ -7,7 +7,7 @@
  */
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { z } from 'zod';
-import { getConfig, settingOrDefault } from '../src/config';
+import { settingOrDefault } from '../src/config';
 import { TooLargeError } from '../src/errors';
 import {
   adoptUploadedPhoto,
@@ -17,7 +17,7 @@ import {
   uploadPhoto,
 } from '../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../src/photos/sweepUnadopted';
-import { photoDependencies } from './shared/consistency';
+import { services } from './shared/services';
 import { employeeRoute } from './shared/input';
 import { json, readBody, readJson, readParams } from './shared/http';
 import { anyOf, departmentEditor, departmentReader, self } from '../src/identity/access';
@@ -38,7 +38,7 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
     const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim();
     if (contentType === 'application/json') {
       const { blobName } = await readJson(request, adoptBody);
-      const result = await adoptUploadedPhoto(photoDependencies(), dept, id, blobName);
+      const result = await adoptUploadedPhoto(services().photos(), dept, id, blobName);
       return json(200, { photoUrl: result.photoUrl });
     }
     const bytes = await readBody(
@@ -46,7 +46,7 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
       MAX_PHOTO_BYTES,
       () => new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge'),
     );
-    const result = await uploadPhoto(photoDependencies(), dept, id, bytes, contentType);
+    const result = await uploadPhoto(services().photos(), dept, id, bytes, contentType);
     return json(200, { photoUrl: result.photoUrl });
   },
 });
@@ -59,7 +59,7 @@ export const getPhoto = protectedRoute('getEmployeePhoto', {
   schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const { url } = await photoReadUrl(photoDependencies(), dept, id);
+    const { url } = await photoReadUrl(services().photos(), dept, id);
     return { status: 302, headers: { location: url, 'cache-control': 'no-store' } };
   },
 });
@@ -72,7 +72,7 @@ export const removePhoto = protectedRoute('deleteEmployeePhoto', {
   schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    await deletePhoto(photoDependencies(), dept, id);
+    await deletePhoto(services().photos(), dept, id);
     return { status: 204 };
   },
 });
@@ -90,8 +90,8 @@ export async function runUnadoptedPhotoSweep(
   context: InvocationContext,
 ): Promise<void> {
   // Throws while PHOTO_SWEEP_SCHEDULE is malformed: the timer fired on the default schedule.
-  void getConfig().photos.sweepSchedule;
-  const report = await sweepUnadoptedPhotos(photoDependencies());
+  void services().config().photos.sweepSchedule;
+  const report = await sweepUnadoptedPhotos(services().photos());
   const shown = report.deleted.slice(0, LOGGED_NAMES);
   const more = report.deleted.length - shown.length;
   context.log(

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { reviewBodySchema } from '../src/directory/validation';
-import { directoryServices } from './shared/directory';
+import { services } from './shared/services';
 import { employeeRoute, selectParam } from './shared/input';
 import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, departmentEditor, self } from '../src/identity/access';
@@ -31,9 +31,11 @@ export const putReview = protectedRoute('putReview', {
   handler: async (request) => {
     const { dept, id, year } = readParams(request, reviewRoute);
     const body = await readJson(request, reviewBodySchema);
-    const result = await directoryServices().reviews.put(dept, id, year, body, {
-      ifMatch: ifMatch(request),
-    });
+    const result = await services()
+      .directory()
+      .reviews.put(dept, id, year, body, {
+        ifMatch: ifMatch(request),
+      });
     return json(200, result.value, { etag: result.etag });
   },
 });
@@ -47,6 +49,6 @@ export const listReviews = protectedRoute('listReviews', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { select } = readQuery(request, listQuery);
-    return json(200, await directoryServices().reviews.list(dept, id, select));
+    return json(200, await services().directory().reviews.list(dept, id, select));
   },
 });

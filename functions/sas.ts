@@ -12,9 +12,10 @@ import {
   self,
   type AccessRule,
 } from '../src/identity/access';
-import { getSasService, type SasService } from '../src/sas/service';
+import type { SasService } from '../src/sas/service';
 import { json, readJson, readParams } from './shared/http';
 import { protectedRoute, type AuthorizedHandler, type RouteSchemas } from './shared/route';
+import { services } from './shared/services';
 
 /** Tokens are secrets with an expiry: never let a proxy or browser keep them. */
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -98,6 +99,8 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
   };
 }
 
-for (const { name, route, access, schemas, handler } of Object.values(sasRoutes(getSasService))) {
+for (const { name, route, access, schemas, handler } of Object.values(
+  sasRoutes(() => services().sas()),
+)) {
   protectedRoute(name, { route, methods: ['POST'], access, schemas, handler });
 }

@@ -184,7 +184,7 @@ async function lagAt(
   const queue = env.clients.queue(names.queue);
   await ensureQueue(queue);
   await index.createTable();
-  // As functions/shared/directory.ts wires it: sink + announcements (60 s, never surfacing here).
+  // As functions/shared/services.ts wires it: sink + announcements (60 s, never surfacing here).
   const sink = queueChangeSink(queue, { announceDelaySeconds: 60 });
   const base = createDirectory({ employees: stores.employees, changes: sink });
   const directory = { ...base, employees: withAnnouncements(base.employees, sink) };

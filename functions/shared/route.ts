@@ -14,7 +14,6 @@ import {
   type InvocationContext,
 } from '@azure/functions';
 import type { z } from 'zod';
-import { readPlatformAuth } from '../../src/config';
 import {
   anonymous,
   authorize,
@@ -22,8 +21,9 @@ import {
   type AccessTarget,
 } from '../../src/identity/access';
 import { PRINCIPAL_HEADER, type Principal } from '../../src/identity/principal';
-import { authenticate, principalTrust, type PrincipalTrust } from '../../src/identity/trust';
+import { authenticate } from '../../src/identity/trust';
 import { handleErrors, type HttpHandler } from './http';
+import { services } from './services';
 
 /** A handler that runs once the caller is known to be allowed. */
 export type AuthorizedHandler = (
@@ -96,14 +96,6 @@ export function routeTarget(request: HttpRequest): AccessTarget {
   return { department: dept, employeeId: id, userId };
 }
 
-let trust: PrincipalTrust | undefined;
-
-/** Whether the principal header is believed in this process (Azure: only with App Service auth). */
-export function currentPrincipalTrust(): PrincipalTrust {
-  trust ??= principalTrust(readPlatformAuth());
-  return trust;
-}
-
 /**
  * Wraps a handler in authentication and authorization: 401 without a (trusted) identity, 403 when
  * the rule does not admit the caller, decided from the request alone.
@@ -115,7 +107,10 @@ export function authorizedHandler(
 ): HttpHandler {
   if (access.anonymous) throw new Error('An anonymous route is registered with publicRoute.');
   return handleErrors(async (request, context) => {
-    const principal = authenticate(request.headers.get(PRINCIPAL_HEADER), currentPrincipalTrust());
+    const principal = authenticate(
+      request.headers.get(PRINCIPAL_HEADER),
+      services().principalTrust(),
+    );
     authorize(access, principal, target(request));
     return handler(request, context, principal!);
   });

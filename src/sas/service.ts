@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure/storage-blob';
-import { getConfig, type Config } from '../config';
+import type { Config } from '../config';
 import { employeeNotFound } from '../directory/directoryErrors';
 import { readEntity } from '../directory/state';
 import { servedPhotoContentType } from '../photos/imageType';
@@ -23,7 +23,7 @@ import {
   isDirectoryAdmin,
   isEmployee,
 } from '../identity/roles';
-import { getStorageClients, type StorageClients } from '../storage/clients';
+import type { StorageClients } from '../storage/clients';
 import {
   departmentPartitionKey,
   employeePartitionKey,
@@ -412,16 +412,4 @@ function requireDirectoryAdmin(principal: Principal, what: string): void {
 /** A fresh, time-ordered photo version: `0001763800000000-1a2b3c4d5e6f`. */
 export function newPhotoVersion(now: Date): string {
   return `${String(now.getTime()).padStart(16, '0')}-${randomBytes(6).toString('hex')}`;
-}
-
-let defaultService: SasService | undefined;
-
-/**
- * The process-wide SAS service on the configured account.
- *
- * @throws {SettingUnavailableError} when a setting it needs cannot be used (e.g. no storage connection).
- */
-export function getSasService(): SasService {
-  defaultService ??= new SasService({ clients: getStorageClients(), config: getConfig() });
-  return defaultService;
 }

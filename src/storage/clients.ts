@@ -27,7 +27,7 @@ import {
   type StoragePipelineOptions as QueuePipelineOptions,
 } from '@azure/storage-queue';
 import { RestError, type PipelinePolicy } from '@azure/core-rest-pipeline';
-import { getConfig, settingOrDefault, type Config, type StorageConnection } from '../config';
+import type { Config, StorageConnection } from '../config';
 
 /** The account name and key parsed from a connection string, when it carries one. */
 export interface SharedKey {
@@ -298,28 +298,4 @@ export function createStorageClients(
     container: (containerName) => blobService.getContainerClient(containerName),
     blobService: () => blobService,
   };
-}
-
-let defaultClients: StorageClients | undefined;
-
-/**
- * The process-wide clients for the configured account. A malformed retry tunable falls back to
- * its default (it changes how long a call retries, never what it does; health lists it).
- *
- * @throws {SettingUnavailableError} when the storage connection is missing or unusable.
- */
-export function getStorageClients(): StorageClients {
-  if (!defaultClients) {
-    const config = getConfig();
-    defaultClients = createStorageClients(
-      config.storage,
-      settingOrDefault((c) => ({ ...c.retry }), config),
-    );
-  }
-  return defaultClients;
-}
-
-/** Forgets the process-wide clients (tests that change the configuration). */
-export function resetStorageClients(): void {
-  defaultClients = undefined;
 }
