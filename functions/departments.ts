@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { departmentEditor, signedIn } from '../src/identity/access';
 import { isDirectoryAdmin } from '../src/identity/roles';
-import { departmentBodySchema, managerBodySchema } from '../src/directory/validation';
+import { departmentBodySchema, managerBodySchema } from '../src/directory';
 import { services } from './shared/services';
 import { departmentRoute, listParams } from './shared/input';
 import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
@@ -52,7 +52,8 @@ export const putDepartment = protectedRoute('putDepartment', {
   schemas: { params: departmentRoute, body: departmentBodySchema },
   handler: async (request, _context, principal) => {
     const { dept } = readParams(request, departmentRoute);
-    const body = await readJson(request, departmentBodySchema);
+    // Validated by the directory (RouteSchemas.body).
+    const body = await readJson(request, z.unknown());
     const result = await services()
       .directory()
       .departments.put(dept, body, {

@@ -8,31 +8,8 @@
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { deliveredFromTrigger, drainAndFlush } from '../src/logs/flush';
-import { decodeQueueMessage } from '../src/storage/queue';
+import { delivery, queuePayload } from './shared/queuePayload';
 import { services } from './shared/services';
-
-/** The payload as the host hands it over: parsed JSON, or text when it did not parse it. */
-function payloadOf(queueEntry: unknown): unknown {
-  if (typeof queueEntry !== 'string') return queueEntry;
-  try {
-    return JSON.parse(queueEntry);
-  } catch {
-    return decodeQueueMessage(queueEntry);
-  }
-}
-
-function deliveryOf(context: InvocationContext): { dequeueCount: number; nextVisibleTime?: Date } {
-  const metadata = context.triggerMetadata ?? {};
-  const dequeueCount = Number(metadata.dequeueCount ?? 1);
-  const nextVisible = metadata.nextVisibleTime;
-  return {
-    dequeueCount: Number.isInteger(dequeueCount) && dequeueCount > 0 ? dequeueCount : 1,
-    nextVisibleTime:
-      typeof nextVisible === 'string' || nextVisible instanceof Date
-        ? new Date(nextVisible)
-        : undefined,
-  };
-}
 
 /**
  * Flushes the triggering message together with up to `LOG_FLUSH_MAX_MESSAGES` drained ones.
@@ -46,7 +23,11 @@ export async function flushLogBatches(
   const config = services().config();
   const clients = services().clients();
   const container = clients.container(config.containers.logs);
-  const trigger = await deliveredFromTrigger(container, payloadOf(queueEntry), deliveryOf(context));
+  const trigger = await deliveredFromTrigger(
+    container,
+    queuePayload(queueEntry),
+    delivery(context),
+  );
   const result = await drainAndFlush({
     container,
     queue: clients.queue(config.queues.logBatches),

@@ -9,7 +9,8 @@ import { settingOrDefault } from '../src/config';
 import { DEFAULT_LOGIN_DAYS, MAX_LOGIN_TOP, type LoginAttempt } from '../src/logins/loginAttempts';
 import { dropExpiredLoginTables } from '../src/logins/retention';
 import { MAX_LOGIN_USER_ID_LENGTH } from '../src/storage/keys';
-import { json, readJson, readParams, readQuery, validate } from './shared/http';
+import { validateInput } from '../src/errors';
+import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, telemetryWriter, theUser } from '../src/identity/access';
 import { protectedRoute } from './shared/route';
 import { services } from './shared/services';
@@ -62,7 +63,7 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
   target: (request) => ({ userId: request.params.userId?.replace(/%2F/gi, '/') }),
   handler: async (request) => {
     const params = readParams(request, userRoute);
-    const id = validate(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
+    const id = validateInput(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
     const { days, top } = readQuery(request, listQuery);
     const attempts = await services().logins().attempts.recent(id, days, top);
     return json(200, { items: attempts.map(toJson) });

@@ -4,7 +4,7 @@
  * `GET /departments/{dept}/employees/{id}/reviews` (one range query, ordered by year).
  */
 import { z } from 'zod';
-import { reviewBodySchema } from '../src/directory/validation';
+import { reviewBodySchema } from '../src/directory';
 import { services } from './shared/services';
 import { employeeRoute, selectParam } from './shared/input';
 import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
@@ -30,7 +30,8 @@ export const putReview = protectedRoute('putReview', {
   schemas: { params: reviewRoute, body: reviewBodySchema },
   handler: async (request) => {
     const { dept, id, year } = readParams(request, reviewRoute);
-    const body = await readJson(request, reviewBodySchema);
+    // Validated by the directory (RouteSchemas.body).
+    const body = await readJson(request, z.unknown());
     const result = await services()
       .directory()
       .reviews.put(dept, id, year, body, {

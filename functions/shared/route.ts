@@ -41,7 +41,12 @@ export interface RouteSchemas {
   params?: z.ZodType;
   /** Query string (`readQuery`). */
   query?: z.ZodType;
-  /** JSON body (`readJson`). */
+  /**
+   * JSON body (`readJson`). Each body is validated once: by the adapter when the service takes
+   * typed input, by the service when it takes `unknown` (the directory's writes: every caller —
+   * adapters, tests, orchestrations, apps lifting the module — then gets the same checks), in
+   * which case the adapter reads the body with `z.unknown()` and this schema only describes it.
+   */
   body?: z.ZodType;
   /** Non-JSON bodies the route also accepts, by content type (e.g. `image/*`). */
   rawBodies?: readonly string[];

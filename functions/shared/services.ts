@@ -12,8 +12,7 @@
 import type { ArchiveDependencies } from '../../src/archive/archiveEmployee';
 import { AccessLog } from '../../src/access/accessLog';
 import { getConfig, readPlatformAuth, settingOrDefault, type Config } from '../../src/config';
-import { createContext } from '../../src/directory/context';
-import { createDirectory, type Directory } from '../../src/directory/directory';
+import { createContext, createDirectory, type Directory } from '../../src/directory';
 import { ExpenseClaimLog } from '../../src/expenses/expenseClaims';
 import { principalTrust, type PrincipalTrust } from '../../src/identity/trust';
 import { withAnnouncements } from '../../src/indexing/announcingEmployees';

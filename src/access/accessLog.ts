@@ -24,7 +24,7 @@ import {
 } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, MS_PER_DAY } from '../time/instants';
-import { ensureTableOnce } from '../time/tables';
+import { ensureTable } from '../storage/createOnce';
 import { insertTimeKeyed } from '../time/timeKeyedInsert';
 
 /** Widest window one query may ask for. */
@@ -112,7 +112,7 @@ export class AccessLog {
     }
     const at = input.at ?? this.clock();
     assertStorableInstant(at, 'body.at');
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const { entity, etag } = await insertTimeKeyed<AccessEventEntity>(this.table, (suffix) => ({
       partitionKey,
       rowKey: ticksRowKey(at, suffix),
@@ -164,7 +164,7 @@ export class AccessLog {
         : decodeContinuationToken(scope, options.continuationToken);
     const range = ticksRowKeyRange(from, to);
 
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const page = await withStorageErrors(async () => {
       const result = await this.table
         .listEntities<Record<string, unknown>>({

@@ -18,7 +18,7 @@ import {
 } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant } from '../time/instants';
-import { ensureTableOnce } from '../time/tables';
+import { ensureTable } from '../storage/createOnce';
 import { insertTimeKeyed } from '../time/timeKeyedInsert';
 
 /** Largest accepted claim amount (in the claim's currency). */
@@ -145,7 +145,7 @@ export class ExpenseClaimLog {
     const partitionKey = employeePartitionKey(department, employeeId);
     assertValidClaim(input);
     const submittedAt = input.submittedAt ?? this.clock();
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const { entity, etag } = await insertTimeKeyed(this.table, (suffix) =>
       expenseClaimEntity(partitionKey, submittedAt, suffix, input),
     );
@@ -172,7 +172,7 @@ export class ExpenseClaimLog {
         'query.top',
       );
     }
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const pages = this.table
       .listEntities<Record<string, unknown>>({
         queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },

@@ -19,7 +19,7 @@ import { systemClock, type Clock } from '../time/clock';
 import { addUtcDays, assertStorableInstant, MS_PER_DAY, startOfUtcDay } from '../time/instants';
 import { insertTimeKeyed } from '../time/timeKeyedInsert';
 import type { LoginDayTables } from './loginDayTables';
-import { mapBounded } from './mapBounded';
+import { mapBounded } from '../storage/parallel';
 
 const ENTITY_TYPE = 'LoginAttempt.v1';
 

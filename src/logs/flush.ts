@@ -23,7 +23,7 @@ import {
   type HourPart,
   type LogBlobLimits,
 } from './hourWriter';
-import { mapLimited } from './parallel';
+import { mapSettled } from '../storage/parallel';
 import { deleteStagedBatch, readStagedBatch } from './stagedBatch';
 import { processTagLedgers, type TagLedgers } from './tagLedger';
 
@@ -147,7 +147,7 @@ export async function flushLogMessages(
   }
 
   const list = [...groups.values()];
-  const outcomes = await mapLimited(list, HOUR_CONCURRENCY, (group) =>
+  const outcomes = await mapSettled(list, HOUR_CONCURRENCY, (group) =>
     appendToHour(
       container,
       group.source,

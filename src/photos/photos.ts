@@ -23,10 +23,12 @@
 import { randomBytes } from 'node:crypto';
 import type { TableClient } from '@azure/data-tables';
 import { BlobSASPermissions, SASProtocol, type ContainerClient } from '@azure/storage-blob';
-import type { EmployeeService } from '../directory/directory';
-import { employeeNotFound } from '../directory/directoryErrors';
-import { readEmployeeState } from '../directory/employeeState';
-import { readEntity } from '../directory/state';
+import {
+  employeeNotFound,
+  readEmployeeState,
+  readEntity,
+  type EmployeeService,
+} from '../directory';
 import {
   ConflictError,
   DomainError,
@@ -36,7 +38,7 @@ import {
   TooLargeError,
   ValidationError,
 } from '../errors';
-import { ensureContainer } from '../indexing/lastNameBlobStore';
+import { ensureContainer } from '../storage/createOnce';
 import type { BlobSasSigner } from '../sas/blobSas';
 import { CLOCK_SKEW_MS } from '../sas/lifetime';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../sas/photoLocator';

@@ -13,7 +13,7 @@
  * once, deletes nothing more. Blobs whose names are not photo versions are left alone.
  */
 import { parsePhotoBlobName } from '../storage/keys';
-import { ensureContainer } from '../indexing/lastNameBlobStore';
+import { ensureContainer } from '../storage/createOnce';
 import { withStorageErrors } from '../storage/errors';
 import { PHOTO_SWEEP_GRACE_MS, sweepPhotos, type PhotoDependencies } from './photos';
 

@@ -10,8 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure/storage-blob';
 import type { Config } from '../config';
-import { employeeNotFound } from '../directory/directoryErrors';
-import { readEntity } from '../directory/state';
+import { employeeNotFound, readEntity } from '../directory';
 import { servedPhotoContentType } from '../photos/imageType';
 import { ForbiddenError, NotConfiguredError, NotFoundError } from '../errors';
 import type { Principal } from '../identity/principal';
