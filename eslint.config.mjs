@@ -19,6 +19,16 @@ export default tseslint.config(
     },
   },
   {
+    // A file of src/ stays readable in one sitting: past 400 lines it splits by concern.
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400 }] },
+  },
+  {
+    // Being split with the rework of the directory's write path under way; then this block goes.
+    files: ['src/directory/importEmployees.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  {
     // The config module, the local host, the launchers and the test/bench harnesses are the
     // only places that may touch the environment.
     files: ['src/config.ts', 'tools/**', 'test/**', 'bench/**'],

@@ -7,9 +7,20 @@ import { departmentEditor, signedIn } from '../src/identity/access';
 import { isDirectoryAdmin } from '../src/identity/roles';
 import { departmentBodySchema, managerBodySchema } from '../src/directory';
 import { services } from './shared/services';
+import type { Directory } from '../src/directory';
 import { departmentRoute, listParams } from './shared/input';
-import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import {
+  conditions,
+  ifMatch,
+  json,
+  versionedJson,
+  readJson,
+  readParams,
+  readQuery,
+} from './shared/http';
 import { protectedRoute } from './shared/route';
+
+const directory = (): Directory => services().directory();
 
 const listQuery = z.strictObject({
   pageSize: listParams.pageSize,
@@ -24,7 +35,7 @@ export const listDepartments = protectedRoute('listDepartments', {
   schemas: { query: listQuery },
   handler: async (request) => {
     const query = readQuery(request, listQuery);
-    return json(200, await services().directory().departments.list(query));
+    return json(200, await directory().departments.list(query));
   },
 });
 
@@ -36,8 +47,8 @@ export const getDepartment = protectedRoute('getDepartment', {
   schemas: { params: departmentRoute },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
-    const result = await services().directory().departments.get(dept);
-    return json(200, result.value, { etag: result.etag });
+    const result = await directory().departments.get(dept);
+    return versionedJson(200, result);
   },
 });
 
@@ -54,12 +65,10 @@ export const putDepartment = protectedRoute('putDepartment', {
     const { dept } = readParams(request, departmentRoute);
     // Validated by the directory (RouteSchemas.body).
     const body = await readJson(request, z.unknown());
-    const result = await services()
-      .directory()
-      .departments.put(dept, body, {
-        ifMatch: ifMatch(request),
-        mayCreate: isDirectoryAdmin(principal),
-      });
+    const result = await directory().departments.put(dept, body, {
+      ifMatch: ifMatch(request),
+      mayCreate: isDirectoryAdmin(principal),
+    });
     return json(result.created ? 201 : 200, result.value, { etag: result.etag });
   },
 });
@@ -73,11 +82,7 @@ export const setDepartmentManager = protectedRoute('setDepartmentManager', {
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const { employeeId } = await readJson(request, managerBodySchema);
-    const result = await services()
-      .directory()
-      .departments.setManager(dept, employeeId, {
-        ifMatch: ifMatch(request),
-      });
-    return json(200, result.value, { etag: result.etag });
+    const result = await directory().departments.setManager(dept, employeeId, conditions(request));
+    return versionedJson(200, result);
   },
 });

@@ -18,9 +18,12 @@ import {
   getEmployeeByEmailEventually,
 } from '../src/indexing/indexQueries';
 import { services } from './shared/services';
-import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import type { Directory } from '../src/directory';
+import { conditions, json, versionedJson, readJson, readParams, readQuery } from './shared/http';
 import { protectedRoute } from './shared/route';
 import { departmentRoute, employeeRoute, listParams } from './shared/input';
+
+const directory = (): Directory => services().directory();
 
 /** An import body of 1,000 rows with long non-Latin names can pass the default 1 MiB. */
 const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
@@ -55,8 +58,8 @@ export const createEmployee = protectedRoute('createEmployee', {
     const { dept } = readParams(request, departmentRoute);
     // Validated by the directory (RouteSchemas.body).
     const body = await readJson(request, z.unknown());
-    const result = await services().directory().employees.create(dept, body);
-    return json(201, result.value, { etag: result.etag });
+    const result = await directory().employees.create(dept, body);
+    return versionedJson(201, result);
   },
 });
 
@@ -69,7 +72,7 @@ export const importEmployees = protectedRoute('importEmployees', {
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, importBodySchema, MAX_IMPORT_BYTES);
-    return json(200, await services().directory().employees.import(dept, body.employees));
+    return json(200, await directory().employees.import(dept, body.employees));
   },
 });
 
@@ -81,8 +84,8 @@ export const getEmployee = protectedRoute('getEmployee', {
   schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const result = await services().directory().employees.get(dept, id);
-    return json(200, result.value, { etag: result.etag });
+    const result = await directory().employees.get(dept, id);
+    return versionedJson(200, result);
   },
 });
 
@@ -103,8 +106,8 @@ export const getEmployeeByEmail = protectedRoute('getEmployeeByEmail', {
     const result =
       consistency === 'eventual'
         ? await getEmployeeByEmailEventually(services().indexStores().index, dept, address)
-        : await services().directory().employees.getByEmail(dept, address);
-    return json(200, result.value, { etag: result.etag });
+        : await directory().employees.getByEmail(dept, address);
+    return versionedJson(200, result);
   },
 });
 
@@ -119,7 +122,7 @@ export const listEmployees = protectedRoute('listEmployees', {
     const { pageSize, continuationToken, select, ...range } = readQuery(request, listQuery);
     return json(
       200,
-      await services().directory().employees.list(dept, range, {
+      await directory().employees.list(dept, range, {
         pageSize,
         continuationToken,
         select,
@@ -137,12 +140,8 @@ export const patchEmployee = protectedRoute('patchEmployee', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, z.unknown());
-    const result = await services()
-      .directory()
-      .employees.patch(dept, id, body, {
-        ifMatch: ifMatch(request),
-      });
-    return json(200, result.value, { etag: result.etag });
+    const result = await directory().employees.patch(dept, id, body, conditions(request));
+    return versionedJson(200, result);
   },
 });
 
@@ -154,9 +153,7 @@ export const deleteEmployee = protectedRoute('deleteEmployee', {
   schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    await services()
-      .directory()
-      .employees.delete(dept, id, { ifMatch: ifMatch(request) });
+    await directory().employees.delete(dept, id, conditions(request));
     return { status: 204 };
   },
 });
@@ -194,7 +191,7 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
     }
     return json(
       200,
-      await services().directory().employees.findByLastName(department, lastName, {
+      await directory().employees.findByLastName(department, lastName, {
         pageSize,
         continuationToken,
         select,

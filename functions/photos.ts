@@ -25,14 +25,18 @@ import { protectedRoute } from './shared/route';
 
 const adoptBody = z.strictObject({ blobName: z.string().min(1).max(1024) });
 
-const route = 'departments/{dept}/employees/{id}/photo';
+/** What every photo route shares: its path and parameters. */
+const photoRoute = {
+  route: 'departments/{dept}/employees/{id}/photo',
+  schemas: { params: employeeRoute },
+} as const;
 
 /** `PUT .../photo` → 200 `{"photoUrl"}`. */
 export const putPhoto = protectedRoute('putEmployeePhoto', {
-  route,
+  ...photoRoute,
   methods: ['PUT'],
   access: anyOf(self, departmentEditor),
-  schemas: { params: employeeRoute, body: adoptBody, rawBodies: ['image/*'] },
+  schemas: { ...photoRoute.schemas, body: adoptBody, rawBodies: ['image/*'] },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim();
@@ -53,10 +57,9 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
 
 /** `GET .../photo` → 302 to a read SAS URL. */
 export const getPhoto = protectedRoute('getEmployeePhoto', {
-  route,
+  ...photoRoute,
   methods: ['GET'],
   access: anyOf(self, departmentReader),
-  schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { url } = await photoReadUrl(services().photos(), dept, id);
@@ -66,10 +69,9 @@ export const getPhoto = protectedRoute('getEmployeePhoto', {
 
 /** `DELETE .../photo` → 204. */
 export const removePhoto = protectedRoute('deleteEmployeePhoto', {
-  route,
+  ...photoRoute,
   methods: ['DELETE'],
   access: departmentEditor,
-  schemas: { params: employeeRoute },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     await deletePhoto(services().photos(), dept, id);

@@ -6,10 +6,13 @@
 import { z } from 'zod';
 import { reviewBodySchema } from '../src/directory';
 import { services } from './shared/services';
+import type { Directory } from '../src/directory';
 import { employeeRoute, selectParam } from './shared/input';
-import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import { conditions, json, versionedJson, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, departmentEditor, self } from '../src/identity/access';
 import { protectedRoute } from './shared/route';
+
+const directory = (): Directory => services().directory();
 
 const reviewRoute = employeeRoute.extend({
   year: z
@@ -32,12 +35,8 @@ export const putReview = protectedRoute('putReview', {
     const { dept, id, year } = readParams(request, reviewRoute);
     // Validated by the directory (RouteSchemas.body).
     const body = await readJson(request, z.unknown());
-    const result = await services()
-      .directory()
-      .reviews.put(dept, id, year, body, {
-        ifMatch: ifMatch(request),
-      });
-    return json(200, result.value, { etag: result.etag });
+    const result = await directory().reviews.put(dept, id, year, body, conditions(request));
+    return versionedJson(200, result);
   },
 });
 
@@ -50,6 +49,6 @@ export const listReviews = protectedRoute('listReviews', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { select } = readQuery(request, listQuery);
-    return json(200, await services().directory().reviews.list(dept, id, select));
+    return json(200, await directory().reviews.list(dept, id, select));
   },
 });

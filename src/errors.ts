@@ -96,20 +96,14 @@ export class ForbiddenError extends DomainError {
   }
 }
 
-/** The thing asked for does not exist. */
+/** The thing asked for does not exist (`new NotFoundError(code, message, {cause})`). */
 export class NotFoundError extends DomainError {
   readonly kind = 'notFound';
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }
 
-/** It exists already, or the current state forbids the change. */
+/** It exists already, or the current state forbids the change (`(code, message, {cause})`). */
 export class ConflictError extends DomainError {
   readonly kind = 'conflict';
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }
 
 /** An `If-Match` ETag no longer matches. */

@@ -35,6 +35,14 @@ export function json(
   };
 }
 
+/** A JSON response of a stored value with its ETag (`ETag` header: what `If-Match` takes next). */
+export function versionedJson(
+  status: number,
+  result: { value: unknown; etag: string },
+): HttpResponseInit {
+  return json(status, result.value, { etag: result.etag });
+}
+
 /** The API's error body: `{"error": {"code", "message"}}`. */
 export function errorBody(code: string, message: string, target?: string): unknown {
   return { error: target ? { code, message, target } : { code, message } };
@@ -197,4 +205,9 @@ export function readParams<S extends z.ZodType>(request: HttpRequest, schema: S)
 export function ifMatch(request: HttpRequest): string | undefined {
   const value = request.headers.get('if-match')?.trim();
   return value && value !== '*' ? value : undefined;
+}
+
+/** The request's write conditions, as the services take them (`{ifMatch}`). */
+export function conditions(request: HttpRequest): { ifMatch?: string } {
+  return { ifMatch: ifMatch(request) };
 }

@@ -128,22 +128,7 @@ export function authorizedHandler(
  */
 export function protectedRoute(name: string, options: ProtectedRouteOptions): HttpHandler {
   const handler = authorizedHandler(options.access, options.handler, options.target);
-  registered.push({
-    name,
-    route: options.route,
-    methods: options.methods,
-    access: options.access,
-    schemas: options.schemas ?? {},
-  });
-  // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
-  app.http(name, {
-    route: options.route,
-    methods: options.methods,
-    authLevel: 'function',
-    ...(options.extraInputs ? { extraInputs: options.extraInputs } : {}),
-    handler,
-  });
-  return handler;
+  return register(name, options, options.access, 'function', handler);
 }
 
 /**
@@ -152,19 +137,29 @@ export function protectedRoute(name: string, options: ProtectedRouteOptions): Ht
  * @returns the wrapped handler.
  */
 export function publicRoute(name: string, options: PublicRouteOptions): HttpHandler {
-  const handler = handleErrors(options.handler);
+  return register(name, options, anonymous, 'anonymous', handleErrors(options.handler));
+}
+
+/** Records the route for the API description and registers it with the host. */
+function register(
+  name: string,
+  options: ProtectedRouteOptions | PublicRouteOptions,
+  access: AccessRule,
+  authLevel: 'function' | 'anonymous',
+  handler: HttpHandler,
+): HttpHandler {
   registered.push({
     name,
     route: options.route,
     methods: options.methods,
-    access: anonymous,
+    access,
     schemas: options.schemas ?? {},
   });
   // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
   app.http(name, {
     route: options.route,
     methods: options.methods,
-    authLevel: 'anonymous',
+    authLevel,
     ...(options.extraInputs ? { extraInputs: options.extraInputs } : {}),
     handler,
   });

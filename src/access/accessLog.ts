@@ -25,7 +25,7 @@ import {
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, MS_PER_DAY } from '../time/instants';
 import { ensureTable } from '../storage/createOnce';
-import { insertTimeKeyed } from '../time/timeKeyedInsert';
+import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
 
 /** Widest window one query may ask for. */
 export const MAX_ACCESS_WINDOW_DAYS = 31;
@@ -193,14 +193,10 @@ export class AccessLog {
 }
 
 function toEvent(entity: Record<string, unknown>): AccessEvent | undefined {
-  const { partitionKey, rowKey, EntityType, Resource, Action } = entity;
-  if (
-    EntityType !== ENTITY_TYPE ||
-    typeof partitionKey !== 'string' ||
-    typeof rowKey !== 'string'
-  ) {
-    return undefined;
-  }
+  const keys = keysOfType(entity, ENTITY_TYPE);
+  if (!keys) return undefined;
+  const { partitionKey, rowKey } = keys;
+  const { Resource, Action } = entity;
   const owner = parseEmployeePartitionKey(partitionKey);
   const key = parseTicksRowKey(rowKey);
   if (!owner || !key || typeof Resource !== 'string' || typeof Action !== 'string')

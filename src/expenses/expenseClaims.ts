@@ -19,7 +19,7 @@ import {
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant } from '../time/instants';
 import { ensureTable } from '../storage/createOnce';
-import { insertTimeKeyed } from '../time/timeKeyedInsert';
+import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
 
 /** Largest accepted claim amount (in the claim's currency). */
 export const MAX_EXPENSE_AMOUNT = 1_000_000;
@@ -194,14 +194,10 @@ export class ExpenseClaimLog {
 
 /** Maps a stored entity to a claim; `undefined` for an entity of another type or shape. */
 function toClaim(entity: Record<string, unknown>): ExpenseClaim | undefined {
-  const { partitionKey, rowKey, EntityType, Amount, Currency, Description } = entity;
-  if (
-    EntityType !== ENTITY_TYPE ||
-    typeof partitionKey !== 'string' ||
-    typeof rowKey !== 'string'
-  ) {
-    return undefined;
-  }
+  const keys = keysOfType(entity, ENTITY_TYPE);
+  if (!keys) return undefined;
+  const { partitionKey, rowKey } = keys;
+  const { Amount, Currency, Description } = entity;
   const key = parseInvertedTicksRowKey(rowKey);
   const owner = parseEmployeePartitionKey(partitionKey);
   if (

@@ -14,7 +14,7 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
-import { isNotFound, withStorageErrors } from '../storage/errors';
+import { unlessNotFound } from '../storage/errors';
 import { decodeQueueMessage } from '../storage/queue';
 import { decodeLogQueuePayload, type DecodedLogBatchMessage } from './batchMessage';
 import {
@@ -380,17 +380,12 @@ async function receiveRound(
   const startedAt = clock();
   const responses = await Promise.all(
     requests.map((count) =>
-      withStorageErrors(async () => {
-        try {
-          return await queue.receiveMessages({
-            numberOfMessages: count,
-            visibilityTimeout: visibilitySeconds,
-          });
-        } catch (error) {
-          if (isNotFound(error)) return undefined;
-          throw error;
-        }
-      }),
+      unlessNotFound(() =>
+        queue.receiveMessages({
+          numberOfMessages: count,
+          visibilityTimeout: visibilitySeconds,
+        }),
+      ),
     ),
   );
   let exhausted = false;

@@ -23,6 +23,7 @@
  * So a crash between commit and queue acknowledgement, a redelivery, a retried queue send, or two
  * flushers racing on the same hour leaves each line stored once.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { ConflictError } from '../errors';
 import {
@@ -31,6 +32,7 @@ import {
   storageCode,
   storageStatus,
   toDomainError,
+  unlessNotFound,
   withStorageErrors,
 } from '../storage/errors';
 import { logBlobName, logHourPrefix, parseLogBlobName } from '../storage/keys';
@@ -106,10 +108,6 @@ interface BlobView {
   full: boolean;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** True for the errors a lost race produces: ETag mismatch, blob created meanwhile, staged block discarded. */
 function isLostRace(error: unknown): boolean {
   const status = storageStatus(error);
@@ -162,14 +160,7 @@ export async function appendToHour(
   const read = async (sequence: number): Promise<BlobView> => {
     const name = logBlobName(source, hourStart, sequence);
     requests.blockList++;
-    const response = await withStorageErrors(async () => {
-      try {
-        return await blobClient(sequence).getBlockList('committed');
-      } catch (error) {
-        if (isNotFound(error)) return undefined;
-        throw error;
-      }
-    });
+    const response = await unlessNotFound(() => blobClient(sequence).getBlockList('committed'));
     let offset = 0;
     const blocks = (response?.committedBlocks ?? []).map((block): CommittedBlock => {
       const committed = {

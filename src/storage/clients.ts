@@ -26,7 +26,7 @@ import {
   type QueueClient,
   type StoragePipelineOptions as QueuePipelineOptions,
 } from '@azure/storage-queue';
-import { RestError, type PipelinePolicy } from '@azure/core-rest-pipeline';
+import { RestError, type Pipeline, type PipelinePolicy } from '@azure/core-rest-pipeline';
 import type { Config, StorageConnection } from '../config';
 
 /** The account name and key parsed from a connection string, when it carries one. */
@@ -136,38 +136,38 @@ export function tryTimeoutPolicy(timeoutMs: number): PipelinePolicy {
   };
 }
 
+type BlobCredential = StorageSharedKeyCredential | TokenCredential;
+type BlobOptions = StoragePipelineOptions;
+type QueueCredential = QueueSharedKeyCredential | TokenCredential;
+type QueueOptions = QueuePipelineOptions;
+
+/** Gives every try of a storage client's pipeline a client-side deadline (after signing). */
+function addTryTimeout(pipeline: Pipeline, tryTimeoutMs: number): void {
+  pipeline.addPolicy(tryTimeoutPolicy(tryTimeoutMs), { afterPhase: 'Sign' });
+}
+
+// The two subclasses below differ only in their base: the pipeline is protected, so only a
+// subclass of each client reaches it (jscpd would count their shared lines as a copy).
+// jscpd:ignore-start
 /**
  * Blob service client whose every try has a client-side deadline. Containers and blobs obtained
  * from it share its pipeline, so the policy is added once, here.
  */
 class BlobServiceWithTryTimeout extends BlobServiceClient {
-  constructor(
-    url: string,
-    credential: StorageSharedKeyCredential | TokenCredential,
-    options: StoragePipelineOptions,
-    tryTimeoutMs: number,
-  ) {
+  constructor(url: string, credential: BlobCredential, options: BlobOptions, timeoutMs: number) {
     super(url, credential, options);
-    this.storageClientContext.pipeline.addPolicy(tryTimeoutPolicy(tryTimeoutMs), {
-      afterPhase: 'Sign',
-    });
+    addTryTimeout(this.storageClientContext.pipeline, timeoutMs);
   }
 }
 
 /** Queue service client whose every try has a client-side deadline (see above). */
 class QueueServiceWithTryTimeout extends QueueServiceClient {
-  constructor(
-    url: string,
-    credential: QueueSharedKeyCredential | TokenCredential,
-    options: QueuePipelineOptions,
-    tryTimeoutMs: number,
-  ) {
+  constructor(url: string, credential: QueueCredential, options: QueueOptions, timeoutMs: number) {
     super(url, credential, options);
-    this.storageClientContext.pipeline.addPolicy(tryTimeoutPolicy(tryTimeoutMs), {
-      afterPhase: 'Sign',
-    });
+    addTryTimeout(this.storageClientContext.pipeline, timeoutMs);
   }
 }
+// jscpd:ignore-end
 
 /**
  * Creates the clients of one storage account.

@@ -70,11 +70,8 @@ export async function auditOrgLastNames(
   };
   if (!repair) return counts;
   const currentLastName = async (member: EmployeeRef): Promise<string | undefined> => {
-    const state = await readEmployeeState(
-      employees,
-      departmentPartitionKey(member.department),
-      member.employeeId,
-    );
+    const partitionKey = departmentPartitionKey(member.department);
+    const state = await readEmployeeState(employees, partitionKey, member.employeeId);
     return state && normalizeLastName(state.data.lastName);
   };
   for (const { lastName, member } of diff.missing) {
