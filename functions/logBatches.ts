@@ -7,7 +7,8 @@
  */
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
-import { deliveredFromTrigger, drainAndFlush } from '../src/logs/flush';
+import { deliveredFromTrigger } from '../src/logs/delivery';
+import { drainAndFlush } from '../src/logs/flush';
 import { delivery, queuePayload } from './shared/queuePayload';
 import { services } from './shared/services';
 

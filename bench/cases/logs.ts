@@ -19,12 +19,11 @@ import { parseLogBatch, type LogBatch } from '../../src/logs/entry';
 import type { QueueClient } from '@azure/storage-queue';
 import type { ContainerClient } from '@azure/storage-blob';
 import {
-  drainAndFlush,
   EXCLUSIVITY_MARGIN_MS,
-  flushLogMessages,
   resolveDelivery,
   type PendingLogMessage,
-} from '../../src/logs/flush';
+} from '../../src/logs/delivery';
+import { drainAndFlush, flushLogMessages } from '../../src/logs/flush';
 import { decodeQueueMessage } from '../../src/storage/queue';
 import { acceptLogBatch, type LogIngestTarget } from '../../src/logs/ingest';
 import { mapSettled } from '../../src/storage/parallel';

@@ -15,7 +15,8 @@
 import { parsePhotoBlobName } from '../storage/keys';
 import { ensureContainer } from '../storage/createOnce';
 import { withStorageErrors } from '../storage/errors';
-import { PHOTO_SWEEP_GRACE_MS, sweepPhotos, type PhotoDependencies } from './photos';
+import type { PhotoDependencies } from './dependencies';
+import { PHOTO_SWEEP_GRACE_MS, sweepPhotos } from './sweep';
 
 /** How many employees are swept at the same time by default. */
 export const UNADOPTED_SWEEP_CONCURRENCY = 8;
