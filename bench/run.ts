@@ -11,7 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, resetConfig } from '../src/config';
-import { createStorageClients, resetStorageClients } from '../src/storage/clients';
+import { createStorageClients } from '../src/storage/clients';
+import { resetServices } from '../functions/shared/services';
 import { startAzurite } from '../tools/azurite';
 import { startFaultProxy } from '../tools/faultProxy';
 import {
@@ -59,12 +60,12 @@ async function main(): Promise<number> {
   const proxy = await startFaultProxy({ target: azurite.ports });
   const results: CaseResult[] = [];
   try {
-    // Services that use the process-wide clients (getStorageClients) go through the proxy too.
+    // Services that use the process's services (functions/shared/services.ts) go through the proxy too.
     process.env.AzureWebJobsStorage = proxy.connectionString;
     // The benches call adapters with hand-made principals, as a developer does locally.
     process.env.TRUST_LOCAL_PRINCIPAL_HEADER = 'true';
     resetConfig();
-    resetStorageClients();
+    resetServices();
     const config = loadConfig(process.env);
     const env = createBenchEnv({
       clients: createStorageClients(config.storage, config.retry),

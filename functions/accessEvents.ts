@@ -5,25 +5,17 @@
  */
 import { z } from 'zod';
 import {
-  AccessLog,
   MAX_ACCESS_PAGE_SIZE,
   MAX_ACTION_LENGTH,
   MAX_RESOURCE_LENGTH,
   type AccessEvent,
 } from '../src/access/accessLog';
-import { getConfig } from '../src/config';
-import { getStorageClients } from '../src/storage/clients';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self, telemetryWriter } from '../src/identity/access';
 import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
+import { services } from './shared/services';
 import { departmentName, employeeId, employeeRoute, instant, queryInt } from './shared/input';
-
-let log: AccessLog | undefined;
-function accessLog(): AccessLog {
-  log ??= new AccessLog(getStorageClients().table(getConfig().tables.accessLog));
-  return log;
-}
 
 const eventBody = z.strictObject({
   department: departmentName,
@@ -71,7 +63,7 @@ export const recordAccessEvent = protectedRoute('recordAccessEvent', {
   },
   handler: async (request) => {
     const body = await readJson(request, eventBody);
-    const { event, etag } = await accessLog().record(body);
+    const { event, etag } = await services().accessLog().record(body);
     return json(201, toJson(event), { etag });
   },
 });
@@ -91,7 +83,9 @@ export const listAccessEvents = protectedRoute('listAccessEvents', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { from, to, pageSize, continuationToken } = readQuery(request, windowQuery);
-    const page = await accessLog().window(dept, id, from, to, { pageSize, continuationToken });
+    const page = await services()
+      .accessLog()
+      .window(dept, id, from, to, { pageSize, continuationToken });
     return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
   },
 });

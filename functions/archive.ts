@@ -10,15 +10,20 @@ import { app, type InvocationContext } from '@azure/functions';
 import { z } from 'zod';
 import { archiveEmployee, getArchivedEmployee } from '../src/archive/archiveEmployee';
 import { parseArchiveRequest, requestArchive } from '../src/archive/archiveRequests';
-import { getConfig, settingOrDefault } from '../src/config';
-import { getStorageClients } from '../src/storage/clients';
-import { archiveDependencies } from './shared/consistency';
+import { settingOrDefault } from '../src/config';
+import { services } from './shared/services';
 import { employeeRoute } from './shared/input';
 import { json, readParams } from './shared/http';
 import { departmentEditor, departmentReader } from '../src/identity/access';
 import { employeeBody } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { dequeueCount, queuePayload } from './shared/queuePayload';
+
+const archiveQueued = {
+  description: 'The archive request is queued.',
+  body: z.strictObject({ status: z.literal('queued') }),
+  headers: { location: { description: 'Where the archived employee will be read.' } },
+};
 
 /** `POST /departments/{dept}/employees/{id}/archive` → 202 `{"status":"queued"}` + `Location`. */
 export const requestEmployeeArchive = protectedRoute('requestEmployeeArchive', {
@@ -27,18 +32,12 @@ export const requestEmployeeArchive = protectedRoute('requestEmployeeArchive', {
   access: departmentEditor,
   schemas: {
     params: employeeRoute,
-    responses: {
-      202: {
-        description: 'The archive request is queued.',
-        body: z.strictObject({ status: z.literal('queued') }),
-        headers: { location: { description: 'Where the archived employee will be read.' } },
-      },
-    },
+    responses: { 202: archiveQueued },
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const config = getConfig();
-    const clients = getStorageClients();
+    const config = services().config();
+    const clients = services().clients();
     await requestArchive(
       clients.table(config.tables.employees),
       clients.queue(config.queues.archive),
@@ -66,11 +65,8 @@ export const getArchived = protectedRoute('getArchivedEmployee', {
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const config = getConfig();
-    return json(
-      200,
-      await getArchivedEmployee(getStorageClients().table(config.tables.archive), dept, id),
-    );
+    const archive = services().clients().table(services().config().tables.archive);
+    return json(200, await getArchivedEmployee(archive, dept, id));
   },
 });
 
@@ -85,7 +81,7 @@ export async function archiveWorker(
 ): Promise<void> {
   const message = parseArchiveRequest(queuePayload(queueEntry));
   const result = await archiveEmployee(
-    archiveDependencies(),
+    services().archive(),
     message.department,
     message.employeeId,
   );

@@ -11,11 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readPlatformAuth } from '../src/config';
 import { NotFoundError } from '../src/errors';
-import { getStorageClients } from '../src/storage/clients';
 import type { HttpResponseInit } from '@azure/functions';
 import { z } from 'zod';
 import { json } from './shared/http';
-import { currentPrincipalTrust, publicRoute } from './shared/route';
+import { publicRoute } from './shared/route';
+import { services } from './shared/services';
 
 /** dist/console next to dist/functions when compiled; <root>/dist/console when run from source. */
 function consoleDirectory(): string {
@@ -66,7 +66,7 @@ function loadFiles(directory: string): Map<string, StaticFile> {
 /** The origins of the storage endpoints SAS URLs point at (for the CSP), or none when unknown. */
 function storageOrigins(): string[] {
   try {
-    const clients = getStorageClients();
+    const clients = services().clients();
     return [...new Set([clients.blobService().url, clients.tableService().url])].map(
       (url) => new URL(url).origin,
     );
@@ -94,7 +94,7 @@ export function consolePolicy(storage: readonly string[]): string {
 /** How callers sign in here: a developer sign-in only where hand-sent principals are believed. */
 export function consoleConfig(): { signIn: 'developer' | 'appService' } {
   const platform = readPlatformAuth();
-  if (!platform.inAzure && currentPrincipalTrust().trusted) return { signIn: 'developer' };
+  if (!platform.inAzure && services().principalTrust().trusted) return { signIn: 'developer' };
   return { signIn: 'appService' };
 }
 

@@ -5,12 +5,23 @@
 import { z } from 'zod';
 import { departmentEditor, signedIn } from '../src/identity/access';
 import { isDirectoryAdmin } from '../src/identity/roles';
-import { departmentBodySchema, managerBodySchema } from '../src/directory/validation';
-import { directoryServices } from './shared/directory';
+import { departmentBodySchema, managerBodySchema } from '../src/directory';
+import { services } from './shared/services';
+import type { Directory } from '../src/directory';
 import { departmentRoute, listParams } from './shared/input';
-import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import {
+  conditions,
+  ifMatch,
+  json,
+  versionedJson,
+  readJson,
+  readParams,
+  readQuery,
+} from './shared/http';
 import { departmentBody, departmentSummary, ETAG_HEADER, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
+
+const directory = (): Directory => services().directory();
 
 const listQuery = z.strictObject({
   pageSize: listParams.pageSize,
@@ -28,7 +39,7 @@ export const listDepartments = protectedRoute('listDepartments', {
   },
   handler: async (request) => {
     const query = readQuery(request, listQuery);
-    return json(200, await directoryServices().departments.list(query));
+    return json(200, await directory().departments.list(query));
   },
 });
 
@@ -45,8 +56,8 @@ export const getDepartment = protectedRoute('getDepartment', {
   },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
-    const result = await directoryServices().departments.get(dept);
-    return json(200, result.value, { etag: result.etag });
+    const result = await directory().departments.get(dept);
+    return versionedJson(200, result);
   },
 });
 
@@ -68,8 +79,9 @@ export const putDepartment = protectedRoute('putDepartment', {
   },
   handler: async (request, _context, principal) => {
     const { dept } = readParams(request, departmentRoute);
-    const body = await readJson(request, departmentBodySchema);
-    const result = await directoryServices().departments.put(dept, body, {
+    // Validated by the directory (RouteSchemas.body).
+    const body = await readJson(request, z.unknown());
+    const result = await directory().departments.put(dept, body, {
       ifMatch: ifMatch(request),
       mayCreate: isDirectoryAdmin(principal),
     });
@@ -96,9 +108,7 @@ export const setDepartmentManager = protectedRoute('setDepartmentManager', {
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const { employeeId } = await readJson(request, managerBodySchema);
-    const result = await directoryServices().departments.setManager(dept, employeeId, {
-      ifMatch: ifMatch(request),
-    });
-    return json(200, result.value, { etag: result.etag });
+    const result = await directory().departments.setManager(dept, employeeId, conditions(request));
+    return versionedJson(200, result);
   },
 });

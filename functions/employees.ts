@@ -12,22 +12,20 @@ import {
   self,
 } from '../src/identity/access';
 import { canReadDepartment } from '../src/identity/roles';
-import {
-  employeePatchSchema,
-  importBodySchema,
-  newEmployeeSchema,
-} from '../src/directory/validation';
+import { employeePatchSchema, importBodySchema, newEmployeeSchema } from '../src/directory';
 import {
   findEmployeesAcrossOrganisation,
   getEmployeeByEmailEventually,
 } from '../src/indexing/indexQueries';
-import type { ImportResult } from '../src/directory/importEmployees';
-import { indexStores } from './shared/consistency';
-import { directoryServices } from './shared/directory';
-import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import type { ImportResult } from '../src/directory';
+import { services } from './shared/services';
+import type { Directory } from '../src/directory';
+import { conditions, json, versionedJson, readJson, readParams, readQuery } from './shared/http';
 import { employeeBody, employeeListItem, ETAG_HEADER, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { departmentRoute, employeeRoute, listParams } from './shared/input';
+
+const directory = (): Directory => services().directory();
 
 /** An import body of 1,000 rows with long non-Latin names can pass the default 1 MiB. */
 const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
@@ -77,9 +75,10 @@ export const createEmployee = protectedRoute('createEmployee', {
   },
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
-    const body = await readJson(request, newEmployeeSchema);
-    const result = await directoryServices().employees.create(dept, body);
-    return json(201, result.value, { etag: result.etag });
+    // Validated by the directory (RouteSchemas.body).
+    const body = await readJson(request, z.unknown());
+    const result = await directory().employees.create(dept, body);
+    return versionedJson(201, result);
   },
 });
 
@@ -98,7 +97,7 @@ export const importEmployees = protectedRoute('importEmployees', {
   handler: async (request) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, importBodySchema, MAX_IMPORT_BYTES);
-    return json(200, await directoryServices().employees.import(dept, body.employees));
+    return json(200, await directory().employees.import(dept, body.employees));
   },
 });
 
@@ -113,8 +112,8 @@ export const getEmployee = protectedRoute('getEmployee', {
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const result = await directoryServices().employees.get(dept, id);
-    return json(200, result.value, { etag: result.etag });
+    const result = await directory().employees.get(dept, id);
+    return versionedJson(200, result);
   },
 });
 
@@ -138,9 +137,9 @@ export const getEmployeeByEmail = protectedRoute('getEmployeeByEmail', {
     const address = email.replace(/%2F/gi, '/');
     const result =
       consistency === 'eventual'
-        ? await getEmployeeByEmailEventually(indexStores().index, dept, address)
-        : await directoryServices().employees.getByEmail(dept, address);
-    return json(200, result.value, { etag: result.etag });
+        ? await getEmployeeByEmailEventually(services().indexStores().index, dept, address)
+        : await directory().employees.getByEmail(dept, address);
+    return versionedJson(200, result);
   },
 });
 
@@ -159,7 +158,7 @@ export const listEmployees = protectedRoute('listEmployees', {
     const { pageSize, continuationToken, select, ...range } = readQuery(request, listQuery);
     return json(
       200,
-      await directoryServices().employees.list(dept, range, {
+      await directory().employees.list(dept, range, {
         pageSize,
         continuationToken,
         select,
@@ -181,10 +180,8 @@ export const patchEmployee = protectedRoute('patchEmployee', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, z.unknown());
-    const result = await directoryServices().employees.patch(dept, id, body, {
-      ifMatch: ifMatch(request),
-    });
-    return json(200, result.value, { etag: result.etag });
+    const result = await directory().employees.patch(dept, id, body, conditions(request));
+    return versionedJson(200, result);
   },
 });
 
@@ -196,7 +193,7 @@ export const deleteEmployee = protectedRoute('deleteEmployee', {
   schemas: { params: employeeRoute, responses: { 204: { description: 'Deleted.' } } },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    await directoryServices().employees.delete(dept, id, { ifMatch: ifMatch(request) });
+    await directory().employees.delete(dept, id, conditions(request));
     return { status: 204 };
   },
 });
@@ -229,7 +226,7 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
     );
     if (department === undefined) {
       // Organisation-wide: through the last-name index entities (option 1 or 3, LASTNAME_INDEX_MODE).
-      const stores = indexStores();
+      const stores = services().indexStores();
       return json(
         200,
         await findEmployeesAcrossOrganisation(stores.employees, stores.lastNames, lastName, {
@@ -242,7 +239,7 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
     }
     return json(
       200,
-      await directoryServices().employees.findByLastName(department, lastName, {
+      await directory().employees.findByLastName(department, lastName, {
         pageSize,
         continuationToken,
         select,

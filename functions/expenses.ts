@@ -4,27 +4,19 @@
  * `GET /departments/{dept}/employees/{id}/expenses?top=10` (newest first, one `$top` query).
  */
 import { z } from 'zod';
-import { getConfig } from '../src/config';
 import {
   DEFAULT_EXPENSE_TOP,
-  ExpenseClaimLog,
   MAX_EXPENSE_AMOUNT,
   MAX_EXPENSE_DESCRIPTION_LENGTH,
   MAX_EXPENSE_TOP,
   type ExpenseClaim,
 } from '../src/expenses/expenseClaims';
-import { getStorageClients } from '../src/storage/clients';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self } from '../src/identity/access';
 import { ETAG_HEADER, isoInstant, itemsOf } from './shared/output';
 import { protectedRoute } from './shared/route';
+import { services } from './shared/services';
 import { employeeRoute, instant, queryInt } from './shared/input';
-
-let log: ExpenseClaimLog | undefined;
-function expenseClaims(): ExpenseClaimLog {
-  log ??= new ExpenseClaimLog(getStorageClients().table(getConfig().tables.expenses));
-  return log;
-}
 
 const claimBody = z.strictObject({
   amount: z
@@ -70,7 +62,7 @@ export const submitExpenseClaim = protectedRoute('submitExpenseClaim', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, claimBody);
-    const { claim, etag } = await expenseClaims().submit(dept, id, body);
+    const { claim, etag } = await services().expenseClaims().submit(dept, id, body);
     return json(201, toJson(claim), { etag });
   },
 });
@@ -90,7 +82,7 @@ export const listExpenseClaims = protectedRoute('listExpenseClaims', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { top } = readQuery(request, listQuery);
-    const claims = await expenseClaims().newest(dept, id, top);
+    const claims = await services().expenseClaims().newest(dept, id, top);
     return json(200, { items: claims.map(toJson) });
   },
 });

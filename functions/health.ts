@@ -8,9 +8,9 @@
 import { z } from 'zod';
 import { configProblems } from '../src/config';
 import { CachedHealthCheck, checkHealth, type HealthReport } from '../src/health/health';
-import { getStorageClients } from '../src/storage/clients';
 import { json } from './shared/http';
-import { currentPrincipalTrust, publicRoute } from './shared/route';
+import { publicRoute } from './shared/route';
+import { services } from './shared/services';
 
 /** Without a usable storage connection there is nothing to probe. */
 const NO_STORAGE: HealthReport = {
@@ -22,7 +22,7 @@ const NO_STORAGE: HealthReport = {
 const storageHealth = new CachedHealthCheck(async () => {
   let clients;
   try {
-    clients = getStorageClients();
+    clients = services().clients();
   } catch {
     return NO_STORAGE;
   }
@@ -65,7 +65,7 @@ publicRoute('health', {
   handler: async () => {
     const report = await storageHealth.report();
     const settings = settingsReport();
-    const auth = currentPrincipalTrust().trusted ? {} : { auth: 'missing' };
+    const auth = services().principalTrust().trusted ? {} : { auth: 'missing' };
     return json(
       report.storage === 'ok' ? 200 : 503,
       {

@@ -7,7 +7,7 @@ import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { handleIndexUpdateMessage } from '../src/indexing/indexUpdates';
 import { removePhotosOfGoneEmployee } from '../src/photos/photos';
-import { indexStores, photoDependencies } from './shared/consistency';
+import { services } from './shared/services';
 import { dequeueCount, queuePayload } from './shared/queuePayload';
 
 /**
@@ -20,10 +20,10 @@ export async function indexUpdatesWorker(
   context: InvocationContext,
 ): Promise<void> {
   const outcome = await handleIndexUpdateMessage(
-    indexStores(),
+    services().indexStores(),
     queuePayload(queueEntry),
     async (department, employeeId) => {
-      await removePhotosOfGoneEmployee(photoDependencies(), department, employeeId);
+      await removePhotosOfGoneEmployee(services().photos(), department, employeeId);
     },
   );
   context.log(

@@ -6,33 +6,11 @@
  * move it to `log-batches-poison`.
  */
 import { app, type InvocationContext } from '@azure/functions';
-import { getConfig, settingOrDefault } from '../src/config';
-import { deliveredFromTrigger, drainAndFlush } from '../src/logs/flush';
-import { getStorageClients } from '../src/storage/clients';
-import { decodeQueueMessage } from '../src/storage/queue';
-
-/** The payload as the host hands it over: parsed JSON, or text when it did not parse it. */
-function payloadOf(queueEntry: unknown): unknown {
-  if (typeof queueEntry !== 'string') return queueEntry;
-  try {
-    return JSON.parse(queueEntry);
-  } catch {
-    return decodeQueueMessage(queueEntry);
-  }
-}
-
-function deliveryOf(context: InvocationContext): { dequeueCount: number; nextVisibleTime?: Date } {
-  const metadata = context.triggerMetadata ?? {};
-  const dequeueCount = Number(metadata.dequeueCount ?? 1);
-  const nextVisible = metadata.nextVisibleTime;
-  return {
-    dequeueCount: Number.isInteger(dequeueCount) && dequeueCount > 0 ? dequeueCount : 1,
-    nextVisibleTime:
-      typeof nextVisible === 'string' || nextVisible instanceof Date
-        ? new Date(nextVisible)
-        : undefined,
-  };
-}
+import { settingOrDefault } from '../src/config';
+import { deliveredFromTrigger } from '../src/logs/delivery';
+import { drainAndFlush } from '../src/logs/flush';
+import { delivery, queuePayload } from './shared/queuePayload';
+import { services } from './shared/services';
 
 /**
  * Flushes the triggering message together with up to `LOG_FLUSH_MAX_MESSAGES` drained ones.
@@ -43,10 +21,14 @@ export async function flushLogBatches(
   queueEntry: unknown,
   context: InvocationContext,
 ): Promise<void> {
-  const config = getConfig();
-  const clients = getStorageClients();
+  const config = services().config();
+  const clients = services().clients();
   const container = clients.container(config.containers.logs);
-  const trigger = await deliveredFromTrigger(container, payloadOf(queueEntry), deliveryOf(context));
+  const trigger = await deliveredFromTrigger(
+    container,
+    queuePayload(queueEntry),
+    delivery(context),
+  );
   const result = await drainAndFlush({
     container,
     queue: clients.queue(config.queues.logBatches),

@@ -5,32 +5,17 @@
  */
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { z } from 'zod';
-import { getConfig, settingOrDefault } from '../src/config';
-import { LoginDayTables } from '../src/logins/loginDayTables';
-import {
-  DEFAULT_LOGIN_DAYS,
-  LoginAttempts,
-  MAX_LOGIN_TOP,
-  type LoginAttempt,
-} from '../src/logins/loginAttempts';
+import { settingOrDefault } from '../src/config';
+import { DEFAULT_LOGIN_DAYS, MAX_LOGIN_TOP, type LoginAttempt } from '../src/logins/loginAttempts';
 import { dropExpiredLoginTables } from '../src/logins/retention';
-import { getStorageClients } from '../src/storage/clients';
 import { MAX_LOGIN_USER_ID_LENGTH } from '../src/storage/keys';
-import { json, readJson, readParams, readQuery, validate } from './shared/http';
+import { validateInput } from '../src/errors';
+import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, telemetryWriter, theUser } from '../src/identity/access';
 import { ETAG_HEADER, isoInstant, itemsOf } from './shared/output';
 import { protectedRoute } from './shared/route';
+import { services } from './shared/services';
 import { instant, queryInt } from './shared/input';
-
-let service: { tables: LoginDayTables; attempts: LoginAttempts } | undefined;
-function logins(): { tables: LoginDayTables; attempts: LoginAttempts } {
-  if (!service) {
-    const config = getConfig();
-    const tables = new LoginDayTables(getStorageClients(), config.tables.loginAttemptsPrefix);
-    service = { tables, attempts: new LoginAttempts(tables, config.logins.retentionDays) };
-  }
-  return service;
-}
 
 const userId = z.string().min(1).max(MAX_LOGIN_USER_ID_LENGTH);
 
@@ -74,7 +59,7 @@ export const recordLoginAttempt = protectedRoute('recordLoginAttempt', {
   },
   handler: async (request) => {
     const body = await readJson(request, attemptBody);
-    const { attempt, etag } = await logins().attempts.record(body);
+    const { attempt, etag } = await services().logins().attempts.record(body);
     return json(201, toJson(attempt), { etag });
   },
 });
@@ -97,9 +82,9 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
   target: (request) => ({ userId: request.params.userId?.replace(/%2F/gi, '/') }),
   handler: async (request) => {
     const params = readParams(request, userRoute);
-    const id = validate(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
+    const id = validateInput(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
     const { days, top } = readQuery(request, listQuery);
-    const attempts = await logins().attempts.recent(id, days, top);
+    const attempts = await services().logins().attempts.recent(id, days, top);
     return json(200, { items: attempts.map(toJson) });
   },
 });
@@ -107,8 +92,8 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
 /** Timer: drops expired day tables, logs what it dropped, pre-creates tomorrow's table. */
 export async function runLoginRetention(_timer: Timer, context: InvocationContext): Promise<void> {
   // Throws while LOGIN_CLEANUP_SCHEDULE is malformed: the timer fired on the default schedule.
-  void getConfig().logins.cleanupSchedule;
-  const { tables, attempts } = logins();
+  void services().config().logins.cleanupSchedule;
+  const { tables, attempts } = services().logins();
   const report = await dropExpiredLoginTables(tables, attempts.retentionDays);
   context.log(
     `dropExpiredLoginTables: dropped ${report.dropped.length} day table(s)` +

@@ -3,16 +3,15 @@
  * Log lines live in hour-named blobs, not in a table (docs/logs.md).
  */
 import { z } from 'zod';
-import { getConfig } from '../src/config';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
-import { acceptLogBatch, type AcceptedLogBatch, type LogIngestTarget } from '../src/logs/ingest';
+import { acceptLogBatch, type AcceptedLogBatch } from '../src/logs/ingest';
 import { LOG_LEVELS, parseLevelFilter } from '../src/logs/levels';
 import { queryLogs } from '../src/logs/query';
-import { getStorageClients } from '../src/storage/clients';
 import { json, readJson, readQuery } from './shared/http';
 import { admin, anyOf, telemetryWriter } from '../src/identity/access';
 import { itemsOf } from './shared/output';
 import { protectedRoute } from './shared/route';
+import { services } from './shared/services';
 
 const isoTime = z.iso.datetime({
   offset: true,
@@ -41,21 +40,6 @@ const entryJson = z.looseObject({
   message: z.string(),
 });
 
-let ingestTarget: LogIngestTarget | undefined;
-
-/** One target per process, so concurrent POSTs share queue messages (src/logs/ingest.ts). */
-function logIngestTarget(): LogIngestTarget {
-  if (!ingestTarget) {
-    const config = getConfig();
-    const clients = getStorageClients();
-    ingestTarget = {
-      queue: clients.queue(config.queues.logBatches),
-      container: clients.container(config.containers.logs),
-    };
-  }
-  return ingestTarget;
-}
-
 /** `POST /logs`: 202 `{batchId, entries, messages, staged}` once the batch is on the queue. */
 export const postLogs = protectedRoute('postLogs', {
   route: 'logs',
@@ -67,10 +51,10 @@ export const postLogs = protectedRoute('postLogs', {
     responses: { 202: { description: 'The batch is durably accepted.', body: acceptedJson } },
   },
   handler: async (request) => {
-    const config = getConfig();
+    const config = services().config();
     const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
     const batch = parseLogBatch(body, config.logs);
-    const accepted = await acceptLogBatch(logIngestTarget(), batch);
+    const accepted = await acceptLogBatch(services().logIngest(), batch);
     return json(202, accepted);
   },
 });
@@ -89,10 +73,10 @@ export const getLogs = protectedRoute('getLogs', {
     errors: [413],
   },
   handler: async (request) => {
-    const config = getConfig();
+    const config = services().config();
     const query = readQuery(request, logQuerySchema);
     const { items } = await queryLogs(
-      getStorageClients().container(config.containers.logs),
+      services().clients().container(config.containers.logs),
       {
         source: query.source,
         from: new Date(query.from),

@@ -5,20 +5,13 @@
  * `GET .../messages/daily?year=YYYY` (two point reads).
  */
 import { z } from 'zod';
-import { getConfig } from '../src/config';
-import { MAX_MESSAGE_COUNT, MessageStats } from '../src/stats/messageStats';
-import { getStorageClients } from '../src/storage/clients';
+import { MAX_MESSAGE_COUNT } from '../src/stats/messageStats';
 import { formatUtcDay } from '../src/time/instants';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self, telemetryWriter } from '../src/identity/access';
 import { protectedRoute } from './shared/route';
+import { services } from './shared/services';
 import { employeeRoute, instant, queryInt, utcDay } from './shared/input';
-
-let stats: MessageStats | undefined;
-function messageStats(): MessageStats {
-  stats ??= new MessageStats(getStorageClients().table(getConfig().tables.messageStats));
-  return stats;
-}
 
 const hourlyQuery = z.object({ day: utcDay });
 const dailyQuery = z.object({ year: queryInt(1601, 9999) });
@@ -41,9 +34,16 @@ export const recordMessages = protectedRoute('recordMessages', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, countBody);
-    await messageStats().record(dept, id, body);
+    await services().messageStats().record(dept, id, body);
     return { status: 204 };
   },
+});
+
+const count = z.number().int().min(0);
+const hourlyJson = z.strictObject({ day: z.iso.date(), hours: z.array(count).length(24) });
+const dailyJson = z.strictObject({
+  year: z.number().int(),
+  days: z.array(count).min(365).max(366),
 });
 
 /** `GET .../messages/hourly?day=YYYY-MM-DD` → `{"day","hours":[24 numbers]}`. */
@@ -54,20 +54,12 @@ export const hourlyMessages = protectedRoute('hourlyMessages', {
   schemas: {
     params: employeeRoute,
     query: hourlyQuery,
-    responses: {
-      200: {
-        description: "The day's 24 hourly counts.",
-        body: z.strictObject({
-          day: z.iso.date(),
-          hours: z.array(z.number().int().min(0)).length(24),
-        }),
-      },
-    },
+    responses: { 200: { description: "The day's 24 hourly counts.", body: hourlyJson } },
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { day } = readQuery(request, hourlyQuery);
-    const hours = await messageStats().hourly(dept, id, day);
+    const hours = await services().messageStats().hourly(dept, id, day);
     return json(200, { day: formatUtcDay(day), hours });
   },
 });
@@ -80,20 +72,12 @@ export const dailyMessages = protectedRoute('dailyMessages', {
   schemas: {
     params: employeeRoute,
     query: dailyQuery,
-    responses: {
-      200: {
-        description: "The year's daily counts.",
-        body: z.strictObject({
-          year: z.number().int(),
-          days: z.array(z.number().int().min(0)).min(365).max(366),
-        }),
-      },
-    },
+    responses: { 200: { description: "The year's daily counts.", body: dailyJson } },
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { year } = readQuery(request, dailyQuery);
-    const days = await messageStats().daily(dept, id, year);
+    const days = await services().messageStats().daily(dept, id, year);
     return json(200, { year, days });
   },
 });

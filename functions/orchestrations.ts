@@ -27,7 +27,6 @@ import {
   auditIndexesOrchestrator,
   type AuditInput,
 } from '../src/orchestrations/audit/auditOrchestrator';
-import { configuredServices } from '../src/orchestrations/configuredServices';
 import {
   copyToTargetActivity,
   reindexEmployeeActivity,
@@ -49,6 +48,7 @@ import { departmentName, departmentRoute, employeeRoute } from './shared/input';
 import { json, readJson, readParams } from './shared/http';
 import { admin } from '../src/identity/access';
 import { protectedRoute, type RouteSchemas } from './shared/route';
+import { services } from './shared/services';
 
 const moveBody = z.strictObject({
   toDepartment: departmentName,
@@ -194,7 +194,7 @@ function activity<I, O>(
   name: string,
   handler: (services: OrchestrationServices, input: I) => Promise<O>,
 ): void {
-  df.app.activity(name, { handler: (input: I) => handler(configuredServices(), input) });
+  df.app.activity(name, { handler: (input: I) => handler(services().orchestrations(), input) });
 }
 
 activity(Activities.validateMove, validateMoveActivity);

@@ -7,7 +7,7 @@
  */
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { z } from 'zod';
-import { getConfig, settingOrDefault } from '../src/config';
+import { settingOrDefault } from '../src/config';
 import { TooLargeError } from '../src/errors';
 import {
   adoptUploadedPhoto,
@@ -17,42 +17,53 @@ import {
   uploadPhoto,
 } from '../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../src/photos/sweepUnadopted';
-import { photoDependencies } from './shared/consistency';
+import { services } from './shared/services';
 import { employeeRoute } from './shared/input';
 import { json, readBody, readJson, readParams } from './shared/http';
 import { anyOf, departmentEditor, departmentReader, self } from '../src/identity/access';
-import { protectedRoute } from './shared/route';
+import { protectedRoute, type RouteSchemas } from './shared/route';
 
 const adoptBody = z.strictObject({ blobName: z.string().min(1).max(1024) });
 
-const route = 'departments/{dept}/employees/{id}/photo';
+/** What every photo route shares: its path. */
+const photoRoute = { route: 'departments/{dept}/employees/{id}/photo' } as const;
 
-/** 501: an account key is configured but no account name can be found (src/sas/signingKey.ts). */
-const NOT_CONFIGURED = [501];
+/**
+ * What every photo route declares besides its own: the employee in the path, and 501 where an
+ * account key is configured but no account name can be found (src/sas/signingKey.ts).
+ */
+const photoSchemas = (own: Omit<RouteSchemas, 'params' | 'errors'>): RouteSchemas => ({
+  params: employeeRoute,
+  errors: [501],
+  ...own,
+});
+const photoUrlJson = z.strictObject({ photoUrl: z.string() });
+const redirectToSas = {
+  description: 'Redirect to a short-lived read SAS URL of the photo.',
+  headers: { location: { description: 'The read SAS URL.' } },
+};
 
 /** `PUT .../photo` → 200 `{"photoUrl"}`. */
 export const putPhoto = protectedRoute('putEmployeePhoto', {
-  route,
+  ...photoRoute,
   methods: ['PUT'],
   access: anyOf(self, departmentEditor),
-  schemas: {
-    params: employeeRoute,
+  schemas: photoSchemas({
     body: adoptBody,
     rawBodies: ['image/*'],
-    errors: NOT_CONFIGURED,
     responses: {
       200: {
         description: 'Stored (or adopted): the URL the employee now names.',
-        body: z.strictObject({ photoUrl: z.string() }),
+        body: photoUrlJson,
       },
     },
-  },
+  }),
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim();
     if (contentType === 'application/json') {
       const { blobName } = await readJson(request, adoptBody);
-      const result = await adoptUploadedPhoto(photoDependencies(), dept, id, blobName);
+      const result = await adoptUploadedPhoto(services().photos(), dept, id, blobName);
       return json(200, { photoUrl: result.photoUrl });
     }
     const bytes = await readBody(
@@ -60,46 +71,33 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
       MAX_PHOTO_BYTES,
       () => new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge'),
     );
-    const result = await uploadPhoto(photoDependencies(), dept, id, bytes, contentType);
+    const result = await uploadPhoto(services().photos(), dept, id, bytes, contentType);
     return json(200, { photoUrl: result.photoUrl });
   },
 });
 
 /** `GET .../photo` → 302 to a read SAS URL. */
 export const getPhoto = protectedRoute('getEmployeePhoto', {
-  route,
+  ...photoRoute,
   methods: ['GET'],
   access: anyOf(self, departmentReader),
-  schemas: {
-    params: employeeRoute,
-    errors: NOT_CONFIGURED,
-    responses: {
-      302: {
-        description: 'Redirect to a short-lived read SAS URL of the photo.',
-        headers: { location: { description: 'The read SAS URL.' } },
-      },
-    },
-  },
+  schemas: photoSchemas({ responses: { 302: redirectToSas } }),
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const { url } = await photoReadUrl(photoDependencies(), dept, id);
+    const { url } = await photoReadUrl(services().photos(), dept, id);
     return { status: 302, headers: { location: url, 'cache-control': 'no-store' } };
   },
 });
 
 /** `DELETE .../photo` → 204. */
 export const removePhoto = protectedRoute('deleteEmployeePhoto', {
-  route,
+  ...photoRoute,
   methods: ['DELETE'],
   access: departmentEditor,
-  schemas: {
-    params: employeeRoute,
-    errors: NOT_CONFIGURED,
-    responses: { 204: { description: 'Deleted.' } },
-  },
+  schemas: photoSchemas({ responses: { 204: { description: 'Deleted.' } } }),
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    await deletePhoto(photoDependencies(), dept, id);
+    await deletePhoto(services().photos(), dept, id);
     return { status: 204 };
   },
 });
@@ -117,8 +115,8 @@ export async function runUnadoptedPhotoSweep(
   context: InvocationContext,
 ): Promise<void> {
   // Throws while PHOTO_SWEEP_SCHEDULE is malformed: the timer fired on the default schedule.
-  void getConfig().photos.sweepSchedule;
-  const report = await sweepUnadoptedPhotos(photoDependencies());
+  void services().config().photos.sweepSchedule;
+  const report = await sweepUnadoptedPhotos(services().photos());
   const shown = report.deleted.slice(0, LOGGED_NAMES);
   const more = report.deleted.length - shown.length;
   context.log(

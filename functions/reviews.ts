@@ -4,13 +4,16 @@
  * `GET /departments/{dept}/employees/{id}/reviews` (one range query, ordered by year).
  */
 import { z } from 'zod';
-import { reviewBodySchema } from '../src/directory/validation';
-import { directoryServices } from './shared/directory';
+import { reviewBodySchema } from '../src/directory';
+import { services } from './shared/services';
+import type { Directory } from '../src/directory';
 import { employeeRoute, selectParam } from './shared/input';
-import { ifMatch, json, readJson, readParams, readQuery } from './shared/http';
+import { conditions, json, versionedJson, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, departmentEditor, self } from '../src/identity/access';
 import { ETAG_HEADER, itemsOf, reviewBody, reviewListItem } from './shared/output';
 import { protectedRoute } from './shared/route';
+
+const directory = (): Directory => services().directory();
 
 const reviewRoute = employeeRoute.extend({
   year: z
@@ -37,11 +40,10 @@ export const putReview = protectedRoute('putReview', {
   },
   handler: async (request) => {
     const { dept, id, year } = readParams(request, reviewRoute);
-    const body = await readJson(request, reviewBodySchema);
-    const result = await directoryServices().reviews.put(dept, id, year, body, {
-      ifMatch: ifMatch(request),
-    });
-    return json(200, result.value, { etag: result.etag });
+    // Validated by the directory (RouteSchemas.body).
+    const body = await readJson(request, z.unknown());
+    const result = await directory().reviews.put(dept, id, year, body, conditions(request));
+    return versionedJson(200, result);
   },
 });
 
@@ -60,6 +62,6 @@ export const listReviews = protectedRoute('listReviews', {
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { select } = readQuery(request, listQuery);
-    return json(200, await directoryServices().reviews.list(dept, id, select));
+    return json(200, await directory().reviews.list(dept, id, select));
   },
 });

@@ -12,16 +12,12 @@ import {
   self,
   type AccessRule,
 } from '../src/identity/access';
-import {
-  getSasService,
-  type BlobSasGrant,
-  type SasService,
-  type TableSasGrant,
-} from '../src/sas/service';
+import type { BlobSasGrant, SasService, TableSasGrant } from '../src/sas/service';
 import type { PolicyRotation } from '../src/sas/tablePolicy';
 import { json, readJson, readParams } from './shared/http';
 import { isoInstant } from './shared/output';
 import { protectedRoute, type AuthorizedHandler, type RouteSchemas } from './shared/route';
+import { services } from './shared/services';
 
 /** Tokens are secrets with an expiry: never let a proxy or browser keep them. */
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -56,6 +52,17 @@ const granted = (body: z.ZodType): RouteSchemas['responses'] => ({
 });
 /** 501 where the deployment lacks what a token is signed with (src/sas/signingKey.ts). */
 const NOT_CONFIGURED = [501];
+/** What a token route takes and answers: its parameters, the request body and the grant. */
+const tokenSchemas = (
+  params: z.ZodType | undefined,
+  body: z.ZodType,
+  grant: z.ZodType,
+): RouteSchemas => ({
+  ...(params ? { params } : {}),
+  body,
+  responses: granted(grant),
+  errors: NOT_CONFIGURED,
+});
 
 const departmentParams = z.object({ dept: z.string() });
 const employeeParams = z.object({ dept: z.string(), id: z.string() });
@@ -80,12 +87,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       name: 'sasExpenses',
       route: 'sas/expenses/{dept}/{id}',
       access: anyOf(self),
-      schemas: {
-        params: employeeParams,
-        body: lifetimeBody,
-        responses: granted(tableGrant),
-        errors: NOT_CONFIGURED,
-      },
+      schemas: tokenSchemas(employeeParams, lifetimeBody, tableGrant),
       handler: async (request, _context, principal) => {
         const { dept, id } = readParams(request, employeeParams);
         const { minutes } = await readJson(request, lifetimeBody);
@@ -96,12 +98,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       name: 'sasDepartment',
       route: 'sas/departments/{dept}',
       access: departmentReader,
-      schemas: {
-        params: departmentParams,
-        body: lifetimeBody,
-        responses: granted(tableGrant),
-        errors: NOT_CONFIGURED,
-      },
+      schemas: tokenSchemas(departmentParams, lifetimeBody, tableGrant),
       handler: async (request, _context, principal) => {
         const { dept } = readParams(request, departmentParams);
         const { minutes } = await readJson(request, lifetimeBody);
@@ -113,12 +110,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       // Read: the employee or its department's readers; write: the employee or its editors.
       route: 'sas/photos/{dept}/{id}',
       access: anyOf(self, departmentReader, departmentEditor),
-      schemas: {
-        params: employeeParams,
-        body: photoBody,
-        responses: granted(blobGrant),
-        errors: NOT_CONFIGURED,
-      },
+      schemas: tokenSchemas(employeeParams, photoBody, blobGrant),
       handler: async (request, _context, principal) => {
         const { dept, id } = readParams(request, employeeParams);
         const { access, minutes } = await readJson(request, photoBody);
@@ -129,7 +121,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       name: 'sasLogs',
       route: 'sas/logs',
       access: admin,
-      schemas: { body: lifetimeBody, responses: granted(blobGrant), errors: NOT_CONFIGURED },
+      schemas: tokenSchemas(undefined, lifetimeBody, blobGrant),
       handler: async (request, _context, principal) => {
         const { minutes } = await readJson(request, lifetimeBody);
         return answer(service().logsSas(principal, minutes));
@@ -160,6 +152,8 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
   };
 }
 
-for (const { name, route, access, schemas, handler } of Object.values(sasRoutes(getSasService))) {
+for (const { name, route, access, schemas, handler } of Object.values(
+  sasRoutes(() => services().sas()),
+)) {
   protectedRoute(name, { route, methods: ['POST'], access, schemas, handler });
 }

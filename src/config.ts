@@ -14,40 +14,32 @@
  *   loading entry points at the first throw, which would take every later function with it.
  */
 import { SettingUnavailableError } from './errors';
+import {
+  readOptional,
+  readInt,
+  readTableName,
+  readQueueOrContainerName,
+  MAX_QUEUE_NAME,
+  readNcrontab,
+  readLastNameIndexMode,
+  readSasTablePolicy,
+  readTablePrefix,
+  ConfigError,
+  type Env,
+  type LastNameIndexMode,
+  type SasTablePolicyMode,
+  type SettingProblem,
+  type StorageConnection,
+} from './settings';
 
-/** What is wrong with a setting. */
-export type SettingProblem = 'missing' | 'malformed' | 'keyVaultReference';
-
-/** A setting is missing, malformed or an unresolved Key Vault reference. The message names it. */
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    message: string,
-    readonly problem: SettingProblem = 'malformed',
-  ) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
-
-/** How the app reaches its storage account. */
-export type StorageConnection =
-  | { kind: 'connectionString'; connectionString: string }
-  | {
-      kind: 'identity';
-      accountName?: string;
-      tableServiceUri: string;
-      queueServiceUri: string;
-      blobServiceUri: string;
-      /** User-assigned managed identity client id (`AzureWebJobsStorage__clientId`). */
-      clientId?: string;
-    };
-
-/** `stored`: table SAS carry the table's current stored access policy id; `none`: self-contained. */
-export type SasTablePolicyMode = 'stored' | 'none';
-
-/** Where organisation-wide last-name index entries live (index entities options 1 and 3). */
-export type LastNameIndexMode = 'entity' | 'blob';
+export {
+  ConfigError,
+  isKeyVaultReference,
+  type LastNameIndexMode,
+  type SasTablePolicyMode,
+  type SettingProblem,
+  type StorageConnection,
+} from './settings';
 
 export interface Config {
   storage: StorageConnection;
@@ -123,97 +115,7 @@ export interface Config {
   };
 }
 
-type Env = Record<string, string | undefined>;
-
-/**
- * What App Service leaves in a setting whose Key Vault reference it could not resolve (no access,
- * no such secret): the reference text itself, `@Microsoft.KeyVault(SecretUri=...)`.
- */
-export function isKeyVaultReference(value: string | undefined): boolean {
-  return value !== undefined && /^\s*@Microsoft\.KeyVault\(/i.test(value);
-}
-
-/** The trimmed value, undefined when absent or blank. @throws {ConfigError} for a Key Vault reference. */
-function settingValue(env: Env, name: string): string | undefined {
-  const value = env[name];
-  if (isKeyVaultReference(value)) {
-    throw new ConfigError(
-      name,
-      `Setting ${name} holds a Key Vault reference the platform did not resolve; it is treated as missing. ` +
-        'Check that the identity in keyVaultReferenceIdentity may read the secret (Key Vault Secrets User) and that the secret exists.',
-      'keyVaultReference',
-    );
-  }
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function readString(env: Env, name: string, fallback: string): string {
-  return settingValue(env, name) ?? fallback;
-}
-
-function readOptional(env: Env, name: string): string | undefined {
-  return settingValue(env, name);
-}
-
-function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = readOptional(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^-?\d+$/.test(raw)) {
-    throw new ConfigError(name, `Setting ${name} must be a whole number, got "${raw}".`);
-  }
-  const value = Number(raw);
-  if (value < min || value > max) {
-    throw new ConfigError(name, `Setting ${name} must be between ${min} and ${max}, got ${value}.`);
-  }
-  return value;
-}
-
-function readTableName(env: Env, name: string, fallback: string): string {
-  const value = readString(env, name, fallback);
-  if (!/^[A-Za-z][A-Za-z0-9]{2,62}$/.test(value)) {
-    throw new ConfigError(
-      name,
-      `Setting ${name} must be a table name (3-63 letters or digits, starting with a letter), got "${value}".`,
-    );
-  }
-  return value;
-}
-
-/**
- * Queue and container names: 3-63 lowercase letters, digits and single hyphens. Queues are
- * capped at 56 so that `<name>-poison`, which the Functions host creates, stays within 63.
- */
-function readQueueOrContainerName(
-  env: Env,
-  name: string,
-  fallback: string,
-  maxLength = 63,
-): string {
-  const value = readString(env, name, fallback);
-  if (!/^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/.test(value) || value.length > maxLength) {
-    throw new ConfigError(
-      name,
-      `Setting ${name} must be a queue/container name (3-${maxLength} lowercase letters, digits, single hyphens), got "${value}".`,
-    );
-  }
-  return value;
-}
-
-/** Longest queue name whose `-poison` companion is still a valid queue name. */
-const MAX_QUEUE_NAME = 63 - '-poison'.length;
-
-/** A six-field NCRONTAB expression (`{second} {minute} {hour} {day} {month} {day-of-week}`). */
-function readNcrontab(env: Env, name: string, fallback: string): string {
-  const value = readString(env, name, fallback);
-  if (value.split(/\s+/).length !== 6) {
-    throw new ConfigError(
-      name,
-      `Setting ${name} must be a six-field NCRONTAB schedule such as "0 0 1 * * *", got "${value}".`,
-    );
-  }
-  return value;
-}
-
+/** How to reach the storage account: a connection string, or service URIs for managed identity. @throws {ConfigError} when it is malformed. */
 function readStorage(env: Env): StorageConnection {
   const connectionString = readOptional(env, 'AzureWebJobsStorage');
   if (connectionString !== undefined) return { kind: 'connectionString', connectionString };
@@ -241,33 +143,6 @@ function readStorage(env: Env): StorageConnection {
     blobServiceUri,
     clientId: readOptional(env, 'AzureWebJobsStorage__clientId'),
   };
-}
-
-function readLastNameIndexMode(env: Env, name: string, fallback: LastNameIndexMode) {
-  const value = readString(env, name, fallback);
-  if (value !== 'entity' && value !== 'blob') {
-    throw new ConfigError(name, `Setting ${name} must be "entity" or "blob", got "${value}".`);
-  }
-  return value;
-}
-
-function readSasTablePolicy(env: Env, name: string, fallback: SasTablePolicyMode) {
-  const value = readString(env, name, fallback);
-  if (value !== 'stored' && value !== 'none') {
-    throw new ConfigError(name, `Setting ${name} must be "stored" or "none", got "${value}".`);
-  }
-  return value;
-}
-
-function readTablePrefix(env: Env, name: string, fallback: string): string {
-  const value = readString(env, name, fallback);
-  if (!/^[A-Za-z][A-Za-z0-9]{2,54}$/.test(value)) {
-    throw new ConfigError(
-      name,
-      `Setting ${name} must be 3-55 letters or digits starting with a letter, got "${value}".`,
-    );
-  }
-  return value;
 }
 
 /** Reads one value; how a {@link ConfigError} is handled is the caller's choice. */

@@ -2,6 +2,7 @@
  * Domain errors. `src/` throws only these (or lets a bug surface as a plain Error); the function
  * adapters alone decide which HTTP status each one becomes.
  */
+import type { z } from 'zod';
 
 /** Base class: a stable machine-readable `code` plus a human sentence. */
 export abstract class DomainError extends Error {
@@ -40,6 +41,45 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** One of zod's issues, as much of it as {@link describeIssues} reads. */
+export interface InputIssue {
+  readonly message: string;
+  readonly path: readonly PropertyKey[];
+}
+
+/**
+ * One {@link ValidationError} naming the first of zod's issues and where it is, e.g.
+ * `body.entries[3].level: Invalid option.` (array positions in brackets).
+ */
+export function describeIssues(
+  issues: readonly InputIssue[],
+  where: string,
+  code?: string,
+): ValidationError {
+  const issue = issues[0];
+  let field = where;
+  for (const segment of issue?.path ?? []) {
+    field += typeof segment === 'number' ? `[${segment}]` : `.${String(segment)}`;
+  }
+  return new ValidationError(`${field}: ${issue?.message ?? 'invalid value'}.`, field, code);
+}
+
+/**
+ * Validates `value` against `schema`.
+ *
+ * @param where - prefix naming where the value came from in messages (e.g. `body`, `query`).
+ * @throws {ValidationError} naming the first bad field.
+ */
+export function validateInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw describeIssues(result.error.issues, where);
+}
+
 /** No identity where one is needed. */
 export class UnauthenticatedError extends DomainError {
   readonly kind = 'unauthenticated';
@@ -56,20 +96,14 @@ export class ForbiddenError extends DomainError {
   }
 }
 
-/** The thing asked for does not exist. */
+/** The thing asked for does not exist (`new NotFoundError(code, message, {cause})`). */
 export class NotFoundError extends DomainError {
   readonly kind = 'notFound';
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }
 
-/** It exists already, or the current state forbids the change. */
+/** It exists already, or the current state forbids the change (`(code, message, {cause})`). */
 export class ConflictError extends DomainError {
   readonly kind = 'conflict';
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }
 
 /** An `If-Match` ETag no longer matches. */

@@ -14,7 +14,7 @@ import { odata, type TableClient } from '@azure/data-tables';
 import type { QueueClient } from '@azure/storage-queue';
 import { loadConfig } from '../../src/config';
 import { createDirectory } from '../../src/directory/directory';
-import { mapBounded } from '../../src/logins/mapBounded';
+import { mapBounded } from '../../src/storage/parallel';
 import { createStorageClients } from '../../src/storage/clients';
 import {
   departmentPartitionKey,

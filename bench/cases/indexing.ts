@@ -23,8 +23,9 @@ import { parseIndexUpdateMessage } from '../../src/indexing/indexMessages';
 import { getEmployeeByEmailEventually } from '../../src/indexing/indexQueries';
 import { handleIndexUpdateMessage } from '../../src/indexing/indexUpdates';
 import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
-import { ensureQueue, queueChangeSink } from '../../src/indexing/queueChangeSink';
-import { mapBounded } from '../../src/logins/mapBounded';
+import { queueChangeSink } from '../../src/indexing/queueChangeSink';
+import { ensureQueue } from '../../src/storage/createOnce';
+import { mapBounded } from '../../src/storage/parallel';
 import { decodeQueueMessage } from '../../src/storage/queue';
 import { percentile, requestsPerOperationByKind } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
@@ -184,7 +185,7 @@ async function lagAt(
   const queue = env.clients.queue(names.queue);
   await ensureQueue(queue);
   await index.createTable();
-  // As functions/shared/directory.ts wires it: sink + announcements (60 s, never surfacing here).
+  // As functions/shared/services.ts wires it: sink + announcements (60 s, never surfacing here).
   const sink = queueChangeSink(queue, { announceDelaySeconds: 60 });
   const base = createDirectory({ employees: stores.employees, changes: sink });
   const directory = { ...base, employees: withAnnouncements(base.employees, sink) };

@@ -19,15 +19,14 @@ import { parseLogBatch, type LogBatch } from '../../src/logs/entry';
 import type { QueueClient } from '@azure/storage-queue';
 import type { ContainerClient } from '@azure/storage-blob';
 import {
-  drainAndFlush,
   EXCLUSIVITY_MARGIN_MS,
-  flushLogMessages,
   resolveDelivery,
   type PendingLogMessage,
-} from '../../src/logs/flush';
+} from '../../src/logs/delivery';
+import { drainAndFlush, flushLogMessages } from '../../src/logs/flush';
 import { decodeQueueMessage } from '../../src/storage/queue';
 import { acceptLogBatch, type LogIngestTarget } from '../../src/logs/ingest';
-import { mapLimited } from '../../src/logs/parallel';
+import { mapSettled } from '../../src/storage/parallel';
 import { LOG_LEVELS } from '../../src/logs/levels';
 import { ticksRowKey, utcDayStamp } from '../../src/storage/keys';
 import type { BenchCase, BenchEnv, Comparison, Measurement, TrafficCounts } from '../types';
@@ -145,7 +144,7 @@ async function countEntities(table: TableClient): Promise<number> {
 }
 
 async function ingestAll(target: LogIngestTarget, batches: LogBatch[]): Promise<void> {
-  const results = await mapLimited(batches, 16, (batch) => acceptLogBatch(target, batch));
+  const results = await mapSettled(batches, 16, (batch) => acceptLogBatch(target, batch));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
@@ -253,7 +252,7 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
       blobTraffic = env.traffic();
     });
     const acknowledge = await env.measure('queue: delete, 1 per message', lines, async () => {
-      await mapLimited(held, 32, (h) => queue.deleteMessage(h.messageId, h.popReceipt));
+      await mapSettled(held, 32, (h) => queue.deleteMessage(h.messageId, h.popReceipt));
     });
     const blobRequests = requestsOf(blobTraffic!, 'blob');
 
@@ -262,7 +261,7 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
     const sample = batches.slice(0, Math.max(1, Math.min(batchCount, env.size(100))));
     const sampleLines = sample.length * ENTRIES_PER_BATCH;
     const perEntry = await env.measure('table path: one insert per line', sampleLines, async () => {
-      await mapLimited(
+      await mapSettled(
         sample.flatMap((batch, b) => batch.entries.map((_, i) => [batch, b, i] as const)),
         32,
         ([batch, b, i]) => tableEntity(perEntryTable, batch, b, i),
@@ -273,7 +272,7 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
       sampleLines,
       async () => {
         const transactions = sample.flatMap((batch, b) => [...tableActions(batch, b).values()]);
-        await mapLimited(transactions, 16, (actions) => batchedTable.submitTransaction(actions));
+        await mapSettled(transactions, 16, (actions) => batchedTable.submitTransaction(actions));
       },
     );
     const stored = await countEntities(perEntryTable);

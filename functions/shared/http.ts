@@ -4,7 +4,7 @@
  */
 import type { HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import type { z } from 'zod';
-import { DomainError, TooLargeError, ValidationError } from '../../src/errors';
+import { DomainError, TooLargeError, validateInput, ValidationError } from '../../src/errors';
 
 /** Largest JSON body accepted by default (API.md: 413 above it). */
 export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;
@@ -33,6 +33,14 @@ export function json(
     jsonBody: body,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   };
+}
+
+/** A JSON response of a stored value with its ETag (`ETag` header: what `If-Match` takes next). */
+export function versionedJson(
+  status: number,
+  result: { value: unknown; etag: string },
+): HttpResponseInit {
+  return json(status, result.value, { etag: result.etag });
 }
 
 /** The API's error body: `{"error": {"code", "message"}}`. */
@@ -77,28 +85,6 @@ export function handleErrors(handler: HttpHandler): HttpHandler {
       return errorResponse(error, context);
     }
   };
-}
-
-/** Turns zod issues into one {@link ValidationError} naming the first bad field. */
-export function validationErrorFrom(issues: z.core.$ZodIssue[], where: string): ValidationError {
-  const issue = issues[0];
-  const field = issue && issue.path.length > 0 ? `${where}.${issue.path.join('.')}` : where;
-  return new ValidationError(`${field}: ${issue?.message ?? 'invalid value'}.`, field);
-}
-
-/**
- * Validates any value against a schema.
- *
- * @throws {ValidationError} naming the first bad field.
- */
-export function validate<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  where: string,
-): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw validationErrorFrom(result.error.issues, where);
-  return result.data;
 }
 
 /** Deepest nesting of arrays and objects a JSON body may have (API.md: 400 `InvalidJson` past it). */
@@ -174,7 +160,7 @@ export async function readJson<S extends z.ZodType>(
 ): Promise<z.infer<S>> {
   const bytes = await readBody(request, maxBytes);
   if (bytes.length === 0) {
-    return validate(schema, {}, 'body');
+    return validateInput(schema, {}, 'body');
   }
   const text = bytes.toString('utf8');
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
@@ -190,7 +176,7 @@ export async function readJson<S extends z.ZodType>(
   } catch {
     throw new ValidationError('The request body is not valid JSON.', 'body', 'InvalidJson');
   }
-  return validate(schema, parsed, 'body');
+  return validateInput(schema, parsed, 'body');
 }
 
 /**
@@ -203,7 +189,7 @@ export function readQuery<S extends z.ZodType>(request: HttpRequest, schema: S):
   request.query.forEach((value, key) => {
     query[key] = value;
   });
-  return validate(schema, query, 'query');
+  return validateInput(schema, query, 'query');
 }
 
 /**
@@ -212,11 +198,16 @@ export function readQuery<S extends z.ZodType>(request: HttpRequest, schema: S):
  * @throws {ValidationError} naming the first bad parameter.
  */
 export function readParams<S extends z.ZodType>(request: HttpRequest, schema: S): z.infer<S> {
-  return validate(schema, { ...request.params }, 'route');
+  return validateInput(schema, { ...request.params }, 'route');
 }
 
 /** The `If-Match` ETag of a request, if it sent one (`*` counts as none). */
 export function ifMatch(request: HttpRequest): string | undefined {
   const value = request.headers.get('if-match')?.trim();
   return value && value !== '*' ? value : undefined;
+}
+
+/** The request's write conditions, as the services take them (`{ifMatch}`). */
+export function conditions(request: HttpRequest): { ifMatch?: string } {
+  return { ifMatch: ifMatch(request) };
 }

@@ -4,7 +4,7 @@
  * Only formats are checked here; whether a department or employee exists is the services' answer.
  */
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../../src/directory/validation';
+import { MAX_PAGE_SIZE } from '../../src/directory';
 import { isDepartmentName, isEmployeeId } from '../../src/storage/keys';
 import { isStorableInstant, parseUtcDay } from '../../src/time/instants';
 

@@ -11,9 +11,7 @@
  * required field added to the type fails the build until the schema has it too.
  */
 import { z } from 'zod';
-import type { Department, DepartmentSummary } from '../../src/directory/departmentEntity';
-import type { Employee } from '../../src/directory/employeeEntity';
-import type { Review } from '../../src/directory/reviews';
+import type { Department, DepartmentSummary, Employee, Review } from '../../src/directory';
 import type { ResponseHeader } from './route';
 
 /** `ETag` of a single-resource read or write. */

@@ -17,3 +17,18 @@ export function dequeueCount(context: InvocationContext): number {
   const count = Number(context.triggerMetadata?.dequeueCount ?? 1);
   return Number.isInteger(count) && count > 0 ? count : 1;
 }
+
+/** The delivery count and, when the host says, when the message becomes visible again. */
+export function delivery(context: InvocationContext): {
+  dequeueCount: number;
+  nextVisibleTime?: Date;
+} {
+  const nextVisible = context.triggerMetadata?.nextVisibleTime;
+  return {
+    dequeueCount: dequeueCount(context),
+    nextVisibleTime:
+      typeof nextVisible === 'string' || nextVisible instanceof Date
+        ? new Date(nextVisible)
+        : undefined,
+  };
+}

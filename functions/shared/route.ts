@@ -14,7 +14,6 @@ import {
   type InvocationContext,
 } from '@azure/functions';
 import type { z } from 'zod';
-import { readPlatformAuth } from '../../src/config';
 import {
   anonymous,
   authorize,
@@ -22,8 +21,9 @@ import {
   type AccessTarget,
 } from '../../src/identity/access';
 import { PRINCIPAL_HEADER, type Principal } from '../../src/identity/principal';
-import { authenticate, principalTrust, type PrincipalTrust } from '../../src/identity/trust';
+import { authenticate } from '../../src/identity/trust';
 import { handleErrors, type HttpHandler } from './http';
+import { services } from './services';
 
 /** A handler that runs once the caller is known to be allowed. */
 export type AuthorizedHandler = (
@@ -62,7 +62,12 @@ export interface RouteSchemas {
   params?: z.ZodType;
   /** Query string (`readQuery`). */
   query?: z.ZodType;
-  /** JSON body (`readJson`). */
+  /**
+   * JSON body (`readJson`). Each body is validated once: by the adapter when the service takes
+   * typed input, by the service when it takes `unknown` (the directory's writes: every caller —
+   * adapters, tests, orchestrations, apps lifting the module — then gets the same checks), in
+   * which case the adapter reads the body with `z.unknown()` and this schema only describes it.
+   */
   body?: z.ZodType;
   /** Non-JSON bodies the route also accepts, by content type (e.g. `image/*`). */
   rawBodies?: readonly string[];
@@ -124,14 +129,6 @@ export function routeTarget(request: HttpRequest): AccessTarget {
   return { department: dept, employeeId: id, userId };
 }
 
-let trust: PrincipalTrust | undefined;
-
-/** Whether the principal header is believed in this process (Azure: only with App Service auth). */
-export function currentPrincipalTrust(): PrincipalTrust {
-  trust ??= principalTrust(readPlatformAuth());
-  return trust;
-}
-
 /**
  * Wraps a handler in authentication and authorization: 401 without a (trusted) identity, 403 when
  * the rule does not admit the caller, decided from the request alone.
@@ -143,7 +140,10 @@ export function authorizedHandler(
 ): HttpHandler {
   if (access.anonymous) throw new Error('An anonymous route is registered with publicRoute.');
   return handleErrors(async (request, context) => {
-    const principal = authenticate(request.headers.get(PRINCIPAL_HEADER), currentPrincipalTrust());
+    const principal = authenticate(
+      request.headers.get(PRINCIPAL_HEADER),
+      services().principalTrust(),
+    );
     authorize(access, principal, target(request));
     return handler(request, context, principal!);
   });
@@ -156,22 +156,7 @@ export function authorizedHandler(
  */
 export function protectedRoute(name: string, options: ProtectedRouteOptions): HttpHandler {
   const handler = authorizedHandler(options.access, options.handler, options.target);
-  registered.push({
-    name,
-    route: options.route,
-    methods: options.methods,
-    access: options.access,
-    schemas: options.schemas,
-  });
-  // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
-  app.http(name, {
-    route: options.route,
-    methods: options.methods,
-    authLevel: 'function',
-    ...(options.extraInputs ? { extraInputs: options.extraInputs } : {}),
-    handler,
-  });
-  return handler;
+  return register(name, options, options.access, 'function', handler);
 }
 
 /**
@@ -180,19 +165,29 @@ export function protectedRoute(name: string, options: ProtectedRouteOptions): Ht
  * @returns the wrapped handler.
  */
 export function publicRoute(name: string, options: PublicRouteOptions): HttpHandler {
-  const handler = handleErrors(options.handler);
+  return register(name, options, anonymous, 'anonymous', handleErrors(options.handler));
+}
+
+/** Records the route for the API description and registers it with the host. */
+function register(
+  name: string,
+  options: ProtectedRouteOptions | PublicRouteOptions,
+  access: AccessRule,
+  authLevel: 'function' | 'anonymous',
+  handler: HttpHandler,
+): HttpHandler {
   registered.push({
     name,
     route: options.route,
     methods: options.methods,
-    access: anonymous,
+    access,
     schemas: options.schemas,
   });
   // eslint-disable-next-line no-restricted-syntax -- the one registration of HTTP functions
   app.http(name, {
     route: options.route,
     methods: options.methods,
-    authLevel: 'anonymous',
+    authLevel,
     ...(options.extraInputs ? { extraInputs: options.extraInputs } : {}),
     handler,
   });

@@ -24,8 +24,8 @@ import {
 } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, MS_PER_DAY } from '../time/instants';
-import { ensureTableOnce } from '../time/tables';
-import { insertTimeKeyed } from '../time/timeKeyedInsert';
+import { ensureTable } from '../storage/createOnce';
+import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
 
 /** Widest window one query may ask for. */
 export const MAX_ACCESS_WINDOW_DAYS = 31;
@@ -112,7 +112,7 @@ export class AccessLog {
     }
     const at = input.at ?? this.clock();
     assertStorableInstant(at, 'body.at');
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const { entity, etag } = await insertTimeKeyed<AccessEventEntity>(this.table, (suffix) => ({
       partitionKey,
       rowKey: ticksRowKey(at, suffix),
@@ -164,7 +164,7 @@ export class AccessLog {
         : decodeContinuationToken(scope, options.continuationToken);
     const range = ticksRowKeyRange(from, to);
 
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const page = await withStorageErrors(async () => {
       const result = await this.table
         .listEntities<Record<string, unknown>>({
@@ -193,14 +193,10 @@ export class AccessLog {
 }
 
 function toEvent(entity: Record<string, unknown>): AccessEvent | undefined {
-  const { partitionKey, rowKey, EntityType, Resource, Action } = entity;
-  if (
-    EntityType !== ENTITY_TYPE ||
-    typeof partitionKey !== 'string' ||
-    typeof rowKey !== 'string'
-  ) {
-    return undefined;
-  }
+  const keys = keysOfType(entity, ENTITY_TYPE);
+  if (!keys) return undefined;
+  const { partitionKey, rowKey } = keys;
+  const { Resource, Action } = entity;
   const owner = parseEmployeePartitionKey(partitionKey);
   const key = parseTicksRowKey(rowKey);
   if (!owner || !key || typeof Resource !== 'string' || typeof Action !== 'string')

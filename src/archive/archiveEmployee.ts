@@ -30,17 +30,18 @@
  * Reused by the department-archive orchestration (one activity per employee).
  */
 import { odata, type TableClient, type TableEntity } from '@azure/data-tables';
-import type { EmployeeChangeSink } from '../directory/changes';
-import type { EmployeeService } from '../directory/directory';
 import {
+  EntityTypes,
+  isEntityOfType,
   readEmployeeMeta,
+  readEntity,
   storedToEmployee,
   type Employee,
+  type EmployeeChangeSink,
+  type EmployeeService,
   type StoredProperties,
-} from '../directory/employeeEntity';
-import { EntityTypes, isEntityOfType } from '../directory/entityTypes';
-import { readEntity } from '../directory/state';
-import { ensureTable } from '../directory/tables';
+} from '../directory';
+import { ensureTable } from '../storage/createOnce';
 import { NotFoundError, PreconditionFailedError, ThrottledError } from '../errors';
 import { submitEntityGroupTransaction } from '../storage/entityGroupTransaction';
 import { withStorageErrors } from '../storage/errors';

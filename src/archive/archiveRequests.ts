@@ -6,10 +6,8 @@
 import type { TableClient } from '@azure/data-tables';
 import type { QueueClient } from '@azure/storage-queue';
 import { z } from 'zod';
-import { employeeNotFound } from '../directory/directoryErrors';
-import { readEmployeeState } from '../directory/employeeState';
-import { ensureTable } from '../directory/tables';
-import { ensureQueue } from '../indexing/queueChangeSink';
+import { employeeNotFound, readEmployeeState } from '../directory';
+import { ensureQueue, ensureTable } from '../storage/createOnce';
 import { departmentPartitionKey, isDepartmentName, isEmployeeId } from '../storage/keys';
 import { sendJsonMessage } from '../storage/queue';
 

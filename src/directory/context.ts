@@ -8,7 +8,7 @@ import { newCountShardChoice, type CountShardChoice } from './departmentCount';
 import type { Department } from './departmentEntity';
 import type { LastNameIndex } from './lastNameIndex';
 import { DEFAULT_MAX_CONFLICT_ATTEMPTS } from './retry';
-import { ensureTable } from './tables';
+import { ensureTable } from '../storage/createOnce';
 import { VersionCache } from './versionCache';
 
 /** How to build a directory. */

@@ -128,8 +128,12 @@ export function readDepartment(entity: StoredProperties): Department | undefined
  * written before departments carried it).
  */
 export function readListingVersion(entity: StoredProperties): number {
-  const version = entity[LISTING_VERSION_PROPERTY];
-  return typeof version === 'number' && Number.isSafeInteger(version) && version > 0 ? version : 0;
+  return storedVersion(entity[LISTING_VERSION_PROPERTY]);
+}
+
+/** A stored version number: a positive safe integer, or 0 when absent or of another shape. */
+export function storedVersion(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0;
 }
 
 /**

@@ -24,6 +24,7 @@ import { DEPARTMENT_LIST_PARTITION_KEY, departmentListRowKey } from '../storage/
 import {
   departmentListingEntity,
   readDepartmentListing,
+  storedVersion,
   type DepartmentSummary,
 } from './departmentEntity';
 import type { StoredEntity } from './employeeEntity';
@@ -43,8 +44,7 @@ const MAX_ROUNDS = 20;
 
 /** The version a stored listing copies (0 for a listing written before listings carried it). */
 export function listingVersionOf(listing: StoredEntity): number {
-  const version = listing.Version;
-  return typeof version === 'number' && Number.isSafeInteger(version) && version > 0 ? version : 0;
+  return storedVersion(listing.Version);
 }
 
 /**

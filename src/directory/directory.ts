@@ -40,6 +40,10 @@ import type { Versioned } from './versionCache';
 
 export type { DirectoryOptions } from './context';
 
+/** The parameters of a directory function after its context (the services pass their own). */
+type WithoutContext<F extends (context: DirectoryContext, ...rest: never[]) => unknown> =
+  Parameters<F> extends [DirectoryContext, ...infer Rest] ? Rest : never;
+
 /** Departments: the department entity, its listing, and its manager. */
 export class DepartmentService {
   constructor(
@@ -179,15 +183,9 @@ export class EmployeeService {
 export class ReviewService {
   constructor(private readonly context: DirectoryContext) {}
 
-  /** Writes one review. See {@link putReview}. */
-  put(
-    department: string,
-    employeeId: string,
-    year: number,
-    body: unknown,
-    options: { ifMatch?: string } = {},
-  ): Promise<Versioned<Review>> {
-    return putReview(this.context, department, employeeId, year, body, options);
+  /** Writes one review: `(department, employeeId, year, body, options)`. See {@link putReview}. */
+  put(...args: WithoutContext<typeof putReview>): Promise<Versioned<Review>> {
+    return putReview(this.context, ...args);
   }
 
   /** Every review of an employee, by year. See {@link listReviews}. */

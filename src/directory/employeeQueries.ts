@@ -52,6 +52,22 @@ export interface ListOptions {
   select?: readonly string[];
 }
 
+/**
+ * The department's partition, page size and fields of a listing, each checked.
+ *
+ * @throws {ValidationError} for an invalid department, page size or select.
+ */
+function pageRequest(
+  department: string,
+  options: ListOptions,
+): { partitionKey: string; pageSize: number; fields: EmployeeField[] | undefined } {
+  return {
+    partitionKey: departmentPartitionKey(department),
+    pageSize: pageSizeOf(options.pageSize),
+    fields: parseEmployeeSelect(options.select),
+  };
+}
+
 /** Which employees of a department to list (one kind at a time; none = every employee by id). */
 export interface EmployeeRange {
   /** Inclusive id bounds. */
@@ -217,9 +233,7 @@ export async function listEmployees(
   range: EmployeeRange = {},
   options: ListOptions = {},
 ): Promise<Page<Record<string, unknown>>> {
-  const partitionKey = departmentPartitionKey(department);
-  const pageSize = pageSizeOf(options.pageSize);
-  const fields = parseEmployeeSelect(options.select);
+  const { partitionKey, pageSize, fields } = pageRequest(department, options);
   const { kind, keys } = rangeOf(partitionKey, range);
   const page = await readRangePage(await context.table(), kind, keys, {
     pageSize,
@@ -292,9 +306,7 @@ export async function findByLastName(
   lastName: string,
   options: ListOptions = {},
 ): Promise<Page<Record<string, unknown>>> {
-  const partitionKey = departmentPartitionKey(department);
-  const pageSize = pageSizeOf(options.pageSize);
-  const fields = parseEmployeeSelect(options.select);
+  const { partitionKey, pageSize, fields } = pageRequest(department, options);
   validateInput(lookupTextSchema, lastName, 'query.lastName');
   const name = normalizeLastName(lastName);
   if (name === '')

@@ -1,16 +1,13 @@
 /**
  * Bounded retry of optimistic-concurrency conflicts (412 on a shared entity's ETag).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Returned by an attempt that lost a race and should run again. */
 export const RETRY = Symbol('retry');
 
 /** Attempts before giving up on a contended entity (20 concurrent writers finish well within it). */
 export const DEFAULT_MAX_CONFLICT_ATTEMPTS = 50;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /**
  * Runs `attempt` until it returns something other than {@link RETRY}, at most `maxAttempts`

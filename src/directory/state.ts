@@ -4,7 +4,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { ThrottledError } from '../errors';
-import { isNotFound, toDomainError } from '../storage/errors';
+import { unlessNotFound } from '../storage/errors';
 import { departmentPartitionKey, lastNameRowKey, normalizeLastName } from '../storage/keys';
 import type { DirectoryContext } from './context';
 import {
@@ -31,17 +31,14 @@ export async function readEntity(
   rowKey: string,
   select?: string[],
 ): Promise<StoredEntity | undefined> {
-  try {
-    const entity = await table.getEntity<StoredProperties>(
+  const entity = await unlessNotFound(() =>
+    table.getEntity<StoredProperties>(
       partitionKey,
       rowKey,
       select ? { queryOptions: { select: withKeys(select) } } : {},
-    );
-    return { ...entity, partitionKey, rowKey };
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw toDomainError(error);
-  }
+    ),
+  );
+  return entity && { ...entity, partitionKey, rowKey };
 }
 
 /** `select` plus the keys, which every reader needs. */

@@ -173,25 +173,4 @@ export const lookupTextSchema = z
   .refine((v) => !CONTROL.test(v), 'must not contain control characters')
   .refine(wellFormed, 'must be well-formed Unicode');
 
-/**
- * Validates `value` against `schema`.
- *
- * @param where - prefix naming where the value came from in messages (e.g. `body`).
- * @throws {ValidationError} naming the first bad field.
- */
-export function validateInput<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  where: string,
-): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw describeIssues(result.error.issues, where);
-}
-
-/** One {@link ValidationError} naming the first of zod's issues. */
-export function describeIssues(issues: z.core.$ZodIssue[], where: string): ValidationError {
-  const issue = issues[0];
-  const field = issue && issue.path.length > 0 ? `${where}.${issue.path.join('.')}` : where;
-  return new ValidationError(`${field}: ${issue?.message ?? 'invalid value'}.`, field);
-}
+export { describeIssues, validateInput } from '../errors';

@@ -18,8 +18,8 @@ import {
 } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant } from '../time/instants';
-import { ensureTableOnce } from '../time/tables';
-import { insertTimeKeyed } from '../time/timeKeyedInsert';
+import { ensureTable } from '../storage/createOnce';
+import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
 
 /** Largest accepted claim amount (in the claim's currency). */
 export const MAX_EXPENSE_AMOUNT = 1_000_000;
@@ -145,7 +145,7 @@ export class ExpenseClaimLog {
     const partitionKey = employeePartitionKey(department, employeeId);
     assertValidClaim(input);
     const submittedAt = input.submittedAt ?? this.clock();
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const { entity, etag } = await insertTimeKeyed(this.table, (suffix) =>
       expenseClaimEntity(partitionKey, submittedAt, suffix, input),
     );
@@ -172,7 +172,7 @@ export class ExpenseClaimLog {
         'query.top',
       );
     }
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const pages = this.table
       .listEntities<Record<string, unknown>>({
         queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
@@ -194,14 +194,10 @@ export class ExpenseClaimLog {
 
 /** Maps a stored entity to a claim; `undefined` for an entity of another type or shape. */
 function toClaim(entity: Record<string, unknown>): ExpenseClaim | undefined {
-  const { partitionKey, rowKey, EntityType, Amount, Currency, Description } = entity;
-  if (
-    EntityType !== ENTITY_TYPE ||
-    typeof partitionKey !== 'string' ||
-    typeof rowKey !== 'string'
-  ) {
-    return undefined;
-  }
+  const keys = keysOfType(entity, ENTITY_TYPE);
+  if (!keys) return undefined;
+  const { partitionKey, rowKey } = keys;
+  const { Amount, Currency, Description } = entity;
   const key = parseInvertedTicksRowKey(rowKey);
   const owner = parseEmployeePartitionKey(partitionKey);
   if (

@@ -30,7 +30,7 @@ import { readEmployeeData, type EmployeeData } from '../directory/employeeEntity
 import { readEmployeeState } from '../directory/employeeState';
 import { EntityTypes, isEntityOfType } from '../directory/entityTypes';
 import { readEntity } from '../directory/state';
-import { ensureTable } from '../directory/tables';
+import { ensureTable } from '../storage/createOnce';
 import { ThrottledError } from '../errors';
 import { tookEffect } from '../storage/errors';
 import {

@@ -13,11 +13,11 @@ import { toEmployee, type Employee, type EmployeeField } from '../directory/empl
 import { parseEmployeeSelect } from '../directory/employeeQueries';
 import { readEmployeeState } from '../directory/employeeState';
 import { readEntity } from '../directory/state';
-import { ensureTable } from '../directory/tables';
+import { ensureTable } from '../storage/createOnce';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../directory/validation';
 import type { Versioned } from '../directory/versionCache';
 import { ValidationError } from '../errors';
-import { mapBounded } from '../logins/mapBounded';
+import { mapBounded } from '../storage/parallel';
 import {
   decodeContinuationToken,
   departmentPartitionKey,

@@ -3,7 +3,7 @@
  * changes of one employee in a batch collapse into one reconcile with all their `previous` hints),
  * different employees in parallel.
  */
-import { mapBounded } from '../logins/mapBounded';
+import { mapBounded } from '../storage/parallel';
 import { parseIndexUpdateMessage } from './indexMessages';
 import { reconcileEmployeeIndexes, type IndexStores, type PreviousKeys } from './indexMaintenance';
 

@@ -5,6 +5,7 @@
  * `If-None-Match: *` when creating it) and retries when another writer got there first.
  */
 import type { ContainerClient } from '@azure/storage-blob';
+import { ensureContainer } from '../storage/createOnce';
 import { isNotFound, toDomainError, withStorageErrors } from '../storage/errors';
 import { lastNameBlobName, normalizeLastName, parseLastNameBlobName } from '../storage/keys';
 import {
@@ -19,23 +20,6 @@ import {
 interface MemberBlob {
   members: string[];
   etag: string;
-}
-
-const createdContainers = new WeakMap<ContainerClient, Promise<unknown>>();
-
-/**
- * Creates the container on first use, once per process and client.
- *
- * @throws {DomainError} when storage refuses or cannot be reached.
- */
-export async function ensureContainer(container: ContainerClient): Promise<void> {
-  let pending = createdContainers.get(container);
-  if (!pending) {
-    pending = withStorageErrors(() => container.createIfNotExists());
-    createdContainers.set(container, pending);
-    pending.catch(() => createdContainers.delete(container));
-  }
-  await pending;
 }
 
 function toRefs(members: readonly string[]): EmployeeRef[] {

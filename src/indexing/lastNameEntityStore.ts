@@ -9,7 +9,7 @@
  * members) — far beyond any real last name.
  */
 import { odata, type TableClient } from '@azure/data-tables';
-import { ensureTable } from '../directory/tables';
+import { ensureTable } from '../storage/createOnce';
 import { withStorageErrors } from '../storage/errors';
 import {
   normalizeLastName,

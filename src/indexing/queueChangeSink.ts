@@ -18,7 +18,7 @@
  */
 import type { QueueClient } from '@azure/storage-queue';
 import type { EmployeeChange, EmployeeChangeSink } from '../directory/changes';
-import { withStorageErrors } from '../storage/errors';
+import { ensureQueue } from '../storage/createOnce';
 import { CoalescingSender } from '../storage/coalescingSender';
 import { sendJsonMessage } from '../storage/queue';
 import { indexChangeBytes, indexChangesBudget, type IndexChange } from './indexMessages';
@@ -31,23 +31,6 @@ export interface ChangeQueue extends EmployeeChangeSink {
    * @throws {DomainError} when storage refuses or cannot be reached (the write should not go on).
    */
   announce(employees: readonly { department: string; employeeId: string }[]): Promise<void>;
-}
-
-const createdQueues = new WeakMap<QueueClient, Promise<unknown>>();
-
-/**
- * Creates the queue on first use, once per process and client.
- *
- * @throws {DomainError} when storage refuses or cannot be reached.
- */
-export async function ensureQueue(queue: QueueClient): Promise<void> {
-  let pending = createdQueues.get(queue);
-  if (!pending) {
-    pending = withStorageErrors(() => queue.createIfNotExists());
-    createdQueues.set(queue, pending);
-    pending.catch(() => createdQueues.delete(queue));
-  }
-  await pending;
 }
 
 /** Options of {@link queueChangeSink}. */

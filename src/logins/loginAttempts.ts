@@ -17,9 +17,9 @@ import {
 } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
 import { addUtcDays, assertStorableInstant, MS_PER_DAY, startOfUtcDay } from '../time/instants';
-import { insertTimeKeyed } from '../time/timeKeyedInsert';
+import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
 import type { LoginDayTables } from './loginDayTables';
-import { mapBounded } from './mapBounded';
+import { mapBounded } from '../storage/parallel';
 
 const ENTITY_TYPE = 'LoginAttempt.v1';
 
@@ -194,14 +194,10 @@ async function readDay(
 }
 
 function toAttempt(entity: Record<string, unknown>): LoginAttempt | undefined {
-  const { partitionKey, rowKey, EntityType, Succeeded, Ip } = entity;
-  if (
-    EntityType !== ENTITY_TYPE ||
-    typeof partitionKey !== 'string' ||
-    typeof rowKey !== 'string'
-  ) {
-    return undefined;
-  }
+  const keys = keysOfType(entity, ENTITY_TYPE);
+  if (!keys) return undefined;
+  const { partitionKey, rowKey } = keys;
+  const { Succeeded, Ip } = entity;
   const userId = parseLoginAttemptPartitionKey(partitionKey);
   const key = parseInvertedTicksRowKey(rowKey);
   if (userId === undefined || !key || typeof Succeeded !== 'boolean') return undefined;

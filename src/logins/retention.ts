@@ -5,7 +5,7 @@
 import { systemClock, type Clock } from '../time/clock';
 import { addUtcDays, startOfUtcDay } from '../time/instants';
 import type { LoginDayTables } from './loginDayTables';
-import { mapBounded } from './mapBounded';
+import { mapBounded } from '../storage/parallel';
 
 /** Tables dropped at the same time. */
 const DROP_CONCURRENCY = 8;

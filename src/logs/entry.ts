@@ -4,7 +4,7 @@
  * field.
  */
 import { z } from 'zod';
-import { TooLargeError, ValidationError } from '../errors';
+import { describeIssues, TooLargeError } from '../errors';
 import { isLogSource, MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys';
 import { LOG_LEVELS, type LogLevel } from './levels';
 
@@ -69,20 +69,6 @@ const envelopeSchema = z.object({
     .min(1, 'must hold at least one entry'),
 });
 
-function issueError(issues: z.core.$ZodIssue[], base: string): ValidationError {
-  const issue = issues[0];
-  const path = issue?.path ?? [];
-  let target = base;
-  for (const segment of path) {
-    target += typeof segment === 'number' ? `[${segment}]` : `.${String(segment)}`;
-  }
-  return new ValidationError(
-    `${target}: ${issue?.message ?? 'invalid value'}.`,
-    target,
-    'InvalidLogEntry',
-  );
-}
-
 /**
  * Validates a `POST /logs` body as a whole: nothing of a batch is accepted unless every entry is.
  *
@@ -91,7 +77,7 @@ function issueError(issues: z.core.$ZodIssue[], base: string): ValidationError {
  */
 export function parseLogBatch(body: unknown, limits: LogBatchLimits): LogBatch {
   const envelope = envelopeSchema.safeParse(body);
-  if (!envelope.success) throw issueError(envelope.error.issues, 'body');
+  if (!envelope.success) throw describeIssues(envelope.error.issues, 'body', 'InvalidLogEntry');
   const { source, entries: rawEntries } = envelope.data;
   if (rawEntries.length > limits.maxBatchEntries) {
     throw new TooLargeError(
@@ -101,7 +87,8 @@ export function parseLogBatch(body: unknown, limits: LogBatchLimits): LogBatch {
   }
   const entries = rawEntries.map((raw, index): LogEntry => {
     const parsed = entrySchema.safeParse(raw);
-    if (!parsed.success) throw issueError(parsed.error.issues, `body.entries[${index}]`);
+    if (!parsed.success)
+      throw describeIssues(parsed.error.issues, `body.entries[${index}]`, 'InvalidLogEntry');
     // Extra fields come from the input object itself: Object.fromEntries defines each key as an own
     // property, so even a key named "__proto__" is kept as data.
     const extra = Object.fromEntries(

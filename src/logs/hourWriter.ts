@@ -23,6 +23,7 @@
  * So a crash between commit and queue acknowledgement, a redelivery, a retried queue send, or two
  * flushers racing on the same hour leaves each line stored once.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { ConflictError } from '../errors';
 import {
@@ -31,31 +32,21 @@ import {
   storageCode,
   storageStatus,
   toDomainError,
+  unlessNotFound,
   withStorageErrors,
 } from '../storage/errors';
 import { logBlobName, logHourPrefix, parseLogBlobName } from '../storage/keys';
-import { logBlockId, parseLogBlockId, type LogBlockSummary } from './blockId';
-import { levelBit } from './levels';
-import type { LineHeader } from './lineFormat';
+import { parseLogBlockId, type LogBlockSummary } from './blockId';
+import { buildBlock, tagsIn, type HourPart } from './hourBlock';
 import { metadataOfBlocks } from './metadata';
 import { processTagLedgers, type LedgerFacts, type TagLedgers } from './tagLedger';
+
+export type { HourPart } from './hourBlock';
 
 /** When a log blob is closed and the next `NNNNNN` started. */
 export interface LogBlobLimits {
   maxBlobBytes: number;
   maxBlobBlocks: number;
-}
-
-/** The lines one message part contributes to one hour. */
-export interface HourPart {
-  /** `<batchId>.<part>`, carried by every one of its lines. */
-  tag: string;
-  lines: string[];
-  headers: LineHeader[];
-  /** How many times the queue has handed out the message (1 = first delivery). */
-  dequeueCount: number;
-  /** Epoch ms before which no other delivery of the message can have started. */
-  exclusiveUntil: number;
 }
 
 /** What {@link appendToHour} did. */
@@ -104,10 +95,6 @@ interface BlobView {
   blocks: CommittedBlock[];
   bytes: number;
   full: boolean;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** True for the errors a lost race produces: ETag mismatch, blob created meanwhile, staged block discarded. */
@@ -162,14 +149,7 @@ export async function appendToHour(
   const read = async (sequence: number): Promise<BlobView> => {
     const name = logBlobName(source, hourStart, sequence);
     requests.blockList++;
-    const response = await withStorageErrors(async () => {
-      try {
-        return await blobClient(sequence).getBlockList('committed');
-      } catch (error) {
-        if (isNotFound(error)) return undefined;
-        throw error;
-      }
-    });
+    const response = await unlessNotFound(() => blobClient(sequence).getBlockList('committed'));
     let offset = 0;
     const blocks = (response?.committedBlocks ?? []).map((block): CommittedBlock => {
       const committed = {
@@ -376,50 +356,4 @@ async function stageCreatingContainer(
       await client.stageBlock(blockId, content, content.length);
     }
   });
-}
-
-interface PlannedBlock {
-  id: string;
-  content: Buffer;
-  summary: LogBlockSummary;
-  lines: number;
-}
-
-function buildBlock(hourStart: Date, parts: readonly HourPart[]): PlannedBlock {
-  let first = Infinity;
-  let last = -Infinity;
-  let levelMask = 0;
-  let lines = 0;
-  const texts: string[] = [];
-  for (const part of parts) {
-    for (const header of part.headers) {
-      first = Math.min(first, header.atMs);
-      last = Math.max(last, header.atMs);
-      levelMask |= levelBit(header.level);
-    }
-    lines += part.lines.length;
-    texts.push(part.lines.join('\n'));
-  }
-  const content = Buffer.from(texts.join('\n') + '\n', 'utf8');
-  const hour = hourStart.getTime();
-  const summary = {
-    startSecond: Math.floor((first - hour) / 1000),
-    endSecond: Math.floor((last - hour) / 1000),
-    levelMask,
-    lines,
-  };
-  return { id: logBlockId(summary, content), content, summary, lines };
-}
-
-/** Tags of the lines in a stretch of log blob bytes (field 4 of each line). */
-function tagsIn(bytes: Buffer): Set<string> {
-  const tags = new Set<string>();
-  for (const line of bytes.toString('utf8').split('\n')) {
-    if (line === '') continue;
-    let at = -1;
-    for (let i = 0; i < 3; i++) at = line.indexOf(';', at + 1);
-    const end = line.indexOf(';', at + 1);
-    if (at >= 0 && end > at) tags.add(line.slice(at + 1, end));
-  }
-  return tags;
 }

@@ -11,7 +11,7 @@ import type { LogEntry } from './entry';
 import { levelBit, levelMask, LOG_LEVELS, type LogLevel } from './levels';
 import { decodeLogLine, readLineHeader } from './lineFormat';
 import { parseLogBlobMetadata } from './metadata';
-import { mapLimited } from './parallel';
+import { mapSettled } from '../storage/parallel';
 
 /** A query: entries of `source` with `from <= at < to`, optionally only some levels. */
 export interface LogQuery {
@@ -102,7 +102,7 @@ export async function queryLogs(
   const prefixes = hourPrefixesOf(query.source, query.from, query.to);
   const stats: LogQueryStats = { hourPrefixes: prefixes, blobsListed: 0, blobsRead: 0 };
 
-  const listed = await mapLimited(prefixes, DOWNLOAD_CONCURRENCY, (prefix) =>
+  const listed = await mapSettled(prefixes, DOWNLOAD_CONCURRENCY, (prefix) =>
     listHour(container, prefix),
   );
   const blobNames: string[] = [];
@@ -121,7 +121,7 @@ export async function queryLogs(
   }
 
   let matched = 0;
-  const read = await mapLimited(blobNames, DOWNLOAD_CONCURRENCY, async (name) => {
+  const read = await mapSettled(blobNames, DOWNLOAD_CONCURRENCY, async (name) => {
     stats.blobsRead++;
     const entries: LogEntry[] = [];
     await forEachLine(container, name, (line) => {

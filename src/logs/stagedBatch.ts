@@ -6,7 +6,7 @@
  * only after every line is committed, so a missing staging blob means "already stored".
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { isNotFound, storageCode, withStorageErrors } from '../storage/errors';
+import { storageCode, unlessNotFound, withStorageErrors } from '../storage/errors';
 import { logStagingBlobName } from '../storage/keys';
 import {
   decodeStagedBatch,
@@ -58,14 +58,9 @@ export async function readStagedBatch(
   container: ContainerClient,
   pointer: LogBatchPointer,
 ): Promise<DecodedLogBatchMessage[] | undefined> {
-  const content = await withStorageErrors(async () => {
-    try {
-      return await container.getBlockBlobClient(pointer.stagingBlob).downloadToBuffer();
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  });
+  const content = await unlessNotFound(() =>
+    container.getBlockBlobClient(pointer.stagingBlob).downloadToBuffer(),
+  );
   return content && decodeStagedBatch(content.toString('utf8'), pointer.batchId);
 }
 

@@ -2,9 +2,7 @@
  * Department names, page by page, from the directory's department listing (one partition range
  * query per page, never a table scan).
  */
-import type { DirectoryContext } from '../directory/context';
-import { listDepartments } from '../directory/departments';
-import { TtlCache } from '../directory/ttlCache';
+import { listDepartments, TtlCache, type DirectoryContext } from '../directory';
 
 /** One page of department names. */
 export interface DepartmentPage {

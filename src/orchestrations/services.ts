@@ -3,10 +3,8 @@
  * build it from the configuration; tests build it over their own tables).
  */
 import type { TableClient } from '@azure/data-tables';
-import type { EmployeeChangeSink } from '../directory/changes';
+import type { DirectoryContext, EmployeeChangeSink, EmployeeService } from '../directory';
 import type { ContainerClient } from '@azure/storage-blob';
-import type { DirectoryContext } from '../directory/context';
-import type { EmployeeService } from '../directory/directory';
 import type { IndexStores } from '../indexing/indexMaintenance';
 
 /** The services behind the orchestrations' activities. */

@@ -20,13 +20,8 @@
  * Uploads nobody adopts, and whatever those paths miss, go with the daily sweep of the whole
  * container (`sweepUnadopted.ts`), which runs {@link sweepPhotos} per employee.
  */
-import { randomBytes } from 'node:crypto';
-import type { TableClient } from '@azure/data-tables';
 import { BlobSASPermissions, SASProtocol, type ContainerClient } from '@azure/storage-blob';
-import type { EmployeeService } from '../directory/directory';
-import { employeeNotFound } from '../directory/directoryErrors';
-import { readEmployeeState } from '../directory/employeeState';
-import { readEntity } from '../directory/state';
+import { employeeNotFound, readEmployeeState, readEntity } from '../directory';
 import {
   ConflictError,
   DomainError,
@@ -36,8 +31,7 @@ import {
   TooLargeError,
   ValidationError,
 } from '../errors';
-import { ensureContainer } from '../indexing/lastNameBlobStore';
-import type { BlobSasSigner } from '../sas/blobSas';
+import { ensureContainer } from '../storage/createOnce';
 import { CLOCK_SKEW_MS } from '../sas/lifetime';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../sas/photoLocator';
 import {
@@ -51,7 +45,6 @@ import {
   employeeRowKey,
   parsePhotoBlobName,
   photoBlobName,
-  photoBlobPrefix,
 } from '../storage/keys';
 import {
   declaredPhotoType,
@@ -61,15 +54,14 @@ import {
   sniffPhotoType,
   type PhotoContentType,
 } from './imageType';
+import { newPhotoVersion, now, type PhotoDependencies } from './dependencies';
+import { deleteBlobIfExists, sweepPhotos } from './sweep';
+
+export { newPhotoVersion, type PhotoDependencies } from './dependencies';
+export { PHOTO_SWEEP_GRACE_MS, removePhotosOfGoneEmployee, sweepPhotos } from './sweep';
 
 /** Largest photo accepted (16 MiB). */
 export const MAX_PHOTO_BYTES = 16 * 1024 * 1024;
-
-/**
- * How long an unreferenced version is spared by the sweeps (15 minutes): a client may be uploading
- * it through a write SAS to adopt it next.
- */
-export const PHOTO_SWEEP_GRACE_MS = 15 * 60_000;
 
 const PHOTO_TYPES_TEXT = PHOTO_CONTENT_TYPES.join(', ');
 
@@ -79,35 +71,6 @@ function unsupportedPhotoType(message: string, target: string): ValidationError 
 
 function tooLarge(): TooLargeError {
   return new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge');
-}
-
-/** What the photo feature works on. */
-export interface PhotoDependencies {
-  /** `Employees` (the entity that names the photo). */
-  employees: TableClient;
-  /** `EmployeesArchive` (an archived employee keeps its photo). */
-  archive: TableClient;
-  /** The `photos` container. */
-  photos: ContainerClient;
-  /** The directory's employees (sets `PhotoUrl` on the employee and its copies atomically). */
-  directory: EmployeeService;
-  /** Signs read SAS (service SAS with a key, user delegation otherwise). */
-  signer: BlobSasSigner;
-  /** Whether plain HTTP may be signed (local emulator). */
-  allowHttp: boolean;
-  /** Lifetime of a read SAS, seconds (default 300). */
-  readSasSeconds?: number;
-  /**
-   * Unreferenced versions younger than this are kept (in-flight SAS uploads; default
-   * {@link PHOTO_SWEEP_GRACE_MS}).
-   */
-  sweepGraceMs?: number;
-  now?: () => Date;
-}
-
-/** A fresh, time-ordered version name. */
-function newVersion(now: Date): string {
-  return `${String(now.getTime()).padStart(16, '0')}-${randomBytes(6).toString('hex')}`;
 }
 
 /**
@@ -151,7 +114,7 @@ export async function uploadPhoto(
     throw employeeNotFound(department, employeeId);
   }
   await ensureContainer(deps.photos);
-  const blobName = photoBlobName(department, employeeId, newVersion(now(deps)));
+  const blobName = photoBlobName(department, employeeId, newPhotoVersion(now(deps)));
   // 1. The bytes first, under a name nobody references yet (and create-only, as SAS uploads).
   await withStorageErrors(() =>
     deps.photos.getBlockBlobClient(blobName).uploadData(bytes, {
@@ -380,93 +343,6 @@ export async function deletePhoto(
     return;
   }
   throw new ThrottledError(`Employee ${employeeId} kept changing while its photo was removed.`, 5);
-}
-
-/**
- * Deletes the photo versions of an employee that are not `keep`, not referenced by the employee
- * or its archived copy, and older than the grace period. The versions are listed first and the
- * references read after the listing, right before the deletes, so a version adopted while the
- * sweep runs is seen as referenced; with no version past the grace period nothing is read.
- * Deleting a version that is already gone is not an error: sweeps may run at the same time.
- *
- * @returns the names deleted.
- * @throws {ValidationError} for a bad department or employee id.
- * @throws {DomainError} for storage faults.
- */
-export async function sweepPhotos(
-  deps: PhotoDependencies,
-  department: string,
-  employeeId: string,
-  keep: readonly string[],
-  graceMs = deps.sweepGraceMs ?? PHOTO_SWEEP_GRACE_MS,
-): Promise<string[]> {
-  const prefix = photoBlobPrefix(department, employeeId);
-  await ensureContainer(deps.photos);
-  const cutoff = now(deps).getTime() - graceMs;
-  const kept = new Set(keep);
-  const candidates: string[] = [];
-  await withStorageErrors(async () => {
-    for await (const blob of deps.photos.listBlobsFlat({ prefix })) {
-      const created = blob.properties.createdOn ?? blob.properties.lastModified;
-      if (!kept.has(blob.name) && created.getTime() <= cutoff) candidates.push(blob.name);
-    }
-  });
-  if (candidates.length === 0) return [];
-  const referenced = await referencedPhotos(deps, department, employeeId);
-  const deleted: string[] = [];
-  for (const name of candidates) {
-    if (referenced.has(name)) continue;
-    if (await deleteBlobIfExists(deps.photos, name)) deleted.push(name);
-  }
-  return deleted;
-}
-
-/** The versions the employee entity and its archived copy name (`PhotoBlob`). */
-async function referencedPhotos(
-  deps: PhotoDependencies,
-  department: string,
-  employeeId: string,
-): Promise<Set<string>> {
-  const partitionKey = departmentPartitionKey(department);
-  const rowKey = employeeRowKey(employeeId);
-  const referenced = new Set<string>();
-  for (const table of [deps.employees, deps.archive]) {
-    const entity = await readEntity(table, partitionKey, rowKey, [PHOTO_BLOB_PROPERTY]).catch(
-      (error: unknown) => {
-        if (isNotFound(error) || (error as { code?: string }).code === 'TableNotFound')
-          return undefined;
-        throw error;
-      },
-    );
-    const name = entity?.[PHOTO_BLOB_PROPERTY];
-    if (typeof name === 'string' && name !== '') referenced.add(name);
-  }
-  return referenced;
-}
-
-/**
- * After the employee left the directory (deleted or archived): removes every photo version the
- * archived copy does not name.
- *
- * @throws {DomainError} for storage faults.
- */
-export async function removePhotosOfGoneEmployee(
-  deps: PhotoDependencies,
-  department: string,
-  employeeId: string,
-): Promise<string[]> {
-  return sweepPhotos(deps, department, employeeId, [], 0);
-}
-
-async function deleteBlobIfExists(container: ContainerClient, blobName: string): Promise<boolean> {
-  const response = await withStorageErrors(() =>
-    container.getBlockBlobClient(blobName).deleteIfExists(),
-  );
-  return response.succeeded;
-}
-
-function now(deps: PhotoDependencies): Date {
-  return deps.now?.() ?? new Date();
 }
 
 /**

@@ -13,9 +13,10 @@
  * once, deletes nothing more. Blobs whose names are not photo versions are left alone.
  */
 import { parsePhotoBlobName } from '../storage/keys';
-import { ensureContainer } from '../indexing/lastNameBlobStore';
+import { ensureContainer } from '../storage/createOnce';
 import { withStorageErrors } from '../storage/errors';
-import { PHOTO_SWEEP_GRACE_MS, sweepPhotos, type PhotoDependencies } from './photos';
+import type { PhotoDependencies } from './dependencies';
+import { PHOTO_SWEEP_GRACE_MS, sweepPhotos } from './sweep';
 
 /** How many employees are swept at the same time by default. */
 export const UNADOPTED_SWEEP_CONCURRENCY = 8;

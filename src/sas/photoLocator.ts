@@ -9,7 +9,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { isPhotoContentType, type PhotoContentType } from '../photos/imageType';
-import { isNotFound, withStorageErrors } from '../storage/errors';
+import { unlessNotFound } from '../storage/errors';
 import { departmentPartitionKey, employeeRowKey } from '../storage/keys';
 
 /** An employee's current photo. */
@@ -49,16 +49,11 @@ export function employeeEntityPhotoLocator(employees: TableClient): PhotoLocator
     async currentPhoto(department, employeeId) {
       const partitionKey = departmentPartitionKey(department);
       const rowKey = employeeRowKey(employeeId);
-      const entity = await withStorageErrors(async () => {
-        try {
-          return await employees.getEntity<Record<string, unknown>>(partitionKey, rowKey, {
-            queryOptions: { select: [PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY] },
-          });
-        } catch (error) {
-          if (isNotFound(error)) return undefined;
-          throw error;
-        }
-      });
+      const entity = await unlessNotFound(() =>
+        employees.getEntity<Record<string, unknown>>(partitionKey, rowKey, {
+          queryOptions: { select: [PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY] },
+        }),
+      );
       const blobName = entity?.[PHOTO_BLOB_PROPERTY];
       if (typeof blobName !== 'string' || blobName === '') return undefined;
       const contentType = entity?.[PHOTO_TYPE_PROPERTY];

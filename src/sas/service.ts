@@ -7,11 +7,10 @@
  * a photo blob read (with its checked content type pinned) or create-only (never overwrite, read,
  * delete or list), the logs container read+list.
  */
-import { randomBytes } from 'node:crypto';
 import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure/storage-blob';
-import { getConfig, type Config } from '../config';
-import { employeeNotFound } from '../directory/directoryErrors';
-import { readEntity } from '../directory/state';
+import type { Config } from '../config';
+import { employeeNotFound, readEntity } from '../directory';
+import { newPhotoVersion } from '../photos/dependencies';
 import { servedPhotoContentType } from '../photos/imageType';
 import { ForbiddenError, NotConfiguredError, NotFoundError } from '../errors';
 import type { Principal } from '../identity/principal';
@@ -23,7 +22,7 @@ import {
   isDirectoryAdmin,
   isEmployee,
 } from '../identity/roles';
-import { getStorageClients, type StorageClients } from '../storage/clients';
+import type { StorageClients } from '../storage/clients';
 import {
   departmentPartitionKey,
   employeePartitionKey,
@@ -31,50 +30,15 @@ import {
   parsePhotoBlobName,
   photoBlobName,
 } from '../storage/keys';
-import {
-  accountKeySigner,
-  userDelegationSigner,
-  type BlobSasKind,
-  type BlobSasSigner,
-} from './blobSas';
+import { accountKeySigner, userDelegationSigner, type BlobSasSigner } from './blobSas';
 import { sasWindow, type SasWindow } from './lifetime';
 import { employeeEntityPhotoLocator, type PhotoLocator } from './photoLocator';
 import { requireKeyedStorage, resolveKeyedStorage, type KeyedStorage } from './signingKey';
 import { SasPolicyManager, TABLE_SAS_PERMISSION, type PolicyRotation } from './tablePolicy';
+import type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
 import { signTableSas, type TableSasScope } from './tableSas';
 
-/** Fields every grant has. */
-interface GrantBase {
-  /** Where to send requests: see {@link TableSasGrant.url} and {@link BlobSasGrant.url}. */
-  url: string;
-  /** The SAS token (query string without `?`). */
-  sas: string;
-  startsOn: string;
-  expiresOn: string;
-  /** Granted permissions in SAS notation (`r`, `c`, `rl`). */
-  permissions: string;
-  /** The credential that signed the token. */
-  signedWith: BlobSasKind;
-}
-
-/** A read-only SAS on one table partition. */
-export interface TableSasGrant extends GrantBase, TableSasScope {
-  /** The table service endpoint: `new TableClient(url, table, new AzureSASCredential(sas))`. */
-  url: string;
-  /** The stored access policy the token is bound to (revocable by rotation). */
-  policyId?: string;
-}
-
-/** A SAS on one blob or on a container. */
-export interface BlobSasGrant extends GrantBase {
-  /** The blob (or container) URL with the SAS appended, usable as is. */
-  url: string;
-  container: string;
-  blobName?: string;
-}
-
-/** Read an employee's current photo, or upload a new version of it. */
-export type PhotoAccess = 'read' | 'write';
+export type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
 
 /** What SAS issuance needs. */
 export interface SasServiceOptions {
@@ -407,21 +371,4 @@ function requireDirectoryAdmin(principal: Principal, what: string): void {
   if (!isDirectoryAdmin(principal)) {
     throw new ForbiddenError(`Only a ${DIRECTORY_ADMIN} may ${what}.`);
   }
-}
-
-/** A fresh, time-ordered photo version: `0001763800000000-1a2b3c4d5e6f`. */
-export function newPhotoVersion(now: Date): string {
-  return `${String(now.getTime()).padStart(16, '0')}-${randomBytes(6).toString('hex')}`;
-}
-
-let defaultService: SasService | undefined;
-
-/**
- * The process-wide SAS service on the configured account.
- *
- * @throws {SettingUnavailableError} when a setting it needs cannot be used (e.g. no storage connection).
- */
-export function getSasService(): SasService {
-  defaultService ??= new SasService({ clients: getStorageClients(), config: getConfig() });
-  return defaultService;
 }

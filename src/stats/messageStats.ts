@@ -32,7 +32,7 @@ import { storageStatus, toDomainError, withStorageErrors } from '../storage/erro
 import { employeePartitionKey, hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, daysInYear, utcDayOfYear } from '../time/instants';
-import { ensureTableOnce } from '../time/tables';
+import { ensureTable } from '../storage/createOnce';
 import {
   OPERATION_RETRY_WINDOW_MS,
   rememberOperation,
@@ -128,7 +128,7 @@ export class MessageStats {
     // The operation marker: one id per call, reused by every round (see recentOperations.ts).
     const operationId = randomBytes(8).toString('hex');
 
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     let unknownOutcomes = 0;
     let firstSent: number | undefined;
     for (let round = 1; round <= this.maxAttempts; round++) {
@@ -181,7 +181,7 @@ export class MessageStats {
   async hourly(department: string, employeeId: string, day: Date): Promise<number[]> {
     const partitionKey = employeePartitionKey(department, employeeId);
     assertStorableInstant(day, 'query.day');
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const entity = await this.read(partitionKey, hourlyStatsRowKey(day));
     return HOUR_PROPERTIES.map((name) => counterValue(entity?.[name]));
   }
@@ -195,7 +195,7 @@ export class MessageStats {
   async daily(department: string, employeeId: string, year: number): Promise<number[]> {
     const partitionKey = employeePartitionKey(department, employeeId);
     const [part1Key, part2Key] = yearlyStatsRowKeys(year);
-    await ensureTableOnce(this.table);
+    await ensureTable(this.table);
     const [part1, part2] = await Promise.all([
       this.read(partitionKey, part1Key),
       this.read(partitionKey, part2Key),

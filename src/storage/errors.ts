@@ -135,6 +135,25 @@ export async function withStorageErrors<T>(
 }
 
 /**
+ * Runs a storage read whose target may be absent: its result, or `undefined` on 404.
+ *
+ * @throws {DomainError} for the other storage faults {@link toDomainError} knows; the original error otherwise.
+ */
+export function unlessNotFound<T>(
+  read: () => Promise<T>,
+  context: StorageErrorContext = {},
+): Promise<T | undefined> {
+  return withStorageErrors(async () => {
+    try {
+      return await read();
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }, context);
+}
+
+/**
  * Runs a conditional write (an ETag-conditional update or delete, or a create): true when it took
  * effect, false when a concurrent change won the race (412, 409 or 404), so the caller re-reads
  * and decides again instead of failing.

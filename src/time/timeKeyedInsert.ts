@@ -1,6 +1,6 @@
 /**
  * Inserting an entity whose RowKey is a time plus a random suffix (log tail, access log, login
- * attempts), safely under retries.
+ * attempts), safely under retries; and reading such an entity's keys back.
  *
  * Inserts never overwrite. A 409 means either the suffix collided with another writer's entity in
  * the same tick (draw a new suffix), or the SDK retried our own insert after its response was lost
@@ -14,6 +14,20 @@ import { isAlreadyExists, toDomainError, withStorageErrors } from '../storage/er
 import { newUniqueSuffix } from './uniqueSuffix';
 
 type Entity = TableEntity<Record<string, unknown>>;
+
+/**
+ * The keys of a stored entity whose `EntityType` is `entityType`; `undefined` for an entity of
+ * another type or without string keys (heterogeneous tables: readers skip what they don't know).
+ */
+export function keysOfType(
+  entity: Record<string, unknown>,
+  entityType: string,
+): { partitionKey: string; rowKey: string } | undefined {
+  const { partitionKey, rowKey, EntityType } = entity;
+  return EntityType === entityType && typeof partitionKey === 'string' && typeof rowKey === 'string'
+    ? { partitionKey, rowKey }
+    : undefined;
+}
 
 /** How many suffixes to try before giving up (a second collision in one tick is ~2⁻⁶⁴). */
 const MAX_SUFFIXES = 3;

@@ -4,9 +4,7 @@
  * ({@link archiveEmployee}: copy to `EmployeesArchive`, then the directory's idempotent delete).
  */
 import { archiveEmployee, type ArchiveOutcome } from '../../archive/archiveEmployee';
-import { departmentNotFound } from '../../directory/directoryErrors';
-import { listEmployeeEntities } from '../../directory/employeeQueries';
-import { loadDepartment } from '../../directory/state';
+import { departmentNotFound, listEmployeeEntities, loadDepartment } from '../../directory';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
 import type { OrchestrationServices } from '../services';
 

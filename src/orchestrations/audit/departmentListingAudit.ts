@@ -13,12 +13,13 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import {
+  listingNeedsUpdate,
   readDepartment,
+  readEntity,
   readListingVersion,
+  syncDepartmentListing,
   type DepartmentSummary,
-} from '../../directory/departmentEntity';
-import { listingNeedsUpdate, syncDepartmentListing } from '../../directory/departmentListing';
-import { readEntity } from '../../directory/state';
+} from '../../directory';
 import { tookEffect } from '../../storage/errors';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,

@@ -12,9 +12,12 @@
  * tracked), a differing by-email entry is removed (conditional) so the reconcile re-copies it.
  */
 import type { TableClient } from '@azure/data-tables';
-import type { StoredEntity } from '../../directory/employeeEntity';
-import { readEmployeeData, type EmployeeData } from '../../directory/employeeEntity';
-import { readWholeRange } from '../../directory/paging';
+import {
+  readEmployeeData,
+  readWholeRange,
+  type EmployeeData,
+  type StoredEntity,
+} from '../../directory';
 import {
   emailIndexEntity,
   idIndexEntity,

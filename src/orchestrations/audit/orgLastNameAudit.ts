@@ -8,10 +8,12 @@
  * remove are idempotent and ETag-safe), so a change that raced the audit is not undone.
  */
 import type { TableClient } from '@azure/data-tables';
-import { readEmployeeData } from '../../directory/employeeEntity';
-import { isPrimaryEmployee } from '../../directory/employeeQueries';
-import { readEmployeeState } from '../../directory/employeeState';
-import { readWholeRange } from '../../directory/paging';
+import {
+  isPrimaryEmployee,
+  readEmployeeData,
+  readEmployeeState,
+  readWholeRange,
+} from '../../directory';
 import { encodeMember, type EmployeeRef, type LastNameStore } from '../../indexing/lastNameStore';
 import { departmentPartitionKey, employeeRowKeyRange, normalizeLastName } from '../../storage/keys';
 import type { AuditCounts } from './auditCounts';
@@ -68,11 +70,8 @@ export async function auditOrgLastNames(
   };
   if (!repair) return counts;
   const currentLastName = async (member: EmployeeRef): Promise<string | undefined> => {
-    const state = await readEmployeeState(
-      employees,
-      departmentPartitionKey(member.department),
-      member.employeeId,
-    );
+    const partitionKey = departmentPartitionKey(member.department);
+    const state = await readEmployeeState(employees, partitionKey, member.employeeId);
     return state && normalizeLastName(state.data.lastName);
   };
   for (const { lastName, member } of diff.missing) {

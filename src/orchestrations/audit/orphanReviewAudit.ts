@@ -12,9 +12,7 @@
  * employees carried the list (no `ReviewYears`) owns every review in its range.
  */
 import type { TableClient } from '@azure/data-tables';
-import type { StoredEntity } from '../../directory/employeeEntity';
-import { readEmployeeMeta } from '../../directory/employeeEntity';
-import { readWholeRange } from '../../directory/paging';
+import { readEmployeeMeta, readWholeRange, type StoredEntity } from '../../directory';
 import { tookEffect } from '../../storage/errors';
 import { departmentPartitionKey, parseReviewRowKey, reviewsRowKeyRange } from '../../storage/keys';
 import type { AuditCounts } from './auditCounts';

@@ -10,11 +10,14 @@
  * of writing back an older state.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
-import type { StoredEntity, StoredProperties } from '../../directory/employeeEntity';
-import { isPrimaryEmployee } from '../../directory/employeeQueries';
-import { expectedSamePartitionIndexes } from '../../directory/indexProjection';
-import { readLastNameIndex } from '../../directory/lastNameIndex';
-import { readWholeRange } from '../../directory/paging';
+import {
+  expectedSamePartitionIndexes,
+  isPrimaryEmployee,
+  readLastNameIndex,
+  readWholeRange,
+  type StoredEntity,
+  type StoredProperties,
+} from '../../directory';
 import { tookEffect } from '../../storage/errors';
 import {
   departmentPartitionKey,

@@ -16,14 +16,20 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
-import type { DirectoryContext } from '../../directory/context';
-import { employeeNotFound } from '../../directory/directoryErrors';
-import type { EmployeeData, StoredEntity, StoredProperties } from '../../directory/employeeEntity';
-import { readEmployeeState, type EmployeeState } from '../../directory/employeeState';
-import { insertEmployee } from '../../directory/insertEmployee';
-import { readWholeRange } from '../../directory/paging';
-import { reviewYearsOf, writeReviewEntities } from '../../directory/reviews';
-import { updateEmployee } from '../../directory/updateEmployee';
+import {
+  employeeNotFound,
+  insertEmployee,
+  readEmployeeState,
+  readWholeRange,
+  reviewYearsOf,
+  updateEmployee,
+  writeReviewEntities,
+  type DirectoryContext,
+  type EmployeeData,
+  type EmployeeState,
+  type StoredEntity,
+  type StoredProperties,
+} from '../../directory';
 import { PreconditionFailedError, ThrottledError } from '../../errors';
 import { copyPhotoToDepartment } from '../../photos/photos';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../sas/photoLocator';

@@ -2,16 +2,17 @@
  * Steps 1 and 4 of a move: check that it can happen (read-only), and remove the employee from
  * the source once the target holds it.
  */
-import type { DirectoryContext } from '../../directory/context';
-import { deleteEmployee } from '../../directory/deleteEmployee';
 import {
+  deleteEmployee,
   departmentNotFound,
   emailTaken,
   employeeExists,
   employeeNotFound,
-} from '../../directory/directoryErrors';
-import { readEmployeeState } from '../../directory/employeeState';
-import { loadDepartment, readEntity } from '../../directory/state';
+  loadDepartment,
+  readEmployeeState,
+  readEntity,
+  type DirectoryContext,
+} from '../../directory';
 import { ValidationError } from '../../errors';
 import { departmentPartitionKey, emailRowKey } from '../../storage/keys';
 import { PreconditionFailedError } from '../../errors';

@@ -4,7 +4,7 @@
  */
 import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
 import { resetConfig } from '../../../src/config';
-import { resetStorageClients } from '../../../src/storage/clients';
+import { resetServices } from '../../../functions/shared/services';
 import { logStagingBlobName } from '../../../src/storage/keys';
 import { decodeQueueMessage } from '../../../src/storage/queue';
 import { adminPrincipal, PRINCIPAL_HEADER, telemetryPrincipal } from '../../support/principals';
@@ -18,7 +18,7 @@ process.env.LOGS_CONTAINER = containerName;
 process.env.LOG_MAX_BATCH_ENTRIES = '50';
 process.env.LOG_MAX_BATCH_BYTES = String(256 * 1024);
 resetConfig();
-resetStorageClients();
+resetServices();
 
 type Handler = (request: HttpRequest, context: InvocationContext) => Promise<HttpResponseInit>;
 let postLogs: Handler;

@@ -7,7 +7,7 @@ import type { QueueClient } from '@azure/storage-queue';
 import { loadConfig } from '../../../src/config';
 import { parseLogBatch } from '../../../src/logs/entry';
 import { decodeLogQueuePayload } from '../../../src/logs/batchMessage';
-import { EXCLUSIVITY_MARGIN_MS, type PendingLogMessage } from '../../../src/logs/flush';
+import { EXCLUSIVITY_MARGIN_MS, type PendingLogMessage } from '../../../src/logs/delivery';
 import type { LogBlobLimits } from '../../../src/logs/hourWriter';
 import { acceptLogBatch, type AcceptedLogBatch } from '../../../src/logs/ingest';
 import { decodeLogLine } from '../../../src/logs/lineFormat';

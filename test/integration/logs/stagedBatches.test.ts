@@ -4,12 +4,8 @@
  * arrives.
  */
 import type { QueueClient } from '@azure/storage-queue';
-import {
-  drainAndFlush,
-  EXCLUSIVITY_MARGIN_MS,
-  flushLogMessages,
-  resolveDelivery,
-} from '../../../src/logs/flush';
+import { drainAndFlush, flushLogMessages } from '../../../src/logs/flush';
+import { EXCLUSIVITY_MARGIN_MS, resolveDelivery } from '../../../src/logs/delivery';
 import { parseLogBatch } from '../../../src/logs/entry';
 import { acceptLogBatch } from '../../../src/logs/ingest';
 import { logStagingBlobName } from '../../../src/storage/keys';

@@ -11,7 +11,6 @@ import type { TableEntity } from '@azure/data-tables';
 import { UnavailableError } from '../../../src/errors';
 import { withStorageErrors } from '../../../src/storage/errors';
 import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys';
-import type { FaultProxy } from '../../../tools/faultProxy';
 import { startAzurite, type RunningAzurite } from '../../../tools/azurite';
 import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
 import { testClients as clientsOf, uniqueName, uniqueTableName } from '../../support/storage';

@@ -31,6 +31,27 @@ describe('lint rules', () => {
     expect(await ruleIdsFor('test/fixtures/hostapp/functions/rogue.ts', rogueRoute)).toEqual([]);
   });
 
+  it('refuse a file inside src/directory imported from another folder, and admit its surface', async () => {
+    expect(
+      await ruleIdsFor(
+        'src/photos/x.ts',
+        "import { readEntity } from '../directory/state';\nexport const x = readEntity;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(
+        'functions/x.ts',
+        "import { createDirectory } from '../src/directory/directory';\nexport const x = createDirectory;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(
+        'src/photos/x.ts',
+        "import { readEntity } from '../directory';\nexport const x = readEntity;\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('refuse the layers crossed: src/ importing functions/ or tools/, storage importing the domain', async () => {
     expect(
       await ruleIdsFor(
@@ -54,6 +75,18 @@ describe('lint rules', () => {
       await ruleIdsFor(
         'src/storage/x.ts',
         "import { ConfigError } from '../config';\nexport const x = ConfigError;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIdsFor(
+        'src/storage/keys/x.ts',
+        "import { createDirectory } from '../../directory/directory';\nexport const x = createDirectory;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(
+        'src/storage/keys/x.ts',
+        "import { ValidationError } from '../../errors';\nexport const x = ValidationError;\n",
       ),
     ).toEqual([]);
   });

@@ -1,0 +1,192 @@
+/**
+ * The composition root: every service the function adapters and the orchestration activities
+ * use, built here, once per process, from the configuration (src/config.ts) and the storage
+ * clients. Nothing else in the app keeps a process-wide service; `src/` only defines them.
+ *
+ * Each part is built on its first use and then kept. Building reads the settings that part
+ * needs, so a part whose setting cannot be used throws `SettingUnavailableError` (the adapter
+ * answers 503), is not kept, and leaves every other part alone: a bad optional setting turns off
+ * only its own feature (health lists it). Tests build services directly with the same factories
+ * (`createDirectory`, `new ExpenseClaimLog(table)`, ...) over their own tables.
+ */
+import type { ArchiveDependencies } from '../../src/archive/archiveEmployee';
+import { AccessLog } from '../../src/access/accessLog';
+import { getConfig, readPlatformAuth, settingOrDefault, type Config } from '../../src/config';
+import { createContext, createDirectory, type Directory } from '../../src/directory';
+import { ExpenseClaimLog } from '../../src/expenses/expenseClaims';
+import { principalTrust, type PrincipalTrust } from '../../src/identity/trust';
+import { withAnnouncements } from '../../src/indexing/announcingEmployees';
+import {
+  configuredChangeQueue,
+  configuredIndexStores,
+} from '../../src/indexing/configuredIndexing';
+import type { IndexStores } from '../../src/indexing/indexMaintenance';
+import type { ChangeQueue } from '../../src/indexing/queueChangeSink';
+import { LoginAttempts } from '../../src/logins/loginAttempts';
+import { LoginDayTables } from '../../src/logins/loginDayTables';
+import type { LogIngestTarget } from '../../src/logs/ingest';
+import type { OrchestrationServices } from '../../src/orchestrations/services';
+import type { PhotoDependencies } from '../../src/photos/photos';
+import { accountKeySigner, userDelegationSigner } from '../../src/sas/blobSas';
+import { SasService } from '../../src/sas/service';
+import { resolveKeyedStorage } from '../../src/sas/signingKey';
+import { MessageStats } from '../../src/stats/messageStats';
+import { createStorageClients, type StorageClients } from '../../src/storage/clients';
+
+/** The login feature: the day tables and the attempts written into them. */
+export interface LoginServices {
+  tables: LoginDayTables;
+  attempts: LoginAttempts;
+}
+
+/** Everything the adapters and activities use; each getter builds its part on first use. */
+export interface Services {
+  /** The configuration (read once per process by src/config.ts; never throws itself). */
+  config(): Config;
+  /** Whether the principal header is believed (Azure: only with App Service authentication). */
+  principalTrust(): PrincipalTrust;
+  /** The clients of the configured storage account. */
+  clients(): StorageClients;
+  /** The directory of the HTTP adapters (see {@link createServices} for the second one). */
+  directory(): Directory;
+  /** The `index-updates` queue every directory of this process publishes its changes to. */
+  changeQueue(): ChangeQueue;
+  /** The index tables and the configured org-wide last-name store. */
+  indexStores(): IndexStores;
+  /** What the orchestrations' activities use. */
+  orchestrations(): OrchestrationServices;
+  /** What the archive worker needs. */
+  archive(): ArchiveDependencies;
+  /** What the photo feature needs (service SAS with the account key, user delegation otherwise). */
+  photos(): PhotoDependencies;
+  /** SAS issuance (valet key). */
+  sas(): SasService;
+  accessLog(): AccessLog;
+  expenseClaims(): ExpenseClaimLog;
+  messageStats(): MessageStats;
+  logins(): LoginServices;
+  /** Where `POST /logs` puts batches: one per process, so concurrent POSTs share messages. */
+  logIngest(): LogIngestTarget;
+}
+
+/** `build`, called on the first call that does not throw; its result is kept. */
+function lazy<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+/**
+ * Builds the services over a configuration (default: the process's, src/config.ts). Nothing is
+ * built until first asked for.
+ */
+export function createServices(readConfig: () => Config = getConfig): Services {
+  const config = readConfig;
+  const clients = lazy(() => {
+    const current = config();
+    // A malformed retry tunable falls back to its default: it changes how long a call retries,
+    // never what it does (health lists it).
+    return createStorageClients(
+      current.storage,
+      settingOrDefault((c) => ({ ...c.retry }), current),
+    );
+  });
+  const table = (name: (c: Config) => string) => clients().table(name(config()));
+  // One sink per process: it packs the changes of concurrent writes into shared messages.
+  const changeQueue = lazy(() => configuredChangeQueue(config(), clients()));
+
+  const indexStores = lazy(() => configuredIndexStores(config(), clients()));
+
+  // The directory is built twice over the same `Employees` table, on purpose:
+  // - the HTTP adapters' one caches department list pages (`DEPARTMENT_CACHE_TTL_MS`) and
+  //   announces each employee write to `index-updates` before it commits (withAnnouncements), as
+  //   a request that dies between commit and publish has nothing that would run it again;
+  // - the orchestrations' one does neither: an activity's writes (the move's transactions through
+  //   the context, the archive's delete) are re-run by the durable runtime until they complete,
+  //   and each run publishes its change again, so an announcement would be a queue message per
+  //   write for nothing; and activities page departments from storage, never from a cache.
+  const directory = lazy((): Directory => {
+    const services = createDirectory({
+      employees: table((c) => c.tables.employees),
+      departmentCacheTtlMs: config().directory.departmentCacheTtlMs,
+      changes: changeQueue(),
+    });
+    return { ...services, employees: withAnnouncements(services.employees, changeQueue()) };
+  });
+  const orchestrations = lazy((): OrchestrationServices => {
+    const employees = table((c) => c.tables.employees);
+    const changes = changeQueue();
+    return {
+      directory: createContext({ employees, changes }),
+      employees: createDirectory({ employees, changes }).employees,
+      archive: table((c) => c.tables.archive),
+      photos: clients().container(config().containers.photos),
+      indexStores: indexStores(),
+      changes,
+    };
+  });
+
+  const photos = lazy((): PhotoDependencies => {
+    const current = config();
+    const keyed = resolveKeyedStorage(clients(), current);
+    const blobService = clients().blobService();
+    return {
+      employees: table((c) => c.tables.employees),
+      archive: table((c) => c.tables.archive),
+      photos: clients().container(current.containers.photos),
+      directory: directory().employees,
+      signer: keyed
+        ? accountKeySigner(keyed.key)
+        : userDelegationSigner(
+            blobService,
+            current.sas.accountName ?? blobService.accountName,
+            current.sas.maxMinutes * 60_000,
+          ),
+      allowHttp: clients().isLoopback,
+      readSasSeconds: current.sas.defaultMinutes * 60,
+    };
+  });
+
+  return {
+    config,
+    principalTrust: lazy(() => principalTrust(readPlatformAuth())),
+    clients,
+    directory,
+    changeQueue,
+    indexStores,
+    orchestrations,
+    archive: lazy(() => ({
+      employees: table((c) => c.tables.employees),
+      archive: table((c) => c.tables.archive),
+      directory: directory().employees,
+      // The archive message re-publishes on a replay, so the delete need not announce.
+      changes: changeQueue(),
+    })),
+    photos,
+    sas: lazy(() => new SasService({ clients: clients(), config: config() })),
+    accessLog: lazy(() => new AccessLog(table((c) => c.tables.accessLog))),
+    expenseClaims: lazy(() => new ExpenseClaimLog(table((c) => c.tables.expenses))),
+    messageStats: lazy(() => new MessageStats(table((c) => c.tables.messageStats))),
+    logins: lazy(() => {
+      const current = config();
+      const tables = new LoginDayTables(clients(), current.tables.loginAttemptsPrefix);
+      return { tables, attempts: new LoginAttempts(tables, current.logins.retentionDays) };
+    }),
+    logIngest: lazy(() => ({
+      queue: clients().queue(config().queues.logBatches),
+      container: clients().container(config().containers.logs),
+    })),
+  };
+}
+
+let processServices: Services | undefined;
+
+/** The process's services (built part by part on first use). */
+export function services(): Services {
+  processServices ??= createServices();
+  return processServices;
+}
+
+/** Forgets every built service (tests and benches that change the configuration). */
+export function resetServices(): void {
+  processServices = undefined;
+}

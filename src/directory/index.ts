@@ -1,0 +1,60 @@
+/**
+ * The directory's public surface: what the rest of the app (adapters, archive, photos, SAS,
+ * orchestrations, indexes) uses of the `Employees`-table core. Other folders import from here,
+ * never from a file inside this folder (lint enforces it), so the files behind it can change.
+ */
+export type { EmployeeChange, EmployeeChangeSink } from './changes';
+export { createContext, type DirectoryContext } from './context';
+export { deleteEmployee } from './deleteEmployee';
+export {
+  readDepartment,
+  readListingVersion,
+  type Department,
+  type DepartmentSummary,
+} from './departmentEntity';
+export { listingNeedsUpdate, syncDepartmentListing } from './departmentListing';
+export { listDepartments } from './departments';
+export { createDirectory, type Directory, type EmployeeService } from './directory';
+export {
+  departmentNotFound,
+  emailNotFound,
+  emailTaken,
+  employeeExists,
+  employeeNotFound,
+} from './directoryErrors';
+export {
+  employeeDataProperties,
+  readEmployeeData,
+  readEmployeeFields,
+  readEmployeeMeta,
+  storedToEmployee,
+  toEmployee,
+  type Employee,
+  type EmployeeData,
+  type EmployeeField,
+  type StoredEntity,
+  type StoredProperties,
+} from './employeeEntity';
+export { isPrimaryEmployee, listEmployeeEntities, parseEmployeeSelect } from './employeeQueries';
+export { readEmployeeState, type EmployeeState } from './employeeState';
+export { EntityTypes, isEntityOfType } from './entityTypes';
+export { expectedSamePartitionIndexes } from './indexProjection';
+export type { ImportResult } from './importEmployees';
+export { insertEmployee } from './insertEmployee';
+export { readLastNameIndex } from './lastNameIndex';
+export { readWholeRange } from './paging';
+export { reviewYearsOf, writeReviewEntities, type Review } from './reviews';
+export { loadDepartment, readEntity } from './state';
+export { TtlCache } from './ttlCache';
+export { updateEmployee } from './updateEmployee';
+export {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  departmentBodySchema,
+  employeePatchSchema,
+  importBodySchema,
+  managerBodySchema,
+  newEmployeeSchema,
+  reviewBodySchema,
+} from './validation';
+export type { Versioned } from './versionCache';

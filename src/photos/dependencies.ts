@@ -1,0 +1,43 @@
+/**
+ * What the photo feature works on, and the names of the versions it writes (shared by uploads here
+ * and write SAS issued by src/sas/service.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import type { TableClient } from '@azure/data-tables';
+import type { ContainerClient } from '@azure/storage-blob';
+import type { EmployeeService } from '../directory';
+import type { BlobSasSigner } from '../sas/blobSas';
+
+/** What the photo feature works on. */
+export interface PhotoDependencies {
+  /** `Employees` (the entity that names the photo). */
+  employees: TableClient;
+  /** `EmployeesArchive` (an archived employee keeps its photo). */
+  archive: TableClient;
+  /** The `photos` container. */
+  photos: ContainerClient;
+  /** The directory's employees (sets `PhotoUrl` on the employee and its copies atomically). */
+  directory: EmployeeService;
+  /** Signs read SAS (service SAS with a key, user delegation otherwise). */
+  signer: BlobSasSigner;
+  /** Whether plain HTTP may be signed (local emulator). */
+  allowHttp: boolean;
+  /** Lifetime of a read SAS, seconds (default 300). */
+  readSasSeconds?: number;
+  /**
+   * Unreferenced versions younger than this are kept (in-flight SAS uploads; default
+   * {@link PHOTO_SWEEP_GRACE_MS}).
+   */
+  sweepGraceMs?: number;
+  now?: () => Date;
+}
+
+/** The time of `deps` (its clock, or the machine's). */
+export function now(deps: PhotoDependencies): Date {
+  return deps.now?.() ?? new Date();
+}
+
+/** A fresh, time-ordered photo version: `0001763800000000-1a2b3c4d5e6f`. */
+export function newPhotoVersion(at: Date): string {
+  return `${String(at.getTime()).padStart(16, '0')}-${randomBytes(6).toString('hex')}`;
+}

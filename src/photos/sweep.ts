@@ -1,0 +1,108 @@
+/**
+ * Removing the photo versions nobody references: after an upload (older versions), after an
+ * employee left the directory, and per employee in the daily sweep (sweepUnadopted.ts).
+ */
+import type { ContainerClient } from '@azure/storage-blob';
+import { readEntity } from '../directory';
+import { PHOTO_BLOB_PROPERTY } from '../sas/photoLocator';
+import { ensureContainer } from '../storage/createOnce';
+import { isNotFound, withStorageErrors } from '../storage/errors';
+import { departmentPartitionKey, employeeRowKey, photoBlobPrefix } from '../storage/keys';
+import { now, type PhotoDependencies } from './dependencies';
+
+/**
+ * How long an unreferenced version is spared by the sweeps (15 minutes): a client may be uploading
+ * it through a write SAS to adopt it next.
+ */
+export const PHOTO_SWEEP_GRACE_MS = 15 * 60_000;
+
+/**
+ * Deletes the photo versions of an employee that are not `keep`, not referenced by the employee
+ * or its archived copy, and older than the grace period. The versions are listed first and the
+ * references read after the listing, right before the deletes, so a version adopted while the
+ * sweep runs is seen as referenced; with no version past the grace period nothing is read.
+ * Deleting a version that is already gone is not an error: sweeps may run at the same time.
+ *
+ * @returns the names deleted.
+ * @throws {ValidationError} for a bad department or employee id.
+ * @throws {DomainError} for storage faults.
+ */
+export async function sweepPhotos(
+  deps: PhotoDependencies,
+  department: string,
+  employeeId: string,
+  keep: readonly string[],
+  graceMs = deps.sweepGraceMs ?? PHOTO_SWEEP_GRACE_MS,
+): Promise<string[]> {
+  const prefix = photoBlobPrefix(department, employeeId);
+  await ensureContainer(deps.photos);
+  const cutoff = now(deps).getTime() - graceMs;
+  const kept = new Set(keep);
+  const candidates: string[] = [];
+  await withStorageErrors(async () => {
+    for await (const blob of deps.photos.listBlobsFlat({ prefix })) {
+      const created = blob.properties.createdOn ?? blob.properties.lastModified;
+      if (!kept.has(blob.name) && created.getTime() <= cutoff) candidates.push(blob.name);
+    }
+  });
+  if (candidates.length === 0) return [];
+  const referenced = await referencedPhotos(deps, department, employeeId);
+  const deleted: string[] = [];
+  for (const name of candidates) {
+    if (referenced.has(name)) continue;
+    if (await deleteBlobIfExists(deps.photos, name)) deleted.push(name);
+  }
+  return deleted;
+}
+
+/** The versions the employee entity and its archived copy name (`PhotoBlob`). */
+async function referencedPhotos(
+  deps: PhotoDependencies,
+  department: string,
+  employeeId: string,
+): Promise<Set<string>> {
+  const partitionKey = departmentPartitionKey(department);
+  const rowKey = employeeRowKey(employeeId);
+  const referenced = new Set<string>();
+  for (const table of [deps.employees, deps.archive]) {
+    const entity = await readEntity(table, partitionKey, rowKey, [PHOTO_BLOB_PROPERTY]).catch(
+      (error: unknown) => {
+        if (isNotFound(error) || (error as { code?: string }).code === 'TableNotFound')
+          return undefined;
+        throw error;
+      },
+    );
+    const name = entity?.[PHOTO_BLOB_PROPERTY];
+    if (typeof name === 'string' && name !== '') referenced.add(name);
+  }
+  return referenced;
+}
+
+/**
+ * After the employee left the directory (deleted or archived): removes every photo version the
+ * archived copy does not name.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function removePhotosOfGoneEmployee(
+  deps: PhotoDependencies,
+  department: string,
+  employeeId: string,
+): Promise<string[]> {
+  return sweepPhotos(deps, department, employeeId, [], 0);
+}
+
+/**
+ * Deletes a blob; false when it was already gone.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function deleteBlobIfExists(
+  container: ContainerClient,
+  blobName: string,
+): Promise<boolean> {
+  const response = await withStorageErrors(() =>
+    container.getBlockBlobClient(blobName).deleteIfExists(),
+  );
+  return response.succeeded;
+}

@@ -1,0 +1,36 @@
+/** What the SAS service hands out: the token, where to use it, and what it allows. */
+import type { BlobSasKind } from './blobSas';
+import type { TableSasScope } from './tableSas';
+
+/** Fields every grant has. */
+interface GrantBase {
+  /** Where to send requests: see {@link TableSasGrant.url} and {@link BlobSasGrant.url}. */
+  url: string;
+  /** The SAS token (query string without `?`). */
+  sas: string;
+  startsOn: string;
+  expiresOn: string;
+  /** Granted permissions in SAS notation (`r`, `c`, `rl`). */
+  permissions: string;
+  /** The credential that signed the token. */
+  signedWith: BlobSasKind;
+}
+
+/** A read-only SAS on one table partition. */
+export interface TableSasGrant extends GrantBase, TableSasScope {
+  /** The table service endpoint: `new TableClient(url, table, new AzureSASCredential(sas))`. */
+  url: string;
+  /** The stored access policy the token is bound to (revocable by rotation). */
+  policyId?: string;
+}
+
+/** A SAS on one blob or on a container. */
+export interface BlobSasGrant extends GrantBase {
+  /** The blob (or container) URL with the SAS appended, usable as is. */
+  url: string;
+  container: string;
+  blobName?: string;
+}
+
+/** Read an employee's current photo, or upload a new version of it. */
+export type PhotoAccess = 'read' | 'write';
