@@ -6,7 +6,8 @@
  *
  * Blob creation times come from Azurite (whole seconds), so the test makes its "old" versions,
  * waits a little over two seconds, makes its "fresh" ones, and runs the sweep with a one-second
- * grace period on a clock fixed just after the fresh versions' creation.
+ * grace period on a clock fixed half a second after the oldest fresh version's creation: at least
+ * two recorded seconds lie between old and fresh, however the uploads fall across second marks.
  */
 import { createDirectory } from '../../../src/directory/directory';
 import { accountKeySigner } from '../../../src/sas/blobSas';
@@ -59,15 +60,13 @@ async function upload(employeeId: string, version: string): Promise<string> {
   return name;
 }
 
-async function blobs(): Promise<{ names: string[]; newest: number }> {
-  const names: string[] = [];
-  let newest = 0;
+async function blobs(): Promise<{ names: string[]; createdAt: Map<string, number> }> {
+  const createdAt = new Map<string, number>();
   for await (const blob of deps.photos.listBlobsFlat()) {
-    names.push(blob.name);
     const created = blob.properties.createdOn ?? blob.properties.lastModified;
-    newest = Math.max(newest, created.getTime());
+    createdAt.set(blob.name, created.getTime());
   }
-  return { names: names.sort(), newest };
+  return { names: [...createdAt.keys()].sort(), createdAt };
 }
 
 /**
@@ -101,8 +100,9 @@ async function scenario(): Promise<{
   await new Promise((resolve) => setTimeout(resolve, 2_200));
   // Fresh: uploads still within the grace period (a client may adopt them next).
   const fresh = [await upload('000001', 'fresh'), await upload('000009', 'fresh')];
-  const { newest } = await blobs();
-  const clock = new Date(newest + GRACE_MS / 2);
+  const { createdAt } = await blobs();
+  const oldestFresh = Math.min(...fresh.map((name) => createdAt.get(name)!));
+  const clock = new Date(oldestFresh + GRACE_MS / 2);
   return {
     doomed: doomed.sort(),
     kept: [current, archived, foreign, ...fresh].sort(),
