@@ -1,7 +1,7 @@
 /**
  * Removing an employee: the employee entity, its email copy, the department's count (and manager
- * copy, if it was the manager), its id in the last-name index entity and its yearly reviews, in
- * ONE entity group transaction. With `mustExist: false` an absent employee is not an error
+ * copy, if it was the manager), its id in the last-name index entity, its yearly reviews and the
+ * index outbox row (when the directory keeps one, outbox.ts), in ONE entity group transaction. With `mustExist: false` an absent employee is not an error
  * (delete-if-exists), so queue workers (archive, move) can run it again safely.
  *
  * The reviews are exactly those the employee lists (`ReviewYears`, reviewYears.ts): a review is
@@ -34,6 +34,7 @@ import { employeeNotFound, staleVersion } from './directoryErrors';
 import { toEmployee, type Employee } from './employeeEntity';
 import { readEmployeeState, versionMatches } from './employeeState';
 import { lastNameIndexEntity, withoutIds } from './lastNameIndex';
+import { outboxAction } from './outbox';
 import { RETRY, retryOnConflict } from './retry';
 import { reviewYearsOf } from './reviews';
 import { employeeReviewYearsMerge, withoutReviewYears } from './reviewYears';
@@ -82,14 +83,14 @@ export interface DeleteEmployeeOptions {
   announce?: boolean;
 }
 
-type Role = 'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'review';
+type Role = 'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'outbox' | 'review';
 
 /**
  * Most reviews deleted in the employee's own transaction (100 operations, less the employee, its
- * email copy, a count shard, the department (a manager's copy is cleared) and the last-name index
- * entity).
+ * email copy, a count shard, the department (a manager's copy is cleared), the last-name index
+ * entity and the index outbox row).
  */
-export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 5;
+export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 6;
 /** Reviews per transaction that trims the review list ahead of the employee's (plus its Merge). */
 const REVIEWS_PER_TRIM = MAX_TRANSACTION_OPERATIONS - 1;
 
@@ -236,6 +237,16 @@ export async function deleteEmployee(
                 { etag: index.etag },
               ],
           'lastNameIndex',
+        );
+      }
+      if (context.outbox) {
+        plan.add(
+          outboxAction(partitionKey, {
+            employeeId,
+            reason: options.reason ?? 'deleted',
+            previous: { email: current.data.email, lastName: current.data.lastName },
+          }),
+          'outbox',
         );
       }
       // Unconditional: the employee's own delete, under its ETag, stands for its review list.

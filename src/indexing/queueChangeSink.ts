@@ -21,7 +21,13 @@ import type { EmployeeChange, EmployeeChangeSink } from '../directory/changes';
 import { withStorageErrors } from '../storage/errors';
 import { CoalescingSender } from '../storage/coalescingSender';
 import { sendJsonMessage } from '../storage/queue';
-import { indexChangeBytes, indexChangesBudget, type IndexChange } from './indexMessages';
+import {
+  indexChangeBytes,
+  indexChangesBudget,
+  nudgeBudget,
+  nudgeDepartmentBytes,
+  type IndexChange,
+} from './indexMessages';
 
 /** The `index-updates` queue as the directory's change sink, plus announcements. */
 export interface ChangeQueue extends EmployeeChangeSink {
@@ -54,7 +60,22 @@ export async function ensureQueue(queue: QueueClient): Promise<void> {
 export interface ChangeQueueOptions {
   /** Delay before an announcement becomes visible (default 60 s; 0 disables announcements). */
   announceDelaySeconds?: number;
+  /**
+   * The directory records changes in its index outbox (src/directory/outbox.ts) and
+   * {@link ChangeQueue.publish} sends outbox nudges (`{"v":2,"departments"}`) instead of changes.
+   */
+  outbox?: boolean;
+  /** Visibility delay of a nudge in seconds (default 0); see {@link Config} `indexNudgeDelaySeconds`. */
+  nudgeDelaySeconds?: number;
+  /** Clock (tests). */
+  now?: () => number;
 }
+
+/**
+ * Margin between this process's estimate of when a delayed nudge surfaces and a commit it may
+ * stand in for: the queue starts the delay when it receives the message, after the send began.
+ */
+const NUDGE_MARGIN_MS = 250;
 
 /** Builds the sink over the `index-updates` queue client (one per process: it packs messages). */
 export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions = {}): ChangeQueue {
@@ -70,17 +91,59 @@ export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions 
     });
   const changes = sender();
   const announcements = sender(delay);
+  const announce: ChangeQueue['announce'] = async (employees) => {
+    if (delay <= 0) return;
+    await announcements.addAll(
+      employees.map((e) => ({
+        department: e.department,
+        employeeId: e.employeeId,
+        reason: 'announced',
+      })),
+    );
+  };
+  if (options.outbox) return { outbox: true, publish: nudger(queue, options), announce };
   return {
     publish: (published: EmployeeChange[]) => changes.addAll(published),
-    announce: async (employees) => {
-      if (delay <= 0) return;
-      await announcements.addAll(
-        employees.map((e) => ({
-          department: e.department,
-          employeeId: e.employeeId,
-          reason: 'announced',
-        })),
+    announce,
+  };
+}
+
+/**
+ * Publishing as outbox nudges: the departments of committed changes, several per message when
+ * writes overlap (group commit). With a nudge delay, a department whose last nudge from this
+ * process is still invisible gets no other: that nudge's drain starts after it surfaces, so it
+ * reads every row committed before now.
+ */
+function nudger(queue: QueueClient, options: ChangeQueueOptions): EmployeeChangeSink['publish'] {
+  const delaySeconds = options.nudgeDelaySeconds ?? 0;
+  const now = options.now ?? Date.now;
+  /** Department → when its last delayed nudge surfaces (this process's clock). */
+  const surfacing = new Map<string, number>();
+  const sender = new CoalescingSender<string>({
+    send: async (departments) => {
+      await ensureQueue(queue);
+      const started = now();
+      const unique = [...new Set(departments)];
+      await sendJsonMessage(
+        queue,
+        { v: 2, departments: unique },
+        { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
       );
+      if (delaySeconds > 0) {
+        for (const department of unique) surfacing.set(department, started + delaySeconds * 1000);
+      }
     },
+    itemBytes: nudgeDepartmentBytes,
+    budgetBytes: nudgeBudget(),
+  });
+  return async (published) => {
+    const at = now();
+    for (const [department, surfaces] of surfacing) {
+      if (surfaces - NUDGE_MARGIN_MS <= at) surfacing.delete(department);
+    }
+    const departments = [...new Set(published.map((c) => c.department))].filter(
+      (department) => !surfacing.has(department),
+    );
+    if (departments.length > 0) await sender.addAll(departments);
   };
 }
