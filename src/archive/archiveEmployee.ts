@@ -156,6 +156,8 @@ export async function archiveEmployee(
       await directory.delete(department, employeeId, {
         mustExist: false,
         exactEtag: current.etag,
+        // The version just archived: the delete need not read it again.
+        read: current,
         reason: 'archived',
         announce: changes === undefined,
       });

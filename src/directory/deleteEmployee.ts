@@ -31,8 +31,8 @@ import type { DirectoryContext } from './context';
 import { countShardChange } from './departmentCount';
 import { departmentMerge } from './departmentEntity';
 import { employeeNotFound, staleVersion } from './directoryErrors';
-import { toEmployee, type Employee } from './employeeEntity';
-import { readEmployeeState, versionMatches } from './employeeState';
+import { toEmployee, type Employee, type StoredEntity } from './employeeEntity';
+import { employeeStateOf, readEmployeeState, versionMatches } from './employeeState';
 import { lastNameIndexEntity, withoutIds } from './lastNameIndex';
 import { outboxAction } from './outbox';
 import { RETRY, retryOnConflict } from './retry';
@@ -71,6 +71,12 @@ export interface DeleteEmployeeOptions {
    * (archive, move). Unlike `ifMatch`, a review written since fails it.
    */
   exactEtag?: string;
+  /**
+   * The employee entity exactly as the caller just read it (with `exactEtag`): the first attempt
+   * decides from it instead of reading it again. Its delete stays conditional on its ETag, so a
+   * change since fails the transaction (412) and the next attempt reads.
+   */
+  read?: StoredEntity;
   /** Throw `EmployeeNotFound` when there is nothing to delete (default true). */
   mustExist?: boolean;
   /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
@@ -129,7 +135,11 @@ export async function deleteEmployee(
     async (attempt) => {
       if (vanished) return { deleted: true, employee: vanished } as const;
       const useCache = attempt === 1;
-      const current = await readEmployeeState(table, partitionKey, employeeId);
+      const given =
+        attempt === 1 && options.read?.rowKey === employeeRowKey(employeeId)
+          ? employeeStateOf(options.read)
+          : undefined;
+      const current = given ?? (await readEmployeeState(table, partitionKey, employeeId));
       if (!current) {
         if (options.mustExist === false) return { deleted: false } as const;
         throw employeeNotFound(department, employeeId);
