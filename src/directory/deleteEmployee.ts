@@ -84,7 +84,7 @@ export interface DeleteEmployeeOptions {
   /**
    * False when the caller's own queue message is a durable record of this delete that re-runs it
    * and re-publishes the change if the process dies after the commit (the archive worker), so the
-   * pre-write index announcement (src/indexing/announcingEmployees.ts) would add nothing.
+   * optional pre-write index announcement (src/indexing/announcingEmployees.ts) would add nothing.
    */
   announce?: boolean;
 }

@@ -18,10 +18,15 @@
  *    fail instead of being overwritten; the round then starts again.
  * 4. `verified`: read the sources again. If any changed since step 2, what we wrote may already
  *    be stale: start again. Otherwise every entry we wrote matches a source that was still current
- *    after our last write.
+ *    after our last write. Skipped when the round only updated or deleted entries under their
+ *    ETags (see {@link RoundWrites}): only creates and member-list changes need it.
  * 5. `deleted`: delete the drained rows in one transaction of the partition, each conditional on
  *    the ETag it was read with (rows are written once; a row a concurrent drainer already
  *    deleted is simply left out on the next try).
+ *
+ * A lost round (a conditional write failed, or a source changed) runs again and keeps the lost
+ * round's keys even if a concurrent drainer deleted their rows meanwhile: what this drainer wrote
+ * from its stale read must be looked at again.
  *
  * Why this is safe without a lease: the rows stay until step 5, so a crash anywhere leaves them
  * for the next drain (nudge retry or sweep), and every step is idempotent. Rows written after
@@ -169,14 +174,15 @@ export async function drainOutbox(
     const snapshot = await takeSnapshot(stores, department, work);
     await step('snapshot');
     // One index partition after the other, so a crash test can stop between any two.
-    let written = await writeEmails(stores.index, department, work, snapshot);
+    const writes: RoundWrites = { unprovable: false };
+    let written = await writeEmails(stores.index, department, work, snapshot, writes);
     if (written) {
       await step('emails');
-      written = await writeIds(stores.index, department, work, snapshot);
+      written = await writeIds(stores.index, department, work, snapshot, writes);
     }
     if (written) {
       await step('ids');
-      written = await writeLastNames(stores, department, work, snapshot);
+      written = await writeLastNames(stores, department, work, snapshot, writes);
     }
     if (!written) {
       lost++;
@@ -185,7 +191,9 @@ export async function drainOutbox(
     }
     await step('lastNames');
 
-    const again = await readSources(stores.employees, partitionKey, work);
+    const again = writes.unprovable
+      ? await readSources(stores.employees, partitionKey, work)
+      : snapshot.sources;
     if (!sameSources(snapshot.sources, again)) {
       lost++;
       carried = work;
@@ -247,7 +255,13 @@ function workOf(rows: OutboxRow[], carried?: Work): Work {
     for (const email of [change.current?.email, change.previous?.email]) {
       if (email !== undefined) emails.add(normalizeEmail(email));
     }
-    for (const name of [change.current?.lastName, change.previous?.lastName]) {
+    // An update that kept the last name leaves the membership as the earlier change made it
+    // (that change's row, if not drained yet, names the last name itself).
+    const keptName = change.reason === 'updated' && change.previous?.lastName === undefined;
+    for (const name of [
+      keptName ? undefined : change.current?.lastName,
+      change.previous?.lastName,
+    ]) {
       if (name !== undefined) lastNames.add(normalizeLastName(name));
     }
   }
@@ -385,8 +399,24 @@ function sameSources(before: Sources, after: Sources): boolean {
   return true;
 }
 
+/**
+ * Whether a round wrote something whose condition cannot prove it current: a create (the entry
+ * was absent, and absence repeats) or a member-list change (membership repeats within a list
+ * another drainer left unchanged). An update or delete is conditional on an ETag, which never
+ * repeats: if it took effect, nobody wrote the entry since our read, and a drainer that found it
+ * current then had read the same source version we did or a newer one, which wrote its own row.
+ */
+interface RoundWrites {
+  unprovable: boolean;
+}
+
 /** Submits actions of one partition in transactions of up to 100: false when one lost a race. */
-async function submitAll(table: TableClient, actions: EntityGroupAction[]): Promise<boolean> {
+async function submitAll(
+  table: TableClient,
+  actions: EntityGroupAction[],
+  writes: RoundWrites,
+): Promise<boolean> {
+  if (actions.some((action) => action[0] === 'create')) writes.unprovable = true;
   for (let start = 0; start < actions.length; start += MAX_OPERATIONS) {
     const chunk = actions.slice(start, start + MAX_OPERATIONS);
     const applied = await tookEffect(() => submitEntityGroupTransaction(table, chunk));
@@ -401,6 +431,7 @@ function writeEmails(
   department: string,
   work: Work,
   snapshot: Snapshot,
+  writes: RoundWrites,
 ): Promise<boolean> {
   const actions: EntityGroupAction[] = [];
   for (const email of work.emails) {
@@ -420,7 +451,7 @@ function writeEmails(
       ]);
     }
   }
-  return submitAll(index, actions);
+  return submitAll(index, actions, writes);
 }
 
 /** By-id entries: a copy of each present employee tracking its keys, none for a gone one. */
@@ -429,6 +460,7 @@ function writeIds(
   department: string,
   work: Work,
   snapshot: Snapshot,
+  writes: RoundWrites,
 ): Promise<boolean> {
   const actions: EntityGroupAction[] = [];
   for (const employeeId of work.employeeIds) {
@@ -452,7 +484,7 @@ function writeIds(
       ]);
     }
   }
-  return submitAll(index, actions);
+  return submitAll(index, actions, writes);
 }
 
 /** Each employee a member of exactly its current last name, among the names of the round. */
@@ -461,6 +493,7 @@ async function writeLastNames(
   department: string,
   work: Work,
   snapshot: Snapshot,
+  writes: RoundWrites,
 ): Promise<boolean> {
   const outcomes = await mapBounded(work.lastNames, 8, async (name) => {
     const list = snapshot.lists.get(name);
@@ -477,6 +510,7 @@ async function writeLastNames(
       if (!wanted && held) remove.push(member);
     }
     if (add.length === 0 && remove.length === 0) return true;
+    writes.unprovable = true;
     return stores.lastNames.change(list, add, remove);
   });
   return outcomes.every(Boolean);

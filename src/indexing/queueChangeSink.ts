@@ -1,21 +1,21 @@
 /**
- * The directory's {@link EmployeeChangeSink} for deployments with asynchronous indexes: every
- * committed change becomes an `index-updates` message (several changes per message, up to the
- * 64 KiB limit), and {@link ChangeQueue.announce} enqueues an *invisible* safety-net message
- * before a write commits.
+ * The directory's {@link EmployeeChangeSink} over the `index-updates` queue, in one of two modes:
  *
- * Why the announcement: the directory commits its entity group transaction and only then enqueues.
- * If the process dies between the two, the change would never reach the indexes. The announcement
- * is sent first with a visibility delay (default 60 s); when it surfaces the worker re-reads the
- * primary entities and reconciles — a no-op if the normal message already did the work, the
- * repair if it never came. The worker tracks what it indexed per employee, so the announcement
- * needs no `previous` values.
+ * - `outbox: true` (as deployed, `configuredChangeQueue`): the directory records each change as an
+ *   index outbox row in the change's own transaction (src/directory/outbox.ts), and `publish` only
+ *   nudges the worker to drain the departments' outboxes (`{"v":2,"departments"}`). A crash between
+ *   the commit and the nudge loses nothing: the row waits for the next nudge or the outbox sweep.
+ * - otherwise: every committed change becomes a v1 change message (several changes per message, up
+ *   to the 64 KiB limit), reconciled employee by employee.
  *
- * Changes of concurrent writes share messages (group commit, src/storage/coalescingSender.ts): a
- * write still returns only after the message holding its change is stored, but under load the
- * queue sees a few large messages instead of one per write, and the worker reconciles them
- * together.
- */
+ * {@link ChangeQueue.announce} enqueues an *invisible* v1 safety-net message before a write commits
+ * (`announceDelaySeconds`, off when 0 — the default of `INDEX_ANNOUNCE_DELAY_SECONDS`). It predates
+ * the outbox, which makes it unnecessary; it remains as an optional extra: when it surfaces the
+ * worker re-reads the primary entities and reconciles, a no-op if the indexes are current.
+ *
+ * Messages of concurrent writes are shared (group commit, src/storage/coalescingSender.ts): a
+ * write still returns only after the message holding its change or nudge is stored, but under load
+ * the queue sees a few messages instead of one per write. */
 import type { QueueClient } from '@azure/storage-queue';
 import type { EmployeeChange, EmployeeChangeSink } from '../directory/changes';
 import { withStorageErrors } from '../storage/errors';
