@@ -16,6 +16,7 @@
  * Baseline: the same write load without the queue sink (no asynchronous index at all), to show what
  * the sink adds to the write path.
  */
+import { loadConfig } from '../../src/config';
 import { createDirectory, type EmployeeService } from '../../src/directory/directory';
 import { withAnnouncements } from '../../src/indexing/announcingEmployees';
 import type { IndexStores } from '../../src/indexing/indexMaintenance';
@@ -210,9 +211,14 @@ async function lagAt(
   const queue = env.clients.queue(names.queue);
   await ensureQueue(queue);
   await index.createTable();
-  // As functions/shared/directory.ts wires it with the default settings: the directory records
-  // each change in its index outbox and nudges after the commit; no announcements.
-  const sink = queueChangeSink(queue, { announceDelaySeconds: 0, outbox: true });
+  // As functions/shared/directory.ts wires it: the directory records each change in its index
+  // outbox and nudges after the commit (INDEX_NUDGE_DELAY_SECONDS from this process's
+  // environment, default 0); no announcements.
+  const sink = queueChangeSink(queue, {
+    announceDelaySeconds: 0,
+    outbox: true,
+    nudgeDelaySeconds: loadConfig(process.env).directory.indexNudgeDelaySeconds,
+  });
   const base = createDirectory({ employees: stores.employees, changes: sink });
   const directory = { ...base, employees: withAnnouncements(base.employees, sink) };
   const plain = createDirectory({ employees: env.clients.table(names.raw) });
