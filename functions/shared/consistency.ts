@@ -4,8 +4,9 @@
  */
 import { getConfig } from '../../src/config';
 import type { ArchiveDependencies } from '../../src/archive/archiveEmployee';
+import { createDirectory } from '../../src/directory/directory';
 import {
-  configuredChangeQueue,
+  configuredBackgroundChangeQueue,
   configuredIndexStores,
 } from '../../src/indexing/configuredIndexing';
 import type { IndexStores } from '../../src/indexing/indexMaintenance';
@@ -19,6 +20,7 @@ import { directoryServices } from './directory';
 let stores: IndexStores | undefined;
 let photos: PhotoDependencies | undefined;
 let archiveChanges: ChangeQueue | undefined;
+let archiveDirectory: ArchiveDependencies['directory'] | undefined;
 
 /** The index tables and the configured last-name store. */
 export function indexStores(): IndexStores {
@@ -30,12 +32,19 @@ export function indexStores(): IndexStores {
 export function archiveDependencies(): ArchiveDependencies {
   const config = getConfig();
   const clients = getStorageClients();
+  // Its own directory, whose index nudges wait a second (configuredBackgroundChangeQueue).
+  archiveChanges ??= configuredBackgroundChangeQueue(config, clients);
+  archiveDirectory ??= createDirectory({
+    employees: clients.table(config.tables.employees),
+    departmentCacheTtlMs: config.directory.departmentCacheTtlMs,
+    changes: archiveChanges,
+  }).employees;
   return {
     employees: clients.table(config.tables.employees),
     archive: clients.table(config.tables.archive),
-    directory: directoryServices().employees,
+    directory: archiveDirectory,
     // The archive message re-publishes on a replay, so the delete need not announce.
-    changes: (archiveChanges ??= configuredChangeQueue(config, clients)),
+    changes: archiveChanges,
   };
 }
 

@@ -26,6 +26,23 @@ export function configuredChangeQueue(config: Config, clients: StorageClients): 
 }
 
 /**
+ * The `index-updates` queue for queue-driven writers (the archive worker): as
+ * {@link configuredChangeQueue}, but a nudge waits at least a second, so a process sends at most
+ * one per department and second however many employees it archives. Nobody waits on those index
+ * changes (the caller got its 202 long before), and the outbox rows carry them in any case.
+ */
+export function configuredBackgroundChangeQueue(
+  config: Config,
+  clients: StorageClients,
+): ChangeQueue {
+  return queueChangeSink(clients.queue(config.queues.indexUpdates), {
+    announceDelaySeconds: 0,
+    outbox: true,
+    nudgeDelaySeconds: Math.max(1, config.directory.indexNudgeDelaySeconds),
+  });
+}
+
+/**
  * The `Employees` and `EmployeeIndex` tables and the org-wide last-name store of
  * `LASTNAME_INDEX_MODE` (entity shards of at most `LASTNAME_INDEX_SHARD_CHARS`).
  */
