@@ -3,7 +3,8 @@
  * the inter-partition index (`EmployeeIndex`: `empid_<dept>`, `email_<dept>`) and the
  * organisation-wide last-name index. One drain round:
  *
- * 1. `read`: one range query for the partition's outbox rows (up to {@link MAX_ROWS_PER_ROUND});
+ * 1. `read`: one range query for the partition's outbox rows (up to {@link MAX_ROWS_PER_ROUND}
+ *    rows or {@link MAX_CHANGES_PER_ROUND} changes);
  *    they name the employees, emails and last names to look at.
  * 2. `snapshot`: side by side, the index entries of those employees and emails (targets: ETags
  *    and what they hold), the member lists of those last names, and the *sources* in the
@@ -100,6 +101,8 @@ export interface DrainResult {
 
 /** Rows read per round; a larger outbox is drained in several rounds. */
 export const MAX_ROWS_PER_ROUND = 500;
+/** Changes taken per round (an import's rows hold many): bounds the reads and writes of a round. */
+export const MAX_CHANGES_PER_ROUND = 1_000;
 /** Rounds lost to concurrent changes before giving up (the nudge is then retried). */
 const MAX_LOST_ROUNDS = 8;
 /** Row keys per `RowKey eq … or …` query: Azure allows 15 comparisons, one is the PartitionKey. */
@@ -138,6 +141,13 @@ interface Work {
   lastNames: string[];
   /** Employees some change removed from the partition: read the employee entity directly. */
   maybeGone: Set<string>;
+  /**
+   * Employees and emails that only new employees bring (creates and imports, not carried over
+   * from a lost round): their index entries are expected absent, so they are written as creates
+   * without reading them first — a create fails where an entry exists, and the round is lost and
+   * run again with reads.
+   */
+  fresh: Set<string>;
 }
 
 /**
@@ -218,7 +228,11 @@ export async function drainOutbox(
   );
 }
 
-/** One page of the partition's outbox rows (unreadable entities in the range are skipped). */
+/**
+ * The partition's outbox rows, up to {@link MAX_ROWS_PER_ROUND} rows or
+ * {@link MAX_CHANGES_PER_ROUND} changes (an import chunk's row holds ~47); unreadable entities in
+ * the range are skipped.
+ */
 async function readOutbox(
   table: TableClient,
   partitionKey: string,
@@ -226,19 +240,21 @@ async function readOutbox(
   const range = outboxRowKeyRange();
   return withStorageErrors(async () => {
     const rows: OutboxRow[] = [];
-    const pages = table
-      .listEntities<Record<string, unknown>>({
-        queryOptions: {
-          filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`,
-        },
-      })
-      .byPage({ maxPageSize: MAX_ROWS_PER_ROUND });
-    for await (const page of pages) {
-      for (const entity of page) {
-        const row = readOutboxRow(entity);
-        if (row) rows.push(row);
+    let changes = 0;
+    const entities = table.listEntities<Record<string, unknown>>({
+      queryOptions: {
+        filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`,
+      },
+    });
+    for await (const entity of entities) {
+      // Full: the rest waits for the next round (the query stops here, fetching no more pages).
+      if (rows.length >= MAX_ROWS_PER_ROUND || changes >= MAX_CHANGES_PER_ROUND) {
+        return { rows, more: true };
       }
-      if (rows.length >= MAX_ROWS_PER_ROUND) return { rows, more: true };
+      const row = readOutboxRow(entity);
+      if (!row) continue;
+      rows.push(row);
+      changes += row.changes.length;
     }
     return { rows, more: false };
   });
@@ -249,7 +265,24 @@ function workOf(rows: OutboxRow[], carried?: Work): Work {
   const emails = new Set<string>(carried?.emails);
   const lastNames = new Set<string>(carried?.lastNames);
   const maybeGone = new Set<string>(carried?.maybeGone);
+  const fresh = new Set<string>();
+  // A key seen before (in a carried-over round, or in another change) is never fresh.
+  const seen = new Set<string>([
+    ...[...employeeIds].map((id) => `id:${id}`),
+    ...[...emails].map((email) => `email:${email}`),
+  ]);
+  const see = (key: string, isFresh: boolean): void => {
+    if (isFresh && !seen.has(key)) fresh.add(key);
+    else fresh.delete(key);
+    seen.add(key);
+  };
   for (const change of rows.flatMap((row) => row.changes)) {
+    const isNew = change.reason === 'created' || change.reason === 'imported';
+    see(`id:${change.employeeId}`, isNew);
+    if (change.current) see(`email:${normalizeEmail(change.current.email)}`, isNew);
+    if (change.previous?.email !== undefined) {
+      see(`email:${normalizeEmail(change.previous.email)}`, false);
+    }
     employeeIds.add(change.employeeId);
     if (!change.current) maybeGone.add(change.employeeId);
     for (const email of [change.current?.email, change.previous?.email]) {
@@ -271,6 +304,7 @@ function workOf(rows: OutboxRow[], carried?: Work): Work {
     emails: [...emails].sort(),
     lastNames: [...lastNames].sort(),
     maybeGone,
+    fresh,
   };
 }
 
@@ -313,13 +347,11 @@ async function takeSnapshot(
 ): Promise<Snapshot> {
   // The targets and the sources are independent reads: step 4 checks the sources again after
   // the writes, so their order does not matter.
+  const ids = work.employeeIds.filter((id) => !work.fresh.has(`id:${id}`));
+  const emails = work.emails.filter((email) => !work.fresh.has(`email:${email}`));
   const [idEntries, emailEntries, lists, sources] = await Promise.all([
-    readRowKeys(stores.index, idIndexPartitionKey(department), work.employeeIds.map(idIndexRowKey)),
-    readRowKeys(
-      stores.index,
-      emailIndexPartitionKey(department),
-      work.emails.map(emailIndexRowKey),
-    ),
+    readRowKeys(stores.index, idIndexPartitionKey(department), ids.map(idIndexRowKey)),
+    readRowKeys(stores.index, emailIndexPartitionKey(department), emails.map(emailIndexRowKey)),
     mapBounded(work.lastNames, 8, (name) => stores.lastNames.snapshot(name)),
     readSources(stores.employees, departmentPartitionKey(department), work),
   ]);

@@ -202,6 +202,19 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
     expect(await byEmail('u2@contoso.com')).toBeUndefined();
   });
 
+  it('drains a large outbox in several rounds of at most 1,000 changes', async () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => body(i + 100, { lastName: `L${i % 9}` }));
+    expect((await fx.directory.employees.import('Sales', rows)).created).toBe(1000);
+    // Its row sorts after the import's: the first round is full before it.
+    await fx.directory.employees.create('Sales', body(5000));
+    const result = await drainOutbox(fx.stores, 'Sales');
+    expect(result).toMatchObject({ employees: 1001 });
+    expect(result.rounds).toBeGreaterThan(1);
+    expect(await outboxRows()).toEqual([]);
+    expect(await members('l3')).toHaveLength(rows.filter((r) => r.lastName === 'L3').length);
+    expect(await fx.drift()).toEqual([]);
+  }, 120_000);
+
   it('converges with two drainers of one partition running at once', async () => {
     for (let n = 1; n <= 12; n++) await fx.directory.employees.create('Sales', body(n));
     await fx.drain();
