@@ -49,7 +49,10 @@ export async function handleIndexUpdateMessage(
 
 /** One process's drains of one set of stores, shared per department (see the file comment). */
 export class SharedDrains {
-  private readonly running = new Map<string, { again: boolean; done: Promise<DrainResult> }>();
+  private readonly running = new Map<
+    string,
+    { requested: { again: boolean }; done: Promise<DrainResult> }
+  >();
   /** Called for gone employees (the latest handler given: one per process in practice). */
   onGone?: EmployeeGoneHandler;
 
@@ -63,30 +66,38 @@ export class SharedDrains {
   request(department: string): Promise<DrainResult> {
     const running = this.running.get(department);
     if (running) {
-      running.again = true;
+      running.requested.again = true;
       return running.done;
     }
-    const state = { again: false, done: Promise.resolve({} as DrainResult) };
-    state.done = (async () => {
-      const total: DrainResult = { rows: 0, employees: 0, gone: 0, rounds: 0 };
-      try {
-        do {
-          state.again = false;
-          const result = await drainOutbox(this.stores, department, {
-            onGone: (dept, id) => this.onGone?.(dept, id) ?? Promise.resolve(),
-          });
-          total.rows += result.rows;
-          total.employees += result.employees;
-          total.gone += result.gone;
-          total.rounds += result.rounds;
-        } while (state.again);
-        return total;
-      } finally {
-        this.running.delete(department);
-      }
-    })();
-    this.running.set(department, state);
-    return state.done;
+    const requested = { again: false };
+    const done = this.drainWhileRequested(department, requested);
+    this.running.set(department, { requested, done });
+    return done;
+  }
+
+  /** Drains, and again as long as requests came in during the last drain. */
+  private async drainWhileRequested(
+    department: string,
+    requested: { again: boolean },
+  ): Promise<DrainResult> {
+    const total: DrainResult = { rows: 0, employees: 0, gone: 0, rounds: 0 };
+    try {
+      do {
+        requested.again = false;
+        const result = await drainOutbox(this.stores, department, {
+          onGone: (dept, id) => this.onGone?.(dept, id) ?? Promise.resolve(),
+        });
+        total.rows += result.rows;
+        total.employees += result.employees;
+        total.gone += result.gone;
+        total.rounds += result.rounds;
+      } while (requested.again);
+      return total;
+    } finally {
+      // No await between the last check of `again` and this: a request either made the loop go
+      // round once more or finds no drain running and starts one.
+      this.running.delete(department);
+    }
   }
 }
 

@@ -215,6 +215,23 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
     expect(await fx.drift()).toEqual([]);
   }, 120_000);
 
+  it('shares one drain, and one more after it, between six nudges a process handles at once', async () => {
+    await changeThree();
+    let outboxReads = 0;
+    fx.stores.employees.pipeline.addPolicy({
+      name: 'countOutboxReads',
+      async sendRequest(request, next) {
+        if (decodeURIComponent(request.url).includes("RowKey ge 'outbox_'")) outboxReads++;
+        return next(request);
+      },
+    });
+    const nudge = { v: 2, departments: ['Sales'] };
+    await Promise.all(Array.from({ length: 6 }, () => handleIndexUpdateMessage(fx.stores, nudge)));
+    // The first nudge's drain, then one drain for the five that came while it ran.
+    expect(outboxReads).toBe(2);
+    await expectConverged();
+  });
+
   it('converges with two drainers of one partition running at once', async () => {
     for (let n = 1; n <= 12; n++) await fx.directory.employees.create('Sales', body(n));
     await fx.drain();
