@@ -1,7 +1,9 @@
 /**
- * Queue trigger on `index-updates`: reconciles the inter-partition index (`EmployeeIndex`) and the
- * organisation-wide last-name index with the current primary entities of each employee the message
- * names (src/indexing/indexMaintenance.ts), and removes the photos of employees that are gone.
+ * Queue trigger on `index-updates`: drains the index outbox of each department a nudge names
+ * (src/indexing/outboxDrain.ts) — or, for a v1 change message, reconciles each employee it names
+ * (src/indexing/indexMaintenance.ts) — so the inter-partition index (`EmployeeIndex`) and the
+ * organisation-wide last-name index match the primary entities, and removes the photos of
+ * employees that are gone.
  */
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
@@ -27,7 +29,7 @@ export async function indexUpdatesWorker(
     },
   );
   context.log(
-    `Reconciled ${outcome.employees} employees (${outcome.gone} gone), delivery ${dequeueCount(context)}.`,
+    `Indexed ${outcome.employees} employees (${outcome.gone} gone), delivery ${dequeueCount(context)}.`,
   );
 }
 

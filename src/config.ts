@@ -88,8 +88,19 @@ export interface Config {
     departmentCacheTtlMs: number;
     /** Most characters of one org-wide last-name index shard entity's member list (option 3). */
     lastNameShardChars: number;
-    /** Delay of the pre-write `index-updates` announcement (0 = no announcements). */
+    /**
+     * Delay of the pre-write `index-updates` announcement (0, the default = no announcements: the
+     * index outbox already records every change in the write's own transaction).
+     */
     indexAnnounceDelaySeconds: number;
+    /**
+     * Visibility delay of the post-commit outbox nudge (0 = visible at once). With a delay, a
+     * process sends at most one nudge per department while its last one is still invisible: the
+     * drain it triggers will see every row committed before then.
+     */
+    indexNudgeDelaySeconds: number;
+    /** NCRONTAB schedule of the outbox sweep (drains outboxes whose nudge was lost). */
+    outboxSweepSchedule: string;
   };
   logs: {
     /** A log blob is closed and the next `NNNNNN` started past this many bytes. */
@@ -216,7 +227,11 @@ function buildConfig(env: Env, field: Field): Config {
         readInt(env, 'LASTNAME_INDEX_SHARD_CHARS', 30_000, 100, 32_000),
       ),
       indexAnnounceDelaySeconds: field(() =>
-        readInt(env, 'INDEX_ANNOUNCE_DELAY_SECONDS', 60, 0, 3600),
+        readInt(env, 'INDEX_ANNOUNCE_DELAY_SECONDS', 0, 0, 3600),
+      ),
+      indexNudgeDelaySeconds: field(() => readInt(env, 'INDEX_NUDGE_DELAY_SECONDS', 0, 0, 60)),
+      outboxSweepSchedule: field(() =>
+        readNcrontab(env, 'INDEX_OUTBOX_SWEEP_SCHEDULE', '0 */5 * * * *'),
       ),
     },
     logs: {

@@ -234,12 +234,13 @@ const archiveThroughput: BenchCase = {
         name: `archive ${count} employees of ${DEPARTMENTS} departments`,
         pattern,
         baseline,
-        goal: '≥ 0.3× raw throughput',
+        goal: '≥ 0.5× raw throughput',
         notes:
           `throughput pattern/raw = ${relative.toFixed(2)}; requests per archived employee: ` +
           `pattern ${(pattern.requests / count).toFixed(2)} (enqueue, dequeue and delete of the message, ` +
-          `read of the employee and its reviews, archive upsert, conditional delete transaction that also ` +
-          `updates the count and last-name index, change message to index-updates; the archive message replaces the pre-write announcement), ` +
+          `read of the employee and its reviews, archive upsert, conditional delete transaction (on the version read, ` +
+          `not read again) that also updates the count and last-name index and holds the index outbox row, ` +
+          `nudge to index-updates, shared by concurrent archives; the index drain itself is not run here), ` +
           `raw ${(baseline.requests / count).toFixed(2)}. Pattern requests per employee by kind: ${patternKinds}. Raw ran first; a warm-up message ` +
           "wakes the host's queue listener before the measured messages are sent. Messages are sent as a " +
           `steady stream (at most ${STEADY_BACKLOG} waiting); the next comparison sends them all at once.`,

@@ -17,6 +17,7 @@ import { ExpenseClaimLog } from '../../src/expenses/expenseClaims';
 import { principalTrust, type PrincipalTrust } from '../../src/identity/trust';
 import { withAnnouncements } from '../../src/indexing/announcingEmployees';
 import {
+  configuredBackgroundChangeQueue,
   configuredChangeQueue,
   configuredIndexStores,
 } from '../../src/indexing/configuredIndexing';
@@ -97,13 +98,14 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   const indexStores = lazy(() => configuredIndexStores(config(), clients()));
 
   // The directory is built twice over the same `Employees` table, on purpose:
-  // - the HTTP adapters' one caches department list pages (`DEPARTMENT_CACHE_TTL_MS`) and
-  //   announces each employee write to `index-updates` before it commits (withAnnouncements), as
-  //   a request that dies between commit and publish has nothing that would run it again;
+  // - the HTTP adapters' one caches department list pages (`DEPARTMENT_CACHE_TTL_MS`) and, when
+  //   `INDEX_ANNOUNCE_DELAY_SECONDS` turns them on (off by default: each write's outbox row already
+  //   survives a request that dies between commit and nudge), announces each employee write to
+  //   `index-updates` before it commits (withAnnouncements);
   // - the orchestrations' one does neither: an activity's writes (the move's transactions through
   //   the context, the archive's delete) are re-run by the durable runtime until they complete,
-  //   and each run publishes its change again, so an announcement would be a queue message per
-  //   write for nothing; and activities page departments from storage, never from a cache.
+  //   and each run publishes its change again; and activities page departments from storage,
+  //   never from a cache.
   const directory = lazy((): Directory => {
     const services = createDirectory({
       employees: table((c) => c.tables.employees),
@@ -154,13 +156,23 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     changeQueue,
     indexStores,
     orchestrations,
-    archive: lazy(() => ({
-      employees: table((c) => c.tables.employees),
-      archive: table((c) => c.tables.archive),
-      directory: directory().employees,
+    archive: lazy((): ArchiveDependencies => {
+      // Its own directory and sink, whose outbox nudges wait a second: one nudge per department
+      // and second however many employees the worker archives (configuredBackgroundChangeQueue).
       // The archive message re-publishes on a replay, so the delete need not announce.
-      changes: changeQueue(),
-    })),
+      const changes = configuredBackgroundChangeQueue(config(), clients());
+      const employees = table((c) => c.tables.employees);
+      return {
+        employees,
+        archive: table((c) => c.tables.archive),
+        directory: createDirectory({
+          employees,
+          departmentCacheTtlMs: config().directory.departmentCacheTtlMs,
+          changes,
+        }).employees,
+        changes,
+      };
+    }),
     photos,
     sas: lazy(() => new SasService({ clients: clients(), config: config() })),
     accessLog: lazy(() => new AccessLog(table((c) => c.tables.accessLog))),

@@ -17,15 +17,17 @@
  *    rather than deleted unseen (the transaction fails with 412 and the sequence starts over).
  *    With more reviews than fit in the employee's transaction the directory deletes them first in
  *    transactions of up to 99, each conditional on the employee, then the employee; a crash in
- *    between leaves an employee with fewer reviews, all of them archived. The directory then
- *    publishes an `archived` change, and the index worker removes the other indexes.
+ *    between leaves an employee with fewer reviews, all of them archived. The delete decides from
+ *    the entity read in step 1 instead of reading it again, and its transaction holds the index
+ *    outbox row of the removal (when the directory keeps one); the directory then nudges the index
+ *    worker, which removes the other indexes.
  *
  * A replay after a crash anywhere ends in the same state: if the employee is already gone from the
  * directory and present in the archive, the only thing left is the `archived` change, published
- * again (the crash may have come between the delete and the publish). That is why a caller that
- * passes {@link ArchiveDependencies.changes} lets the delete skip the directory's pre-write
- * announcement: the archive message itself is the durable record that the change will be
- * published. The employee's photo blob is kept: the archived entity still names it (`PhotoBlob`).
+ * again (the crash may have come between the delete and the publish; with the outbox that is a
+ * nudge, the row having been committed with the delete). That is why a caller that passes
+ * {@link ArchiveDependencies.changes} lets the delete skip the directory's optional pre-write
+ * announcement. The employee's photo blob is kept: the archived entity still names it (`PhotoBlob`).
  *
  * Reused by the department-archive orchestration (one activity per employee).
  */
@@ -157,6 +159,8 @@ export async function archiveEmployee(
       await directory.delete(department, employeeId, {
         mustExist: false,
         exactEtag: current.etag,
+        // The version just archived: the delete need not read it again.
+        read: current,
         reason: 'archived',
         announce: changes === undefined,
       });

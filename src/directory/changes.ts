@@ -21,6 +21,12 @@ export interface EmployeeChange {
 /** Receives committed employee changes; implementations must be idempotent. */
 export interface EmployeeChangeSink {
   /**
+   * True when the receiver drains the index outbox (src/directory/outbox.ts): every write then
+   * records its change as an outbox row in its own transaction, and {@link publish} after the
+   * commit only nudges the receiver, so a change is never lost between commit and publish.
+   */
+  readonly outbox?: boolean;
+  /**
    * Records changes for asynchronous index maintenance.
    *
    * @throws {DomainError} when the changes could not be recorded durably.

@@ -17,6 +17,11 @@ export interface DirectoryOptions {
   employees: TableClient;
   /** Receives every committed employee change (default: {@link discardChanges}). */
   changes?: EmployeeChangeSink;
+  /**
+   * Record every employee change as an index outbox row in the write's own transaction (default:
+   * what `changes` asks for, see {@link EmployeeChangeSink.outbox}).
+   */
+  outbox?: boolean;
   /** How long `GET /departments` pages stay cached in this process (0 = no caching). */
   departmentCacheTtlMs?: number;
   /** Attempts on optimistic-concurrency conflicts before answering 503 (default 50). */
@@ -35,6 +40,8 @@ export interface DirectoryContext {
   /** The `Employees` table, created on first use. */
   table(): Promise<TableClient>;
   readonly changes: EmployeeChangeSink;
+  /** Writes add an index outbox row to their transaction (src/directory/outbox.ts). */
+  readonly outbox: boolean;
   readonly departmentVersions: VersionCache<Department>;
   readonly lastNameVersions: VersionCache<LastNameIndex>;
   /** Versions of department count shards (`''` ETag: absent at the last read). */
@@ -56,6 +63,7 @@ export function createContext(options: DirectoryOptions): DirectoryContext {
       return options.employees;
     },
     changes: options.changes ?? discardChanges,
+    outbox: options.outbox ?? options.changes?.outbox === true,
     departmentVersions: new VersionCache<Department>(1_000),
     lastNameVersions: new VersionCache<LastNameIndex>(10_000),
     countVersions: new VersionCache<number>(16_000),

@@ -1,7 +1,7 @@
 /**
  * Removing an employee: the employee entity, its email copy, the department's count (and manager
- * copy, if it was the manager), its id in the last-name index entity and its yearly reviews, in
- * ONE entity group transaction. With `mustExist: false` an absent employee is not an error
+ * copy, if it was the manager), its id in the last-name index entity, its yearly reviews and the
+ * index outbox row (when the directory keeps one, outbox.ts), in ONE entity group transaction. With `mustExist: false` an absent employee is not an error
  * (delete-if-exists), so queue workers (archive, move) can run it again safely.
  *
  * The reviews are exactly those the employee lists (`ReviewYears`, reviewYears.ts): a review is
@@ -31,9 +31,10 @@ import type { DirectoryContext } from './context';
 import { countShardChange } from './departmentCount';
 import { departmentMerge } from './departmentEntity';
 import { employeeNotFound, staleVersion } from './directoryErrors';
-import { toEmployee, type Employee } from './employeeEntity';
-import { readEmployeeState, versionMatches } from './employeeState';
+import { toEmployee, type Employee, type StoredEntity } from './employeeEntity';
+import { employeeStateOf, readEmployeeState, versionMatches } from './employeeState';
 import { lastNameIndexEntity, withoutIds } from './lastNameIndex';
+import { outboxAction } from './outbox';
 import { RETRY, retryOnConflict } from './retry';
 import { reviewYearsOf } from './reviews';
 import { employeeReviewYearsMerge, withoutReviewYears } from './reviewYears';
@@ -70,6 +71,12 @@ export interface DeleteEmployeeOptions {
    * (archive, move). Unlike `ifMatch`, a review written since fails it.
    */
   exactEtag?: string;
+  /**
+   * The employee entity exactly as the caller just read it (with `exactEtag`): the first attempt
+   * decides from it instead of reading it again. Its delete stays conditional on its ETag, so a
+   * change since fails the transaction (412) and the next attempt reads.
+   */
+  read?: StoredEntity;
   /** Throw `EmployeeNotFound` when there is nothing to delete (default true). */
   mustExist?: boolean;
   /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
@@ -77,19 +84,19 @@ export interface DeleteEmployeeOptions {
   /**
    * False when the caller's own queue message is a durable record of this delete that re-runs it
    * and re-publishes the change if the process dies after the commit (the archive worker), so the
-   * pre-write index announcement (src/indexing/announcingEmployees.ts) would add nothing.
+   * optional pre-write index announcement (src/indexing/announcingEmployees.ts) would add nothing.
    */
   announce?: boolean;
 }
 
-type Role = 'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'review';
+type Role = 'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'outbox' | 'review';
 
 /**
  * Most reviews deleted in the employee's own transaction (100 operations, less the employee, its
- * email copy, a count shard, the department (a manager's copy is cleared) and the last-name index
- * entity).
+ * email copy, a count shard, the department (a manager's copy is cleared), the last-name index
+ * entity and the index outbox row).
  */
-export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 5;
+export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 6;
 /** Reviews per transaction that trims the review list ahead of the employee's (plus its Merge). */
 const REVIEWS_PER_TRIM = MAX_TRANSACTION_OPERATIONS - 1;
 
@@ -128,7 +135,11 @@ export async function deleteEmployee(
     async (attempt) => {
       if (vanished) return { deleted: true, employee: vanished } as const;
       const useCache = attempt === 1;
-      const current = await readEmployeeState(table, partitionKey, employeeId);
+      const given =
+        attempt === 1 && options.read?.rowKey === employeeRowKey(employeeId)
+          ? employeeStateOf(options.read)
+          : undefined;
+      const current = given ?? (await readEmployeeState(table, partitionKey, employeeId));
       if (!current) {
         if (options.mustExist === false) return { deleted: false } as const;
         throw employeeNotFound(department, employeeId);
@@ -236,6 +247,16 @@ export async function deleteEmployee(
                 { etag: index.etag },
               ],
           'lastNameIndex',
+        );
+      }
+      if (context.outbox) {
+        plan.add(
+          outboxAction(partitionKey, {
+            employeeId,
+            reason: options.reason ?? 'deleted',
+            previous: { email: current.data.email, lastName: current.data.lastName },
+          }),
+          'outbox',
         );
       }
       // Unconditional: the employee's own delete, under its ETag, stands for its review list.

@@ -37,7 +37,12 @@ export async function readEmployeeState(
   employeeId: string,
 ): Promise<EmployeeState | undefined> {
   const entity = await readEntity(table, partitionKey, employeeRowKey(employeeId));
-  if (!entity || !isEntityOfType(entity, EntityTypes.employee)) return undefined;
+  return entity && employeeStateOf(entity);
+}
+
+/** Decodes a primary employee entity already read; `undefined` for any other entity. */
+export function employeeStateOf(entity: StoredEntity): EmployeeState | undefined {
+  if (!isEntityOfType(entity, EntityTypes.employee)) return undefined;
   const data = readEmployeeData(entity);
   return data ? { entity, data, meta: readEmployeeMeta(entity), etag: entity.etag } : undefined;
 }

@@ -16,6 +16,7 @@ export const EntityTypes = {
   departmentListing: 'DepartmentListing.v1',
   lastNameIndex: 'LastNameIndex.v1',
   review: 'Review.v1',
+  indexOutbox: 'IndexOutbox.v1',
 } as const;
 
 /** One of {@link EntityTypes}. */

@@ -4,8 +4,9 @@
  * Rows are validated one by one; invalid rows and duplicates (same id or email twice in the
  * import, or already in the department) are reported in `failed` and never written. Valid rows
  * are written in chunks (see importPlan.ts), each ONE entity group transaction holding the
- * employees, their email copies, their last-name index entities and one shard of the department's
- * count (departmentCount.ts), so every chunk is all-or-nothing with its indexes.
+ * employees, their email copies, their last-name index entities, one shard of the department's
+ * count (departmentCount.ts) and one index outbox row for the whole chunk (outbox.ts, when the
+ * directory keeps one), so every chunk is all-or-nothing with its indexes.
  *
  * Chunks run one after another: each is conditional on its count shard's ETag, and the new ETag
  * comes back in the previous chunk's transaction response, so no read is needed between chunks,
@@ -30,6 +31,7 @@ import { departmentNotFound, emailTaken, employeeExists } from './directoryError
 import { emailCopyEntity, employeeEntity } from './employeeEntity';
 import { readEmployeeState } from './employeeState';
 import { planChunks } from './importPlan';
+import { outboxAction, packOutboxChanges, type OutboxChange } from './outbox';
 import {
   assertIndexCapacity,
   lastNameIndexEntity,
@@ -47,7 +49,12 @@ import {
   rememberLastNameIndex,
   type ChosenShard,
 } from './state';
-import { PlannedTransaction, submitPlanned, TransactionFailure } from './transaction';
+import {
+  MAX_TRANSACTION_OPERATIONS,
+  PlannedTransaction,
+  submitPlanned,
+  TransactionFailure,
+} from './transaction';
 import { describeIssues, newEmployeeSchema, type NewEmployee } from './validation';
 import type { Versioned } from './versionCache';
 
@@ -76,7 +83,17 @@ interface Row extends NewEmployee {
 }
 
 type Role =
-  { kind: 'employee' | 'email'; row: Row } | { kind: 'index'; name: string } | { kind: 'count' };
+  | { kind: 'employee' | 'email'; row: Row }
+  | { kind: 'index'; name: string }
+  | { kind: 'outbox' }
+  | { kind: 'count' };
+
+/**
+ * Operations a chunk keeps for its index outbox rows (outbox.ts): one row holds the changes of
+ * ~48 employees in about 25,000 characters, so one is used; the second is room for unusually long
+ * names and addresses.
+ */
+const OUTBOX_OPERATIONS = 2;
 
 /** A refused row and where it was in the request. */
 type PlacedFailure = ImportFailure & { position: number };
@@ -233,7 +250,9 @@ export async function importEmployees(
       row.lastName,
       (finalIds.get(row.lastName) ?? indexes.get(row.lastName)?.value.ids.length ?? 0) + 1,
     );
-  const chunks = planChunks(valid, (name) => 400 + 12 * (finalIds.get(name) ?? 0));
+  const chunks = planChunks(valid, (name) => 400 + 12 * (finalIds.get(name) ?? 0), {
+    maxOperations: MAX_TRANSACTION_OPERATIONS - (context.outbox ? OUTBOX_OPERATIONS : 0),
+  });
 
   let created = 0;
   for (let c = 0; c < chunks.length; c++) {
@@ -332,6 +351,16 @@ async function writeChunk(
         current ? ['update', entity, 'Replace', { etag: current.etag }] : ['create', entity],
         { kind: 'index', name },
       );
+    }
+    if (context.outbox) {
+      const changes: OutboxChange[] = rows.map((row) => ({
+        employeeId: row.employeeId,
+        reason: 'imported',
+        current: { email: row.email, lastName: row.displayLastName },
+      }));
+      for (const packed of packOutboxChanges(changes)) {
+        plan.add(outboxAction(partitionKey, packed), { kind: 'outbox' });
+      }
     }
     plan.add(countShardChange(partitionKey, count.shard, count.version, rows.length), {
       kind: 'count',

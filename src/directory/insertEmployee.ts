@@ -2,7 +2,7 @@
  * Inserting one employee into a department's partition: the employee entity, its email copy, one
  * count shard (the process's next, see departmentCount.ts) of the department (departmentCount.ts) and the last-name index
  * entity change in ONE entity group transaction, conditional on the shard's and the index entity's
- * ETags. The department's existence is read with its shards (departments are never deleted), so
+ * ETags — plus the index outbox row when the directory keeps one (outbox.ts). The department's existence is read with its shards (departments are never deleted), so
  * concurrent creates in one department collide only on the same shard or last name. Creating an employee and a move's copy into its target both insert this way.
  */
 import { departmentPartitionKey, normalizeLastName } from '../storage/keys';
@@ -19,6 +19,7 @@ import {
 } from './employeeEntity';
 import { ownCommit } from './employeeState';
 import { lastNameIndexEntity, withIds } from './lastNameIndex';
+import { outboxAction } from './outbox';
 import { RETRY, retryOnConflict } from './retry';
 import {
   contendedError,
@@ -38,7 +39,7 @@ import {
 } from './transaction';
 import type { Versioned } from './versionCache';
 
-type Role = 'employee' | 'email' | 'count' | 'lastNameIndex';
+type Role = 'employee' | 'email' | 'count' | 'lastNameIndex' | 'outbox';
 
 /** The inserted employee and its entity's ETag. */
 export interface InsertedEmployee extends Versioned<Employee> {
@@ -98,6 +99,13 @@ export async function insertEmployee(
             : ['create', indexEntity],
           'lastNameIndex',
         );
+      if (context.outbox) {
+        const current = { email: data.email, lastName: data.lastName };
+        plan.add(
+          outboxAction(partitionKey, { employeeId: data.employeeId, reason: 'created', current }),
+          'outbox',
+        );
+      }
       try {
         const [etag, , countEtag, indexEtag] = await submitPlanned(table, plan);
         if (countEtag) {

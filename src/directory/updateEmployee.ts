@@ -1,7 +1,8 @@
 /**
  * Changing an employee: the employee entity, its email copy (moved when the email changes), the
  * last-name index entities (when the last name changes) and the department's manager copy (when
- * the manager's name or email changes) in ONE entity group transaction.
+ * the manager's name or email changes) in ONE entity group transaction, with the index outbox row
+ * when the directory keeps one (outbox.ts).
  *
  * The employee operation is always conditional on the ETag just read, so the copies can never
  * drift from the employee. A lost race is retried on fresh data: without `If-Match` that is last
@@ -31,6 +32,7 @@ import {
 } from './employeeEntity';
 import { ownCommit, readEmployeeState, versionMatches } from './employeeState';
 import { lastNameIndexEntity, withIds, withoutIds } from './lastNameIndex';
+import { outboxAction } from './outbox';
 import { RETRY, retryOnConflict } from './retry';
 import {
   contendedError,
@@ -58,7 +60,7 @@ export interface EmployeeChanges {
   photoUrl?: string | null;
 }
 
-type Role = 'employee' | 'oldEmail' | 'email' | 'oldIndex' | 'newIndex' | 'department';
+type Role = 'employee' | 'oldEmail' | 'email' | 'oldIndex' | 'newIndex' | 'department' | 'outbox';
 
 function applyChanges(current: EmployeeData, changes: EmployeeChanges): EmployeeData {
   const next: EmployeeData = {
@@ -201,6 +203,17 @@ export async function updateEmployee(
         ...(emailChanged ? { email: current.data.email } : {}),
         ...(nameChanged ? { lastName: current.data.lastName } : {}),
       };
+      if (context.outbox) {
+        plan.add(
+          outboxAction(partitionKey, {
+            employeeId,
+            reason: 'updated',
+            current: { email: next.email, lastName: next.lastName },
+            ...(Object.keys(previous).length > 0 ? { previous } : {}),
+          }),
+          'outbox',
+        );
+      }
       try {
         const etags = await submitPlanned(table, plan);
         const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];

@@ -2,7 +2,8 @@
  * The directory's employee service with announcements: before each write, the employees it is
  * about to change are announced to the `index-updates` queue as delayed messages (see
  * queueChangeSink.ts), so the indexes converge even if the process dies between the directory's
- * commit and its post-commit message.
+ * commit and its post-commit message. Off by default (`INDEX_ANNOUNCE_DELAY_SECONDS=0`: announce
+ * is then a no-op): the index outbox row in each write's own transaction already guarantees that.
  */
 import type { EmployeeService } from '../directory/directory';
 import { isDepartmentName, isEmployeeId } from '../storage/keys';

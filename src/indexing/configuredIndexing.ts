@@ -1,6 +1,6 @@
 /**
- * The asynchronous indexes' storage as the configuration describes it: the `index-updates` change
- * queue (with the configured announcement delay) and the index stores (with the configured
+ * The asynchronous indexes' storage as the configuration describes it: the `index-updates` queue
+ * (outbox nudges, with the configured delays) and the index stores (with the configured
  * last-name store and shard size). Every process part that writes or maintains the indexes — the
  * HTTP directory, the queue workers, the orchestrations — builds them here, so a setting cannot be
  * honoured by one and ignored by another.
@@ -11,10 +11,34 @@ import type { IndexStores } from './indexMaintenance';
 import { lastNameStoreFor } from './lastNameStores';
 import { queueChangeSink, type ChangeQueue } from './queueChangeSink';
 
-/** The `index-updates` queue as the directory's change sink (`INDEX_ANNOUNCE_DELAY_SECONDS`). */
+/**
+ * The `index-updates` queue as the directory's change sink: the directory records every change in
+ * its index outbox, and the sink nudges the worker after the commit (`INDEX_NUDGE_DELAY_SECONDS`;
+ * the pre-write announcement of `INDEX_ANNOUNCE_DELAY_SECONDS` is an optional extra, off by
+ * default).
+ */
 export function configuredChangeQueue(config: Config, clients: StorageClients): ChangeQueue {
   return queueChangeSink(clients.queue(config.queues.indexUpdates), {
     announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
+    outbox: true,
+    nudgeDelaySeconds: config.directory.indexNudgeDelaySeconds,
+  });
+}
+
+/**
+ * The `index-updates` queue for queue-driven writers (the archive worker): as
+ * {@link configuredChangeQueue}, but a nudge waits at least a second, so a process sends at most
+ * one per department and second however many employees it archives. Nobody waits on those index
+ * changes (the caller got its 202 long before), and the outbox rows carry them in any case.
+ */
+export function configuredBackgroundChangeQueue(
+  config: Config,
+  clients: StorageClients,
+): ChangeQueue {
+  return queueChangeSink(clients.queue(config.queues.indexUpdates), {
+    announceDelaySeconds: 0,
+    outbox: true,
+    nudgeDelaySeconds: Math.max(1, config.directory.indexNudgeDelaySeconds),
   });
 }
 

@@ -1,5 +1,11 @@
 /**
- * `index-updates` queue messages: a batch of committed (or about-to-be-committed) employee changes.
+ * `index-updates` queue messages, two versions:
+ *
+ * - `{"v":2,"departments":[...]}`: a nudge — drain these departments' index outboxes
+ *   (src/indexing/outboxDrain.ts). What changed is in the outbox rows, written in the same
+ *   transactions as the changes; the message only says where to look.
+ * - `{"v":1,"changes":[...]}` (before the outbox, and the optional announcements): a batch of
+ *   committed (or about-to-be-committed) employee changes.
  *
  * Receivers never trust a message for the new state; they re-read the primary entities. A message
  * only says *which* employees to look at, plus the email and last name they had before, so a
@@ -45,6 +51,44 @@ export function parseIndexUpdateMessage(payload: unknown): IndexUpdateMessage {
     );
   }
   return parsed.data as IndexUpdateMessage;
+}
+
+const nudgeSchema = z.object({
+  v: z.literal(2),
+  departments: z.array(z.string().refine(isDepartmentName)).min(1),
+});
+
+/** A nudge: drain the index outboxes of these departments. */
+export interface OutboxNudge {
+  v: 2;
+  departments: string[];
+}
+
+/**
+ * Reads any `index-updates` payload: a nudge (v2) or a change batch (v1).
+ *
+ * @throws {Error} naming the problem when the payload is neither.
+ */
+export function parseIndexQueueMessage(payload: unknown): OutboxNudge | IndexUpdateMessage {
+  if ((payload as { v?: unknown } | null)?.v !== 2) return parseIndexUpdateMessage(payload);
+  const parsed = nudgeSchema.safeParse(payload);
+  if (!parsed.success) {
+    throw new Error(`Not an outbox nudge: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+/** Bytes of the nudge wrapper `{"v":2,"departments":[]}` around the department names. */
+const NUDGE_WRAPPER_BYTES = Buffer.byteLength(JSON.stringify({ v: 2, departments: [] }));
+
+/** Bytes the department names of one nudge may take together (see {@link indexChangesBudget}). */
+export function nudgeBudget(maxBytes = MAX_QUEUE_MESSAGE_BYTES): number {
+  return Math.floor(maxBytes / 4) * 3 - NUDGE_WRAPPER_BYTES;
+}
+
+/** Bytes one department name adds to a nudge: its JSON and the comma before it. */
+export function nudgeDepartmentBytes(department: string): number {
+  return Buffer.byteLength(JSON.stringify(department)) + 1;
 }
 
 /** Bytes of the message wrapper `{"v":1,"changes":[]}` around the changes. */

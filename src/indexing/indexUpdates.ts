@@ -1,11 +1,17 @@
 /**
- * Handling one `index-updates` message: every employee it names is reconciled once (several
- * changes of one employee in a batch collapse into one reconcile with all their `previous` hints),
- * different employees in parallel.
+ * Handling one `index-updates` message:
+ *
+ * - a nudge (v2) drains the outbox of each department it names (outboxDrain.ts). Nudges handled
+ *   by one process at once share drains: while a department is being drained, later nudges for it
+ *   wait for one more drain that starts after the running one, however many they are;
+ * - a change batch (v1: messages from before the outbox, announcements) reconciles every employee
+ *   it names once (several changes of one employee collapse into one reconcile with all their
+ *   `previous` hints), different employees in parallel.
  */
 import { mapBounded } from '../storage/parallel';
-import { parseIndexUpdateMessage } from './indexMessages';
+import { parseIndexQueueMessage, type IndexUpdateMessage } from './indexMessages';
 import { reconcileEmployeeIndexes, type IndexStores, type PreviousKeys } from './indexMaintenance';
+import { drainOutbox, type DrainResult } from './outboxDrain';
 
 /** Called for each employee found gone from the directory (e.g. to clean up its photos). */
 export type EmployeeGoneHandler = (department: string, employeeId: string) => Promise<void>;
@@ -17,7 +23,8 @@ export interface IndexUpdateOutcome {
 }
 
 /**
- * Reconciles the indexes of every employee the message names.
+ * Drains the outboxes of the departments a nudge names, or reconciles every employee a change
+ * batch names.
  *
  * @throws {Error} for a payload that is not an index-updates message (the host poisons it).
  * @throws {DomainError} for storage faults (the host retries the message).
@@ -27,7 +34,90 @@ export async function handleIndexUpdateMessage(
   payload: unknown,
   onGone?: EmployeeGoneHandler,
 ): Promise<IndexUpdateOutcome> {
-  const message = parseIndexUpdateMessage(payload);
+  const message = parseIndexQueueMessage(payload);
+  if (message.v === 2) {
+    const drains = drainsOf(stores);
+    drains.onGone = onGone;
+    const results = await mapBounded(message.departments, 8, (d) => drains.request(d));
+    return {
+      employees: results.reduce((sum, r) => sum + r.employees, 0),
+      gone: results.reduce((sum, r) => sum + r.gone, 0),
+    };
+  }
+  return reconcileChanges(stores, message, onGone);
+}
+
+/** One process's drains of one set of stores, shared per department (see the file comment). */
+export class SharedDrains {
+  private readonly running = new Map<
+    string,
+    { requested: { again: boolean }; done: Promise<DrainResult> }
+  >();
+  /** Called for gone employees (the latest handler given: one per process in practice). */
+  onGone?: EmployeeGoneHandler;
+
+  constructor(private readonly stores: IndexStores) {}
+
+  /**
+   * Resolves once a drain of `department` that started after this call has finished.
+   *
+   * @throws whatever that drain throws (every waiting caller gets it; their nudges are retried).
+   */
+  request(department: string): Promise<DrainResult> {
+    const running = this.running.get(department);
+    if (running) {
+      running.requested.again = true;
+      return running.done;
+    }
+    const requested = { again: false };
+    const done = this.drainWhileRequested(department, requested);
+    this.running.set(department, { requested, done });
+    return done;
+  }
+
+  /** Drains, and again as long as requests came in during the last drain. */
+  private async drainWhileRequested(
+    department: string,
+    requested: { again: boolean },
+  ): Promise<DrainResult> {
+    const total: DrainResult = { rows: 0, employees: 0, gone: 0, rounds: 0 };
+    try {
+      do {
+        requested.again = false;
+        const result = await drainOutbox(this.stores, department, {
+          onGone: (dept, id) => this.onGone?.(dept, id) ?? Promise.resolve(),
+        });
+        total.rows += result.rows;
+        total.employees += result.employees;
+        total.gone += result.gone;
+        total.rounds += result.rounds;
+      } while (requested.again);
+      return total;
+    } finally {
+      // No await between the last check of `again` and this: a request either made the loop go
+      // round once more or finds no drain running and starts one.
+      this.running.delete(department);
+    }
+  }
+}
+
+const sharedDrains = new WeakMap<IndexStores, SharedDrains>();
+
+/** The process's shared drains of `stores`. */
+export function drainsOf(stores: IndexStores): SharedDrains {
+  let drains = sharedDrains.get(stores);
+  if (!drains) {
+    drains = new SharedDrains(stores);
+    sharedDrains.set(stores, drains);
+  }
+  return drains;
+}
+
+async function reconcileChanges(
+  stores: IndexStores,
+  message: IndexUpdateMessage,
+  onGone?: EmployeeGoneHandler,
+): Promise<IndexUpdateOutcome> {
   const byEmployee = new Map<
     string,
     { department: string; employeeId: string; previous: PreviousKeys[] }

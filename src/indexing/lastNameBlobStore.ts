@@ -6,7 +6,7 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { ensureContainer } from '../storage/createOnce';
-import { isNotFound, toDomainError, withStorageErrors } from '../storage/errors';
+import { isNotFound, toDomainError, tookEffect, withStorageErrors } from '../storage/errors';
 import { lastNameBlobName, normalizeLastName, parseLastNameBlobName } from '../storage/keys';
 import {
   decodeMember,
@@ -59,6 +59,31 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
   };
 
   return {
+    snapshot: async (lastName) => {
+      const name = normalizeLastName(lastName);
+      const current = await read(lastNameBlobName(name));
+      return { lastName: name, members: current?.members ?? [], version: current?.etag };
+    },
+
+    change: async (snapshot, add, remove) => {
+      const name = snapshot.lastName;
+      const etag = snapshot.version as string | undefined;
+      const removed = new Set(remove.map(encodeMember));
+      const kept = snapshot.members.filter((m) => !removed.has(m));
+      const members = [...new Set([...kept, ...add.map(encodeMember)])].sort();
+      const same =
+        members.length === snapshot.members.length &&
+        members.every((m) => snapshot.members.includes(m));
+      if (same) return true;
+      return tookEffect(() =>
+        members.length === 0
+          ? container
+              .getBlockBlobClient(lastNameBlobName(name))
+              .delete({ conditions: { ifMatch: etag } })
+          : write(name, members, etag ? { ifMatch: etag } : { ifNoneMatch: '*' }),
+      );
+    },
+
     add: (lastName, member) => {
       const name = normalizeLastName(lastName);
       const encoded = encodeMember(member);

@@ -10,7 +10,11 @@
  */
 import { odata, type TableClient } from '@azure/data-tables';
 import { ensureTable } from '../storage/createOnce';
-import { withStorageErrors } from '../storage/errors';
+import {
+  submitEntityGroupTransaction,
+  type EntityGroupAction,
+} from '../storage/entityGroupTransaction';
+import { tookEffect, withStorageErrors } from '../storage/errors';
 import {
   normalizeLastName,
   orgLastNamePartitionKey,
@@ -83,6 +87,62 @@ export function entityLastNameStore(
   });
 
   return {
+    snapshot: async (lastName) => {
+      const name = normalizeLastName(lastName);
+      const shards = await readShards(orgLastNamePartitionKey(name));
+      return { lastName: name, members: shards.flatMap((s) => s.members), version: shards };
+    },
+
+    change: async (snapshot, add, remove) => {
+      const name = snapshot.lastName;
+      const partitionKey = orgLastNamePartitionKey(name);
+      const read = snapshot.version as Shard[];
+      const removed = new Set(remove.map(encodeMember));
+      const present = new Set(read.flatMap((s) => s.members).filter((m) => !removed.has(m)));
+      const next = read.map((s) => ({ ...s, members: s.members.filter((m) => !removed.has(m)) }));
+      const created: Shard[] = [];
+      for (const member of add.map(encodeMember)) {
+        if (present.has(member)) continue;
+        present.add(member);
+        const all = [...next, ...created];
+        const fits = all.find((s) => JSON.stringify([...s.members, member]).length <= maxChars);
+        if (fits) fits.members = [...fits.members, member].sort();
+        else {
+          const used = new Set(all.map((s) => s.number));
+          let number = 0;
+          while (used.has(number)) number++;
+          created.push({ number, members: [member], etag: '' });
+        }
+      }
+      const actions: EntityGroupAction[] = [];
+      next.forEach((shard, i) => {
+        const before = read[i]!.members;
+        const unchanged =
+          shard.members.length === before.length && shard.members.every((m, j) => m === before[j]);
+        if (unchanged) return;
+        actions.push(
+          shard.members.length === 0
+            ? [
+                'delete',
+                { partitionKey, rowKey: orgLastNameShardRowKey(shard.number) },
+                { etag: shard.etag },
+              ]
+            : [
+                'update',
+                shardEntity(partitionKey, name, shard.number, shard.members),
+                'Replace',
+                { etag: shard.etag },
+              ],
+        );
+      });
+      for (const shard of created) {
+        actions.push(['create', shardEntity(partitionKey, name, shard.number, shard.members)]);
+      }
+      if (actions.length === 0) return true;
+      await ensureTable(table);
+      return tookEffect(() => submitEntityGroupTransaction(table, actions));
+    },
+
     add: (lastName, member) => {
       const name = normalizeLastName(lastName);
       const partitionKey = orgLastNamePartitionKey(name);

@@ -20,8 +20,40 @@ export interface EmployeeRef {
   employeeId: string;
 }
 
+/**
+ * One last name's member list as read, for a conditional {@link LastNameStore.change}. `version`
+ * is the store's own record of what it read (shard ETags, the blob's ETag).
+ */
+export interface MemberListSnapshot {
+  /** The normalised last name. */
+  lastName: string;
+  /** Encoded members ({@link encodeMember}). */
+  members: readonly string[];
+  version: unknown;
+}
+
 /** The organisation-wide last-name index. */
 export interface LastNameStore {
+  /**
+   * Reads one last name's member list for a conditional change.
+   *
+   * @throws {DomainError} for storage faults.
+   */
+  snapshot(lastName: string): Promise<MemberListSnapshot>;
+  /**
+   * Adds and removes members relative to `snapshot`, only if the list is still exactly as read
+   * (every write conditional on the ETags the snapshot holds; the entity store writes all its
+   * shards in one entity group transaction). No-op additions and removals are dropped.
+   *
+   * @returns true when written or nothing needed writing; false when the list changed since the
+   *   snapshot (nothing was written: read again and decide again).
+   * @throws {DomainError} for storage faults.
+   */
+  change(
+    snapshot: MemberListSnapshot,
+    add: readonly EmployeeRef[],
+    remove: readonly EmployeeRef[],
+  ): Promise<boolean>;
   /**
    * Adds the employee to the last name's members (no-op when present).
    *

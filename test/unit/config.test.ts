@@ -60,6 +60,12 @@ describe('defaults', () => {
       tryTimeoutMs: 30_000,
     });
     expect(config.directory.lastNameIndexMode).toBe('entity');
+    // The index outbox: no pre-write announcement, nudges visible at once, a sweep every 5 min.
+    expect(config.directory).toMatchObject({
+      indexAnnounceDelaySeconds: 0,
+      indexNudgeDelaySeconds: 0,
+      outboxSweepSchedule: '0 */5 * * * *',
+    });
   });
 
   it('treats blank settings as absent', () => {
@@ -119,6 +125,9 @@ describe('malformed settings name the setting', () => {
     ['PHOTOS_CONTAINER', 'p'.repeat(64), /queue\/container name/],
     ['LASTNAME_INDEX_MODE', 'table', /"entity" or "blob"/],
     ['LOGIN_TABLE_PREFIX', 'Login_Attempts', /LOGIN_TABLE_PREFIX/],
+    ['INDEX_NUDGE_DELAY_SECONDS', '61', /between 0 and 60/],
+    ['INDEX_NUDGE_DELAY_SECONDS', '0.5', /whole number/],
+    ['INDEX_OUTBOX_SWEEP_SCHEDULE', '*/5 * * * *', /INDEX_OUTBOX_SWEEP_SCHEDULE/],
   ])('%s=%j is refused', (setting, value, message) => {
     const error = configError({ AzureWebJobsStorage: CONNECTION, [setting]: value });
     expect(error.setting).toBe(setting);

@@ -60,3 +60,4 @@ export * from './photoBlobs';
 export * from './sasPolicies';
 export * from './queues';
 export * from './continuation';
+export * from './outbox';

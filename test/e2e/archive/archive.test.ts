@@ -15,7 +15,6 @@ const env = {
   ARCHIVE_QUEUE: uniqueName('arc'),
   INDEX_QUEUE: uniqueName('idx'),
   LASTNAME_INDEX_CONTAINER: uniqueName('ln'),
-  INDEX_ANNOUNCE_DELAY_SECONDS: '2',
 };
 let host: RunningHost;
 beforeAll(async () => {

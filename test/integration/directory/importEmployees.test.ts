@@ -2,6 +2,7 @@
  * Bulk import: chunks of ≤ 100 operations, each one transaction with its email copies, index
  * entities and the department's count; bad rows reported, never half-written.
  */
+import { readOutboxRow } from '../../../src/directory/outbox';
 import {
   createDirectoryFixture,
   employeeBody,
@@ -87,4 +88,41 @@ it('keeps the count exact when single creates run during an import', async () =>
   expect(
     (await fx.directory.employees.findByLastName('Imports', 'same', { pageSize: 1000 })).items,
   ).toHaveLength(310);
+}, 60_000);
+
+it('records every imported employee in the index outbox, one row per chunk, within 100 operations', async () => {
+  const outboxed = createDirectoryFixture({ outbox: true });
+  try {
+    await outboxed.directory.departments.put('Imports', {});
+    const sizes: number[] = [];
+    outboxed.table.pipeline.addPolicy({
+      name: 'batchSizes',
+      async sendRequest(request, next) {
+        if (/\/\$batch(\?|$)/.test(request.url) && typeof request.body === 'string') {
+          sizes.push(request.body.split('\r\n').filter((line) => / HTTP\/1\.1$/.test(line)).length);
+        }
+        return next(request);
+      },
+    });
+    // Long names and addresses: the chunk's change list must still fit its row.
+    const rows = Array.from({ length: 1000 }, (_, i) =>
+      employeeBody(i + 1, {
+        lastName: `${'L'.repeat(190)}${i % 3}`,
+        email: `${'e'.repeat(200)}${i + 1}@contoso.com`,
+      }),
+    );
+    expect(await outboxed.directory.employees.import('Imports', rows)).toEqual({
+      created: 1000,
+      failed: [],
+    });
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
+    const outbox = (await partitionEntities(outboxed.table, 'Imports'))
+      .map((entity) => readOutboxRow(entity))
+      .filter((row) => row !== undefined);
+    expect(outbox.length).toBeGreaterThanOrEqual(sizes.length);
+    const ids = outbox.flatMap((row) => row.changes.map((c) => c.employeeId)).sort();
+    expect(ids).toEqual(rows.map((r) => r.employeeId));
+  } finally {
+    await outboxed.cleanup();
+  }
 }, 60_000);

@@ -5,6 +5,7 @@
  * in transactions of at most 100 operations when there are many, reviews first, employee last.
  */
 import { odata, type TableClient } from '@azure/data-tables';
+import { MAX_REVIEWS_WITH_EMPLOYEE } from '../../../src/directory/deleteEmployee';
 import { PreconditionFailedError } from '../../../src/errors';
 import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
 import { holdFirstRequest, writesRow } from '../../support/requestGate';
@@ -173,4 +174,32 @@ it('a PATCH with If-Match survives a review written between its read and its tra
   // The review list survived the PATCH's Replace: a delete still takes the review.
   await fx.directory.employees.delete('Ops', '000001');
   expect(await reviewRowKeys(fx.table, '000001')).toEqual([]);
+});
+
+it('deletes a manager with as many reviews as fit, and the index outbox row, in one transaction of 100', async () => {
+  const outboxed = createDirectoryFixture({ outbox: true });
+  try {
+    const { directory, table } = outboxed;
+    await directory.departments.put('Ops', {});
+    await directory.employees.create('Ops', employeeBody(1));
+    await directory.departments.setManager('Ops', '000001');
+    const years = Array.from({ length: MAX_REVIEWS_WITH_EMPLOYEE }, (_, i) => 1950 + i);
+    for (const year of years) await directory.reviews.put('Ops', '000001', year, rating);
+    const sizes = countBatchSizes(table);
+    expect((await directory.employees.delete('Ops', '000001')).deleted).toBe(true);
+    // Employee, email copy, count shard, department (manager copy), last-name index entity,
+    // outbox row and every review: exactly the limit, in one transaction.
+    expect(sizes).toEqual([100]);
+    const rowKeys: string[] = [];
+    for await (const e of table.listEntities({
+      queryOptions: { filter: odata`PartitionKey eq 'Ops'` },
+    })) {
+      rowKeys.push(String(e.rowKey));
+    }
+    expect(rowKeys.filter((k) => k.startsWith('review_') || k.startsWith('empid_'))).toEqual([]);
+    // The create's and the delete's (a manager change or a review changes no index: no row).
+    expect(rowKeys.filter((k) => k.startsWith('outbox_000001_'))).toHaveLength(2);
+  } finally {
+    await outboxed.cleanup();
+  }
 });

@@ -1,7 +1,7 @@
 /**
  * The one place the index storage is built from the configuration: the last-name shard size and
- * the announcement delay set in the environment reach the stores and the change queue that every
- * process part (HTTP directory, queue workers, orchestrations) uses.
+ * the announcement and nudge delays set in the environment reach the stores and the change queue
+ * that every process part (HTTP directory, queue workers, orchestrations) uses.
  */
 import { odata } from '@azure/data-tables';
 import { loadConfig } from '../../../src/config';
@@ -9,6 +9,7 @@ import {
   configuredChangeQueue,
   configuredIndexStores,
 } from '../../../src/indexing/configuredIndexing';
+import { decodeQueueMessage } from '../../../src/storage/queue';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 
 function configWith(settings: Record<string, string>): ReturnType<typeof loadConfig> {
@@ -64,6 +65,38 @@ it.each([
       expect(properties.approximateMessagesCount).toBe(expected);
       // Announcements are delayed: nothing is visible yet either way.
       expect((await queue.peekMessages()).peekedMessageItems).toEqual([]);
+    } finally {
+      await queue.delete();
+    }
+  },
+);
+
+it.each([
+  ['0', 3],
+  ['30', 2],
+])(
+  'nudges with INDEX_NUDGE_DELAY_SECONDS=%s: %d messages for three writes in two departments',
+  async (delay, expected) => {
+    const config = configWith({ INDEX_NUDGE_DELAY_SECONDS: delay });
+    const clients = testClients();
+    const queue = clients.queue(config.queues.indexUpdates);
+    try {
+      const changes = configuredChangeQueue(config, clients);
+      expect(changes.outbox).toBe(true);
+      for (const department of ['Sales', 'Sales', 'Ops']) {
+        await changes.publish([{ department, employeeId: '000001', reason: 'updated' }]);
+      }
+      expect((await queue.getProperties()).approximateMessagesCount).toBe(expected);
+      const visible = (await queue.peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
+      if (delay === '0') {
+        expect(visible.map((m) => decodeQueueMessage(m.messageText))).toEqual([
+          { v: 2, departments: ['Sales'] },
+          { v: 2, departments: ['Sales'] },
+          { v: 2, departments: ['Ops'] },
+        ]);
+      } else {
+        expect(visible).toEqual([]); // delayed: the drain starts after every write above
+      }
     } finally {
       await queue.delete();
     }

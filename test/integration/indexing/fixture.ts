@@ -34,6 +34,11 @@ export function createIndexingFixture(
     maxShardChars?: number;
     clients?: StorageClients;
     announceDelaySeconds?: number;
+    /**
+     * Record changes in the index outbox and send nudges (default true, as deployed); false
+     * publishes v1 change messages that the worker reconciles employee by employee.
+     */
+    outbox?: boolean;
   } = {},
 ): IndexingFixture {
   const clients = options.clients ?? testClients();
@@ -58,7 +63,10 @@ export function createIndexingFixture(
     ),
   };
   const queue = clients.queue(names.queue);
-  const sink = queueChangeSink(queue, { announceDelaySeconds: options.announceDelaySeconds ?? 0 });
+  const sink = queueChangeSink(queue, {
+    announceDelaySeconds: options.announceDelaySeconds ?? 0,
+    outbox: options.outbox ?? true,
+  });
   const base = createDirectory({ employees: stores.employees, changes: sink });
   const directory = { ...base, employees: withAnnouncements(base.employees, sink) };
   return {

@@ -125,14 +125,14 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
     expect(await fx.drift()).toEqual([]);
   });
 
-  it('finishes a new employee whose first reconcile crashed after the write-ahead record', async () => {
+  it('finishes a new employee whose first drain crashed after its index entries, before its last name', async () => {
     await fx.directory.employees.create('Sales', body(1));
-    const realAdd = fx.stores.lastNames.add;
-    fx.stores.lastNames.add = async () => {
+    const realChange = fx.stores.lastNames.change;
+    fx.stores.lastNames.change = async () => {
       throw new Error('crash');
     };
     await expect(fx.drain({ visibilityTimeout: 1 })).rejects.toThrow('crash');
-    fx.stores.lastNames.add = realAdd;
+    fx.stores.lastNames.change = realChange;
     await new Promise((r) => setTimeout(r, 1200));
     expect(await fx.drain()).toBeGreaterThan(0);
     expect(await fx.drift()).toEqual([]);
@@ -141,18 +141,21 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
     ]);
   });
 
-  it('converges after a crash between the write-ahead record and the entries', async () => {
+  it('converges after a crash in the middle of a drain', async () => {
     await fx.directory.employees.create('Sales', body(1));
     await fx.drain();
-    await fx.directory.employees.patch('Sales', '000001', { email: 'crash@contoso.com' });
-    // Simulated crash: the last-name store fails once in the middle of the reconcile.
-    const realAdd = fx.stores.lastNames.add;
-    fx.stores.lastNames.add = async () => {
+    await fx.directory.employees.patch('Sales', '000001', {
+      email: 'crash@contoso.com',
+      lastName: 'Crashed',
+    });
+    // Simulated crash: the last-name store fails once in the middle of the drain.
+    const realChange = fx.stores.lastNames.change;
+    fx.stores.lastNames.change = async () => {
       throw new Error('crash');
     };
     // The crashed message must come back (as the trigger's would after its visibility timeout).
     await expect(fx.drain({ visibilityTimeout: 1 })).rejects.toThrow('crash');
-    fx.stores.lastNames.add = realAdd;
+    fx.stores.lastNames.change = realChange;
     await new Promise((r) => setTimeout(r, 1200));
     expect(await fx.drain()).toBeGreaterThan(0);
     expect(await fx.drift()).toEqual([]);

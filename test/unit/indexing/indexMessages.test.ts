@@ -1,6 +1,9 @@
 import {
   indexChangeBytes,
   indexChangesBudget,
+  nudgeBudget,
+  nudgeDepartmentBytes,
+  parseIndexQueueMessage,
   parseIndexUpdateMessage,
   type IndexChange,
 } from '../../../src/indexing/indexMessages';
@@ -47,4 +50,49 @@ it('round-trips members and shard keys, and rejects awkward ones', () => {
   expect(parseOrgLastNameShardRowKey(orgLastNameShardRowKey(7))).toBe(7);
   expect(() => orgLastNameShardRowKey(1000)).toThrow();
   expect(parseOrgLastNameShardRowKey('part_7')).toBeUndefined();
+});
+
+describe('outbox nudges', () => {
+  it('read a nudge, and still read v1 change batches', () => {
+    expect(parseIndexQueueMessage({ v: 2, departments: ['Sales', 'R and D'] })).toEqual({
+      v: 2,
+      departments: ['Sales', 'R and D'],
+    });
+    const v1 = {
+      v: 1,
+      changes: [{ department: 'Sales', employeeId: '000001', reason: 'created' }],
+    };
+    expect(parseIndexQueueMessage(v1)).toEqual(v1);
+  });
+
+  it.each([
+    { v: 2 },
+    { v: 2, departments: [] },
+    { v: 2, departments: ['Sales/../x'] },
+    { v: 2, departments: [42] },
+    { v: 3, departments: ['Sales'] },
+    null,
+    'Sales',
+  ])('refuse %p', (payload) => {
+    expect(() => parseIndexQueueMessage(payload)).toThrow(/Not an/);
+  });
+
+  it('fit thousands of department names into messages under the limit', async () => {
+    const departments = Array.from({ length: 3000 }, (_, i) => `Department ${'x'.repeat(40)}${i}`);
+    const messages: string[][] = [];
+    const sender = new CoalescingSender<string>({
+      send: async (items) => {
+        messages.push([...items]);
+      },
+      itemBytes: nudgeDepartmentBytes,
+      budgetBytes: nudgeBudget(),
+      maxInFlight: 1,
+    });
+    await sender.addAll(departments);
+    expect(messages.flat()).toEqual(departments);
+    for (const m of messages) {
+      const encoded = encodeQueueMessage({ v: 2, departments: m });
+      expect(Buffer.byteLength(encoded)).toBeLessThanOrEqual(64 * 1024);
+    }
+  });
 });

@@ -1,0 +1,36 @@
+/**
+ * Timer trigger: drains every department's index outbox (src/indexing/outboxSweep.ts), picking up
+ * changes whose post-commit nudge never reached `index-updates`. Schedule:
+ * `INDEX_OUTBOX_SWEEP_SCHEDULE` (default every 5 minutes).
+ */
+import { app, type InvocationContext, type Timer } from '@azure/functions';
+import { settingOrDefault } from '../src/config';
+import { sweepOutboxes } from '../src/indexing/outboxSweep';
+import { removePhotosOfGoneEmployee } from '../src/photos/photos';
+import { services } from './shared/services';
+
+/**
+ * Runs one sweep.
+ *
+ * @throws when a department's outbox could not be drained (logged; the next run retries).
+ */
+export async function runOutboxSweep(_timer: Timer, context: InvocationContext): Promise<void> {
+  const report = await sweepOutboxes(services().indexStores(), async (department, employeeId) => {
+    await removePhotosOfGoneEmployee(services().photos(), department, employeeId);
+  });
+  context.log(`Swept ${report.departments} department outboxes, ${report.rows} rows drained.`);
+  if (report.failed.length > 0) {
+    for (const { department, error } of report.failed) {
+      context.error(`sweepIndexOutboxes: ${department} failed`, error);
+    }
+    throw new Error(
+      `sweepIndexOutboxes could not drain ${report.failed.length} department(s); the next run retries.`,
+    );
+  }
+}
+
+app.timer('sweepIndexOutboxes', {
+  // A malformed schedule registers the default one.
+  schedule: settingOrDefault((config) => config.directory.outboxSweepSchedule),
+  handler: runOutboxSweep,
+});

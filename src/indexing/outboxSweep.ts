@@ -1,0 +1,55 @@
+/**
+ * The outbox sweep: drains the index outbox of every listed department, for rows whose nudge was
+ * lost (the process died between the commit and the nudge, or the nudge's send failed after the
+ * commit). A department whose outbox is empty costs one range query; the department list is one
+ * partition query (`.departments`). A department with no listing entity is not swept — its next
+ * write's nudge, or its next `PUT /departments/{d}`, which lists it, brings it in.
+ */
+import { mapBounded } from '../storage/parallel';
+import { readWholeRange } from '../directory/paging';
+import { ensureTable } from '../storage/createOnce';
+import { DEPARTMENT_LIST_PARTITION_KEY, parseDepartmentListRowKey } from '../storage/keys';
+import type { IndexStores } from './indexMaintenance';
+import { drainsOf, type EmployeeGoneHandler } from './indexUpdates';
+
+/** What a sweep did. */
+export interface SweepReport {
+  departments: number;
+  /** Outbox rows drained over all departments. */
+  rows: number;
+  /** Departments whose drain failed (the next sweep or nudge tries again). */
+  failed: { department: string; error: unknown }[];
+}
+
+/**
+ * Drains every listed department's outbox (4 at a time), through the process's shared drains so
+ * a sweep and the nudges of the same process never drain one department twice at once.
+ *
+ * @throws {DomainError} when the department list cannot be read.
+ */
+export async function sweepOutboxes(
+  stores: IndexStores,
+  onGone?: EmployeeGoneHandler,
+): Promise<SweepReport> {
+  await ensureTable(stores.employees);
+  // Department names use only characters from " " (U+0020) to "z": this range holds them all.
+  const listed = await readWholeRange(
+    stores.employees,
+    { partitionKey: DEPARTMENT_LIST_PARTITION_KEY, ge: ' ', lt: '~' },
+    ['RowKey'],
+  );
+  const departments = listed
+    .map((entity) => parseDepartmentListRowKey(entity.rowKey))
+    .filter((name): name is string => name !== undefined);
+  const drains = drainsOf(stores);
+  if (onGone) drains.onGone = onGone;
+  const report: SweepReport = { departments: departments.length, rows: 0, failed: [] };
+  await mapBounded(departments, 4, async (department) => {
+    try {
+      report.rows += (await drains.request(department)).rows;
+    } catch (error) {
+      report.failed.push({ department, error });
+    }
+  });
+  return report;
+}

@@ -1,0 +1,45 @@
+/** Index outbox rows in a department partition of `Employees` (transactional outbox). */
+import { ValidationError } from '../../errors';
+import { assertEmployeeId, isEmployeeId } from './identifiers';
+import { prefixRange } from './text';
+
+const OUTBOX_PREFIX = 'outbox_';
+/** A sequence token: lowercase letters and digits, fixed order when compared as strings. */
+const OUTBOX_SEQUENCE = /^[0-9a-z]{1,40}$/;
+
+/**
+ * RowKey of an index outbox row: `outbox_000223_<sequence>`. The employee id comes first, so one
+ * employee's rows are contiguous, and the partition's rows are one range (`outboxRowKeyRange`).
+ *
+ * @throws {ValidationError} for an invalid employee id or a sequence that is not 1–40 characters
+ *   of `[0-9a-z]`.
+ */
+export function outboxRowKey(employeeId: string, sequence: string): string {
+  assertEmployeeId(employeeId);
+  if (!OUTBOX_SEQUENCE.test(sequence)) {
+    throw new ValidationError(
+      `Outbox sequence "${sequence}" is invalid: use 1-40 characters of 0-9 and a-z.`,
+      'sequence',
+      'InvalidOutboxSequence',
+    );
+  }
+  return `${OUTBOX_PREFIX}${employeeId}_${sequence}`;
+}
+
+/** Reverses {@link outboxRowKey}; `undefined` for any other RowKey. */
+export function parseOutboxRowKey(
+  rowKey: string,
+): { employeeId: string; sequence: string } | undefined {
+  if (!rowKey.startsWith(OUTBOX_PREFIX)) return undefined;
+  const rest = rowKey.slice(OUTBOX_PREFIX.length);
+  const employeeId = rest.slice(0, 6);
+  const sequence = rest.slice(7);
+  return isEmployeeId(employeeId) && rest[6] === '_' && OUTBOX_SEQUENCE.test(sequence)
+    ? { employeeId, sequence }
+    : undefined;
+}
+
+/** Bounds of every outbox row in a department partition (one range query drains them). */
+export function outboxRowKeyRange(): { ge: string; lt: string } {
+  return prefixRange(OUTBOX_PREFIX);
+}

@@ -1,0 +1,252 @@
+/**
+ * The index outbox: every directory write records its index change in its own transaction, and a
+ * drain of the department's outbox brings `EmployeeIndex` and the org-wide last-name index to the
+ * primary state — after a crash between any two steps of a drain, with rows replayed or
+ * duplicated, with a lost nudge (the sweep), and with two drainers of one partition at once, one
+ * of them holding a stale read while the other applies a newer change (a pause hook between the
+ * steps).
+ */
+import { odata } from '@azure/data-tables';
+import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries';
+import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
+import { drainOutbox, type DrainStep } from '../../../src/indexing/outboxDrain';
+import { sweepOutboxes } from '../../../src/indexing/outboxSweep';
+import { departmentPartitionKey, outboxRowKeyRange } from '../../../src/storage/keys';
+import { createIndexingFixture, type IndexingFixture } from './fixture';
+
+const body = (n: number, over: Record<string, unknown> = {}) => ({
+  employeeId: String(n).padStart(6, '0'),
+  firstName: `F${n}`,
+  lastName: n % 2 ? 'Jones' : 'Smith',
+  email: `u${n}@contoso.com`,
+  ...over,
+});
+
+const STEPS: DrainStep[] = [
+  'read',
+  'snapshot',
+  'emails',
+  'ids',
+  'lastNames',
+  'verified',
+  'deleted',
+];
+
+/** A pause between two steps of one drain, released by the test. */
+function pauseAfter(step: DrainStep) {
+  let reached!: () => void;
+  let release!: () => void;
+  const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    reached: reachedPromise,
+    release: () => release(),
+    afterStep: async (at: DrainStep, round: number) => {
+      if (at === step && round === 1) {
+        reached();
+        await released;
+      }
+    },
+  };
+}
+
+describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s', (mode) => {
+  let fx: IndexingFixture;
+  beforeEach(async () => {
+    fx = createIndexingFixture({ mode });
+    await fx.directory.departments.put('Sales', {});
+  });
+  afterEach(() => fx.cleanup());
+
+  const outboxRows = async (): Promise<string[]> => {
+    const range = outboxRowKeyRange();
+    const rows: string[] = [];
+    for await (const entity of fx.stores.employees.listEntities({
+      queryOptions: {
+        filter: odata`PartitionKey eq ${departmentPartitionKey('Sales')} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`,
+      },
+    })) {
+      rows.push(String(entity.rowKey));
+    }
+    return rows;
+  };
+  const members = async (lastName: string) =>
+    (await fx.stores.lastNames.members(lastName)).map((m) => m.employeeId);
+  const byEmail = (email: string) =>
+    getEmployeeByEmailEventually(fx.stores.index, 'Sales', email).then(
+      (found) => found.value.employeeId,
+      () => undefined,
+    );
+
+  /** Indexed, then: 1 renamed and moved to another address, 2 deleted, 3 created. */
+  const changeThree = async (): Promise<void> => {
+    await fx.directory.employees.create('Sales', body(1));
+    await fx.directory.employees.create('Sales', body(2));
+    await fx.drain();
+    await fx.directory.employees.patch('Sales', '000001', {
+      lastName: 'Taylor',
+      email: 'moved@contoso.com',
+    });
+    await fx.directory.employees.delete('Sales', '000002');
+    await fx.directory.employees.create('Sales', body(3));
+  };
+  const expectConverged = async (): Promise<void> => {
+    expect(await fx.drift()).toEqual([]);
+    expect(await outboxRows()).toEqual([]);
+    expect(await members('taylor')).toEqual(['000001']);
+    expect(await members('jones')).toEqual(['000003']);
+    expect(await members('smith')).toEqual([]);
+    expect(await byEmail('moved@contoso.com')).toBe('000001');
+    expect(await byEmail('u1@contoso.com')).toBeUndefined();
+    expect(await byEmail('u2@contoso.com')).toBeUndefined();
+    expect(await byEmail('u3@contoso.com')).toBe('000003');
+  };
+
+  it('records one outbox row per write, in the write’s own transaction, and drains them all', async () => {
+    await changeThree();
+    expect(await outboxRows()).toHaveLength(3);
+    const result = await drainOutbox(fx.stores, 'Sales');
+    expect(result).toMatchObject({ rows: 3, employees: 3, gone: 1, rounds: 1 });
+    await expectConverged();
+  });
+
+  it.each(STEPS)('converges when a drain crashes after step %s', async (step) => {
+    await changeThree();
+    await expect(
+      drainOutbox(fx.stores, 'Sales', {
+        afterStep: (at) => {
+          if (at === step) throw new Error('crash');
+        },
+      }),
+    ).rejects.toThrow('crash');
+    // Before the rows are deleted, they are all still there for the next drain.
+    if (step !== 'deleted') expect(await outboxRows()).toHaveLength(3);
+    await drainOutbox(fx.stores, 'Sales');
+    await expectConverged();
+  });
+
+  it('is harmless to replay: duplicated nudges, a second drain, and an old row written again', async () => {
+    await fx.directory.employees.create('Sales', body(1));
+    const [oldRow] = await outboxRows();
+    const old = await fx.stores.employees.getEntity(departmentPartitionKey('Sales'), oldRow!);
+    await fx.drain();
+    await fx.directory.employees.patch('Sales', '000001', { lastName: 'Taylor', email: 'x@c.o' });
+    await fx.drain();
+    // The old row ("created, with u1 and Jones") comes back after the newer change was indexed.
+    const { etag: _etag, timestamp: _timestamp, ...copy } = old;
+    await fx.stores.employees.upsertEntity(
+      { ...copy, partitionKey: departmentPartitionKey('Sales'), rowKey: oldRow! },
+      'Replace',
+    );
+    const nudge = { v: 2, departments: ['Sales'] };
+    await handleIndexUpdateMessage(fx.stores, nudge);
+    await handleIndexUpdateMessage(fx.stores, nudge);
+    expect(await drainOutbox(fx.stores, 'Sales')).toMatchObject({ rows: 0 });
+    expect(await fx.drift()).toEqual([]);
+    expect(await members('taylor')).toEqual(['000001']);
+    expect(await members('jones')).toEqual([]);
+    expect(await byEmail('x@c.o')).toBe('000001');
+    expect(await byEmail('u1@contoso.com')).toBeUndefined();
+  });
+
+  it('drains an outbox whose nudge was lost, through the sweep', async () => {
+    await changeThree();
+    // The process "died" after its commits, before its nudges: none reaches the worker.
+    await fx.clients.queue(fx.names.queue).clearMessages();
+    const report = await sweepOutboxes(fx.stores);
+    expect(report).toMatchObject({ departments: 1, rows: 3, failed: [] });
+    await expectConverged();
+  });
+
+  it('writes from the newest state when a drainer holding a stale read resumes after another drained a newer change', async () => {
+    await fx.directory.employees.create('Sales', body(1));
+    await fx.drain();
+    await fx.directory.employees.patch('Sales', '000001', { firstName: 'Second' });
+    const stale = pauseAfter('snapshot');
+    const first = drainOutbox(fx.stores, 'Sales', { afterStep: stale.afterStep });
+    await stale.reached; // it read "Second", u1, Jones
+    await fx.directory.employees.patch('Sales', '000001', {
+      firstName: 'Third',
+      lastName: 'Taylor',
+      email: 'third@contoso.com',
+    });
+    await drainOutbox(fx.stores, 'Sales'); // the newer change, drained to the end
+    stale.release();
+    await first;
+    expect(await fx.drift()).toEqual([]);
+    expect(await outboxRows()).toEqual([]);
+    expect(await members('taylor')).toEqual(['000001']);
+    expect(await members('jones')).toEqual([]);
+    expect(await byEmail('u1@contoso.com')).toBeUndefined();
+    const entry = await getEmployeeByEmailEventually(fx.stores.index, 'Sales', 'third@contoso.com');
+    expect(entry.value.firstName).toBe('Third');
+  });
+
+  it('removes what a stale drainer wrote after another drainer had found nothing to do', async () => {
+    // The stale drainer reads employee 2 present; it is then deleted, and another drainer sees
+    // nothing to index (no entries, no employee) and deletes both rows. The stale drainer's
+    // creates then meet no entries to conflict with: only its check of the sources afterwards
+    // shows that they are stale.
+    await fx.directory.employees.create('Sales', body(2));
+    const stale = pauseAfter('snapshot');
+    const first = drainOutbox(fx.stores, 'Sales', { afterStep: stale.afterStep });
+    await stale.reached;
+    await fx.directory.employees.delete('Sales', '000002');
+    await drainOutbox(fx.stores, 'Sales');
+    expect(await outboxRows()).toEqual([]);
+    stale.release();
+    const result = await first;
+    expect(result.rounds).toBeGreaterThan(1);
+    expect(await fx.drift()).toEqual([]);
+    expect(await members('smith')).toEqual([]);
+    expect(await byEmail('u2@contoso.com')).toBeUndefined();
+  });
+
+  it('drains a large outbox in several rounds of at most 1,000 changes', async () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => body(i + 100, { lastName: `L${i % 9}` }));
+    expect((await fx.directory.employees.import('Sales', rows)).created).toBe(1000);
+    // Its row sorts after the import's: the first round is full before it.
+    await fx.directory.employees.create('Sales', body(5000));
+    const result = await drainOutbox(fx.stores, 'Sales');
+    expect(result).toMatchObject({ employees: 1001 });
+    expect(result.rounds).toBeGreaterThan(1);
+    expect(await outboxRows()).toEqual([]);
+    expect(await members('l3')).toHaveLength(rows.filter((r) => r.lastName === 'L3').length);
+    expect(await fx.drift()).toEqual([]);
+  }, 120_000);
+
+  it('shares one drain, and one more after it, between six nudges a process handles at once', async () => {
+    await changeThree();
+    let outboxReads = 0;
+    fx.stores.employees.pipeline.addPolicy({
+      name: 'countOutboxReads',
+      async sendRequest(request, next) {
+        if (decodeURIComponent(request.url).includes("RowKey ge 'outbox_'")) outboxReads++;
+        return next(request);
+      },
+    });
+    const nudge = { v: 2, departments: ['Sales'] };
+    await Promise.all(Array.from({ length: 6 }, () => handleIndexUpdateMessage(fx.stores, nudge)));
+    // The first nudge's drain, then one drain for the five that came while it ran.
+    expect(outboxReads).toBe(2);
+    await expectConverged();
+  });
+
+  it('converges with two drainers of one partition running at once', async () => {
+    for (let n = 1; n <= 12; n++) await fx.directory.employees.create('Sales', body(n));
+    await fx.drain();
+    for (let n = 1; n <= 12; n++) {
+      if (n % 3 === 0) await fx.directory.employees.delete('Sales', body(n).employeeId);
+      else {
+        await fx.directory.employees.patch('Sales', body(n).employeeId, {
+          lastName: n % 2 ? 'Smith' : 'Jones',
+          email: `v${n}@contoso.com`,
+        });
+      }
+    }
+    await Promise.all([drainOutbox(fx.stores, 'Sales'), drainOutbox(fx.stores, 'Sales')]);
+    await drainOutbox(fx.stores, 'Sales');
+    expect(await outboxRows()).toEqual([]);
+    expect(await fx.drift()).toEqual([]);
+  });
+});
