@@ -13,9 +13,9 @@ import { parseArchiveRequest, requestArchive } from '../src/archive/archiveReque
 import { settingOrDefault } from '../src/config';
 import { services } from './shared/services';
 import { employeeRoute } from './shared/input';
-import { json, readParams } from './shared/http';
+import { json, readParams, versionedJson } from './shared/http';
 import { departmentEditor, departmentReader } from '../src/identity/access';
-import { employeeBody } from './shared/output';
+import { employeeBody, ETAG_HEADER } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { dequeueCount, queuePayload } from './shared/queuePayload';
 
@@ -61,12 +61,14 @@ export const getArchived = protectedRoute('getArchivedEmployee', {
   access: departmentReader,
   schemas: {
     params: employeeRoute,
-    responses: { 200: { description: 'The archived employee.', body: employeeBody } },
+    responses: {
+      200: { description: 'The archived employee.', body: employeeBody, headers: ETAG_HEADER },
+    },
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
     const archive = services().clients().table(services().config().tables.archive);
-    return json(200, await getArchivedEmployee(archive, dept, id));
+    return versionedJson(200, await getArchivedEmployee(archive, dept, id));
   },
 });
 

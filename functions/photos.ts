@@ -21,6 +21,7 @@ import { services } from './shared/services';
 import { employeeRoute } from './shared/input';
 import { json, readBody, readJson, readParams } from './shared/http';
 import { anyOf, departmentEditor, departmentReader, self } from '../src/identity/access';
+import { ETAG_HEADER } from './shared/output';
 import { protectedRoute, type RouteSchemas } from './shared/route';
 
 const adoptBody = z.strictObject({ blobName: z.string().min(1).max(1024) });
@@ -64,7 +65,7 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
     if (contentType === 'application/json') {
       const { blobName } = await readJson(request, adoptBody);
       const result = await adoptUploadedPhoto(services().photos(), dept, id, blobName);
-      return json(200, { photoUrl: result.photoUrl });
+      return json(200, { photoUrl: result.photoUrl }, { etag: result.etag });
     }
     const bytes = await readBody(
       request,
@@ -72,7 +73,7 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
       () => new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge'),
     );
     const result = await uploadPhoto(services().photos(), dept, id, bytes, contentType);
-    return json(200, { photoUrl: result.photoUrl });
+    return json(200, { photoUrl: result.photoUrl }, { etag: result.etag });
   },
 });
 

@@ -42,6 +42,7 @@ import {
   type EmployeeChangeSink,
   type EmployeeService,
   type StoredProperties,
+  type Versioned,
 } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { NotFoundError, PreconditionFailedError, ThrottledError } from '../errors';
@@ -236,7 +237,7 @@ async function readReviews(
 }
 
 /**
- * An archived employee.
+ * An archived employee, with the ETag of its archive entity.
  *
  * @throws {NotFoundError} `ArchivedEmployeeNotFound` until the move has happened.
  * @throws {DomainError} for storage faults.
@@ -245,7 +246,7 @@ export async function getArchivedEmployee(
   archive: TableClient,
   department: string,
   employeeId: string,
-): Promise<Employee> {
+): Promise<Versioned<Employee>> {
   await ensureTable(archive);
   const entity = await readEntity(
     archive,
@@ -253,11 +254,11 @@ export async function getArchivedEmployee(
     employeeRowKey(employeeId),
   );
   const employee = entity ? storedToEmployee(entity) : undefined;
-  if (!employee) {
+  if (!employee || !entity?.etag) {
     throw new NotFoundError(
       'ArchivedEmployeeNotFound',
       `Employee ${employeeId} of department "${department}" is not in the archive (yet).`,
     );
   }
-  return employee;
+  return { value: employee, etag: entity.etag };
 }

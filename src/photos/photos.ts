@@ -73,6 +73,13 @@ function tooLarge(): TooLargeError {
   return new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge');
 }
 
+/** A photo the employee now names: its URL, its blob, and the employee's new ETag. */
+export interface AdoptedPhoto {
+  photoUrl: string;
+  blobName: string;
+  etag: string;
+}
+
 /**
  * Stores a new photo for an employee and points the employee at it.
  *
@@ -92,7 +99,7 @@ export async function uploadPhoto(
   employeeId: string,
   bytes: Buffer,
   contentType: string,
-): Promise<{ photoUrl: string; blobName: string }> {
+): Promise<AdoptedPhoto> {
   const declared = declaredPhotoType(contentType);
   if (!declared) {
     throw unsupportedPhotoType(
@@ -145,7 +152,7 @@ export async function adoptUploadedPhoto(
   department: string,
   employeeId: string,
   blobName: string,
-): Promise<{ photoUrl: string; blobName: string }> {
+): Promise<AdoptedPhoto> {
   const owner = parsePhotoBlobName(blobName);
   if (!owner || owner.department !== department || owner.employeeId !== employeeId) {
     throw new ValidationError(
@@ -221,7 +228,7 @@ async function adopt(
   employeeId: string,
   blobName: string,
   checkedType: PhotoContentType,
-): Promise<{ photoUrl: string; blobName: string }> {
+): Promise<AdoptedPhoto> {
   const partitionKey = departmentPartitionKey(department);
   const rowKey = employeeRowKey(employeeId);
   const photoUrl = deps.photos.getBlockBlobClient(blobName).url;
@@ -250,8 +257,11 @@ async function adopt(
       if (isPreconditionFailed(error) || isNotFound(error)) continue;
       throw toDomainError(error);
     }
+    let named: { etag: string };
     try {
-      await deps.directory.setPhotoUrl(department, employeeId, photoUrl, { ifMatch: merged.etag });
+      named = await deps.directory.setPhotoUrl(department, employeeId, photoUrl, {
+        ifMatch: merged.etag,
+      });
     } catch (error) {
       if (error instanceof PreconditionFailedError) continue;
       throw error;
@@ -262,7 +272,7 @@ async function adopt(
       await deleteBlobIfExists(deps.photos, previous);
     }
     await sweepPhotos(deps, department, employeeId, [blobName]);
-    return { photoUrl, blobName };
+    return { photoUrl, blobName, etag: named.etag };
   }
   throw new ThrottledError(`Employee ${employeeId} kept changing while its photo was set.`, 5);
 }

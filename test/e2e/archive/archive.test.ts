@@ -94,6 +94,7 @@ it('archives through the queue and the indexes follow', async () => {
   expect(archived.json).toEqual(
     expect.objectContaining({ employeeId: '000223', lastName: 'Jones' }),
   );
+  expect(archived.headers.get('etag')).toMatch(/^W\/"/);
   expect((await send('GET', '/departments/Sales/employees/000223')).status).toBe(404);
   const gone = await eventually(
     () => send('GET', '/employees?lastName=jones'),

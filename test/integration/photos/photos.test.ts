@@ -65,6 +65,8 @@ it('uploads, replaces (old version removed), serves a SAS that expires, and dele
   expect(await blobs()).toEqual([second.blobName]);
   const employee = await deps.directory.get('Sales', '000001');
   expect(employee.value.photoUrl).toBe(second.photoUrl);
+  // The answer carries the employee's version after the photo was named on it.
+  expect(second.etag).toBe(employee.etag);
   expect(first.blobName).not.toBe(second.blobName);
 
   const { url } = await photoReadUrl(deps, 'Sales', '000001');
