@@ -44,7 +44,7 @@ const redirectToSas = {
   headers: { location: { description: 'The read SAS URL.' } },
 };
 
-/** `PUT .../photo` → 200 `{"photoUrl"}`. */
+/** `PUT .../photo` → 200 `{"photoUrl"}` + the employee's new `ETag`. */
 export const putPhoto = protectedRoute('putEmployeePhoto', {
   ...photoRoute,
   methods: ['PUT'],
@@ -54,8 +54,10 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
     rawBodies: ['image/*'],
     responses: {
       200: {
-        description: 'Stored (or adopted): the URL the employee now names.',
+        description:
+          "Stored (or adopted): the URL the employee now names, and the employee's ETag.",
         body: photoUrlJson,
+        headers: ETAG_HEADER,
       },
     },
   }),
