@@ -47,7 +47,7 @@ import {
   loadLastNameIndex,
   rememberCountShard,
   rememberDepartment,
-  rememberLastNameIndex,
+  rememberIndexWrite,
 } from './state';
 import {
   MAX_TRANSACTION_OPERATIONS,
@@ -284,13 +284,7 @@ export async function deleteEmployee(
             etag: countEtag,
           });
         }
-        const indexEtag = etagOf('lastNameIndex');
-        rememberLastNameIndex(
-          context,
-          department,
-          ids && indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined,
-          lastName,
-        );
+        rememberIndexWrite(context, department, lastName, ids, etagOf('lastNameIndex'));
         return { deleted: true, employee: toEmployee(department, current.data) } as const;
       } catch (error) {
         if (!(error instanceof TransactionFailure)) throw error;

@@ -29,14 +29,9 @@ import {
   loadCountShard,
   loadLastNameIndex,
   rememberCountShard,
-  rememberLastNameIndex,
+  rememberIndexWrite,
 } from './state';
-import {
-  PlannedTransaction,
-  retryUnexplained,
-  submitPlanned,
-  TransactionFailure,
-} from './transaction';
+import { PlannedTransaction, submitAttempt } from './transaction';
 import type { Versioned } from './versionCache';
 
 type Role = 'employee' | 'email' | 'count' | 'lastNameIndex' | 'outbox';
@@ -106,51 +101,45 @@ export async function insertEmployee(
           'outbox',
         );
       }
-      try {
-        const [etag, , countEtag, indexEtag] = await submitPlanned(table, plan);
-        if (countEtag) {
-          rememberCountShard(context, department, count.shard, {
-            value: count.version.value + 1,
-            etag: countEtag,
-          });
-        }
-        rememberLastNameIndex(
-          context,
-          department,
-          indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined,
-          lastName,
-        );
-        return {
-          value: toEmployee(department, data),
-          etag: etag ?? (await currentEtag(table, partitionKey, primary.rowKey)),
-          inserted: true,
-        };
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
-        // The transaction applied nothing: only the entity that refused it may be stale.
-        if (error.role === 'count') forgetCountShard(context, department, count.shard);
-        else context.lastNameVersions.delete(lastNameKey(department, lastName));
-        switch (error.role) {
-          case 'employee': {
-            const own = await ownCommit(
-              table,
-              department,
-              partitionKey,
-              data.employeeId,
-              meta.writeId,
-            );
-            if (own) return { ...own, inserted: false };
-            throw employeeExists(department, data.employeeId);
+      return submitAttempt(
+        table,
+        plan,
+        attempt,
+        async ([etag, , countEtag, indexEtag]): Promise<InsertedEmployee> => {
+          if (countEtag) {
+            rememberCountShard(context, department, count.shard, {
+              value: count.version.value + 1,
+              etag: countEtag,
+            });
           }
-          case 'email':
-            throw emailTaken(department, data.email);
-          case 'count':
-            // Another writer changed or created the same shard: read again, pick again.
-            return RETRY;
-          default:
-            return retryUnexplained(error, attempt);
-        }
-      }
+          rememberIndexWrite(context, department, lastName, ids, indexEtag);
+          return {
+            value: toEmployee(department, data),
+            etag: etag ?? (await currentEtag(table, partitionKey, primary.rowKey)),
+            inserted: true,
+          };
+        },
+        async (failure) => {
+          // The transaction applied nothing: only the entity that refused it may be stale.
+          if (failure.role === 'count') forgetCountShard(context, department, count.shard);
+          else context.lastNameVersions.delete(lastNameKey(department, lastName));
+          switch (failure.role) {
+            case 'employee': {
+              // This write's own earlier try (the SDK resent it, its answer lost), or another's.
+              const own = await ownCommit(table, department, data.employeeId, meta.writeId);
+              if (!own) throw employeeExists(department, data.employeeId);
+              return { ...own, inserted: false };
+            }
+            case 'email':
+              throw emailTaken(department, data.email);
+            case 'count':
+              // Another writer changed or created the same shard: read again, pick again.
+              return RETRY;
+            default:
+              return undefined;
+          }
+        },
+      );
     },
     () => contendedError(`Department "${department}"`),
   );

@@ -19,7 +19,7 @@ import {
 } from '../storage/keys';
 import type { DirectoryContext } from './context';
 import { employeeNotFound, staleVersion } from './directoryErrors';
-import type { StoredEntity, StoredProperties } from './employeeEntity';
+import { withFields, type StoredEntity, type StoredProperties } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import { readWholeRange } from './paging';
 import { readEmployeeState, type EmployeeState } from './employeeState';
@@ -107,13 +107,10 @@ function projectReview(
 ): Record<string, unknown> | undefined {
   const key = parseReviewRowKey(entity.rowKey);
   if (!key || !isEntityOfType(entity, EntityTypes.review)) return undefined;
-  const json: Record<string, unknown> = { year: key.year };
-  for (const field of fields) {
-    if (field === 'year') continue;
-    const value = entity[FIELD_PROPERTIES[field]];
-    if (value !== undefined) json[field] = value;
-  }
-  return json;
+  // The key comes from the RowKey; the other fields from their properties.
+  return withFields({ year: key.year }, fields, (field) =>
+    field === 'year' ? undefined : entity[FIELD_PROPERTIES[field]],
+  );
 }
 
 /**

@@ -124,3 +124,34 @@ export function retryUnexplained(
     ? Promise.reject(unexplainedFailure(failure))
     : Promise.resolve(RETRY);
 }
+
+/**
+ * Submits `plan` as one attempt of an optimistic write (`retryOnConflict`, retry.ts): the new ETags
+ * go to `committed`, which builds the result. A {@link TransactionFailure} goes to `refused`,
+ * which says what the failing operation means — a result, a domain error (thrown), {@link RETRY}
+ * (read again), or `undefined` when its role explains nothing, which is retried a couple of times
+ * ({@link retryUnexplained}).
+ *
+ * @throws whatever `committed` or `refused` throws; {@link DomainError} for storage faults.
+ */
+export async function submitAttempt<Role, T>(
+  table: TableClient,
+  plan: PlannedTransaction<Role>,
+  attempt: number,
+  committed: (etags: (string | undefined)[]) => Promise<T> | T,
+  refused: (failure: TransactionFailure<Role>) => Promise<Refusal<T>> | Refusal<T>,
+): Promise<T | typeof RETRY> {
+  let etags: (string | undefined)[];
+  try {
+    etags = await submitPlanned(table, plan);
+  } catch (error) {
+    if (!(error instanceof TransactionFailure)) throw error;
+    const failure = error as TransactionFailure<Role>;
+    const outcome = await refused(failure);
+    return outcome === undefined ? retryUnexplained(failure, attempt) : outcome;
+  }
+  return committed(etags);
+}
+
+/** What a refused transaction means to its writer ({@link submitAttempt}). */
+export type Refusal<T> = T | typeof RETRY | undefined;

@@ -41,14 +41,9 @@ import {
   loadDepartment,
   loadLastNameIndex,
   rememberDepartment,
-  rememberLastNameIndex,
+  rememberIndexWrite,
 } from './state';
-import {
-  PlannedTransaction,
-  retryUnexplained,
-  submitPlanned,
-  TransactionFailure,
-} from './transaction';
+import { PlannedTransaction, submitAttempt } from './transaction';
 import type { Versioned } from './versionCache';
 
 /** Changes to apply; `null` clears an optional field. */
@@ -214,56 +209,45 @@ export async function updateEmployee(
           'outbox',
         );
       }
-      try {
-        const etags = await submitPlanned(table, plan);
-        const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
-        if (dept && nextDepartment) {
-          const etag = etagOf('department');
-          if (etag) rememberDepartment(context, department, { value: nextDepartment, etag });
-        }
-        if (oldIds) {
-          const etag = etagOf('oldIndex');
-          rememberLastNameIndex(
-            context,
-            department,
-            etag ? { value: { lastName: oldName, ids: oldIds }, etag } : undefined,
-            oldName,
-          );
-        }
-        if (newIds) {
-          const etag = etagOf('newIndex');
-          rememberLastNameIndex(
-            context,
-            department,
-            etag ? { value: { lastName: newName, ids: newIds }, etag } : undefined,
-            newName,
-          );
-        }
-        return {
-          value: toEmployee(department, next),
-          etag: etagOf('employee') ?? (await currentEtag(table, partitionKey, primary.rowKey)),
-        };
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
-        forgetVersions(context, department, nameChanged ? [oldName, newName] : []);
-        switch (error.role) {
-          case 'employee': {
-            const own = await ownCommit(table, department, partitionKey, employeeId, writeId);
-            if (own) return own;
-            // Changed after our read. The next attempt checks the caller's version again: a
-            // review write changed only the review list, which the caller's ETag still covers.
-            return RETRY;
+      return submitAttempt(
+        table,
+        plan,
+        attempt,
+        async (etags) => {
+          const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
+          if (dept && nextDepartment) {
+            const etag = etagOf('department');
+            if (etag) rememberDepartment(context, department, { value: nextDepartment, etag });
           }
-          case 'oldEmail':
-            // The employee did not change (its operation came first and passed): the copy is missing.
-            missingCopyOf = current.data.email;
-            return RETRY;
-          case 'email':
-            throw emailTaken(department, next.email);
-          default:
-            return retryUnexplained(error, attempt);
-        }
-      }
+          if (oldIds) rememberIndexWrite(context, department, oldName, oldIds, etagOf('oldIndex'));
+          if (newIds) rememberIndexWrite(context, department, newName, newIds, etagOf('newIndex'));
+          return {
+            value: toEmployee(department, next),
+            etag: etagOf('employee') ?? (await currentEtag(table, partitionKey, primary.rowKey)),
+          };
+        },
+        async (failure) => {
+          forgetVersions(context, department, nameChanged ? [oldName, newName] : []);
+          switch (failure.role) {
+            case 'employee': {
+              const own = await ownCommit(table, department, employeeId, writeId);
+              if (own) return own;
+              // Changed after our read. The next attempt checks the caller's version again: a
+              // review write changed only the review list, which the caller's ETag still covers.
+              return RETRY;
+            }
+            case 'oldEmail':
+              // The employee did not change (its operation came first and passed): the copy is
+              // missing.
+              missingCopyOf = current.data.email;
+              return RETRY;
+            case 'email':
+              throw emailTaken(department, next.email);
+            default:
+              return undefined;
+          }
+        },
+      );
     },
     () => contendedError(`Employee ${employeeId}`),
   );

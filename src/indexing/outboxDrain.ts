@@ -48,8 +48,9 @@ import { readSources, sameSources, takeSnapshot } from './outboxDrainSnapshot';
 import { readOutbox, workOf, type Work } from './outboxDrainWork';
 import {
   deleteRows,
-  writeEmails,
-  writeIds,
+  emailActions,
+  idActions,
+  submitAll,
   writeLastNames,
   type RoundWrites,
 } from './outboxDrainWrites';
@@ -121,10 +122,10 @@ export async function drainOutbox(
     await step('snapshot');
     // One index partition after the other, so a crash test can stop between any two.
     const writes: RoundWrites = { unprovable: false };
-    let written = await writeEmails(stores.index, department, work, snapshot, writes);
+    let written = await submitAll(stores.index, emailActions(department, work, snapshot), writes);
     if (written) {
       await step('emails');
-      written = await writeIds(stores.index, department, work, snapshot, writes);
+      written = await submitAll(stores.index, idActions(department, work, snapshot), writes);
     }
     if (written) {
       await step('ids');

@@ -3,9 +3,9 @@
  * keys they name — employees, emails and last names — that the round works on.
  */
 import type { TableClient } from '@azure/data-tables';
-import { odata } from '@azure/data-tables';
 import { readOutboxRow, type OutboxRow } from '../directory/outbox';
 import { withStorageErrors } from '../storage/errors';
+import { rowKeyRangeFilter } from '../storage/filters';
 import { normalizeEmail, normalizeLastName, outboxRowKeyRange } from '../storage/keys';
 
 /** Rows read per round; a larger outbox is drained in several rounds. */
@@ -44,9 +44,7 @@ export async function readOutbox(
     const rows: OutboxRow[] = [];
     let changes = 0;
     const entities = table.listEntities<Record<string, unknown>>({
-      queryOptions: {
-        filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`,
-      },
+      queryOptions: { filter: rowKeyRangeFilter(partitionKey, range) },
     });
     for await (const entity of entities) {
       // Full: the rest waits for the next round (the query stops here, fetching no more pages).

@@ -3,7 +3,8 @@
  * targets in line with the sources, each conditional on what the snapshot read, and the deletion
  * of the drained rows.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { StoredEntity } from '../directory/employeeEntity';
 import type { OutboxRow } from '../directory/outbox';
 import {
   submitEntityGroupTransaction,
@@ -31,8 +32,11 @@ export interface RoundWrites {
   unprovable: boolean;
 }
 
-/** Submits actions of one partition in transactions of up to 100: false when one lost a race. */
-async function submitAll(
+/**
+ * Submits actions of one index partition in transactions of up to 100: false when one lost a
+ * race (the round is then lost).
+ */
+export async function submitAll(
   table: TableClient,
   actions: EntityGroupAction[],
   writes: RoundWrites,
@@ -46,66 +50,51 @@ async function submitAll(
   return true;
 }
 
+/**
+ * The action that makes one index entry what it should be: `wanted` written over `target` under
+ * the ETag it was read with (or created where nothing was), `target` deleted under its ETag when
+ * nothing is wanted; none when neither exists.
+ */
+function entryAction(
+  target: StoredEntity | undefined,
+  wanted: TableEntity | undefined,
+): EntityGroupAction[] {
+  if (wanted) {
+    return [target ? ['update', wanted, 'Replace', { etag: target.etag }] : ['create', wanted]];
+  }
+  if (!target) return [];
+  return [
+    ['delete', { partitionKey: target.partitionKey, rowKey: target.rowKey }, { etag: target.etag }],
+  ];
+}
+
 /** By-email entries: a copy of whoever holds each address now, none where nobody does. */
-export function writeEmails(
-  index: TableClient,
+export function emailActions(
   department: string,
   work: Work,
   snapshot: Snapshot,
-  writes: RoundWrites,
-): Promise<boolean> {
-  const actions: EntityGroupAction[] = [];
-  for (const email of work.emails) {
+): EntityGroupAction[] {
+  return work.emails.flatMap((email) => {
     const target = snapshot.emailEntries.get(emailIndexRowKey(email));
     const copy = snapshot.sources.copies.get(email);
-    if (copy) {
-      if (target?.SourceETag === copy.etag) continue;
-      const entry = emailIndexEntity(department, copy.data, copy.etag);
-      actions.push(
-        target ? ['update', entry, 'Replace', { etag: target.etag }] : ['create', entry],
-      );
-    } else if (target) {
-      actions.push([
-        'delete',
-        { partitionKey: target.partitionKey, rowKey: target.rowKey },
-        { etag: target.etag },
-      ]);
-    }
-  }
-  return submitAll(index, actions, writes);
+    if (copy && target?.SourceETag === copy.etag) return [];
+    return entryAction(target, copy && emailIndexEntity(department, copy.data, copy.etag));
+  });
 }
 
 /** By-id entries: a copy of each present employee tracking its keys, none for a gone one. */
-export function writeIds(
-  index: TableClient,
-  department: string,
-  work: Work,
-  snapshot: Snapshot,
-  writes: RoundWrites,
-): Promise<boolean> {
-  const actions: EntityGroupAction[] = [];
-  for (const employeeId of work.employeeIds) {
+export function idActions(department: string, work: Work, snapshot: Snapshot): EntityGroupAction[] {
+  return work.employeeIds.flatMap((employeeId) => {
     const target = snapshot.idEntries.get(idIndexRowKey(employeeId));
     const source = snapshot.sources.employees.get(employeeId);
-    if (source) {
-      const keys = keysOf(source.data);
-      const tracked = readTracked(target);
-      const current =
-        target?.SourceETag === source.etag && JSON.stringify(tracked) === JSON.stringify(keys);
-      if (current) continue;
-      const entry = idIndexEntity(department, source.data, source.etag, keys);
-      actions.push(
-        target ? ['update', entry, 'Replace', { etag: target.etag }] : ['create', entry],
-      );
-    } else if (target) {
-      actions.push([
-        'delete',
-        { partitionKey: target.partitionKey, rowKey: target.rowKey },
-        { etag: target.etag },
-      ]);
-    }
-  }
-  return submitAll(index, actions, writes);
+    if (!source) return entryAction(target, undefined);
+    const keys = keysOf(source.data);
+    const current =
+      target?.SourceETag === source.etag &&
+      JSON.stringify(readTracked(target)) === JSON.stringify(keys);
+    if (current) return [];
+    return entryAction(target, idIndexEntity(department, source.data, source.etag, keys));
+  });
 }
 
 /** Each employee a member of exactly its current last name, among the names of the round. */
