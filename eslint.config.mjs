@@ -72,28 +72,6 @@ export default tseslint.config(
     },
   },
   {
-    // src/indexing/ still reaches into the directory's files: its imports move to the surface
-    // with the rework of the write path under way there; then this block goes.
-    files: ['src/indexing/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/tools/**', '**/test/**', '**/bench/**'],
-              message: 'Code that runs in Azure never imports tools/, test/ or bench/.',
-            },
-            {
-              group: ['**/functions/**'],
-              message: 'src/ knows nothing of HTTP or triggers: it never imports functions/.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
     // Storage is the bottom layer: it may use only the error types and the configuration.
     files: ['src/storage/*.ts'],
     rules: {

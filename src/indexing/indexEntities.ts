@@ -11,13 +11,14 @@
  * email copy (email entry) they were copied from; the directory accepts either as `If-Match`.
  */
 import type { TableEntity } from '@azure/data-tables';
-import type { EmployeeData, StoredProperties } from '../directory/employeeEntity';
 import {
+  type Employee,
+  type EmployeeData,
   employeeDataProperties,
   readEmployeeFields,
+  type StoredProperties,
   toEmployee,
-  type Employee,
-} from '../directory/employeeEntity';
+} from '../directory';
 import {
   emailIndexPartitionKey,
   emailIndexRowKey,

@@ -8,19 +8,19 @@
  *   (the index lags behind a rename) is left out, so answers are never wrong, at worst late.
  */
 import type { TableClient } from '@azure/data-tables';
-import { emailNotFound } from '../directory/directoryErrors';
 import {
-  toEmployee,
-  withFields,
+  emailNotFound,
   type Employee,
   type EmployeeField,
-} from '../directory/employeeEntity';
-import { parseEmployeeSelect } from '../directory/employeeQueries';
-import { readEmployeeState } from '../directory/employeeState';
-import { readEntity } from '../directory/state';
+  pageSizeOf,
+  parseEmployeeSelect,
+  readEmployeeState,
+  readEntity,
+  toEmployee,
+  type Versioned,
+  withFields,
+} from '../directory';
 import { ensureTable } from '../storage/createOnce';
-import { pageSizeOf } from '../directory/validation';
-import type { Versioned } from '../directory/versionCache';
 import { mapBounded } from '../storage/parallel';
 import {
   decodeContinuationToken,

@@ -6,11 +6,12 @@
 import type { TableClient } from '@azure/data-tables';
 import { odata } from '@azure/data-tables';
 import {
-  readEmployeeData,
   type EmployeeData,
+  EntityTypes,
+  isEntityOfType,
+  readEmployeeData,
   type StoredEntity,
-} from '../directory/employeeEntity';
-import { EntityTypes, isEntityOfType } from '../directory/entityTypes';
+} from '../directory';
 import { withStorageErrors } from '../storage/errors';
 import { mapBounded } from '../storage/parallel';
 import {

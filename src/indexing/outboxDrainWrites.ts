@@ -4,8 +4,7 @@
  * of the drained rows.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
-import type { StoredEntity } from '../directory/employeeEntity';
-import type { OutboxRow } from '../directory/outbox';
+import type { OutboxRow, StoredEntity } from '../directory';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
