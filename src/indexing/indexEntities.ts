@@ -12,12 +12,12 @@
  */
 import type { TableEntity } from '@azure/data-tables';
 import {
-  type Employee,
-  type EmployeeData,
   employeeDataProperties,
   readEmployeeFields,
-  type StoredProperties,
   toEmployee,
+  type Employee,
+  type EmployeeData,
+  type StoredProperties,
 } from '../directory';
 import {
   emailIndexPartitionKey,

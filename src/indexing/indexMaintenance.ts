@@ -27,12 +27,12 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import {
-  type EmployeeData,
   EntityTypes,
   isEntityOfType,
   readEmployeeData,
   readEmployeeState,
   readEntity,
+  type EmployeeData,
 } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { ThrottledError } from '../errors';

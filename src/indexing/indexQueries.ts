@@ -10,15 +10,15 @@
 import type { TableClient } from '@azure/data-tables';
 import {
   emailNotFound,
-  type Employee,
-  type EmployeeField,
   pageSizeOf,
   parseEmployeeSelect,
   readEmployeeState,
   readEntity,
   toEmployee,
-  type Versioned,
   withFields,
+  type Employee,
+  type EmployeeField,
+  type Versioned,
 } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { mapBounded } from '../storage/parallel';

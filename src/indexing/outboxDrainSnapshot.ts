@@ -6,10 +6,10 @@
 import type { TableClient } from '@azure/data-tables';
 import { odata } from '@azure/data-tables';
 import {
-  type EmployeeData,
   EntityTypes,
   isEntityOfType,
   readEmployeeData,
+  type EmployeeData,
   type StoredEntity,
 } from '../directory';
 import { withStorageErrors } from '../storage/errors';

@@ -3,7 +3,7 @@
  * keys they name — employees, emails and last names — that the round works on.
  */
 import type { TableClient } from '@azure/data-tables';
-import { type OutboxRow, readOutboxRow } from '../directory';
+import { readOutboxRow, type OutboxRow } from '../directory';
 import { withStorageErrors } from '../storage/errors';
 import { rowKeyRangeFilter } from '../storage/filters';
 import { normalizeEmail, normalizeLastName, outboxRowKeyRange } from '../storage/keys';
