@@ -24,11 +24,6 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 400 }] },
   },
   {
-    // Being split with the rework of the directory's write path under way; then this block goes.
-    files: ['src/directory/importEmployees.ts'],
-    rules: { 'max-lines': 'off' },
-  },
-  {
     // The config module, the local host, the launchers and the test/bench harnesses are the
     // only places that may touch the environment.
     files: ['src/config.ts', 'tools/**', 'test/**', 'bench/**'],
@@ -70,28 +65,6 @@ export default tseslint.config(
             {
               group: ['**/directory/*'],
               message: 'Import the directory through its surface, src/directory/index.ts.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // src/indexing/ still reaches into the directory's files: its imports move to the surface
-    // with the rework of the write path under way there; then this block goes.
-    files: ['src/indexing/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/tools/**', '**/test/**', '**/bench/**'],
-              message: 'Code that runs in Azure never imports tools/, test/ or bench/.',
-            },
-            {
-              group: ['**/functions/**'],
-              message: 'src/ knows nothing of HTTP or triggers: it never imports functions/.',
             },
           ],
         },

@@ -14,6 +14,7 @@
  *   loading entry points at the first throw, which would take every later function with it.
  */
 import { SettingUnavailableError } from './errors';
+import { armUnreadable, UnreadableSetting, valueOf, type Field } from './unreadableSettings';
 import {
   readOptional,
   readInt,
@@ -156,20 +157,6 @@ function readStorage(env: Env): StorageConnection {
   };
 }
 
-/** Reads one value; how a {@link ConfigError} is handled is the caller's choice. */
-type Field = <T>(read: () => T) => T;
-
-/** A value that could not be read, waiting to become a throwing property. */
-class UnreadableSetting {
-  constructor(readonly error: ConfigError) {}
-}
-
-/** A field's value for use in another field; rethrows the first field's error. */
-function valueOf<T>(value: T): T {
-  if (value instanceof UnreadableSetting) throw value.error;
-  return value;
-}
-
 function buildConfig(env: Env, field: Field): Config {
   const sasMaxMinutes = field(() => readInt(env, 'SAS_MAX_MINUTES', 60, 1, 7 * 24 * 60));
   return {
@@ -272,25 +259,6 @@ export interface ConfigReading {
   config: Config;
   /** One entry per setting that is missing (required), malformed or an unresolved reference. */
   problems: readonly ConfigError[];
-}
-
-/** Turns every unreadable value into a property that throws when read (nested objects too). */
-function armUnreadable(target: Record<string, unknown>): void {
-  for (const [key, value] of Object.entries(target)) {
-    if (value instanceof UnreadableSetting) {
-      const { error } = value;
-      Object.defineProperty(target, key, {
-        enumerable: true,
-        get: () => {
-          throw new SettingUnavailableError(error.setting, error.problem, error.message);
-        },
-      });
-    } else if (value !== null && typeof value === 'object') {
-      armUnreadable(value as Record<string, unknown>);
-      Object.freeze(value);
-    }
-  }
-  Object.freeze(target);
 }
 
 /**

@@ -8,9 +8,10 @@
  *
  * Events do not require the employee to exist in the directory (ids are format-checked only).
  */
-import { odata, type TableClient } from '@azure/data-tables';
+import type { TableClient } from '@azure/data-tables';
 import { ValidationError } from '../errors';
 import { withStorageErrors } from '../storage/errors';
+import { rowKeyRangeFilter } from '../storage/filters';
 import {
   decodeContinuationToken,
   employeePartitionKey,
@@ -168,9 +169,7 @@ export class AccessLog {
     const page = await withStorageErrors(async () => {
       const result = await this.table
         .listEntities<Record<string, unknown>>({
-          queryOptions: {
-            filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`,
-          },
+          queryOptions: { filter: rowKeyRangeFilter(partitionKey, range) },
         })
         .byPage({
           maxPageSize: pageSize,

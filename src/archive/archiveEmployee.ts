@@ -31,7 +31,7 @@
  *
  * Reused by the department-archive orchestration (one activity per employee).
  */
-import { odata, type TableClient, type TableEntity } from '@azure/data-tables';
+import type { TableClient, TableEntity } from '@azure/data-tables';
 import {
   EntityTypes,
   isEntityOfType,
@@ -48,6 +48,7 @@ import { ensureTable } from '../storage/createOnce';
 import { NotFoundError, PreconditionFailedError, ThrottledError } from '../errors';
 import { submitEntityGroupTransaction } from '../storage/entityGroupTransaction';
 import { withStorageErrors } from '../storage/errors';
+import { rowKeyRangeFilter } from '../storage/filters';
 import {
   departmentPartitionKey,
   employeeRowKey,
@@ -226,9 +227,7 @@ async function readReviews(
   return withStorageErrors(async () => {
     const reviews: (StoredRow & { etag: string })[] = [];
     for await (const entity of table.listEntities<StoredProperties>({
-      queryOptions: {
-        filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`,
-      },
+      queryOptions: { filter: rowKeyRangeFilter(partitionKey, range) },
     })) {
       reviews.push({ ...entity, partitionKey, rowKey: entity.rowKey ?? '', etag: entity.etag });
     }

@@ -35,11 +35,10 @@ import { toEmployee, type Employee, type StoredEntity } from './employeeEntity';
 import { employeeStateOf, readEmployeeState, versionMatches } from './employeeState';
 import { lastNameIndexEntity, withoutIds } from './lastNameIndex';
 import { outboxAction } from './outbox';
-import { RETRY, retryOnConflict } from './retry';
+import { RETRY } from './retry';
 import { reviewYearsOf } from './reviews';
 import { employeeReviewYearsMerge, withoutReviewYears } from './reviewYears';
 import {
-  contendedError,
   currentEtag,
   forgetVersions,
   loadCountShard,
@@ -47,14 +46,16 @@ import {
   loadLastNameIndex,
   rememberCountShard,
   rememberDepartment,
-  rememberLastNameIndex,
+  rememberIndexWrite,
 } from './state';
 import {
   MAX_TRANSACTION_OPERATIONS,
   PlannedTransaction,
   retryUnexplained,
+  submitAttempt,
   submitPlanned,
   TransactionFailure,
+  writeOptimistically,
 } from './transaction';
 
 /** Options of {@link deleteEmployee}. */
@@ -130,8 +131,9 @@ export async function deleteEmployee(
   // Listed review years whose review turned out to be missing (a transaction failed on it).
   const missingYears = new Set<number>();
 
-  const outcome = await retryOnConflict(
-    context.maxConflictAttempts,
+  const outcome = await writeOptimistically(
+    context,
+    `Department "${department}"`,
     async (attempt) => {
       if (vanished) return { deleted: true, employee: vanished } as const;
       const useCache = attempt === 1;
@@ -263,44 +265,39 @@ export async function deleteEmployee(
       for (const year of years) {
         plan.add(['delete', { partitionKey, rowKey: reviewRowKey(employeeId, year) }], 'review');
       }
-      try {
-        const etags = await submitPlanned(table, plan);
-        const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
-        const departmentEtag = etagOf('department');
-        if (dept && departmentEtag) {
-          rememberDepartment(context, department, {
-            value: {
-              ...dept.value,
-              employeeCount: Math.max(0, dept.value.employeeCount - 1),
-              manager: null,
-            },
-            etag: departmentEtag,
-          });
-        }
-        const countEtag = etagOf('count');
-        if (count && countEtag) {
-          rememberCountShard(context, department, count.shard, {
-            value: count.version.value - 1,
-            etag: countEtag,
-          });
-        }
-        const indexEtag = etagOf('lastNameIndex');
-        rememberLastNameIndex(
-          context,
-          department,
-          ids && indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined,
-          lastName,
-        );
-        return { deleted: true, employee: toEmployee(department, current.data) } as const;
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
-        forgetVersions(context, department, [lastName]);
-        const retry = explain(error, plan);
-        if (retry === undefined) throw error;
-        return retry;
-      }
+      return submitAttempt(
+        table,
+        plan,
+        attempt,
+        (etags) => {
+          const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
+          const departmentEtag = etagOf('department');
+          if (dept && departmentEtag) {
+            rememberDepartment(context, department, {
+              value: {
+                ...dept.value,
+                employeeCount: Math.max(0, dept.value.employeeCount - 1),
+                manager: null,
+              },
+              etag: departmentEtag,
+            });
+          }
+          const countEtag = etagOf('count');
+          if (count && countEtag) {
+            rememberCountShard(context, department, count.shard, {
+              value: count.version.value - 1,
+              etag: countEtag,
+            });
+          }
+          rememberIndexWrite(context, department, lastName, ids, etagOf('lastNameIndex'));
+          return { deleted: true, employee: toEmployee(department, current.data) } as const;
+        },
+        (failure) => {
+          forgetVersions(context, department, [lastName]);
+          return explain(failure, plan);
+        },
+      );
     },
-    () => contendedError(`Department "${department}"`),
   );
 
   if (outcome.deleted && outcome.employee) {

@@ -9,9 +9,10 @@
  * collide only when they pick the same shard. The department and its shards are read together with
  * one range query, so `GET /departments/{dept}` stays one storage request.
  */
-import { odata, type TableClient } from '@azure/data-tables';
+import type { TableClient } from '@azure/data-tables';
 import type { EntityGroupAction } from '../storage/entityGroupTransaction';
 import { toDomainError } from '../storage/errors';
+import { rowKeyRangeFilter } from '../storage/filters';
 import {
   DEPARTMENT_ROW_KEY,
   departmentCountShardRowKey,
@@ -139,7 +140,7 @@ export async function readDepartmentWithCount(
 ): Promise<DepartmentWithCount | undefined> {
   const partitionKey = departmentPartitionKey(name);
   const range = departmentWithCountRowKeyRange();
-  const filter = odata`PartitionKey eq ${partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`;
+  const filter = rowKeyRangeFilter(partitionKey, range);
   const shards: ShardVersion[] = Array.from({ length: DEPARTMENT_COUNT_SHARDS }, () => ({
     value: 0,
     etag: '',

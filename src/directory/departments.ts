@@ -24,15 +24,10 @@ import { syncDepartmentListing } from './departmentListing';
 import { departmentNotFound, employeeNotFound, staleVersion } from './directoryErrors';
 import { readEmployeeState } from './employeeState';
 import { readRangePage, type Page } from './paging';
-import { RETRY, retryOnConflict } from './retry';
-import { contendedError, forgetVersions, loadDepartment, rememberDepartment } from './state';
+import { RETRY } from './retry';
+import { forgetVersions, loadDepartment, rememberDepartment } from './state';
 import { TtlCache } from './ttlCache';
-import {
-  PlannedTransaction,
-  retryUnexplained,
-  submitPlanned,
-  TransactionFailure,
-} from './transaction';
+import { PlannedTransaction, submitAttempt, writeOptimistically } from './transaction';
 import { departmentBodySchema, pageSizeOf, validateInput } from './validation';
 import type { Versioned } from './versionCache';
 
@@ -61,69 +56,65 @@ export async function putDepartment(
   const input = validateInput(departmentBodySchema, body, 'body');
   departmentPartitionKey(name);
   const table = await context.table();
-  const result = await retryOnConflict(
-    context.maxConflictAttempts,
-    async () => {
-      // One range read: the department with its count (its shards), as GET shows it.
-      const read = await readDepartmentWithCount(table, name);
-      const entity = read && { ...read.entity, etag: read.department.etag };
-      const current = read?.department.value;
-      if (!entity || !current) {
-        if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
-        if (options.mayCreate === false) {
-          throw new ForbiddenError(`Only a DirectoryAdmin may create department "${name}".`);
-        }
-        const created = departmentEntity(name, input.description ?? '');
-        try {
-          const response = await table.createEntity(created);
-          const value: Department = {
-            name,
-            description: input.description ?? '',
-            employeeCount: 0,
-            manager: null,
-          };
-          return {
-            created: true,
-            value,
-            etag: response.etag ?? '',
-            listingVersion: readListingVersion(created),
-          };
-        } catch (error) {
-          if (isAlreadyExists(error)) return RETRY;
-          throw toDomainError(error);
-        }
+  const result = await writeOptimistically(context, `Department "${name}"`, async () => {
+    // One range read: the department with its count (its shards), as GET shows it.
+    const read = await readDepartmentWithCount(table, name);
+    const entity = read && { ...read.entity, etag: read.department.etag };
+    const current = read?.department.value;
+    if (!entity || !current) {
+      if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
+      if (options.mayCreate === false) {
+        throw new ForbiddenError(`Only a DirectoryAdmin may create department "${name}".`);
       }
-      if (options.ifMatch !== undefined && options.ifMatch !== entity.etag)
-        throw staleVersion(`Department "${name}"`);
-      const listingVersion = readListingVersion(entity);
-      if (input.description === undefined || input.description === current.description) {
-        return { created: false, value: current, etag: entity.etag, listingVersion };
-      }
+      const created = departmentEntity(name, input.description ?? '');
       try {
-        const response = await table.updateEntity(
-          departmentMerge(name, {
-            description: { text: input.description, listingVersion: listingVersion + 1 },
-          }),
-          'Merge',
-          { etag: entity.etag },
-        );
+        const response = await table.createEntity(created);
+        const value: Department = {
+          name,
+          description: input.description ?? '',
+          employeeCount: 0,
+          manager: null,
+        };
         return {
-          created: false,
-          value: { ...current, description: input.description },
+          created: true,
+          value,
           etag: response.etag ?? '',
-          listingVersion: listingVersion + 1,
+          listingVersion: readListingVersion(created),
         };
       } catch (error) {
-        forgetVersions(context, name);
-        if (isPreconditionFailed(error)) {
-          if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
-          return RETRY;
-        }
+        if (isAlreadyExists(error)) return RETRY;
         throw toDomainError(error);
       }
-    },
-    () => contendedError(`Department "${name}"`),
-  );
+    }
+    if (options.ifMatch !== undefined && options.ifMatch !== entity.etag)
+      throw staleVersion(`Department "${name}"`);
+    const listingVersion = readListingVersion(entity);
+    if (input.description === undefined || input.description === current.description) {
+      return { created: false, value: current, etag: entity.etag, listingVersion };
+    }
+    try {
+      const response = await table.updateEntity(
+        departmentMerge(name, {
+          description: { text: input.description, listingVersion: listingVersion + 1 },
+        }),
+        'Merge',
+        { etag: entity.etag },
+      );
+      return {
+        created: false,
+        value: { ...current, description: input.description },
+        etag: response.etag ?? '',
+        listingVersion: listingVersion + 1,
+      };
+    } catch (error) {
+      forgetVersions(context, name);
+      if (isPreconditionFailed(error)) {
+        if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
+        return RETRY;
+      }
+      throw toDomainError(error);
+    }
+  });
   rememberDepartment(context, name, { value: result.value, etag: result.etag });
   // The listing lives in another partition: copied after the department, conditionally, so only
   // a newer copy ever replaces it (departmentListing.ts); a failure here is repaired by the
@@ -205,59 +196,60 @@ export async function setManager(
   const partitionKey = departmentPartitionKey(department);
   employeeRowKey(employeeId);
   const table: TableClient = await context.table();
+  const subject = `Department "${department}"`;
   let previousMissing: string | undefined;
-  return retryOnConflict(
-    context.maxConflictAttempts,
-    async (attempt) => {
-      const [dept, employee] = await Promise.all([
-        loadDepartment(context, department, false),
-        readEmployeeState(table, partitionKey, employeeId),
-      ]);
-      if (!dept) throw departmentNotFound(department);
-      if (!employee) throw employeeNotFound(department, employeeId);
-      if (options.ifMatch !== undefined && options.ifMatch !== dept.etag)
-        throw staleVersion(`Department "${department}"`);
-      const manager = {
-        employeeId,
-        firstName: employee.data.firstName,
-        lastName: employee.data.lastName,
-        email: employee.data.email,
-      };
-      const previous = dept.value.manager?.employeeId;
-      const plan = new PlannedTransaction<ManagerRole>()
-        .add(
-          ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
-          'department',
-        )
-        .add(
-          [
-            'update',
-            { partitionKey, rowKey: employeeRowKey(employeeId), IsManager: true },
-            'Merge',
-            { etag: employee.etag },
-          ],
-          'employee',
-        );
-      if (previous !== undefined && previous !== employeeId && previous !== previousMissing) {
-        plan.add(
-          ['update', { partitionKey, rowKey: employeeRowKey(previous), IsManager: false }, 'Merge'],
-          'previousManager',
-        );
-      }
-      try {
-        const [etag] = await submitPlanned(table, plan);
+  return writeOptimistically(context, subject, async (attempt) => {
+    const [dept, employee] = await Promise.all([
+      loadDepartment(context, department, false),
+      readEmployeeState(table, partitionKey, employeeId),
+    ]);
+    if (!dept) throw departmentNotFound(department);
+    if (!employee) throw employeeNotFound(department, employeeId);
+    if (options.ifMatch !== undefined && options.ifMatch !== dept.etag) throw staleVersion(subject);
+    const manager = {
+      employeeId,
+      firstName: employee.data.firstName,
+      lastName: employee.data.lastName,
+      email: employee.data.email,
+    };
+    const previous = dept.value.manager?.employeeId;
+    const plan = new PlannedTransaction<ManagerRole>()
+      .add(
+        ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
+        'department',
+      )
+      .add(
+        [
+          'update',
+          { partitionKey, rowKey: employeeRowKey(employeeId), IsManager: true },
+          'Merge',
+          { etag: employee.etag },
+        ],
+        'employee',
+      );
+    if (previous !== undefined && previous !== employeeId && previous !== previousMissing) {
+      plan.add(
+        ['update', { partitionKey, rowKey: employeeRowKey(previous), IsManager: false }, 'Merge'],
+        'previousManager',
+      );
+    }
+    return submitAttempt(
+      table,
+      plan,
+      attempt,
+      ([etag]) => {
         const value = { ...dept.value, manager };
         if (etag) rememberDepartment(context, department, { value, etag });
         return { value, etag: etag ?? '' };
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
+      },
+      (failure) => {
         forgetVersions(context, department);
-        if (error.role === 'department' && options.ifMatch !== undefined)
-          throw staleVersion(`Department "${department}"`);
-        if (error.role === 'previousManager') previousMissing = previous;
-        return retryUnexplained(error, attempt);
-      }
-    },
-    () => contendedError(`Department "${department}"`),
-  );
+        if (failure.role === 'department' && options.ifMatch !== undefined)
+          throw staleVersion(subject);
+        // Read again without touching the previous manager; other roles retry as well.
+        if (failure.role === 'previousManager') previousMissing = previous;
+        return undefined;
+      },
+    );
+  });
 }

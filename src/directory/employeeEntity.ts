@@ -269,6 +269,22 @@ export function employeeSelectProperties(fields: readonly EmployeeField[]): stri
 }
 
 /**
+ * `json` with each of `fields` added that has a value (`valueOf` gives it; `undefined` leaves the
+ * field out): the projection of a `select` query onto API JSON.
+ */
+export function withFields<F extends string>(
+  json: Record<string, unknown>,
+  fields: readonly F[],
+  valueOf: (field: F) => unknown,
+): Record<string, unknown> {
+  for (const field of fields) {
+    const value = valueOf(field);
+    if (value !== undefined) json[field] = value;
+  }
+  return json;
+}
+
+/**
  * A projected stored employee as API JSON: the keys (`department`, `employeeId`) plus the
  * selected fields that the entity has; `undefined` for another entity type.
  */

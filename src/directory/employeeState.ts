@@ -3,7 +3,7 @@
  * caller's `If-Match` against it.
  */
 import type { TableClient } from '@azure/data-tables';
-import { emailRowKey, employeeRowKey } from '../storage/keys';
+import { departmentPartitionKey, emailRowKey, employeeRowKey } from '../storage/keys';
 import {
   readEmployeeData,
   readEmployeeMeta,
@@ -78,11 +78,10 @@ export async function versionMatches(
 export async function ownCommit(
   table: TableClient,
   department: string,
-  partitionKey: string,
   employeeId: string,
   writeId: string,
 ): Promise<Versioned<Employee> | undefined> {
-  const state = await readEmployeeState(table, partitionKey, employeeId);
+  const state = await readEmployeeState(table, departmentPartitionKey(department), employeeId);
   return state && state.meta.writeId === writeId
     ? { value: toEmployee(department, state.data), etag: state.etag }
     : undefined;

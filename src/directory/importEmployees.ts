@@ -18,12 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TableClient } from '@azure/data-tables';
 import { DomainError, ValidationError } from '../errors';
-import {
-  departmentPartitionKey,
-  lastNameRowKey,
-  normalizeEmail,
-  normalizeLastName,
-} from '../storage/keys';
+import { departmentPartitionKey, lastNameRowKey } from '../storage/keys';
 import type { EmployeeChange } from './changes';
 import type { DirectoryContext } from './context';
 import { countShardChange } from './departmentCount';
@@ -55,31 +50,24 @@ import {
   submitPlanned,
   TransactionFailure,
 } from './transaction';
-import { describeIssues, newEmployeeSchema, type NewEmployee } from './validation';
+import {
+  failure,
+  screenRows,
+  type ImportFailure,
+  type PlacedFailure,
+  type Row,
+} from './importRows';
 import type { Versioned } from './versionCache';
 
 /** Most rows one import call accepts. */
 export const MAX_IMPORT_ROWS = 1000;
 
-/** One row that was not imported. */
-export interface ImportFailure {
-  employeeId: string | null;
-  error: { code: string; message: string };
-}
+export type { ImportFailure } from './importRows';
 
 /** Outcome of an import. */
 export interface ImportResult {
   created: number;
   failed: ImportFailure[];
-}
-
-interface Row extends NewEmployee {
-  /** Position in the request, to report failures in request order. */
-  position: number;
-  /** Normalised last name. */
-  lastName: string;
-  displayLastName: string;
-  bytes: number;
 }
 
 type Role =
@@ -94,22 +82,6 @@ type Role =
  * names and addresses.
  */
 const OUTBOX_OPERATIONS = 2;
-
-/** A refused row and where it was in the request. */
-type PlacedFailure = ImportFailure & { position: number };
-
-function failure(
-  position: number,
-  employeeId: unknown,
-  code: string,
-  message: string,
-): PlacedFailure {
-  return {
-    position,
-    employeeId: typeof employeeId === 'string' ? employeeId : null,
-    error: { code, message },
-  };
-}
 
 /** Index entities of the given names: point reads for a few, one range read for many. */
 async function readIndexes(
@@ -139,69 +111,6 @@ async function readIndexes(
       .forEach(keep);
   }
   return found;
-}
-
-/** Validates rows and drops duplicates within the import, reporting each refused row. */
-function screenRows(rows: readonly unknown[], failed: PlacedFailure[]): Row[] {
-  const valid: Row[] = [];
-  const ids = new Set<string>();
-  const emails = new Set<string>();
-  rows.forEach((raw, i) => {
-    const parsed = newEmployeeSchema.safeParse(raw);
-    if (!parsed.success) {
-      const id = (raw as { employeeId?: unknown } | null)?.employeeId;
-      failed.push(
-        failure(
-          i,
-          id,
-          'InvalidInput',
-          describeIssues(parsed.error.issues, `employees[${i}]`).message,
-        ),
-      );
-      return;
-    }
-    const row = parsed.data;
-    const email = normalizeEmail(row.email);
-    if (ids.has(row.employeeId)) {
-      failed.push(
-        failure(
-          i,
-          row.employeeId,
-          'DuplicateEmployeeId',
-          `employees[${i}]: employee ${row.employeeId} appears more than once in this import.`,
-        ),
-      );
-    } else if (emails.has(email)) {
-      failed.push(
-        failure(
-          i,
-          row.employeeId,
-          'DuplicateEmail',
-          `employees[${i}]: email ${JSON.stringify(row.email)} appears more than once in this import.`,
-        ),
-      );
-    } else {
-      ids.add(row.employeeId);
-      emails.add(email);
-      valid.push({
-        ...row,
-        position: i,
-        lastName: normalizeLastName(row.lastName),
-        displayLastName: row.lastName,
-        // Two entities, UTF-16 strings at 2 bytes a character plus property names and framing.
-        bytes: 2 * (600 + 2 * (row.firstName.length + row.lastName.length + row.email.length)),
-      });
-    }
-  });
-  return valid.sort((a, b) =>
-    a.lastName < b.lastName
-      ? -1
-      : a.lastName > b.lastName
-        ? 1
-        : a.employeeId < b.employeeId
-          ? -1
-          : 1,
-  );
 }
 
 /**

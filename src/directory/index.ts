@@ -34,6 +34,7 @@ export {
   type EmployeeField,
   type StoredEntity,
   type StoredProperties,
+  withFields,
 } from './employeeEntity';
 export { isPrimaryEmployee, listEmployeeEntities, parseEmployeeSelect } from './employeeQueries';
 export { readEmployeeState, type EmployeeState } from './employeeState';
@@ -42,6 +43,7 @@ export { expectedSamePartitionIndexes } from './indexProjection';
 export type { ImportResult } from './importEmployees';
 export { insertEmployee } from './insertEmployee';
 export { readLastNameIndex } from './lastNameIndex';
+export { readOutboxRow, type OutboxRow } from './outbox';
 export { readWholeRange } from './paging';
 export { reviewYearsOf, writeReviewEntities, type Review } from './reviews';
 export { loadDepartment, readEntity } from './state';
@@ -55,6 +57,7 @@ export {
   importBodySchema,
   managerBodySchema,
   newEmployeeSchema,
+  pageSizeOf,
   reviewBodySchema,
 } from './validation';
 export type { Versioned } from './versionCache';

@@ -20,23 +20,17 @@ import {
 import { ownCommit } from './employeeState';
 import { lastNameIndexEntity, withIds } from './lastNameIndex';
 import { outboxAction } from './outbox';
-import { RETRY, retryOnConflict } from './retry';
+import { RETRY } from './retry';
 import {
-  contendedError,
   currentEtag,
   forgetCountShard,
   lastNameKey,
   loadCountShard,
   loadLastNameIndex,
   rememberCountShard,
-  rememberLastNameIndex,
+  rememberIndexWrite,
 } from './state';
-import {
-  PlannedTransaction,
-  retryUnexplained,
-  submitPlanned,
-  TransactionFailure,
-} from './transaction';
+import { PlannedTransaction, submitAttempt, writeOptimistically } from './transaction';
 import type { Versioned } from './versionCache';
 
 type Role = 'employee' | 'email' | 'count' | 'lastNameIndex' | 'outbox';
@@ -76,71 +70,60 @@ export async function insertEmployee(
     reviewYears: [],
   });
 
-  return retryOnConflict(
-    context.maxConflictAttempts,
-    async (attempt) => {
-      const useCache = attempt === 1;
-      const [count, index] = await Promise.all([
-        // A lost race on a shard only makes that shard's cached version stale: the next attempt
-        // takes another shard from the cache before reading them all again.
-        loadCountShard(context, department, attempt <= 2),
-        loadLastNameIndex(context, department, lastName, useCache),
-      ]);
-      if (!count) throw departmentNotFound(department);
-      const ids = withIds(index?.value.ids ?? [], [data.employeeId]);
-      const indexEntity = lastNameIndexEntity(partitionKey, { lastName, ids });
-      const plan = new PlannedTransaction<Role>()
-        .add(['create', primary], 'employee')
-        .add(['create', emailCopyEntity(primary)], 'email')
-        .add(countShardChange(partitionKey, count.shard, count.version, 1), 'count')
-        .add(
-          index
-            ? ['update', indexEntity, 'Replace', { etag: index.etag }]
-            : ['create', indexEntity],
-          'lastNameIndex',
-        );
-      if (context.outbox) {
-        const current = { email: data.email, lastName: data.lastName };
-        plan.add(
-          outboxAction(partitionKey, { employeeId: data.employeeId, reason: 'created', current }),
-          'outbox',
-        );
-      }
-      try {
-        const [etag, , countEtag, indexEtag] = await submitPlanned(table, plan);
+  return writeOptimistically(context, `Department "${department}"`, async (attempt) => {
+    const useCache = attempt === 1;
+    const [count, index] = await Promise.all([
+      // A lost race on a shard only makes that shard's cached version stale: the next attempt
+      // takes another shard from the cache before reading them all again.
+      loadCountShard(context, department, attempt <= 2),
+      loadLastNameIndex(context, department, lastName, useCache),
+    ]);
+    if (!count) throw departmentNotFound(department);
+    const ids = withIds(index?.value.ids ?? [], [data.employeeId]);
+    const indexEntity = lastNameIndexEntity(partitionKey, { lastName, ids });
+    const plan = new PlannedTransaction<Role>()
+      .add(['create', primary], 'employee')
+      .add(['create', emailCopyEntity(primary)], 'email')
+      .add(countShardChange(partitionKey, count.shard, count.version, 1), 'count')
+      .add(
+        index ? ['update', indexEntity, 'Replace', { etag: index.etag }] : ['create', indexEntity],
+        'lastNameIndex',
+      );
+    if (context.outbox) {
+      const current = { email: data.email, lastName: data.lastName };
+      plan.add(
+        outboxAction(partitionKey, { employeeId: data.employeeId, reason: 'created', current }),
+        'outbox',
+      );
+    }
+    return submitAttempt(
+      table,
+      plan,
+      attempt,
+      async ([etag, , countEtag, indexEtag]): Promise<InsertedEmployee> => {
         if (countEtag) {
           rememberCountShard(context, department, count.shard, {
             value: count.version.value + 1,
             etag: countEtag,
           });
         }
-        rememberLastNameIndex(
-          context,
-          department,
-          indexEtag ? { value: { lastName, ids }, etag: indexEtag } : undefined,
-          lastName,
-        );
+        rememberIndexWrite(context, department, lastName, ids, indexEtag);
         return {
           value: toEmployee(department, data),
           etag: etag ?? (await currentEtag(table, partitionKey, primary.rowKey)),
           inserted: true,
         };
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
+      },
+      async (failure) => {
         // The transaction applied nothing: only the entity that refused it may be stale.
-        if (error.role === 'count') forgetCountShard(context, department, count.shard);
+        if (failure.role === 'count') forgetCountShard(context, department, count.shard);
         else context.lastNameVersions.delete(lastNameKey(department, lastName));
-        switch (error.role) {
+        switch (failure.role) {
           case 'employee': {
-            const own = await ownCommit(
-              table,
-              department,
-              partitionKey,
-              data.employeeId,
-              meta.writeId,
-            );
-            if (own) return { ...own, inserted: false };
-            throw employeeExists(department, data.employeeId);
+            // This write's own earlier try (the SDK resent it, its answer lost), or another's.
+            const own = await ownCommit(table, department, data.employeeId, meta.writeId);
+            if (!own) throw employeeExists(department, data.employeeId);
+            return { ...own, inserted: false };
           }
           case 'email':
             throw emailTaken(department, data.email);
@@ -148,10 +131,9 @@ export async function insertEmployee(
             // Another writer changed or created the same shard: read again, pick again.
             return RETRY;
           default:
-            return retryUnexplained(error, attempt);
+            return undefined;
         }
-      }
-    },
-    () => contendedError(`Department "${department}"`),
-  );
+      },
+    );
+  });
 }

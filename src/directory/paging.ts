@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { odata, type TableClient } from '@azure/data-tables';
 import { ValidationError } from '../errors';
 import { withStorageErrors } from '../storage/errors';
+import { rowKeyRangeFilter } from '../storage/filters';
 import { decodeContinuationToken, encodeContinuationToken } from '../storage/keys';
 import type { StoredEntity, StoredProperties } from './employeeEntity';
 import { withKeys } from './state';
@@ -82,7 +83,7 @@ export function tokenAfter(kind: string, range: KeyRange, lastRowKey: string): s
 
 function rangeFilter(range: KeyRange, after?: string): string {
   return after === undefined
-    ? odata`PartitionKey eq ${range.partitionKey} and RowKey ge ${range.ge} and RowKey lt ${range.lt}`
+    ? rowKeyRangeFilter(range.partitionKey, range)
     : odata`PartitionKey eq ${range.partitionKey} and RowKey gt ${after} and RowKey lt ${range.lt}`;
 }
 

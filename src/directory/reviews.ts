@@ -19,20 +19,21 @@ import {
 } from '../storage/keys';
 import type { DirectoryContext } from './context';
 import { employeeNotFound, staleVersion } from './directoryErrors';
-import type { StoredEntity, StoredProperties } from './employeeEntity';
+import { withFields, type StoredEntity, type StoredProperties } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import { readWholeRange } from './paging';
 import { readEmployeeState, type EmployeeState } from './employeeState';
-import { RETRY, retryOnConflict } from './retry';
+import { RETRY } from './retry';
 import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from './reviewYears';
 import { contendedError, currentEtag, readEntity } from './state';
 import {
   MAX_TRANSACTION_OPERATIONS,
   PlannedTransaction,
-  retryUnexplained,
+  submitAttempt,
   submitPlanned,
   TransactionFailure,
   unexplainedFailure,
+  writeOptimistically,
 } from './transaction';
 import { reviewBodySchema, validateInput } from './validation';
 import type { Versioned } from './versionCache';
@@ -107,13 +108,10 @@ function projectReview(
 ): Record<string, unknown> | undefined {
   const key = parseReviewRowKey(entity.rowKey);
   if (!key || !isEntityOfType(entity, EntityTypes.review)) return undefined;
-  const json: Record<string, unknown> = { year: key.year };
-  for (const field of fields) {
-    if (field === 'year') continue;
-    const value = entity[FIELD_PROPERTIES[field]];
-    if (value !== undefined) json[field] = value;
-  }
-  return json;
+  // The key comes from the RowKey; the other fields from their properties.
+  return withFields({ year: key.year }, fields, (field) =>
+    field === 'year' ? undefined : entity[FIELD_PROPERTIES[field]],
+  );
 }
 
 /**
@@ -156,46 +154,44 @@ export async function putReview(
   const entity = { ...reviewEntity(partitionKey, employeeId, year, review), WriteId: writeId };
   const written = (etag: string): Versioned<Review> => ({ value: { year, ...review }, etag });
 
-  return retryOnConflict(
-    context.maxConflictAttempts,
-    async (attempt) => {
-      const employee = await readEmployeeState(table, partitionKey, employeeId);
-      if (!employee) throw employeeNotFound(department, employeeId);
-      const years = withReviewYears(await reviewYearsOf(table, employee), [year]);
-      const plan = new PlannedTransaction<'employee' | 'review'>()
-        .add(recordReviewYears(partitionKey, employeeId, years, employee), 'employee')
-        .add(
-          options.ifMatch === undefined
-            ? ['upsert', entity, 'Replace']
-            : ['update', entity, 'Replace', { etag: options.ifMatch }],
-          'review',
-        );
-      try {
-        const [, etag] = await submitPlanned(table, plan);
-        return written(etag ?? (await currentEtag(table, partitionKey, entity.rowKey)));
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
-        if (error.status === 412) {
+  return writeOptimistically(context, `Employee ${employeeId}`, async (attempt) => {
+    const employee = await readEmployeeState(table, partitionKey, employeeId);
+    if (!employee) throw employeeNotFound(department, employeeId);
+    const years = withReviewYears(await reviewYearsOf(table, employee), [year]);
+    const plan = new PlannedTransaction<'employee' | 'review'>()
+      .add(recordReviewYears(partitionKey, employeeId, years, employee), 'employee')
+      .add(
+        options.ifMatch === undefined
+          ? ['upsert', entity, 'Replace']
+          : ['update', entity, 'Replace', { etag: options.ifMatch }],
+        'review',
+      );
+    return submitAttempt(
+      table,
+      plan,
+      attempt,
+      async ([, etag]) => written(etag ?? (await currentEtag(table, partitionKey, entity.rowKey))),
+      async (failure) => {
+        if (failure.status === 412) {
           // The SDK may have resent a transaction whose first answer was lost: is it ours?
           const own = await readEntity(table, partitionKey, entity.rowKey, ['WriteId']);
           if (own?.WriteId === writeId) return written(own.etag);
         }
-        if (error.role === 'review' && error.status === 404) {
+        if (failure.role === 'review' && failure.status === 404) {
           throw new NotFoundError(
             'ReviewNotFound',
             `Employee ${employeeId} has no review for ${year} to match If-Match against.`,
           );
         }
-        if (error.role === 'review' && error.status === 412) {
+        if (failure.role === 'review' && failure.status === 412) {
           throw staleVersion(`The ${year} review of employee ${employeeId}`);
         }
         // The employee changed (or was deleted) since the read: read it again.
-        if (error.role === 'employee') return RETRY;
-        return retryUnexplained(error, attempt);
-      }
-    },
-    () => contendedError(`Employee ${employeeId}`),
-  );
+        if (failure.role === 'employee') return RETRY;
+        return undefined;
+      },
+    );
+  });
 }
 
 /**

@@ -209,6 +209,21 @@ export function rememberLastNameIndex(
   }
 }
 
+/**
+ * Records the index entity of `lastName` a transaction wrote: `ids` under the ETag it returned,
+ * or forgets it when there is none (the next write of that name reads it again).
+ */
+export function rememberIndexWrite(
+  context: DirectoryContext,
+  department: string,
+  lastName: string,
+  ids: string[] | undefined,
+  etag: string | undefined,
+): void {
+  const version = ids && etag ? { value: { lastName, ids }, etag } : undefined;
+  rememberLastNameIndex(context, department, version, lastName);
+}
+
 /** Forgets cached versions of a department and some of its last names (after a failed write). */
 export function forgetVersions(
   context: DirectoryContext,

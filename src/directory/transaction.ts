@@ -11,7 +11,9 @@ import {
   type EntityGroupAction,
 } from '../storage/entityGroupTransaction';
 import { storageCode, storageStatus, toDomainError } from '../storage/errors';
-import { RETRY } from './retry';
+import type { DirectoryContext } from './context';
+import { RETRY, retryOnConflict } from './retry';
+import { contendedError } from './state';
 
 /** Most operations one entity group transaction may hold. */
 export const MAX_TRANSACTION_OPERATIONS = 100;
@@ -123,4 +125,50 @@ export function retryUnexplained(
   return failure.role === undefined && attempt >= 3
     ? Promise.reject(unexplainedFailure(failure))
     : Promise.resolve(RETRY);
+}
+
+/**
+ * Submits `plan` as one attempt of an optimistic write ({@link writeOptimistically}): the new ETags
+ * go to `committed`, which builds the result. A {@link TransactionFailure} goes to `refused`,
+ * which says what the failing operation means — a result, a domain error (thrown), {@link RETRY}
+ * (read again), or `undefined` when its role explains nothing, which is retried a couple of times
+ * ({@link retryUnexplained}).
+ *
+ * @throws whatever `committed` or `refused` throws; {@link DomainError} for storage faults.
+ */
+export async function submitAttempt<Role, T>(
+  table: TableClient,
+  plan: PlannedTransaction<Role>,
+  attempt: number,
+  committed: (etags: (string | undefined)[]) => Promise<T> | T,
+  refused: (failure: TransactionFailure<Role>) => Promise<Refusal<T>> | Refusal<T>,
+): Promise<T | typeof RETRY> {
+  let etags: (string | undefined)[];
+  try {
+    etags = await submitPlanned(table, plan);
+  } catch (error) {
+    if (!(error instanceof TransactionFailure)) throw error;
+    const failure = error as TransactionFailure<Role>;
+    const outcome = await refused(failure);
+    return outcome === undefined ? retryUnexplained(failure, attempt) : outcome;
+  }
+  return committed(etags);
+}
+
+/** What a refused transaction means to its writer ({@link submitAttempt}). */
+export type Refusal<T> = T | typeof RETRY | undefined;
+
+/**
+ * The directory's optimistic write: `attempt` reads state, plans one transaction and submits it
+ * ({@link submitAttempt}); it runs again while it returns {@link RETRY} (a lost race), at most the
+ * context's `maxConflictAttempts` times.
+ *
+ * @throws {ThrottledError} naming `subject` when every attempt lost; whatever `attempt` throws.
+ */
+export function writeOptimistically<T>(
+  context: Pick<DirectoryContext, 'maxConflictAttempts'>,
+  subject: string,
+  attempt: (n: number) => Promise<T | typeof RETRY>,
+): Promise<T> {
+  return retryOnConflict(context.maxConflictAttempts, attempt, () => contendedError(subject));
 }

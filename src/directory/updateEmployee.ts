@@ -33,22 +33,16 @@ import {
 import { ownCommit, readEmployeeState, versionMatches } from './employeeState';
 import { lastNameIndexEntity, withIds, withoutIds } from './lastNameIndex';
 import { outboxAction } from './outbox';
-import { RETRY, retryOnConflict } from './retry';
+import { RETRY } from './retry';
 import {
-  contendedError,
   currentEtag,
   forgetVersions,
   loadDepartment,
   loadLastNameIndex,
   rememberDepartment,
-  rememberLastNameIndex,
+  rememberIndexWrite,
 } from './state';
-import {
-  PlannedTransaction,
-  retryUnexplained,
-  submitPlanned,
-  TransactionFailure,
-} from './transaction';
+import { PlannedTransaction, submitAttempt, writeOptimistically } from './transaction';
 import type { Versioned } from './versionCache';
 
 /** Changes to apply; `null` clears an optional field. */
@@ -109,164 +103,139 @@ export async function updateEmployee(
   // Set when the old email copy turned out to be missing (damaged data): do not delete it again.
   let missingCopyOf: string | undefined;
 
-  const updated = await retryOnConflict(
-    context.maxConflictAttempts,
-    async (attempt) => {
-      const useCache = attempt === 1;
-      const current = await readEmployeeState(table, partitionKey, employeeId);
-      if (!current) throw employeeNotFound(department, employeeId);
-      if (
-        options.ifMatch !== undefined &&
-        !(await versionMatches(table, current, options.ifMatch))
-      ) {
-        throw staleVersion(`Employee ${employeeId}`);
+  const updated = await writeOptimistically(context, `Employee ${employeeId}`, async (attempt) => {
+    const useCache = attempt === 1;
+    const current = await readEmployeeState(table, partitionKey, employeeId);
+    if (!current) throw employeeNotFound(department, employeeId);
+    if (options.ifMatch !== undefined && !(await versionMatches(table, current, options.ifMatch))) {
+      throw staleVersion(`Employee ${employeeId}`);
+    }
+    const next = applyChanges(current.data, changes);
+    const emailChanged = emailRowKey(next.email) !== emailRowKey(current.data.email);
+    const oldName = normalizeLastName(current.data.lastName);
+    const newName = normalizeLastName(next.lastName);
+    const nameChanged = oldName !== newName;
+    const managerCopyChanged =
+      current.meta.isManager &&
+      (next.firstName !== current.data.firstName ||
+        next.lastName !== current.data.lastName ||
+        next.email !== current.data.email);
+
+    const [dept, oldIndex, newIndex] = await Promise.all([
+      managerCopyChanged ? loadDepartment(context, department, useCache) : undefined,
+      nameChanged ? loadLastNameIndex(context, department, oldName, useCache) : undefined,
+      nameChanged ? loadLastNameIndex(context, department, newName, useCache) : undefined,
+    ]);
+
+    const primary = employeeEntity(partitionKey, next, {
+      isManager: current.meta.isManager,
+      writeId,
+      reviewYears: current.meta.reviewYears,
+      preserved: current.meta.preserved,
+    });
+    const plan = new PlannedTransaction<Role>().add(
+      ['update', primary, 'Replace', { etag: current.etag }],
+      'employee',
+    );
+    if (emailChanged) {
+      if (missingCopyOf !== current.data.email) {
+        plan.add(['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }], 'oldEmail');
       }
-      const next = applyChanges(current.data, changes);
-      const emailChanged = emailRowKey(next.email) !== emailRowKey(current.data.email);
-      const oldName = normalizeLastName(current.data.lastName);
-      const newName = normalizeLastName(next.lastName);
-      const nameChanged = oldName !== newName;
-      const managerCopyChanged =
-        current.meta.isManager &&
-        (next.firstName !== current.data.firstName ||
-          next.lastName !== current.data.lastName ||
-          next.email !== current.data.email);
+      plan.add(['create', emailCopyEntity(primary)], 'email');
+    } else {
+      plan.add(['upsert', emailCopyEntity(primary), 'Replace'], 'email');
+    }
 
-      const [dept, oldIndex, newIndex] = await Promise.all([
-        managerCopyChanged ? loadDepartment(context, department, useCache) : undefined,
-        nameChanged ? loadLastNameIndex(context, department, oldName, useCache) : undefined,
-        nameChanged ? loadLastNameIndex(context, department, newName, useCache) : undefined,
-      ]);
-
-      const primary = employeeEntity(partitionKey, next, {
-        isManager: current.meta.isManager,
-        writeId,
-        reviewYears: current.meta.reviewYears,
-        preserved: current.meta.preserved,
-      });
-      const plan = new PlannedTransaction<Role>().add(
-        ['update', primary, 'Replace', { etag: current.etag }],
-        'employee',
+    let oldIds: string[] | undefined;
+    let newIds: string[] | undefined;
+    if (nameChanged) {
+      if (oldIndex && oldIndex.value.ids.includes(employeeId)) {
+        oldIds = withoutIds(oldIndex.value.ids, [employeeId]);
+        plan.add(
+          oldIds.length === 0
+            ? ['delete', { partitionKey, rowKey: lastNameRowKey(oldName) }, { etag: oldIndex.etag }]
+            : [
+                'update',
+                lastNameIndexEntity(partitionKey, { lastName: oldName, ids: oldIds }),
+                'Replace',
+                { etag: oldIndex.etag },
+              ],
+          'oldIndex',
+        );
+      }
+      newIds = withIds(newIndex?.value.ids ?? [], [employeeId]);
+      const entity = lastNameIndexEntity(partitionKey, { lastName: newName, ids: newIds });
+      plan.add(
+        newIndex ? ['update', entity, 'Replace', { etag: newIndex.etag }] : ['create', entity],
+        'newIndex',
       );
-      if (emailChanged) {
-        if (missingCopyOf !== current.data.email) {
-          plan.add(
-            ['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }],
-            'oldEmail',
-          );
-        }
-        plan.add(['create', emailCopyEntity(primary)], 'email');
-      } else {
-        plan.add(['upsert', emailCopyEntity(primary), 'Replace'], 'email');
-      }
+    }
+    let nextDepartment: Department | undefined;
+    if (dept) {
+      const isListedManager = dept.value.manager?.employeeId === employeeId;
+      const manager = managerCopyChanged && isListedManager ? managerOf(next) : undefined;
+      nextDepartment = manager ? { ...dept.value, manager } : dept.value;
+      plan.add(
+        ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
+        'department',
+      );
+    }
 
-      let oldIds: string[] | undefined;
-      let newIds: string[] | undefined;
-      if (nameChanged) {
-        if (oldIndex && oldIndex.value.ids.includes(employeeId)) {
-          oldIds = withoutIds(oldIndex.value.ids, [employeeId]);
-          plan.add(
-            oldIds.length === 0
-              ? [
-                  'delete',
-                  { partitionKey, rowKey: lastNameRowKey(oldName) },
-                  { etag: oldIndex.etag },
-                ]
-              : [
-                  'update',
-                  lastNameIndexEntity(partitionKey, { lastName: oldName, ids: oldIds }),
-                  'Replace',
-                  { etag: oldIndex.etag },
-                ],
-            'oldIndex',
-          );
-        }
-        newIds = withIds(newIndex?.value.ids ?? [], [employeeId]);
-        const entity = lastNameIndexEntity(partitionKey, { lastName: newName, ids: newIds });
-        plan.add(
-          newIndex ? ['update', entity, 'Replace', { etag: newIndex.etag }] : ['create', entity],
-          'newIndex',
-        );
-      }
-      let nextDepartment: Department | undefined;
-      if (dept) {
-        const isListedManager = dept.value.manager?.employeeId === employeeId;
-        const manager = managerCopyChanged && isListedManager ? managerOf(next) : undefined;
-        nextDepartment = manager ? { ...dept.value, manager } : dept.value;
-        plan.add(
-          ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
-          'department',
-        );
-      }
-
-      previous = {
-        ...(emailChanged ? { email: current.data.email } : {}),
-        ...(nameChanged ? { lastName: current.data.lastName } : {}),
-      };
-      if (context.outbox) {
-        plan.add(
-          outboxAction(partitionKey, {
-            employeeId,
-            reason: 'updated',
-            current: { email: next.email, lastName: next.lastName },
-            ...(Object.keys(previous).length > 0 ? { previous } : {}),
-          }),
-          'outbox',
-        );
-      }
-      try {
-        const etags = await submitPlanned(table, plan);
+    previous = {
+      ...(emailChanged ? { email: current.data.email } : {}),
+      ...(nameChanged ? { lastName: current.data.lastName } : {}),
+    };
+    if (context.outbox) {
+      plan.add(
+        outboxAction(partitionKey, {
+          employeeId,
+          reason: 'updated',
+          current: { email: next.email, lastName: next.lastName },
+          ...(Object.keys(previous).length > 0 ? { previous } : {}),
+        }),
+        'outbox',
+      );
+    }
+    return submitAttempt(
+      table,
+      plan,
+      attempt,
+      async (etags) => {
         const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
         if (dept && nextDepartment) {
           const etag = etagOf('department');
           if (etag) rememberDepartment(context, department, { value: nextDepartment, etag });
         }
-        if (oldIds) {
-          const etag = etagOf('oldIndex');
-          rememberLastNameIndex(
-            context,
-            department,
-            etag ? { value: { lastName: oldName, ids: oldIds }, etag } : undefined,
-            oldName,
-          );
-        }
-        if (newIds) {
-          const etag = etagOf('newIndex');
-          rememberLastNameIndex(
-            context,
-            department,
-            etag ? { value: { lastName: newName, ids: newIds }, etag } : undefined,
-            newName,
-          );
-        }
+        if (oldIds) rememberIndexWrite(context, department, oldName, oldIds, etagOf('oldIndex'));
+        if (newIds) rememberIndexWrite(context, department, newName, newIds, etagOf('newIndex'));
         return {
           value: toEmployee(department, next),
           etag: etagOf('employee') ?? (await currentEtag(table, partitionKey, primary.rowKey)),
         };
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
+      },
+      async (failure) => {
         forgetVersions(context, department, nameChanged ? [oldName, newName] : []);
-        switch (error.role) {
+        switch (failure.role) {
           case 'employee': {
-            const own = await ownCommit(table, department, partitionKey, employeeId, writeId);
+            const own = await ownCommit(table, department, employeeId, writeId);
             if (own) return own;
             // Changed after our read. The next attempt checks the caller's version again: a
             // review write changed only the review list, which the caller's ETag still covers.
             return RETRY;
           }
           case 'oldEmail':
-            // The employee did not change (its operation came first and passed): the copy is missing.
+            // The employee did not change (its operation came first and passed): the copy is
+            // missing.
             missingCopyOf = current.data.email;
             return RETRY;
           case 'email':
             throw emailTaken(department, next.email);
           default:
-            return retryUnexplained(error, attempt);
+            return undefined;
         }
-      }
-    },
-    () => contendedError(`Employee ${employeeId}`),
-  );
+      },
+    );
+  });
   const change: EmployeeChange = { department, employeeId, reason: 'updated' };
   if (previous && Object.keys(previous).length > 0) change.previous = previous;
   await context.changes.publish([change]);

@@ -5,7 +5,7 @@
  * commit and its post-commit message. Off by default (`INDEX_ANNOUNCE_DELAY_SECONDS=0`: announce
  * is then a no-op): the index outbox row in each write's own transaction already guarantees that.
  */
-import type { EmployeeService } from '../directory/directory';
+import type { EmployeeService } from '../directory';
 import { isDepartmentName, isEmployeeId } from '../storage/keys';
 import type { ChangeQueue } from './queueChangeSink';
 

@@ -11,13 +11,14 @@
  * email copy (email entry) they were copied from; the directory accepts either as `If-Match`.
  */
 import type { TableEntity } from '@azure/data-tables';
-import type { EmployeeData, StoredProperties } from '../directory/employeeEntity';
 import {
   employeeDataProperties,
   readEmployeeFields,
   toEmployee,
   type Employee,
-} from '../directory/employeeEntity';
+  type EmployeeData,
+  type StoredProperties,
+} from '../directory';
 import {
   emailIndexPartitionKey,
   emailIndexRowKey,

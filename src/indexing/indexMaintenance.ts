@@ -26,10 +26,14 @@
  * Every step is idempotent; a lost race (412/409/404) restarts the loop.
  */
 import type { TableClient } from '@azure/data-tables';
-import { readEmployeeData, type EmployeeData } from '../directory/employeeEntity';
-import { readEmployeeState } from '../directory/employeeState';
-import { EntityTypes, isEntityOfType } from '../directory/entityTypes';
-import { readEntity } from '../directory/state';
+import {
+  EntityTypes,
+  isEntityOfType,
+  readEmployeeData,
+  readEmployeeState,
+  readEntity,
+  type EmployeeData,
+} from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { ThrottledError } from '../errors';
 import { tookEffect } from '../storage/errors';

@@ -12,7 +12,7 @@
  * worker can find entries the change may have orphaned.
  */
 import { z } from 'zod';
-import type { EmployeeChange } from '../directory/changes';
+import type { EmployeeChange } from '../directory';
 import { isDepartmentName, isEmployeeId } from '../storage/keys';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../storage/queue';
 

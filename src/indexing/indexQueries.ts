@@ -8,15 +8,19 @@
  *   (the index lags behind a rename) is left out, so answers are never wrong, at worst late.
  */
 import type { TableClient } from '@azure/data-tables';
-import { emailNotFound } from '../directory/directoryErrors';
-import { toEmployee, type Employee, type EmployeeField } from '../directory/employeeEntity';
-import { parseEmployeeSelect } from '../directory/employeeQueries';
-import { readEmployeeState } from '../directory/employeeState';
-import { readEntity } from '../directory/state';
+import {
+  emailNotFound,
+  pageSizeOf,
+  parseEmployeeSelect,
+  readEmployeeState,
+  readEntity,
+  toEmployee,
+  withFields,
+  type Employee,
+  type EmployeeField,
+  type Versioned,
+} from '../directory';
 import { ensureTable } from '../storage/createOnce';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../directory/validation';
-import type { Versioned } from '../directory/versionCache';
-import { ValidationError } from '../errors';
 import { mapBounded } from '../storage/parallel';
 import {
   decodeContinuationToken,
@@ -85,15 +89,8 @@ function compareMembers(a: EmployeeRef, b: EmployeeRef): number {
 
 function project(employee: Employee, fields: EmployeeField[] | undefined): Record<string, unknown> {
   if (!fields) return employee as unknown as Record<string, unknown>;
-  const json: Record<string, unknown> = {
-    department: employee.department,
-    employeeId: employee.employeeId,
-  };
-  for (const field of fields) {
-    const value = (employee as unknown as Record<string, unknown>)[field];
-    if (value !== undefined) json[field] = value;
-  }
-  return json;
+  const keys = { department: employee.department, employeeId: employee.employeeId };
+  return withFields(keys, fields, (field) => employee[field]);
 }
 
 /**
@@ -113,14 +110,7 @@ export async function findEmployeesAcrossOrganisation(
   lastName: string,
   options: OrgLastNameOptions = {},
 ): Promise<{ items: Record<string, unknown>[]; continuationToken: string | null }> {
-  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-    throw new ValidationError(
-      `query.pageSize: must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
-      'query.pageSize',
-      'InvalidPageSize',
-    );
-  }
+  const pageSize = pageSizeOf(options.pageSize);
   const fields = parseEmployeeSelect(options.select);
   const wanted = normalizeLastName(lastName);
   const scope = lookupScope(wanted);

@@ -11,7 +11,7 @@ import { lastNameBlobName, normalizeLastName, parseLastNameBlobName } from '../s
 import {
   decodeMember,
   encodeMember,
-  untilWritten,
+  changeMember,
   writeOrRetry,
   type EmployeeRef,
   type LastNameStore,
@@ -84,23 +84,18 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
       );
     },
 
-    add: (lastName, member) => {
-      const name = normalizeLastName(lastName);
-      const encoded = encodeMember(member);
-      return untilWritten(`Last-name index blob "${name}"`, async () => {
+    add: (lastName, member) =>
+      changeMember('Last-name index blob', lastName, member, async (name, encoded) => {
         const current = await read(lastNameBlobName(name));
         if (current?.members.includes(encoded)) return false;
         const members = [...(current?.members ?? []), encoded].sort();
         return writeOrRetry(() =>
           write(name, members, current ? { ifMatch: current.etag } : { ifNoneMatch: '*' }),
         );
-      });
-    },
+      }),
 
-    remove: (lastName, member) => {
-      const name = normalizeLastName(lastName);
-      const encoded = encodeMember(member);
-      return untilWritten(`Last-name index blob "${name}"`, async () => {
+    remove: (lastName, member) =>
+      changeMember('Last-name index blob', lastName, member, async (name, encoded) => {
         const current = await read(lastNameBlobName(name));
         if (!current?.members.includes(encoded)) return false;
         const members = current.members.filter((m) => m !== encoded);
@@ -111,8 +106,7 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
                 .delete({ conditions: { ifMatch: current.etag } })
             : write(name, members, { ifMatch: current.etag }),
         );
-      });
-    },
+      }),
 
     members: async (lastName) => {
       const current = await read(lastNameBlobName(normalizeLastName(lastName)));

@@ -27,7 +27,7 @@ import {
   decodeMember,
   encodeMember,
   parseMemberList,
-  untilWritten,
+  changeMember,
   writeOrRetry,
   type EmployeeRef,
   type LastNameStore,
@@ -143,11 +143,9 @@ export function entityLastNameStore(
       return tookEffect(() => submitEntityGroupTransaction(table, actions));
     },
 
-    add: (lastName, member) => {
-      const name = normalizeLastName(lastName);
-      const partitionKey = orgLastNamePartitionKey(name);
-      const encoded = encodeMember(member);
-      return untilWritten(`Last-name index "${name}"`, async () => {
+    add: (lastName, member) =>
+      changeMember('Last-name index', lastName, member, async (name, encoded) => {
+        const partitionKey = orgLastNamePartitionKey(name);
         const shards = await readShards(partitionKey);
         if (shards.some((s) => s.members.includes(encoded))) return false;
         const fits = shards.find((s) => JSON.stringify([...s.members, encoded]).length <= maxChars);
@@ -165,14 +163,11 @@ export function entityLastNameStore(
         return writeOrRetry(() =>
           table.createEntity(shardEntity(partitionKey, name, number, [encoded])),
         );
-      });
-    },
+      }),
 
-    remove: (lastName, member) => {
-      const name = normalizeLastName(lastName);
-      const partitionKey = orgLastNamePartitionKey(name);
-      const encoded = encodeMember(member);
-      return untilWritten(`Last-name index "${name}"`, async () => {
+    remove: (lastName, member) =>
+      changeMember('Last-name index', lastName, member, async (name, encoded) => {
+        const partitionKey = orgLastNamePartitionKey(name);
         const shards = await readShards(partitionKey);
         const holding = shards.find((s) => s.members.includes(encoded));
         if (!holding) return false;
@@ -190,8 +185,7 @@ export function entityLastNameStore(
                 },
               ),
         );
-      });
-    },
+      }),
 
     members: async (lastName) => {
       const shards = await readShards(orgLastNamePartitionKey(normalizeLastName(lastName)));

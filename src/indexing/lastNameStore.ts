@@ -12,7 +12,7 @@
  */
 import { ThrottledError } from '../errors';
 import { tookEffect } from '../storage/errors';
-import { isDepartmentName, isEmployeeId } from '../storage/keys';
+import { isDepartmentName, isEmployeeId, normalizeLastName } from '../storage/keys';
 
 /** One member of a last name: an employee of a department. */
 export interface EmployeeRef {
@@ -138,4 +138,22 @@ export async function untilWritten<T>(
  */
 export async function writeOrRetry(write: () => Promise<unknown>): Promise<true | 'retry'> {
   return (await tookEffect(write)) || 'retry';
+}
+
+/**
+ * Adds or removes one member of a last name's list ({@link LastNameStore.add}, `remove`) as an
+ * {@link untilWritten} loop: `attempt` gets the normalised name and the encoded member, reads the
+ * list and writes it conditionally (false when there is nothing to do, `'retry'` on a lost race).
+ *
+ * @throws {ThrottledError} after {@link MAX_LIST_ATTEMPTS} lost races.
+ */
+export function changeMember(
+  what: string,
+  lastName: string,
+  member: EmployeeRef,
+  attempt: (name: string, encoded: string) => Promise<boolean | 'retry'>,
+): Promise<boolean> {
+  const name = normalizeLastName(lastName);
+  const encoded = encodeMember(member);
+  return untilWritten(`${what} "${name}"`, () => attempt(name, encoded));
 }

@@ -6,7 +6,7 @@
  * write's nudge, or its next `PUT /departments/{d}`, which lists it, brings it in.
  */
 import { mapBounded } from '../storage/parallel';
-import { readWholeRange } from '../directory/paging';
+import { readWholeRange } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { DEPARTMENT_LIST_PARTITION_KEY, parseDepartmentListRowKey } from '../storage/keys';
 import type { IndexStores } from './indexMaintenance';

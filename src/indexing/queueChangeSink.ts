@@ -17,7 +17,7 @@
  * write still returns only after the message holding its change or nudge is stored, but under load
  * the queue sees a few messages instead of one per write. */
 import type { QueueClient } from '@azure/storage-queue';
-import type { EmployeeChange, EmployeeChangeSink } from '../directory/changes';
+import type { EmployeeChange, EmployeeChangeSink } from '../directory';
 import { ensureQueue } from '../storage/createOnce';
 import { CoalescingSender } from '../storage/coalescingSender';
 import { sendJsonMessage } from '../storage/queue';

@@ -1,0 +1,182 @@
+/**
+ * Step 2 (and 4) of a drain round (src/indexing/outboxDrain.ts): what the indexes hold now for
+ * the round's keys (the targets) and what the department's partition says they should hold (the
+ * sources).
+ */
+import type { TableClient } from '@azure/data-tables';
+import { odata } from '@azure/data-tables';
+import {
+  EntityTypes,
+  isEntityOfType,
+  readEmployeeData,
+  type EmployeeData,
+  type StoredEntity,
+} from '../directory';
+import { withStorageErrors } from '../storage/errors';
+import { mapBounded } from '../storage/parallel';
+import {
+  departmentPartitionKey,
+  emailIndexPartitionKey,
+  emailIndexRowKey,
+  emailRowKey,
+  employeeRowKey,
+  idIndexPartitionKey,
+  idIndexRowKey,
+} from '../storage/keys';
+import type { IndexStores } from './indexMaintenance';
+import type { MemberListSnapshot } from './lastNameStore';
+import type { Work } from './outboxDrainWork';
+
+/** Row keys per `RowKey eq … or …` query: Azure allows 15 comparisons, one is the PartitionKey. */
+const KEYS_PER_QUERY = 14;
+
+/** The state of one employee as the sources say: its data, or gone (`undefined`). */
+export interface EmployeeSource {
+  data: EmployeeData;
+  /** ETag of the entity it was read from (an email copy, or the employee): the `SourceETag`. */
+  etag: string;
+}
+
+/** What one round read in step 2. */
+export interface Snapshot {
+  idEntries: Map<string, StoredEntity>;
+  emailEntries: Map<string, StoredEntity>;
+  lists: Map<string, MemberListSnapshot>;
+  sources: Sources;
+}
+
+export interface Sources {
+  /** Normalised email → the copy holding it now (absent: nobody). */
+  copies: Map<string, StoredEntity & { data: EmployeeData }>;
+  /** Employee id → its state (`undefined`: gone). */
+  employees: Map<string, EmployeeSource | undefined>;
+  /** RowKey → ETag ('' when absent) of every source entity read, for step 4. */
+  fingerprint: Map<string, string>;
+}
+
+/**
+ * Entities of one partition by RowKey: a point read for one, `RowKey eq … or …` queries of
+ * {@link KEYS_PER_QUERY} for more. Absent keys are absent from the map.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function readRowKeys(
+  table: TableClient,
+  partitionKey: string,
+  rowKeys: readonly string[],
+): Promise<Map<string, StoredEntity>> {
+  const found = new Map<string, StoredEntity>();
+  const unique = [...new Set(rowKeys)];
+  const chunks: string[][] = [];
+  for (let i = 0; i < unique.length; i += KEYS_PER_QUERY) {
+    chunks.push(unique.slice(i, i + KEYS_PER_QUERY));
+  }
+  await mapBounded(chunks, 8, (chunk) =>
+    withStorageErrors(async () => {
+      const keys = chunk.map((rowKey) => odata`RowKey eq ${rowKey}`).join(' or ');
+      const filter = `${odata`PartitionKey eq ${partitionKey}`} and (${keys})`;
+      for await (const entity of table.listEntities<Record<string, unknown>>({
+        queryOptions: { filter },
+      })) {
+        const stored = { ...entity, partitionKey, rowKey: entity.rowKey ?? '' } as StoredEntity;
+        found.set(stored.rowKey, stored);
+      }
+    }),
+  );
+  return found;
+}
+
+export async function takeSnapshot(
+  stores: IndexStores,
+  department: string,
+  work: Work,
+): Promise<Snapshot> {
+  // The targets and the sources are independent reads: step 4 checks the sources again after
+  // the writes, so their order does not matter.
+  const ids = work.employeeIds.filter((id) => !work.fresh.has(`id:${id}`));
+  const emails = work.emails.filter((email) => !work.fresh.has(`email:${email}`));
+  const [idEntries, emailEntries, lists, sources] = await Promise.all([
+    readRowKeys(stores.index, idIndexPartitionKey(department), ids.map(idIndexRowKey)),
+    readRowKeys(stores.index, emailIndexPartitionKey(department), emails.map(emailIndexRowKey)),
+    mapBounded(work.lastNames, 8, (name) => stores.lastNames.snapshot(name)),
+    readSources(stores.employees, departmentPartitionKey(department), work),
+  ]);
+  return {
+    idEntries,
+    emailEntries,
+    lists: new Map(lists.map((list) => [list.lastName, list])),
+    sources,
+  };
+}
+
+/**
+ * The department's own say on each email and employee of the round: the email copies (one
+ * query per 14 addresses, with the employee entities of employees that may be gone), then the
+ * employee entity of any employee no single copy speaks for.
+ */
+export async function readSources(
+  table: TableClient,
+  partitionKey: string,
+  work: Work,
+): Promise<Sources> {
+  const fingerprint = new Map<string, string>();
+  const copyKeys = work.emails.map(emailRowKey);
+  const goneKeys = [...work.maybeGone].map(employeeRowKey);
+  const first = await readRowKeys(table, partitionKey, [...copyKeys, ...goneKeys]);
+
+  const copies: Sources['copies'] = new Map();
+  const claims = new Map<string, (StoredEntity & { data: EmployeeData })[]>();
+  work.emails.forEach((email, i) => {
+    const entity = first.get(copyKeys[i]!);
+    fingerprint.set(copyKeys[i]!, entity?.etag ?? '');
+    const data =
+      entity && isEntityOfType(entity, EntityTypes.employeeEmail)
+        ? readEmployeeData(entity)
+        : undefined;
+    if (!entity || !data) return;
+    const copy = { ...entity, data };
+    copies.set(email, copy);
+    claims.set(data.employeeId, [...(claims.get(data.employeeId) ?? []), copy]);
+  });
+
+  const employees: Sources['employees'] = new Map();
+  const unresolved: string[] = [];
+  for (const employeeId of work.employeeIds) {
+    const primary = first.get(employeeRowKey(employeeId));
+    const claimed = claims.get(employeeId) ?? [];
+    if (work.maybeGone.has(employeeId)) {
+      const data =
+        primary && isEntityOfType(primary, EntityTypes.employee)
+          ? readEmployeeData(primary)
+          : undefined;
+      fingerprint.set(employeeRowKey(employeeId), primary?.etag ?? '');
+      employees.set(employeeId, primary && data ? { data, etag: primary.etag } : undefined);
+    } else if (claimed.length === 1) {
+      employees.set(employeeId, { data: claimed[0]!.data, etag: claimed[0]!.etag });
+    } else {
+      // No copy among these addresses holds the employee (it changed its email since the row was
+      // written) or, with damaged data, several do: the employee entity decides.
+      unresolved.push(employeeId);
+    }
+  }
+  const primaries = await readRowKeys(table, partitionKey, unresolved.map(employeeRowKey));
+  for (const employeeId of unresolved) {
+    const rowKey = employeeRowKey(employeeId);
+    const primary = primaries.get(rowKey);
+    const data =
+      primary && isEntityOfType(primary, EntityTypes.employee)
+        ? readEmployeeData(primary)
+        : undefined;
+    fingerprint.set(rowKey, primary?.etag ?? '');
+    employees.set(employeeId, primary && data ? { data, etag: primary.etag } : undefined);
+  }
+  return { copies, employees, fingerprint };
+}
+
+export function sameSources(before: Sources, after: Sources): boolean {
+  if (before.fingerprint.size !== after.fingerprint.size) return false;
+  for (const [rowKey, etag] of before.fingerprint) {
+    if (after.fingerprint.get(rowKey) !== etag) return false;
+  }
+  return true;
+}

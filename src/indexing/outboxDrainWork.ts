@@ -1,0 +1,113 @@
+/**
+ * Step 1 of a drain round (src/indexing/outboxDrain.ts): the department's outbox rows, and the
+ * keys they name — employees, emails and last names — that the round works on.
+ */
+import type { TableClient } from '@azure/data-tables';
+import { readOutboxRow, type OutboxRow } from '../directory';
+import { withStorageErrors } from '../storage/errors';
+import { rowKeyRangeFilter } from '../storage/filters';
+import { normalizeEmail, normalizeLastName, outboxRowKeyRange } from '../storage/keys';
+
+/** Rows read per round; a larger outbox is drained in several rounds. */
+export const MAX_ROWS_PER_ROUND = 500;
+/** Changes taken per round (an import's rows hold many): bounds the reads and writes of a round. */
+export const MAX_CHANGES_PER_ROUND = 1_000;
+
+/** The keys one round works on. */
+export interface Work {
+  rows: OutboxRow[];
+  employeeIds: string[];
+  emails: string[];
+  lastNames: string[];
+  /** Employees some change removed from the partition: read the employee entity directly. */
+  maybeGone: Set<string>;
+  /**
+   * Employees and emails that only new employees bring (creates and imports, not carried over
+   * from a lost round): their index entries are expected absent, so they are written as creates
+   * without reading them first — a create fails where an entry exists, and the round is lost and
+   * run again with reads.
+   */
+  fresh: Set<string>;
+}
+
+/**
+ * The partition's outbox rows, up to {@link MAX_ROWS_PER_ROUND} rows or
+ * {@link MAX_CHANGES_PER_ROUND} changes (an import chunk's row holds ~47); unreadable entities in
+ * the range are skipped.
+ */
+export async function readOutbox(
+  table: TableClient,
+  partitionKey: string,
+): Promise<{ rows: OutboxRow[]; more: boolean }> {
+  const range = outboxRowKeyRange();
+  return withStorageErrors(async () => {
+    const rows: OutboxRow[] = [];
+    let changes = 0;
+    const entities = table.listEntities<Record<string, unknown>>({
+      queryOptions: { filter: rowKeyRangeFilter(partitionKey, range) },
+    });
+    for await (const entity of entities) {
+      // Full: the rest waits for the next round (the query stops here, fetching no more pages).
+      if (rows.length >= MAX_ROWS_PER_ROUND || changes >= MAX_CHANGES_PER_ROUND) {
+        return { rows, more: true };
+      }
+      const row = readOutboxRow(entity);
+      if (!row) continue;
+      rows.push(row);
+      changes += row.changes.length;
+    }
+    return { rows, more: false };
+  });
+}
+
+/**
+ * The keys of a round: those the rows name, plus those of a lost round carried over. A key is
+ * fresh when only new employees bring it (see {@link Work.fresh}).
+ */
+export function workOf(rows: OutboxRow[], carried?: Work): Work {
+  const employeeIds = new Set<string>(carried?.employeeIds);
+  const emails = new Set<string>(carried?.emails);
+  const lastNames = new Set<string>(carried?.lastNames);
+  const maybeGone = new Set<string>(carried?.maybeGone);
+  const fresh = new Set<string>();
+  // A key seen before (in a carried-over round, or in another change) is never fresh.
+  const seen = new Set<string>([
+    ...[...employeeIds].map((id) => `id:${id}`),
+    ...[...emails].map((email) => `email:${email}`),
+  ]);
+  const see = (key: string, isFresh: boolean): void => {
+    if (isFresh && !seen.has(key)) fresh.add(key);
+    else fresh.delete(key);
+    seen.add(key);
+  };
+  for (const change of rows.flatMap((row) => row.changes)) {
+    const isNew = change.reason === 'created' || change.reason === 'imported';
+    see(`id:${change.employeeId}`, isNew);
+    if (change.current) see(`email:${normalizeEmail(change.current.email)}`, isNew);
+    if (change.previous?.email !== undefined) {
+      see(`email:${normalizeEmail(change.previous.email)}`, false);
+    }
+    employeeIds.add(change.employeeId);
+    if (!change.current) maybeGone.add(change.employeeId);
+    for (const email of [change.current?.email, change.previous?.email]) {
+      if (email !== undefined) emails.add(normalizeEmail(email));
+    }
+    // An update that kept the last name leaves the membership as the earlier change made it
+    // (that change's row, if not drained yet, names the last name itself).
+    const keptName = change.reason === 'updated' && change.previous?.lastName === undefined;
+    for (const name of [
+      keptName ? undefined : change.current?.lastName,
+      change.previous?.lastName,
+    ]) {
+      if (name !== undefined) lastNames.add(normalizeLastName(name));
+    }
+  }
+  return {
+    rows,
+    employeeIds: [...employeeIds].sort(),
+    emails: [...emails].sort(),
+    lastNames: [...lastNames].sort(),
+    maybeGone,
+    fresh,
+  };
+}

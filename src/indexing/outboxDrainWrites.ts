@@ -1,0 +1,160 @@
+/**
+ * Steps 3 and 5 of a drain round (src/indexing/outboxDrain.ts): the index writes that bring the
+ * targets in line with the sources, each conditional on what the snapshot read, and the deletion
+ * of the drained rows.
+ */
+import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { OutboxRow, StoredEntity } from '../directory';
+import {
+  submitEntityGroupTransaction,
+  type EntityGroupAction,
+} from '../storage/entityGroupTransaction';
+import { tookEffect } from '../storage/errors';
+import { mapBounded } from '../storage/parallel';
+import { emailIndexRowKey, idIndexRowKey, normalizeLastName } from '../storage/keys';
+import { emailIndexEntity, idIndexEntity, keysOf, readTracked } from './indexEntities';
+import type { IndexStores } from './indexMaintenance';
+import { encodeMember } from './lastNameStore';
+import { readRowKeys, type Snapshot } from './outboxDrainSnapshot';
+import type { Work } from './outboxDrainWork';
+
+const MAX_OPERATIONS = 100;
+
+/**
+ * Whether a round wrote something whose condition cannot prove it current: a create (the entry
+ * was absent, and absence repeats) or a member-list change (membership repeats within a list
+ * another drainer left unchanged). An update or delete is conditional on an ETag, which never
+ * repeats: if it took effect, nobody wrote the entry since our read, and a drainer that found it
+ * current then had read the same source version we did or a newer one, which wrote its own row.
+ */
+export interface RoundWrites {
+  unprovable: boolean;
+}
+
+/**
+ * Submits actions of one index partition in transactions of up to 100: false when one lost a
+ * race (the round is then lost).
+ */
+export async function submitAll(
+  table: TableClient,
+  actions: EntityGroupAction[],
+  writes: RoundWrites,
+): Promise<boolean> {
+  if (actions.some((action) => action[0] === 'create')) writes.unprovable = true;
+  for (let start = 0; start < actions.length; start += MAX_OPERATIONS) {
+    const chunk = actions.slice(start, start + MAX_OPERATIONS);
+    const applied = await tookEffect(() => submitEntityGroupTransaction(table, chunk));
+    if (!applied) return false;
+  }
+  return true;
+}
+
+/**
+ * The action that makes one index entry what it should be: `wanted` written over `target` under
+ * the ETag it was read with (or created where nothing was), `target` deleted under its ETag when
+ * nothing is wanted; none when neither exists.
+ */
+function entryAction(
+  target: StoredEntity | undefined,
+  wanted: TableEntity | undefined,
+): EntityGroupAction[] {
+  if (wanted) {
+    return [target ? ['update', wanted, 'Replace', { etag: target.etag }] : ['create', wanted]];
+  }
+  if (!target) return [];
+  return [
+    ['delete', { partitionKey: target.partitionKey, rowKey: target.rowKey }, { etag: target.etag }],
+  ];
+}
+
+/** By-email entries: a copy of whoever holds each address now, none where nobody does. */
+export function emailActions(
+  department: string,
+  work: Work,
+  snapshot: Snapshot,
+): EntityGroupAction[] {
+  return work.emails.flatMap((email) => {
+    const target = snapshot.emailEntries.get(emailIndexRowKey(email));
+    const copy = snapshot.sources.copies.get(email);
+    if (copy && target?.SourceETag === copy.etag) return [];
+    return entryAction(target, copy && emailIndexEntity(department, copy.data, copy.etag));
+  });
+}
+
+/** By-id entries: a copy of each present employee tracking its keys, none for a gone one. */
+export function idActions(department: string, work: Work, snapshot: Snapshot): EntityGroupAction[] {
+  return work.employeeIds.flatMap((employeeId) => {
+    const target = snapshot.idEntries.get(idIndexRowKey(employeeId));
+    const source = snapshot.sources.employees.get(employeeId);
+    if (!source) return entryAction(target, undefined);
+    const keys = keysOf(source.data);
+    const current =
+      target?.SourceETag === source.etag &&
+      JSON.stringify(readTracked(target)) === JSON.stringify(keys);
+    if (current) return [];
+    return entryAction(target, idIndexEntity(department, source.data, source.etag, keys));
+  });
+}
+
+/** Each employee a member of exactly its current last name, among the names of the round. */
+export async function writeLastNames(
+  stores: IndexStores,
+  department: string,
+  work: Work,
+  snapshot: Snapshot,
+  writes: RoundWrites,
+): Promise<boolean> {
+  const outcomes = await mapBounded(work.lastNames, 8, async (name) => {
+    const list = snapshot.lists.get(name);
+    if (!list) return true;
+    const members = new Set(list.members);
+    const add = [];
+    const remove = [];
+    for (const employeeId of work.employeeIds) {
+      const source = snapshot.sources.employees.get(employeeId);
+      const wanted = source !== undefined && normalizeLastName(source.data.lastName) === name;
+      const member = { department, employeeId };
+      const held = members.has(encodeMember(member));
+      if (wanted && !held) add.push(member);
+      if (!wanted && held) remove.push(member);
+    }
+    if (add.length === 0 && remove.length === 0) return true;
+    writes.unprovable = true;
+    return stores.lastNames.change(list, add, remove);
+  });
+  return outcomes.every(Boolean);
+}
+
+/**
+ * Deletes drained rows, each conditional on the ETag it was read with, in transactions of up to
+ * 100. A row already deleted by a concurrent drainer fails its transaction (404): the rows still
+ * there are read again and the rest deleted.
+ */
+export async function deleteRows(
+  table: TableClient,
+  partitionKey: string,
+  rows: OutboxRow[],
+): Promise<void> {
+  let pending = rows;
+  for (let attempt = 1; attempt <= 3 && pending.length > 0; attempt++) {
+    const failed: OutboxRow[] = [];
+    for (let start = 0; start < pending.length; start += MAX_OPERATIONS) {
+      const chunk = pending.slice(start, start + MAX_OPERATIONS);
+      const deleted = await tookEffect(() =>
+        submitEntityGroupTransaction(
+          table,
+          chunk.map((row) => ['delete', { partitionKey, rowKey: row.rowKey }, { etag: row.etag }]),
+        ),
+      );
+      if (!deleted) failed.push(...chunk);
+    }
+    if (failed.length === 0) return;
+    const still = await readRowKeys(
+      table,
+      partitionKey,
+      failed.map((row) => row.rowKey),
+    );
+    pending = failed.filter((row) => still.get(row.rowKey)?.etag === row.etag);
+  }
+  // Left-overs are drained again by the next nudge or sweep: harmless.
+}
