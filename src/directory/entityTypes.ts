@@ -2,7 +2,7 @@
  * Entity types of the `Employees` table (heterogeneous entity types pattern).
  *
  * One department partition holds several kinds of entity. Each carries an `EntityType` property
- * naming its type and version, and its RowKey starts with a type prefix (see src/storage/keys.ts),
+ * naming its type and version, and its RowKey starts with a type prefix (see src/storage/keys/),
  * so a range query returns one type and a reader can skip any entity whose type it does not know
  * (an entity written by a newer version of the app, for example).
  */

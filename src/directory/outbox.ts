@@ -10,7 +10,7 @@
  * to add or drop: the employee's new ones and the ones it had before. It is a hint of *where* to
  * look, never the new state: the drainer reads the department's entities for that.
  *
- * RowKey `outbox_<employeeId>_<sequence>` (src/storage/keys.ts): each write adds a new row (an
+ * RowKey `outbox_<employeeId>_<sequence>` (src/storage/keys/outbox.ts): each write adds a new row (an
  * upsert of a fresh key, so an SDK retry of a committed transaction cannot fail on it), a single
  * write's rows are contiguous per employee, and the sequence (milliseconds in base 36, then random) only
  * keeps them unique — the drainer does not depend on their order.

@@ -5,7 +5,7 @@
  * the `odata` template (values are quoted and escaped by the SDK, so no input can widen it).
  *
  * A token records the last RowKey returned and is bound to the query's scope (a hash of the
- * partition and bounds, see `encodeContinuationToken` in src/storage/keys.ts): the next page asks
+ * partition and bounds, see `encodeContinuationToken` in src/storage/keys/continuation.ts): the next page asks
  * for `RowKey gt <last>`. A token from another query, a tampered one, or one pointing outside the
  * range is refused with `InvalidContinuationToken` (400) before any storage call.
  */
