@@ -201,3 +201,26 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
     },
   };
 }
+
+/** One HTTP route the host registered, as its own function list (`/admin/functions`) reports it. */
+export interface RegisteredHttpRoute {
+  method: string;
+  route: string;
+}
+
+/** Every HTTP-triggered route of the running host, one entry per method. */
+export async function registeredHttpRoutes(host: RunningHost): Promise<RegisteredHttpRoute[]> {
+  const functions = (await (await fetch(`${host.origin}/admin/functions`)).json()) as {
+    bindings: Record<string, { type: string; route?: string; methods?: string[] }>;
+  }[];
+  return functions.flatMap((fn) =>
+    Object.values(fn.bindings)
+      .filter((binding) => binding.type === 'httpTrigger')
+      .flatMap((binding) =>
+        (binding.methods ?? []).map((method) => ({
+          method: method.toUpperCase(),
+          route: binding.route ?? '',
+        })),
+      ),
+  );
+}

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { ApiContract, type OpenApiDocument } from '../../support/apiContract';
-import { startHost, type RunningHost } from '../../support/host';
+import { registeredHttpRoutes, startHost, type RunningHost } from '../../support/host';
 import { send, seg, uniqueDepartment } from '../acceptance/client';
 
 type Json = Record<string, unknown>;
@@ -37,19 +37,7 @@ beforeAll(async () => {
   expect(reply.status).toBe(200);
   expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
   doc = reply.body as Document;
-  const functions = (await (await fetch(`${host.origin}/admin/functions`)).json()) as {
-    bindings: Record<string, { type: string; route?: string; methods?: string[] }>;
-  }[];
-  registered = functions.flatMap((fn) =>
-    Object.values(fn.bindings)
-      .filter((binding) => binding.type === 'httpTrigger')
-      .flatMap((binding) =>
-        (binding.methods ?? []).map((method) => ({
-          method: method.toUpperCase(),
-          route: binding.route!,
-        })),
-      ),
-  );
+  registered = await registeredHttpRoutes(host);
 }, 60_000);
 afterAll(async () => {
   await host?.stop();

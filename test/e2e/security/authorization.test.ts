@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { encodePrincipalHeader } from '../../../src/identity/principal';
-import { startHost, type RunningHost } from '../../support/host';
+import { registeredHttpRoutes, startHost, type RunningHost } from '../../support/host';
 import { expectError, send, seg, uniqueDepartment, type Reply } from '../acceptance/client';
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
@@ -298,16 +298,7 @@ async function call(
 
 beforeAll(async () => {
   host = await startHost();
-  const functions = (await (await fetch(`${host.origin}/admin/functions`)).json()) as {
-    bindings: Record<string, { type: string; route?: string; methods?: string[] }>;
-  }[];
-  registered = functions.flatMap((fn) =>
-    Object.values(fn.bindings)
-      .filter((binding) => binding.type === 'httpTrigger')
-      .flatMap((binding) =>
-        (binding.methods ?? []).map((method) => `${method.toUpperCase()} ${binding.route}`),
-      ),
-  );
+  registered = (await registeredHttpRoutes(host)).map(({ method, route }) => `${method} ${route}`);
   for (const department of [dept, twinDept]) {
     const created = await call('PUT', `/departments/${seg(department)}`, 'admin', { json: {} });
     expect(created.status).toBe(201);
