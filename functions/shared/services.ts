@@ -71,6 +71,15 @@ export interface Services {
 }
 
 /** `build`, called on the first call that does not throw; its result is kept. */
+/**
+ * A nudge that could not be sent: no request waits for it (the outbox row is the record), so it
+ * goes to the host's log; the outbox sweep drains the department within its schedule.
+ */
+function nudgeFailed(error: unknown, department: string): void {
+  const reason = error instanceof Error ? error.message : String(error);
+  console.warn(`Index outbox nudge for "${department}" not sent (the sweep drains it): ${reason}`);
+}
+
 function lazy<T>(build: () => T): () => T {
   let built: { value: T } | undefined;
   return () => (built ??= { value: build() }).value;
@@ -93,7 +102,7 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   });
   const table = (name: (c: Config) => string) => clients().table(name(config()));
   // One sink per process: it packs the changes of concurrent writes into shared messages.
-  const changeQueue = lazy(() => configuredChangeQueue(config(), clients()));
+  const changeQueue = lazy(() => configuredChangeQueue(config(), clients(), nudgeFailed));
 
   const indexStores = lazy(() => configuredIndexStores(config(), clients()));
 
@@ -160,7 +169,7 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       // Its own directory and sink, whose outbox nudges wait a second: one nudge per department
       // and second however many employees the worker archives (configuredBackgroundChangeQueue).
       // The archive message re-publishes on a replay, so the delete need not announce.
-      const changes = configuredBackgroundChangeQueue(config(), clients());
+      const changes = configuredBackgroundChangeQueue(config(), clients(), nudgeFailed);
       const employees = table((c) => c.tables.employees);
       return {
         employees,

@@ -9,19 +9,24 @@ import type { Config } from '../config';
 import type { StorageClients } from '../storage/clients';
 import type { IndexStores } from './indexMaintenance';
 import { lastNameStoreFor } from './lastNameStores';
-import { queueChangeSink, type ChangeQueue } from './queueChangeSink';
+import { queueChangeSink, type ChangeQueue, type ChangeQueueOptions } from './queueChangeSink';
 
 /**
  * The `index-updates` queue as the directory's change sink: the directory records every change in
  * its index outbox, and the sink nudges the worker after the commit (`INDEX_NUDGE_DELAY_SECONDS`;
  * the pre-write announcement of `INDEX_ANNOUNCE_DELAY_SECONDS` is an optional extra, off by
- * default).
+ * default). `onNudgeError` hears of nudges that could not be sent (writes do not wait for them).
  */
-export function configuredChangeQueue(config: Config, clients: StorageClients): ChangeQueue {
+export function configuredChangeQueue(
+  config: Config,
+  clients: StorageClients,
+  onNudgeError?: ChangeQueueOptions['onNudgeError'],
+): ChangeQueue {
   return queueChangeSink(clients.queue(config.queues.indexUpdates), {
     announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
     outbox: true,
     nudgeDelaySeconds: config.directory.indexNudgeDelaySeconds,
+    onNudgeError,
   });
 }
 
@@ -34,11 +39,13 @@ export function configuredChangeQueue(config: Config, clients: StorageClients): 
 export function configuredBackgroundChangeQueue(
   config: Config,
   clients: StorageClients,
+  onNudgeError?: ChangeQueueOptions['onNudgeError'],
 ): ChangeQueue {
   return queueChangeSink(clients.queue(config.queues.indexUpdates), {
     announceDelaySeconds: 0,
     outbox: true,
     nudgeDelaySeconds: Math.max(1, config.directory.indexNudgeDelaySeconds),
+    onNudgeError,
   });
 }
 

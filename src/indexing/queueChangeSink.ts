@@ -13,9 +13,11 @@
  * the outbox, which makes it unnecessary; it remains as an optional extra: when it surfaces the
  * worker re-reads the primary entities and reconciles, a no-op if the indexes are current.
  *
- * Messages of concurrent writes are shared (group commit, src/storage/coalescingSender.ts): a
- * write still returns only after the message holding its change or nudge is stored, but under load
- * the queue sees a few messages instead of one per write. */
+ * Messages of concurrent writes are shared (group commit, src/storage/coalescingSender.ts), so
+ * under load the queue sees a few messages instead of one per write. A v1 change message is the
+ * only record of its change, so a write returns only after it is stored; a nudge is not (the
+ * outbox row is), so a write returns without waiting for its nudge.
+ */
 import type { QueueClient } from '@azure/storage-queue';
 import type { EmployeeChange, EmployeeChangeSink } from '../directory';
 import { ensureQueue } from '../storage/createOnce';
@@ -37,6 +39,11 @@ export interface ChangeQueue extends EmployeeChangeSink {
    * @throws {DomainError} when storage refuses or cannot be reached (the write should not go on).
    */
   announce(employees: readonly { department: string; employeeId: string }[]): Promise<void>;
+  /**
+   * Resolves once every nudge handed over so far is stored or has failed (tests; a host shutting
+   * down). Change messages (without the outbox) are stored before `publish` resolves anyway.
+   */
+  settled(): Promise<void>;
 }
 
 /** Options of {@link queueChangeSink}. */
@@ -50,6 +57,17 @@ export interface ChangeQueueOptions {
   outbox?: boolean;
   /** Visibility delay of a nudge in seconds (default 0); see {@link Config} `indexNudgeDelaySeconds`. */
   nudgeDelaySeconds?: number;
+  /**
+   * How long a nudge waits for the nudges of later writes to travel with it (default
+   * {@link DEFAULT_NUDGE_LINGER_MS}; 0 sends at once). Writes do not wait for nudges, so this adds
+   * to the index lag only, and it spares a queue message per write when writes follow each other.
+   */
+  nudgeLingerMs?: number;
+  /**
+   * Told of a nudge that could not be sent (after the SDK's retries). Writes do not wait for their
+   * nudges, so nobody else hears of it; the outbox sweep drains the rows later. Default: ignored.
+   */
+  onNudgeError?: (error: unknown, department: string) => void;
   /** Clock (tests). */
   now?: () => number;
 }
@@ -59,6 +77,9 @@ export interface ChangeQueueOptions {
  * stand in for: the queue starts the delay when it receives the message, after the send began.
  */
 const NUDGE_MARGIN_MS = 250;
+
+/** Default of {@link ChangeQueueOptions.nudgeLingerMs}: a tenth of a second of index lag. */
+export const DEFAULT_NUDGE_LINGER_MS = 100;
 
 /** Builds the sink over the `index-updates` queue client (one per process: it packs messages). */
 export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions = {}): ChangeQueue {
@@ -84,49 +105,105 @@ export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions 
       })),
     );
   };
-  if (options.outbox) return { outbox: true, publish: nudger(queue, options), announce };
+  if (options.outbox) return { outbox: true, ...nudger(queue, options), announce };
   return {
     publish: (published: EmployeeChange[]) => changes.addAll(published),
+    settled: async () => undefined,
     announce,
   };
 }
 
 /**
  * Publishing as outbox nudges: the departments of committed changes, several per message when
- * writes overlap (group commit). With a nudge delay, a department whose last nudge from this
- * process is still invisible gets no other: that nudge's drain starts after it surfaces, so it
- * reads every row committed before now.
+ * writes overlap (group commit).
+ *
+ * A write does not wait for its nudge: the outbox row in its transaction is the durable record,
+ * so a nudge only shortens the time until the drain. `publish` hands the departments over and
+ * returns; a send that fails after the SDK's retries is reported to `onNudgeError`, and the
+ * sweep (src/indexing/outboxSweep.ts) drains the rows it left.
+ *
+ * A nudge lingers ({@link ChangeQueueOptions.nudgeLingerMs}) so that the nudges of writes that
+ * follow travel with it. A department is left out when a nudge for it is already lingering,
+ * waiting or being sent: that message is stored after this call, so its drain reads the outbox
+ * after this commit. With a nudge delay, a
+ * department whose last nudge from this process is still invisible gets no other either: that
+ * nudge's drain starts after it surfaces, so it reads every row committed before now.
  */
-function nudger(queue: QueueClient, options: ChangeQueueOptions): EmployeeChangeSink['publish'] {
+function nudger(
+  queue: QueueClient,
+  options: ChangeQueueOptions,
+): Pick<ChangeQueue, 'publish' | 'settled'> {
   const delaySeconds = options.nudgeDelaySeconds ?? 0;
   const now = options.now ?? Date.now;
+  const onError = options.onNudgeError ?? (() => undefined);
+  const lingerMs = options.nudgeLingerMs ?? DEFAULT_NUDGE_LINGER_MS;
   /** Department → when its last delayed nudge surfaces (this process's clock). */
   const surfacing = new Map<string, number>();
+  /** Departments held or handed to the sender whose message is not stored yet. */
+  const unsent = new Set<string>();
+  /** Departments waiting for the end of the linger. */
+  const held = new Set<string>();
+  const pending = new Set<Promise<void>>();
+  const track = (work: Promise<void>): void => {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  };
   const sender = new CoalescingSender<string>({
     send: async (departments) => {
       await ensureQueue(queue);
       const started = now();
-      const unique = [...new Set(departments)];
       await sendJsonMessage(
         queue,
-        { v: 2, departments: unique },
+        { v: 2, departments },
         { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
       );
       if (delaySeconds > 0) {
-        for (const department of unique) surfacing.set(department, started + delaySeconds * 1000);
+        for (const department of departments) {
+          surfacing.set(department, started + delaySeconds * 1000);
+        }
       }
     },
     itemBytes: nudgeDepartmentBytes,
     budgetBytes: nudgeBudget(),
   });
-  return async (published) => {
+  const send = (departments: readonly string[]): Promise<void> =>
+    Promise.all(
+      departments.map((department) =>
+        sender
+          .add(department)
+          .catch((error: unknown) => onError(error, department))
+          .finally(() => unsent.delete(department)),
+      ),
+    ).then(() => undefined);
+  const release = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      // Unreferenced: a process that is done may exit before the linger ends (the sweep drains).
+      setTimeout(() => {
+        const departments = [...held];
+        held.clear();
+        void send(departments).then(resolve);
+      }, lingerMs).unref();
+    });
+  const publish: ChangeQueue['publish'] = (published) => {
     const at = now();
     for (const [department, surfaces] of surfacing) {
       if (surfaces - NUDGE_MARGIN_MS <= at) surfacing.delete(department);
     }
-    const departments = [...new Set(published.map((c) => c.department))].filter(
-      (department) => !surfacing.has(department),
+    const fresh = [...new Set(published.map((c) => c.department))].filter(
+      (department) => !surfacing.has(department) && !unsent.has(department),
     );
-    if (departments.length > 0) await sender.addAll(departments);
+    for (const department of fresh) unsent.add(department);
+    if (fresh.length === 0) return Promise.resolve();
+    if (lingerMs <= 0) {
+      track(send(fresh));
+    } else {
+      if (held.size === 0) track(release());
+      for (const department of fresh) held.add(department);
+    }
+    return Promise.resolve();
   };
+  const settled: ChangeQueue['settled'] = async () => {
+    while (pending.size > 0) await Promise.all([...pending]);
+  };
+  return { publish, settled };
 }

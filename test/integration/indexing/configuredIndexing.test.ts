@@ -9,6 +9,7 @@ import {
   configuredChangeQueue,
   configuredIndexStores,
 } from '../../../src/indexing/configuredIndexing';
+import { DEFAULT_NUDGE_LINGER_MS, queueChangeSink } from '../../../src/indexing/queueChangeSink';
 import { decodeQueueMessage } from '../../../src/storage/queue';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 
@@ -72,10 +73,10 @@ it.each([
 );
 
 it.each([
-  ['0', 3],
-  ['30', 2],
+  ['0', 2],
+  ['30', 1],
 ])(
-  'nudges with INDEX_NUDGE_DELAY_SECONDS=%s: %d messages for three writes in two departments',
+  'nudges with INDEX_NUDGE_DELAY_SECONDS=%s: %d messages for four writes in two departments',
   async (delay, expected) => {
     const config = configWith({ INDEX_NUDGE_DELAY_SECONDS: delay });
     const clients = testClients();
@@ -83,16 +84,20 @@ it.each([
     try {
       const changes = configuredChangeQueue(config, clients);
       expect(changes.outbox).toBe(true);
-      for (const department of ['Sales', 'Sales', 'Ops']) {
-        await changes.publish([{ department, employeeId: '000001', reason: 'updated' }]);
-      }
+      const write = (department: string): Promise<void> =>
+        changes.publish([{ department, employeeId: '000001', reason: 'updated' }]);
+      // Three writes at once share one nudge; a write does not wait for it.
+      await Promise.all([write('Sales'), write('Sales'), write('Ops')]);
+      await changes.settled();
+      // A write after that nudge is stored needs another, unless a delayed one is still invisible.
+      await write('Sales');
+      await changes.settled();
       expect((await queue.getProperties()).approximateMessagesCount).toBe(expected);
       const visible = (await queue.peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
       if (delay === '0') {
         expect(visible.map((m) => decodeQueueMessage(m.messageText))).toEqual([
+          { v: 2, departments: ['Sales', 'Ops'] },
           { v: 2, departments: ['Sales'] },
-          { v: 2, departments: ['Sales'] },
-          { v: 2, departments: ['Ops'] },
         ]);
       } else {
         expect(visible).toEqual([]); // delayed: the drain starts after every write above
@@ -102,3 +107,50 @@ it.each([
     }
   },
 );
+
+it.each([
+  [DEFAULT_NUDGE_LINGER_MS, 1],
+  [0, 3],
+])(
+  'a nudge lingers %d ms for the writes that follow: %d messages for three writes',
+  async (lingerMs, expected) => {
+    const queue = testClients().queue(uniqueName('linger'));
+    try {
+      const changes = queueChangeSink(queue, { outbox: true, nudgeLingerMs: lingerMs });
+      for (const department of ['Sales', 'Ops', 'Sales']) {
+        await changes.publish([{ department, employeeId: '000001', reason: 'created' }]);
+        // Without a linger each nudge is stored before the next write: nothing to share it with.
+        if (lingerMs === 0) await changes.settled();
+      }
+      await changes.settled();
+      const messages = (await queue.peekMessages({ numberOfMessages: 32 })).peekedMessageItems;
+      expect(messages).toHaveLength(expected);
+      expect(
+        new Set(
+          messages.flatMap(
+            (m) => (decodeQueueMessage(m.messageText) as { departments: string[] }).departments,
+          ),
+        ),
+      ).toEqual(new Set(['Sales', 'Ops']));
+    } finally {
+      await queue.delete();
+    }
+  },
+);
+
+it('reports a nudge it cannot send, and the write that published it does not fail', async () => {
+  // An invalid queue name: the service refuses the queue's creation (400, not retried).
+  const clients = testClients();
+  const failures: string[] = [];
+  const changes = queueChangeSink(clients.queue('Not_A_Queue'), {
+    outbox: true,
+    onNudgeError: (error, department) =>
+      failures.push(`${department}: ${error instanceof Error ? error.name : 'unknown'}`),
+  });
+  await expect(
+    changes.publish([{ department: 'Sales', employeeId: '000001', reason: 'created' }]),
+  ).resolves.toBeUndefined();
+  await changes.settled();
+  expect(failures).toHaveLength(1);
+  expect(failures[0]).toMatch(/^Sales: /);
+});
