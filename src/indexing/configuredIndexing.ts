@@ -64,5 +64,6 @@ export function configuredIndexStores(config: Config, clients: StorageClients): 
       clients.container(config.containers.lastNameIndex),
       { maxShardChars: config.directory.lastNameShardChars },
     ),
+    fences: new Map(),
   };
 }

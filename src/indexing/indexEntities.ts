@@ -23,6 +23,7 @@ import {
   emailIndexPartitionKey,
   emailIndexRowKey,
   idIndexPartitionKey,
+  INDEX_FENCE_ROW_KEY,
   idIndexRowKey,
   normalizeEmail,
   normalizeLastName,
@@ -32,6 +33,7 @@ import {
 export const IndexEntityTypes = {
   byId: 'EmployeeIdIndex.v1',
   byEmail: 'EmployeeEmailIndex.v1',
+  fence: 'EmployeeIndexFence.v1',
 } as const;
 
 /** Normalised emails and last names an id entry says the indexes may hold for the employee. */
@@ -75,6 +77,16 @@ export function emailIndexEntity(
     ...employeeDataProperties(data),
     SourceETag: sourceEtag,
   };
+}
+
+/**
+ * The drain fence of a by-id or by-email index partition: written (created once, then replaced
+ * under its ETag) by every drain round's transactions in that partition, and never deleted, so
+ * two rounds that read the partition at the same time cannot both write it (src/indexing/
+ * outboxDrain.ts). It holds nothing else.
+ */
+export function indexFenceEntity(partitionKey: string): TableEntity<StoredProperties> {
+  return { partitionKey, rowKey: INDEX_FENCE_ROW_KEY, EntityType: IndexEntityTypes.fence };
 }
 
 function stringList(json: unknown): string[] {

@@ -67,6 +67,12 @@ export interface IndexStores {
   index: TableClient;
   /** The organisation-wide last-name index (option 1 or 3). */
   lastNames: LastNameStore;
+  /**
+   * The ETag each index partition's drain fence got from this process's last write of it, by
+   * PartitionKey (src/indexing/outboxDrain.ts): a drain round that only creates entries in a
+   * partition then reads nothing there first. Optional; one per process.
+   */
+  fences?: Map<string, string>;
 }
 
 /** Which employee to reconcile, and what it was before (a hint: tracked keys suffice). */

@@ -71,16 +71,9 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
       const removed = new Set(remove.map(encodeMember));
       const kept = snapshot.members.filter((m) => !removed.has(m));
       const members = [...new Set([...kept, ...add.map(encodeMember)])].sort();
-      const same =
-        members.length === snapshot.members.length &&
-        members.every((m) => snapshot.members.includes(m));
-      if (same) return true;
+      // Written even when nothing changed, and kept when emptied (see LastNameStore.change).
       return tookEffect(() =>
-        members.length === 0
-          ? container
-              .getBlockBlobClient(lastNameBlobName(name))
-              .delete({ conditions: { ifMatch: etag } })
-          : write(name, members, etag ? { ifMatch: etag } : { ifNoneMatch: '*' }),
+        write(name, members, etag ? { ifMatch: etag } : { ifNoneMatch: '*' }),
       );
     },
 
@@ -123,7 +116,10 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
       for (const blobName of names) {
         const name = parseLastNameBlobName(blobName);
         const current = name === undefined ? undefined : await read(blobName);
-        if (name !== undefined && current) byName.set(name, toRefs(current.members));
+        // A list the drain emptied is kept as a fence (see `change`); it lists nobody.
+        if (name !== undefined && current?.members.length) {
+          byName.set(name, toRefs(current.members));
+        }
       }
       return byName;
     },

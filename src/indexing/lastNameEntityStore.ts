@@ -114,31 +114,19 @@ export function entityLastNameStore(
           created.push({ number, members: [member], etag: '' });
         }
       }
-      const actions: EntityGroupAction[] = [];
-      next.forEach((shard, i) => {
-        const before = read[i]!.members;
-        const unchanged =
-          shard.members.length === before.length && shard.members.every((m, j) => m === before[j]);
-        if (unchanged) return;
-        actions.push(
-          shard.members.length === 0
-            ? [
-                'delete',
-                { partitionKey, rowKey: orgLastNameShardRowKey(shard.number) },
-                { etag: shard.etag },
-              ]
-            : [
-                'update',
-                shardEntity(partitionKey, name, shard.number, shard.members),
-                'Replace',
-                { etag: shard.etag },
-              ],
-        );
-      });
+      // Every shard read is written, changed or not, and an emptied shard is kept (empty): the
+      // change is then conditional on the whole list as read, and a later change from an older
+      // snapshot fails even when this one changed nothing (see LastNameStore.change).
+      const actions: EntityGroupAction[] = next.map((shard) => [
+        'update',
+        shardEntity(partitionKey, name, shard.number, shard.members),
+        'Replace',
+        { etag: shard.etag },
+      ]);
       for (const shard of created) {
         actions.push(['create', shardEntity(partitionKey, name, shard.number, shard.members)]);
       }
-      if (actions.length === 0) return true;
+      if (actions.length === 0) actions.push(['create', shardEntity(partitionKey, name, 0, [])]);
       await ensureTable(table);
       return tookEffect(() => submitEntityGroupTransaction(table, actions));
     },
@@ -213,6 +201,8 @@ export function entityLastNameStore(
           byName.set(name, [...(byName.get(name) ?? []), ...members]);
         }
       });
+      // A list the drain emptied is kept as a fence (see `change`); it lists nobody.
+      for (const [name, members] of byName) if (members.length === 0) byName.delete(name);
       return byName;
     },
   };

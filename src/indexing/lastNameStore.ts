@@ -43,10 +43,15 @@ export interface LastNameStore {
   /**
    * Adds and removes members relative to `snapshot`, only if the list is still exactly as read
    * (every write conditional on the ETags the snapshot holds; the entity store writes all its
-   * shards in one entity group transaction). No-op additions and removals are dropped.
+   * shards in one entity group transaction).
    *
-   * @returns true when written or nothing needed writing; false when the list changed since the
-   *   snapshot (nothing was written: read again and decide again).
+   * The list is written even when nothing changes, and an emptied list is kept (empty) rather than
+   * deleted: so a change made from an older snapshot of the list fails after this one, whatever
+   * this one did, and a list never goes back to "absent", which a create from a snapshot that
+   * found it absent would not notice. The outbox drain relies on both (src/indexing/outboxDrain.ts).
+   *
+   * @returns true when written; false when the list changed since the snapshot (nothing was
+   *   written: read again and decide again).
    * @throws {DomainError} for storage faults.
    */
   change(

@@ -4,55 +4,64 @@
  * organisation-wide last-name index. One drain round:
  *
  * 1. `read`: one range query for the partition's outbox rows (up to {@link MAX_ROWS_PER_ROUND}
- *    rows or {@link MAX_CHANGES_PER_ROUND} changes);
- *    they name the employees, emails and last names to look at.
- * 2. `snapshot`: side by side, the index entries of those employees and emails (targets: ETags
- *    and what they hold), the member lists of those last names, and the *sources* in the
- *    department's partition — the email copies of those addresses (who holds each address now),
- *    and for an employee no copy speaks for, the employee entity. Several keys of one partition
+ *    rows or {@link MAX_CHANGES_PER_ROUND} changes); they name the employees, emails and last
+ *    names to look at.
+ * 2. `snapshot`: first the targets — the index entries of those employees and emails (none for
+ *    keys only new employees bring), each index partition's *drain fence* (read with the entries,
+ *    in the same query) and the member lists of those last names — and only then the *sources* in
+ *    the department's partition: the email copies of those addresses (who holds each address now)
+ *    and, for an employee no copy speaks for, the employee entity. Several keys of one partition
  *    go in one query (`RowKey eq … or …`, 14 to a query).
- * 3. `emails`, `ids`, `lastNames`: write what differs from the sources, grouped per index
- *    partition — by-email entries in entity group transactions of up to 100 on `email_<dept>`,
- *    by-id entries likewise on `empid_<dept>`, one conditional change per last name (the entity
- *    store changes all shards of a name in one transaction). Every write is conditional on the
- *    ETag the snapshot read (or is a create where nothing was), so a concurrent writer makes it
- *    fail instead of being overwritten; the round then starts again.
- * 4. `verified`: read the sources again. If any changed since step 2, what we wrote may already
- *    be stale: start again. Otherwise every entry we wrote matches a source that was still current
- *    after our last write. Skipped when the round only updated or deleted entries under their
- *    ETags (see {@link RoundWrites}): only creates and member-list changes need it.
- * 5. `deleted`: delete the drained rows in one transaction of the partition, each conditional on
- *    the ETag it was read with (rows are written once; a row a concurrent drainer already
- *    deleted is simply left out on the next try).
+ * 3. `emails`, `ids`, `lastNames`: write what differs from the sources — by-email entries, then
+ *    by-id entries, each partition in entity group transactions that also write its fence under
+ *    the ETag the snapshot read (a round with nothing to change there writes the fence alone),
+ *    then every member list of the round, changed or not, under the ETags it was read with.
+ * 4. `deleted`: delete the drained rows in one transaction of the partition, each conditional on
+ *    the ETag it was read with (rows are written once; a row a concurrent drainer already deleted
+ *    is simply left out on the next try).
  *
- * A lost round (a conditional write failed, or a source changed) runs again and keeps the lost
- * round's keys even if a concurrent drainer deleted their rows meanwhile: what this drainer wrote
- * from its stale read must be looked at again.
+ * A lost round (a write failed its condition) runs again and keeps the lost round's keys even if a
+ * concurrent drainer deleted their rows meanwhile: what this drainer wrote may need looking at.
  *
- * Why this is safe without a lease: the rows stay until step 5, so a crash anywhere leaves them
- * for the next drain (nudge retry or sweep), and every step is idempotent. Rows written after
- * step 1 are not deleted, so their changes are drained later. Two drainers of one partition may
- * run at once (two hosts, a sweep and a nudge): the last of them to write an entry verifies after
- * that write that its source is unchanged — a drainer holding a stale read writes, sees the source
- * moved on in step 4 and rewrites from the new source. A lease would not help: a holder paused
- * past its expiry still writes to another table, which no lease in `Employees` can fence.
- * Residual: a drainer that writes from a stale read and then crashes before step 4, while another
- * drainer has already deleted the rows, leaves that entry stale until the index audit
- * (src/orchestrations/audit/) repairs it — a pause and a crash together.
+ * Why this is safe without a lease, with any number of drainers of one partition (two hosts, a
+ * sweep and a nudge), any of them paused or crashing anywhere: the rows stay until step 4, so a
+ * crash leaves them for the next drain, and every step is idempotent. For the writes, take any
+ * index partition (or list) P and the last round R that wrote it. R's write was conditional on
+ * P's fence as R read it, so nobody wrote P between R's read of the fence and R's write, and R
+ * read its sources after that read. A change to the employees R wrote, committed after R read the
+ * sources, wrote an outbox row; the round that drains that row reads the fence after the commit
+ * and writes P after that — so after R, which R being the last rules out: the row is still in the
+ * outbox and a later round will write P from the change. Hence the last round to write P wrote
+ * from sources that no drained change has outdated. Without the fence a round that found nothing
+ * to do wrote nothing, and a drainer paused with an older read could then write stale entries,
+ * which nobody was left to correct had it crashed before checking its sources again (the check
+ * this design replaces). The fences are never deleted, and emptied member lists are kept, since a
+ * create from a read that found one absent could not tell it had been written meanwhile. A
+ * process may take a fence's ETag from its own last write of it instead of reading it
+ * ({@link IndexStores.fences}): that too is a read from before the sources.
+ * A lease would not do: a holder paused past its expiry still writes to another table, which no
+ * lease in `Employees` can fence; the fence lives with the data it guards.
+ *
+ * Not covered: writers other than drains — the v1 reconcile of change messages
+ * (src/indexing/indexMaintenance.ts, used without the outbox and by the optional announcements)
+ * and the index audit's repairs — write entries without the fence, each under its own conditions.
  */
 import { ThrottledError } from '../errors';
 import { ensureTable } from '../storage/createOnce';
-import { departmentPartitionKey } from '../storage/keys';
+import {
+  departmentPartitionKey,
+  emailIndexPartitionKey,
+  idIndexPartitionKey,
+} from '../storage/keys';
 import type { IndexStores } from './indexMaintenance';
-import { readSources, sameSources, takeSnapshot } from './outboxDrainSnapshot';
+import { takeSnapshot } from './outboxDrainSnapshot';
 import { readOutbox, workOf, type Work } from './outboxDrainWork';
 import {
   deleteRows,
   emailActions,
   idActions,
-  submitAll,
+  submitFenced,
   writeLastNames,
-  type RoundWrites,
 } from './outboxDrainWrites';
 
 export { MAX_CHANGES_PER_ROUND, MAX_ROWS_PER_ROUND } from './outboxDrainWork';
@@ -61,8 +70,7 @@ export { MAX_CHANGES_PER_ROUND, MAX_ROWS_PER_ROUND } from './outboxDrainWork';
 const MAX_LOST_ROUNDS = 8;
 
 /** A step of a drain round, reported to {@link DrainOptions.afterStep}. */
-export type DrainStep =
-  'read' | 'snapshot' | 'emails' | 'ids' | 'lastNames' | 'verified' | 'deleted';
+export type DrainStep = 'read' | 'snapshot' | 'emails' | 'ids' | 'lastNames' | 'deleted';
 
 /** Called for each employee the drain found gone from the directory (e.g. to remove its photos). */
 export type GoneHandler = (department: string, employeeId: string) => Promise<void>;
@@ -121,15 +129,26 @@ export async function drainOutbox(
     const snapshot = await takeSnapshot(stores, department, work);
     await step('snapshot');
     // One index partition after the other, so a crash test can stop between any two.
-    const writes: RoundWrites = { unprovable: false };
-    let written = await submitAll(stores.index, emailActions(department, work, snapshot), writes);
+    let written = await submitFenced(
+      stores.index,
+      emailIndexPartitionKey(department),
+      emailActions(department, work, snapshot),
+      snapshot.fences.email,
+      stores.fences,
+    );
     if (written) {
       await step('emails');
-      written = await submitAll(stores.index, idActions(department, work, snapshot), writes);
+      written = await submitFenced(
+        stores.index,
+        idIndexPartitionKey(department),
+        idActions(department, work, snapshot),
+        snapshot.fences.id,
+        stores.fences,
+      );
     }
     if (written) {
       await step('ids');
-      written = await writeLastNames(stores, department, work, snapshot, writes);
+      written = await writeLastNames(stores, department, work, snapshot);
     }
     if (!written) {
       lost++;
@@ -137,16 +156,6 @@ export async function drainOutbox(
       continue;
     }
     await step('lastNames');
-
-    const again = writes.unprovable
-      ? await readSources(stores.employees, partitionKey, work)
-      : snapshot.sources;
-    if (!sameSources(snapshot.sources, again)) {
-      lost++;
-      carried = work;
-      continue;
-    }
-    await step('verified');
 
     const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
     for (const employeeId of gone) await options.onGone?.(department, employeeId);

@@ -1,7 +1,7 @@
 /**
- * Step 2 (and 4) of a drain round (src/indexing/outboxDrain.ts): what the indexes hold now for
- * the round's keys (the targets) and what the department's partition says they should hold (the
- * sources).
+ * Step 2 of a drain round (src/indexing/outboxDrain.ts): what the indexes hold now for the round's
+ * keys (the targets, with each index partition's drain fence), then what the department's
+ * partition says they should hold (the sources).
  */
 import type { TableClient } from '@azure/data-tables';
 import { odata } from '@azure/data-tables';
@@ -22,6 +22,7 @@ import {
   employeeRowKey,
   idIndexPartitionKey,
   idIndexRowKey,
+  INDEX_FENCE_ROW_KEY,
 } from '../storage/keys';
 import type { IndexStores } from './indexMaintenance';
 import type { MemberListSnapshot } from './lastNameStore';
@@ -42,6 +43,8 @@ export interface Snapshot {
   idEntries: Map<string, StoredEntity>;
   emailEntries: Map<string, StoredEntity>;
   lists: Map<string, MemberListSnapshot>;
+  /** ETag of each index partition's drain fence, read before the sources (`undefined`: none yet). */
+  fences: { id: string | undefined; email: string | undefined };
   sources: Sources;
 }
 
@@ -50,8 +53,6 @@ export interface Sources {
   copies: Map<string, StoredEntity & { data: EmployeeData }>;
   /** Employee id → its state (`undefined`: gone). */
   employees: Map<string, EmployeeSource | undefined>;
-  /** RowKey → ETag ('' when absent) of every source entity read, for step 4. */
-  fingerprint: Map<string, string>;
 }
 
 /**
@@ -86,25 +87,51 @@ export async function readRowKeys(
   return found;
 }
 
+/**
+ * The entries of one index partition under `rowKeys`, and its fence: read with them in the same
+ * query, or — when there is no entry to read — taken from this process's last write of it
+ * ({@link IndexStores.fences}), which is older than any read we could make now.
+ */
+async function readTargets(
+  stores: IndexStores,
+  partitionKey: string,
+  rowKeys: string[],
+): Promise<{ entries: Map<string, StoredEntity>; fence: string | undefined }> {
+  const cached = stores.fences?.get(partitionKey);
+  if (rowKeys.length === 0 && cached !== undefined) return { entries: new Map(), fence: cached };
+  const entries = await readRowKeys(stores.index, partitionKey, [INDEX_FENCE_ROW_KEY, ...rowKeys]);
+  const fence = entries.get(INDEX_FENCE_ROW_KEY)?.etag;
+  entries.delete(INDEX_FENCE_ROW_KEY);
+  return { entries, fence };
+}
+
+/**
+ * Reads the targets of a round — with the drain fence of both index partitions and the member
+ * lists — and only then the sources. The order is what makes the round safe: its writes are
+ * conditional on the fences and lists as read here, so they fail if any other round wrote since,
+ * and a round that reads sources older than ours must have read the fences before us (see
+ * src/indexing/outboxDrain.ts).
+ *
+ * @throws {DomainError} for storage faults.
+ */
 export async function takeSnapshot(
   stores: IndexStores,
   department: string,
   work: Work,
 ): Promise<Snapshot> {
-  // The targets and the sources are independent reads: step 4 checks the sources again after
-  // the writes, so their order does not matter.
   const ids = work.employeeIds.filter((id) => !work.fresh.has(`id:${id}`));
   const emails = work.emails.filter((email) => !work.fresh.has(`email:${email}`));
-  const [idEntries, emailEntries, lists, sources] = await Promise.all([
-    readRowKeys(stores.index, idIndexPartitionKey(department), ids.map(idIndexRowKey)),
-    readRowKeys(stores.index, emailIndexPartitionKey(department), emails.map(emailIndexRowKey)),
+  const [id, email, lists] = await Promise.all([
+    readTargets(stores, idIndexPartitionKey(department), ids.map(idIndexRowKey)),
+    readTargets(stores, emailIndexPartitionKey(department), emails.map(emailIndexRowKey)),
     mapBounded(work.lastNames, 8, (name) => stores.lastNames.snapshot(name)),
-    readSources(stores.employees, departmentPartitionKey(department), work),
   ]);
+  const sources = await readSources(stores.employees, departmentPartitionKey(department), work);
   return {
-    idEntries,
-    emailEntries,
+    idEntries: id.entries,
+    emailEntries: email.entries,
     lists: new Map(lists.map((list) => [list.lastName, list])),
+    fences: { id: id.fence, email: email.fence },
     sources,
   };
 }
@@ -114,12 +141,7 @@ export async function takeSnapshot(
  * query per 14 addresses, with the employee entities of employees that may be gone), then the
  * employee entity of any employee no single copy speaks for.
  */
-export async function readSources(
-  table: TableClient,
-  partitionKey: string,
-  work: Work,
-): Promise<Sources> {
-  const fingerprint = new Map<string, string>();
+async function readSources(table: TableClient, partitionKey: string, work: Work): Promise<Sources> {
   const copyKeys = work.emails.map(emailRowKey);
   const goneKeys = [...work.maybeGone].map(employeeRowKey);
   const first = await readRowKeys(table, partitionKey, [...copyKeys, ...goneKeys]);
@@ -128,7 +150,6 @@ export async function readSources(
   const claims = new Map<string, (StoredEntity & { data: EmployeeData })[]>();
   work.emails.forEach((email, i) => {
     const entity = first.get(copyKeys[i]!);
-    fingerprint.set(copyKeys[i]!, entity?.etag ?? '');
     const data =
       entity && isEntityOfType(entity, EntityTypes.employeeEmail)
         ? readEmployeeData(entity)
@@ -149,7 +170,6 @@ export async function readSources(
         primary && isEntityOfType(primary, EntityTypes.employee)
           ? readEmployeeData(primary)
           : undefined;
-      fingerprint.set(employeeRowKey(employeeId), primary?.etag ?? '');
       employees.set(employeeId, primary && data ? { data, etag: primary.etag } : undefined);
     } else if (claimed.length === 1) {
       employees.set(employeeId, { data: claimed[0]!.data, etag: claimed[0]!.etag });
@@ -167,16 +187,7 @@ export async function readSources(
       primary && isEntityOfType(primary, EntityTypes.employee)
         ? readEmployeeData(primary)
         : undefined;
-    fingerprint.set(rowKey, primary?.etag ?? '');
     employees.set(employeeId, primary && data ? { data, etag: primary.etag } : undefined);
   }
-  return { copies, employees, fingerprint };
-}
-
-export function sameSources(before: Sources, after: Sources): boolean {
-  if (before.fingerprint.size !== after.fingerprint.size) return false;
-  for (const [rowKey, etag] of before.fingerprint) {
-    if (after.fingerprint.get(rowKey) !== etag) return false;
-  }
-  return true;
+  return { copies, employees };
 }

@@ -1,7 +1,7 @@
 /**
- * Steps 3 and 5 of a drain round (src/indexing/outboxDrain.ts): the index writes that bring the
- * targets in line with the sources, each conditional on what the snapshot read, and the deletion
- * of the drained rows.
+ * Steps 3 and 4 of a drain round (src/indexing/outboxDrain.ts): the index writes that bring the
+ * targets in line with the sources, each conditional on what the snapshot read (entries, fences,
+ * member lists), and the deletion of the drained rows.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import type { OutboxRow, StoredEntity } from '../directory';
@@ -12,7 +12,13 @@ import {
 import { tookEffect } from '../storage/errors';
 import { mapBounded } from '../storage/parallel';
 import { emailIndexRowKey, idIndexRowKey, normalizeLastName } from '../storage/keys';
-import { emailIndexEntity, idIndexEntity, keysOf, readTracked } from './indexEntities';
+import {
+  emailIndexEntity,
+  idIndexEntity,
+  indexFenceEntity,
+  keysOf,
+  readTracked,
+} from './indexEntities';
 import type { IndexStores } from './indexMaintenance';
 import { encodeMember } from './lastNameStore';
 import { readRowKeys, type Snapshot } from './outboxDrainSnapshot';
@@ -21,31 +27,43 @@ import type { Work } from './outboxDrainWork';
 const MAX_OPERATIONS = 100;
 
 /**
- * Whether a round wrote something whose condition cannot prove it current: a create (the entry
- * was absent, and absence repeats) or a member-list change (membership repeats within a list
- * another drainer left unchanged). An update or delete is conditional on an ETag, which never
- * repeats: if it took effect, nobody wrote the entry since our read, and a drainer that found it
- * current then had read the same source version we did or a newer one, which wrote its own row.
+ * Writes the actions of one index partition together with its drain fence, in transactions of
+ * up to 100 operations (the fence and 99 actions): the first conditional on the fence's ETag as
+ * the snapshot read it (or creating it), each next on the ETag the previous one gave it. A round
+ * with nothing to change in the partition still writes the fence. False when a transaction lost
+ * a race — another round wrote the partition since our read, or an entry changed — and the round
+ * is then lost. `fences` (this process's cache, {@link IndexStores.fences}) learns the fence's new
+ * ETag, or forgets it after a lost race.
+ *
+ * @throws {DomainError} for storage faults.
  */
-export interface RoundWrites {
-  unprovable: boolean;
-}
-
-/**
- * Submits actions of one index partition in transactions of up to 100: false when one lost a
- * race (the round is then lost).
- */
-export async function submitAll(
+export async function submitFenced(
   table: TableClient,
+  partitionKey: string,
   actions: EntityGroupAction[],
-  writes: RoundWrites,
+  fence: string | undefined,
+  fences?: Map<string, string>,
 ): Promise<boolean> {
-  if (actions.some((action) => action[0] === 'create')) writes.unprovable = true;
-  for (let start = 0; start < actions.length; start += MAX_OPERATIONS) {
-    const chunk = actions.slice(start, start + MAX_OPERATIONS);
-    const applied = await tookEffect(() => submitEntityGroupTransaction(table, chunk));
+  let etag = fence;
+  fences?.delete(partitionKey);
+  const perTransaction = MAX_OPERATIONS - 1;
+  for (let start = 0; start === 0 || start < actions.length; start += perTransaction) {
+    const fenceAction: EntityGroupAction =
+      etag === undefined
+        ? ['create', indexFenceEntity(partitionKey)]
+        : ['update', indexFenceEntity(partitionKey), 'Replace', { etag }];
+    const chunk = [fenceAction, ...actions.slice(start, start + perTransaction)];
+    let next: string | undefined;
+    const applied = await tookEffect(async () => {
+      next = (await submitEntityGroupTransaction(table, chunk)).subResponses[0]?.etag;
+    });
     if (!applied) return false;
+    // Without the new ETag the next transaction could not be chained to this one: lose the round
+    // rather than read the fence again (a read now could see another round's write).
+    if (next === undefined && start + perTransaction < actions.length) return false;
+    etag = next;
   }
+  if (etag !== undefined) fences?.set(partitionKey, etag);
   return true;
 }
 
@@ -96,13 +114,15 @@ export function idActions(department: string, work: Work, snapshot: Snapshot): E
   });
 }
 
-/** Each employee a member of exactly its current last name, among the names of the round. */
+/**
+ * Each employee a member of exactly its current last name, among the names of the round. Every
+ * list of the round is written, changed or not (LastNameStore.change): it is that list's fence.
+ */
 export async function writeLastNames(
   stores: IndexStores,
   department: string,
   work: Work,
   snapshot: Snapshot,
-  writes: RoundWrites,
 ): Promise<boolean> {
   const outcomes = await mapBounded(work.lastNames, 8, async (name) => {
     const list = snapshot.lists.get(name);
@@ -118,8 +138,6 @@ export async function writeLastNames(
       if (wanted && !held) add.push(member);
       if (!wanted && held) remove.push(member);
     }
-    if (add.length === 0 && remove.length === 0) return true;
-    writes.unprovable = true;
     return stores.lastNames.change(list, add, remove);
   });
   return outcomes.every(Boolean);

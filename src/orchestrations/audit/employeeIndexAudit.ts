@@ -34,6 +34,7 @@ import { tookEffect } from '../../storage/errors';
 import {
   emailIndexPartitionKey,
   idIndexPartitionKey,
+  isIndexFenceRowKey,
   isEmployeeId,
   parseEmailIndexRowKey,
 } from '../../storage/keys';
@@ -65,7 +66,11 @@ export async function readEmployeeIndexEntries(
     readWholeRange(index, wholePartition(idIndexPartitionKey(department))),
     readWholeRange(index, wholePartition(emailIndexPartitionKey(department))),
   ]);
-  return { byId, byEmail };
+  // Each partition's drain fence (src/indexing/outboxDrain.ts) is no entry: never compared, and
+  // never deleted as an orphan.
+  const entries = (stored: StoredEntity[]): StoredEntity[] =>
+    stored.filter((entity) => !isIndexFenceRowKey(entity.rowKey));
+  return { byId: entries(byId), byEmail: entries(byEmail) };
 }
 
 /**

@@ -46,6 +46,17 @@ export function idIndexRowKey(employeeId: string): string {
   return employeeId;
 }
 
+/**
+ * RowKey of the drain fence of a by-id or by-email index partition (src/indexing/outboxDrain.ts).
+ * No entry can have it: id entries are six digits and every email entry holds an `@`.
+ */
+export const INDEX_FENCE_ROW_KEY = '~fence';
+
+/** True for the RowKey of an index partition's drain fence ({@link INDEX_FENCE_ROW_KEY}). */
+export function isIndexFenceRowKey(rowKey: string): boolean {
+  return rowKey === INDEX_FENCE_ROW_KEY;
+}
+
 /** RowKey in a by-email index partition: the escaped, normalised address. */
 export function emailIndexRowKey(email: string): string {
   return encodeKeyText(normalizeEmail(email));

@@ -162,6 +162,7 @@ it('nudges again on a replay after a crash between the delete and its nudge', as
 
   const replay = await archiveEmployee({ ...deps(), changes }, 'Sales', '000223');
   expect(replay.outcome).toBe('alreadyArchived');
+  await changes.settled(); // the replay's nudge, which the write does not wait for
   await expectArchivedOnce();
 });
 

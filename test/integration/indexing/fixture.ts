@@ -75,6 +75,8 @@ export function createIndexingFixture(
     stores,
     names,
     drain: async ({ visibilityTimeout = 30 } = {}) => {
+      // Writes do not wait for their nudges: let those of the writes so far reach the queue.
+      await sink.settled();
       await ensureQueue(queue);
       let handled = 0;
       for (;;) {

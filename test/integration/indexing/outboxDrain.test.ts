@@ -11,7 +11,13 @@ import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries
 import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
 import { drainOutbox, type DrainStep } from '../../../src/indexing/outboxDrain';
 import { sweepOutboxes } from '../../../src/indexing/outboxSweep';
-import { departmentPartitionKey, outboxRowKeyRange } from '../../../src/storage/keys';
+import {
+  departmentPartitionKey,
+  emailIndexPartitionKey,
+  idIndexPartitionKey,
+  INDEX_FENCE_ROW_KEY,
+  outboxRowKeyRange,
+} from '../../../src/storage/keys';
 import { createIndexingFixture, type IndexingFixture } from './fixture';
 
 const body = (n: number, over: Record<string, unknown> = {}) => ({
@@ -22,15 +28,7 @@ const body = (n: number, over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const STEPS: DrainStep[] = [
-  'read',
-  'snapshot',
-  'emails',
-  'ids',
-  'lastNames',
-  'verified',
-  'deleted',
-];
+const STEPS: DrainStep[] = ['read', 'snapshot', 'emails', 'ids', 'lastNames', 'deleted'];
 
 /** A pause between two steps of one drain, released by the test. */
 function pauseAfter(step: DrainStep) {
@@ -182,11 +180,11 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
     expect(entry.value.firstName).toBe('Third');
   });
 
-  it('removes what a stale drainer wrote after another drainer had found nothing to do', async () => {
+  it('stops a stale drainer from writing after another drainer found nothing to do', async () => {
     // The stale drainer reads employee 2 present; it is then deleted, and another drainer sees
     // nothing to index (no entries, no employee) and deletes both rows. The stale drainer's
-    // creates then meet no entries to conflict with: only its check of the sources afterwards
-    // shows that they are stale.
+    // creates meet no entries to conflict with, but the other drainer wrote the partitions'
+    // fences and the member list, so its writes fail and it reads again.
     await fx.directory.employees.create('Sales', body(2));
     const stale = pauseAfter('snapshot');
     const first = drainOutbox(fx.stores, 'Sales', { afterStep: stale.afterStep });
@@ -200,6 +198,93 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
     expect(await fx.drift()).toEqual([]);
     expect(await members('smith')).toEqual([]);
     expect(await byEmail('u2@contoso.com')).toBeUndefined();
+  });
+
+  it.each(['emails', 'ids', 'lastNames'] as const)(
+    'leaves nothing stale when that stale drainer crashes right after its %s step',
+    async (crashStep) => {
+      // As above, but the stale drainer dies after its first writes, and no drain comes after
+      // it: whatever it managed to write is all the indexes get. (Before the fences, its creates
+      // took effect and only its check of the sources afterwards could undo them.)
+      await fx.directory.employees.create('Sales', body(2));
+      const stale = pauseAfter('snapshot');
+      const first = drainOutbox(fx.stores, 'Sales', {
+        afterStep: async (at, round) => {
+          await stale.afterStep(at, round);
+          if (at === crashStep) throw new Error('crash');
+        },
+      });
+      await stale.reached;
+      await fx.directory.employees.delete('Sales', '000002');
+      await drainOutbox(fx.stores, 'Sales');
+      stale.release();
+      await expect(first).rejects.toThrow('crash');
+      expect(await outboxRows()).toEqual([]);
+      expect(await fx.drift()).toEqual([]);
+      expect(await members('smith')).toEqual([]);
+      expect(await byEmail('u2@contoso.com')).toBeUndefined();
+    },
+  );
+
+  it("writes each index partition's fence, even in a round with nothing to change", async () => {
+    await fx.directory.employees.create('Sales', body(1));
+    const [row] = await outboxRows();
+    const {
+      etag: _etag,
+      timestamp: _timestamp,
+      ...replayed
+    } = await fx.stores.employees.getEntity(departmentPartitionKey('Sales'), row!);
+    await fx.drain();
+    const fences = async (): Promise<string[]> =>
+      Promise.all(
+        [idIndexPartitionKey('Sales'), emailIndexPartitionKey('Sales')].map(
+          async (partitionKey) =>
+            (await fx.stores.index.getEntity(partitionKey, INDEX_FENCE_ROW_KEY)).etag,
+        ),
+      );
+    const before = await fences();
+    // The same row once more: the indexes are current, so the round changes no entry.
+    await fx.stores.employees.createEntity({
+      ...replayed,
+      partitionKey: departmentPartitionKey('Sales'),
+      rowKey: row!,
+    });
+    // Its keys look new, so the first round creates the entries without reading them; the creates
+    // fail on the entries there, and the second round reads them and finds them current.
+    expect(await drainOutbox(fx.stores, 'Sales')).toMatchObject({ rows: 1, rounds: 2 });
+    const after = await fences();
+    expect(after[0]).not.toBe(before[0]);
+    expect(after[1]).not.toBe(before[1]);
+    expect(await fx.drift()).toEqual([]);
+  });
+
+  it('takes a fence from its own last write, and reads it again once another process wrote it', async () => {
+    const processA = { ...fx.stores, fences: new Map<string, string>() };
+    const processB = { ...fx.stores, fences: new Map<string, string>() };
+    let indexReads = 0;
+    fx.stores.index.pipeline.addPolicy({
+      name: 'countIndexPartitionReads',
+      async sendRequest(request, next) {
+        const url = decodeURIComponent(request.url);
+        if (request.method === 'GET' && /'(empid|email)_Sales'/.test(url)) indexReads++;
+        return next(request);
+      },
+    });
+    await fx.directory.employees.create('Sales', body(1));
+    await drainOutbox(processA, 'Sales');
+    expect(indexReads).toBe(2); // both fences, read once
+    // Creates only: process A writes under the fences it got, reading nothing in those partitions.
+    await fx.directory.employees.create('Sales', body(3));
+    indexReads = 0;
+    expect(await drainOutbox(processA, 'Sales')).toMatchObject({ rows: 1, rounds: 1 });
+    expect(indexReads).toBe(0);
+    // Another process writes the partitions: A's fences are stale, its first round is lost.
+    await fx.directory.employees.create('Sales', body(5));
+    await drainOutbox(processB, 'Sales');
+    await fx.directory.employees.create('Sales', body(7));
+    expect(await drainOutbox(processA, 'Sales')).toMatchObject({ rows: 1, rounds: 2 });
+    expect(await fx.drift()).toEqual([]);
+    expect(await members('jones')).toEqual(['000001', '000003', '000005', '000007']);
   });
 
   it('drains a large outbox in several rounds of at most 1,000 changes', async () => {

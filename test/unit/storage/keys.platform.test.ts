@@ -68,6 +68,17 @@ describe('free text in keys', () => {
     }
   });
 
+  it("keeps the index partitions' drain fence apart from every id and email entry", () => {
+    expect(keys.isIndexFenceRowKey(keys.INDEX_FENCE_ROW_KEY)).toBe(true);
+    for (const email of ['~fence@x.com', '~FENCE@X.COM', 'a@~fence', ' ~fence@x ']) {
+      const rowKey = keys.emailIndexRowKey(email);
+      expect(keys.isIndexFenceRowKey(rowKey)).toBe(false);
+      expect(keys.parseEmailIndexRowKey(rowKey)).toBe(keys.normalizeEmail(email));
+    }
+    expect(keys.isIndexFenceRowKey(keys.idIndexRowKey('000001'))).toBe(false);
+    expect(() => keys.idIndexRowKey(keys.INDEX_FENCE_ROW_KEY)).toThrow(ValidationError);
+  });
+
   it('bounds email copies by address range, and nothing else in the partition', () => {
     const range = keys.emailRowKeyRange('b', 'd');
     expect(between(keys.emailRowKey('b@x.com'), range)).toBe(true);
