@@ -23,6 +23,7 @@ import type { IndexStores } from '../../src/indexing/indexMaintenance';
 import { parseIndexQueueMessage } from '../../src/indexing/indexMessages';
 import { getEmployeeByEmailEventually } from '../../src/indexing/indexQueries';
 import { handleIndexUpdateMessage } from '../../src/indexing/indexUpdates';
+import { newDrainCache } from '../../src/indexing/drainCache';
 import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
 import { queueChangeSink } from '../../src/indexing/queueChangeSink';
 import { ensureQueue } from '../../src/storage/createOnce';
@@ -208,6 +209,8 @@ async function lagAt(
     employees: env.clients.table(names.employees),
     index,
     lastNames: lastNameStoreFor('entity', index, env.clients.container(names.container)),
+    // One worker process, as configuredIndexStores builds it: it remembers what its drains wrote.
+    drainCache: newDrainCache(),
   };
   const queue = env.clients.queue(names.queue);
   await ensureQueue(queue);

@@ -7,6 +7,7 @@
  * reads the entity again and retries. In the common case of one writer per department it saves the
  * reads that would otherwise precede each create or delete.
  */
+import { LruMap } from '../storage/lruMap';
 
 /** An entity's content and the ETag it had. */
 export interface Versioned<T> {
@@ -14,36 +15,5 @@ export interface Versioned<T> {
   etag: string;
 }
 
-/** Least-recently-used map of {@link Versioned} values. */
-export class VersionCache<T> {
-  private readonly entries = new Map<string, Versioned<T>>();
-
-  constructor(private readonly maxEntries = 10_000) {}
-
-  get(key: string): Versioned<T> | undefined {
-    const entry = this.entries.get(key);
-    if (entry) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    }
-    return entry;
-  }
-
-  set(key: string, entry: Versioned<T>): void {
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
-  }
-
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-}
+/** Least-recently-used map of {@link Versioned} values, by key. */
+export class VersionCache<T> extends LruMap<string, Versioned<T>> {}

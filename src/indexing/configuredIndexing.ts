@@ -8,27 +8,32 @@
 import type { Config } from '../config';
 import type { StorageClients } from '../storage/clients';
 import type { IndexStores } from './indexMaintenance';
+import { newDrainCache } from './drainCache';
 import { lastNameStoreFor } from './lastNameStores';
 import { queueChangeSink, type ChangeQueue, type ChangeQueueOptions } from './queueChangeSink';
+
+/**
+ * Builds the `index-updates` queue as a change sink from the configuration; `onNudgeError` hears
+ * of nudges that could not be sent (writes do not wait for them).
+ */
+export type ConfiguredChangeQueue = (
+  config: Config,
+  clients: StorageClients,
+  onNudgeError?: ChangeQueueOptions['onNudgeError'],
+) => ChangeQueue;
 
 /**
  * The `index-updates` queue as the directory's change sink: the directory records every change in
  * its index outbox, and the sink nudges the worker after the commit (`INDEX_NUDGE_DELAY_SECONDS`;
  * the pre-write announcement of `INDEX_ANNOUNCE_DELAY_SECONDS` is an optional extra, off by
- * default). `onNudgeError` hears of nudges that could not be sent (writes do not wait for them).
+ * default).
  */
-export function configuredChangeQueue(
-  config: Config,
-  clients: StorageClients,
-  onNudgeError?: ChangeQueueOptions['onNudgeError'],
-): ChangeQueue {
-  return queueChangeSink(clients.queue(config.queues.indexUpdates), {
+export const configuredChangeQueue: ConfiguredChangeQueue = (config, clients, onNudgeError) =>
+  outboxNudges(config, clients, {
     announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
-    outbox: true,
     nudgeDelaySeconds: config.directory.indexNudgeDelaySeconds,
     onNudgeError,
   });
-}
 
 /**
  * The `index-updates` queue for queue-driven writers (the archive worker): as
@@ -36,17 +41,24 @@ export function configuredChangeQueue(
  * one per department and second however many employees it archives. Nobody waits on those index
  * changes (the caller got its 202 long before), and the outbox rows carry them in any case.
  */
-export function configuredBackgroundChangeQueue(
-  config: Config,
-  clients: StorageClients,
-  onNudgeError?: ChangeQueueOptions['onNudgeError'],
-): ChangeQueue {
-  return queueChangeSink(clients.queue(config.queues.indexUpdates), {
+export const configuredBackgroundChangeQueue: ConfiguredChangeQueue = (
+  config,
+  clients,
+  onNudgeError,
+) =>
+  outboxNudges(config, clients, {
     announceDelaySeconds: 0,
-    outbox: true,
     nudgeDelaySeconds: Math.max(1, config.directory.indexNudgeDelaySeconds),
     onNudgeError,
   });
+
+/** The `index-updates` queue as a sink of outbox nudges. */
+function outboxNudges(
+  config: Config,
+  clients: StorageClients,
+  options: Omit<ChangeQueueOptions, 'outbox'>,
+): ChangeQueue {
+  return queueChangeSink(clients.queue(config.queues.indexUpdates), { ...options, outbox: true });
 }
 
 /**
@@ -64,6 +76,6 @@ export function configuredIndexStores(config: Config, clients: StorageClients): 
       clients.container(config.containers.lastNameIndex),
       { maxShardChars: config.directory.lastNameShardChars },
     ),
-    fences: new Map(),
+    drainCache: newDrainCache(),
   };
 }

@@ -57,6 +57,7 @@ import {
   unionKeys,
   type TrackedKeys,
 } from './indexEntities';
+import type { DrainCache } from './drainCache';
 import type { LastNameStore } from './lastNameStore';
 
 /** Where the indexes live. */
@@ -67,12 +68,8 @@ export interface IndexStores {
   index: TableClient;
   /** The organisation-wide last-name index (option 1 or 3). */
   lastNames: LastNameStore;
-  /**
-   * The ETag each index partition's drain fence got from this process's last write of it, by
-   * PartitionKey (src/indexing/outboxDrain.ts): a drain round that only creates entries in a
-   * partition then reads nothing there first. Optional; one per process.
-   */
-  fences?: Map<string, string>;
+  /** Versions this process's drains wrote, to read less (src/indexing/drainCache.ts); optional. */
+  drainCache?: DrainCache;
 }
 
 /** Which employee to reconcile, and what it was before (a hint: tracked keys suffice). */

@@ -58,7 +58,7 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
       });
   };
 
-  return {
+  const store: LastNameStore = {
     snapshot: async (lastName) => {
       const name = normalizeLastName(lastName);
       const current = await read(lastNameBlobName(name));
@@ -72,9 +72,15 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
       const kept = snapshot.members.filter((m) => !removed.has(m));
       const members = [...new Set([...kept, ...add.map(encodeMember)])].sort();
       // Written even when nothing changed, and kept when emptied (see LastNameStore.change).
-      return tookEffect(() =>
-        write(name, members, etag ? { ifMatch: etag } : { ifNoneMatch: '*' }),
-      );
+      let written: string | undefined;
+      const applied = await tookEffect(async () => {
+        const condition = etag ? { ifMatch: etag } : { ifNoneMatch: '*' };
+        written = (await write(name, members, condition)).etag;
+      });
+      if (!applied) return undefined;
+      return written === undefined
+        ? store.snapshot(name)
+        : { lastName: name, members, version: written };
     },
 
     add: (lastName, member) =>
@@ -124,6 +130,7 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
       return byName;
     },
   };
+  return store;
 }
 
 function parseMembers(buffer: Buffer): string[] {

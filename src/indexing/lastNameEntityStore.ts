@@ -86,7 +86,7 @@ export function entityLastNameStore(
     Members: JSON.stringify(members),
   });
 
-  return {
+  const store: LastNameStore = {
     snapshot: async (lastName) => {
       const name = normalizeLastName(lastName);
       const shards = await readShards(orgLastNamePartitionKey(name));
@@ -126,9 +126,21 @@ export function entityLastNameStore(
       for (const shard of created) {
         actions.push(['create', shardEntity(partitionKey, name, shard.number, shard.members)]);
       }
-      if (actions.length === 0) actions.push(['create', shardEntity(partitionKey, name, 0, [])]);
+      const written: Shard[] = [...next, ...created];
+      if (actions.length === 0) {
+        actions.push(['create', shardEntity(partitionKey, name, 0, [])]);
+        written.push({ number: 0, members: [], etag: '' });
+      }
       await ensureTable(table);
-      return tookEffect(() => submitEntityGroupTransaction(table, actions));
+      let etags: (string | undefined)[] = [];
+      const applied = await tookEffect(async () => {
+        const response = await submitEntityGroupTransaction(table, actions);
+        etags = actions.map((_, i) => response.subResponses[i]?.etag);
+      });
+      if (!applied) return undefined;
+      if (etags.some((etag) => etag === undefined)) return store.snapshot(name);
+      const shards = written.map((shard, i) => ({ ...shard, etag: etags[i]! }));
+      return { lastName: name, members: shards.flatMap((s) => s.members), version: shards };
     },
 
     add: (lastName, member) =>
@@ -206,4 +218,5 @@ export function entityLastNameStore(
       return byName;
     },
   };
+  return store;
 }

@@ -50,15 +50,15 @@ export interface LastNameStore {
    * this one did, and a list never goes back to "absent", which a create from a snapshot that
    * found it absent would not notice. The outbox drain relies on both (src/indexing/outboxDrain.ts).
    *
-   * @returns true when written; false when the list changed since the snapshot (nothing was
-   *   written: read again and decide again).
+   * @returns the list as written (a snapshot for the next change), or `undefined` when the list
+   *   changed since `snapshot` (nothing was written: read again and decide again).
    * @throws {DomainError} for storage faults.
    */
   change(
     snapshot: MemberListSnapshot,
     add: readonly EmployeeRef[],
     remove: readonly EmployeeRef[],
-  ): Promise<boolean>;
+  ): Promise<MemberListSnapshot | undefined>;
   /**
    * Adds the employee to the last name's members (no-op when present).
    *

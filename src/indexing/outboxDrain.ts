@@ -38,7 +38,8 @@
  * this design replaces). The fences are never deleted, and emptied member lists are kept, since a
  * create from a read that found one absent could not tell it had been written meanwhile. A
  * process may take a fence's ETag from its own last write of it instead of reading it
- * ({@link IndexStores.fences}): that too is a read from before the sources.
+ * (src/indexing/drainCache.ts): that too is a read from before the sources, and so is a member
+ * list as its own last write left it.
  * A lease would not do: a holder paused past its expiry still writes to another table, which no
  * lease in `Employees` can fence; the fence lives with the data it guards.
  *
@@ -53,6 +54,7 @@ import {
   emailIndexPartitionKey,
   idIndexPartitionKey,
 } from '../storage/keys';
+import { forgetRound } from './drainCache';
 import type { IndexStores } from './indexMaintenance';
 import { takeSnapshot } from './outboxDrainSnapshot';
 import { readOutbox, workOf, type Work } from './outboxDrainWork';
@@ -134,7 +136,7 @@ export async function drainOutbox(
       emailIndexPartitionKey(department),
       emailActions(department, work, snapshot),
       snapshot.fences.email,
-      stores.fences,
+      stores.drainCache?.fences,
     );
     if (written) {
       await step('emails');
@@ -143,7 +145,7 @@ export async function drainOutbox(
         idIndexPartitionKey(department),
         idActions(department, work, snapshot),
         snapshot.fences.id,
-        stores.fences,
+        stores.drainCache?.fences,
       );
     }
     if (written) {
@@ -151,6 +153,7 @@ export async function drainOutbox(
       written = await writeLastNames(stores, department, work, snapshot);
     }
     if (!written) {
+      forgetRound(stores.drainCache, department, work.lastNames);
       lost++;
       carried = work;
       continue;

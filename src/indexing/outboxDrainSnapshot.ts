@@ -90,14 +90,14 @@ export async function readRowKeys(
 /**
  * The entries of one index partition under `rowKeys`, and its fence: read with them in the same
  * query, or — when there is no entry to read — taken from this process's last write of it
- * ({@link IndexStores.fences}), which is older than any read we could make now.
+ * (src/indexing/drainCache.ts), which is older than any read we could make now.
  */
 async function readTargets(
   stores: IndexStores,
   partitionKey: string,
   rowKeys: string[],
 ): Promise<{ entries: Map<string, StoredEntity>; fence: string | undefined }> {
-  const cached = stores.fences?.get(partitionKey);
+  const cached = stores.drainCache?.fences.get(partitionKey);
   if (rowKeys.length === 0 && cached !== undefined) return { entries: new Map(), fence: cached };
   const entries = await readRowKeys(stores.index, partitionKey, [INDEX_FENCE_ROW_KEY, ...rowKeys]);
   const fence = entries.get(INDEX_FENCE_ROW_KEY)?.etag;
@@ -124,7 +124,11 @@ export async function takeSnapshot(
   const [id, email, lists] = await Promise.all([
     readTargets(stores, idIndexPartitionKey(department), ids.map(idIndexRowKey)),
     readTargets(stores, emailIndexPartitionKey(department), emails.map(emailIndexRowKey)),
-    mapBounded(work.lastNames, 8, (name) => stores.lastNames.snapshot(name)),
+    mapBounded(
+      work.lastNames,
+      8,
+      async (name) => stores.drainCache?.lists.get(name) ?? stores.lastNames.snapshot(name),
+    ),
   ]);
   const sources = await readSources(stores.employees, departmentPartitionKey(department), work);
   return {
@@ -134,6 +138,15 @@ export async function takeSnapshot(
     fences: { id: id.fence, email: email.fence },
     sources,
   };
+}
+
+/** An employee's state from its entity; `undefined` when absent (gone) or not an employee. */
+function employeeSource(primary: StoredEntity | undefined): EmployeeSource | undefined {
+  const data =
+    primary && isEntityOfType(primary, EntityTypes.employee)
+      ? readEmployeeData(primary)
+      : undefined;
+  return primary && data ? { data, etag: primary.etag } : undefined;
 }
 
 /**
@@ -166,11 +179,7 @@ async function readSources(table: TableClient, partitionKey: string, work: Work)
     const primary = first.get(employeeRowKey(employeeId));
     const claimed = claims.get(employeeId) ?? [];
     if (work.maybeGone.has(employeeId)) {
-      const data =
-        primary && isEntityOfType(primary, EntityTypes.employee)
-          ? readEmployeeData(primary)
-          : undefined;
-      employees.set(employeeId, primary && data ? { data, etag: primary.etag } : undefined);
+      employees.set(employeeId, employeeSource(primary));
     } else if (claimed.length === 1) {
       employees.set(employeeId, { data: claimed[0]!.data, etag: claimed[0]!.etag });
     } else {
@@ -182,12 +191,7 @@ async function readSources(table: TableClient, partitionKey: string, work: Work)
   const primaries = await readRowKeys(table, partitionKey, unresolved.map(employeeRowKey));
   for (const employeeId of unresolved) {
     const rowKey = employeeRowKey(employeeId);
-    const primary = primaries.get(rowKey);
-    const data =
-      primary && isEntityOfType(primary, EntityTypes.employee)
-        ? readEmployeeData(primary)
-        : undefined;
-    employees.set(employeeId, primary && data ? { data, etag: primary.etag } : undefined);
+    employees.set(employeeId, employeeSource(primaries.get(rowKey)));
   }
   return { copies, employees };
 }

@@ -10,6 +10,7 @@ import {
   type EntityGroupAction,
 } from '../storage/entityGroupTransaction';
 import { tookEffect } from '../storage/errors';
+import type { LruMap } from '../storage/lruMap';
 import { mapBounded } from '../storage/parallel';
 import { emailIndexRowKey, idIndexRowKey, normalizeLastName } from '../storage/keys';
 import {
@@ -32,7 +33,7 @@ const MAX_OPERATIONS = 100;
  * the snapshot read it (or creating it), each next on the ETag the previous one gave it. A round
  * with nothing to change in the partition still writes the fence. False when a transaction lost
  * a race — another round wrote the partition since our read, or an entry changed — and the round
- * is then lost. `fences` (this process's cache, {@link IndexStores.fences}) learns the fence's new
+ * is then lost. `fences` (this process's cache, src/indexing/drainCache.ts) learns the fence's new
  * ETag, or forgets it after a lost race.
  *
  * @throws {DomainError} for storage faults.
@@ -42,7 +43,7 @@ export async function submitFenced(
   partitionKey: string,
   actions: EntityGroupAction[],
   fence: string | undefined,
-  fences?: Map<string, string>,
+  fences?: LruMap<string, string>,
 ): Promise<boolean> {
   let etag = fence;
   fences?.delete(partitionKey);
@@ -138,7 +139,10 @@ export async function writeLastNames(
       if (wanted && !held) add.push(member);
       if (!wanted && held) remove.push(member);
     }
-    return stores.lastNames.change(list, add, remove);
+    const written = await stores.lastNames.change(list, add, remove);
+    if (written) stores.drainCache?.lists.set(name, written);
+    else stores.drainCache?.lists.delete(name);
+    return written !== undefined;
   });
   return outcomes.every(Boolean);
 }

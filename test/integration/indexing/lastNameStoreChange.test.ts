@@ -33,28 +33,28 @@ describe.each(['entity', 'blob'] as const)('member lists in the %s store', (mode
     await store.add('Jones', ann);
     const older = await store.snapshot('jones');
     const newer = await store.snapshot('jones');
-    expect(await store.change(newer, [], [])).toBe(true);
-    expect(await store.change(older, [bob], [])).toBe(false);
+    expect(await store.change(newer, [], [])).toBeDefined();
+    expect(await store.change(older, [bob], [])).toBeUndefined();
     expect(await store.members('jones')).toEqual([ann]);
   });
 
   it('refuses a create from a snapshot of an absent list after a change that left it empty', async () => {
     const older = await store.snapshot('smith');
     expect(older.members).toEqual([]);
-    expect(await store.change(await store.snapshot('smith'), [], [])).toBe(true);
-    expect(await store.change(older, [bob], [])).toBe(false);
+    expect(await store.change(await store.snapshot('smith'), [], [])).toBeDefined();
+    expect(await store.change(older, [bob], [])).toBeUndefined();
     expect(await store.members('smith')).toEqual([]);
     expect((await store.all()).has('smith')).toBe(false); // an empty list indexes nobody
   });
 
   it('keeps an emptied list, so that a create from when it was absent fails', async () => {
     const absent = await store.snapshot('jones');
-    expect(await store.change(await store.snapshot('jones'), [ann, bob], [])).toBe(true);
-    expect(await store.change(await store.snapshot('jones'), [], [ann, bob])).toBe(true);
+    expect(await store.change(await store.snapshot('jones'), [ann, bob], [])).toBeDefined();
+    expect(await store.change(await store.snapshot('jones'), [], [ann, bob])).toBeDefined();
     expect(await store.members('jones')).toEqual([]);
     // Deleting the emptied list would make it absent again, as `absent` saw it: this would pass.
-    expect(await store.change(absent, [ann], [])).toBe(false);
-    expect(await store.change(await store.snapshot('jones'), [ann], [])).toBe(true);
+    expect(await store.change(absent, [ann], [])).toBeUndefined();
+    expect(await store.change(await store.snapshot('jones'), [ann], [])).toBeDefined();
     expect(await store.members('jones')).toEqual([ann]);
   });
 });

@@ -7,6 +7,7 @@
  * steps).
  */
 import { odata } from '@azure/data-tables';
+import { newDrainCache } from '../../../src/indexing/drainCache';
 import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries';
 import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
 import { drainOutbox, type DrainStep } from '../../../src/indexing/outboxDrain';
@@ -259,8 +260,8 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
   });
 
   it('takes a fence from its own last write, and reads it again once another process wrote it', async () => {
-    const processA = { ...fx.stores, fences: new Map<string, string>() };
-    const processB = { ...fx.stores, fences: new Map<string, string>() };
+    const processA = { ...fx.stores, drainCache: newDrainCache() };
+    const processB = { ...fx.stores, drainCache: newDrainCache() };
     let indexReads = 0;
     fx.stores.index.pipeline.addPolicy({
       name: 'countIndexPartitionReads',
