@@ -1,7 +1,8 @@
 /**
  * Organisation-wide last-name index, option 3: index entities in `EmployeeIndex`. Partition
  * `lastname_<name>` holds the member list (a JSON array of `Dept/000223`) in one or more shard
- * entities `part_000`, `part_001`, ...; one partition query reads every shard.
+ * entities `part_000`, `part_001`, ..., and the drain fence `~fence` once the outbox drain has
+ * written the name (`change`); one partition query reads them all.
  *
  * Size limit: a string property holds at most 64 KiB (32 K UTF-16 characters) and an entity 1 MiB.
  * A shard is kept under `maxShardChars` (default 30,000 characters); an addition that would pass it
@@ -16,6 +17,7 @@ import {
 } from '../storage/entityGroupTransaction';
 import { tookEffect, withStorageErrors } from '../storage/errors';
 import {
+  isIndexFenceRowKey,
   normalizeLastName,
   orgLastNamePartitionKey,
   orgLastNamePartitionKeyRange,
@@ -32,6 +34,7 @@ import {
   type EmployeeRef,
   type LastNameStore,
 } from './lastNameStore';
+import { indexFenceEntity } from './indexEntities';
 
 /** Entity type of a shard. */
 export const LAST_NAME_SHARD_TYPE = 'OrgLastNameIndex.v1';
@@ -43,6 +46,13 @@ interface Shard {
   number: number;
   members: string[];
   etag: string;
+}
+
+/** What a snapshot of one name holds: its shards and its partition's drain fence, as read. */
+interface ListVersion {
+  shards: Shard[];
+  /** ETag of the fence entity; `undefined` when no drain has written the name yet. */
+  fence: string | undefined;
 }
 
 /** Options of {@link entityLastNameStore}. */
@@ -58,20 +68,24 @@ export function entityLastNameStore(
 ): LastNameStore {
   const maxChars = options.maxShardChars ?? DEFAULT_MAX_SHARD_CHARS;
 
-  const readShards = async (partitionKey: string): Promise<Shard[]> => {
+  /** A name's shards and the drain fence of its partition (see `change`). */
+  const readList = async (partitionKey: string): Promise<ListVersion> => {
     await ensureTable(table);
     return withStorageErrors(async () => {
-      const shards: Shard[] = [];
+      const list: ListVersion = { shards: [], fence: undefined };
       for await (const entity of table.listEntities<Record<string, unknown>>({
         queryOptions: { filter: odata`PartitionKey eq ${partitionKey}` },
       })) {
+        if (isIndexFenceRowKey(entity.rowKey ?? '')) list.fence = entity.etag;
         const number = parseOrgLastNameShardRowKey(entity.rowKey ?? '');
         if (number === undefined || entity.EntityType !== LAST_NAME_SHARD_TYPE) continue;
-        shards.push({ number, members: parseMemberList(entity.Members), etag: entity.etag });
+        list.shards.push({ number, members: parseMemberList(entity.Members), etag: entity.etag });
       }
-      return shards;
+      return list;
     });
   };
+  const readShards = async (partitionKey: string): Promise<Shard[]> =>
+    (await readList(partitionKey)).shards;
 
   const shardEntity = (
     partitionKey: string,
@@ -89,14 +103,14 @@ export function entityLastNameStore(
   const store: LastNameStore = {
     snapshot: async (lastName) => {
       const name = normalizeLastName(lastName);
-      const shards = await readShards(orgLastNamePartitionKey(name));
-      return { lastName: name, members: shards.flatMap((s) => s.members), version: shards };
+      const list = await readList(orgLastNamePartitionKey(name));
+      return { lastName: name, members: list.shards.flatMap((s) => s.members), version: list };
     },
 
     change: async (snapshot, add, remove) => {
       const name = snapshot.lastName;
       const partitionKey = orgLastNamePartitionKey(name);
-      const read = snapshot.version as Shard[];
+      const { shards: read, fence } = snapshot.version as ListVersion;
       const removed = new Set(remove.map(encodeMember));
       const present = new Set(read.flatMap((s) => s.members).filter((m) => !removed.has(m)));
       const next = read.map((s) => ({ ...s, members: s.members.filter((m) => !removed.has(m)) }));
@@ -114,22 +128,39 @@ export function entityLastNameStore(
           created.push({ number, members: [member], etag: '' });
         }
       }
-      // Every shard read is written, changed or not, and an emptied shard is kept (empty): the
-      // change is then conditional on the whole list as read, and a later change from an older
+      // The partition's fence is written whatever else is (created once, never deleted): so the
+      // change is conditional on the whole list as read, and a later change from an older
       // snapshot fails even when this one changed nothing (see LastNameStore.change).
-      const actions: EntityGroupAction[] = next.map((shard) => [
-        'update',
-        shardEntity(partitionKey, name, shard.number, shard.members),
-        'Replace',
-        { etag: shard.etag },
-      ]);
+      const fenceEntity = indexFenceEntity(partitionKey);
+      const actions: EntityGroupAction[] = [
+        fence === undefined
+          ? ['create', fenceEntity]
+          : ['update', fenceEntity, 'Replace', { etag: fence }],
+      ];
+      /** The shards after the change, with the action that wrote each (none: unchanged). */
+      const after: { shard: Shard; action?: number }[] = [];
+      next.forEach((shard, i) => {
+        const before = read[i]!.members;
+        const unchanged =
+          shard.members.length === before.length && shard.members.every((m, j) => m === before[j]);
+        if (unchanged) {
+          after.push({ shard });
+          return;
+        }
+        const key = { partitionKey, rowKey: orgLastNameShardRowKey(shard.number) };
+        if (shard.members.length === 0) {
+          actions.push(['delete', key, { etag: shard.etag }]);
+          return;
+        }
+        const entity = shardEntity(partitionKey, name, shard.number, shard.members);
+        after.push({
+          shard,
+          action: actions.push(['update', entity, 'Replace', { etag: shard.etag }]) - 1,
+        });
+      });
       for (const shard of created) {
-        actions.push(['create', shardEntity(partitionKey, name, shard.number, shard.members)]);
-      }
-      const written: Shard[] = [...next, ...created];
-      if (actions.length === 0) {
-        actions.push(['create', shardEntity(partitionKey, name, 0, [])]);
-        written.push({ number: 0, members: [], etag: '' });
+        const entity = shardEntity(partitionKey, name, shard.number, shard.members);
+        after.push({ shard, action: actions.push(['create', entity]) - 1 });
       }
       await ensureTable(table);
       let etags: (string | undefined)[] = [];
@@ -138,9 +169,17 @@ export function entityLastNameStore(
         etags = actions.map((_, i) => response.subResponses[i]?.etag);
       });
       if (!applied) return undefined;
-      if (etags.some((etag) => etag === undefined)) return store.snapshot(name);
-      const shards = written.map((shard, i) => ({ ...shard, etag: etags[i]! }));
-      return { lastName: name, members: shards.flatMap((s) => s.members), version: shards };
+      // The ETags each write gave (a service that leaves one out: read the list instead).
+      const fenceEtag = etags[0];
+      const shards: Shard[] = [];
+      for (const { shard, action } of after) {
+        const etag = action === undefined ? shard.etag : etags[action];
+        if (etag === undefined) return store.snapshot(name);
+        shards.push({ ...shard, etag });
+      }
+      if (fenceEtag === undefined) return store.snapshot(name);
+      const version: ListVersion = { shards, fence: fenceEtag };
+      return { lastName: name, members: version.shards.flatMap((s) => s.members), version };
     },
 
     add: (lastName, member) =>

@@ -42,13 +42,14 @@ export interface LastNameStore {
   snapshot(lastName: string): Promise<MemberListSnapshot>;
   /**
    * Adds and removes members relative to `snapshot`, only if the list is still exactly as read
-   * (every write conditional on the ETags the snapshot holds; the entity store writes all its
-   * shards in one entity group transaction).
+   * (every write conditional on the ETags the snapshot holds; the entity store writes its changed
+   * shards and its fence in one entity group transaction).
    *
-   * The list is written even when nothing changes, and an emptied list is kept (empty) rather than
-   * deleted: so a change made from an older snapshot of the list fails after this one, whatever
-   * this one did, and a list never goes back to "absent", which a create from a snapshot that
-   * found it absent would not notice. The outbox drain relies on both (src/indexing/outboxDrain.ts).
+   * The list is written even when nothing changes (the entity store writes the fence entity of
+   * the name's partition, the blob store the blob), and it never goes back to "absent" (the entity
+   * store keeps the fence, the blob store keeps an emptied blob): so a change made from an older
+   * snapshot fails after this one, whatever this one did — a create from a snapshot that found the
+   * list absent included. The outbox drain relies on it (src/indexing/outboxDrain.ts).
    *
    * @returns the list as written (a snapshot for the next change), or `undefined` when the list
    *   changed since `snapshot` (nothing was written: read again and decide again).
