@@ -30,7 +30,7 @@ export interface QueueListenerOptions {
   queue: QueueClient;
   poisonQueue: QueueClient;
   options: QueueOptions;
-  runner: Pick<FunctionRunner, 'run'>;
+  runner: FunctionRunner;
   logger: Logger;
   leaseMs?: number;
   /** Waits between polls (default: a timer ended early by stop); tests record the delays. */
