@@ -1,8 +1,9 @@
 /**
  * The queue listener's polling delay, after the WebJobs SDK's randomized exponential back-off:
- * after a poll that found messages the delay drops to the minimum (100 ms); after each empty
- * poll it grows by roughly doubling increments (±20% jitter) until it reaches host.json
- * `maxPollingInterval`, where it stays until messages appear again.
+ * the first empty poll after messages were found waits the minimum (100 ms); each further empty
+ * poll waits longer, by roughly doubling increments (±20% jitter), up to host.json
+ * `maxPollingInterval`, where it stays until messages appear again. (A poll that found messages
+ * is followed by the next one without any delay; see queueListener.ts.)
  */
 
 /** The WebJobs SDK's floor for queue polling. */
@@ -22,7 +23,7 @@ export class PollingBackoff {
     this.#current = minimumMs;
   }
 
-  /** The delay before the next poll, given whether the last poll found work. */
+  /** The delay before the next poll, given whether a poll found work since the last delay. */
   next(foundWork: boolean): number {
     if (foundWork) {
       this.#current = this.minimumMs;

@@ -3,8 +3,9 @@
  *
  * - receives up to `batchSize` messages, and fetches again only when the messages in flight drop
  *   to `newBatchThreshold`;
- * - polls with randomized exponential back-off up to `maxPollingInterval` while the queue is
- *   empty, and drops back to the minimum as soon as it finds messages;
+ * - polls again as soon as that threshold is reached after a poll that found messages (no delay
+ *   in between); while the queue is empty polls with randomized exponential back-off up to
+ *   `maxPollingInterval`, starting again from the minimum once a poll has found messages;
  * - keeps a received message invisible (10 minute lease, renewed at half-time) while the function
  *   runs; deletes it only after the function succeeded;
  * - after a failure makes it visible again after `visibilityTimeout`, and after the
@@ -32,6 +33,8 @@ export interface QueueListenerOptions {
   runner: FunctionRunner;
   logger: Logger;
   leaseMs?: number;
+  /** Waits between polls (default: a timer ended early by stop); tests record the delays. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 interface InFlight {
@@ -66,6 +69,7 @@ export class QueueListener {
   readonly #stop = new AbortController();
   readonly #backoff: PollingBackoff;
   readonly #leaseMs: number;
+  readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   #loop: Promise<void> | undefined;
   #poisonQueueReady = false;
   /** Resolves when any in-flight message finishes (wakes a loop waiting for capacity). */
@@ -74,6 +78,7 @@ export class QueueListener {
   constructor(private readonly config: QueueListenerOptions) {
     this.#backoff = new PollingBackoff(MIN_POLLING_DELAY_MS, config.options.maxPollingIntervalMs);
     this.#leaseMs = config.leaseMs ?? DEFAULT_MESSAGE_LEASE_MS;
+    this.#sleep = config.sleep ?? sleep;
   }
 
   get queueName(): string {
@@ -131,10 +136,13 @@ export class QueueListener {
             `The listener for queue '${queue.name}' could not start and will keep retrying: ${(error as Error).message}`,
           );
         failing = true;
-        await sleep(this.#backoff.next(false), signal);
+        await this.#sleep(this.#backoff.next(false), signal);
       }
     }
     failing = false;
+    // Whether a poll found messages since the last polling delay: the next delay is then the
+    // minimum, and grows only while polls keep finding the queue empty.
+    let foundWork = false;
 
     while (!signal.aborted) {
       if (this.#inFlight.size > options.newBatchThreshold) {
@@ -160,11 +168,19 @@ export class QueueListener {
             `Polling queue '${queue.name}' failed (retrying with back-off): ${(error as Error).message}`,
           );
         failing = true;
-        await sleep(this.#backoff.next(false), signal);
+        await this.#sleep(this.#backoff.next(foundWork), signal);
+        foundWork = false;
         continue;
       }
       for (const message of messages) this.#dispatch(message);
-      await sleep(this.#backoff.next(messages.length > 0), signal);
+      if (messages.length > 0) {
+        // As the host's listener does: after a poll that found work the next one waits only for
+        // the messages in flight to drop to newBatchThreshold (top of the loop), not for a delay.
+        foundWork = true;
+        continue;
+      }
+      await this.#sleep(this.#backoff.next(foundWork), signal);
+      foundWork = false;
     }
   }
 
