@@ -14,20 +14,13 @@
  *   upserts, and the service inserts).
  */
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
-import { DEPARTMENT_COUNT_SHARDS, countShardEntity } from '../../src/directory/departmentCount';
 import { createDirectory, type Directory } from '../../src/directory/directory';
 import { emailCopyEntity, employeeEntity } from '../../src/directory/employeeEntity';
 import type { DirectoryOptions } from '../../src/directory/context';
-import { lastNameIndexEntity } from '../../src/directory/lastNameIndex';
-import { outboxEntity } from '../../src/directory/outbox';
 import { queueChangeSink } from '../../src/indexing/queueChangeSink';
-import {
-  departmentPartitionKey,
-  employeeRowKeyRange,
-  normalizeLastName,
-} from '../../src/storage/keys';
+import { employeeRowKeyRange } from '../../src/storage/keys';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
-import { benchEmployee } from '../employees';
+import { benchEmployee, rawCreateOfSameEntities } from '../employees';
 
 const DEPT = 'Sales';
 
@@ -175,40 +168,6 @@ const CREATE_MODES: CreateMode[] = [
   { label: 'no index outbox, version cache off', outbox: false, cacheVersions: false },
 ];
 
-/**
- * The raw transaction of the entities a service create writes, with nothing around it: employee,
- * email copy, a count shard, the department's last-name index entity (holding every id of that
- * name so far) and, with `outbox`, an index outbox row. Upserts, so no ETag is tracked or read.
- */
-function rawCreateOfSameEntities(
-  ids: Map<string, string[]>,
-  n: number,
-  outbox: boolean,
-): TransactionAction[] {
-  const data = benchEmployee(n);
-  const partitionKey = departmentPartitionKey(DEPT);
-  const primary = employeeEntity(partitionKey, data, {
-    isManager: false,
-    writeId: 'raw',
-    reviewYears: [],
-  });
-  const lastName = normalizeLastName(data.lastName);
-  const members = [...(ids.get(lastName) ?? []), data.employeeId];
-  ids.set(lastName, members);
-  const actions: TransactionAction[] = [
-    ['create', primary],
-    ['create', emailCopyEntity(primary)],
-    ['upsert', countShardEntity(partitionKey, n % DEPARTMENT_COUNT_SHARDS, n), 'Merge'],
-    ['upsert', lastNameIndexEntity(partitionKey, { lastName, ids: members }), 'Replace'],
-  ];
-  if (outbox) {
-    const current = { email: data.email, lastName: data.lastName };
-    const change = { employeeId: data.employeeId, reason: 'created' as const, current };
-    actions.push(['upsert', outboxEntity(partitionKey, [change]), 'Replace']);
-  }
-  return actions;
-}
-
 const createOneByOne: BenchCase = {
   name: 'directory: create employees one by one',
   async run(env) {
@@ -226,7 +185,7 @@ const createOneByOne: BenchCase = {
       const ids = new Map<string, string[]>();
       for (let i = 1; i <= warmUp; i++) {
         await directory.employees.create(DEPT, benchEmployee(i));
-        await raw.submitTransaction(rawCreateOfSameEntities(ids, i, true));
+        await raw.submitTransaction(rawCreateOfSameEntities(DEPT, ids, i, true));
       }
     }
     const results: Comparison[] = [];
@@ -254,7 +213,7 @@ const createOneByOne: BenchCase = {
         async () => {
           for (let i = 1; i <= count; i++) {
             await timed(
-              () => raw.submitTransaction(rawCreateOfSameEntities(ids, i, mode.outbox)),
+              () => raw.submitTransaction(rawCreateOfSameEntities(DEPT, ids, i, mode.outbox)),
               baselineSamples,
             );
           }
