@@ -35,17 +35,20 @@
  * from sources that no drained change has outdated. Without the fence a round that found nothing
  * to do wrote nothing, and a drainer paused with an older read could then write stale entries,
  * which nobody was left to correct had it crashed before checking its sources again (the check
- * this design replaces). The fences are never deleted, and emptied member lists are kept, since a
- * create from a read that found one absent could not tell it had been written meanwhile. A
+ * this design replaces). Fences are never deleted (nor are emptied list blobs), since a create
+ * from a read that found one absent could not tell it had been written meanwhile. A
  * process may take a fence's ETag from its own last write of it instead of reading it
  * (src/indexing/drainCache.ts): that too is a read from before the sources, and so is a member
  * list as its own last write left it.
  * A lease would not do: a holder paused past its expiry still writes to another table, which no
  * lease in `Employees` can fence; the fence lives with the data it guards.
  *
- * Not covered: writers other than drains — the v1 reconcile of change messages
- * (src/indexing/indexMaintenance.ts, used without the outbox and by the optional announcements)
- * and the index audit's repairs — write entries without the fence, each under its own conditions.
+ * Not covered: the other writer of these entries, `reconcileEmployeeIndexes`
+ * (src/indexing/indexMaintenance.ts: v1 change messages without the outbox, the optional
+ * announcements, the move orchestration's re-pointing and the audit's repairs), writes without the
+ * fence. A drain never overwrites its writes unseen (every entry write is conditional on the
+ * entry's ETag, or a create), and the reconcile checks the primary after writing; what remains
+ * is its own residual, a pause and a crash between its write and that check.
  */
 import { ThrottledError } from '../errors';
 import { ensureTable } from '../storage/createOnce';

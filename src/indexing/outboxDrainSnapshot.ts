@@ -108,9 +108,9 @@ async function readTargets(
 /**
  * Reads the targets of a round — with the drain fence of both index partitions and the member
  * lists — and only then the sources. The order is what makes the round safe: its writes are
- * conditional on the fences and lists as read here, so they fail if any other round wrote since,
- * and a round that reads sources older than ours must have read the fences before us (see
- * src/indexing/outboxDrain.ts).
+ * conditional on the fences and lists as read here, before the sources, so they fail if another
+ * round wrote since — in particular one that drained a change our sources are too old to show
+ * (see src/indexing/outboxDrain.ts).
  *
  * @throws {DomainError} for storage faults.
  */

@@ -125,9 +125,9 @@ export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions 
  * A nudge lingers ({@link ChangeQueueOptions.nudgeLingerMs}) so that the nudges of writes that
  * follow travel with it. A department is left out when a nudge for it is already lingering,
  * waiting or being sent: that message is stored after this call, so its drain reads the outbox
- * after this commit. With a nudge delay, a
- * department whose last nudge from this process is still invisible gets no other either: that
- * nudge's drain starts after it surfaces, so it reads every row committed before now.
+ * after this commit. With a nudge delay, a department whose last nudge from this process is still
+ * invisible gets no other either: that nudge's drain starts after it surfaces, so it reads every
+ * row committed before now.
  */
 function nudger(
   queue: QueueClient,
