@@ -134,27 +134,19 @@ export async function drainOutbox(
     const snapshot = await takeSnapshot(stores, department, work);
     await step('snapshot');
     // One index partition after the other, so a crash test can stop between any two.
-    let written = await submitFenced(
-      stores.index,
-      emailIndexPartitionKey(department),
-      emailActions(department, work, snapshot),
-      snapshot.fences.email,
-      stores.drainCache?.fences,
-    );
-    if (written) {
-      await step('emails');
-      written = await submitFenced(
-        stores.index,
-        idIndexPartitionKey(department),
-        idActions(department, work, snapshot),
-        snapshot.fences.id,
-        stores.drainCache?.fences,
-      );
+    const partitions = [
+      ['emails', emailIndexPartitionKey(department), emailActions, snapshot.fences.email],
+      ['ids', idIndexPartitionKey(department), idActions, snapshot.fences.id],
+    ] as const;
+    let written = true;
+    for (const [name, indexPartition, actionsOf, fence] of partitions) {
+      const actions = actionsOf(department, work, snapshot);
+      const fences = stores.drainCache?.fences;
+      written = await submitFenced(stores.index, indexPartition, actions, fence, fences);
+      if (!written) break;
+      await step(name);
     }
-    if (written) {
-      await step('ids');
-      written = await writeLastNames(stores, department, work, snapshot);
-    }
+    if (written) written = await writeLastNames(stores, department, work, snapshot);
     if (!written) {
       forgetRound(stores.drainCache, department, work.lastNames);
       lost++;

@@ -104,3 +104,12 @@ export function createIndexingFixture(
     },
   };
 }
+
+/** The API body of test employee `n`: odd numbers are Joneses, even ones Smiths; `over` wins. */
+export const employeeBody = (n: number, over: Record<string, unknown> = {}) => ({
+  employeeId: String(n).padStart(6, '0'),
+  firstName: `F${n}`,
+  lastName: n % 2 ? 'Jones' : 'Smith',
+  email: `u${n}@contoso.com`,
+  ...over,
+});

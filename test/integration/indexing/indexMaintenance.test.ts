@@ -9,15 +9,7 @@ import {
   findEmployeesAcrossOrganisation,
   getEmployeeByEmailEventually,
 } from '../../../src/indexing/indexQueries';
-import { createIndexingFixture, type IndexingFixture } from './fixture';
-
-const body = (n: number, over: Record<string, unknown> = {}) => ({
-  employeeId: String(n).padStart(6, '0'),
-  firstName: `F${n}`,
-  lastName: n % 2 ? 'Jones' : 'Smith',
-  email: `u${n}@contoso.com`,
-  ...over,
-});
+import { createIndexingFixture, employeeBody as body, type IndexingFixture } from './fixture';
 
 describe.each(['entity', 'blob'] as const)('index maintenance with last-name mode %s', (mode) => {
   let fx: IndexingFixture;

@@ -19,15 +19,7 @@ import {
   INDEX_FENCE_ROW_KEY,
   outboxRowKeyRange,
 } from '../../../src/storage/keys';
-import { createIndexingFixture, type IndexingFixture } from './fixture';
-
-const body = (n: number, over: Record<string, unknown> = {}) => ({
-  employeeId: String(n).padStart(6, '0'),
-  firstName: `F${n}`,
-  lastName: n % 2 ? 'Jones' : 'Smith',
-  email: `u${n}@contoso.com`,
-  ...over,
-});
+import { createIndexingFixture, employeeBody as body, type IndexingFixture } from './fixture';
 
 const STEPS: DrainStep[] = ['read', 'snapshot', 'emails', 'ids', 'lastNames', 'deleted'];
 
