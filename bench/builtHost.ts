@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BenchEnv } from './types';
+import { withoutPlatformMarkers } from '../tools/host/launch';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const HOST_CLI = path.join(PROJECT_ROOT, 'dist', 'tools', 'host', 'cli.js');
@@ -44,7 +45,8 @@ export async function startBuiltHost(
     {
       cwd: PROJECT_ROOT,
       env: {
-        ...process.env,
+        // A bench run is local, whatever markers of an Azure instance the shell carries.
+        ...withoutPlatformMarkers(process.env).env,
         ...settings,
         AzureWebJobsStorage: env.connectionString,
         HOST_LOG_LEVEL: 'warning',

@@ -5,12 +5,21 @@
  * and this is where an operator sees why. Settings the app cannot use (malformed, or an unresolved
  * Key Vault reference) are listed under `settings`: the features that need them answer 503.
  */
+import { app } from '@azure/functions';
 import { z } from 'zod';
-import { configProblems } from '../src/config';
+import { configProblems, readPlatformAuth } from '../src/config';
 import { CachedHealthCheck, checkHealth, type HealthReport } from '../src/health/health';
+import { describePlatform } from '../src/identity/trust';
 import { json } from './shared/http';
 import { publicRoute } from './shared/route';
 import { services } from './shared/services';
+
+// Where the app believes it runs, once at startup: the first thing to read when every protected
+// route answers 401 after a deployment.
+app.hook.appStart((context) => {
+  context.hookData.platform = describePlatform(readPlatformAuth());
+  console.info(context.hookData.platform);
+});
 
 /** Without a usable storage connection there is nothing to probe. */
 const NO_STORAGE: HealthReport = {

@@ -346,16 +346,34 @@ export function setConfigWarningSink(sink: (line: string) => void): void {
   warn = sink;
 }
 
+/**
+ * The environment variables by which the Functions host itself recognises a hosted instance
+ * (azure-functions-host `EnvironmentExtensions`: App Service and Premium set `WEBSITE_INSTANCE_ID`;
+ * Flex Consumption sets `WEBSITE_SKU=FlexConsumption`, `CONTAINER_NAME`, `WEBSITE_POD_NAME` and
+ * `LEGION_SERVICE_HOST` but no `WEBSITE_INSTANCE_ID`; Container Apps sets `CONTAINER_APP_NAME`).
+ * Any one of them, non-empty, means "in Azure": the check fails closed.
+ */
+export const AZURE_PLATFORM_MARKERS = [
+  'WEBSITE_INSTANCE_ID',
+  'WEBSITE_SKU',
+  'CONTAINER_NAME',
+  'WEBSITE_POD_NAME',
+  'LEGION_SERVICE_HOST',
+  'CONTAINER_APP_NAME',
+] as const;
+
 /** Where the app runs and whether App Service authentication fronts it. */
 export interface PlatformAuth {
-  /** True on an Azure instance (the platform sets `WEBSITE_INSTANCE_ID` on every one). */
+  /** True on a hosted instance: any of {@link AZURE_PLATFORM_MARKERS} is set. */
   inAzure: boolean;
+  /** The markers that were set (names only, for the startup log). */
+  markers: readonly string[];
   /** True when App Service authentication is on (the platform sets `WEBSITE_AUTH_ENABLED=True`). */
   authEnabled: boolean;
   /**
    * True when hand-sent principal headers may be believed outside Azure
    * (`TRUST_LOCAL_PRINCIPAL_HEADER=true`: `npm start`, `func start` with local.settings.json, the
-   * tests). Ignored on an Azure instance.
+   * tests). Always false in Azure, whatever the setting says.
    */
   localPrincipalsTrusted: boolean;
 }
@@ -366,10 +384,13 @@ export interface PlatformAuth {
  * setting can hide them: this never throws.
  */
 export function readPlatformAuth(env: Env = process.env): PlatformAuth {
+  const markers = AZURE_PLATFORM_MARKERS.filter((name) => readOptional(env, name) !== undefined);
+  const inAzure = markers.length > 0;
   return {
-    inAzure: readOptional(env, 'WEBSITE_INSTANCE_ID') !== undefined,
+    inAzure,
+    markers,
     authEnabled: readOptional(env, 'WEBSITE_AUTH_ENABLED')?.toLowerCase() === 'true',
     localPrincipalsTrusted:
-      readOptional(env, 'TRUST_LOCAL_PRINCIPAL_HEADER')?.toLowerCase() === 'true',
+      !inAzure && readOptional(env, 'TRUST_LOCAL_PRINCIPAL_HEADER')?.toLowerCase() === 'true',
   };
 }

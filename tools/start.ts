@@ -31,6 +31,7 @@ import {
   planStorage,
   refusedEmulatorMessage,
   STANDARD_EMULATOR_PORTS,
+  withoutPlatformMarkers,
 } from './host/launch';
 import { applyLocalSettings, readLocalSettings } from './host/load/localSettings';
 import { createLogger, describeError, parseLogLevel } from './host/log';
@@ -54,6 +55,14 @@ async function main(): Promise<void> {
   });
   // This file runs from tools/ or dist/tools/.
   const root = findProjectRoot(__dirname);
+  // npm start is a local run: markers of an Azure instance inherited from the shell are dropped.
+  const cleaned = withoutPlatformMarkers(process.env);
+  for (const name of cleaned.removed) delete process.env[name];
+  if (cleaned.removed.length > 0) {
+    process.stderr.write(
+      `Ignoring ${cleaned.removed.join(', ')} from the shell: this is a local run, not an Azure instance.\n`,
+    );
+  }
   const localSettings = readLocalSettings(path.join(root, 'local.settings.json'));
   if (localSettings) applyLocalSettings(localSettings.values, process.env);
   // Principal headers are sent by hand locally (npm run principal); believe them only while the

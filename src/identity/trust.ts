@@ -37,6 +37,23 @@ export function principalTrust(platform: PlatformAuth): PrincipalTrust {
 }
 
 /**
+ * One line for the startup log: where the app believes it runs (the marker names it saw, never
+ * their values) and whether principal headers are believed.
+ */
+export function describePlatform(platform: PlatformAuth): string {
+  const where = platform.inAzure
+    ? `in Azure (markers: ${platform.markers.join(', ')})`
+    : 'not in Azure (no platform marker set)';
+  const auth = platform.inAzure
+    ? `App Service authentication ${platform.authEnabled ? 'on' : 'off'}`
+    : `TRUST_LOCAL_PRINCIPAL_HEADER ${platform.localPrincipalsTrusted ? 'true' : 'not true'}`;
+  const trust = principalTrust(platform).trusted
+    ? 'principal header trusted'
+    : 'principal header NOT trusted: protected routes answer 401';
+  return `Platform: ${where}; ${auth}; ${trust}.`;
+}
+
+/**
  * The caller of a request, from its principal header.
  *
  * @returns `undefined` when the request carries no principal.

@@ -1,3 +1,4 @@
+import { withoutPlatformMarkers } from '../../tools/host/launch';
 // Runs in every test worker before the test file: fast retries so fault tests finish quickly.
 process.env.STORAGE_RETRY_DELAY_MS ??= '20';
 process.env.STORAGE_MAX_RETRY_DELAY_MS ??= '200';
@@ -5,3 +6,6 @@ process.env.STORAGE_MAX_RETRY_DELAY_MS ??= '200';
 // a full run, and a shorter deadline would retry non-idempotent creates that did land (409).
 // The tests send principal headers by hand, as a developer does locally (docs/security.md).
 process.env.TRUST_LOCAL_PRINCIPAL_HEADER ??= 'true';
+// A local run is never an Azure instance, whatever the shell carries (this sandbox sets
+// CONTAINER_NAME): tests that want Azure's behaviour set the markers themselves.
+for (const name of withoutPlatformMarkers(process.env).removed) delete process.env[name];

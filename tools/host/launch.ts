@@ -2,6 +2,7 @@
  * The decisions `npm start` makes before anything runs (pure, so they are tested without
  * starting processes): which storage to use, and whether Azure Functions Core Tools are there.
  */
+import { AZURE_PLATFORM_MARKERS } from '../../src/config';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseConnectionString } from '../../src/storage/clients';
@@ -125,4 +126,22 @@ export function findOnPath(
     }
   }
   return undefined;
+}
+
+/**
+ * The environment a local run starts from: a copy of `env` without the variables by which the app
+ * recognises an Azure instance (src/config.ts `AZURE_PLATFORM_MARKERS`). A local run is never an
+ * Azure instance, but a shell may carry one of them (a dev container sets `CONTAINER_NAME`); left
+ * in place, the app would fail closed and answer every protected route 401.
+ *
+ * @returns the cleaned copy and the names it removed (to say so).
+ */
+export function withoutPlatformMarkers(env: NodeJS.ProcessEnv): {
+  env: NodeJS.ProcessEnv;
+  removed: string[];
+} {
+  const removed = AZURE_PLATFORM_MARKERS.filter((name) => env[name] !== undefined);
+  const cleaned = { ...env };
+  for (const name of removed) delete cleaned[name];
+  return { env: cleaned, removed };
 }
