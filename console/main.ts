@@ -260,28 +260,36 @@ function renderSignIn(mode: 'developer' | 'appService'): void {
   kind.focus();
 }
 
-/** In Azure: who the platform says the caller is (`/.auth/me`). */
-async function startAzureSession(): Promise<void> {
+/**
+ * In Azure: who the app believes the caller is (`GET /api/me`). App Service's own `/.auth/me`
+ * answers only with the token store on, which the infra keeps off; the app's answer is also the
+ * one its authorization decides by.
+ */
+async function startAzureSession(quiet = false): Promise<void> {
+  let me: {
+    userId?: string;
+    name?: string;
+    roles: string[];
+    employee?: { department: string; employeeId: string };
+  };
   try {
-    const response = await fetch('/.auth/me', { credentials: 'same-origin' });
-    const [me] = (await response.json()) as { user_claims?: { typ: string; val: string }[] }[];
-    const claims = me?.user_claims ?? [];
-    const value = (typ: string): string | undefined => claims.find((c) => c.typ === typ)?.val;
-    const roles = claims.filter((c) => c.typ === 'roles').map((c) => c.val);
-    const department = value('department');
-    const employeeId = value('employeeId');
-    const reader = roles.find((r) => r.startsWith('DirectoryReader:'));
-    identity = {
-      label: value('name') ?? 'Signed in',
-      admin: roles.includes('DirectoryAdmin'),
-      ...(reader ? { readerOf: decodeURIComponent(reader.slice('DirectoryReader:'.length)) } : {}),
-      ...(department && employeeId ? { employee: { department, employeeId } } : {}),
-    };
-    saveSession();
-    await renderHome();
-  } catch {
-    showError(new ConsoleError('You are not signed in yet: use "Sign in with Microsoft" first.'));
+    me = await api(session, 'GET', '/me');
+  } catch (error) {
+    if (quiet) return;
+    if (error instanceof ConsoleError && error.status === 401) {
+      showError(new ConsoleError('You are not signed in yet: use "Sign in with Microsoft" first.'));
+    } else showError(error);
+    return;
   }
+  const reader = me.roles.find((r) => r.startsWith('DirectoryReader:'));
+  identity = {
+    label: me.name ?? me.userId ?? 'Signed in',
+    admin: me.roles.includes('DirectoryAdmin'),
+    ...(reader ? { readerOf: decodeURIComponent(reader.slice('DirectoryReader:'.length)) } : {}),
+    ...(me.employee ? { employee: me.employee } : {}),
+  };
+  saveSession();
+  await renderHome();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -712,6 +720,8 @@ async function start(): Promise<void> {
     }
   }
   renderSignIn(mode);
+  // Back from App Service's sign-in: the session cookie already says who the caller is.
+  if (mode === 'appService') await startAzureSession(true);
 }
 
 void start();

@@ -14,6 +14,7 @@ export abstract class DomainError extends Error {
     | 'conflict'
     | 'preconditionFailed'
     | 'tooLarge'
+    | 'unsupportedMediaType'
     | 'throttled'
     | 'unavailable'
     | 'notConfigured';
@@ -122,6 +123,14 @@ export class PreconditionFailedError extends DomainError {
 export class TooLargeError extends DomainError {
   readonly kind = 'tooLarge';
   constructor(message: string, code = 'TooLarge') {
+    super(code, message);
+  }
+}
+
+/** The request body is of a content type the operation does not take. */
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly kind = 'unsupportedMediaType';
+  constructor(message: string, code = 'UnsupportedMediaType') {
     super(code, message);
   }
 }

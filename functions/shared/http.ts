@@ -4,7 +4,13 @@
  */
 import type { HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import type { z } from 'zod';
-import { DomainError, TooLargeError, validateInput, ValidationError } from '../../src/errors';
+import {
+  DomainError,
+  TooLargeError,
+  UnsupportedMediaTypeError,
+  validateInput,
+  ValidationError,
+} from '../../src/errors';
 
 /** Largest JSON body accepted by default (API.md: 413 above it). */
 export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;
@@ -17,6 +23,7 @@ const STATUS: Record<DomainError['kind'], number> = {
   conflict: 409,
   preconditionFailed: 412,
   tooLarge: 413,
+  unsupportedMediaType: 415,
   throttled: 503,
   unavailable: 503,
   notConfigured: 501,
@@ -118,12 +125,12 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
  * Reads a request body while it streams in, stopping as soon as it passes `maxBytes` (a body sent
  * chunked has no length to check up front).
  *
- * @throws {TooLargeError} from `tooLarge` when the declared or the received length passes the limit.
+ * @throws {DomainError} from `tooLarge` (default a {@link TooLargeError}) when the declared or the received length passes the limit.
  */
 export async function readBody(
   request: HttpRequest,
   maxBytes: number,
-  tooLarge: (bytes: number) => TooLargeError = (bytes) =>
+  tooLarge: (bytes: number) => DomainError = (bytes) =>
     new TooLargeError(`Request body of ${bytes} bytes is over the ${maxBytes}-byte limit.`),
 ): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
@@ -146,10 +153,28 @@ export async function readBody(
   return Buffer.concat(chunks, received);
 }
 
+/** The one media type JSON bodies are accepted with. */
+export const JSON_MEDIA_TYPE = 'application/json';
+
+/** The request's media type (`content-type` without parameters, lower case), if it names one. */
+export function mediaType(request: HttpRequest): string | undefined {
+  const type = request.headers.get('content-type')?.split(';')[0]!.trim().toLowerCase();
+  return type ? type : undefined;
+}
+
+/** The 415 of a body that is not `application/json`. */
+export function notJson(type: string | undefined): UnsupportedMediaTypeError {
+  return new UnsupportedMediaTypeError(
+    `The request body must be sent as ${JSON_MEDIA_TYPE}${type ? `, not ${type}` : ' (no content-type was given)'}.`,
+  );
+}
+
 /**
  * Reads, size-checks, parses and validates a JSON body.
  *
  * @throws {TooLargeError} over `maxBytes`.
+ * @throws {UnsupportedMediaTypeError} when the body is not sent as `application/json` (an empty
+ *   body may come without a content type).
  * @throws {ValidationError} for a missing or malformed body, one nested deeper than
  *   {@link MAX_JSON_DEPTH}, or one the schema refuses.
  */
@@ -159,6 +184,12 @@ export async function readJson<S extends z.ZodType>(
   maxBytes = DEFAULT_MAX_JSON_BYTES,
 ): Promise<z.infer<S>> {
   const bytes = await readBody(request, maxBytes);
+  // A body the browser may send cross-site without asking first (text/plain, a form, none) is
+  // never read as JSON (API.md "Cross-site requests").
+  const type = mediaType(request);
+  if (type !== undefined ? type !== JSON_MEDIA_TYPE : bytes.length > 0) {
+    throw notJson(type);
+  }
   if (bytes.length === 0) {
     return validateInput(schema, {}, 'body');
   }

@@ -51,11 +51,12 @@ export const ERROR_SCHEMA: JsonSchema = {
 export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: 'Invalid input: bad JSON, a missing or ill-typed field, a forbidden key character.',
   401: 'No (trusted) identity: send the App Service principal (x-ms-client-principal).',
-  403: 'The caller is not one the route admits (decided before any storage read).',
+  403: 'The caller is not one the route admits (decided before any storage read), or a write came from another site (CrossSiteRequest).',
   404: 'Not found.',
   409: 'Already exists, or conflicting state.',
   412: 'The If-Match ETag is stale.',
   413: 'The request (or the data it asks for) is over the limit.',
+  415: 'The body is not of a type the operation takes (JSON bodies need content-type application/json).',
   501: 'The feature needs a setting this deployment does not have (e.g. an account key).',
   503: 'Storage is throttled or unreachable after retries, or a setting is unusable; see Retry-After.',
 };
@@ -116,6 +117,12 @@ export function errorStatuses(route: RegisteredRoute, method: string): number[] 
   if (['POST', 'PUT', 'PATCH'].includes(method) && !route.access.anonymous) statuses.add(409);
   if (['PUT', 'PATCH', 'DELETE'].includes(method) && hasParams) statuses.add(412);
   if (takesBody) statuses.add(413);
+  // Writes: cross-site refusals (403) and bodies of another type (415), for every route.
+  if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) {
+    statuses.add(403);
+    statuses.add(415);
+    if (!takesBody) statuses.add(400);
+  }
   for (const status of route.schemas.errors ?? []) statuses.add(status);
   // A status the route declares a response of its own for (health's 503) is not an error here.
   for (const status of Object.keys(route.schemas.responses)) statuses.delete(Number(status));

@@ -23,6 +23,7 @@ import {
 import { PRINCIPAL_HEADER, type Principal } from '../../src/identity/principal';
 import { authenticate } from '../../src/identity/trust';
 import { handleErrors, type HttpHandler } from './http';
+import { checkRequestBody, refuseCrossSite } from './requestGuards';
 import { services } from './services';
 
 /** A handler that runs once the caller is known to be allowed. */
@@ -130,21 +131,26 @@ export function routeTarget(request: HttpRequest): AccessTarget {
 }
 
 /**
- * Wraps a handler in authentication and authorization: 401 without a (trusted) identity, 403 when
- * the rule does not admit the caller, decided from the request alone.
+ * Wraps a handler in the checks every protected route makes, in this order and all before any
+ * storage is read: a write from another site is refused (403 `CrossSiteRequest`), then 401 without
+ * a (trusted) identity, 403 when the rule does not admit the caller, then 415 for a body the route
+ * does not take (functions/shared/requestGuards.ts).
  */
 export function authorizedHandler(
   access: AccessRule,
   handler: AuthorizedHandler,
   target: (request: HttpRequest) => AccessTarget = routeTarget,
+  schemas: Pick<RouteSchemas, 'body' | 'rawBodies'> = {},
 ): HttpHandler {
   if (access.anonymous) throw new Error('An anonymous route is registered with publicRoute.');
   return handleErrors(async (request, context) => {
+    refuseCrossSite(request);
     const principal = authenticate(
       request.headers.get(PRINCIPAL_HEADER),
       services().principalTrust(),
     );
     authorize(access, principal, target(request));
+    await checkRequestBody(request, schemas);
     return handler(request, context, principal!);
   });
 }
@@ -155,7 +161,12 @@ export function authorizedHandler(
  * @returns the wrapped handler (tests invoke it directly).
  */
 export function protectedRoute(name: string, options: ProtectedRouteOptions): HttpHandler {
-  const handler = authorizedHandler(options.access, options.handler, options.target);
+  const handler = authorizedHandler(
+    options.access,
+    options.handler,
+    options.target,
+    options.schemas,
+  );
   return register(name, options, options.access, 'function', handler);
 }
 
@@ -165,7 +176,12 @@ export function protectedRoute(name: string, options: ProtectedRouteOptions): Ht
  * @returns the wrapped handler.
  */
 export function publicRoute(name: string, options: PublicRouteOptions): HttpHandler {
-  return register(name, options, anonymous, 'anonymous', handleErrors(options.handler));
+  const guarded: HttpHandler = async (request, context) => {
+    refuseCrossSite(request);
+    await checkRequestBody(request, options.schemas);
+    return options.handler(request, context);
+  };
+  return register(name, options, anonymous, 'anonymous', handleErrors(guarded));
 }
 
 /** Records the route for the API description and registers it with the host. */

@@ -183,3 +183,23 @@ export function encodePrincipalHeader(principal: PrincipalDescription): string {
   };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64');
 }
+
+/** What `GET /api/me` tells a caller about itself: who the app believes it is. */
+export interface CallerView {
+  userId?: string;
+  name?: string;
+  /** Its app roles, sorted. */
+  roles: string[];
+  /** The employee it is, when it carries both claims. */
+  employee?: EmployeeIdentity;
+}
+
+/** The caller as the app sees it (no claim beyond those the app decides by). */
+export function describeCaller(principal: Principal): CallerView {
+  return {
+    ...(principal.userId !== undefined ? { userId: principal.userId } : {}),
+    ...(principal.name !== undefined ? { name: principal.name } : {}),
+    roles: [...principal.roles].sort(),
+    ...(principal.employee ? { employee: { ...principal.employee } } : {}),
+  };
+}

@@ -83,6 +83,7 @@ const ROWS: Record<string, Row> = {
       { path: '/console/..%2F..%2Fpackage.json', allowed: ALL, status: 404 },
     ],
   },
+  'GET me': { probes: [{ path: '/me', allowed: SIGNED_IN, status: 200 }] },
   'GET departments': { probes: [{ path: '/departments', allowed: SIGNED_IN, status: 200 }] },
   'GET departments/{dept}': { probes: [{ path: d, allowed: SIGNED_IN, status: 200 }] },
   'PUT departments/{dept}': {
