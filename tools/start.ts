@@ -10,7 +10,9 @@
  * Functions: `func start` when Azure Functions Core Tools are on PATH; otherwise the project's
  * local host (tools/host) on port 7071 (`PORT` to change). Ctrl-C stops everything cleanly.
  *
- * Options: --port <n>, --functions <glob> (default package.json main), --listen <address>.
+ * Options: --port <n>, --functions <glob> (default package.json main), --listen <address>,
+ * --allowed-host <name> (repeatable; a Host to answer to besides loopback names and the listen
+ * address), --trust-principal-headers (believe hand-sent principals on a non-loopback address).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +31,7 @@ import {
   findOnPath,
   findProjectRoot,
   planStorage,
+  principalTrustFor,
   refusedEmulatorMessage,
   STANDARD_EMULATOR_PORTS,
   withoutPlatformMarkers,
@@ -50,6 +53,8 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       functions: { type: 'string' },
       listen: { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
+      'trust-principal-headers': { type: 'boolean' },
     },
     strict: true,
   });
@@ -66,15 +71,15 @@ async function main(): Promise<void> {
   const localSettings = readLocalSettings(path.join(root, 'local.settings.json'));
   if (localSettings) applyLocalSettings(localSettings.values, process.env);
   // Principal headers are sent by hand locally (npm run principal); believe them only while the
-  // host is reachable from this machine alone.
-  const loopback = values.listen === undefined || /^(127\.|::1$|localhost$)/.test(values.listen);
-  if (loopback) process.env.TRUST_LOCAL_PRINCIPAL_HEADER ??= 'true';
-  else if (process.env.TRUST_LOCAL_PRINCIPAL_HEADER === undefined) {
-    process.stderr.write(
-      `Listening on ${values.listen}: hand-sent principal headers are not believed ` +
-        '(set TRUST_LOCAL_PRINCIPAL_HEADER=true to believe them anyway).\n',
-    );
-  }
+  // host is reachable from this machine alone, unless told otherwise with a flag.
+  const trust = principalTrustFor({
+    listenAddress: values.listen,
+    trustFlag: values['trust-principal-headers'] ?? false,
+    setting: process.env.TRUST_LOCAL_PRINCIPAL_HEADER,
+    loopbackDefault: 'true',
+  });
+  if (trust.setting !== undefined) process.env.TRUST_LOCAL_PRINCIPAL_HEADER = trust.setting;
+  if (trust.message) process.stderr.write(`${trust.message}\n`);
   // As infra/app/api.bicep sets it in Azure: no request body past the largest the API takes.
   process.env.FUNCTIONS_REQUEST_BODY_SIZE_LIMIT ??= String(16 * 1024 * 1024 + 64 * 1024);
   const port = Number(values.port ?? process.env.PORT ?? localSettings?.localHttpPort ?? 7071);
@@ -177,6 +182,7 @@ async function main(): Promise<void> {
       functionsGlob: values.functions,
       port,
       listenAddress: values.listen,
+      allowedHosts: values['allowed-host'],
       logger,
       extensions: defaultExtensions,
     });

@@ -33,6 +33,8 @@ export interface StartHostOptions {
   hostJsonPath?: string;
   /** How long to wait for the host to answer `/admin/host/status` (default 30 s). */
   startTimeoutMs?: number;
+  /** More command-line options for tools/host/cli.ts (`--listen`, `--allowed-host`, ...). */
+  args?: string[];
 }
 
 export interface RunningHost {
@@ -87,6 +89,7 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
   const functionsGlob = options.functionsGlob ?? (options.appRoot ? undefined : 'functions/*.ts');
   if (functionsGlob) args.push('--functions', functionsGlob);
   if (options.hostJsonPath) args.push('--host-json', path.resolve(options.hostJsonPath));
+  args.push(...(options.args ?? []));
 
   const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,

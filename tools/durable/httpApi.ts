@@ -11,10 +11,13 @@
  * - `POST instances/{id}/terminate?reason=` → 202; 410 when ended
  * - suspend, resume, rewind, restart and entities → 501 (not supported locally)
  *
- * Errors are `{"error":{"code","message"}}`.
+ * Errors are `{"error":{"code","message"}}`. Unsafe methods take no page's writes: an `Origin`, if
+ * any, must be a loopback one, and a body must be `Content-Type: application/json` (403
+ * `CrossSiteRequest`, 415 `UnsupportedMediaType`; tools/host/http/requestGuard.ts).
  */
 import { odata } from '@azure/data-tables';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isUnsafeMethod, localWriteRefusal } from '../host/http/requestGuard';
 import { managementPayload, WEBHOOK_PATH, type DurableClientInput } from './clientInput';
 import type { RuntimeContext } from './context';
 import { EventType, plainEvent } from './historyEvents';
@@ -65,14 +68,20 @@ export async function handleDurableHttp(
       .split('/')
       .filter((segment, index, all) => segment !== '' || (index > 0 && index === all.length - 1))
       .map((segment) => decodeURIComponent(segment));
-    checkTaskHub(api, url);
-    const readText = async (): Promise<string> => {
-      const bytes = body ?? (await readBody(req));
+    let bytes = body;
+    const readBytes = async (): Promise<Buffer> => {
+      bytes ??= await readBody(req);
       if (bytes.length > MAX_BODY_BYTES) {
         throw new HttpProblem(413, 'TooLarge', `The request body is over ${MAX_BODY_BYTES} bytes.`);
       }
-      return bytes.toString('utf8');
+      return bytes;
     };
+    if (isUnsafeMethod(req.method)) {
+      const refused = localWriteRefusal(req.method, req.headers, (await readBytes()).length);
+      if (refused) throw new HttpProblem(refused.status, refused.code, refused.message);
+    }
+    checkTaskHub(api, url);
+    const readText = async (): Promise<string> => (await readBytes()).toString('utf8');
     await route(api, req, res, url, segments, readText);
   } catch (error) {
     if (error instanceof HttpProblem) {

@@ -8,7 +8,13 @@
  *   --settings <file>    local.settings.json to load (default: <app-root>/local.settings.json)
  *   --port <n>           default: PORT, else local.settings.json Host.LocalHttpPort, else 7071;
  *                        0 picks a free port
- *   --listen <address>   default 127.0.0.1
+ *   --listen <address>   default 127.0.0.1; on any non-loopback address hand-sent principal
+ *                        headers are not believed (TRUST_LOCAL_PRINCIPAL_HEADER forced off)
+ *   --trust-principal-headers
+ *                        believe them there anyway (prints a warning)
+ *   --allowed-host <name>
+ *                        a Host name to answer to besides loopback names and the listen
+ *                        address (repeatable); any other Host gets 421
  *
  * Environment: HOST_LOG_LEVEL (default information), HOST_SHUTDOWN_TIMEOUT_MS (default 30000).
  * Exit code 1 when the app cannot start, with every problem printed.
@@ -21,6 +27,7 @@ import {
   startLocalHost,
   type RunningLocalHost,
 } from './host';
+import { principalTrustFor } from './launch';
 import { applyLocalSettings, readLocalSettings } from './load/localSettings';
 import { createLogger, describeError, parseLogLevel } from './log';
 import { defaultExtensions } from './extensions';
@@ -41,6 +48,8 @@ async function main(): Promise<void> {
       settings: { type: 'string' },
       port: { type: 'string' },
       listen: { type: 'string' },
+      'trust-principal-headers': { type: 'boolean' },
+      'allowed-host': { type: 'string', multiple: true },
     },
     strict: true,
   });
@@ -57,6 +66,14 @@ async function main(): Promise<void> {
       );
     }
   }
+  const trust = principalTrustFor({
+    listenAddress: values.listen,
+    trustFlag: values['trust-principal-headers'] ?? false,
+    setting: process.env.TRUST_LOCAL_PRINCIPAL_HEADER,
+  });
+  if (trust.setting === undefined) delete process.env.TRUST_LOCAL_PRINCIPAL_HEADER;
+  else process.env.TRUST_LOCAL_PRINCIPAL_HEADER = trust.setting;
+  if (trust.message) process.stderr.write(`${trust.message}\n`);
   const port = integerSetting(
     '--port',
     values.port ?? process.env.PORT,
@@ -76,6 +93,7 @@ async function main(): Promise<void> {
       hostJsonPath: values['host-json'],
       port,
       listenAddress: values.listen,
+      allowedHosts: values['allowed-host'],
       logger,
       extensions: defaultExtensions,
     });

@@ -44,6 +44,11 @@ export interface LocalHostOptions {
   port?: number;
   /** Default 127.0.0.1 (functions are not key-protected locally, so stay off the network). */
   listenAddress?: string;
+  /**
+   * Host names to answer to besides loopback names and the listen address (`--allowed-host`);
+   * any other `Host` header gets 421 (tools/host/http/requestGuard.ts).
+   */
+  allowedHosts?: readonly string[];
   /** App settings; default `process.env`. */
   env?: Record<string, string | undefined>;
   logger?: Logger;
@@ -252,6 +257,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
     admin,
     logger,
     drivers,
+    allowedHosts: options.allowedHosts,
   });
   const listenAddress = options.listenAddress ?? '127.0.0.1';
   const port = await server.listen(options.port ?? 7071, listenAddress);

@@ -1,11 +1,13 @@
 /**
  * The decisions `npm start` makes before anything runs (pure, so they are tested without
- * starting processes): which storage to use, and whether Azure Functions Core Tools are there.
+ * starting processes): which storage to use, whether Azure Functions Core Tools are there, and
+ * (with tools/host/cli.ts) whether hand-sent principal headers are believed.
  */
 import { AZURE_PLATFORM_MARKERS } from '../../src/config';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseConnectionString } from '../../src/storage/clients';
+import { isLoopbackHostname, parseHost } from './http/requestGuard';
 
 /** The emulator's standard ports, as `UseDevelopmentStorage=true` expects them. */
 export const STANDARD_EMULATOR_PORTS = { blob: 10000, queue: 10001, table: 10002 } as const;
@@ -144,4 +146,62 @@ export function withoutPlatformMarkers(env: NodeJS.ProcessEnv): {
   const cleaned = { ...env };
   for (const name of removed) delete cleaned[name];
   return { env: cleaned, removed };
+}
+
+/**
+ * True when a `--listen` address is reachable from this machine only: none given (the default
+ * 127.0.0.1), `localhost`, 127.0.0.0/8 or `::1`. A name that merely starts with `127.` is not.
+ */
+export function isLoopbackListenAddress(address: string | undefined): boolean {
+  if (address === undefined) return true;
+  const hostname = parseHost(address)?.hostname;
+  return hostname !== undefined && isLoopbackHostname(hostname);
+}
+
+/** What {@link principalTrustFor} decided: the setting to run with, and what to tell the user. */
+export interface PrincipalTrust {
+  /** The value for `TRUST_LOCAL_PRINCIPAL_HEADER` (undefined: leave it unset). */
+  setting: string | undefined;
+  /** A line for stderr, if any: why hand-sent principals are not believed, or a loud warning. */
+  message?: string;
+}
+
+/**
+ * Whether a local run believes hand-sent `x-ms-client-principal` headers
+ * (`TRUST_LOCAL_PRINCIPAL_HEADER`). On loopback the setting stays as configured (`loopbackDefault`
+ * when unset: `npm start` believes them). On any other address anyone on the network could send
+ * one, so they are never believed — even when local.settings.json or the environment says
+ * `true` — unless `--trust-principal-headers` was given, which comes with a warning.
+ *
+ * @param options.setting - the configured value (environment, else local.settings.json).
+ */
+export function principalTrustFor(options: {
+  listenAddress: string | undefined;
+  trustFlag: boolean;
+  setting: string | undefined;
+  loopbackDefault?: string;
+}): PrincipalTrust {
+  const { listenAddress, trustFlag, setting } = options;
+  if (isLoopbackListenAddress(listenAddress))
+    return { setting: trustFlag ? 'true' : (setting ?? options.loopbackDefault) };
+  if (trustFlag) {
+    return {
+      setting: 'true',
+      message:
+        `WARNING: --trust-principal-headers while listening on ${listenAddress}: this host believes ` +
+        'any x-ms-client-principal header, so anyone who can reach it can act as any user, ' +
+        'DirectoryAdmin included. Use it only on a network where you trust every machine.',
+    };
+  }
+  const overridden =
+    setting?.trim().toLowerCase() === 'true'
+      ? ' (TRUST_LOCAL_PRINCIPAL_HEADER=true from the environment or local.settings.json is overridden)'
+      : '';
+  return {
+    // Set, not removed: `func start` would otherwise take `true` from local.settings.json again.
+    setting: 'false',
+    message:
+      `Listening on ${listenAddress}: hand-sent principal headers are not believed${overridden}; ` +
+      'pass --trust-principal-headers to believe them anyway.',
+  };
 }

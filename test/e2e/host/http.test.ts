@@ -200,6 +200,7 @@ describe('admin API', () => {
   test('refuses to run HTTP functions and unknown names', async () => {
     const http = await getJson(`${app.host.origin}/admin/functions/echo`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: '{}',
     });
     expect(http).toEqual({
@@ -208,6 +209,7 @@ describe('admin API', () => {
     });
     const unknown = await getJson(`${app.host.origin}/admin/functions/nope`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: '{}',
     });
     expect(unknown).toEqual({

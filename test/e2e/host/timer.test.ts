@@ -86,6 +86,7 @@ test('the admin endpoint fires a timer function on demand', async () => {
   app = await startHostApp();
   const response = await fetch(`${app.host.origin}/admin/functions/fixtureTimer`, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: '{}',
   });
   expect(response.status).toBe(202);

@@ -104,6 +104,7 @@ it('records and reads attempts over HTTP, and drops expired tables when the admi
       await clients.tableService().createTable(name);
     const fired = await fetch(`${host.origin}/admin/functions/dropExpiredLoginTables`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: '{}',
     });
     expect(fired.status).toBe(202);

@@ -70,6 +70,7 @@ describe('local durable runtime: events, timers and sub-orchestrations', () => {
     await waitForEnd(urls.statusQueryGetUri!);
     const late = await fetch(urls.sendEventPostUri!.replace('{eventName}', 'Approval'), {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: '1',
     });
     expect(late.status).toBe(410);

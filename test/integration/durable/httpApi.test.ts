@@ -139,6 +139,7 @@ describe('local durable runtime: the HTTP API', () => {
     });
     const badJson = await fetch(`${api}/orchestrators/HelloSequence`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: '{nope',
     });
     expect(badJson.status).toBe(400);
@@ -153,6 +154,7 @@ describe('local durable runtime: the HTTP API', () => {
     });
     const duplicate = await fetch(`${api}/orchestrators/ApprovalOrTimeout/dup-1`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: '{}',
     });
     expect(duplicate.status).toBe(409);

@@ -2,13 +2,15 @@
  * The host's HTTP server: functions under `/<routePrefix>/`, and a small part of the Functions
  * host's admin API under `/admin/` (`GET /admin/host/status`, `GET /admin/functions`,
  * `POST /admin/functions/{name}` to run a non-HTTP function once). Like Core Tools, nothing is
- * key-protected locally.
+ * key-protected locally; instead the server answers only to this machine's names and refuses
+ * writes from other sites' pages (./requestGuard.ts).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeError, type Logger } from '../log';
 import type { TriggerDriver } from '../drivers';
 import type { HttpDriver } from './httpDriver';
+import { crossSiteRefusal, hostRefusal, localWriteRefusal, type Refusal } from './requestGuard';
 import { errorJson, sendJson } from './respond';
 
 /** The Functions host's default request size limit (`FUNCTIONS_REQUEST_BODY_SIZE_LIMIT`). */
@@ -48,6 +50,11 @@ export interface HostServerOptions {
   drivers: TriggerDriver[];
   /** Largest request body, bytes; a larger one is refused with 413 while it streams in. */
   maxRequestBodyBytes?: number;
+  /**
+   * Host names the server answers to besides loopback names and its listen address (and, when it
+   * listens on every interface, the machine's own names); any other `Host` gets 421.
+   */
+  allowedHosts?: readonly string[];
 }
 
 export interface HostServer {
@@ -79,6 +86,10 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+function refuse(response: ServerResponse, refusal: Refusal): void {
+  sendJson(response, refusal.status, errorJson(refusal.code, refusal.message));
+}
+
 async function handleAdmin(
   admin: AdminApi,
   request: IncomingMessage,
@@ -87,6 +98,11 @@ async function handleAdmin(
   body: Buffer,
 ): Promise<void> {
   const method = request.method ?? 'GET';
+  const refused = localWriteRefusal(method, request.headers, body.length);
+  if (refused) {
+    refuse(response, refused);
+    return;
+  }
   if (pathname === '/admin/host/status' && method === 'GET') {
     sendJson(response, 200, admin.status());
     return;
@@ -145,12 +161,22 @@ export function createHostServer(options: HostServerOptions): HostServer {
   const bodyLimit = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;
   const prefix = routePrefix ? `/${routePrefix.toLowerCase()}` : '';
   let origin = 'http://127.0.0.1';
+  let listenAddress = '127.0.0.1';
   let closing = false;
   const active = new Set<Promise<void>>();
 
   const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (closing) response.setHeader('connection', 'close');
     const pathname = (request.url ?? '/').split('?')[0]!;
+    // Before the body is read: a refused page's request costs nothing.
+    const refused =
+      hostRefusal(request.headers.host, { listenAddress, allowedHosts: options.allowedHosts }) ??
+      crossSiteRefusal(request.method, request.headers);
+    if (refused) {
+      logger.warn(`Refused ${request.method} ${pathname} (${refused.status}): ${refused.message}`);
+      refuse(response, refused);
+      return;
+    }
     let body: Buffer;
     try {
       const declared = Number(request.headers['content-length'] ?? NaN);
@@ -220,12 +246,17 @@ export function createHostServer(options: HostServerOptions): HostServer {
         server.once('error', reject);
         server.listen(port, address, () => {
           server.off('error', reject);
+          listenAddress = address;
           const bound = (server.address() as AddressInfo).port;
-          const host = address.includes(':')
-            ? `[${address}]`
-            : address === '0.0.0.0'
+          // A wildcard address is reached over loopback (and the Host check accepts loopback).
+          const host =
+            address === '0.0.0.0'
               ? '127.0.0.1'
-              : address;
+              : address === '::'
+                ? '[::1]'
+                : address.includes(':')
+                  ? `[${address}]`
+                  : address;
           origin = `http://${host}:${bound}`;
           resolve(bound);
         });

@@ -1,8 +1,14 @@
 /**
- * Which storage `npm start` uses, decided before anything starts.
+ * Which storage `npm start` uses, and whether a local run believes hand-sent principals, decided
+ * before anything starts.
  */
 import { azuriteConnectionString } from '../../../../tools/azurite';
-import { isStandardEmulator, planStorage } from '../../../../tools/host/launch';
+import {
+  isLoopbackListenAddress,
+  isStandardEmulator,
+  planStorage,
+  principalTrustFor,
+} from '../../../../tools/host/launch';
 
 const none = { blob: false, queue: false, table: false };
 const all = { blob: true, queue: true, table: true };
@@ -57,5 +63,66 @@ describe('storage plan', () => {
       isStandardEmulator(azuriteConnectionString({ blob: 10000, queue: 10001, table: 10003 })),
     ).toBe(false);
     expect(isStandardEmulator('AccountName=devstoreaccount1;AccountKey=x')).toBe(false);
+  });
+});
+
+describe('believing hand-sent principals', () => {
+  test('loopback addresses, and only those, count as loopback', () => {
+    for (const address of [undefined, '127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]'])
+      expect(isLoopbackListenAddress(address)).toBe(true);
+    for (const address of ['0.0.0.0', '::', '192.168.1.5', '127.evil.example', 'devbox', '', 'x y'])
+      expect(isLoopbackListenAddress(address)).toBe(false);
+  });
+
+  test('on loopback the setting stays as configured; npm start defaults it to true', () => {
+    expect(
+      principalTrustFor({ listenAddress: undefined, trustFlag: false, setting: undefined }),
+    ).toEqual({ setting: undefined });
+    expect(
+      principalTrustFor({
+        listenAddress: '127.0.0.1',
+        trustFlag: false,
+        setting: undefined,
+        loopbackDefault: 'true',
+      }),
+    ).toEqual({ setting: 'true' });
+    expect(
+      principalTrustFor({
+        listenAddress: 'localhost',
+        trustFlag: false,
+        setting: 'false',
+        loopbackDefault: 'true',
+      }),
+    ).toEqual({ setting: 'false' });
+  });
+
+  test('on any other address they are not believed, even when the settings say true', () => {
+    for (const setting of ['true', 'TRUE', undefined, '']) {
+      const trust = principalTrustFor({
+        listenAddress: '0.0.0.0',
+        trustFlag: false,
+        setting,
+        loopbackDefault: 'true',
+      });
+      expect(trust.setting).toBe('false');
+      expect(trust.message).toMatch(/not believed.*--trust-principal-headers/);
+    }
+    expect(
+      principalTrustFor({ listenAddress: '192.168.1.5', trustFlag: false, setting: 'true' })
+        .message,
+    ).toMatch(/TRUST_LOCAL_PRINCIPAL_HEADER=true .* is overridden/);
+  });
+
+  test('--trust-principal-headers believes them there, with a loud warning', () => {
+    const trust = principalTrustFor({
+      listenAddress: '0.0.0.0',
+      trustFlag: true,
+      setting: 'false',
+    });
+    expect(trust.setting).toBe('true');
+    expect(trust.message).toMatch(/^WARNING: .*anyone who can reach it can act as any user/);
+    expect(
+      principalTrustFor({ listenAddress: '127.0.0.1', trustFlag: true, setting: undefined }),
+    ).toEqual({ setting: 'true' });
   });
 });
