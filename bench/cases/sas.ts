@@ -238,7 +238,7 @@ const sasCase: BenchCase = {
 
       // Per-request latency through the HTTP adapter, in process (no HTTP transport).
       const route = sasRoutes(() => service).expenses;
-      const expensesAdapter = authorizedHandler(route.access, route.handler);
+      const expensesAdapter = authorizedHandler(route.access, route.schemas, route.handler);
       const principalHeader = employeePrincipal(DEPT, EMPLOYEE);
       const requestCount = env.size(5_000);
       let adapterLatency = { p50Ms: 0, p95Ms: 0 };
@@ -252,7 +252,10 @@ const sasCase: BenchCase = {
                 method: 'POST',
                 url: `http://localhost/api/sas/expenses/${DEPT}/${EMPLOYEE}`,
                 params: { dept: DEPT, id: EMPLOYEE },
-                headers: { [PRINCIPAL_HEADER]: principalHeader },
+                headers: {
+                  [PRINCIPAL_HEADER]: principalHeader,
+                  'content-type': 'application/json',
+                },
                 body: { string: '{"minutes":15}' },
               }),
               new InvocationContext(),

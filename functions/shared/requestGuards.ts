@@ -14,7 +14,6 @@
 import type { HttpRequest } from '@azure/functions';
 import { ForbiddenError, UnsupportedMediaTypeError, ValidationError } from '../../src/errors';
 import { JSON_MEDIA_TYPE, mediaType, notJson, readBody } from './http';
-import type { RouteSchemas } from './route';
 
 /** Methods that change something: the ones a foreign page must never get the app to perform. */
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -67,6 +66,12 @@ export function mediaTypeMatches(type: string, accepted: readonly string[]): boo
   );
 }
 
+/** What a route says of its body (route.ts `RouteSchemas`): JSON, raw types, or neither. */
+export interface BodySchemas {
+  body?: unknown;
+  rawBodies?: readonly string[];
+}
+
 /** Largest body a route without one still reads to see that it is `{}`. */
 const MAX_EMPTY_BODY_BYTES = 1024;
 
@@ -79,10 +84,7 @@ const MAX_EMPTY_BODY_BYTES = 1024;
  *   without one.
  * @throws {ValidationError} `UnexpectedBody` for a route without a body that got JSON other than `{}`.
  */
-export async function checkRequestBody(
-  request: HttpRequest,
-  schemas: Pick<RouteSchemas, 'body' | 'rawBodies'>,
-): Promise<void> {
+export async function checkRequestBody(request: HttpRequest, schemas: BodySchemas): Promise<void> {
   if (!isUnsafeMethod(request.method)) return;
   const type = mediaType(request);
   const accepted = [...(schemas.body ? [JSON_MEDIA_TYPE] : []), ...(schemas.rawBodies ?? [])];

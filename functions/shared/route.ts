@@ -23,7 +23,7 @@ import {
 import { PRINCIPAL_HEADER, type Principal } from '../../src/identity/principal';
 import { authenticate } from '../../src/identity/trust';
 import { handleErrors, type HttpHandler } from './http';
-import { checkRequestBody, refuseCrossSite } from './requestGuards';
+import { checkRequestBody, refuseCrossSite, type BodySchemas } from './requestGuards';
 import { services } from './services';
 
 /** A handler that runs once the caller is known to be allowed. */
@@ -138,9 +138,9 @@ export function routeTarget(request: HttpRequest): AccessTarget {
  */
 export function authorizedHandler(
   access: AccessRule,
+  schemas: BodySchemas,
   handler: AuthorizedHandler,
   target: (request: HttpRequest) => AccessTarget = routeTarget,
-  schemas: Pick<RouteSchemas, 'body' | 'rawBodies'> = {},
 ): HttpHandler {
   if (access.anonymous) throw new Error('An anonymous route is registered with publicRoute.');
   return handleErrors(async (request, context) => {
@@ -163,9 +163,9 @@ export function authorizedHandler(
 export function protectedRoute(name: string, options: ProtectedRouteOptions): HttpHandler {
   const handler = authorizedHandler(
     options.access,
+    options.schemas,
     options.handler,
     options.target,
-    options.schemas,
   );
   return register(name, options, options.access, 'function', handler);
 }

@@ -27,7 +27,7 @@ beforeAll(async () => {
   handlers = Object.fromEntries(
     Object.entries(routes).map(([key, route]) => [
       key,
-      authorizedHandler(route.access, route.handler),
+      authorizedHandler(route.access, route.schemas, route.handler),
     ]),
   ) as Record<SasRouteKey, HttpHandler>;
 });
@@ -41,7 +41,10 @@ function post(
     method: 'POST',
     url: 'http://localhost/api/sas',
     params,
-    headers: options.principal === undefined ? {} : { [PRINCIPAL_HEADER]: options.principal },
+    headers: {
+      ...(options.principal === undefined ? {} : { [PRINCIPAL_HEADER]: options.principal }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(options.body === undefined ? {} : { body: { string: JSON.stringify(options.body) } }),
   });
 }
