@@ -18,10 +18,21 @@ import { encodePrincipalHeader, PRINCIPAL_HEADER } from '../../src/identity/prin
 /** `ok`: the check passed; `FAIL`: it did not; `skip`: it could not run (e.g. no token given). */
 export type SmokeStatus = 'ok' | 'FAIL' | 'skip';
 
+/** The checks, in the order they run (docs/deploy.md has a row for each). */
+export const SMOKE_CHECKS = [
+  'health',
+  'no-token',
+  'forged-principal',
+  'me',
+  'openapi',
+  'console',
+] as const;
+
+export type SmokeCheckName = (typeof SMOKE_CHECKS)[number];
+
 /** The outcome of one check. */
 export interface SmokeResult {
-  /** Short name of the check (`health`, `no-token`, `forged-principal`, `me`, `openapi`, `console`). */
-  check: string;
+  check: SmokeCheckName;
   status: SmokeStatus;
   /** What was seen, and for a failure why it matters. */
   detail: string;
@@ -462,18 +473,18 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeReport
     functionKey: options.functionKey || undefined,
     token: options.token || undefined,
   };
-  const checks: [string, () => Promise<SmokeResult>][] = [
-    ['health', () => checkHealth(run, options.waitMs ?? 0)],
-    ['no-token', () => checkNoToken(run)],
-    ['forged-principal', () => checkForgedPrincipal(run)],
-    ['me', () => checkMe(run)],
-    ['openapi', () => checkOpenApi(run)],
-    ['console', () => checkConsole(run)],
-  ];
+  const checks: Record<SmokeCheckName, () => Promise<SmokeResult>> = {
+    health: () => checkHealth(run, options.waitMs ?? 0),
+    'no-token': () => checkNoToken(run),
+    'forged-principal': () => checkForgedPrincipal(run),
+    me: () => checkMe(run),
+    openapi: () => checkOpenApi(run),
+    console: () => checkConsole(run),
+  };
   const results: SmokeResult[] = [];
-  for (const [check, perform] of checks) {
+  for (const check of SMOKE_CHECKS) {
     try {
-      results.push(await perform());
+      results.push(await checks[check]());
     } catch (error) {
       results.push({ check, status: 'FAIL', detail: (error as Error).message });
     }

@@ -14,6 +14,7 @@ import {
   readRepoFile,
   valueAt,
 } from './bicep';
+import { SMOKE_CHECKS } from '../../../tools/smoke/checks';
 
 const main = new BicepFile('main.bicep');
 const api = new BicepFile('app/api.bicep');
@@ -165,6 +166,44 @@ describe('azd wiring', () => {
 });
 
 describe('docs/deploy.md', () => {
+  const doc = (): string => readRepoFile('docs/deploy.md');
+
+  it('lists exactly the excluded paths of infra/app/auth-settings.json, with the matching rule', () => {
+    const json = JSON.parse(readRepoFile('infra/app/auth-settings.json')) as {
+      globalValidation: { excludedPaths: string[] };
+    };
+    const rows = [...doc().matchAll(/^\| `(\/api[^`]*)` +\|/gm)].map((m) => m[1]!);
+    expect(rows.sort()).toEqual([...json.globalValidation.excludedPaths].sort());
+    expect(doc()).toContain('one ending in `/*` matches\nevery path below it');
+  });
+
+  it('counts one entry point per functions/*.ts file', () => {
+    const files = fs
+      .readdirSync(path.join(INFRA_DIR, '..', 'functions'))
+      .filter((f) => f.endsWith('.ts'));
+    const stated = /the (\d+)\s+`dist\/functions\/\*\.js` entry points/.exec(doc())?.[1];
+    expect(Number(stated)).toBe(files.length);
+  });
+
+  it('describes every check of the postdeploy smoke check', () => {
+    const section = (doc().split('## After deployment: the postdeploy smoke check')[1] ?? '').split(
+      '\n## ',
+    )[0]!;
+    expect(section).not.toBe('');
+    const documented = [...section.matchAll(/^\| `([\w-]+)` +\|/gm)].map((m) => m[1]);
+    expect(documented).toEqual([...SMOKE_CHECKS]);
+  });
+
+  it('answers a policy that denies shared-key access with enableTableSas=false', () => {
+    expect(doc()).toMatch(
+      /policy that denies shared-key access[\s\S]{0,400}`enableTableSas=false`/,
+    );
+    expect(main.text).toMatch(/param enableTableSas bool = true/);
+    expect(main.raw).toMatch(
+      /@description\('[^\n]*denies shared-key access[^\n]*'\)\nparam enableTableSas/,
+    );
+  });
+
   it('states the parameter defaults main.bicep has', () => {
     const doc = readRepoFile('docs/deploy.md');
     const rows = [...doc.matchAll(/^\| `(\w+)`\s*\| `([^`]*)`\s*\|/gm)];
