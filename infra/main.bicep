@@ -30,9 +30,9 @@ param functionAppName string = ''
 @description('Node.js major version of the Functions runtime (package.json engines allows 20 and 22; Node 20 left support on 2026-04-30).')
 param nodeVersion string = '22'
 
-@minValue(40)
+@minValue(1)
 @maxValue(1000)
-@description('Flex Consumption: the most instances the app scales out to.')
+@description('Flex Consumption: the most instances the app scales out to (1-1000).')
 param maximumInstanceCount int = 100
 
 @allowed([512, 2048, 4096])
@@ -77,7 +77,7 @@ param sasMaxMinutes int = 60
 @description('Where organisation-wide last-name index entries live (LASTNAME_INDEX_MODE).')
 param lastNameIndexMode string = 'entity'
 
-@description('Issue table SAS tokens. Table storage has no user delegation SAS, so this keeps shared-key access enabled and stores the account key in Key Vault. false: shared-key access off, no Key Vault, the table SAS endpoints answer 501.')
+@description('Issue table SAS tokens. Table storage has no user delegation SAS, so this keeps shared-key access enabled and stores the account key in Key Vault. false: shared-key access off, no Key Vault, the table SAS endpoints answer 501 — the setting to use where a policy denies shared-key access to storage accounts (docs/deploy.md, "The storage key").')
 param enableTableSas bool = true
 
 @allowed(['key1', 'key2'])

@@ -30,7 +30,7 @@ param storageKeySecretUri string = ''
 @allowed(['20', '22'])
 param nodeVersion string = '22'
 
-@minValue(40)
+@minValue(1)
 @maxValue(1000)
 param maximumInstanceCount int = 100
 
@@ -173,54 +173,43 @@ resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
 }
 
 // App Service authentication ("Easy Auth") in front of every HTTP function. The platform validates
-// the caller's Entra ID access token, answers 401 itself when there is none (only the health probe
-// is let through anonymously), strips any x-ms-client-principal header a client sent and passes
-// the validated principal to the app in that header; WEBSITE_AUTH_ENABLED=True tells the app it
-// may trust it (docs/security.md). Bearer tokens only: no login redirect, no client secret, no
-// token store.
-resource authSettings 'Microsoft.Web/sites/config@2024-04-01' = {
-  parent: functionApp
-  name: 'authsettingsV2'
-  properties: {
-    platform: {
+// the caller's Entra ID access token (or the session of /.auth/login/aad, which the web console
+// uses), answers 401 itself when there is none (only the anonymous routes are let through), strips
+// any x-ms-client-principal header a client sent and passes the validated principal to the app in
+// that header; WEBSITE_AUTH_ENABLED=True tells the app it may trust it (docs/security.md).
+//
+// Everything but the identity provider comes from auth-settings.json, the one source of the
+// excludedPaths (the anonymous routes: functions/health.ts, openapi.ts, console.ts), the 401
+// answer and the token store setting; the local Azure-mode front reads the same file, and
+// test/unit/infra/authentication.test.ts checks it against the routes the app registers. The
+// identity provider needs the deployment's parameters, so it is added here.
+var authSettingsFromFile = loadJsonContent('auth-settings.json')
+var authIdentityProvider = {
+  identityProviders: {
+    azureActiveDirectory: {
       enabled: true
-    }
-    globalValidation: {
-      requireAuthentication: true
-      unauthenticatedClientAction: 'Return401'
-      // The anonymous routes (functions/health.ts, openapi.ts, console.ts): docs/security.md.
-      // The console's page is public; its calls to the API carry the session of /.auth/login/aad.
-      excludedPaths: [
-        '/api/health'
-        '/api/openapi.json'
-        '/api/console'
-      ]
-    }
-    httpSettings: {
-      requireHttps: true
-    }
-    identityProviders: {
-      azureActiveDirectory: {
-        enabled: true
-        registration: {
-          clientId: authClientId
-          openIdIssuer: authOpenIdIssuer
-        }
-        validation: {
-          // v2.0 access tokens carry the client id as audience, v1.0 tokens the application id URI.
-          allowedAudiences: [
-            authClientId
-            'api://${authClientId}'
-          ]
-        }
+      registration: {
+        clientId: authClientId
+        openIdIssuer: authOpenIdIssuer
       }
-    }
-    login: {
-      tokenStore: {
-        enabled: false
+      validation: {
+        // v2.0 access tokens carry the client id as audience, v1.0 tokens the application id URI.
+        allowedAudiences: [
+          authClientId
+          'api://${authClientId}'
+        ]
       }
     }
   }
+}
+
+resource authSettings 'Microsoft.Web/sites/config@2024-04-01' = {
+  parent: functionApp
+  name: 'authsettingsV2'
+  // Two config writes to one site at once can conflict or leave one of them unapplied
+  // (Azure/azure-dev#3125): the authentication settings go after the app settings.
+  dependsOn: [appSettings]
+  properties: union(authSettingsFromFile, authIdentityProvider)
 }
 
 output name string = functionApp.name

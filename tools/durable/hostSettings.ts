@@ -4,7 +4,8 @@
  * `AzureFunctionsJobHost__extensions__durableTask__<path>`:
  *
  * - `hubName` (default: derived from the host id, see {@link defaultTaskHub})
- * - `storageProvider.connectionStringName` / `connectionName` (default `AzureWebJobsStorage`)
+ * - `storageProvider.connectionName` (default `AzureWebJobsStorage`; the obsolete
+ *   `connectionStringName` is still read, when `connectionName` is not set)
  * - `storageProvider.workItemQueueVisibilityTimeout` (TimeSpan; the message lease, default 30 s)
  * - `storageProvider.maxQueuePollingInterval` (TimeSpan; longest idle poll wait, default 1 s)
  * - `maxConcurrentActivityFunctions`, `maxConcurrentOrchestratorFunctions` (default 8 each)
@@ -53,9 +54,13 @@ export function readDurableHostSettings(
   hostJson: DurableTaskJson | undefined,
   env: Record<string, string | undefined>,
 ): DurableHostSettings {
+  const fromSetting = (path: string[]): string | undefined => {
+    const value = env[`${SETTING_PREFIX}${path.join('__')}`];
+    return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
+  };
   const pick = (path: string[]): unknown => {
-    const fromEnv = env[`${SETTING_PREFIX}${path.join('__')}`];
-    if (fromEnv !== undefined && fromEnv.trim() !== '') return fromEnv.trim();
+    const fromEnv = fromSetting(path);
+    if (fromEnv !== undefined) return fromEnv;
     let node: unknown = hostJson;
     for (const key of path)
       node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
@@ -93,9 +98,13 @@ export function readDurableHostSettings(
 
   return {
     taskHub: text(['hubName']),
+    // connectionName is the current name (host.json uses it), connectionStringName the obsolete
+    // one: an app setting of either beats host.json, and then the current name wins.
     connectionName:
-      text(['storageProvider', 'connectionStringName']) ??
+      fromSetting(['storageProvider', 'connectionName']) ??
+      fromSetting(['storageProvider', 'connectionStringName']) ??
       text(['storageProvider', 'connectionName']) ??
+      text(['storageProvider', 'connectionStringName']) ??
       DEFAULT_CONNECTION_SETTING,
     tuning,
   };

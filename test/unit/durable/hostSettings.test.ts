@@ -46,6 +46,25 @@ describe('durable settings on the local host', () => {
     });
   });
 
+  it('reads the connection from storageProvider.connectionName, the obsolete connectionStringName too', () => {
+    const connection = (storageProvider: Record<string, string>): string =>
+      readDurableHostSettings({ storageProvider }, {}).connectionName;
+    expect(connection({ connectionName: 'DurableStorage' })).toBe('DurableStorage');
+    expect(connection({ connectionStringName: 'OldName' })).toBe('OldName');
+    expect(connection({ connectionName: 'DurableStorage', connectionStringName: 'OldName' })).toBe(
+      'DurableStorage',
+    );
+    // An app setting of either name beats host.json (the e2e tests override the obsolete name).
+    for (const name of ['connectionName', 'connectionStringName']) {
+      expect(
+        readDurableHostSettings(
+          { storageProvider: { connectionName: 'AzureWebJobsStorage' } },
+          { [`${SETTING_PREFIX}storageProvider__${name}`]: 'FromSetting' },
+        ).connectionName,
+      ).toBe('FromSetting');
+    }
+  });
+
   it('lets app settings override host.json, as in Azure', () => {
     const settings = readDurableHostSettings(
       { hubName: 'DirectoryHub', storageProvider: { workItemQueueVisibilityTimeout: '00:05:00' } },

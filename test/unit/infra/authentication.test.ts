@@ -1,10 +1,12 @@
 /**
- * App Service authentication ("Easy Auth") on the Function App, read from the bicep: the
- * `authsettingsV2` resource requires an Entra ID access token for every path except the anonymous
- * routes (the health probe, the API description, the web console's static files), answers 401 itself, keeps no tokens, and takes the app registration from
- * parameters that azd fills in. Also: every HTTP route has a row in docs/security.md's table.
+ * App Service authentication ("Easy Auth") on the Function App, read from the bicep and from
+ * infra/app/auth-settings.json, which the bicep loads: the `authsettingsV2` resource requires an
+ * Entra ID access token for every path except the anonymous routes (the health probe, the API
+ * description, the web console and its files), answers 401 itself, keeps no tokens, and takes the
+ * app registration from parameters that azd fills in. Also: every HTTP route has a row in
+ * docs/security.md's table.
  */
-import { BicepFile, readRepoFile, stringLiterals, valueAt } from './bicep';
+import { BicepFile, objectEntries, objectLiterals, readRepoFile, valueAt } from './bicep';
 import { registeredFunctions } from './registrations';
 
 const main = new BicepFile('main.bicep');
@@ -56,75 +58,140 @@ function authSettings(): ReturnType<BicepFile['resources']>[number] {
   return found[0]!;
 }
 
+/** infra/app/auth-settings.json: the settings bicep loads (and the local Azure-mode front reads). */
+interface AuthSettingsJson {
+  platform?: { enabled?: boolean };
+  globalValidation?: {
+    requireAuthentication?: boolean;
+    unauthenticatedClientAction?: string;
+    redirectToProvider?: string;
+    excludedPaths?: string[];
+  };
+  httpSettings?: { requireHttps?: boolean };
+  identityProviders?: unknown;
+  login?: { tokenStore?: { enabled?: boolean } };
+}
+
+const authJson = JSON.parse(readRepoFile('infra/app/auth-settings.json')) as AuthSettingsJson;
+const excludedPaths = (): string[] => authJson.globalValidation?.excludedPaths ?? [];
+
+/**
+ * Whether the excluded path `excluded` lets `path` through anonymously: a path matches itself
+ * exactly, and one ending in `/*` matches every path below it.
+ */
+const matches = (excluded: string, path: string): boolean =>
+  excluded.endsWith('/*')
+    ? path.toLowerCase().startsWith(excluded.slice(0, -1).toLowerCase())
+    : path.toLowerCase() === excluded.toLowerCase();
+
+/** Whether App Service authentication lets `path` through anonymously. */
+const isExcluded = (path: string): boolean => excludedPaths().some((e) => matches(e, path));
+
+/** The `var` of api.bicep that holds the identity provider part merged into the file's settings. */
+const PROVIDER_VAR = 'authIdentityProvider';
+
 describe('App Service authentication (authsettingsV2)', () => {
-  it('is a config resource of the Function App, always deployed', () => {
+  it('is a config resource of the Function App, always deployed, after the app settings', () => {
     const auth = authSettings();
     expect(valueAt(auth.body, 'parent')).toBe('functionApp');
     expect(auth.condition).toBeUndefined();
     const site = api.resourcesOfType('Microsoft.Web/sites').find((r) => !r.existing)!;
     expect(site.symbol).toBe('functionApp');
+    // Two config writes to one site at once (Azure/azure-dev#3125): one after the other.
+    const appSettings = api
+      .resourcesOfType('Microsoft.Web/sites/config')
+      .find((r) => valueAt(r.body, 'name') === "'appsettings'")!;
+    expect(valueAt(auth.body, 'dependsOn')).toMatch(
+      new RegExp(`^\\[\\s*${appSettings.symbol}\\s*\\]$`),
+    );
+  });
+
+  it('loads infra/app/auth-settings.json and adds only the identity provider to it', () => {
+    const properties = valueAt(authSettings().body, 'properties') ?? '';
+    const [, fileVar, providerVar] = /^union\((\w+),\s*(\w+)\)$/.exec(properties) ?? [];
+    expect({ fileVar, providerVar }).toEqual({
+      fileVar: expect.any(String),
+      providerVar: PROVIDER_VAR,
+    });
+    expect(api.variable(fileVar!)).toBe("loadJsonContent('auth-settings.json')");
+    // The provider var sets identityProviders and nothing else, so the JSON stays the one source
+    // of the rest (excludedPaths, the 401, the token store).
+    expect([...objectEntries(objectLiterals(api.variable(PROVIDER_VAR))[0]!).keys()]).toEqual([
+      'identityProviders',
+    ]);
+    expect(authJson.identityProviders).toBeUndefined();
+    // Nothing else in infra/ restates the excluded paths.
+    expect(api.text).not.toContain('excludedPaths');
   });
 
   it('requires an identity everywhere, answers 401 without one, and runs on the platform', () => {
-    const body = authSettings().body;
-    expect(valueAt(body, 'properties.platform.enabled')).toBe('true');
-    expect(valueAt(body, 'properties.globalValidation.requireAuthentication')).toBe('true');
-    expect(valueAt(body, 'properties.globalValidation.unauthenticatedClientAction')).toBe(
-      "'Return401'",
-    );
-    // An API: no login redirect to any provider.
-    expect(valueAt(body, 'properties.globalValidation.redirectToProvider')).toBeUndefined();
-    expect(valueAt(body, 'properties.httpSettings.requireHttps')).toBe('true');
+    expect(authJson.platform?.enabled).toBe(true);
+    expect(authJson.globalValidation?.requireAuthentication).toBe(true);
+    expect(authJson.globalValidation?.unauthenticatedClientAction).toBe('Return401');
+    // An API: no login redirect to any provider (the console links to /.auth/login/aad itself).
+    expect(authJson.globalValidation?.redirectToProvider).toBeUndefined();
+    expect(authJson.httpSettings?.requireHttps).toBe(true);
   });
 
-  it('lets only the health probe, the API description and the console page through anonymously', () => {
-    const excluded = stringLiterals(
-      valueAt(authSettings().body, 'properties.globalValidation.excludedPaths') ?? '',
-    );
-    expect([...excluded].sort()).toEqual(['/api/console', '/api/health', '/api/openapi.json']);
+  it('lets through anonymously the health probe, the API description and the console with its files', () => {
+    expect([...excludedPaths()].sort()).toEqual([
+      '/api/console',
+      '/api/console/*',
+      '/api/health',
+      '/api/openapi.json',
+    ]);
   });
 
-  it('excludes exactly the anonymous HTTP routes, and no other route starts with an excluded path', () => {
-    const excluded = stringLiterals(
-      valueAt(authSettings().body, 'properties.globalValidation.excludedPaths') ?? '',
-    );
-    // A trailing catch-all (`console/{*path}`) is excluded as its prefix (`/api/console`).
+  it('excludes every anonymous route the app registers, and no protected route', () => {
+    // A catch-all route (`console/{*path}`) needs its prefix and everything below it.
     const anonymous = routes()
       .filter((r) => r.authLevel === 'anonymous')
-      .map((r) => requestPath(r.route.replace(/\/\{\*[^}]*\}$/, '')));
+      .flatMap((r) => {
+        const catchAll = /\/\{\*[^}]*\}$/.exec(r.route);
+        if (!catchAll) return [requestPath(r.route)];
+        const prefix = requestPath(r.route.slice(0, catchAll.index));
+        return [prefix, `${prefix}/`, `${prefix}/some/file.js`];
+      });
     expect(anonymous).toContain('/api/health');
-    expect([...new Set(anonymous)].sort()).toEqual([...excluded].sort());
+    expect(anonymous).toContain('/api/console/some/file.js');
+    expect(anonymous.filter((p) => !isExcluded(p))).toEqual([]);
+    // Each excluded path serves some anonymous route: none is left over from a removed one.
+    expect(excludedPaths().filter((e) => !anonymous.some((p) => matches(e, p)))).toEqual([]);
+    // A protected route under an excluded path would be reachable without a token.
     const shadowed = routes()
       .filter((r) => r.authLevel !== 'anonymous')
-      .map((r) => requestPath(r.route))
-      .filter((p) => excluded.some((e) => p.toLowerCase().startsWith(e.toLowerCase())));
+      .map((r) => requestPath(r.route.replace(/\{[^}]*\}/g, 'x')))
+      .filter(isExcluded);
     expect(shadowed).toEqual([]);
   });
 
   it('validates Entra ID tokens of the app registration and keeps no token store', () => {
-    const body = authSettings().body;
-    const aad = 'properties.identityProviders.azureActiveDirectory';
-    expect(valueAt(body, `${aad}.enabled`)).toBe('true');
-    expect(valueAt(body, `${aad}.registration.clientId`)).toBe('authClientId');
-    expect(valueAt(body, `${aad}.registration.openIdIssuer`)).toBe('authOpenIdIssuer');
-    // Bearer tokens only: no client secret to store or rotate.
-    expect(valueAt(body, `${aad}.registration.clientSecretSettingName`)).toBeUndefined();
+    const provider = `{${objectLiterals(api.variable(PROVIDER_VAR))[0]!}}`;
+    const aad = 'identityProviders.azureActiveDirectory';
+    expect(valueAt(provider, `${aad}.enabled`)).toBe('true');
+    expect(valueAt(provider, `${aad}.registration.clientId`)).toBe('authClientId');
+    expect(valueAt(provider, `${aad}.registration.openIdIssuer`)).toBe('authOpenIdIssuer');
+    // No client secret to store or rotate: bearer tokens, and the console's sign-in takes an ID
+    // token (docs/deploy.md, "App registration").
+    expect(valueAt(provider, `${aad}.registration.clientSecretSettingName`)).toBeUndefined();
     // v2.0 access tokens name the client id as audience, v1.0 tokens the application id URI.
-    const audiences = (valueAt(body, `${aad}.validation.allowedAudiences`) ?? '')
+    const audiences = (valueAt(provider, `${aad}.validation.allowedAudiences`) ?? '')
       .replace(/^\[|\]$/g, '')
       .split('\n')
       .map((line) => line.trim())
       .filter(Boolean);
     expect(audiences).toEqual(['authClientId', "'api://${authClientId}'"]);
-    expect(valueAt(body, 'properties.login.tokenStore.enabled')).toBe('false');
+    // The console asks GET /api/me who is signed in, not /.auth/me: no token store needed.
+    expect(authJson.login?.tokenStore?.enabled).toBe(false);
   });
 
   it('sets no identity provider other than Microsoft Entra ID', () => {
-    const providers = valueAt(authSettings().body, 'properties.identityProviders') ?? '';
+    const providers =
+      valueAt(`{${objectLiterals(api.variable(PROVIDER_VAR))[0]!}}`, 'identityProviders') ?? '';
     expect(providers.replace(/\s+/g, ' ')).toMatch(/^\{ azureActiveDirectory: \{/);
-    expect(
-      valueAt(authSettings().body, 'properties.identityProviders.customOpenIdConnectProviders'),
-    ).toBe(undefined);
+    expect([...objectEntries(objectLiterals(providers)[0]!).keys()]).toEqual([
+      'azureActiveDirectory',
+    ]);
   });
 });
 

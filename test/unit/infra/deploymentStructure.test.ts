@@ -14,6 +14,7 @@ import {
   readRepoFile,
   valueAt,
 } from './bicep';
+import { SMOKE_CHECKS } from '../../../tools/smoke/checks';
 
 const main = new BicepFile('main.bicep');
 const api = new BicepFile('app/api.bicep');
@@ -105,6 +106,38 @@ describe('azd wiring', () => {
     });
   });
 
+  it('requires the azd version whose .funcignore handling the package relies on', () => {
+    expect(azureYaml).toMatch(/^requiredVersions:\n {2}azd: '>= 1\.23\.12'$/m);
+  });
+
+  it('smoke-checks the app after every deployment, and fails the deployment when a check fails', () => {
+    const hook =
+      /^hooks:\n(?: {2}#.*\n)* {2}postdeploy:\n((?: {4}.*\n)+)/m.exec(azureYaml)?.[1] ?? '';
+    expect(hook).toMatch(/^ {4}shell: sh$/m);
+    // A failing hook fails `azd deploy` / `azd up` only when continueOnError is false.
+    expect(hook).toMatch(/^ {4}continueOnError: false$/m);
+    const script = /^ {4}run: \|\n((?: {6}.*\n)+)/m.exec(hook)?.[1] ?? '';
+    const lines = script
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    expect(lines[0]).toBe('set -eu');
+    // The smoke check is the last command, so its exit code is the hook's.
+    expect(lines.at(-1)).toMatch(/^npm run -s smoke -- --base-url "\$AZURE_FUNCTION_APP_URL"/);
+    expect(readRepoFile('package.json')).toContain(
+      '"smoke": "node -r @swc-node/register tools/smoke.ts"',
+    );
+    // Every azd value it uses is an output of main.bicep (or the azd environment's own value).
+    const outputs = [...main.text.matchAll(/^output\s+(\w+)/gm)].map((m) => m[1]!);
+    const used = [...new Set([...script.matchAll(/\$\{?(AZURE_\w+)/g)].map((m) => m[1]!))];
+    expect(
+      used.filter((name) => !outputs.includes(name) && name !== 'AZURE_AUTH_CLIENT_ID'),
+    ).toEqual([]);
+    expect(used).toEqual(expect.arrayContaining(['AZURE_FUNCTION_APP_URL']));
+    // Optional extras only: a key or token that cannot be had must not stop the check.
+    for (const line of lines.filter((l) => l.includes('$(az '))) expect(line).toContain('|| true');
+  });
+
   it('tags the Function App with the azd service name', () => {
     const apiModule = main.modules().find((m) => m.path === './app/api.bicep')!;
     expect(valueAt(apiModule.body, 'params.tags')).toBe(
@@ -133,6 +166,44 @@ describe('azd wiring', () => {
 });
 
 describe('docs/deploy.md', () => {
+  const doc = (): string => readRepoFile('docs/deploy.md');
+
+  it('lists exactly the excluded paths of infra/app/auth-settings.json, with the matching rule', () => {
+    const json = JSON.parse(readRepoFile('infra/app/auth-settings.json')) as {
+      globalValidation: { excludedPaths: string[] };
+    };
+    const rows = [...doc().matchAll(/^\| `(\/api[^`]*)` +\|/gm)].map((m) => m[1]!);
+    expect(rows.sort()).toEqual([...json.globalValidation.excludedPaths].sort());
+    expect(doc()).toContain('one ending in `/*` matches\nevery path below it');
+  });
+
+  it('counts one entry point per functions/*.ts file', () => {
+    const files = fs
+      .readdirSync(path.join(INFRA_DIR, '..', 'functions'))
+      .filter((f) => f.endsWith('.ts'));
+    const stated = /the (\d+)\s+`dist\/functions\/\*\.js` entry points/.exec(doc())?.[1];
+    expect(Number(stated)).toBe(files.length);
+  });
+
+  it('describes every check of the postdeploy smoke check', () => {
+    const section = (doc().split('## After deployment: the postdeploy smoke check')[1] ?? '').split(
+      '\n## ',
+    )[0]!;
+    expect(section).not.toBe('');
+    const documented = [...section.matchAll(/^\| `([\w-]+)` +\|/gm)].map((m) => m[1]);
+    expect(documented).toEqual([...SMOKE_CHECKS]);
+  });
+
+  it('answers a policy that denies shared-key access with enableTableSas=false', () => {
+    expect(doc()).toMatch(
+      /policy that denies shared-key access[\s\S]{0,400}`enableTableSas=false`/,
+    );
+    expect(main.text).toMatch(/param enableTableSas bool = true/);
+    expect(main.raw).toMatch(
+      /@description\('[^\n]*denies shared-key access[^\n]*'\)\nparam enableTableSas/,
+    );
+  });
+
   it('states the parameter defaults main.bicep has', () => {
     const doc = readRepoFile('docs/deploy.md');
     const rows = [...doc.matchAll(/^\| `(\w+)`\s*\| `([^`]*)`\s*\|/gm)];
@@ -193,6 +264,12 @@ describe('Function App on Flex Consumption', () => {
     expect(valueAt(site.body, `${scale}.instanceMemoryMB`)).toBe('instanceMemoryMB');
     expect(main.param('instanceMemoryMB').allowed).toEqual(['512', '2048', '4096']);
     expect(main.param('maximumInstanceCount').type).toBe('int');
+    // Flex Consumption takes any limit from 1 (the old floor of 40 is gone), up to 1000.
+    for (const file of [main, api]) {
+      expect(file.text).toMatch(
+        /@minValue\(1\)\s*@maxValue\(1000\)\s*(@description\([^\n]*\)\s*)?param maximumInstanceCount int/,
+      );
+    }
   });
 
   it('keeps always-ready instances for the "durable" group, one by default, from a parameter', () => {

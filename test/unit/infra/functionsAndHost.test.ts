@@ -3,6 +3,7 @@
  * host.json queue and Durable settings, read the same way by the local host (tools/host).
  */
 import path from 'node:path';
+import { readDurableHostSettings } from '../../../tools/durable/hostSettings';
 import { loadHostSettings } from '../../../tools/host/config/hostJson';
 import { readRepoFile, REPO_ROOT } from './bicep';
 import { registeredFunctions } from './registrations';
@@ -34,7 +35,10 @@ function timeSpanMs(text: string): number {
 const hostJson = JSON.parse(readRepoFile('host.json')) as {
   extensions: {
     queues: Record<string, string | number>;
-    durableTask: { hubName: string; storageProvider?: { connectionStringName?: string } };
+    durableTask: {
+      hubName: string;
+      storageProvider?: { connectionName?: string; connectionStringName?: string };
+    };
   };
   functionTimeout: string;
 };
@@ -118,8 +122,18 @@ describe('host.json', () => {
     const durable = hostJson.extensions.durableTask;
     // Task hub names: 3-45 letters and digits, starting with a letter.
     expect(durable.hubName).toMatch(/^[A-Za-z][A-Za-z0-9]{2,44}$/);
-    expect(durable.storageProvider?.connectionStringName ?? 'AzureWebJobsStorage').toBe(
+    expect(durable.storageProvider?.connectionName ?? 'AzureWebJobsStorage').toBe(
       'AzureWebJobsStorage',
     );
+    // connectionStringName is the extension's obsolete name for the same setting.
+    expect(durable.storageProvider?.connectionStringName).toBeUndefined();
+  });
+
+  it('is read by the local durable runtime with the same connection and hub', () => {
+    const local = readDurableHostSettings(hostJson.extensions.durableTask, {});
+    expect(local.connectionName).toBe(
+      hostJson.extensions.durableTask.storageProvider?.connectionName ?? 'AzureWebJobsStorage',
+    );
+    expect(local.taskHub).toBe(hostJson.extensions.durableTask.hubName);
   });
 });
