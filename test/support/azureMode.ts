@@ -23,7 +23,7 @@ import {
   FLEX_CONSUMPTION_ABSENT,
   flexConsumptionEnvironment,
 } from '../../tools/easyauth/flexEnvironment';
-import { CALLBACK_PATH } from '../../tools/easyauth/front';
+import { CALLBACK_PATH, UNAUTHENTICATED_BODY } from '../../tools/easyauth/front';
 import {
   readAuthSettings,
   withOverride,
@@ -188,4 +188,20 @@ export async function startAzureMode(options: AzureModeOptions = {}): Promise<Az
       await easyAuth.close();
     },
   };
+}
+
+/**
+ * Asserts App Service's own refusal (the front's, in Azure mode): the status, a `Bearer`
+ * challenge and its plain-text body — not the app's JSON error.
+ */
+export function expectPlatformRefusal(
+  reply: { status: number; text: string; headers: Headers },
+  status: 401 | 403 = 401,
+): void {
+  if (reply.status !== status) {
+    throw new Error(`Expected the platform's ${status}, got ${reply.status}: ${reply.text}`);
+  }
+  expect(reply.headers.get('content-type')).toMatch(/^text\/plain/);
+  expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer /);
+  expect(reply.text).toBe(UNAUTHENTICATED_BODY);
 }
