@@ -13,6 +13,9 @@
  * Options: --port <n>, --functions <glob> (default package.json main), --listen <address>,
  * --allowed-host <name> (repeatable; a Host to answer to besides loopback names and the listen
  * address), --trust-principal-headers (believe hand-sent principals on a non-loopback address).
+ * --azure (the app as deployed: the local host with a Flex Consumption environment on an internal
+ * port, behind an imitation of App Service authentication on the public port and a local token
+ * issuer on --issuer-port, default 7072; docs/azure-mode.md).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,6 +42,8 @@ import {
 import { applyLocalSettings, readLocalSettings } from './host/load/localSettings';
 import { createLogger, describeError, parseLogLevel } from './host/log';
 import { defaultExtensions } from './host/extensions';
+import { applyFlexConsumptionEnvironment } from './easyauth/flexEnvironment';
+import { startAzureFront, type AzureFront } from './easyauth/launch';
 
 /** A condition the user can fix; printed without a stack trace. */
 class LaunchError extends Error {}
@@ -55,6 +60,8 @@ async function main(): Promise<void> {
       listen: { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       'trust-principal-headers': { type: 'boolean' },
+      azure: { type: 'boolean' },
+      'issuer-port': { type: 'string' },
     },
     strict: true,
   });
@@ -85,6 +92,8 @@ async function main(): Promise<void> {
   const port = Number(values.port ?? process.env.PORT ?? localSettings?.localHttpPort ?? 7071);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`Invalid port "${values.port ?? process.env.PORT}".`);
+  // Azure mode: the host sees what a Flex Consumption instance sees (markers, authentication on).
+  if (values.azure) applyFlexConsumptionEnvironment(process.env, `localhost:${port}`);
 
   // 1. Storage.
   const listening = {
@@ -154,7 +163,7 @@ async function main(): Promise<void> {
 
   // 2. Functions: Core Tools when installed.
   const func = findOnPath('func', process.env.PATH);
-  if (func) {
+  if (func && !values.azure) {
     say(`Storage: ${storageLine}`);
     for (const line of emulatorLines) say(line);
     say(`Azure Functions Core Tools found (${func}): running "func start --port ${port}".`);
@@ -180,8 +189,9 @@ async function main(): Promise<void> {
     host = await startLocalHost({
       appRoot: root,
       functionsGlob: values.functions,
-      port,
-      listenAddress: values.listen,
+      // Azure mode: the host is internal; the front takes the public port.
+      port: values.azure ? 0 : port,
+      listenAddress: values.azure ? '127.0.0.1' : values.listen,
       allowedHosts: values['allowed-host'],
       logger,
       extensions: defaultExtensions,
@@ -194,14 +204,36 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const shown = host.origin.replace('//127.0.0.1:', '//localhost:');
+  let azureFront: AzureFront | undefined;
+  if (values.azure) {
+    try {
+      azureFront = await startAzureFront({
+        projectRoot: root,
+        port,
+        upstream: host.origin,
+        ...(values.listen ? { listenAddress: values.listen } : {}),
+        ...(values['issuer-port'] ? { issuerPort: Number(values['issuer-port']) } : {}),
+      });
+    } catch (error) {
+      await host.stop(0);
+      await stopAzurite();
+      throw new LaunchError(`Azure mode: ${describeError(error)}`);
+    }
+  }
+  const shown = azureFront?.publicOrigin ?? host.origin.replace('//127.0.0.1:', '//localhost:');
+  const api = `${shown}${host.baseUrl.slice(host.origin.length)}`;
   say();
-  say('Local Functions host (Azure Functions Core Tools not found on PATH)');
-  say(`  API:     ${shown}/${host.baseUrl.slice(host.origin.length + 1)}`);
-  say(`  Health:  ${host.baseUrl.replace(host.origin, shown)}/health`);
-  say(`  Console: ${host.baseUrl.replace(host.origin, shown)}/console/`);
-  say(`  OpenAPI: ${host.baseUrl.replace(host.origin, shown)}/openapi.json`);
-  say(`  Admin:   ${shown}/admin/host/status`);
+  say(
+    values.azure
+      ? 'Local Functions host, Azure mode'
+      : 'Local Functions host (Azure Functions Core Tools not found on PATH)',
+  );
+  say(`  API:     ${api}`);
+  say(`  Health:  ${api}/health`);
+  say(`  Console: ${api}/console/`);
+  say(`  OpenAPI: ${api}/openapi.json`);
+  say(`  Admin:   ${host.origin.replace('//127.0.0.1:', '//localhost:')}/admin/host/status`);
+  for (const line of azureFront?.lines ?? []) say(line);
   say(`Storage: ${storageLine}`);
   for (const line of emulatorLines) say(line);
   say('Press Ctrl+C to stop.');
@@ -224,6 +256,7 @@ async function main(): Promise<void> {
     say(`\n${signal}: stopping the host, then storage...`);
     host
       .stop(Number(process.env.HOST_SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_GRACE_MS))
+      .then(() => azureFront?.easyAuth.close())
       .then(stopAzurite)
       .then(
         () => process.exit(0),

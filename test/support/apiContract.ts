@@ -313,6 +313,17 @@ export function outsideTheDocument<T>(send: () => Promise<T>): Promise<T> {
 
 /** The hosts whose traffic is checked, by API base URL, with their document (loaded once). */
 const watched = new Map<string, () => Promise<ApiContract>>();
+/** Per API base URL: answers that did not come from the app (a front's own 401), left unchecked. */
+const notFromApp = new Map<string, (response: Response) => boolean>();
+
+/** Options of {@link checkApiTraffic}. */
+export interface TrafficCheckOptions {
+  /**
+   * Recognises answers something in front of the app gave itself (the Azure-mode front's 401 to
+   * an unauthenticated request): those are not the app's and are not held against its document.
+   */
+  answeredInFront?: (response: Response) => boolean;
+}
 let unchecked: typeof fetch | undefined;
 
 /**
@@ -320,7 +331,7 @@ let unchecked: typeof fetch | undefined;
  *
  * @returns a function that stops the checks (when the host stops).
  */
-export function checkApiTraffic(baseUrl: string): () => void {
+export function checkApiTraffic(baseUrl: string, options: TrafficCheckOptions = {}): () => void {
   if (!unchecked) {
     unchecked = globalThis.fetch;
     globalThis.fetch = checkedFetch;
@@ -329,9 +340,14 @@ export function checkApiTraffic(baseUrl: string): () => void {
   let contract: Promise<ApiContract> | undefined;
   const load = (): Promise<ApiContract> => (contract ??= loadContract(base));
   watched.set(base, load);
+  if (options.answeredInFront) notFromApp.set(base, options.answeredInFront);
+  else notFromApp.delete(base);
   return () => {
     // A later host may have been given the same port meanwhile.
-    if (watched.get(base) === load) watched.delete(base);
+    if (watched.get(base) === load) {
+      watched.delete(base);
+      notFromApp.delete(base);
+    }
   };
 }
 
@@ -384,6 +400,7 @@ async function checkedFetch(input: string | URL | Request, init?: RequestInit): 
   const deliberate = deliberately.getStore() === true;
   const contract = await watched.get(base)!();
   const response = await unchecked!(input, init);
+  if (notFromApp.get(base)?.(response)) return response;
   const text = await response.clone().text();
   contract.check(
     {
