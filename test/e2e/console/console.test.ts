@@ -8,19 +8,19 @@
  * Every answer the page gets from the API is held against the OpenAPI document
  * (test/support/apiContract.ts). Screenshots land in test-artifacts/console/ (gitignored).
  *
- * Without Chromium at CHROMIUM_PATH (default /usr/bin/chromium) these tests are skipped and say so
- * loudly (here and in the run's summary line); with CI set, a missing Chromium fails the run.
+ * Without Chromium these tests are skipped and say so loudly; with CI set, a missing Chromium fails
+ * the run (test/support/chromium.ts).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  chromium,
   type Browser,
   type Page,
   type Request,
   type Response as BrowserResponse,
 } from 'playwright-core';
+import { describeInBrowser, launchChromium } from '../../support/chromium';
 import { allowConsoleOrigins } from '../../../tools/storageCors';
 import { checkExchange } from '../../support/apiContract';
 import { PROJECT_ROOT, startHost, type RunningHost } from '../../support/host';
@@ -28,17 +28,7 @@ import { pngImage } from '../../support/images';
 import { employeePrincipal, readerPrincipal, telemetryPrincipal } from '../../support/principals';
 import { eventually, send, seg, uniqueDepartment } from '../acceptance/client';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'console');
-
-if (!haveChromium) {
-  const line = `BROWSER TESTS LEFT OUT: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH). test/e2e/console was NOT run.`;
-  process.stderr.write(`\n${'!'.repeat(line.length)}\n${line}\n${'!'.repeat(line.length)}\n\n`);
-  if (process.env.CI) throw new Error(line);
-}
-
-const describeInBrowser = haveChromium ? describe : describe.skip;
 
 /** The blob and table endpoints of the test storage (from its connection string). */
 function endpoint(name: 'BlobEndpoint' | 'TableEndpoint'): URL {
@@ -159,10 +149,7 @@ describeInBrowser('the web console in Chromium', () => {
       );
       return JSON.stringify(reply.body).includes(logMessage) ? true : undefined;
     }, 30_000);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterEach(async () => {
@@ -311,8 +298,3 @@ describeInBrowser('the web console in Chromium', () => {
     await page.context().close();
   });
 });
-
-if (!haveChromium) {
-  // Keeps the file a visible "skipped" entry in the run's summary even when nothing else is left.
-  it.skip(`browser tests (no Chromium at ${CHROMIUM})`, () => undefined);
-}
