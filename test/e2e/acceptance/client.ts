@@ -1,11 +1,18 @@
 /**
- * A small HTTP client for the acceptance tests: sends requests to the local host the way an API
- * client would and checks the conventions every response of API.md shares. Its `fetch` goes
- * through the OpenAPI checks `startHost` installs (test/support/apiContract.ts), so every request
- * and response is also held against the served document.
+ * A small HTTP client for the acceptance tests: sends requests to the app the way an API client
+ * would and checks the conventions every response of API.md shares. Its `fetch` goes through the
+ * OpenAPI checks `startHost` and `startAzureMode` install (test/support/apiContract.ts), so every
+ * request and response is also held against the served document.
+ *
+ * Callers are described once, as `x-ms-client-principal` values (test/support/principals.ts); a
+ * {@link CallerTransport} says how such a caller proves who it is to the server called: by the
+ * header itself to the local host ({@link principalHeaderTransport}), by a bearer token to the
+ * Azure-mode front ({@link bearerTransport}).
  */
 import { randomBytes } from 'node:crypto';
+import { expectPlatformRefusal, type AzureMode } from '../../support/azureMode';
 import { adminPrincipal, PRINCIPAL_HEADER } from '../../support/principals';
+import { claimsForPrincipal } from '../../../tools/easyauth/tokenClaims';
 
 /** What a test looks at in a response. */
 export interface Reply {
@@ -32,6 +39,56 @@ export interface SendOptions {
    * principal, `null` sends none (an anonymous caller).
    */
   principal?: string | null;
+  /** How the caller proves who it is (default {@link principalHeaderTransport}). */
+  transport?: CallerTransport;
+}
+
+/** How a caller proves who it is to the server a test calls, and how that server refuses nobody. */
+export interface CallerTransport {
+  /** The request headers that make the app see `principal` (a principal header value) as the caller. */
+  identify(principal: string): Promise<Record<string, string>>;
+  /**
+   * Asserts the refusal of a caller that brings no usable identity: the app's JSON 401 (with
+   * `code`, when given) where nothing stands in front of it; behind App Service authentication the
+   * platform's own 401, which the app never sees.
+   */
+  expectUnauthenticated(reply: Reply, code?: string): void;
+}
+
+/** The local host: the principal header is sent by hand, and the app itself refuses nobody. */
+export const principalHeaderTransport: CallerTransport = {
+  identify: (principal) => Promise.resolve({ [PRINCIPAL_HEADER]: principal }),
+  expectUnauthenticated: (reply, code) => void expectError(reply, 401, code),
+};
+
+/**
+ * The Azure-mode front (test/support/azureMode.ts): the caller sends `Authorization: Bearer` with
+ * a token whose claims make the platform hand the app that principal (one token per principal).
+ * A value that decodes to no principal (`'not base64!'`) is sent as the token itself: a credential
+ * the platform cannot read, as the header was one the app cannot read.
+ */
+export function bearerTransport(azure: Pick<AzureMode, 'tokenFor'>): CallerTransport {
+  const tokens = new Map<string, Promise<string>>();
+  const readable = (principal: string): boolean => {
+    try {
+      claimsForPrincipal(principal);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const tokenOf = (principal: string): Promise<string> => {
+    let token = tokens.get(principal);
+    if (!token) {
+      token = readable(principal) ? azure.tokenFor(principal) : Promise.resolve(principal);
+      tokens.set(principal, token);
+    }
+    return token;
+  };
+  return {
+    identify: async (principal) => ({ authorization: `Bearer ${await tokenOf(principal)}` }),
+    expectUnauthenticated: (reply) => expectPlatformRefusal(reply),
+  };
 }
 
 /** Sends one request to `baseUrl + path` (as admin unless told) and reads the whole answer. */
@@ -42,8 +99,9 @@ export async function send(
   options: SendOptions = {},
 ): Promise<Reply> {
   const principal = options.principal === undefined ? adminPrincipal : options.principal;
+  const transport = options.transport ?? principalHeaderTransport;
   const headers: Record<string, string> = {
-    ...(principal === null ? {} : { [PRINCIPAL_HEADER]: principal }),
+    ...(principal === null ? {} : await transport.identify(principal)),
     ...options.headers,
   };
   let body: string | Uint8Array | undefined = options.raw;
