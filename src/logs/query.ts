@@ -11,13 +11,11 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { ValidationError } from '../errors';
-import { isNotFound, withStorageErrors } from '../storage/errors';
-import { isLogSource, logBlobName, logHourPrefix, parseLogBlobName } from '../storage/keys';
+import { isLogSource, logHourPrefix } from '../storage/keys';
 import { mapBounded } from '../storage/parallel';
 import type { LogEntry } from './entry';
-import { levelBit, levelMask, LOG_LEVELS, type LogLevel } from './levels';
-import { decodeLogLine, readLineHeader, type LineHeader } from './lineFormat';
-import { parseLogBlobMetadata } from './metadata';
+import { levelMask, LOG_LEVELS, type LogLevel } from './levels';
+import { decodeLogLine } from './lineFormat';
 import {
   compareCursors,
   decodeLogCursor,
@@ -25,7 +23,16 @@ import {
   type LogCursor,
   type LogCursorScope,
 } from './queryCursor';
-import { blocksOfBlob, planSlice, rangesOf, type BlobRange, type HourBlock } from './querySlice';
+import {
+  blocksOfHour,
+  downloadRange,
+  wantedLinesByBlock,
+  type LogQueryStats,
+  type Match,
+} from './queryReads';
+import { planSlice, rangesOf, type HourBlock } from './querySlice';
+
+export type { LogQueryStats } from './queryReads';
 
 /** A query: entries of `source` with `from <= at < to`, optionally only some levels. */
 export interface LogQuery {
@@ -42,18 +49,6 @@ export interface LogPageOptions {
   pageSize?: number;
   /** From the previous page of the same query. */
   continuationToken?: string;
-}
-
-/** What one page read, for tests and benchmarks. */
-export interface LogQueryStats {
-  /** Hour prefixes listed, in order. */
-  hourPrefixes: string[];
-  blobsListed: number;
-  /** Get Block List requests. */
-  blockLists: number;
-  /** Ranged GETs. */
-  downloads: number;
-  bytesRead: number;
 }
 
 /** One page of entries, in key order; `continuationToken` is `null` once the window is read. */
@@ -113,13 +108,6 @@ export function hourPrefixesOf(source: string, from: Date, to: Date): string[] {
     prefixes.push(logHourPrefix(source, new Date(hour)));
   }
   return prefixes;
-}
-
-/** A matching line of a slice, with its key. */
-interface Match {
-  key: LogCursor;
-  line: string;
-  header: LineHeader;
 }
 
 /**
@@ -184,6 +172,10 @@ export async function queryLogPage(
       wanted,
       stats,
     });
+    // The wanted lines of each block downloaded by this page: a block spanning many slices (late
+    // entries flushed with current ones) is downloaded and parsed once per page, not per slice.
+    const loaded = new Map<HourBlock, Match[]>();
+    const loadedSet = new Set<HourBlock>();
     while (position.atMs < limit && items.length < pageSize) {
       if (
         sliceRead &&
@@ -192,26 +184,44 @@ export async function queryLogPage(
         return page();
       }
       const needed = pageSize - items.length;
-      const slice = planSlice(blocks, position.atMs, limit, {
-        lines: needed,
-        bytes: LOG_PAGE_MAX_BYTES - stats.bytesRead,
-        blocks: SLICE_MAX_BLOCKS,
-      });
+      const slice = planSlice(
+        blocks,
+        position.atMs,
+        limit,
+        {
+          lines: needed,
+          bytes: LOG_PAGE_MAX_BYTES - stats.bytesRead,
+          blocks: SLICE_MAX_BLOCKS,
+        },
+        loadedSet,
+      );
       sliceRead = true;
+      const missing = slice.blocks.filter((block) => !loadedSet.has(block));
+      const read = await mapBounded(
+        rangesOf(missing, RANGE_MAX_GAP),
+        READ_CONCURRENCY,
+        async (range) =>
+          wantedLinesByBlock(
+            await downloadRange(container, query.source, hourStart, range, stats),
+            range,
+            missing,
+            wanted,
+          ),
+      );
+      for (const [block, lines] of read.flatMap((byBlock) => [...byBlock])) {
+        loaded.set(block, lines);
+        loadedSet.add(block);
+      }
       const from = position;
-      const matches: Match[] = [];
-      const ranges = rangesOf(slice.blocks, RANGE_MAX_GAP);
-      await mapBounded(ranges, READ_CONCURRENCY, async (range) => {
-        const bytes = await downloadRange(container, query.source, hourStart, range, stats);
-        forEachLine(bytes, range.offset, (line, offset) => {
-          const header = readLineHeader(line);
-          if (header.atMs < slice.startMs || header.atMs >= slice.endMs) return;
-          if ((levelBit(header.level) & wanted) === 0) return;
-          const key = { atMs: header.atMs, sequence: range.sequence, offset };
-          if (compareCursors(key, from) >= 0) matches.push({ key, line, header });
-        });
-      });
-      matches.sort((a, b) => compareCursors(a.key, b.key));
+      const matches = slice.blocks
+        .flatMap((block) => loaded.get(block) ?? [])
+        .filter(
+          (match) =>
+            match.key.atMs >= slice.startMs &&
+            match.key.atMs < slice.endMs &&
+            compareCursors(match.key, from) >= 0,
+        )
+        .sort((a, b) => compareCursors(a.key, b.key));
       for (const match of matches.slice(0, needed)) {
         items.push(decodeLogLine(match.line, match.header).entry);
       }
@@ -221,142 +231,4 @@ export async function queryLogPage(
     position = position.atMs < limit ? position : { atMs: limit, sequence: 0, offset: 0 };
   }
   return page();
-}
-
-/**
- * The committed blocks of one hour that may hold wanted entries in `[fromMs, limitMs)`: one
- * listing of the hour prefix, then one Get Block List per blob its metadata does not rule out.
- */
-async function blocksOfHour(
-  container: ContainerClient,
-  source: string,
-  hourStart: number,
-  fromMs: number,
-  limitMs: number,
-  context: { wanted: number; stats: LogQueryStats },
-): Promise<HourBlock[]> {
-  const { wanted, stats } = context;
-  const prefix = logHourPrefix(source, new Date(hourStart));
-  stats.hourPrefixes.push(prefix);
-  const listed = await listHour(container, prefix);
-  stats.blobsListed += listed.length;
-  const candidates = listed.flatMap((blob) => {
-    const meta = parseLogBlobMetadata(blob.metadata);
-    // Metadata times are truncated to the second: the blob holds entries in [start, end + 1 s).
-    const fallback = meta
-      ? {
-          startMs: Math.max(hourStart, meta.startTime.getTime()),
-          endMs: Math.min(hourStart + HOUR_MS, meta.endTime.getTime() + 1000),
-          levelMask: meta.levelMask,
-        }
-      : { startMs: hourStart, endMs: hourStart + HOUR_MS, levelMask: ALL_LEVELS };
-    if (fallback.startMs >= limitMs || fallback.endMs <= fromMs) return [];
-    if ((fallback.levelMask & wanted) === 0) return [];
-    return [{ ...blob, fallback }];
-  });
-  const perBlob = await mapBounded(candidates, READ_CONCURRENCY, async (blob) => {
-    stats.blockLists++;
-    const committed = await committedBlocks(container, blob.name);
-    // A blob written in one Put Blob has no block list: one block of its whole length.
-    const list =
-      committed ?? (blob.contentLength > 0 ? [{ name: '', size: blob.contentLength }] : []);
-    return blocksOfBlob(blob.sequence, hourStart, list, blob.fallback);
-  });
-  return perBlob
-    .flat()
-    .filter(
-      (block) =>
-        (block.levelMask & wanted) !== 0 && block.startMs < limitMs && block.endMs > fromMs,
-    );
-}
-
-interface ListedBlob {
-  name: string;
-  sequence: number;
-  contentLength: number;
-  metadata?: Record<string, string>;
-}
-
-async function listHour(container: ContainerClient, prefix: string): Promise<ListedBlob[]> {
-  return withStorageErrors(async () => {
-    const blobs: ListedBlob[] = [];
-    try {
-      for await (const item of container.listBlobsFlat({ prefix, includeMetadata: true })) {
-        const parsed = parseLogBlobName(item.name);
-        if (!parsed) continue;
-        blobs.push({
-          name: item.name,
-          sequence: parsed.sequence,
-          contentLength: item.properties.contentLength ?? 0,
-          metadata: item.metadata,
-        });
-      }
-    } catch (error) {
-      // No container yet: nothing was ever logged.
-      if (!isNotFound(error)) throw error;
-    }
-    return blobs.sort((a, b) => a.sequence - b.sequence);
-  });
-}
-
-/** The committed block list; `undefined` when the blob has none (one Put Blob); `[]` when deleted. */
-async function committedBlocks(
-  container: ContainerClient,
-  blobName: string,
-): Promise<{ name: string; size: number }[] | undefined> {
-  return withStorageErrors(async () => {
-    try {
-      const list = await container.getBlockBlobClient(blobName).getBlockList('committed');
-      const blocks = list.committedBlocks ?? [];
-      return blocks.length > 0 ? blocks : undefined;
-    } catch (error) {
-      // Deleted since it was listed (retention): nothing left to read.
-      if (isNotFound(error)) return [];
-      throw error;
-    }
-  });
-}
-
-async function downloadRange(
-  container: ContainerClient,
-  source: string,
-  hourStart: number,
-  range: BlobRange,
-  stats: LogQueryStats,
-): Promise<Buffer> {
-  stats.downloads++;
-  const name = logBlobName(source, new Date(hourStart), range.sequence);
-  return withStorageErrors(async () => {
-    let response;
-    try {
-      response = await container
-        .getBlobClient(name)
-        .download(range.offset, range.count, { maxRetryRequests: 5 });
-    } catch (error) {
-      if (isNotFound(error)) return Buffer.alloc(0);
-      throw error;
-    }
-    const chunks: Buffer[] = [];
-    for await (const chunk of response.readableStreamBody ?? []) chunks.push(chunk as Buffer);
-    const bytes = Buffer.concat(chunks);
-    stats.bytesRead += bytes.length;
-    return bytes;
-  });
-}
-
-/**
- * Calls `onLine` for each line of `bytes` (UTF-8, split on the byte 0x0A) with its offset in the
- * blob. A range starts and ends on block boundaries, and every block ends with a line feed.
- */
-function forEachLine(
-  bytes: Buffer,
-  baseOffset: number,
-  onLine: (line: string, offset: number) => void,
-): void {
-  let start = 0;
-  for (let end = bytes.indexOf(0x0a, start); end >= 0; end = bytes.indexOf(0x0a, start)) {
-    if (end > start) onLine(bytes.toString('utf8', start, end), baseOffset + start);
-    start = end + 1;
-  }
-  if (start < bytes.length) onLine(bytes.toString('utf8', start), baseOffset + start);
 }

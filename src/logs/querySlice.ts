@@ -58,9 +58,9 @@ export function blocksOfBlob(
 export interface SliceBudget {
   /** Lines the page still needs; the slice stops growing once its blocks are expected to hold this many. */
   lines: number;
-  /** Bytes of blocks it may read (the first second is read whatever it costs). */
+  /** Bytes of blocks not loaded yet it may read (the first second is read whatever it costs). */
   bytes: number;
-  /** Blocks it may read (likewise). */
+  /** Blocks not loaded yet it may read (likewise). */
   blocks: number;
 }
 
@@ -70,6 +70,7 @@ export interface PlannedSlice {
   endMs: number;
   /** In blob then offset order. */
   blocks: HourBlock[];
+  /** Bytes of the blocks not loaded yet. */
   bytes: number;
 }
 
@@ -98,18 +99,24 @@ export function planSlice(
   startMs: number,
   limitMs: number,
   budget: SliceBudget,
+  /** Blocks the page has already downloaded: they cost nothing against the budget. */
+  loaded: ReadonlySet<HourBlock> = new Set(),
 ): PlannedSlice {
   const pending = blocks
     .filter((block) => block.endMs > startMs && block.startMs < limitMs)
     .sort((a, b) => a.startMs - b.startMs);
   const chosen: HourBlock[] = [];
   let bytes = 0;
+  let reads = 0;
   let next = 0;
   const take = (endMs: number): void => {
     while (next < pending.length && pending[next]!.startMs < endMs) {
       const block = pending[next++]!;
       chosen.push(block);
-      bytes += block.size;
+      if (!loaded.has(block)) {
+        bytes += block.size;
+        reads++;
+      }
     }
   };
   const enough = (endMs: number): boolean => expectedLines(chosen, startMs, endMs) >= budget.lines;
@@ -140,10 +147,11 @@ export function planSlice(
     let extraBytes = 0;
     let extraBlocks = 0;
     for (let i = next; i < pending.length && pending[i]!.startMs < candidate; i++) {
+      if (loaded.has(pending[i]!)) continue;
       extraBytes += pending[i]!.size;
       extraBlocks++;
     }
-    if (bytes + extraBytes > budget.bytes || chosen.length + extraBlocks > budget.blocks) break;
+    if (bytes + extraBytes > budget.bytes || reads + extraBlocks > budget.blocks) break;
     endMs = candidate;
     take(endMs);
   }

@@ -166,7 +166,7 @@ describe('GET /logs', () => {
       },
       'query.level',
     ],
-    ...['0', '5001', '1.5', 'ten'].map((pageSize) => [
+    ...['0', '5001', '1.5', 'ten'].map((pageSize): [Record<string, string>, string] => [
       { source: 'web', from: '2026-11-22T15:00:00Z', to: '2026-11-22T15:04:00Z', pageSize },
       'query.pageSize',
     ]),
