@@ -18,7 +18,10 @@ import {
   decodeMember,
   encodeMember,
   changeMember,
-  invalidMemberPosition,
+  encodeMemberPosition,
+  parseMemberPosition,
+  toRefs,
+  type MemberPosition,
   writeOrRetry,
   type EmployeeRef,
   type LastNameStore,
@@ -34,10 +37,6 @@ import {
 interface MemberBlob {
   members: string[];
   etag: string;
-}
-
-function toRefs(members: readonly string[]): EmployeeRef[] {
-  return members.map((m) => decodeMember(m)).filter((m): m is EmployeeRef => m !== undefined);
 }
 
 /** Builds the option-1 store over the `lastname-index` container client. */
@@ -127,7 +126,7 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
     },
 
     membersPage: async (lastName, after, limit) => {
-      const start = after === undefined ? undefined : parseBlobPosition(after);
+      const start = after === undefined ? undefined : parseMemberPosition(after, 12);
       await ensureContainer(container);
       return readMemberSlice(
         container.getBlobClient(lastNameBlobName(normalizeLastName(lastName))),
@@ -174,26 +173,6 @@ const PROBE_BYTES = 1024;
 /** Sequential reads one slice makes at most (besides the head and the binary search). */
 const MAX_SCAN_READS = 4;
 
-/** Where a slice stops: just past the closing quote of `member`, at byte `offset` of the blob. */
-interface BlobPosition {
-  offset: number;
-  member: string;
-}
-
-function encodeBlobPosition(position: BlobPosition): string {
-  return `${position.offset}:${position.member}`;
-}
-
-/** @throws {ValidationError} for a position {@link encodeBlobPosition} did not produce. */
-function parseBlobPosition(text: string): BlobPosition {
-  const match = /^(0|[1-9]\d{0,11}):(.*)$/s.exec(text);
-  const member = match?.[2] ?? '';
-  if (!match || (member !== '' && decodeMember(member) === undefined)) {
-    throw invalidMemberPosition();
-  }
-  return { offset: Number(match[1]), member };
-}
-
 interface Range {
   bytes: Buffer;
   base: number;
@@ -202,14 +181,15 @@ interface Range {
 }
 
 /**
- * A slice of a member-list blob by ranged GETs: the head (up to 64 KiB, which holds the whole
+ * A slice of a member-list blob by ranged GETs (a position's number is the byte offset just past
+ * its member's closing quote): the head (up to 64 KiB, which holds the whole
  * list of most names); then, to resume, the bytes at the position's offset if they still end with
  * its member (the list did not change before it), else a binary search over the sorted list
  * (about log2(size / 64 KiB) probes of 1 KiB); then up to {@link MAX_SCAN_READS} reads forward.
  */
 async function readMemberSlice(
   blob: BlobClient,
-  start: BlobPosition | undefined,
+  start: MemberPosition | undefined,
   limit: number,
 ): Promise<MemberSlice> {
   const read = async (offset: number, count: number): Promise<Range | undefined> => {
@@ -236,15 +216,15 @@ async function readMemberSlice(
   let chunk: Range | undefined = head;
   if (start) {
     const quoted = Buffer.from(`"${start.member}"`);
-    const at = start.offset - quoted.length;
+    const at = start.number - quoted.length;
     const hint =
-      start.member !== '' && at > arrayStart && start.offset <= size
-        ? start.offset + CHUNK_BYTES <= head.bytes.length
+      start.member !== '' && at > arrayStart && start.number <= size
+        ? start.number + CHUNK_BYTES <= head.bytes.length
           ? head
           : await read(at, CHUNK_BYTES)
         : undefined;
     if (hint?.bytes.subarray(at - hint.base, at - hint.base + quoted.length).equals(quoted)) {
-      position = start.offset;
+      position = start.number;
       chunk = hint;
     } else {
       position = await locate(read, start.member, arrayStart, size);
@@ -284,8 +264,8 @@ async function readMemberSlice(
     .filter((m): m is EmployeeRef => m !== undefined);
   if (closed || position >= size) return { members, next: undefined };
   // Nothing past the start scanned (only with an unlikely read cap): resume where this one did.
-  if (taken.length === 0 && start) return { members, next: encodeBlobPosition(start) };
-  return { members, next: encodeBlobPosition({ offset: position, member: lastScanned }) };
+  if (taken.length === 0 && start) return { members, next: encodeMemberPosition(start) };
+  return { members, next: encodeMemberPosition({ number: position, member: lastScanned }) };
 }
 
 /**

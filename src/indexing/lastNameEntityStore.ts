@@ -30,7 +30,10 @@ import {
   encodeMember,
   parseMemberList,
   changeMember,
-  invalidMemberPosition,
+  encodeMemberPosition,
+  parseMemberPosition,
+  toRefs,
+  type MemberPosition,
   writeOrRetry,
   type EmployeeRef,
   type LastNameStore,
@@ -47,30 +50,6 @@ export const DEFAULT_MAX_SHARD_CHARS = 30_000;
 const MAX_SHARD = 999;
 /** Shards one {@link LastNameStore.membersPage} call reads at most (~1,500 members each). */
 const MAX_SHARD_READS = 4;
-
-/** Where a slice of members stops: after `member` in shard `shard` (`''`: its start). */
-interface ShardPosition {
-  shard: number;
-  member: string;
-}
-
-function encodeShardPosition(position: ShardPosition): string {
-  return `${position.shard}:${position.member}`;
-}
-
-/** @throws {ValidationError} for a position {@link encodeShardPosition} did not produce. */
-function parseShardPosition(text: string): ShardPosition {
-  const match = /^(0|[1-9]\d{0,2}):(.*)$/s.exec(text);
-  const member = match?.[2] ?? '';
-  if (!match || (member !== '' && decodeMember(member) === undefined)) {
-    throw invalidMemberPosition();
-  }
-  return { shard: Number(match[1]), member };
-}
-
-function toRefs(members: readonly string[]): EmployeeRef[] {
-  return members.map((m) => decodeMember(m)).filter((m): m is EmployeeRef => m !== undefined);
-}
 
 interface Shard {
   number: number;
@@ -266,26 +245,26 @@ export function entityLastNameStore(
 
     membersPage: async (lastName, after, limit) => {
       const partitionKey = orgLastNamePartitionKey(normalizeLastName(lastName));
-      const start = after === undefined ? { shard: 0, member: '' } : parseShardPosition(after);
+      const start = after === undefined ? { number: 0, member: '' } : parseMemberPosition(after, 3);
       await ensureTable(table);
       return withStorageErrors(async () => {
         // One shard per request, from the position's shard on (the fence row sorts after them).
         const pages = table
           .listEntities<Record<string, unknown>>({
             queryOptions: {
-              filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${orgLastNameShardRowKey(start.shard)} and RowKey le ${orgLastNameShardRowKey(MAX_SHARD)}`,
+              filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${orgLastNameShardRowKey(start.number)} and RowKey le ${orgLastNameShardRowKey(MAX_SHARD)}`,
             },
           })
           .byPage({ maxPageSize: 1 });
         const members: EmployeeRef[] = [];
-        let position: ShardPosition | undefined = start;
+        let position: MemberPosition | undefined = start;
         let reads = 0;
         for await (const page of pages) {
           reads++;
           for (const entity of page) {
             const number = parseOrgLastNameShardRowKey(entity.rowKey ?? '');
             if (number === undefined || entity.EntityType !== LAST_NAME_SHARD_TYPE) continue;
-            const from = number === start.shard ? start.member : '';
+            const from = number === start.number ? start.member : '';
             const rest = parseMemberList(entity.Members)
               .sort()
               .filter((m) => m > from);
@@ -294,14 +273,14 @@ export function entityLastNameStore(
             if (taken.length < rest.length) {
               return {
                 members,
-                next: encodeShardPosition({ shard: number, member: taken.at(-1) ?? from }),
+                next: encodeMemberPosition({ number, member: taken.at(-1) ?? from }),
               };
             }
-            position = number < MAX_SHARD ? { shard: number + 1, member: '' } : undefined;
+            position = number < MAX_SHARD ? { number: number + 1, member: '' } : undefined;
           }
           if (position === undefined) return { members, next: undefined };
           if (members.length >= limit || reads >= MAX_SHARD_READS) {
-            return { members, next: encodeShardPosition(position) };
+            return { members, next: encodeMemberPosition(position) };
           }
         }
         return { members, next: undefined };

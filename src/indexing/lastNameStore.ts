@@ -108,13 +108,41 @@ export interface LastNameStore {
   all(): Promise<Map<string, EmployeeRef[]>>;
 }
 
-/** The error for a slice position ({@link LastNameStore.membersPage}) no store produced. */
-export function invalidMemberPosition(): ValidationError {
-  return new ValidationError(
-    'continuationToken is not a token this query produced; start again without it.',
-    'continuationToken',
-    'InvalidContinuationToken',
-  );
+/**
+ * A slice position of a store (`membersPage`'s `after`/`next`): a number (a shard, a byte offset)
+ * and the last member passed (`''`: none), as `<number>:<member>`.
+ */
+export interface MemberPosition {
+  number: number;
+  member: string;
+}
+
+/** The text of a {@link MemberPosition}. */
+export function encodeMemberPosition(position: MemberPosition): string {
+  return `${position.number}:${position.member}`;
+}
+
+/**
+ * Reverses {@link encodeMemberPosition}, with `number` of at most `maxDigits` digits.
+ *
+ * @throws {ValidationError} `InvalidContinuationToken` for anything else.
+ */
+export function parseMemberPosition(text: string, maxDigits: number): MemberPosition {
+  const match = new RegExp(`^(0|[1-9]\\d{0,${maxDigits - 1}}):(.*)$`, 's').exec(text);
+  const member = match?.[2] ?? '';
+  if (!match || (member !== '' && decodeMember(member) === undefined)) {
+    throw new ValidationError(
+      'continuationToken is not a token this query produced; start again without it.',
+      'continuationToken',
+      'InvalidContinuationToken',
+    );
+  }
+  return { number: Number(match[1]), member };
+}
+
+/** The members among encoded texts (others dropped). */
+export function toRefs(members: readonly string[]): EmployeeRef[] {
+  return members.map((m) => decodeMember(m)).filter((m): m is EmployeeRef => m !== undefined);
 }
 
 /** `Sales/000223`: department names cannot contain `/`, so the pair is unambiguous. */
