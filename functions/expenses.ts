@@ -1,11 +1,10 @@
 /**
  * Expense claims (log tail), API.md "Expenses":
  * `POST /departments/{dept}/employees/{id}/expenses` and
- * `GET /departments/{dept}/employees/{id}/expenses?top=10` (newest first, one `$top` query).
+ * `GET /departments/{dept}/employees/{id}/expenses?top=10` (newest first, one `$top` query per page).
  */
 import { z } from 'zod';
 import {
-  DEFAULT_EXPENSE_TOP,
   MAX_EXPENSE_AMOUNT,
   MAX_EXPENSE_DESCRIPTION_LENGTH,
   MAX_EXPENSE_TOP,
@@ -13,7 +12,7 @@ import {
 } from '../src/expenses/expenseClaims';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self } from '../src/identity/access';
-import { ETAG_HEADER, isoInstant, itemsOf } from './shared/output';
+import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { services } from './shared/services';
 import { employeeRoute, instant, queryInt } from './shared/input';
@@ -32,7 +31,11 @@ const claimBody = z.strictObject({
   submittedAt: instant.optional(),
 });
 
-const listQuery = z.object({ top: queryInt(1, MAX_EXPENSE_TOP).default(DEFAULT_EXPENSE_TOP) });
+const listQuery = z.object({
+  top: queryInt(1, MAX_EXPENSE_TOP).optional(),
+  pageSize: queryInt(1, MAX_EXPENSE_TOP).optional(),
+  continuationToken: z.string().min(1).max(4096).optional(),
+});
 
 /** A claim as the API shows it. */
 const claimJson = z.strictObject({
@@ -67,7 +70,10 @@ export const submitExpenseClaim = protectedRoute('submitExpenseClaim', {
   },
 });
 
-/** `GET .../expenses?top=n` → the n newest claims. */
+/**
+ * `GET .../expenses?top=n` → the n newest claims (one query with `$top`), and a token for the
+ * claims past them; without `top`, pages of `pageSize` (default 100) like every list.
+ */
 export const listExpenseClaims = protectedRoute('listExpenseClaims', {
   route: 'departments/{dept}/employees/{id}/expenses',
   methods: ['GET'],
@@ -76,13 +82,15 @@ export const listExpenseClaims = protectedRoute('listExpenseClaims', {
     params: employeeRoute,
     query: listQuery,
     responses: {
-      200: { description: 'The newest claims, newest first.', body: itemsOf(claimJson) },
+      200: { description: 'A page of the claims, newest first.', body: pageOf(claimJson) },
     },
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const { top } = readQuery(request, listQuery);
-    const claims = await services().expenseClaims().newest(dept, id, top);
-    return json(200, { items: claims.map(toJson) });
+    const { top, pageSize, continuationToken } = readQuery(request, listQuery);
+    const page = await services()
+      .expenseClaims()
+      .page(dept, id, { pageSize: top ?? pageSize, continuationToken });
+    return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
   },
 });

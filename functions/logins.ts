@@ -12,7 +12,7 @@ import { MAX_LOGIN_USER_ID_LENGTH } from '../src/storage/keys';
 import { validateInput } from '../src/errors';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, telemetryWriter, theUser } from '../src/identity/access';
-import { ETAG_HEADER, isoInstant, itemsOf } from './shared/output';
+import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { services } from './shared/services';
 import { instant, queryInt } from './shared/input';
@@ -30,7 +30,9 @@ const userRoute = z.object({ userId: z.string() });
 
 const listQuery = z.object({
   days: queryInt(1, 3650).default(DEFAULT_LOGIN_DAYS),
-  top: queryInt(1, MAX_LOGIN_TOP).default(MAX_LOGIN_TOP),
+  top: queryInt(1, MAX_LOGIN_TOP).optional(),
+  pageSize: queryInt(1, MAX_LOGIN_TOP).optional(),
+  continuationToken: z.string().min(1).max(4096).optional(),
 });
 
 /** An attempt as the API shows it. */
@@ -65,7 +67,8 @@ export const recordLoginAttempt = protectedRoute('recordLoginAttempt', {
 });
 
 /**
- * `GET /logins/{userId}?days=N` → the user's attempts of the last N days, newest first. The route
+ * `GET /logins/{userId}?days=N` → the user's attempts of the last N days, newest first, in pages
+ * (`top` or `pageSize`, default 100; `continuationToken`). The route
  * is a catch-all so an id with `/` may be sent raw; an encoded `%2F`, which the host leaves
  * encoded in route values (as ASP.NET routing does), is decoded here.
  */
@@ -76,16 +79,20 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
   schemas: {
     params: userRoute,
     query: listQuery,
-    responses: { 200: { description: 'The attempts, newest first.', body: itemsOf(attemptJson) } },
+    responses: {
+      200: { description: 'A page of the attempts, newest first.', body: pageOf(attemptJson) },
+    },
   },
   // The catch-all keeps an encoded `/` encoded; the rule compares the decoded id.
   target: (request) => ({ userId: request.params.userId?.replace(/%2F/gi, '/') }),
   handler: async (request) => {
     const params = readParams(request, userRoute);
     const id = validateInput(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
-    const { days, top } = readQuery(request, listQuery);
-    const attempts = await services().logins().attempts.recent(id, days, top);
-    return json(200, { items: attempts.map(toJson) });
+    const { days, top, pageSize, continuationToken } = readQuery(request, listQuery);
+    const page = await services()
+      .logins()
+      .attempts.page(id, days, { pageSize: top ?? pageSize, continuationToken });
+    return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
   },
 });
 

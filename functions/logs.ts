@@ -6,10 +6,11 @@ import { z } from 'zod';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
 import { acceptLogBatch, type AcceptedLogBatch } from '../src/logs/ingest';
 import { LOG_LEVELS, parseLevelFilter } from '../src/logs/levels';
-import { queryLogs } from '../src/logs/query';
+import { MAX_LOG_PAGE_SIZE, queryLogPage } from '../src/logs/query';
 import { json, readJson, readQuery } from './shared/http';
 import { admin, anyOf, telemetryWriter } from '../src/identity/access';
-import { itemsOf } from './shared/output';
+import { queryInt } from './shared/input';
+import { pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { services } from './shared/services';
 
@@ -23,6 +24,8 @@ const logQuerySchema = z.object({
   from: isoTime,
   to: isoTime,
   level: z.string().optional(),
+  pageSize: queryInt(1, MAX_LOG_PAGE_SIZE).optional(),
+  continuationToken: z.string().min(1).max(4096).optional(),
 });
 
 /** `POST /logs`'s answer (src/logs/ingest.ts `AcceptedLogBatch`). */
@@ -59,7 +62,10 @@ export const postLogs = protectedRoute('postLogs', {
   },
 });
 
-/** `GET /logs?source&from&to&level`: `{items}` in time order. */
+/**
+ * `GET /logs?source&from&to&level&pageSize&continuationToken`: `{items, continuationToken}` in
+ * time order, one bounded page per request (src/logs/query.ts).
+ */
 export const getLogs = protectedRoute('getLogs', {
   route: 'logs',
   methods: ['GET'],
@@ -67,15 +73,17 @@ export const getLogs = protectedRoute('getLogs', {
   schemas: {
     query: logQuerySchema,
     responses: {
-      200: { description: 'The entries of the window, in time order.', body: itemsOf(entryJson) },
+      200: {
+        description:
+          'A page of the entries of the window, in time order; pass continuationToken back for the next page.',
+        body: pageOf(entryJson),
+      },
     },
-    // A window that would read too much (src/logs/query.ts).
-    errors: [413],
   },
   handler: async (request) => {
     const config = services().config();
     const query = readQuery(request, logQuerySchema);
-    const { items } = await queryLogs(
+    const page = await queryLogPage(
       services().clients().container(config.containers.logs),
       {
         source: query.source,
@@ -83,8 +91,12 @@ export const getLogs = protectedRoute('getLogs', {
         to: new Date(query.to),
         levels: query.level === undefined ? undefined : parseLevelFilter(query.level),
       },
-      config.logs,
+      { pageSize: query.pageSize, continuationToken: query.continuationToken },
     );
-    return json(200, { items: items.map(toApiEntry) }, { 'cache-control': 'no-store' });
+    return json(
+      200,
+      { items: page.items.map(toApiEntry), continuationToken: page.continuationToken },
+      { 'cache-control': 'no-store' },
+    );
   },
 });

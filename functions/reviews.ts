@@ -1,16 +1,16 @@
 /**
  * Yearly reviews (compound key), API.md "Reviews":
  * `PUT /departments/{dept}/employees/{id}/reviews/{year}` and
- * `GET /departments/{dept}/employees/{id}/reviews` (one range query, ordered by year).
+ * `GET /departments/{dept}/employees/{id}/reviews` (one range query per page, ordered by year).
  */
 import { z } from 'zod';
 import { reviewBodySchema } from '../src/directory';
 import { services } from './shared/services';
 import type { Directory } from '../src/directory';
-import { employeeRoute, selectParam } from './shared/input';
+import { employeeRoute, listParams } from './shared/input';
 import { conditions, json, versionedJson, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, departmentEditor, self } from '../src/identity/access';
-import { ETAG_HEADER, itemsOf, reviewBody, reviewListItem } from './shared/output';
+import { ETAG_HEADER, pageOf, reviewBody, reviewListItem } from './shared/output';
 import { protectedRoute } from './shared/route';
 
 const directory = (): Directory => services().directory();
@@ -22,7 +22,7 @@ const reviewRoute = employeeRoute.extend({
     .transform(Number)
     .refine((y) => y >= 1900, 'must be a four-digit year, 1900-9999'),
 });
-const listQuery = z.strictObject({ select: selectParam.optional() });
+const listQuery = z.strictObject(listParams);
 
 const reviews = 'departments/{dept}/employees/{id}/reviews';
 
@@ -47,7 +47,7 @@ export const putReview = protectedRoute('putReview', {
   },
 });
 
-/** `GET .../reviews` → `{items}` ordered by year. */
+/** `GET .../reviews` → `{items, continuationToken}` ordered by year. */
 export const listReviews = protectedRoute('listReviews', {
   route: reviews,
   methods: ['GET'],
@@ -56,12 +56,15 @@ export const listReviews = protectedRoute('listReviews', {
     params: employeeRoute,
     query: listQuery,
     responses: {
-      200: { description: 'The reviews, ordered by year.', body: itemsOf(reviewListItem) },
+      200: { description: 'A page of the reviews, ordered by year.', body: pageOf(reviewListItem) },
     },
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const { select } = readQuery(request, listQuery);
-    return json(200, await directory().reviews.list(dept, id, select));
+    const { select, pageSize, continuationToken } = readQuery(request, listQuery);
+    return json(
+      200,
+      await directory().reviews.list(dept, id, select, { pageSize, continuationToken }),
+    );
   },
 });

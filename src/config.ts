@@ -116,8 +116,6 @@ export interface Config {
     flushMaxMessages: number;
     /** Most flushes one trigger invocation runs back to back while the queue stays full. */
     flushMaxRounds: number;
-    /** Most entries one `GET /logs` returns; a wider result is refused (413) so memory stays bounded. */
-    maxQueryEntries: number;
   };
   retry: {
     maxRetries: number;
@@ -232,7 +230,6 @@ function buildConfig(env: Env, field: Field): Config {
       ),
       flushMaxMessages: field(() => readInt(env, 'LOG_FLUSH_MAX_MESSAGES', 256, 1, 4096)),
       flushMaxRounds: field(() => readInt(env, 'LOG_FLUSH_MAX_ROUNDS', 8, 1, 100)),
-      maxQueryEntries: field(() => readInt(env, 'LOG_MAX_QUERY_ENTRIES', 100_000, 1, 1_000_000)),
     },
     retry: {
       maxRetries: field(() => readInt(env, 'STORAGE_MAX_RETRIES', 5, 0, 20)),

@@ -188,13 +188,9 @@ export class ReviewService {
     return putReview(this.context, ...args);
   }
 
-  /** Every review of an employee, by year. See {@link listReviews}. */
-  list(
-    department: string,
-    employeeId: string,
-    select?: readonly string[],
-  ): Promise<{ items: Record<string, unknown>[] }> {
-    return listReviews(this.context, department, employeeId, select);
+  /** One page of an employee's reviews, by year. See {@link listReviews}. */
+  list(...args: WithoutContext<typeof listReviews>): ReturnType<typeof listReviews> {
+    return listReviews(this.context, ...args);
   }
 }
 

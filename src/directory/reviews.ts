@@ -21,7 +21,7 @@ import type { DirectoryContext } from './context';
 import { employeeNotFound, staleVersion } from './directoryErrors';
 import { withFields, type StoredEntity, type StoredProperties } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
-import { readWholeRange } from './paging';
+import { readRangePage, readWholeRange, type Page } from './paging';
 import { readEmployeeState, type EmployeeState } from './employeeState';
 import { RETRY } from './retry';
 import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from './reviewYears';
@@ -35,7 +35,7 @@ import {
   unexplainedFailure,
   writeOptimistically,
 } from './transaction';
-import { reviewBodySchema, validateInput } from './validation';
+import { pageSizeOf, reviewBodySchema, validateInput } from './validation';
 import type { Versioned } from './versionCache';
 import type { EntityGroupAction } from '../storage/entityGroupTransaction';
 
@@ -219,10 +219,11 @@ export async function reviewYearsOf(
 }
 
 /**
- * Every review of one employee, ordered by year: one range query.
+ * One page of an employee's reviews, ordered by year: one range query per page (`pageSize` 1-1000,
+ * default 100; `continuationToken` from the previous page, bound to this employee's range).
  *
  * @param select - fields to return (the key `year` always comes back); all when omitted.
- * @throws {ValidationError} for an invalid department, id or select field.
+ * @throws {ValidationError} for an invalid department, id, select field, page size or token.
  * @throws {NotFoundError} `EmployeeNotFound` when the employee has no reviews because it does not exist.
  */
 export async function listReviews(
@@ -230,7 +231,8 @@ export async function listReviews(
   department: string,
   employeeId: string,
   select?: readonly string[],
-): Promise<{ items: Record<string, unknown>[] }> {
+  options: { pageSize?: number; continuationToken?: string } = {},
+): Promise<Page<Record<string, unknown>>> {
   const partitionKey = departmentPartitionKey(department);
   const fields = parseReviewSelect(select);
   const table = await context.table();
@@ -240,15 +242,20 @@ export async function listReviews(
     ENTITY_TYPE_PROPERTY,
     ...fields.map((f) => FIELD_PROPERTIES[f]),
   ];
-  const entities = await readWholeRange(
+  const page = await readRangePage(
     table,
+    'reviews',
     { partitionKey, ...reviewRowKeyRange(employeeId) },
-    properties,
+    {
+      pageSize: pageSizeOf(options.pageSize),
+      continuationToken: options.continuationToken,
+      select: properties,
+    },
   );
-  const items = entities
+  const items = page.entities
     .map((e) => projectReview(e, fields))
     .filter((r): r is Record<string, unknown> => r !== undefined);
-  if (items.length === 0) {
+  if (items.length === 0 && options.continuationToken === undefined) {
     const employee = await readEntity(table, partitionKey, employeeRowKey(employeeId), [
       'RowKey',
       ENTITY_TYPE_PROPERTY,
@@ -256,7 +263,7 @@ export async function listReviews(
     if (!employee || !isEntityOfType(employee, EntityTypes.employee))
       throw employeeNotFound(department, employeeId);
   }
-  return { items };
+  return { items, continuationToken: page.continuationToken };
 }
 
 function parseReviewSelect(select?: readonly string[]): ReviewField[] {

@@ -11,7 +11,9 @@ import { odata, type TableClient } from '@azure/data-tables';
 import { ValidationError } from '../errors';
 import { withStorageErrors } from '../storage/errors';
 import {
+  decodeContinuationToken,
   employeePartitionKey,
+  encodeContinuationToken,
   invertedTicksRowKey,
   parseEmployeePartitionKey,
   parseInvertedTicksRowKey,
@@ -19,6 +21,7 @@ import {
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant } from '../time/instants';
 import { ensureTable } from '../storage/createOnce';
+import { readPartitionPage } from '../storage/partitionPages';
 import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
 
 /** Largest accepted claim amount (in the claim's currency). */
@@ -29,6 +32,8 @@ export const MAX_EXPENSE_DESCRIPTION_LENGTH = 1_000;
 export const MAX_EXPENSE_TOP = 1_000;
 /** Claims returned when the caller does not say how many. */
 export const DEFAULT_EXPENSE_TOP = 10;
+/** Claims per page of {@link ExpenseClaimLog.page} when no size is given. */
+export const DEFAULT_EXPENSE_PAGE_SIZE = 100;
 
 const ENTITY_TYPE = 'ExpenseClaim.v1';
 
@@ -190,6 +195,49 @@ export class ExpenseClaimLog {
     }
     return claims.slice(0, top);
   }
+
+  /**
+   * One page of an employee's claims, newest first: one partition query with `$top` = `pageSize`
+   * (1–1000, default {@link DEFAULT_EXPENSE_PAGE_SIZE}), resumed after the last claim of the
+   * previous page (`continuationToken`, bound to this employee).
+   *
+   * @throws {ValidationError} for an invalid department, employee id, page size or token.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async page(
+    department: string,
+    employeeId: string,
+    options: { pageSize?: number; continuationToken?: string } = {},
+  ): Promise<ExpenseClaimPage> {
+    const partitionKey = employeePartitionKey(department, employeeId);
+    const pageSize = options.pageSize ?? DEFAULT_EXPENSE_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_EXPENSE_TOP) {
+      throw new ValidationError(
+        `query.pageSize: must be a whole number from 1 to ${MAX_EXPENSE_TOP}.`,
+        'query.pageSize',
+      );
+    }
+    const scope = `expenses|${partitionKey}`;
+    const after =
+      options.continuationToken === undefined
+        ? undefined
+        : decodeContinuationToken(scope, options.continuationToken).nextRowKey;
+    await ensureTable(this.table);
+    const { entities, more } = await readPartitionPage(this.table, partitionKey, after, pageSize);
+    const resumeAt = entities.at(-1)?.rowKey ?? after ?? '';
+    return {
+      items: entities.map(toClaim).filter((claim): claim is ExpenseClaim => claim !== undefined),
+      continuationToken: more
+        ? encodeContinuationToken(scope, { nextPartitionKey: partitionKey, nextRowKey: resumeAt })
+        : null,
+    };
+  }
+}
+
+/** A page of claims, newest first; `continuationToken` is `null` after the oldest. */
+export interface ExpenseClaimPage {
+  items: ExpenseClaim[];
+  continuationToken: string | null;
 }
 
 /** Maps a stored entity to a claim; `undefined` for an entity of another type or shape. */

@@ -31,7 +31,7 @@ import {
   normalizeLastName,
 } from '../storage/keys';
 import { IndexEntityTypes, indexEntryToEmployee } from './indexEntities';
-import type { EmployeeRef, LastNameStore } from './lastNameStore';
+import type { LastNameStore } from './lastNameStore';
 
 /**
  * The employee with this email in the department, from the inter-partition index (may lag behind
@@ -82,10 +82,8 @@ function lookupScope(wanted: string): string {
   return `org-lastname|${wanted}`;
 }
 
-function compareMembers(a: EmployeeRef, b: EmployeeRef): number {
-  if (a.department !== b.department) return a.department < b.department ? -1 : 1;
-  return a.employeeId < b.employeeId ? -1 : a.employeeId > b.employeeId ? 1 : 0;
-}
+/** Index slices one page reads at most (each bounded by its store, see `membersPage`). */
+const MAX_SLICES_PER_PAGE = 8;
 
 function project(employee: Employee, fields: EmployeeField[] | undefined): Record<string, unknown> {
   if (!fields) return employee as unknown as Record<string, unknown>;
@@ -94,12 +92,16 @@ function project(employee: Employee, fields: EmployeeField[] | undefined): Recor
 }
 
 /**
- * A page of the organisation's employees with this last name (case-insensitive), ordered by
- * department and id. The index gives the members; each page point-reads at most `pageSize` of
- * them (16 in parallel) and drops any whose current last name no longer matches, then reads
- * further members until the page is full or the list ends — so a page may be short only at the
- * end. The continuation token names the last member examined; members added before it while a
- * client pages are not returned by that paging run (it is a snapshot-free walk in key order).
+ * A page of the organisation's employees with this last name (case-insensitive), in the index's
+ * order (encoded `Department/id`; with the entity index, shard by shard). Each page reads bounded
+ * slices of the member list (`LastNameStore.membersPage`: never the whole list), point-reads at
+ * most twice `pageSize` of those members (16 in parallel) and drops any whose current last name no
+ * longer matches or whose department the caller may not read. It stops when the page is full,
+ * the list ends, or after {@link MAX_SLICES_PER_PAGE} slices or `2 × pageSize` point reads — so a
+ * page may be short, even empty, with a continuation token. The token names the position in the
+ * index reached; members added before it while a client pages are not returned by that paging
+ * run (a snapshot-free walk), and one whose last name changes away and back during the run may
+ * come twice with the entity index (it may be re-added to another shard).
  *
  * @throws {ValidationError} for an invalid page size, select field or continuation token.
  * @throws {DomainError} for storage faults.
@@ -114,29 +116,20 @@ export async function findEmployeesAcrossOrganisation(
   const fields = parseEmployeeSelect(options.select);
   const wanted = normalizeLastName(lastName);
   const scope = lookupScope(wanted);
-  const after = options.continuationToken
-    ? decodeContinuationToken(scope, options.continuationToken)
+  let position = options.continuationToken
+    ? decodeContinuationToken(scope, options.continuationToken).nextPartitionKey
     : undefined;
   const mayRead = options.mayReadDepartment ?? (() => true);
-  const members = (await lastNames.members(wanted))
-    .filter((member) => mayRead(member.department))
-    .sort(compareMembers);
-  let next = after
-    ? members.findIndex(
-        (m) =>
-          compareMembers(m, {
-            department: after.nextPartitionKey,
-            employeeId: after.nextRowKey ?? '',
-          }) > 0,
-      )
-    : 0;
-  if (next < 0) next = members.length;
 
   const items: Record<string, unknown>[] = [];
-  while (items.length < pageSize && next < members.length) {
-    const batch = members.slice(next, next + (pageSize - items.length));
-    next += batch.length;
-    const found = await mapBounded(batch, 16, async (member) => {
+  let pointReads = 0;
+  for (let slices = 0; slices < MAX_SLICES_PER_PAGE; slices++) {
+    const limit = Math.min(pageSize - items.length, 2 * pageSize - pointReads);
+    if (limit <= 0) break;
+    const slice = await lastNames.membersPage(wanted, position, limit);
+    const readable = slice.members.filter((member) => mayRead(member.department));
+    pointReads += readable.length;
+    const found = await mapBounded(readable, 16, async (member) => {
       const state = await readEmployeeState(
         employees,
         departmentPartitionKey(member.department),
@@ -147,16 +140,14 @@ export async function findEmployeesAcrossOrganisation(
         : undefined;
     });
     for (const item of found) if (item !== undefined) items.push(item);
+    position = slice.next;
+    if (position === undefined) break;
   }
-  const last = members[next - 1];
   return {
     items,
     continuationToken:
-      next < members.length && last
-        ? encodeContinuationToken(scope, {
-            nextPartitionKey: last.department,
-            nextRowKey: last.employeeId,
-          })
-        : null,
+      position === undefined
+        ? null
+        : encodeContinuationToken(scope, { nextPartitionKey: position }),
   };
 }

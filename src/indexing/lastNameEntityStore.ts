@@ -30,6 +30,10 @@ import {
   encodeMember,
   parseMemberList,
   changeMember,
+  encodeMemberPosition,
+  parseMemberPosition,
+  toRefs,
+  type MemberPosition,
   writeOrRetry,
   type EmployeeRef,
   type LastNameStore,
@@ -41,6 +45,11 @@ export const LAST_NAME_SHARD_TYPE = 'OrgLastNameIndex.v1';
 
 /** Default characters of member list per shard (a string property holds 32 K characters). */
 export const DEFAULT_MAX_SHARD_CHARS = 30_000;
+
+/** Highest shard number ({@link orgLastNameShardRowKey}). */
+const MAX_SHARD = 999;
+/** Shards one {@link LastNameStore.membersPage} call reads at most (~1,500 members each). */
+const MAX_SHARD_READS = 4;
 
 interface Shard {
   number: number;
@@ -232,6 +241,50 @@ export function entityLastNameStore(
         .sort()
         .map((m) => decodeMember(m))
         .filter((m): m is EmployeeRef => m !== undefined);
+    },
+
+    membersPage: async (lastName, after, limit) => {
+      const partitionKey = orgLastNamePartitionKey(normalizeLastName(lastName));
+      const start = after === undefined ? { number: 0, member: '' } : parseMemberPosition(after, 3);
+      await ensureTable(table);
+      return withStorageErrors(async () => {
+        // One shard per request, from the position's shard on (the fence row sorts after them).
+        const pages = table
+          .listEntities<Record<string, unknown>>({
+            queryOptions: {
+              filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${orgLastNameShardRowKey(start.number)} and RowKey le ${orgLastNameShardRowKey(MAX_SHARD)}`,
+            },
+          })
+          .byPage({ maxPageSize: 1 });
+        const members: EmployeeRef[] = [];
+        let position: MemberPosition | undefined = start;
+        let reads = 0;
+        for await (const page of pages) {
+          reads++;
+          for (const entity of page) {
+            const number = parseOrgLastNameShardRowKey(entity.rowKey ?? '');
+            if (number === undefined || entity.EntityType !== LAST_NAME_SHARD_TYPE) continue;
+            const from = number === start.number ? start.member : '';
+            const rest = parseMemberList(entity.Members)
+              .sort()
+              .filter((m) => m > from);
+            const taken = rest.slice(0, limit - members.length);
+            members.push(...toRefs(taken));
+            if (taken.length < rest.length) {
+              return {
+                members,
+                next: encodeMemberPosition({ number, member: taken.at(-1) ?? from }),
+              };
+            }
+            position = number < MAX_SHARD ? { number: number + 1, member: '' } : undefined;
+          }
+          if (position === undefined) return { members, next: undefined };
+          if (members.length >= limit || reads >= MAX_SHARD_READS) {
+            return { members, next: encodeMemberPosition(position) };
+          }
+        }
+        return { members, next: undefined };
+      });
     },
 
     all: async () => {

@@ -10,7 +10,7 @@
  * Both change a member list only with ETag-conditional writes and retry on a lost race, so
  * concurrent workers never lose each other's additions. `add` and `remove` are idempotent.
  */
-import { ThrottledError } from '../errors';
+import { ThrottledError, ValidationError } from '../errors';
 import { tookEffect } from '../storage/errors';
 import { isDepartmentName, isEmployeeId, normalizeLastName } from '../storage/keys';
 
@@ -18,6 +18,15 @@ import { isDepartmentName, isEmployeeId, normalizeLastName } from '../storage/ke
 export interface EmployeeRef {
   department: string;
   employeeId: string;
+}
+
+/**
+ * A bounded slice of one last name's members ({@link LastNameStore.membersPage}); `next` is where
+ * the following slice starts, `undefined` once the list is read to its end.
+ */
+export interface MemberSlice {
+  members: EmployeeRef[];
+  next: string | undefined;
 }
 
 /**
@@ -81,11 +90,59 @@ export interface LastNameStore {
    */
   members(lastName: string): Promise<EmployeeRef[]>;
   /**
+   * A bounded slice of one last name's members: at most `limit`, after `after` (a `next` an
+   * earlier slice of the same name returned; from the start when `undefined`), in the store's
+   * order (encoded `Department/id`, code unit order, within each shard for the entity store),
+   * with a bounded number of storage reads whatever the list's size. A slice may hold fewer than
+   * `limit` members, even none, before the end of the list.
+   *
+   * @throws {ValidationError} `InvalidContinuationToken` for an `after` this store did not produce.
+   * @throws {DomainError} for storage faults.
+   */
+  membersPage(lastName: string, after: string | undefined, limit: number): Promise<MemberSlice>;
+  /**
    * Every last name with its members (audits and tests; reads the whole index).
    *
    * @throws {DomainError} for storage faults.
    */
   all(): Promise<Map<string, EmployeeRef[]>>;
+}
+
+/**
+ * A slice position of a store (`membersPage`'s `after`/`next`): a number (a shard, a byte offset)
+ * and the last member passed (`''`: none), as `<number>:<member>`.
+ */
+export interface MemberPosition {
+  number: number;
+  member: string;
+}
+
+/** The text of a {@link MemberPosition}. */
+export function encodeMemberPosition(position: MemberPosition): string {
+  return `${position.number}:${position.member}`;
+}
+
+/**
+ * Reverses {@link encodeMemberPosition}, with `number` of at most `maxDigits` digits.
+ *
+ * @throws {ValidationError} `InvalidContinuationToken` for anything else.
+ */
+export function parseMemberPosition(text: string, maxDigits: number): MemberPosition {
+  const match = new RegExp(`^(0|[1-9]\\d{0,${maxDigits - 1}}):(.*)$`, 's').exec(text);
+  const member = match?.[2] ?? '';
+  if (!match || (member !== '' && decodeMember(member) === undefined)) {
+    throw new ValidationError(
+      'continuationToken is not a token this query produced; start again without it.',
+      'continuationToken',
+      'InvalidContinuationToken',
+    );
+  }
+  return { number: Number(match[1]), member };
+}
+
+/** The members among encoded texts (others dropped). */
+export function toRefs(members: readonly string[]): EmployeeRef[] {
+  return members.map((m) => decodeMember(m)).filter((m): m is EmployeeRef => m !== undefined);
 }
 
 /** `Sales/000223`: department names cannot contain `/`, so the pair is unambiguous. */

@@ -10,16 +10,21 @@ import { odata, type TableClient } from '@azure/data-tables';
 import { NotFoundError, ValidationError } from '../errors';
 import { withStorageErrors } from '../storage/errors';
 import {
+  decodeContinuationToken,
+  encodeContinuationToken,
   invertedTicksRowKey,
   loginAttemptPartitionKey,
   parseInvertedTicksRowKey,
   parseLoginAttemptPartitionKey,
+  parseUtcDayStamp,
+  utcDayStamp,
 } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
 import { addUtcDays, assertStorableInstant, MS_PER_DAY, startOfUtcDay } from '../time/instants';
 import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
 import type { LoginDayTables } from './loginDayTables';
 import { mapBounded } from '../storage/parallel';
+import { readPartitionPage } from '../storage/partitionPages';
 
 const ENTITY_TYPE = 'LoginAttempt.v1';
 
@@ -29,6 +34,8 @@ export const LOGIN_READ_CONCURRENCY = 8;
 export const DEFAULT_LOGIN_DAYS = 7;
 /** Most attempts one read returns. */
 export const MAX_LOGIN_TOP = 1_000;
+/** Attempts per page of {@link LoginAttempts.page} when no size is given. */
+export const DEFAULT_LOGIN_PAGE_SIZE = 100;
 /** Longest accepted IP address text (IPv6 with zone is under this). */
 export const MAX_IP_LENGTH = 64;
 /** How far in the future an attempt may be stamped (client clock skew). */
@@ -141,18 +148,7 @@ export class LoginAttempts {
     days = DEFAULT_LOGIN_DAYS,
     top = MAX_LOGIN_TOP,
   ): Promise<LoginAttempt[]> {
-    if (!Number.isInteger(days) || days < 1 || days > this.retentionDays) {
-      throw new ValidationError(
-        `query.days: must be a whole number from 1 to the retention of ${this.retentionDays} days.`,
-        'query.days',
-      );
-    }
-    if (!Number.isInteger(top) || top < 1 || top > MAX_LOGIN_TOP) {
-      throw new ValidationError(
-        `query.top: must be a whole number from 1 to ${MAX_LOGIN_TOP}.`,
-        'query.top',
-      );
-    }
+    this.recentArguments(days, top, 'query.top');
     const partitionKey = loginAttemptPartitionKey(userId);
     const today = startOfUtcDay(this.clock());
     // Newest day first: the tables hold disjoint days, so concatenating keeps newest-first order.
@@ -162,7 +158,100 @@ export class LoginAttempts {
     );
     return perDay.flat().slice(0, top);
   }
+
+  /**
+   * One page of a user's attempts of the last `days` UTC days (and tomorrow's table), newest
+   * first: day table by day table, newest day first, one partition query with `$top` each, at
+   * most {@link MAX_DAY_READS_PER_PAGE} per page (a page may then be short, with a token). The
+   * token names the day table and the last attempt returned, bound to the user and `days`.
+   *
+   * @throws {ValidationError} for an invalid user id, `days` outside 1–retention, a page size
+   *   outside 1–1000 or a token of another query.
+   * @throws {DomainError} for storage faults that outlast the SDK's retries.
+   */
+  async page(
+    userId: string,
+    days = DEFAULT_LOGIN_DAYS,
+    options: { pageSize?: number; continuationToken?: string } = {},
+  ): Promise<LoginAttemptPage> {
+    const pageSize = options.pageSize ?? DEFAULT_LOGIN_PAGE_SIZE;
+    this.recentArguments(days, pageSize, 'query.pageSize');
+    const partitionKey = loginAttemptPartitionKey(userId);
+    const scope = `logins|${partitionKey}|${days}`;
+    const today = startOfUtcDay(this.clock());
+    // Tomorrow (clock skew), today and the days before it: `days` days in all besides tomorrow.
+    const oldest = addUtcDays(today, 1 - days);
+    let day = addUtcDays(today, 1);
+    let after: string | undefined;
+    if (options.continuationToken !== undefined) {
+      const position = decodeContinuationToken(scope, options.continuationToken);
+      const resumeDay = parseUtcDayStamp(position.nextPartitionKey);
+      if (!resumeDay || resumeDay.getTime() > day.getTime()) {
+        throw new ValidationError(
+          'continuationToken is not a token this query produced; start again without it.',
+          'continuationToken',
+          'InvalidContinuationToken',
+        );
+      }
+      day = resumeDay;
+      after = position.nextRowKey;
+    }
+    const items: LoginAttempt[] = [];
+    for (let reads = 0; day.getTime() >= oldest.getTime(); reads++) {
+      if (reads >= MAX_DAY_READS_PER_PAGE || items.length >= pageSize) {
+        const position = { nextPartitionKey: utcDayStamp(day), nextRowKey: after };
+        return { items, continuationToken: encodeContinuationToken(scope, position) };
+      }
+      let page;
+      try {
+        page = await readPartitionPage(
+          this.tables.clientOf(day),
+          partitionKey,
+          after,
+          pageSize - items.length,
+        );
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+        page = { entities: [], more: false };
+      }
+      for (const entity of page.entities) {
+        const attempt = toAttempt(entity);
+        if (attempt) items.push(attempt);
+      }
+      if (page.more) {
+        after = page.entities.at(-1)?.rowKey ?? after ?? '';
+        continue;
+      }
+      day = addUtcDays(day, -1);
+      after = undefined;
+    }
+    return { items, continuationToken: null };
+  }
+
+  private recentArguments(days: number, size: number, target: string): void {
+    if (!Number.isInteger(days) || days < 1 || days > this.retentionDays) {
+      throw new ValidationError(
+        `query.days: must be a whole number from 1 to the retention of ${this.retentionDays} days.`,
+        'query.days',
+      );
+    }
+    if (!Number.isInteger(size) || size < 1 || size > MAX_LOGIN_TOP) {
+      throw new ValidationError(
+        `${target}: must be a whole number from 1 to ${MAX_LOGIN_TOP}.`,
+        target,
+      );
+    }
+  }
 }
+
+/** A page of attempts, newest first; `continuationToken` is `null` after the oldest. */
+export interface LoginAttemptPage {
+  items: LoginAttempt[];
+  continuationToken: string | null;
+}
+
+/** Day tables one page reads at most (a user with no attempts on most days costs one each). */
+const MAX_DAY_READS_PER_PAGE = 8;
 
 /** The newest `top` attempts of one partition of one day table; none if the table is missing. */
 async function readDay(

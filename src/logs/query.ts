@@ -1,49 +1,84 @@
 /**
- * Time-range queries over the log blobs: list only the hour prefixes the window touches, skip blobs
- * whose `StartTime`/`EndTime`/`LogType` metadata rule them out, and stream the rest line by line,
- * unescaping only the lines that match.
+ * Paged time-range queries over the log blobs (API.md "Logs", docs/logs.md "Query").
+ *
+ * A page walks the window from its cursor (queryCursor.ts) hour by hour. Per hour it lists only
+ * that hour's prefix (with metadata), skips blobs whose `StartTime`/`EndTime`/`LogType` rule them
+ * out, reads the committed block list of the others, and then reads the hour in time slices
+ * (querySlice.ts): only the blocks whose second range overlaps the slice, by ranged GETs, sorted
+ * into key order `(at, blob, offset)`. It stops once the page is full, or once it has used its
+ * request or byte budget — then with a token, even if the page is short or empty — so no window
+ * is too large to read and no request does unbounded work.
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { TooLargeError, ValidationError } from '../errors';
-import { isNotFound, withStorageErrors } from '../storage/errors';
-import { isLogSource, logHourPrefix, parseLogBlobName } from '../storage/keys';
+import { ValidationError } from '../errors';
+import { isLogSource, logHourPrefix } from '../storage/keys';
+import { mapBounded } from '../storage/parallel';
 import type { LogEntry } from './entry';
-import { levelBit, levelMask, LOG_LEVELS, type LogLevel } from './levels';
-import { decodeLogLine, readLineHeader } from './lineFormat';
-import { parseLogBlobMetadata } from './metadata';
-import { mapSettled } from '../storage/parallel';
+import { levelMask, LOG_LEVELS, type LogLevel } from './levels';
+import { decodeLogLine } from './lineFormat';
+import {
+  compareCursors,
+  decodeLogCursor,
+  encodeLogCursor,
+  type LogCursor,
+  type LogCursorScope,
+} from './queryCursor';
+import {
+  blocksOfHour,
+  downloadRange,
+  wantedLinesByBlock,
+  type LogQueryStats,
+  type Match,
+} from './queryReads';
+import { planSlice, rangesOf, type HourBlock } from './querySlice';
+
+export type { LogQueryStats } from './queryReads';
 
 /** A query: entries of `source` with `from <= at < to`, optionally only some levels. */
 export interface LogQuery {
   source: string;
   from: Date;
   to: Date;
-  /** Levels to return; all when omitted. */
+  /** Levels to return; all when omitted or empty. */
   levels?: readonly LogLevel[];
 }
 
-/** Limits of a query. */
-export interface LogQueryLimits {
-  maxQueryEntries: number;
+/** Paging of a query. */
+export interface LogPageOptions {
+  /** 1–{@link MAX_LOG_PAGE_SIZE}, default {@link DEFAULT_LOG_PAGE_SIZE}. */
+  pageSize?: number;
+  /** From the previous page of the same query. */
+  continuationToken?: string;
 }
 
-/** What a query read, for tests and benchmarks. */
-export interface LogQueryStats {
-  hourPrefixes: string[];
-  blobsListed: number;
-  blobsRead: number;
+/** One page of entries, in key order; `continuationToken` is `null` once the window is read. */
+export interface LogPage {
+  items: LogEntry[];
+  continuationToken: string | null;
+  stats: LogQueryStats;
 }
 
-/** Widest window one query may cover. */
-export const MAX_QUERY_WINDOW_MS = 24 * 3_600_000;
+export const DEFAULT_LOG_PAGE_SIZE = 1000;
+export const MAX_LOG_PAGE_SIZE = 5000;
+/**
+ * A page stops starting new reads past this many storage requests or bytes downloaded. The first
+ * slice of a page is read whatever it costs, so every page makes progress: at worst the blocks of
+ * one second (bounded by the blob limits), plus one Get Block List per blob of its hour.
+ */
+export const LOG_PAGE_MAX_REQUESTS = 48;
+export const LOG_PAGE_MAX_BYTES = 8 * 1024 * 1024;
+/** Most blocks one slice reads (beyond its first second). */
+const SLICE_MAX_BLOCKS = 512;
+/** Blocks of one blob this close together share one ranged GET. */
+const RANGE_MAX_GAP = 64 * 1024;
 const HOUR_MS = 3_600_000;
-/** Blobs downloaded at once. */
-const DOWNLOAD_CONCURRENCY = 4;
+const READ_CONCURRENCY = 4;
+const ALL_LEVELS = levelMask(LOG_LEVELS);
 
 /**
- * Checks a query's window and source.
+ * Checks a query's source and window. Any window width is accepted: it is read in pages.
  *
- * @throws {ValidationError} for an invalid source, `to` before `from`, or a window over 24 hours.
+ * @throws {ValidationError} for an invalid source or `to` before `from`.
  */
 export function validateLogQuery(query: LogQuery): void {
   if (!isLogSource(query.source)) {
@@ -58,13 +93,6 @@ export function validateLogQuery(query: LogQuery): void {
       'query.to: must not be before query.from.',
       'query.to',
       'InvalidTimeWindow',
-    );
-  }
-  if (query.to.getTime() - query.from.getTime() > MAX_QUERY_WINDOW_MS) {
-    throw new ValidationError(
-      'query.to: the window from query.from to query.to may span at most 24 hours.',
-      'query.to',
-      'TimeWindowTooWide',
     );
   }
 }
@@ -83,118 +111,124 @@ export function hourPrefixesOf(source: string, from: Date, to: Date): string[] {
 }
 
 /**
- * Returns the matching entries in time order (entries of equal time keep their stored order).
+ * One page of the matching entries, ordered by time (ties: by blob, then by position in the blob,
+ * i.e. the order they were stored in). Every entry of the window comes exactly once across the
+ * pages of one token chain; entries flushed into the window after the chain passed their key are
+ * not returned by it.
  *
- * @throws {ValidationError} for an invalid query (see {@link validateLogQuery}).
- * @throws {TooLargeError} when more than `maxQueryEntries` entries match.
+ * @throws {ValidationError} for an invalid query (see {@link validateLogQuery}), a page size
+ *   outside 1–{@link MAX_LOG_PAGE_SIZE}, or a continuation token of another query
+ *   (`InvalidContinuationToken`).
  * @throws {DomainError} for storage faults left after the SDK's retries.
  */
-export async function queryLogs(
+export async function queryLogPage(
   container: ContainerClient,
   query: LogQuery,
-  limits: LogQueryLimits,
-): Promise<{ items: LogEntry[]; stats: LogQueryStats }> {
+  options: LogPageOptions = {},
+): Promise<LogPage> {
   validateLogQuery(query);
-  const from = query.from.getTime();
+  const pageSize = options.pageSize ?? DEFAULT_LOG_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_LOG_PAGE_SIZE) {
+    throw new ValidationError(
+      `query.pageSize: must be a whole number from 1 to ${MAX_LOG_PAGE_SIZE}.`,
+      'query.pageSize',
+    );
+  }
+  const wanted = query.levels && query.levels.length > 0 ? levelMask(query.levels) : ALL_LEVELS;
   const to = query.to.getTime();
-  const wanted =
-    query.levels && query.levels.length > 0 ? levelMask(query.levels) : levelMask(LOG_LEVELS);
-  const prefixes = hourPrefixesOf(query.source, query.from, query.to);
-  const stats: LogQueryStats = { hourPrefixes: prefixes, blobsListed: 0, blobsRead: 0 };
+  const scope: LogCursorScope = {
+    source: query.source,
+    fromMs: query.from.getTime(),
+    toMs: to,
+    levelMask: wanted,
+  };
+  let position: LogCursor =
+    options.continuationToken === undefined
+      ? { atMs: scope.fromMs, sequence: 0, offset: 0 }
+      : decodeLogCursor(scope, options.continuationToken);
 
-  const listed = await mapSettled(prefixes, DOWNLOAD_CONCURRENCY, (prefix) =>
-    listHour(container, prefix),
-  );
-  const blobNames: string[] = [];
-  for (const outcome of listed) {
-    if (outcome.status === 'rejected') throw outcome.reason;
-    for (const blob of outcome.value) {
-      stats.blobsListed++;
-      const meta = parseLogBlobMetadata(blob.metadata);
-      if (meta) {
-        // Metadata times are truncated to the second: the blob holds entries in [start, end + 1 s).
-        if (meta.startTime.getTime() >= to || meta.endTime.getTime() + 1000 <= from) continue;
-        if ((meta.levelMask & wanted) === 0) continue;
-      }
-      blobNames.push(blob.name);
-    }
-  }
-
-  let matched = 0;
-  const read = await mapSettled(blobNames, DOWNLOAD_CONCURRENCY, async (name) => {
-    stats.blobsRead++;
-    const entries: LogEntry[] = [];
-    await forEachLine(container, name, (line) => {
-      const header = readLineHeader(line);
-      if (header.atMs < from || header.atMs >= to || (levelBit(header.level) & wanted) === 0)
-        return;
-      if (++matched > limits.maxQueryEntries) {
-        throw new TooLargeError(
-          `More than ${limits.maxQueryEntries} entries match; narrow the time window or the levels.`,
-          'TooManyLogEntries',
-        );
-      }
-      entries.push(decodeLogLine(line, header).entry);
-    });
-    return entries;
-  });
+  const stats: LogQueryStats = {
+    hourPrefixes: [],
+    blobsListed: 0,
+    blockLists: 0,
+    downloads: 0,
+    bytesRead: 0,
+  };
+  const requests = (): number => stats.hourPrefixes.length + stats.blockLists + stats.downloads;
   const items: LogEntry[] = [];
-  for (const outcome of read) {
-    if (outcome.status === 'rejected') throw outcome.reason;
-    items.push(...outcome.value);
+  const page = (): LogPage => ({
+    items,
+    continuationToken: position.atMs < to ? encodeLogCursor(scope, position) : null,
+    stats,
+  });
+  let sliceRead = false;
+
+  while (position.atMs < to && items.length < pageSize) {
+    // Reaching here again means the previous hour was read to its end: progress was made.
+    if (requests() >= LOG_PAGE_MAX_REQUESTS || stats.bytesRead >= LOG_PAGE_MAX_BYTES) break;
+    const hourStart = Math.floor(position.atMs / HOUR_MS) * HOUR_MS;
+    const limit = Math.min(to, hourStart + HOUR_MS);
+    const blocks = await blocksOfHour(container, query.source, hourStart, position.atMs, limit, {
+      wanted,
+      stats,
+    });
+    // The wanted lines of each block downloaded by this page: a block spanning many slices (late
+    // entries flushed with current ones) is downloaded and parsed once per page, not per slice.
+    const loaded = new Map<HourBlock, Match[]>();
+    const loadedSet = new Set<HourBlock>();
+    while (position.atMs < limit && items.length < pageSize) {
+      if (
+        sliceRead &&
+        (requests() >= LOG_PAGE_MAX_REQUESTS || stats.bytesRead >= LOG_PAGE_MAX_BYTES)
+      ) {
+        return page();
+      }
+      const needed = pageSize - items.length;
+      const slice = planSlice(
+        blocks,
+        position.atMs,
+        limit,
+        {
+          lines: needed,
+          bytes: LOG_PAGE_MAX_BYTES - stats.bytesRead,
+          blocks: SLICE_MAX_BLOCKS,
+        },
+        loadedSet,
+      );
+      sliceRead = true;
+      const missing = slice.blocks.filter((block) => !loadedSet.has(block));
+      const read = await mapBounded(
+        rangesOf(missing, RANGE_MAX_GAP),
+        READ_CONCURRENCY,
+        async (range) =>
+          wantedLinesByBlock(
+            await downloadRange(container, query.source, hourStart, range, stats),
+            range,
+            missing,
+            wanted,
+          ),
+      );
+      for (const [block, lines] of read.flatMap((byBlock) => [...byBlock])) {
+        loaded.set(block, lines);
+        loadedSet.add(block);
+      }
+      const from = position;
+      const matches = slice.blocks
+        .flatMap((block) => loaded.get(block) ?? [])
+        .filter(
+          (match) =>
+            match.key.atMs >= slice.startMs &&
+            match.key.atMs < slice.endMs &&
+            compareCursors(match.key, from) >= 0,
+        )
+        .sort((a, b) => compareCursors(a.key, b.key));
+      for (const match of matches.slice(0, needed)) {
+        items.push(decodeLogLine(match.line, match.header).entry);
+      }
+      const rest = matches[needed];
+      position = rest ? rest.key : { atMs: slice.endMs, sequence: 0, offset: 0 };
+    }
+    position = position.atMs < limit ? position : { atMs: limit, sequence: 0, offset: 0 };
   }
-  // Blobs were read in name order (hour, then NNNNNN) and lines in stored order; sort is stable.
-  items.sort((a, b) => a.at.getTime() - b.at.getTime());
-  return { items, stats };
-}
-
-async function listHour(
-  container: ContainerClient,
-  prefix: string,
-): Promise<{ name: string; metadata?: Record<string, string> }[]> {
-  return withStorageErrors(async () => {
-    const blobs: { name: string; metadata?: Record<string, string> }[] = [];
-    try {
-      for await (const item of container.listBlobsFlat({ prefix, includeMetadata: true })) {
-        if (parseLogBlobName(item.name)) blobs.push({ name: item.name, metadata: item.metadata });
-      }
-    } catch (error) {
-      // No container yet: nothing was ever logged.
-      if (!isNotFound(error)) throw error;
-    }
-    return blobs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  });
-}
-
-/** Streams a blob and calls `onLine` for each line (UTF-8, split on the byte 0x0A). */
-async function forEachLine(
-  container: ContainerClient,
-  blobName: string,
-  onLine: (line: string) => void,
-): Promise<void> {
-  await withStorageErrors(async () => {
-    let response;
-    try {
-      response = await container
-        .getBlobClient(blobName)
-        .download(0, undefined, { maxRetryRequests: 5 });
-    } catch (error) {
-      // Deleted since it was listed (retention): nothing left to read.
-      if (isNotFound(error)) return;
-      throw error;
-    }
-    const body = response.readableStreamBody;
-    if (!body) return;
-    let carry: Buffer = Buffer.alloc(0);
-    for await (const chunk of body) {
-      const bytes = carry.length > 0 ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
-      let start = 0;
-      for (let end = bytes.indexOf(0x0a, start); end >= 0; end = bytes.indexOf(0x0a, start)) {
-        if (end > start) onLine(bytes.toString('utf8', start, end));
-        start = end + 1;
-      }
-      carry = bytes.subarray(start);
-    }
-    if (carry.length > 0) onLine(carry.toString('utf8'));
-  });
+  return page();
 }

@@ -207,5 +207,6 @@ it('sets the manager and keeps its copy current; writes and lists reviews by yea
       { year: 2023, managerRating: 3 },
       { year: 2025, managerRating: 4 },
     ],
+    continuationToken: null,
   });
 });

@@ -120,3 +120,30 @@ it('a replayed delete-if-exists purges the reviews an interrupted delete left; a
   await fx.directory.employees.create('HR', employeeBody(13));
   expect((await fx.directory.reviews.list('HR', '000013')).items).toEqual([]);
 });
+
+it('pages through many reviews by year with the continuation token', async () => {
+  await fx.directory.employees.create('HR', employeeBody(42));
+  for (let year = 1990; year < 2015; year++) {
+    await fx.directory.reviews.put('HR', '000042', year, { managerRating: 3, peerRating: 3 });
+  }
+  const years: unknown[] = [];
+  const sizes: number[] = [];
+  let token: string | undefined;
+  do {
+    const page = await fx.directory.reviews.list('HR', '000042', ['managerRating'], {
+      pageSize: 10,
+      continuationToken: token,
+    });
+    years.push(...page.items.map((r) => r.year));
+    sizes.push(page.items.length);
+    token = page.continuationToken ?? undefined;
+  } while (token);
+  expect(sizes).toEqual([10, 10, 5]);
+  expect(years).toEqual(Array.from({ length: 25 }, (_, i) => 1990 + i));
+  const first = await fx.directory.reviews.list('HR', '000042', undefined, { pageSize: 10 });
+  await expect(
+    fx.directory.reviews.list('HR', '000010', undefined, {
+      continuationToken: first.continuationToken!,
+    }),
+  ).rejects.toMatchObject({ code: 'InvalidContinuationToken' });
+});

@@ -93,7 +93,6 @@ describe('log query windows', () => {
 
   it.each([
     ['to before from', 'web', '2026-11-22T15:06:00Z', '2026-11-22T15:04:00Z', 'query.to'],
-    ['over 24 hours', 'web', '2026-11-22T15:00:00Z', '2026-11-23T15:00:00.001Z', 'query.to'],
     ['a bad source', 'WEB', '2026-11-22T15:00:00Z', '2026-11-22T16:00:00Z', 'query.source'],
   ])('are refused when %s', (_, source, from, to, target) => {
     try {
@@ -105,12 +104,12 @@ describe('log query windows', () => {
     }
   });
 
-  it('allow exactly 24 hours', () => {
+  it('allow any width (a wide window is read in pages)', () => {
     expect(() =>
       validateLogQuery({
         source: 'web',
-        from: at('2026-11-22T15:00:00Z'),
-        to: at('2026-11-23T15:00:00Z'),
+        from: at('2026-01-01T00:00:00Z'),
+        to: at('2026-12-31T23:59:59.999Z'),
       }),
     ).not.toThrow();
   });
