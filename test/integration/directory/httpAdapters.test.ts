@@ -293,7 +293,10 @@ describe('manager and reviews over HTTP', () => {
       reviews.listReviews,
       request('GET', { dept: 'Sales', id: '000223' }, { query: { select: 'peerRating' } }),
     );
-    expect(list.jsonBody).toEqual({ items: [{ year: 2024, peerRating: 5 }] });
+    expect(list.jsonBody).toEqual({
+      items: [{ year: 2024, peerRating: 5 }],
+      continuationToken: null,
+    });
     const badYear = await call(
       reviews.putReview,
       request(
@@ -350,7 +353,7 @@ describe('reviews and the department list stay true over HTTP', () => {
         (await call(employees.createEmployee, request('POST', { dept: 'Sales' }, { body }))).status,
       ).toBe(201);
       const list = await call(reviews.listReviews, request('GET', { dept: 'Sales', id: '000400' }));
-      expect(list.jsonBody).toEqual({ items: [] });
+      expect(list.jsonBody).toEqual({ items: [], continuationToken: null });
       expect(
         (await call(employees.deleteEmployee, request('DELETE', { dept: 'Sales', id: '000400' })))
           .status,
