@@ -3,7 +3,7 @@
  * runtime status, the output once it completed, and the reason once it failed. Nothing of the
  * Durable Functions management API (URLs, keys, input, history) leaves through here.
  */
-import { NotFoundError } from '../errors';
+import { NotFoundError, UnavailableError } from '../errors';
 
 /** `GET /orchestrations/{id}`: the status of one orchestration instance. */
 export interface OrchestrationView {
@@ -99,10 +99,20 @@ export function isInstanceNotFound(error: unknown): boolean {
 }
 
 /**
+ * True for the errors `DurableClient` throws when the extension answers with a server error (its
+ * storage throttled or unreachable): a passing condition, not a bug. The library reports the
+ * status only through its message.
+ */
+export function isExtensionUnavailable(error: unknown): boolean {
+  return error instanceof Error && /(unexpected status code: |HTTP )5\d\d\b/.test(error.message);
+}
+
+/**
  * Reads one instance's status (without history or input) and maps it to the view.
  *
  * @throws {NotFoundError} `OrchestrationNotFound` when the task hub has no instance `id`.
- * @throws {Error} whatever else the durable client throws (the extension unreachable, ...).
+ * @throws {UnavailableError} when the Durable extension answers with a server error (503, retry).
+ * @throws {Error} whatever else the durable client throws.
  */
 export async function readOrchestration(
   source: OrchestrationStatusSource,
@@ -120,6 +130,12 @@ export async function readOrchestration(
       throw new NotFoundError('OrchestrationNotFound', `No orchestration with id ${id}.`, {
         cause: error,
       });
+    }
+    if (isExtensionUnavailable(error)) {
+      throw new UnavailableError(
+        'The orchestration status could not be read just now (the Durable extension answered with a server error); try again.',
+        { cause: error },
+      );
     }
     throw error;
   }

@@ -4,10 +4,11 @@
  * Failed; never the input, custom status or history. An unknown instance becomes
  * `OrchestrationNotFound`; other client errors pass through.
  */
-import { NotFoundError } from '../../../src/errors';
+import { NotFoundError, UnavailableError } from '../../../src/errors';
 import {
   failureReason,
   hasEnded,
+  isExtensionUnavailable,
   isInstanceNotFound,
   isOrchestrationId,
   orchestrationView,
@@ -160,11 +161,27 @@ describe('readOrchestration', () => {
     expect((error as Error).message).not.toContain('Durable');
   });
 
+  it('turns a server error of the extension (its storage throttled) into a 503, not a 500', async () => {
+    for (const message of [
+      'The operation failed with an unexpected status code: 500. Details: {}',
+      'The operation failed with an unexpected status code: 503. Details: {}',
+      'DurableClient error: the Durable Functions extension replied with an empty HTTP 502 response.',
+    ]) {
+      const failure = new Error(message);
+      expect(isExtensionUnavailable(failure)).toBe(true);
+      const source: OrchestrationStatusSource = { getStatus: () => Promise.reject(failure) };
+      const error = await readOrchestration(source, ID).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnavailableError);
+      expect((error as UnavailableError).cause).toBe(failure);
+    }
+  });
+
   it('lets any other client error through', async () => {
     const failure = new Error(
-      'The operation failed with an unexpected status code: 500. Details: {}',
+      'The operation failed with an unexpected status code: 400. Details: {}',
     );
     expect(isInstanceNotFound(failure)).toBe(false);
+    expect(isExtensionUnavailable(failure)).toBe(false);
     expect(isInstanceNotFound('HTTP 404')).toBe(false);
     const source: OrchestrationStatusSource = { getStatus: () => Promise.reject(failure) };
     await expect(readOrchestration(source, ID)).rejects.toBe(failure);
