@@ -23,8 +23,9 @@
  * A lost round (a write failed its condition) runs again and keeps the lost round's keys even if a
  * concurrent drainer deleted their rows meanwhile: what this drainer wrote may need looking at.
  *
- * Why this is safe without a lease, with any number of drainers of one partition (two hosts, a
- * sweep and a nudge), any of them paused or crashing anywhere: the rows stay until step 4, so a
+ * Why this is safe with any number of drainers of one partition (two hosts, a sweep and a nudge,
+ * a lease holder paused past its expiry and the drainer that took over), any of them paused or
+ * crashing anywhere: the rows stay until step 4, so a
  * crash leaves them for the next drain, and every step is idempotent. For the writes, take any
  * index partition (or list) P and the last round R that wrote it. R's write was conditional on
  * P's fence as R read it, so nobody wrote P between R's read of the fence and R's write, and R
@@ -40,8 +41,10 @@
  * process may take a fence's ETag from its own last write of it instead of reading it
  * (src/indexing/drainCache.ts): that too is a read from before the sources, and so is a member
  * list as its own last write left it.
- * A lease would not do: a holder paused past its expiry still writes to another table, which no
- * lease in `Employees` can fence; the fence lives with the data it guards.
+ * The department's drain lease (src/indexing/leasedDrain.ts) is not part of this argument: it
+ * only keeps drainers from losing rounds to each other. A holder paused past its expiry still
+ * writes beside the drainer that took over, and only the fences stop its stale writes; the fence
+ * lives with the data it guards.
  *
  * Not covered: the other writer of these entries, `reconcileEmployeeIndexes`
  * (src/indexing/indexMaintenance.ts: v1 change messages without the outbox, the optional
