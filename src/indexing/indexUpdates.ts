@@ -12,7 +12,13 @@
 import { mapBounded } from '../storage/parallel';
 import { parseIndexQueueMessage, type IndexUpdateMessage } from './indexMessages';
 import { reconcileEmployeeIndexes, type IndexStores, type PreviousKeys } from './indexMaintenance';
-import { drainDepartment, type LeasedDrainOptions, type LeasedDrainResult } from './leasedDrain';
+import {
+  addUp,
+  drainDepartment,
+  nothingDrained,
+  type LeasedDrainOptions,
+  type LeasedDrainResult,
+} from './leasedDrain';
 
 /** Called for each employee found gone from the directory (e.g. to clean up its photos). */
 export type EmployeeGoneHandler = (department: string, employeeId: string) => Promise<void>;
@@ -90,14 +96,7 @@ export class SharedDrains {
     requested: { again: boolean },
   ): Promise<LeasedDrainResult> {
     const startedAt = (this.options.now ?? Date.now)();
-    const total: LeasedDrainResult = {
-      rows: 0,
-      employees: 0,
-      gone: 0,
-      rounds: 0,
-      complete: false,
-      outcome: 'drained',
-    };
+    const total = nothingDrained();
     try {
       do {
         requested.again = false;
@@ -106,10 +105,7 @@ export class SharedDrains {
           startedAt,
           onGone: (dept, id) => this.onGone?.(dept, id) ?? Promise.resolve(),
         });
-        total.rows += result.rows;
-        total.employees += result.employees;
-        total.gone += result.gone;
-        total.rounds += result.rounds;
+        addUp(total, result);
         total.complete = result.complete;
         total.outcome = result.outcome;
       } while (requested.again && total.outcome !== 'continued');

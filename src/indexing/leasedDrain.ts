@@ -84,6 +84,19 @@ export interface LeasedDrainResult extends DrainResult {
   outcome: DrainOutcome;
 }
 
+/** A result before any drain: nothing done yet. */
+export function nothingDrained(): LeasedDrainResult {
+  return { rows: 0, employees: 0, gone: 0, rounds: 0, complete: false, outcome: 'drained' };
+}
+
+/** Adds the counts of `result` to `total` (`complete` and `outcome` are the caller's to set). */
+export function addUp(total: DrainResult, result: DrainResult): void {
+  total.rows += result.rows;
+  total.employees += result.employees;
+  total.gone += result.gone;
+  total.rounds += result.rounds;
+}
+
 /**
  * Drains the department's outbox under its drain lease, within the invocation's budget (see the
  * file comment).
@@ -101,14 +114,7 @@ export async function drainDepartment(
   const now = options.now ?? Date.now;
   const clock: LeaseClock = { durationMs: limits.leaseMs, now };
   const startedAt = options.startedAt ?? now();
-  const total: LeasedDrainResult = {
-    rows: 0,
-    employees: 0,
-    gone: 0,
-    rounds: 0,
-    complete: false,
-    outcome: 'drained',
-  };
+  const total = nothingDrained();
   const attempt = await acquireDrainLease(stores.index, department, randomUUID(), clock);
   if ('busy' in attempt) {
     if (attempt.busy.firstRequest && stores.nudge) {
@@ -136,10 +142,7 @@ export async function drainDepartment(
           return lease !== undefined;
         },
       });
-      total.rows += result.rows;
-      total.employees += result.employees;
-      total.gone += result.gone;
-      total.rounds += result.rounds;
+      addUp(total, result);
       if (!lease) return { ...total, outcome: 'lost' };
       if (result.complete) {
         const released = await releaseDrainLease(stores.index, lease, clock, 'report');
