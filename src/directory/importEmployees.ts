@@ -34,7 +34,7 @@ import {
   withIds,
   type LastNameIndex,
 } from './lastNameIndex';
-import { codePointPrefixRange, readWholeRange } from './paging';
+import { mapBounded } from '../storage/parallel';
 import {
   contendedError,
   forgetVersions,
@@ -83,33 +83,29 @@ type Role =
  */
 const OUTBOX_OPERATIONS = 2;
 
-/** Index entities of the given names: point reads for a few, one range read for many. */
+/**
+ * Point reads of an import's last-name index entities at once: enough to hide the round trips,
+ * few enough not to flood the account's connections.
+ */
+const INDEX_READS_IN_FLIGHT = 16;
+
+/**
+ * Index entities of the given names, one point read each (16 at a time). A call reads only the
+ * names its rows bring, however large the department: a range between the call's first and last
+ * name would return every other name of the department in between, and grow with it (docs/
+ * directory.md, "Import"). Names without an entity are absent from the map.
+ */
 async function readIndexes(
   table: TableClient,
   partitionKey: string,
   names: string[],
 ): Promise<Map<string, Versioned<LastNameIndex>>> {
   const found = new Map<string, Versioned<LastNameIndex>>();
-  const keep = (entity: Awaited<ReturnType<typeof readEntity>>): void => {
+  await mapBounded(names, INDEX_READS_IN_FLIGHT, async (name) => {
+    const entity = await readEntity(table, partitionKey, lastNameRowKey(name));
     const index = entity && readLastNameIndex(entity);
     if (entity && index) found.set(index.lastName, { value: index, etag: entity.etag });
-  };
-  if (names.length <= 8) {
-    (
-      await Promise.all(names.map((n) => readEntity(table, partitionKey, lastNameRowKey(n))))
-    ).forEach(keep);
-  } else {
-    const keys = names.map(lastNameRowKey).sort();
-    const range = {
-      partitionKey,
-      ge: keys[0]!,
-      lt: codePointPrefixRange(keys[keys.length - 1]!).lt,
-    };
-    const wanted = new Set(names);
-    (await readWholeRange(table, range))
-      .filter((e) => wanted.has(String(e.LastName)))
-      .forEach(keep);
-  }
+  });
   return found;
 }
 

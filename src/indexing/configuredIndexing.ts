@@ -10,7 +10,12 @@ import type { StorageClients } from '../storage/clients';
 import type { IndexStores } from './indexMaintenance';
 import { newDrainCache } from './drainCache';
 import { lastNameStoreFor } from './lastNameStores';
-import { queueChangeSink, type ChangeQueue, type ChangeQueueOptions } from './queueChangeSink';
+import {
+  outboxNudgeSender,
+  queueChangeSink,
+  type ChangeQueue,
+  type ChangeQueueOptions,
+} from './queueChangeSink';
 
 /**
  * Builds the `index-updates` queue as a change sink from the configuration; `onNudgeError` hears
@@ -63,11 +68,13 @@ function outboxNudges(
 
 /**
  * The `Employees` and `EmployeeIndex` tables and the org-wide last-name store of
- * `LASTNAME_INDEX_MODE` (entity shards of at most `LASTNAME_INDEX_SHARD_CHARS`).
+ * `LASTNAME_INDEX_MODE` (entity shards of at most `LASTNAME_INDEX_SHARD_CHARS`); drains continue
+ * (and absorbed nudges outlive a dead lease holder) through nudges on `index-updates`.
  */
 export function configuredIndexStores(config: Config, clients: StorageClients): IndexStores {
   const index = clients.table(config.tables.employeeIndex);
   return {
+    nudge: outboxNudgeSender(clients.queue(config.queues.indexUpdates)),
     employees: clients.table(config.tables.employees),
     index,
     lastNames: lastNameStoreFor(

@@ -70,6 +70,15 @@ export interface IndexStores {
   lastNames: LastNameStore;
   /** Versions this process's drains wrote, to read less (src/indexing/drainCache.ts); optional. */
   drainCache?: DrainCache;
+  /**
+   * Sends an outbox nudge for `department`, invisible for `delaySeconds` (0: at once): how a
+   * drain whose invocation's budget ran out continues in a new invocation, and how an absorbed
+   * nudge outlives a lease holder that dies (src/indexing/leasedDrain.ts). Without it a drain
+   * runs to the end in one invocation.
+   *
+   * @throws {DomainError} when the nudge cannot be stored (the invocation fails and is retried).
+   */
+  nudge?: (department: string, delaySeconds: number) => Promise<void>;
 }
 
 /** Which employee to reconcile, and what it was before (a hint: tracked keys suffice). */

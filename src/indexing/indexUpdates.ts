@@ -1,9 +1,10 @@
 /**
  * Handling one `index-updates` message:
  *
- * - a nudge (v2) drains the outbox of each department it names (outboxDrain.ts). Nudges handled
- *   by one process at once share drains: while a department is being drained, later nudges for it
- *   wait for one more drain that starts after the running one, however many they are;
+ * - a nudge (v2) drains the outbox of each department it names, under the department's drain
+ *   lease and within a bounded invocation (leasedDrain.ts, outboxDrain.ts). Nudges handled by one
+ *   process at once share drains: while a department is being drained, later nudges for it wait
+ *   for one more drain that starts after the running one, however many they are;
  * - a change batch (v1: messages from before the outbox, announcements) reconciles every employee
  *   it names once (several changes of one employee collapse into one reconcile with all their
  *   `previous` hints), different employees in parallel.
@@ -11,7 +12,13 @@
 import { mapBounded } from '../storage/parallel';
 import { parseIndexQueueMessage, type IndexUpdateMessage } from './indexMessages';
 import { reconcileEmployeeIndexes, type IndexStores, type PreviousKeys } from './indexMaintenance';
-import { drainOutbox, type DrainResult } from './outboxDrain';
+import {
+  addUp,
+  drainDepartment,
+  nothingDrained,
+  type LeasedDrainOptions,
+  type LeasedDrainResult,
+} from './leasedDrain';
 
 /** Called for each employee found gone from the directory (e.g. to clean up its photos). */
 export type EmployeeGoneHandler = (department: string, employeeId: string) => Promise<void>;
@@ -51,19 +58,23 @@ export async function handleIndexUpdateMessage(
 export class SharedDrains {
   private readonly running = new Map<
     string,
-    { requested: { again: boolean }; done: Promise<DrainResult> }
+    { requested: { again: boolean }; done: Promise<LeasedDrainResult> }
   >();
   /** Called for gone employees (the latest handler given: one per process in practice). */
   onGone?: EmployeeGoneHandler;
 
-  constructor(private readonly stores: IndexStores) {}
+  /** `options`: limits and clock of the drains (tests). */
+  constructor(
+    private readonly stores: IndexStores,
+    private readonly options: Pick<LeasedDrainOptions, 'limits' | 'now' | 'afterStep'> = {},
+  ) {}
 
   /**
    * Resolves once a drain of `department` that started after this call has finished.
    *
    * @throws whatever that drain throws (every waiting caller gets it; their nudges are retried).
    */
-  request(department: string): Promise<DrainResult> {
+  request(department: string): Promise<LeasedDrainResult> {
     const running = this.running.get(department);
     if (running) {
       running.requested.again = true;
@@ -75,23 +86,29 @@ export class SharedDrains {
     return done;
   }
 
-  /** Drains, and again as long as requests came in during the last drain. */
+  /**
+   * Drains, and again as long as requests came in during the last drain — unless that drain
+   * continues in a new invocation, which starts after those requests anyway. The drains of one
+   * call share the invocation's budget.
+   */
   private async drainWhileRequested(
     department: string,
     requested: { again: boolean },
-  ): Promise<DrainResult> {
-    const total: DrainResult = { rows: 0, employees: 0, gone: 0, rounds: 0 };
+  ): Promise<LeasedDrainResult> {
+    const startedAt = (this.options.now ?? Date.now)();
+    const total = nothingDrained();
     try {
       do {
         requested.again = false;
-        const result = await drainOutbox(this.stores, department, {
+        const result = await drainDepartment(this.stores, department, {
+          ...this.options,
+          startedAt,
           onGone: (dept, id) => this.onGone?.(dept, id) ?? Promise.resolve(),
         });
-        total.rows += result.rows;
-        total.employees += result.employees;
-        total.gone += result.gone;
-        total.rounds += result.rounds;
-      } while (requested.again);
+        addUp(total, result);
+        total.complete = result.complete;
+        total.outcome = result.outcome;
+      } while (requested.again && total.outcome !== 'continued');
       return total;
     } finally {
       // No await between the last check of `again` and this: a request either made the loop go

@@ -23,8 +23,9 @@
  * A lost round (a write failed its condition) runs again and keeps the lost round's keys even if a
  * concurrent drainer deleted their rows meanwhile: what this drainer wrote may need looking at.
  *
- * Why this is safe without a lease, with any number of drainers of one partition (two hosts, a
- * sweep and a nudge), any of them paused or crashing anywhere: the rows stay until step 4, so a
+ * Why this is safe with any number of drainers of one partition (two hosts, a sweep and a nudge,
+ * a lease holder paused past its expiry and the drainer that took over), any of them paused or
+ * crashing anywhere: the rows stay until step 4, so a
  * crash leaves them for the next drain, and every step is idempotent. For the writes, take any
  * index partition (or list) P and the last round R that wrote it. R's write was conditional on
  * P's fence as R read it, so nobody wrote P between R's read of the fence and R's write, and R
@@ -40,8 +41,10 @@
  * process may take a fence's ETag from its own last write of it instead of reading it
  * (src/indexing/drainCache.ts): that too is a read from before the sources, and so is a member
  * list as its own last write left it.
- * A lease would not do: a holder paused past its expiry still writes to another table, which no
- * lease in `Employees` can fence; the fence lives with the data it guards.
+ * The department's drain lease (src/indexing/leasedDrain.ts) is not part of this argument: it
+ * only keeps drainers from losing rounds to each other. A holder paused past its expiry still
+ * writes beside the drainer that took over, and only the fences stop its stale writes; the fence
+ * lives with the data it guards.
  *
  * Not covered: the other writer of these entries, `reconcileEmployeeIndexes`
  * (src/indexing/indexMaintenance.ts: v1 change messages without the outbox, the optional
@@ -86,6 +89,16 @@ export interface DrainOptions {
   afterStep?: (step: DrainStep, round: number) => Promise<void> | void;
   /** Called for each drained employee that is gone, before its rows are deleted. */
   onGone?: GoneHandler;
+  /** Changes a round takes at most (default {@link MAX_CHANGES_PER_ROUND}). */
+  maxChangesPerRound?: number;
+  /**
+   * Called before each round but the first (and but the reruns of a lost round) with what the
+   * drain did so far; false stops the drain there, with the outbox not drained to the end
+   * (src/indexing/leasedDrain.ts: the invocation's budget, the lease).
+   */
+  beforeRound?: (round: number, soFar: DrainResult) => Promise<boolean>;
+  /** Waits after a lost round (default: a timer; tests pass a fake). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** What a drain did. */
@@ -98,7 +111,23 @@ export interface DrainResult {
   gone: number;
   /** Rounds run (1 without races). */
   rounds: number;
+  /** The drain read the outbox to its end (false: `beforeRound` stopped it first). */
+  complete: boolean;
 }
+
+/** Longest wait after a lost round, in ms. */
+const MAX_BACKOFF_MS = 2_000;
+
+/**
+ * The wait after the `lost`-th lost round in a row: 50, 100, 200 … ms up to
+ * {@link MAX_BACKOFF_MS}, with jitter, so drainers that keep colliding fall out of step.
+ */
+export function lostRoundBackoffMs(lost: number, random = Math.random): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, 50 * 2 ** (lost - 1));
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+const timer = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Drains a department's outbox until it is empty (or only holds rows written meanwhile that a
@@ -114,22 +143,32 @@ export async function drainOutbox(
 ): Promise<DrainResult> {
   const partitionKey = departmentPartitionKey(department);
   await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
-  const result: DrainResult = { rows: 0, employees: 0, gone: 0, rounds: 0 };
+  const result: DrainResult = { rows: 0, employees: 0, gone: 0, rounds: 0, complete: false };
   let lost = 0;
   let carried: Work | undefined;
   while (lost < MAX_LOST_ROUNDS) {
+    // Between rounds only, not before the rerun of a lost one (at most MAX_LOST_ROUNDS of those).
+    if (result.rounds > 0 && carried === undefined && options.beforeRound) {
+      if (!(await options.beforeRound(result.rounds + 1, result))) return result;
+    }
     result.rounds++;
     const round = result.rounds;
     const step = async (name: DrainStep): Promise<void> => {
       await options.afterStep?.(name, round);
     };
 
-    const { rows, more } = await readOutbox(stores.employees, partitionKey);
+    const { rows, more } = await readOutbox(
+      stores.employees,
+      partitionKey,
+      options.maxChangesPerRound,
+    );
     await step('read');
     // A lost round's keys are worked on again even when a concurrent drainer deleted their rows
     // meanwhile: this drainer may have written one of them from a read that is stale by now.
     const work = workOf(rows, carried);
-    if (work.employeeIds.length === 0 && work.emails.length === 0) return result;
+    if (work.employeeIds.length === 0 && work.emails.length === 0) {
+      return { ...result, complete: true };
+    }
 
     const snapshot = await takeSnapshot(stores, department, work);
     await step('snapshot');
@@ -151,6 +190,9 @@ export async function drainOutbox(
       forgetRound(stores.drainCache, department, work.lastNames);
       lost++;
       carried = work;
+      // Another writer is at work here (a reconcile, or a drainer whose lease ran out): give it
+      // room rather than read again at once and lose again.
+      await (options.sleep ?? timer)(lostRoundBackoffMs(lost));
       continue;
     }
     await step('lastNames');
@@ -164,7 +206,7 @@ export async function drainOutbox(
     result.gone += gone.length;
     lost = 0;
     carried = undefined;
-    if (!more) return result;
+    if (!more) return { ...result, complete: true };
   }
   throw new ThrottledError(
     `The index outbox of "${department}" kept changing while it was drained.`,

@@ -10,8 +10,11 @@ import { normalizeEmail, normalizeLastName, outboxRowKeyRange } from '../storage
 
 /** Rows read per round; a larger outbox is drained in several rounds. */
 export const MAX_ROWS_PER_ROUND = 500;
-/** Changes taken per round (an import's rows hold many): bounds the reads and writes of a round. */
-export const MAX_CHANGES_PER_ROUND = 1_000;
+/**
+ * Changes taken per round by default (an import's rows hold many): bounds the reads and writes of
+ * a round, and so its time (src/indexing/leasedDrain.ts checks the time between rounds).
+ */
+export const MAX_CHANGES_PER_ROUND = 500;
 
 /** The keys one round works on. */
 export interface Work {
@@ -31,13 +34,14 @@ export interface Work {
 }
 
 /**
- * The partition's outbox rows, up to {@link MAX_ROWS_PER_ROUND} rows or
- * {@link MAX_CHANGES_PER_ROUND} changes (an import chunk's row holds ~47); unreadable entities in
- * the range are skipped.
+ * The partition's outbox rows, up to {@link MAX_ROWS_PER_ROUND} rows and `maxChanges` changes (an
+ * import chunk's row holds ~47; rows are taken whole, and always at least one); unreadable
+ * entities in the range are skipped.
  */
 export async function readOutbox(
   table: TableClient,
   partitionKey: string,
+  maxChanges = MAX_CHANGES_PER_ROUND,
 ): Promise<{ rows: OutboxRow[]; more: boolean }> {
   const range = outboxRowKeyRange();
   return withStorageErrors(async () => {
@@ -47,12 +51,11 @@ export async function readOutbox(
       queryOptions: { filter: rowKeyRangeFilter(partitionKey, range) },
     });
     for await (const entity of entities) {
-      // Full: the rest waits for the next round (the query stops here, fetching no more pages).
-      if (rows.length >= MAX_ROWS_PER_ROUND || changes >= MAX_CHANGES_PER_ROUND) {
-        return { rows, more: true };
-      }
       const row = readOutboxRow(entity);
       if (!row) continue;
+      // Full: the rest waits for the next round (the query stops here, fetching no more pages).
+      const full = rows.length >= MAX_ROWS_PER_ROUND || changes + row.changes.length > maxChanges;
+      if (full && rows.length > 0) return { rows, more: true };
       rows.push(row);
       changes += row.changes.length;
     }

@@ -23,7 +23,10 @@ export interface SweepReport {
 
 /**
  * Drains every listed department's outbox (4 at a time), through the process's shared drains so
- * a sweep and the nudges of the same process never drain one department twice at once.
+ * a sweep and the nudges of the same process never drain one department twice at once, each
+ * under the department's drain lease and within an invocation's budget (leasedDrain.ts): a
+ * department drained elsewhere is left to its holder, one with a long backlog continues through
+ * a nudge, so the sweep ends well within the host's `functionTimeout`.
  *
  * @throws {DomainError} when the department list cannot be read.
  */

@@ -114,6 +114,27 @@ export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions 
 }
 
 /**
+ * Sends one outbox nudge for a department at once, invisible for `delaySeconds` — a drain's own
+ * nudges (src/indexing/leasedDrain.ts: the continuation of a drain whose invocation's budget ran
+ * out, and the nudge that outlives a lease holder). Unlike a write's nudge, it is awaited, and a
+ * failure reaches the caller (whose invocation is then retried).
+ *
+ * @throws {DomainError} when the message cannot be stored.
+ */
+export function outboxNudgeSender(
+  queue: QueueClient,
+): (department: string, delaySeconds: number) => Promise<void> {
+  return async (department, delaySeconds) => {
+    await ensureQueue(queue);
+    await sendJsonMessage(
+      queue,
+      { v: 2, departments: [department] },
+      { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
+    );
+  };
+}
+
+/**
  * Publishing as outbox nudges: the departments of committed changes, several per message when
  * writes overlap (group commit).
  *

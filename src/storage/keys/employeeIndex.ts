@@ -57,6 +57,28 @@ export function isIndexFenceRowKey(rowKey: string): boolean {
   return rowKey === INDEX_FENCE_ROW_KEY;
 }
 
+/**
+ * PartitionKey of a department's drain lease (src/indexing/drainLease.ts): `~drain_Sales`. Its
+ * own partition, apart from the index partitions the audit reads whole and from the org-wide
+ * last-name partitions (`lastname_…`, which `~` sorts after).
+ */
+export function drainLeasePartitionKey(department: string): string {
+  assertDepartment(department);
+  return DRAIN_LEASE_PREFIX + department;
+}
+
+/** Reverses {@link drainLeasePartitionKey}. */
+export function parseDrainLeasePartitionKey(partitionKey: string): string | undefined {
+  if (!partitionKey.startsWith(DRAIN_LEASE_PREFIX)) return undefined;
+  const department = partitionKey.slice(DRAIN_LEASE_PREFIX.length);
+  return isDepartmentName(department) ? department : undefined;
+}
+
+const DRAIN_LEASE_PREFIX = '~drain_';
+
+/** RowKey of the drain lease in its partition ({@link drainLeasePartitionKey}). */
+export const DRAIN_LEASE_ROW_KEY = 'lease';
+
 /** RowKey in a by-email index partition: the escaped, normalised address. */
 export function emailIndexRowKey(email: string): string {
   return encodeKeyText(normalizeEmail(email));

@@ -2,6 +2,7 @@
  * Bulk import: chunks of ≤ 100 operations, each one transaction with its email copies, index
  * entities and the department's count; bad rows reported, never half-written.
  */
+import { DEPARTMENT_COUNT_SHARDS } from '../../../src/directory/departmentCount';
 import { readOutboxRow } from '../../../src/directory/outbox';
 import {
   createDirectoryFixture,
@@ -124,5 +125,50 @@ it('records every imported employee in the index outbox, one row per chunk, with
     expect(ids).toEqual(rows.map((r) => r.employeeId));
   } finally {
     await outboxed.cleanup();
+  }
+}, 60_000);
+
+it('reads no more per call as the department grows: only the last names the call brings', async () => {
+  const growing = createDirectoryFixture({ outbox: true });
+  try {
+    await growing.directory.departments.put('Grows', {});
+    const perCall: { requests: number; entities: number }[] = [];
+    let current = { requests: 0, entities: 0 };
+    growing.table.pipeline.addPolicy({
+      name: 'entitiesRead',
+      // Counted before the answer: a 404 comes back as an error thrown through this policy.
+      async sendRequest(request, next) {
+        current.requests++;
+        const response = await next(request);
+        if (request.method === 'GET' && response.status === 200 && response.bodyAsText) {
+          const body = JSON.parse(response.bodyAsText) as { value?: unknown[] };
+          current.entities += Array.isArray(body.value) ? body.value.length : 1;
+        }
+        return response;
+      },
+    });
+    // Every fourth employee shares one name; the others have names of their own that interleave
+    // with those of earlier calls (a permutation of the id), as real names do.
+    const body = (n: number) =>
+      employeeBody(n, {
+        lastName: n % 4 === 0 ? 'Shared' : `Name${String((n * 48_271) % 999_983).padStart(6, '0')}`,
+      });
+    for (let call = 0; call < 5; call++) {
+      current = { requests: 0, entities: 0 };
+      const rows = Array.from({ length: 200 }, (_, i) => body(call * 200 + i + 1));
+      expect(await growing.directory.employees.import('Grows', rows)).toEqual({
+        created: 200,
+        failed: [],
+      });
+      perCall.push(current);
+    }
+    // Each call reads the department with its count shards, and the index entity of each of its
+    // names that exists already (only `Shared`): never the names of earlier calls.
+    for (const { entities } of perCall) {
+      expect(entities).toBeLessThanOrEqual(1 + DEPARTMENT_COUNT_SHARDS + 1);
+    }
+    expect(perCall[4]!.requests).toBeLessThanOrEqual(perCall[0]!.requests + 2);
+  } finally {
+    await growing.cleanup();
   }
 }, 60_000);

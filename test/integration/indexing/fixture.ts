@@ -9,7 +9,7 @@ import { withAnnouncements } from '../../../src/indexing/announcingEmployees';
 import type { IndexStores } from '../../../src/indexing/indexMaintenance';
 import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
 import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
-import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
+import { outboxNudgeSender, queueChangeSink } from '../../../src/indexing/queueChangeSink';
 import { ensureQueue } from '../../../src/storage/createOnce';
 import type { StorageClients } from '../../../src/storage/clients';
 import { decodeQueueMessage } from '../../../src/storage/queue';
@@ -50,6 +50,7 @@ export function createIndexingFixture(
     container: uniqueName('ln'),
   };
   const index = clients.table(names.index);
+  const queue = clients.queue(names.queue);
   const stores: IndexStores = {
     employees: clients.table(names.employees),
     index,
@@ -61,8 +62,9 @@ export function createIndexingFixture(
         maxShardChars: options.maxShardChars,
       },
     ),
+    // As deployed: a drain out of budget continues through a nudge on the same queue.
+    nudge: outboxNudgeSender(queue),
   };
-  const queue = clients.queue(names.queue);
   const sink = queueChangeSink(queue, {
     announceDelaySeconds: options.announceDelaySeconds ?? 0,
     outbox: options.outbox ?? true,

@@ -79,6 +79,21 @@ describe('free text in keys', () => {
     expect(() => keys.idIndexRowKey(keys.INDEX_FENCE_ROW_KEY)).toThrow(ValidationError);
   });
 
+  it("keeps each department's drain lease in a partition of its own, outside every index range", () => {
+    for (const department of ['Sales', 'R and D', 'a', 'x'.repeat(64)]) {
+      const partitionKey = keys.drainLeasePartitionKey(department);
+      expect(partitionKey).not.toMatch(FORBIDDEN_IN_KEYS);
+      expect(keys.parseDrainLeasePartitionKey(partitionKey)).toBe(department);
+      expect(partitionKey).not.toBe(keys.idIndexPartitionKey(department));
+      expect(partitionKey).not.toBe(keys.emailIndexPartitionKey(department));
+      expect(keys.parseIndexPartitionKey(partitionKey)).toBeUndefined();
+      expect(between(partitionKey, keys.orgLastNamePartitionKeyRange())).toBe(false);
+    }
+    expect(keys.parseDrainLeasePartitionKey(keys.idIndexPartitionKey('Sales'))).toBeUndefined();
+    expect(keys.parseDrainLeasePartitionKey('~drain_')).toBeUndefined();
+    expect(() => keys.drainLeasePartitionKey('a/b')).toThrow(ValidationError);
+  });
+
   it('bounds email copies by address range, and nothing else in the partition', () => {
     const range = keys.emailRowKeyRange('b', 'd');
     expect(between(keys.emailRowKey('b@x.com'), range)).toBe(true);

@@ -1,0 +1,197 @@
+/**
+ * Drains under the department's drain lease, in bounded invocations: a second drainer runs no
+ * round while the first holds the lease, and the change behind its nudge is drained when the
+ * first finishes; a lease whose holder died expires and the next drainer takes over; a long
+ * backlog is worked off in several invocations, each within its bounds, continued by nudges.
+ */
+import { TableTransaction } from '@azure/data-tables';
+import { createDirectory } from '../../../src/directory/directory';
+import { outboxEntity, type OutboxChange } from '../../../src/directory/outbox';
+import { newDrainCache } from '../../../src/indexing/drainCache';
+import { acquireDrainLease } from '../../../src/indexing/drainLease';
+import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries';
+import type { IndexStores } from '../../../src/indexing/indexMaintenance';
+import { SharedDrains } from '../../../src/indexing/indexUpdates';
+import { drainDepartment, type LeasedDrainResult } from '../../../src/indexing/leasedDrain';
+import type { DrainStep } from '../../../src/indexing/outboxDrain';
+import { departmentPartitionKey, outboxRowKeyRange } from '../../../src/storage/keys';
+import { decodeQueueMessage } from '../../../src/storage/queue';
+import { rowKeyRangeFilter } from '../../../src/storage/filters';
+import { createIndexingFixture, employeeBody as body, type IndexingFixture } from './fixture';
+
+/** A pause after one step of round 1, released by the test (or never: a holder that died). */
+function pauseAfter(step: DrainStep) {
+  let reached!: () => void;
+  let release!: () => void;
+  const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    reached: reachedPromise,
+    release: () => release(),
+    afterStep: async (at: DrainStep, round: number) => {
+      if (at === step && round === 1) {
+        reached();
+        await released;
+      }
+    },
+  };
+}
+
+let fx: IndexingFixture;
+beforeEach(async () => {
+  fx = createIndexingFixture();
+  await fx.directory.departments.put('Sales', {});
+});
+afterEach(() => fx.cleanup());
+
+/** The same stores as another process has them: its own drain cache. */
+const anotherProcess = (): IndexStores => ({ ...fx.stores, drainCache: newDrainCache() });
+
+const outboxRows = async (): Promise<number> => {
+  let rows = 0;
+  const filter = rowKeyRangeFilter(departmentPartitionKey('Sales'), outboxRowKeyRange());
+  for await (const _ of fx.stores.employees.listEntities({ queryOptions: { filter } })) rows++;
+  return rows;
+};
+const indexed = (email: string) =>
+  getEmployeeByEmailEventually(fx.stores.index, 'Sales', email).then(
+    (found) => found.value.employeeId,
+    () => undefined,
+  );
+
+it('runs no round in a second drainer while the first holds the lease, and drains its change when the first finishes', async () => {
+  await fx.directory.employees.create('Sales', body(1));
+  const first = pauseAfter('snapshot');
+  const holding = drainDepartment(fx.stores, 'Sales', { afterStep: first.afterStep });
+  await first.reached; // the first drainer read the outbox (employee 1 only) and holds the lease
+  await fx.directory.employees.create('Sales', body(3)); // committed, then its nudge:
+  const steps: DrainStep[] = [];
+  const second = await drainDepartment(anotherProcess(), 'Sales', {
+    afterStep: (step) => {
+      steps.push(step);
+    },
+  });
+  expect(second).toMatchObject({ outcome: 'absorbed', rounds: 0, rows: 0 });
+  expect(steps).toEqual([]);
+  expect(await indexed('u3@contoso.com')).toBeUndefined();
+
+  first.release();
+  const result = await holding;
+  // The first drainer could not release the lease without seeing the absorbed nudge: it drained
+  // again, so employee 3 is indexed when it returns, with no nudge or sweep after it.
+  expect(result).toMatchObject({ outcome: 'drained', rows: 2, complete: true });
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+  expect(await indexed('u3@contoso.com')).toBe('000003');
+  expect(await outboxRows()).toBe(0);
+  expect(await fx.drift()).toEqual([]);
+});
+
+it('lets the next drainer take over a lease whose holder died, once it expired', async () => {
+  let now = 1_700_000_000_000;
+  const clock = { now: () => now, limits: { leaseMs: 60_000 } };
+  await fx.directory.employees.create('Sales', body(1));
+  // The holder takes the lease, reads the outbox and dies there: it never releases the lease.
+  const dead = pauseAfter('read');
+  void drainDepartment(fx.stores, 'Sales', { ...clock, afterStep: dead.afterStep });
+  await dead.reached;
+
+  now += 59_000;
+  const early = await drainDepartment(anotherProcess(), 'Sales', clock);
+  expect(early).toMatchObject({ outcome: 'absorbed', rounds: 0 });
+  expect(await outboxRows()).toBe(1);
+
+  now += 1_001; // past the dead holder's expiry
+  const takeover = await drainDepartment(anotherProcess(), 'Sales', clock);
+  expect(takeover).toMatchObject({ outcome: 'drained', rows: 1 });
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+  expect(await outboxRows()).toBe(0);
+  // The lease is free again: the next drainer takes it at once.
+  const held = await acquireDrainLease(fx.stores.index, 'Sales', 'next', {
+    durationMs: 60_000,
+    now: () => now,
+  });
+  expect('held' in held).toBe(true);
+});
+
+it('sends a nudge that outlives the holder when it absorbs the first request', async () => {
+  let now = 1_700_000_000_000;
+  const clock = { now: () => now };
+  await acquireDrainLease(fx.stores.index, 'Sales', 'dead holder', {
+    durationMs: 60_000,
+    now: () => now,
+  });
+  const sent: { department: string; delay: number }[] = [];
+  const stores = {
+    ...anotherProcess(),
+    nudge: async (department: string, delay: number) => {
+      sent.push({ department, delay });
+    },
+  };
+  now += 10_000;
+  await drainDepartment(stores, 'Sales', clock);
+  await drainDepartment(stores, 'Sales', clock); // already requested: no second nudge
+  expect(sent).toEqual([{ department: 'Sales', delay: 51 }]);
+});
+
+it('works off a long backlog in several invocations, each within its bounds', async () => {
+  // 3,000 employees, stored without outbox rows, then one outbox row each: 3,000 rows.
+  const plain = createDirectory({ employees: fx.stores.employees });
+  for (let call = 0; call < 3; call++) {
+    const rows = Array.from({ length: 1000 }, (_, i) => body(call * 1000 + i + 1));
+    expect((await plain.employees.import('Sales', rows)).created).toBe(1000);
+  }
+  const partitionKey = departmentPartitionKey('Sales');
+  for (let start = 1; start <= 3000; start += 100) {
+    const transaction = new TableTransaction();
+    for (let n = start; n < start + 100; n++) {
+      const employee = body(n);
+      const change: OutboxChange = {
+        employeeId: employee.employeeId,
+        reason: 'imported',
+        current: { email: employee.email, lastName: employee.lastName },
+      };
+      transaction.upsertEntity(outboxEntity(partitionKey, [change]), 'Replace');
+    }
+    await fx.stores.employees.submitTransaction(transaction.actions);
+  }
+  expect(await outboxRows()).toBe(3000);
+
+  // A clock that moves 3 s a round: an invocation starts no round after 10 s, so it runs 4.
+  let now = 1_700_000_000_000;
+  const limits = { changesPerRound: 100, invocationMs: 10_000, changesPerInvocation: 10_000 };
+  const drains = new SharedDrains(fx.stores, {
+    limits,
+    now: () => now,
+    afterStep: (step) => {
+      if (step === 'deleted') now += 3_000;
+    },
+  });
+  const stores = fx.stores;
+  const queue = fx.clients.queue(fx.names.queue);
+  await stores.nudge!('Sales', 0);
+  const invocations: (LeasedDrainResult & { ms: number })[] = [];
+  for (;;) {
+    const { receivedMessageItems } = await queue.receiveMessages({ numberOfMessages: 1 });
+    const item = receivedMessageItems[0];
+    if (!item) break;
+    expect(decodeQueueMessage(item.messageText)).toEqual({ v: 2, departments: ['Sales'] });
+    const startedAt = now;
+    const result = await drains.request('Sales');
+    invocations.push({ ...result, ms: now - startedAt });
+    await queue.deleteMessage(item.messageId, item.popReceipt);
+    expect(invocations.length).toBeLessThan(20);
+  }
+
+  expect(invocations.length).toBeGreaterThanOrEqual(8);
+  for (const invocation of invocations) {
+    expect(invocation.rounds).toBeLessThanOrEqual(4); // 10 s, then one more round at most
+    expect(invocation.ms).toBeLessThanOrEqual(limits.invocationMs + 3_000);
+    expect(invocation.rows).toBeLessThanOrEqual(4 * limits.changesPerRound);
+  }
+  expect(invocations.slice(0, -1).every((i) => i.outcome === 'continued')).toBe(true);
+  expect(invocations[invocations.length - 1]!.outcome).toBe('drained');
+  expect(invocations.reduce((sum, i) => sum + i.rows, 0)).toBe(3000);
+  expect(await outboxRows()).toBe(0);
+  expect(await indexed('u2999@contoso.com')).toBe('002999');
+  expect(await fx.drift()).toEqual([]);
+}, 120_000);
