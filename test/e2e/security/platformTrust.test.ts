@@ -1,7 +1,9 @@
 /**
- * In Azure (the platform sets `WEBSITE_INSTANCE_ID` on every instance) the principal header is
- * believed only when App Service authentication is on. A host started as if in Azure without it:
- * a hand-made admin header gets 401, and health says why.
+ * In Azure (any marker the Functions host knows a hosted instance by: `WEBSITE_INSTANCE_ID` on App
+ * Service plans, `WEBSITE_SKU=FlexConsumption` with `CONTAINER_NAME` and `LEGION_SERVICE_HOST` but
+ * no `WEBSITE_INSTANCE_ID` on Flex Consumption) the principal header is believed only when App
+ * Service authentication is on, whatever `TRUST_LOCAL_PRINCIPAL_HEADER` says. A host started as if
+ * in Azure without it: a hand-made admin header gets 401, and health says why.
  */
 import { encodePrincipalHeader } from '../../../src/identity/principal';
 import { startHost, type RunningHost } from '../../support/host';
@@ -9,11 +11,23 @@ import { expectError, expectJson, send } from '../acceptance/client';
 
 const admin = encodePrincipalHeader({ userId: 'forger', roles: ['DirectoryAdmin'] });
 
-describe('an Azure instance without App Service authentication', () => {
+/** A Flex Consumption instance's markers: no WEBSITE_INSTANCE_ID there. */
+const FLEX = {
+  WEBSITE_SKU: 'FlexConsumption',
+  CONTAINER_NAME: 'e2e-container',
+  LEGION_SERVICE_HOST: 'e2e-legion',
+  WEBSITE_INSTANCE_ID: '',
+};
+const APP_SERVICE = { WEBSITE_INSTANCE_ID: 'e2e-instance' };
+
+describe.each([
+  ['an App Service instance', APP_SERVICE],
+  ['a Flex Consumption instance', FLEX],
+])('%s without App Service authentication, told to trust local principals', (_, markers) => {
   let host: RunningHost;
   beforeAll(async () => {
     host = await startHost({
-      env: { WEBSITE_INSTANCE_ID: 'e2e-instance', WEBSITE_AUTH_ENABLED: '' },
+      env: { ...markers, WEBSITE_AUTH_ENABLED: '', TRUST_LOCAL_PRINCIPAL_HEADER: 'true' },
     });
   }, 60_000);
   afterAll(async () => {
@@ -41,12 +55,13 @@ describe('an Azure instance without App Service authentication', () => {
   });
 });
 
-describe('an Azure instance with App Service authentication', () => {
+describe.each([
+  ['an App Service instance', APP_SERVICE],
+  ['a Flex Consumption instance', FLEX],
+])('%s with App Service authentication', (_, markers) => {
   let host: RunningHost;
   beforeAll(async () => {
-    host = await startHost({
-      env: { WEBSITE_INSTANCE_ID: 'e2e-instance', WEBSITE_AUTH_ENABLED: 'True' },
-    });
+    host = await startHost({ env: { ...markers, WEBSITE_AUTH_ENABLED: 'True' } });
   }, 60_000);
   afterAll(async () => {
     await host?.stop();
@@ -59,6 +74,13 @@ describe('an Azure instance with App Service authentication', () => {
     expectJson(reply, 200);
     const health = expectJson(await send(host.baseUrl, 'GET', '/health', { principal: null }), 200);
     expect(health.auth).toBeUndefined();
+  });
+
+  it('logs at startup where it believes it runs (marker names only)', async () => {
+    await host.waitForOutput(
+      /Platform: in Azure \(markers: [A-Z_, ]+\); App Service authentication on/,
+    );
+    expect(host.output()).not.toContain('e2e-container');
   });
 });
 
