@@ -168,6 +168,8 @@ export async function archiveEmployeePage(
     ...(options.beforeDeleteGroup ? { beforeGroup: options.beforeDeleteGroup } : {}),
   });
   result.archived += outcome.deleted.length;
+  // Gone meanwhile, after the copy: archived, as the one-employee sequence counts it on a replay.
+  result.alreadyArchived += outcome.gone.length;
   for (const id of outcome.changed) {
     const again = await archiveEmployee(dependencies, department, id);
     result[again.outcome]++;

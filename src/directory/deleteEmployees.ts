@@ -13,8 +13,9 @@
  * - 412 on an employee: it changed since the caller read it; it is returned in `changed` (the
  *   caller reads and copies it again), never deleted unseen;
  * - 404 on an employee: it is gone (a concurrent delete, or an earlier try of this very
- *   transaction whose answer was lost); the remaining employees are read again and those gone
- *   count as deleted, as a single delete counts an employee that vanished under it;
+ *   transaction whose answer was lost); the remaining employees are read again, and those gone
+ *   are returned in `gone` (gone as asked, as a single delete counts an employee that vanished
+ *   under it), those changed in `changed`;
  * - 404 on an email copy or a listed review: that entity is missing (data drift); the group goes
  *   again without that operation;
  * - 412/409 on an index entity, the count shard or the department: another writer; the shared
@@ -64,8 +65,13 @@ import type { Versioned } from './versionCache';
 
 /** Outcome of {@link deleteEmployeeVersions}. */
 export interface VersionsDeleted {
-  /** Ids now gone from the directory (deleted here, or found gone). */
+  /** Ids this call deleted. */
   deleted: string[];
+  /**
+   * Ids found already gone when their delete ran (deleted concurrently, or by an earlier try of
+   * this call's own transaction whose answer was lost): gone, as asked.
+   */
+  gone: string[];
   /** Ids whose entity is no longer the version given: nothing of them was deleted. */
   changed: string[];
 }
@@ -149,7 +155,7 @@ export async function deleteEmployeeVersions(
 ): Promise<VersionsDeleted> {
   const table = await context.table();
   const reason = options.reason ?? 'deleted';
-  const result: VersionsDeleted = { deleted: [], changed: [] };
+  const result: VersionsDeleted = { deleted: [], gone: [], changed: [] };
   const grouped: Candidate[] = [];
   const single: EmployeeState[] = [];
   for (const entity of read) {
@@ -163,14 +169,14 @@ export async function deleteEmployeeVersions(
 
   for (const state of single) {
     try {
-      await deleteEmployee(context, department, state.data.employeeId, {
+      const single = await deleteEmployee(context, department, state.data.employeeId, {
         mustExist: false,
         exactEtag: state.etag,
         read: state.entity,
         reason,
         announce: false,
       });
-      result.deleted.push(state.data.employeeId);
+      (single.deleted ? result.deleted : result.gone).push(state.data.employeeId);
     } catch (error) {
       if (!(error instanceof PreconditionFailedError)) throw error;
       result.changed.push(state.data.employeeId);
@@ -181,17 +187,18 @@ export async function deleteEmployeeVersions(
   for (const group of groups) {
     const outcome = await deleteGroup(context, department, group, reason, options);
     result.deleted.push(...outcome.deleted.map((c) => c.state.data.employeeId));
+    result.gone.push(...outcome.gone.map((c) => c.state.data.employeeId));
     result.changed.push(...outcome.changed);
-    if (outcome.deleted.length > 0) {
+    // The gone ones too: the lost answer of our own commit would otherwise leave them unannounced.
+    const left = [...outcome.deleted, ...outcome.gone];
+    if (left.length > 0) {
       await context.changes.publish(
-        outcome.deleted.map(
-          (c): EmployeeChange => ({
-            department,
-            employeeId: c.state.data.employeeId,
-            reason,
-            previous: { email: c.state.data.email, lastName: c.state.data.lastName },
-          }),
-        ),
+        left.map((c): EmployeeChange => ({
+          department,
+          employeeId: c.state.data.employeeId,
+          reason,
+          previous: { email: c.state.data.email, lastName: c.state.data.lastName },
+        })),
       );
     }
   }
@@ -205,7 +212,7 @@ async function deleteGroup(
   initial: Candidate[],
   reason: 'deleted' | 'archived',
   options: DeleteVersionsOptions,
-): Promise<{ deleted: Candidate[]; changed: string[] }> {
+): Promise<{ deleted: Candidate[]; gone: Candidate[]; changed: string[] }> {
   const partitionKey = departmentPartitionKey(department);
   const table = await context.table();
   let members = [...initial];
@@ -377,5 +384,5 @@ async function deleteGroup(
       );
     },
   );
-  return { deleted: [...committed, ...gone], changed };
+  return { deleted: committed, gone, changed };
 }
