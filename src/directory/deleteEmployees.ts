@@ -28,7 +28,6 @@ import {
   departmentPartitionKey,
   emailRowKey,
   employeeRowKey,
-  lastNameRowKey,
   normalizeLastName,
   reviewRowKey,
 } from '../storage/keys';
@@ -40,8 +39,8 @@ import { departmentMerge } from './departmentEntity';
 import { deleteEmployee } from './deleteEmployee';
 import type { StoredEntity } from './employeeEntity';
 import { employeeStateOf, readEmployeeState, type EmployeeState } from './employeeState';
-import { lastNameIndexEntity, withoutIds, type LastNameIndex } from './lastNameIndex';
-import { outboxAction, packOutboxChanges, type OutboxChange } from './outbox';
+import { lastNameIndexWrite, withoutIds, type LastNameIndex } from './lastNameIndex';
+import { outboxActions, type OutboxChange } from './outbox';
 import { RETRY } from './retry';
 import { reviewYearsOf } from './reviews';
 import {
@@ -207,6 +206,12 @@ export async function deleteEmployeeVersions(
   return result;
 }
 
+/** The outbox change of an employee leaving its department (its email and last name go). */
+function leaving(member: Candidate, reason: OutboxChange['reason']): OutboxChange {
+  const { employeeId, email, lastName } = member.state.data;
+  return { employeeId, reason, previous: { email, lastName } };
+}
+
 /** One group, retried until it commits, with the employees that changed or vanished set aside. */
 async function deleteGroup(
   context: DirectoryContext,
@@ -290,17 +295,10 @@ async function deleteGroup(
         );
         if (ids.length === index.value.ids.length) return;
         written.set(lastName, ids.length === 0 ? undefined : ids);
-        plan.add(
-          ids.length === 0
-            ? ['delete', { partitionKey, rowKey: lastNameRowKey(lastName) }, { etag: index.etag }]
-            : [
-                'update',
-                lastNameIndexEntity(partitionKey, { lastName, ids }),
-                'Replace',
-                { etag: index.etag },
-              ],
-          { kind: 'index', lastName },
-        );
+        plan.add(lastNameIndexWrite(partitionKey, lastName, ids, index.etag), {
+          kind: 'index',
+          lastName,
+        });
       });
       if (count) {
         plan.add(countShardChange(partitionKey, count.shard, count.version, -members.length), {
@@ -314,16 +312,14 @@ async function deleteGroup(
           { kind: 'department' },
         );
       }
-      if (context.outbox) {
-        const changes: OutboxChange[] = members.map((m) => ({
-          employeeId: m.state.data.employeeId,
-          reason,
-          previous: { email: m.state.data.email, lastName: m.state.data.lastName },
-        }));
-        for (const packed of packOutboxChanges(changes)) {
-          plan.add(outboxAction(partitionKey, packed), { kind: 'outbox' });
-        }
-      }
+      // The outbox row(s) of the whole group: each change names what the indexes held.
+      const recorded = context.outbox
+        ? outboxActions(
+            partitionKey,
+            members.map((m) => leaving(m, reason)),
+          )
+        : [];
+      recorded.forEach((action) => plan.add(action, { kind: 'outbox' }));
       return submitAttempt(
         table,
         plan,
