@@ -178,7 +178,7 @@ const departmentArchive: BenchCase = {
         `employee: orchestration ${(measurement.requests / size).toFixed(2)} (listing, the ` +
         `durable runtime's work items and history, one range read of the chunk's employees ` +
         `and one of their reviews, archive copies in transactions of 100, grouped conditional ` +
-        `deletes of ~45 employees per transaction, outbox nudges; status polls every 250 ms), ` +
+        `deletes of 32–47 employees per transaction, outbox nudges; status polls every 250 ms), ` +
         `queue-triggered ${(queued.requests / queueCount).toFixed(2)}. The queue-triggered ` +
         `side archives ${queueCount} employees of one department (messages sent as a steady ` +
         `stream of at most 64 waiting, 16 handled at once).`,

@@ -10,7 +10,7 @@
  *    group transactions of up to 100 (the department's partition there too), each employee after
  *    its reviews;
  * 3. delete them from the directory with the directory's grouped delete
- *    (`EmployeeService.deleteVersions`): ~45 employees per entity group transaction, each employee
+ *    (`EmployeeService.deleteVersions`): 32–47 employees per entity group transaction, each employee
  *    conditional on the ETag read in step 1, with its email copy, reviews, last-name index entity,
  *    one count shard and the index outbox row of the group.
  *

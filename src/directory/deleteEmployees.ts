@@ -6,8 +6,8 @@
  * names (each conditional on its ETag, the group's ids removed at once), ONE count shard
  * (−group size), the department's manager copy when a manager is among them, and the index outbox
  * row(s) of the whole group. So a group is all-or-nothing with its same-partition indexes, as a
- * single delete is (deleteEmployee.ts), at about 2 operations per employee instead of a
- * transaction each.
+ * single delete is (deleteEmployee.ts), at 2–3 operations per employee instead of a transaction
+ * each (32 employees of distinct last names per transaction, up to 47 sharing one).
  *
  * A transaction refused because of one employee leaves the others to go again without it:
  * - 412 on an employee: it changed since the caller read it; it is returned in `changed` (the
@@ -18,8 +18,8 @@
  *   under it), those changed in `changed`;
  * - 404 on an email copy or a listed review: that entity is missing (data drift); the group goes
  *   again without that operation;
- * - 412/409 on an index entity, the count shard or the department: another writer; the shared
- *   entities are read again.
+ * - 412/409 on an index entity, the count shard or the department: another writer; that entity
+ *   is read again (the other versions stay cached for one more attempt).
  *
  * An employee with more reviews than fit beside a group goes through the single delete, which
  * trims them ahead of the employee.
@@ -247,7 +247,7 @@ async function deleteGroup(
     async (attempt) => {
       if (members.length === 0) return [];
       // The versions a failure did not name stay cached (it forgets the one it names), so a
-      // conflict on one of ~45 index entities costs one read, not 45; from the third attempt on
+      // conflict on one of up to ~32 index entities costs one read, not 32; from the third attempt on
       // everything is read afresh.
       const useCache = attempt <= 2;
       const ids = members.map((m) => m.state.data.employeeId);
