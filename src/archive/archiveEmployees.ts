@@ -94,7 +94,9 @@ async function readEmployeesOf(
  * Archives the given employees of one department (see the file comment); safe to run any number
  * of times with the same page.
  *
- * @param employeeIds - up to {@link MAX_ARCHIVE_PAGE} ids (any order, duplicates ignored).
+ * @param employeeIds - up to {@link MAX_ARCHIVE_PAGE} ids (any order, duplicates ignored), meant
+ *   to be neighbours in the department (a listing page): the reads cover the id range from the
+ *   first to the last, whatever else lies between.
  * @throws {ValidationError} for an invalid department or id.
  * @throws {RangeError} for more than {@link MAX_ARCHIVE_PAGE} ids.
  * @throws {ThrottledError} when an employee kept changing, or the department's shared entities
