@@ -11,7 +11,7 @@ import { type HttpResponseInit, type InvocationContext } from '@azure/functions'
 import * as df from 'durable-functions';
 import { z } from 'zod';
 import {
-  archiveEmployeeActivity,
+  archiveEmployeeChunkActivity,
   listEmployeePageActivity,
 } from '../src/orchestrations/archive/archiveActivities';
 import {
@@ -202,7 +202,7 @@ activity(Activities.copyToTarget, copyToTargetActivity);
 activity(Activities.reindexEmployee, reindexEmployeeActivity);
 activity(Activities.removeFromSource, removeFromSourceActivity);
 activity(Activities.listEmployeePage, listEmployeePageActivity);
-activity(Activities.archiveEmployee, archiveEmployeeActivity);
+activity(Activities.archiveEmployeeChunk, archiveEmployeeChunkActivity);
 activity(Activities.listDepartmentPage, listDepartmentPageActivity);
 activity(Activities.auditDepartment, auditDepartmentActivity);
 activity(Activities.auditOrgLastNames, auditOrgLastNamesActivity);

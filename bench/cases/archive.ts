@@ -13,23 +13,23 @@
  * archive table holds every employee. The raw side runs 16 employees at a time, as the host's
  * batch size does.
  */
-import { odata, type TableClient } from '@azure/data-tables';
-import type { QueueClient } from '@azure/storage-queue';
 import { loadConfig } from '../../src/config';
 import { createDirectory } from '../../src/directory/directory';
 import { mapBounded } from '../../src/storage/parallel';
 import { createStorageClients } from '../../src/storage/clients';
-import {
-  departmentPartitionKey,
-  emailRowKey,
-  employeeRowKey,
-  employeeRowKeyRange,
-} from '../../src/storage/keys';
+import { departmentPartitionKey, emailRowKey, employeeRowKey } from '../../src/storage/keys';
 import { sendJsonMessage } from '../../src/storage/queue';
 import { startBuiltHost } from '../builtHost';
 import { requestsPerOperationByKind } from '../harness';
 import type { BenchCase, BenchEnv, Measurement } from '../types';
 import { benchEmployee, type BenchEmployee } from '../employees';
+import {
+  ARCHIVE_HOST_BATCH as CONCURRENCY,
+  countArchived,
+  enqueueSteadily,
+  STEADY_BACKLOG,
+  waitForEmptyQueue,
+} from '../archiveQueue';
 
 /**
  * Employees are spread over this many departments: archiving contends on each department's count
@@ -37,8 +37,6 @@ import { benchEmployee, type BenchEmployee } from '../employees';
  */
 const DEPARTMENTS = 20;
 const departmentOf = (n: number): string => `Dept${String(n % DEPARTMENTS).padStart(2, '0')}`;
-/** The host's `batchSize` (host.json): how many messages it handles at once. */
-const CONCURRENCY = 16;
 /** The department whose employees warm the host up before measuring (its own partition). */
 const WARM_UP_DEPARTMENT = 'WarmUp';
 /** Number of the first warm-up employee (ids far above the measured ones). */
@@ -69,68 +67,6 @@ async function seed(env: BenchEnv, tableName: string, count: number, warmUp = 0)
       if (result.failed.length > 0)
         throw new Error(`Seeding refused ${result.failed.length} rows.`);
     }
-  }
-}
-
-/** Employees in an archive table (primary entities only). */
-async function countArchived(table: TableClient): Promise<number> {
-  const range = employeeRowKeyRange();
-  const filter = odata`RowKey ge ${range.ge} and RowKey lt ${range.lt}`;
-  let count = 0;
-  try {
-    for await (const page of table
-      .listEntities({ queryOptions: { filter, select: ['RowKey'] } })
-      .byPage({ maxPageSize: 1000 })) {
-      count += page.length;
-    }
-  } catch (error) {
-    // The archive table appears with the first archived employee.
-    if ((error as { statusCode?: number }).statusCode === 404) return 0;
-    throw error;
-  }
-  return count;
-}
-
-/**
- * Waits until the host has handled (and deleted) every message of `queue`: a cheap queue-properties
- * poll rather than re-listing the archive table every time, which would load the emulator the
- * pattern is measured on.
- */
-async function waitForEmptyQueue(queue: QueueClient, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { approximateMessagesCount } = await queue.getProperties();
-    if (approximateMessagesCount === 0) return;
-    if (Date.now() > deadline)
-      throw new Error(`${approximateMessagesCount} archive messages left after ${timeoutMs} ms.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Most archive messages waiting at once in the steady run (the host takes 16 per poll). */
-const STEADY_BACKLOG = 64;
-
-/**
- * Sends one archive message per employee while keeping at most {@link STEADY_BACKLOG} waiting, as a
- * steady stream of `POST .../archive` calls would; queue length is read directly (not counted).
- */
-async function enqueueSteadily(
-  queue: QueueClient,
-  direct: QueueClient,
-  employees: readonly { department: string; employeeId: string }[],
-): Promise<void> {
-  for (let next = 0; next < employees.length;) {
-    const { approximateMessagesCount = 0 } = await direct.getProperties();
-    const room = Math.min(STEADY_BACKLOG - approximateMessagesCount, employees.length - next);
-    if (room <= 0) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      continue;
-    }
-    const chunk = employees.slice(next, next + room);
-    next += chunk.length;
-    await mapBounded(chunk, CONCURRENCY, (e) =>
-      sendJsonMessage(queue, { v: 1, department: e.department, employeeId: e.employeeId }),
-    );
   }
 }
 

@@ -29,7 +29,8 @@
  * {@link ArchiveDependencies.changes} lets the delete skip the directory's optional pre-write
  * announcement. The employee's photo blob is kept: the archived entity still names it (`PhotoBlob`).
  *
- * Reused by the department-archive orchestration (one activity per employee).
+ * Reused by the department archive (archiveEmployees.ts) for an employee that changed while its
+ * page was archived.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import {
@@ -94,7 +95,8 @@ const MAX_ROUNDS = 10;
 /** Operations of one entity group transaction. */
 const MAX_TRANSACTION_OPERATIONS = 100;
 
-function archivable(entity: StoredRow): TableEntity<StoredProperties> {
+/** The archive copy of a stored entity: its keys and properties, without the service's own. */
+export function archivable(entity: StoredRow): TableEntity<StoredProperties> {
   const copy: TableEntity<StoredProperties> = {
     partitionKey: entity.partitionKey,
     rowKey: entity.rowKey,
@@ -176,16 +178,38 @@ export async function archiveEmployee(
   throw new ThrottledError(`Employee ${employeeId} kept changing while it was archived.`, 5);
 }
 
+/** Payload budget of one archive transaction: under the 4 MiB limit with room for the framing. */
+const MAX_COPY_CHARS = 3_500_000;
+
 /**
- * Upserts same-partition entities in entity group transactions of up to 100, in order: the last
- * one (the employee) is written by the last transaction.
+ * Upserts same-partition entities in entity group transactions of up to 100 (and ~3.5 MB), in
+ * order: an entity is written by the same transaction as the entities before it, or a later one,
+ * so an employee that follows its reviews is present only once they are.
+ *
+ * @throws {DomainError} for storage faults (nothing after the failed transaction is written).
  */
-async function copyToArchive(
+export async function copyToArchive(
   archive: TableClient,
   entities: TableEntity<StoredProperties>[],
 ): Promise<void> {
-  for (let start = 0; start < entities.length; start += MAX_TRANSACTION_OPERATIONS) {
-    const chunk = entities.slice(start, start + MAX_TRANSACTION_OPERATIONS);
+  const batches: TableEntity<StoredProperties>[][] = [];
+  let batch: TableEntity<StoredProperties>[] = [];
+  let chars = 0;
+  for (const entity of entities) {
+    const size = JSON.stringify(entity).length;
+    if (
+      batch.length > 0 &&
+      (batch.length === MAX_TRANSACTION_OPERATIONS || chars + size > MAX_COPY_CHARS)
+    ) {
+      batches.push(batch);
+      batch = [];
+      chars = 0;
+    }
+    batch.push(entity);
+    chars += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  for (const chunk of batches) {
     await withStorageErrors(async () => {
       if (chunk.length === 1) await archive.upsertEntity(chunk[0]!, 'Replace');
       else {
@@ -204,26 +228,46 @@ async function copyToArchive(
  * changed the employee's ETag, so the delete fails and the next round archives it.
  */
 async function readOwnReviews(table: TableClient, employee: StoredRow): Promise<StoredRow[]> {
-  const years = readEmployeeMeta(employee).reviewYears;
-  if (years?.length === 0) return [];
+  if (readEmployeeMeta(employee).reviewYears?.length === 0) return [];
   const employeeId = employee.EmployeeId;
   if (typeof employeeId !== 'string' || !isEntityOfType(employee, EntityTypes.employee)) return [];
-  const reviews = await readReviews(table, employee.partitionKey, employeeId);
-  if (years === undefined) return reviews;
-  const listed = new Set(years);
+  return listedReviews(
+    employee,
+    await readReviews(table, employee.partitionKey, reviewRowKeyRange(employeeId)),
+  );
+}
+
+/**
+ * Of the reviews read after `employee` (any employee's), those it lists (pure); for an employee
+ * written before employees carried the list, all of its own.
+ */
+export function listedReviews<R extends { rowKey: string }>(
+  employee: StoredProperties,
+  reviews: readonly R[],
+): R[] {
+  const employeeId = employee.EmployeeId;
+  const years = readEmployeeMeta(employee).reviewYears;
+  const listed = years && new Set(years);
   return reviews.filter((review) => {
     const key = parseReviewRowKey(review.rowKey);
-    return key !== undefined && listed.has(key.year);
+    return (
+      key !== undefined &&
+      key.employeeId === employeeId &&
+      (listed === undefined || listed.has(key.year))
+    );
   });
 }
 
-/** The reviews in the employee's review range, as stored. */
-async function readReviews(
+/**
+ * The reviews in a range of review keys (one employee's, or those of an id range), as stored.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function readReviews(
   table: TableClient,
   partitionKey: string,
-  employeeId: string,
+  range: { ge: string; lt: string },
 ): Promise<(StoredRow & { etag: string })[]> {
-  const range = reviewRowKeyRange(employeeId);
   return withStorageErrors(async () => {
     const reviews: (StoredRow & { etag: string })[] = [];
     for await (const entity of table.listEntities<StoredProperties>({

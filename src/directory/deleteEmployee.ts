@@ -22,7 +22,6 @@ import {
   departmentPartitionKey,
   emailRowKey,
   employeeRowKey,
-  lastNameRowKey,
   normalizeLastName,
   parseReviewRowKey,
   reviewRowKey,
@@ -33,7 +32,7 @@ import { departmentMerge } from './departmentEntity';
 import { employeeNotFound, staleVersion } from './directoryErrors';
 import { toEmployee, type Employee, type StoredEntity } from './employeeEntity';
 import { employeeStateOf, readEmployeeState, versionMatches } from './employeeState';
-import { lastNameIndexEntity, withoutIds } from './lastNameIndex';
+import { lastNameIndexWrite, withoutIds } from './lastNameIndex';
 import { outboxAction } from './outbox';
 import { RETRY } from './retry';
 import { reviewYearsOf } from './reviews';
@@ -239,17 +238,7 @@ export async function deleteEmployee(
       let ids: string[] | undefined;
       if (index && index.value.ids.includes(employeeId)) {
         ids = withoutIds(index.value.ids, [employeeId]);
-        plan.add(
-          ids.length === 0
-            ? ['delete', { partitionKey, rowKey: lastNameRowKey(lastName) }, { etag: index.etag }]
-            : [
-                'update',
-                lastNameIndexEntity(partitionKey, { lastName, ids }),
-                'Replace',
-                { etag: index.etag },
-              ],
-          'lastNameIndex',
-        );
+        plan.add(lastNameIndexWrite(partitionKey, lastName, ids, index.etag), 'lastNameIndex');
       }
       if (context.outbox) {
         plan.add(

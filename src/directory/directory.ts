@@ -11,6 +11,11 @@ import type { DirectoryContext, DirectoryOptions } from './context';
 import { createContext } from './context';
 import { createEmployee } from './createEmployee';
 import { deleteEmployee, type DeleteEmployeeOptions } from './deleteEmployee';
+import {
+  deleteEmployeeVersions,
+  type DeleteVersionsOptions,
+  type VersionsDeleted,
+} from './deleteEmployees';
 import type { Department, DepartmentSummary } from './departmentEntity';
 import {
   getDepartment,
@@ -176,6 +181,18 @@ export class EmployeeService {
     options: DeleteEmployeeOptions = {},
   ): Promise<{ deleted: boolean; employee?: Employee }> {
     return deleteEmployee(this.context, department, employeeId, options);
+  }
+
+  /**
+   * Deletes employees of one department, each only at the version given, in grouped transactions
+   * (the department archive). See {@link deleteEmployeeVersions}.
+   */
+  deleteVersions(
+    department: string,
+    read: readonly StoredEntity[],
+    options: DeleteVersionsOptions = {},
+  ): Promise<VersionsDeleted> {
+    return deleteEmployeeVersions(this.context, department, read, options);
   }
 }
 

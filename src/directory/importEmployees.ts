@@ -26,7 +26,7 @@ import { departmentNotFound, emailTaken, employeeExists } from './directoryError
 import { emailCopyEntity, employeeEntity } from './employeeEntity';
 import { readEmployeeState } from './employeeState';
 import { planChunks } from './importPlan';
-import { outboxAction, packOutboxChanges, type OutboxChange } from './outbox';
+import { outboxActions, type OutboxChange } from './outbox';
 import {
   assertIndexCapacity,
   lastNameIndexEntity,
@@ -263,8 +263,8 @@ async function writeChunk(
         reason: 'imported',
         current: { email: row.email, lastName: row.displayLastName },
       }));
-      for (const packed of packOutboxChanges(changes)) {
-        plan.add(outboxAction(partitionKey, packed), { kind: 'outbox' });
+      for (const action of outboxActions(partitionKey, changes)) {
+        plan.add(action, { kind: 'outbox' });
       }
     }
     plan.add(countShardChange(partitionKey, count.shard, count.version, rows.length), {

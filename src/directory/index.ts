@@ -6,6 +6,7 @@
 export type { EmployeeChange, EmployeeChangeSink } from './changes';
 export { createContext, type DirectoryContext } from './context';
 export { deleteEmployee } from './deleteEmployee';
+export type { DeleteVersionsOptions, VersionsDeleted } from './deleteEmployees';
 export {
   readDepartment,
   readListingVersion,

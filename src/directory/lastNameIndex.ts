@@ -12,6 +12,7 @@
  * `LastNameIndexFull` instead of failing in storage.
  */
 import type { TableEntity } from '@azure/data-tables';
+import type { EntityGroupAction } from '../storage/entityGroupTransaction';
 import { ConflictError } from '../errors';
 import { lastNameRowKey, normalizeLastName } from '../storage/keys';
 import type { StoredProperties } from './employeeEntity';
@@ -118,4 +119,19 @@ export function withoutIds(ids: readonly string[], removed: Iterable<string>): s
 /** The normalised last name an index entity is keyed by. */
 export function indexName(lastName: string): string {
   return normalizeLastName(lastName);
+}
+
+/**
+ * The transaction operation that leaves an index entity (read under `etag`) holding `ids`: its
+ * delete when none are left, otherwise its replacement, conditional on `etag` either way.
+ */
+export function lastNameIndexWrite(
+  partitionKey: string,
+  lastName: string,
+  ids: string[],
+  etag: string,
+): EntityGroupAction {
+  return ids.length === 0
+    ? ['delete', { partitionKey, rowKey: lastNameRowKey(lastName) }, { etag }]
+    : ['update', lastNameIndexEntity(partitionKey, { lastName, ids }), 'Replace', { etag }];
 }

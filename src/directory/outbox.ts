@@ -125,6 +125,17 @@ export function outboxAction(
   return ['upsert', outboxEntity(partitionKey, [changes].flat()), 'Replace'];
 }
 
+/**
+ * The operations that record many changes in the outbox: one row per {@link packOutboxChanges}
+ * list (an import chunk's or a grouped delete's changes usually fit one).
+ */
+export function outboxActions(
+  partitionKey: string,
+  changes: readonly OutboxChange[],
+): EntityGroupAction[] {
+  return packOutboxChanges(changes).map((packed) => outboxAction(partitionKey, packed));
+}
+
 const REASONS: ReadonlySet<string> = new Set<EmployeeChange['reason']>([
   'created',
   'updated',

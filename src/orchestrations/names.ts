@@ -17,7 +17,7 @@ export const Activities = {
   reindexEmployee: 'MoveReindexActivity',
   removeFromSource: 'MoveRemoveFromSourceActivity',
   listEmployeePage: 'ListDepartmentEmployeePageActivity',
-  archiveEmployee: 'ArchiveEmployeeActivity',
+  archiveEmployeeChunk: 'ArchiveEmployeeChunkActivity',
   listDepartmentPage: 'ListDepartmentPageActivity',
   auditDepartment: 'AuditDepartmentIndexesActivity',
   auditOrgLastNames: 'AuditOrgLastNameIndexActivity',

@@ -1,20 +1,29 @@
 /**
- * The department archive's activities: one page of a department's employee ids, and archiving
- * one employee through the very sequence the `archive-requests` queue worker runs
- * ({@link archiveEmployee}: copy to `EmployeesArchive`, then the directory's idempotent delete).
+ * The department archive's activities: one page of a department's employee ids, and archiving a
+ * chunk of them through {@link archiveEmployeePage} (copy to `EmployeesArchive` in batches, then
+ * the directory's grouped delete, each employee conditional on the version copied).
  */
-import { archiveEmployee, type ArchiveOutcome } from '../../archive/archiveEmployee';
+import { archiveEmployeePage } from '../../archive/archiveEmployees';
 import { departmentNotFound, listEmployeeEntities, loadDepartment } from '../../directory';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
 import type { OrchestrationServices } from '../services';
 
-/** Employees per listing page (one activity lists a page; the fan-out then archives it). */
-export const EMPLOYEE_PAGE_SIZE = 100;
+/** Employee ids per listing page (one activity lists a page; chunk activities then archive it). */
+export const EMPLOYEE_PAGE_SIZE = 1_000;
+
+/** Employees one archive activity archives (a chunk of a page). */
+export const ARCHIVE_CHUNK_SIZE = 100;
 
 /** A page of a department's employee ids. */
 export interface EmployeeIdPage {
   employeeIds: string[];
   continuationToken: string | null;
+}
+
+/** What a chunk activity reports: employees now in the archive, and those in neither table. */
+export interface ChunkArchived {
+  archived: number;
+  notFound: number;
 }
 
 /**
@@ -43,16 +52,16 @@ export function listEmployeePageActivity(
 }
 
 /**
- * Activity: archives one employee (safe to run again: the sequence is idempotent). The activity's
- * own replay is the durable record of the delete, as the queue message is for the queue worker:
- * with the change sink given, a replay that finds the employee already archived publishes the
- * `archived` change again, and the delete skips the pre-write announcement.
+ * Activity: archives a chunk of a department's employees (safe to run again: a re-run finds those
+ * already archived, counts them as archived and publishes their `archived` change again, and
+ * archives the rest). The activity's own replay is the durable record of the deletes, as the
+ * queue message is for the one-employee worker.
  */
-export async function archiveEmployeeActivity(
+export async function archiveEmployeeChunkActivity(
   services: OrchestrationServices,
-  input: { department: string; employeeId: string },
-): Promise<ArchiveOutcome['outcome']> {
-  const result = await archiveEmployee(
+  input: { department: string; employeeIds: string[] },
+): Promise<ChunkArchived> {
+  const result = await archiveEmployeePage(
     {
       employees: await services.directory.table(),
       archive: services.archive,
@@ -60,7 +69,7 @@ export async function archiveEmployeeActivity(
       changes: services.changes,
     },
     input.department,
-    input.employeeId,
+    input.employeeIds,
   );
-  return result.outcome;
+  return { archived: result.archived + result.alreadyArchived, notFound: result.notFound };
 }

@@ -2,7 +2,8 @@
  * Archiving a whole department through the local host: 500 employees with 10% of the app's
  * storage requests failing (500/503/timeouts/resets, including resets after storage applied the
  * request) end with all 500 in the archive exactly once and none left in the directory; and a
- * host killed mid-orchestration is replaced by a new one that resumes and completes it.
+ * host killed mid-orchestration (1,500 employees) is replaced by a new one that resumes and
+ * completes it.
  */
 import { odata } from '@azure/data-tables';
 import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
@@ -107,13 +108,14 @@ describe('a host killed mid-orchestration', () => {
     const first = await hostWith(settings);
     let statusUri: string;
     try {
-      await seedDepartment(first, 'Ops', people(200));
+      // Chunks of 100, 2 at a time: 1,500 employees are 8 waves, so the kill lands mid-way.
+      await seedDepartment(first, 'Ops', people(1_500));
       const started = await send(first, 'POST', '/departments/Ops/archive');
       expect(started.status).toBe(202);
       statusUri = String(started.json.statusUri);
-      // Wait until it is well under way (50 archived), then crash the host.
+      // Wait until it is under way (a first chunk archived), then crash the host.
       const deadline = Date.now() + 60_000;
-      while ((await archivedSoFar(settings.ARCHIVE_TABLE!, 'Ops')) < 50) {
+      while ((await archivedSoFar(settings.ARCHIVE_TABLE!, 'Ops')) < 100) {
         if (Date.now() > deadline) throw new Error('The archive never got under way.');
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -129,9 +131,11 @@ describe('a host killed mid-orchestration', () => {
       const status = await pollUntilEnded(second, statusUri, 120_000);
       expect(status).toMatchObject({
         runtimeStatus: 'Completed',
-        output: { department: 'Ops', archived: 200, notFound: 0 },
+        output: { department: 'Ops', archived: 1_500, notFound: 0 },
       });
-      expect(await archivedIds(settings.ARCHIVE_TABLE!, 'Ops')).toHaveLength(200);
+      expect(await archivedIds(settings.ARCHIVE_TABLE!, 'Ops')).toEqual(
+        people(1_500).map((p) => p.employeeId),
+      );
       expect(await archivedIds(settings.EMPLOYEES_TABLE!, 'Ops')).toEqual([]);
     } finally {
       await second.stop();

@@ -1,10 +1,12 @@
 /**
  * The department archive's activities against real Azurite: listing pages while archiving never
- * skips or repeats an employee, archiving each employee twice (a replayed activity) ends with it
- * archived exactly once and gone from the directory, and an unknown department is refused.
+ * skips or repeats an employee, archiving each chunk twice (a replayed activity) ends with every
+ * employee archived exactly once and gone from the directory, and an unknown department is
+ * refused.
  */
 import {
-  archiveEmployeeActivity,
+  ARCHIVE_CHUNK_SIZE,
+  archiveEmployeeChunkActivity,
   EMPLOYEE_PAGE_SIZE,
   listEmployeePageActivity,
   type EmployeeIdPage,
@@ -17,6 +19,7 @@ import { createDirectory } from '../../../src/directory/directory';
 import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
 import { uniqueName } from '../../support/storage';
 import { createIndexingFixture } from '../indexing/fixture';
+import { chunk } from '../../../src/orchestrations/retryPolicy';
 import { createWorld, people, seed, type TestWorld } from './support';
 
 let world: TestWorld;
@@ -30,7 +33,7 @@ afterAll(async () => {
   await world.cleanup();
 });
 
-it('archives every employee page by page; running each activity twice changes nothing', async () => {
+it('archives every employee page by page, a chunk per activity; running each chunk twice changes nothing', async () => {
   const seen: string[] = [];
   let continuationToken: string | null = null;
   do {
@@ -41,13 +44,12 @@ it('archives every employee page by page; running each activity twice changes no
     if (isRefusal(page)) throw new Error(page.refused.message);
     const { employeeIds, continuationToken: next } = page as EmployeeIdPage;
     seen.push(...employeeIds);
-    for (const employeeId of employeeIds) {
-      expect(
-        await archiveEmployeeActivity(world.services, { department: 'Sales', employeeId }),
-      ).toBe('archived');
-      expect(
-        await archiveEmployeeActivity(world.services, { department: 'Sales', employeeId }),
-      ).toBe('alreadyArchived');
+    for (const ids of chunk(employeeIds, ARCHIVE_CHUNK_SIZE)) {
+      const input = { department: 'Sales', employeeIds: ids };
+      const expected = { archived: ids.length, notFound: 0 };
+      expect(await archiveEmployeeChunkActivity(world.services, input)).toEqual(expected);
+      // The replay finds them archived and counts them so.
+      expect(await archiveEmployeeChunkActivity(world.services, input)).toEqual(expected);
     }
     continuationToken = next;
   } while (continuationToken);
@@ -113,14 +115,17 @@ it('a replayed archive activity publishes the change its first run lost; the ind
       indexStores: fx.stores,
       changes,
     };
-    const input = { department: 'Support', employeeId: '000777' };
-    await expect(archiveEmployeeActivity(services, input)).rejects.toThrow('unreachable');
+    const input = { department: 'Support', employeeIds: ['000777'] };
+    await expect(archiveEmployeeChunkActivity(services, input)).rejects.toThrow('unreachable');
     expect(await fx.drain()).toBe(0);
     expect(await fx.drift()).not.toEqual([]);
     expect(await fx.stores.lastNames.members('okafor')).not.toEqual([]);
 
     // The orchestrator retries the activity: it finds the employee archived and re-publishes.
-    expect(await archiveEmployeeActivity(services, input)).toBe('alreadyArchived');
+    expect(await archiveEmployeeChunkActivity(services, input)).toEqual({
+      archived: 1,
+      notFound: 0,
+    });
     expect(await fx.drain()).toBeGreaterThan(0);
     expect(await fx.drift()).toEqual([]);
     expect(await fx.stores.lastNames.members('okafor')).toEqual([]);

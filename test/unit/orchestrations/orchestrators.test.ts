@@ -15,6 +15,11 @@ import { EventType, type HistoryEventJson } from '../../../tools/durable/history
 import { runInMemory, type MemoryRun } from '../durable/support/memoryEngine';
 import { MAX_COPY_ROUNDS } from '../../../src/orchestrations/move/moveRequest';
 import { Activities, Orchestrations } from '../../../src/orchestrations/names';
+import {
+  ARCHIVE_CHUNK_SIZE,
+  EMPLOYEE_PAGE_SIZE,
+} from '../../../src/orchestrations/archive/archiveActivities';
+import { ARCHIVE_PARALLEL_CHUNKS } from '../../../src/orchestrations/archive/archiveDepartmentOrchestrator';
 import type { fakes as Fakes } from './support/fakeApp';
 
 const shim: CoreShim = createCoreShim();
@@ -139,43 +144,48 @@ describe('move orchestrator', () => {
 });
 
 describe('department archive orchestrator', () => {
-  it('archives page by page, at most 10 activities at a time, and counts the outcomes', async () => {
-    fakes.employeeIds = Array.from({ length: 25 }, (_, i) => String(i + 1).padStart(6, '0'));
+  const ids = (count: number): string[] =>
+    Array.from({ length: count }, (_, i) => String(i + 1).padStart(6, '0'));
+
+  it('archives pages in chunks of 100, at most ARCHIVE_PARALLEL_CHUNKS chunk activities at a time, and counts', async () => {
+    fakes.pageSize = EMPLOYEE_PAGE_SIZE;
+    fakes.employeeIds = ids(2_550);
     const run = await runInMemory(
       shim,
       Orchestrations.archiveDepartment,
       { department: 'Sales' },
-      { maxEpisodes: 100, followContinueAsNew: true },
+      { maxEpisodes: 200, followContinueAsNew: true },
     );
     expect(run.status).toBe('Completed');
-    expect(run.output).toEqual({ department: 'Sales', archived: 24, notFound: 1 });
-    // One page per execution: 25 employees in pages of 10 are three executions.
-    expect(run.executions).toHaveLength(3);
-    const archived = fakes.calls.filter((c) => c.name === Activities.archiveEmployee);
-    expect(archived.map((c) => (c.input as { employeeId: string }).employeeId).sort()).toEqual(
-      fakes.employeeIds,
-    );
+    expect(run.output).toEqual({ department: 'Sales', archived: 2_549, notFound: 1 });
+    // Pages of 1,000 ids, two pages per execution: 2,550 employees are two executions.
+    expect(run.executions).toHaveLength(2);
+    const chunks = fakes.calls
+      .filter((c) => c.name === Activities.archiveEmployeeChunk)
+      .map((c) => (c.input as { department: string; employeeIds: string[] }).employeeIds);
+    expect(chunks).toHaveLength(26);
+    expect(Math.max(...chunks.map((c) => c.length))).toBe(ARCHIVE_CHUNK_SIZE);
+    // Every employee in exactly one chunk.
+    expect(chunks.flat()).toEqual(fakes.employeeIds);
     const episodes = run.executions.flatMap(scheduledPerEpisode);
-    expect(Math.max(...episodes.map((e) => e.length))).toBeLessThanOrEqual(10);
+    expect(Math.max(...episodes.map((e) => e.length))).toBe(ARCHIVE_PARALLEL_CHUNKS);
     expect(episodes.filter((e) => e[0] === Activities.listEmployeePage)).toHaveLength(3);
-    // Each continuation carries the token and the counts so far; only the last returns.
-    const started = run.executions[2]!.find((e) => e.EventType === EventType.ExecutionStarted);
+    // The continuation carries the token and the counts so far; only the last returns.
+    const started = run.executions[1]!.find((e) => e.EventType === EventType.ExecutionStarted);
     expect(JSON.parse(started!.Input!)).toEqual({
       department: 'Sales',
-      archived: 19,
+      archived: 1_999,
       notFound: 1,
-      continuationToken: '20',
+      continuationToken: '2000',
     });
     await expectDeterministic(Orchestrations.archiveDepartment, run);
   });
 
-  it('keeps each execution history the same size for 100 and 1,000 employees (continue-as-new per page)', async () => {
+  it('keeps each execution history the same size for 2,000 and 20,000 employees (continue-as-new)', async () => {
     const longest = async (employees: number): Promise<{ events: number; executions: number }> => {
       fakes.reset();
-      fakes.pageSize = 100; // EMPLOYEE_PAGE_SIZE
-      fakes.employeeIds = Array.from({ length: employees }, (_, i) =>
-        String(i + 1).padStart(6, '0'),
-      );
+      fakes.pageSize = EMPLOYEE_PAGE_SIZE;
+      fakes.employeeIds = ids(employees);
       const run = await runInMemory(
         shim,
         Orchestrations.archiveDepartment,
@@ -189,17 +199,18 @@ describe('department archive orchestrator', () => {
         executions: run.executions.length,
       };
     };
-    const hundred = await longest(100);
-    const thousand = await longest(1_000);
-    expect(hundred.executions).toBe(1);
-    expect(thousand.executions).toBe(10);
+    const small = await longest(2_000);
+    const large = await longest(20_000);
+    expect(small.executions).toBe(1);
+    expect(large.executions).toBe(10);
     process.stdout.write(
-      `archive history, longest execution: 100 employees ${hundred.events} events (1 execution), ` +
-        `1,000 employees ${thousand.events} events (${thousand.executions} executions)\n`,
+      `archive history, longest execution: 2,000 employees ${small.events} events (1 execution), ` +
+        `20,000 employees ${large.events} events (${large.executions} executions)\n`,
     );
-    expect(thousand.events).toBe(hundred.events);
-    // About 2 events per employee of one page, plus the listing and episode markers.
-    expect(thousand.events).toBeLessThan(100 * 2 + 50);
+    expect(large.events).toBe(small.events);
+    // About 2 events per chunk of 100 (20 chunks) and per listing (2), plus 2 episode markers per
+    // wave of chunks (10) and per listing.
+    expect(large.events).toBeLessThanOrEqual(80);
   });
 });
 

@@ -81,9 +81,11 @@ fake(Activities.listEmployeePage, (input: { continuationToken: string | null }) 
     continuationToken: end < fakes.employeeIds.length ? String(end) : null,
   };
 });
-fake(Activities.archiveEmployee, (input: { employeeId: string }) =>
-  input.employeeId === '000013' ? 'notFound' : 'archived',
-);
+// Employee 000013 vanished before its turn.
+fake(Activities.archiveEmployeeChunk, (input: { employeeIds: string[] }) => {
+  const notFound = input.employeeIds.filter((id) => id === '000013').length;
+  return { archived: input.employeeIds.length - notFound, notFound };
+});
 fake(Activities.listDepartmentPage, (input: { continuationToken: string | null }) => {
   const start = input.continuationToken === null ? 0 : Number(input.continuationToken);
   return {

@@ -1,0 +1,181 @@
+/**
+ * Archiving a page of one department's employees (the department archive's unit of work), with
+ * the guarantees of the one-employee sequence (archiveEmployee.ts) at a fraction of its requests:
+ *
+ * 1. read the page's employees with ONE range query over their ids, THEN the reviews of that id
+ *    range with one more (only when some employee has reviews): a review written in between
+ *    changes its employee's ETag, so the conditional delete of step 3 cannot take a review that was
+ *    not archived;
+ * 2. insert-or-replace every employee and the reviews it lists into `EmployeesArchive`, in entity
+ *    group transactions of up to 100 (the department's partition there too), each employee after
+ *    its reviews;
+ * 3. delete them from the directory with the directory's grouped delete
+ *    (`EmployeeService.deleteVersions`): 32–47 employees per entity group transaction, each employee
+ *    conditional on the ETag read in step 1, with its email copy, reviews, last-name index entity,
+ *    one count shard and the index outbox row of the group.
+ *
+ * An employee changed since step 1 (a PATCH, a review) fails only its own delete; it then goes
+ * through the one-employee sequence, which reads it again and archives it as it now is. An
+ * employee gone from the directory is looked up in the archive: there, it is counted as archived
+ * (an earlier run of this page, or a crash after the delete) and its `archived` change is
+ * published again; in neither table, it is `notFound`. So running a page again — after a crash at
+ * any point — neither loses nor duplicates anyone.
+ */
+import type { TableClient } from '@azure/data-tables';
+import {
+  EntityTypes,
+  isEntityOfType,
+  readEmployeeMeta,
+  readWholeRange,
+  storedToEmployee,
+  type EmployeeChange,
+  type EmployeeChangeSink,
+  type StoredEntity,
+} from '../directory';
+import { ensureTable } from '../storage/createOnce';
+import {
+  departmentPartitionKey,
+  employeeRowKey,
+  employeeRowKeyRange,
+  parseEmployeeRowKey,
+  reviewRowKeyRange,
+} from '../storage/keys';
+import {
+  archivable,
+  archiveEmployee,
+  copyToArchive,
+  listedReviews,
+  readReviews,
+  type ArchiveDependencies,
+  type ArchiveStep,
+} from './archiveEmployee';
+
+/** Most employees one page may hold. */
+export const MAX_ARCHIVE_PAGE = 1_000;
+
+/** How a page's archive ended, per employee of the page. */
+export interface PageArchived {
+  /** Moved to the archive by this run. */
+  archived: number;
+  /** Already in the archive and gone from the directory (an earlier run, or a crash after it). */
+  alreadyArchived: number;
+  /** In neither table. */
+  notFound: number;
+}
+
+/** Options of {@link archiveEmployeePage}. */
+export interface ArchivePageOptions {
+  /** Called after each step of the page (tests inject crashes here). */
+  afterStep?: (step: ArchiveStep) => Promise<void> | void;
+  /** Called before each grouped delete transaction (tests inject edits here). */
+  beforeDeleteGroup?: (employeeIds: string[]) => Promise<void> | void;
+}
+
+/** The employee entities of `ids` in their department partition: one range query. */
+async function readEmployeesOf(
+  table: TableClient,
+  partitionKey: string,
+  ids: readonly string[],
+): Promise<Map<string, StoredEntity>> {
+  const found = new Map<string, StoredEntity>();
+  if (ids.length === 0) return found;
+  const wanted = new Set(ids);
+  const range = { partitionKey, ...employeeRowKeyRange(ids[0], ids[ids.length - 1]) };
+  for (const entity of await readWholeRange(table, range)) {
+    const id = parseEmployeeRowKey(entity.rowKey);
+    if (id !== undefined && wanted.has(id) && isEntityOfType(entity, EntityTypes.employee)) {
+      found.set(id, entity);
+    }
+  }
+  return found;
+}
+
+/**
+ * Archives the given employees of one department (see the file comment); safe to run any number
+ * of times with the same page.
+ *
+ * @param employeeIds - up to {@link MAX_ARCHIVE_PAGE} ids (any order, duplicates ignored), meant
+ *   to be neighbours in the department (a listing page): the reads cover the id range from the
+ *   first to the last, whatever else lies between.
+ * @throws {ValidationError} for an invalid department or id.
+ * @throws {RangeError} for more than {@link MAX_ARCHIVE_PAGE} ids.
+ * @throws {ThrottledError} when an employee kept changing, or the department's shared entities
+ *   kept changing, while the page was archived.
+ * @throws {DomainError} for storage faults (the caller runs the page again).
+ */
+export async function archiveEmployeePage(
+  dependencies: ArchiveDependencies & { changes: EmployeeChangeSink },
+  department: string,
+  employeeIds: readonly string[],
+  options: ArchivePageOptions = {},
+): Promise<PageArchived> {
+  const { employees, archive, directory, changes } = dependencies;
+  const partitionKey = departmentPartitionKey(department);
+  const ids = [...new Set(employeeIds)].sort();
+  if (ids.length > MAX_ARCHIVE_PAGE) {
+    throw new RangeError(`A page holds at most ${MAX_ARCHIVE_PAGE} employees.`);
+  }
+  ids.forEach(employeeRowKey);
+  const result: PageArchived = { archived: 0, alreadyArchived: 0, notFound: 0 };
+  if (ids.length === 0) return result;
+  await Promise.all([ensureTable(employees), ensureTable(archive)]);
+
+  // 1. The employees, THEN the reviews of their id range.
+  const current = await readEmployeesOf(employees, partitionKey, ids);
+  const present = [...current.values()];
+  const withReviews = present.some((e) => readEmployeeMeta(e).reviewYears?.length !== 0);
+  const reviews = withReviews
+    ? await readReviews(employees, partitionKey, {
+        ge: reviewRowKeyRange(ids[0]!).ge,
+        lt: reviewRowKeyRange(ids[ids.length - 1]!).lt,
+      })
+    : [];
+  await options.afterStep?.('read');
+
+  // Gone from the directory: archived by an earlier run (publish its change again), or unknown.
+  const absent = ids.filter((id) => !current.has(id));
+  const inArchive = await readEmployeesOf(archive, partitionKey, absent);
+  const republish: EmployeeChange[] = [];
+  for (const id of absent) {
+    const employee = inArchive.get(id) && storedToEmployee(inArchive.get(id)!);
+    if (!employee) {
+      result.notFound++;
+      continue;
+    }
+    result.alreadyArchived++;
+    republish.push({
+      department,
+      employeeId: id,
+      reason: 'archived',
+      previous: { email: employee.email, lastName: employee.lastName },
+    });
+  }
+  if (republish.length > 0) await changes.publish(republish);
+  if (present.length === 0) return result;
+
+  // 2. Copy each employee after its reviews.
+  const archivedAt = new Date();
+  await copyToArchive(
+    archive,
+    present.flatMap((employee) => [
+      ...listedReviews(employee, reviews).map(archivable),
+      { ...archivable(employee), ArchivedAt: archivedAt },
+    ]),
+  );
+  await options.afterStep?.('archived');
+
+  // 3. Delete exactly the versions copied, grouped; a changed one is archived again on its own.
+  const outcome = await directory.deleteVersions(department, present, {
+    reason: 'archived',
+    ...(options.beforeDeleteGroup ? { beforeGroup: options.beforeDeleteGroup } : {}),
+  });
+  result.archived += outcome.deleted.length;
+  // Gone meanwhile, after the copy: archived, as the one-employee sequence counts it on a replay.
+  result.alreadyArchived += outcome.gone.length;
+  for (const id of outcome.changed) {
+    const again = await archiveEmployee(dependencies, department, id);
+    result[again.outcome]++;
+  }
+  await options.afterStep?.('removed');
+  return result;
+}

@@ -1,0 +1,33 @@
+/**
+ * How the grouped delete cuts employees into transactions (pure): 2 operations per employee plus
+ * one per review it lists, one per distinct last name of the group, within the budget left beside
+ * the group's own operations (count shard, department, outbox rows).
+ */
+import { planDeleteGroups } from '../../../src/directory/deleteEmployees';
+
+const employee = (lastName: string, reviews = 0) => ({ lastName, reviews });
+
+describe('planDeleteGroups', () => {
+  it('puts 32 employees of distinct names in a group of 96 operations (3 each)', () => {
+    const employees = Array.from({ length: 100 }, (_, i) => employee(`name${i}`));
+    expect(planDeleteGroups(employees).map((g) => g.length)).toEqual([32, 32, 32, 4]);
+  });
+
+  it('shares the index operation of a name: 47 employees of one name fit 96 operations', () => {
+    const employees = Array.from({ length: 100 }, () => employee('jones'));
+    expect(planDeleteGroups(employees).map((g) => g.length)).toEqual([47, 47, 6]);
+  });
+
+  it('counts the reviews of each employee, and never splits an employee', () => {
+    const groups = planDeleteGroups([employee('a', 30), employee('b', 30), employee('c', 30)]);
+    expect(groups.map((g) => g.map((e) => e.lastName))).toEqual([['a', 'b'], ['c']]);
+    for (const group of groups) {
+      const names = new Set(group.map((e) => e.lastName)).size;
+      expect(group.reduce((sum, e) => sum + 2 + e.reviews, names)).toBeLessThanOrEqual(96);
+    }
+  });
+
+  it('plans nothing for no employees', () => {
+    expect(planDeleteGroups([])).toEqual([]);
+  });
+});
