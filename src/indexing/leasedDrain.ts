@@ -86,13 +86,22 @@ export interface LeasedDrainResult extends DrainResult {
 
 /** A result before any drain: nothing done yet. */
 export function nothingDrained(): LeasedDrainResult {
-  return { rows: 0, employees: 0, gone: 0, rounds: 0, complete: false, outcome: 'drained' };
+  return {
+    rows: 0,
+    employees: 0,
+    gone: 0,
+    deadLettered: 0,
+    rounds: 0,
+    complete: false,
+    outcome: 'drained',
+  };
 }
 
 /** Adds the counts of `result` to `total` (`complete` and `outcome` are the caller's to set). */
 export function addUp(total: DrainResult, result: DrainResult): void {
   total.rows += result.rows;
   total.employees += result.employees;
+  total.deadLettered += result.deadLettered;
   total.gone += result.gone;
   total.rounds += result.rounds;
 }

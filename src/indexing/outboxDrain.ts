@@ -63,6 +63,7 @@ import {
 import { forgetRound } from './drainCache';
 import type { IndexStores } from './indexMaintenance';
 import { takeSnapshot } from './outboxDrainSnapshot';
+import { deadLetterRows } from './outboxDeadLetter';
 import { readOutbox, workOf, type Work } from './outboxDrainWork';
 import {
   deleteRows,
@@ -97,6 +98,8 @@ export interface DrainOptions {
    * (src/indexing/leasedDrain.ts: the invocation's budget, the lease).
    */
   beforeRound?: (round: number, soFar: DrainResult) => Promise<boolean>;
+  /** Log line of each outbox row moved to a dead-letter record (default: `console.warn`). */
+  log?: (line: string) => void;
   /** Waits after a lost round (default: a timer; tests pass a fake). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -109,6 +112,8 @@ export interface DrainResult {
   employees: number;
   /** Of those, employees that are gone from the directory. */
   gone: number;
+  /** Outbox rows without a readable change, moved to dead-letter records (outboxDeadLetter.ts). */
+  deadLettered: number;
   /** Rounds run (1 without races). */
   rounds: number;
   /** The drain read the outbox to its end (false: `beforeRound` stopped it first). */
@@ -143,7 +148,14 @@ export async function drainOutbox(
 ): Promise<DrainResult> {
   const partitionKey = departmentPartitionKey(department);
   await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
-  const result: DrainResult = { rows: 0, employees: 0, gone: 0, rounds: 0, complete: false };
+  const result: DrainResult = {
+    rows: 0,
+    employees: 0,
+    gone: 0,
+    deadLettered: 0,
+    rounds: 0,
+    complete: false,
+  };
   let lost = 0;
   let carried: Work | undefined;
   while (lost < MAX_LOST_ROUNDS) {
@@ -157,16 +169,22 @@ export async function drainOutbox(
       await options.afterStep?.(name, round);
     };
 
-    const { rows, more } = await readOutbox(
+    const { rows, unreadable, more } = await readOutbox(
       stores.employees,
       partitionKey,
       options.maxChangesPerRound,
     );
+    if (unreadable.length > 0) {
+      const log = options.log ?? ((line: string) => console.warn(line));
+      result.deadLettered += await deadLetterRows(stores.employees, partitionKey, unreadable, log);
+    }
     await step('read');
     // A lost round's keys are worked on again even when a concurrent drainer deleted their rows
     // meanwhile: this drainer may have written one of them from a read that is stale by now.
     const work = workOf(rows, carried);
     if (work.employeeIds.length === 0 && work.emails.length === 0) {
+      // A round of rows nobody can drain moved them away: the rows behind them come next.
+      if (more && unreadable.length > 0) continue;
       return { ...result, complete: true };
     }
 

@@ -33,33 +33,50 @@ export interface Work {
   fresh: Set<string>;
 }
 
+/** An outbox row nobody can drain: not an outbox row this code reads, or no readable change. */
+export interface UnreadableRow {
+  rowKey: string;
+  etag: string;
+  /** The entity as read (its properties go into the dead-letter record). */
+  entity: Record<string, unknown>;
+}
+
 /**
  * The partition's outbox rows, up to {@link MAX_ROWS_PER_ROUND} rows and `maxChanges` changes (an
- * import chunk's row holds ~47; rows are taken whole, and always at least one); unreadable
- * entities in the range are skipped.
+ * import chunk's row holds ~47; rows are taken whole, and always at least one). Entities in the
+ * range without a readable change are returned apart (`unreadable`, counted among the rows): they
+ * carry nothing to drain, and the round moves them to dead-letter records
+ * (src/indexing/outboxDeadLetter.ts) — left in place they would fill every round and stall the
+ * department.
  */
 export async function readOutbox(
   table: TableClient,
   partitionKey: string,
   maxChanges = MAX_CHANGES_PER_ROUND,
-): Promise<{ rows: OutboxRow[]; more: boolean }> {
+): Promise<{ rows: OutboxRow[]; unreadable: UnreadableRow[]; more: boolean }> {
   const range = outboxRowKeyRange();
   return withStorageErrors(async () => {
     const rows: OutboxRow[] = [];
+    const unreadable: UnreadableRow[] = [];
     let changes = 0;
     const entities = table.listEntities<Record<string, unknown>>({
       queryOptions: { filter: rowKeyRangeFilter(partitionKey, range) },
     });
     for await (const entity of entities) {
+      const taken = rows.length + unreadable.length;
       const row = readOutboxRow(entity);
-      if (!row) continue;
+      if (!row || row.changes.length === 0) {
+        if (taken >= MAX_ROWS_PER_ROUND) return { rows, unreadable, more: true };
+        unreadable.push({ rowKey: entity.rowKey ?? '', etag: entity.etag ?? '', entity });
+        continue;
+      }
       // Full: the rest waits for the next round (the query stops here, fetching no more pages).
-      const full = rows.length >= MAX_ROWS_PER_ROUND || changes + row.changes.length > maxChanges;
-      if (full && rows.length > 0) return { rows, more: true };
+      const full = taken >= MAX_ROWS_PER_ROUND || changes + row.changes.length > maxChanges;
+      if (full && taken > 0) return { rows, unreadable, more: true };
       rows.push(row);
       changes += row.changes.length;
     }
-    return { rows, more: false };
+    return { rows, unreadable, more: false };
   });
 }
 
