@@ -30,7 +30,9 @@ function counting(table: TableClient) {
         };
       }
       const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? (value as Function).bind(target) : value;
+      return typeof value === 'function'
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
     },
   });
   return { wrapped, sizes, hooks };
