@@ -73,7 +73,11 @@ import {
   writeLastNames,
 } from './outboxDrainWrites';
 
-export { MAX_CHANGES_PER_ROUND, MAX_ROWS_PER_ROUND } from './outboxDrainWork';
+export {
+  MAX_CHANGES_PER_ROUND,
+  MAX_LAST_NAMES_PER_ROUND,
+  MAX_ROWS_PER_ROUND,
+} from './outboxDrainWork';
 
 /** Rounds lost to concurrent changes before giving up (the nudge is then retried). */
 const MAX_LOST_ROUNDS = 8;
@@ -92,6 +96,8 @@ export interface DrainOptions {
   onGone?: GoneHandler;
   /** Changes a round takes at most (default {@link MAX_CHANGES_PER_ROUND}). */
   maxChangesPerRound?: number;
+  /** Last names a round takes at most (default `MAX_LAST_NAMES_PER_ROUND`, 100). */
+  maxLastNamesPerRound?: number;
   /**
    * Called before each round but the first (and but the reruns of a lost round) with what the
    * drain did so far; false stops the drain there, with the outbox not drained to the end
@@ -173,6 +179,7 @@ export async function drainOutbox(
       stores.employees,
       partitionKey,
       options.maxChangesPerRound,
+      options.maxLastNamesPerRound,
     );
     if (unreadable.length > 0) {
       const log = options.log ?? ((line: string) => console.warn(line));
@@ -203,7 +210,11 @@ export async function drainOutbox(
       if (!written) break;
       await step(name);
     }
-    if (written) written = await writeLastNames(stores, department, work, snapshot);
+    if (written) {
+      written = await writeLastNames(stores, department, work, snapshot, (tries) =>
+        (options.sleep ?? timer)(lostRoundBackoffMs(tries)),
+      );
+    }
     if (!written) {
       forgetRound(stores.drainCache, department, work.lastNames);
       lost++;
