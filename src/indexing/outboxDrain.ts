@@ -15,10 +15,15 @@
  * 3. `emails`, `ids`, `lastNames`: write what differs from the sources — by-email entries, then
  *    by-id entries, each partition in entity group transactions that also write its fence under
  *    the ETag the snapshot read (a round with nothing to change there writes the fence alone),
- *    then every member list of the round, changed or not, under the ETags it was read with.
+ *    then every member list of the round, changed or not, under the ETags it was read with. A
+ *    list write that lost (lists are org-wide: other departments' drains write them) is tried
+ *    again for that name alone, the list read again and then the sources (writeLastNames).
  * 4. `deleted`: delete the drained rows in one transaction of the partition, each conditional on
  *    the ETag it was read with (rows are written once; a row a concurrent drainer already deleted
  *    is simply left out on the next try).
+ *
+ * Rows without a readable change are moved to dead-letter records in step 1
+ * (src/indexing/outboxDeadLetter.ts).
  *
  * A lost round (a write failed its condition) runs again and keeps the lost round's keys even if a
  * concurrent drainer deleted their rows meanwhile: what this drainer wrote may need looking at.
@@ -29,7 +34,8 @@
  * crash leaves them for the next drain, and every step is idempotent. For the writes, take any
  * index partition (or list) P and the last round R that wrote it. R's write was conditional on
  * P's fence as R read it, so nobody wrote P between R's read of the fence and R's write, and R
- * read its sources after that read. A change to the employees R wrote, committed after R read the
+ * read its sources after that read (a list tried again alone is read again, and the sources after
+ * it). A change to the employees R wrote, committed after R read the
  * sources, wrote an outbox row; the round that drains that row reads the fence after the commit
  * and writes P after that — so after R, which R being the last rules out: the row is still in the
  * outbox and a later round will write P from the change. Hence the last round to write P wrote
