@@ -32,6 +32,7 @@ import type { IndexStores } from './indexMaintenance';
 import {
   drainOutbox,
   MAX_CHANGES_PER_ROUND,
+  noDrainResult,
   type DrainOptions,
   type DrainResult,
 } from './outboxDrain';
@@ -86,15 +87,7 @@ export interface LeasedDrainResult extends DrainResult {
 
 /** A result before any drain: nothing done yet. */
 export function nothingDrained(): LeasedDrainResult {
-  return {
-    rows: 0,
-    employees: 0,
-    gone: 0,
-    deadLettered: 0,
-    rounds: 0,
-    complete: false,
-    outcome: 'drained',
-  };
+  return { ...noDrainResult(), outcome: 'drained' };
 }
 
 /** Adds the counts of `result` to `total` (`complete` and `outcome` are the caller's to set). */

@@ -132,6 +132,11 @@ export interface DrainResult {
   complete: boolean;
 }
 
+/** The counts of a drain that did nothing yet. */
+export function noDrainResult(): DrainResult {
+  return { rows: 0, employees: 0, gone: 0, deadLettered: 0, rounds: 0, complete: false };
+}
+
 /** Longest wait after a lost round, in ms. */
 const MAX_BACKOFF_MS = 2_000;
 
@@ -160,14 +165,7 @@ export async function drainOutbox(
 ): Promise<DrainResult> {
   const partitionKey = departmentPartitionKey(department);
   await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
-  const result: DrainResult = {
-    rows: 0,
-    employees: 0,
-    gone: 0,
-    deadLettered: 0,
-    rounds: 0,
-    complete: false,
-  };
+  const result = noDrainResult();
   let lost = 0;
   let carried: Work | undefined;
   while (lost < MAX_LOST_ROUNDS) {
