@@ -72,6 +72,8 @@ export interface Config {
   photos: {
     /** Six-field NCRONTAB schedule of `sweepUnadoptedPhotos`. */
     sweepSchedule: string;
+    /** Unreferenced photo versions younger than this are never swept (at least 1 minute). */
+    sweepGraceMinutes: number;
   };
   sas: {
     defaultMinutes: number;
@@ -192,6 +194,7 @@ function buildConfig(env: Env, field: Field): Config {
     },
     photos: {
       sweepSchedule: field(() => readNcrontab(env, 'PHOTO_SWEEP_SCHEDULE', '0 30 1 * * *')),
+      sweepGraceMinutes: field(() => readInt(env, 'PHOTO_SWEEP_GRACE_MINUTES', 15, 1, 7 * 24 * 60)),
     },
     sas: {
       defaultMinutes: field(() =>

@@ -154,6 +154,7 @@ export function createServices(readConfig: () => Config = getConfig): Services {
           ),
       allowHttp: clients().isLoopback,
       readSasSeconds: current.sas.defaultMinutes * 60,
+      sweepGraceMs: current.photos.sweepGraceMinutes * 60_000,
     };
   });
 

@@ -7,7 +7,8 @@
  * Size limit: a string property holds at most 64 KiB (32 K UTF-16 characters) and an entity 1 MiB.
  * A shard is kept under `maxShardChars` (default 30,000 characters); an addition that would pass it
  * goes into the first shard with room, or a new shard. Up to 1,000 shards per name (~ 400,000
- * members) — far beyond any real last name.
+ * members) — far beyond any real last name; a change touching more than 99 shards is written in
+ * chained transactions ({@link submitChained}).
  */
 import { odata, type TableClient } from '@azure/data-tables';
 import { ensureTable } from '../storage/createOnce';
@@ -68,6 +69,57 @@ interface ListVersion {
 export interface EntityLastNameStoreOptions {
   /** Most characters of one shard's member list (tests use a small value to force sharding). */
   maxShardChars?: number;
+}
+
+/** Operations of one entity group transaction at most (the service answers 400 above). */
+export const MAX_TRANSACTION_OPERATIONS = 100;
+
+/**
+ * Submits the shard writes of one list change with the partition's fence, in chained transactions
+ * of at most {@link MAX_TRANSACTION_OPERATIONS} operations (the fence and 99 shard writes): the
+ * first conditional on the fence as the snapshot read it (or creating it), each next on the ETag
+ * the previous one gave the fence. So the chain is one writer's: another change that reads the list
+ * between two of them writes the fence, and the rest of the chain fails.
+ *
+ * What a reader sees between two transactions: some of the change's additions and removals and not
+ * the others — each member is written by one action only (added to one shard, or removed from the
+ * shards holding it), so never twice and never lost for good. What a crash (or a lost race) between
+ * two leaves: the same partial list, and the round is lost; its outbox rows are still there (they
+ * are deleted after every write of the round), and the round that drains them reads the list after
+ * the fence and writes what is still missing.
+ *
+ * @returns the ETags the shard writes gave (by action) and the fence's last ETag; `undefined` when a
+ *   transaction lost its condition, or a fence ETag to chain on was not returned.
+ * @throws {DomainError} for storage faults.
+ */
+async function submitChained(
+  table: TableClient,
+  partitionKey: string,
+  fence: string | undefined,
+  actions: EntityGroupAction[],
+): Promise<{ etags: (string | undefined)[]; fence: string | undefined } | undefined> {
+  const perTransaction = MAX_TRANSACTION_OPERATIONS - 1;
+  const etags: (string | undefined)[] = [];
+  let fenceEtag = fence;
+  for (let start = 0; start === 0 || start < actions.length; start += perTransaction) {
+    if (start > 0 && fenceEtag === undefined) return undefined;
+    const fenceEntity = indexFenceEntity(partitionKey);
+    const chunk: EntityGroupAction[] = [
+      fenceEtag === undefined
+        ? ['create', fenceEntity]
+        : ['update', fenceEntity, 'Replace', { etag: fenceEtag }],
+      ...actions.slice(start, start + perTransaction),
+    ];
+    let responses: (string | undefined)[] = [];
+    const applied = await tookEffect(async () => {
+      const response = await submitEntityGroupTransaction(table, chunk);
+      responses = chunk.map((_, i) => response.subResponses[i]?.etag);
+    });
+    if (!applied) return undefined;
+    fenceEtag = responses[0];
+    etags.push(...responses.slice(1));
+  }
+  return { etags, fence: fenceEtag };
 }
 
 /** Builds the option-3 store over the `EmployeeIndex` table client. */
@@ -140,12 +192,8 @@ export function entityLastNameStore(
       // The partition's fence is written whatever else is (created once, never deleted): so the
       // change is conditional on the whole list as read, and a later change from an older
       // snapshot fails even when this one changed nothing (see LastNameStore.change).
-      const fenceEntity = indexFenceEntity(partitionKey);
-      const actions: EntityGroupAction[] = [
-        fence === undefined
-          ? ['create', fenceEntity]
-          : ['update', fenceEntity, 'Replace', { etag: fence }],
-      ];
+      /** The shard writes; `after` refers to them by index. */
+      const actions: EntityGroupAction[] = [];
       /** The shards after the change, with the action that wrote each (none: unchanged). */
       const after: { shard: Shard; action?: number }[] = [];
       next.forEach((shard, i) => {
@@ -172,22 +220,17 @@ export function entityLastNameStore(
         after.push({ shard, action: actions.push(['create', entity]) - 1 });
       }
       await ensureTable(table);
-      let etags: (string | undefined)[] = [];
-      const applied = await tookEffect(async () => {
-        const response = await submitEntityGroupTransaction(table, actions);
-        etags = actions.map((_, i) => response.subResponses[i]?.etag);
-      });
-      if (!applied) return undefined;
+      const written = await submitChained(table, partitionKey, fence, actions);
+      if (written === undefined) return undefined;
       // The ETags each write gave (a service that leaves one out: read the list instead).
-      const fenceEtag = etags[0];
       const shards: Shard[] = [];
       for (const { shard, action } of after) {
-        const etag = action === undefined ? shard.etag : etags[action];
+        const etag = action === undefined ? shard.etag : written.etags[action];
         if (etag === undefined) return store.snapshot(name);
         shards.push({ ...shard, etag });
       }
-      if (fenceEtag === undefined) return store.snapshot(name);
-      const version: ListVersion = { shards, fence: fenceEtag };
+      if (written.fence === undefined) return store.snapshot(name);
+      const version: ListVersion = { shards, fence: written.fence };
       return { lastName: name, members: version.shards.flatMap((s) => s.members), version };
     },
 

@@ -32,6 +32,7 @@ import type { IndexStores } from './indexMaintenance';
 import {
   drainOutbox,
   MAX_CHANGES_PER_ROUND,
+  noDrainResult,
   type DrainOptions,
   type DrainResult,
 } from './outboxDrain';
@@ -86,13 +87,14 @@ export interface LeasedDrainResult extends DrainResult {
 
 /** A result before any drain: nothing done yet. */
 export function nothingDrained(): LeasedDrainResult {
-  return { rows: 0, employees: 0, gone: 0, rounds: 0, complete: false, outcome: 'drained' };
+  return { ...noDrainResult(), outcome: 'drained' };
 }
 
 /** Adds the counts of `result` to `total` (`complete` and `outcome` are the caller's to set). */
 export function addUp(total: DrainResult, result: DrainResult): void {
   total.rows += result.rows;
   total.employees += result.employees;
+  total.deadLettered += result.deadLettered;
   total.gone += result.gone;
   total.rounds += result.rounds;
 }

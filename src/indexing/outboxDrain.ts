@@ -15,10 +15,15 @@
  * 3. `emails`, `ids`, `lastNames`: write what differs from the sources — by-email entries, then
  *    by-id entries, each partition in entity group transactions that also write its fence under
  *    the ETag the snapshot read (a round with nothing to change there writes the fence alone),
- *    then every member list of the round, changed or not, under the ETags it was read with.
+ *    then every member list of the round, changed or not, under the ETags it was read with. A
+ *    list write that lost (lists are org-wide: other departments' drains write them) is tried
+ *    again for that name alone, the list read again and then the sources (writeLastNames).
  * 4. `deleted`: delete the drained rows in one transaction of the partition, each conditional on
  *    the ETag it was read with (rows are written once; a row a concurrent drainer already deleted
  *    is simply left out on the next try).
+ *
+ * Rows without a readable change are moved to dead-letter records in step 1
+ * (src/indexing/outboxDeadLetter.ts).
  *
  * A lost round (a write failed its condition) runs again and keeps the lost round's keys even if a
  * concurrent drainer deleted their rows meanwhile: what this drainer wrote may need looking at.
@@ -29,7 +34,8 @@
  * crash leaves them for the next drain, and every step is idempotent. For the writes, take any
  * index partition (or list) P and the last round R that wrote it. R's write was conditional on
  * P's fence as R read it, so nobody wrote P between R's read of the fence and R's write, and R
- * read its sources after that read. A change to the employees R wrote, committed after R read the
+ * read its sources after that read (a list tried again alone is read again, and the sources after
+ * it). A change to the employees R wrote, committed after R read the
  * sources, wrote an outbox row; the round that drains that row reads the fence after the commit
  * and writes P after that — so after R, which R being the last rules out: the row is still in the
  * outbox and a later round will write P from the change. Hence the last round to write P wrote
@@ -63,6 +69,7 @@ import {
 import { forgetRound } from './drainCache';
 import type { IndexStores } from './indexMaintenance';
 import { takeSnapshot } from './outboxDrainSnapshot';
+import { deadLetterRows } from './outboxDeadLetter';
 import { readOutbox, workOf, type Work } from './outboxDrainWork';
 import {
   deleteRows,
@@ -72,7 +79,11 @@ import {
   writeLastNames,
 } from './outboxDrainWrites';
 
-export { MAX_CHANGES_PER_ROUND, MAX_ROWS_PER_ROUND } from './outboxDrainWork';
+export {
+  MAX_CHANGES_PER_ROUND,
+  MAX_LAST_NAMES_PER_ROUND,
+  MAX_ROWS_PER_ROUND,
+} from './outboxDrainWork';
 
 /** Rounds lost to concurrent changes before giving up (the nudge is then retried). */
 const MAX_LOST_ROUNDS = 8;
@@ -91,12 +102,16 @@ export interface DrainOptions {
   onGone?: GoneHandler;
   /** Changes a round takes at most (default {@link MAX_CHANGES_PER_ROUND}). */
   maxChangesPerRound?: number;
+  /** Last names a round takes at most (default `MAX_LAST_NAMES_PER_ROUND`, 100). */
+  maxLastNamesPerRound?: number;
   /**
    * Called before each round but the first (and but the reruns of a lost round) with what the
    * drain did so far; false stops the drain there, with the outbox not drained to the end
    * (src/indexing/leasedDrain.ts: the invocation's budget, the lease).
    */
   beforeRound?: (round: number, soFar: DrainResult) => Promise<boolean>;
+  /** Log line of each outbox row moved to a dead-letter record (default: `console.warn`). */
+  log?: (line: string) => void;
   /** Waits after a lost round (default: a timer; tests pass a fake). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -109,10 +124,17 @@ export interface DrainResult {
   employees: number;
   /** Of those, employees that are gone from the directory. */
   gone: number;
+  /** Outbox rows without a readable change, moved to dead-letter records (outboxDeadLetter.ts). */
+  deadLettered: number;
   /** Rounds run (1 without races). */
   rounds: number;
   /** The drain read the outbox to its end (false: `beforeRound` stopped it first). */
   complete: boolean;
+}
+
+/** The counts of a drain that did nothing yet. */
+export function noDrainResult(): DrainResult {
+  return { rows: 0, employees: 0, gone: 0, deadLettered: 0, rounds: 0, complete: false };
 }
 
 /** Longest wait after a lost round, in ms. */
@@ -143,7 +165,7 @@ export async function drainOutbox(
 ): Promise<DrainResult> {
   const partitionKey = departmentPartitionKey(department);
   await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
-  const result: DrainResult = { rows: 0, employees: 0, gone: 0, rounds: 0, complete: false };
+  const result = noDrainResult();
   let lost = 0;
   let carried: Work | undefined;
   while (lost < MAX_LOST_ROUNDS) {
@@ -157,16 +179,23 @@ export async function drainOutbox(
       await options.afterStep?.(name, round);
     };
 
-    const { rows, more } = await readOutbox(
+    const { rows, unreadable, more } = await readOutbox(
       stores.employees,
       partitionKey,
       options.maxChangesPerRound,
+      options.maxLastNamesPerRound,
     );
+    if (unreadable.length > 0) {
+      const log = options.log ?? ((line: string) => console.warn(line));
+      result.deadLettered += await deadLetterRows(stores.employees, partitionKey, unreadable, log);
+    }
     await step('read');
     // A lost round's keys are worked on again even when a concurrent drainer deleted their rows
     // meanwhile: this drainer may have written one of them from a read that is stale by now.
     const work = workOf(rows, carried);
     if (work.employeeIds.length === 0 && work.emails.length === 0) {
+      // A round of rows nobody can drain moved them away: the rows behind them come next.
+      if (more && unreadable.length > 0) continue;
       return { ...result, complete: true };
     }
 
@@ -185,7 +214,11 @@ export async function drainOutbox(
       if (!written) break;
       await step(name);
     }
-    if (written) written = await writeLastNames(stores, department, work, snapshot);
+    if (written) {
+      written = await writeLastNames(stores, department, work, snapshot, (tries) =>
+        (options.sleep ?? timer)(lostRoundBackoffMs(tries)),
+      );
+    }
     if (!written) {
       forgetRound(stores.drainCache, department, work.lastNames);
       lost++;

@@ -152,9 +152,16 @@ function employeeSource(primary: StoredEntity | undefined): EmployeeSource | und
 /**
  * The department's own say on each email and employee of the round: the email copies (one
  * query per 14 addresses, with the employee entities of employees that may be gone), then the
- * employee entity of any employee no single copy speaks for.
+ * employee entity of any employee no single copy speaks for. Read after the targets they are
+ * written to (see {@link takeSnapshot}).
+ *
+ * @throws {DomainError} for storage faults.
  */
-async function readSources(table: TableClient, partitionKey: string, work: Work): Promise<Sources> {
+export async function readSources(
+  table: TableClient,
+  partitionKey: string,
+  work: Work,
+): Promise<Sources> {
   const copyKeys = work.emails.map(emailRowKey);
   const goneKeys = [...work.maybeGone].map(employeeRowKey);
   const first = await readRowKeys(table, partitionKey, [...copyKeys, ...goneKeys]);

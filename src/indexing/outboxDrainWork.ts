@@ -16,6 +16,13 @@ export const MAX_ROWS_PER_ROUND = 500;
  */
 export const MAX_CHANGES_PER_ROUND = 500;
 
+/**
+ * Last names taken per round by default: a round must write every member list it names (each one
+ * org-wide, which other departments' drains write too), so fewer names make a round that loses
+ * fewer races and takes bounded time.
+ */
+export const MAX_LAST_NAMES_PER_ROUND = 100;
+
 /** The keys one round works on. */
 export interface Work {
   rows: OutboxRow[];
@@ -33,34 +40,68 @@ export interface Work {
   fresh: Set<string>;
 }
 
+/** An outbox row nobody can drain: not an outbox row this code reads, or no readable change. */
+export interface UnreadableRow {
+  rowKey: string;
+  etag: string;
+  /** The entity as read (its properties go into the dead-letter record). */
+  entity: Record<string, unknown>;
+}
+
 /**
  * The partition's outbox rows, up to {@link MAX_ROWS_PER_ROUND} rows and `maxChanges` changes (an
- * import chunk's row holds ~47; rows are taken whole, and always at least one); unreadable
- * entities in the range are skipped.
+ * import chunk's row holds ~47; rows are taken whole, and always at least one) and `maxLastNames` last names. Entities in the
+ * range without a readable change are returned apart (`unreadable`, counted among the rows): they
+ * carry nothing to drain, and the round moves them to dead-letter records
+ * (src/indexing/outboxDeadLetter.ts) — left in place they would fill every round and stall the
+ * department.
  */
 export async function readOutbox(
   table: TableClient,
   partitionKey: string,
   maxChanges = MAX_CHANGES_PER_ROUND,
-): Promise<{ rows: OutboxRow[]; more: boolean }> {
+  maxLastNames = MAX_LAST_NAMES_PER_ROUND,
+): Promise<{ rows: OutboxRow[]; unreadable: UnreadableRow[]; more: boolean }> {
   const range = outboxRowKeyRange();
   return withStorageErrors(async () => {
     const rows: OutboxRow[] = [];
+    const unreadable: UnreadableRow[] = [];
     let changes = 0;
+    const names = new Set<string>();
     const entities = table.listEntities<Record<string, unknown>>({
       queryOptions: { filter: rowKeyRangeFilter(partitionKey, range) },
     });
     for await (const entity of entities) {
+      const taken = rows.length + unreadable.length;
       const row = readOutboxRow(entity);
-      if (!row) continue;
+      if (!row || row.changes.length === 0) {
+        if (taken >= MAX_ROWS_PER_ROUND) return { rows, unreadable, more: true };
+        unreadable.push({ rowKey: entity.rowKey ?? '', etag: entity.etag ?? '', entity });
+        continue;
+      }
       // Full: the rest waits for the next round (the query stops here, fetching no more pages).
-      const full = rows.length >= MAX_ROWS_PER_ROUND || changes + row.changes.length > maxChanges;
-      if (full && rows.length > 0) return { rows, more: true };
+      const rowNames = row.changes.flatMap(lastNamesOf).filter((name) => !names.has(name));
+      const full =
+        taken >= MAX_ROWS_PER_ROUND ||
+        changes + row.changes.length > maxChanges ||
+        names.size + new Set(rowNames).size > maxLastNames;
+      if (full && taken > 0) return { rows, unreadable, more: true };
       rows.push(row);
       changes += row.changes.length;
+      for (const name of rowNames) names.add(name);
     }
-    return { rows, more: false };
+    return { rows, unreadable, more: false };
   });
+}
+
+/** The member lists a change asks to look at (normalised last names). */
+function lastNamesOf(change: OutboxRow['changes'][number]): string[] {
+  // An update that kept the last name leaves the membership as the earlier change made it
+  // (that change's row, if not drained yet, names the last name itself).
+  const keptName = change.reason === 'updated' && change.previous?.lastName === undefined;
+  return [keptName ? undefined : change.current?.lastName, change.previous?.lastName]
+    .filter((name): name is string => name !== undefined)
+    .map(normalizeLastName);
 }
 
 /**
@@ -95,15 +136,7 @@ export function workOf(rows: OutboxRow[], carried?: Work): Work {
     for (const email of [change.current?.email, change.previous?.email]) {
       if (email !== undefined) emails.add(normalizeEmail(email));
     }
-    // An update that kept the last name leaves the membership as the earlier change made it
-    // (that change's row, if not drained yet, names the last name itself).
-    const keptName = change.reason === 'updated' && change.previous?.lastName === undefined;
-    for (const name of [
-      keptName ? undefined : change.current?.lastName,
-      change.previous?.lastName,
-    ]) {
-      if (name !== undefined) lastNames.add(normalizeLastName(name));
-    }
+    for (const name of lastNamesOf(change)) lastNames.add(name);
   }
   return {
     rows,

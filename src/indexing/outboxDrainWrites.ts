@@ -12,7 +12,12 @@ import {
 import { tookEffect } from '../storage/errors';
 import type { LruMap } from '../storage/lruMap';
 import { mapBounded } from '../storage/parallel';
-import { emailIndexRowKey, idIndexRowKey, normalizeLastName } from '../storage/keys';
+import {
+  departmentPartitionKey,
+  emailIndexRowKey,
+  idIndexRowKey,
+  normalizeLastName,
+} from '../storage/keys';
 import {
   emailIndexEntity,
   idIndexEntity,
@@ -21,8 +26,8 @@ import {
   readTracked,
 } from './indexEntities';
 import type { IndexStores } from './indexMaintenance';
-import { encodeMember } from './lastNameStore';
-import { readRowKeys, type Snapshot } from './outboxDrainSnapshot';
+import { encodeMember, type EmployeeRef, type MemberListSnapshot } from './lastNameStore';
+import { readRowKeys, readSources, type Snapshot, type Sources } from './outboxDrainSnapshot';
 import type { Work } from './outboxDrainWork';
 
 const MAX_OPERATIONS = 100;
@@ -115,36 +120,70 @@ export function idActions(department: string, work: Work, snapshot: Snapshot): E
   });
 }
 
+/** Tries of one member list in a round: its first write and the reruns of that name alone. */
+export const MAX_LIST_TRIES = 8;
+
+/** The members to add to and remove from `list` so each employee of the round is where it should. */
+function membershipChange(
+  department: string,
+  work: Work,
+  sources: Sources,
+  list: MemberListSnapshot,
+): { add: EmployeeRef[]; remove: EmployeeRef[] } {
+  const members = new Set(list.members);
+  const add: EmployeeRef[] = [];
+  const remove: EmployeeRef[] = [];
+  for (const employeeId of work.employeeIds) {
+    const source = sources.employees.get(employeeId);
+    const wanted =
+      source !== undefined && normalizeLastName(source.data.lastName) === list.lastName;
+    const member = { department, employeeId };
+    const held = members.has(encodeMember(member));
+    if (wanted && !held) add.push(member);
+    if (!wanted && held) remove.push(member);
+  }
+  return { add, remove };
+}
+
 /**
  * Each employee a member of exactly its current last name, among the names of the round. Every
  * list of the round is written, changed or not (LastNameStore.change): it is that list's fence.
+ *
+ * A list is org-wide: other departments' drains write it too, and a round that had to win every
+ * one of its lists at once could be starved. So a list whose write lost is tried again alone, up
+ * to {@link MAX_LIST_TRIES} times (after `wait(try)`): that list read again first, then the
+ * round's sources — the order of every round (targets, then sources: src/indexing/outboxDrain.ts),
+ * so the write, conditional on the list as read again, is from sources read after it. The lists
+ * already written stay written. False only when a list kept losing: the round is then lost.
+ *
+ * @throws {DomainError} for storage faults.
  */
 export async function writeLastNames(
   stores: IndexStores,
   department: string,
   work: Work,
   snapshot: Snapshot,
+  wait: (lostTries: number) => Promise<void>,
 ): Promise<boolean> {
-  const outcomes = await mapBounded(work.lastNames, 8, async (name) => {
-    const list = snapshot.lists.get(name);
-    if (!list) return true;
-    const members = new Set(list.members);
-    const add = [];
-    const remove = [];
-    for (const employeeId of work.employeeIds) {
-      const source = snapshot.sources.employees.get(employeeId);
-      const wanted = source !== undefined && normalizeLastName(source.data.lastName) === name;
-      const member = { department, employeeId };
-      const held = members.has(encodeMember(member));
-      if (wanted && !held) add.push(member);
-      if (!wanted && held) remove.push(member);
-    }
-    const written = await stores.lastNames.change(list, add, remove);
-    if (written) stores.drainCache?.lists.set(name, written);
-    else stores.drainCache?.lists.delete(name);
-    return written !== undefined;
-  });
-  return outcomes.every(Boolean);
+  let lists = work.lastNames
+    .map((name) => snapshot.lists.get(name))
+    .filter((list): list is MemberListSnapshot => list !== undefined);
+  let sources = snapshot.sources;
+  for (let tries = 1; ; tries++) {
+    const lost = await mapBounded(lists, 8, async (list) => {
+      const { add, remove } = membershipChange(department, work, sources, list);
+      const written = await stores.lastNames.change(list, add, remove);
+      if (written) stores.drainCache?.lists.set(list.lastName, written);
+      else stores.drainCache?.lists.delete(list.lastName);
+      return written === undefined ? list.lastName : undefined;
+    });
+    const again = lost.filter((name): name is string => name !== undefined);
+    if (again.length === 0) return true;
+    if (tries >= MAX_LIST_TRIES) return false;
+    await wait(tries);
+    lists = await mapBounded(again, 8, (name) => stores.lastNames.snapshot(name));
+    sources = await readSources(stores.employees, departmentPartitionKey(department), work);
+  }
 }
 
 /**

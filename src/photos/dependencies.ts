@@ -30,6 +30,11 @@ export interface PhotoDependencies {
    */
   sweepGraceMs?: number;
   now?: () => Date;
+  /** Test hooks of the sweeps (pauses between their steps). */
+  sweepHooks?: {
+    /** Before the references are read again for one version about to be deleted. */
+    beforeRecheck?: (blobName: string) => Promise<void> | void;
+  };
 }
 
 /** The time of `deps` (its clock, or the machine's). */

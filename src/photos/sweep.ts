@@ -6,7 +6,7 @@ import type { ContainerClient } from '@azure/storage-blob';
 import { readEntity } from '../directory';
 import { PHOTO_BLOB_PROPERTY } from '../sas/photoLocator';
 import { ensureContainer } from '../storage/createOnce';
-import { isNotFound, withStorageErrors } from '../storage/errors';
+import { isNotFound, tookEffect, withStorageErrors } from '../storage/errors';
 import { departmentPartitionKey, employeeRowKey, photoBlobPrefix } from '../storage/keys';
 import { now, type PhotoDependencies } from './dependencies';
 
@@ -18,9 +18,12 @@ export const PHOTO_SWEEP_GRACE_MS = 15 * 60_000;
 
 /**
  * Deletes the photo versions of an employee that are not `keep`, not referenced by the employee
- * or its archived copy, and older than the grace period. The versions are listed first and the
- * references read after the listing, right before the deletes, so a version adopted while the
- * sweep runs is seen as referenced; with no version past the grace period nothing is read.
+ * or its archived copy, and older than the grace period. The versions are listed first; right
+ * before each delete the references are read again (a version adopted while the sweep runs is seen
+ * as referenced), and the delete is conditional on the ETag the listing saw (a version written
+ * again since, e.g. copied back by a move, is not the one judged). With no version past the grace
+ * period nothing is read. The grace period is what keeps a version a client uploaded (write SAS)
+ * or a move copied, and is about to adopt, from being deleted before the employee names it.
  * Deleting a version that is already gone is not an error: sweeps may run at the same time.
  *
  * @returns the names deleted.
@@ -38,19 +41,21 @@ export async function sweepPhotos(
   await ensureContainer(deps.photos);
   const cutoff = now(deps).getTime() - graceMs;
   const kept = new Set(keep);
-  const candidates: string[] = [];
+  const candidates: { name: string; etag: string }[] = [];
   await withStorageErrors(async () => {
     for await (const blob of deps.photos.listBlobsFlat({ prefix })) {
       const created = blob.properties.createdOn ?? blob.properties.lastModified;
-      if (!kept.has(blob.name) && created.getTime() <= cutoff) candidates.push(blob.name);
+      if (!kept.has(blob.name) && created.getTime() <= cutoff) {
+        candidates.push({ name: blob.name, etag: blob.properties.etag });
+      }
     }
   });
-  if (candidates.length === 0) return [];
-  const referenced = await referencedPhotos(deps, department, employeeId);
   const deleted: string[] = [];
-  for (const name of candidates) {
+  for (const { name, etag } of candidates) {
+    await deps.sweepHooks?.beforeRecheck?.(name);
+    const referenced = await referencedPhotos(deps, department, employeeId);
     if (referenced.has(name)) continue;
-    if (await deleteBlobIfExists(deps.photos, name)) deleted.push(name);
+    if (await deleteBlobIfExists(deps.photos, name, etag)) deleted.push(name);
   }
   return deleted;
 }
@@ -80,7 +85,9 @@ async function referencedPhotos(
 
 /**
  * After the employee left the directory (deleted or archived): removes every photo version the
- * archived copy does not name.
+ * archived copy does not name, past the grace period like every sweep — the employee may have been
+ * created again (or moved back) and be about to adopt a version uploaded (or copied) just now.
+ * Younger versions nobody adopts are left to the daily sweep (sweepUnadopted.ts).
  *
  * @throws {DomainError} for storage faults.
  */
@@ -89,20 +96,27 @@ export async function removePhotosOfGoneEmployee(
   department: string,
   employeeId: string,
 ): Promise<string[]> {
-  return sweepPhotos(deps, department, employeeId, [], 0);
+  return sweepPhotos(deps, department, employeeId, []);
 }
 
 /**
- * Deletes a blob; false when it was already gone.
+ * Deletes a blob (only as it was at `etag`, when given); false when it was already gone or has
+ * been written again since.
  *
  * @throws {DomainError} for storage faults.
  */
 export async function deleteBlobIfExists(
   container: ContainerClient,
   blobName: string,
+  etag?: string,
 ): Promise<boolean> {
-  const response = await withStorageErrors(() =>
-    container.getBlockBlobClient(blobName).deleteIfExists(),
-  );
-  return response.succeeded;
+  let succeeded = false;
+  // Not found (deleteIfExists) and a changed ETag (412) both mean: nothing of ours to delete.
+  const applied = await tookEffect(async () => {
+    const response = await container
+      .getBlockBlobClient(blobName)
+      .deleteIfExists(etag === undefined ? {} : { conditions: { ifMatch: etag } });
+    succeeded = response.succeeded;
+  });
+  return applied && succeeded;
 }

@@ -116,6 +116,8 @@ describe('malformed settings name the setting', () => {
     ['STORAGE_TRY_TIMEOUT_MS', '99', /between 100 and 600000/],
     ['STORAGE_RETRY_DELAY_MS', '-5', /between 1 and 60000/],
     ['LOGIN_RETENTION_DAYS', '0', /between 1 and 3650/],
+    // Zero grace would let the sweeps delete a photo version just uploaded, before its adoption.
+    ['PHOTO_SWEEP_GRACE_MINUTES', '0', /between 1 and 10080/],
     ['EMPLOYEES_TABLE', 'Employees-2026', /table name/],
     ['EMPLOYEES_TABLE', '1Employees', /table name/],
     ['ARCHIVE_TABLE', 'ab', /table name/],

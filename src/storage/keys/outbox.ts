@@ -43,3 +43,37 @@ export function parseOutboxRowKey(
 export function outboxRowKeyRange(): { ge: string; lt: string } {
   return prefixRange(OUTBOX_PREFIX);
 }
+
+const OUTBOX_DEAD_LETTER_PREFIX = 'deadletter_';
+
+/**
+ * RowKey of the dead-letter record of an outbox row nobody can drain (no readable change), in the
+ * same department partition: `deadletter_<the row's RowKey>`. Outside {@link outboxRowKeyRange}, so
+ * drains never read it again.
+ *
+ * @throws {ValidationError} for a RowKey outside {@link outboxRowKeyRange}.
+ */
+export function outboxDeadLetterRowKey(outboxRowKey: string): string {
+  const range = outboxRowKeyRange();
+  if (!(outboxRowKey >= range.ge && outboxRowKey < range.lt)) {
+    throw new ValidationError(
+      `"${outboxRowKey}" is not the RowKey of an outbox row.`,
+      'rowKey',
+      'InvalidOutboxRowKey',
+    );
+  }
+  return `${OUTBOX_DEAD_LETTER_PREFIX}${outboxRowKey}`;
+}
+
+/** Reverses {@link outboxDeadLetterRowKey}: the outbox row's RowKey; `undefined` for any other. */
+export function parseOutboxDeadLetterRowKey(rowKey: string): string | undefined {
+  if (!rowKey.startsWith(OUTBOX_DEAD_LETTER_PREFIX)) return undefined;
+  const outboxRowKey = rowKey.slice(OUTBOX_DEAD_LETTER_PREFIX.length);
+  const range = outboxRowKeyRange();
+  return outboxRowKey >= range.ge && outboxRowKey < range.lt ? outboxRowKey : undefined;
+}
+
+/** Bounds of every outbox dead-letter record in a department partition. */
+export function outboxDeadLetterRowKeyRange(): { ge: string; lt: string } {
+  return prefixRange(OUTBOX_DEAD_LETTER_PREFIX);
+}

@@ -11,6 +11,7 @@ import type { CopyResult } from '../../../src/orchestrations/move/copyToTarget';
 import { MAX_COPY_ROUNDS, type MoveInput } from '../../../src/orchestrations/move/moveRequest';
 import { isRefusal } from '../../../src/orchestrations/refusal';
 import {
+  PHOTO_SWEEP_GRACE_MS,
   photoReadUrl,
   removePhotosOfGoneEmployee,
   uploadPhoto,
@@ -176,7 +177,9 @@ it('moves the photo: the target serves it, and the source sweep leaves it alone'
   expect(Buffer.from(await read.arrayBuffer()).equals(png)).toBe(true);
 
   // The index worker's sweep of the gone source employee.
-  await removePhotosOfGoneEmployee(deps, 'Sales', '000001');
+  // (past the grace period, which spares versions uploaded or copied just now)
+  const later = () => new Date(Date.now() + PHOTO_SWEEP_GRACE_MS + 60_000);
+  await removePhotosOfGoneEmployee({ ...deps, now: later }, 'Sales', '000001');
   const names: string[] = [];
   for await (const blob of photos.listBlobsFlat()) names.push(blob.name);
   expect(names).toEqual([moved.photoUrl!.slice(moved.photoUrl!.indexOf('Marketing/'))]);

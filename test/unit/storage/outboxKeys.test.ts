@@ -86,3 +86,22 @@ describe('index outbox keys', () => {
     }
   });
 });
+
+describe('outbox dead-letter keys', () => {
+  it('round-trip the RowKey of any outbox row, outside the outbox range', () => {
+    for (const rowKey of [keys.outboxRowKey('000223', 'abc'), 'outbox_garbage']) {
+      const dead = keys.outboxDeadLetterRowKey(rowKey);
+      expect(dead).toBe(`deadletter_${rowKey}`);
+      expect(keys.parseOutboxDeadLetterRowKey(dead)).toBe(rowKey);
+      expect(inRange(dead)).toBe(false);
+      const range = keys.outboxDeadLetterRowKeyRange();
+      expect(dead >= range.ge && dead < range.lt).toBe(true);
+    }
+  });
+
+  it('refuse what is no outbox row, and parse nothing else', () => {
+    expect(() => keys.outboxDeadLetterRowKey('empid_000001')).toThrow(ValidationError);
+    expect(keys.parseOutboxDeadLetterRowKey('deadletter_empid_000001')).toBeUndefined();
+    expect(keys.parseOutboxDeadLetterRowKey('outbox_000001_a')).toBeUndefined();
+  });
+});
