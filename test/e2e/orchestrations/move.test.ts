@@ -104,7 +104,7 @@ it('refuses a move into the same department with 400', async () => {
   expect(response).toMatchObject({ status: 400, json: { error: { code: 'SameDepartment' } } });
 });
 
-it('moves the photo: the target serves it, also after the source was swept', async () => {
+it('moves the photo: the target serves it, also while the source’s old version waits out the sweep’s grace', async () => {
   const created = await send(host, 'POST', '/departments/Sales/employees', {
     employeeId: '000003',
     firstName: 'Pat',
