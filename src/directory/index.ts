@@ -24,6 +24,7 @@ export {
 } from './directoryErrors';
 export {
   employeeDataProperties,
+  incarnationOf,
   readEmployeeData,
   readEmployeeFields,
   readEmployeeMeta,

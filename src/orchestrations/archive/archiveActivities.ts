@@ -4,7 +4,12 @@
  * ({@link archiveEmployee}: copy to `EmployeesArchive`, then the directory's idempotent delete).
  */
 import { archiveEmployee, type ArchiveOutcome } from '../../archive/archiveEmployee';
-import { departmentNotFound, listEmployeeEntities, loadDepartment } from '../../directory';
+import {
+  departmentNotFound,
+  incarnationOf,
+  listEmployeeEntities,
+  loadDepartment,
+} from '../../directory';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
 import type { OrchestrationServices } from '../services';
 
@@ -14,6 +19,12 @@ export const EMPLOYEE_PAGE_SIZE = 100;
 /** A page of a department's employee ids. */
 export interface EmployeeIdPage {
   employeeIds: string[];
+  /**
+   * The incarnation of each listed employee (same order), so that a re-run archive activity never
+   * archives an employee created again with the id since. Absent in pages listed before
+   * incarnations (an orchestration in flight across the upgrade).
+   */
+  incarnations?: string[];
   continuationToken: string | null;
 }
 
@@ -37,6 +48,7 @@ export function listEmployeePageActivity(
     });
     return {
       employeeIds: page.entities.map((e) => String(e.EmployeeId)),
+      incarnations: page.entities.map(incarnationOf),
       continuationToken: page.continuationToken,
     };
   });
@@ -46,11 +58,13 @@ export function listEmployeePageActivity(
  * Activity: archives one employee (safe to run again: the sequence is idempotent). The activity's
  * own replay is the durable record of the delete, as the queue message is for the queue worker:
  * with the change sink given, a replay that finds the employee already archived publishes the
- * `archived` change again, and the delete skips the pre-write announcement.
+ * `archived` change again, and the delete skips the pre-write announcement. Only the listed
+ * incarnation is archived: a re-run after the employee was created again with the id is
+ * `superseded` and touches nothing.
  */
 export async function archiveEmployeeActivity(
   services: OrchestrationServices,
-  input: { department: string; employeeId: string },
+  input: { department: string; employeeId: string; incarnation?: string },
 ): Promise<ArchiveOutcome['outcome']> {
   const result = await archiveEmployee(
     {
@@ -61,6 +75,7 @@ export async function archiveEmployeeActivity(
     },
     input.department,
     input.employeeId,
+    { incarnation: input.incarnation },
   );
   return result.outcome;
 }

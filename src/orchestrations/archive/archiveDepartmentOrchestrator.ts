@@ -54,18 +54,19 @@ export function* archiveDepartmentOrchestrator(
     continuationToken: input.continuationToken ?? null,
   });
   if (isRefusal(page)) throw refusalError(page);
-  const { employeeIds, continuationToken: next } = page as EmployeeIdPage;
+  const { employeeIds, incarnations, continuationToken: next } = page as EmployeeIdPage;
   for (const ids of chunk(employeeIds, MAX_PARALLEL_ACTIVITIES)) {
     const outcomes = (yield context.df.Task.all(
       ids.map((employeeId) =>
         context.df.callActivityWithRetry(Activities.archiveEmployee, retry, {
           department,
           employeeId,
+          incarnation: incarnations?.[employeeIds.indexOf(employeeId)],
         }),
       ),
     )) as ArchiveOutcome['outcome'][];
     for (const outcome of outcomes) {
-      if (outcome === 'notFound') output.notFound++;
+      if (outcome === 'notFound' || outcome === 'superseded') output.notFound++;
       else output.archived++;
     }
   }
