@@ -155,9 +155,12 @@ export async function archiveEmployee(
     const ours = current && incarnationOf(current) === incarnation ? current : undefined;
     const reviews = ours ? await readOwnReviews(employees, ours) : [];
     await options.afterStep?.('read');
-    if (!ours) {
-      return finishedOrSuperseded(archive, changes, department, employeeId, incarnation);
+    if (current && !ours) {
+      // Another incarnation holds the id (the employee was deleted or archived, then created
+      // again): whatever happened to ours, this request no longer concerns the directory.
+      return { outcome: 'superseded', incarnation: incarnation ?? incarnationOf(current) };
     }
+    if (!ours) return finishedOrSuperseded(archive, changes, department, employeeId, incarnation);
     const employee = storedToEmployee(ours);
     if (!employee) return { outcome: 'notFound' };
     const bound = incarnationOf(ours); // the incarnation asked for
@@ -193,9 +196,9 @@ export async function archiveEmployee(
 }
 
 /**
- * The directory holds no employee of the incarnation: either an earlier run archived it (a crash
- * may have come between the delete and its change message: publish it again), or it is gone
- * unarchived / replaced by another incarnation, and the request is superseded.
+ * The directory holds no employee with the id: either an earlier run archived this incarnation (a
+ * crash may have come between the delete and its change message: publish it again), or it is gone
+ * unarchived, and the request is superseded.
  */
 async function finishedOrSuperseded(
   archive: TableClient,
