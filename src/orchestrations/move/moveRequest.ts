@@ -2,7 +2,6 @@
  * What a move is about, and the write id that marks the copies one move writes.
  */
 import { incarnationOf } from '../../directory';
-import { LEGACY_INCARNATION } from '../../storage/keys';
 
 /** Move employee `employeeId` from `department` to `toDepartment`. */
 export interface MoveRequest {
@@ -17,8 +16,8 @@ export interface MoveInput extends MoveRequest {
   moveId: string;
   /**
    * The incarnation of the employee the validation found (docs/queues.md "Incarnations"); the copy
-   * and the removal touch no other. Absent before the validation, and in moves validated before
-   * incarnations existed: then the legacy incarnation (all employees were legacy then).
+   * and the removal touch no other. Absent before the validation (and in moves validated before
+   * incarnations existed): then any incarnation found is moved, as before incarnations.
    */
   incarnation?: string;
 }
@@ -28,7 +27,7 @@ export function isMovedIncarnation(
   source: { entity: Record<string, unknown> },
   move: MoveInput,
 ): boolean {
-  return incarnationOf(source.entity) === (move.incarnation ?? LEGACY_INCARNATION);
+  return move.incarnation === undefined || incarnationOf(source.entity) === move.incarnation;
 }
 
 /** Copy-and-remove rounds before a move whose source keeps changing gives up (source intact). */
