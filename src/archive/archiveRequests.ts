@@ -47,10 +47,9 @@ export function requestedIncarnation(message: ArchiveRequestMessage): string {
  */
 export function parseArchiveRequest(payload: unknown): ArchiveRequestMessage {
   const parsed = messageSchema.safeParse(payload);
-  if (!parsed.success) {
-    throw new Error(`Not an archive request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const [problem] = parsed.error.issues;
+  throw new Error(`Not an archive request: ${problem ? problem.message : 'invalid'}`);
 }
 
 /**
