@@ -16,6 +16,8 @@
 import { odata, type TableClient } from '@azure/data-tables';
 import type { QueueClient } from '@azure/storage-queue';
 import { loadConfig } from '../../src/config';
+import type { ArchiveRequestMessage } from '../../src/archive/archiveRequests';
+import { incarnationOf } from '../../src/directory';
 import { createDirectory } from '../../src/directory/directory';
 import { mapBounded } from '../../src/storage/parallel';
 import { createStorageClients } from '../../src/storage/clients';
@@ -24,6 +26,8 @@ import {
   emailRowKey,
   employeeRowKey,
   employeeRowKeyRange,
+  parseDepartmentPartitionKey,
+  parseEmployeeRowKey,
 } from '../../src/storage/keys';
 import { sendJsonMessage } from '../../src/storage/queue';
 import { startBuiltHost } from '../builtHost';
@@ -72,6 +76,36 @@ async function seed(env: BenchEnv, tableName: string, count: number, warmUp = 0)
   }
 }
 
+/** `department/employeeId` → the incarnation of each employee of a table (read once, uncounted). */
+type Incarnations = Map<string, string>;
+
+async function readIncarnations(table: TableClient): Promise<Incarnations> {
+  const range = employeeRowKeyRange();
+  const filter = odata`RowKey ge ${range.ge} and RowKey lt ${range.lt}`;
+  const incarnations: Incarnations = new Map();
+  for await (const entity of table.listEntities<Record<string, unknown>>({
+    queryOptions: { filter, select: ['PartitionKey', 'RowKey', 'Incarnation'] },
+  })) {
+    const department = parseDepartmentPartitionKey(entity.partitionKey ?? '');
+    const employeeId = parseEmployeeRowKey(entity.rowKey ?? '');
+    if (department !== undefined && employeeId !== undefined) {
+      incarnations.set(`${department}/${employeeId}`, incarnationOf(entity));
+    }
+  }
+  return incarnations;
+}
+
+/** The `archive-requests` message `POST .../archive` enqueues for the employee. */
+function archiveRequest(
+  incarnations: Incarnations,
+  department: string,
+  employeeId: string,
+): ArchiveRequestMessage {
+  const incarnation = incarnations.get(`${department}/${employeeId}`);
+  if (incarnation === undefined) throw new Error(`Employee ${employeeId} was not seeded.`);
+  return { v: 2, department, employeeId, incarnation };
+}
+
 /** Employees in an archive table (primary entities only). */
 async function countArchived(table: TableClient): Promise<number> {
   const range = employeeRowKeyRange();
@@ -115,6 +149,7 @@ const STEADY_BACKLOG = 64;
  * steady stream of `POST .../archive` calls would; queue length is read directly (not counted).
  */
 async function enqueueSteadily(
+  incarnations: Incarnations,
   queue: QueueClient,
   direct: QueueClient,
   employees: readonly { department: string; employeeId: string }[],
@@ -129,7 +164,7 @@ async function enqueueSteadily(
     const chunk = employees.slice(next, next + room);
     next += chunk.length;
     await mapBounded(chunk, CONCURRENCY, (e) =>
-      sendJsonMessage(queue, { v: 1, department: e.department, employeeId: e.employeeId }),
+      sendJsonMessage(queue, archiveRequest(incarnations, e.department, e.employeeId)),
     );
   }
 }
@@ -155,6 +190,8 @@ const archiveThroughput: BenchCase = {
     // Employees 1..count are archived by the steady run, count+1..2·count by the backlog run.
     await seed(env, names.employees, 2 * count, warmUp);
     await seed(env, names.rawEmployees, count);
+    // Each message names the employee's incarnation, as the HTTP handler's does.
+    const incarnations = await readIncarnations(direct.table(names.employees));
     const archiveQueue = env.clients.queue(names.archiveQueue);
     await archiveQueue.create();
 
@@ -212,11 +249,10 @@ const archiveThroughput: BenchCase = {
         Array.from({ length: warmUp }, (_, i) => benchEmployee(FIRST_WARM_UP_EMPLOYEE + i)),
         CONCURRENCY,
         (e) =>
-          sendJsonMessage(archiveQueue, {
-            v: 1,
-            department: WARM_UP_DEPARTMENT,
-            employeeId: e.employeeId,
-          }),
+          sendJsonMessage(
+            archiveQueue,
+            archiveRequest(incarnations, WARM_UP_DEPARTMENT, e.employeeId),
+          ),
       );
       await waitForEmptyQueue(direct.queue(names.archiveQueue), 60_000);
       env.resetTraffic();
@@ -225,7 +261,7 @@ const archiveThroughput: BenchCase = {
         `enqueue steadily (≤ ${STEADY_BACKLOG} waiting) + host queue trigger (archiveEmployee)`,
         count,
         async () => {
-          await enqueueSteadily(archiveQueue, directQueue, ids);
+          await enqueueSteadily(incarnations, archiveQueue, directQueue, ids);
           await waitForEmptyQueue(directQueue, 120_000);
           return { entities: count };
         },
@@ -236,11 +272,7 @@ const archiveThroughput: BenchCase = {
         count,
         async () => {
           await mapBounded(employeesFrom(count + 1), CONCURRENCY, (e) =>
-            sendJsonMessage(archiveQueue, {
-              v: 1,
-              department: e.department,
-              employeeId: e.employeeId,
-            }),
+            sendJsonMessage(archiveQueue, archiveRequest(incarnations, e.department, e.employeeId)),
           );
           await waitForEmptyQueue(directQueue, 120_000);
           return { entities: count };
