@@ -7,9 +7,10 @@
  * 1. read the employee, then its yearly reviews from `Employees` (one range query, none when the
  *    employee lists no reviews): exactly the reviews the employee lists (`ReviewYears`; a review
  *    is only ever written together with its year on the employee, conditional on its ETag);
- * 2. insert-or-replace them into `EmployeesArchive` under the same keys, in entity group
- *    transactions of up to 100 (they share the department's partition there too), the employee
- *    last;
+ * 2. insert-or-replace them into `EmployeesArchive` under the keys of the employee's incarnation
+ *    (`archiveRowKey`: one set of records per incarnation, so archiving an employee created again
+ *    with the id never overwrites the earlier one's), in entity group transactions of up to 100
+ *    (they share the department's partition there too), the employee last;
  * 3. delete the employee from the directory — employee, email copy, department count,
  *    same-partition last-name index and its reviews — only if the employee entity is still exactly
  *    the version read in step 1 (`exactEtag`). Any review written since changed that version too,
@@ -28,6 +29,10 @@
  * nudge, the row having been committed with the delete). That is why a caller that passes
  * {@link ArchiveDependencies.changes} lets the delete skip the directory's optional pre-write
  * announcement. The employee's photo blob is kept: the archived entity still names it (`PhotoBlob`).
+ *
+ * The sequence archives one incarnation of the employee (docs/queues.md "Incarnations"): when
+ * another one holds the id — the employee was deleted or archived and created again, perhaps while
+ * this message waited for its redelivery — it is `superseded` and touches nothing.
  *
  * Reused by the department-archive orchestration (one activity per employee).
  */
