@@ -5,12 +5,53 @@
  */
 import { odata, type TableClient } from '@azure/data-tables';
 import type { QueueClient } from '@azure/storage-queue';
+import type { ArchiveRequestMessage } from '../src/archive/archiveRequests';
+import { incarnationOf } from '../src/directory';
 import { mapBounded } from '../src/storage/parallel';
-import { employeeRowKeyRange } from '../src/storage/keys';
+import {
+  employeeRowKeyRange,
+  parseDepartmentPartitionKey,
+  parseEmployeeRowKey,
+} from '../src/storage/keys';
 import { sendJsonMessage } from '../src/storage/queue';
 
 /** The host's `batchSize` (host.json): how many archive messages it handles at once. */
 export const ARCHIVE_HOST_BATCH = 16;
+
+/** `department/employeeId` → the incarnation of each seeded employee (read once, uncounted). */
+export type Incarnations = Map<string, string>;
+
+/** The incarnations of every employee of a table, as `POST .../archive` reads them. */
+export async function readIncarnations(table: TableClient): Promise<Incarnations> {
+  const range = employeeRowKeyRange();
+  const filter = odata`RowKey ge ${range.ge} and RowKey lt ${range.lt}`;
+  const incarnations: Incarnations = new Map();
+  for await (const entity of table.listEntities<Record<string, unknown>>({
+    queryOptions: { filter, select: ['PartitionKey', 'RowKey', 'Incarnation'] },
+  })) {
+    const department = parseDepartmentPartitionKey(entity.partitionKey ?? '');
+    const employeeId = parseEmployeeRowKey(entity.rowKey ?? '');
+    if (department !== undefined && employeeId !== undefined) {
+      incarnations.set(`${department}/${employeeId}`, incarnationOf(entity));
+    }
+  }
+  return incarnations;
+}
+
+/**
+ * The `archive-requests` message `POST .../archive` enqueues for the employee.
+ *
+ * @throws {Error} when the employee was not seeded.
+ */
+export function archiveRequest(
+  incarnations: Incarnations,
+  department: string,
+  employeeId: string,
+): ArchiveRequestMessage {
+  const incarnation = incarnations.get(`${department}/${employeeId}`);
+  if (incarnation === undefined) throw new Error(`Employee ${employeeId} was not seeded.`);
+  return { v: 2, department, employeeId, incarnation };
+}
 
 /** Employees in an archive table (primary entities only). */
 export async function countArchived(table: TableClient): Promise<number> {
@@ -55,6 +96,7 @@ export const STEADY_BACKLOG = 64;
  * steady stream of `POST .../archive` calls would; queue length is read directly (not counted).
  */
 export async function enqueueSteadily(
+  incarnations: Incarnations,
   queue: QueueClient,
   direct: QueueClient,
   employees: readonly { department: string; employeeId: string }[],
@@ -69,7 +111,7 @@ export async function enqueueSteadily(
     const chunk = employees.slice(next, next + room);
     next += chunk.length;
     await mapBounded(chunk, ARCHIVE_HOST_BATCH, (e) =>
-      sendJsonMessage(queue, { v: 1, department: e.department, employeeId: e.employeeId }),
+      sendJsonMessage(queue, archiveRequest(incarnations, e.department, e.employeeId)),
     );
   }
 }

@@ -9,7 +9,11 @@
 import { app, type InvocationContext } from '@azure/functions';
 import { z } from 'zod';
 import { archiveEmployee, getArchivedEmployee } from '../src/archive/archiveEmployee';
-import { parseArchiveRequest, requestArchive } from '../src/archive/archiveRequests';
+import {
+  parseArchiveRequest,
+  requestArchive,
+  requestedIncarnation,
+} from '../src/archive/archiveRequests';
 import { settingOrDefault } from '../src/config';
 import { services } from './shared/services';
 import { employeeRoute } from './shared/input';
@@ -82,13 +86,19 @@ export async function archiveWorker(
   context: InvocationContext,
 ): Promise<void> {
   const message = parseArchiveRequest(queuePayload(queueEntry));
+  const incarnation = requestedIncarnation(message);
   const result = await archiveEmployee(
     services().archive(),
     message.department,
     message.employeeId,
+    {
+      incarnation,
+    },
   );
+  // `superseded`: the employee the request was accepted for is gone (or was created again with
+  // the id since); nothing was touched and the message completes.
   context.log(
-    `Archive ${message.department}/${message.employeeId} (delivery ${dequeueCount(context)}): ${result.outcome}.`,
+    `Archive ${message.department}/${message.employeeId} incarnation ${incarnation} (delivery ${dequeueCount(context)}): ${result.outcome}.`,
   );
 }
 

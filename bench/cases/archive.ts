@@ -26,7 +26,9 @@ import { benchEmployee, type BenchEmployee } from '../employees';
 import {
   ARCHIVE_HOST_BATCH as CONCURRENCY,
   countArchived,
+  archiveRequest,
   enqueueSteadily,
+  readIncarnations,
   STEADY_BACKLOG,
   waitForEmptyQueue,
 } from '../archiveQueue';
@@ -91,6 +93,7 @@ const archiveThroughput: BenchCase = {
     // Employees 1..count are archived by the steady run, count+1..2·count by the backlog run.
     await seed(env, names.employees, 2 * count, warmUp);
     await seed(env, names.rawEmployees, count);
+    const incarnations = await readIncarnations(env.clients.table(names.employees));
     const archiveQueue = env.clients.queue(names.archiveQueue);
     await archiveQueue.create();
 
@@ -148,11 +151,10 @@ const archiveThroughput: BenchCase = {
         Array.from({ length: warmUp }, (_, i) => benchEmployee(FIRST_WARM_UP_EMPLOYEE + i)),
         CONCURRENCY,
         (e) =>
-          sendJsonMessage(archiveQueue, {
-            v: 1,
-            department: WARM_UP_DEPARTMENT,
-            employeeId: e.employeeId,
-          }),
+          sendJsonMessage(
+            archiveQueue,
+            archiveRequest(incarnations, WARM_UP_DEPARTMENT, e.employeeId),
+          ),
       );
       await waitForEmptyQueue(direct.queue(names.archiveQueue), 60_000);
       env.resetTraffic();
@@ -161,7 +163,7 @@ const archiveThroughput: BenchCase = {
         `enqueue steadily (≤ ${STEADY_BACKLOG} waiting) + host queue trigger (archiveEmployee)`,
         count,
         async () => {
-          await enqueueSteadily(archiveQueue, directQueue, ids);
+          await enqueueSteadily(incarnations, archiveQueue, directQueue, ids);
           await waitForEmptyQueue(directQueue, 120_000);
           return { entities: count };
         },
@@ -172,11 +174,7 @@ const archiveThroughput: BenchCase = {
         count,
         async () => {
           await mapBounded(employeesFrom(count + 1), CONCURRENCY, (e) =>
-            sendJsonMessage(archiveQueue, {
-              v: 1,
-              department: e.department,
-              employeeId: e.employeeId,
-            }),
+            sendJsonMessage(archiveQueue, archiveRequest(incarnations, e.department, e.employeeId)),
           );
           await waitForEmptyQueue(directQueue, 120_000);
           return { entities: count };

@@ -20,7 +20,9 @@ import { sendJsonMessage } from '../../src/storage/queue';
 import {
   ARCHIVE_HOST_BATCH,
   countArchived,
+  archiveRequest,
   enqueueSteadily,
+  readIncarnations,
   waitForEmptyQueue,
 } from '../archiveQueue';
 import { startBuiltHost, type BuiltHost } from '../builtHost';
@@ -109,6 +111,7 @@ const departmentArchive: BenchCase = {
       departments.push({ name, size });
     }
     await env.clients.queue(names.archiveQueue).create();
+    const incarnations = await readIncarnations(env.clients.table(names.employees));
 
     const host = await startBuiltHost(env, 'dist/functions/{orchestrations,archive}.js', {
       EMPLOYEES_TABLE: names.employees,
@@ -125,7 +128,7 @@ const departmentArchive: BenchCase = {
     try {
       // Warm-up, both ways (not measured).
       await mapBounded(warmQueueIds, ARCHIVE_HOST_BATCH, (employeeId) =>
-        sendJsonMessage(archiveQueue, { v: 1, department: 'WarmQueued', employeeId }),
+        sendJsonMessage(archiveQueue, archiveRequest(incarnations, 'WarmQueued', employeeId)),
       );
       await waitForEmptyQueue(directQueue, 60_000);
       await archiveDepartment(host, 'WarmArchive');
@@ -135,6 +138,7 @@ const departmentArchive: BenchCase = {
         queueCount,
         async () => {
           await enqueueSteadily(
+            incarnations,
             archiveQueue,
             directQueue,
             queueIds.map((employeeId) => ({ department: 'Queued', employeeId })),

@@ -7,9 +7,10 @@
  * 1. read the employee, then its yearly reviews from `Employees` (one range query, none when the
  *    employee lists no reviews): exactly the reviews the employee lists (`ReviewYears`; a review
  *    is only ever written together with its year on the employee, conditional on its ETag);
- * 2. insert-or-replace them into `EmployeesArchive` under the same keys, in entity group
- *    transactions of up to 100 (they share the department's partition there too), the employee
- *    last;
+ * 2. insert-or-replace them into `EmployeesArchive` under the keys of the employee's incarnation
+ *    (`archiveRowKey`: one set of records per incarnation, so archiving an employee created again
+ *    with the id never overwrites the earlier one's), in entity group transactions of up to 100
+ *    (they share the department's partition there too), the employee last;
  * 3. delete the employee from the directory — employee, email copy, department count,
  *    same-partition last-name index and its reviews — only if the employee entity is still exactly
  *    the version read in step 1 (`exactEtag`). Any review written since changed that version too,
@@ -29,19 +30,26 @@
  * {@link ArchiveDependencies.changes} lets the delete skip the directory's optional pre-write
  * announcement. The employee's photo blob is kept: the archived entity still names it (`PhotoBlob`).
  *
+ * The sequence archives one incarnation of the employee (docs/queues.md "Incarnations"): when
+ * another one holds the id — the employee was deleted or archived and created again, perhaps while
+ * this message waited for its redelivery — it is `superseded` and touches nothing.
+ *
  * Reused by the department archive (archiveEmployees.ts) for an employee that changed while its
- * page was archived.
+ * page was archived, and for one a re-run finds gone from the directory.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import {
   EntityTypes,
+  incarnationOf,
   isEntityOfType,
   readEmployeeMeta,
   readEntity,
+  readWholeRange,
   storedToEmployee,
   type Employee,
   type EmployeeChangeSink,
   type EmployeeService,
+  type StoredEntity,
   type StoredProperties,
   type Versioned,
 } from '../directory';
@@ -51,6 +59,8 @@ import { submitEntityGroupTransaction } from '../storage/entityGroupTransaction'
 import { withStorageErrors } from '../storage/errors';
 import { rowKeyRangeFilter } from '../storage/filters';
 import {
+  archivedEmployeeRowKeyRange,
+  archiveRowKey,
   departmentPartitionKey,
   employeeRowKey,
   parseReviewRowKey,
@@ -80,6 +90,12 @@ export type ArchiveStep = 'read' | 'archived' | 'removed';
 
 /** Options of {@link archiveEmployee}. */
 export interface ArchiveOptions {
+  /**
+   * The incarnation to archive (docs/queues.md "Incarnations"): an employee of another one (a
+   * re-created employee with the id), or none, is left alone — the request is `superseded`.
+   * Omitted, the sequence binds to the incarnation it first reads (callers that knew none).
+   */
+  incarnation?: string;
   /** Called after each step (observability; tests inject crashes here). */
   afterStep?: (step: ArchiveStep) => Promise<void> | void;
 }
@@ -88,6 +104,8 @@ export interface ArchiveOptions {
 export type ArchiveOutcome =
   | { outcome: 'archived'; employee: Employee }
   | { outcome: 'alreadyArchived'; employee: Employee }
+  /** The incarnation asked for is gone unarchived, or replaced: nothing was touched. */
+  | { outcome: 'superseded'; incarnation: string }
   | { outcome: 'notFound' };
 
 const SYSTEM_PROPERTIES = new Set(['etag', 'timestamp', 'odata.etag', 'odata.metadata']);
@@ -95,24 +113,29 @@ const MAX_ROUNDS = 10;
 /** Operations of one entity group transaction. */
 const MAX_TRANSACTION_OPERATIONS = 100;
 
-/** The archive copy of a stored entity: its keys and properties, without the service's own. */
-export function archivable(entity: StoredRow): TableEntity<StoredProperties> {
+/** The archive copy of a stored entity of one incarnation, under its per-incarnation key. */
+export function archivable(entity: StoredRow, incarnation: string): TableEntity<StoredProperties> {
   const copy: TableEntity<StoredProperties> = {
     partitionKey: entity.partitionKey,
-    rowKey: entity.rowKey,
+    rowKey: archiveRowKey(entity.rowKey, incarnation),
   };
   for (const [name, value] of Object.entries(entity)) {
-    if (!SYSTEM_PROPERTIES.has(name)) copy[name] = value;
+    if (!SYSTEM_PROPERTIES.has(name) && name !== 'partitionKey' && name !== 'rowKey') {
+      copy[name] = value;
+    }
   }
   return copy;
 }
 
 /**
- * Moves one employee from the directory to the archive; safe to run any number of times.
+ * Moves one incarnation of an employee from the directory to the archive; safe to run any number
+ * of times, and never touches another incarnation of the employee.
  *
  * @returns `archived` when this run moved it, `alreadyArchived` when an earlier run (or a crash
- *   after the delete) already had, `notFound` when it is in neither table.
- * @throws {ValidationError} for an invalid department or id.
+ *   after the delete) already had, `superseded` when the incarnation asked for is gone unarchived
+ *   or another one holds the id (nothing written), `notFound` when no incarnation was asked for and
+ *   the employee is in neither table.
+ * @throws {ValidationError} for an invalid department, id or incarnation.
  * @throws {ThrottledError} when the employee kept changing during the move.
  * @throws {DomainError} for storage faults (the queue message is retried).
  */
@@ -125,36 +148,34 @@ export async function archiveEmployee(
   const { employees, archive, directory, changes } = dependencies;
   const partitionKey = departmentPartitionKey(department);
   const rowKey = employeeRowKey(employeeId);
+  let incarnation = options.incarnation;
+  if (incarnation !== undefined) archiveRowKey(rowKey, incarnation); // validates it
   await Promise.all([ensureTable(employees), ensureTable(archive)]);
 
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     // 1. Read the employee, THEN its reviews: a review written in between changes the employee's
     // ETag, so the conditional delete of step 3 cannot take a review that was not archived.
-    const current = await readEntity(employees, partitionKey, rowKey);
-    const reviews = current ? await readOwnReviews(employees, current) : [];
+    const read = await readEntity(employees, partitionKey, rowKey);
+    const current = read && isEntityOfType(read, EntityTypes.employee) ? read : undefined;
+    incarnation ??= current && incarnationOf(current);
+    const ours = current && incarnationOf(current) === incarnation ? current : undefined;
+    const reviews = ours ? await readOwnReviews(employees, ours) : [];
     await options.afterStep?.('read');
-    if (!current || !isEntityOfType(current, EntityTypes.employee)) {
-      const archived = await readEntity(archive, partitionKey, rowKey);
-      const employee = archived ? storedToEmployee(archived) : undefined;
-      if (!employee) return { outcome: 'notFound' };
-      // A crash may have come between the delete and its change message: publish it again.
-      await changes?.publish([
-        {
-          department,
-          employeeId,
-          reason: 'archived',
-          previous: { email: employee.email, lastName: employee.lastName },
-        },
-      ]);
-      return { outcome: 'alreadyArchived', employee };
+    if (current && !ours) {
+      // Another incarnation holds the id (the employee was deleted or archived, then created
+      // again): whatever happened to ours, this request no longer concerns the directory.
+      return { outcome: 'superseded', incarnation: incarnation ?? incarnationOf(current) };
     }
-    const employee = storedToEmployee(current);
+    if (!ours) return finishedOrSuperseded(archive, changes, department, employeeId, incarnation);
+    const employee = storedToEmployee(ours);
     if (!employee) return { outcome: 'notFound' };
+    const bound = incarnationOf(ours); // the incarnation asked for
 
-    // 2. Insert-or-replace into the archive (the employee last, so its presence means complete).
+    // 2. Insert-or-replace into this incarnation's archive records (the employee last, so its
+    // presence means complete). Another incarnation's records have other keys: never touched.
     await copyToArchive(archive, [
-      ...reviews.map(archivable),
-      { ...archivable(current), ArchivedAt: new Date() },
+      ...reviews.map((review) => archivable(review, bound)),
+      { ...archivable(ours, bound), ArchivedAt: new Date() },
     ]);
     await options.afterStep?.('archived');
 
@@ -162,14 +183,16 @@ export async function archiveEmployee(
     try {
       await directory.delete(department, employeeId, {
         mustExist: false,
-        exactEtag: current.etag,
+        exactEtag: ours.etag,
         // The version just archived: the delete need not read it again.
-        read: current,
+        read: ours,
         reason: 'archived',
         announce: changes === undefined,
       });
     } catch (error) {
-      if (error instanceof PreconditionFailedError) continue; // changed meanwhile: archive again
+      // Changed meanwhile: the next round archives it again — or, when the employee was deleted
+      // and created again, finds another incarnation and stops.
+      if (error instanceof PreconditionFailedError) continue;
       throw error;
     }
     await options.afterStep?.('removed');
@@ -180,6 +203,44 @@ export async function archiveEmployee(
 
 /** Payload budget of one archive transaction: under the 4 MiB limit with room for the framing. */
 const MAX_COPY_CHARS = 3_500_000;
+
+/**
+ * The directory holds no employee with the id: either an earlier run archived this incarnation (a
+ * crash may have come between the delete and its change message: publish it again), or it is gone
+ * unarchived, and the request is superseded.
+ */
+async function finishedOrSuperseded(
+  archive: TableClient,
+  changes: EmployeeChangeSink | undefined,
+  department: string,
+  employeeId: string,
+  incarnation: string | undefined,
+): Promise<ArchiveOutcome> {
+  const partitionKey = departmentPartitionKey(department);
+  const archived =
+    incarnation === undefined
+      ? await readNewestArchived(archive, partitionKey, employeeId)
+      : await readEntity(
+          archive,
+          partitionKey,
+          archiveRowKey(employeeRowKey(employeeId), incarnation),
+        );
+  const employee = archived ? storedToEmployee(archived) : undefined;
+  if (!employee) {
+    return incarnation === undefined
+      ? { outcome: 'notFound' }
+      : { outcome: 'superseded', incarnation };
+  }
+  await changes?.publish([
+    {
+      department,
+      employeeId,
+      reason: 'archived',
+      previous: { email: employee.email, lastName: employee.lastName },
+    },
+  ]);
+  return { outcome: 'alreadyArchived', employee };
+}
 
 /**
  * Upserts same-partition entities in entity group transactions of up to 100 (and ~3.5 MB), in
@@ -280,7 +341,37 @@ export async function readReviews(
 }
 
 /**
- * An archived employee, with the ETag of its archive entity.
+ * The newest archive record of the employee (the latest `ArchivedAt` among its incarnations'),
+ * or `undefined`.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+async function readNewestArchived(
+  archive: TableClient,
+  partitionKey: string,
+  employeeId: string,
+): Promise<StoredEntity | undefined> {
+  const records = await readWholeRange(archive, {
+    partitionKey,
+    ...archivedEmployeeRowKeyRange(employeeId),
+  });
+  const archivedAt = (entity: StoredEntity): number => {
+    const value = entity.ArchivedAt;
+    const time =
+      value instanceof Date || typeof value === 'string' ? new Date(value).getTime() : NaN;
+    return Number.isNaN(time) ? 0 : time;
+  };
+  let newest: StoredEntity | undefined;
+  for (const record of records) {
+    if (!isEntityOfType(record, EntityTypes.employee)) continue;
+    if (!newest || archivedAt(record) > archivedAt(newest)) newest = record;
+  }
+  return newest;
+}
+
+/**
+ * An archived employee, with the ETag of its archive entity: when the id was archived more than
+ * once (one record per incarnation), the one archived last.
  *
  * @throws {NotFoundError} `ArchivedEmployeeNotFound` until the move has happened.
  * @throws {DomainError} for storage faults.
@@ -291,11 +382,7 @@ export async function getArchivedEmployee(
   employeeId: string,
 ): Promise<Versioned<Employee>> {
   await ensureTable(archive);
-  const entity = await readEntity(
-    archive,
-    departmentPartitionKey(department),
-    employeeRowKey(employeeId),
-  );
+  const entity = await readNewestArchived(archive, departmentPartitionKey(department), employeeId);
   const employee = entity ? storedToEmployee(entity) : undefined;
   if (!employee || !entity?.etag) {
     throw new NotFoundError(

@@ -16,19 +16,20 @@
  *
  * An employee changed since step 1 (a PATCH, a review) fails only its own delete; it then goes
  * through the one-employee sequence, which reads it again and archives it as it now is. An
- * employee gone from the directory is looked up in the archive: there, it is counted as archived
- * (an earlier run of this page, or a crash after the delete) and its `archived` change is
- * published again; in neither table, it is `notFound`. So running a page again — after a crash at
- * any point — neither loses nor duplicates anyone.
+ * employee gone from the directory goes through that sequence too: the listed incarnation's
+ * archive record found, it is counted as archived (an earlier run of this page, or a crash after
+ * the delete) and its `archived` change is published again; none, it is `superseded` (or
+ * `notFound` without an incarnation). Only the listed incarnation of an id is ever touched (docs/
+ * queues.md "Incarnations"). So running a page again — after a crash at any point — neither loses
+ * nor duplicates anyone.
  */
 import type { TableClient } from '@azure/data-tables';
 import {
   EntityTypes,
+  incarnationOf,
   isEntityOfType,
   readEmployeeMeta,
   readWholeRange,
-  storedToEmployee,
-  type EmployeeChange,
   type EmployeeChangeSink,
   type StoredEntity,
 } from '../directory';
@@ -61,10 +62,20 @@ export interface PageArchived {
   alreadyArchived: number;
   /** In neither table. */
   notFound: number;
+  /**
+   * Another incarnation holds the id than the one listed (the employee was created again since),
+   * or the listed one is gone unarchived: nothing touched (docs/queues.md "Incarnations").
+   */
+  superseded: number;
 }
 
 /** Options of {@link archiveEmployeePage}. */
 export interface ArchivePageOptions {
+  /**
+   * The incarnation listed for each id (same order as the ids given): only that one is archived.
+   * Absent (pages listed before incarnations), whichever incarnation is read is archived.
+   */
+  incarnations?: readonly string[];
   /** Called after each step of the page (tests inject crashes here). */
   afterStep?: (step: ArchiveStep) => Promise<void> | void;
   /** Called before each grouped delete transaction (tests inject edits here). */
@@ -109,19 +120,29 @@ export async function archiveEmployeePage(
   employeeIds: readonly string[],
   options: ArchivePageOptions = {},
 ): Promise<PageArchived> {
-  const { employees, archive, directory, changes } = dependencies;
+  const { employees, archive, directory } = dependencies;
   const partitionKey = departmentPartitionKey(department);
-  const ids = [...new Set(employeeIds)].sort();
+  const listed = new Map<string, string | undefined>(
+    employeeIds.map((id, i) => [id, options.incarnations?.[i]]),
+  );
+  const ids = [...listed.keys()].sort();
   if (ids.length > MAX_ARCHIVE_PAGE) {
     throw new RangeError(`A page holds at most ${MAX_ARCHIVE_PAGE} employees.`);
   }
   ids.forEach(employeeRowKey);
-  const result: PageArchived = { archived: 0, alreadyArchived: 0, notFound: 0 };
+  const result: PageArchived = { archived: 0, alreadyArchived: 0, notFound: 0, superseded: 0 };
   if (ids.length === 0) return result;
   await Promise.all([ensureTable(employees), ensureTable(archive)]);
 
-  // 1. The employees, THEN the reviews of their id range.
-  const current = await readEmployeesOf(employees, partitionKey, ids);
+  // 1. The employees, THEN the reviews of their id range. An employee of another incarnation than
+  // the one listed is left alone.
+  const read = await readEmployeesOf(employees, partitionKey, ids);
+  const current = new Map<string, StoredEntity>();
+  for (const [id, entity] of read) {
+    const wanted = listed.get(id);
+    if (wanted === undefined || incarnationOf(entity) === wanted) current.set(id, entity);
+    else result.superseded++;
+  }
   const present = [...current.values()];
   const withReviews = present.some((e) => readEmployeeMeta(e).reviewYears?.length !== 0);
   const reviews = withReviews
@@ -132,35 +153,27 @@ export async function archiveEmployeePage(
     : [];
   await options.afterStep?.('read');
 
-  // Gone from the directory: archived by an earlier run (publish its change again), or unknown.
-  const absent = ids.filter((id) => !current.has(id));
-  const inArchive = await readEmployeesOf(archive, partitionKey, absent);
-  const republish: EmployeeChange[] = [];
-  for (const id of absent) {
-    const employee = inArchive.get(id) && storedToEmployee(inArchive.get(id)!);
-    if (!employee) {
-      result.notFound++;
-      continue;
-    }
-    result.alreadyArchived++;
-    republish.push({
-      department,
-      employeeId: id,
-      reason: 'archived',
-      previous: { email: employee.email, lastName: employee.lastName },
+  // Gone from the directory (only on a re-run, or when deleted meanwhile): the one-employee
+  // sequence finds this incarnation's archive record (and publishes its change again), or none.
+  for (const id of ids.filter((id) => !read.has(id))) {
+    const gone = await archiveEmployee(dependencies, department, id, {
+      ...(listed.get(id) !== undefined ? { incarnation: listed.get(id) } : {}),
     });
+    result[gone.outcome]++;
   }
-  if (republish.length > 0) await changes.publish(republish);
   if (present.length === 0) return result;
 
   // 2. Copy each employee after its reviews.
   const archivedAt = new Date();
   await copyToArchive(
     archive,
-    present.flatMap((employee) => [
-      ...listedReviews(employee, reviews).map(archivable),
-      { ...archivable(employee), ArchivedAt: archivedAt },
-    ]),
+    present.flatMap((employee) => {
+      const incarnation = incarnationOf(employee);
+      return [
+        ...listedReviews(employee, reviews).map((review) => archivable(review, incarnation)),
+        { ...archivable(employee, incarnation), ArchivedAt: archivedAt },
+      ];
+    }),
   );
   await options.afterStep?.('archived');
 
@@ -173,7 +186,10 @@ export async function archiveEmployeePage(
   // Gone meanwhile, after the copy: archived, as the one-employee sequence counts it on a replay.
   result.alreadyArchived += outcome.gone.length;
   for (const id of outcome.changed) {
-    const again = await archiveEmployee(dependencies, department, id);
+    // Bound to the incarnation copied: one created again meanwhile is left alone.
+    const again = await archiveEmployee(dependencies, department, id, {
+      incarnation: incarnationOf(current.get(id)!),
+    });
     result[again.outcome]++;
   }
   await options.afterStep?.('removed');

@@ -6,23 +6,39 @@
 import type { TableClient } from '@azure/data-tables';
 import type { QueueClient } from '@azure/storage-queue';
 import { z } from 'zod';
-import { employeeNotFound, readEmployeeState } from '../directory';
+import { employeeNotFound, incarnationOf, readEmployeeState } from '../directory';
 import { ensureQueue, ensureTable } from '../storage/createOnce';
-import { departmentPartitionKey, isDepartmentName, isEmployeeId } from '../storage/keys';
+import {
+  departmentPartitionKey,
+  isDepartmentName,
+  isEmployeeId,
+  isIncarnation,
+  LEGACY_INCARNATION,
+} from '../storage/keys';
 import { sendJsonMessage } from '../storage/queue';
 
-/** One `archive-requests` message. */
-export interface ArchiveRequestMessage {
-  v: 1;
-  department: string;
-  employeeId: string;
-}
+/**
+ * One `archive-requests` message: v2 names the incarnation of the employee the request was
+ * accepted for (docs/queues.md "Incarnations"); a v1 message (enqueued before incarnations) only
+ * ever archives a legacy employee, so it cannot take an employee created after it was enqueued.
+ */
+export type ArchiveRequestMessage =
+  | { v: 2; department: string; employeeId: string; incarnation: string }
+  | { v: 1; department: string; employeeId: string };
 
-const messageSchema = z.object({
-  v: z.literal(1),
+const target = {
   department: z.string().refine(isDepartmentName),
   employeeId: z.string().refine(isEmployeeId),
-});
+};
+const messageSchema = z.discriminatedUnion('v', [
+  z.object({ v: z.literal(2), ...target, incarnation: z.string().refine(isIncarnation) }),
+  z.object({ v: z.literal(1), ...target }),
+]);
+
+/** The incarnation a request archives: the one it names, legacy for a v1 message. */
+export function requestedIncarnation(message: ArchiveRequestMessage): string {
+  return message.v === 1 ? LEGACY_INCARNATION : message.incarnation;
+}
 
 /**
  * Reads an `archive-requests` payload (decoded from base64 JSON by the trigger).
@@ -31,14 +47,14 @@ const messageSchema = z.object({
  */
 export function parseArchiveRequest(payload: unknown): ArchiveRequestMessage {
   const parsed = messageSchema.safeParse(payload);
-  if (!parsed.success) {
-    throw new Error(`Not an archive request: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  }
-  return parsed.data as ArchiveRequestMessage;
+  if (parsed.success) return parsed.data;
+  const [problem] = parsed.error.issues;
+  throw new Error(`Not an archive request: ${problem ? problem.message : 'invalid'}`);
 }
 
 /**
- * Queues the archiving of an existing employee.
+ * Queues the archiving of an existing employee: of its current incarnation, so a redelivered
+ * message never archives an employee created again with the id later.
  *
  * @throws {ValidationError} for an invalid department or id.
  * @throws {NotFoundError} `EmployeeNotFound` when the employee is not in the directory.
@@ -54,6 +70,11 @@ export async function requestArchive(
   const state = await readEmployeeState(employees, departmentPartitionKey(department), employeeId);
   if (!state) throw employeeNotFound(department, employeeId);
   await ensureQueue(queue);
-  const message: ArchiveRequestMessage = { v: 1, department, employeeId };
+  const message: ArchiveRequestMessage = {
+    v: 2,
+    department,
+    employeeId,
+    incarnation: incarnationOf(state.entity),
+  };
   await sendJsonMessage(queue, message);
 }

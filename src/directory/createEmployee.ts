@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DirectoryContext } from './context';
-import type { Employee } from './employeeEntity';
+import { newIncarnation, type Employee } from './employeeEntity';
 import { insertEmployee } from './insertEmployee';
 import { newEmployeeSchema, validateInput } from './validation';
 import type { Versioned } from './versionCache';
@@ -27,6 +27,7 @@ export async function createEmployee(
   const data = validateInput(newEmployeeSchema, input, 'body');
   const { value, etag } = await insertEmployee(context, department, data, {
     writeId: randomUUID(),
+    incarnation: newIncarnation(),
   });
   await context.changes.publish([{ department, employeeId: data.employeeId, reason: 'created' }]);
   return { value, etag };

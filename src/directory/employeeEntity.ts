@@ -8,9 +8,11 @@
  * when the employee's data does.
  */
 import type { TableEntity, TableEntityResult } from '@azure/data-tables';
+import { randomUUID } from 'node:crypto';
 import {
   emailRowKey,
   employeeRowKey,
+  LEGACY_INCARNATION,
   parseDepartmentPartitionKey,
   isEmployeeId,
 } from '../storage/keys';
@@ -70,12 +72,31 @@ export const EMPLOYEE_FIELDS: readonly EmployeeField[] = [
   ...Object.keys(FIELD_PROPERTIES),
 ] as EmployeeField[];
 
+/**
+ * The immutable incarnation id of an employee entity (docs/queues.md "Incarnations"): set when the
+ * employee is created or imported, kept by every update, carried by a move. Absent on entities
+ * written before incarnations: {@link LEGACY_INCARNATION}.
+ */
+export const INCARNATION_PROPERTY = 'Incarnation';
+
+/** A new incarnation id (32 random hex digits) for a newly created or imported employee. */
+export function newIncarnation(): string {
+  return randomUUID().replaceAll('-', '');
+}
+
+/** The incarnation of a stored employee entity ({@link LEGACY_INCARNATION} when it has none). */
+export function incarnationOf(entity: StoredProperties): string {
+  const incarnation = entity[INCARNATION_PROPERTY];
+  return typeof incarnation === 'string' && incarnation !== '' ? incarnation : LEGACY_INCARNATION;
+}
+
 /** Properties this version writes itself; any other stored property is carried over untouched. */
 const OWN_PROPERTIES = new Set<string>([
   ENTITY_TYPE_PROPERTY,
   ...Object.values(FIELD_PROPERTIES),
   'IsManager',
   'WriteId',
+  INCARNATION_PROPERTY,
   REVIEW_YEARS_PROPERTY,
   DATA_ETAG_PROPERTY,
 ]);
@@ -95,6 +116,11 @@ export interface EmployeeMeta {
   isManager: boolean;
   /** Random id of the write that produced this version, to recognise our own commit on a retry. */
   writeId: string;
+  /**
+   * The employee's incarnation ({@link INCARNATION_PROPERTY}); `undefined` for a legacy employee
+   * (the property is then not written, so it stays legacy).
+   */
+  incarnation?: string;
   /**
    * The years of the employee's reviews (reviewYears.ts): every review it has is listed, so a
    * delete takes exactly these. `undefined` for an employee written before employees carried the
@@ -132,6 +158,7 @@ export function employeeEntity(
     ...employeeDataProperties(data),
     IsManager: meta.isManager,
     WriteId: meta.writeId,
+    ...(meta.incarnation === undefined ? {} : { [INCARNATION_PROPERTY]: meta.incarnation }),
     ...(meta.reviewYears === undefined
       ? {}
       : { [REVIEW_YEARS_PROPERTY]: encodeReviewYears(meta.reviewYears) }),
@@ -156,7 +183,8 @@ export function employeeDataProperties(data: EmployeeData): StoredProperties {
 
 /**
  * The email copy of a primary employee entity: same data under `email_<normalised address>`,
- * without the primary's bookkeeping (manager flag, write id, review years, data ETag).
+ * without the primary's bookkeeping (manager flag, write id, incarnation, review years, data
+ * ETag).
  */
 export function emailCopyEntity(
   primary: TableEntity<StoredProperties>,
@@ -164,6 +192,7 @@ export function emailCopyEntity(
   const {
     IsManager: _isManager,
     WriteId: _writeId,
+    [INCARNATION_PROPERTY]: _incarnation,
     [REVIEW_YEARS_PROPERTY]: _reviewYears,
     [DATA_ETAG_PROPERTY]: _dataEtag,
     ...data
@@ -226,9 +255,11 @@ export interface StoredEmployeeMeta extends Omit<EmployeeMeta, 'writeId'> {
 /** The bookkeeping of a stored primary employee entity. */
 export function readEmployeeMeta(entity: StoredProperties): StoredEmployeeMeta {
   const dataEtag = entity[DATA_ETAG_PROPERTY];
+  const incarnation = incarnationOf(entity);
   return {
     isManager: entity.IsManager === true,
     writeId: typeof entity.WriteId === 'string' ? entity.WriteId : undefined,
+    ...(incarnation === LEGACY_INCARNATION ? {} : { incarnation }),
     reviewYears: parseReviewYears(entity[REVIEW_YEARS_PROPERTY]),
     ...(typeof dataEtag === 'string' && dataEtag !== '' ? { dataEtag } : {}),
     preserved: foreignProperties(entity),

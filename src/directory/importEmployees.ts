@@ -23,7 +23,7 @@ import type { EmployeeChange } from './changes';
 import type { DirectoryContext } from './context';
 import { countShardChange } from './departmentCount';
 import { departmentNotFound, emailTaken, employeeExists } from './directoryErrors';
-import { emailCopyEntity, employeeEntity } from './employeeEntity';
+import { emailCopyEntity, employeeEntity, newIncarnation } from './employeeEntity';
 import { readEmployeeState } from './employeeState';
 import { planChunks } from './importPlan';
 import { outboxActions, type OutboxChange } from './outbox';
@@ -241,7 +241,7 @@ async function writeChunk(
           email: row.email,
           age: row.age,
         },
-        { isManager: false, writeId, reviewYears: [] },
+        { isManager: false, writeId, incarnation: newIncarnation(), reviewYears: [] },
       );
       plan.add(['create', primary], { kind: 'employee', row });
       plan.add(['create', emailCopyEntity(primary)], { kind: 'email', row });

@@ -25,6 +25,7 @@ export {
 } from './directoryErrors';
 export {
   employeeDataProperties,
+  incarnationOf,
   readEmployeeData,
   readEmployeeFields,
   readEmployeeMeta,

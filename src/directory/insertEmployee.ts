@@ -48,7 +48,8 @@ export interface InsertedEmployee extends Versioned<Employee> {
  * Inserts a (validated) employee into `department` as a non-manager, retrying on concurrent
  * changes of the department or index entity. Publishes no change: the caller does.
  *
- * @param meta - `writeId` recognises this write's own earlier commit; `preserved` carries
+ * @param meta - `writeId` recognises this write's own earlier commit; `incarnation` is the
+ *   employee's (a new one for a create, the source's for a move); `preserved` carries
  *   properties of a newer app version (a move keeps them).
  * @throws {NotFoundError} `DepartmentNotFound`.
  * @throws {ConflictError} `EmployeeExists` (another write's employee has the id), `EmailTaken`,
@@ -59,7 +60,7 @@ export async function insertEmployee(
   context: DirectoryContext,
   department: string,
   data: EmployeeData,
-  meta: Pick<EmployeeMeta, 'writeId' | 'preserved'>,
+  meta: Pick<EmployeeMeta, 'writeId' | 'incarnation' | 'preserved'>,
 ): Promise<InsertedEmployee> {
   const partitionKey = departmentPartitionKey(department);
   const table = await context.table();

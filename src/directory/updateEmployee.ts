@@ -130,6 +130,7 @@ export async function updateEmployee(
     const primary = employeeEntity(partitionKey, next, {
       isManager: current.meta.isManager,
       writeId,
+      incarnation: current.meta.incarnation,
       reviewYears: current.meta.reviewYears,
       preserved: current.meta.preserved,
     });

@@ -3,11 +3,17 @@
  * employee left the directory, and per employee in the daily sweep (sweepUnadopted.ts).
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { readEntity } from '../directory';
+import { readEntity, readWholeRange } from '../directory';
+import { NotFoundError } from '../errors';
 import { PHOTO_BLOB_PROPERTY } from '../sas/photoLocator';
 import { ensureContainer } from '../storage/createOnce';
 import { isNotFound, tookEffect, withStorageErrors } from '../storage/errors';
-import { departmentPartitionKey, employeeRowKey, photoBlobPrefix } from '../storage/keys';
+import {
+  archivedEmployeeRowKeyRange,
+  departmentPartitionKey,
+  employeeRowKey,
+  photoBlobPrefix,
+} from '../storage/keys';
 import { now, type PhotoDependencies } from './dependencies';
 
 /**
@@ -60,27 +66,44 @@ export async function sweepPhotos(
   return deleted;
 }
 
-/** The versions the employee entity and its archived copy name (`PhotoBlob`). */
+/**
+ * The versions the employee entity and its archived copies name (`PhotoBlob`): every incarnation
+ * of the id archived keeps its photo (docs/queues.md "Incarnations").
+ */
 async function referencedPhotos(
   deps: PhotoDependencies,
   department: string,
   employeeId: string,
 ): Promise<Set<string>> {
   const partitionKey = departmentPartitionKey(department);
-  const rowKey = employeeRowKey(employeeId);
+  const [current, archived] = await Promise.all([
+    readEntity(deps.employees, partitionKey, employeeRowKey(employeeId), [
+      PHOTO_BLOB_PROPERTY,
+    ]).catch(unlessTableMissing(undefined)),
+    readWholeRange(deps.archive, { partitionKey, ...archivedEmployeeRowKeyRange(employeeId) }, [
+      PHOTO_BLOB_PROPERTY,
+    ]).catch(unlessTableMissing([])),
+  ]);
   const referenced = new Set<string>();
-  for (const table of [deps.employees, deps.archive]) {
-    const entity = await readEntity(table, partitionKey, rowKey, [PHOTO_BLOB_PROPERTY]).catch(
-      (error: unknown) => {
-        if (isNotFound(error) || (error as { code?: string }).code === 'TableNotFound')
-          return undefined;
-        throw error;
-      },
-    );
+  for (const entity of [current, ...archived]) {
     const name = entity?.[PHOTO_BLOB_PROPERTY];
     if (typeof name === 'string' && name !== '') referenced.add(name);
   }
   return referenced;
+}
+
+/** A catch handler: `absent` when the table does not exist (yet), else the error again. */
+function unlessTableMissing<T>(absent: T): (error: unknown) => T {
+  return (error) => {
+    if (
+      error instanceof NotFoundError ||
+      isNotFound(error) ||
+      (error as { code?: string }).code === 'TableNotFound'
+    ) {
+      return absent;
+    }
+    throw error;
+  };
 }
 
 /**

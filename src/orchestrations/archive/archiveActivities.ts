@@ -4,7 +4,12 @@
  * the directory's grouped delete, each employee conditional on the version copied).
  */
 import { archiveEmployeePage } from '../../archive/archiveEmployees';
-import { departmentNotFound, listEmployeeEntities, loadDepartment } from '../../directory';
+import {
+  departmentNotFound,
+  incarnationOf,
+  listEmployeeEntities,
+  loadDepartment,
+} from '../../directory';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
 import type { OrchestrationServices } from '../services';
 
@@ -17,6 +22,12 @@ export const ARCHIVE_CHUNK_SIZE = 100;
 /** A page of a department's employee ids. */
 export interface EmployeeIdPage {
   employeeIds: string[];
+  /**
+   * The incarnation of each listed employee (same order), so that a re-run archive activity never
+   * archives an employee created again with the id since. Absent in pages listed before
+   * incarnations (an orchestration in flight across the upgrade).
+   */
+  incarnations?: string[];
   continuationToken: string | null;
 }
 
@@ -46,6 +57,7 @@ export function listEmployeePageActivity(
     });
     return {
       employeeIds: page.entities.map((e) => String(e.EmployeeId)),
+      incarnations: page.entities.map(incarnationOf),
       continuationToken: page.continuationToken,
     };
   });
@@ -55,11 +67,12 @@ export function listEmployeePageActivity(
  * Activity: archives a chunk of a department's employees (safe to run again: a re-run finds those
  * already archived, counts them as archived and publishes their `archived` change again, and
  * archives the rest). The activity's own replay is the durable record of the deletes, as the
- * queue message is for the one-employee worker.
+ * queue message is for the one-employee worker. Only the listed incarnation of each employee is
+ * archived: one created again with the id since it was listed is `superseded` and left alone.
  */
 export async function archiveEmployeeChunkActivity(
   services: OrchestrationServices,
-  input: { department: string; employeeIds: string[] },
+  input: { department: string; employeeIds: string[]; incarnations?: string[] },
 ): Promise<ChunkArchived> {
   const result = await archiveEmployeePage(
     {
@@ -70,6 +83,10 @@ export async function archiveEmployeeChunkActivity(
     },
     input.department,
     input.employeeIds,
+    { incarnations: input.incarnations },
   );
-  return { archived: result.archived + result.alreadyArchived, notFound: result.notFound };
+  return {
+    archived: result.archived + result.alreadyArchived,
+    notFound: result.notFound + result.superseded,
+  };
 }

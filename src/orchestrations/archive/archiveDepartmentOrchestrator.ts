@@ -68,14 +68,17 @@ export function* archiveDepartmentOrchestrator(
       { department, continuationToken: token },
     );
     if (isRefusal(page)) throw refusalError(page);
-    const { employeeIds, continuationToken: next } = page as EmployeeIdPage;
-    const chunks = chunk(employeeIds, ARCHIVE_CHUNK_SIZE);
+    const { employeeIds, incarnations, continuationToken: next } = page as EmployeeIdPage;
+    // Each id with the incarnation listed (absent in pages listed before incarnations).
+    const listed = employeeIds.map((id, i) => ({ id, incarnation: incarnations?.[i] }));
+    const chunks = chunk(listed, ARCHIVE_CHUNK_SIZE);
     for (const wave of chunk(chunks, ARCHIVE_PARALLEL_CHUNKS)) {
       const results = (yield context.df.Task.all(
-        wave.map((ids) =>
+        wave.map((members) =>
           context.df.callActivityWithRetry(Activities.archiveEmployeeChunk, retry, {
             department,
-            employeeIds: ids,
+            employeeIds: members.map((m) => m.id),
+            ...(incarnations ? { incarnations: members.map((m) => m.incarnation!) } : {}),
           }),
         ),
       )) as ChunkArchived[];

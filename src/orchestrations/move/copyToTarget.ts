@@ -8,6 +8,10 @@
  * their years to the target employee's list, conditional on its ETag, as any review write is
  * (directory/reviews.ts `writeReviewEntities`).
  *
+ * The copy keeps the source's incarnation, and a source of another incarnation than the one the
+ * move validated (the employee created again with the id after the move removed it) is never
+ * copied.
+ *
  * Idempotent and refreshing: the copy carries the move's marker, so a repeated try that finds the
  * employee already there from this move replaces it with the source's CURRENT data (the
  * directory's update: one transaction in the target partition) — the orchestrator copies again
@@ -40,7 +44,13 @@ import {
   parseReviewRowKey,
   reviewRowKeyRange,
 } from '../../storage/keys';
-import { isCopyOfThisMove, MOVE_MARKER_PROPERTY, moveWriteId, type MoveInput } from './moveRequest';
+import {
+  isCopyOfThisMove,
+  isMovedIncarnation,
+  MOVE_MARKER_PROPERTY,
+  moveWriteId,
+  type MoveInput,
+} from './moveRequest';
 
 /** A review the copy wrote, with the source version it copied. */
 export interface CopiedReview {
@@ -87,9 +97,13 @@ export async function copyEmployeeToTarget(
     readEmployeeState(table, sourcePk, move.employeeId),
     readEmployeeState(table, targetPk, move.employeeId),
   ]);
-  if (!source) {
-    // Already removed from the source: fine only if the target holds it (a finished earlier try).
-    if (target) return { copied: false, reviews: 0, copiedReviews: [] };
+  if (!source || !isMovedIncarnation(source, move)) {
+    // Already removed from the source (an employee there now is another incarnation, created again
+    // with the id, which this move must not copy): fine only if the target holds this move's copy
+    // (a finished earlier try).
+    if (target && (!source || isCopyOfThisMove(target, move.moveId))) {
+      return { copied: false, reviews: 0, copiedReviews: [] };
+    }
     throw employeeNotFound(move.department, move.employeeId);
   }
   // The reviews are read after the source employee: a review written later changes the source's
@@ -111,6 +125,8 @@ export async function copyEmployeeToTarget(
   } else {
     ({ inserted: copied } = await insertEmployee(context, move.toDepartment, data, {
       writeId: marker,
+      // The moved employee is the same incarnation: requests made for it still find it.
+      incarnation: source.meta.incarnation,
       preserved,
     }));
   }

@@ -65,6 +65,9 @@ export function* moveEmployeeOrchestrator(
     yield context.df.callActivityWithRetry(Activities.validateMove, retry, move),
   );
   if (plan.state === 'alreadyMoved') return summary(false, 0);
+  // From here on, only the incarnation validated is copied and removed: a re-run activity finds
+  // an employee created again with the id in the source and leaves it alone.
+  const moving: MoveInput = { ...move, incarnation: plan.incarnation };
 
   // Copy, then remove only the version copied. An edit of the source in between makes the
   // removal answer `sourceChanged`: copy again (refreshing the target), remove again.
@@ -72,14 +75,14 @@ export function* moveEmployeeOrchestrator(
   for (let round = 1; round <= MAX_COPY_ROUNDS; round++) {
     context.df.setCustomStatus({ step: 'copy', round });
     copy = settled<CopyResult>(
-      yield context.df.callActivityWithRetry(Activities.copyToTarget, retry, move),
+      yield context.df.callActivityWithRetry(Activities.copyToTarget, retry, moving),
     );
     const target: ReindexInput = { department: move.toDepartment, employeeId: move.employeeId };
     settled(yield context.df.callActivityWithRetry(Activities.reindexEmployee, retry, target));
 
     context.df.setCustomStatus({ step: 'remove', round });
     const removeInput: RemoveInput = {
-      ...move,
+      ...moving,
       copied: { sourceEtag: copy.sourceEtag, copiedReviews: copy.copiedReviews },
     };
     const removal = settled<RemoveResult>(

@@ -1,6 +1,7 @@
 /**
  * What a move is about, and the write id that marks the copies one move writes.
  */
+import { incarnationOf } from '../../directory';
 
 /** Move employee `employeeId` from `department` to `toDepartment`. */
 export interface MoveRequest {
@@ -13,6 +14,20 @@ export interface MoveRequest {
 export interface MoveInput extends MoveRequest {
   /** The orchestration instance id: every try of every activity of one move shares it. */
   moveId: string;
+  /**
+   * The incarnation of the employee the validation found (docs/queues.md "Incarnations"); the copy
+   * and the removal touch no other. Absent before the validation (and in moves validated before
+   * incarnations existed): then any incarnation found is moved, as before incarnations.
+   */
+  incarnation?: string;
+}
+
+/** True when a stored source employee is the incarnation the move is moving. */
+export function isMovedIncarnation(
+  source: { entity: Record<string, unknown> },
+  move: MoveInput,
+): boolean {
+  return move.incarnation === undefined || incarnationOf(source.entity) === move.incarnation;
 }
 
 /** Copy-and-remove rounds before a move whose source keeps changing gives up (source intact). */

@@ -8,6 +8,7 @@ import {
   emailTaken,
   employeeExists,
   employeeNotFound,
+  incarnationOf,
   loadDepartment,
   readEmployeeState,
   readEntity,
@@ -17,11 +18,16 @@ import { ValidationError } from '../../errors';
 import { departmentPartitionKey, emailRowKey } from '../../storage/keys';
 import { PreconditionFailedError } from '../../errors';
 import type { CopyResult } from './copyToTarget';
-import { isCopyOfThisMove, type MovedEmployee, type MoveInput } from './moveRequest';
+import {
+  isCopyOfThisMove,
+  isMovedIncarnation,
+  type MovedEmployee,
+  type MoveInput,
+} from './moveRequest';
 
 /** What the validation found. */
 export type MovePlan =
-  | { state: 'ready'; employee: MovedEmployee }
+  | { state: 'ready'; employee: MovedEmployee; incarnation: string }
   /** The source no longer has the employee and the target does: an earlier run moved it. */
   | { state: 'alreadyMoved' };
 
@@ -64,7 +70,11 @@ export async function validateMove(context: DirectoryContext, move: MoveInput): 
   if (emailCopy && emailCopy.EmployeeId !== move.employeeId) {
     throw emailTaken(move.toDepartment, source.data.email);
   }
-  return { state: 'ready', employee: { email: source.data.email, lastName: source.data.lastName } };
+  return {
+    state: 'ready',
+    employee: { email: source.data.email, lastName: source.data.lastName },
+    incarnation: incarnationOf(source.entity),
+  };
 }
 
 /** Input of the removal: the move, and what its copy step copied. */
@@ -103,8 +113,10 @@ export async function removeFromSource(
   if (!target) throw employeeNotFound(input.toDepartment, input.employeeId);
   const { sourceEtag } = input.copied;
   const sourcePk = departmentPartitionKey(input.department);
-  if (sourceEtag === undefined || !(await readEmployeeState(table, sourcePk, input.employeeId))) {
-    // Already gone (an earlier try committed, reviews and all).
+  const source = await readEmployeeState(table, sourcePk, input.employeeId);
+  if (sourceEtag === undefined || !source || !isMovedIncarnation(source, input)) {
+    // Already gone (an earlier try committed, reviews and all) — or created again with the id
+    // since, an employee this move must not touch.
     return { removed: false };
   }
   try {

@@ -61,3 +61,4 @@ export * from './sasPolicies';
 export * from './queues';
 export * from './continuation';
 export * from './outbox';
+export * from './archive';

@@ -6,6 +6,7 @@ import { archiveEmployee, type ArchiveStep } from '../../../src/archive/archiveE
 import type { EmployeeChange } from '../../../src/directory/changes';
 import { createDirectory } from '../../../src/directory/directory';
 import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
+import { parseArchiveRowKey } from '../../../src/storage/keys';
 import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
 import { createIndexingFixture, type IndexingFixture } from '../indexing/fixture';
 
@@ -34,9 +35,21 @@ const deps = () => ({
   directory: fx.directory.employees,
 });
 
+/** The one archive record of a `Employees` row key of Sales (whatever its incarnation). */
+async function archivedEntity(rowKey: string): Promise<Record<string, unknown>> {
+  const found = [];
+  for await (const e of fx.clients.table(fx.names.archive).listEntities()) {
+    if (parseArchiveRowKey(e.rowKey ?? '').rowKey === rowKey) found.push(e);
+  }
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
 async function expectArchivedOnce(): Promise<void> {
   const archived = [];
-  for await (const e of fx.clients.table(fx.names.archive).listEntities()) archived.push(e.rowKey);
+  for await (const e of fx.clients.table(fx.names.archive).listEntities()) {
+    archived.push(parseArchiveRowKey(e.rowKey ?? '').rowKey);
+  }
   expect(archived.sort()).toEqual(['empid_000223', 'review_000223_2024']);
   await expect(fx.directory.employees.get('Sales', '000223')).rejects.toThrow(/not/i);
   const left = async (): Promise<(string | undefined)[]> => {
@@ -87,10 +100,7 @@ it('archives the newer version when the employee changes between read and delete
     },
   });
   expect(result).toEqual(expect.objectContaining({ outcome: 'archived' }));
-  const archived = await fx.clients
-    .table(fx.names.archive)
-    .getEntity<{ FirstName: string }>('Sales', 'empid_000223');
-  expect(archived.FirstName).toBe('Joanna');
+  expect((await archivedEntity('empid_000223')).FirstName).toBe('Joanna');
 });
 
 it("archives the PATCH that lands between the delete's read and its transaction", async () => {
@@ -104,10 +114,7 @@ it("archives the PATCH that lands between the delete's read and its transaction"
   gate.release();
 
   expect(await archiving).toEqual(expect.objectContaining({ outcome: 'archived' }));
-  const archived = await fx.clients
-    .table(fx.names.archive)
-    .getEntity<{ FirstName: string }>('Sales', 'empid_000223');
-  expect(archived.FirstName).toBe('Joanna');
+  expect((await archivedEntity('empid_000223')).FirstName).toBe('Joanna');
   await expectArchivedOnce();
 });
 
@@ -123,10 +130,7 @@ it("archives a review rewritten between the delete's read and its transaction", 
   gate.release();
 
   expect(await archiving).toEqual(expect.objectContaining({ outcome: 'archived' }));
-  const review = await fx.clients
-    .table(fx.names.archive)
-    .getEntity<{ Comments: string }>('Sales', 'review_000223_2024');
-  expect(review.Comments).toBe('revised');
+  expect((await archivedEntity('review_000223_2024')).Comments).toBe('revised');
   await expectArchivedOnce();
 });
 

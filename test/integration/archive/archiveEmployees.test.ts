@@ -89,7 +89,7 @@ function expectedArchive(count: number): string[] {
 
 /** Archives employees 1..count in pages of 100 (as the orchestration's chunks do). */
 async function archiveAll(count: number): Promise<PageArchived> {
-  const sum: PageArchived = { archived: 0, alreadyArchived: 0, notFound: 0 };
+  const sum: PageArchived = { archived: 0, alreadyArchived: 0, notFound: 0, superseded: 0 };
   const ids = Array.from({ length: count }, (_, i) => id(i + 1));
   for (const page of chunk(ids, 100)) {
     const result = await archiveEmployeePage(deps(), 'Sales', page);

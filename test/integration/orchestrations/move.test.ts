@@ -48,6 +48,7 @@ it('runs every step twice and ends as if each had run once', async () => {
   expect(await validateMoveActivity(services, move)).toEqual({
     state: 'ready',
     employee: { email: 'jones@contoso.com', lastName: 'Jones' },
+    incarnation: expect.stringMatching(/^[0-9a-f]{32}$/),
   });
   const copy = await copyToTargetActivity(services, move);
   expect(copy).toMatchObject({ copied: true, reviews: 1 });

@@ -4,6 +4,7 @@
  * upload is a photo only when its declared type is a photo type and its bytes are that image; the
  * read token pins the checked type, and Azurite serves it with that type.
  */
+import { archiveEmployee } from '../../../src/archive/archiveEmployee';
 import { createDirectory } from '../../../src/directory/directory';
 import { accountKeySigner } from '../../../src/sas/blobSas';
 import {
@@ -99,6 +100,33 @@ it('refuses non-images and oversize photos, and cleans up after a deleted employ
   const later = () => new Date(Date.now() + PHOTO_SWEEP_GRACE_MS + 60_000);
   await removePhotosOfGoneEmployee({ ...deps, now: later }, 'Sales', '000001');
   expect(await blobs()).toEqual([]);
+});
+
+it('keeps the photo of every archived incarnation of an id after the last one left', async () => {
+  const archiveDeps = {
+    employees: deps.employees,
+    archive: deps.archive,
+    directory: deps.directory,
+  };
+  const photoOf = async () =>
+    (await deps.employees.getEntity('Sales', employeeRowKey('000001')))[PHOTO_BLOB_PROPERTY];
+  await uploadPhoto(deps, 'Sales', '000001', pngImage(), 'image/png');
+  const first = await photoOf();
+  expect((await archiveEmployee(archiveDeps, 'Sales', '000001')).outcome).toBe('archived');
+  // Created again with the id, with a photo of its own, and archived in turn.
+  await deps.directory.create('Sales', {
+    employeeId: '000001',
+    firstName: 'C',
+    lastName: 'D',
+    email: 'c@d.e',
+  });
+  await uploadPhoto(deps, 'Sales', '000001', pngImage(), 'image/png');
+  const second = await photoOf();
+  expect((await archiveEmployee(archiveDeps, 'Sales', '000001')).outcome).toBe('archived');
+
+  await removePhotosOfGoneEmployee(deps, 'Sales', '000001');
+  expect((await blobs()).sort()).toEqual([first, second].sort());
+  await deps.archive.deleteTable();
 });
 
 it('stores each photo type with the type its bytes show, and pins it on the read token', async () => {

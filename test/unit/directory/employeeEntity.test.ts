@@ -2,6 +2,8 @@ import {
   emailCopyEntity,
   employeeEntity,
   foreignProperties,
+  incarnationOf,
+  newIncarnation,
   projectEmployee,
   readEmployeeMeta,
   storedToEmployee,
@@ -85,5 +87,31 @@ describe('employee entities', () => {
 
   it('lists only foreign properties as preserved', () => {
     expect(foreignProperties(stored(entity))).toEqual({ Nickname: 'Bobby' });
+  });
+});
+
+describe('incarnations', () => {
+  const data = { employeeId: '000001', firstName: 'A', lastName: 'B', email: 'a@x.com' };
+  const incarnation = newIncarnation();
+
+  it('a new incarnation is 32 random hex digits', () => {
+    expect(incarnation).toMatch(/^[0-9a-f]{32}$/);
+    expect(newIncarnation()).not.toBe(incarnation);
+  });
+
+  it('is written on the employee, read back as bookkeeping, and left off the email copy', () => {
+    const entity = employeeEntity('Sales', data, { isManager: false, writeId: 'w', incarnation });
+    expect(entity.Incarnation).toBe(incarnation);
+    expect(readEmployeeMeta(stored(entity)).incarnation).toBe(incarnation);
+    expect(readEmployeeMeta(stored(entity)).preserved).toEqual({});
+    expect(incarnationOf(entity)).toBe(incarnation);
+    expect(emailCopyEntity(entity)).not.toHaveProperty('Incarnation');
+  });
+
+  it('an entity without one is legacy, and stays without one when written again', () => {
+    const entity = employeeEntity('Sales', data, { isManager: false, writeId: 'w' });
+    expect(entity).not.toHaveProperty('Incarnation');
+    expect(incarnationOf(entity)).toBe('legacy');
+    expect(readEmployeeMeta(stored(entity)).incarnation).toBeUndefined();
   });
 });
