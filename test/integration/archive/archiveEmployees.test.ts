@@ -8,6 +8,7 @@
  * manager copy.
  */
 import type { TableClient } from '@azure/data-tables';
+import { parseArchiveRowKey } from '../../../src/storage/keys';
 import { archiveEmployeePage, type PageArchived } from '../../../src/archive/archiveEmployees';
 import { readEmployeeData, readEmployeeMeta } from '../../../src/directory';
 import { chunk } from '../../../src/orchestrations/retryPolicy';
@@ -59,8 +60,13 @@ async function archived(): Promise<{
   const byId = new Map<string, Record<string, unknown>>();
   for await (const e of archive.listEntities<Record<string, unknown>>()) {
     expect(e.partitionKey).toBe('Sales');
-    rowKeys.push(String(e.rowKey));
-    if (String(e.rowKey).startsWith('empid_')) byId.set(String(e.EmployeeId), e);
+    // Archive records are per incarnation (docs/queues.md "Incarnations"): the directory's key.
+    const { rowKey, incarnation } = parseArchiveRowKey(String(e.rowKey));
+    rowKeys.push(rowKey);
+    if (rowKey.startsWith('empid_')) {
+      expect(e.Incarnation).toBe(incarnation);
+      byId.set(String(e.EmployeeId), e);
+    }
   }
   return { rowKeys: rowKeys.sort(), byId };
 }
@@ -96,6 +102,7 @@ async function archiveAll(count: number): Promise<PageArchived> {
     sum.archived += result.archived;
     sum.alreadyArchived += result.alreadyArchived;
     sum.notFound += result.notFound;
+    sum.superseded += result.superseded;
   }
   return sum;
 }
@@ -104,7 +111,12 @@ it('archives 1,500 employees exactly once with their reviews; directory and inde
   await seedSales(1_500);
   expect(await fx.drift()).toEqual([]);
 
-  expect(await archiveAll(1_500)).toEqual({ archived: 1_500, alreadyArchived: 0, notFound: 0 });
+  expect(await archiveAll(1_500)).toEqual({
+    archived: 1_500,
+    alreadyArchived: 0,
+    notFound: 0,
+    superseded: 0,
+  });
 
   expect((await archived()).rowKeys).toEqual(expectedArchive(1_500));
   expect(await leftInDirectory()).toEqual([]);
@@ -115,7 +127,12 @@ it('archives 1,500 employees exactly once with their reviews; directory and inde
     expect(await fx.stores.lastNames.members(name)).toEqual([]);
   }
   // Run again (a replayed chunk): all counted as archived, nothing written twice.
-  expect(await archiveAll(1_500)).toEqual({ archived: 0, alreadyArchived: 1_500, notFound: 0 });
+  expect(await archiveAll(1_500)).toEqual({
+    archived: 0,
+    alreadyArchived: 1_500,
+    notFound: 0,
+    superseded: 0,
+  });
   expect((await archived()).rowKeys).toEqual(expectedArchive(1_500));
 }, 120_000);
 
@@ -139,6 +156,7 @@ describe('a page run again after a crash', () => {
       archived: 100,
       alreadyArchived: 0,
       notFound: 0,
+      superseded: 0,
     });
     expect((await archived()).rowKeys).toEqual(expectedArchive(100));
     expect(await leftInDirectory()).toEqual([]);
@@ -164,6 +182,7 @@ describe('a page run again after a crash', () => {
       archived: count,
       alreadyArchived: 100 - count,
       notFound: 0,
+      superseded: 0,
     });
     expect((await archived()).rowKeys).toEqual(expectedArchive(100));
     expect(await leftInDirectory()).toEqual([]);
@@ -201,7 +220,7 @@ describe('changes made while the page is archived', () => {
       },
     );
     // The one deleted after its copy counts as already archived.
-    expect(result).toEqual({ archived: 99, alreadyArchived: 1, notFound: 0 });
+    expect(result).toEqual({ archived: 99, alreadyArchived: 1, notFound: 0, superseded: 0 });
 
     const { rowKeys, byId } = await archived();
     expect(readEmployeeData(byId.get(edited.patched)!)).toMatchObject({
@@ -225,7 +244,7 @@ describe('changes made while the page is archived', () => {
         'Sales',
         [...Array(10).keys()].map((i) => id(i + 1)),
       ),
-    ).toEqual({ archived: 10, alreadyArchived: 0, notFound: 0 });
+    ).toEqual({ archived: 10, alreadyArchived: 0, notFound: 0, superseded: 0 });
     const sales = (await fx.directory.departments.get('Sales')).value;
     expect(sales.manager ?? null).toBeNull();
     expect(sales.employeeCount).toBe(0);
@@ -237,6 +256,7 @@ describe('changes made while the page is archived', () => {
       archived: 1,
       alreadyArchived: 0,
       notFound: 1,
+      superseded: 0,
     });
   });
 });
