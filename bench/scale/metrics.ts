@@ -131,7 +131,9 @@ export async function runBounded<T>(
     const elapsedMs = now() - started;
     if (first === 'timedOut') {
       // Let the aborted work settle, so no request of it is counted in the next step.
-      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([running, new Promise((resolve) => (grace = setTimeout(resolve, 5_000)))]);
+      clearTimeout(grace);
       return { status: 'timedOut', elapsedMs, done: progress.done };
     }
     if ('error' in first)
