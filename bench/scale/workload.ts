@@ -12,13 +12,16 @@ export const LOG_CALL_ENTRIES = 1000;
 /** The last name every fourth employee carries. */
 export const SHARED_LAST_NAME = 'Scalesharedname';
 
-/** Employee number `n` (1-based) of a scale run: every fourth shares {@link SHARED_LAST_NAME}. */
-export function scaleEmployee(n: number): BenchEmployee {
+/**
+ * Employee number `n` (1-based) of a scale run: every fourth carries `sharedLastName`
+ * ({@link SHARED_LAST_NAME} by default).
+ */
+export function scaleEmployee(n: number, sharedLastName = SHARED_LAST_NAME): BenchEmployee {
   const employeeId = String(n).padStart(6, '0');
   return {
     employeeId,
     firstName: `First${n % 500}`,
-    lastName: n % 4 === 0 ? SHARED_LAST_NAME : `Surname${String(n % 200).padStart(3, '0')}`,
+    lastName: n % 4 === 0 ? sharedLastName : `Surname${String(n % 200).padStart(3, '0')}`,
     email: `scale.${employeeId}@contoso.com`,
     age: 20 + (n % 45),
   };
@@ -30,17 +33,20 @@ export function sharedNameCount(count: number): number {
 }
 
 /**
- * The import calls for `count` employees: rows 1..count in calls of {@link IMPORT_CALL_ROWS}.
+ * The import calls for `count` employees: rows 1..count in calls of {@link IMPORT_CALL_ROWS}, every
+ * fourth carrying `sharedLastName`.
  *
  * @throws {RangeError} when `count` is not a positive whole number below 1,000,000 (6-digit ids).
  */
-export function importCalls(count: number): BenchEmployee[][] {
+export function importCalls(count: number, sharedLastName = SHARED_LAST_NAME): BenchEmployee[][] {
   if (!Number.isInteger(count) || count < 1 || count > 999_999)
     throw new RangeError(`An employee count must be 1..999999, got ${count}.`);
   const calls: BenchEmployee[][] = [];
   for (let first = 1; first <= count; first += IMPORT_CALL_ROWS) {
     const last = Math.min(count, first + IMPORT_CALL_ROWS - 1);
-    calls.push(Array.from({ length: last - first + 1 }, (_, i) => scaleEmployee(first + i)));
+    calls.push(
+      Array.from({ length: last - first + 1 }, (_, i) => scaleEmployee(first + i, sharedLastName)),
+    );
   }
   return calls;
 }
