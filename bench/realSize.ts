@@ -281,12 +281,10 @@ async function main(): Promise<number> {
   return verdicts.every((v) => v.passed) ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      `Real-size scenario failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  },
-);
+void main()
+  .catch((error: unknown) => {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`Real-size scenario failed: ${detail}\n`);
+    return 1;
+  })
+  .then((code) => process.exit(code));

@@ -68,15 +68,12 @@ export class ScaleApi {
     options: { body?: unknown; expected?: number[]; principal?: string; signal?: AbortSignal } = {},
   ): Promise<T> {
     const { body, expected = [200], principal = adminPrincipal, signal } = options;
-    const response = await fetch(
-      `${this.baseUrl}/${path}`,
-      asPrincipal(principal, {
-        method,
-        signal,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
+    const init: RequestInit = { method, signal };
+    if (body !== undefined) {
+      init.headers = { 'content-type': 'application/json' };
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(`${this.baseUrl}/${path}`, asPrincipal(principal, init));
     const text = await response.text();
     if (!expected.includes(response.status)) {
       const extra = response.status >= 500 ? `\n${this.diagnostics().slice(-3000)}` : '';

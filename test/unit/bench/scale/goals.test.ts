@@ -132,10 +132,10 @@ describe('the summary', () => {
     const lines = text.split('\n');
     expect(lines).toHaveLength(7);
     expect(lines[1]).toMatch(
-      /^PASS  import: last call ≤ 2× the first +1\.93× \(first 1\.5 s, last 2\.9 s\)$/,
+      /^PASS {2}import: last call ≤ 2× the first +1\.93× \(first 1\.5 s, last 2\.9 s\)$/,
     );
     expect(lines[2]).toMatch(
-      /^FAIL  search: all 5000 of the shared name within 60\.0 s +all found 75\.0 s after the last call$/,
+      /^FAIL {2}search: all 5000 of the shared name within 60\.0 s +all found 75\.0 s after the last call$/,
     );
     expect(lines[6]).toBe('1 of 6 goals failed.');
     expect(formatVerdicts(checkGoals(met(), options)).endsWith('All goals met.')).toBe(true);
