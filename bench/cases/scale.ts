@@ -23,7 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { odata, type TransactionAction } from '@azure/data-tables';
+import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { loadConfig } from '../../src/config';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
 import { emailCopyEntity, employeeEntity } from '../../src/directory/employeeEntity';
@@ -227,123 +227,172 @@ function orchestrationNote(status: OrchestrationStatus): string {
   return `${status.runtimeStatus}: ${totals.map(([key, value]) => `${key} ${String(value)}`).join(', ')}`;
 }
 
+/** Employee entities in `table` (0 before it exists). */
+async function countEmployees(table: TableClient): Promise<number> {
+  const range = employeeRowKeyRange();
+  const filter = odata`RowKey ge ${range.ge} and RowKey lt ${range.lt}`;
+  let count = 0;
+  try {
+    const pages = table.listEntities({ queryOptions: { filter, select: ['RowKey'] } });
+    for await (const page of pages.byPage({ maxPageSize: 1000 })) count += page.length;
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode !== 404) throw error;
+  }
+  return count;
+}
+
+/** Drops a size's tables (directly), so the emulator does not carry them into the next size. */
+async function dropTables(direct: StorageClients, settings: Record<string, string>): Promise<void> {
+  const tables = [
+    settings.EMPLOYEES_TABLE!,
+    settings.ARCHIVE_TABLE!,
+    settings.EMPLOYEE_INDEX_TABLE!,
+  ];
+  await Promise.allSettled(tables.map((name) => direct.table(name).deleteTable()));
+}
+
 /** The directory steps at one department size. */
 async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun): Promise<void> {
   const settings = isolatedSettings(env);
   const size = run.size;
   const shared = sharedNameCount(size);
-  await withHost(env, settings, async (api) => {
-    await api.call('PUT', `departments/${DEPT}`, {
-      body: { description: 'Scale' },
-      expected: [200, 201],
-    });
-    run.idle = await measureIdle(env);
+  try {
+    await withHost(env, settings, async (api) => {
+      await api.call('PUT', `departments/${DEPT}`, {
+        body: { description: 'Scale' },
+        expected: [200, 201],
+      });
+      run.idle = await measureIdle(env);
 
-    let lastImportAt = Date.now();
-    await run.step('import', async (signal, progress) => {
-      const times: number[] = [];
-      for (const rows of importCalls(size)) {
-        const started = Date.now();
-        const result = await api.call<{ created: number; failed: unknown[] }>(
-          'POST',
-          `departments/${DEPT}/employees/import`,
-          { body: { employees: rows }, signal },
-        );
-        times.push(Date.now() - started);
-        if (result.failed.length > 0)
-          throw new Error(`Import refused ${result.failed.length} rows.`);
-        progress.done += result.created;
-      }
-      lastImportAt = Date.now();
-      const first = times[0]!;
-      const last = times.at(-1)!;
-      return {
-        note: `${times.length} calls; first ${first} ms, last ${last} ms (last/first ${(last / first).toFixed(2)}×)`,
-      };
-    });
-
-    const partitionKey = departmentPartitionKey(DEPT);
-    const outbox = outboxRowKeyRange();
-    const employees = direct.table(settings.EMPLOYEES_TABLE!);
-    const indexQueue = direct.queue(settings.INDEX_QUEUE!);
-    // A drain out of time leaves the others meaningful (search then says what it found).
-    await run.step(
-      'index drain',
-      async (signal) => {
-        // Direct (uncounted) checks: no outbox row left in the partition, no index message waiting.
-        for (;;) {
-          const pending = await employees
-            .listEntities({
-              queryOptions: {
-                filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${outbox.ge} and RowKey lt ${outbox.lt}`,
-                select: ['RowKey'],
-              },
-            })
-            .byPage({ maxPageSize: 1 })
-            .next();
-          const rows = pending.done ? 0 : pending.value.length;
-          const waiting =
-            rows === 0 ? ((await indexQueue.getProperties()).approximateMessagesCount ?? 0) : 1;
-          if (rows === 0 && waiting === 0) break;
-          await sleep(250, signal);
+      let lastImportAt = Date.now();
+      await run.step('import', async (signal, progress) => {
+        const times: number[] = [];
+        for (const rows of importCalls(size)) {
+          const started = Date.now();
+          const result = await api.call<{ created: number; failed: unknown[] }>(
+            'POST',
+            `departments/${DEPT}/employees/import`,
+            { body: { employees: rows }, signal },
+          );
+          times.push(Date.now() - started);
+          if (result.failed.length > 0)
+            throw new Error(`Import refused ${result.failed.length} rows.`);
+          progress.done += result.created;
         }
+        lastImportAt = Date.now();
+        const first = times[0]!;
+        const last = times.at(-1)!;
         return {
-          note: `${((Date.now() - lastImportAt) / 1000).toFixed(1)} s after the last import call`,
+          note: `${times.length} calls; first ${first} ms, last ${last} ms (last/first ${(last / first).toFixed(2)}×)`,
         };
-      },
-      { stopsRun: false },
-    );
+      });
 
-    /** Pages through a list, counting its items; returns the number of pages. */
-    const countAll = (
-      listPath: string,
-      query: Record<string, string>,
-      signal: AbortSignal,
-      progress: StepProgress,
-    ): Promise<number> =>
-      api.pageAll(listPath, query, (items) => (progress.done += items.length), { signal });
-    /** Runs an orchestration to its end; one that does not complete fails the step. */
-    const orchestrationStep = (name: string, startPath: string, body?: unknown) =>
-      run.step(
-        name,
+      const partitionKey = departmentPartitionKey(DEPT);
+      const outbox = outboxRowKeyRange();
+      const employees = direct.table(settings.EMPLOYEES_TABLE!);
+      const indexQueue = direct.queue(settings.INDEX_QUEUE!);
+      // A drain out of time leaves the others meaningful (search then says what it found).
+      await run.step(
+        'index drain',
         async (signal) => {
-          const status = await api.runOrchestration(startPath, { body, signal });
-          if (status.runtimeStatus !== 'Completed') throw new Error(orchestrationNote(status));
-          return { note: orchestrationNote(status) };
+          // Direct (uncounted) checks: no outbox row left in the partition, no index message waiting.
+          for (;;) {
+            const pending = await employees
+              .listEntities({
+                queryOptions: {
+                  filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${outbox.ge} and RowKey lt ${outbox.lt}`,
+                  select: ['RowKey'],
+                },
+              })
+              .byPage({ maxPageSize: 1 })
+              .next();
+            const rows = pending.done ? 0 : pending.value.length;
+            const waiting =
+              rows === 0 ? ((await indexQueue.getProperties()).approximateMessagesCount ?? 0) : 1;
+            if (rows === 0 && waiting === 0) break;
+            await sleep(250, signal);
+          }
+          return {
+            note: `${((Date.now() - lastImportAt) / 1000).toFixed(1)} s after the last import call`,
+          };
         },
-        // Archiving is the last step; a failed audit leaves the archive worth measuring.
         { stopsRun: false },
       );
 
-    await run.step(
-      'list',
-      async (signal, progress) => {
-        await countAll(`departments/${DEPT}/employees`, { pageSize: '1000' }, signal, progress);
-        return {
-          units: progress.done,
-          note: progress.done === size ? undefined : `listed ${progress.done}`,
-        };
-      },
-      { stopsRun: false },
-    );
+      /** Pages through a list, counting its items; returns the number of pages. */
+      const countAll = (
+        listPath: string,
+        query: Record<string, string>,
+        signal: AbortSignal,
+        progress: StepProgress,
+      ): Promise<number> =>
+        api.pageAll(listPath, query, (items) => (progress.done += items.length), { signal });
+      /** Runs an orchestration to its end; one that does not complete fails the step. */
+      const orchestrationStep = (
+        name: string,
+        startPath: string,
+        options: { body?: unknown; progressOf?: () => Promise<number> } = {},
+      ) =>
+        run.step(
+          name,
+          async (signal, progress) => {
+            // How far it got, read now and then (directly, not counted), for a time-out to report.
+            const ticker = options.progressOf
+              ? setInterval(() => {
+                  options.progressOf!().then(
+                    (n) => (progress.done = n),
+                    () => undefined,
+                  );
+                }, 15_000)
+              : undefined;
+            try {
+              const status = await api.runOrchestration(startPath, { body: options.body, signal });
+              if (status.runtimeStatus !== 'Completed') throw new Error(orchestrationNote(status));
+              return { note: orchestrationNote(status) };
+            } finally {
+              clearInterval(ticker);
+              if (options.progressOf)
+                progress.done = await options.progressOf().catch(() => progress.done);
+            }
+          },
+          // Archiving is the last step; a failed audit leaves the archive worth measuring.
+          { stopsRun: false },
+        );
 
-    await run.step(
-      'search',
-      async (signal, progress) => {
-        const query = { lastName: SHARED_LAST_NAME, pageSize: '1000' };
-        const pages = await countAll('employees', query, signal, progress);
-        const found = progress.done;
-        const complete = found === shared ? '' : ' — INCOMPLETE';
-        return {
-          note: `${found} of ${shared} members of the shared name in ${pages} pages${complete}`,
-        };
-      },
-      { stopsRun: false },
-    );
+      await run.step(
+        'list',
+        async (signal, progress) => {
+          await countAll(`departments/${DEPT}/employees`, { pageSize: '1000' }, signal, progress);
+          return {
+            units: progress.done,
+            note: progress.done === size ? undefined : `listed ${progress.done}`,
+          };
+        },
+        { stopsRun: false },
+      );
 
-    await orchestrationStep('audit', 'maintenance/indexes/audit', { repair: false });
-    await orchestrationStep('archive', `departments/${DEPT}/archive`);
-  });
+      await run.step(
+        'search',
+        async (signal, progress) => {
+          const query = { lastName: SHARED_LAST_NAME, pageSize: '1000' };
+          const pages = await countAll('employees', query, signal, progress);
+          const found = progress.done;
+          const complete = found === shared ? '' : ' — INCOMPLETE';
+          return {
+            note: `${found} of ${shared} members of the shared name in ${pages} pages${complete}`,
+          };
+        },
+        { stopsRun: false },
+      );
+
+      await orchestrationStep('audit', 'maintenance/indexes/audit', { body: { repair: false } });
+      await orchestrationStep('archive', `departments/${DEPT}/archive`, {
+        progressOf: () => countEmployees(direct.table(settings.ARCHIVE_TABLE!)),
+      });
+    });
+  } finally {
+    await dropTables(direct, settings);
+  }
 }
 
 /** The raw-SDK accesses at one department size: the emulator's own cost. */
@@ -375,7 +424,8 @@ async function runRawDepartment(env: BenchEnv, run: SizeRun): Promise<void> {
         }
         return {};
       },
-      { raw: true },
+      // The range query then measures the partition as far as it got.
+      { raw: true, stopsRun: false },
     );
     const range = employeeRowKeyRange();
     await run.step(
@@ -507,17 +557,19 @@ const scale: BenchCase = {
     const directConfig = loadConfig({ AzureWebJobsStorage: env.directConnectionString });
     const direct = createStorageClients(directConfig.storage, directConfig.retry);
     const results: StepResult[] = [];
+    // The log hours first: they are quick, and the largest department, which may use up the
+    // budget, comes last.
+    for (const lines of settings.logSizes) {
+      const logRun = new SizeRun(env, budget, settings.stepTimeoutMs, lines, 'log line');
+      await runLogHour(env, direct, logRun);
+      results.push(...logRun.results);
+    }
     for (const size of settings.sizes) {
       const appRun = new SizeRun(env, budget, settings.stepTimeoutMs, size, 'employee');
       await runDepartment(env, direct, appRun);
       const rawRun = new SizeRun(env, budget, settings.stepTimeoutMs, size, 'employee');
       await runRawDepartment(env, rawRun);
       results.push(...appRun.results, ...rawRun.results);
-    }
-    for (const lines of settings.logSizes) {
-      const logRun = new SizeRun(env, budget, settings.stepTimeoutMs, lines, 'log line');
-      await runLogHour(env, direct, logRun);
-      results.push(...logRun.results);
     }
     process.stdout.write(
       `\nScale (per unit; requests exclude idle trigger polls):\n${formatScaleTable(results)}\n\n`,

@@ -106,7 +106,7 @@ export function escapeXml(text: string): string {
     .replace(/"/g, '&quot;');
 }
 
-/** Colours that stay apart for the colour-blind (Okabe–Ito), then greys. */
+/** Colours that stay apart for the colour-blind (Okabe–Ito without its yellow, then Tol's muted). */
 const PALETTE = [
   '#0072B2',
   '#E69F00',
@@ -115,8 +115,11 @@ const PALETTE = [
   '#CC79A7',
   '#56B4E9',
   '#000000',
-  '#F0E442',
-  '#999999',
+  '#882255',
+  '#44AA99',
+  '#999933',
+  '#332288',
+  '#888888',
 ];
 
 const round1 = (value: number): string => (Math.round(value * 10) / 10).toString();
