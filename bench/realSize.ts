@@ -238,7 +238,8 @@ async function main(): Promise<number> {
   try {
     options = parseRealSizeArgs(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${message}\n${message.includes('usage:') ? '' : `${REAL_SIZE_USAGE}\n`}`);
     return 2;
   }
   const api = new ScaleApi(options.baseUrl);
