@@ -35,6 +35,7 @@ export function trafficBetween(before: ProxyCounts, after: ProxyCounts): Traffic
     byKind,
     bytesSent: after.bytesSent - before.bytesSent,
     bytesReceived: after.bytesReceived - before.bytesReceived,
+    entitiesRead: after.entitiesRead - before.entitiesRead,
   };
 }
 
@@ -241,7 +242,7 @@ export async function runCase(
     env.resetTraffic();
     const result = await withTimeout(
       Promise.resolve().then(() => benchCase.run(env)),
-      timeoutMs,
+      Math.max(timeoutMs, benchCase.timeoutMs ?? 0),
       benchCase.name,
     );
     const comparisons = (Array.isArray(result) ? result : [result]).map(withRatios);

@@ -13,6 +13,8 @@ export interface TrafficCounts {
   byKind: Record<string, number>;
   bytesSent: number;
   bytesReceived: number;
+  /** Entities storage returned to table queries and point reads. */
+  entitiesRead: number;
 }
 
 /** One side of a comparison. */
@@ -67,5 +69,7 @@ export interface BenchEnv {
 /** A benchmark case: `bench/cases/<name>.ts` default-exports one (or an array). */
 export interface BenchCase {
   name: string;
+  /** Its own time bound, when longer than the run's `BENCH_CASE_TIMEOUT_MS` (a long case). */
+  timeoutMs?: number;
   run(env: BenchEnv): Promise<Comparison | Comparison[]>;
 }

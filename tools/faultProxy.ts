@@ -25,6 +25,7 @@ import {
   requestHeadBytes,
   responseHeadBytes,
   toRawHeaders,
+  entitiesInTableAnswer,
   TrafficCounter,
   type ProxyCounts,
 } from './proxy/trafficCounter';
@@ -123,6 +124,15 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     });
   }
 
+  /** Counts the entities of a table read's answer once it has all arrived. */
+  function countEntities(upstreamResponse: IncomingMessage): void {
+    const chunks: Buffer[] = [];
+    upstreamResponse.on('data', (chunk: Buffer) => chunks.push(chunk));
+    upstreamResponse.once('end', () =>
+      counter.entities(entitiesInTableAnswer(Buffer.concat(chunks).toString('utf8'))),
+    );
+  }
+
   function forward(
     service: StorageService,
     request: IncomingMessage,
@@ -151,6 +161,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         counter.status(status);
         counter.received(responseHeadBytes(status, statusMessage, headers));
         upstreamResponse.on('data', (chunk: Buffer) => counter.received(chunk.length));
+        if (service === 'table' && request.method === 'GET' && status === 200)
+          countEntities(upstreamResponse);
         response.writeHead(status, statusMessage, headers);
         // Storage dropping the connection mid-answer: the client sees its connection drop too.
         upstreamResponse.once('error', () => response.destroy());

@@ -17,6 +17,8 @@ export interface ProxyCounts {
   bytesSent: number;
   /** Response bytes to the clients (status line, headers, body). */
   bytesReceived: number;
+  /** Entities in successful table query and point-read answers (what storage had to return). */
+  entitiesRead: number;
   faultsInjected: number;
   /** Faults per kind, e.g. `503`, `reset`. */
   byFault: Record<string, number>;
@@ -56,12 +58,34 @@ export function toRawHeaders(headers: Record<string, string>): string[] {
   return Object.entries(headers).flat();
 }
 
+/**
+ * Entities in the JSON body of a successful table read: the length of a query's `value` array,
+ * 1 for a point read (an object with a `PartitionKey`), 0 for anything else (table listings carry
+ * `TableName`, not entities; a body that is not JSON counts nothing).
+ */
+export function entitiesInTableAnswer(body: string): number {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return 0;
+  }
+  if (parsed === null || typeof parsed !== 'object') return 0;
+  const value = (parsed as { value?: unknown }).value;
+  if (Array.isArray(value))
+    return value.filter(
+      (item) => item !== null && typeof item === 'object' && 'PartitionKey' in item,
+    ).length;
+  return 'PartitionKey' in parsed ? 1 : 0;
+}
+
 function emptyCounts(): ProxyCounts {
   return {
     requests: 0,
     byKind: {},
     bytesSent: 0,
     bytesReceived: 0,
+    entitiesRead: 0,
     faultsInjected: 0,
     byFault: {},
     byStatus: {},
@@ -88,6 +112,10 @@ export class TrafficCounter {
 
   received(bytes: number): void {
     this.counts.bytesReceived += bytes;
+  }
+
+  entities(count: number): void {
+    this.counts.entitiesRead += count;
   }
 
   status(status: number): void {

@@ -2,7 +2,7 @@
  * The fault proxy itself: it forwards byte for byte, counts what it sees, and breaks requests in
  * the documented ways. Clients here have no retries, so each fault reaches the test as it is.
  */
-import { TableTransaction, type TableEntity } from '@azure/data-tables';
+import { TableTransaction, type TableEntity, type TransactionAction } from '@azure/data-tables';
 import { ThrottledError } from '../../../src/errors';
 import { storageCode, toDomainError } from '../../../src/storage/errors';
 import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys';
@@ -96,10 +96,30 @@ describe('pass-through', () => {
       byKind: {},
       bytesSent: 0,
       bytesReceived: 0,
+      entitiesRead: 0,
       faultsInjected: 0,
       byFault: {},
       byStatus: {},
     });
+  });
+
+  it('counts the entities table queries and point reads return, not those written', async () => {
+    const table = clientsThrough(proxy).table(uniqueTableName('Entities'));
+    await table.createTable();
+    const actions = Array.from({ length: 30 }, (_, n): TransactionAction => [
+      'upsert',
+      { partitionKey: pk, rowKey: rowKey(n), Name: `Name ${n}` },
+    ]);
+    await table.submitTransaction(actions);
+    expect(proxy.counts().entitiesRead).toBe(0);
+
+    await table.getEntity(pk, rowKey(3));
+    const pages = [];
+    for await (const page of table.listEntities().byPage({ maxPageSize: 20 })) pages.push(page);
+    await failure(() => table.getEntity(pk, rowKey(99)));
+
+    expect(pages.map((page) => page.length)).toEqual([20, 10]);
+    expect(proxy.counts().entitiesRead).toBe(31);
   });
 });
 

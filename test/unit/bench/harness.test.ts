@@ -23,11 +23,13 @@ const counts = (
   byKind: Record<string, number>,
   sent = 0,
   received = 0,
+  entitiesRead = 0,
 ): ProxyCounts => ({
   requests,
   byKind,
   bytesSent: sent,
   bytesReceived: received,
+  entitiesRead,
   faultsInjected: 0,
   byFault: {},
   byStatus: {},
@@ -52,13 +54,14 @@ const quietEnv = { resetTraffic: () => undefined } as unknown as BenchEnv;
 
 describe('measuring', () => {
   it('counts only the traffic between two snapshots', () => {
-    const before = counts(10, { 'table:GET': 10 }, 1_000, 2_000);
-    const after = counts(25, { 'table:GET': 12, 'table:POST': 13 }, 1_500, 9_000);
+    const before = counts(10, { 'table:GET': 10 }, 1_000, 2_000, 40);
+    const after = counts(25, { 'table:GET': 12, 'table:POST': 13 }, 1_500, 9_000, 1_040);
     expect(trafficBetween(before, after)).toEqual({
       requests: 15,
       byKind: { 'table:GET': 2, 'table:POST': 13 },
       bytesSent: 500,
       bytesReceived: 7_000,
+      entitiesRead: 1_000,
     });
   });
 

@@ -1,5 +1,6 @@
 import { storageErrorResponse } from '../../../tools/proxy/errorResponses';
 import {
+  entitiesInTableAnswer,
   requestHeadBytes,
   responseHeadBytes,
   toRawHeaders,
@@ -55,6 +56,7 @@ describe('traffic counter', () => {
       byKind: { 'table:POST': 2, 'blob:PUT': 1 },
       bytesSent: 165,
       bytesReceived: 7,
+      entitiesRead: 0,
       faultsInjected: 1,
       byFault: { '503': 1 },
       byStatus: { '201': 2 },
@@ -78,5 +80,22 @@ describe('traffic counter', () => {
     // "HTTP/1.1 204 No Content\r\n" (25) + "\r\n" (2)
     expect(responseHeadBytes(204, 'No Content', [])).toBe(27);
     expect(toRawHeaders({ a: '1', b: '2' })).toEqual(['a', '1', 'b', '2']);
+  });
+});
+
+describe('entities in a table read answer', () => {
+  it('counts the entities of a query page and one for a point read', () => {
+    const entity = { PartitionKey: 'Sales', RowKey: 'empid_000001', 'odata.etag': 'W/"1"' };
+    expect(entitiesInTableAnswer(JSON.stringify({ value: [entity, entity, entity] }))).toBe(3);
+    expect(entitiesInTableAnswer(JSON.stringify({ value: [] }))).toBe(0);
+    expect(entitiesInTableAnswer(JSON.stringify(entity))).toBe(1);
+  });
+
+  it('counts nothing for table listings, errors and bodies that are not JSON', () => {
+    expect(entitiesInTableAnswer(JSON.stringify({ value: [{ TableName: 'Employees' }] }))).toBe(0);
+    expect(entitiesInTableAnswer(JSON.stringify({ 'odata.error': { code: 'X' } }))).toBe(0);
+    expect(entitiesInTableAnswer('')).toBe(0);
+    expect(entitiesInTableAnswer('null')).toBe(0);
+    expect(entitiesInTableAnswer('<xml/>')).toBe(0);
   });
 });

@@ -1,0 +1,194 @@
+/**
+ * The real-size scenario's "done when" (the real-size issue): its options, the goals it checks
+ * against what it measured, and the summary it prints. Pure, so each goal's verdict is tested.
+ */
+import { parseArgs } from 'node:util';
+
+/** What `npm run bench:real-size -- [options]` takes. */
+export interface RealSizeOptions {
+  baseUrl: string;
+  employees: number;
+  logLines: number;
+  /** Goal: the last import call takes at most this many times the first. */
+  maxImportRatio: number;
+  /** Goal: the org-wide search finds every shared-name employee within this long after the last call. */
+  searchGoalMs: number;
+  /** How long to keep waiting for the search (to report the time even past the goal). */
+  searchWaitMs: number;
+  /** Goal: the department archive completes within this long. */
+  archiveGoalMs: number;
+  /** How long to wait for an orchestration (audit, archive) before giving up on it. */
+  orchestrationWaitMs: number;
+  /** How long accepted log entries may take to become readable. */
+  logWaitMs: number;
+}
+
+export const REAL_SIZE_USAGE = `usage: npm run bench:real-size -- [options]
+  --base-url URL         the running app's API (default http://localhost:7071/api)
+  --employees N          employees imported into one department, in calls of 1,000 (default 20000)
+  --log-lines N          entries of the log hour posted and read back (default 150000)
+  --max-import-ratio R   goal: last import call ≤ R × the first (default 2)
+  --search-goal-s S      goal: org-wide search finds everyone within S s of the last call (default 60)
+  --search-wait-s S      keep waiting for the search up to S s (default 600)
+  --archive-goal-s S     goal: the department archive completes within S s (default 360)
+  --orchestration-wait-s S  give up on an orchestration after S s (default 1800)
+  --log-wait-s S         accepted log entries readable within S s (default 120)`;
+
+function positive(raw: string | undefined, name: string, fallback: number, integer = true): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!(value > 0) || (integer && !Number.isInteger(value)))
+    throw new Error(
+      `--${name} must be a positive ${integer ? 'whole ' : ''}number, got "${raw}".\n${REAL_SIZE_USAGE}`,
+    );
+  return value;
+}
+
+/**
+ * Reads the command line (`argv` without node and the script).
+ *
+ * @throws {Error} with the usage for unknown options, bad numbers, more than 999,999 employees or
+ *   a base URL that is not http(s).
+ */
+export function parseRealSizeArgs(argv: readonly string[]): RealSizeOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      'base-url': { type: 'string' },
+      employees: { type: 'string' },
+      'log-lines': { type: 'string' },
+      'max-import-ratio': { type: 'string' },
+      'search-goal-s': { type: 'string' },
+      'search-wait-s': { type: 'string' },
+      'archive-goal-s': { type: 'string' },
+      'orchestration-wait-s': { type: 'string' },
+      'log-wait-s': { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const baseUrl = (values['base-url'] ?? 'http://localhost:7071/api').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/.test(baseUrl))
+    throw new Error(`--base-url must be an http(s) URL, got "${baseUrl}".\n${REAL_SIZE_USAGE}`);
+  const employees = positive(values.employees, 'employees', 20_000);
+  if (employees > 999_999) throw new Error(`--employees must be at most 999999 (6-digit ids).`);
+  const seconds = (name: keyof typeof values, fallback: number): number =>
+    positive(values[name] as string | undefined, name, fallback, false) * 1000;
+  return {
+    baseUrl,
+    employees,
+    logLines: positive(values['log-lines'], 'log-lines', 150_000),
+    maxImportRatio: positive(values['max-import-ratio'], 'max-import-ratio', 2, false),
+    searchGoalMs: seconds('search-goal-s', 60),
+    searchWaitMs: seconds('search-wait-s', 600),
+    archiveGoalMs: seconds('archive-goal-s', 360),
+    orchestrationWaitMs: seconds('orchestration-wait-s', 1800),
+    logWaitMs: seconds('log-wait-s', 120),
+  };
+}
+
+/** What the scenario measured; a stage that did not get as far leaves its field undefined. */
+export interface RealSizeFigures {
+  /** ms of each import call, in order. */
+  importCallMs: number[];
+  /** Rows the import calls created, and how many were asked for. */
+  imported: number;
+  employees: number;
+  /** ms after the last import call when the search first found every shared-name employee. */
+  searchAllFoundAfterMs?: number;
+  /** Shared-name employees the last search found, and how many there are. */
+  searchFound: number;
+  searchExpected: number;
+  audit?: { runtimeStatus: string; missing?: number; stale?: number; checked?: number };
+  logs?: { posted: number; read: number; problem?: string; readMs: number; pages: number };
+  archive?: { runtimeStatus: string; ms: number; archived?: number };
+}
+
+/** One goal's verdict. */
+export interface GoalVerdict {
+  goal: string;
+  measured: string;
+  passed: boolean;
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/** The ratio of the last import call's time to the first's; `undefined` without calls. */
+export function importRatio(callMs: readonly number[]): number | undefined {
+  if (callMs.length === 0 || !(callMs[0]! > 0)) return undefined;
+  return callMs.at(-1)! / callMs[0]!;
+}
+
+/** Every goal of the scenario against what it measured (a stage never reached fails its goal). */
+export function checkGoals(figures: RealSizeFigures, options: RealSizeOptions): GoalVerdict[] {
+  const ratio = importRatio(figures.importCallMs);
+  const verdicts: GoalVerdict[] = [];
+  verdicts.push({
+    goal: `import: all ${figures.employees} rows created`,
+    measured: `${figures.imported} created`,
+    passed: figures.imported === figures.employees,
+  });
+  verdicts.push({
+    goal: `import: last call ≤ ${options.maxImportRatio}× the first`,
+    measured:
+      ratio === undefined
+        ? 'no calls'
+        : `${ratio.toFixed(2)}× (first ${seconds(figures.importCallMs[0]!)}, last ${seconds(figures.importCallMs.at(-1)!)})`,
+    passed: ratio !== undefined && ratio <= options.maxImportRatio,
+  });
+  const found = figures.searchAllFoundAfterMs;
+  verdicts.push({
+    goal: `search: all ${figures.searchExpected} of the shared name within ${seconds(options.searchGoalMs)}`,
+    measured:
+      found === undefined
+        ? `${figures.searchFound} of ${figures.searchExpected} found, gave up`
+        : `all found ${seconds(found)} after the last call`,
+    passed: found !== undefined && found <= options.searchGoalMs && figures.searchExpected > 0,
+  });
+  const audit = figures.audit;
+  verdicts.push({
+    goal: 'audit: nothing missing',
+    measured:
+      audit === undefined
+        ? 'not run'
+        : audit.runtimeStatus !== 'Completed'
+          ? audit.runtimeStatus
+          : `checked ${audit.checked ?? '?'}, missing ${audit.missing ?? '?'}, stale ${audit.stale ?? '?'}`,
+    passed: audit?.runtimeStatus === 'Completed' && audit.missing === 0,
+  });
+  const logs = figures.logs;
+  verdicts.push({
+    goal: 'logs: the hour read back exactly (every entry once, in time order)',
+    measured:
+      logs === undefined
+        ? 'not run'
+        : logs.problem === undefined
+          ? `${logs.read} of ${logs.posted} in ${logs.pages} pages, ${seconds(logs.readMs)}`
+          : logs.problem,
+    passed: logs !== undefined && logs.problem === undefined && logs.read === logs.posted,
+  });
+  const archive = figures.archive;
+  verdicts.push({
+    goal: `archive: the department within ${seconds(options.archiveGoalMs)}`,
+    measured:
+      archive === undefined
+        ? 'not run'
+        : `${archive.runtimeStatus} in ${seconds(archive.ms)}, archived ${archive.archived ?? '?'}`,
+    passed:
+      archive?.runtimeStatus === 'Completed' &&
+      archive.ms <= options.archiveGoalMs &&
+      archive.archived === figures.employees,
+  });
+  return verdicts;
+}
+
+/** The summary table: one line per goal, PASS or FAIL, then the overall verdict. */
+export function formatVerdicts(verdicts: readonly GoalVerdict[]): string {
+  const width = Math.max(...verdicts.map((v) => v.goal.length));
+  const lines = verdicts.map(
+    (v) => `${v.passed ? 'PASS' : 'FAIL'}  ${v.goal.padEnd(width)}  ${v.measured}`,
+  );
+  const failed = verdicts.filter((v) => !v.passed).length;
+  lines.push(failed === 0 ? 'All goals met.' : `${failed} of ${verdicts.length} goals failed.`);
+  return lines.join('\n');
+}
