@@ -164,7 +164,9 @@ export function selectCases(
   cases: readonly LoadedCase[],
   filters: readonly string[],
 ): LoadedCase[] {
-  if (filters.length === 0) return [...cases];
+  // Long cases (the scale case: about 14 minutes) run only when named.
+  if (filters.length === 0)
+    return cases.filter((c) => !('benchCase' in c && c.benchCase.onlyWhenNamed));
   const wanted = filters.map((f) => f.toLowerCase());
   return cases.filter((c) => {
     const name = 'benchCase' in c ? c.benchCase.name : c.file;

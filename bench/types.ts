@@ -71,5 +71,7 @@ export interface BenchCase {
   name: string;
   /** Its own time bound, when longer than the run's `BENCH_CASE_TIMEOUT_MS` (a long case). */
   timeoutMs?: number;
+  /** Left out of a run without filters (`npm run bench scale` runs it). */
+  onlyWhenNamed?: boolean;
   run(env: BenchEnv): Promise<Comparison | Comparison[]>;
 }

@@ -548,6 +548,7 @@ function comparisons(results: readonly StepResult[]): Comparison[] {
 
 const scale: BenchCase = {
   name: 'scale: cost per employee from 1,000 to 20,000 employees',
+  onlyWhenNamed: true,
   // Its own bound: the budget plus the hosts' start and stop (BENCH_CASE_TIMEOUT_MS still applies when larger).
   timeoutMs:
     parseMs(process.env.BENCH_SCALE_BUDGET_MS, 'BENCH_SCALE_BUDGET_MS', 14 * 60_000) + 3 * 60_000,

@@ -131,6 +131,16 @@ describe('running cases', () => {
     expect(selectCases(cases, [])).toHaveLength(3);
   });
 
+  it('leaves a long case out unless it is named', () => {
+    const long = named('scale: cost per employee');
+    if ('benchCase' in long) long.benchCase.onlyWhenNamed = true;
+    const cases = [named('email index'), long];
+    expect(selectCases(cases, []).map((c) => ('benchCase' in c ? c.benchCase.name : ''))).toEqual([
+      'email index',
+    ]);
+    expect(selectCases(cases, ['scale'])).toEqual([long]);
+  });
+
   it('reports a throwing case as failed with its error', async () => {
     const broken: BenchCase = {
       name: 'broken',
