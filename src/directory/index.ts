@@ -24,6 +24,7 @@ export {
   employeeNotFound,
 } from './directoryErrors';
 export {
+  emailCopyEntity,
   employeeDataProperties,
   readEmployeeData,
   readEmployeeFields,
@@ -43,9 +44,15 @@ export { EntityTypes, isEntityOfType } from './entityTypes';
 export { expectedSamePartitionIndexes } from './indexProjection';
 export type { ImportResult } from './importEmployees';
 export { insertEmployee } from './insertEmployee';
-export { readLastNameIndex } from './lastNameIndex';
+export {
+  lastNameIndexEntity,
+  lastNameIndexWrite,
+  readLastNameIndex,
+  withIds,
+  withoutIds,
+} from './lastNameIndex';
 export { readOutboxRow, type OutboxRow } from './outbox';
-export { readWholeRange } from './paging';
+export { readRangePage, readWholeRange } from './paging';
 export { reviewYearsOf, writeReviewEntities, type Review } from './reviews';
 export { loadDepartment, readEntity } from './state';
 export { TtlCache } from './ttlCache';
