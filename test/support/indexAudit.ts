@@ -19,7 +19,7 @@ import { mergeByIndex, type CountsByIndex } from '../../src/orchestrations/audit
 /** Audits (and with `repair`, fixes) every index of the directory behind `services`. */
 export async function auditIndexesInProcess(
   services: AuditServices,
-  options: { repair?: boolean; pageSize?: number; beforeRepair?: () => Promise<void> } = {},
+  options: { repair?: boolean; pageSize?: number } = {},
 ): Promise<CountsByIndex> {
   const repair = options.repair ?? false;
   const departments: string[] = [];
@@ -29,14 +29,13 @@ export async function auditIndexesInProcess(
     departments.push(...page.departments);
     continuationToken = page.continuationToken;
   } while (continuationToken);
-  const hooks = { beforeRepair: options.beforeRepair };
   const reports = await Promise.all(
     departments.map(async (department) => {
       const counts: CountsByIndex[] = [];
       let step: DepartmentAuditStep | null = FIRST_AUDIT_STEP;
       while (step) {
         const input = { department, repair, step, pageSize: options.pageSize };
-        const page = await auditDepartmentPageActivity(services, input, hooks);
+        const page = await auditDepartmentPageActivity(services, input);
         counts.push(page.counts);
         step = page.next;
       }

@@ -129,6 +129,7 @@ export async function auditDepartmentPageActivity(
 export async function auditOrgLastNamesActivity(
   services: AuditServices,
   input: { repair: boolean },
+  hooks: { beforeRepair?: () => Promise<void> } = {},
 ): Promise<AuditCounts> {
   const departments = await allDepartments(services.directory);
   return auditOrgLastNames(
@@ -136,5 +137,6 @@ export async function auditOrgLastNamesActivity(
     services.indexStores.lastNames,
     departments,
     input.repair,
+    hooks,
   );
 }
