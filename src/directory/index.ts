@@ -8,8 +8,10 @@ export { createContext, type DirectoryContext } from './context';
 export { deleteEmployee } from './deleteEmployee';
 export type { DeleteVersionsOptions, VersionsDeleted } from './deleteEmployees';
 export {
+  departmentMerge,
   readDepartment,
   readListingVersion,
+  type Manager,
   type Department,
   type DepartmentSummary,
 } from './departmentEntity';

@@ -8,6 +8,7 @@ import { allDepartments, departmentPage, type DepartmentPage } from '../departme
 import type { OrchestrationServices } from '../services';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
 import { auditDepartmentListing } from './departmentListingAudit';
+import { auditManagerCopy } from './managerCopyAudit';
 import { auditEmployeePage, type EmployeePagePosition } from './employeePageAudit';
 import { auditOrgLastNames } from './orgLastNameAudit';
 import {
@@ -119,6 +120,7 @@ export async function auditDepartmentPageActivity(
       return {
         counts: {
           departmentListing: await auditDepartmentListing(table, department, input.repair),
+          managerCopy: await auditManagerCopy(table, department, input.repair, hooks),
         },
         next: null,
       };

@@ -112,6 +112,7 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
     employeeIndexByEmail: { checked: 17, missing: 1, stale: 0, repaired: 0 },
     orgLastNames: { checked: 18, missing: 1, stale: 1, repaired: 0 },
     departmentListing: { checked: 2, missing: 0, stale: 1, repaired: 0 },
+    managerCopy: { checked: 0, missing: 0, stale: 0, repaired: 0 },
     orphanReviews: { checked: 2, missing: 0, stale: 1, repaired: 0 },
   });
   expect(await world.snapshot()).toEqual(employeesBefore);

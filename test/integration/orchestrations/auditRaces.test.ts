@@ -4,7 +4,7 @@
  * rechecks inside the condition of its write, so it fails harmlessly (not counted) instead of
  * writing back what the concurrent change just removed, or removing what it just added.
  */
-import { emailRowKey, lastNameRowKey } from '../../../src/storage/keys';
+import { DEPARTMENT_ROW_KEY, emailRowKey, lastNameRowKey } from '../../../src/storage/keys';
 import {
   auditDepartmentPageActivity,
   auditOrgLastNamesActivity,
@@ -87,4 +87,45 @@ it('does not remove from the org-wide index a member created after the audit che
   );
   expect(counts).toEqual({ checked: 5, missing: 0, stale: 1, repaired: 0 });
   expect(await lastNames.members('ghost')).toEqual([ghost]);
+});
+
+describe('the manager copy on the department', () => {
+  async function auditManager(beforeRepair?: () => Promise<void>) {
+    const page = await auditDepartmentPageActivity(
+      world.services,
+      { department: 'Sales', repair: true, step: { pass: 'listing' } },
+      { beforeRepair },
+    );
+    return page.counts.managerCopy;
+  }
+
+  it('is found stale when it differs from the manager, and repaired from the manager', async () => {
+    await world.directory.departments.setManager('Sales', '000003');
+    expect(await auditManager()).toEqual({ checked: 1, missing: 0, stale: 0, repaired: 0 });
+    await world.employees.updateEntity(
+      { partitionKey: 'Sales', rowKey: DEPARTMENT_ROW_KEY, ManagerLastName: 'Mallory' },
+      'Merge',
+    );
+    expect(await auditManager()).toEqual({ checked: 1, missing: 0, stale: 1, repaired: 1 });
+    expect((await world.directory.departments.get('Sales')).value.manager).toMatchObject({
+      employeeId: '000003',
+      lastName: 'Ng',
+    });
+  });
+
+  it('is not rewritten from a manager renamed after the audit read it', async () => {
+    await world.directory.departments.setManager('Sales', '000003');
+    await world.employees.updateEntity(
+      { partitionKey: 'Sales', rowKey: DEPARTMENT_ROW_KEY, ManagerLastName: 'Mallory' },
+      'Merge',
+    );
+    const counts = await auditManager(async () => {
+      // The manager's own rename rewrites the copy in its transaction (here: "Nguyen").
+      await world.directory.employees.patch('Sales', '000003', { lastName: 'Nguyen' });
+    });
+    expect(counts).toEqual({ checked: 1, missing: 0, stale: 1, repaired: 0 });
+    expect((await world.directory.departments.get('Sales')).value.manager).toMatchObject({
+      lastName: 'Nguyen',
+    });
+  });
 });

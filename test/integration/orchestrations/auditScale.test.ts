@@ -86,6 +86,7 @@ it('finds drift on every page once, repairs it once, and finds none after', asyn
     employeeIndexByEmail: { checked: 2_500, missing: 0, stale: 1, repaired: 0 },
     orgLastNames: { checked: 2_500, missing: 0, stale: 1, repaired: 0 },
     departmentListing: { checked: 1, missing: 0, stale: 0, repaired: 0 },
+    managerCopy: { checked: 0, missing: 0, stale: 0, repaired: 0 },
     orphanReviews: { checked: 0, missing: 0, stale: 0, repaired: 0 },
   });
 
