@@ -99,10 +99,11 @@ export async function auditDepartmentPageActivity(
     case 'emailCopies':
     case 'byEmail':
     case 'lastNames': {
+      const at = { department, position: step.position, ...options };
       const run = {
-        emailCopies: () => auditEmailCopyPage(table, department, step.position, options),
-        byEmail: () => auditByEmailPage(stores, department, step.position, options),
-        lastNames: () => auditLastNameEntityPage(table, department, step.position, options),
+        emailCopies: () => auditEmailCopyPage(table, at),
+        byEmail: () => auditByEmailPage(stores, at),
+        lastNames: () => auditLastNameEntityPage(table, at),
       }[step.pass];
       const kind =
         step.pass === 'lastNames'

@@ -16,6 +16,7 @@ import {
   readEntity,
   readLastNameIndex,
   readRangePage,
+  type KeyRange,
   type StoredEntity,
   withoutIds,
 } from '../../directory';
@@ -56,6 +57,14 @@ export interface StoredPosition {
   afterId?: string;
 }
 
+/** Which page of which department a reverse pass audits, and how. */
+export interface StoredPageAt {
+  department: string;
+  position: StoredPosition;
+  repair: boolean;
+  pageSize: number;
+}
+
 /** The primary employee of `employeeId` (decoded), or `undefined`. */
 async function primaryOf(
   table: TableClient,
@@ -67,6 +76,53 @@ async function primaryOf(
   return entity && readEmployeeData(entity);
 }
 
+/** The decoded primaries of `employeeIds` (in order), read in parallel. */
+function primariesOf(
+  table: TableClient,
+  partitionKey: string,
+  employeeIds: readonly unknown[],
+): Promise<ReturnType<typeof readEmployeeData>[]> {
+  return mapBounded(employeeIds, READ_CONCURRENCY, (id) => primaryOf(table, partitionKey, id));
+}
+
+/** One page of a range, from a position (`null` token: the start). */
+function rangePage(
+  table: TableClient,
+  kind: string,
+  range: KeyRange,
+  position: StoredPosition,
+  pageSize: number,
+): ReturnType<typeof readRangePage> {
+  const continuationToken = position.token ?? undefined;
+  return readRangePage(table, kind, range, { pageSize, continuationToken });
+}
+
+/**
+ * One page of entries of a department keyed by email (its email copies, or its by-email entries):
+ * an entry whose employee is gone, or whose employee's address keys another entry, is an orphan.
+ */
+async function emailKeyedOrphans(
+  entries: {
+    source: TableClient;
+    employees: TableClient;
+    kind: string;
+    range: KeyRange;
+    rowKeyOf: (email: string) => string;
+  },
+  { department, position, pageSize }: StoredPageAt,
+): Promise<{ orphans: StoredEntity[]; next: StoredPosition | undefined }> {
+  const { source, employees, kind, range, rowKeyOf } = entries;
+  const page = await rangePage(source, kind, range, position, pageSize);
+  const stored = page.entities.filter((e) => !isIndexFenceRowKey(e.rowKey));
+  const owners = await primariesOf(
+    employees,
+    departmentPartitionKey(department),
+    stored.map((e) => e.EmployeeId),
+  );
+  const orphans = stored.filter((e, i) => !owners[i] || rowKeyOf(owners[i].email) !== e.rowKey);
+  return { orphans, next: nextOf(page.continuationToken) };
+}
+
 /**
  * One page of a department's email copies: a copy whose employee is gone, or whose employee's
  * address is another, is an orphan (removed conditionally on the ETag read).
@@ -75,32 +131,21 @@ async function primaryOf(
  */
 export async function auditEmailCopyPage(
   table: TableClient,
-  department: string,
-  position: StoredPosition,
-  options: { repair: boolean; pageSize: number },
+  at: StoredPageAt,
 ): Promise<StoredPageResult> {
-  const partitionKey = departmentPartitionKey(department);
-  const page = await readRangePage(
-    table,
-    'audit-email-copies',
-    { partitionKey, ...emailRowKeyRange() },
-    { pageSize: options.pageSize, continuationToken: position.token ?? undefined },
-  );
-  const owners = await mapBounded(page.entities, READ_CONCURRENCY, (copy) =>
-    primaryOf(table, partitionKey, copy.EmployeeId),
-  );
-  const orphans = page.entities.filter(
-    (copy, i) => !owners[i] || emailRowKey(owners[i].email) !== copy.rowKey,
-  );
+  const range = { partitionKey: departmentPartitionKey(at.department), ...emailRowKeyRange() };
+  const kind = 'audit-email-copies';
+  const spec = { source: table, employees: table, kind, range, rowKeyOf: emailRowKey };
+  const { orphans, next } = await emailKeyedOrphans(spec, at);
   const counts = orphanCounts(orphans.length);
-  if (options.repair) {
+  if (at.repair) {
     for (const orphan of orphans) {
       const remove = () =>
         table.deleteEntity(orphan.partitionKey, orphan.rowKey, { etag: orphan.etag });
       if (await tookEffect(remove)) counts.repaired++;
     }
   }
-  return { counts, next: nextOf(page.continuationToken) };
+  return { counts, next };
 }
 
 /**
@@ -111,34 +156,29 @@ export async function auditEmailCopyPage(
  */
 export async function auditByEmailPage(
   stores: IndexStores,
-  department: string,
-  position: StoredPosition,
-  options: { repair: boolean; pageSize: number },
+  at: StoredPageAt,
 ): Promise<StoredPageResult> {
-  const partitionKey = departmentPartitionKey(department);
-  const page = await readRangePage(
-    stores.index,
-    'audit-by-email',
-    { partitionKey: emailIndexPartitionKey(department), ge: '', lt: '\uffff' },
-    { pageSize: options.pageSize, continuationToken: position.token ?? undefined },
-  );
-  const entries = page.entities.filter((e) => !isIndexFenceRowKey(e.rowKey));
-  const owners = await mapBounded(entries, READ_CONCURRENCY, (entry) =>
-    primaryOf(stores.employees, partitionKey, entry.EmployeeId),
-  );
-  const orphans = entries.filter(
-    (entry, i) => !owners[i] || emailIndexRowKey(owners[i].email) !== entry.rowKey,
+  const range = { partitionKey: emailIndexPartitionKey(at.department), ge: '', lt: '\uffff' };
+  const { orphans, next } = await emailKeyedOrphans(
+    {
+      source: stores.index,
+      employees: stores.employees,
+      kind: 'audit-by-email',
+      range,
+      rowKeyOf: emailIndexRowKey,
+    },
+    at,
   );
   const counts = orphanCounts(orphans.length);
-  if (options.repair) {
+  if (at.repair) {
     for (const orphan of orphans) {
       const email = parseEmailIndexRowKey(orphan.rowKey);
       if (email === undefined) continue;
-      await reconcileEmail(stores, department, email);
+      await reconcileEmail(stores, at.department, email);
       counts.repaired++;
     }
   }
-  return { counts, next: nextOf(page.continuationToken) };
+  return { counts, next };
 }
 
 /**
@@ -150,26 +190,18 @@ export async function auditByEmailPage(
  */
 export async function auditLastNameEntityPage(
   table: TableClient,
-  department: string,
-  position: StoredPosition,
-  options: { repair: boolean; pageSize: number },
+  { department, position, ...options }: StoredPageAt,
 ): Promise<StoredPageResult> {
   const partitionKey = departmentPartitionKey(department);
-  const page = await readRangePage(
-    table,
-    'audit-last-names',
-    { partitionKey, ...lastNameRowKeyRange() },
-    { pageSize: 1, continuationToken: position.token ?? undefined },
-  );
+  const range = { partitionKey, ...lastNameRowKeyRange() };
+  const page = await rangePage(table, 'audit-last-names', range, position, 1);
   const entity: StoredEntity | undefined = page.entities[0];
   const index = entity && readLastNameIndex(entity);
   if (!entity || !index) return { counts: noCounts(), next: nextOf(page.continuationToken) };
   const resume = position.rowKey === entity.rowKey ? position.afterId : undefined;
   const remaining = index.ids.filter((id) => resume === undefined || id > resume);
   const slice = remaining.slice(0, options.pageSize);
-  const owners = await mapBounded(slice, READ_CONCURRENCY, (id) =>
-    primaryOf(table, partitionKey, id),
-  );
+  const owners = await primariesOf(table, partitionKey, slice);
   const stale = slice.filter(
     (_, i) => !owners[i] || normalizeLastName(owners[i].lastName) !== index.lastName,
   );
