@@ -109,6 +109,8 @@ export async function auditEmployeePage(
   const next: EmployeePagePosition | undefined = page.continuationToken
     ? { token: page.continuationToken, afterId: lastId ?? position.afterId }
     : undefined;
+  // A page the service ended before any employee has no tile of its own: the next one covers it.
+  if (next && lastId === undefined) return { counts: {}, next };
 
   // The entries the page implies, read after the first read of the primaries...
   const dataOf = new Map(first.map((p) => [p.rowKey, readEmployeeData(p)!]));
