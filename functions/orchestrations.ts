@@ -19,7 +19,8 @@ import {
   type ArchiveDepartmentInput,
 } from '../src/orchestrations/archive/archiveDepartmentOrchestrator';
 import {
-  auditDepartmentActivity,
+  AUDIT_PAGE_SIZE,
+  auditDepartmentPageActivity,
   auditOrgLastNamesActivity,
   listDepartmentPageActivity,
 } from '../src/orchestrations/audit/auditActivities';
@@ -128,9 +129,13 @@ export const startArchiveDepartment = protectedRoute('startArchiveDepartment', {
   },
 });
 
-const auditBody = z.strictObject({ repair: z.boolean().optional() });
+const auditBody = z.strictObject({
+  repair: z.boolean().optional(),
+  // Employees (or stored entries) per audit activity: smaller pages, more and shorter activities.
+  pageSize: z.number().int().min(1).max(AUDIT_PAGE_SIZE).optional(),
+});
 
-/** `POST /maintenance/indexes/audit` `{"repair"}` → 202 `{id, statusUri}`. */
+/** `POST /maintenance/indexes/audit` `{"repair", "pageSize"}` → 202 `{id, statusUri}`. */
 export const startIndexAudit = protectedRoute('startIndexAudit', {
   route: 'maintenance/indexes/audit',
   methods: ['POST'],
@@ -138,8 +143,8 @@ export const startIndexAudit = protectedRoute('startIndexAudit', {
   schemas: { body: auditBody, responses: started },
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
-    const { repair } = await readJson(request, auditBody);
-    const input: AuditInput = { repair: repair ?? false };
+    const { repair, pageSize } = await readJson(request, auditBody);
+    const input: AuditInput = { repair: repair ?? false, ...(pageSize ? { pageSize } : {}) };
     return start(context, Orchestrations.auditIndexes, input);
   },
 });
@@ -204,5 +209,5 @@ activity(Activities.removeFromSource, removeFromSourceActivity);
 activity(Activities.listEmployeePage, listEmployeePageActivity);
 activity(Activities.archiveEmployeeChunk, archiveEmployeeChunkActivity);
 activity(Activities.listDepartmentPage, listDepartmentPageActivity);
-activity(Activities.auditDepartment, auditDepartmentActivity);
+activity(Activities.auditDepartment, auditDepartmentPageActivity);
 activity(Activities.auditOrgLastNames, auditOrgLastNamesActivity);

@@ -8,8 +8,10 @@ export { createContext, type DirectoryContext } from './context';
 export { deleteEmployee } from './deleteEmployee';
 export type { DeleteVersionsOptions, VersionsDeleted } from './deleteEmployees';
 export {
+  departmentMerge,
   readDepartment,
   readListingVersion,
+  type Manager,
   type Department,
   type DepartmentSummary,
 } from './departmentEntity';
@@ -24,6 +26,7 @@ export {
   employeeNotFound,
 } from './directoryErrors';
 export {
+  emailCopyEntity,
   employeeDataProperties,
   incarnationOf,
   readEmployeeData,
@@ -44,9 +47,15 @@ export { EntityTypes, isEntityOfType } from './entityTypes';
 export { expectedSamePartitionIndexes } from './indexProjection';
 export type { ImportResult } from './importEmployees';
 export { insertEmployee } from './insertEmployee';
-export { readLastNameIndex } from './lastNameIndex';
+export {
+  lastNameIndexEntity,
+  lastNameIndexWrite,
+  readLastNameIndex,
+  withIds,
+  withoutIds,
+} from './lastNameIndex';
 export { readOutboxRow, type OutboxRow } from './outbox';
-export { readWholeRange } from './paging';
+export { readRangePage, readWholeRange, type KeyRange } from './paging';
 export { reviewYearsOf, writeReviewEntities, type Review } from './reviews';
 export { loadDepartment, readEntity } from './state';
 export { TtlCache } from './ttlCache';

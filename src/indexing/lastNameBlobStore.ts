@@ -111,13 +111,8 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
         const current = await read(lastNameBlobName(name));
         if (!current?.members.includes(encoded)) return false;
         const members = current.members.filter((m) => m !== encoded);
-        return writeOrRetry(() =>
-          members.length === 0
-            ? container
-                .getBlockBlobClient(lastNameBlobName(name))
-                .delete({ conditions: { ifMatch: current.etag } })
-            : write(name, members, { ifMatch: current.etag }),
-        );
+        // An emptied list is kept, never deleted: lists never go back to absent (see `change`).
+        return writeOrRetry(() => write(name, members, { ifMatch: current.etag }));
       }),
 
     members: async (lastName) => {

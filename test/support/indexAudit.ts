@@ -1,22 +1,25 @@
 /**
  * The index audit run in-process: the audit orchestration's own activities called in the order
- * its orchestrator calls them (department pages, each department, then the organisation-wide
- * last-name index), so tests check convergence with the one audit the application ships.
+ * its orchestrator calls them (department pages, each department page by page carrying the step
+ * each page returns, then the organisation-wide last-name index), so tests check convergence with
+ * the one audit the application ships.
  */
 import { createContext } from '../../src/directory/context';
 import type { IndexStores } from '../../src/indexing/indexMaintenance';
 import {
-  auditDepartmentActivity,
+  auditDepartmentPageActivity,
   auditOrgLastNamesActivity,
+  FIRST_AUDIT_STEP,
   listDepartmentPageActivity,
   type AuditServices,
+  type DepartmentAuditStep,
 } from '../../src/orchestrations/audit/auditActivities';
 import { mergeByIndex, type CountsByIndex } from '../../src/orchestrations/audit/auditCounts';
 
 /** Audits (and with `repair`, fixes) every index of the directory behind `services`. */
 export async function auditIndexesInProcess(
   services: AuditServices,
-  options: { repair?: boolean } = {},
+  options: { repair?: boolean; pageSize?: number } = {},
 ): Promise<CountsByIndex> {
   const repair = options.repair ?? false;
   const departments: string[] = [];
@@ -27,7 +30,17 @@ export async function auditIndexesInProcess(
     continuationToken = page.continuationToken;
   } while (continuationToken);
   const reports = await Promise.all(
-    departments.map((department) => auditDepartmentActivity(services, { department, repair })),
+    departments.map(async (department) => {
+      const counts: CountsByIndex[] = [];
+      let step: DepartmentAuditStep | null = FIRST_AUDIT_STEP;
+      while (step) {
+        const input = { department, repair, step, pageSize: options.pageSize };
+        const page = await auditDepartmentPageActivity(services, input);
+        counts.push(page.counts);
+        step = page.next;
+      }
+      return mergeByIndex(...counts);
+    }),
   );
   const orgLastNames = await auditOrgLastNamesActivity(services, { repair });
   return mergeByIndex(...reports, { orgLastNames });

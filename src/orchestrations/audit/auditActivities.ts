@@ -1,25 +1,25 @@
 /**
- * The audit's activities: list departments, audit one department's indexes, audit the
- * organisation-wide last-name index. Each reads before it writes and repairs only with
+ * The audit's activities: list departments, audit one bounded page of a department's indexes
+ * (the orchestrator carries the returned step to the next call), audit the organisation-wide
+ * last-name index. Each reads before it writes and repairs only with
  * conditional or idempotent writes, so running one again is safe.
  */
 import { allDepartments, departmentPage, type DepartmentPage } from '../departmentPages';
 import type { OrchestrationServices } from '../services';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
 import { auditDepartmentListing } from './departmentListingAudit';
-import { auditEmployeeIndex, readEmployeeIndexEntries } from './employeeIndexAudit';
-import { auditOrphanReviews, readDepartmentReviews } from './orphanReviewAudit';
+import { auditManagerCopy } from './managerCopyAudit';
+import { auditEmployeePage, type EmployeePagePosition } from './employeePageAudit';
 import { auditOrgLastNames } from './orgLastNameAudit';
-import { auditSamePartitionIndexes } from './samePartitionAudit';
+import {
+  auditByEmailPage,
+  auditEmailCopyPage,
+  auditLastNameEntityPage,
+  type StoredPosition,
+} from './storedEntryAudit';
 
 /** What the audit's activities use: the directory's table and the outside indexes. */
 export type AuditServices = Pick<OrchestrationServices, 'directory' | 'indexStores'>;
-
-/** Input of the per-department audit. */
-export interface DepartmentAuditInput {
-  department: string;
-  repair: boolean;
-}
 
 /** Activity: one page of department names. */
 export function listDepartmentPageActivity(
@@ -29,46 +29,110 @@ export function listDepartmentPageActivity(
   return departmentPage(services.directory, input.continuationToken);
 }
 
+/** Employees (or stored entries) one department audit activity reads, unless told otherwise. */
+export const AUDIT_PAGE_SIZE = 1_000;
+
 /**
- * Activity: audits (and with `repair`, fixes) a department's same-partition indexes, its
- * `EmployeeIndex` entries, reviews their employee does not list, and its listing copy. The
- * `EmployeeIndex` entries and the reviews are read before the primaries.
+ * Where a department's audit stands: its passes, in order — the forward pass over employees, then
+ * the reverse passes over email copies, by-email entries and last-name index entities, then the
+ * listing copy — and the position within the pass.
  */
-export async function auditDepartmentActivity(
+export type DepartmentAuditStep =
+  | { pass: 'employees'; position: EmployeePagePosition }
+  | { pass: 'emailCopies' | 'byEmail' | 'lastNames'; position: StoredPosition }
+  | { pass: 'listing' };
+
+/** The first step of a department's audit. */
+export const FIRST_AUDIT_STEP: DepartmentAuditStep = {
+  pass: 'employees',
+  position: { token: null, afterId: null },
+};
+
+/** Input of one page of the per-department audit. */
+export interface DepartmentAuditInput {
+  department: string;
+  repair: boolean;
+  step: DepartmentAuditStep;
+  /** Page size (tests use small ones); {@link AUDIT_PAGE_SIZE} when absent. */
+  pageSize?: number;
+}
+
+/** One page's counts and the department's next step (`null` when its audit is complete). */
+export interface DepartmentAuditPage {
+  counts: CountsByIndex;
+  next: DepartmentAuditStep | null;
+}
+
+const AFTER: Record<Exclude<DepartmentAuditStep['pass'], 'listing'>, DepartmentAuditStep> = {
+  employees: { pass: 'emailCopies', position: { token: null } },
+  emailCopies: { pass: 'byEmail', position: { token: null } },
+  byEmail: { pass: 'lastNames', position: { token: null } },
+  lastNames: { pass: 'listing' },
+};
+
+/**
+ * Activity: audits (and with `repair`, fixes) one bounded page of a department's indexes — at most
+ * `pageSize` employees with the entries they imply, or `pageSize` stored entries with the
+ * primaries they name — and says where the department's audit continues. Safe to run again.
+ *
+ * @throws {ValidationError} for an invalid department name or position.
+ * @throws {DomainError} for storage faults.
+ */
+export async function auditDepartmentPageActivity(
   services: AuditServices,
   input: DepartmentAuditInput,
-): Promise<CountsByIndex> {
+  hooks: { beforeRepair?: () => Promise<void> } = {},
+): Promise<DepartmentAuditPage> {
   const stores = services.indexStores;
   const table = await services.directory.table();
-  const outside = await readEmployeeIndexEntries(stores.index, input.department);
-  const reviews = await readDepartmentReviews(table, input.department);
-  const samePartition = await auditSamePartitionIndexes(table, input.department, input.repair);
-  const inter = await auditEmployeeIndex(
-    stores,
-    input.department,
-    outside,
-    samePartition.snapshot.primaries,
-    input.repair,
-  );
-  const orphanReviewCounts = await auditOrphanReviews(
-    table,
-    reviews,
-    samePartition.snapshot.primaries,
-    input.repair,
-  );
-  const departmentListing = await auditDepartmentListing(table, input.department, input.repair);
-  return {
-    ...samePartition.counts,
-    ...inter,
-    orphanReviews: orphanReviewCounts,
-    departmentListing,
-  };
+  const options = { repair: input.repair, pageSize: input.pageSize ?? AUDIT_PAGE_SIZE };
+  const { step, department } = input;
+  switch (step.pass) {
+    case 'employees': {
+      const deps = { directory: services.directory, table, stores, ...hooks };
+      const page = await auditEmployeePage(deps, department, step.position, options);
+      return {
+        counts: page.counts,
+        next: page.next ? { pass: 'employees', position: page.next } : AFTER.employees,
+      };
+    }
+    case 'emailCopies':
+    case 'byEmail':
+    case 'lastNames': {
+      const at = { department, position: step.position, ...options };
+      const run = {
+        emailCopies: () => auditEmailCopyPage(table, at),
+        byEmail: () => auditByEmailPage(stores, at),
+        lastNames: () => auditLastNameEntityPage(table, at),
+      }[step.pass];
+      const kind =
+        step.pass === 'lastNames'
+          ? 'lastNameEntities'
+          : step.pass === 'byEmail'
+            ? 'employeeIndexByEmail'
+            : 'emailCopies';
+      const page = await run();
+      return {
+        counts: { [kind]: page.counts },
+        next: page.next ? { pass: step.pass, position: page.next } : AFTER[step.pass],
+      };
+    }
+    case 'listing':
+      return {
+        counts: {
+          departmentListing: await auditDepartmentListing(table, department, input.repair),
+          managerCopy: await auditManagerCopy(table, department, input.repair, hooks),
+        },
+        next: null,
+      };
+  }
 }
 
 /** Activity: audits (and with `repair`, fixes) the organisation-wide last-name index. */
 export async function auditOrgLastNamesActivity(
   services: AuditServices,
   input: { repair: boolean },
+  hooks: { beforeRepair?: () => Promise<void> } = {},
 ): Promise<AuditCounts> {
   const departments = await allDepartments(services.directory);
   return auditOrgLastNames(
@@ -76,5 +140,6 @@ export async function auditOrgLastNamesActivity(
     services.indexStores.lastNames,
     departments,
     input.repair,
+    hooks,
   );
 }

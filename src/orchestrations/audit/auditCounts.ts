@@ -20,6 +20,7 @@ export type IndexKind =
   | 'employeeIndexByEmail'
   | 'orgLastNames'
   | 'departmentListing'
+  | 'managerCopy'
   | 'orphanReviews';
 
 /** Counts per index kind. */

@@ -11,13 +11,7 @@
  * differing by-id entry is rewritten from the primary (conditional on its ETag, keeping what it
  * tracked), a differing by-email entry is removed (conditional) so the reconcile re-copies it.
  */
-import type { TableClient } from '@azure/data-tables';
-import {
-  readEmployeeData,
-  readWholeRange,
-  type EmployeeData,
-  type StoredEntity,
-} from '../../directory';
+import { readEmployeeData, type EmployeeData, type StoredEntity } from '../../directory';
 import {
   emailIndexEntity,
   idIndexEntity,
@@ -31,13 +25,7 @@ import {
   type IndexStores,
 } from '../../indexing/indexMaintenance';
 import { tookEffect } from '../../storage/errors';
-import {
-  emailIndexPartitionKey,
-  idIndexPartitionKey,
-  isIndexFenceRowKey,
-  isEmployeeId,
-  parseEmailIndexRowKey,
-} from '../../storage/keys';
+import { isEmployeeId, parseEmailIndexRowKey } from '../../storage/keys';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
 import { byKey, dataFingerprint, diffIndex } from './indexDiff';
 
@@ -47,30 +35,6 @@ const BOOKKEEPING = ['SourceETag', 'TrackedEmails', 'TrackedLastNames'];
 interface Expected {
   data: EmployeeData;
   etag: string;
-}
-
-function wholePartition(partitionKey: string): { partitionKey: string; ge: string; lt: string } {
-  return { partitionKey, ge: '', lt: '\uffff' };
-}
-
-/**
- * Reads a department's index entries; call it BEFORE reading the primaries it is compared with.
- *
- * @throws {DomainError} for storage faults.
- */
-export async function readEmployeeIndexEntries(
-  index: TableClient,
-  department: string,
-): Promise<{ byId: StoredEntity[]; byEmail: StoredEntity[] }> {
-  const [byId, byEmail] = await Promise.all([
-    readWholeRange(index, wholePartition(idIndexPartitionKey(department))),
-    readWholeRange(index, wholePartition(emailIndexPartitionKey(department))),
-  ]);
-  // Each partition's drain fence (src/indexing/outboxDrain.ts) is no entry: never compared, and
-  // never deleted as an orphan.
-  const entries = (stored: StoredEntity[]): StoredEntity[] =>
-    stored.filter((entity) => !isIndexFenceRowKey(entity.rowKey));
-  return { byId: entries(byId), byEmail: entries(byEmail) };
 }
 
 /**

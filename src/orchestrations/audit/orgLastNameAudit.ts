@@ -3,9 +3,10 @@
  * `LASTNAME_INDEX_MODE` configures): every employee of every department must be a member of
  * exactly its own normalised last name.
  *
- * The stored index is read first, then the primaries; before each repair the employee's primary
- * entity is read again and the repair is made only if it still applies (the stores' own add and
- * remove are idempotent and ETag-safe), so a change that raced the audit is not undone.
+ * The stored index is read first, then the primaries; before each repair the member list is read,
+ * then the employee's primary entity again, and the repair is made only if it still applies, as a
+ * change conditional on the list as read ({@link LastNameStore.change}), so a change that raced
+ * the audit is not undone: a valid member is never removed, a deleted employee never added.
  */
 import type { TableClient } from '@azure/data-tables';
 import {
@@ -41,6 +42,7 @@ export async function auditOrgLastNames(
   lastNames: LastNameStore,
   departments: readonly string[],
   repair: boolean,
+  hooks: { beforeRepair?: () => Promise<void> } = {},
 ): Promise<AuditCounts> {
   const stored: Membership[] = [];
   for (const [lastName, members] of await lastNames.all()) {
@@ -74,15 +76,23 @@ export async function auditOrgLastNames(
     const state = await readEmployeeState(employees, partitionKey, member.employeeId);
     return state && normalizeLastName(state.data.lastName);
   };
-  for (const { lastName, member } of diff.missing) {
-    if ((await currentLastName(member)) !== lastName) continue;
-    await lastNames.add(lastName, member);
-    counts.repaired++;
+  // The list is read BEFORE the employee is read again, and changed only if it is still exactly
+  // as read: a concurrent change of the employee reaches the list through the outbox drain, whose
+  // change always writes the list, so a repair decided from the older employee then fails.
+  const fix = async ({ lastName, member }: Membership, add: boolean): Promise<boolean> => {
+    const snapshot = await lastNames.snapshot(lastName);
+    const listed = snapshot.members.includes(encodeMember(member));
+    const belongs = (await currentLastName(member)) === lastName;
+    if (listed === belongs) return false;
+    await hooks.beforeRepair?.();
+    const changed = await lastNames.change(snapshot, add ? [member] : [], add ? [] : [member]);
+    return changed !== undefined;
+  };
+  for (const membership of diff.missing) {
+    if (await fix(membership, true)) counts.repaired++;
   }
-  for (const { lastName, member } of diff.orphaned) {
-    if ((await currentLastName(member)) === lastName) continue;
-    await lastNames.remove(lastName, member);
-    counts.repaired++;
+  for (const membership of diff.orphaned) {
+    if (await fix(membership, false)) counts.repaired++;
   }
   return counts;
 }

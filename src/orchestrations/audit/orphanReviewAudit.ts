@@ -12,27 +12,10 @@
  * employees carried the list (no `ReviewYears`) owns every review in its range.
  */
 import type { TableClient } from '@azure/data-tables';
-import { readEmployeeMeta, readWholeRange, type StoredEntity } from '../../directory';
+import { readEmployeeMeta, type StoredEntity } from '../../directory';
 import { tookEffect } from '../../storage/errors';
-import { departmentPartitionKey, parseReviewRowKey, reviewsRowKeyRange } from '../../storage/keys';
+import { parseReviewRowKey } from '../../storage/keys';
 import type { AuditCounts } from './auditCounts';
-
-/**
- * The keys and ETags of every review in a department; read it BEFORE the primaries.
- *
- * @throws {ValidationError} for an invalid department name.
- * @throws {DomainError} for storage faults.
- */
-export async function readDepartmentReviews(
-  table: TableClient,
-  department: string,
-): Promise<StoredEntity[]> {
-  const partitionKey = departmentPartitionKey(department);
-  return readWholeRange(table, { partitionKey, ...reviewsRowKeyRange() }, [
-    'PartitionKey',
-    'RowKey',
-  ]);
-}
 
 /** Reviews (of `reviews`) that no employee of `primaries` lists (pure). */
 export function orphanReviews(
@@ -57,7 +40,7 @@ export function orphanReviews(
  * Counts (and with `repair`, deletes) the reviews of a department that their employee does not
  * list.
  *
- * @param reviews - read with {@link readDepartmentReviews} before `primaries`.
+ * @param reviews - read BEFORE `primaries`.
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function auditOrphanReviews(

@@ -10,7 +10,13 @@ import {
   prefixRange,
 } from './text';
 import { assertDepartment, assertEmployeeId, isDepartmentName } from './identifiers';
-import { EMAIL_PREFIX, EMPLOYEE_PREFIX, LASTNAME_PREFIX, parseLastNameRowKey } from './employees';
+import {
+  EMAIL_PREFIX,
+  EMPLOYEE_PREFIX,
+  LASTNAME_PREFIX,
+  nextEmployeeId,
+  parseLastNameRowKey,
+} from './employees';
 
 /** PartitionKey of the by-id index of one department: `empid_Sales`. */
 export function idIndexPartitionKey(department: string): string {
@@ -38,6 +44,18 @@ export function parseIndexPartitionKey(
     }
   }
   return undefined;
+}
+
+/**
+ * Bounds of the by-id entries of an inclusive id range (open ends when omitted); the partition's
+ * drain fence ({@link INDEX_FENCE_ROW_KEY}) sorts after every id and is never inside.
+ */
+export function idIndexRowKeyRange(fromId?: string, toId?: string): { ge: string; lt: string } {
+  const next = toId === undefined ? undefined : nextEmployeeId(toId);
+  return {
+    ge: fromId === undefined ? '0' : idIndexRowKey(fromId),
+    lt: next === undefined ? ':' : idIndexRowKey(next),
+  };
 }
 
 /** RowKey in a by-id index partition: the bare employee id. */

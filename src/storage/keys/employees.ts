@@ -200,7 +200,24 @@ export function reviewRowKeyRange(employeeId: string): { ge: string; lt: string 
   return prefixRange(`${REVIEW_PREFIX}${employeeId}_`);
 }
 
-/** Bounds of every review of every employee in a department partition (the index audit). */
-export function reviewsRowKeyRange(): { ge: string; lt: string } {
-  return prefixRange(REVIEW_PREFIX);
+/**
+ * Bounds of every review of every employee in a department partition (the index audit), or of
+ * the employees of an inclusive id range (one page of the paged audit); open ends when omitted.
+ */
+export function reviewsRowKeyRange(fromId?: string, toId?: string): { ge: string; lt: string } {
+  const all = prefixRange(REVIEW_PREFIX);
+  if (fromId !== undefined) assertEmployeeId(fromId);
+  if (toId !== undefined) assertEmployeeId(toId);
+  return {
+    ge: fromId === undefined ? all.ge : `${REVIEW_PREFIX}${fromId}_`,
+    // `_` sorts before every digit's successor: the next id's prefix ends the range.
+    lt:
+      toId === undefined || toId === '999999' ? all.lt : `${REVIEW_PREFIX}${nextEmployeeId(toId)}_`,
+  };
+}
+
+/** The id after `employeeId` (six digits), or `undefined` after 999999. */
+export function nextEmployeeId(employeeId: string): string | undefined {
+  assertEmployeeId(employeeId);
+  return employeeId === '999999' ? undefined : String(Number(employeeId) + 1).padStart(6, '0');
 }

@@ -36,6 +36,7 @@ export {
   parseReviewRowKey,
   reviewRowKeyRange,
   reviewsRowKeyRange,
+  nextEmployeeId,
 } from './employees';
 export * from './employeeIndex';
 export * from './employeePartitions';

@@ -4,15 +4,16 @@
  * runtime stores is bounded by those 2 pages, however large the department (read back from the
  * task hub's History table).
  */
-import { odata } from '@azure/data-tables';
-import { historyTableName, parseHistoryRowKey } from '../../../tools/durable/keys';
-import { readTextProperties } from '../../../tools/durable/largeText';
-import type { HistoryEventJson } from '../../../tools/durable/historyEvents';
 import type { RunningHost } from '../../support/host';
-import { testClients } from '../../support/storage';
-import { hostWith, isolatedSettings, pollUntilEnded, seedDepartment, send } from './support';
-
-const HUB_SETTING = 'AzureFunctionsJobHost__extensions__durableTask__hubName';
+import {
+  executionHistories,
+  HUB_SETTING,
+  hostWith,
+  isolatedSettings,
+  pollUntilEnded,
+  seedDepartment,
+  send,
+} from './support';
 
 function people(count: number): { employeeId: string; lastName: string; email: string }[] {
   return Array.from({ length: count }, (_, i) => {
@@ -23,39 +24,6 @@ function people(count: number): { employeeId: string; lastName: string; email: s
       email: `e${id}@contoso.com`,
     };
   });
-}
-
-/** Per execution of an instance: its committed events and their JSON size. */
-async function executionHistories(
-  taskHub: string,
-  instanceId: string,
-): Promise<{ events: number; chars: number }[]> {
-  const parts = new Map<string, { part: number; text: string }[]>();
-  for await (const entity of testClients()
-    .table(historyTableName(taskHub))
-    .listEntities<Record<string, unknown>>({
-      queryOptions: { filter: odata`PartitionKey eq ${instanceId}` },
-    })) {
-    const key = parseHistoryRowKey(String(entity.rowKey));
-    if (key?.kind !== 'episode') continue;
-    const episode = `${key.executionId}/${key.episode}`;
-    const list = parts.get(episode) ?? [];
-    list.push({ part: key.part, text: readTextProperties(entity, 'Events') ?? '' });
-    parts.set(episode, list);
-  }
-  const byExecution = new Map<string, { events: number; chars: number }>();
-  for (const [episode, rows] of parts) {
-    const text = rows
-      .sort((a, b) => a.part - b.part)
-      .map((row) => row.text)
-      .join('');
-    const execution = episode.split('/')[0]!;
-    const sum = byExecution.get(execution) ?? { events: 0, chars: 0 };
-    sum.events += (JSON.parse(text) as HistoryEventJson[]).length;
-    sum.chars += text.length;
-    byExecution.set(execution, sum);
-  }
-  return [...byExecution.values()];
 }
 
 describe('department archive history', () => {

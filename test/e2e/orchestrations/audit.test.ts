@@ -5,7 +5,15 @@
  */
 import type { RunningHost } from '../../support/host';
 import { testClients } from '../../support/storage';
-import { hostWith, isolatedSettings, pollUntilEnded, seedDepartment, send } from './support';
+import {
+  executionHistories,
+  HUB_SETTING,
+  hostWith,
+  isolatedSettings,
+  pollUntilEnded,
+  seedDepartment,
+  send,
+} from './support';
 
 const settings = isolatedSettings();
 let host: RunningHost;
@@ -61,3 +69,44 @@ it('refuses a body that is not {"repair": boolean} with 400', async () => {
   expect(response.status).toBe(400);
   expect(response.json.error).toMatchObject({ code: expect.any(String) });
 });
+
+it('audits a department in pages with a history bounded by the rounds, not the size', async () => {
+  const size = 600;
+  await seedDepartment(
+    host,
+    'Paged',
+    Array.from({ length: size }, (_, i) => {
+      const id = String(i + 1).padStart(6, '0');
+      return {
+        employeeId: id,
+        lastName: ['Jones', 'Smith', 'Ng'][i % 3]!,
+        email: `q${id}@contoso.com`,
+      };
+    }),
+  );
+  const run = async (repair: boolean) => {
+    const started = await send(host, 'POST', '/maintenance/indexes/audit', {
+      repair,
+      pageSize: 50,
+    });
+    expect(started.status).toBe(202);
+    const status = await pollUntilEnded(host, String(started.json.statusUri), 240_000);
+    expect(status.runtimeStatus).toBe('Completed');
+    return { status, histories: await executionHistories(settings[HUB_SETTING]!, status.id) };
+  };
+  await run(true); // let the index worker's late copies settle either way
+  const employees = testClients().table(settings.EMPLOYEES_TABLE!);
+  await employees.deleteEntity('Paged', 'email_q000555@contoso.com');
+
+  const found = await run(false);
+  expect(found.status.output).toMatchObject({ missing: 1, stale: 0, repaired: 0 });
+  const fixed = await run(true);
+  expect(fixed.status.output).toMatchObject({ missing: 1, stale: 0, repaired: 1 });
+  expect((await run(false)).status.output).toMatchObject({ missing: 0, stale: 0, repaired: 0 });
+
+  // 600 employees in pages of 50: 12 forward pages and the reverse passes' pages, 5 rounds of
+  // page activities per execution: many executions, each small.
+  expect(fixed.histories.length).toBeGreaterThanOrEqual(5);
+  const largest = Math.max(...fixed.histories.map((h) => h.events));
+  expect(largest).toBeLessThanOrEqual(60);
+}, 600_000);

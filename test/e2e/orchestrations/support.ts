@@ -4,11 +4,16 @@
  * orchestration ends.
  */
 import { randomBytes } from 'node:crypto';
+import { odata } from '@azure/data-tables';
+import { historyTableName, parseHistoryRowKey } from '../../../tools/durable/keys';
+import { readTextProperties } from '../../../tools/durable/largeText';
+import type { HistoryEventJson } from '../../../tools/durable/historyEvents';
 import { startHost, type RunningHost } from '../../support/host';
-import { uniqueName, uniqueTableName } from '../../support/storage';
+import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 import { adminPrincipal, asAdmin, PRINCIPAL_HEADER } from '../../support/principals';
 
-const HUB_SETTING = 'AzureFunctionsJobHost__extensions__durableTask__hubName';
+/** The setting that names the task hub (its History table holds the executions' events). */
+export const HUB_SETTING = 'AzureFunctionsJobHost__extensions__durableTask__hubName';
 const LEASE_SETTING =
   'AzureFunctionsJobHost__extensions__durableTask__storageProvider__workItemQueueVisibilityTimeout';
 
@@ -102,4 +107,36 @@ export async function seedDepartment(
     });
     expect(result).toMatchObject({ status: 200, json: { failed: [] } });
   }
+}
+/** Per execution of an instance: its committed events and their JSON size. */
+export async function executionHistories(
+  taskHub: string,
+  instanceId: string,
+): Promise<{ events: number; chars: number }[]> {
+  const parts = new Map<string, { part: number; text: string }[]>();
+  for await (const entity of testClients()
+    .table(historyTableName(taskHub))
+    .listEntities<Record<string, unknown>>({
+      queryOptions: { filter: odata`PartitionKey eq ${instanceId}` },
+    })) {
+    const key = parseHistoryRowKey(String(entity.rowKey));
+    if (key?.kind !== 'episode') continue;
+    const episode = `${key.executionId}/${key.episode}`;
+    const list = parts.get(episode) ?? [];
+    list.push({ part: key.part, text: readTextProperties(entity, 'Events') ?? '' });
+    parts.set(episode, list);
+  }
+  const byExecution = new Map<string, { events: number; chars: number }>();
+  for (const [episode, rows] of parts) {
+    const text = rows
+      .sort((a, b) => a.part - b.part)
+      .map((row) => row.text)
+      .join('');
+    const execution = episode.split('/')[0]!;
+    const sum = byExecution.get(execution) ?? { events: 0, chars: 0 };
+    sum.events += (JSON.parse(text) as HistoryEventJson[]).length;
+    sum.chars += text.length;
+    byExecution.set(execution, sum);
+  }
+  return [...byExecution.values()];
 }

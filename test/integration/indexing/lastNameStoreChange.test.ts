@@ -58,3 +58,22 @@ describe.each(['entity', 'blob'] as const)('member lists in the %s store', (mode
     expect(await store.members('jones')).toEqual([ann]);
   });
 });
+
+describe('the blob store', () => {
+  it('keeps a list that `remove` emptied, so that a create from when it was absent fails', async () => {
+    const container = testClients().container(uniqueName('lnremove'));
+    const store = blobLastNameStore(container);
+    try {
+      const absent = await store.snapshot('ng');
+      await store.add('Ng', ann);
+      await store.remove('Ng', ann);
+      expect(await store.members('ng')).toEqual([]);
+      expect((await store.all()).has('ng')).toBe(false); // an empty list indexes nobody
+      // Had `remove` deleted the emptied blob, this change from before it existed would apply.
+      expect(await store.change(absent, [bob], [])).toBeUndefined();
+      expect(await store.members('ng')).toEqual([]);
+    } finally {
+      await container.deleteIfExists();
+    }
+  });
+});

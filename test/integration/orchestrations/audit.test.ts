@@ -52,9 +52,9 @@ it('finds nothing when every index matches the primaries', async () => {
     stale: 0,
     repaired: 0,
   });
-  // 17 email copies, 8 last-name entities (4 names x 2 departments), 17 + 17 EmployeeIndex
-  // entries, 17 org-wide memberships, 2 department listings.
-  expect(totalOf(report).checked).toBe(17 + 8 + 17 + 17 + 17 + 2);
+  // 17 email copies, 17 same-partition last-name memberships, 17 + 17 EmployeeIndex entries, 17
+  // org-wide memberships, 2 department listings.
+  expect(totalOf(report).checked).toBe(17 + 17 + 17 + 17 + 17 + 2);
 });
 
 it('counts injected drift per index, writes nothing without repair, and repairs it', async () => {
@@ -105,21 +105,24 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
   const found = await audit(false);
   expect(found).toEqual({
     emailCopies: { checked: 17, missing: 1, stale: 0, repaired: 0 },
-    lastNameEntities: { checked: 9, missing: 0, stale: 2, repaired: 0 },
+    // Memberships: 17 employees (000104 missing from the replaced Jones entity), then the ids
+    // no employee backs (000777 under "ghost", 000555 under Jones).
+    lastNameEntities: { checked: 19, missing: 1, stale: 2, repaired: 0 },
     employeeIndexById: { checked: 18, missing: 0, stale: 2, repaired: 0 },
     employeeIndexByEmail: { checked: 17, missing: 1, stale: 0, repaired: 0 },
     orgLastNames: { checked: 18, missing: 1, stale: 1, repaired: 0 },
     departmentListing: { checked: 2, missing: 0, stale: 1, repaired: 0 },
+    managerCopy: { checked: 0, missing: 0, stale: 0, repaired: 0 },
     orphanReviews: { checked: 2, missing: 0, stale: 1, repaired: 0 },
   });
   expect(await world.snapshot()).toEqual(employeesBefore);
   expect(await indexSnapshot()).toEqual(indexBefore);
 
   const repaired = await audit(true);
-  expect(totalOf(repaired)).toEqual({ checked: 83, missing: 3, stale: 7, repaired: 10 });
+  expect(totalOf(repaired)).toEqual({ checked: 93, missing: 4, stale: 7, repaired: 11 });
 
   const after = await audit(false);
-  expect(totalOf(after)).toEqual({ checked: 79, missing: 0, stale: 0, repaired: 0 });
+  expect(totalOf(after)).toEqual({ checked: 88, missing: 0, stale: 0, repaired: 0 });
   expect((await world.directory.reviews.list('Sales', '000001')).items).toHaveLength(1);
   const marketing = await world.directory.departments.get('Marketing');
   expect(

@@ -20,6 +20,7 @@ import {
   EMPLOYEE_PAGE_SIZE,
 } from '../../../src/orchestrations/archive/archiveActivities';
 import { ARCHIVE_PARALLEL_CHUNKS } from '../../../src/orchestrations/archive/archiveDepartmentOrchestrator';
+import { FIRST_AUDIT_STEP } from '../../../src/orchestrations/audit/auditActivities';
 import type { fakes as Fakes } from './support/fakeApp';
 
 const shim: CoreShim = createCoreShim();
@@ -215,7 +216,7 @@ describe('department archive orchestrator', () => {
 });
 
 describe('index audit orchestrator', () => {
-  it('audits every department in chunks of at most 10, then the org-wide index, and sums', async () => {
+  it('audits every department page by page, at most 10 at a time, then the org-wide index, and sums', async () => {
     fakes.departments = Array.from({ length: 23 }, (_, i) => `Dept${i}`);
     const run = await runInMemory(
       shim,
@@ -238,20 +239,32 @@ describe('index audit orchestrator', () => {
       },
     });
     const audits = fakes.calls.filter((c) => c.name === Activities.auditDepartment);
-    expect(audits.map((c) => c.input)).toEqual(
-      fakes.departments.map((department) => ({ department, repair: true })),
-    );
+    // Each department's first page starts its forward pass; its second carries the first's step.
+    for (const department of fakes.departments) {
+      expect(
+        audits.filter((c) => (c.input as { department: string }).department === department),
+      ).toEqual([
+        {
+          name: Activities.auditDepartment,
+          input: { department, repair: true, step: FIRST_AUDIT_STEP },
+        },
+        {
+          name: Activities.auditDepartment,
+          input: {
+            department,
+            repair: true,
+            step: { pass: 'employees', position: { token: 'page2', afterId: '000010' } },
+          },
+        },
+      ]);
+    }
     expect(
       Math.max(...run.executions.flatMap(scheduledPerEpisode).map((e) => e.length)),
     ).toBeLessThanOrEqual(10);
-    // One page of departments (7 in the fake) per execution; the last one audits the org index.
-    expect(run.executions).toHaveLength(4);
-    expect(
-      run.executions
-        .slice(0, 3)
-        .flat()
-        .some((e) => e.Name === Activities.auditOrgLastNames),
-    ).toBe(false);
+    // 46 page activities, 10 at a time, 5 rounds per execution: the history of an execution is
+    // bounded by the rounds, not by the departments or their size; the last audits the org index.
+    expect(run.executions).toHaveLength(2);
+    expect(run.executions[0]!.some((e) => e.Name === Activities.auditOrgLastNames)).toBe(false);
     await expectDeterministic(Orchestrations.auditIndexes, run);
   });
 
@@ -264,6 +277,7 @@ describe('index audit orchestrator', () => {
     expect(fakes.calls.find((c) => c.name === Activities.auditDepartment)!.input).toEqual({
       department: 'Sales',
       repair: false,
+      step: FIRST_AUDIT_STEP,
     });
   });
 });

@@ -2,6 +2,10 @@ import {
   DEPARTMENT_LIST_PARTITION_KEY,
   departmentListRowKey,
   employeeRowKeyRange,
+  idIndexRowKeyRange,
+  nextEmployeeId,
+  reviewRowKey,
+  reviewsRowKeyRange,
   parseDepartmentListRowKey,
   parseDepartmentPartitionKey,
 } from '../../../src/storage/keys';
@@ -26,5 +30,23 @@ describe('directory keys', () => {
     const { ge, lt } = employeeRowKeyRange('000199', '000199');
     expect('empid_000199' >= ge && 'empid_000199' < lt).toBe(true);
     expect('empid_000200' < lt).toBe(false);
+  });
+
+  it('bounds the reviews and the by-id entries of an id range (one page of the paged audit)', () => {
+    const reviews = reviewsRowKeyRange('000100', '000199');
+    const inReviews = (key: string) => key >= reviews.ge && key < reviews.lt;
+    expect(inReviews(reviewRowKey('000100', 2024))).toBe(true);
+    expect(inReviews(reviewRowKey('000199', 9999))).toBe(true);
+    expect(inReviews(reviewRowKey('000099', 2024))).toBe(false);
+    expect(inReviews(reviewRowKey('000200', 1900))).toBe(false);
+    expect(reviewsRowKeyRange()).toEqual(reviewsRowKeyRange(undefined, '999999'));
+
+    const ids = idIndexRowKeyRange('000100', '000199');
+    expect(ids).toEqual({ ge: '000100', lt: '000200' });
+    const all = idIndexRowKeyRange();
+    expect('000000' >= all.ge && '999999' < all.lt).toBe(true);
+    expect('~fence' < all.lt).toBe(false); // the drain fence is no entry
+    expect(nextEmployeeId('000199')).toBe('000200');
+    expect(nextEmployeeId('999999')).toBeUndefined();
   });
 });

@@ -93,8 +93,18 @@ fake(Activities.listDepartmentPage, (input: { continuationToken: string | null }
     continuationToken: start + 7 < fakes.departments.length ? String(start + 7) : null,
   };
 });
-fake(Activities.auditDepartment, () => ({
-  emailCopies: { checked: 10, missing: 1, stale: 0, repaired: 0 },
-  employeeIndexById: { checked: 10, missing: 0, stale: 2, repaired: 0 },
-}));
+// Two pages per department: the first page's employees carry the drift, the second ends it.
+fake(
+  Activities.auditDepartment,
+  (input: { step: { pass: string; position?: { token: unknown } } }) =>
+    input.step.position?.token === null
+      ? {
+          counts: {
+            emailCopies: { checked: 10, missing: 1, stale: 0, repaired: 0 },
+            employeeIndexById: { checked: 10, missing: 0, stale: 2, repaired: 0 },
+          },
+          next: { pass: 'employees', position: { token: 'page2', afterId: '000010' } },
+        }
+      : { counts: {}, next: null },
+);
 fake(Activities.auditOrgLastNames, () => ({ checked: 5, missing: 0, stale: 1, repaired: 0 }));

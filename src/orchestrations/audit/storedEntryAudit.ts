@@ -1,0 +1,229 @@
+/**
+ * The reverse passes of the paged department audit: pages of stored index entries whose key is
+ * not the employee id — email copies, `EmployeeIndex` by-email entries, the ids listed by
+ * same-partition last-name index entities — each checked against the primaries it names, to find
+ * orphans (the forward pass finds missing and differing entries).
+ *
+ * Race safety: a page of entries is read BEFORE the primaries it names. A directory change that
+ * commits in between changes the entry too (same transaction for same-partition entries), so the
+ * repair, conditional on the entry's ETag, fails harmlessly; `EmployeeIndex` orphans are repaired
+ * through `reconcileEmail`, which re-reads the primaries itself.
+ */
+import type { TableClient } from '@azure/data-tables';
+import {
+  lastNameIndexWrite,
+  readEmployeeData,
+  readEntity,
+  readLastNameIndex,
+  readRangePage,
+  type KeyRange,
+  type StoredEntity,
+  withoutIds,
+} from '../../directory';
+import { reconcileEmail, type IndexStores } from '../../indexing/indexMaintenance';
+import { submitEntityGroupTransaction } from '../../storage/entityGroupTransaction';
+import { tookEffect } from '../../storage/errors';
+import {
+  departmentPartitionKey,
+  emailIndexPartitionKey,
+  emailIndexRowKey,
+  emailRowKey,
+  emailRowKeyRange,
+  employeeRowKey,
+  isEmployeeId,
+  isIndexFenceRowKey,
+  lastNameRowKeyRange,
+  normalizeLastName,
+  parseEmailIndexRowKey,
+} from '../../storage/keys';
+import { mapBounded } from '../../storage/parallel';
+import { noCounts, type AuditCounts } from './auditCounts';
+
+const READ_CONCURRENCY = 16;
+
+/** Properties needed to decode a primary employee. */
+const PRIMARY_SELECT = ['EntityType', 'EmployeeId', 'FirstName', 'LastName', 'Email'];
+
+/** Where a reverse pass resumes (`undefined` once the pass is done), and its counts. */
+export interface StoredPageResult {
+  counts: AuditCounts;
+  next: StoredPosition | undefined;
+}
+
+/** A range page's token; for last-name entities also the entity in progress and its last id. */
+export interface StoredPosition {
+  token: string | null;
+  rowKey?: string;
+  afterId?: string;
+}
+
+/** Which page of which department a reverse pass audits, and how. */
+export interface StoredPageAt {
+  department: string;
+  position: StoredPosition;
+  repair: boolean;
+  pageSize: number;
+}
+
+/** The primary employee of `employeeId` (decoded), or `undefined`. */
+async function primaryOf(
+  table: TableClient,
+  partitionKey: string,
+  employeeId: unknown,
+): Promise<ReturnType<typeof readEmployeeData>> {
+  if (typeof employeeId !== 'string' || !isEmployeeId(employeeId)) return undefined;
+  const entity = await readEntity(table, partitionKey, employeeRowKey(employeeId), PRIMARY_SELECT);
+  return entity && readEmployeeData(entity);
+}
+
+/** The decoded primaries of `employeeIds` (in order), read in parallel. */
+function primariesOf(
+  table: TableClient,
+  partitionKey: string,
+  employeeIds: readonly unknown[],
+): Promise<ReturnType<typeof readEmployeeData>[]> {
+  return mapBounded(employeeIds, READ_CONCURRENCY, (id) => primaryOf(table, partitionKey, id));
+}
+
+/** One page of a range, from a position (`null` token: the start). */
+function rangePage(
+  table: TableClient,
+  kind: string,
+  range: KeyRange,
+  position: StoredPosition,
+  pageSize: number,
+): ReturnType<typeof readRangePage> {
+  const continuationToken = position.token ?? undefined;
+  return readRangePage(table, kind, range, { pageSize, continuationToken });
+}
+
+/**
+ * One page of entries of a department keyed by email (its email copies, or its by-email entries):
+ * an entry whose employee is gone, or whose employee's address keys another entry, is an orphan.
+ */
+async function emailKeyedOrphans(
+  entries: {
+    source: TableClient;
+    employees: TableClient;
+    kind: string;
+    range: KeyRange;
+    rowKeyOf: (email: string) => string;
+  },
+  { department, position, pageSize }: StoredPageAt,
+): Promise<{ orphans: StoredEntity[]; next: StoredPosition | undefined }> {
+  const { source, employees, kind, range, rowKeyOf } = entries;
+  const page = await rangePage(source, kind, range, position, pageSize);
+  const stored = page.entities.filter((e) => !isIndexFenceRowKey(e.rowKey));
+  const owners = await primariesOf(
+    employees,
+    departmentPartitionKey(department),
+    stored.map((e) => e.EmployeeId),
+  );
+  const orphans = stored.filter((e, i) => !owners[i] || rowKeyOf(owners[i].email) !== e.rowKey);
+  return { orphans, next: nextOf(page.continuationToken) };
+}
+
+/**
+ * One page of a department's email copies: a copy whose employee is gone, or whose employee's
+ * address is another, is an orphan (removed conditionally on the ETag read).
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function auditEmailCopyPage(
+  table: TableClient,
+  at: StoredPageAt,
+): Promise<StoredPageResult> {
+  const range = { partitionKey: departmentPartitionKey(at.department), ...emailRowKeyRange() };
+  const kind = 'audit-email-copies';
+  const spec = { source: table, employees: table, kind, range, rowKeyOf: emailRowKey };
+  const { orphans, next } = await emailKeyedOrphans(spec, at);
+  const counts = orphanCounts(orphans.length);
+  if (at.repair) {
+    for (const orphan of orphans) {
+      const remove = () =>
+        table.deleteEntity(orphan.partitionKey, orphan.rowKey, { etag: orphan.etag });
+      if (await tookEffect(remove)) counts.repaired++;
+    }
+  }
+  return { counts, next };
+}
+
+/**
+ * One page of a department's by-email entries (`email_<dept>`): an entry whose employee is gone
+ * or has another address is an orphan, repaired by the indexing code's reconcile.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function auditByEmailPage(
+  stores: IndexStores,
+  at: StoredPageAt,
+): Promise<StoredPageResult> {
+  const range = { partitionKey: emailIndexPartitionKey(at.department), ge: '', lt: '\uffff' };
+  const { orphans, next } = await emailKeyedOrphans(
+    {
+      source: stores.index,
+      employees: stores.employees,
+      kind: 'audit-by-email',
+      range,
+      rowKeyOf: emailIndexRowKey,
+    },
+    at,
+  );
+  const counts = orphanCounts(orphans.length);
+  if (at.repair) {
+    for (const orphan of orphans) {
+      const email = parseEmailIndexRowKey(orphan.rowKey);
+      if (email === undefined) continue;
+      await reconcileEmail(stores, at.department, email);
+      counts.repaired++;
+    }
+  }
+  return { counts, next };
+}
+
+/**
+ * Up to `pageSize` ids of one same-partition last-name index entity: an id whose employee is gone
+ * or carries another last name is stale; the repair rewrites the entity without them (or deletes
+ * it when none is left), conditional on the ETag read.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function auditLastNameEntityPage(
+  table: TableClient,
+  { department, position, ...options }: StoredPageAt,
+): Promise<StoredPageResult> {
+  const partitionKey = departmentPartitionKey(department);
+  const range = { partitionKey, ...lastNameRowKeyRange() };
+  const page = await rangePage(table, 'audit-last-names', range, position, 1);
+  const entity: StoredEntity | undefined = page.entities[0];
+  const index = entity && readLastNameIndex(entity);
+  if (!entity || !index) return { counts: noCounts(), next: nextOf(page.continuationToken) };
+  const resume = position.rowKey === entity.rowKey ? position.afterId : undefined;
+  const remaining = index.ids.filter((id) => resume === undefined || id > resume);
+  const slice = remaining.slice(0, options.pageSize);
+  const owners = await primariesOf(table, partitionKey, slice);
+  const stale = slice.filter(
+    (_, i) => !owners[i] || normalizeLastName(owners[i].lastName) !== index.lastName,
+  );
+  const counts = orphanCounts(stale.length);
+  if (options.repair && stale.length > 0) {
+    const ids = withoutIds(index.ids, stale);
+    const write = lastNameIndexWrite(partitionKey, index.lastName, ids, entity.etag);
+    if (await tookEffect(() => submitEntityGroupTransaction(table, [write]))) {
+      counts.repaired += stale.length;
+    }
+  }
+  const next: StoredPosition | undefined =
+    remaining.length > slice.length
+      ? { token: position.token, rowKey: entity.rowKey, afterId: slice[slice.length - 1] }
+      : nextOf(page.continuationToken);
+  return { counts, next };
+}
+
+function orphanCounts(orphans: number): AuditCounts {
+  return { checked: orphans, missing: 0, stale: orphans, repaired: 0 };
+}
+
+function nextOf(token: string | null): StoredPosition | undefined {
+  return token ? { token } : undefined;
+}
