@@ -8,6 +8,7 @@
  * Environment: `BENCH_QUICK=1` scales sizes to a tenth; `BENCH_CASE_TIMEOUT_MS` (default 600000)
  * bounds one case; `BENCH_RESULTS` overrides the report's path.
  */
+import { withoutPlatformMarkers } from '../tools/host/launch';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, resetConfig } from '../src/config';
@@ -62,7 +63,9 @@ async function main(): Promise<number> {
   try {
     // Services that use the process's services (functions/shared/services.ts) go through the proxy too.
     process.env.AzureWebJobsStorage = proxy.connectionString;
-    // The benches call adapters with hand-made principals, as a developer does locally.
+    // The benches call adapters with hand-made principals, as a developer does locally: a local
+    // run, whatever markers of an Azure instance the shell carries.
+    for (const name of withoutPlatformMarkers(process.env).removed) delete process.env[name];
     process.env.TRUST_LOCAL_PRINCIPAL_HEADER = 'true';
     resetConfig();
     resetServices();
