@@ -8,6 +8,7 @@ import { createDirectory, type Directory } from '../../../src/directory/director
 import { withAnnouncements } from '../../../src/indexing/announcingEmployees';
 import type { IndexStores } from '../../../src/indexing/indexMaintenance';
 import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
+import type { DrainStep } from '../../../src/indexing/outboxDrain';
 import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
 import { outboxNudgeSender, queueChangeSink } from '../../../src/indexing/queueChangeSink';
 import { ensureQueue } from '../../../src/storage/createOnce';
@@ -115,3 +116,24 @@ export const employeeBody = (n: number, over: Record<string, unknown> = {}) => (
   email: `u${n}@contoso.com`,
   ...over,
 });
+
+/**
+ * A pause after one step of a drain's first round, released by the test (or never: a holder that
+ * died). Pass `afterStep` to the drain; await `reached`, act, then `release()`.
+ */
+export function pauseAfter(step: DrainStep) {
+  let reached!: () => void;
+  let release!: () => void;
+  const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    reached: reachedPromise,
+    release: () => release(),
+    afterStep: async (at: DrainStep, round: number) => {
+      if (at === step && round === 1) {
+        reached();
+        await released;
+      }
+    },
+  };
+}

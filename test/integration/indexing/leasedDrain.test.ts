@@ -17,25 +17,12 @@ import type { DrainStep } from '../../../src/indexing/outboxDrain';
 import { departmentPartitionKey, outboxRowKeyRange } from '../../../src/storage/keys';
 import { decodeQueueMessage } from '../../../src/storage/queue';
 import { rowKeyRangeFilter } from '../../../src/storage/filters';
-import { createIndexingFixture, employeeBody as body, type IndexingFixture } from './fixture';
-
-/** A pause after one step of round 1, released by the test (or never: a holder that died). */
-function pauseAfter(step: DrainStep) {
-  let reached!: () => void;
-  let release!: () => void;
-  const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
-  const released = new Promise<void>((resolve) => (release = resolve));
-  return {
-    reached: reachedPromise,
-    release: () => release(),
-    afterStep: async (at: DrainStep, round: number) => {
-      if (at === step && round === 1) {
-        reached();
-        await released;
-      }
-    },
-  };
-}
+import {
+  createIndexingFixture,
+  employeeBody as body,
+  pauseAfter,
+  type IndexingFixture,
+} from './fixture';
 
 let fx: IndexingFixture;
 beforeEach(async () => {

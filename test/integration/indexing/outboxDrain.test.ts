@@ -19,27 +19,14 @@ import {
   INDEX_FENCE_ROW_KEY,
   outboxRowKeyRange,
 } from '../../../src/storage/keys';
-import { createIndexingFixture, employeeBody as body, type IndexingFixture } from './fixture';
+import {
+  createIndexingFixture,
+  employeeBody as body,
+  pauseAfter,
+  type IndexingFixture,
+} from './fixture';
 
 const STEPS: DrainStep[] = ['read', 'snapshot', 'emails', 'ids', 'lastNames', 'deleted'];
-
-/** A pause between two steps of one drain, released by the test. */
-function pauseAfter(step: DrainStep) {
-  let reached!: () => void;
-  let release!: () => void;
-  const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
-  const released = new Promise<void>((resolve) => (release = resolve));
-  return {
-    reached: reachedPromise,
-    release: () => release(),
-    afterStep: async (at: DrainStep, round: number) => {
-      if (at === step && round === 1) {
-        reached();
-        await released;
-      }
-    },
-  };
-}
 
 describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s', (mode) => {
   let fx: IndexingFixture;
