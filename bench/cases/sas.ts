@@ -19,8 +19,9 @@ import {
 import { odata } from '@azure/data-tables';
 import { sasRoutes } from '../../functions/sas';
 import { authorizedHandler } from '../../functions/shared/route';
-import { PHOTO_BLOB_PROPERTY } from '../../src/sas/photoLocator';
-import { SasService } from '../../src/sas/service';
+import { createServices } from '../../functions/shared/services';
+import { PHOTO_BLOB_PROPERTY } from '../../src/photos/photoLocator';
+import type { SasService } from '../../src/sas/service';
 import { startBuiltHost } from '../builtHost';
 import { percentile } from '../harness';
 import { asPrincipal, employeePrincipal, PRINCIPAL_HEADER } from '../principals';
@@ -96,7 +97,8 @@ async function setUp(env: BenchEnv): Promise<{
   });
 
   return {
-    service: new SasService({ clients, config }),
+    // Wired by the composition root, as the app's own service is.
+    service: createServices(() => config).sas(),
     config,
     settings: { ...names, AzureWebJobsStorage: env.connectionString },
     async cleanup() {

@@ -28,9 +28,8 @@ import { LoginDayTables } from '../../src/logins/loginDayTables';
 import type { LogIngestTarget } from '../../src/logs/ingest';
 import type { OrchestrationServices } from '../../src/orchestrations/services';
 import type { PhotoDependencies } from '../../src/photos/photos';
-import { accountKeySigner, userDelegationSigner } from '../../src/sas/blobSas';
 import { SasService } from '../../src/sas/service';
-import { resolveKeyedStorage } from '../../src/sas/signingKey';
+import { createSasSigning } from '../../src/sas/signingKey';
 import { MessageStats } from '../../src/stats/messageStats';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
 
@@ -91,15 +90,18 @@ function lazy<T>(build: () => T): () => T {
  */
 export function createServices(readConfig: () => Config = getConfig): Services {
   const config = readConfig;
-  const clients = lazy(() => {
-    const current = config();
-    // A malformed retry tunable falls back to its default: it changes how long a call retries,
-    // never what it does (health lists it).
-    return createStorageClients(
-      current.storage,
-      settingOrDefault((c) => ({ ...c.retry }), current),
+  // A malformed retry tunable falls back to its default: it changes how long a call retries,
+  // never what it does (health lists it).
+  const connect = (connection: Config['storage']): StorageClients =>
+    createStorageClients(
+      connection,
+      settingOrDefault((c) => ({ ...c.retry }), config()),
     );
-  });
+  const clients = lazy(() => connect(config().storage));
+  // One signing for SAS issuance and the photo feature: one key, one blob signer per process.
+  const sasSigning = lazy(() =>
+    createSasSigning({ clients: clients(), config: config(), connect }),
+  );
   const table = (name: (c: Config) => string) => clients().table(name(config()));
   // One sink per process: it packs the changes of concurrent writes into shared messages.
   const changeQueue = lazy(() => configuredChangeQueue(config(), clients(), nudgeFailed));
@@ -138,20 +140,12 @@ export function createServices(readConfig: () => Config = getConfig): Services {
 
   const photos = lazy((): PhotoDependencies => {
     const current = config();
-    const keyed = resolveKeyedStorage(clients(), current);
-    const blobService = clients().blobService();
     return {
       employees: table((c) => c.tables.employees),
       archive: table((c) => c.tables.archive),
       photos: clients().container(current.containers.photos),
       directory: directory().employees,
-      signer: keyed
-        ? accountKeySigner(keyed.key)
-        : userDelegationSigner(
-            blobService,
-            current.sas.accountName ?? blobService.accountName,
-            current.sas.maxMinutes * 60_000,
-          ),
+      signer: sasSigning().blobSigner(),
       allowHttp: clients().isLoopback,
       readSasSeconds: current.sas.defaultMinutes * 60,
       sweepGraceMs: current.photos.sweepGraceMinutes * 60_000,
@@ -184,7 +178,9 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       };
     }),
     photos,
-    sas: lazy(() => new SasService({ clients: clients(), config: config() })),
+    sas: lazy(
+      () => new SasService({ clients: clients(), config: config(), signing: sasSigning() }),
+    ),
     accessLog: lazy(() => new AccessLog(table((c) => c.tables.accessLog))),
     expenseClaims: lazy(() => new ExpenseClaimLog(table((c) => c.tables.expenses))),
     messageStats: lazy(() => new MessageStats(table((c) => c.tables.messageStats))),

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { EmployeeService } from '../directory';
-import type { BlobSasSigner } from '../sas/blobSas';
+import type { BlobSasSigner } from '../storage/blobSas';
 
 /** What the photo feature works on. */
 export interface PhotoDependencies {

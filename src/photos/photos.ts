@@ -20,8 +20,8 @@
  * Uploads nobody adopts, and whatever those paths miss, go with the daily sweep of the whole
  * container (`sweepUnadopted.ts`), which runs {@link sweepPhotos} per employee.
  */
-import { BlobSASPermissions, SASProtocol, type ContainerClient } from '@azure/storage-blob';
-import { employeeNotFound, readEmployeeState, readEntity } from '../directory';
+import type { ContainerClient } from '@azure/storage-blob';
+import { employeeNotFound, readEmployeeState } from '../directory';
 import {
   ConflictError,
   DomainError,
@@ -32,8 +32,13 @@ import {
   ValidationError,
 } from '../errors';
 import { ensureContainer } from '../storage/createOnce';
-import { CLOCK_SKEW_MS } from '../sas/lifetime';
-import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../sas/photoLocator';
+import { CLOCK_SKEW_MS } from '../storage/blobSas';
+import {
+  employeeEntityPhotoLocator,
+  PHOTO_BLOB_PROPERTY,
+  PHOTO_TYPE_PROPERTY,
+} from './photoLocator';
+import { photoReadGrant } from './readGrant';
 import {
   isNotFound,
   isPreconditionFailed,
@@ -50,7 +55,6 @@ import {
   declaredPhotoType,
   PHOTO_CONTENT_TYPES,
   PHOTO_SNIFF_BYTES,
-  servedPhotoContentType,
   sniffPhotoType,
   type PhotoContentType,
 } from './imageType';
@@ -278,9 +282,8 @@ async function adopt(
 }
 
 /**
- * A short-lived read URL (SAS) for the employee's current photo. The token pins the response's
- * content type (`rsct`) to the type checked when the photo was adopted (`application/octet-stream`
- * for a photo adopted before types were checked), whatever the blob's own header says.
+ * A short-lived read URL (SAS) for the employee's current photo, valid for `readSasSeconds` (see
+ * {@link photoReadGrant}, which the SAS service's photo grant uses too).
  *
  * @throws {NotFoundError} `PhotoNotFound` when the employee (or its photo) does not exist.
  * @throws {DomainError} for storage faults (user delegation key).
@@ -290,36 +293,20 @@ export async function photoReadUrl(
   department: string,
   employeeId: string,
 ): Promise<{ url: string; expiresOn: Date }> {
-  const entity = await readEntity(
-    deps.employees,
-    departmentPartitionKey(department),
-    employeeRowKey(employeeId),
-    [PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY],
-  );
-  const blobName = entity?.[PHOTO_BLOB_PROPERTY];
-  const owner = typeof blobName === 'string' ? parsePhotoBlobName(blobName) : undefined;
-  if (
-    typeof blobName !== 'string' ||
-    owner?.department !== department ||
-    owner.employeeId !== employeeId
-  ) {
-    throw new NotFoundError(
-      'PhotoNotFound',
-      `Employee ${employeeId} in "${department}" has no photo.`,
-    );
-  }
   const at = now(deps).getTime();
   const expiresOn = new Date(Math.floor((at + (deps.readSasSeconds ?? 300) * 1000) / 1000) * 1000);
-  const sas = await deps.signer.sign({
-    containerName: deps.photos.containerName,
-    blobName,
-    permissions: BlobSASPermissions.parse('r'),
-    startsOn: new Date(at - CLOCK_SKEW_MS),
-    expiresOn,
-    protocol: deps.allowHttp ? SASProtocol.HttpsAndHttp : SASProtocol.Https,
-    contentType: servedPhotoContentType(entity?.[PHOTO_TYPE_PROPERTY]),
-  });
-  return { url: `${deps.photos.getBlockBlobClient(blobName).url}?${sas}`, expiresOn };
+  const { url } = await photoReadGrant(
+    {
+      locator: employeeEntityPhotoLocator(deps.employees),
+      photos: deps.photos,
+      signer: deps.signer,
+      allowHttp: deps.allowHttp,
+    },
+    department,
+    employeeId,
+    { startsOn: new Date(at - CLOCK_SKEW_MS), expiresOn },
+  );
+  return { url, expiresOn };
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { ContainerClient } from '@azure/storage-blob';
 import { readEntity, readWholeRange } from '../directory';
 import { NotFoundError } from '../errors';
-import { PHOTO_BLOB_PROPERTY } from '../sas/photoLocator';
+import { PHOTO_BLOB_PROPERTY } from './photoLocator';
 import { ensureContainer } from '../storage/createOnce';
 import { isNotFound, tookEffect, withStorageErrors } from '../storage/errors';
 import {

@@ -1,5 +1,5 @@
 /** What the SAS service hands out: the token, where to use it, and what it allows. */
-import type { BlobSasKind } from './blobSas';
+import type { BlobSasKind } from '../storage/blobSas';
 import type { TableSasScope } from './tableSas';
 
 /** Fields every grant has. */

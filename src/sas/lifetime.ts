@@ -5,9 +5,7 @@
  * hard cap (config `SAS_DEFAULT_MINUTES`, `SAS_MAX_MINUTES`).
  */
 import { ValidationError } from '../errors';
-
-/** How far back a token's start is set, to absorb clock skew between machines. */
-export const CLOCK_SKEW_MS = 5 * 60_000;
+import { CLOCK_SKEW_MS } from '../storage/blobSas';
 
 /** The validity window of one token, whole seconds (SAS times carry no fractions). */
 export interface SasWindow {

@@ -11,7 +11,8 @@ import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure
 import type { Config } from '../config';
 import { employeeNotFound, readEntity } from '../directory';
 import { newPhotoVersion } from '../photos/dependencies';
-import { servedPhotoContentType } from '../photos/imageType';
+import { employeeEntityPhotoLocator, type PhotoLocator } from '../photos/photoLocator';
+import { PHOTO_READ_PERMISSIONS, photoReadGrant } from '../photos/readGrant';
 import { ForbiddenError, NotConfiguredError, NotFoundError } from '../errors';
 import type { Principal } from '../identity/principal';
 import {
@@ -24,16 +25,14 @@ import {
 } from '../identity/roles';
 import type { StorageClients } from '../storage/clients';
 import {
+  blobUrl,
   departmentPartitionKey,
   employeePartitionKey,
   employeeRowKey,
-  parsePhotoBlobName,
   photoBlobName,
 } from '../storage/keys';
-import { accountKeySigner, userDelegationSigner, type BlobSasSigner } from './blobSas';
 import { sasWindow, type SasWindow } from './lifetime';
-import { employeeEntityPhotoLocator, type PhotoLocator } from './photoLocator';
-import { requireKeyedStorage, resolveKeyedStorage, type KeyedStorage } from './signingKey';
+import { requireKeyedStorage, type SasSigning } from './signingKey';
 import { SasPolicyManager, TABLE_SAS_PERMISSION, type PolicyRotation } from './tablePolicy';
 import type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
 import { signTableSas, type TableSasScope } from './tableSas';
@@ -44,6 +43,8 @@ export type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
 export interface SasServiceOptions {
   clients: StorageClients;
   config: Config;
+  /** How this process signs (the composition root's one {@link SasSigning}). */
+  signing: SasSigning;
   /** Finds the current photo; defaults to the employee entity's `PhotoBlob` property. */
   photoLocator?: PhotoLocator;
   now?: () => Date;
@@ -56,14 +57,14 @@ export class SasService {
   private readonly now: () => Date;
   private readonly photoLocator: PhotoLocator;
   private readonly policies: SasPolicyManager;
-  private keyed: KeyedStorage | null | undefined;
-  private blobSigner: BlobSasSigner | undefined;
+  private readonly signing: SasSigning;
   private readonly containerUrls = new Map<string, string>();
 
   constructor(options: SasServiceOptions) {
     this.clients = options.clients;
     this.config = options.config;
     this.now = options.now ?? (() => new Date());
+    this.signing = options.signing;
     this.photoLocator =
       options.photoLocator ??
       employeeEntityPhotoLocator(this.clients.table(this.config.tables.employees));
@@ -142,7 +143,8 @@ export class SasService {
    *
    * @throws {ValidationError} for a bad department, employee id or lifetime.
    * @throws {ForbiddenError} when the caller may not read or replace that photo.
-   * @throws {NotFoundError} `PhotoNotFound` for `read` when the employee has no photo;
+   * @throws {NotFoundError} `PhotoNotFound` for `read` when the employee has no photo (the same
+   *   answer as `GET .../photo`: both go through photoReadGrant, src/photos/readGrant.ts);
    *   `EmployeeNotFound` for `write` when the employee does not exist.
    * @throws {DomainError} for storage faults (the employee read, a user delegation key).
    */
@@ -177,26 +179,24 @@ export class SasService {
         `Reading this photo needs to be employee ${employeeId}, a DirectoryAdmin or ${directoryReaderRole(department)}.`,
       );
     }
-    const photo = await this.photoLocator.currentPhoto(department, employeeId);
-    if (photo === undefined) {
-      throw new NotFoundError(
-        'PhotoNotFound',
-        `Employee ${employeeId} in ${department} has no photo.`,
-      );
-    }
-    const { blobName } = photo;
-    const owner = parsePhotoBlobName(blobName);
-    if (!owner || owner.department !== department || owner.employeeId !== employeeId) {
-      // A photo blob of someone else would leak data: refuse loudly, this is a bug upstream.
-      throw new Error(`Photo blob "${blobName}" does not belong to ${department}/${employeeId}.`);
-    }
-    return this.blobSas(
-      this.config.containers.photos,
-      blobName,
-      BlobSASPermissions.from({ read: true }).toString(),
+    const container = this.config.containers.photos;
+    const grant = await photoReadGrant(
+      {
+        locator: this.photoLocator,
+        photos: this.clients.container(container),
+        signer: this.signing.blobSigner(),
+        allowHttp: this.clients.isLoopback,
+      },
+      department,
+      employeeId,
       window,
-      { contentType: servedPhotoContentType(photo.contentType) },
     );
+    return {
+      ...grant,
+      ...this.windowFields(window),
+      permissions: PHOTO_READ_PERMISSIONS,
+      container,
+    };
   }
 
   /**
@@ -234,7 +234,7 @@ export class SasService {
         'SasPolicyNotUsed',
       );
     }
-    const keyed = requireKeyedStorage(this.clients, this.config, 'Rotating SAS policies');
+    const keyed = requireKeyedStorage(this.signing.keyed(), 'Rotating SAS policies');
     return this.policies.rotate(keyed.clients.table(tableName));
   }
 
@@ -269,10 +269,8 @@ export class SasService {
     return sasWindow(this.now(), minutes, this.config.sas);
   }
 
-  private keyedStorage(): KeyedStorage | undefined {
-    if (this.keyed === undefined)
-      this.keyed = resolveKeyedStorage(this.clients, this.config) ?? null;
-    return this.keyed ?? undefined;
+  private windowFields(window: SasWindow): { startsOn: string; expiresOn: string } {
+    return { startsOn: window.startsOn.toISOString(), expiresOn: window.expiresOn.toISOString() };
   }
 
   private get protocol(): SASProtocol {
@@ -280,8 +278,7 @@ export class SasService {
   }
 
   private async tableSas(scope: TableSasScope, window: SasWindow): Promise<TableSasGrant> {
-    const keyed =
-      this.keyedStorage() ?? requireKeyedStorage(this.clients, this.config, 'A table SAS');
+    const keyed = requireKeyedStorage(this.signing.keyed(), 'A table SAS');
     const table = keyed.clients.table(scope.table);
     const policyId =
       this.config.sas.tablePolicy === 'stored'
@@ -300,25 +297,6 @@ export class SasService {
     };
   }
 
-  private signer(): BlobSasSigner {
-    if (!this.blobSigner) {
-      const keyed = this.keyedStorage();
-      if (keyed) {
-        this.blobSigner = accountKeySigner(keyed.key);
-      } else {
-        const blobService = this.clients.blobService();
-        const accountName = this.config.sas.accountName ?? blobService.accountName;
-        this.blobSigner = userDelegationSigner(
-          blobService,
-          accountName,
-          this.config.sas.maxMinutes * 60_000 + 60_000,
-          this.now,
-        );
-      }
-    }
-    return this.blobSigner;
-  }
-
   private containerUrl(container: string): string {
     let url = this.containerUrls.get(container);
     if (url === undefined) {
@@ -333,13 +311,11 @@ export class SasService {
     blobName: string | undefined,
     permissions: string,
     window: SasWindow,
-    responseHeaders: { contentType?: string } = {},
   ): Promise<BlobSasGrant> {
-    const signer = this.signer();
+    const signer = this.signing.blobSigner();
     const sas = await signer.sign({
       containerName: container,
       ...(blobName !== undefined ? { blobName } : {}),
-      ...responseHeaders,
       permissions:
         blobName !== undefined
           ? BlobSASPermissions.parse(permissions)
@@ -350,15 +326,11 @@ export class SasService {
     });
     const containerUrl = this.containerUrl(container);
     // The SDK's own blob URL encoding (each path segment escaped), without building a client.
-    const resourceUrl =
-      blobName !== undefined
-        ? `${containerUrl}/${blobName.split('/').map(encodeURIComponent).join('/')}`
-        : containerUrl;
+    const resourceUrl = blobName !== undefined ? blobUrl(containerUrl, blobName) : containerUrl;
     return {
       url: `${resourceUrl}?${sas}`,
       sas,
-      startsOn: window.startsOn.toISOString(),
-      expiresOn: window.expiresOn.toISOString(),
+      ...this.windowFields(window),
       permissions,
       signedWith: signer.kind,
       container,

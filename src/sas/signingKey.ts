@@ -1,14 +1,17 @@
 /**
- * Where the account key that signs table SAS (and service blob SAS) comes from.
+ * Where the account key that signs table SAS (and service blob SAS) comes from, and how this
+ * process signs: the {@link SasSigning} the composition root builds once and hands to both SAS
+ * issuance and the photo feature.
  *
  * Table storage has no user delegation SAS, so a table SAS can only be signed with an account
  * key: the one in the storage connection string, or `STORAGE_ACCOUNT_KEY` (in Azure a Key Vault
  * reference) beside a managed-identity connection that the app itself uses for data access. The
  * key is held in memory only; it is never logged nor returned.
  */
-import type { Config } from '../config';
+import type { Config, StorageConnection } from '../config';
 import { NotConfiguredError } from '../errors';
-import { createStorageClients, type SharedKey, type StorageClients } from '../storage/clients';
+import { accountKeySigner, userDelegationSigner, type BlobSasSigner } from '../storage/blobSas';
+import type { SharedKey, StorageClients } from '../storage/clients';
 
 /** An account key and clients authorised with it (stored access policies need Shared Key). */
 export interface KeyedStorage {
@@ -17,15 +20,26 @@ export interface KeyedStorage {
 }
 
 /**
+ * Builds the clients of a connection: the composition root's client factory, so this module
+ * never builds a client set of its own.
+ */
+export type ConnectStorage = (connection: StorageConnection) => StorageClients;
+
+/** The settings signing reads. */
+export type SigningConfig = Pick<Config, 'sas'>;
+
+/**
  * The account key for signing, with clients that use it; `undefined` when none is configured.
  *
  * @param clients - the app's clients; reused when they already carry a key.
- * @param config - `sas.accountKey`/`sas.accountName` (and the retry budget for new clients).
+ * @param config - `sas.accountKey`/`sas.accountName`.
+ * @param connect - builds the keyed clients when the app's own clients use an identity.
  * @throws {NotConfiguredError} when a key is configured but no account name can be found.
  */
 export function resolveKeyedStorage(
   clients: StorageClients,
-  config: Pick<Config, 'sas' | 'retry'>,
+  config: SigningConfig,
+  connect: ConnectStorage,
 ): KeyedStorage | undefined {
   if (clients.sharedKey) return { key: clients.sharedKey, clients };
   const accountKey = config.sas.accountKey;
@@ -46,21 +60,19 @@ export function resolveKeyedStorage(
     `QueueEndpoint=${clients.queueService().url};`;
   return {
     key: { accountName, accountKey },
-    clients: createStorageClients({ kind: 'connectionString', connectionString }, config.retry),
+    clients: connect({ kind: 'connectionString', connectionString }),
   };
 }
 
 /**
- * Like {@link resolveKeyedStorage}, for features that cannot work without a key.
+ * `keyed` itself, for features that cannot work without a key.
  *
- * @throws {NotConfiguredError} when no account key is configured.
+ * @throws {NotConfiguredError} `SasKeyNotConfigured` when no account key is configured.
  */
 export function requireKeyedStorage(
-  clients: StorageClients,
-  config: Pick<Config, 'sas' | 'retry'>,
+  keyed: KeyedStorage | undefined,
   feature: string,
 ): KeyedStorage {
-  const keyed = resolveKeyedStorage(clients, config);
   if (!keyed) {
     throw new NotConfiguredError(
       `${feature} needs the storage account key (Table storage has no user delegation SAS): ` +
@@ -69,4 +81,61 @@ export function requireKeyedStorage(
     );
   }
   return keyed;
+}
+
+/** How this process signs SAS; each part is resolved on first use and then kept. */
+export interface SasSigning {
+  /**
+   * The account key and the clients that use it; `undefined` when none is configured.
+   *
+   * @throws {NotConfiguredError} when a key is configured but no account name can be found.
+   */
+  keyed(): KeyedStorage | undefined;
+  /**
+   * The one blob signer: service SAS with the key, user delegation otherwise.
+   *
+   * @throws {NotConfiguredError} as {@link SasSigning.keyed}.
+   */
+  blobSigner(): BlobSasSigner;
+}
+
+/**
+ * The signing of one process (built once, by the composition root).
+ *
+ * @param options.clients - the app's clients.
+ * @param options.config - `sas.*` (key, account name, token lifetime cap).
+ * @param options.connect - builds keyed clients (see {@link ConnectStorage}).
+ * @param options.now - clock of the user delegation key cache (tests).
+ */
+export function createSasSigning(options: {
+  clients: StorageClients;
+  config: SigningConfig;
+  connect: ConnectStorage;
+  now?: () => Date;
+}): SasSigning {
+  const { clients, config, connect } = options;
+  // A resolution that throws is not kept: the error answers every call (501), as the setting does.
+  let keyed: { value: KeyedStorage | undefined } | undefined;
+  let signer: BlobSasSigner | undefined;
+  const resolveKeyed = (): KeyedStorage | undefined =>
+    (keyed ??= { value: resolveKeyedStorage(clients, config, connect) }).value;
+  return {
+    keyed: resolveKeyed,
+    blobSigner() {
+      if (!signer) {
+        const key = resolveKeyed()?.key;
+        const blobService = clients.blobService();
+        signer = key
+          ? accountKeySigner(key)
+          : userDelegationSigner(
+              blobService,
+              config.sas.accountName ?? blobService.accountName,
+              // The longest token SAS issuance signs, plus a minute of slack.
+              config.sas.maxMinutes * 60_000 + 60_000,
+              options.now,
+            );
+      }
+      return signer;
+    },
+  };
 }

@@ -23,7 +23,7 @@ import type { SignedIdentifier, TableClient } from '@azure/data-tables';
 import { ConflictError } from '../errors';
 import { withStorageErrors } from '../storage/errors';
 import { parseSasPolicyId, sasPolicyId } from '../storage/keys';
-import { CLOCK_SKEW_MS } from './lifetime';
+import { CLOCK_SKEW_MS } from '../storage/blobSas';
 
 /** The service allows at most five signed identifiers per table. */
 export const MAX_SIGNED_IDENTIFIERS = 5;

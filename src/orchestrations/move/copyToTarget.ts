@@ -36,7 +36,7 @@ import {
 } from '../../directory';
 import { PreconditionFailedError, ThrottledError } from '../../errors';
 import { copyPhotoToDepartment } from '../../photos/photos';
-import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../sas/photoLocator';
+import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../photos/photoLocator';
 import { isPreconditionFailed, toDomainError } from '../../storage/errors';
 import {
   departmentPartitionKey,

@@ -24,3 +24,11 @@ export function photoBlobPrefix(department: string, employeeId: string): string 
   assertEmployeeId(employeeId);
   return `${department}/${employeeId}/`;
 }
+
+/**
+ * URL of one blob of a container: each path segment escaped as the Blob SDK escapes it, without
+ * building a client per blob (a department name may hold spaces: `Human%20Resources/000223/v`).
+ */
+export function blobUrl(containerUrl: string, blobName: string): string {
+  return `${containerUrl}/${blobName.split('/').map(encodeURIComponent).join('/')}`;
+}

@@ -17,7 +17,7 @@ import {
   uploadPhoto,
   type PhotoDependencies,
 } from '../../../src/photos/photos';
-import { accountKeySigner } from '../../../src/sas/blobSas';
+import { accountKeySigner } from '../../../src/storage/blobSas';
 import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
 import { createWorld, seed, type TestWorld } from './support';
 import { pngImage } from '../../support/images';

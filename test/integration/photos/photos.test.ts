@@ -6,7 +6,7 @@
  */
 import { archiveEmployee } from '../../../src/archive/archiveEmployee';
 import { createDirectory } from '../../../src/directory/directory';
-import { accountKeySigner } from '../../../src/sas/blobSas';
+import { accountKeySigner } from '../../../src/storage/blobSas';
 import {
   deletePhoto,
   PHOTO_SWEEP_GRACE_MS,
@@ -15,7 +15,7 @@ import {
   uploadPhoto,
   type PhotoDependencies,
 } from '../../../src/photos/photos';
-import { PHOTO_BLOB_PROPERTY } from '../../../src/sas/photoLocator';
+import { PHOTO_BLOB_PROPERTY } from '../../../src/photos/photoLocator';
 import { employeeRowKey } from '../../../src/storage/keys';
 import {
   gifBytes,

@@ -7,14 +7,14 @@
  */
 import { createDirectory } from '../../../src/directory/directory';
 import { directoryReaderRole } from '../../../src/identity/roles';
-import { accountKeySigner } from '../../../src/sas/blobSas';
+import { accountKeySigner } from '../../../src/storage/blobSas';
 import {
   adoptUploadedPhoto,
   MAX_PHOTO_BYTES,
   photoReadUrl,
   type PhotoDependencies,
 } from '../../../src/photos/photos';
-import { PHOTO_TYPE_PROPERTY } from '../../../src/sas/photoLocator';
+import { PHOTO_TYPE_PROPERTY } from '../../../src/photos/photoLocator';
 import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys';
 import { htmlBytes, pngImage, svgBytes, webpBytes } from '../../support/images';
 import { blobClientFrom, createSasFixture, principal, type SasFixture } from '../sas/fixture';

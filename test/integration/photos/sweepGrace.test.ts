@@ -5,7 +5,7 @@
  * the employee's photo again, and it deletes a version only as it listed it (its ETag).
  */
 import { createDirectory } from '../../../src/directory/directory';
-import { accountKeySigner } from '../../../src/sas/blobSas';
+import { accountKeySigner } from '../../../src/storage/blobSas';
 import {
   adoptUploadedPhoto,
   PHOTO_SWEEP_GRACE_MS,

@@ -10,10 +10,10 @@
  * two recorded seconds lie between old and fresh, however the uploads fall across second marks.
  */
 import { createDirectory } from '../../../src/directory/directory';
-import { accountKeySigner } from '../../../src/sas/blobSas';
+import { accountKeySigner } from '../../../src/storage/blobSas';
 import { uploadPhoto, type PhotoDependencies } from '../../../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../../../src/photos/sweepUnadopted';
-import { PHOTO_BLOB_PROPERTY } from '../../../src/sas/photoLocator';
+import { PHOTO_BLOB_PROPERTY } from '../../../src/photos/photoLocator';
 import { departmentPartitionKey, employeeRowKey, photoBlobName } from '../../../src/storage/keys';
 import { pngImage } from '../../support/images';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';

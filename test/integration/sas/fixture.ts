@@ -6,9 +6,10 @@ import { AzureSASCredential, TableClient } from '@azure/data-tables';
 import { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { loadConfig, type Config } from '../../../src/config';
 import type { EmployeeIdentity, Principal } from '../../../src/identity/principal';
-import type { StorageClients } from '../../../src/storage/clients';
+import { createStorageClients, type StorageClients } from '../../../src/storage/clients';
 import { SasService, type BlobSasGrant, type TableSasGrant } from '../../../src/sas/service';
-import type { PhotoLocator } from '../../../src/sas/photoLocator';
+import { createSasSigning } from '../../../src/sas/signingKey';
+import type { PhotoLocator } from '../../../src/photos/photoLocator';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 
 export interface SasFixture {
@@ -22,6 +23,25 @@ export interface SasFixture {
     photoLocator?: PhotoLocator;
   }): SasService;
   cleanup(): Promise<void>;
+}
+
+/**
+ * A SAS service wired as the composition root wires it (functions/shared/services.ts): one
+ * signing over `clients`, keyed clients built by the client factory.
+ */
+export function newSasService(options: {
+  clients: StorageClients;
+  config: Config;
+  now?: () => Date;
+  photoLocator?: PhotoLocator;
+}): SasService {
+  const { clients, config, now } = options;
+  const connect = (connection: Config['storage']): StorageClients =>
+    createStorageClients(connection, config.retry);
+  return new SasService({
+    ...options,
+    signing: createSasSigning({ clients, config, connect, now }),
+  });
 }
 
 /** Creates uniquely named Employees/EmployeeExpenses tables and photos/logs containers. */
@@ -43,9 +63,9 @@ export async function createSasFixture(env: Record<string, string> = {}): Promis
   return {
     config,
     clients,
-    service: new SasService({ clients, config }),
+    service: newSasService({ clients, config }),
     serviceWith: (options) =>
-      new SasService({
+      newSasService({
         clients,
         config: configFor(options.env),
         now: options.now,

@@ -17,12 +17,12 @@ import {
   invertedTicksRowKey,
   sasPolicyId,
 } from '../../../src/storage/keys';
-import { SasService } from '../../../src/sas/service';
 import { loadConfig, readConfig } from '../../../src/config';
 import { SettingUnavailableError } from '../../../src/errors';
 import { errorResponse } from '../../../functions/shared/http';
 import {
   admin,
+  newSasService,
   createSasFixture,
   listAll,
   principal,
@@ -320,7 +320,7 @@ describe('signing key configuration', () => {
   };
 
   it('answers NotConfigured for table SAS when the app has only a managed identity', async () => {
-    const service = new SasService({ clients: identityClients(), config: fx.config });
+    const service = newSasService({ clients: identityClients(), config: fx.config });
     const error = await service.expensesSas(jane, 'Sales', '000223').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotConfiguredError);
     expect((error as Error).message).toMatch(/STORAGE_ACCOUNT_KEY/);
@@ -339,7 +339,7 @@ describe('signing key configuration', () => {
     expect(problems.map((p) => [p.setting, p.problem])).toEqual([
       ['STORAGE_ACCOUNT_KEY', 'keyVaultReference'],
     ]);
-    const service = new SasService({ clients: identityClients(), config });
+    const service = newSasService({ clients: identityClients(), config });
     for (const issue of [
       () => service.expensesSas(jane, 'Sales', '000223'),
       () => service.logsSas(admin),
@@ -365,7 +365,7 @@ describe('signing key configuration', () => {
       STORAGE_ACCOUNT_KEY: key,
       STORAGE_ACCOUNT_NAME: 'devstoreaccount1',
     });
-    const service = new SasService({ clients: identityClients(), config });
+    const service = newSasService({ clients: identityClients(), config });
     const grant = await service.expensesSas(jane, 'Sales', '000223');
     await expect(listAll(tableClientFrom(grant))).resolves.toBeDefined();
     expect(JSON.stringify(grant)).not.toContain(key);

@@ -12,12 +12,11 @@ import { loadConfig, type Config } from '../../../src/config';
 import { NotConfiguredError } from '../../../src/errors';
 import { createStorageClients, type StorageClients } from '../../../src/storage/clients';
 import { employeeRowKey, photoBlobName } from '../../../src/storage/keys';
-import { PHOTO_BLOB_PROPERTY } from '../../../src/sas/photoLocator';
-import { SasService } from '../../../src/sas/service';
+import { PHOTO_BLOB_PROPERTY } from '../../../src/photos/photoLocator';
 import { startAzurite, type RunningAzurite } from '../../../tools/azurite';
 import { createLoopbackCertificate, type CertificateFiles } from '../../../tools/certs';
 import { uniqueName, uniqueTableName } from '../../support/storage';
-import { admin, blobClientFrom, principal } from './fixture';
+import { admin, blobClientFrom, newSasService, principal } from './fixture';
 
 const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 const OBJECT_ID = '0b0f2c7e-4b8e-4a5f-9a0e-5d2f7c1e9a11';
@@ -114,7 +113,7 @@ afterAll(async () => {
 
 describe('user delegation SAS (managed identity, no account key)', () => {
   it('signs photo tokens with a user delegation key, and they work against storage', async () => {
-    const service = new SasService({ clients: identity, config });
+    const service = newSasService({ clients: identity, config });
     const fetchKey = jest.spyOn(identity.blobService(), 'getUserDelegationKey');
 
     const read = await service.photoSas(admin, DEPT, '000223', 'read');
@@ -147,7 +146,7 @@ describe('user delegation SAS (managed identity, no account key)', () => {
   });
 
   it('is refused when the token is edited (the signature covers the permissions)', async () => {
-    const service = new SasService({ clients: identity, config });
+    const service = newSasService({ clients: identity, config });
     const read = await service.photoSas(admin, DEPT, '000223', 'read');
     const forged = read.url.replace(/([?&])sp=r(&|$)/, '$1sp=rcw$2');
     expect(forged).not.toBe(read.url);
@@ -157,7 +156,7 @@ describe('user delegation SAS (managed identity, no account key)', () => {
   });
 
   it('has no table SAS without an account key (501 NotConfigured)', async () => {
-    const service = new SasService({ clients: identity, config });
+    const service = newSasService({ clients: identity, config });
     await expect(service.departmentSas(admin, DEPT)).rejects.toThrow(NotConfiguredError);
   });
 
@@ -168,7 +167,7 @@ describe('user delegation SAS (managed identity, no account key)', () => {
       PHOTOS_CONTAINER: config.containers.photos,
       STORAGE_ACCOUNT_KEY: keyed.sharedKey!.accountKey,
     });
-    const service = new SasService({ clients: identity, config: withKey });
+    const service = newSasService({ clients: identity, config: withKey });
     const read = await service.photoSas(admin, DEPT, '000223', 'read');
     expect(read.signedWith).toBe('accountKey');
     expect(new URLSearchParams(read.sas).has('skoid')).toBe(false);

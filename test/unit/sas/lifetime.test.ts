@@ -1,5 +1,6 @@
 import { ValidationError } from '../../../src/errors';
-import { CLOCK_SKEW_MS, sasWindow } from '../../../src/sas/lifetime';
+import { sasWindow } from '../../../src/sas/lifetime';
+import { CLOCK_SKEW_MS } from '../../../src/storage/blobSas';
 
 const limits = { defaultMinutes: 15, maxMinutes: 60 };
 const now = new Date('2026-11-22T10:00:00.750Z');

@@ -3,6 +3,7 @@
  * look-alikes, Unicode that normalises differently, boundary lengths and dates, and keys of other
  * entity types that a parser must skip rather than misread.
  */
+import { ContainerClient } from '@azure/storage-blob';
 import { ValidationError } from '../../../src/errors';
 import * as keys from '../../../src/storage/keys';
 
@@ -391,6 +392,16 @@ describe('blob names', () => {
     expect(() => keys.photoBlobName('Sales', '000223', 'v_2')).toThrow();
     expect(keys.parsePhotoBlobName('Sales/000223/v2/extra')).toBeUndefined();
     expect(keys.parsePhotoBlobName('Sales/223/v2')).toBeUndefined();
+  });
+
+  it('builds a blob URL the way the Blob SDK escapes its segments', () => {
+    const containerUrl = 'http://127.0.0.1:10000/devstoreaccount1/photos';
+    const name = keys.photoBlobName('Human Resources', '000223', 'v2-abc');
+    const sdkUrl = new ContainerClient(containerUrl).getBlockBlobClient(name).url;
+    expect(keys.blobUrl(containerUrl, name)).toBe(sdkUrl);
+    expect(keys.blobUrl(containerUrl, name)).toBe(
+      `${containerUrl}/Human%20Resources/000223/v2-abc`,
+    );
   });
 });
 

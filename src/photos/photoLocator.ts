@@ -8,7 +8,7 @@
  * blob's bytes when it was adopted) with one projected point read.
  */
 import type { TableClient } from '@azure/data-tables';
-import { isPhotoContentType, type PhotoContentType } from '../photos/imageType';
+import { isPhotoContentType, type PhotoContentType } from './imageType';
 import { unlessNotFound } from '../storage/errors';
 import { departmentPartitionKey, employeeRowKey } from '../storage/keys';
 

@@ -1,5 +1,6 @@
 /**
- * Signs blob SAS in one of two ways, chosen by configuration:
+ * Signs blob SAS (the storage account's mechanism; who gets which token is src/sas's and
+ * src/photos' business) in one of two ways, chosen by configuration:
  *
  * - **service SAS** when an account key is configured: signed locally with the key, no round trip;
  * - **user delegation SAS** when the app reaches storage with a managed identity and holds no key:
@@ -15,9 +16,14 @@ import {
   type BlobServiceClient,
   type UserDelegationKey,
 } from '@azure/storage-blob';
-import { withStorageErrors } from '../storage/errors';
-import type { SharedKey } from '../storage/clients';
-import { CLOCK_SKEW_MS } from './lifetime';
+import { withStorageErrors } from './errors';
+import type { SharedKey } from './clients';
+
+/**
+ * How far back a token's start is set, to absorb clock skew between machines (storage and the
+ * client compare `st` with their own clocks).
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * The signed version (`sv`) of every blob SAS. Pinned rather than left to the SDK's newest, so the
