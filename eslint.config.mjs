@@ -4,20 +4,34 @@ import tseslint from 'typescript-eslint';
 
 // The layers (DESIGN.md "Where code lives"): nothing that runs in Azure imports the local
 // tooling, and the domain knows nothing of HTTP or triggers.
-const layerPatterns = [
-  {
-    group: ['**/tools/**', '**/test/**', '**/bench/**'],
-    message: 'Code that runs in Azure never imports tools/, test/ or bench/.',
-  },
-  {
-    group: ['**/functions/**'],
-    message: 'src/ knows nothing of HTTP or triggers: it never imports functions/.',
-  },
-];
-const directorySurface = {
-  group: ['**/directory/*'],
-  message: 'Import the directory through its surface, src/directory/index.ts.',
+const noTooling = {
+  group: ['**/tools/**', '**/test/**', '**/bench/**'],
+  message: 'Code that runs in Azure (and the console) never imports tools/, test/ or bench/.',
 };
+const noFunctions = {
+  group: ['**/functions/**'],
+  message: 'src/ knows nothing of HTTP or triggers: it never imports functions/.',
+};
+/**
+ * The directory is imported through its surface, src/directory/index.ts; `named` lists the
+ * narrower named surfaces beside it that a folder may use too (storedEntities: the stored shapes,
+ * for the workers that read the table beside the directory; moveOperations: the move's steps).
+ */
+const directorySurface = (...named) => ({
+  group: ['**/directory/*', ...named.map((entry) => `!**/directory/${entry}`)],
+  message:
+    'Import the directory through its surface, src/directory/index.ts' +
+    (named.length
+      ? ` (or here: ${named.map((entry) => `directory/${entry}.ts`).join(', ')}).`
+      : '.'),
+});
+const noSas = {
+  group: ['**/sas', '**/sas/**'],
+  message:
+    'src/photos never imports src/sas (SAS issuance uses photos, not the reverse); the blob signer is src/storage/blobSas.ts.',
+};
+/** One `no-restricted-imports` rule (a later block's replaces an earlier one's for its files). */
+const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.azurite/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
@@ -64,30 +78,47 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'functions/**/*.ts'],
     ignores: ['src/storage/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [...layerPatterns, directorySurface] }],
-    },
+    rules: restrictImports(noTooling, noFunctions, directorySurface()),
+  },
+  {
+    // The workers that read the Employees table beside the directory's services use its stored
+    // shapes; the move orchestration also runs the directory's steps itself.
+    files: ['src/indexing/**/*.ts', 'src/archive/**/*.ts', 'src/orchestrations/**/*.ts'],
+    rules: restrictImports(noTooling, noFunctions, directorySurface('storedEntities')),
+  },
+  {
+    files: ['src/orchestrations/move/**/*.ts'],
+    rules: restrictImports(
+      noTooling,
+      noFunctions,
+      directorySurface('storedEntities', 'moveOperations'),
+    ),
   },
   {
     // Photos own photo names, the locator and the read grant; SAS issuance uses them (src/sas
     // imports src/photos), never the reverse: the two folders once imported each other.
     files: ['src/photos/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...layerPatterns,
-            directorySurface,
-            {
-              group: ['**/sas', '**/sas/**'],
-              message:
-                'src/photos never imports src/sas (SAS issuance uses photos, not the reverse); the blob signer is src/storage/blobSas.ts.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictImports(noTooling, noFunctions, directorySurface('storedEntities'), noSas),
+  },
+  {
+    // The bench seeds tables in bulk through the stored shapes, and otherwise uses the app's
+    // entry points like everyone else.
+    files: ['bench/**/*.ts'],
+    rules: restrictImports(directorySurface('storedEntities')),
+  },
+  {
+    // The local tooling serves the app; it never reaches into the tests or the bench.
+    files: ['tools/**/*.ts'],
+    rules: restrictImports(
+      { group: ['**/test/**', '**/bench/**'], message: 'tools/ never imports test/ or bench/.' },
+      noFunctions,
+      directorySurface(),
+    ),
+  },
+  {
+    // The console is bundled for the browser: pure modules of src/ only, never the host's code.
+    files: ['console/**/*.ts'],
+    rules: restrictImports(noTooling, noFunctions, directorySurface()),
   },
   {
     // Storage is the bottom layer: it may use only the error types and the configuration.

@@ -6,7 +6,6 @@
 import { odata, type TableClient } from '@azure/data-tables';
 import type { QueueClient } from '@azure/storage-queue';
 import type { ArchiveRequestMessage } from '../src/archive/archiveRequests';
-import { incarnationOf } from '../src/directory';
 import { mapBounded } from '../src/storage/parallel';
 import {
   employeeRowKeyRange,
@@ -14,6 +13,7 @@ import {
   parseEmployeeRowKey,
 } from '../src/storage/keys';
 import { sendJsonMessage } from '../src/storage/queue';
+import { incarnationOf } from '../src/directory/storedEntities';
 
 /** The host's `batchSize` (host.json): how many archive messages it handles at once. */
 export const ARCHIVE_HOST_BATCH = 16;

@@ -3,10 +3,14 @@
  * last-name index entities hold many ids), unique emails.
  */
 import type { TransactionAction } from '@azure/data-tables';
-import { DEPARTMENT_COUNT_SHARDS, countShardEntity } from '../src/directory/departmentCount';
-import { emailCopyEntity, employeeEntity } from '../src/directory/employeeEntity';
-import { lastNameIndexEntity } from '../src/directory/lastNameIndex';
-import { outboxEntity } from '../src/directory/outbox';
+import {
+  countShardEntity,
+  DEPARTMENT_COUNT_SHARDS,
+  emailCopyEntity,
+  employeeEntity,
+  lastNameIndexEntity,
+  outboxEntity,
+} from '../src/directory/storedEntities';
 import { departmentPartitionKey, normalizeLastName } from '../src/storage/keys';
 
 /** The API body of employee number `n`. */

@@ -11,7 +11,7 @@
  * Azurite runs in its own process, so the profile holds only the client: `(idle)` is time spent
  * waiting for storage.
  */
-import { createDirectory } from '../src/directory/directory';
+import { createDirectory } from '../src/directory';
 import { loadConfig } from '../src/config';
 import { createStorageClients } from '../src/storage/clients';
 import { startAzurite } from '../tools/azurite';

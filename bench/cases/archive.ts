@@ -14,7 +14,7 @@
  * batch size does.
  */
 import { loadConfig } from '../../src/config';
-import { createDirectory } from '../../src/directory/directory';
+import { createDirectory } from '../../src/directory';
 import { mapBounded } from '../../src/storage/parallel';
 import { createStorageClients } from '../../src/storage/clients';
 import { departmentPartitionKey, emailRowKey, employeeRowKey } from '../../src/storage/keys';

@@ -13,7 +13,7 @@
  * department sizes; `BENCH_QUICK` scales them to a tenth.
  */
 import { loadConfig } from '../../src/config';
-import { createDirectory } from '../../src/directory/directory';
+import { createDirectory } from '../../src/directory';
 import { createStorageClients } from '../../src/storage/clients';
 import { mapBounded } from '../../src/storage/parallel';
 import { sendJsonMessage } from '../../src/storage/queue';

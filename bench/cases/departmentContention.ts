@@ -6,7 +6,7 @@
  * it; the spread run shows the same work without that contention. Reports throughput, p50/p99
  * latency, requests per create and failures (a failure is what the API would answer 5xx or 503).
  */
-import { createDirectory } from '../../src/directory/directory';
+import { createDirectory } from '../../src/directory';
 import { percentile, requestsPerOperationByKind } from '../harness';
 import { benchEmployee } from '../employees';
 import type { BenchCase, BenchEnv, Measurement } from '../types';

@@ -14,9 +14,8 @@
  *   upserts, and the service inserts).
  */
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
-import { createDirectory, type Directory } from '../../src/directory/directory';
-import { emailCopyEntity, employeeEntity } from '../../src/directory/employeeEntity';
-import type { DirectoryOptions } from '../../src/directory/context';
+import { createDirectory, type Directory, type DirectoryOptions } from '../../src/directory';
+import { emailCopyEntity, employeeEntity } from '../../src/directory/storedEntities';
 import { queueChangeSink } from '../../src/indexing/queueChangeSink';
 import { employeeRowKeyRange } from '../../src/storage/keys';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';

@@ -16,7 +16,7 @@
  */
 import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import type { TableClient, TransactionAction } from '@azure/data-tables';
-import { createDirectory } from '../../src/directory/directory';
+import { createDirectory } from '../../src/directory';
 import type { IndexStores } from '../../src/indexing/indexMaintenance';
 import { handleIndexUpdateMessage } from '../../src/indexing/indexUpdates';
 import { newDrainCache } from '../../src/indexing/drainCache';

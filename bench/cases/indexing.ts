@@ -17,7 +17,7 @@
  * the sink adds to the write path.
  */
 import { loadConfig } from '../../src/config';
-import { createDirectory, type EmployeeService } from '../../src/directory/directory';
+import { createDirectory, type EmployeeService } from '../../src/directory';
 import { withAnnouncements } from '../../src/indexing/announcingEmployees';
 import type { IndexStores } from '../../src/indexing/indexMaintenance';
 import { parseIndexQueueMessage } from '../../src/indexing/indexMessages';

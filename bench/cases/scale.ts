@@ -26,7 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { loadConfig } from '../../src/config';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
-import { emailCopyEntity, employeeEntity } from '../../src/directory/employeeEntity';
+import { emailCopyEntity, employeeEntity } from '../../src/directory/storedEntities';
 import {
   departmentPartitionKey,
   employeeRowKeyRange,

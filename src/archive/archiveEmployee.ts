@@ -38,24 +38,13 @@
  * page was archived, and for one a re-run finds gone from the directory.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
-import {
-  EntityTypes,
-  incarnationOf,
-  isEntityOfType,
-  readEmployeeMeta,
-  readEntity,
-  readWholeRange,
-  storedToEmployee,
-  type Employee,
-  type EmployeeChangeSink,
-  type EmployeeService,
-  type StoredEntity,
-  type StoredProperties,
-  type Versioned,
-} from '../directory';
+import type { Employee, EmployeeChangeSink, EmployeeService, Versioned } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { NotFoundError, PreconditionFailedError, ThrottledError } from '../errors';
-import { submitEntityGroupTransaction } from '../storage/entityGroupTransaction';
+import {
+  MAX_TRANSACTION_OPERATIONS,
+  submitEntityGroupTransaction,
+} from '../storage/entityGroupTransaction';
 import { withStorageErrors } from '../storage/errors';
 import { rowKeyRangeFilter } from '../storage/filters';
 import {
@@ -66,6 +55,20 @@ import {
   parseReviewRowKey,
   reviewRowKeyRange,
 } from '../storage/keys';
+import {
+  EntityTypes,
+  incarnationOf,
+  isEntityOfType,
+  readEmployeeMeta,
+  storedToEmployee,
+} from '../directory/storedEntities';
+import {
+  readEntity,
+  SYSTEM_PROPERTIES,
+  type StoredEntity,
+  type StoredProperties,
+} from '../storage/entities';
+import { readWholeRange } from '../storage/rangePages';
 
 type StoredRow = StoredProperties & { partitionKey: string; rowKey: string };
 
@@ -108,10 +111,7 @@ export type ArchiveOutcome =
   | { outcome: 'superseded'; incarnation: string }
   | { outcome: 'notFound' };
 
-const SYSTEM_PROPERTIES = new Set(['etag', 'timestamp', 'odata.etag', 'odata.metadata']);
 const MAX_ROUNDS = 10;
-/** Operations of one entity group transaction. */
-const MAX_TRANSACTION_OPERATIONS = 100;
 
 /** The archive copy of a stored entity of one incarnation, under its per-incarnation key. */
 export function archivable(entity: StoredRow, incarnation: string): TableEntity<StoredProperties> {
@@ -120,7 +120,7 @@ export function archivable(entity: StoredRow, incarnation: string): TableEntity<
     rowKey: archiveRowKey(entity.rowKey, incarnation),
   };
   for (const [name, value] of Object.entries(entity)) {
-    if (!SYSTEM_PROPERTIES.has(name) && name !== 'partitionKey' && name !== 'rowKey') {
+    if (!SYSTEM_PROPERTIES.has(name)) {
       copy[name] = value;
     }
   }

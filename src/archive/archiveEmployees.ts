@@ -24,15 +24,7 @@
  * nor duplicates anyone.
  */
 import type { TableClient } from '@azure/data-tables';
-import {
-  EntityTypes,
-  incarnationOf,
-  isEntityOfType,
-  readEmployeeMeta,
-  readWholeRange,
-  type EmployeeChangeSink,
-  type StoredEntity,
-} from '../directory';
+import type { EmployeeChangeSink } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import {
   departmentPartitionKey,
@@ -50,6 +42,14 @@ import {
   type ArchiveDependencies,
   type ArchiveStep,
 } from './archiveEmployee';
+import {
+  EntityTypes,
+  incarnationOf,
+  isEntityOfType,
+  readEmployeeMeta,
+} from '../directory/storedEntities';
+import { readWholeRange } from '../storage/rangePages';
+import type { StoredEntity } from '../storage/entities';
 
 /** Most employees one page may hold. */
 export const MAX_ARCHIVE_PAGE = 1_000;

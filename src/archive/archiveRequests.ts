@@ -6,7 +6,7 @@
 import type { TableClient } from '@azure/data-tables';
 import type { QueueClient } from '@azure/storage-queue';
 import { z } from 'zod';
-import { employeeNotFound, incarnationOf, readEmployeeState } from '../directory';
+import { employeeNotFound } from '../directory';
 import { ensureQueue, ensureTable } from '../storage/createOnce';
 import {
   departmentPartitionKey,
@@ -16,6 +16,7 @@ import {
   LEGACY_INCARNATION,
 } from '../storage/keys';
 import { sendJsonMessage } from '../storage/queue';
+import { incarnationOf, readEmployeeState } from '../directory/storedEntities';
 
 /**
  * One `archive-requests` message: v2 names the incarnation of the employee the request was

@@ -30,7 +30,7 @@ import type { DirectoryContext } from './context';
 import { countShardChange } from './departmentCount';
 import { departmentMerge } from './departmentEntity';
 import { employeeNotFound, staleVersion } from './directoryErrors';
-import { toEmployee, type Employee, type StoredEntity } from './employeeEntity';
+import { toEmployee, type Employee } from './employeeEntity';
 import { employeeStateOf, readEmployeeState, versionMatches } from './employeeState';
 import { lastNameIndexWrite, withoutIds } from './lastNameIndex';
 import { outboxAction } from './outbox';
@@ -48,7 +48,6 @@ import {
   rememberIndexWrite,
 } from './state';
 import {
-  MAX_TRANSACTION_OPERATIONS,
   PlannedTransaction,
   retryUnexplained,
   submitAttempt,
@@ -56,6 +55,8 @@ import {
   TransactionFailure,
   writeOptimistically,
 } from './transaction';
+import type { StoredEntity } from '../storage/entities';
+import { MAX_TRANSACTION_OPERATIONS } from '../storage/entityGroupTransaction';
 
 /** Options of {@link deleteEmployee}. */
 export interface DeleteEmployeeOptions {

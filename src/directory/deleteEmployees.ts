@@ -37,7 +37,6 @@ import type { DirectoryContext } from './context';
 import { countShardChange } from './departmentCount';
 import { departmentMerge } from './departmentEntity';
 import { deleteEmployee } from './deleteEmployee';
-import type { StoredEntity } from './employeeEntity';
 import { employeeStateOf, readEmployeeState, type EmployeeState } from './employeeState';
 import { lastNameIndexWrite, withoutIds, type LastNameIndex } from './lastNameIndex';
 import { outboxActions, type OutboxChange } from './outbox';
@@ -54,13 +53,14 @@ import {
   rememberIndexWrite,
 } from './state';
 import {
-  MAX_TRANSACTION_OPERATIONS,
   PlannedTransaction,
   retryUnexplained,
   submitAttempt,
   writeOptimistically,
 } from './transaction';
 import type { Versioned } from './versionCache';
+import type { StoredEntity } from '../storage/entities';
+import { MAX_TRANSACTION_OPERATIONS } from '../storage/entityGroupTransaction';
 
 /** Outcome of {@link deleteEmployeeVersions}. */
 export interface VersionsDeleted {

@@ -21,9 +21,9 @@ import {
   parseDepartmentCountShardRowKey,
 } from '../storage/keys';
 import { readDepartment, type Department } from './departmentEntity';
-import type { StoredProperties } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import type { Versioned } from './versionCache';
+import type { StoredProperties } from '../storage/entities';
 
 /** Shards a department's count is spread over (readers sum whatever shards exist). */
 export const DEPARTMENT_COUNT_SHARDS = 16;

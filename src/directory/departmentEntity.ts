@@ -19,8 +19,8 @@ import {
   departmentPartitionKey,
   parseDepartmentListRowKey,
 } from '../storage/keys';
-import type { StoredEntity, StoredProperties } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
+import type { StoredEntity, StoredProperties } from '../storage/entities';
 
 /** The manager's details as copied onto the department. */
 export interface Manager {

@@ -27,8 +27,7 @@ import {
   storedVersion,
   type DepartmentSummary,
 } from './departmentEntity';
-import type { StoredEntity } from './employeeEntity';
-import { readEntity } from './state';
+import { type StoredEntity, readEntity } from '../storage/entities';
 
 /** What {@link syncDepartmentListing} found and did. */
 export type ListingOutcome =

@@ -23,13 +23,13 @@ import { readDepartmentWithCount } from './departmentCount';
 import { syncDepartmentListing } from './departmentListing';
 import { departmentNotFound, employeeNotFound, staleVersion } from './directoryErrors';
 import { readEmployeeState } from './employeeState';
-import { readRangePage, type Page } from './paging';
 import { RETRY } from './retry';
 import { forgetVersions, loadDepartment, rememberDepartment } from './state';
 import { TtlCache } from './ttlCache';
 import { PlannedTransaction, submitAttempt, writeOptimistically } from './transaction';
 import { departmentBodySchema, pageSizeOf, validateInput } from './validation';
 import type { Versioned } from './versionCache';
+import { readRangePage, type Page } from '../storage/rangePages';
 
 /** The department list cache of one directory instance. */
 export type DepartmentListCache = TtlCache<Page<DepartmentSummary>>;

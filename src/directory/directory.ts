@@ -24,7 +24,7 @@ import {
   setManager,
   type DepartmentListCache,
 } from './departments';
-import type { Employee, StoredEntity } from './employeeEntity';
+import type { Employee } from './employeeEntity';
 import {
   findByLastName,
   getEmployee,
@@ -36,12 +36,13 @@ import {
   type ListOptions,
 } from './employeeQueries';
 import { importEmployees, type ImportResult } from './importEmployees';
-import type { Page } from './paging';
 import { listReviews, putReview, type Review } from './reviews';
 import { TtlCache } from './ttlCache';
 import { updateEmployee } from './updateEmployee';
 import { employeePatchSchema, validateInput } from './validation';
 import type { Versioned } from './versionCache';
+import type { StoredEntity } from '../storage/entities';
+import type { Page } from '../storage/rangePages';
 
 export type { DirectoryOptions } from './context';
 

@@ -7,7 +7,8 @@
  * transaction; every data change rewrites both, which also makes the copy's ETag change exactly
  * when the employee's data does.
  */
-import type { TableEntity, TableEntityResult } from '@azure/data-tables';
+import type { TableEntity } from '@azure/data-tables';
+import { SYSTEM_PROPERTIES, type StoredEntity, type StoredProperties } from '../storage/entities';
 import { randomUUID } from 'node:crypto';
 import {
   emailRowKey,
@@ -23,14 +24,6 @@ import {
   parseReviewYears,
   REVIEW_YEARS_PROPERTY,
 } from './reviewYears';
-
-/** Properties of a stored entity, as the SDK reads them. */
-export type StoredProperties = Record<string, unknown>;
-/** A stored entity with keys, ETag and timestamp (readers always ask for the keys). */
-export type StoredEntity = TableEntityResult<StoredProperties> & {
-  partitionKey: string;
-  rowKey: string;
-};
 
 /** An employee as the API shows it. */
 export interface Employee {
@@ -99,15 +92,6 @@ const OWN_PROPERTIES = new Set<string>([
   INCARNATION_PROPERTY,
   REVIEW_YEARS_PROPERTY,
   DATA_ETAG_PROPERTY,
-]);
-/** Properties the SDK adds to a read entity that are not data. */
-const SYSTEM_PROPERTIES = new Set([
-  'partitionKey',
-  'rowKey',
-  'etag',
-  'timestamp',
-  'odata.etag',
-  'odata.metadata',
 ]);
 
 /** Bookkeeping stored on the employee entity beside its data. */

@@ -27,10 +27,12 @@ import {
   storedToEmployee,
   type Employee,
   type EmployeeField,
-  type StoredEntity,
 } from './employeeEntity';
 import { EntityTypes, isEntityOfType } from './entityTypes';
 import { readLastNameIndex } from './lastNameIndex';
+import { lookupTextSchema, MAX_PAGE_SIZE, pageSizeOf, validateInput } from './validation';
+import type { Versioned } from './versionCache';
+import { type StoredEntity, readEntity } from '../storage/entities';
 import {
   codePointPrefixRange,
   readRangePage,
@@ -38,10 +40,7 @@ import {
   tokenAfter,
   type KeyRange,
   type Page,
-} from './paging';
-import { readEntity } from './state';
-import { lookupTextSchema, MAX_PAGE_SIZE, pageSizeOf, validateInput } from './validation';
-import type { Versioned } from './versionCache';
+} from '../storage/rangePages';
 
 /** Paging and projection of a list query. */
 export interface ListOptions {

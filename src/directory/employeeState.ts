@@ -10,12 +10,11 @@ import {
   toEmployee,
   type EmployeeData,
   type StoredEmployeeMeta,
-  type StoredEntity,
 } from './employeeEntity';
 import { EntityTypes, isEntityOfType } from './entityTypes';
-import { readEntity } from './state';
 import type { Versioned } from './versionCache';
 import type { Employee } from './employeeEntity';
+import { type StoredEntity, readEntity } from '../storage/entities';
 
 /** A stored primary employee entity, decoded. */
 export interface EmployeeState {

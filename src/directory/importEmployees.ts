@@ -39,17 +39,11 @@ import {
   contendedError,
   forgetVersions,
   loadCountShard,
-  readEntity,
   rememberCountShard,
   rememberLastNameIndex,
   type ChosenShard,
 } from './state';
-import {
-  MAX_TRANSACTION_OPERATIONS,
-  PlannedTransaction,
-  submitPlanned,
-  TransactionFailure,
-} from './transaction';
+import { PlannedTransaction, submitPlanned, TransactionFailure } from './transaction';
 import {
   failure,
   screenRows,
@@ -58,6 +52,8 @@ import {
   type Row,
 } from './importRows';
 import type { Versioned } from './versionCache';
+import { readEntity } from '../storage/entities';
+import { MAX_TRANSACTION_OPERATIONS } from '../storage/entityGroupTransaction';
 
 /** Most rows one import call accepts. */
 export const MAX_IMPORT_ROWS = 1000;

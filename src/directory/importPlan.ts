@@ -1,3 +1,4 @@
+import { MAX_TRANSACTION_OPERATIONS } from '../storage/entityGroupTransaction';
 /**
  * How an import is cut into entity group transactions (pure).
  *
@@ -8,7 +9,6 @@
  * 50 of a raw upsert batch. A byte budget keeps a chunk under the 4 MiB transaction limit even when
  * its index entities are large.
  */
-import { MAX_TRANSACTION_OPERATIONS } from './transaction';
 
 /** Payload budget of one chunk: under the 4 MiB transaction limit with room for the multipart framing. */
 export const MAX_CHUNK_BYTES = 3.5 * 1024 * 1024;

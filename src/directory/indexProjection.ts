@@ -4,9 +4,10 @@
  */
 import type { TableEntity } from '@azure/data-tables';
 import { normalizeLastName } from '../storage/keys';
-import { emailCopyEntity, readEmployeeData, type StoredProperties } from './employeeEntity';
+import { emailCopyEntity, readEmployeeData } from './employeeEntity';
 import { EntityTypes, isEntityOfType } from './entityTypes';
 import { lastNameIndexEntity, normaliseIds } from './lastNameIndex';
+import type { StoredProperties } from '../storage/entities';
 
 /** The expected index entities of a set of departments. */
 export interface ExpectedIndexEntities {

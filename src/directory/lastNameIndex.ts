@@ -15,8 +15,8 @@ import type { TableEntity } from '@azure/data-tables';
 import type { EntityGroupAction } from '../storage/entityGroupTransaction';
 import { ConflictError } from '../errors';
 import { lastNameRowKey, normalizeLastName } from '../storage/keys';
-import type { StoredProperties } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
+import type { StoredProperties } from '../storage/entities';
 
 /** Ids per `IdsNN` property: 5,000 × 6 characters × 2 bytes = 60,000 bytes (< 64 KiB). */
 export const IDS_PER_PROPERTY = 5_000;

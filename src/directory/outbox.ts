@@ -19,9 +19,9 @@ import { randomBytes } from 'node:crypto';
 import type { TableEntity } from '@azure/data-tables';
 import { isEmployeeId, outboxRowKey, parseOutboxRowKey } from '../storage/keys';
 import type { EmployeeChange } from './changes';
-import type { StoredProperties } from './employeeEntity';
 import { EntityTypes, isEntityOfType } from './entityTypes';
 import type { EntityGroupAction } from '../storage/entityGroupTransaction';
+import type { StoredProperties } from '../storage/entities';
 
 /** One change as the outbox records it. */
 export interface OutboxChange {

@@ -19,15 +19,13 @@ import {
 } from '../storage/keys';
 import type { DirectoryContext } from './context';
 import { employeeNotFound, staleVersion } from './directoryErrors';
-import { withFields, type StoredEntity, type StoredProperties } from './employeeEntity';
+import { withFields } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
-import { readRangePage, readWholeRange, type Page } from './paging';
 import { readEmployeeState, type EmployeeState } from './employeeState';
 import { RETRY } from './retry';
 import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from './reviewYears';
-import { contendedError, currentEtag, readEntity } from './state';
+import { contendedError, currentEtag } from './state';
 import {
-  MAX_TRANSACTION_OPERATIONS,
   PlannedTransaction,
   submitAttempt,
   submitPlanned,
@@ -37,7 +35,17 @@ import {
 } from './transaction';
 import { pageSizeOf, reviewBodySchema, validateInput } from './validation';
 import type { Versioned } from './versionCache';
-import type { EntityGroupAction } from '../storage/entityGroupTransaction';
+import {
+  SYSTEM_PROPERTIES,
+  type StoredEntity,
+  type StoredProperties,
+  readEntity,
+} from '../storage/entities';
+import { readRangePage, readWholeRange, type Page } from '../storage/rangePages';
+import {
+  MAX_TRANSACTION_OPERATIONS,
+  type EntityGroupAction,
+} from '../storage/entityGroupTransaction';
 
 /**
  * The Merge that records the employee's review years, conditional on the version just read, so
@@ -332,9 +340,6 @@ export async function writeReviewEntities(
   }
 }
 
-/** Properties a read adds that are not data. */
-const READ_ONLY_PROPERTIES = new Set(['partitionKey', 'rowKey', 'etag', 'timestamp']);
-
 function copyOfReview(
   partitionKey: string,
   employeeId: string,
@@ -349,7 +354,7 @@ function copyOfReview(
     rowKey: reviewRowKey(employeeId, key.year),
   };
   for (const [name, value] of Object.entries(review)) {
-    if (!READ_ONLY_PROPERTIES.has(name) && !name.startsWith('odata.')) entity[name] = value;
+    if (!SYSTEM_PROPERTIES.has(name) && !name.startsWith('odata.')) entity[name] = value;
   }
   return { year: key.year, entity };
 }

@@ -4,7 +4,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { ThrottledError } from '../errors';
-import { unlessNotFound } from '../storage/errors';
+import { readEntity } from '../storage/entities';
 import { departmentPartitionKey, lastNameRowKey, normalizeLastName } from '../storage/keys';
 import type { DirectoryContext } from './context';
 import {
@@ -16,35 +16,8 @@ import {
   type ShardVersion,
 } from './departmentCount';
 import type { Department } from './departmentEntity';
-import type { StoredEntity, StoredProperties } from './employeeEntity';
 import { readLastNameIndex, type LastNameIndex } from './lastNameIndex';
 import type { Versioned } from './versionCache';
-
-/**
- * One entity by its keys, or `undefined` when it does not exist.
- *
- * @throws {DomainError} for storage faults that outlasted the SDK's retries.
- */
-export async function readEntity(
-  table: TableClient,
-  partitionKey: string,
-  rowKey: string,
-  select?: string[],
-): Promise<StoredEntity | undefined> {
-  const entity = await unlessNotFound(() =>
-    table.getEntity<StoredProperties>(
-      partitionKey,
-      rowKey,
-      select ? { queryOptions: { select: withKeys(select) } } : {},
-    ),
-  );
-  return entity && { ...entity, partitionKey, rowKey };
-}
-
-/** `select` plus the keys, which every reader needs. */
-export function withKeys(select: readonly string[]): string[] {
-  return [...new Set(['PartitionKey', 'RowKey', ...select])];
-}
 
 /** Cache key of a department entity. */
 export function departmentKey(department: string): string {

@@ -7,6 +7,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import {
+  MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../storage/entityGroupTransaction';
@@ -14,9 +15,6 @@ import { storageCode, storageStatus, toDomainError } from '../storage/errors';
 import type { DirectoryContext } from './context';
 import { RETRY, retryOnConflict } from './retry';
 import { contendedError } from './state';
-
-/** Most operations one entity group transaction may hold. */
-export const MAX_TRANSACTION_OPERATIONS = 100;
 
 /**
  * The operations of one transaction, each with what it is about. A delete or update that names an

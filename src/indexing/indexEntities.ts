@@ -11,14 +11,7 @@
  * email copy (email entry) they were copied from; the directory accepts either as `If-Match`.
  */
 import type { TableEntity } from '@azure/data-tables';
-import {
-  employeeDataProperties,
-  readEmployeeFields,
-  toEmployee,
-  type Employee,
-  type EmployeeData,
-  type StoredProperties,
-} from '../directory';
+import type { Employee, EmployeeData } from '../directory';
 import {
   emailIndexPartitionKey,
   emailIndexRowKey,
@@ -28,6 +21,12 @@ import {
   normalizeEmail,
   normalizeLastName,
 } from '../storage/keys';
+import {
+  employeeDataProperties,
+  readEmployeeFields,
+  toEmployee,
+} from '../directory/storedEntities';
+import type { StoredProperties } from '../storage/entities';
 
 /** Entity types of `EmployeeIndex` entries. */
 export const IndexEntityTypes = {

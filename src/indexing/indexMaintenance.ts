@@ -26,14 +26,7 @@
  * Every step is idempotent; a lost race (412/409/404) restarts the loop.
  */
 import type { TableClient } from '@azure/data-tables';
-import {
-  EntityTypes,
-  isEntityOfType,
-  readEmployeeData,
-  readEmployeeState,
-  readEntity,
-  type EmployeeData,
-} from '../directory';
+import type { EmployeeData } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { ThrottledError } from '../errors';
 import { tookEffect } from '../storage/errors';
@@ -59,6 +52,13 @@ import {
 } from './indexEntities';
 import type { DrainCache } from './drainCache';
 import type { LastNameStore } from './lastNameStore';
+import {
+  EntityTypes,
+  isEntityOfType,
+  readEmployeeData,
+  readEmployeeState,
+} from '../directory/storedEntities';
+import { readEntity } from '../storage/entities';
 
 /** Where the indexes live. */
 export interface IndexStores {

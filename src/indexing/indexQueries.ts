@@ -8,18 +8,7 @@
  *   (the index lags behind a rename) is left out, so answers are never wrong, at worst late.
  */
 import type { TableClient } from '@azure/data-tables';
-import {
-  emailNotFound,
-  pageSizeOf,
-  parseEmployeeSelect,
-  readEmployeeState,
-  readEntity,
-  toEmployee,
-  withFields,
-  type Employee,
-  type EmployeeField,
-  type Versioned,
-} from '../directory';
+import { emailNotFound, pageSizeOf, type Employee, type Versioned } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { mapBounded } from '../storage/parallel';
 import {
@@ -32,6 +21,14 @@ import {
 } from '../storage/keys';
 import { IndexEntityTypes, indexEntryToEmployee } from './indexEntities';
 import type { LastNameStore } from './lastNameStore';
+import {
+  parseEmployeeSelect,
+  readEmployeeState,
+  toEmployee,
+  withFields,
+  type EmployeeField,
+} from '../directory/storedEntities';
+import { readEntity } from '../storage/entities';
 
 /**
  * The employee with this email in the department, from the inter-partition index (may lag behind

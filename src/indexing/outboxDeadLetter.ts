@@ -11,6 +11,7 @@ import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../storage/entityGroupTransaction';
+import { SYSTEM_PROPERTIES } from '../storage/entities';
 import { tookEffect } from '../storage/errors';
 import { outboxDeadLetterRowKey } from '../storage/keys';
 import type { UnreadableRow } from './outboxDrainWork';
@@ -21,13 +22,12 @@ export const OUTBOX_DEAD_LETTER_TYPE = 'IndexOutboxDeadLetter.v1';
 /** Rows per transaction: two operations each (the record, the row's delete), at most 100. */
 const ROWS_PER_TRANSACTION = 50;
 
-/** Properties of the entity as read that are not its own data. */
-const SYSTEM = new Set(['partitionKey', 'rowKey', 'etag', 'timestamp', 'odata.metadata']);
-
 /** The dead-letter record of `row`: its properties as read, under its own type and key. */
 function deadLetterEntity(partitionKey: string, row: UnreadableRow, at: Date) {
   const kept = Object.fromEntries(
-    Object.entries(row.entity).filter(([name]) => !SYSTEM.has(name) && !name.includes('@')),
+    Object.entries(row.entity).filter(
+      ([name]) => !SYSTEM_PROPERTIES.has(name) && !name.includes('@'),
+    ),
   );
   return {
     ...kept,

@@ -5,13 +5,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { odata } from '@azure/data-tables';
-import {
-  EntityTypes,
-  isEntityOfType,
-  readEmployeeData,
-  type EmployeeData,
-  type StoredEntity,
-} from '../directory';
+import type { EmployeeData } from '../directory';
 import { withStorageErrors } from '../storage/errors';
 import { mapBounded } from '../storage/parallel';
 import {
@@ -27,6 +21,8 @@ import {
 import type { IndexStores } from './indexMaintenance';
 import type { MemberListSnapshot } from './lastNameStore';
 import type { Work } from './outboxDrainWork';
+import { EntityTypes, isEntityOfType, readEmployeeData } from '../directory/storedEntities';
+import type { StoredEntity } from '../storage/entities';
 
 /** Row keys per `RowKey eq … or …` query: Azure allows 15 comparisons, one is the PartitionKey. */
 const KEYS_PER_QUERY = 14;

@@ -3,10 +3,10 @@
  * keys they name — employees, emails and last names — that the round works on.
  */
 import type { TableClient } from '@azure/data-tables';
-import { readOutboxRow, type OutboxRow } from '../directory';
 import { withStorageErrors } from '../storage/errors';
 import { rowKeyRangeFilter } from '../storage/filters';
 import { normalizeEmail, normalizeLastName, outboxRowKeyRange } from '../storage/keys';
+import { readOutboxRow, type OutboxRow } from '../directory/storedEntities';
 
 /** Rows read per round; a larger outbox is drained in several rounds. */
 export const MAX_ROWS_PER_ROUND = 500;

@@ -4,7 +4,6 @@
  * member lists), and the deletion of the drained rows.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
-import type { OutboxRow, StoredEntity } from '../directory';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
@@ -29,6 +28,8 @@ import type { IndexStores } from './indexMaintenance';
 import { encodeMember, type EmployeeRef, type MemberListSnapshot } from './lastNameStore';
 import { readRowKeys, readSources, type Snapshot, type Sources } from './outboxDrainSnapshot';
 import type { Work } from './outboxDrainWork';
+import type { OutboxRow } from '../directory/storedEntities';
+import type { StoredEntity } from '../storage/entities';
 
 const MAX_OPERATIONS = 100;
 

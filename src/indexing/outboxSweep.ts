@@ -6,11 +6,11 @@
  * write's nudge, or its next `PUT /departments/{d}`, which lists it, brings it in.
  */
 import { mapBounded } from '../storage/parallel';
-import { readWholeRange } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { DEPARTMENT_LIST_PARTITION_KEY, parseDepartmentListRowKey } from '../storage/keys';
 import type { IndexStores } from './indexMaintenance';
 import { drainsOf, type EmployeeGoneHandler } from './indexUpdates';
+import { readWholeRange } from '../storage/rangePages';
 
 /** What a sweep did. */
 export interface SweepReport {

@@ -21,7 +21,7 @@
  * container (`sweepUnadopted.ts`), which runs {@link sweepPhotos} per employee.
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { employeeNotFound, readEmployeeState } from '../directory';
+import { employeeNotFound } from '../directory';
 import {
   ConflictError,
   DomainError,
@@ -60,6 +60,7 @@ import {
 } from './imageType';
 import { newPhotoVersion, now, type PhotoDependencies } from './dependencies';
 import { deleteBlobIfExists, sweepPhotos } from './sweep';
+import { readEmployeeState } from '../directory/storedEntities';
 
 export { newPhotoVersion, type PhotoDependencies } from './dependencies';
 export { PHOTO_SWEEP_GRACE_MS, removePhotosOfGoneEmployee, sweepPhotos } from './sweep';

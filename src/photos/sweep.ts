@@ -3,7 +3,6 @@
  * employee left the directory, and per employee in the daily sweep (sweepUnadopted.ts).
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { readEntity, readWholeRange } from '../directory';
 import { NotFoundError } from '../errors';
 import { PHOTO_BLOB_PROPERTY } from './photoLocator';
 import { ensureContainer } from '../storage/createOnce';
@@ -15,6 +14,8 @@ import {
   photoBlobPrefix,
 } from '../storage/keys';
 import { now, type PhotoDependencies } from './dependencies';
+import { readEntity } from '../storage/entities';
+import { readWholeRange } from '../storage/rangePages';
 
 /**
  * How long an unreferenced version is spared by the sweeps (15 minutes): a client may be uploading

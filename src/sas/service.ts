@@ -9,7 +9,7 @@
  */
 import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure/storage-blob';
 import type { Config } from '../config';
-import { employeeNotFound, readEntity } from '../directory';
+import { employeeNotFound } from '../directory';
 import { newPhotoVersion } from '../photos/dependencies';
 import { employeeEntityPhotoLocator, type PhotoLocator } from '../photos/photoLocator';
 import { PHOTO_READ_PERMISSIONS, photoReadGrant } from '../photos/readGrant';
@@ -36,6 +36,7 @@ import { requireKeyedStorage, type SasSigning } from './signingKey';
 import { SasPolicyManager, TABLE_SAS_PERMISSION, type PolicyRotation } from './tablePolicy';
 import type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
 import { signTableSas, type TableSasScope } from './tableSas';
+import { readEntity } from '../storage/entities';
 
 export type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
 

@@ -24,6 +24,9 @@ import type {
 import type { Pipeline, PipelinePolicy } from '@azure/core-rest-pipeline';
 import { withIfMatch, type EntityCondition, type EntityKeys } from './changesetConditions';
 
+/** Most operations one entity group transaction may hold (the Table service's limit). */
+export const MAX_TRANSACTION_OPERATIONS = 100;
+
 /** An ETag condition; without `etag` the operation is unconditional (`If-Match: *`). */
 export interface EtagCondition {
   etag?: string;

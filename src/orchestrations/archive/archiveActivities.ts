@@ -4,14 +4,14 @@
  * the directory's grouped delete, each employee conditional on the version copied).
  */
 import { archiveEmployeePage } from '../../archive/archiveEmployees';
+import { departmentNotFound } from '../../directory';
+import { refuseOnPermanentError, type Refusal } from '../refusal';
+import type { OrchestrationServices } from '../services';
 import {
-  departmentNotFound,
   incarnationOf,
   listEmployeeEntities,
   loadDepartment,
-} from '../../directory';
-import { refuseOnPermanentError, type Refusal } from '../refusal';
-import type { OrchestrationServices } from '../services';
+} from '../../directory/storedEntities';
 
 /** Employee ids per listing page (one activity lists a page; chunk activities then archive it). */
 export const EMPLOYEE_PAGE_SIZE = 1_000;

@@ -12,14 +12,7 @@
  * is repaired by its next `PUT`, not here.
  */
 import type { TableClient } from '@azure/data-tables';
-import {
-  listingNeedsUpdate,
-  readDepartment,
-  readEntity,
-  readListingVersion,
-  syncDepartmentListing,
-  type DepartmentSummary,
-} from '../../directory';
+import type { DepartmentSummary } from '../../directory';
 import { tookEffect } from '../../storage/errors';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
@@ -28,6 +21,13 @@ import {
   departmentPartitionKey,
 } from '../../storage/keys';
 import type { AuditCounts } from './auditCounts';
+import {
+  listingNeedsUpdate,
+  readDepartment,
+  readListingVersion,
+  syncDepartmentListing,
+} from '../../directory/storedEntities';
+import { readEntity } from '../../storage/entities';
 
 /**
  * Compares (and with `repair`, fixes) the listing of one department.

@@ -11,7 +11,7 @@
  * differing by-id entry is rewritten from the primary (conditional on its ETag, keeping what it
  * tracked), a differing by-email entry is removed (conditional) so the reconcile re-copies it.
  */
-import { readEmployeeData, type EmployeeData, type StoredEntity } from '../../directory';
+import type { EmployeeData } from '../../directory';
 import {
   emailIndexEntity,
   idIndexEntity,
@@ -28,6 +28,8 @@ import { tookEffect } from '../../storage/errors';
 import { isEmployeeId, parseEmailIndexRowKey } from '../../storage/keys';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
 import { byKey, dataFingerprint, diffIndex } from './indexDiff';
+import { readEmployeeData } from '../../directory/storedEntities';
+import type { StoredEntity } from '../../storage/entities';
 
 /** Bookkeeping of index entries that is not employee data. */
 const BOOKKEEPING = ['SourceETag', 'TrackedEmails', 'TrackedLastNames'];

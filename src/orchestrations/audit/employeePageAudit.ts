@@ -16,21 +16,10 @@
  * employee are found here too.
  */
 import type { TableClient } from '@azure/data-tables';
-import {
-  emailCopyEntity,
-  isPrimaryEmployee,
-  lastNameIndexEntity,
-  listEmployeeEntities,
-  readEmployeeData,
-  readEntity,
-  readLastNameIndex,
-  readWholeRange,
-  type DirectoryContext,
-  type StoredEntity,
-  withIds,
-} from '../../directory';
+import type { DirectoryContext } from '../../directory';
 import type { IndexStores } from '../../indexing/indexMaintenance';
 import {
+  MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../../storage/entityGroupTransaction';
@@ -55,12 +44,20 @@ import { noCounts, type AuditCounts, type CountsByIndex } from './auditCounts';
 import { auditEmployeeIndex } from './employeeIndexAudit';
 import { dataFingerprint } from './indexDiff';
 import { auditOrphanReviews } from './orphanReviewAudit';
+import { readEntity, type StoredEntity } from '../../storage/entities';
+import { readWholeRange } from '../../storage/rangePages';
+import {
+  emailCopyEntity,
+  isPrimaryEmployee,
+  lastNameIndexEntity,
+  listEmployeeEntities,
+  readEmployeeData,
+  readLastNameIndex,
+  withIds,
+} from '../../directory/storedEntities';
 
 /** Point reads in flight at once within one page. */
 const READ_CONCURRENCY = 16;
-
-/** Operations of one entity group transaction (the service's limit). */
-const MAX_TRANSACTION_OPERATIONS = 100;
 
 /** Where the forward pass resumes: the listing's token and the last id of the previous page. */
 export interface EmployeePagePosition {

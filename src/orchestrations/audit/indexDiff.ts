@@ -2,6 +2,7 @@
  * Comparing what an index should hold with what it holds (pure): entries are matched by key,
  * and an entry that exists on both sides is stale when its content differs.
  */
+import { SYSTEM_PROPERTIES } from '../../storage/entities';
 
 /** The drift between expected and stored entries of one index. */
 export interface IndexDiff<E, S> {
@@ -41,9 +42,6 @@ export function diffIndex<E, S>(
   return diff;
 }
 
-/** Properties a read adds that are not data (keys, ETag, timestamp, OData annotations). */
-const NOT_DATA = new Set(['partitionKey', 'rowKey', 'etag', 'timestamp']);
-
 /**
  * The data properties of an entity as canonical JSON (sorted names, keys and bookkeeping left
  * out), so two entities compare equal exactly when they hold the same data.
@@ -53,7 +51,10 @@ export function dataFingerprint(
   ignore: readonly string[] = [],
 ): string {
   const names = Object.keys(entity)
-    .filter((name) => !NOT_DATA.has(name) && !name.startsWith('odata.') && !ignore.includes(name))
+    .filter(
+      (name) =>
+        !SYSTEM_PROPERTIES.has(name) && !name.startsWith('odata.') && !ignore.includes(name),
+    )
     .sort();
   return JSON.stringify(names.map((name) => [name, entity[name]]));
 }

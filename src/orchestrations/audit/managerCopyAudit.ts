@@ -11,19 +11,19 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import {
-  departmentMerge,
-  readDepartment,
-  readEmployeeState,
-  readEntity,
-  type Manager,
-} from '../../directory';
-import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../../storage/entityGroupTransaction';
 import { tookEffect } from '../../storage/errors';
 import { DEPARTMENT_ROW_KEY, departmentPartitionKey } from '../../storage/keys';
 import { noCounts, type AuditCounts } from './auditCounts';
+import {
+  departmentMerge,
+  readDepartment,
+  readEmployeeState,
+  type Manager,
+} from '../../directory/storedEntities';
+import { readEntity } from '../../storage/entities';
 
 /**
  * Compares (and with `repair`, fixes) the manager copy of one department.

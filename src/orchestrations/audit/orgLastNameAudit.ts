@@ -9,16 +9,16 @@
  * the audit is not undone: a valid member is never removed, a deleted employee never added.
  */
 import type { TableClient } from '@azure/data-tables';
-import {
-  isPrimaryEmployee,
-  readEmployeeData,
-  readEmployeeState,
-  readWholeRange,
-} from '../../directory';
 import { encodeMember, type EmployeeRef, type LastNameStore } from '../../indexing/lastNameStore';
 import { departmentPartitionKey, employeeRowKeyRange, normalizeLastName } from '../../storage/keys';
 import type { AuditCounts } from './auditCounts';
 import { byKey, diffIndex } from './indexDiff';
+import {
+  isPrimaryEmployee,
+  readEmployeeData,
+  readEmployeeState,
+} from '../../directory/storedEntities';
+import { readWholeRange } from '../../storage/rangePages';
 
 /** One (last name, member) pair of the index. */
 interface Membership {

@@ -12,10 +12,11 @@
  * employees carried the list (no `ReviewYears`) owns every review in its range.
  */
 import type { TableClient } from '@azure/data-tables';
-import { readEmployeeMeta, type StoredEntity } from '../../directory';
 import { tookEffect } from '../../storage/errors';
 import { parseReviewRowKey } from '../../storage/keys';
 import type { AuditCounts } from './auditCounts';
+import { readEmployeeMeta } from '../../directory/storedEntities';
+import type { StoredEntity } from '../../storage/entities';
 
 /** Reviews (of `reviews`) that no employee of `primaries` lists (pure). */
 export function orphanReviews(

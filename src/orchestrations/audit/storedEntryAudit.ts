@@ -10,16 +10,6 @@
  * through `reconcileEmail`, which re-reads the primaries itself.
  */
 import type { TableClient } from '@azure/data-tables';
-import {
-  lastNameIndexWrite,
-  readEmployeeData,
-  readEntity,
-  readLastNameIndex,
-  readRangePage,
-  type KeyRange,
-  type StoredEntity,
-  withoutIds,
-} from '../../directory';
 import { reconcileEmail, type IndexStores } from '../../indexing/indexMaintenance';
 import { submitEntityGroupTransaction } from '../../storage/entityGroupTransaction';
 import { tookEffect } from '../../storage/errors';
@@ -38,6 +28,14 @@ import {
 } from '../../storage/keys';
 import { mapBounded } from '../../storage/parallel';
 import { noCounts, type AuditCounts } from './auditCounts';
+import { readEntity, type StoredEntity } from '../../storage/entities';
+import { readRangePage, type KeyRange } from '../../storage/rangePages';
+import {
+  lastNameIndexWrite,
+  readEmployeeData,
+  readLastNameIndex,
+  withoutIds,
+} from '../../directory/storedEntities';
 
 const READ_CONCURRENCY = 16;
 

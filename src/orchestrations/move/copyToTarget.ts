@@ -20,20 +20,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
-import {
-  employeeNotFound,
-  insertEmployee,
-  readEmployeeState,
-  readWholeRange,
-  reviewYearsOf,
-  updateEmployee,
-  writeReviewEntities,
-  type DirectoryContext,
-  type EmployeeData,
-  type EmployeeState,
-  type StoredEntity,
-  type StoredProperties,
-} from '../../directory';
+import { employeeNotFound, type DirectoryContext, type EmployeeData } from '../../directory';
 import { PreconditionFailedError, ThrottledError } from '../../errors';
 import { copyPhotoToDepartment } from '../../photos/photos';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../photos/photoLocator';
@@ -51,6 +38,15 @@ import {
   moveWriteId,
   type MoveInput,
 } from './moveRequest';
+import { readWholeRange } from '../../storage/rangePages';
+import type { StoredEntity, StoredProperties } from '../../storage/entities';
+import {
+  insertEmployee,
+  reviewYearsOf,
+  updateEmployee,
+  writeReviewEntities,
+} from '../../directory/moveOperations';
+import { readEmployeeState, type EmployeeState } from '../../directory/storedEntities';
 
 /** A review the copy wrote, with the source version it copied. */
 export interface CopiedReview {

@@ -1,7 +1,7 @@
+import { incarnationOf } from '../../directory/storedEntities';
 /**
  * What a move is about, and the write id that marks the copies one move writes.
  */
-import { incarnationOf } from '../../directory';
 
 /** Move employee `employeeId` from `department` to `toDepartment`. */
 export interface MoveRequest {

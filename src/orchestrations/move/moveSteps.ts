@@ -2,18 +2,7 @@
  * Steps 1 and 4 of a move: check that it can happen (read-only), and remove the employee from
  * the source once the target holds it.
  */
-import {
-  deleteEmployee,
-  departmentNotFound,
-  emailTaken,
-  employeeExists,
-  employeeNotFound,
-  incarnationOf,
-  loadDepartment,
-  readEmployeeState,
-  readEntity,
-  type DirectoryContext,
-} from '../../directory';
+import { departmentNotFound, employeeNotFound, type DirectoryContext } from '../../directory';
 import { ValidationError } from '../../errors';
 import { departmentPartitionKey, emailRowKey } from '../../storage/keys';
 import { PreconditionFailedError } from '../../errors';
@@ -24,6 +13,9 @@ import {
   type MovedEmployee,
   type MoveInput,
 } from './moveRequest';
+import { deleteEmployee, emailTaken, employeeExists } from '../../directory/moveOperations';
+import { incarnationOf, loadDepartment, readEmployeeState } from '../../directory/storedEntities';
+import { readEntity } from '../../storage/entities';
 
 /** What the validation found. */
 export type MovePlan =

@@ -10,10 +10,10 @@
 import type { TableClient } from '@azure/data-tables';
 import { parseArchiveRowKey } from '../../../src/storage/keys';
 import { archiveEmployeePage, type PageArchived } from '../../../src/archive/archiveEmployees';
-import { readEmployeeData, readEmployeeMeta } from '../../../src/directory';
 import { chunk } from '../../../src/orchestrations/retryPolicy';
 import { createIndexingFixture, type IndexingFixture } from '../indexing/fixture';
 import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
+import { readEmployeeData, readEmployeeMeta } from '../../../src/directory/storedEntities';
 
 let fx: IndexingFixture;
 let archive: TableClient;

@@ -11,8 +11,8 @@ import {
   FIRST_AUDIT_STEP,
 } from '../../../src/orchestrations/audit/auditActivities';
 import { lastNameIndexEntity } from '../../../src/directory/lastNameIndex';
-import { readEntity } from '../../../src/directory/state';
 import { createWorld, people, seed, type TestWorld } from './support';
+import { readEntity } from '../../../src/storage/entities';
 
 let world: TestWorld;
 

@@ -5,7 +5,7 @@ import {
   readListingVersion,
 } from '../../../src/directory/departmentEntity';
 import { listingNeedsUpdate, listingVersionOf } from '../../../src/directory/departmentListing';
-import type { StoredEntity } from '../../../src/directory/employeeEntity';
+import type { StoredEntity } from '../../../src/storage/entities';
 
 const stored = (entity: Record<string, unknown>): StoredEntity =>
   ({ etag: 'e', ...entity }) as StoredEntity;

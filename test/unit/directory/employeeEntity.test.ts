@@ -7,8 +7,8 @@ import {
   projectEmployee,
   readEmployeeMeta,
   storedToEmployee,
-  type StoredEntity,
 } from '../../../src/directory/employeeEntity';
+import type { StoredEntity } from '../../../src/storage/entities';
 
 const stored = (props: Record<string, unknown>): StoredEntity => ({
   etag: 'e',

@@ -3,7 +3,7 @@ import {
   queryScope,
   resumeAfter,
   tokenAfter,
-} from '../../../src/directory/paging';
+} from '../../../src/storage/rangePages';
 
 const range = { partitionKey: 'Sales', ge: 'empid_', lt: 'empid`' };
 

@@ -1,5 +1,5 @@
-import type { StoredEntity } from '../../../src/directory/employeeEntity';
 import { orphanReviews } from '../../../src/orchestrations/audit/orphanReviewAudit';
+import type { StoredEntity } from '../../../src/storage/entities';
 
 const entity = (rowKey: string, props: Record<string, unknown> = {}): StoredEntity =>
   ({ partitionKey: 'Sales', rowKey, etag: 'e', ...props }) as StoredEntity;

@@ -12,11 +12,10 @@
 import { createHash } from 'node:crypto';
 import { odata, type TableClient } from '@azure/data-tables';
 import { ValidationError } from '../errors';
-import { withStorageErrors } from '../storage/errors';
-import { rowKeyRangeFilter } from '../storage/filters';
-import { decodeContinuationToken, encodeContinuationToken } from '../storage/keys';
-import type { StoredEntity, StoredProperties } from './employeeEntity';
-import { withKeys } from './state';
+import { withKeys, type StoredEntity, type StoredProperties } from './entities';
+import { withStorageErrors } from './errors';
+import { rowKeyRangeFilter } from './filters';
+import { decodeContinuationToken, encodeContinuationToken } from './keys';
 
 /** One partition's RowKeys in `[ge, lt)`. */
 export interface KeyRange {

@@ -1,0 +1,40 @@
+/**
+ * The directory's stored shapes: how its entities are typed, keyed, encoded and read. A named
+ * surface for the code that works on the `Employees` table beside the directory's services — the
+ * index workers, the archive, the photo feature, the orchestrations' audit and repair, and the
+ * bench's bulk seeding — never for the HTTP adapters, which go through src/directory/index.ts
+ * (lint allows this entry to those folders only).
+ */
+export { countShardEntity, DEPARTMENT_COUNT_SHARDS } from './departmentCount';
+export {
+  departmentMerge,
+  readDepartment,
+  readListingVersion,
+  type Manager,
+} from './departmentEntity';
+export { listingNeedsUpdate, syncDepartmentListing } from './departmentListing';
+export {
+  emailCopyEntity,
+  employeeDataProperties,
+  employeeEntity,
+  incarnationOf,
+  readEmployeeData,
+  readEmployeeFields,
+  readEmployeeMeta,
+  storedToEmployee,
+  toEmployee,
+  withFields,
+  type EmployeeField,
+} from './employeeEntity';
+export { isPrimaryEmployee, listEmployeeEntities, parseEmployeeSelect } from './employeeQueries';
+export { readEmployeeState, type EmployeeState } from './employeeState';
+export { EntityTypes, isEntityOfType } from './entityTypes';
+export {
+  lastNameIndexEntity,
+  lastNameIndexWrite,
+  readLastNameIndex,
+  withIds,
+  withoutIds,
+} from './lastNameIndex';
+export { outboxEntity, readOutboxRow, type OutboxRow } from './outbox';
+export { loadDepartment } from './state';
