@@ -50,8 +50,9 @@ export default tseslint.config(
     },
   },
   {
-    // A file of src/ stays readable in one sitting: past 400 lines it splits by concern.
-    files: ['src/**/*.ts'],
+    // A file of src/, tools/ or console/ stays readable in one sitting: past 400 lines it splits
+    // by concern.
+    files: ['src/**/*.ts', 'tools/**/*.ts', 'console/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 400 }] },
   },
   {

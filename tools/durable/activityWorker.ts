@@ -6,7 +6,7 @@
 import type { RuntimeContext } from './context';
 import { EventType, failureDetailsOf, plainEvent, type HistoryEventJson } from './historyEvents';
 import { taskResultInboxKey } from './keys';
-import { TERMINAL_STATUSES, type WorkItemMessage } from './store';
+import { TERMINAL_STATUSES, type WorkItemMessage } from './records';
 
 /**
  * Handles a work item. Work for an instance that has ended or moved to another execution is

@@ -9,7 +9,7 @@ import { advanceOrchestration } from './episode';
 import { EventType, plainEvent } from './historyEvents';
 import type { KeyedMutex } from './keyedMutex';
 import { timerFiredInboxKey } from './keys';
-import { TERMINAL_STATUSES, type ControlMessage } from './store';
+import { TERMINAL_STATUSES, type ControlMessage } from './records';
 
 /** A timer message that arrives more than this early is re-armed; less, and it waits. */
 const SHORT_WAIT_MS = 1000;

@@ -9,7 +9,7 @@ import type { RuntimeContext } from './context';
 import { EventType, plainEvent, type HistoryEventJson } from './historyEvents';
 import { createInstance, writeStartEvent } from './instances';
 import { taskResultInboxKey } from './keys';
-import { TERMINAL_STATUSES, type EpisodeRecord, type InstanceRecord } from './store';
+import { TERMINAL_STATUSES, type EpisodeRecord, type InstanceRecord } from './records';
 
 /** Dispatches `episode` of `instance`'s current execution, then marks it dispatched. */
 export async function dispatchEpisode(

@@ -20,7 +20,7 @@ import {
   outcomeFromReturn,
   type OrchestratorOutcome,
 } from './orchestratorInput';
-import { TERMINAL_STATUSES, type EpisodeRecord, type InstanceRecord } from './store';
+import { TERMINAL_STATUSES, type EpisodeRecord, type InstanceRecord } from './records';
 
 /** Another worker committed the same episode first; the wake-up will be retried. */
 export class EpisodeConflictError extends Error {

@@ -24,28 +24,26 @@ import { EventType, plainEvent } from './historyEvents';
 import { createInstance } from './instances';
 import { eventRaisedInboxKey, TERMINATE_INBOX_KEY, validateInstanceId } from './keys';
 import { instanceStatus } from './status';
-import { TERMINAL_STATUSES, type InstanceRecord, type RuntimeStatus } from './store';
+import {
+  dateParam,
+  HttpProblem,
+  jsonBody,
+  MAX_BODY_BYTES,
+  readBody,
+  sendEmpty,
+  sendJson,
+} from './httpMessages';
+import { TERMINAL_STATUSES, type InstanceRecord, type RuntimeStatus } from './records';
 
+/** What the durable HTTP API serves from: the runtime, its task hub and the client input. */
 export interface DurableHttpApi {
   ctx: RuntimeContext;
   taskHub: string;
   clientInput: (connectionName?: string) => DurableClientInput;
 }
 
-/** Largest accepted request body (inputs and event data). */
-const MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 1000;
-
-class HttpProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Serves one request if it is a durable route.
@@ -396,57 +394,4 @@ function checkTaskHub(api: DurableHttpApi, url: URL): void {
       `This host runs task hub '${api.taskHub}', not '${hub}'.`,
     );
   }
-}
-
-function dateParam(url: URL, name: string): string | undefined {
-  const raw = url.searchParams.get(name);
-  if (raw === null || raw === '') return undefined;
-  const date = new Date(raw);
-  if (Number.isNaN(date.getTime()))
-    throw new HttpProblem(400, 'InvalidDate', `${name} is not a date: "${raw}".`);
-  return date.toISOString();
-}
-
-/** The body as JSON text (validated), or undefined when empty. */
-function jsonBody(text: string, what: string): string | undefined {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.stringify(JSON.parse(text));
-  } catch {
-    throw new HttpProblem(400, 'InvalidJson', `${what} must be JSON.`);
-  }
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) {
-      throw new HttpProblem(413, 'TooLarge', `The request body is over ${MAX_BODY_BYTES} bytes.`);
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-function sendEmpty(res: ServerResponse, status: number): void {
-  res.writeHead(status, { 'Content-Length': 0 });
-  res.end();
 }

@@ -6,7 +6,7 @@
 import type { RuntimeContext } from './context';
 import { EventType, plainEvent } from './historyEvents';
 import { START_INBOX_KEY } from './keys';
-import type { InstanceRecord } from './store';
+import type { InstanceRecord } from './records';
 
 /** The parent of a sub-orchestration. */
 export interface ParentLink {

@@ -11,7 +11,8 @@
  */
 import type { QueueClient } from '@azure/storage-queue';
 import { decodeQueueMessage } from '../../src/storage/queue';
-import type { DurableStore, ReceivedMessage } from './store';
+import type { DurableStore } from './store';
+import type { ReceivedMessage } from './records';
 
 export interface QueuePollerOptions<T> {
   name: string;

@@ -18,7 +18,8 @@ import { handleDurableHttp } from './httpApi';
 import { KeyedMutex } from './keyedMutex';
 import { validateTaskHubName } from './keys';
 import { QueuePoller } from './queuePoller';
-import { DurableStore, type ControlMessage, type WorkItemMessage } from './store';
+import { DurableStore } from './store';
+import type { ControlMessage, WorkItemMessage } from './records';
 
 /** Knobs with defaults suited to local development. */
 export interface DurableTuning {

@@ -4,7 +4,7 @@
  * input, customStatus, output, createdTime, lastUpdatedTime, and historyEvents on request).
  */
 import { EventType, eventTypeName, type HistoryEventJson } from './historyEvents';
-import type { InstanceRecord } from './store';
+import type { InstanceRecord } from './records';
 
 export interface StatusOptions {
   showInput: boolean;

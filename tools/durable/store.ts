@@ -14,6 +14,18 @@ import { isAlreadyExists, isNotFound } from '../../src/storage/errors';
 import { encodeQueueMessage, MAX_QUEUE_MESSAGE_BYTES } from '../../src/storage/queue';
 import type { HistoryEventJson } from './historyEvents';
 import {
+  fromInstance,
+  instanceProperties,
+  toEpisode,
+  toInstance,
+  type ControlMessage,
+  type EpisodeRecord,
+  type ExecutionRows,
+  type InstanceRecord,
+  type ReceivedMessage,
+  type WorkItemMessage,
+} from './records';
+import {
   controlQueueName,
   episodeRowKey,
   executionRowKeyRange,
@@ -31,70 +43,6 @@ import {
   CHARS_PER_PROPERTY,
 } from './largeText';
 
-/** Orchestration states the runtime stores (ContinuedAsNew is transient: the next execution runs). */
-export type RuntimeStatus = 'Pending' | 'Running' | 'Completed' | 'Failed' | 'Terminated';
-
-export const TERMINAL_STATUSES: ReadonlySet<RuntimeStatus> = new Set([
-  'Completed',
-  'Failed',
-  'Terminated',
-]);
-
-/** One row of `<hub>Instances`. JSON values are kept as JSON text. */
-export interface InstanceRecord {
-  instanceId: string;
-  name: string;
-  runtimeStatus: RuntimeStatus;
-  executionId: string;
-  input?: string;
-  output?: string;
-  customStatus?: string;
-  createdTime: string;
-  lastUpdatedTime: string;
-  parentInstanceId?: string;
-  parentExecutionId?: string;
-  parentTaskScheduledId?: number;
-}
-
-/** A committed episode. */
-export interface EpisodeRecord {
-  episode: number;
-  events: HistoryEventJson[];
-  dispatched: boolean;
-  customStatus?: string;
-}
-
-/** One execution's stored rows. */
-export interface ExecutionRows {
-  episodes: EpisodeRecord[];
-  /** Inbox events, oldest arrival first, each with `Local.inboxKey` set. */
-  inbox: HistoryEventJson[];
-}
-
-/** Wakes an orchestration, or fires one of its timers. */
-export type ControlMessage =
-  | { kind: 'wake'; instanceId: string }
-  | { kind: 'timer'; instanceId: string; executionId: string; timerId: number; fireAt: string };
-
-/** Runs one activity. `input` (JSON text) is left out when too large for a message. */
-export interface WorkItemMessage {
-  instanceId: string;
-  executionId: string;
-  taskScheduledId: number;
-  name: string;
-  input?: string;
-  inputInHistory?: boolean;
-}
-
-/** A received queue message and what is needed to delete or extend it. */
-export interface ReceivedMessage {
-  /** The message text (base64 JSON). */
-  text: string;
-  messageId: string;
-  popReceipt: string;
-  dequeueCount: number;
-}
-
 /** Longest a queue message can stay invisible (7 days). */
 export const MAX_VISIBILITY_SECONDS = 7 * 24 * 3600;
 
@@ -103,6 +51,7 @@ const EPISODE_CHARS_PER_ROW = CHARS_PER_PROPERTY * 12;
 /** Episode rows per commit (one transaction holds at most 4 MiB). */
 const MAX_EPISODE_ROWS = 4;
 
+/** All storage access of the local durable runtime (see the file's comment). */
 export class DurableStore {
   readonly instances: TableClient;
   readonly history: TableClient;
@@ -382,92 +331,4 @@ async function ignoreNotFound(operation: Promise<unknown>): Promise<void> {
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
-}
-
-function toEpisode(
-  episode: number,
-  rows: Array<{ part: number; entity: Record<string, unknown> }>,
-): EpisodeRecord {
-  rows.sort((a, b) => a.part - b.part);
-  const head = rows[0]!.entity;
-  const expected = typeof head.Parts === 'number' ? head.Parts : rows.length;
-  if (rows.length !== expected) {
-    throw new Error(`Episode ${episode} has ${rows.length} of ${expected} rows.`);
-  }
-  const text = rows.map((row) => readTextProperties(row.entity, 'Events') ?? '').join('');
-  return {
-    episode,
-    events: JSON.parse(text) as HistoryEventJson[],
-    dispatched: head.Dispatched === true,
-    customStatus: readTextProperties(head, 'CustomStatus'),
-  };
-}
-
-const STATUSES: readonly RuntimeStatus[] = [
-  'Pending',
-  'Running',
-  'Completed',
-  'Failed',
-  'Terminated',
-];
-
-function toInstance(entity: Record<string, unknown>): InstanceRecord {
-  const status = entity.RuntimeStatus;
-  const str = (name: string): string | undefined =>
-    typeof entity[name] === 'string' ? (entity[name] as string) : undefined;
-  return {
-    instanceId: String(entity.partitionKey),
-    name: str('Name') ?? '',
-    runtimeStatus: STATUSES.includes(status as RuntimeStatus)
-      ? (status as RuntimeStatus)
-      : 'Pending',
-    executionId: str('ExecutionId') ?? '',
-    input: readTextProperties(entity, 'Input'),
-    output: readTextProperties(entity, 'Output'),
-    customStatus: readTextProperties(entity, 'CustomStatus'),
-    createdTime: str('CreatedTime') ?? '',
-    lastUpdatedTime: str('LastUpdatedTime') ?? '',
-    parentInstanceId: str('ParentInstanceId'),
-    parentExecutionId: str('ParentExecutionId'),
-    parentTaskScheduledId:
-      typeof entity.ParentTaskScheduledId === 'number' ? entity.ParentTaskScheduledId : undefined,
-  };
-}
-
-function fromInstance(record: InstanceRecord): TableEntity<Record<string, unknown>> {
-  return { partitionKey: record.instanceId, rowKey: '', ...instanceProperties(record) };
-}
-
-function instanceProperties(
-  record: Partial<Omit<InstanceRecord, 'instanceId'>>,
-): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  const plain: Array<[keyof InstanceRecord, string]> = [
-    ['name', 'Name'],
-    ['runtimeStatus', 'RuntimeStatus'],
-    ['executionId', 'ExecutionId'],
-    ['createdTime', 'CreatedTime'],
-    ['lastUpdatedTime', 'LastUpdatedTime'],
-    ['parentInstanceId', 'ParentInstanceId'],
-    ['parentExecutionId', 'ParentExecutionId'],
-    ['parentTaskScheduledId', 'ParentTaskScheduledId'],
-  ];
-  for (const [field, property] of plain) {
-    const value = (record as Record<string, unknown>)[field];
-    if (value !== undefined) properties[property] = value;
-  }
-  const large: Array<[keyof InstanceRecord, string]> = [
-    ['input', 'Input'],
-    ['output', 'Output'],
-    ['customStatus', 'CustomStatus'],
-  ];
-  for (const [field, property] of large) {
-    if (field in record) {
-      Object.assign(
-        properties,
-        textProperties(property, (record as Record<string, string | undefined>)[field]),
-      );
-    }
-  }
-  return properties;
 }

@@ -11,9 +11,10 @@
  *   const report = await runSmokeChecks({ baseUrl: 'https://func-api-x.azurewebsites.net' });
  *   for (const result of report.results) console.log(formatSmokeResult(result));
  */
-import { spawn } from 'node:child_process';
-import { pathToFileURL } from 'node:url';
 import { encodePrincipalHeader, PRINCIPAL_HEADER } from '../../src/identity/principal';
+import { appErrorCode, clip, get, parseJson, type Answer } from './http';
+import { validateOpenApi } from './openApi';
+import { apiBaseUrl, consoleAssetUrls } from './urls';
 
 /** `ok`: the check passed; `FAIL`: it did not; `skip`: it could not run (e.g. no token given). */
 export type SmokeStatus = 'ok' | 'FAIL' | 'skip';
@@ -84,98 +85,9 @@ const FORGED_ADMIN = encodePrincipalHeader({
   roles: ['DirectoryAdmin'],
 });
 
-/**
- * The API base of a base URL: an origin (or `/`) gets the default route prefix `/api`; a URL with
- * a path is taken as the API base itself. No trailing slash.
- *
- * @throws {TypeError} when `baseUrl` is not an absolute http(s) URL.
- */
-export function apiBaseUrl(baseUrl: string): string {
-  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new TypeError(`The base URL must be http or https, got "${baseUrl}".`);
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  return `${url.origin}${path === '' ? '/api' : path}`;
-}
-
-/**
- * The scripts (`<script src>`) and stylesheets (`<link rel="stylesheet" href>`) an HTML page
- * references, resolved against the page's URL, same-origin ones only (the console loads nothing
- * from elsewhere; its CSP would refuse it), each once.
- */
-export function consoleAssetUrls(html: string, pageUrl: string): string[] {
-  const found: string[] = [];
-  const attribute = (tag: string, name: string): string | undefined =>
-    new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i')
-      .exec(tag)
-      ?.slice(1)
-      .find((value) => value !== undefined);
-  for (const [tag] of html.matchAll(/<script\b[^>]*>/gi)) {
-    const src = attribute(tag, 'src');
-    if (src) found.push(src);
-  }
-  for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
-    const rel = attribute(tag, 'rel')?.toLowerCase().split(/\s+/) ?? [];
-    const href = attribute(tag, 'href');
-    if (href && rel.includes('stylesheet')) found.push(href);
-  }
-  const origin = new URL(pageUrl).origin;
-  return [...new Set(found.map((ref) => new URL(ref, pageUrl).href))].filter(
-    (url) => new URL(url).origin === origin,
-  );
-}
-
 /** One line of output: `ok health: ...`, `FAIL forged-principal: ...`, `skip me: ...`. */
 export function formatSmokeResult(result: SmokeResult): string {
   return `${result.status} ${result.check}: ${result.detail}`;
-}
-
-/** An answer, read in full within the timeout. */
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-/** GET `url` without following redirects; rejects with a readable message on timeout. */
-async function get(
-  url: string,
-  headers: Record<string, string>,
-  timeoutMs: number,
-): Promise<Answer> {
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    // globalThis.fetch at call time: the e2e tests' contract checks wrap it.
-    const response = await globalThis.fetch(url, { headers, redirect: 'manual', signal });
-    return { status: response.status, headers: response.headers, text: await response.text() };
-  } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new Error(`no answer from GET ${url} within ${timeoutMs} ms`);
-    }
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new Error(
-      `GET ${url} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
-    );
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-const clip = (text: string): string =>
-  text.length > 200 ? `${text.slice(0, 200)}…` : text.replace(/\s+/g, ' ');
-
-/** The app's JSON error code (`{"error":{"code"}}`), when the body is one. */
-function appErrorCode(text: string): string | undefined {
-  const body = parseJson(text) as { error?: { code?: unknown } } | undefined;
-  return typeof body?.error?.code === 'string' ? body.error.code : undefined;
 }
 
 /** A request path under the API base, for messages: `/api/health`. */
@@ -342,53 +254,6 @@ async function checkMe(run: Run): Promise<SmokeResult> {
     status: 'ok',
     detail: `GET ${path} 200 as ${who}; roles: ${roles}${employee ? `; employee ${employee.department}/${employee.employeeId}` : ''}`,
   };
-}
-
-/**
- * Validates an OpenAPI document with @seriousme/openapi-schema-validator, an ES module, in a child
- * Node process (a CommonJS module, and Jest's sandbox, cannot import it directly).
- *
- * @returns the validator's errors, or `undefined` when the document is valid.
- * @throws {Error} when the validator is not installed, does not finish in time or fails.
- */
-export async function validateOpenApi(
-  document: unknown,
-  timeoutMs: number,
-): Promise<string | undefined> {
-  let entry: string;
-  try {
-    entry = require.resolve('@seriousme/openapi-schema-validator');
-  } catch {
-    throw new Error(
-      'the OpenAPI validator (@seriousme/openapi-schema-validator, a devDependency) is not installed: run npm ci',
-    );
-  }
-  const script = `
-    import { Validator } from ${JSON.stringify(pathToFileURL(entry).href)};
-    let text = '';
-    for await (const chunk of process.stdin) text += chunk;
-    const result = await new Validator().validate(JSON.parse(text));
-    process.stdout.write(JSON.stringify({ valid: result.valid, errors: result.errors }));
-  `;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    timeout: timeoutMs,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  child.stdin.end(JSON.stringify(document));
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>(
-    (resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', (c, s) => resolve([c, s]));
-    },
-  );
-  if (signal) throw new Error(`the OpenAPI validator did not finish within ${timeoutMs} ms`);
-  if (code !== 0) throw new Error(`the OpenAPI validator failed: ${clip(stderr)}`);
-  const result = JSON.parse(stdout) as { valid: boolean; errors?: unknown };
-  return result.valid ? undefined : clip(JSON.stringify(result.errors ?? 'invalid'));
 }
 
 async function checkOpenApi(run: Run): Promise<SmokeResult> {

@@ -3,7 +3,8 @@
  * references, the command line, and the line format.
  */
 import { parseSmokeArgs } from '../../../tools/smoke';
-import { apiBaseUrl, consoleAssetUrls, formatSmokeResult } from '../../../tools/smoke/checks';
+import { formatSmokeResult } from '../../../tools/smoke/checks';
+import { apiBaseUrl, consoleAssetUrls } from '../../../tools/smoke/urls';
 
 describe('apiBaseUrl', () => {
   it.each([
