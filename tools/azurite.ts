@@ -10,16 +10,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
 import path from 'node:path';
 
+/** The emulator's well-known account name. */
 export const DEV_ACCOUNT = 'devstoreaccount1';
+/** The emulator's well-known (public) account key. */
 export const DEV_KEY =
   'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
+/** The ports of the three emulated services. */
 export interface AzuritePorts {
   blob: number;
   queue: number;
   table: number;
 }
 
+/** How to start the embedded emulator. */
 export interface AzuriteOptions {
   /** Ports to listen on; 0 (the default) picks a free port. */
   ports?: Partial<AzuritePorts>;
@@ -38,6 +42,7 @@ export interface AzuriteOptions {
   detached?: boolean;
 }
 
+/** A started emulator: its ports, connection string and how to stop it. */
 export interface RunningAzurite {
   ports: AzuritePorts;
   /** A connection string for the emulator's well-known development account. */

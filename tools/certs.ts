@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { generate } from 'selfsigned';
 
+/** Where a generated certificate and its key are written. */
 export interface CertificateFiles {
   /** Folder holding both files; remove it when done. */
   dir: string;

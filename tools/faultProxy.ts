@@ -33,6 +33,7 @@ import {
 export type { FaultKind, FaultSettings, StorageService } from './proxy/faultPlan';
 export type { ProxyCounts } from './proxy/trafficCounter';
 
+/** A started fault proxy: its connection string and ports, its fault plan and traffic counts. */
 export interface FaultProxy {
   /** A storage connection string whose blob, queue and table endpoints are the proxy's ports. */
   connectionString: string;
@@ -47,6 +48,7 @@ export interface FaultProxy {
   stop(): Promise<void>;
 }
 
+/** How to start the fault proxy in front of the storage emulator. */
 export interface FaultProxyOptions {
   /** Azurite's ports, which the proxy forwards to. */
   target: AzuritePorts;

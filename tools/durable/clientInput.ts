@@ -16,6 +16,7 @@ export const DEFAULT_CONNECTION_NAME = 'Storage';
 /** The path every route of the durable HTTP API starts with. */
 export const WEBHOOK_PATH = '/runtime/webhooks/durabletask';
 
+/** The management URLs of one instance (status, events, terminate, purge...). */
 export interface ManagementUrls {
   id: string;
   statusQueryGetUri: string;

@@ -18,6 +18,10 @@ export type InvokeFunction = (
   kind: DurableTriggerKind,
 ) => Promise<unknown>;
 
+/**
+ * What every part of the local durable runtime shares: the store, the function invoker, the
+ * registered orchestrations and activities, the clock and new ids.
+ */
 export interface RuntimeContext {
   store: DurableStore;
   invoke: InvokeFunction;

@@ -23,6 +23,10 @@ import {
 import type { OrchestratorOutcome } from './orchestratorInput';
 import { retryDelayMs, retryTimedOut } from './retry';
 
+/**
+ * What deciding one orchestrator episode needs: the history so far, the new events and what the
+ * orchestrator yielded.
+ */
 export interface EpisodeInput {
   instanceId: string;
   orchestrationName: string;
@@ -36,8 +40,10 @@ export interface EpisodeInput {
   newExecutionId: () => string;
 }
 
+/** How an instance stands after an episode. */
 export type EpisodeStatus = 'Running' | 'Completed' | 'Failed' | 'ContinuedAsNew';
 
+/** What an episode decided: the events to append, the status and the custom status. */
 export interface EpisodeDecision {
   /** Events to append after the new events: scheduled work, then the completion if any. */
   events: HistoryEventJson[];

@@ -31,6 +31,7 @@ export const EventType = {
   ExecutionResumed: 20,
 } as const;
 
+/** The numeric value of one {@link EventType}. */
 export type EventTypeValue = (typeof EventType)[keyof typeof EventType];
 
 /** The name of an event type number (for status output), or `Unknown(<n>)`. */

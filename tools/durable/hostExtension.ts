@@ -22,6 +22,7 @@ import type { InvokeFunction } from './context';
 import { defaultTaskHub, readDurableHostSettings, type DurableTaskJson } from './hostSettings';
 import { createDurableRuntime, type DurableRuntime, type DurableTuning } from './runtime';
 
+/** How the durable extension of the local host is set up. */
 export interface DurableHostOptions {
   /** Overrides the task hub name. */
   taskHub?: string;

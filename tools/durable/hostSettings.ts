@@ -26,6 +26,7 @@ export interface DurableTaskJson {
   };
 }
 
+/** The durable settings of host.json (`extensions.durableTask`), with their defaults. */
 export interface DurableHostSettings {
   /** Undefined when not configured. */
   taskHub?: string;
@@ -41,6 +42,7 @@ export interface DurableHostSettings {
 export function defaultTaskHub(hostId: string): string {
   return `Hub${hostId.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 45);
 }
+/** The app setting that names the storage connection when host.json names none. */
 export const DEFAULT_CONNECTION_SETTING = 'AzureWebJobsStorage';
 /** The prefix of app settings that override host.json `extensions.durableTask` values. */
 export const SETTING_PREFIX = 'AzureFunctionsJobHost__extensions__durableTask__';

@@ -44,6 +44,10 @@ export interface RetryChain {
   lastFailure?: HistoryEventJson;
 }
 
+/**
+ * An execution's committed history as the runtime needs it to decide: event ids and the tasks
+ * scheduled so far.
+ */
 export interface Ledger {
   /** The next free task sequence number. */
   nextEventId: number;

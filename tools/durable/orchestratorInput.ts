@@ -15,7 +15,9 @@ export const UPPER_SCHEMA_VERSION = 2;
  * message can wait.
  */
 export const MAXIMUM_SHORT_TIMER_DURATION = '3650.00:00:00';
+/** How long one leg of a long timer waits before the next leg (as the durable SDK expects). */
 export const LONG_RUNNING_TIMER_INTERVAL_DURATION = '3.00:00:00';
+/** How long the SDK waits between two polls of an HTTP 202 (callHttp). */
 export const DEFAULT_HTTP_ASYNC_SLEEP_MS = 30_000;
 
 /** What the `orchestrationTrigger` binding delivers to the orchestrator function. */

@@ -14,6 +14,7 @@ import { decodeQueueMessage } from '../../src/storage/queue';
 import type { DurableStore } from './store';
 import type { ReceivedMessage } from './records';
 
+/** How a queue poller reads, decodes and hands out its messages. */
 export interface QueuePollerOptions<T> {
   name: string;
   store: DurableStore;
@@ -27,6 +28,10 @@ export interface QueuePollerOptions<T> {
   log: (...args: unknown[]) => void;
 }
 
+/**
+ * Polls one queue with back-off while idle and hands each decoded message to a handler, a bounded
+ * number at a time.
+ */
 export class QueuePoller<T> {
   readonly #options: QueuePollerOptions<T>;
   readonly #inFlight = new Set<Promise<void>>();

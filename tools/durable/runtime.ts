@@ -37,6 +37,7 @@ export interface DurableTuning {
   maxDequeueCount: number;
 }
 
+/** The tuning the local runtime uses unless told otherwise (leases, concurrency, polling). */
 export const DEFAULT_TUNING: DurableTuning = {
   leaseSeconds: 30,
   activityConcurrency: 8,
@@ -46,6 +47,7 @@ export const DEFAULT_TUNING: DurableTuning = {
   maxDequeueCount: 10,
 };
 
+/** How to start the local durable runtime. */
 export interface DurableRuntimeOptions {
   /** Clients of the storage account that holds the task hub (`createStorageClients`). */
   storage: StorageClients;
@@ -61,6 +63,10 @@ export interface DurableRuntimeOptions {
   clock?: () => Date;
 }
 
+/**
+ * A started durable runtime: its task hub, the `durableClient` binding value, its HTTP API and
+ * the functions it runs.
+ */
 export interface DurableRuntime {
   readonly taskHub: string;
   /** The value of a `durableClient` input binding. */

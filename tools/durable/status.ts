@@ -6,6 +6,7 @@
 import { EventType, eventTypeName, type HistoryEventJson } from './historyEvents';
 import type { InstanceRecord } from './records';
 
+/** What an instance status includes (history, its outputs, the input). */
 export interface StatusOptions {
   showInput: boolean;
   /** The current execution's history, when `showHistory=true`. */

@@ -11,6 +11,7 @@ import type { AuthSettings } from './settings';
 /** The client id of the local app registration (Azure's is the bicep's `authClientId`). */
 export const LOCAL_CLIENT_ID = '11111111-2222-4333-8444-555555555555';
 
+/** How the local App Service authentication front checks tokens. */
 export interface EasyAuthOptions {
   settings: AuthSettings;
   /** The front's port (default 0: a free one). */
@@ -26,6 +27,7 @@ export interface EasyAuthOptions {
   users?: readonly TestUser[];
 }
 
+/** The local App Service authentication: the front and the test token issuer it trusts. */
 export interface EasyAuth {
   front: RunningFront;
   issuer: TestIssuer;

@@ -59,6 +59,7 @@ const NONCE_COOKIE = 'Nonce';
 /** How long a started sign-in may take. */
 const LOGIN_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** How to start the authentication front before the local host. */
 export interface FrontOptions {
   settings: AuthSettings;
   /** `registration.openIdIssuer`: the front reads `<issuer>/.well-known/openid-configuration`. */
@@ -75,6 +76,7 @@ export interface FrontOptions {
   listenAddress?: string;
 }
 
+/** A started authentication front: its URL and how to stop it. */
 export interface RunningFront {
   /** `http://127.0.0.1:<port>`: where clients call the app. */
   origin: string;

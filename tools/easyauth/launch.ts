@@ -8,6 +8,7 @@ import { readAuthSettings } from './settings';
 /** The test issuer's default port in local runs (the front takes the public port, 7071). */
 export const DEFAULT_ISSUER_PORT = 7072;
 
+/** How to run the local host behind the App Service authentication front (Azure mode). */
 export interface AzureFrontOptions {
   projectRoot: string;
   /** The public port (the front's). */

@@ -20,6 +20,7 @@ export const UNAUTHENTICATED_ACTIONS = [
   'RedirectToLoginPage',
   'AllowAnonymous',
 ] as const;
+/** What the front does with an unauthenticated request. */
 export type UnauthenticatedAction = (typeof UNAUTHENTICATED_ACTIONS)[number];
 
 const excludedPath = z

@@ -88,6 +88,7 @@ export interface MintOptions {
   key?: 'issuer' | 'foreign';
 }
 
+/** How to start the test token issuer (its tenant, audience and keys). */
 export interface TestIssuerOptions {
   /** The app registration's client id: the audience of id tokens. Default `test-client-id`. */
   clientId?: string;
@@ -99,6 +100,7 @@ export interface TestIssuerOptions {
   users?: readonly TestUser[];
 }
 
+/** A started test token issuer: its issuer URL, keys endpoint, test users and token minting. */
 export interface TestIssuer {
   /** The issuer identifier (`iss`), also its origin: `http://127.0.0.1:<port>`. */
   issuer: string;

@@ -6,6 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HostFunction } from './functions';
 
+/**
+ * Runs the functions of one trigger type (HTTP, queue, timer): starts and stops their listeners.
+ */
 export interface TriggerDriver {
   /** Trigger binding types it runs, lower-cased (`queuetrigger`). */
   readonly triggerTypes: readonly string[];
@@ -67,6 +70,7 @@ export function createAcceptingDriver(
   };
 }
 
+/** Which driver runs each function, and what the host refuses or warns about. */
 export interface DriverAssignment {
   driverOf: Map<HostFunction, TriggerDriver>;
   /** Functions that cannot run as registered (the host refuses to start). */

@@ -5,4 +5,5 @@
 import { durableHostExtension } from '../durable/hostExtension';
 import type { HostExtension } from './extension';
 
+/** The extensions the local host loads by default (durable functions). */
 export const defaultExtensions: HostExtension[] = [durableHostExtension];

@@ -5,11 +5,13 @@
 import type { RegisteredFunction } from './core/registry';
 import type { RpcBindingInfo } from './core/types';
 
+/** A binding with its name. */
 export interface NamedBinding {
   name: string;
   binding: RpcBindingInfo;
 }
 
+/** One function of the app as the host runs it: its name, bindings and callback. */
 export interface HostFunction {
   name: string;
   registration: RegisteredFunction;

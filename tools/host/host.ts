@@ -33,6 +33,7 @@ import { HostStartupError, namingProblems } from './validation';
 
 export { HostStartupError } from './validation';
 
+/** How to start the local host. */
 export interface LocalHostOptions {
   /** The function app's folder (package.json, host.json). */
   appRoot: string;
@@ -61,6 +62,7 @@ export interface LocalHostOptions {
 
 export type { DriverContext, HostExtension } from './extension';
 
+/** A started local host: its URL and functions, and how to stop it. */
 export interface RunningLocalHost {
   port: number;
   /** `http://127.0.0.1:<port>` (admin API lives here). */

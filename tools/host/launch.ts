@@ -34,6 +34,10 @@ export function isStandardEmulator(connectionString: string): boolean {
   });
 }
 
+/**
+ * Where the local host gets storage: a configured account, a running emulator to reuse, one to
+ * start, or busy ports.
+ */
 export type StoragePlan =
   | { kind: 'configured'; description: string }
   | { kind: 'reuseEmulator' }

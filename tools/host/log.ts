@@ -5,6 +5,7 @@
  */
 import type { RpcLogLevel } from './core/types';
 
+/** The level of a log line. */
 export type LogLevel = RpcLogLevel;
 
 const RANK: Record<LogLevel, number> = {
@@ -39,6 +40,7 @@ export function parseLogLevel(
   return level;
 }
 
+/** Writes the host's log lines (and the functions' ones) at or above a level. */
 export interface Logger {
   readonly level: LogLevel;
   enabled(level: LogLevel): boolean;
@@ -50,6 +52,7 @@ export interface Logger {
   debug(message: string): void;
 }
 
+/** Where and from which level a {@link Logger} writes. */
 export interface LoggerOptions {
   level: LogLevel;
   stdout?: (line: string) => void;

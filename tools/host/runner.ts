@@ -9,6 +9,7 @@ import type { Invoker } from './core/invoke';
 import type { RpcInvocationResponse, RpcParameterBinding, RpcTypedData } from './core/types';
 import { RETURN_BINDING, type HostFunction, type NamedBinding } from './functions';
 
+/** The trigger value of one invocation and its metadata. */
 export interface TriggerValue {
   /** The trigger binding's value (`http`, `string`, `json`, ...). */
   data: RpcTypedData;
@@ -18,6 +19,7 @@ export interface TriggerValue {
   reason: string;
 }
 
+/** Runs functions through the invoker with their input and output bindings. */
 export class FunctionRunner {
   readonly #inputs: Map<string, InputBindingProvider>;
   readonly #outputs: Map<string, OutputBindingHandler>;

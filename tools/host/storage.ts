@@ -8,6 +8,7 @@ import { readConfig, settingOrDefault } from '../../src/config';
 import { SettingUnavailableError } from '../../src/errors';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
 
+/** The app setting that names the storage connection when a binding names none. */
 export const DEFAULT_CONNECTION = 'AzureWebJobsStorage';
 
 const IDENTITY_SUFFIXES = [
@@ -26,6 +27,7 @@ export class ConnectionError extends Error {
   }
 }
 
+/** Resolves the storage clients of a binding's connection setting (one set per connection). */
 export class ConnectionResolver {
   readonly #clients = new Map<string, StorageClients>();
 

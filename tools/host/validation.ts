@@ -49,6 +49,7 @@ export function isReservedRoute(route: string): boolean {
   return normalized.startsWith('admin') || normalized.startsWith('runtime');
 }
 
+/** A route as a function declares it (for the checks before start). */
 export interface RouteDeclaration {
   functionName: string;
   route: string;

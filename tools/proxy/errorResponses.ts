@@ -29,6 +29,7 @@ export const SYNTHETIC_ERRORS = {
   },
 } as const;
 
+/** A status the fault proxy can answer in storage's own error format. */
 export type SyntheticStatus = keyof typeof SYNTHETIC_ERRORS;
 
 function escapeXml(text: string): string {

@@ -8,6 +8,7 @@
 
 /** The storage services Azurite serves, one proxy port each. */
 export const STORAGE_SERVICES = ['blob', 'queue', 'table'] as const;
+/** One storage service the proxy fronts. */
 export type StorageService = (typeof STORAGE_SERVICES)[number];
 
 /**
@@ -26,8 +27,10 @@ export const FAULT_KINDS = [
   'reset',
   'reset-after',
 ] as const;
+/** One kind of fault the proxy injects. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/** The faults to inject: which kinds, on which services, how often. */
 export interface FaultSettings {
   /** Fraction of requests to break, 0–1. */
   rate: number;
@@ -41,6 +44,7 @@ export interface FaultSettings {
   seed?: number;
 }
 
+/** How long a `timeout` fault holds a request (ms) unless told otherwise. */
 export const DEFAULT_FAULT_TIMEOUT_MS = 10_000;
 
 /** What to do with one request. */

@@ -8,6 +8,7 @@
  */
 import type { FaultKind, StorageService } from './faultPlan';
 
+/** What the proxy saw since the last reset: requests (per kind), bytes and entities. */
 export interface ProxyCounts {
   /** Requests that arrived, faulted or not. */
   requests: number;

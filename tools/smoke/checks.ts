@@ -29,6 +29,7 @@ export const SMOKE_CHECKS = [
   'console',
 ] as const;
 
+/** The name of one smoke check. */
 export type SmokeCheckName = (typeof SMOKE_CHECKS)[number];
 
 /** The outcome of one check. */

@@ -7,6 +7,7 @@
 import type { RpcTypedData } from '../core/types';
 import type { HostFunction, NamedBinding } from '../functions';
 
+/** Supplies the value of one input binding for an invocation. */
 export interface InputBindingProvider {
   /** Binding type, lower-cased (`durableclient`). */
   readonly type: string;
@@ -16,6 +17,7 @@ export interface InputBindingProvider {
   provide(fn: HostFunction, input: NamedBinding): Promise<RpcTypedData | undefined>;
 }
 
+/** Handles what a function wrote to one output binding. */
 export interface OutputBindingHandler {
   /** Binding type, lower-cased (`queue`). */
   readonly type: string;
@@ -28,6 +30,7 @@ export interface OutputBindingHandler {
 /** Binding types the trigger drivers handle themselves. */
 export const TRIGGER_OWNED_OUTPUTS = new Set(['http']);
 
+/** The binding type of `binding`, lower case (e.g. `queue`, `httptrigger`). */
 export function bindingType(binding: NamedBinding): string {
   return String(binding.binding.type ?? '').toLowerCase();
 }

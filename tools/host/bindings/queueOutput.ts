@@ -12,6 +12,7 @@ import type { ConnectionResolver } from '../storage';
 import { resolveQueueName } from '../queue/queueName';
 import type { OutputBindingHandler } from './bindings';
 
+/** The handler of a queue output binding: sends what the function returned to its queue. */
 export function createQueueOutputHandler(
   env: Record<string, string | undefined>,
   connections: ConnectionResolver,

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parseTimeSpan } from './timeSpan';
 
+/** How queue messages are encoded (`extensions.queues.messageEncoding`). */
 export type MessageEncoding = 'base64' | 'none';
 
 /** host.json `extensions.queues`, in milliseconds where the file has TimeSpans. */
@@ -18,6 +19,7 @@ export interface QueueOptions {
   messageEncoding: MessageEncoding;
 }
 
+/** The host.json settings the local host honours, with their defaults. */
 export interface HostSettings {
   /** Without slashes; '' serves functions at the root. */
   routePrefix: string;

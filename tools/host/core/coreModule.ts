@@ -16,6 +16,7 @@ import type {
   RpcLogLevel,
 } from './types';
 
+/** The module name the Functions programming model imports its host API from. */
 export const CORE_MODULE_NAME = '@azure/functions-core';
 
 /** Version reported as the worker's; the library only checks that `log` exists (host ≥ 4.28). */
@@ -23,6 +24,7 @@ export const CORE_API_VERSION = '3.10.1';
 /** Host version reported to the app. */
 export const HOST_VERSION = '4.1037.0-local';
 
+/** The host API (`@azure/functions-core`) the local host gives the programming model. */
 export interface CoreApi {
   version: string;
   readonly hostVersion: string;

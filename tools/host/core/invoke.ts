@@ -33,11 +33,13 @@ function formatDuration(ms: number): string {
   return `${pad(Math.floor(total / 3600))}:${pad(Math.floor((total % 3600) / 60))}:${pad(total % 60)}`;
 }
 
+/** What one invocation carries besides its trigger value. */
 export interface InvokeOptions {
   /** Why the function runs, for the log line (`New queue message detected on 'x'.`). */
   reason: string;
 }
 
+/** Invokes registered functions as the Functions host would (hooks, bindings, result). */
 export interface Invoker {
   /**
    * Invokes a registered function with an RPC-shaped request.
@@ -51,6 +53,7 @@ export interface Invoker {
   ): Promise<RpcInvocationResponse>;
 }
 
+/** How to build an {@link Invoker}. */
 export interface InvokerOptions {
   /** host.json `functionTimeout`; undefined = unbounded. */
   functionTimeoutMs?: number;

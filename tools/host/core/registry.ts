@@ -56,6 +56,7 @@ const HOOK_NAMES: readonly HookName[] = [
   'log',
 ];
 
+/** The functions and hooks the app registered through the programming model. */
 export class FunctionAppRegistry {
   programmingModel: ProgrammingModel | undefined;
   /** Entry point being loaded, recorded on each function registered meanwhile. */

@@ -7,19 +7,24 @@
 
 export type RpcLogLevel =
   'trace' | 'debug' | 'information' | 'warning' | 'error' | 'critical' | 'none';
+/** The category of an RPC log line. */
 export type RpcLogCategory = 'user' | 'system' | 'customMetric';
 
+/** An RPC string that may be null. */
 export interface RpcNullableString {
   value?: string | null;
 }
 
+/** An RPC timestamp (seconds and nanoseconds). */
 export interface RpcTimestamp {
   seconds?: number | null;
   nanos?: number | null;
 }
 
+/** The SameSite policy of an RPC cookie. */
 export type RpcHttpCookieSameSite = 'none' | 'lax' | 'strict' | 'explicitNone';
 
+/** A cookie of an RPC HTTP response. */
 export interface RpcHttpCookie {
   name?: string | null;
   value?: string | null;
@@ -32,6 +37,7 @@ export interface RpcHttpCookie {
   maxAge?: { value?: number | null } | null;
 }
 
+/** An HTTP request or response as the RPC protocol carries it. */
 export interface RpcHttpData {
   method?: string | null;
   url?: string | null;
@@ -63,6 +69,7 @@ export interface RpcTypedData {
   collectionSint64?: { sint64?: number[] | null } | null;
 }
 
+/** The direction of an RPC binding. */
 export type RpcBindingDirection = 'in' | 'out' | 'inout';
 
 /** A binding as registered: `type` and `direction` plus the binding's own options. */
@@ -73,11 +80,13 @@ export interface RpcBindingInfo {
   [option: string]: unknown;
 }
 
+/** An RPC duration (seconds and nanoseconds). */
 export interface RpcDuration {
   seconds?: number | null;
   nanos?: number | null;
 }
 
+/** The retry options a function declares. */
 export interface RpcRetryOptions {
   maxRetryCount?: number | null;
   delayInterval?: RpcDuration | null;
@@ -86,6 +95,7 @@ export interface RpcRetryOptions {
   retryStrategy?: 'exponentialBackoff' | 'fixedDelay' | null;
 }
 
+/** What the app declared about one function: its name, bindings and retry. */
 export interface FunctionMetadata {
   name: string;
   functionId?: string;
@@ -93,17 +103,20 @@ export interface FunctionMetadata {
   retryOptions?: RpcRetryOptions;
 }
 
+/** A named value passed to or returned from an invocation. */
 export interface RpcParameterBinding {
   name?: string | null;
   data?: RpcTypedData | null;
 }
 
+/** An exception as the RPC protocol carries it. */
 export interface RpcException {
   source?: string | null;
   stackTrace?: string | null;
   message?: string | null;
 }
 
+/** One invocation request: the function, its trigger and input values. */
 export interface RpcInvocationRequest {
   invocationId?: string | null;
   functionId?: string | null;
@@ -121,12 +134,14 @@ export interface RpcInvocationRequest {
   } | null;
 }
 
+/** The answer to one invocation: its outputs, return value and result. */
 export interface RpcInvocationResponse {
   invocationId?: string | null;
   outputData?: RpcParameterBinding[] | null;
   returnValue?: RpcTypedData | null;
 }
 
+/** Where an invocation is when a hook or the function runs. */
 export type InvocationState = 'preInvocationHooks' | 'postInvocationHooks' | 'invocation';
 
 /** What the host hands the programming model for one invocation. */
@@ -138,11 +153,13 @@ export interface CoreInvocationContext {
   log(level: RpcLogLevel, category: RpcLogCategory, message: string): void;
 }
 
+/** The arguments the programming model passes to a function. */
 export interface InvocationArguments {
   context: unknown;
   inputs: unknown[];
 }
 
+/** A function callback as registered. */
 export type FunctionCallback = (...args: unknown[]) => unknown;
 
 /** The library's per-invocation conversion code: RPC data in, handler call, RPC data out. */
@@ -152,6 +169,7 @@ export interface InvocationModel {
   getResponse(context: unknown, result: unknown): Promise<RpcInvocationResponse>;
 }
 
+/** The programming model the app registers (its name, version and invocation handling). */
 export interface ProgrammingModel {
   name: string;
   version: string;
@@ -163,8 +181,10 @@ export interface ProgrammingModel {
   ): Record<string, string> | Promise<Record<string, string>>;
 }
 
+/** The hooks the programming model may register. */
 export type HookName = 'appStart' | 'appTerminate' | 'preInvocation' | 'postInvocation' | 'log';
 
+/** Data a hook shares between its calls. */
 export type HookData = Record<string, unknown>;
 
 /** The object a hook callback receives; the library wraps it in its own context classes. */
@@ -173,4 +193,5 @@ export type HookContext = { readonly hookData: HookData; readonly appHookData: H
   unknown
 >;
 
+/** A registered hook. */
 export type HookCallback = (context: HookContext) => void | Promise<void>;

@@ -6,8 +6,10 @@ import type { TriggerDriver } from '../drivers';
 import type { HostFunction } from '../functions';
 import type { AdminApi } from './server';
 
+/** Where the host is in its lifetime (the admin API reports it). */
 export type HostState = 'Running' | 'Stopping' | 'Stopped';
 
+/** What the admin API reports on and acts through. */
 export interface AdminApiOptions {
   functions: HostFunction[];
   driverOf: Map<HostFunction, TriggerDriver>;
@@ -15,6 +17,7 @@ export interface AdminApiOptions {
   state: () => HostState;
 }
 
+/** The admin API of the local host (`/admin/host/status`, function invocation...). */
 export function createAdminApi(options: AdminApiOptions): AdminApi {
   const { functions, driverOf, hostId, state } = options;
   const byName = (name: string): HostFunction | undefined =>

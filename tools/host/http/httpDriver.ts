@@ -27,11 +27,15 @@ interface HttpRoute extends RouteDeclaration {
   precedence: number[];
 }
 
+/**
+ * What a request path and method lead to: a function (with its route parameters), a 405 or a 404.
+ */
 export type RouteLookup =
   | { kind: 'match'; route: HttpRoute; params: Record<string, string> }
   | { kind: 'methodMismatch'; allowed: string[] }
   | { kind: 'notFound' };
 
+/** The driver of HTTP-triggered functions. */
 export interface HttpDriver extends TriggerDriver {
   /** Finds the function for a method and a path below the route prefix. */
   lookup(method: string, pathBelowPrefix: string): RouteLookup;
@@ -45,6 +49,7 @@ export interface HttpDriver extends TriggerDriver {
   ): Promise<void>;
 }
 
+/** How the HTTP driver routes requests (the route prefix, the invoker). */
 export interface HttpDriverOptions {
   routePrefix: string;
   runner: FunctionRunner;
@@ -56,6 +61,9 @@ function methodsOf(fn: HostFunction): string[] {
   return Array.isArray(methods) ? methods.map((m) => String(m).toUpperCase()) : [];
 }
 
+/**
+ * The driver of HTTP-triggered functions: routes requests to them and answers with their responses.
+ */
 export function createHttpDriver(config: HttpDriverOptions): HttpDriver {
   const routes: HttpRoute[] = [];
   const prefix = config.routePrefix ? `/${config.routePrefix}` : '';

@@ -6,11 +6,13 @@
  */
 import { createConstraint, RouteConstraintError, type RouteConstraint } from './routeConstraints';
 
+/** Literal text of a route segment. */
 export interface LiteralPart {
   kind: 'literal';
   text: string;
 }
 
+/** A `{name}` parameter of a route segment (with its constraint, optional or catch-all). */
 export interface ParameterPart {
   kind: 'parameter';
   name: string;
@@ -20,14 +22,17 @@ export interface ParameterPart {
   constraints: RouteConstraint[];
 }
 
+/** One part of a route segment. */
 export type TemplatePart = LiteralPart | ParameterPart;
 
+/** One `/`-separated segment of a route template. */
 export interface TemplateSegment {
   parts: TemplatePart[];
   /** For complex segments: the anchored pattern matching the whole segment. */
   pattern?: RegExp;
 }
 
+/** A parsed route template. */
 export interface RouteTemplate {
   /** The template as written, without leading or trailing slashes. */
   text: string;

@@ -7,6 +7,7 @@
  */
 import type { RpcHttpCookie, RpcHttpData, RpcNullableString, RpcTypedData } from '../core/types';
 
+/** What the host reads of an incoming HTTP request. */
 export interface IncomingRequestParts {
   method: string;
   /** Absolute URL including the query string. */
@@ -86,6 +87,7 @@ export function formatSetCookie(cookie: RpcHttpCookie): string {
   return parts.join('; ');
 }
 
+/** An HTTP response ready to write: status, headers, cookies and body. */
 export interface OutgoingResponse {
   status: number;
   headers: Array<[string, string]>;

@@ -27,6 +27,7 @@ export function requestBodyLimit(setting: string | undefined): number {
     : MAX_REQUEST_BODY_BYTES;
 }
 
+/** The admin routes the server serves besides the functions. */
 export interface AdminApi {
   status(): Record<string, unknown>;
   functions(): unknown[];
@@ -41,6 +42,7 @@ export interface AdminApi {
   ): { status: number; code: string; message: string } | undefined;
 }
 
+/** How to start the host's HTTP server. */
 export interface HostServerOptions {
   routePrefix: string;
   httpDriver: HttpDriver;
@@ -57,6 +59,7 @@ export interface HostServerOptions {
   allowedHosts?: readonly string[];
 }
 
+/** A started HTTP server: its URL and how to stop it. */
 export interface HostServer {
   /** `http://address:port` once listening. */
   origin(): string;
@@ -156,6 +159,10 @@ function requestOrigin(request: IncomingMessage, fallback: string): string {
   }
 }
 
+/**
+ * Starts the host's HTTP server: functions under the route prefix, the admin API and the durable
+ * webhooks.
+ */
 export function createHostServer(options: HostServerOptions): HostServer {
   const { routePrefix, httpDriver, admin, logger, drivers } = options;
   const bodyLimit = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;

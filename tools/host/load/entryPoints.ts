@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { FunctionAppRegistry } from '../core/registry';
 import { globFiles } from './glob';
 
+/** The entry points `main` names when package.json names none. */
 export const DEFAULT_MAIN = 'dist/functions/*.js';
 
 /** An entry point is missing or threw while loading. */

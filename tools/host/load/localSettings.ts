@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 
+/** local.settings.json: the app settings and host options of a local run. */
 export interface LocalSettings {
   values: Record<string, string>;
   localHttpPort?: number;

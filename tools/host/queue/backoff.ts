@@ -10,6 +10,7 @@
 export const MIN_POLLING_DELAY_MS = 100;
 const RANDOMIZATION_FACTOR = 0.2;
 
+/** The polling interval of an idle queue: doubles while empty, back to the minimum on a message. */
 export class PollingBackoff {
   #current: number;
   #exponent = 0;

@@ -15,6 +15,7 @@ import { QueueListener } from './queueListener';
 import { queueTriggerMetadata } from './queueMessage';
 import { resolveQueueName } from './queueName';
 
+/** How the queue driver reaches storage and invokes functions. */
 export interface QueueDriverOptions {
   env: Record<string, string | undefined>;
   options: QueueOptions;
@@ -23,6 +24,7 @@ export interface QueueDriverOptions {
   logger: Logger;
 }
 
+/** The driver of queue-triggered functions: one listener per function. */
 export function createQueueDriver(config: QueueDriverOptions): TriggerDriver {
   const listeners = new Map<string, QueueListener>();
   const queueNames = new Map<string, string>();

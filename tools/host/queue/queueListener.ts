@@ -25,6 +25,7 @@ import { decodeMessageText, queueTriggerMetadata } from './queueMessage';
 /** How long a received message stays invisible while its function runs (the host's lease). */
 export const DEFAULT_MESSAGE_LEASE_MS = 10 * 60_000;
 
+/** How one queue listener polls, retries and moves poison messages. */
 export interface QueueListenerOptions {
   fn: HostFunction;
   queue: QueueClient;
@@ -64,6 +65,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 const seconds = (ms: number): number => Math.max(0, Math.round(ms / 1000));
 
+/**
+ * Polls one function's queue, runs the function per message and deletes the message once it
+ * succeeded (poison after `maxDequeueCount`).
+ */
 export class QueueListener {
   readonly #inFlight = new Map<string, InFlight>();
   readonly #stop = new AbortController();

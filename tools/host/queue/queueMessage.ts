@@ -19,6 +19,7 @@ export interface QueueMessageFields {
   nextVisibleOn?: Date;
 }
 
+/** A decoded message text, or why it could not be decoded. */
 export type DecodeResult = { ok: true; text: string } | { ok: false; reason: string };
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

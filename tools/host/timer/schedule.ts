@@ -7,6 +7,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { parseTimeSpan } from '../config/timeSpan';
 
+/** A timer schedule (cron or interval): its next occurrence after an instant. */
 export interface Schedule {
   /** As written (after `%SETTING%` resolution). */
   readonly text: string;

@@ -5,8 +5,10 @@
 import type { ContainerClient } from '@azure/storage-blob';
 import type { ScheduleStatus } from './scheduleStatus';
 
+/** The container the Functions host keeps timer schedule status in. */
 export const HOSTS_CONTAINER = 'azure-webjobs-hosts';
 
+/** Reads and writes a timer's schedule status (last and next run). */
 export interface ScheduleMonitor {
   read(functionName: string): Promise<ScheduleStatus | undefined>;
   write(functionName: string, status: ScheduleStatus): Promise<void>;
@@ -17,6 +19,7 @@ export function statusBlobName(hostId: string, functionName: string): string {
   return `timers/${hostId}/Host.Functions.${functionName}/status`;
 }
 
+/** A schedule monitor over blobs, as the Functions host keeps them (`azure-webjobs-hosts`). */
 export function createBlobScheduleMonitor(
   container: ContainerClient,
   hostId: string,

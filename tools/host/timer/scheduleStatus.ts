@@ -16,6 +16,7 @@ export interface ScheduleStatus {
 /** .NET's `default(DateTime)`, which the host records as `Last` before the first run. */
 export const NEVER = '0001-01-01T00:00:00';
 
+/** Whether a timer is past due, and the status to keep. */
 export interface PastDueCheck {
   /** The status to keep (new or reset when absent or stale). */
   status: ScheduleStatus;

@@ -13,6 +13,7 @@ import { isMonitorable, parseSchedule, type Schedule } from './schedule';
 import type { ScheduleMonitor } from './scheduleMonitor';
 import { checkPastDue, statusAfterRun, type ScheduleStatus } from './scheduleStatus';
 
+/** How the timer driver schedules and invokes functions. */
 export interface TimerDriverOptions {
   env: Record<string, string | undefined>;
   runner: FunctionRunner;
@@ -43,6 +44,7 @@ function booleanOption(fn: HostFunction, option: string, fallback: boolean): boo
   throw new Error(`Function '${fn.name}': timer option '${option}' must be true or false.`);
 }
 
+/** The driver of timer-triggered functions. */
 export function createTimerDriver(config: TimerDriverOptions): TriggerDriver {
   const now = config.now ?? (() => new Date());
   const timers = new Map<string, TimerState>();
