@@ -1,8 +1,8 @@
 /**
  * Organisation-wide last-name index, option 3: index entities in `EmployeeIndex`. Partition
  * `lastname_<name>` holds the member list (a JSON array of `Dept/000223`) in one or more shard
- * entities `part_000`, `part_001`, ..., and the drain fence `~fence` once the outbox drain has
- * written the name (`change`); one partition query reads them all.
+ * entities `part_000`, `part_001`, ..., and the drain fence `~fence` once a write has changed the
+ * name (`change`, `add`, `remove`: every write holds it); one partition query reads them all.
  *
  * Size limit: a string property holds at most 64 KiB (32 K UTF-16 characters) and an entity 1 MiB.
  * A shard is kept under `maxShardChars` (default 30,000 characters); an addition that would pass it
