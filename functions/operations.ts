@@ -4,6 +4,7 @@
  * bounded in requests), `GET /operations/poison/{queue}` (peek, decoded) and
  * `POST /operations/poison/{queue}/replay` (back to the queue; idempotent in effect).
  */
+import type { HttpRequest } from '@azure/functions';
 import { z } from 'zod';
 import { admin } from '../src/identity/access';
 import { MAX_REPLAY, type OperationsService } from '../src/operations/operations';
@@ -80,7 +81,30 @@ const messageMeta = {
   insertedOn: isoInstant.optional(),
 };
 
+const peekedBody = z.strictObject({
+  queue: z.string(),
+  items: z.array(
+    z.strictObject({ ...messageMeta, body: z.unknown().optional(), text: z.string().optional() }),
+  ),
+});
+
+const replayedBody = z.strictObject({
+  queue: z.string(),
+  moved: z.number().int(),
+  items: z.array(z.strictObject(messageMeta)),
+});
+
+/** The `{queue}` route parameter (the service checks it is one of the app's queues). */
+const queueOf = (request: HttpRequest): string => readParams(request, queueRoute).queue;
+
 const inspectQuery = z.strictObject({ max: queryInt(1, MAX_MESSAGES_PER_CALL).optional() });
+
+/** Reads `{queue}` and `?max` (default 32) and peeks. */
+async function peekPoison(request: HttpRequest): Promise<unknown> {
+  const queue = queueOf(request);
+  const { max } = readQuery(request, inspectQuery);
+  return { queue, items: await operations().inspectPoison(queue, max ?? MAX_MESSAGES_PER_CALL) };
+}
 
 /** `GET /operations/poison/{queue}?max=N` → up to N (≤ 32, default 32) poison messages, decoded. */
 export const inspectPoisonQueue = protectedRoute('inspectPoisonQueue', {
@@ -95,28 +119,22 @@ export const inspectPoisonQueue = protectedRoute('inspectPoisonQueue', {
         description:
           'The first messages of `<queue>-poison`, peeked (nothing hidden or changed): `body` is ' +
           'the decoded payload, `text` the raw text of one that does not decode.',
-        body: z.strictObject({
-          queue: z.string(),
-          items: z.array(
-            z.strictObject({
-              ...messageMeta,
-              body: z.unknown().optional(),
-              text: z.string().optional(),
-            }),
-          ),
-        }),
+        body: peekedBody,
       },
     },
   },
-  handler: async (request) => {
-    const { queue } = readParams(request, queueRoute);
-    const { max } = readQuery(request, inspectQuery);
-    const items = await operations().inspectPoison(queue, max ?? MAX_MESSAGES_PER_CALL);
-    return json(200, { queue, items });
-  },
+  handler: async (request) => json(200, await peekPoison(request)),
 });
 
 const replayBody = z.strictObject({ max: z.number().int().min(1).max(MAX_REPLAY).optional() });
+
+/** Reads `{queue}` and `{"max"?}` (default 32) and replays. */
+async function replayPoison(request: HttpRequest): Promise<unknown> {
+  const queue = queueOf(request);
+  const { max } = await readJson(request, replayBody);
+  const items = await operations().replayPoison(queue, max ?? 32);
+  return { queue, moved: items.length, items };
+}
 
 /** `POST /operations/poison/{queue}/replay` `{"max"?}` → the messages moved back to `{queue}`. */
 export const replayPoisonQueue = protectedRoute('replayPoisonQueue', {
@@ -131,18 +149,9 @@ export const replayPoisonQueue = protectedRoute('replayPoisonQueue', {
         description:
           'Messages moved from `<queue>-poison` to `<queue>` (each sent, then deleted: a crash ' +
           'between the two yields a duplicate delivery, never a loss).',
-        body: z.strictObject({
-          queue: z.string(),
-          moved: z.number().int(),
-          items: z.array(z.strictObject(messageMeta)),
-        }),
+        body: replayedBody,
       },
     },
   },
-  handler: async (request) => {
-    const { queue } = readParams(request, queueRoute);
-    const { max } = await readJson(request, replayBody);
-    const items = await operations().replayPoison(queue, max ?? 32);
-    return json(200, { queue, moved: items.length, items });
-  },
+  handler: async (request) => json(200, await replayPoison(request)),
 });
