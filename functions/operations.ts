@@ -53,6 +53,7 @@ const overviewBody = z.strictObject({
     queue: z.string(),
     approximateCount: z.number().int(),
     oldestQueuedAt: isoInstant.nullable(),
+    oldestHour: isoInstant.nullable(),
   }),
 });
 

@@ -22,7 +22,12 @@ interface Overview {
   };
   poisonQueues: { queue: string; poisonQueue: string; approximateCount: number }[];
   timers: { timer: string; finishedAt: string; outcome: string; error?: string }[];
-  logBacklog: { queue: string; approximateCount: number; oldestQueuedAt: string | null };
+  logBacklog: {
+    queue: string;
+    approximateCount: number;
+    oldestQueuedAt: string | null;
+    oldestHour: string | null;
+  };
 }
 
 /** How often the page reads the figures again. */
@@ -255,9 +260,9 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
       node('p', {
         text:
           `${logBacklog.approximateCount} waiting in ${logBacklog.queue}` +
-          (logBacklog.oldestQueuedAt
-            ? `, the oldest queued at ${logBacklog.oldestQueuedAt}.`
-            : '.'),
+          (logBacklog.oldestQueuedAt ? `, the oldest queued at ${logBacklog.oldestQueuedAt}` : '') +
+          (logBacklog.oldestHour ? `, with lines of the hour ${logBacklog.oldestHour}` : '') +
+          '.',
         attrs: { id: 'log-backlog' },
       }),
     ];

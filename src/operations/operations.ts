@@ -16,6 +16,7 @@
 import type { TableClient } from '@azure/data-tables';
 import { readRangePage } from '../directory';
 import { ValidationError } from '../errors';
+import { earliestLineHour } from '../logs/backlog';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
   departmentPartitionKey,
@@ -26,6 +27,7 @@ import {
 import { mapBounded } from '../storage/parallel';
 import { ensureTable } from '../storage/createOnce';
 import { unlessNotFound } from '../storage/errors';
+import { decodeQueueMessage } from '../storage/queue';
 import { systemClock, type Clock } from '../time/clock';
 import {
   approximateLength,
@@ -86,6 +88,11 @@ export interface OperationsOverview {
     approximateCount: number;
     /** When the message at the head of the log batch queue was queued; `null` when none is visible. */
     oldestQueuedAt: Date | null;
+    /**
+     * The UTC hour of the earliest line in that message: the oldest hour known to wait for its
+     * flush; `null` when none is visible or its batch is staged in a blob (not read here).
+     */
+    oldestHour: Date | null;
   };
 }
 
@@ -232,10 +239,18 @@ export class OperationsService {
       approximateLength(client),
       unlessNotFound(() => client.peekMessages({ numberOfMessages: 1 })),
     ]);
+    const first = head?.peekedMessageItems[0];
+    let payload: unknown;
+    try {
+      payload = first ? decodeQueueMessage(first.messageText) : undefined;
+    } catch {
+      payload = undefined; // Not base64 JSON: the flusher poisons it; no hour to show.
+    }
     return {
       queue,
       approximateCount,
-      oldestQueuedAt: head?.peekedMessageItems[0]?.insertedOn ?? null,
+      oldestQueuedAt: first?.insertedOn ?? null,
+      oldestHour: (payload !== undefined && earliestLineHour(payload)) || null,
     };
   }
 }

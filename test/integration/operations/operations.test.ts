@@ -4,6 +4,7 @@
  * queue lengths, the log batch queue's head and each timer's last run are read as stored; only
  * the app's own queues can be inspected or replayed.
  */
+import { splitIntoMessages } from '../../../src/logs/batchMessage';
 import { MAX_DEPARTMENTS, OperationsService } from '../../../src/operations/operations';
 import { TimerRunLog } from '../../../src/operations/timerRuns';
 import { poisonQueueName } from '../../../src/storage/keys';
@@ -93,6 +94,7 @@ describe('the operations view', () => {
       queue: queueNames.logBatches,
       approximateCount: 0,
       oldestQueuedAt: null,
+      oldestHour: null,
     });
     expect(MAX_DEPARTMENTS).toBe(200);
   });
@@ -104,7 +106,10 @@ describe('the operations view', () => {
     await sendJsonMessage(poison, { department: 'Sales', employeeId: '000002' });
     const logs = fx.clients.queue(queueNames.logBatches);
     await logs.createIfNotExists();
-    await sendJsonMessage(logs, { v: 1 });
+    const [batch] = splitIntoMessages('b1', 'web', [
+      { at: new Date('2026-11-26T02:15:00Z'), level: 'Error', message: 'm', extra: {} },
+    ]);
+    await sendJsonMessage(logs, batch);
     const timers = new TimerRunLog(fx.clients.table(operationsTable));
     const startedAt = new Date('2026-11-26T01:00:00.000Z');
     const finishedAt = new Date('2026-11-26T01:00:02.500Z');
@@ -136,6 +141,7 @@ describe('the operations view', () => {
     ).toBe(2);
     expect(overview.logBacklog.approximateCount).toBe(1);
     expect(overview.logBacklog.oldestQueuedAt).toBeInstanceOf(Date);
+    expect(overview.logBacklog.oldestHour).toEqual(new Date('2026-11-26T02:00:00Z'));
     expect(overview.timers).toEqual([
       {
         timer: 'dropExpiredLoginTables',
