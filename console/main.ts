@@ -16,6 +16,7 @@ import {
   type SasGrant,
   type Session,
 } from './api';
+import { operationsPage } from './views/operations';
 
 /** What the signed-in caller is, as far as the console needs to know (the API decides). */
 interface Identity {
@@ -303,7 +304,7 @@ async function renderHome(): Promise<void> {
   const people = h('section', { id: 'people' }, h('h2', {}, 'Employees'));
   const card = h('section', { id: 'card', class: 'wide' }, h('h2', {}, 'Employee'));
   app.replaceChildren(departments, people, card);
-  if (identity?.admin) app.append(logWindow());
+  if (identity?.admin) app.append(logWindow(), operationsPage({ session, showError }));
   void renderDepartments(departments, people, card);
   if (identity?.employee) {
     void renderEmployee(card, identity.employee.department, identity.employee.employeeId);

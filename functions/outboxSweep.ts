@@ -8,6 +8,7 @@ import { settingOrDefault } from '../src/config';
 import { sweepOutboxes } from '../src/indexing/outboxSweep';
 import { removePhotosOfGoneEmployee } from '../src/photos/photos';
 import { services } from './shared/services';
+import { recordingRuns } from './shared/timerRuns';
 
 /**
  * Runs one sweep.
@@ -32,5 +33,5 @@ export async function runOutboxSweep(_timer: Timer, context: InvocationContext):
 app.timer('sweepIndexOutboxes', {
   // A malformed schedule registers the default one.
   schedule: settingOrDefault((config) => config.directory.outboxSweepSchedule),
-  handler: runOutboxSweep,
+  handler: recordingRuns('sweepIndexOutboxes', runOutboxSweep),
 });

@@ -53,6 +53,8 @@ export interface Config {
     loginAttemptsPrefix: string;
     messageStats: string;
     accessLog: string;
+    /** Operations status: each timer's last run (src/operations/timerRuns.ts). */
+    operations: string;
   };
   queues: {
     archive: string;
@@ -169,6 +171,7 @@ function buildConfig(env: Env, field: Field): Config {
       loginAttemptsPrefix: field(() => readTablePrefix(env, 'LOGIN_TABLE_PREFIX', 'LoginAttempts')),
       messageStats: field(() => readTableName(env, 'MESSAGE_STATS_TABLE', 'MessageStats')),
       accessLog: field(() => readTableName(env, 'ACCESS_LOG_TABLE', 'AccessLog')),
+      operations: field(() => readTableName(env, 'OPERATIONS_TABLE', 'OperationsStatus')),
     },
     queues: {
       archive: field(() =>

@@ -26,6 +26,8 @@ import type { ChangeQueue } from '../../src/indexing/queueChangeSink';
 import { LoginAttempts } from '../../src/logins/loginAttempts';
 import { LoginDayTables } from '../../src/logins/loginDayTables';
 import type { LogIngestTarget } from '../../src/logs/ingest';
+import { OperationsService } from '../../src/operations/operations';
+import { TimerRunLog } from '../../src/operations/timerRuns';
 import type { OrchestrationServices } from '../../src/orchestrations/services';
 import type { PhotoDependencies } from '../../src/photos/photos';
 import { accountKeySigner, userDelegationSigner } from '../../src/sas/blobSas';
@@ -68,6 +70,10 @@ export interface Services {
   logins(): LoginServices;
   /** Where `POST /logs` puts batches: one per process, so concurrent POSTs share messages. */
   logIngest(): LogIngestTarget;
+  /** Each timer's last run (the timers record it, the operations view reads it). */
+  timerRuns(): TimerRunLog;
+  /** The operations view and the poison queue tools (admin routes). */
+  operations(): OperationsService;
 }
 
 /** `build`, called on the first call that does not throw; its result is kept. */
@@ -158,6 +164,8 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     };
   });
 
+  const timerRuns = lazy(() => new TimerRunLog(table((c) => c.tables.operations)));
+
   return {
     config,
     principalTrust: lazy(() => principalTrust(readPlatformAuth())),
@@ -197,6 +205,16 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       queue: clients().queue(config().queues.logBatches),
       container: clients().container(config().containers.logs),
     })),
+    timerRuns,
+    operations: lazy(
+      () =>
+        new OperationsService({
+          employees: table((c) => c.tables.employees),
+          queues: clients(),
+          queueNames: config().queues,
+          timerRuns: timerRuns(),
+        }),
+    ),
   };
 }
 
