@@ -32,6 +32,7 @@ import {
   type SettingProblem,
   type StorageConnection,
 } from './settings';
+import { telemetrySettings, type TelemetrySettings } from './telemetry/settings';
 
 export {
   ConfigError,
@@ -394,3 +395,6 @@ export function readPlatformAuth(env: Env = process.env): PlatformAuth {
       !inAzure && readOptional(env, 'TRUST_LOCAL_PRINCIPAL_HEADER')?.toLowerCase() === 'true',
   };
 }
+
+/** Where telemetry goes (src/telemetry/settings.ts). Never throws: a bad setting turns it off. */
+export const readTelemetry = (env: Env = process.env): TelemetrySettings => telemetrySettings(env);
