@@ -9,6 +9,7 @@ import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { deliveredFromTrigger } from '../src/logs/delivery';
 import { drainAndFlush } from '../src/logs/flush';
+import { recordLogFlush } from '../src/telemetry/metrics';
 import { delivery, queuePayload } from './shared/queuePayload';
 import { services } from './shared/services';
 
@@ -41,6 +42,10 @@ export async function flushLogBatches(
     `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +
       `${result.linesWritten} lines into ${result.hours.length} hour blobs; ${result.failed.length} failed.`,
   );
+  // What this flush saw: the messages waiting besides its trigger, and the trigger's lag from
+  // enqueued to stored (the host's insertionTime) — no extra storage request.
+  const inserted = Date.parse(String(context.triggerMetadata?.insertionTime ?? ''));
+  recordLogFlush(result.drained, result.triggerFlushed && inserted ? [inserted] : []);
   const failure = result.failed.find((f) => trigger.parts.includes(f.message));
   if (failure) throw failure.error;
 }
