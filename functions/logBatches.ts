@@ -10,7 +10,7 @@ import { settingOrDefault } from '../src/config';
 import { deliveredFromTrigger } from '../src/logs/delivery';
 import { drainAndFlush } from '../src/logs/flush';
 import { recordLogFlush } from '../src/telemetry/metrics';
-import { delivery, queuePayload } from './shared/queuePayload';
+import { delivery, inMessageTrace } from './shared/queuePayload';
 import { services } from './shared/services';
 
 /**
@@ -25,19 +25,22 @@ export async function flushLogBatches(
   const config = services().config();
   const clients = services().clients();
   const container = clients.container(config.containers.logs);
-  const trigger = await deliveredFromTrigger(
-    container,
-    queuePayload(queueEntry),
-    delivery(context),
+  const { trigger, result } = await inMessageTrace(
+    config.queues.logBatches,
+    queueEntry,
+    async (payload) => {
+      const trigger = await deliveredFromTrigger(container, payload, delivery(context));
+      const result = await drainAndFlush({
+        container,
+        queue: clients.queue(config.queues.logBatches),
+        limits: config.logs,
+        trigger,
+        maxMessages: config.logs.flushMaxMessages,
+        maxFlushes: config.logs.flushMaxRounds,
+      });
+      return { trigger, result };
+    },
   );
-  const result = await drainAndFlush({
-    container,
-    queue: clients.queue(config.queues.logBatches),
-    limits: config.logs,
-    trigger,
-    maxMessages: config.logs.flushMaxMessages,
-    maxFlushes: config.logs.flushMaxRounds,
-  });
   context.log(
     `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +
       `${result.linesWritten} lines into ${result.hours.length} hour blobs; ${result.failed.length} failed.`,

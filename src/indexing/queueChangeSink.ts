@@ -129,11 +129,9 @@ export function outboxNudgeSender(
 ): (department: string, delaySeconds: number) => Promise<void> {
   return async (department, delaySeconds) => {
     await ensureQueue(queue);
-    await sendJsonMessage(
-      queue,
-      withTraceparent({ v: 2, departments: [department] }),
-      { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
-    );
+    await sendJsonMessage(queue, withTraceparent({ v: 2, departments: [department] }), {
+      visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined,
+    });
   };
 }
 

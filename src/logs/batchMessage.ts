@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { TooLargeError, ValidationError } from '../errors';
 import { isLogSource, parseLogStagingBlobName } from '../storage/keys';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../storage/queue';
+import { TRACEPARENT_FIELD_BYTES } from '../telemetry/tracing';
 import type { LogEntry } from './entry';
 import { batchPartTag, encodeLogLine, readLineHeader, type LineHeader } from './lineFormat';
 
@@ -30,8 +31,12 @@ export interface LogBatchMessage {
   lines: string[];
 }
 
-/** Largest JSON payload whose base64 form fits one queue message. */
-export const MAX_MESSAGE_JSON_BYTES = Math.floor(MAX_QUEUE_MESSAGE_BYTES / 4) * 3;
+/**
+ * Largest JSON payload whose base64 form fits one queue message, with room for the optional
+ * `traceparent` the sender adds (src/telemetry/tracing.ts).
+ */
+export const MAX_MESSAGE_JSON_BYTES =
+  Math.floor(MAX_QUEUE_MESSAGE_BYTES / 4) * 3 - TRACEPARENT_FIELD_BYTES;
 
 /** Whole single-part batches sharing one queue message. */
 export interface LogBatchBundle {
@@ -234,6 +239,7 @@ const pointerSchema = z
     v: z.literal(LOG_MESSAGE_VERSION),
     batchId: z.string(),
     stagingBlob: z.string(),
+    traceparent: z.string().optional(),
   })
   .strict();
 
@@ -247,7 +253,11 @@ export type LogQueuePayload =
   | { kind: 'staged'; pointer: LogBatchPointer };
 
 const bundleSchema = z
-  .object({ v: z.literal(LOG_MESSAGE_VERSION), parts: z.array(z.unknown()).min(1) })
+  .object({
+    v: z.literal(LOG_MESSAGE_VERSION),
+    parts: z.array(z.unknown()).min(1),
+    traceparent: z.string().optional(),
+  })
   .strict();
 
 /**
