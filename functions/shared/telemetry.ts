@@ -65,7 +65,7 @@ function otlpExporters(target: Extract<TelemetryTarget, { kind: 'otlp' }>) {
  * this module ran; a later `require` of an already loaded module is patched all the same.
  */
 function patchLoadedModules(): void {
-  require('@azure/functions');
+  createRequire(__filename)('@azure/functions');
   // `@azure/core-tracing` is the storage SDKs' dependency, resolved from where they load it.
   createRequire(require.resolve('@azure/data-tables'))('@azure/core-tracing');
 }
