@@ -6,11 +6,12 @@
  */
 import { startHost, type RunningHost } from '../../support/host';
 import { startOtlpCollector, type OtlpCollector } from '../../support/otlpCollector';
-import { asAdmin } from '../../support/principals';
-import { testClients, uniqueTableName } from '../../support/storage';
+import { asAdmin, asTelemetry } from '../../support/principals';
+import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 
 const EMPLOYEES_TABLE = uniqueTableName('EmpOtel');
 const EMPLOYEE_INDEX_TABLE = uniqueTableName('IdxOtel');
+const LOGS_CONTAINER = uniqueName('logsotel');
 let host: RunningHost;
 let collector: OtlpCollector;
 
@@ -20,11 +21,13 @@ beforeAll(async () => {
     env: {
       EMPLOYEES_TABLE,
       EMPLOYEE_INDEX_TABLE,
+      LOGS_CONTAINER,
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '200',
       OTEL_METRIC_EXPORT_INTERVAL: '500',
     },
+    args: ['--metrics-summary'],
   });
 }, 60_000);
 afterAll(async () => {
@@ -32,6 +35,7 @@ afterAll(async () => {
   await collector?.close();
   await testClients().table(EMPLOYEES_TABLE).deleteTable();
   await testClients().table(EMPLOYEE_INDEX_TABLE).deleteTable();
+  await testClients().container(LOGS_CONTAINER).deleteIfExists();
 });
 
 async function until<T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
@@ -123,3 +127,45 @@ it('exports one trace from the create request through the nudge to the drain and
   );
   expect(collector.metrics.get('directory.drain.rounds')).toContainEqual({ outcome: 'committed' });
 }, 60_000);
+
+it("continues a log batch's trace into the flush that writes its hour blob", async () => {
+  const posted = await fetch(
+    `${host.baseUrl}/logs`,
+    asTelemetry({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        source: 'checkout',
+        entries: [{ at: '2026-11-26T03:00:00Z', level: 'Error', message: 'traced' }],
+      }),
+    }),
+  );
+  expect(posted.status).toBe(202);
+  const request = await until(
+    () => collector.spans.find((s) => s.attributes['faas.name'] === 'postLogs'),
+    'postLogs invocation span',
+  );
+  const flush = await until(
+    () =>
+      collector.spans.find(
+        (s) => s.traceId === request.traceId && s.name.endsWith(' process') && s.parentSpanId,
+      ),
+    'log-batches processing span in the POST /logs trace',
+  );
+  // The hour blob's writes are dependencies of the flush, in the same trace.
+  await until(
+    () =>
+      collector.spans.find(
+        (s) => s.parentSpanId === flush.spanId && s.scope === '@azure/storage-blob',
+      ),
+    'blob write under the flush',
+  );
+}, 60_000);
+
+it('prints a one-line metrics summary on SIGUSR2 (--metrics-summary)', async () => {
+  host.process.kill('SIGUSR2');
+  const [line] = await host.waitForOutput(/^metrics: .*$/m, 10_000);
+  expect(line).toMatch(/directory\.drain\.rounds\{outcome=committed\}=\d+/);
+  expect(line).toMatch(/directory\.index\.lag\{department=Tracing\}=n:1,/);
+  expect(line.split('\n')).toHaveLength(1);
+});
