@@ -234,13 +234,11 @@ export interface LogBatchPointer {
   stagingBlob: string;
 }
 
+/** What a pointer and a bundle both carry: the version and the sender's optional trace context. */
+const envelope = { v: z.literal(LOG_MESSAGE_VERSION), traceparent: z.string().optional() };
+
 const pointerSchema = z
-  .object({
-    v: z.literal(LOG_MESSAGE_VERSION),
-    batchId: z.string(),
-    stagingBlob: z.string(),
-    traceparent: z.string().optional(),
-  })
+  .object({ ...envelope, batchId: z.string(), stagingBlob: z.string() })
   .strict();
 
 /**
@@ -252,13 +250,7 @@ export type LogQueuePayload =
   | { kind: 'bundle'; parts: DecodedLogBatchMessage[] }
   | { kind: 'staged'; pointer: LogBatchPointer };
 
-const bundleSchema = z
-  .object({
-    v: z.literal(LOG_MESSAGE_VERSION),
-    parts: z.array(z.unknown()).min(1),
-    traceparent: z.string().optional(),
-  })
-  .strict();
+const bundleSchema = z.object({ ...envelope, parts: z.array(z.unknown()).min(1) }).strict();
 
 /**
  * Tells the three `log-batches` payloads apart and checks them. A pointer must name its own batch's
