@@ -17,25 +17,29 @@
  */
 import { createRequire } from 'node:module';
 import { metrics } from '@opentelemetry/api';
-import { AzureFunctionsInstrumentation } from '@azure/functions-opentelemetry-instrumentation';
-import { ManagedIdentityCredential } from '@azure/identity';
-import { useAzureMonitor } from '@azure/monitor-opentelemetry';
-import { createAzureSdkInstrumentation } from '@azure/opentelemetry-instrumentation-azure-sdk';
-import { OTLPMetricExporter as JsonMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPMetricExporter as ProtoMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
-import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  MeterProvider,
-  PeriodicExportingMetricReader,
-  type MetricReader,
-} from '@opentelemetry/sdk-metrics';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { readTelemetry } from '../../src/config';
 import { METER_NAME } from '../../src/telemetry/metrics';
 import type { TelemetrySettings, TelemetryTarget } from '../../src/telemetry/settings';
-import { metricsSummary, SummaryReader } from './metricsSummary';
+import type { SummaryReader } from './metricsSummary';
+
+/**
+ * The SDKs are loaded only by the setup that uses them: together they take seconds to load, which
+ * a worker (or a local host) without telemetry should not pay at every cold start.
+ */
+const load = createRequire(__filename);
+const sdk = {
+  distro: (): typeof import('@azure/monitor-opentelemetry') => load('@azure/monitor-opentelemetry'),
+  functions: (): typeof import('@azure/functions-opentelemetry-instrumentation') =>
+    load('@azure/functions-opentelemetry-instrumentation'),
+  azureSdk: (): typeof import('@azure/opentelemetry-instrumentation-azure-sdk') =>
+    load('@azure/opentelemetry-instrumentation-azure-sdk'),
+  identity: (): typeof import('@azure/identity') => load('@azure/identity'),
+  node: (): typeof import('@opentelemetry/sdk-node') => load('@opentelemetry/sdk-node'),
+  metrics: (): typeof import('@opentelemetry/sdk-metrics') => load('@opentelemetry/sdk-metrics'),
+  resources: (): typeof import('@opentelemetry/resources') => load('@opentelemetry/resources'),
+  summary: (): typeof import('./metricsSummary') => load('./metricsSummary'),
+};
 
 /** What was started. */
 export interface TelemetryState {
@@ -47,16 +51,27 @@ export interface TelemetryState {
   summary?: SummaryReader;
 }
 
-const resource = () => resourceFromAttributes({ 'service.name': METER_NAME });
+const resource = () => sdk.resources().resourceFromAttributes({ 'service.name': METER_NAME });
 
 function otlpExporters(target: Extract<TelemetryTarget, { kind: 'otlp' }>) {
   // The exporters read OTEL_EXPORTER_OTLP_ENDPOINT (adding /v1/traces, /v1/metrics), the
   // per-signal endpoints, headers and timeouts themselves, as the specification says.
-  const json = target.protocol === 'http/json';
-  return {
-    traces: json ? new JsonTraceExporter() : new ProtoTraceExporter(),
-    metrics: json ? new JsonMetricExporter() : new ProtoMetricExporter(),
-  };
+  if (target.protocol === 'http/json') {
+    const traces: typeof import('@opentelemetry/exporter-trace-otlp-http') = load(
+      '@opentelemetry/exporter-trace-otlp-http',
+    );
+    const metrics: typeof import('@opentelemetry/exporter-metrics-otlp-http') = load(
+      '@opentelemetry/exporter-metrics-otlp-http',
+    );
+    return { traces: new traces.OTLPTraceExporter(), metrics: new metrics.OTLPMetricExporter() };
+  }
+  const traces: typeof import('@opentelemetry/exporter-trace-otlp-proto') = load(
+    '@opentelemetry/exporter-trace-otlp-proto',
+  );
+  const metrics: typeof import('@opentelemetry/exporter-metrics-otlp-proto') = load(
+    '@opentelemetry/exporter-metrics-otlp-proto',
+  );
+  return { traces: new traces.OTLPTraceExporter(), metrics: new metrics.OTLPMetricExporter() };
 }
 
 /**
@@ -65,7 +80,7 @@ function otlpExporters(target: Extract<TelemetryTarget, { kind: 'otlp' }>) {
  * this module ran; a later `require` of an already loaded module is patched all the same.
  */
 function patchLoadedModules(): void {
-  createRequire(__filename)('@azure/functions');
+  load('@azure/functions');
   // `@azure/core-tracing` is the storage SDKs' dependency, resolved from where they load it.
   createRequire(require.resolve('@azure/data-tables'))('@azure/core-tracing');
 }
@@ -79,7 +94,7 @@ export function startTelemetry(
   log: (line: string) => void = (line) => console.warn(line),
 ): TelemetryState {
   const { target } = settings;
-  const summary = settings.summary ? new SummaryReader() : undefined;
+  const summary = settings.summary ? new (sdk.summary().SummaryReader)() : undefined;
   const readers: MetricReader[] = summary ? [summary] : [];
   let shutdown = async (): Promise<void> => undefined;
   try {
@@ -87,44 +102,44 @@ export function startTelemetry(
       log(`Telemetry is off: setting ${target.setting} ${target.problem}.`);
     }
     if (target.kind === 'azureMonitor') {
-      useAzureMonitor({
+      sdk.distro().useAzureMonitor({
         resource: resource(),
         azureMonitorExporterOptions: {
           connectionString: target.connectionString,
           // The resource has local authentication off: only the app's identity's token is taken.
           credential: target.entra
-            ? new ManagedIdentityCredential(
+            ? new (sdk.identity().ManagedIdentityCredential)(
                 target.entra.clientId ? { clientId: target.entra.clientId } : {},
               )
             : undefined,
         },
         metricReaders: readers,
       });
-      new AzureFunctionsInstrumentation();
-      shutdown = async () => {
-        const { shutdownAzureMonitor } = await import('@azure/monitor-opentelemetry');
-        await shutdownAzureMonitor();
-      };
+      new (sdk.functions().AzureFunctionsInstrumentation)();
+      shutdown = () => sdk.distro().shutdownAzureMonitor();
     } else if (target.kind === 'otlp') {
       const exporters = otlpExporters(target);
       readers.push(
-        new PeriodicExportingMetricReader({
+        new (sdk.metrics().PeriodicExportingMetricReader)({
           exporter: exporters.metrics,
           exportIntervalMillis: target.metricIntervalMs,
         }),
       );
-      const sdk = new NodeSDK({
+      const node = new (sdk.node().NodeSDK)({
         resource: resource(),
         autoDetectResources: true,
         traceExporter: exporters.traces,
         metricReaders: readers,
-        instrumentations: [new AzureFunctionsInstrumentation(), createAzureSdkInstrumentation()],
+        instrumentations: [
+          new (sdk.functions().AzureFunctionsInstrumentation)(),
+          sdk.azureSdk().createAzureSdkInstrumentation(),
+        ],
       });
-      sdk.start();
-      shutdown = () => sdk.shutdown();
+      node.start();
+      shutdown = () => node.shutdown();
     } else if (summary) {
       // Metrics kept in the process for the summary only: no exporter, no traces.
-      const provider = new MeterProvider({ resource: resource(), readers });
+      const provider = new (sdk.metrics().MeterProvider)({ resource: resource(), readers });
       metrics.setGlobalMeterProvider(provider);
       shutdown = () => provider.shutdown();
     }
@@ -135,10 +150,13 @@ export function startTelemetry(
   if (summary) {
     // On demand, one line on stdout (docs/telemetry.md); a signal the Functions host never sends.
     process.on('SIGUSR2', () => {
-      void metricsSummary(summary).then(
-        (line) => console.log(line),
-        (error: unknown) => log(`Metrics summary failed: ${String(error)}`),
-      );
+      void sdk
+        .summary()
+        .metricsSummary(summary)
+        .then(
+          (line) => console.log(line),
+          (error: unknown) => log(`Metrics summary failed: ${String(error)}`),
+        );
     });
   }
   return { kind: target.kind, shutdown, summary };
