@@ -35,6 +35,11 @@ import { SasService } from '../../src/sas/service';
 import { resolveKeyedStorage } from '../../src/sas/signingKey';
 import { MessageStats } from '../../src/stats/messageStats';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
+import { processTelemetry } from './telemetry';
+
+// Telemetry starts with the first function file that loads this module (every one does): before
+// any invocation, and before the services below build their storage clients.
+processTelemetry();
 
 /** The login feature: the day tables and the attempts written into them. */
 export interface LoginServices {

@@ -4,9 +4,11 @@
  */
 import type { InvocationContext, Timer, TimerHandler } from '@azure/functions';
 import { services } from './services';
+import { meteredTimer } from './timers';
 
 /**
- * Wraps a timer handler so that each run records its start, end and outcome under `name`.
+ * Wraps a timer handler so that each run records its start, end and outcome under `name`, and
+ * counts it in `directory.timer.runs` ({@link meteredTimer}).
  * Recording is best effort: a failure to record is logged and never changes the run's outcome
  * (the run's own failure is rethrown, so the host still sees it).
  */
@@ -14,11 +16,12 @@ export function recordingRuns(
   name: string,
   handler: (timer: Timer, context: InvocationContext) => Promise<void>,
 ): TimerHandler {
+  const counted = meteredTimer(name, handler);
   return async (timer, context) => {
     const startedAt = new Date();
     let failure: unknown;
     try {
-      await handler(timer, context);
+      await counted(timer, context);
     } catch (error) {
       failure = error;
     }

@@ -16,6 +16,7 @@ import {
   LEGACY_INCARNATION,
 } from '../storage/keys';
 import { sendJsonMessage } from '../storage/queue';
+import { withTraceparent } from '../telemetry/tracing';
 
 /**
  * One `archive-requests` message: v2 names the incarnation of the employee the request was
@@ -76,5 +77,6 @@ export async function requestArchive(
     employeeId,
     incarnation: incarnationOf(state.entity),
   };
-  await sendJsonMessage(queue, message);
+  // The worker continues this request's trace (src/telemetry/tracing.ts); readers ignore the field.
+  await sendJsonMessage(queue, withTraceparent(message));
 }

@@ -54,7 +54,7 @@ export {
   withIds,
   withoutIds,
 } from './lastNameIndex';
-export { readOutboxRow, type OutboxRow } from './outbox';
+export { outboxSequenceTime, readOutboxRow, type OutboxRow } from './outbox';
 export { readRangePage, readWholeRange, type KeyRange } from './paging';
 export { reviewYearsOf, writeReviewEntities, type Review } from './reviews';
 export { loadDepartment, readEntity } from './state';

@@ -23,6 +23,7 @@ import type { EmployeeChange, EmployeeChangeSink } from '../directory';
 import { ensureQueue } from '../storage/createOnce';
 import { CoalescingSender } from '../storage/coalescingSender';
 import { sendJsonMessage } from '../storage/queue';
+import { currentTraceparent, withTraceparent } from '../telemetry/tracing';
 import {
   indexChangeBytes,
   indexChangesBudget,
@@ -88,7 +89,9 @@ export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions 
     new CoalescingSender<IndexChange>({
       send: async (changes) => {
         await ensureQueue(queue);
-        await sendJsonMessage(queue, { v: 1, changes }, { visibilityTimeoutSeconds });
+        await sendJsonMessage(queue, withTraceparent({ v: 1, changes }), {
+          visibilityTimeoutSeconds,
+        });
       },
       itemBytes: indexChangeBytes,
       budgetBytes: indexChangesBudget(),
@@ -126,11 +129,9 @@ export function outboxNudgeSender(
 ): (department: string, delaySeconds: number) => Promise<void> {
   return async (department, delaySeconds) => {
     await ensureQueue(queue);
-    await sendJsonMessage(
-      queue,
-      { v: 2, departments: [department] },
-      { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
-    );
+    await sendJsonMessage(queue, withTraceparent({ v: 2, departments: [department] }), {
+      visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined,
+    });
   };
 }
 
@@ -165,6 +166,11 @@ function nudger(
   /** Departments waiting for the end of the linger. */
   const held = new Set<string>();
   const pending = new Set<Promise<void>>();
+  /**
+   * Department → the `traceparent` of the write that asked for its nudge: a nudge carries the
+   * first of its departments' (one message, one parent; the others' writes are not linked).
+   */
+  const traces = new Map<string, string>();
   const track = (work: Promise<void>): void => {
     pending.add(work);
     void work.finally(() => pending.delete(work));
@@ -173,9 +179,11 @@ function nudger(
     send: async (departments) => {
       await ensureQueue(queue);
       const started = now();
+      const traceparent = departments.map((d) => traces.get(d)).find((t) => t !== undefined);
+      for (const department of departments) traces.delete(department);
       await sendJsonMessage(
         queue,
-        { v: 2, departments },
+        traceparent === undefined ? { v: 2, departments } : { v: 2, departments, traceparent },
         { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
       );
       if (delaySeconds > 0) {
@@ -213,7 +221,11 @@ function nudger(
     const fresh = [...new Set(published.map((c) => c.department))].filter(
       (department) => !surfacing.has(department) && !unsent.has(department),
     );
-    for (const department of fresh) unsent.add(department);
+    const traceparent = currentTraceparent();
+    for (const department of fresh) {
+      unsent.add(department);
+      if (traceparent !== undefined) traces.set(department, traceparent);
+    }
     if (fresh.length === 0) return Promise.resolve();
     if (lingerMs <= 0) {
       track(send(fresh));
