@@ -57,6 +57,7 @@ export {
 export { readOutboxRow, type OutboxRow } from './outbox';
 export { readRangePage, readWholeRange, type KeyRange } from './paging';
 export { reviewYearsOf, writeReviewEntities, type Review } from './reviews';
+export { DATA_ETAG_PROPERTY } from './reviewYears';
 export { loadDepartment, readEntity } from './state';
 export { TtlCache } from './ttlCache';
 export { updateEmployee } from './updateEmployee';

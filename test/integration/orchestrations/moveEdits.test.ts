@@ -3,13 +3,8 @@
  * activities are driven as the orchestrator drives them (copy, re-point, remove; copy again while
  * the removal reports that the source changed).
  */
-import {
-  copyToTargetActivity,
-  removeFromSourceActivity,
-} from '../../../src/orchestrations/move/moveActivities';
-import type { CopyResult } from '../../../src/orchestrations/move/copyToTarget';
-import { MAX_COPY_ROUNDS, type MoveInput } from '../../../src/orchestrations/move/moveRequest';
-import { isRefusal } from '../../../src/orchestrations/refusal';
+import { copyToTargetActivity } from '../../../src/orchestrations/move/moveActivities';
+import type { MoveInput } from '../../../src/orchestrations/move/moveRequest';
 import {
   PHOTO_SWEEP_GRACE_MS,
   photoReadUrl,
@@ -19,7 +14,7 @@ import {
 } from '../../../src/photos/photos';
 import { accountKeySigner } from '../../../src/sas/blobSas';
 import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
-import { createWorld, seed, type TestWorld } from './support';
+import { createWorld, runCopyAndRemove as copyRounds, seed, type TestWorld } from './support';
 import { pngImage } from '../../support/images';
 
 let world: TestWorld;
@@ -49,25 +44,8 @@ const move: MoveInput = {
   moveId: 'instance-1',
 };
 
-/**
- * Copy and remove as the orchestrator does, running `meanwhile` once between the first copy and
- * the first removal.
- *
- * @returns how many copies it took.
- */
-async function runCopyAndRemove(meanwhile: () => Promise<void> = async () => {}): Promise<number> {
-  for (let round = 1; round <= MAX_COPY_ROUNDS; round++) {
-    const copy = await copyToTargetActivity(world.services, move);
-    if (isRefusal(copy)) throw new Error(copy.refused.message);
-    if (round === 1) await meanwhile();
-    const removal = await removeFromSourceActivity(world.services, {
-      ...move,
-      copied: copy as CopyResult,
-    });
-    if (isRefusal(removal)) throw new Error(removal.refused.message);
-    if (!('sourceChanged' in removal)) return round;
-  }
-  throw new Error('the source kept changing');
+function runCopyAndRemove(meanwhile?: () => Promise<void>): Promise<number> {
+  return copyRounds(world.services, move, meanwhile);
 }
 
 it('carries an edit and a new review made between the copy and the removal to the target', async () => {
