@@ -15,6 +15,7 @@ export {
   type Department,
   type DepartmentSummary,
 } from './departmentEntity';
+export { departmentsHoldingRows } from './departmentDiscovery';
 export { listingNeedsUpdate, syncDepartmentListing } from './departmentListing';
 export { listDepartments } from './departments';
 export { createDirectory, type Directory, type EmployeeService } from './directory';
