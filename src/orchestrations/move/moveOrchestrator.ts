@@ -6,8 +6,9 @@
  *
  * Deterministic: no I/O, no clock, no randomness here — every effect is an activity, and every
  * activity is safe to run again (the runtime may replay any of them after a crash). Until the
- * removal, the source is intact and the target copy is invisible to nobody but harmless; a failed
- * validation or copy leaves nothing moved.
+ * removal, the source is intact; the target copy is visible and writable from its insert on, and a
+ * later round never rewrites what was edited there (copyToTarget.ts); a failed validation or copy
+ * leaves nothing moved.
  */
 import type { OrchestrationContext, Task } from 'durable-functions';
 import { Activities } from '../names';
