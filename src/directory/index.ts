@@ -15,6 +15,7 @@ export {
   type Department,
   type DepartmentSummary,
 } from './departmentEntity';
+export { departmentsHoldingRows } from './departmentDiscovery';
 export { listingNeedsUpdate, syncDepartmentListing } from './departmentListing';
 export { listDepartments } from './departments';
 export { createDirectory, type Directory, type EmployeeService } from './directory';
@@ -57,6 +58,7 @@ export {
 export { outboxSequenceTime, readOutboxRow, type OutboxRow } from './outbox';
 export { readRangePage, readWholeRange, type KeyRange } from './paging';
 export { reviewYearsOf, writeReviewEntities, type Review } from './reviews';
+export { DATA_ETAG_PROPERTY } from './reviewYears';
 export { loadDepartment, readEntity } from './state';
 export { TtlCache } from './ttlCache';
 export { updateEmployee } from './updateEmployee';
