@@ -2,7 +2,9 @@
  * "One write, one trace", through the local host as it runs in Azure: the host started with
  * `OTEL_EXPORTER_OTLP_ENDPOINT` pointing at a small collector (http/json), one employee create
  * yields one trace across the HTTP function and the queue function — the request, the outbox
- * nudge it sends, the drain the nudge causes and the drain's index writes (Azure SDK spans).
+ * nudge it sends, the drain the nudge causes and the drain's index writes (Azure SDK spans); a
+ * log batch's trace continues into its flush; an orchestration's activities continue the trace
+ * of the request that started it.
  */
 import { startHost, type RunningHost } from '../../support/host';
 import { startOtlpCollector, type OtlpCollector } from '../../support/otlpCollector';
@@ -160,6 +162,44 @@ it("continues a log batch's trace into the flush that writes its hour blob", asy
       ),
     'blob write under the flush',
   );
+}, 60_000);
+
+it("continues the starting request's trace into every activity of an orchestration", async () => {
+  const started = await fetch(
+    `${host.baseUrl}/maintenance/indexes/audit`,
+    asAdmin({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ repair: false }),
+    }),
+  );
+  expect(started.status).toBe(202);
+  const { statusUri } = (await started.json()) as { statusUri: string };
+  const request = await until(
+    () => collector.spans.find((s) => s.attributes['faas.name'] === 'startIndexAudit'),
+    'startIndexAudit invocation span',
+  );
+  // The audit lists the departments, audits each page and then the org-wide last names.
+  const activities = await until(() => {
+    const names = new Set(
+      collector.spans
+        .filter((s) => s.traceId === request.traceId && s.attributes['durable.activity'])
+        .map((s) => String(s.attributes['durable.activity'])),
+    );
+    return names.size >= 3 ? names : undefined;
+  }, 'three activity spans in the start request’s trace');
+  expect([...activities].sort()).toEqual(
+    expect.arrayContaining([
+      'AuditDepartmentIndexesActivity',
+      'AuditOrgLastNameIndexActivity',
+      'ListDepartmentPageActivity',
+    ]),
+  );
+  // The orchestration's own view (input and output) does not carry the field.
+  const status = (await (
+    await fetch(`${host.baseUrl.replace(/\/api$/, '')}${statusUri}`, asAdmin())
+  ).json()) as Record<string, unknown>;
+  expect(JSON.stringify(status)).not.toContain('traceparent');
 }, 60_000);
 
 it('prints a one-line metrics summary on SIGUSR2 (--metrics-summary)', async () => {
