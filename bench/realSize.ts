@@ -19,6 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ScaleApi, sleep, type OrchestrationStatus } from './scale/api';
+import { PROBE_ENTITIES, probeInsertMs, probeTable } from './scale/emulatorProbe';
 import {
   checkGoals,
   formatVerdicts,
@@ -75,6 +76,12 @@ async function importStage(
     body: { description: 'Real-size scenario' },
     expected: [200, 201],
   });
+  const probe = options.probe && probeTable(options.probe);
+  const probeFirst = probe && (await probeInsertMs(probe, dept, 'first'));
+  if (probeFirst !== undefined)
+    say(
+      `   emulator probe: ${PROBE_ENTITIES} raw inserts into the empty partition ${Math.round(probeFirst)} ms`,
+    );
   const calls = importCalls(options.employees, sharedName);
   for (const [i, rows] of calls.entries()) {
     const started = Date.now();
@@ -93,6 +100,14 @@ async function importStage(
   }
   const ratio = importRatio(figures.importCallMs);
   say(`   last/first: ${ratio === undefined ? '–' : `${ratio.toFixed(2)}×`}`);
+  if (probe && probeFirst !== undefined) {
+    const probeLast = await probeInsertMs(probe, dept, 'last');
+    figures.probeMs = { first: probeFirst, last: probeLast };
+    say(
+      `   emulator probe: ${PROBE_ENTITIES} raw inserts into the partition now ${Math.round(probeLast)} ms ` +
+        `(${(probeLast / probeFirst).toFixed(1)}× the empty partition's)`,
+    );
+  }
 }
 
 async function searchStage(

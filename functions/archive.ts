@@ -21,7 +21,7 @@ import { json, readParams, versionedJson } from './shared/http';
 import { departmentEditor, departmentReader } from '../src/identity/access';
 import { employeeBody, ETAG_HEADER } from './shared/output';
 import { protectedRoute } from './shared/route';
-import { dequeueCount, queuePayload } from './shared/queuePayload';
+import { dequeueCount, inMessageTrace } from './shared/queuePayload';
 
 const archiveQueued = {
   description: 'The archive request is queued.',
@@ -85,14 +85,21 @@ export async function archiveWorker(
   queueEntry: unknown,
   context: InvocationContext,
 ): Promise<void> {
-  const message = parseArchiveRequest(queuePayload(queueEntry));
-  const incarnation = requestedIncarnation(message);
-  const result = await archiveEmployee(
-    services().archive(),
-    message.department,
-    message.employeeId,
-    {
-      incarnation,
+  const queueName = services().config().queues.archive;
+  const { message, incarnation, result } = await inMessageTrace(
+    queueName,
+    queueEntry,
+    async (payload) => {
+      const message = parseArchiveRequest(payload);
+      const incarnation = requestedIncarnation(message);
+      const archiveOptions = { incarnation };
+      const result = await archiveEmployee(
+        services().archive(),
+        message.department,
+        message.employeeId,
+        archiveOptions,
+      );
+      return { message, incarnation, result };
     },
   );
   // `superseded`: the employee the request was accepted for is gone (or was created again with

@@ -10,7 +10,7 @@ import { settingOrDefault } from '../src/config';
 import { handleIndexUpdateMessage } from '../src/indexing/indexUpdates';
 import { removePhotosOfGoneEmployee } from '../src/photos/photos';
 import { services } from './shared/services';
-import { dequeueCount, queuePayload } from './shared/queuePayload';
+import { dequeueCount, inMessageTrace } from './shared/queuePayload';
 
 /**
  * Handles one message.
@@ -21,12 +21,11 @@ export async function indexUpdatesWorker(
   queueEntry: unknown,
   context: InvocationContext,
 ): Promise<void> {
-  const outcome = await handleIndexUpdateMessage(
-    services().indexStores(),
-    queuePayload(queueEntry),
-    async (department, employeeId) => {
+  const queueName = services().config().queues.indexUpdates;
+  const outcome = await inMessageTrace(queueName, queueEntry, (payload) =>
+    handleIndexUpdateMessage(services().indexStores(), payload, async (department, employeeId) => {
       await removePhotosOfGoneEmployee(services().photos(), department, employeeId);
-    },
+    }),
   );
   context.log(
     `Indexed ${outcome.employees} employees (${outcome.gone} gone), delivery ${dequeueCount(context)}.`,

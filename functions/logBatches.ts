@@ -9,7 +9,8 @@ import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { deliveredFromTrigger } from '../src/logs/delivery';
 import { drainAndFlush } from '../src/logs/flush';
-import { delivery, queuePayload } from './shared/queuePayload';
+import { recordLogFlush } from '../src/telemetry/metrics';
+import { delivery, inMessageTrace } from './shared/queuePayload';
 import { services } from './shared/services';
 
 /**
@@ -24,23 +25,30 @@ export async function flushLogBatches(
   const config = services().config();
   const clients = services().clients();
   const container = clients.container(config.containers.logs);
-  const trigger = await deliveredFromTrigger(
-    container,
-    queuePayload(queueEntry),
-    delivery(context),
+  const { trigger, result } = await inMessageTrace(
+    config.queues.logBatches,
+    queueEntry,
+    async (payload) => {
+      const trigger = await deliveredFromTrigger(container, payload, delivery(context));
+      const result = await drainAndFlush({
+        container,
+        queue: clients.queue(config.queues.logBatches),
+        limits: config.logs,
+        trigger,
+        maxMessages: config.logs.flushMaxMessages,
+        maxFlushes: config.logs.flushMaxRounds,
+      });
+      return { trigger, result };
+    },
   );
-  const result = await drainAndFlush({
-    container,
-    queue: clients.queue(config.queues.logBatches),
-    limits: config.logs,
-    trigger,
-    maxMessages: config.logs.flushMaxMessages,
-    maxFlushes: config.logs.flushMaxRounds,
-  });
   context.log(
     `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +
       `${result.linesWritten} lines into ${result.hours.length} hour blobs; ${result.failed.length} failed.`,
   );
+  // What this flush saw: the messages waiting besides its trigger, and the trigger's lag from
+  // enqueued to stored (the host's insertionTime) — no extra storage request.
+  const inserted = Date.parse(String(context.triggerMetadata?.insertionTime ?? ''));
+  recordLogFlush(result.drained, result.triggerFlushed && inserted ? [inserted] : []);
   const failure = result.failed.find((f) => trigger.parts.includes(f.message));
   if (failure) throw failure.error;
 }

@@ -15,6 +15,7 @@ import { anyOf, telemetryWriter, theUser } from '../src/identity/access';
 import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { services } from './shared/services';
+import { recordingRuns } from './shared/timerRuns';
 import { instant, queryInt } from './shared/input';
 
 const userId = z.string().min(1).max(MAX_LOGIN_USER_ID_LENGTH);
@@ -114,5 +115,5 @@ app.timer('dropExpiredLoginTables', {
   // Read while the file loads: a malformed schedule registers the default one, and the handler,
   // which reads the setting again, then does nothing (503-style failure) until it is fixed.
   schedule: settingOrDefault((config) => config.logins.cleanupSchedule),
-  handler: runLoginRetention,
+  handler: recordingRuns('dropExpiredLoginTables', runLoginRetention),
 });

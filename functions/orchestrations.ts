@@ -50,6 +50,7 @@ import { json, readJson, readParams } from './shared/http';
 import { admin } from '../src/identity/access';
 import { protectedRoute, type RouteSchemas } from './shared/route';
 import { services } from './shared/services';
+import { inActivityTrace, tracedInput, tracedOrchestrator } from './shared/orchestrationTrace';
 
 const moveBody = z.strictObject({
   toDepartment: departmentName,
@@ -87,7 +88,7 @@ async function start(
   input: unknown,
 ): Promise<HttpResponseInit> {
   const client = df.getClient(context);
-  const id = await client.startNew(orchestration, { input });
+  const id = await client.startNew(orchestration, { input: tracedInput(input) });
   context.log(`Started ${orchestration} instance ${id}.`);
   const statusUri = statusUriOf(id);
   return json(202, { id, statusUri }, { location: statusUri, 'retry-after': RETRY_AFTER_SECONDS });
@@ -190,16 +191,22 @@ export const getOrchestration = protectedRoute('getOrchestration', {
   },
 });
 
-df.app.orchestration(Orchestrations.moveEmployee, moveEmployeeOrchestrator);
-df.app.orchestration(Orchestrations.archiveDepartment, archiveDepartmentOrchestrator);
-df.app.orchestration(Orchestrations.auditIndexes, auditIndexesOrchestrator);
+df.app.orchestration(Orchestrations.moveEmployee, tracedOrchestrator(moveEmployeeOrchestrator));
+df.app.orchestration(
+  Orchestrations.archiveDepartment,
+  tracedOrchestrator(archiveDepartmentOrchestrator),
+);
+df.app.orchestration(Orchestrations.auditIndexes, tracedOrchestrator(auditIndexesOrchestrator));
 
 /** Registers an activity whose handler takes the configured services and its input. */
 function activity<I, O>(
   name: string,
   handler: (services: OrchestrationServices, input: I) => Promise<O>,
 ): void {
-  df.app.activity(name, { handler: (input: I) => handler(services().orchestrations(), input) });
+  df.app.activity(name, {
+    handler: (input: unknown) =>
+      inActivityTrace(name, input, (own) => handler(services().orchestrations(), own as I)),
+  });
 }
 
 activity(Activities.validateMove, validateMoveActivity);

@@ -7,7 +7,9 @@ import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { sweepOutboxes } from '../src/indexing/outboxSweep';
 import { removePhotosOfGoneEmployee } from '../src/photos/photos';
+import { samplePoisonQueues } from '../src/telemetry/poisonQueues';
 import { services } from './shared/services';
+import { recordingRuns } from './shared/timerRuns';
 
 /**
  * Runs one sweep.
@@ -19,6 +21,12 @@ export async function runOutboxSweep(_timer: Timer, context: InvocationContext):
     await removePhotosOfGoneEmployee(services().photos(), department, employeeId);
   });
   context.log(`Swept ${report.departments} department outboxes, ${report.rows} rows drained.`);
+  // The poison queues' lengths, sampled here (a few reads every run), never per request.
+  const { queues } = services().config();
+  await samplePoisonQueues(
+    (name) => services().clients().queue(name),
+    [queues.indexUpdates, queues.archive, queues.logBatches],
+  ).catch((error: unknown) => context.warn('Poison queue lengths not sampled', error));
   if (report.failed.length > 0) {
     for (const { department, error } of report.failed) {
       context.error(`sweepIndexOutboxes: ${department} failed`, error);
@@ -32,5 +40,5 @@ export async function runOutboxSweep(_timer: Timer, context: InvocationContext):
 app.timer('sweepIndexOutboxes', {
   // A malformed schedule registers the default one.
   schedule: settingOrDefault((config) => config.directory.outboxSweepSchedule),
-  handler: runOutboxSweep,
+  handler: recordingRuns('sweepIndexOutboxes', runOutboxSweep),
 });

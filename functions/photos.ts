@@ -18,6 +18,7 @@ import {
 } from '../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../src/photos/sweepUnadopted';
 import { services } from './shared/services';
+import { recordingRuns } from './shared/timerRuns';
 import { employeeRoute } from './shared/input';
 import { json, readBody, readJson, readParams } from './shared/http';
 import { anyOf, departmentEditor, departmentReader, self } from '../src/identity/access';
@@ -141,5 +142,5 @@ export async function runUnadoptedPhotoSweep(
 app.timer('sweepUnadoptedPhotos', {
   // A malformed schedule registers the default one; the handler then refuses to run.
   schedule: settingOrDefault((config) => config.photos.sweepSchedule),
-  handler: runUnadoptedPhotoSweep,
+  handler: recordingRuns('sweepUnadoptedPhotos', runUnadoptedPhotoSweep),
 });

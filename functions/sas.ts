@@ -3,6 +3,7 @@
  * service then checks the finer rule (read or write of a photo) and signs a token no wider than
  * what the caller may do through the API. Tokens are returned uncached.
  */
+import { recordSasIssued } from '../src/telemetry/metrics';
 import { z } from 'zod';
 import {
   admin,
@@ -81,7 +82,11 @@ type SasRouteKey = 'expenses' | 'department' | 'photo' | 'logs' | 'rotatePolicy'
 
 /** The SAS routes over a service (the registered ones use the process-wide service). */
 export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRoute> {
-  const answer = async (grant: Promise<unknown>) => json(200, await grant, NO_STORE);
+  const answer = async (kind: string, grant: Promise<unknown>) => {
+    const body = await grant;
+    recordSasIssued(kind);
+    return json(200, body, NO_STORE);
+  };
   return {
     expenses: {
       name: 'sasExpenses',
@@ -91,7 +96,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       handler: async (request, _context, principal) => {
         const { dept, id } = readParams(request, employeeParams);
         const { minutes } = await readJson(request, lifetimeBody);
-        return answer(service().expensesSas(principal, dept, id, minutes));
+        return answer('expenses', service().expensesSas(principal, dept, id, minutes));
       },
     },
     department: {
@@ -102,7 +107,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       handler: async (request, _context, principal) => {
         const { dept } = readParams(request, departmentParams);
         const { minutes } = await readJson(request, lifetimeBody);
-        return answer(service().departmentSas(principal, dept, minutes));
+        return answer('department', service().departmentSas(principal, dept, minutes));
       },
     },
     photo: {
@@ -114,7 +119,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       handler: async (request, _context, principal) => {
         const { dept, id } = readParams(request, employeeParams);
         const { access, minutes } = await readJson(request, photoBody);
-        return answer(service().photoSas(principal, dept, id, access, minutes));
+        return answer(`photo-${access}`, service().photoSas(principal, dept, id, access, minutes));
       },
     },
     logs: {
@@ -124,7 +129,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       schemas: tokenSchemas(undefined, lifetimeBody, blobGrant),
       handler: async (request, _context, principal) => {
         const { minutes } = await readJson(request, lifetimeBody);
-        return answer(service().logsSas(principal, minutes));
+        return answer('logs', service().logsSas(principal, minutes));
       },
     },
     rotatePolicy: {
@@ -146,7 +151,7 @@ export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRou
       },
       handler: async (request, _context, principal) => {
         const { table } = readParams(request, tableParams);
-        return answer(service().rotateSasPolicy(principal, table));
+        return json(200, await service().rotateSasPolicy(principal, table), NO_STORE);
       },
     },
   };

@@ -99,6 +99,12 @@ param authClientId string
 @description('Tenant (directory) id whose access tokens the API accepts; defaults to the tenant of the deployment.')
 param authTenantId string = tenant().tenantId
 
+@description('Create the Azure Monitor alert rules on the app metrics (infra/app/alerts.bicep, docs/operations.md): oldest outbox row older than 5 minutes, poison messages present, drains failing. Off by default.')
+param enableAlerts bool = false
+
+@description('Resource id of an action group the alert rules notify (e-mail, webhook...); empty: the alerts fire in Azure Monitor without notifying anyone.')
+param alertActionGroupId string = ''
+
 var abbrs = loadJsonContent('./abbreviations.json')
 var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
 var tags = { 'azd-env-name': environmentName }
@@ -139,6 +145,17 @@ module monitoring './app/monitoring.bicep' = {
     appInsightsName: '${abbrs.insightsComponents}${resourceToken}'
     location: location
     tags: tags
+  }
+}
+
+module alerts './app/alerts.bicep' = if (enableAlerts) {
+  name: 'alerts'
+  scope: rg
+  params: {
+    appInsightsName: monitoring.outputs.appInsightsName
+    location: location
+    tags: tags
+    actionGroupId: alertActionGroupId
   }
 }
 

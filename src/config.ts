@@ -32,7 +32,10 @@ import {
   type SettingProblem,
   type StorageConnection,
 } from './settings';
+import { telemetrySettings, type TelemetrySettings } from './telemetrySettings';
+import { platformAuthOf, type PlatformAuth } from './platform';
 
+export { AZURE_PLATFORM_MARKERS, type PlatformAuth } from './platform';
 export {
   ConfigError,
   isKeyVaultReference,
@@ -53,6 +56,8 @@ export interface Config {
     loginAttemptsPrefix: string;
     messageStats: string;
     accessLog: string;
+    /** Operations status: each timer's last run (src/operations/timerRuns.ts). */
+    operations: string;
   };
   queues: {
     archive: string;
@@ -169,6 +174,7 @@ function buildConfig(env: Env, field: Field): Config {
       loginAttemptsPrefix: field(() => readTablePrefix(env, 'LOGIN_TABLE_PREFIX', 'LoginAttempts')),
       messageStats: field(() => readTableName(env, 'MESSAGE_STATS_TABLE', 'MessageStats')),
       accessLog: field(() => readTableName(env, 'ACCESS_LOG_TABLE', 'AccessLog')),
+      operations: field(() => readTableName(env, 'OPERATIONS_TABLE', 'OperationsStatus')),
     },
     queues: {
       archive: field(() =>
@@ -347,50 +353,10 @@ export function setConfigWarningSink(sink: (line: string) => void): void {
 }
 
 /**
- * The environment variables by which the Functions host itself recognises a hosted instance
- * (azure-functions-host `EnvironmentExtensions`: App Service and Premium set `WEBSITE_INSTANCE_ID`;
- * Flex Consumption sets `WEBSITE_SKU=FlexConsumption`, `CONTAINER_NAME`, `WEBSITE_POD_NAME` and
- * `LEGION_SERVICE_HOST` but no `WEBSITE_INSTANCE_ID`; Container Apps sets `CONTAINER_APP_NAME`).
- * Any one of them, non-empty, means "in Azure": the check fails closed.
+ * Reads the settings about who vouches for the principal header ({@link PlatformAuth}). Read apart
+ * from {@link getConfig} so that no other setting can hide them: this never throws.
  */
-export const AZURE_PLATFORM_MARKERS = [
-  'WEBSITE_INSTANCE_ID',
-  'WEBSITE_SKU',
-  'CONTAINER_NAME',
-  'WEBSITE_POD_NAME',
-  'LEGION_SERVICE_HOST',
-  'CONTAINER_APP_NAME',
-] as const;
+export const readPlatformAuth = (env: Env = process.env): PlatformAuth => platformAuthOf(env);
 
-/** Where the app runs and whether App Service authentication fronts it. */
-export interface PlatformAuth {
-  /** True on a hosted instance: any of {@link AZURE_PLATFORM_MARKERS} is set. */
-  inAzure: boolean;
-  /** The markers that were set (names only, for the startup log). */
-  markers: readonly string[];
-  /** True when App Service authentication is on (the platform sets `WEBSITE_AUTH_ENABLED=True`). */
-  authEnabled: boolean;
-  /**
-   * True when hand-sent principal headers may be believed outside Azure
-   * (`TRUST_LOCAL_PRINCIPAL_HEADER=true`: `npm start`, `func start` with local.settings.json, the
-   * tests). Always false in Azure, whatever the setting says.
-   */
-  localPrincipalsTrusted: boolean;
-}
-
-/**
- * Reads the settings about who vouches for the principal header: the platform's own (set by
- * Azure, never by hand) and the local opt-in. Read apart from {@link getConfig} so that no other
- * setting can hide them: this never throws.
- */
-export function readPlatformAuth(env: Env = process.env): PlatformAuth {
-  const markers = AZURE_PLATFORM_MARKERS.filter((name) => readOptional(env, name) !== undefined);
-  const inAzure = markers.length > 0;
-  return {
-    inAzure,
-    markers,
-    authEnabled: readOptional(env, 'WEBSITE_AUTH_ENABLED')?.toLowerCase() === 'true',
-    localPrincipalsTrusted:
-      !inAzure && readOptional(env, 'TRUST_LOCAL_PRINCIPAL_HEADER')?.toLowerCase() === 'true',
-  };
-}
+/** Where telemetry goes (src/telemetrySettings.ts). Never throws: a bad setting turns it off. */
+export const readTelemetry = (env: Env = process.env): TelemetrySettings => telemetrySettings(env);

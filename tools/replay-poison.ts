@@ -2,105 +2,18 @@
  * `node dist/tools/replay-poison.js <queue> [--max N] [--dry-run]`: moves messages from
  * `<queue>-poison` back to `<queue>` once the cause of their failures is fixed.
  *
- * Each message is first sent to `<queue>` (same text, so the same base64 JSON) and only then
- * deleted from the poison queue: a crash between the two leaves a duplicate, never a loss, and the
- * workers are idempotent. Messages being moved are hidden from other readers of the poison queue
- * for {@link LEASE_SECONDS}. `--dry-run` only peeks (at most 32 messages, the service's peek limit)
- * and changes nothing. Storage: the `AzureWebJobsStorage` connection (environment).
+ * The routine is src/operations/poisonQueues.ts (the admin route
+ * `POST /api/operations/poison/{queue}/replay` runs the same): each message is first sent to
+ * `<queue>` and only then deleted from the poison queue, so a crash between the two leaves a
+ * duplicate, never a loss, and the workers are idempotent. `--dry-run` only peeks (at most 32
+ * messages, the service's peek limit) and changes nothing. Storage: the `AzureWebJobsStorage`
+ * connection (environment).
  */
 import { parseArgs } from 'node:util';
-import type { QueueClient } from '@azure/storage-queue';
 import { loadConfig } from '../src/config';
-import { createStorageClients, type StorageClients } from '../src/storage/clients';
-import { parsePoisonQueueName, poisonQueueName } from '../src/storage/keys';
-
-/** How long a received poison message stays hidden while it is being moved. */
-const LEASE_SECONDS = 60;
-/** The most messages the Queue service returns or peeks per call. */
-const MAX_PER_CALL = 32;
-
-/** One message the tool moved (or, in a dry run, would move). */
-export interface ReplayedMessage {
-  messageId: string;
-  dequeueCount: number;
-  insertedOn?: Date;
-}
-
-/** Options of {@link replayPoisonMessages}. */
-export interface ReplayOptions {
-  /** Move at most this many messages (default: until the poison queue is empty). */
-  max?: number;
-  /** Only list what would be moved (peek; at most 32 messages). */
-  dryRun?: boolean;
-  /** Called after each message is moved (or listed). */
-  onMessage?: (message: ReplayedMessage) => void;
-}
-
-/**
- * Moves messages from `<queueName>-poison` to `<queueName>`, sending before deleting.
- *
- * @returns the messages moved (or that would be, for a dry run), in the order handled.
- * @throws {Error} when `queueName` is itself a poison queue, or for a storage failure (messages
- *   already moved stay moved; the one in progress may be in both queues).
- */
-export async function replayPoisonMessages(
-  clients: StorageClients,
-  queueName: string,
-  options: ReplayOptions = {},
-): Promise<ReplayedMessage[]> {
-  if (parsePoisonQueueName(queueName) !== undefined) {
-    throw new Error(
-      `"${queueName}" is a poison queue; name the main queue (${parsePoisonQueueName(queueName)}).`,
-    );
-  }
-  const max = options.max ?? Number.POSITIVE_INFINITY;
-  const poison = clients.queue(poisonQueueName(queueName));
-  const target = clients.queue(queueName);
-  if (!(await poison.exists())) return [];
-  if (options.dryRun) return peek(poison, max, options.onMessage);
-
-  await target.createIfNotExists();
-  const moved: ReplayedMessage[] = [];
-  while (moved.length < max) {
-    const { receivedMessageItems } = await poison.receiveMessages({
-      numberOfMessages: Math.min(MAX_PER_CALL, max - moved.length),
-      visibilityTimeout: LEASE_SECONDS,
-    });
-    // Messages received earlier in this run are still hidden, so an empty answer means done.
-    if (receivedMessageItems.length === 0) break;
-    for (const item of receivedMessageItems) {
-      await target.sendMessage(item.messageText);
-      await poison.deleteMessage(item.messageId, item.popReceipt);
-      const message: ReplayedMessage = {
-        messageId: item.messageId,
-        dequeueCount: item.dequeueCount,
-        insertedOn: item.insertedOn,
-      };
-      moved.push(message);
-      options.onMessage?.(message);
-    }
-  }
-  return moved;
-}
-
-async function peek(
-  poison: QueueClient,
-  max: number,
-  onMessage: ReplayOptions['onMessage'],
-): Promise<ReplayedMessage[]> {
-  const { peekedMessageItems } = await poison.peekMessages({
-    numberOfMessages: Math.min(MAX_PER_CALL, max),
-  });
-  return peekedMessageItems.map((item) => {
-    const message: ReplayedMessage = {
-      messageId: item.messageId,
-      dequeueCount: item.dequeueCount,
-      insertedOn: item.insertedOn,
-    };
-    onMessage?.(message);
-    return message;
-  });
-}
+import { replayPoisonMessages } from '../src/operations/poisonQueues';
+import { createStorageClients } from '../src/storage/clients';
+import { poisonQueueName } from '../src/storage/keys';
 
 /** Parsed command line. */
 export interface ReplayCommand {

@@ -1,8 +1,9 @@
 /** The home view: departments, their employees, the employee card and, for an admin, the logs. */
-import { app, clearError, h, signOut, who } from '../dom';
+import { app, clearError, h, showError, signOut, who } from '../dom';
 import { state } from '../session';
 import { renderEmployee } from './employee';
 import { logWindow } from './logs';
+import { operationsPage } from './operations';
 import { renderDepartments, renderPeople } from './people';
 
 /** Renders the home view for the signed-in caller. */
@@ -14,7 +15,9 @@ export async function renderHome(): Promise<void> {
   const people = h('section', { id: 'people' }, h('h2', {}, 'Employees'));
   const card = h('section', { id: 'card', class: 'wide' }, h('h2', {}, 'Employee'));
   app.replaceChildren(departments, people, card);
-  if (state.identity?.admin) app.append(logWindow());
+  if (state.identity?.admin) {
+    app.append(logWindow(), operationsPage({ session: state.session, showError }));
+  }
   void renderDepartments(departments, people, card);
   if (state.identity?.employee) {
     void renderEmployee(

@@ -1,6 +1,7 @@
 /** What a queue trigger hands over, as the handlers need it. */
 import type { InvocationContext } from '@azure/functions';
 import { decodeQueueMessage } from '../../src/storage/queue';
+import { continueTrace, messageTraceparent } from '../../src/telemetry/tracing';
 
 /** The payload: parsed JSON, or the text decoded when the host did not parse it. */
 export function queuePayload(queueEntry: unknown): unknown {
@@ -31,4 +32,24 @@ export function delivery(context: InvocationContext): {
         ? new Date(nextVisible)
         : undefined,
   };
+}
+
+/**
+ * Runs a queue handler's work on the parsed payload in the trace of the request that sent the
+ * message (its optional `traceparent`), linked to the invocation's span.
+ *
+ * @throws whatever `work` throws.
+ */
+export function inMessageTrace<T>(
+  queueName: string,
+  queueEntry: unknown,
+  work: (payload: unknown) => Promise<T>,
+): Promise<T> {
+  const payload = queuePayload(queueEntry);
+  return continueTrace(
+    queueName,
+    messageTraceparent(payload),
+    { 'messaging.system': 'azure_queue', 'messaging.destination.name': queueName },
+    () => work(payload),
+  );
 }

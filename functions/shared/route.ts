@@ -25,6 +25,7 @@ import { authenticate } from '../../src/identity/trust';
 import { handleErrors, type HttpHandler } from './http';
 import { checkRequestBody, refuseCrossSite, type BodySchemas } from './requestGuards';
 import { services } from './services';
+import { recordAuthRefusal } from '../../src/telemetry/metrics';
 
 /** A handler that runs once the caller is known to be allowed. */
 export type AuthorizedHandler = (
@@ -130,6 +131,16 @@ export function routeTarget(request: HttpRequest): AccessTarget {
   return { department: dept, employeeId: id, userId };
 }
 
+/** Runs a check, counting its refusal (`directory.auth.refusals` by rule) before passing it on. */
+function refused(rule: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    recordAuthRefusal(rule);
+    throw error;
+  }
+}
+
 /**
  * Wraps a handler in the checks every protected route makes, in this order and all before any
  * storage is read: a write from another site is refused (403 `CrossSiteRequest`), then 401 without
@@ -144,12 +155,15 @@ export function authorizedHandler(
 ): HttpHandler {
   if (access.anonymous) throw new Error('An anonymous route is registered with publicRoute.');
   return handleErrors(async (request, context) => {
-    refuseCrossSite(request);
+    refused('cross-site', () => refuseCrossSite(request));
     const principal = authenticate(
       request.headers.get(PRINCIPAL_HEADER),
       services().principalTrust(),
     );
-    authorize(access, principal, target(request));
+    // 401 (no trusted identity) counts as `signed-in`; 403 as the rule that did not admit.
+    refused(principal ? access.description : 'signed-in', () =>
+      authorize(access, principal, target(request)),
+    );
     await checkRequestBody(request, schemas);
     return handler(request, context, principal!);
   });

@@ -26,12 +26,19 @@ import type { ChangeQueue } from '../../src/indexing/queueChangeSink';
 import { LoginAttempts } from '../../src/logins/loginAttempts';
 import { LoginDayTables } from '../../src/logins/loginDayTables';
 import type { LogIngestTarget } from '../../src/logs/ingest';
+import { OperationsService } from '../../src/operations/operations';
+import { TimerRunLog } from '../../src/operations/timerRuns';
 import type { OrchestrationServices } from '../../src/orchestrations/services';
 import type { PhotoDependencies } from '../../src/photos/photos';
 import { SasService } from '../../src/sas/service';
 import { createSasSigning } from '../../src/sas/signingKey';
 import { MessageStats } from '../../src/stats/messageStats';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
+import { processTelemetry } from './telemetry';
+
+// Telemetry starts with the first function file that loads this module (every one does): before
+// any invocation, and before the services below build their storage clients.
+processTelemetry();
 
 /** The login feature: the day tables and the attempts written into them. */
 export interface LoginServices {
@@ -67,6 +74,10 @@ export interface Services {
   logins(): LoginServices;
   /** Where `POST /logs` puts batches: one per process, so concurrent POSTs share messages. */
   logIngest(): LogIngestTarget;
+  /** Each timer's last run (the timers record it, the operations view reads it). */
+  timerRuns(): TimerRunLog;
+  /** The operations view and the poison queue tools (admin routes). */
+  operations(): OperationsService;
 }
 
 /** `build`, called on the first call that does not throw; its result is kept. */
@@ -152,6 +163,8 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     };
   });
 
+  const timerRuns = lazy(() => new TimerRunLog(table((c) => c.tables.operations)));
+
   return {
     config,
     principalTrust: lazy(() => principalTrust(readPlatformAuth())),
@@ -193,6 +206,16 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       queue: clients().queue(config().queues.logBatches),
       container: clients().container(config().containers.logs),
     })),
+    timerRuns,
+    operations: lazy(
+      () =>
+        new OperationsService({
+          employees: table((c) => c.tables.employees),
+          queues: clients(),
+          queueNames: config().queues,
+          timerRuns: timerRuns(),
+        }),
+    ),
   };
 }
 

@@ -42,6 +42,7 @@ var tableNames = [
   'EmployeeExpenses'
   'MessageStats'
   'AccessLog'
+  'OperationsStatus'
 ]
 
 // Queues (src/config.ts `queues`) and the poison queue the host moves a message to after

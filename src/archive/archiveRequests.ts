@@ -17,6 +17,7 @@ import {
 } from '../storage/keys';
 import { sendJsonMessage } from '../storage/queue';
 import { incarnationOf, readEmployeeState } from '../directory/storedEntities';
+import { withTraceparent } from '../telemetry/tracing';
 
 /**
  * One `archive-requests` message: v2 names the incarnation of the employee the request was
@@ -77,5 +78,6 @@ export async function requestArchive(
     employeeId,
     incarnation: incarnationOf(state.entity),
   };
-  await sendJsonMessage(queue, message);
+  // The worker continues this request's trace (src/telemetry/tracing.ts); readers ignore the field.
+  await sendJsonMessage(queue, withTraceparent(message));
 }

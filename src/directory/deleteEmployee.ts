@@ -17,6 +17,12 @@
  * even of only a first name — fails the whole transaction with 412 instead of being deleted
  * unseen. With `If-Match` that is answered 412; without it the delete re-reads and deletes the
  * newer version (last writer wins).
+ *
+ * Department, count and index versions may come from the process's version cache, which other
+ * processes (and other directories of this one) do not update: a cache may save a read, never
+ * decide a write. Whatever the transaction does or leaves alone on those entities is decided from
+ * a version it is conditional on (or, for the manager copy, from the employee's own flag), so a
+ * stale cache costs a 412 and a retry on fresh reads.
  */
 import {
   departmentPartitionKey,
@@ -32,7 +38,7 @@ import { departmentMerge } from './departmentEntity';
 import { employeeNotFound, staleVersion } from './directoryErrors';
 import { toEmployee, type Employee } from './employeeEntity';
 import { employeeStateOf, readEmployeeState, versionMatches } from './employeeState';
-import { lastNameIndexWrite, withoutIds } from './lastNameIndex';
+import { lastNameIndexRemoval } from './lastNameIndex';
 import { outboxAction } from './outbox';
 import { RETRY } from './retry';
 import { reviewYearsOf } from './reviews';
@@ -228,19 +234,26 @@ export async function deleteEmployee(
         plan.add(['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }], 'email');
       }
       if (count) plan.add(countShardChange(partitionKey, count.shard, count.version, -1), 'count');
-      // Only a manager's delete touches the department entity (to clear its copy).
-      const wasManager = dept?.value.manager?.employeeId === employeeId;
-      if (dept && wasManager) {
+      // Only a manager's delete touches the department entity (to clear its copy). The department
+      // may come from this process's cache, so it never decides alone: the employee's own flag
+      // (set with the department's copy by setManager, and read under the ETag this delete is
+      // conditional on) brings the department in too, conditional on the version read — a stale
+      // one fails with 412 and the retry reads it afresh. Not every delete: concurrent deletes of
+      // one department would all collide on it.
+      const listed = dept?.value.manager?.employeeId === employeeId;
+      if (dept && (listed || current.meta.isManager)) {
+        const change = listed ? { manager: null } : {};
         plan.add(
-          ['update', departmentMerge(department, { manager: null }), 'Merge', { etag: dept.etag }],
+          ['update', departmentMerge(department, change), 'Merge', { etag: dept.etag }],
           'department',
         );
       }
-      let ids: string[] | undefined;
-      if (index && index.value.ids.includes(employeeId)) {
-        ids = withoutIds(index.value.ids, [employeeId]);
-        plan.add(lastNameIndexWrite(partitionKey, lastName, ids, index.etag), 'lastNameIndex');
-      }
+      // Always conditional on the index version the decision comes from (see
+      // lastNameIndexRemoval). No entity: that was read from storage just now, after the employee
+      // (absence is never cached), and only a write of this employee, which fails this
+      // transaction's condition on its ETag, can list it since.
+      const removal = index && lastNameIndexRemoval(partitionKey, index, [employeeId]);
+      if (removal) plan.add(removal.action, 'lastNameIndex');
       if (context.outbox) {
         plan.add(
           outboxAction(partitionKey, {
@@ -267,7 +280,7 @@ export async function deleteEmployee(
               value: {
                 ...dept.value,
                 employeeCount: Math.max(0, dept.value.employeeCount - 1),
-                manager: null,
+                manager: listed ? null : dept.value.manager,
               },
               etag: departmentEtag,
             });
@@ -279,7 +292,7 @@ export async function deleteEmployee(
               etag: countEtag,
             });
           }
-          rememberIndexWrite(context, department, lastName, ids, etagOf('lastNameIndex'));
+          rememberIndexWrite(context, department, lastName, removal?.ids, etagOf('lastNameIndex'));
           return { deleted: true, employee: toEmployee(department, current.data) } as const;
         },
         (failure) => {

@@ -5,7 +5,9 @@
  * read), its email copy and the reviews it lists; per group the last-name index entities of its
  * names (each conditional on its ETag, the group's ids removed at once), ONE count shard
  * (−group size), the department's manager copy when a manager is among them, and the index outbox
- * row(s) of the whole group. So a group is all-or-nothing with its same-partition indexes, as a
+ * row(s) of the whole group. Every index entity and department version a group decides from is in
+ * its transaction, conditional on its ETag (a cached version may be stale: see deleteEmployee.ts).
+ * So a group is all-or-nothing with its same-partition indexes, as a
  * single delete is (deleteEmployee.ts), at 2–3 operations per employee instead of a transaction
  * each (32 employees of distinct last names per transaction, up to 47 sharing one).
  *
@@ -38,7 +40,7 @@ import { countShardChange } from './departmentCount';
 import { departmentMerge } from './departmentEntity';
 import { deleteEmployee } from './deleteEmployee';
 import { employeeStateOf, readEmployeeState, type EmployeeState } from './employeeState';
-import { lastNameIndexWrite, withoutIds, type LastNameIndex } from './lastNameIndex';
+import { lastNameIndexRemoval, type LastNameIndex } from './lastNameIndex';
 import { outboxActions, type OutboxChange } from './outbox';
 import { RETRY } from './retry';
 import { reviewYearsOf } from './reviews';
@@ -285,32 +287,35 @@ async function deleteGroup(
         }
       }
       const written = new Map<string, string[] | undefined>();
+      // Each index entity read is in the transaction, conditional on its version, even when it
+      // lists none of the group (see lastNameIndexRemoval; none read: absence is never cached).
       names.forEach((lastName, i) => {
         const index = indexes[i] as Versioned<LastNameIndex> | undefined;
         if (!index) return;
         const leaving = members.filter((m) => m.lastName === lastName).map((m) => m.state.data);
-        const ids = withoutIds(
-          index.value.ids,
+        const removal = lastNameIndexRemoval(
+          partitionKey,
+          index,
           leaving.map((e) => e.employeeId),
         );
-        if (ids.length === index.value.ids.length) return;
-        written.set(lastName, ids.length === 0 ? undefined : ids);
-        plan.add(lastNameIndexWrite(partitionKey, lastName, ids, index.etag), {
-          kind: 'index',
-          lastName,
-        });
+        written.set(lastName, removal.ids.length === 0 ? undefined : removal.ids);
+        plan.add(removal.action, { kind: 'index', lastName });
       });
       if (count) {
         plan.add(countShardChange(partitionKey, count.shard, count.version, -members.length), {
           kind: 'count',
         });
       }
+      // A manager's copy is cleared from the department as read; a member's own manager flag
+      // brings the department in as well, so a cached department that predates another process
+      // naming that member fails the transaction instead of deciding (deleteEmployee.ts).
       const managerId = dept?.value.manager?.employeeId;
-      if (dept && managerId !== undefined && ids.includes(managerId)) {
-        plan.add(
-          ['update', departmentMerge(department, { manager: null }), 'Merge', { etag: dept.etag }],
-          { kind: 'department' },
-        );
+      const listed = managerId !== undefined && ids.includes(managerId);
+      if (dept && (listed || members.some((m) => m.state.meta.isManager))) {
+        const change = listed ? { manager: null } : {};
+        plan.add(['update', departmentMerge(department, change), 'Merge', { etag: dept.etag }], {
+          kind: 'department',
+        });
       }
       // The outbox row(s) of the whole group: each change names what the indexes held.
       const recorded = context.outbox
@@ -347,7 +352,7 @@ async function deleteGroup(
                 value: {
                   ...dept.value,
                   employeeCount: Math.max(0, dept.value.employeeCount - members.length),
-                  manager: null,
+                  manager: listed ? null : dept.value.manager,
                 },
                 etag,
               });

@@ -17,6 +17,7 @@ import { ConflictError } from '../errors';
 import { lastNameRowKey, normalizeLastName } from '../storage/keys';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import type { StoredProperties } from '../storage/entities';
+import type { Versioned } from './versionCache';
 
 /** Ids per `IdsNN` property: 5,000 × 6 characters × 2 bytes = 60,000 bytes (< 64 KiB). */
 export const IDS_PER_PROPERTY = 5_000;
@@ -134,4 +135,36 @@ export function lastNameIndexWrite(
   return ids.length === 0
     ? ['delete', { partitionKey, rowKey: lastNameRowKey(lastName) }, { etag }]
     : ['update', lastNameIndexEntity(partitionKey, { lastName, ids }), 'Replace', { etag }];
+}
+
+/**
+ * The transaction operation that takes ids out of an index entity read as `index` (possibly from
+ * a process's version cache): its rewrite (or delete) without them, conditional on the ETag read
+ * — and, when it lists none of them, a Merge of its keys alone under that ETag, which changes
+ * nothing but still fails the transaction if the entity changed since. So "nothing to remove" is
+ * decided from the very version the transaction is conditional on: a stale cached version (another
+ * process added one of the ids since) costs a 412 and a retry on fresh reads, never an id left
+ * behind.
+ *
+ * @returns the operation and the ids the entity holds after it.
+ */
+export function lastNameIndexRemoval(
+  partitionKey: string,
+  index: Versioned<LastNameIndex>,
+  removed: Iterable<string>,
+): { action: EntityGroupAction; ids: string[] } {
+  const ids = withoutIds(index.value.ids, removed);
+  if (ids.length < index.value.ids.length) {
+    return { action: lastNameIndexWrite(partitionKey, index.value.lastName, ids, index.etag), ids };
+  }
+  const keys = { partitionKey, rowKey: lastNameRowKey(index.value.lastName) };
+  return {
+    action: [
+      'update',
+      { ...keys, [ENTITY_TYPE_PROPERTY]: EntityTypes.lastNameIndex },
+      'Merge',
+      { etag: index.etag },
+    ],
+    ids,
+  };
 }

@@ -51,6 +51,16 @@ export function newOutboxSequence(now: number = Date.now()): string {
   return now.toString(36).padStart(9, '0') + randomBytes(5).toString('hex');
 }
 
+/**
+ * When the row of a sequence was written (ms since 1970): the inverse of {@link newOutboxSequence}'s
+ * first 9 characters, for the index lag metric. Undefined for a sequence not made that way.
+ */
+export function outboxSequenceTime(sequence: string): number | undefined {
+  if (!/^[0-9a-z]{9}[0-9a-f]{10}$/.test(sequence)) return undefined;
+  const at = parseInt(sequence.slice(0, 9), 36);
+  return Number.isSafeInteger(at) ? at : undefined;
+}
+
 interface StoredChange {
   id: string;
   r: string;

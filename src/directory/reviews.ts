@@ -299,15 +299,20 @@ const MAX_CHUNK_ATTEMPTS = 10;
  *
  * @param reviews - review entities of this employee (RowKey `review_<employeeId>_<year>`), with
  *   their stored properties; keys, ETags and timestamps are not copied.
+ * @param conditions - per RowKey, the version the stored review must still be (`null`: it must
+ *   still be absent); a review without a condition is upserted. A move passes these so that it
+ *   never replaces a review someone else wrote after its read.
  * @throws {NotFoundError} `EmployeeNotFound` when the employee does not exist (or was deleted
  *   meanwhile).
- * @throws {ThrottledError} when the employee kept changing, or storage is busy.
+ * @throws {ThrottledError} when the employee kept changing, or storage is busy; also when a review
+ *   no longer met its condition (nothing of that chunk was written: read again, decide again).
  */
 export async function writeReviewEntities(
   table: TableClient,
   department: string,
   employeeId: string,
   reviews: readonly StoredProperties[],
+  conditions: ReadonlyMap<string, string | null> = new Map(),
 ): Promise<void> {
   const partitionKey = departmentPartitionKey(department);
   const entities = reviews.map((review) => copyOfReview(partitionKey, employeeId, review));
@@ -326,18 +331,31 @@ export async function writeReviewEntities(
         recordReviewYears(partitionKey, employeeId, years, employee),
         'employee',
       );
-      for (const { entity } of chunk) plan.add(['upsert', entity, 'Replace'], 'review');
+      for (const { entity } of chunk) plan.add(reviewWrite(entity, conditions), 'review');
       try {
         await submitPlanned(table, plan);
         written = true;
       } catch (error) {
         if (!(error instanceof TransactionFailure)) throw error;
+        if (error.role === 'review' && conditions.size > 0) {
+          throw contendedError(`A review of employee ${employeeId}`);
+        }
         // The employee changed (or was deleted) since the read: read it again.
         if (error.role !== 'employee') throw unexplainedFailure(error);
       }
     }
     if (!written) throw contendedError(`Employee ${employeeId}`);
   }
+}
+
+/** One review's write: conditional when its caller said which version it must still be. */
+function reviewWrite(
+  entity: TableEntity<StoredProperties>,
+  conditions: ReadonlyMap<string, string | null>,
+): EntityGroupAction {
+  const etag = conditions.get(entity.rowKey);
+  if (etag === undefined) return ['upsert', entity, 'Replace'];
+  return etag === null ? ['create', entity] : ['update', entity, 'Replace', { etag }];
 }
 
 function copyOfReview(

@@ -6,6 +6,7 @@
  * (lint allows this entry to those folders only).
  */
 export { countShardEntity, DEPARTMENT_COUNT_SHARDS } from './departmentCount';
+export { departmentsHoldingRows } from './departmentDiscovery';
 export {
   departmentMerge,
   readDepartment,
@@ -36,5 +37,6 @@ export {
   withIds,
   withoutIds,
 } from './lastNameIndex';
-export { outboxEntity, readOutboxRow, type OutboxRow } from './outbox';
+export { outboxEntity, outboxSequenceTime, readOutboxRow, type OutboxRow } from './outbox';
+export { DATA_ETAG_PROPERTY } from './reviewYears';
 export { loadDepartment } from './state';

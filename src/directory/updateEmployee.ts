@@ -10,15 +10,13 @@
  * changed (a review write: the caller's version of the data is then still current). Each last-name
  * index entity is replaced, or deleted when it empties, under its own ETag
  * (storage/entityGroupTransaction.ts carries a delete's ETag to the wire), so a concurrent change
- * of it fails the transaction and is retried.
+ * of it fails the transaction and is retried. Those versions may come from the process's version
+ * cache, so each of them is in the transaction whenever a decision is made from it (the old
+ * name's index even when it does not list the employee): a stale cache costs a retry, never a
+ * wrong write.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  departmentPartitionKey,
-  emailRowKey,
-  lastNameRowKey,
-  normalizeLastName,
-} from '../storage/keys';
+import { departmentPartitionKey, emailRowKey, normalizeLastName } from '../storage/keys';
 import type { EmployeeChange } from './changes';
 import type { DirectoryContext } from './context';
 import { departmentMerge, type Department, type Manager } from './departmentEntity';
@@ -31,7 +29,7 @@ import {
   type EmployeeData,
 } from './employeeEntity';
 import { ownCommit, readEmployeeState, versionMatches } from './employeeState';
-import { lastNameIndexEntity, withIds, withoutIds } from './lastNameIndex';
+import { lastNameIndexEntity, lastNameIndexRemoval, withIds } from './lastNameIndex';
 import { outboxAction } from './outbox';
 import { RETRY } from './retry';
 import {
@@ -150,19 +148,14 @@ export async function updateEmployee(
     let oldIds: string[] | undefined;
     let newIds: string[] | undefined;
     if (nameChanged) {
-      if (oldIndex && oldIndex.value.ids.includes(employeeId)) {
-        oldIds = withoutIds(oldIndex.value.ids, [employeeId]);
-        plan.add(
-          oldIds.length === 0
-            ? ['delete', { partitionKey, rowKey: lastNameRowKey(oldName) }, { etag: oldIndex.etag }]
-            : [
-                'update',
-                lastNameIndexEntity(partitionKey, { lastName: oldName, ids: oldIds }),
-                'Replace',
-                { etag: oldIndex.etag },
-              ],
-          'oldIndex',
-        );
+      // Conditional on the old name's index as read even when it does not list the employee (a
+      // cached version may predate another process adding it): see lastNameIndexRemoval. No
+      // entity was read from storage just now, after the employee, and only a write of this
+      // employee (which fails this transaction's condition on its ETag) can list it since.
+      if (oldIndex) {
+        const removal = lastNameIndexRemoval(partitionKey, oldIndex, [employeeId]);
+        oldIds = removal.ids;
+        plan.add(removal.action, 'oldIndex');
       }
       newIds = withIds(newIndex?.value.ids ?? [], [employeeId]);
       const entity = lastNameIndexEntity(partitionKey, { lastName: newName, ids: newIds });

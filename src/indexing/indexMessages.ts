@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { EmployeeChange } from '../directory';
 import { isDepartmentName, isEmployeeId } from '../storage/keys';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../storage/queue';
+import { TRACEPARENT_FIELD_BYTES } from '../telemetry/tracing';
 
 const changeSchema = z.object({
   department: z.string().refine(isDepartmentName),
@@ -78,8 +79,12 @@ export function parseIndexQueueMessage(payload: unknown): OutboxNudge | IndexUpd
   return parsed.data;
 }
 
-/** Bytes of the nudge wrapper `{"v":2,"departments":[]}` around the department names. */
-const NUDGE_WRAPPER_BYTES = Buffer.byteLength(JSON.stringify({ v: 2, departments: [] }));
+/**
+ * Bytes of the nudge wrapper `{"v":2,"departments":[]}` around the department names, with room for
+ * the optional `traceparent` (src/telemetry/tracing.ts; readers ignore it, old messages lack it).
+ */
+const NUDGE_WRAPPER_BYTES =
+  Buffer.byteLength(JSON.stringify({ v: 2, departments: [] })) + TRACEPARENT_FIELD_BYTES;
 
 /** Bytes the department names of one nudge may take together (see {@link indexChangesBudget}). */
 export function nudgeBudget(maxBytes = MAX_QUEUE_MESSAGE_BYTES): number {
@@ -91,8 +96,9 @@ export function nudgeDepartmentBytes(department: string): number {
   return Buffer.byteLength(JSON.stringify(department)) + 1;
 }
 
-/** Bytes of the message wrapper `{"v":1,"changes":[]}` around the changes. */
-const WRAPPER_BYTES = Buffer.byteLength(JSON.stringify({ v: 1, changes: [] }));
+/** Bytes of the message wrapper `{"v":1,"changes":[]}` around the changes, and a `traceparent`. */
+const WRAPPER_BYTES =
+  Buffer.byteLength(JSON.stringify({ v: 1, changes: [] })) + TRACEPARENT_FIELD_BYTES;
 
 /**
  * Bytes the changes of one message may take together, so that its base64 form stays within

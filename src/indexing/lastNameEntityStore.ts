@@ -1,8 +1,8 @@
 /**
  * Organisation-wide last-name index, option 3: index entities in `EmployeeIndex`. Partition
  * `lastname_<name>` holds the member list (a JSON array of `Dept/000223`) in one or more shard
- * entities `part_000`, `part_001`, ..., and the drain fence `~fence` once the outbox drain has
- * written the name (`change`); one partition query reads them all.
+ * entities `part_000`, `part_001`, ..., and the drain fence `~fence` once a write has changed the
+ * name (`change`, `add`, `remove`: every write holds it); one partition query reads them all.
  *
  * Size limit: a string property holds at most 64 KiB (32 K UTF-16 characters) and an entity 1 MiB.
  * A shard is kept under `maxShardChars` (default 30,000 characters); an addition that would pass it
@@ -35,7 +35,6 @@ import {
   parseMemberPosition,
   toRefs,
   type MemberPosition,
-  writeOrRetry,
   type EmployeeRef,
   type LastNameStore,
 } from './lastNameStore';
@@ -148,6 +147,14 @@ export function entityLastNameStore(
   const readShards = async (partitionKey: string): Promise<Shard[]> =>
     (await readList(partitionKey)).shards;
 
+  /** One shard write with the fence, as read (true), or `'retry'` when either changed since. */
+  const writeFenced = async (
+    partitionKey: string,
+    fence: string | undefined,
+    action: EntityGroupAction,
+  ): Promise<true | 'retry'> =>
+    (await submitChained(table, partitionKey, fence, [action])) === undefined ? 'retry' : true;
+
   const shardEntity = (
     partitionKey: string,
     lastName: string,
@@ -234,48 +241,50 @@ export function entityLastNameStore(
       return { lastName: name, members: version.shards.flatMap((s) => s.members), version };
     },
 
+    // One member at a time (the v1 reconcile, the audit's repairs): the shard's write and the
+    // partition's fence in one transaction, conditional on both as read (creating the fence when
+    // the list has none), as `change` writes them. So the member list is one version, as the blob
+    // store's blob is: an add or a remove fails when anything in the list changed since its read,
+    // and a `change` from a snapshot older than it fails too, whichever shard it wrote.
     add: (lastName, member) =>
       changeMember('Last-name index', lastName, member, async (name, encoded) => {
         const partitionKey = orgLastNamePartitionKey(name);
-        const shards = await readShards(partitionKey);
+        const { shards, fence } = await readList(partitionKey);
         if (shards.some((s) => s.members.includes(encoded))) return false;
         const fits = shards.find((s) => JSON.stringify([...s.members, encoded]).length <= maxChars);
         if (fits) {
           const members = [...fits.members, encoded].sort();
-          return writeOrRetry(() =>
-            table.updateEntity(shardEntity(partitionKey, name, fits.number, members), 'Replace', {
-              etag: fits.etag,
-            }),
-          );
+          const entity = shardEntity(partitionKey, name, fits.number, members);
+          return writeFenced(partitionKey, fence, [
+            'update',
+            entity,
+            'Replace',
+            { etag: fits.etag },
+          ]);
         }
         const used = new Set(shards.map((s) => s.number));
         let number = 0;
         while (used.has(number)) number++;
-        return writeOrRetry(() =>
-          table.createEntity(shardEntity(partitionKey, name, number, [encoded])),
-        );
+        const entity = shardEntity(partitionKey, name, number, [encoded]);
+        return writeFenced(partitionKey, fence, ['create', entity]);
       }),
 
     remove: (lastName, member) =>
       changeMember('Last-name index', lastName, member, async (name, encoded) => {
         const partitionKey = orgLastNamePartitionKey(name);
-        const shards = await readShards(partitionKey);
+        const { shards, fence } = await readList(partitionKey);
         const holding = shards.find((s) => s.members.includes(encoded));
         if (!holding) return false;
+        // An emptied shard is kept (listing nobody), never deleted: with the fence, the list never
+        // goes back to absent (see LastNameStore.change).
         const members = holding.members.filter((m) => m !== encoded);
-        return writeOrRetry(() =>
-          members.length === 0
-            ? table.deleteEntity(partitionKey, orgLastNameShardRowKey(holding.number), {
-                etag: holding.etag,
-              })
-            : table.updateEntity(
-                shardEntity(partitionKey, name, holding.number, members),
-                'Replace',
-                {
-                  etag: holding.etag,
-                },
-              ),
-        );
+        const entity = shardEntity(partitionKey, name, holding.number, members);
+        return writeFenced(partitionKey, fence, [
+          'update',
+          entity,
+          'Replace',
+          { etag: holding.etag },
+        ]);
       }),
 
     members: async (lastName) => {

@@ -70,14 +70,16 @@ export interface LastNameStore {
     remove: readonly EmployeeRef[],
   ): Promise<MemberListSnapshot | undefined>;
   /**
-   * Adds the employee to the last name's members (no-op when present).
+   * Adds the employee to the last name's members (no-op when present). Like `change`, the write
+   * is conditional on the whole list as read, and a `change` from an older snapshot fails after it.
    *
    * @returns whether storage changed.
    * @throws {ThrottledError} when the list kept changing under us; {@link DomainError} for storage faults.
    */
   add(lastName: string, member: EmployeeRef): Promise<boolean>;
   /**
-   * Removes the employee from the last name's members (no-op when absent).
+   * Removes the employee from the last name's members (no-op when absent). Conditional on the
+   * whole list as read, as `add` is; an emptied list is kept, never deleted (see `change`).
    *
    * @returns whether storage changed.
    * @throws {ThrottledError} when the list kept changing under us; {@link DomainError} for storage faults.

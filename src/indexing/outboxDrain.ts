@@ -65,7 +65,15 @@ import {
   departmentPartitionKey,
   emailIndexPartitionKey,
   idIndexPartitionKey,
+  parseOutboxRowKey,
 } from '../storage/keys';
+import {
+  observeOutbox,
+  recordDrainRound,
+  recordIndexLag,
+  type DrainRoundOutcome,
+} from '../telemetry/metrics';
+import { inSpan } from '../telemetry/tracing';
 import { forgetRound } from './drainCache';
 import type { IndexStores } from './indexMaintenance';
 import { takeSnapshot } from './outboxDrainSnapshot';
@@ -78,6 +86,7 @@ import {
   submitFenced,
   writeLastNames,
 } from './outboxDrainWrites';
+import { outboxSequenceTime, type OutboxRow } from '../directory/storedEntities';
 
 export {
   MAX_CHANGES_PER_ROUND,
@@ -158,10 +167,52 @@ const timer = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * @throws {ThrottledError} when the department kept changing for {@link MAX_LOST_ROUNDS} rounds.
  * @throws {DomainError} for storage faults (the nudge is retried; the rows stay).
  */
-export async function drainOutbox(
+export function drainOutbox(
   stores: IndexStores,
   department: string,
   options: DrainOptions = {},
+): Promise<DrainResult> {
+  return inSpan('directory.outbox.drain', { 'directory.department': department }, () =>
+    drainRounds(stores, department, options),
+  );
+}
+
+/** When each row was committed (ms since 1970), for the index lag; rows of unknown age are left out. */
+function committedTimes(rows: readonly OutboxRow[]): number[] {
+  return rows
+    .map((row) => outboxSequenceTime(parseOutboxRowKey(row.rowKey)?.sequence ?? ''))
+    .filter((at): at is number => at !== undefined);
+}
+
+/** Counts each round once, by how it ended; a round still open when the drain throws failed. */
+function roundMeter(): { start(): void; end(outcome: DrainRoundOutcome): void; failed(): void } {
+  let started: number | undefined;
+  const end = (outcome: DrainRoundOutcome): void => {
+    if (started !== undefined) recordDrainRound(outcome, Date.now() - started);
+    started = undefined;
+  };
+  return { start: () => void (started = Date.now()), end, failed: () => end('failed') };
+}
+
+async function drainRounds(
+  stores: IndexStores,
+  department: string,
+  options: DrainOptions,
+): Promise<DrainResult> {
+  const meter = roundMeter();
+  try {
+    return await drainRoundsMetered(stores, department, options, meter);
+  } catch (error) {
+    meter.failed();
+    throw error;
+  }
+}
+
+async function drainRoundsMetered(
+  stores: IndexStores,
+  department: string,
+  options: DrainOptions,
+  meter: ReturnType<typeof roundMeter>,
 ): Promise<DrainResult> {
   const partitionKey = departmentPartitionKey(department);
   await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
@@ -174,6 +225,7 @@ export async function drainOutbox(
       if (!(await options.beforeRound(result.rounds + 1, result))) return result;
     }
     result.rounds++;
+    meter.start();
     const round = result.rounds;
     const step = async (name: DrainStep): Promise<void> => {
       await options.afterStep?.(name, round);
@@ -189,13 +241,20 @@ export async function drainOutbox(
       const log = options.log ?? ((line: string) => console.warn(line));
       result.deadLettered += await deadLetterRows(stores.employees, partitionKey, unreadable, log);
     }
+    // Seen now, at no extra cost: the rows this round read (a lower bound when there are more).
+    const seen = committedTimes(rows);
+    observeOutbox(department, rows.length, seen.length > 0 ? Math.min(...seen) : undefined);
     await step('read');
     // A lost round's keys are worked on again even when a concurrent drainer deleted their rows
     // meanwhile: this drainer may have written one of them from a read that is stale by now.
     const work = workOf(rows, carried);
     if (work.employeeIds.length === 0 && work.emails.length === 0) {
       // A round of rows nobody can drain moved them away: the rows behind them come next.
-      if (more && unreadable.length > 0) continue;
+      if (more && unreadable.length > 0) {
+        meter.end('committed');
+        continue;
+      }
+      meter.end('empty');
       return { ...result, complete: true };
     }
 
@@ -223,6 +282,7 @@ export async function drainOutbox(
       forgetRound(stores.drainCache, department, work.lastNames);
       lost++;
       carried = work;
+      meter.end('lost');
       // Another writer is at work here (a reconcile, or a drainer whose lease ran out): give it
       // room rather than read again at once and lose again.
       await (options.sleep ?? timer)(lostRoundBackoffMs(lost));
@@ -233,13 +293,18 @@ export async function drainOutbox(
     const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
     for (const employeeId of gone) await options.onGone?.(department, employeeId);
     await deleteRows(stores.employees, partitionKey, rows);
+    recordIndexLag(department, seen);
+    meter.end('committed');
     await step('deleted');
     result.rows += rows.length;
     result.employees += work.employeeIds.length;
     result.gone += gone.length;
     lost = 0;
     carried = undefined;
-    if (!more) return { ...result, complete: true };
+    if (!more) {
+      observeOutbox(department, 0);
+      return { ...result, complete: true };
+    }
   }
   throw new ThrottledError(
     `The index outbox of "${department}" kept changing while it was drained.`,

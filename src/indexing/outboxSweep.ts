@@ -1,13 +1,20 @@
 /**
- * The outbox sweep: drains the index outbox of every listed department, for rows whose nudge was
- * lost (the process died between the commit and the nudge, or the nudge's send failed after the
- * commit). A department whose outbox is empty costs one range query; the department list is one
- * partition query (`.departments`). A department with no listing entity is not swept — its next
- * write's nudge, or its next `PUT /departments/{d}`, which lists it, brings it in.
+ * The outbox sweep: drains the index outbox of every listed department, and of every department
+ * partition that holds outbox rows, for rows whose nudge was lost (the process died between the
+ * commit and the nudge, or the nudge's send failed after the commit). A department whose outbox
+ * is empty costs one range query; the department list is one partition query (`.departments`);
+ * the departments with outbox rows are one query across partitions (directory/
+ * departmentDiscovery.ts), so a department missing from the listing (its creating `PUT` failed
+ * between its two writes) is swept too.
  */
 import { mapBounded } from '../storage/parallel';
+import { departmentsHoldingRows } from '../directory/storedEntities';
 import { ensureTable } from '../storage/createOnce';
-import { DEPARTMENT_LIST_PARTITION_KEY, parseDepartmentListRowKey } from '../storage/keys';
+import {
+  DEPARTMENT_LIST_PARTITION_KEY,
+  outboxRowKeyRange,
+  parseDepartmentListRowKey,
+} from '../storage/keys';
 import type { IndexStores } from './indexMaintenance';
 import { drainsOf, type EmployeeGoneHandler } from './indexUpdates';
 import { readWholeRange } from '../storage/rangePages';
@@ -22,7 +29,8 @@ export interface SweepReport {
 }
 
 /**
- * Drains every listed department's outbox (4 at a time), through the process's shared drains so
+ * Drains the outbox of every listed department and of every department with outbox rows (4 at a
+ * time), through the process's shared drains so
  * a sweep and the nudges of the same process never drain one department twice at once, each
  * under the department's drain lease and within an invocation's budget (leasedDrain.ts): a
  * department drained elsewhere is left to its holder, one with a long backlog continues through
@@ -41,9 +49,15 @@ export async function sweepOutboxes(
     { partitionKey: DEPARTMENT_LIST_PARTITION_KEY, ge: ' ', lt: '~' },
     ['RowKey'],
   );
-  const departments = listed
-    .map((entity) => parseDepartmentListRowKey(entity.rowKey))
-    .filter((name): name is string => name !== undefined);
+  const withRows = await departmentsHoldingRows(stores.employees, outboxRowKeyRange());
+  const departments = [
+    ...new Set([
+      ...listed
+        .map((entity) => parseDepartmentListRowKey(entity.rowKey))
+        .filter((name): name is string => name !== undefined),
+      ...withRows,
+    ]),
+  ];
   const drains = drainsOf(stores);
   if (onGone) drains.onGone = onGone;
   const report: SweepReport = { departments: departments.length, rows: 0, failed: [] };

@@ -23,6 +23,7 @@ import type { EmployeeChange, EmployeeChangeSink } from '../directory';
 import { ensureQueue } from '../storage/createOnce';
 import { CoalescingSender } from '../storage/coalescingSender';
 import { sendJsonMessage } from '../storage/queue';
+import { currentTraceparent, withTraceparent } from '../telemetry/tracing';
 import {
   indexChangeBytes,
   indexChangesBudget,
@@ -88,7 +89,9 @@ export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions 
     new CoalescingSender<IndexChange>({
       send: async (changes) => {
         await ensureQueue(queue);
-        await sendJsonMessage(queue, { v: 1, changes }, { visibilityTimeoutSeconds });
+        await sendJsonMessage(queue, withTraceparent({ v: 1, changes }), {
+          visibilityTimeoutSeconds,
+        });
       },
       itemBytes: indexChangeBytes,
       budgetBytes: indexChangesBudget(),
@@ -126,11 +129,9 @@ export function outboxNudgeSender(
 ): (department: string, delaySeconds: number) => Promise<void> {
   return async (department, delaySeconds) => {
     await ensureQueue(queue);
-    await sendJsonMessage(
-      queue,
-      { v: 2, departments: [department] },
-      { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
-    );
+    await sendJsonMessage(queue, withTraceparent({ v: 2, departments: [department] }), {
+      visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined,
+    });
   };
 }
 
@@ -144,11 +145,12 @@ export function outboxNudgeSender(
  * sweep (src/indexing/outboxSweep.ts) drains the rows it left.
  *
  * A nudge lingers ({@link ChangeQueueOptions.nudgeLingerMs}) so that the nudges of writes that
- * follow travel with it. A department is left out when a nudge for it is already lingering,
- * waiting or being sent: that message is stored after this call, so its drain reads the outbox
- * after this commit. With a nudge delay, a department whose last nudge from this process is still
- * invisible gets no other either: that nudge's drain starts after it surfaces, so it reads every
- * row committed before now.
+ * follow travel with it. A department is left out when a nudge for it is already lingering or
+ * waiting for a send slot: that message is stored after this call, so its drain reads the outbox
+ * after this commit. A nudge already being sent does not count: the service may have stored it,
+ * and a worker drained it, before this commit, so the department is nudged again. With a nudge
+ * delay, a department whose last nudge from this process is being sent or still invisible gets no
+ * other: that nudge's drain starts after it surfaces, so it reads every row committed before now.
  */
 function nudger(
   queue: QueueClient,
@@ -160,28 +162,42 @@ function nudger(
   const lingerMs = options.nudgeLingerMs ?? DEFAULT_NUDGE_LINGER_MS;
   /** Department → when its last delayed nudge surfaces (this process's clock). */
   const surfacing = new Map<string, number>();
-  /** Departments held or handed to the sender whose message is not stored yet. */
+  /** Departments held or handed to the sender whose send has not started yet. */
   const unsent = new Set<string>();
   /** Departments waiting for the end of the linger. */
   const held = new Set<string>();
   const pending = new Set<Promise<void>>();
+  /**
+   * Department → the `traceparent` of the write that asked for its nudge: a nudge carries the
+   * first of its departments' (one message, one parent; the others' writes are not linked).
+   */
+  const traces = new Map<string, string>();
   const track = (work: Promise<void>): void => {
     pending.add(work);
     void work.finally(() => pending.delete(work));
   };
   const sender = new CoalescingSender<string>({
     send: async (departments) => {
-      await ensureQueue(queue);
+      // From here on the message may be stored and drained at any moment: a later commit needs a
+      // nudge of its own (unless this one is delayed past it).
       const started = now();
-      await sendJsonMessage(
-        queue,
-        { v: 2, departments },
-        { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
-      );
-      if (delaySeconds > 0) {
-        for (const department of departments) {
-          surfacing.set(department, started + delaySeconds * 1000);
-        }
+      const traceparent = departments.map((d) => traces.get(d)).find((t) => t !== undefined);
+      for (const department of departments) {
+        traces.delete(department);
+        unsent.delete(department);
+        if (delaySeconds > 0) surfacing.set(department, started + delaySeconds * 1000);
+      }
+      try {
+        await ensureQueue(queue);
+        await sendJsonMessage(
+          queue,
+          traceparent === undefined ? { v: 2, departments } : { v: 2, departments, traceparent },
+          { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
+        );
+      } catch (error) {
+        // Perhaps not stored: a later commit nudges again.
+        for (const department of departments) surfacing.delete(department);
+        throw error;
       }
     },
     itemBytes: nudgeDepartmentBytes,
@@ -190,10 +206,7 @@ function nudger(
   const send = (departments: readonly string[]): Promise<void> =>
     Promise.all(
       departments.map((department) =>
-        sender
-          .add(department)
-          .catch((error: unknown) => onError(error, department))
-          .finally(() => unsent.delete(department)),
+        sender.add(department).catch((error: unknown) => onError(error, department)),
       ),
     ).then(() => undefined);
   const release = (): Promise<void> =>
@@ -213,7 +226,11 @@ function nudger(
     const fresh = [...new Set(published.map((c) => c.department))].filter(
       (department) => !surfacing.has(department) && !unsent.has(department),
     );
-    for (const department of fresh) unsent.add(department);
+    const traceparent = currentTraceparent();
+    for (const department of fresh) {
+      unsent.add(department);
+      if (traceparent !== undefined) traces.set(department, traceparent);
+    }
     if (fresh.length === 0) return Promise.resolve();
     if (lingerMs <= 0) {
       track(send(fresh));

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { TooLargeError, ValidationError } from '../errors';
 import { isLogSource, parseLogStagingBlobName } from '../storage/keys';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../storage/queue';
+import { TRACEPARENT_FIELD_BYTES } from '../telemetry/tracing';
 import type { LogEntry } from './entry';
 import { batchPartTag, encodeLogLine, readLineHeader, type LineHeader } from './lineFormat';
 
@@ -30,8 +31,12 @@ export interface LogBatchMessage {
   lines: string[];
 }
 
-/** Largest JSON payload whose base64 form fits one queue message. */
-export const MAX_MESSAGE_JSON_BYTES = Math.floor(MAX_QUEUE_MESSAGE_BYTES / 4) * 3;
+/**
+ * Largest JSON payload whose base64 form fits one queue message, with room for the optional
+ * `traceparent` the sender adds (src/telemetry/tracing.ts).
+ */
+export const MAX_MESSAGE_JSON_BYTES =
+  Math.floor(MAX_QUEUE_MESSAGE_BYTES / 4) * 3 - TRACEPARENT_FIELD_BYTES;
 
 /** Whole single-part batches sharing one queue message. */
 export interface LogBatchBundle {
@@ -229,12 +234,11 @@ export interface LogBatchPointer {
   stagingBlob: string;
 }
 
+/** What a pointer and a bundle both carry: the version and the sender's optional trace context. */
+const envelope = { v: z.literal(LOG_MESSAGE_VERSION), traceparent: z.string().optional() };
+
 const pointerSchema = z
-  .object({
-    v: z.literal(LOG_MESSAGE_VERSION),
-    batchId: z.string(),
-    stagingBlob: z.string(),
-  })
+  .object({ ...envelope, batchId: z.string(), stagingBlob: z.string() })
   .strict();
 
 /**
@@ -246,9 +250,7 @@ export type LogQueuePayload =
   | { kind: 'bundle'; parts: DecodedLogBatchMessage[] }
   | { kind: 'staged'; pointer: LogBatchPointer };
 
-const bundleSchema = z
-  .object({ v: z.literal(LOG_MESSAGE_VERSION), parts: z.array(z.unknown()).min(1) })
-  .strict();
+const bundleSchema = z.object({ ...envelope, parts: z.array(z.unknown()).min(1) }).strict();
 
 /**
  * Tells the three `log-batches` payloads apart and checks them. A pointer must name its own batch's

@@ -9,6 +9,7 @@
  * (stagedBatch.ts) and then announced by one small pointer message: the send is the single moment
  * the batch becomes visible to flushers, so it is stored all or not at all.
  */
+import { withTraceparent } from '../telemetry/tracing';
 import { randomUUID } from 'node:crypto';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
@@ -68,7 +69,7 @@ function senderFor(queue: QueueClient): CoalescingSender<QueuedPart> {
   let sender = senders.get(queue);
   if (!sender) {
     sender = new CoalescingSender<QueuedPart>({
-      send: (parts) => send(queue, encodeQueueMessage(logMessagePayload(parts))),
+      send: (parts) => send(queue, encodeQueueMessage(withTraceparent(logMessagePayload(parts)))),
       itemBytes: logPartBytes,
       budgetBytes: BUNDLE_BUDGET_BYTES,
     });
@@ -103,6 +104,6 @@ export async function acceptLogBatch(
   // A failed send leaves the staging blob as an orphan for the lifecycle rule. It is deliberately
   // not deleted here: only a flusher that committed every line may delete it, which is what lets
   // a flusher take a missing blob for "already stored".
-  await send(target.queue, encodeQueueMessage(pointer));
+  await send(target.queue, encodeQueueMessage(withTraceparent(pointer)));
   return { ...accepted, staged: true };
 }

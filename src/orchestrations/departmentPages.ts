@@ -1,8 +1,10 @@
 /**
  * Department names, page by page, from the directory's department listing (one partition range
- * query per page, never a table scan).
+ * query per page, never a table scan) — and, for an audit, the departments the listing misses.
  */
 import { listDepartments, TtlCache, type DirectoryContext } from '../directory';
+import { departmentWithCountRowKeyRange } from '../storage/keys';
+import { departmentsHoldingRows } from '../directory/storedEntities';
 
 /** One page of department names. */
 export interface DepartmentPage {
@@ -47,4 +49,34 @@ export async function allDepartments(directory: DirectoryContext): Promise<strin
     token = page.continuationToken;
   } while (token);
   return names;
+}
+
+/**
+ * The departments whose department entity exists but which the listing does not name (a creating
+ * `PUT` that failed between its two writes): found from the department entities themselves, one
+ * query across partitions (directory/departmentDiscovery.ts), minus the listing.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function unlistedDepartments(directory: DirectoryContext): Promise<string[]> {
+  const table = await directory.table();
+  const [inData, listed] = await Promise.all([
+    departmentsHoldingRows(table, departmentWithCountRowKeyRange()),
+    allDepartments(directory),
+  ]);
+  const names = new Set(listed);
+  return inData.filter((department) => !names.has(department));
+}
+
+/**
+ * Every department: those the listing names, then those it misses ({@link unlistedDepartments}).
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function listedAndUnlistedDepartments(directory: DirectoryContext): Promise<string[]> {
+  const [listed, unlisted] = await Promise.all([
+    allDepartments(directory),
+    unlistedDepartments(directory),
+  ]);
+  return [...listed, ...unlisted];
 }

@@ -17,7 +17,8 @@
  * `RecentOperations` (src/stats/recentOperations.ts) by the same Merge that adds the count. A
  * round after the first (its predecessor may have been applied while its answer was lost, or the
  * SDK's retry of it got 412) first looks for that id, and stops if the increment is already there,
- * however many other writers have incremented since.
+ * however many other writers have incremented since. The markers are bounded by time, never by
+ * forgetting a live one (recentOperations.ts).
  *
  * Counts do not require the employee to exist in the directory (ids are format-checked only).
  */
@@ -34,6 +35,9 @@ import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, daysInYear, utcDayOfYear } from '../time/instants';
 import { ensureTable } from '../storage/createOnce';
 import {
+  liveOperations,
+  MAX_REMEMBERED_OPERATIONS,
+  OPERATION_MEMORY_MS,
   OPERATION_RETRY_WINDOW_MS,
   rememberOperation,
   remembersOperation,
@@ -145,10 +149,17 @@ export class MessageStats {
       firstSent ??= now.getTime();
       if (now.getTime() - firstSent > OPERATION_RETRY_WINDOW_MS) break;
       const marker = rememberOperation(dayEntity?.[RECENT_OPERATIONS], operationId, now);
+      if (marker === undefined) throw tooManyIncrements(department, employeeId);
       const actions = [
         incrementAction(partitionKey, day, dayEntity, count, { [RECENT_OPERATIONS]: marker }),
         incrementAction(partitionKey, year, yearEntity, count, {}),
       ];
+      // The day's first increment prunes the day before's markers, which no write of theirs would
+      // ever prune again (conditional: a late increment of that day meanwhile sends a new round).
+      if (dayEntity === undefined) {
+        const prune = await this.pruneAction(partitionKey, previousDayRowKey(at), now);
+        if (prune) actions.push(prune);
+      }
       try {
         await submitEntityGroupTransaction(this.table, actions);
         return { rounds: round };
@@ -204,6 +215,23 @@ export class MessageStats {
       const dayOfYear = i + 1;
       return counterValue((yearPartOf(dayOfYear) === 1 ? part1 : part2)?.[dayProperty(dayOfYear)]);
     });
+  }
+
+  /** The Merge that drops aged-out markers from a day entity, if it has any. */
+  private async pruneAction(
+    partitionKey: string,
+    rowKey: string,
+    now: Date,
+  ): Promise<EntityGroupAction | undefined> {
+    const entity = await this.read(partitionKey, rowKey, [RECENT_OPERATIONS]);
+    const kept = entity && liveOperations(entity[RECENT_OPERATIONS], now);
+    if (!entity || kept === undefined) return undefined;
+    return [
+      'update',
+      { partitionKey, rowKey, [RECENT_OPERATIONS]: kept },
+      'Merge',
+      { etag: entity.etag },
+    ];
   }
 
   /** Point read; `select` limits the properties returned (the ETag always comes back). */
@@ -272,6 +300,18 @@ function incrementAction(
     'Merge',
     { etag: existing.etag },
   ];
+}
+
+/** The day entity of the UTC day before `at`'s. */
+function previousDayRowKey(at: Date): string {
+  return hourlyStatsRowKey(new Date(at.getTime() - 24 * 3_600_000));
+}
+
+function tooManyIncrements(department: string, employeeId: string): ThrottledError {
+  return new ThrottledError(
+    `The message counters of ${department}/${employeeId} took ${MAX_REMEMBERED_OPERATIONS} increments in the last ${OPERATION_MEMORY_MS / 60_000} minutes; try again shortly.`,
+    60,
+  );
 }
 
 function pause(ms: number): Promise<void> {

@@ -7,10 +7,13 @@
  * An increment whose answer was lost re-reads the day entity and finds its id there even when
  * other writers have incremented since — which a single "last operation" property cannot tell.
  *
- * The list is bounded two ways: an id is forgotten {@link OPERATION_MEMORY_MS} after it was
- * written (an increment stops retrying long before, see {@link OPERATION_RETRY_WINDOW_MS}), and at
- * most {@link MAX_REMEMBERED_OPERATIONS} ids are kept (the oldest go first), about 24 KiB of text,
- * well inside the 64 KiB of one string property.
+ * The list is bounded by time only: an id is forgotten {@link OPERATION_MEMORY_MS} after it was
+ * written (an increment stops retrying long before, see {@link OPERATION_RETRY_WINDOW_MS}), never
+ * earlier — forgetting a live id because newer ones came would let its late retry count twice. So
+ * at most {@link MAX_REMEMBERED_OPERATIONS} increments of one employee-day are taken within the
+ * memory (about 24 KiB of text, well inside the 64 KiB of one string property); one more is
+ * refused until the oldest ages out. And the list does not outlive its use: the first increment of
+ * the next day prunes the previous day's list ({@link liveOperations}).
  *
  * Stored form: `<id>.<seconds>` entries separated by spaces, oldest first, where `<id>` is 16
  * lowercase hex digits and `<seconds>` the Unix time of the write in base 36.
@@ -25,7 +28,7 @@ export const OPERATION_MEMORY_MS = 10 * 60_000;
  */
 export const OPERATION_RETRY_WINDOW_MS = OPERATION_MEMORY_MS / 2;
 
-/** Most ids one day entity remembers; beyond it the oldest are dropped. */
+/** Most live ids one day entity holds; an increment beyond it is refused, none forgotten. */
 export const MAX_REMEMBERED_OPERATIONS = 1_000;
 
 const OPERATION_ID = /^[0-9a-f]{16}$/;
@@ -62,20 +65,38 @@ export function remembersOperation(stored: unknown, id: string): boolean {
   return parse(stored).some((entry) => entry.id === id);
 }
 
+function live(stored: unknown, now: Date): Entry[] {
+  const oldest = Math.floor(now.getTime() / 1_000) - OPERATION_MEMORY_MS / 1_000;
+  return parse(stored).filter((entry) => entry.seconds >= oldest);
+}
+
+function format(entries: readonly Entry[]): string {
+  return entries.map((entry) => `${entry.id}.${Math.max(0, entry.seconds).toString(36)}`).join(' ');
+}
+
 /**
  * The list to store with an increment: `stored` without ids older than {@link OPERATION_MEMORY_MS}
- * at `now`, then `id` stamped `now`, keeping at most {@link MAX_REMEMBERED_OPERATIONS} entries.
+ * at `now`, then `id` stamped `now`.
  *
+ * @returns the list, or `undefined` when it already holds {@link MAX_REMEMBERED_OPERATIONS} live
+ *   ids: the increment must wait (remembering it would mean forgetting a live one).
  * @throws {Error} when `id` is not an operation id (a bug).
  */
-export function rememberOperation(stored: unknown, id: string, now: Date): string {
+export function rememberOperation(stored: unknown, id: string, now: Date): string | undefined {
   if (!isOperationId(id)) throw new Error(`"${id}" is not an operation id.`);
-  const seconds = Math.floor(now.getTime() / 1_000);
-  const oldest = seconds - OPERATION_MEMORY_MS / 1_000;
-  const kept = parse(stored).filter((entry) => entry.seconds >= oldest && entry.id !== id);
-  kept.push({ id, seconds });
-  return kept
-    .slice(-MAX_REMEMBERED_OPERATIONS)
-    .map((entry) => `${entry.id}.${Math.max(0, entry.seconds).toString(36)}`)
-    .join(' ');
+  const kept = live(stored, now).filter((entry) => entry.id !== id);
+  if (kept.length >= MAX_REMEMBERED_OPERATIONS) return undefined;
+  kept.push({ id, seconds: Math.floor(now.getTime() / 1_000) });
+  return format(kept);
+}
+
+/**
+ * The stored list without the ids that aged out at `now` (`''` when none is left), or `undefined`
+ * when there is nothing to prune (no list, or every id still live).
+ */
+export function liveOperations(stored: unknown, now: Date): string | undefined {
+  const all = parse(stored);
+  const kept = live(stored, now);
+  if (typeof stored !== 'string' || stored === '') return undefined;
+  return kept.length === all.length && all.length > 0 ? undefined : format(kept);
 }

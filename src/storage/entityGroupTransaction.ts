@@ -49,7 +49,18 @@ const POLICY_NAME = 'entityGroupConditionsPolicy';
 const callConditions = new AsyncLocalStorage<CallConditions>();
 const equippedPipelines = new WeakSet<Pipeline>();
 
-/** Sets the `If-Match` headers of the current call's transaction in its `$batch` body. */
+/** The `$batch` body as text (the SDK sends a string; bytes are decoded), else `undefined`. */
+function bodyText(body: unknown): string | undefined {
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return Buffer.from(body).toString('utf8');
+  return undefined;
+}
+
+/**
+ * Sets the `If-Match` headers of the current call's transaction in its `$batch` body. It fails
+ * closed: a `$batch` body it cannot read stops the request before it is sent (the check after the
+ * call would come too late, once unconditional deletes had committed).
+ */
 function conditionsPolicy(): PipelinePolicy {
   return {
     name: POLICY_NAME,
@@ -59,10 +70,16 @@ function conditionsPolicy(): PipelinePolicy {
         call &&
         !call.applied &&
         request.method === 'POST' &&
-        /\/\$batch(\?|$)/.test(request.url) &&
-        typeof request.body === 'string'
+        /\/\$batch(\?|$)/.test(request.url)
       ) {
-        request.body = withIfMatch(request.body, call.conditions);
+        const body = bodyText(request.body);
+        if (body === undefined) {
+          throw new Error(
+            'An entity group transaction body is not text: its ETag conditions cannot be placed, ' +
+              'so nothing was sent.',
+          );
+        }
+        request.body = withIfMatch(body, call.conditions);
         if (request.headers.has('Content-Length')) {
           request.headers.set('Content-Length', Buffer.byteLength(request.body));
         }
@@ -118,8 +135,9 @@ function conditionOf(action: EntityGroupAction): EntityCondition | undefined {
  * @throws {RestError} when the service refused the transaction as a whole (nothing applied): 412
  *   when a named ETag no longer matches, 404/409 for a missing or existing entity; the message
  *   starts with the failing operation's index (`"1:..."`). Translate with `storage/errors.ts`.
- * @throws {Error} when a condition could not be placed on its operation (nothing was sent), or
- *   when the request left without passing the conditions policy (an SDK change: a bug).
+ * @throws {Error} when a condition could not be placed on its operation or the body could not be
+ *   read (nothing was sent), or when the request left without passing the conditions policy (an
+ *   SDK change: a bug).
  */
 export async function submitEntityGroupTransaction(
   table: TableClient,

@@ -41,6 +41,7 @@ describe('defaults', () => {
       loginAttemptsPrefix: 'LoginAttempts',
       messageStats: 'MessageStats',
       accessLog: 'AccessLog',
+      operations: 'OperationsStatus',
     });
     expect(config.queues).toEqual({
       archive: 'archive-requests',

@@ -15,6 +15,9 @@
  *   --allowed-host <name>
  *                        a Host name to answer to besides loopback names and the listen
  *                        address (repeatable); any other Host gets 421
+ *   --metrics-summary    sets DIRECTORY_METRICS_SUMMARY=true for the app: it keeps its metrics
+ *                        in the process and prints a one-line summary on SIGUSR2
+ *                        (`kill -USR2 <pid>`; docs/telemetry.md)
  *
  * Environment: HOST_LOG_LEVEL (default information), HOST_SHUTDOWN_TIMEOUT_MS (default 30000).
  * Exit code 1 when the app cannot start, with every problem printed.
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
       listen: { type: 'string' },
       'trust-principal-headers': { type: 'boolean' },
       'allowed-host': { type: 'string', multiple: true },
+      'metrics-summary': { type: 'boolean' },
     },
     strict: true,
   });
@@ -74,6 +78,8 @@ async function main(): Promise<void> {
   if (trust.setting === undefined) delete process.env.TRUST_LOCAL_PRINCIPAL_HEADER;
   else process.env.TRUST_LOCAL_PRINCIPAL_HEADER = trust.setting;
   if (trust.message) process.stderr.write(`${trust.message}\n`);
+  // Read by the app's telemetry (src/telemetrySettings.ts) when its first function file loads.
+  if (values['metrics-summary']) process.env.DIRECTORY_METRICS_SUMMARY = 'true';
   const port = integerSetting(
     '--port',
     values.port ?? process.env.PORT,

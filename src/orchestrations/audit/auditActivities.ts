@@ -4,7 +4,12 @@
  * last-name index. Each reads before it writes and repairs only with
  * conditional or idempotent writes, so running one again is safe.
  */
-import { allDepartments, departmentPage, type DepartmentPage } from '../departmentPages';
+import {
+  departmentPage,
+  listedAndUnlistedDepartments,
+  unlistedDepartments,
+  type DepartmentPage,
+} from '../departmentPages';
 import type { OrchestrationServices } from '../services';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
 import { auditDepartmentListing } from './departmentListingAudit';
@@ -21,12 +26,18 @@ import {
 /** What the audit's activities use: the directory's table and the outside indexes. */
 export type AuditServices = Pick<OrchestrationServices, 'directory' | 'indexStores'>;
 
-/** Activity: one page of department names. */
-export function listDepartmentPageActivity(
+/**
+ * Activity: one page of department names; the last page also names the departments the listing
+ * misses ({@link unlistedDepartments}), so the audit reaches them (and repairs their listing).
+ */
+export async function listDepartmentPageActivity(
   services: AuditServices,
   input: { continuationToken: string | null },
 ): Promise<DepartmentPage> {
-  return departmentPage(services.directory, input.continuationToken);
+  const page = await departmentPage(services.directory, input.continuationToken);
+  if (page.continuationToken !== null) return page;
+  const unlisted = await unlistedDepartments(services.directory);
+  return { ...page, departments: [...page.departments, ...unlisted] };
 }
 
 /** Employees (or stored entries) one department audit activity reads, unless told otherwise. */
@@ -134,7 +145,8 @@ export async function auditOrgLastNamesActivity(
   input: { repair: boolean },
   hooks: { beforeRepair?: () => Promise<void> } = {},
 ): Promise<AuditCounts> {
-  const departments = await allDepartments(services.directory);
+  // Every department, listed or not: members of one the listing misses are not orphans.
+  const departments = await listedAndUnlistedDepartments(services.directory);
   return auditOrgLastNames(
     await services.directory.table(),
     services.indexStores.lastNames,

@@ -7,9 +7,10 @@
  * listed. A listing whose department does not exist is an orphan, removed conditionally on the
  * ETag read.
  *
- * The audit finds departments through the listing itself (never a table scan), so a department
- * with no listing at all (its creating `PUT` failed between its two writes and was not retried)
- * is repaired by its next `PUT`, not here.
+ * The audit finds departments through the listing and, for those it misses (a creating `PUT` that
+ * failed between its two writes and was not retried), through their department entities
+ * (departmentPages.ts `unlistedDepartments`): such a department's listing is `missing`, and the
+ * repair lists it.
  */
 import type { TableClient } from '@azure/data-tables';
 import type { DepartmentSummary } from '../../directory';

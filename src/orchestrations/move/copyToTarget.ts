@@ -17,6 +17,16 @@
  * directory's update: one transaction in the target partition) — the orchestrator copies again
  * when the source changed after the first copy. Any other employee with the id (or another
  * employee with the email) is a permanent refusal, and nothing is written.
+ *
+ * The target copy is visible (and writable) from its insert on, so a refresh rewrites only what
+ * the move still owns, each write conditional on the version it read (a lost race retries the
+ * activity, which decides again):
+ * - the employee's data only while it is the version the move last wrote: the data ETag the
+ *   previous round reported (`ownedEtag`), or, on a retry of the first round (which reported
+ *   nothing), the insert's own write id. Otherwise the target was edited (a PATCH answered 200):
+ *   the target wins, its data is not refreshed again.
+ * - a review only while it is absent from the target or still the move's copy (it carries the
+ *   move's marker, which a review PUT replaces): a review written on the target wins.
  */
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
@@ -46,13 +56,26 @@ import {
   updateEmployee,
   writeReviewEntities,
 } from '../../directory/moveOperations';
-import { readEmployeeState, type EmployeeState } from '../../directory/storedEntities';
+import {
+  DATA_ETAG_PROPERTY,
+  readEmployeeState,
+  type EmployeeState,
+} from '../../directory/storedEntities';
 
 /** A review the copy wrote, with the source version it copied. */
 export interface CopiedReview {
   rowKey: string;
   /** ETag of the source review that was copied. */
   etag: string;
+}
+
+/** The copy step's input: the move, and what the move's previous copy round wrote. */
+export interface CopyInput extends MoveInput {
+  /**
+   * The data ETag of the target copy as the previous round left it ({@link CopyResult.targetEtag});
+   * absent in the first round, and once the target was edited by someone else.
+   */
+  ownedEtag?: string;
 }
 
 /** What the copy did. */
@@ -71,6 +94,11 @@ export interface CopyResult {
    * `sourceEtag`, which every review write changes).
    */
   copiedReviews: CopiedReview[];
+  /**
+   * The data ETag of the target copy as this move wrote it (the next round refreshes only that
+   * version); absent when the target was edited meanwhile, or was already complete.
+   */
+  targetEtag?: string;
 }
 
 /**
@@ -84,7 +112,7 @@ export interface CopyResult {
 export async function copyEmployeeToTarget(
   context: DirectoryContext,
   photos: ContainerClient,
-  move: MoveInput,
+  move: CopyInput,
 ): Promise<CopyResult> {
   const table = await context.table();
   const sourcePk = departmentPartitionKey(move.department);
@@ -105,34 +133,109 @@ export async function copyEmployeeToTarget(
   // The reviews are read after the source employee: a review written later changes the source's
   // ETag, so the removal (conditional on the ETag read here) sends the move round again.
   const reviews = await sourceReviews(table, source);
-  const { data, photoBlob } = await targetData(photos, source, move);
   const marker = moveWriteId(move.moveId);
-  // The copy keeps the content type the photo feature checked (server-side copies carry the
-  // blob's bytes and headers unchanged).
-  const photoType = photoBlob === '' ? '' : (source.entity[PHOTO_TYPE_PROPERTY] ?? '');
-  const preserved: StoredProperties = { ...source.meta.preserved, [MOVE_MARKER_PROPERTY]: marker };
-  if (photoBlob !== '' || PHOTO_BLOB_PROPERTY in preserved) {
-    preserved[PHOTO_BLOB_PROPERTY] = photoBlob;
-    preserved[PHOTO_TYPE_PROPERTY] = photoType;
-  }
-  let copied: boolean;
-  if (target && isCopyOfThisMove(target, move.moveId)) {
-    copied = await refreshTarget(context, table, target, data, { photoBlob, photoType }, move);
-  } else {
-    ({ inserted: copied } = await insertEmployee(context, move.toDepartment, data, {
+  let copied = false;
+  let targetEtag: string | undefined;
+  if (!target || !isCopyOfThisMove(target, move.moveId)) {
+    const { data, photoBlob } = await targetData(photos, source, move);
+    // The copy keeps the content type the photo feature checked (server-side copies carry the
+    // blob's bytes and headers unchanged).
+    const photoType = photoBlob === '' ? '' : (source.entity[PHOTO_TYPE_PROPERTY] ?? '');
+    const preserved: StoredProperties = {
+      ...source.meta.preserved,
+      [MOVE_MARKER_PROPERTY]: marker,
+    };
+    if (photoBlob !== '' || PHOTO_BLOB_PROPERTY in preserved) {
+      preserved[PHOTO_BLOB_PROPERTY] = photoBlob;
+      preserved[PHOTO_TYPE_PROPERTY] = photoType;
+    }
+    const inserted = await insertEmployee(context, move.toDepartment, data, {
       writeId: marker,
       // The moved employee is the same incarnation: requests made for it still find it.
       incarnation: source.meta.incarnation,
       preserved,
-    }));
+    });
+    copied = inserted.inserted;
+    targetEtag = inserted.etag;
+  } else if (ownsTargetData(target, move, marker)) {
+    const { data, photoBlob } = await targetData(photos, source, move);
+    const photoType = photoBlob === '' ? '' : (source.entity[PHOTO_TYPE_PROPERTY] ?? '');
+    ({ copied, targetEtag } = await refreshTarget(
+      context,
+      table,
+      target,
+      data,
+      { photoBlob, photoType },
+      move,
+    ));
   }
-  await writeReviewEntities(table, move.toDepartment, move.employeeId, reviews);
+  await copyReviews(table, move, reviews, marker);
   return {
     copied,
     reviews: reviews.length,
     sourceEtag: source.etag,
     copiedReviews: reviews.map((review) => ({ rowKey: review.rowKey, etag: review.etag })),
+    ...(targetEtag === undefined ? {} : { targetEtag }),
   };
+}
+
+/** The data ETag of a stored employee: its ETag before review writes that changed only the list. */
+function dataEtagOf(employee: EmployeeState): string {
+  return employee.meta.dataEtag ?? employee.etag;
+}
+
+/**
+ * True while the target copy's data is still what this move last wrote: the version the previous
+ * round reported, or (first round, retried) the insert's own write, which any PATCH replaces.
+ */
+function ownsTargetData(target: EmployeeState, move: CopyInput, marker: string): boolean {
+  if (move.ownedEtag === undefined) return target.meta.writeId === marker;
+  return target.etag === move.ownedEtag || target.meta.dataEtag === move.ownedEtag;
+}
+
+/**
+ * Writes the source's reviews into the target, each only where the move still owns it: absent
+ * there (written only if still absent) or the move's own copy (replaced only if still that
+ * version, and only when it differs). A review written on the target is left as it is.
+ *
+ * @throws {ThrottledError} when a review or the employee changed meanwhile (the activity retries).
+ * @throws {NotFoundError} `EmployeeNotFound` when the target copy was deleted meanwhile.
+ */
+async function copyReviews(
+  table: TableClient,
+  move: MoveInput,
+  reviews: readonly StoredEntity[],
+  marker: string,
+): Promise<void> {
+  if (reviews.length === 0) return;
+  const existing = new Map(
+    (
+      await readWholeRange(table, {
+        partitionKey: departmentPartitionKey(move.toDepartment),
+        ...reviewRowKeyRange(move.employeeId),
+      })
+    ).map((review) => [review.rowKey, review]),
+  );
+  const conditions = new Map<string, string | null>();
+  const writes: StoredProperties[] = [];
+  for (const review of reviews) {
+    const copy: StoredProperties = { ...review, [MOVE_MARKER_PROPERTY]: marker };
+    const stored = existing.get(review.rowKey);
+    if (stored && (stored[MOVE_MARKER_PROPERTY] !== marker || sameData(stored, copy))) continue;
+    conditions.set(review.rowKey, stored ? stored.etag : null);
+    writes.push(copy);
+  }
+  await writeReviewEntities(table, move.toDepartment, move.employeeId, writes, conditions);
+}
+
+/** True when two stored entities hold the same properties (keys, ETags and timestamps aside). */
+function sameData(a: StoredProperties, b: StoredProperties): boolean {
+  const data = (entity: StoredProperties): [string, unknown][] =>
+    Object.entries(entity)
+      .filter(([name]) => !['partitionKey', 'rowKey', 'etag', 'timestamp'].includes(name))
+      .filter(([name]) => !name.startsWith('odata.'))
+      .sort(([x], [y]) => x.localeCompare(y));
+  return JSON.stringify(data(a)) === JSON.stringify(data(b));
 }
 
 /** The employee data for the target, with its photo copied to the target department's name. */
@@ -155,9 +258,10 @@ async function targetData(
  * first (a conditional merge), then the data with the directory's update — employee, email copy
  * and last-name index entities in one transaction, conditional on the version just merged.
  *
- * @returns whether anything was rewritten.
+ * @returns whether anything was rewritten, and the data ETag the copy has now.
  * @throws {ConflictError} `EmailTaken` when the source's new email is taken in the target.
- * @throws {ThrottledError} when the target copy changed meanwhile (the activity is retried).
+ * @throws {ThrottledError} when the target copy changed meanwhile (the activity is retried, and
+ *   decides again whether the move still owns it).
  */
 async function refreshTarget(
   context: DirectoryContext,
@@ -166,7 +270,7 @@ async function refreshTarget(
   data: EmployeeData,
   photo: { photoBlob: string; photoType: unknown },
   move: MoveInput,
-): Promise<boolean> {
+): Promise<{ copied: boolean; targetEtag: string }> {
   const { photoBlob, photoType } = photo;
   const current = target.data;
   const same =
@@ -177,7 +281,7 @@ async function refreshTarget(
     current.photoUrl === data.photoUrl &&
     (target.entity[PHOTO_BLOB_PROPERTY] ?? '') === photoBlob &&
     (target.entity[PHOTO_TYPE_PROPERTY] ?? '') === photoType;
-  if (same) return false;
+  if (same) return { copied: false, targetEtag: dataEtagOf(target) };
   let etag: string | undefined;
   try {
     ({ etag } = await table.updateEntity(
@@ -186,6 +290,9 @@ async function refreshTarget(
         rowKey: employeeRowKey(move.employeeId),
         [PHOTO_BLOB_PROPERTY]: photoBlob,
         [PHOTO_TYPE_PROPERTY]: photoType,
+        // Only the blob's name changed, not the data a client saw: a retry that finds this merge
+        // (the update below not yet done) still recognises the version the move owns.
+        [DATA_ETAG_PROPERTY]: dataEtagOf(target),
       },
       'Merge',
       { etag: target.etag },
@@ -194,7 +301,7 @@ async function refreshTarget(
     if (isPreconditionFailed(error)) throw targetChanged(move);
     throw toDomainError(error);
   }
-  await updateEmployee(
+  const updated = await updateEmployee(
     context,
     move.toDepartment,
     move.employeeId,
@@ -210,7 +317,7 @@ async function refreshTarget(
     if (error instanceof PreconditionFailedError) throw targetChanged(move);
     throw error;
   });
-  return true;
+  return { copied: true, targetEtag: updated.etag };
 }
 
 function targetChanged(move: MoveInput): ThrottledError {

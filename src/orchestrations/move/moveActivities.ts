@@ -5,7 +5,7 @@
 import { reconcileEmployeeIndexes } from '../../indexing/indexMaintenance';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
 import type { OrchestrationServices } from '../services';
-import { copyEmployeeToTarget, type CopyResult } from './copyToTarget';
+import { copyEmployeeToTarget, type CopyInput, type CopyResult } from './copyToTarget';
 import type { ReindexInput } from './moveOrchestrator';
 import type { MoveInput } from './moveRequest';
 import {
@@ -27,7 +27,7 @@ export function validateMoveActivity(
 /** Activity: {@link copyEmployeeToTarget}. */
 export function copyToTargetActivity(
   services: OrchestrationServices,
-  move: MoveInput,
+  move: CopyInput,
 ): Promise<CopyResult | Refusal> {
   return refuseOnPermanentError(() =>
     copyEmployeeToTarget(services.directory, services.photos, move),

@@ -6,14 +6,15 @@
  *
  * Deterministic: no I/O, no clock, no randomness here — every effect is an activity, and every
  * activity is safe to run again (the runtime may replay any of them after a crash). Until the
- * removal, the source is intact and the target copy is invisible to nobody but harmless; a failed
- * validation or copy leaves nothing moved.
+ * removal, the source is intact; the target copy is visible and writable from its insert on, and a
+ * later round never rewrites what was edited there (copyToTarget.ts); a failed validation or copy
+ * leaves nothing moved.
  */
 import type { OrchestrationContext, Task } from 'durable-functions';
 import { Activities } from '../names';
 import { isRefusal, refusalError } from '../refusal';
 import { activityRetryOptions } from '../retryPolicy';
-import type { CopyResult } from './copyToTarget';
+import type { CopyInput, CopyResult } from './copyToTarget';
 import { MAX_COPY_ROUNDS, type MoveInput, type MoveRequest } from './moveRequest';
 import type { MovePlan, RemoveInput, RemoveResult } from './moveSteps';
 
@@ -70,12 +71,16 @@ export function* moveEmployeeOrchestrator(
   const moving: MoveInput = { ...move, incarnation: plan.incarnation };
 
   // Copy, then remove only the version copied. An edit of the source in between makes the
-  // removal answer `sourceChanged`: copy again (refreshing the target), remove again.
+  // removal answer `sourceChanged`: copy again (refreshing the target unless it was edited
+  // there meanwhile), remove again.
   let copy: CopyResult | undefined;
   for (let round = 1; round <= MAX_COPY_ROUNDS; round++) {
     context.df.setCustomStatus({ step: 'copy', round });
+    // The next round refreshes only the target version this round wrote: an edit of the target
+    // made during the move wins (copyToTarget.ts).
+    const copyInput: CopyInput = { ...moving, ownedEtag: copy?.targetEtag };
     copy = settled<CopyResult>(
-      yield context.df.callActivityWithRetry(Activities.copyToTarget, retry, moving),
+      yield context.df.callActivityWithRetry(Activities.copyToTarget, retry, copyInput),
     );
     const target: ReindexInput = { department: move.toDepartment, employeeId: move.employeeId };
     settled(yield context.df.callActivityWithRetry(Activities.reindexEmployee, retry, target));

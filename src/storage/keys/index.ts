@@ -63,3 +63,4 @@ export * from './queues';
 export * from './continuation';
 export * from './outbox';
 export * from './archive';
+export * from './operations';

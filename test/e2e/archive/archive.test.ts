@@ -1,7 +1,8 @@
 /**
  * Archive over HTTP through the local host's queue trigger: 202 + Location, then the employee is
  * gone from the directory and every index and present in the archive; a message that always fails
- * ends in `<queue>-poison` after maxDequeueCount deliveries.
+ * ends in `<queue>-poison` after maxDequeueCount deliveries; the same request delivered again after
+ * the employee was re-created touches neither the new employee nor the first archive record.
  */
 import { startHost, type RunningHost } from '../../support/host';
 import { asAdmin } from '../../support/principals';
@@ -126,4 +127,64 @@ it('moves a message that always fails to the poison queue after maxDequeueCount'
   );
   expect(peeked).toHaveLength(1);
   expect(host.output()).toMatch(/Not an archive request/);
+}, 90_000);
+
+it('a redelivered archive request leaves the re-created employee and the first archive record intact', async () => {
+  // Queues deliver at least once: a host may crash after the function returned, before the
+  // message delete, and the same request comes again — here after the employee was re-created.
+  await send('PUT', '/departments/Sales', {});
+  const employee = {
+    employeeId: '000224',
+    firstName: 'First',
+    lastName: 'Once',
+    email: 'once@contoso.com',
+  };
+  expect((await send('POST', '/departments/Sales/employees', employee)).status).toBe(201);
+  // The message `POST .../archive` enqueues, byte for byte (src/archive/archiveRequests.ts): it
+  // names the incarnation the request was accepted for.
+  const stored = await testClients()
+    .table(env.EMPLOYEES_TABLE)
+    .getEntity<{ Incarnation: string }>('Sales', 'empid_000224');
+  const message = encodeQueueMessage({
+    v: 2,
+    department: 'Sales',
+    employeeId: '000224',
+    incarnation: stored.Incarnation,
+  });
+
+  expect((await send('POST', '/departments/Sales/employees/000224/archive')).status).toBe(202);
+  const first = await eventually(
+    () => send('GET', '/archive/departments/Sales/employees/000224'),
+    (r) => r.status === 200,
+  );
+  expect(first.json).toEqual(expect.objectContaining({ firstName: 'First' }));
+  expect((await send('GET', '/departments/Sales/employees/000224')).status).toBe(404);
+
+  const again = { ...employee, firstName: 'Again' };
+  expect((await send('POST', '/departments/Sales/employees', again)).status).toBe(201);
+  await testClients().queue(env.ARCHIVE_QUEUE).sendMessage(message);
+  // The worker logs each request it handles: wait for the second of this incarnation.
+  const handled = new RegExp(
+    `Archive Sales/000224 incarnation ${stored.Incarnation} \\(delivery \\d+\\): (\\w+)`,
+    'g',
+  );
+  const outcomes = async (): Promise<string[]> =>
+    [...host.output().matchAll(handled)].map((match) => match[1]!);
+  expect(await eventually(outcomes, (seen) => seen.length >= 2)).toHaveLength(2);
+
+  // The re-created employee is intact, and so is the first archive record.
+  const current = await send('GET', '/departments/Sales/employees/000224');
+  expect(current.status).toBe(200);
+  expect(current.json).toEqual(expect.objectContaining({ firstName: 'Again', lastName: 'Once' }));
+  const record = await send('GET', '/archive/departments/Sales/employees/000224');
+  expect(record.status).toBe(200);
+  expect(record.json).toEqual(first.json);
+  expect(record.headers.get('etag')).toBe(first.headers.get('etag'));
+  const archived: string[] = [];
+  for await (const e of testClients().table(env.ARCHIVE_TABLE).listEntities()) {
+    if (String(e.rowKey).includes('000224')) archived.push(String(e.rowKey));
+  }
+  expect(archived).toHaveLength(1);
+  // The second delivery was for an incarnation that is gone: it touched nothing.
+  expect(await outcomes()).toEqual(['archived', 'superseded']);
 }, 90_000);

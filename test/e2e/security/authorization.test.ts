@@ -319,6 +319,24 @@ function routeTable({ dept, elsewhere }: Departments): Record<string, Row> {
         },
       ],
     },
+    'GET operations': {
+      probes: [{ path: '/operations', allowed: ['admin'], status: 200 }],
+    },
+    'GET operations/poison/{queue}': {
+      // Not one of the app's queues: refused before any storage call.
+      probes: [{ path: '/operations/poison/no-such-queue', allowed: ['admin'], status: 400 }],
+    },
+    'POST operations/poison/{queue}/replay': {
+      readsJson: true,
+      probes: [
+        {
+          path: '/operations/poison/no-such-queue/replay',
+          allowed: ['admin'],
+          status: 400,
+          json: { max: 0 },
+        },
+      ],
+    },
   };
 }
 

@@ -38,6 +38,7 @@ it('shards org-wide last-name entities at LASTNAME_INDEX_SHARD_CHARS', async () 
     for await (const e of stores.index.listEntities<{ Members: string }>({
       queryOptions: { filter: odata`PartitionKey eq ${'lastname_jones'}` },
     })) {
+      if (e.rowKey === '~fence') continue; // written with every change (lastNameStoreChange.test.ts)
       expect(e.Members.length).toBeLessThanOrEqual(200);
       shards.push(String(e.rowKey));
     }

@@ -20,6 +20,7 @@ it('shards a long member list over part_000, part_001, ... and shrinks it again'
     for await (const e of table.listEntities<{ Members: string }>({
       queryOptions: { filter: odata`PartitionKey eq ${'lastname_jones'}` },
     })) {
+      if (e.rowKey === '~fence') continue; // written with every change (lastNameStoreChange.test.ts)
       shards.push(e);
       expect(e.Members.length).toBeLessThanOrEqual(200);
     }

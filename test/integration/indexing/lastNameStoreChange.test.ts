@@ -2,15 +2,20 @@
  * A conditional change of an org-wide member list (`LastNameStore.change`), as the outbox drain
  * uses it: the list is its own fence. Whatever a change does — even nothing — a change made from
  * an older snapshot fails after it, in both stores; and a list once there never goes back to
- * absent, since a create from a snapshot that found it absent could not tell.
+ * absent, since a create from a snapshot that found it absent could not tell. The single-member
+ * `add` and `remove` (the v1 reconcile, the audit's repairs) keep both rules too.
  */
+import { odata } from '@azure/data-tables';
 import { blobLastNameStore } from '../../../src/indexing/lastNameBlobStore';
 import { entityLastNameStore } from '../../../src/indexing/lastNameEntityStore';
-import type { LastNameStore } from '../../../src/indexing/lastNameStore';
+import { encodeMember, type LastNameStore } from '../../../src/indexing/lastNameStore';
+import { orgLastNamePartitionKey } from '../../../src/storage/keys';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 
 const ann = { department: 'Sales', employeeId: '000001' };
 const bob = { department: 'Sales', employeeId: '000002' };
+const cat = { department: 'Sales', employeeId: '000003' };
+const dan = { department: 'Sales', employeeId: '000004' };
 
 describe.each(['entity', 'blob'] as const)('member lists in the %s store', (mode) => {
   let store: LastNameStore;
@@ -47,6 +52,30 @@ describe.each(['entity', 'blob'] as const)('member lists in the %s store', (mode
     expect((await store.all()).has('smith')).toBe(false); // an empty list indexes nobody
   });
 
+  it('keeps a list that `remove` emptied, so that a create from when it was absent fails', async () => {
+    const absent = await store.snapshot('ng');
+    await store.add('Ng', ann);
+    await store.remove('Ng', ann);
+    expect(await store.members('ng')).toEqual([]);
+    expect((await store.all()).has('ng')).toBe(false); // an empty list indexes nobody
+    // Had `remove` deleted the emptied list, this change from before it existed would apply.
+    expect(await store.change(absent, [bob], [])).toBeUndefined();
+    expect(await store.members('ng')).toEqual([]);
+  });
+
+  it('refuses a change from a snapshot older than an add or a remove, whatever shard they wrote', async () => {
+    // 40 characters a shard: Ann and Bob fill the first, Cat and Dan go to the second.
+    for (const member of [ann, bob, cat]) await store.add('Jones', member);
+    const beforeAdd = await store.snapshot('jones');
+    await store.add('Jones', dan);
+    // Removing Ann writes only the first shard: it must still fail, as it was decided without Dan.
+    expect(await store.change(beforeAdd, [], [ann])).toBeUndefined();
+    const beforeRemove = await store.snapshot('jones');
+    await store.remove('Jones', dan);
+    expect(await store.change(beforeRemove, [], [ann])).toBeUndefined();
+    expect(await store.members('jones')).toEqual([ann, bob, cat]);
+  });
+
   it('keeps an emptied list, so that a create from when it was absent fails', async () => {
     const absent = await store.snapshot('jones');
     expect(await store.change(await store.snapshot('jones'), [ann, bob], [])).toBeDefined();
@@ -59,21 +88,26 @@ describe.each(['entity', 'blob'] as const)('member lists in the %s store', (mode
   });
 });
 
-describe('the blob store', () => {
-  it('keeps a list that `remove` emptied, so that a create from when it was absent fails', async () => {
-    const container = testClients().container(uniqueName('lnremove'));
-    const store = blobLastNameStore(container);
+describe('the entity store', () => {
+  it('keeps a shard that `remove` emptied, listing nobody', async () => {
+    const table = testClients().table(uniqueTableName('LnRemove'));
+    const store = entityLastNameStore(table, { maxShardChars: 40 });
     try {
-      const absent = await store.snapshot('ng');
-      await store.add('Ng', ann);
-      await store.remove('Ng', ann);
-      expect(await store.members('ng')).toEqual([]);
-      expect((await store.all()).has('ng')).toBe(false); // an empty list indexes nobody
-      // Had `remove` deleted the emptied blob, this change from before it existed would apply.
-      expect(await store.change(absent, [bob], [])).toBeUndefined();
-      expect(await store.members('ng')).toEqual([]);
+      for (const member of [ann, bob, cat]) await store.add('Ng', member);
+      await store.remove('Ng', cat);
+      const shards: Record<string, unknown>[] = [];
+      for await (const entity of table.listEntities<Record<string, unknown>>({
+        queryOptions: { filter: odata`PartitionKey eq ${orgLastNamePartitionKey('ng')}` },
+      })) {
+        shards.push(entity);
+      }
+      expect(shards.map((e) => [e.rowKey, e.Members ?? null])).toEqual([
+        ['part_000', JSON.stringify([encodeMember(ann), encodeMember(bob)])],
+        ['part_001', '[]'],
+        ['~fence', null],
+      ]);
     } finally {
-      await container.deleteIfExists();
+      await table.deleteTable();
     }
   });
 });

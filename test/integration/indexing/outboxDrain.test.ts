@@ -13,6 +13,8 @@ import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
 import { drainOutbox, type DrainStep } from '../../../src/indexing/outboxDrain';
 import { sweepOutboxes } from '../../../src/indexing/outboxSweep';
 import {
+  DEPARTMENT_LIST_PARTITION_KEY,
+  departmentListRowKey,
   departmentPartitionKey,
   emailIndexPartitionKey,
   idIndexPartitionKey,
@@ -134,6 +136,22 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
     const report = await sweepOutboxes(fx.stores);
     expect(report).toMatchObject({ departments: 1, rows: 3, failed: [] });
     await expectConverged();
+  });
+
+  it('sweeps the outbox of a department missing from the listing', async () => {
+    await changeThree();
+    await fx.clients.queue(fx.names.queue).clearMessages();
+    // Its creating PUT failed between the department entity and its listing.
+    await fx.stores.employees.deleteEntity(
+      DEPARTMENT_LIST_PARTITION_KEY,
+      departmentListRowKey('Sales'),
+    );
+    const report = await sweepOutboxes(fx.stores);
+    expect(report).toMatchObject({ departments: 1, rows: 3, failed: [] });
+    // Every index caught up; only the listing is still missing (the audit repairs it).
+    expect(await fx.drift()).toEqual(['departmentListing: missing 1, stale 0']);
+    expect(await outboxRows()).toEqual([]);
+    expect(await members('taylor')).toEqual(['000001']);
   });
 
   it('writes from the newest state when a drainer holding a stale read resumes after another drained a newer change', async () => {

@@ -6,6 +6,7 @@
  * harmless.
  */
 import { departmentListingEntity } from '../../../src/directory/departmentEntity';
+import { DEPARTMENT_LIST_PARTITION_KEY, departmentListRowKey } from '../../../src/storage/keys';
 import { lastNameIndexEntity } from '../../../src/directory/lastNameIndex';
 import { reconcileEmployeeIndexes } from '../../../src/indexing/indexMaintenance';
 import { totalOf, type CountsByIndex } from '../../../src/orchestrations/audit/auditCounts';
@@ -142,4 +143,25 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
   const beforeAgain = await world.snapshot();
   expect(totalOf(await audit(true))).toMatchObject({ missing: 0, stale: 0, repaired: 0 });
   expect(await world.snapshot()).toEqual(beforeAgain);
+});
+
+it('audits a department missing from the listing, and lists it again', async () => {
+  // Marketing's creating PUT failed between the department entity and its listing.
+  await world.employees.deleteEntity(
+    DEPARTMENT_LIST_PARTITION_KEY,
+    departmentListRowKey('Marketing'),
+  );
+  expect((await world.directory.departments.list()).items.map((d) => d.name)).toEqual(['Sales']);
+
+  const found = await audit(false);
+  expect(found.departmentListing).toEqual({ checked: 2, missing: 1, stale: 0, repaired: 0 });
+  // Its employees were audited too: 5 email copies of Marketing among the 17.
+  expect(found.emailCopies).toMatchObject({ checked: 17 });
+
+  expect((await audit(true)).departmentListing).toMatchObject({ missing: 1, repaired: 1 });
+  expect((await world.directory.departments.list()).items.map((d) => d.name)).toEqual([
+    'Marketing',
+    'Sales',
+  ]);
+  expect(totalOf(await audit(false))).toMatchObject({ missing: 0, stale: 0 });
 });

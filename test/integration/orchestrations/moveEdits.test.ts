@@ -2,14 +2,12 @@
  * A move against edits made while it runs, and a moved employee's photo (real Azurite): the
  * activities are driven as the orchestrator drives them (copy, re-point, remove; copy again while
  * the removal reports that the source changed).
+ *
+ * The copy is visible in the target from its insert on, so a PATCH or a review PUT there answers
+ * 200 and must survive the move's later rounds and a repeated try of the copy activity.
  */
-import {
-  copyToTargetActivity,
-  removeFromSourceActivity,
-} from '../../../src/orchestrations/move/moveActivities';
-import type { CopyResult } from '../../../src/orchestrations/move/copyToTarget';
-import { MAX_COPY_ROUNDS, type MoveInput } from '../../../src/orchestrations/move/moveRequest';
-import { isRefusal } from '../../../src/orchestrations/refusal';
+import { copyToTargetActivity } from '../../../src/orchestrations/move/moveActivities';
+import type { MoveInput } from '../../../src/orchestrations/move/moveRequest';
 import {
   PHOTO_SWEEP_GRACE_MS,
   photoReadUrl,
@@ -19,7 +17,7 @@ import {
 } from '../../../src/photos/photos';
 import { accountKeySigner } from '../../../src/storage/blobSas';
 import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
-import { createWorld, seed, type TestWorld } from './support';
+import { createWorld, runCopyAndRemove as copyRounds, seed, type TestWorld } from './support';
 import { pngImage } from '../../support/images';
 
 let world: TestWorld;
@@ -49,25 +47,8 @@ const move: MoveInput = {
   moveId: 'instance-1',
 };
 
-/**
- * Copy and remove as the orchestrator does, running `meanwhile` once between the first copy and
- * the first removal.
- *
- * @returns how many copies it took.
- */
-async function runCopyAndRemove(meanwhile: () => Promise<void> = async () => {}): Promise<number> {
-  for (let round = 1; round <= MAX_COPY_ROUNDS; round++) {
-    const copy = await copyToTargetActivity(world.services, move);
-    if (isRefusal(copy)) throw new Error(copy.refused.message);
-    if (round === 1) await meanwhile();
-    const removal = await removeFromSourceActivity(world.services, {
-      ...move,
-      copied: copy as CopyResult,
-    });
-    if (isRefusal(removal)) throw new Error(removal.refused.message);
-    if (!('sourceChanged' in removal)) return round;
-  }
-  throw new Error('the source kept changing');
+function runCopyAndRemove(meanwhile?: () => Promise<void>): Promise<number> {
+  return copyRounds(world.services, move, meanwhile);
 }
 
 it('carries an edit and a new review made between the copy and the removal to the target', async () => {
@@ -185,3 +166,96 @@ it('moves the photo: the target serves it, and the source sweep leaves it alone'
   expect(names).toEqual([moved.photoUrl!.slice(moved.photoUrl!.indexOf('Marketing/'))]);
   expect((await fetch((await photoReadUrl(deps, 'Marketing', '000001')).url)).status).toBe(200);
 }, 20_000);
+
+/** Matches a transaction that updates the employee's primary entity in the target. */
+function updatesTargetEmployee(body: string): boolean {
+  const target = `(PartitionKey='Marketing',RowKey='empid_000001') HTTP/1.1`;
+  return body
+    .split('\r\n')
+    .some((line) => /^(PUT|MERGE|PATCH) /.test(line) && line.endsWith(target));
+}
+
+async function expectGoneFromSource(): Promise<void> {
+  await expect(world.directory.employees.get('Sales', '000001')).rejects.toMatchObject({
+    code: 'EmployeeNotFound',
+  });
+  expect((await world.directory.departments.get('Sales')).value.employeeCount).toBe(0);
+  expect((await world.directory.departments.get('Marketing')).value.employeeCount).toBe(2);
+}
+
+it('keeps a PATCH of the target copy when the source changed too and the move copies again', async () => {
+  const { directory } = world;
+  const rounds = await copyRounds(world.services, move, async () => {
+    await directory.employees.patch('Marketing', '000001', { firstName: 'Edited' });
+    await directory.employees.patch('Sales', '000001', { age: 41 });
+  });
+
+  expect(rounds).toBe(2);
+  // The target was edited during the move: it wins, its PATCH is not rewritten.
+  expect((await directory.employees.get('Marketing', '000001')).value).toMatchObject({
+    firstName: 'Edited',
+    lastName: 'Jones',
+  });
+  await expectGoneFromSource();
+});
+
+it('keeps a PATCH of the target copy when the copy activity runs again', async () => {
+  const { directory, services } = world;
+  const first = await copyToTargetActivity(services, move);
+  expect(first).toMatchObject({ copied: true });
+  await directory.employees.patch('Marketing', '000001', { firstName: 'Edited' });
+
+  // The runtime runs the first round's copy again (its answer was lost): same input.
+  expect(await copyToTargetActivity(services, move)).toMatchObject({ copied: false });
+
+  expect((await directory.employees.get('Marketing', '000001')).value.firstName).toBe('Edited');
+  expect(await copyRounds(services, move)).toBe(1);
+  expect((await directory.employees.get('Marketing', '000001')).value.firstName).toBe('Edited');
+  await expectGoneFromSource();
+});
+
+it("keeps a review PUT on the target, and still carries the source's new review", async () => {
+  const { directory } = world;
+  const rounds = await copyRounds(world.services, move, async () => {
+    await directory.reviews.put('Marketing', '000001', 2023, {
+      managerRating: 8,
+      peerRating: 8,
+      comments: 'written on the target',
+    });
+    await directory.reviews.put('Sales', '000001', 2024, {
+      managerRating: 5,
+      peerRating: 5,
+      comments: 'new in the source',
+    });
+  });
+
+  expect(rounds).toBe(2);
+  expect((await directory.reviews.list('Marketing', '000001')).items).toEqual([
+    expect.objectContaining({ year: 2023, managerRating: 8, comments: 'written on the target' }),
+    expect.objectContaining({ year: 2024, comments: 'new in the source' }),
+  ]);
+  await expectGoneFromSource();
+});
+
+it("keeps a PATCH of the target that lands between the refresh's read and its transaction", async () => {
+  const { directory, services } = world;
+  const first = await copyToTargetActivity(services, move);
+  if (!('copied' in first)) throw new Error('refused');
+  await directory.employees.patch('Sales', '000001', { lastName: 'Smith' });
+
+  // The second round decided to refresh (the target was still its copy); hold its transaction.
+  const gate = holdFirstBatch(world.employees, updatesTargetEmployee);
+  const second = copyToTargetActivity(services, { ...move, ownedEtag: first.targetEtag });
+  await gate.reached;
+  await directory.employees.patch('Marketing', '000001', { firstName: 'Edited' });
+  gate.release();
+  // The refresh lost its condition: the activity fails and the runtime runs it again.
+  await expect(second).rejects.toMatchObject({ code: 'StorageBusy' });
+  const retried = await copyToTargetActivity(services, { ...move, ownedEtag: first.targetEtag });
+  expect(retried).toMatchObject({ copied: false });
+
+  expect((await directory.employees.get('Marketing', '000001')).value).toMatchObject({
+    firstName: 'Edited',
+    lastName: 'Jones',
+  });
+});

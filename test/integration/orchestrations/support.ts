@@ -8,6 +8,13 @@ import { discardChanges } from '../../../src/directory/changes';
 import { createContext } from '../../../src/directory/context';
 import { createDirectory, type Directory } from '../../../src/directory/directory';
 import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
+import type { CopyResult } from '../../../src/orchestrations/move/copyToTarget';
+import {
+  copyToTargetActivity,
+  removeFromSourceActivity,
+} from '../../../src/orchestrations/move/moveActivities';
+import { MAX_COPY_ROUNDS, type MoveInput } from '../../../src/orchestrations/move/moveRequest';
+import { isRefusal } from '../../../src/orchestrations/refusal';
 import type { OrchestrationServices } from '../../../src/orchestrations/services';
 import type { StorageClients } from '../../../src/storage/clients';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
@@ -114,4 +121,28 @@ export function people(
       email: `p${id}@contoso.com`,
     };
   });
+}
+
+/**
+ * Copy and remove as the move orchestrator does (each round refreshes only the target version the
+ * previous round wrote), running `meanwhile` once between the first copy and the first removal.
+ *
+ * @returns how many copies it took.
+ */
+export async function runCopyAndRemove(
+  services: OrchestrationServices,
+  move: MoveInput,
+  meanwhile: () => Promise<void> = async () => {},
+): Promise<number> {
+  let copy: CopyResult | undefined;
+  for (let round = 1; round <= MAX_COPY_ROUNDS; round++) {
+    const result = await copyToTargetActivity(services, { ...move, ownedEtag: copy?.targetEtag });
+    if (isRefusal(result)) throw new Error(result.refused.message);
+    copy = result;
+    if (round === 1) await meanwhile();
+    const removal = await removeFromSourceActivity(services, { ...move, copied: copy });
+    if (isRefusal(removal)) throw new Error(removal.refused.message);
+    if (!('sourceChanged' in removal)) return round;
+  }
+  throw new Error('the source kept changing');
 }

@@ -9,13 +9,20 @@
  * the ETags moved); outside it (`perCall`) the reset reaches `MessageStats`, which starts a new
  * round.
  *
- * And the bound: an increment that keeps losing stops retrying once its marker could be forgotten
- * (the retry window), rather than risk counting twice.
+ * And the bounds: an increment that keeps losing stops retrying once its marker could be forgotten
+ * (the retry window), rather than risk counting twice; a marker is never forgotten for newer ones
+ * within that window; and a day's markers are pruned by the next day's first increment.
  */
 import { RestError, type TableClient } from '@azure/data-tables';
 import { ThrottledError } from '../../../src/errors';
 import { MessageStats } from '../../../src/stats/messageStats';
-import { OPERATION_RETRY_WINDOW_MS } from '../../../src/stats/recentOperations';
+import {
+  MAX_REMEMBERED_OPERATIONS,
+  OPERATION_MEMORY_MS,
+  OPERATION_RETRY_WINDOW_MS,
+  rememberOperation,
+} from '../../../src/stats/recentOperations';
+import { employeePartitionKey, hourlyStatsRowKey } from '../../../src/storage/keys';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();
@@ -120,5 +127,49 @@ describe('a retried message-count increment', () => {
     );
     expect(raced).toBe(true);
     expect((await other.hourly('Sales', '009100', at))[5]).toBe(110);
+  });
+
+  it('is counted once when its late retry comes after a thousand newer increments', async () => {
+    const at = new Date('2026-03-04T05:06:07Z');
+    const employeeId = '009200';
+    const other = new MessageStats(clients.table(tableName));
+    const lossy = testClients().table(tableName);
+    const seen = loseFirstCommittedAnswer(lossy, 'perCall', async () => {
+      await other.record('Sales', employeeId, { at, count: 100 });
+      // Then as many newer increments as the markers can hold, and one more, each adding its id
+      // the way `record` does (a writer refused at the bound adds nothing).
+      const key = {
+        partitionKey: employeePartitionKey('Sales', employeeId),
+        rowKey: hourlyStatsRowKey(at),
+      };
+      let list = (await lossy.getEntity<{ RecentOperations: string }>(key.partitionKey, key.rowKey))
+        .RecentOperations;
+      for (let n = 0; n <= MAX_REMEMBERED_OPERATIONS; n++) {
+        list =
+          rememberOperation(list, (0xa0000 + n).toString(16).padStart(16, '0'), new Date()) ?? list;
+      }
+      await lossy.updateEntity({ ...key, RecentOperations: list }, 'Merge');
+    });
+    await new MessageStats(lossy).record('Sales', employeeId, { at });
+
+    expect(seen().dropped).toBe(1);
+    expect((await other.hourly('Sales', employeeId, at))[5]).toBe(101);
+  });
+
+  it("prunes a day's markers with the next day's first increment", async () => {
+    const employeeId = '009300';
+    const day = new Date('2026-03-04T23:59:00Z');
+    let now = Date.parse('2026-03-04T23:59:00Z');
+    const stats = new MessageStats(clients.table(tableName), () => new Date(now));
+    await stats.record('Sales', employeeId, { at: day });
+    const key = [employeePartitionKey('Sales', employeeId), hourlyStatsRowKey(day)] as const;
+    const markers = async (): Promise<unknown> =>
+      (await clients.table(tableName).getEntity(...key)).RecentOperations;
+    expect(await markers()).toMatch(/^[0-9a-f]{16}\.[0-9a-z]+$/);
+
+    now += OPERATION_MEMORY_MS + 60_000;
+    await stats.record('Sales', employeeId, { at: new Date(now) });
+    expect(await markers()).toBe('');
+    expect((await stats.hourly('Sales', employeeId, day))[23]).toBe(1);
   });
 });

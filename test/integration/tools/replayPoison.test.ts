@@ -1,15 +1,12 @@
 /**
- * tools/replay-poison.ts: poison messages go back to their queue unchanged, sent before they are
- * deleted; --max bounds the move, --dry-run changes nothing; the command line prints each id.
+ * tools/replay-poison.ts, the command line over src/operations/poisonQueues.ts (whose routine is
+ * tested in test/integration/operations/poisonQueues.test.ts): it reads its arguments and prints
+ * each moved message id.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import {
-  parseReplayArgs,
-  replayPoisonMessages,
-  type ReplayedMessage,
-} from '../../../tools/replay-poison';
+import { parseReplayArgs } from '../../../tools/replay-poison';
 import { decodeQueueMessage, sendJsonMessage } from '../../../src/storage/queue';
 import { poisonQueueName } from '../../../src/storage/keys';
 import { testClients, uniqueName } from '../../support/storage';
@@ -48,51 +45,7 @@ async function drain(queueName: string): Promise<unknown[]> {
   }
 }
 
-const employeeIds = (payloads: unknown[]): string[] =>
-  payloads.map((p) => (p as { employeeId: string }).employeeId).sort();
-
 describe('replay-poison', () => {
-  it('moves every poison message back to its queue with the same text', async () => {
-    const { name, ids } = await poisonedQueue(40); // more than one 32-message receive
-    const seen: ReplayedMessage[] = [];
-    const moved = await replayPoisonMessages(clients, name, { onMessage: (m) => seen.push(m) });
-
-    expect(moved.map((m) => m.messageId).sort()).toEqual([...ids].sort());
-    expect(seen).toHaveLength(40);
-    expect(employeeIds(await drain(name))).toEqual(
-      Array.from({ length: 40 }, (_, i) => String(i + 1).padStart(6, '0')).sort(),
-    );
-    expect(await drain(poisonQueueName(name))).toEqual([]);
-  });
-
-  it('moves at most --max messages and leaves the rest in the poison queue', async () => {
-    const { name } = await poisonedQueue(5);
-    const moved = await replayPoisonMessages(clients, name, { max: 2 });
-
-    expect(moved).toHaveLength(2);
-    expect(await drain(name)).toHaveLength(2);
-    // The other three were never received, so they are still visible.
-    const { peekedMessageItems } = await clients
-      .queue(poisonQueueName(name))
-      .peekMessages({ numberOfMessages: 32 });
-    expect(peekedMessageItems).toHaveLength(3);
-  });
-
-  it('lists the messages on a dry run without moving or hiding them', async () => {
-    const { name, ids } = await poisonedQueue(3);
-    const listed = await replayPoisonMessages(clients, name, { dryRun: true });
-
-    expect(listed.map((m) => m.messageId).sort()).toEqual([...ids].sort());
-    expect(await clients.queue(name).exists()).toBe(false);
-    expect(await drain(poisonQueueName(name))).toHaveLength(3);
-  });
-
-  it('does nothing when there is no poison queue, and refuses a poison queue name', async () => {
-    const name = uniqueName('replay');
-    await expect(replayPoisonMessages(clients, name)).resolves.toEqual([]);
-    await expect(replayPoisonMessages(clients, `${name}-poison`)).rejects.toThrow(/poison queue/);
-  });
-
   it('reads its command line', () => {
     expect(parseReplayArgs(['archive-requests'])).toEqual({
       queueName: 'archive-requests',

@@ -2,6 +2,7 @@ import {
   IDS_PER_PROPERTY,
   MAX_IDS_PER_LAST_NAME,
   lastNameIndexEntity,
+  lastNameIndexRemoval,
   readLastNameIndex,
   withIds,
   withoutIds,
@@ -64,5 +65,39 @@ describe('last-name index entity', () => {
       '000003',
     ]);
     expect(withoutIds(['000001', '000002'], ['000001'])).toEqual(['000002']);
+  });
+});
+
+describe('removing ids from an index entity read from a cache', () => {
+  const index = { value: { lastName: 'smith', ids: ['000001', '000002'] }, etag: 'W/"e1"' };
+
+  it('rewrites it without them, conditional on the ETag read', () => {
+    const { action, ids } = lastNameIndexRemoval('Ops', index, ['000002']);
+    expect(ids).toEqual(['000001']);
+    expect(action[0]).toBe('update');
+    expect(action[2]).toBe('Replace');
+    expect(action[3]).toEqual({ etag: 'W/"e1"' });
+    expect(readLastNameIndex(action[1] as Record<string, unknown>)?.ids).toEqual(['000001']);
+  });
+
+  it('deletes it, conditional on the ETag read, when none are left', () => {
+    const { action, ids } = lastNameIndexRemoval('Ops', index, ['000001', '000002']);
+    expect(ids).toEqual([]);
+    expect(action).toEqual([
+      'delete',
+      { partitionKey: 'Ops', rowKey: 'lastname_smith' },
+      { etag: 'W/"e1"' },
+    ]);
+  });
+
+  it('still holds it to the ETag read when it lists none of them: a Merge that changes nothing', () => {
+    const { action, ids } = lastNameIndexRemoval('Ops', index, ['000003']);
+    expect(ids).toEqual(['000001', '000002']);
+    expect(action).toEqual([
+      'update',
+      { partitionKey: 'Ops', rowKey: 'lastname_smith', EntityType: 'LastNameIndex.v1' },
+      'Merge',
+      { etag: 'W/"e1"' },
+    ]);
   });
 });

@@ -13,7 +13,8 @@ const api = new BicepFile('app/api.bicep');
  * literal union the placeholder is typed with.
  */
 function settingsReadByConfig(): string[] {
-  const source = readRepoFile('src/config.ts');
+  // src/platform.ts holds the config module's platform part (read through readPlatformAuth).
+  const source = readRepoFile('src/config.ts') + readRepoFile('src/platform.ts');
   const names = new Set<string>();
   for (const match of source.matchAll(/\bread[A-Z]\w*\(\s*env\s*,\s*(['`])(.*?)\1/g)) {
     const name = match[2]!;

@@ -3,6 +3,7 @@ import {
   OPERATION_MEMORY_MS,
   OPERATION_RETRY_WINDOW_MS,
   isOperationId,
+  liveOperations,
   rememberOperation,
   remembersOperation,
 } from '../../../src/stats/recentOperations';
@@ -24,7 +25,7 @@ describe('operation markers of the message counters', () => {
     let list = rememberOperation(undefined, id(1), now);
     list = rememberOperation(list, id(2), new Date(now.getTime() + 1_000));
     list = rememberOperation(list, id(1), new Date(now.getTime() + 2_000));
-    expect(list.split(' ').map((e) => e.split('.')[0])).toEqual([id(2), id(1)]);
+    expect(list!.split(' ').map((e) => e.split('.')[0])).toEqual([id(2), id(1)]);
   });
 
   it('forgets ids older than the memory, never those still inside it', () => {
@@ -36,14 +37,35 @@ describe('operation markers of the message counters', () => {
     expect(OPERATION_RETRY_WINDOW_MS).toBeLessThan(OPERATION_MEMORY_MS);
   });
 
-  it('keeps at most the bound, dropping the oldest, and stays inside one string property', () => {
+  it('never forgets a live id for newer ones: at the bound it refuses the next increment', () => {
+    // A late retry of increment 0 must still find it after MAX newer increments.
     let list = '';
-    for (let n = 0; n <= MAX_REMEMBERED_OPERATIONS; n++) list = rememberOperation(list, id(n), now);
+    for (let n = 0; n < MAX_REMEMBERED_OPERATIONS; n++) list = rememberOperation(list, id(n), now)!;
     expect(list.split(' ')).toHaveLength(MAX_REMEMBERED_OPERATIONS);
-    expect(remembersOperation(list, id(0))).toBe(false);
-    expect(remembersOperation(list, id(1))).toBe(true);
-    expect(remembersOperation(list, id(MAX_REMEMBERED_OPERATIONS))).toBe(true);
+    expect(rememberOperation(list, id(MAX_REMEMBERED_OPERATIONS), now)).toBeUndefined();
+    expect(remembersOperation(list, id(0))).toBe(true);
     expect(list.length * 2).toBeLessThan(64 * 1024); // UTF-16 bytes of an Edm.String
+    // Once the oldest age out, increments are taken again.
+    const later = new Date(now.getTime() + OPERATION_MEMORY_MS + 1_000);
+    expect(rememberOperation(list, id(MAX_REMEMBERED_OPERATIONS), later)).toBe(
+      rememberOperation('', id(MAX_REMEMBERED_OPERATIONS), later),
+    );
+  });
+
+  it('prunes a list to its live ids, and says when there is nothing to prune', () => {
+    const list = rememberOperation(
+      rememberOperation('', id(1), now),
+      id(2),
+      new Date(now.getTime() + 60_000),
+    );
+    expect(liveOperations(list, now)).toBeUndefined();
+    expect(liveOperations(undefined, now)).toBeUndefined();
+    expect(liveOperations('', now)).toBeUndefined();
+    const oneGone = new Date(now.getTime() + OPERATION_MEMORY_MS + 30_000);
+    expect(liveOperations(list, oneGone)).toBe(
+      rememberOperation('', id(2), new Date(now.getTime() + 60_000)),
+    );
+    expect(liveOperations(list, new Date(now.getTime() + 2 * OPERATION_MEMORY_MS))).toBe('');
   });
 
   it('ignores malformed entries and refuses malformed ids', () => {
@@ -53,7 +75,7 @@ describe('operation markers of the message counters', () => {
     expect(remembersOperation(stored, id(9))).toBe(false);
     expect(remembersOperation(stored, id(5))).toBe(false);
     const rewritten = rememberOperation(stored, id(4), new Date(parseInt('zz99', 36) * 1_000));
-    expect(rewritten.split(' ').map((e) => e.split('.')[0])).toEqual([id(7), id(4)]);
+    expect(rewritten!.split(' ').map((e) => e.split('.')[0])).toEqual([id(7), id(4)]);
     for (const bad of ['', 'abc', id(0xab).toUpperCase(), `${id(1)}0`, `${id(1)} `, '../x']) {
       expect(isOperationId(bad)).toBe(false);
       expect(() => remembersOperation('', bad)).toThrow();

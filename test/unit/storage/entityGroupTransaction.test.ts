@@ -159,3 +159,43 @@ it('a condition that cannot be placed stops the transaction before anything is s
   ).rejects.toThrow(/Two conditions name the entity/);
   expect(sent).toHaveLength(0);
 });
+
+/** A client whose `$batch` bodies arrive at the conditions policy as `body(text)`, not as text. */
+async function clientWithBodiesAs(
+  body: (text: string) => PipelineRequest['body'],
+): Promise<{ table: TableClient; sent: PipelineRequest[] }> {
+  const client = capturingClient();
+  // The first conditioned transaction adds the conditions policy; the next ones meet the change.
+  await submitEntityGroupTransaction(client.table, [
+    ['delete', { partitionKey: 'Sales', rowKey: 'empid_000009' }, { etag: ETAG_B }],
+  ]);
+  client.table.pipeline.addPolicy(
+    {
+      name: 'bodyNotText',
+      sendRequest: (request, next) => {
+        if (typeof request.body === 'string') request.body = body(request.body);
+        return next(request);
+      },
+    },
+    { phase: 'Serialize', beforePolicies: ['entityGroupConditionsPolicy'] },
+  );
+  return client;
+}
+
+it('places the conditions in a body that comes as bytes', async () => {
+  const { table, sent } = await clientWithBodiesAs((text) => Buffer.from(text, 'utf8'));
+  await submitEntityGroupTransaction(table, [
+    ['delete', { partitionKey: 'Sales', rowKey: 'empid_000001' }, { etag: ETAG_A }],
+  ]);
+  expect(ifMatchOf(partOf(String(sent[1]!.body), 'DELETE '))).toEqual([ETAG_A]);
+});
+
+it('fails closed: a body it cannot read stops the transaction before anything is sent', async () => {
+  const { table, sent } = await clientWithBodiesAs((text) => () => new Blob([text]).stream());
+  await expect(
+    submitEntityGroupTransaction(table, [
+      ['delete', { partitionKey: 'Sales', rowKey: 'empid_000001' }, { etag: ETAG_A }],
+    ]),
+  ).rejects.toThrow(/not text: its ETag conditions cannot be placed, so nothing was sent/);
+  expect(sent).toHaveLength(1); // only the first transaction
+});

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describeError, type Logger } from '../log';
+import { startInvocationSpan } from './invocationSpan';
 import type { FunctionAppRegistry, RegisteredFunction } from './registry';
 import type {
   CoreInvocationContext,
@@ -156,6 +157,8 @@ export function createInvoker(
         invocationId,
         functionId: fn.metadata.functionId ?? name,
       };
+      const span = startInvocationSpan(fn.metadata, request);
+      request.traceContext = span.traceContext;
       const started = Date.now();
       logger.log(
         'information',
@@ -220,8 +223,10 @@ export function createInvoker(
           name,
           `Executed 'Functions.${name}' (Succeeded, Id=${invocationId}, Duration=${Date.now() - started}ms)`,
         );
+        span.end();
         return response;
       } catch (error) {
+        span.end(error);
         logger.log(
           'error',
           name,

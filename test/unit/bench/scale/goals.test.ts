@@ -42,7 +42,16 @@ describe('options', () => {
       archiveGoalMs: 360_000,
       orchestrationWaitMs: 1_800_000,
       logWaitMs: 120_000,
+      probe: { connectionString: 'UseDevelopmentStorage=true', employeesTable: 'Employees' },
     });
+  });
+
+  it('probes the storage named, or none', () => {
+    expect(
+      parseRealSizeArgs(['--storage', 'DefaultEndpointsProtocol=http;x', '--employees-table', 'E2'])
+        .probe,
+    ).toEqual({ connectionString: 'DefaultEndpointsProtocol=http;x', employeesTable: 'E2' });
+    expect(parseRealSizeArgs(['--storage', 'none']).probe).toBeUndefined();
   });
 
   it('takes a smaller run and another base URL', () => {
@@ -88,6 +97,23 @@ describe('goals', () => {
     expect(failedGoals({ ...met(), importCallMs: [1_000, 2_000] })).toEqual([]);
     expect(failedGoals({ ...met(), imported: 19_990 })).toEqual(['import']);
     expect(failedGoals({ ...met(), importCallMs: [] })).toEqual(['import']);
+  });
+
+  it('divides out the emulator’s own growth when it was probed, beside the plain ratio', () => {
+    // The app's calls grew 30×, raw inserts into the same partition 20×: 1.5× beyond the emulator.
+    const grown = { ...met(), importCallMs: [1_000, 30_000], probeMs: { first: 100, last: 2_000 } };
+    const verdicts = checkGoals(grown, options);
+    const adjusted = verdicts.find((v) => v.goal.includes('beyond the emulator'))!;
+    expect(adjusted).toMatchObject({ passed: true });
+    expect(adjusted.measured).toMatch(
+      /^1\.50× \(raw inserts into the partition: 0\.1 s → 2\.0 s, 20\.0×\)$/,
+    );
+    expect(failedGoals(grown)).toEqual(['import']);
+    // Growth the emulator does not explain fails both.
+    const slow = { ...grown, probeMs: { first: 100, last: 500 } };
+    expect(failedGoals(slow)).toEqual(['import', 'import']);
+    // No probe: no adjusted verdict.
+    expect(checkGoals(met(), options).some((v) => v.goal.includes('emulator'))).toBe(false);
   });
 
   it('fails the search when it found everyone late, or never', () => {

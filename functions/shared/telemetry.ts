@@ -1,0 +1,171 @@
+/**
+ * OpenTelemetry for the worker, as Microsoft's "Use OpenTelemetry with Azure Functions" guide sets
+ * it up for Node (host.json has `"telemetryMode": "OpenTelemetry"` for the host's own part):
+ *
+ * - `APPLICATIONINSIGHTS_CONNECTION_STRING`: the Azure Monitor distro (`useAzureMonitor`, which
+ *   includes the Azure SDK instrumentation: every storage call is a dependency), with the managed
+ *   identity's Entra token when `APPLICATIONINSIGHTS_AUTHENTICATION_STRING` says so;
+ * - `OTEL_EXPORTER_OTLP_ENDPOINT`: the OpenTelemetry Node SDK exporting traces and metrics over
+ *   OTLP (`http/protobuf` or `http/json`), with the same Azure SDK instrumentation;
+ * - in both, `AzureFunctionsInstrumentation`, which runs each invocation in the trace context the
+ *   host passes (the host's request span);
+ * - neither: nothing is set up; src/ records into the API's no-ops.
+ *
+ * Started once, when functions/shared/services.ts is first imported (every function file imports
+ * it). The settings come from src/config.ts only; a malformed one turns telemetry off with one
+ * log line and leaves the app alone.
+ */
+import { createRequire } from 'node:module';
+import { metrics } from '@opentelemetry/api';
+import type { MetricReader } from '@opentelemetry/sdk-metrics';
+import { readTelemetry } from '../../src/config';
+import { METER_NAME } from '../../src/telemetry/metrics';
+import type { TelemetrySettings, TelemetryTarget } from '../../src/telemetrySettings';
+import type { SummaryReader } from './metricsSummary';
+
+/**
+ * The SDKs are loaded only by the setup that uses them: together they take seconds to load, which
+ * a worker (or a local host) without telemetry should not pay at every cold start.
+ */
+const load = createRequire(__filename);
+const sdk = {
+  distro: (): typeof import('@azure/monitor-opentelemetry') => load('@azure/monitor-opentelemetry'),
+  functions: (): typeof import('@azure/functions-opentelemetry-instrumentation') =>
+    load('@azure/functions-opentelemetry-instrumentation'),
+  azureSdk: (): typeof import('@azure/opentelemetry-instrumentation-azure-sdk') =>
+    load('@azure/opentelemetry-instrumentation-azure-sdk'),
+  identity: (): typeof import('@azure/identity') => load('@azure/identity'),
+  node: (): typeof import('@opentelemetry/sdk-node') => load('@opentelemetry/sdk-node'),
+  metrics: (): typeof import('@opentelemetry/sdk-metrics') => load('@opentelemetry/sdk-metrics'),
+  resources: (): typeof import('@opentelemetry/resources') => load('@opentelemetry/resources'),
+  summary: (): typeof import('./metricsSummary') => load('./metricsSummary'),
+};
+
+/** What was started. */
+export interface TelemetryState {
+  /** `off`, `azureMonitor`, `otlp` or `invalid` (the setting was malformed: off). */
+  kind: TelemetryTarget['kind'];
+  /** Flushes and stops the exporters. */
+  shutdown(): Promise<void>;
+  /** The reader of the on-demand summary, when `DIRECTORY_METRICS_SUMMARY` asked for one. */
+  summary?: SummaryReader;
+}
+
+const resource = () => sdk.resources().resourceFromAttributes({ 'service.name': METER_NAME });
+
+function otlpExporters(target: Extract<TelemetryTarget, { kind: 'otlp' }>) {
+  // The exporters read OTEL_EXPORTER_OTLP_ENDPOINT (adding /v1/traces, /v1/metrics), the
+  // per-signal endpoints, headers and timeouts themselves, as the specification says.
+  if (target.protocol === 'http/json') {
+    const traces: typeof import('@opentelemetry/exporter-trace-otlp-http') = load(
+      '@opentelemetry/exporter-trace-otlp-http',
+    );
+    const metrics: typeof import('@opentelemetry/exporter-metrics-otlp-http') = load(
+      '@opentelemetry/exporter-metrics-otlp-http',
+    );
+    return { traces: new traces.OTLPTraceExporter(), metrics: new metrics.OTLPMetricExporter() };
+  }
+  const traces: typeof import('@opentelemetry/exporter-trace-otlp-proto') = load(
+    '@opentelemetry/exporter-trace-otlp-proto',
+  );
+  const metrics: typeof import('@opentelemetry/exporter-metrics-otlp-proto') = load(
+    '@opentelemetry/exporter-metrics-otlp-proto',
+  );
+  return { traces: new traces.OTLPTraceExporter(), metrics: new metrics.OTLPMetricExporter() };
+}
+
+/**
+ * Re-requires the modules the instrumentations patch. Their hooks patch a module when it is
+ * required, and a function file may have loaded the Azure SDK (and `@azure/functions`) before
+ * this module ran; a later `require` of an already loaded module is patched all the same.
+ */
+function patchLoadedModules(): void {
+  load('@azure/functions');
+  // `@azure/core-tracing` is the storage SDKs' dependency, resolved from where they load it.
+  createRequire(require.resolve('@azure/data-tables'))('@azure/core-tracing');
+}
+
+/**
+ * Sets up the exporters the settings ask for. Never throws: a failure to start is logged and
+ * leaves telemetry off.
+ */
+export function startTelemetry(
+  settings: TelemetrySettings = readTelemetry(),
+  log: (line: string) => void = (line) => console.warn(line),
+): TelemetryState {
+  const { target } = settings;
+  const summary = settings.summary ? new (sdk.summary().SummaryReader)() : undefined;
+  const readers: MetricReader[] = summary ? [summary] : [];
+  let shutdown = async (): Promise<void> => undefined;
+  try {
+    if (target.kind === 'invalid') {
+      log(`Telemetry is off: setting ${target.setting} ${target.problem}.`);
+    }
+    if (target.kind === 'azureMonitor') {
+      sdk.distro().useAzureMonitor({
+        resource: resource(),
+        azureMonitorExporterOptions: {
+          connectionString: target.connectionString,
+          // The resource has local authentication off: only the app's identity's token is taken.
+          credential: target.entra
+            ? new (sdk.identity().ManagedIdentityCredential)(
+                target.entra.clientId ? { clientId: target.entra.clientId } : {},
+              )
+            : undefined,
+        },
+        metricReaders: readers,
+      });
+      new (sdk.functions().AzureFunctionsInstrumentation)();
+      shutdown = () => sdk.distro().shutdownAzureMonitor();
+    } else if (target.kind === 'otlp') {
+      const exporters = otlpExporters(target);
+      readers.push(
+        new (sdk.metrics().PeriodicExportingMetricReader)({
+          exporter: exporters.metrics,
+          exportIntervalMillis: target.metricIntervalMs,
+        }),
+      );
+      const node = new (sdk.node().NodeSDK)({
+        resource: resource(),
+        autoDetectResources: true,
+        traceExporter: exporters.traces,
+        metricReaders: readers,
+        instrumentations: [
+          new (sdk.functions().AzureFunctionsInstrumentation)(),
+          sdk.azureSdk().createAzureSdkInstrumentation(),
+        ],
+      });
+      node.start();
+      shutdown = () => node.shutdown();
+    } else if (summary) {
+      // Metrics kept in the process for the summary only: no exporter, no traces.
+      const provider = new (sdk.metrics().MeterProvider)({ resource: resource(), readers });
+      metrics.setGlobalMeterProvider(provider);
+      shutdown = () => provider.shutdown();
+    }
+    if (target.kind === 'azureMonitor' || target.kind === 'otlp') patchLoadedModules();
+  } catch (error) {
+    log(`Telemetry is off: it could not start (${(error as Error).message}).`);
+  }
+  if (summary) {
+    // On demand, one line on stdout (docs/telemetry.md); a signal the Functions host never sends.
+    process.on('SIGUSR2', () => {
+      void sdk
+        .summary()
+        .metricsSummary(summary)
+        .then(
+          (line) => console.log(line),
+          (error: unknown) => log(`Metrics summary failed: ${String(error)}`),
+        );
+    });
+  }
+  return { kind: target.kind, shutdown, summary };
+}
+
+let started: TelemetryState | undefined;
+
+/** Starts telemetry for this process once (functions/shared/services.ts calls it on import). */
+export function processTelemetry(): TelemetryState {
+  started ??= startTelemetry();
+  return started;
+}

@@ -1,0 +1,211 @@
+/**
+ * "One write, one trace", through the local host as it runs in Azure: the host started with
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` pointing at a small collector (http/json), one employee create
+ * yields one trace across the HTTP function and the queue function — the request, the outbox
+ * nudge it sends, the drain the nudge causes and the drain's index writes (Azure SDK spans); a
+ * log batch's trace continues into its flush; an orchestration's activities continue the trace
+ * of the request that started it.
+ */
+import { startHost, type RunningHost } from '../../support/host';
+import { startOtlpCollector, type OtlpCollector } from '../../support/otlpCollector';
+import { asAdmin, asTelemetry } from '../../support/principals';
+import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+
+const EMPLOYEES_TABLE = uniqueTableName('EmpOtel');
+const EMPLOYEE_INDEX_TABLE = uniqueTableName('IdxOtel');
+const LOGS_CONTAINER = uniqueName('logsotel');
+let host: RunningHost;
+let collector: OtlpCollector;
+
+beforeAll(async () => {
+  collector = await startOtlpCollector();
+  host = await startHost({
+    env: {
+      EMPLOYEES_TABLE,
+      EMPLOYEE_INDEX_TABLE,
+      LOGS_CONTAINER,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_METRIC_EXPORT_INTERVAL: '500',
+    },
+    args: ['--metrics-summary'],
+  });
+}, 60_000);
+afterAll(async () => {
+  await host?.stop();
+  await collector?.close();
+  await testClients().table(EMPLOYEES_TABLE).deleteTable();
+  await testClients().table(EMPLOYEE_INDEX_TABLE).deleteTable();
+  await testClients().container(LOGS_CONTAINER).deleteIfExists();
+});
+
+async function until<T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) {
+      const names = collector.spans.map((s) => `${s.scope}:${s.name}`).join(', ');
+      throw new Error(`No ${what} within ${timeoutMs} ms; spans: ${names}\n${host.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+it('exports one trace from the create request through the nudge to the drain and its index writes', async () => {
+  const department = await fetch(
+    `${host.baseUrl}/departments/Tracing`,
+    asAdmin({
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'Traced' }),
+    }),
+  );
+  expect(department.status).toBe(201);
+  const created = await fetch(
+    `${host.baseUrl}/departments/Tracing/employees`,
+    asAdmin({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        employeeId: '000101',
+        firstName: 'Ada',
+        lastName: 'Trace',
+        email: 'ada.trace@example.com',
+        age: 36,
+      }),
+    }),
+  );
+  expect(created.status).toBe(201);
+
+  const request = await until(
+    () =>
+      collector.spans.find(
+        (s) =>
+          s.attributes['faas.name'] === 'createEmployee' &&
+          s.attributes['faas.trigger'] === 'httpTrigger',
+      ),
+    'HTTP invocation span',
+  );
+  const traceId = request.traceId;
+  const inTrace = () => collector.spans.filter((s) => s.traceId === traceId);
+  // The queue function's work continues the request's trace, linked to its own invocation span.
+  const processing = await until(
+    () =>
+      inTrace().find(
+        (s) => s.name.endsWith(' process') && s.attributes['messaging.destination.name'],
+      ),
+    'queue processing span in the request trace',
+  );
+  const invocation = collector.spans.find((s) => s.spanId === processing.links[0]?.spanId);
+  expect(invocation?.attributes['faas.trigger']).toBe('queueTrigger');
+  const drain = await until(
+    () => inTrace().find((s) => s.name === 'directory.outbox.drain'),
+    'drain span in the request trace',
+  );
+  expect(drain.attributes['directory.department']).toBe('Tracing');
+  // The Azure SDK's dependency spans: the nudge sent during the request, and the drain's writes.
+  await until(
+    () => inTrace().find((s) => s.scope.includes('azure') && /sendMessage/i.test(s.name)),
+    'queue send span',
+  );
+  // The index writes: entity group transactions of the drain, children of its span.
+  const writes = await until(() => {
+    const under = inTrace().filter(
+      (s) => s.name === 'TableTransaction.submitTransaction' && s.parentSpanId === drain.spanId,
+    );
+    return under.length > 0 ? under : undefined;
+  }, 'index write spans under the drain');
+  expect(writes.length).toBeGreaterThan(0);
+  expect(drain.parentSpanId).toBe(processing.spanId);
+  expect(processing.parentSpanId).toBe(request.spanId);
+  expect(collector.contentTypes).toContain('application/json');
+
+  // The drain's metrics reach the collector too.
+  await until(
+    () => (collector.metrics.has('directory.drain.rounds') ? true : undefined),
+    'directory.drain.rounds metric',
+  );
+  expect(collector.metrics.get('directory.drain.rounds')).toContainEqual({ outcome: 'committed' });
+}, 60_000);
+
+it("continues a log batch's trace into the flush that writes its hour blob", async () => {
+  const posted = await fetch(
+    `${host.baseUrl}/logs`,
+    asTelemetry({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        source: 'checkout',
+        entries: [{ at: '2026-11-26T03:00:00Z', level: 'Error', message: 'traced' }],
+      }),
+    }),
+  );
+  expect(posted.status).toBe(202);
+  const request = await until(
+    () => collector.spans.find((s) => s.attributes['faas.name'] === 'postLogs'),
+    'postLogs invocation span',
+  );
+  const flush = await until(
+    () =>
+      collector.spans.find(
+        (s) => s.traceId === request.traceId && s.name.endsWith(' process') && s.parentSpanId,
+      ),
+    'log-batches processing span in the POST /logs trace',
+  );
+  // The hour blob's writes are dependencies of the flush, in the same trace.
+  await until(
+    () =>
+      collector.spans.find(
+        (s) => s.parentSpanId === flush.spanId && s.scope === '@azure/storage-blob',
+      ),
+    'blob write under the flush',
+  );
+}, 60_000);
+
+it("continues the starting request's trace into every activity of an orchestration", async () => {
+  const started = await fetch(
+    `${host.baseUrl}/maintenance/indexes/audit`,
+    asAdmin({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ repair: false }),
+    }),
+  );
+  expect(started.status).toBe(202);
+  const { statusUri } = (await started.json()) as { statusUri: string };
+  const request = await until(
+    () => collector.spans.find((s) => s.attributes['faas.name'] === 'startIndexAudit'),
+    'startIndexAudit invocation span',
+  );
+  // The audit lists the departments, audits each page and then the org-wide last names.
+  const activities = await until(() => {
+    const names = new Set(
+      collector.spans
+        .filter((s) => s.traceId === request.traceId && s.attributes['durable.activity'])
+        .map((s) => String(s.attributes['durable.activity'])),
+    );
+    return names.size >= 3 ? names : undefined;
+  }, 'three activity spans in the start request’s trace');
+  expect([...activities].sort()).toEqual(
+    expect.arrayContaining([
+      'AuditDepartmentIndexesActivity',
+      'AuditOrgLastNameIndexActivity',
+      'ListDepartmentPageActivity',
+    ]),
+  );
+  // The orchestration's own view (input and output) does not carry the field.
+  const status = (await (
+    await fetch(`${host.baseUrl.replace(/\/api$/, '')}${statusUri}`, asAdmin())
+  ).json()) as Record<string, unknown>;
+  expect(JSON.stringify(status)).not.toContain('traceparent');
+}, 60_000);
+
+it('prints a one-line metrics summary on SIGUSR2 (--metrics-summary)', async () => {
+  host.process.kill('SIGUSR2');
+  const [line] = await host.waitForOutput(/^metrics: .*$/m, 10_000);
+  expect(line).toMatch(/directory\.drain\.rounds\{outcome=committed\}=\d+/);
+  expect(line).toMatch(/directory\.index\.lag\{department=Tracing\}=n:1,/);
+  expect(line.split('\n')).toHaveLength(1);
+});
