@@ -105,6 +105,11 @@ export interface DrainOptions {
   /** Last names a round takes at most (default `MAX_LAST_NAMES_PER_ROUND`, 100). */
   maxLastNamesPerRound?: number;
   /**
+   * Lost rounds in a row before the drain gives up with a `ThrottledError` (default 8); a
+   * writer's own drain (src/indexing/writerDrain.ts) gives up at the first and hands over.
+   */
+  maxLostRounds?: number;
+  /**
    * Called before each round but the first (and but the reruns of a lost round) with what the
    * drain did so far; false stops the drain there, with the outbox not drained to the end
    * (src/indexing/leasedDrain.ts: the invocation's budget, the lease).
@@ -168,7 +173,8 @@ export async function drainOutbox(
   const result = noDrainResult();
   let lost = 0;
   let carried: Work | undefined;
-  while (lost < MAX_LOST_ROUNDS) {
+  const maxLost = options.maxLostRounds ?? MAX_LOST_ROUNDS;
+  while (lost < maxLost) {
     // Between rounds only, not before the rerun of a lost one (at most MAX_LOST_ROUNDS of those).
     if (result.rounds > 0 && carried === undefined && options.beforeRound) {
       if (!(await options.beforeRound(result.rounds + 1, result))) return result;
@@ -223,6 +229,7 @@ export async function drainOutbox(
       forgetRound(stores.drainCache, department, work.lastNames);
       lost++;
       carried = work;
+      if (lost >= maxLost) break;
       // Another writer is at work here (a reconcile, or a drainer whose lease ran out): give it
       // room rather than read again at once and lose again.
       await (options.sleep ?? timer)(lostRoundBackoffMs(lost));
