@@ -47,6 +47,8 @@
  * process may take a fence's ETag from its own last write of it instead of reading it
  * (src/indexing/drainCache.ts): that too is a read from before the sources, and so is a member
  * list as its own last write left it.
+ * A writing process's own round (src/indexing/writerDrain.ts, without the lease) is a round like
+ * any other, so the argument covers it.
  * The department's drain lease (src/indexing/leasedDrain.ts) is not part of this argument: it
  * only keeps drainers from losing rounds to each other. A holder paused past its expiry still
  * writes beside the drainer that took over, and only the fences stop its stale writes; the fence

@@ -1,5 +1,7 @@
 /**
- * The directory's {@link EmployeeChangeSink} over the `index-updates` queue, in one of two modes:
+ * The directory's {@link EmployeeChangeSink} over the `index-updates` queue, in one of two modes
+ * (with `drain`, the outbox mode drains in the writing process after the linger and nudges only
+ * when that cannot finish: src/indexing/writerDrain.ts):
  *
  * - `outbox: true` (as deployed, `configuredChangeQueue`): the directory records each change as an
  *   index outbox row in the change's own transaction (src/directory/outbox.ts), and `publish` only
