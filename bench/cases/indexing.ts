@@ -26,7 +26,7 @@ import { handleIndexUpdateMessage } from '../../src/indexing/indexUpdates';
 import { newDrainCache } from '../../src/indexing/drainCache';
 import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
 import { outboxNudgeSender, queueChangeSink } from '../../src/indexing/queueChangeSink';
-import { writerDrains } from '../../src/indexing/writerDrain';
+import { drainAfterWrite, writerDrains } from '../../src/indexing/writerDrain';
 import { ensureQueue } from '../../src/storage/createOnce';
 import { mapBounded } from '../../src/storage/parallel';
 import { decodeQueueMessage } from '../../src/storage/queue';
@@ -246,7 +246,16 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
   await ensureQueue(queue);
   await index.createTable();
   const workers = startWorkers(env, stores, names.queue);
-  const ownDrains = writerDrains(stores);
+  // Each writer round reads the outbox after it starts: it indexes every row committed before.
+  // (A request made while one runs resolves only when the rounds it joined end, so rounds are
+  // timed one by one.)
+  const ownDrains = writerDrains(stores, undefined, async (drainStores, department, onGone) => {
+    const invokedAt = now();
+    const result = await drainAfterWrite(drainStores, department, onGone);
+    // Handed over to the queue: the worker's drain is the one that indexes.
+    if (result.outcome === 'drained') workers.record(department, invokedAt, now());
+    return result;
+  });
   // As functions/shared/services.ts wires it: the directory records each change in its index
   // outbox; after the commit and the linger the writing process drains (or, `queue`, nudges)
   // (INDEX_NUDGE_DELAY_SECONDS from this process's environment, default 0); no announcements.
@@ -254,15 +263,7 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
     announceDelaySeconds: 0,
     outbox: true,
     nudgeDelaySeconds: loadConfig(process.env).directory.indexNudgeDelaySeconds,
-    drain:
-      load.drains === 'writer'
-        ? async (department) => {
-            const invokedAt = now();
-            const result = await ownDrains(department);
-            // Handed over to the queue: the worker's drain is the one that indexes.
-            if (result.outcome === 'drained') workers.record(department, invokedAt, now());
-          }
-        : undefined,
+    drain: load.drains === 'writer' ? ownDrains : undefined,
   });
   const base = createDirectory({ employees: stores.employees, changes: sink });
   const directory = { ...base, employees: withAnnouncements(base.employees, sink) };

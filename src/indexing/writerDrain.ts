@@ -66,9 +66,11 @@ export async function drainAfterWrite(
 export function writerDrains(
   stores: IndexStores,
   onGone?: EmployeeGoneHandler,
+  drain: typeof drainAfterWrite = drainAfterWrite,
 ): (department: string) => Promise<LeasedDrainResult> {
+  // `drain`: one round as above (benches wrap it to time each round).
   const own = new SharedDrains(stores, {
-    drain: (drainStores, department, gone) => drainAfterWrite(drainStores, department, gone),
+    drain: (drainStores, department, gone) => drain(drainStores, department, gone),
   });
   own.onGone = onGone;
   const leased = drainsOf(stores);
