@@ -23,13 +23,14 @@ import {
 } from '../../src/indexing/configuredIndexing';
 import type { IndexStores } from '../../src/indexing/indexMaintenance';
 import type { ChangeQueue } from '../../src/indexing/queueChangeSink';
+import { writerDrains } from '../../src/indexing/writerDrain';
 import { LoginAttempts } from '../../src/logins/loginAttempts';
 import { LoginDayTables } from '../../src/logins/loginDayTables';
 import type { LogIngestTarget } from '../../src/logs/ingest';
 import { OperationsService } from '../../src/operations/operations';
 import { TimerRunLog } from '../../src/operations/timerRuns';
 import type { OrchestrationServices } from '../../src/orchestrations/services';
-import type { PhotoDependencies } from '../../src/photos/photos';
+import { removePhotosOfGoneEmployee, type PhotoDependencies } from '../../src/photos/photos';
 import { SasService } from '../../src/sas/service';
 import { createSasSigning } from '../../src/sas/signingKey';
 import { MessageStats } from '../../src/stats/messageStats';
@@ -115,9 +116,19 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   );
   const table = (name: (c: Config) => string) => clients().table(name(config()));
   // One sink per process: it packs the changes of concurrent writes into shared messages.
-  const changeQueue = lazy(() => configuredChangeQueue(config(), clients(), nudgeFailed));
-
   const indexStores = lazy(() => configuredIndexStores(config(), clients()));
+  // The writing process drains its departments' outboxes itself after the nudge's linger; the
+  // queue nudge is the fallback (src/indexing/writerDrain.ts).
+  const changeQueue = lazy(() =>
+    configuredChangeQueue(
+      config(),
+      clients(),
+      nudgeFailed,
+      writerDrains(indexStores(), async (department, employeeId) => {
+        await removePhotosOfGoneEmployee(photos(), department, employeeId);
+      }),
+    ),
+  );
 
   // The directory is built twice over the same `Employees` table, on purpose:
   // - the HTTP adapters' one caches department list pages (`DEPARTMENT_CACHE_TTL_MS`) and, when

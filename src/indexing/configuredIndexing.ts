@@ -25,19 +25,27 @@ export type ConfiguredChangeQueue = (
   config: Config,
   clients: StorageClients,
   onNudgeError?: ChangeQueueOptions['onNudgeError'],
+  drain?: ChangeQueueOptions['drain'],
 ) => ChangeQueue;
 
 /**
  * The `index-updates` queue as the directory's change sink: the directory records every change in
  * its index outbox, and the sink nudges the worker after the commit (`INDEX_NUDGE_DELAY_SECONDS`;
  * the pre-write announcement of `INDEX_ANNOUNCE_DELAY_SECONDS` is an optional extra, off by
- * default).
+ * default). With `drain` (src/indexing/writerDrain.ts: `writerDrains`), the writing process drains
+ * the department itself after the linger and the nudge is only the fallback.
  */
-export const configuredChangeQueue: ConfiguredChangeQueue = (config, clients, onNudgeError) =>
+export const configuredChangeQueue: ConfiguredChangeQueue = (
+  config,
+  clients,
+  onNudgeError,
+  drain,
+) =>
   outboxNudges(config, clients, {
     announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
     nudgeDelaySeconds: config.directory.indexNudgeDelaySeconds,
     onNudgeError,
+    drain,
   });
 
 /**

@@ -63,11 +63,25 @@ export class SharedDrains {
   /** Called for gone employees (the latest handler given: one per process in practice). */
   onGone?: EmployeeGoneHandler;
 
-  /** `options`: limits and clock of the drains (tests). */
+  /**
+   * `options`: limits and clock of the drains (tests), and `drain`, the drain to run (default the
+   * leased drain, {@link drainDepartment}; a writing process runs `drainAfterWrite`).
+   */
   constructor(
     private readonly stores: IndexStores,
-    private readonly options: Pick<LeasedDrainOptions, 'limits' | 'now' | 'afterStep'> = {},
+    private readonly options: Pick<LeasedDrainOptions, 'limits' | 'now' | 'afterStep'> & {
+      drain?: (
+        stores: IndexStores,
+        department: string,
+        onGone: EmployeeGoneHandler,
+      ) => Promise<LeasedDrainResult>;
+    } = {},
   ) {}
+
+  /** Whether a drain of `department` is running in this process now. */
+  isRunning(department: string): boolean {
+    return this.running.has(department);
+  }
 
   /**
    * Resolves once a drain of `department` that started after this call has finished.
@@ -100,11 +114,11 @@ export class SharedDrains {
     try {
       do {
         requested.again = false;
-        const result = await drainDepartment(this.stores, department, {
-          ...this.options,
-          startedAt,
-          onGone: (dept, id) => this.onGone?.(dept, id) ?? Promise.resolve(),
-        });
+        const onGone: EmployeeGoneHandler = (dept, id) =>
+          this.onGone?.(dept, id) ?? Promise.resolve();
+        const result = this.options.drain
+          ? await this.options.drain(this.stores, department, onGone)
+          : await drainDepartment(this.stores, department, { ...this.options, startedAt, onGone });
         addUp(total, result);
         total.complete = result.complete;
         total.outcome = result.outcome;

@@ -25,6 +25,7 @@ import {
   writeOrRetry,
   type EmployeeRef,
   type LastNameStore,
+  type Membership,
   type MemberSlice,
 } from './lastNameStore';
 import {
@@ -128,6 +129,32 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
         start,
         limit,
       );
+    },
+
+    listPage: async (after, limit) => {
+      await ensureContainer(container);
+      const names: string[] = [];
+      let next: string | undefined;
+      await withStorageErrors(async () => {
+        // One page of the service's own listing; its continuation marker is the position.
+        const pages = container
+          .listBlobsFlat()
+          .byPage({ maxPageSize: limit, continuationToken: after });
+        for await (const page of pages) {
+          for (const blob of page.segment.blobItems) names.push(blob.name);
+          next = page.continuationToken || undefined;
+          break;
+        }
+      });
+      const memberships: Membership[] = [];
+      for (const blobName of names) {
+        const lastName = parseLastNameBlobName(blobName);
+        const current = lastName === undefined ? undefined : await read(blobName);
+        for (const member of toRefs(current?.members ?? [])) {
+          memberships.push({ lastName: lastName!, member });
+        }
+      }
+      return { memberships, next };
     },
 
     all: async () => {

@@ -37,6 +37,7 @@ import {
   type MemberPosition,
   type EmployeeRef,
   type LastNameStore,
+  type Membership,
 } from './lastNameStore';
 import { indexFenceEntity } from './indexEntities';
 
@@ -336,6 +337,33 @@ export function entityLastNameStore(
           }
         }
         return { members, next: undefined };
+      });
+    },
+
+    listPage: async (after, limit) => {
+      await ensureTable(table);
+      const range = orgLastNamePartitionKeyRange();
+      return withStorageErrors(async () => {
+        // One page of the SDK's own listing; its continuation token is the position.
+        const pages = table
+          .listEntities<Record<string, unknown>>({
+            queryOptions: {
+              filter: odata`PartitionKey ge ${range.ge} and PartitionKey lt ${range.lt}`,
+            },
+          })
+          .byPage({ maxPageSize: limit, continuationToken: after });
+        const memberships: Membership[] = [];
+        for await (const page of pages) {
+          for (const entity of page) {
+            const lastName = parseOrgLastNamePartitionKey(entity.partitionKey ?? '');
+            if (lastName === undefined || entity.EntityType !== LAST_NAME_SHARD_TYPE) continue;
+            for (const member of toRefs(parseMemberList(entity.Members))) {
+              memberships.push({ lastName, member });
+            }
+          }
+          return { memberships, next: page.continuationToken };
+        }
+        return { memberships, next: undefined };
       });
     },
 

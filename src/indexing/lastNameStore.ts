@@ -29,6 +29,22 @@ export interface MemberSlice {
   next: string | undefined;
 }
 
+/** One (last name, member) pair of the index. */
+export interface Membership {
+  /** The normalised last name. */
+  lastName: string;
+  member: EmployeeRef;
+}
+
+/**
+ * A bounded page of the whole index ({@link LastNameStore.listPage}); `next` is where the
+ * following page starts (opaque, this store's), `undefined` once the index is read to its end.
+ */
+export interface MembershipPage {
+  memberships: Membership[];
+  next: string | undefined;
+}
+
 /**
  * One last name's member list as read, for a conditional {@link LastNameStore.change}. `version`
  * is the store's own record of what it read (shard ETags, the blob's ETag).
@@ -103,11 +119,21 @@ export interface LastNameStore {
    */
   membersPage(lastName: string, after: string | undefined, limit: number): Promise<MemberSlice>;
   /**
-   * Every last name with its members (audits and tests; reads the whole index).
+   * Every last name with its members (tests; reads the whole index at once).
    *
    * @throws {DomainError} for storage faults.
    */
   all(): Promise<Map<string, EmployeeRef[]>>;
+  /**
+   * A bounded page of the whole index, for audits at any size: the memberships of at most `limit`
+   * stored units — member-list shards (entity store, ≤ `LASTNAME_INDEX_SHARD_CHARS` each) or
+   * lists (blob store) — after `after` (a `next` of an earlier page; from the start when
+   * `undefined`), in one storage listing request plus, for the blob store, one read per list.
+   * A name whose shards span two pages has members in both; emptied lists give none.
+   *
+   * @throws {DomainError} for storage faults.
+   */
+  listPage(after: string | undefined, limit: number): Promise<MembershipPage>;
 }
 
 /**

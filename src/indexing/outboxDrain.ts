@@ -47,6 +47,8 @@
  * process may take a fence's ETag from its own last write of it instead of reading it
  * (src/indexing/drainCache.ts): that too is a read from before the sources, and so is a member
  * list as its own last write left it.
+ * A writing process's own round (src/indexing/writerDrain.ts, without the lease) is a round like
+ * any other, so the argument covers it.
  * The department's drain lease (src/indexing/leasedDrain.ts) is not part of this argument: it
  * only keeps drainers from losing rounds to each other. A holder paused past its expiry still
  * writes beside the drainer that took over, and only the fences stop its stale writes; the fence
@@ -113,6 +115,11 @@ export interface DrainOptions {
   maxChangesPerRound?: number;
   /** Last names a round takes at most (default `MAX_LAST_NAMES_PER_ROUND`, 100). */
   maxLastNamesPerRound?: number;
+  /**
+   * Lost rounds in a row before the drain gives up with a `ThrottledError` (default 8); a
+   * writer's own drain (src/indexing/writerDrain.ts) gives up at the first and hands over.
+   */
+  maxLostRounds?: number;
   /**
    * Called before each round but the first (and but the reruns of a lost round) with what the
    * drain did so far; false stops the drain there, with the outbox not drained to the end
@@ -219,7 +226,8 @@ async function drainRoundsMetered(
   const result = noDrainResult();
   let lost = 0;
   let carried: Work | undefined;
-  while (lost < MAX_LOST_ROUNDS) {
+  const maxLost = options.maxLostRounds ?? MAX_LOST_ROUNDS;
+  while (lost < maxLost) {
     // Between rounds only, not before the rerun of a lost one (at most MAX_LOST_ROUNDS of those).
     if (result.rounds > 0 && carried === undefined && options.beforeRound) {
       if (!(await options.beforeRound(result.rounds + 1, result))) return result;
@@ -283,6 +291,7 @@ async function drainRoundsMetered(
       lost++;
       carried = work;
       meter.end('lost');
+      if (lost >= maxLost) break;
       // Another writer is at work here (a reconcile, or a drainer whose lease ran out): give it
       // room rather than read again at once and lose again.
       await (options.sleep ?? timer)(lostRoundBackoffMs(lost));

@@ -1,5 +1,7 @@
 /**
- * The directory's {@link EmployeeChangeSink} over the `index-updates` queue, in one of two modes:
+ * The directory's {@link EmployeeChangeSink} over the `index-updates` queue, in one of two modes
+ * (with `drain`, the outbox mode drains in the writing process after the linger and nudges only
+ * when that cannot finish: src/indexing/writerDrain.ts):
  *
  * - `outbox: true` (as deployed, `configuredChangeQueue`): the directory records each change as an
  *   index outbox row in the change's own transaction (src/directory/outbox.ts), and `publish` only
@@ -69,6 +71,19 @@ export interface ChangeQueueOptions {
    * nudges, so nobody else hears of it; the outbox sweep drains the rows later. Default: ignored.
    */
   onNudgeError?: (error: unknown, department: string) => void;
+  /**
+   * The writing process's own drain of a department's outbox (src/indexing/writerDrain.ts through
+   * a process's shared drains), run after the linger instead of sending a nudge; the nudge is sent
+   * only when it throws (it sends one itself when it cannot finish alone). Not used with a nudge
+   * delay, whose point is fewer, later drains.
+   */
+  drain?: (department: string) => Promise<unknown>;
+  /**
+   * How long a department's writes wait for the writes that follow before the writer drains it
+   * (default {@link DEFAULT_DRAIN_LINGER_MS}): each department lingers from its own first write,
+   * so the writes of a department that come within it share one drain round.
+   */
+  drainLingerMs?: number;
   /** Clock (tests). */
   now?: () => number;
 }
@@ -81,6 +96,14 @@ const NUDGE_MARGIN_MS = 250;
 
 /** Default of {@link ChangeQueueOptions.nudgeLingerMs}: a tenth of a second of index lag. */
 export const DEFAULT_NUDGE_LINGER_MS = 100;
+
+/**
+ * Default of {@link ChangeQueueOptions.drainLingerMs}: half a second of index lag, so that at 2.5
+ * writes/s per department (a write every 400 ms) two writes share a round. A round costs five
+ * requests plus one per member list whatever the writes it takes (docs/queues.md, "The writer
+ * drains"), so sharing it is what brings a create's index maintenance under six requests.
+ */
+export const DEFAULT_DRAIN_LINGER_MS = 500;
 
 /** Builds the sink over the `index-updates` queue client (one per process: it packs messages). */
 export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions = {}): ChangeQueue {
@@ -209,13 +232,30 @@ function nudger(
         sender.add(department).catch((error: unknown) => onError(error, department)),
       ),
     ).then(() => undefined);
+  const drain = delaySeconds > 0 ? undefined : options.drain;
+  // The writer's own drain: requested now, it reads the outbox after this moment (a drain already
+  // running reads it once more), so the department needs no other nudge from here on; when it
+  // fails, the nudge goes to the queue after all.
+  const drainOrSend = (departments: readonly string[]): Promise<void> => {
+    if (!drain) return send(departments);
+    return Promise.all(
+      departments.map((department) => {
+        const drained = drain(department);
+        unsent.delete(department);
+        return drained.catch(() => {
+          unsent.add(department);
+          return send([department]);
+        });
+      }),
+    ).then(() => undefined);
+  };
   const release = (): Promise<void> =>
     new Promise<void>((resolve) => {
       // Unreferenced: a process that is done may exit before the linger ends (the sweep drains).
       setTimeout(() => {
         const departments = [...held];
         held.clear();
-        void send(departments).then(resolve);
+        void drainOrSend(departments).then(resolve);
       }, lingerMs).unref();
     });
   const publish: ChangeQueue['publish'] = (published) => {
@@ -232,7 +272,17 @@ function nudger(
       if (traceparent !== undefined) traces.set(department, traceparent);
     }
     if (fresh.length === 0) return Promise.resolve();
-    if (lingerMs <= 0) {
+    if (drain) {
+      const drainLingerMs = options.drainLingerMs ?? DEFAULT_DRAIN_LINGER_MS;
+      for (const department of fresh) {
+        track(
+          new Promise<void>((resolve) => {
+            // Unreferenced, as the nudge's linger: the sweep drains what a process leaves.
+            setTimeout(() => void drainOrSend([department]).then(resolve), drainLingerMs).unref();
+          }),
+        );
+      }
+    } else if (lingerMs <= 0) {
       track(send(fresh));
     } else {
       if (held.size === 0) track(release());

@@ -3,13 +3,19 @@
  * `LASTNAME_INDEX_MODE` configures): every employee of every department must be a member of
  * exactly its own normalised last name.
  *
- * The stored index is read first, then the primaries; before each repair the member list is read,
+ * The stored index is read first, in bounded pages ({@link LastNameStore.listPage}), then the
+ * primaries; before each repair the member list is read,
  * then the employee's primary entity again, and the repair is made only if it still applies, as a
  * change conditional on the list as read ({@link LastNameStore.change}), so a change that raced
  * the audit is not undone: a valid member is never removed, a deleted employee never added.
  */
 import type { TableClient } from '@azure/data-tables';
-import { encodeMember, type EmployeeRef, type LastNameStore } from '../../indexing/lastNameStore';
+import {
+  encodeMember,
+  type EmployeeRef,
+  type LastNameStore,
+  type Membership,
+} from '../../indexing/lastNameStore';
 import { departmentPartitionKey, employeeRowKeyRange, normalizeLastName } from '../../storage/keys';
 import type { AuditCounts } from './auditCounts';
 import { byKey, diffIndex } from './indexDiff';
@@ -20,11 +26,11 @@ import {
 } from '../../directory/storedEntities';
 import { readWholeRange } from '../../storage/rangePages';
 
-/** One (last name, member) pair of the index. */
-interface Membership {
-  lastName: string;
-  member: EmployeeRef;
-}
+/**
+ * Member-list shards (entity store) or lists (blob store) read per request of the stored index:
+ * every read of the audit is bounded, however large the organisation.
+ */
+export const ORG_LAST_NAME_PAGE = 100;
 
 const keyOf = (m: Membership): string => `${m.lastName}\u0001${encodeMember(m.member)}`;
 
@@ -45,9 +51,12 @@ export async function auditOrgLastNames(
   hooks: { beforeRepair?: () => Promise<void> } = {},
 ): Promise<AuditCounts> {
   const stored: Membership[] = [];
-  for (const [lastName, members] of await lastNames.all()) {
-    for (const member of members) stored.push({ lastName, member });
-  }
+  let after: string | undefined;
+  do {
+    const page = await lastNames.listPage(after, ORG_LAST_NAME_PAGE);
+    stored.push(...page.memberships);
+    after = page.next;
+  } while (after !== undefined);
   const expected: Membership[] = [];
   for (const department of departments) {
     const primaries = await readWholeRange(
