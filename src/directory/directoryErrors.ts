@@ -1,7 +1,13 @@
 /**
  * The directory's domain errors, phrased once.
  */
-import { ConflictError, NotFoundError, PreconditionFailedError } from '../errors';
+import {
+  ConflictError,
+  NotFoundError,
+  PreconditionFailedError,
+  type ContentionError,
+} from '../errors';
+import { contended } from '../storage/storageErrors';
 
 /** 404: the department does not exist. */
 export function departmentNotFound(department: string): NotFoundError {
@@ -38,6 +44,11 @@ export function emailTaken(department: string, email: string): ConflictError {
     'EmailTaken',
     `Email ${JSON.stringify(email)} is already used in department "${department}".`,
   );
+}
+
+/** 503: a write kept losing races on a shared entity (`what`, e.g. `Employee 000223`). */
+export function contendedError(what: string, attempts: number): ContentionError {
+  return contended(`${what} kept changing concurrently; try again shortly.`, attempts, 1);
 }
 
 /** 412: the caller's `If-Match` no longer matches. */

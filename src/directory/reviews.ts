@@ -18,14 +18,15 @@ import {
   reviewRowKeyRange,
 } from '../storage/keys';
 import type { DirectoryContext } from './context';
-import { employeeNotFound, staleVersion } from './directoryErrors';
+import { contendedError, employeeNotFound, staleVersion } from './directoryErrors';
 import { withFields, type StoredEntity, type StoredProperties } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import { readRangePage, readWholeRange, type Page } from './paging';
 import { readEmployeeState, type EmployeeState } from './employeeState';
 import { RETRY } from './retry';
+import { retryOptimistically } from '../storage/optimisticRetry';
 import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from './reviewYears';
-import { contendedError, currentEtag, readEntity } from './state';
+import { currentEtag, readEntity } from './state';
 import {
   MAX_TRANSACTION_OPERATIONS,
   PlannedTransaction,
@@ -293,7 +294,7 @@ const MAX_CHUNK_ATTEMPTS = 10;
  *   their stored properties; keys, ETags and timestamps are not copied.
  * @throws {NotFoundError} `EmployeeNotFound` when the employee does not exist (or was deleted
  *   meanwhile).
- * @throws {ThrottledError} when the employee kept changing, or storage is busy.
+ * @throws {ContentionError} when the employee kept changing; {@link DomainError} for storage faults.
  */
 export async function writeReviewEntities(
   table: TableClient,
@@ -306,29 +307,34 @@ export async function writeReviewEntities(
   const chunkSize = MAX_TRANSACTION_OPERATIONS - 1;
   for (let i = 0; i < entities.length; i += chunkSize) {
     const chunk = entities.slice(i, i + chunkSize);
-    let written = false;
-    for (let attempt = 1; attempt <= MAX_CHUNK_ATTEMPTS && !written; attempt++) {
-      const employee = await readEmployeeState(table, partitionKey, employeeId);
-      if (!employee) throw employeeNotFound(department, employeeId);
-      const years = withReviewYears(
-        await reviewYearsOf(table, employee),
-        chunk.map((entity) => entity.year),
-      );
-      const plan = new PlannedTransaction<'employee' | 'review'>().add(
-        recordReviewYears(partitionKey, employeeId, years, employee),
-        'employee',
-      );
-      for (const { entity } of chunk) plan.add(['upsert', entity, 'Replace'], 'review');
-      try {
-        await submitPlanned(table, plan);
-        written = true;
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
-        // The employee changed (or was deleted) since the read: read it again.
-        if (error.role !== 'employee') throw unexplainedFailure(error);
-      }
-    }
-    if (!written) throw contendedError(`Employee ${employeeId}`);
+    await retryOptimistically(
+      {
+        maxAttempts: MAX_CHUNK_ATTEMPTS,
+        giveUp: (attempts) => contendedError(`Employee ${employeeId}`, attempts),
+      },
+      async () => {
+        const employee = await readEmployeeState(table, partitionKey, employeeId);
+        if (!employee) throw employeeNotFound(department, employeeId);
+        const years = withReviewYears(
+          await reviewYearsOf(table, employee),
+          chunk.map((entity) => entity.year),
+        );
+        const plan = new PlannedTransaction<'employee' | 'review'>().add(
+          recordReviewYears(partitionKey, employeeId, years, employee),
+          'employee',
+        );
+        for (const { entity } of chunk) plan.add(['upsert', entity, 'Replace'], 'review');
+        try {
+          await submitPlanned(table, plan);
+          return true;
+        } catch (error) {
+          if (!(error instanceof TransactionFailure)) throw error;
+          // The employee changed (or was deleted) since the read: read it again.
+          if (error.role !== 'employee') throw unexplainedFailure(error);
+          return RETRY;
+        }
+      },
+    );
   }
 }
 

@@ -61,5 +61,6 @@ export * from './photoBlobs';
 export * from './sasPolicies';
 export * from './queues';
 export * from './continuation';
+export { foreignContinuationToken } from './keyErrors';
 export * from './outbox';
 export * from './archive';
