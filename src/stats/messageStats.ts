@@ -23,12 +23,14 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { randomBytes } from 'node:crypto';
-import { NotFoundError, ThrottledError, UnavailableError, ValidationError } from '../errors';
+import { NotFoundError, UnavailableError, ValidationError } from '../errors';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../storage/entityGroupTransaction';
 import { storageStatus, toDomainError, withStorageErrors } from '../storage/errors';
+import { backOff } from '../storage/optimisticRetry';
+import { contended } from '../storage/storageErrors';
 import { employeePartitionKey, hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, daysInYear, utcDayOfYear } from '../time/instants';
@@ -156,7 +158,7 @@ export class MessageStats {
         const status = storageStatus(error);
         // 412: an ETag moved; 409: another writer created the entity first; 404: it was deleted.
         if (status === 412 || status === 409 || status === 404) {
-          await pause(Math.random() * Math.min(1_000, 10 * 2 ** round));
+          await backOff(round);
           continue;
         }
         // A connection lost mid-answer leaves the outcome unknown: the next round's read tells
@@ -166,8 +168,9 @@ export class MessageStats {
           throw failure;
       }
     }
-    throw new ThrottledError(
+    throw contended(
       `The message counters of ${department}/${employeeId} are contended: every attempt lost the race.`,
+      this.maxAttempts,
       1,
     );
   }
@@ -272,8 +275,4 @@ function incrementAction(
     'Merge',
     { etag: existing.etag },
   ];
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
