@@ -17,13 +17,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TableClient } from '@azure/data-tables';
-import { DomainError, ValidationError, type ContentionError } from '../errors';
+import { DomainError, type ContentionError } from '../errors';
 import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
 import { departmentPartitionKey, lastNameRowKey } from '../storage/keys';
 import type { EmployeeChange } from './changes';
 import type { DirectoryContext } from './context';
 import { countShardChange } from './departmentCount';
-import { contendedError, departmentNotFound, emailTaken, employeeExists } from './directoryErrors';
+import {
+  contendedError,
+  departmentNotFound,
+  emailTaken,
+  employeeExists,
+  tooManyImportRows,
+} from './directoryErrors';
 import { emailCopyEntity, employeeEntity, newIncarnation } from './employeeEntity';
 import { readEmployeeState } from './employeeState';
 import { planChunks } from './importPlan';
@@ -127,11 +133,7 @@ export async function importEmployees(
 ): Promise<ImportResult> {
   const partitionKey = departmentPartitionKey(department);
   if (rows.length > MAX_IMPORT_ROWS) {
-    throw new ValidationError(
-      `body.employees: must hold at most ${MAX_IMPORT_ROWS} employees per call.`,
-      'body.employees',
-      'TooManyRows',
-    );
+    throw tooManyImportRows(MAX_IMPORT_ROWS);
   }
   const failed: PlacedFailure[] = [];
   const valid = screenRows(rows, failed);

@@ -9,7 +9,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TableClient, TableEntity } from '@azure/data-tables';
-import { NotFoundError, ValidationError } from '../errors';
 import {
   departmentPartitionKey,
   employeeRowKey,
@@ -18,7 +17,13 @@ import {
   reviewRowKeyRange,
 } from '../storage/keys';
 import type { DirectoryContext } from './context';
-import { contendedError, employeeNotFound, staleVersion } from './directoryErrors';
+import {
+  contendedError,
+  employeeNotFound,
+  reviewNotFound,
+  staleVersion,
+  unknownSelectField,
+} from './directoryErrors';
 import { withFields, type StoredEntity, type StoredProperties } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import { readRangePage, readWholeRange, type Page } from './paging';
@@ -179,10 +184,7 @@ export async function putReview(
           if (own?.WriteId === writeId) return written(own.etag);
         }
         if (failure.role === 'review' && failure.status === 404) {
-          throw new NotFoundError(
-            'ReviewNotFound',
-            `Employee ${employeeId} has no review for ${year} to match If-Match against.`,
-          );
+          throw reviewNotFound(employeeId, year);
         }
         if (failure.role === 'review' && failure.status === 412) {
           throw staleVersion(`The ${year} review of employee ${employeeId}`);
@@ -271,11 +273,7 @@ function parseReviewSelect(select?: readonly string[]): ReviewField[] {
   if (select === undefined) return [...REVIEW_FIELDS];
   for (const field of select) {
     if (!(REVIEW_FIELDS as readonly string[]).includes(field)) {
-      throw new ValidationError(
-        `query.select: unknown field "${field}"; use ${REVIEW_FIELDS.join(', ')}.`,
-        'query.select',
-        'InvalidSelect',
-      );
+      throw unknownSelectField(field, REVIEW_FIELDS);
     }
   }
   return select as ReviewField[];
