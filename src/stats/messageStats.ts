@@ -158,7 +158,7 @@ export class MessageStats {
         const status = storageStatus(error);
         // 412: an ETag moved; 409: another writer created the entity first; 404: it was deleted.
         if (status === 412 || status === 409 || status === 404) {
-          await backOff(round);
+          await backOff(round, { capMs: 1_000 });
           continue;
         }
         // A connection lost mid-answer leaves the outcome unknown: the next round's read tells
