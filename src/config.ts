@@ -15,6 +15,7 @@
  */
 import { SettingUnavailableError } from './errors';
 import { armUnreadable, UnreadableSetting, valueOf, type Field } from './unreadableSettings';
+import { storageConnectionMissing } from './settingErrors';
 import {
   readOptional,
   readInt,
@@ -145,12 +146,7 @@ function readStorage(env: Env): StorageConnection {
   const queueServiceUri = uri('queue');
   const blobServiceUri = uri('blob');
   if (!tableServiceUri || !queueServiceUri || !blobServiceUri) {
-    throw new ConfigError(
-      'AzureWebJobsStorage',
-      'Setting AzureWebJobsStorage is missing: set a connection string, or AzureWebJobsStorage__accountName ' +
-        '(or AzureWebJobsStorage__tableServiceUri, __queueServiceUri and __blobServiceUri) for managed identity.',
-      'missing',
-    );
+    throw storageConnectionMissing();
   }
   return {
     kind: 'identity',

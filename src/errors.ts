@@ -65,6 +65,11 @@ export function describeIssues(
   return new ValidationError(`${field}: ${issue?.message ?? 'invalid value'}.`, field, code);
 }
 
+/** 400: a count option (page size, top, days) that is not a whole number from 1 to `max`. */
+export function wholeNumberOutOfRange(target: string, max: number | string): ValidationError {
+  return new ValidationError(`${target}: must be a whole number from 1 to ${max}.`, target);
+}
+
 /**
  * Validates `value` against `schema`.
  *
@@ -145,6 +150,22 @@ export class ThrottledError extends DomainError {
     options?: { cause?: unknown },
   ) {
     super('StorageBusy', message, options);
+  }
+}
+
+/**
+ * An optimistic write kept losing the race for a shared entity or blob and gave up
+ * (storage/optimisticRetry.ts). Throttled, not a conflict: nothing is wrong with the request, so
+ * the caller waits `retryAfterSeconds` and tries again.
+ */
+export class ContentionError extends ThrottledError {
+  constructor(
+    message: string,
+    retryAfterSeconds: number,
+    /** Attempts made before giving up. */
+    readonly attempts: number,
+  ) {
+    super(message, retryAfterSeconds);
   }
 }
 

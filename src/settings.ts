@@ -4,20 +4,9 @@
  * (and is the only module that hands them `process.env`).
  */
 
-/** What is wrong with a setting. */
-export type SettingProblem = 'missing' | 'malformed' | 'keyVaultReference';
+import { malformedSetting, unresolvedKeyVaultReference } from './settingErrors';
 
-/** A setting is missing, malformed or an unresolved Key Vault reference. The message names it. */
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    message: string,
-    readonly problem: SettingProblem = 'malformed',
-  ) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError, type SettingProblem } from './settingErrors';
 
 /** How the app reaches its storage account. */
 export type StorageConnection =
@@ -53,12 +42,7 @@ export function isKeyVaultReference(value: string | undefined): boolean {
 export function settingValue(env: Env, name: string): string | undefined {
   const value = env[name];
   if (isKeyVaultReference(value)) {
-    throw new ConfigError(
-      name,
-      `Setting ${name} holds a Key Vault reference the platform did not resolve; it is treated as missing. ` +
-        'Check that the identity in keyVaultReferenceIdentity may read the secret (Key Vault Secrets User) and that the secret exists.',
-      'keyVaultReference',
-    );
+    throw unresolvedKeyVaultReference(name);
   }
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
@@ -84,11 +68,11 @@ export function readInt(
   const raw = readOptional(env, name);
   if (raw === undefined) return fallback;
   if (!/^-?\d+$/.test(raw)) {
-    throw new ConfigError(name, `Setting ${name} must be a whole number, got "${raw}".`);
+    throw malformedSetting(name, 'a whole number', `"${raw}"`);
   }
   const value = Number(raw);
   if (value < min || value > max) {
-    throw new ConfigError(name, `Setting ${name} must be between ${min} and ${max}, got ${value}.`);
+    throw malformedSetting(name, `between ${min} and ${max}`, String(value));
   }
   return value;
 }
@@ -97,9 +81,10 @@ export function readInt(
 export function readTableName(env: Env, name: string, fallback: string): string {
   const value = readString(env, name, fallback);
   if (!/^[A-Za-z][A-Za-z0-9]{2,62}$/.test(value)) {
-    throw new ConfigError(
+    throw malformedSetting(
       name,
-      `Setting ${name} must be a table name (3-63 letters or digits, starting with a letter), got "${value}".`,
+      'a table name (3-63 letters or digits, starting with a letter)',
+      `"${value}"`,
     );
   }
   return value;
@@ -117,9 +102,10 @@ export function readQueueOrContainerName(
 ): string {
   const value = readString(env, name, fallback);
   if (!/^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/.test(value) || value.length > maxLength) {
-    throw new ConfigError(
+    throw malformedSetting(
       name,
-      `Setting ${name} must be a queue/container name (3-${maxLength} lowercase letters, digits, single hyphens), got "${value}".`,
+      `a queue/container name (3-${maxLength} lowercase letters, digits, single hyphens)`,
+      `"${value}"`,
     );
   }
   return value;
@@ -132,9 +118,10 @@ export const MAX_QUEUE_NAME = 63 - '-poison'.length;
 export function readNcrontab(env: Env, name: string, fallback: string): string {
   const value = readString(env, name, fallback);
   if (value.split(/\s+/).length !== 6) {
-    throw new ConfigError(
+    throw malformedSetting(
       name,
-      `Setting ${name} must be a six-field NCRONTAB schedule such as "0 0 1 * * *", got "${value}".`,
+      'a six-field NCRONTAB schedule such as "0 0 1 * * *"',
+      `"${value}"`,
     );
   }
   return value;
@@ -144,7 +131,7 @@ export function readNcrontab(env: Env, name: string, fallback: string): string {
 export function readLastNameIndexMode(env: Env, name: string, fallback: LastNameIndexMode) {
   const value = readString(env, name, fallback);
   if (value !== 'entity' && value !== 'blob') {
-    throw new ConfigError(name, `Setting ${name} must be "entity" or "blob", got "${value}".`);
+    throw malformedSetting(name, '"entity" or "blob"', `"${value}"`);
   }
   return value;
 }
@@ -153,7 +140,7 @@ export function readLastNameIndexMode(env: Env, name: string, fallback: LastName
 export function readSasTablePolicy(env: Env, name: string, fallback: SasTablePolicyMode) {
   const value = readString(env, name, fallback);
   if (value !== 'stored' && value !== 'none') {
-    throw new ConfigError(name, `Setting ${name} must be "stored" or "none", got "${value}".`);
+    throw malformedSetting(name, '"stored" or "none"', `"${value}"`);
   }
   return value;
 }
@@ -162,10 +149,7 @@ export function readSasTablePolicy(env: Env, name: string, fallback: SasTablePol
 export function readTablePrefix(env: Env, name: string, fallback: string): string {
   const value = readString(env, name, fallback);
   if (!/^[A-Za-z][A-Za-z0-9]{2,54}$/.test(value)) {
-    throw new ConfigError(
-      name,
-      `Setting ${name} must be 3-55 letters or digits starting with a letter, got "${value}".`,
-    );
+    throw malformedSetting(name, '3-55 letters or digits starting with a letter', `"${value}"`);
   }
   return value;
 }

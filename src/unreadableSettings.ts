@@ -4,7 +4,7 @@
  * throws {@link SettingUnavailableError} (503) when code reads it — so only the feature that
  * needs it is off. Pure: the environment is src/config.ts's business.
  */
-import { SettingUnavailableError } from './errors';
+import { settingUnavailable } from './settingErrors';
 import type { ConfigError } from './settings';
 
 /** Reads one value; how a {@link ConfigError} is handled is the caller's choice. */
@@ -29,7 +29,7 @@ export function armUnreadable(target: Record<string, unknown>): void {
       Object.defineProperty(target, key, {
         enumerable: true,
         get: () => {
-          throw new SettingUnavailableError(error.setting, error.problem, error.message);
+          throw settingUnavailable(error);
         },
       });
     } else if (value !== null && typeof value === 'object') {

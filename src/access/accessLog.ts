@@ -9,8 +9,9 @@
  * Events do not require the employee to exist in the directory (ids are format-checked only).
  */
 import type { TableClient } from '@azure/data-tables';
-import { ValidationError } from '../errors';
+import { wholeNumberOutOfRange } from '../errors';
 import { withStorageErrors } from '../storage/errors';
+import { emptyWindow, invalidAction, invalidResource, windowTooLong } from './accessErrors';
 import { rowKeyRangeFilter } from '../storage/filters';
 import {
   decodeContinuationToken,
@@ -97,19 +98,13 @@ export class AccessLog {
   async record(input: AccessEventInput): Promise<{ event: AccessEvent; etag: string }> {
     const partitionKey = employeePartitionKey(input.department, input.employeeId);
     if (input.resource.length === 0 || input.resource.length > MAX_RESOURCE_LENGTH) {
-      throw new ValidationError(
-        `body.resource: must be 1-${MAX_RESOURCE_LENGTH} characters.`,
-        'body.resource',
-      );
+      throw invalidResource(MAX_RESOURCE_LENGTH);
     }
     if (
       !/^[A-Za-z][A-Za-z0-9._-]*$/.test(input.action) ||
       input.action.length > MAX_ACTION_LENGTH
     ) {
-      throw new ValidationError(
-        `body.action: must be 1-${MAX_ACTION_LENGTH} letters, digits, ".", "_" or "-", starting with a letter.`,
-        'body.action',
-      );
+      throw invalidAction(MAX_ACTION_LENGTH);
     }
     const at = input.at ?? this.clock();
     assertStorableInstant(at, 'body.at');
@@ -143,20 +138,14 @@ export class AccessLog {
     assertStorableInstant(from, 'query.from');
     assertStorableInstant(to, 'query.to');
     if (to.getTime() <= from.getTime()) {
-      throw new ValidationError('query.to: must be later than query.from.', 'query.to');
+      throw emptyWindow();
     }
     if (to.getTime() - from.getTime() > MAX_ACCESS_WINDOW_DAYS * MS_PER_DAY) {
-      throw new ValidationError(
-        `query.to: the window may span at most ${MAX_ACCESS_WINDOW_DAYS} days.`,
-        'query.to',
-      );
+      throw windowTooLong(MAX_ACCESS_WINDOW_DAYS);
     }
     const pageSize = options.pageSize ?? DEFAULT_ACCESS_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_ACCESS_PAGE_SIZE) {
-      throw new ValidationError(
-        `query.pageSize: must be a whole number from 1 to ${MAX_ACCESS_PAGE_SIZE}.`,
-        'query.pageSize',
-      );
+      throw wholeNumberOutOfRange('query.pageSize', MAX_ACCESS_PAGE_SIZE);
     }
     const scope = `access|${partitionKey}|${from.toISOString()}|${to.toISOString()}`;
     const position =

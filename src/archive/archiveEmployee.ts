@@ -40,12 +40,14 @@
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import type { Employee, EmployeeChangeSink, EmployeeService, Versioned } from '../directory';
 import { ensureTable } from '../storage/createOnce';
-import { NotFoundError, PreconditionFailedError, ThrottledError } from '../errors';
+import { PreconditionFailedError } from '../errors';
 import {
   MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
 } from '../storage/entityGroupTransaction';
 import { withStorageErrors } from '../storage/errors';
+import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
+import { archiveContended, archivedEmployeeNotFound } from './archiveErrors';
 import { rowKeyRangeFilter } from '../storage/filters';
 import {
   archivedEmployeeRowKeyRange,
@@ -136,7 +138,7 @@ export function archivable(entity: StoredRow, incarnation: string): TableEntity<
  *   or another one holds the id (nothing written), `notFound` when no incarnation was asked for and
  *   the employee is in neither table.
  * @throws {ValidationError} for an invalid department, id or incarnation.
- * @throws {ThrottledError} when the employee kept changing during the move.
+ * @throws {ContentionError} when the employee kept changing during the move.
  * @throws {DomainError} for storage faults (the queue message is retried).
  */
 export async function archiveEmployee(
@@ -152,7 +154,11 @@ export async function archiveEmployee(
   if (incarnation !== undefined) archiveRowKey(rowKey, incarnation); // validates it
   await Promise.all([ensureTable(employees), ensureTable(archive)]);
 
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
+  const retry = {
+    maxAttempts: MAX_ROUNDS,
+    giveUp: (attempts: number) => archiveContended(employeeId, attempts),
+  };
+  return retryOptimistically<ArchiveOutcome>(retry, async () => {
     // 1. Read the employee, THEN its reviews: a review written in between changes the employee's
     // ETag, so the conditional delete of step 3 cannot take a review that was not archived.
     const read = await readEntity(employees, partitionKey, rowKey);
@@ -192,13 +198,12 @@ export async function archiveEmployee(
     } catch (error) {
       // Changed meanwhile: the next round archives it again — or, when the employee was deleted
       // and created again, finds another incarnation and stops.
-      if (error instanceof PreconditionFailedError) continue;
+      if (error instanceof PreconditionFailedError) return RETRY;
       throw error;
     }
     await options.afterStep?.('removed');
     return { outcome: 'archived', employee };
-  }
-  throw new ThrottledError(`Employee ${employeeId} kept changing while it was archived.`, 5);
+  });
 }
 
 /** Payload budget of one archive transaction: under the 4 MiB limit with room for the framing. */
@@ -385,10 +390,7 @@ export async function getArchivedEmployee(
   const entity = await readNewestArchived(archive, departmentPartitionKey(department), employeeId);
   const employee = entity ? storedToEmployee(entity) : undefined;
   if (!employee || !entity?.etag) {
-    throw new NotFoundError(
-      'ArchivedEmployeeNotFound',
-      `Employee ${employeeId} of department "${department}" is not in the archive (yet).`,
-    );
+    throw archivedEmployeeNotFound(department, employeeId);
   }
   return { value: employee, etag: entity.etag };
 }

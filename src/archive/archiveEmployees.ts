@@ -50,6 +50,7 @@ import {
 } from '../directory/storedEntities';
 import { readWholeRange } from '../storage/rangePages';
 import type { StoredEntity } from '../storage/entities';
+import { archivePageTooLarge } from './archiveErrors';
 
 /** Most employees one page may hold. */
 export const MAX_ARCHIVE_PAGE = 1_000;
@@ -127,7 +128,7 @@ export async function archiveEmployeePage(
   );
   const ids = [...listed.keys()].sort();
   if (ids.length > MAX_ARCHIVE_PAGE) {
-    throw new RangeError(`A page holds at most ${MAX_ARCHIVE_PAGE} employees.`);
+    throw archivePageTooLarge(MAX_ARCHIVE_PAGE);
   }
   ids.forEach(employeeRowKey);
   const result: PageArchived = { archived: 0, alreadyArchived: 0, notFound: 0, superseded: 0 };

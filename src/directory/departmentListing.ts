@@ -13,7 +13,6 @@
  * calls the same function.
  */
 import type { TableClient } from '@azure/data-tables';
-import { ThrottledError } from '../errors';
 import {
   isAlreadyExists,
   isNotFound,
@@ -21,6 +20,8 @@ import {
   toDomainError,
 } from '../storage/errors';
 import { DEPARTMENT_LIST_PARTITION_KEY, departmentListRowKey } from '../storage/keys';
+import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
+import { contendedError } from './directoryErrors';
 import {
   departmentListingEntity,
   readDepartmentListing,
@@ -67,7 +68,7 @@ export function listingNeedsUpdate(
  * Makes the department's listing copy `summary` at `version`, unless it already copies that or a
  * newer version. Idempotent.
  *
- * @throws {ThrottledError} when other writers kept changing the listing.
+ * @throws {ContentionError} when other writers kept changing the listing.
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function syncDepartmentListing(
@@ -77,7 +78,12 @@ export async function syncDepartmentListing(
 ): Promise<ListingOutcome> {
   const rowKey = departmentListRowKey(summary.name);
   const entity = departmentListingEntity(summary, version);
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
+  const retry = {
+    maxAttempts: MAX_ROUNDS,
+    giveUp: (attempts: number) =>
+      contendedError(`The listing of department "${summary.name}"`, attempts),
+  };
+  return retryOptimistically<ListingOutcome>(retry, async () => {
     const listing = await readEntity(table, DEPARTMENT_LIST_PARTITION_KEY, rowKey);
     try {
       if (!listing) {
@@ -90,12 +96,8 @@ export async function syncDepartmentListing(
       return 'written';
     } catch (error) {
       // Another writer's copy landed between our read and our write: look again.
-      if (isAlreadyExists(error) || isPreconditionFailed(error) || isNotFound(error)) continue;
+      if (isAlreadyExists(error) || isPreconditionFailed(error) || isNotFound(error)) return RETRY;
       throw toDomainError(error);
     }
-  }
-  throw new ThrottledError(
-    `The listing of department "${summary.name}" kept changing concurrently; try again shortly.`,
-    1,
-  );
+  });
 }

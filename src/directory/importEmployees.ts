@@ -17,12 +17,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TableClient } from '@azure/data-tables';
-import { DomainError, ValidationError } from '../errors';
+import { DomainError, type ContentionError } from '../errors';
+import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
 import { departmentPartitionKey, lastNameRowKey } from '../storage/keys';
 import type { EmployeeChange } from './changes';
 import type { DirectoryContext } from './context';
 import { countShardChange } from './departmentCount';
-import { departmentNotFound, emailTaken, employeeExists } from './directoryErrors';
+import {
+  contendedError,
+  departmentNotFound,
+  emailTaken,
+  employeeExists,
+  tooManyImportRows,
+} from './directoryErrors';
 import { emailCopyEntity, employeeEntity, newIncarnation } from './employeeEntity';
 import { readEmployeeState } from './employeeState';
 import { planChunks } from './importPlan';
@@ -36,7 +43,6 @@ import {
 } from './lastNameIndex';
 import { mapBounded } from '../storage/parallel';
 import {
-  contendedError,
   forgetVersions,
   loadCountShard,
   rememberCountShard,
@@ -123,11 +129,7 @@ export async function importEmployees(
 ): Promise<ImportResult> {
   const partitionKey = departmentPartitionKey(department);
   if (rows.length > MAX_IMPORT_ROWS) {
-    throw new ValidationError(
-      `body.employees: must hold at most ${MAX_IMPORT_ROWS} employees per call.`,
-      'body.employees',
-      'TooManyRows',
-    );
+    throw tooManyImportRows(MAX_IMPORT_ROWS);
   }
   const failed: PlacedFailure[] = [];
   const valid = screenRows(rows, failed);
@@ -190,6 +192,9 @@ export async function importEmployees(
   return report(created);
 }
 
+/** What one chunk's write did: the rows created, or the error that stopped it. */
+type ChunkOutcome = { created: Row[]; count: ChosenShard } | { error: DomainError };
+
 /** Writes one chunk, dropping rows that collide with stored employees; bounded retries. */
 async function writeChunk(
   context: DirectoryContext,
@@ -200,135 +205,143 @@ async function writeChunk(
   startCount: ChosenShard,
   indexes: Map<string, Versioned<LastNameIndex>>,
   failed: PlacedFailure[],
-): Promise<{ created: Row[]; count: ChosenShard } | { error: DomainError }> {
+): Promise<ChunkOutcome> {
   let rows = [...chunkRows];
   let count = startCount;
   const writeId = randomUUID();
-  const maxAttempts = chunkRows.length + context.maxConflictAttempts;
-  for (let attempt = 1; attempt <= maxAttempts && rows.length > 0; attempt++) {
-    if (attempt > 2)
-      await new Promise((r) =>
-        setTimeout(r, Math.random() * Math.min(250, 4 * 2 ** Math.min(attempt, 8))),
-      );
-    const plan = new PlannedTransaction<Role>();
-    const idsByName = new Map<string, string[]>();
-    for (const row of rows)
-      idsByName.set(row.lastName, [...(idsByName.get(row.lastName) ?? []), row.employeeId]);
-    // Names whose index would overflow: their rows fail, the others go ahead.
-    for (const [name, added] of idsByName) {
-      try {
-        assertIndexCapacity(name, withIds(indexes.get(name)?.value.ids ?? [], added).length);
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        for (const row of rows.filter((r) => r.lastName === name))
-          failed.push(failure(row.position, row.employeeId, error.code, error.message));
-        rows = rows.filter((r) => r.lastName !== name);
-        idsByName.delete(name);
+  // Every row dropped costs an attempt, so the bound grows with the chunk.
+  let gaveUp: ContentionError | undefined;
+  const retry = {
+    maxAttempts: chunkRows.length + context.maxConflictAttempts,
+    giveUp: (attempts: number) => (gaveUp = contendedError(`Department "${department}"`, attempts)),
+  };
+  // A dropped row is retried without it, unless it was the last.
+  const afterDrop = (): ChunkOutcome | typeof RETRY =>
+    rows.length === 0 ? { created: [], count } : RETRY;
+  try {
+    return await retryOptimistically<ChunkOutcome>(retry, async () => {
+      const plan = new PlannedTransaction<Role>();
+      const idsByName = new Map<string, string[]>();
+      for (const row of rows)
+        idsByName.set(row.lastName, [...(idsByName.get(row.lastName) ?? []), row.employeeId]);
+      // Names whose index would overflow: their rows fail, the others go ahead.
+      for (const [name, added] of idsByName) {
+        try {
+          assertIndexCapacity(name, withIds(indexes.get(name)?.value.ids ?? [], added).length);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          for (const row of rows.filter((r) => r.lastName === name))
+            failed.push(failure(row.position, row.employeeId, error.code, error.message));
+          rows = rows.filter((r) => r.lastName !== name);
+          idsByName.delete(name);
+        }
       }
-    }
-    if (rows.length === 0) break;
-    for (const row of rows) {
-      const primary = employeeEntity(
-        partitionKey,
-        {
+      if (rows.length === 0) return { created: [], count };
+      for (const row of rows) {
+        const primary = employeeEntity(
+          partitionKey,
+          {
+            employeeId: row.employeeId,
+            firstName: row.firstName,
+            lastName: row.displayLastName,
+            email: row.email,
+            age: row.age,
+          },
+          { isManager: false, writeId, incarnation: newIncarnation(), reviewYears: [] },
+        );
+        plan.add(['create', primary], { kind: 'employee', row });
+        plan.add(['create', emailCopyEntity(primary)], { kind: 'email', row });
+      }
+      const nextIndexes = new Map<string, LastNameIndex>();
+      for (const [name, added] of idsByName) {
+        const current = indexes.get(name);
+        const next = { lastName: name, ids: withIds(current?.value.ids ?? [], added) };
+        nextIndexes.set(name, next);
+        const entity = lastNameIndexEntity(partitionKey, next);
+        plan.add(
+          current ? ['update', entity, 'Replace', { etag: current.etag }] : ['create', entity],
+          { kind: 'index', name },
+        );
+      }
+      if (context.outbox) {
+        const changes: OutboxChange[] = rows.map((row) => ({
           employeeId: row.employeeId,
-          firstName: row.firstName,
-          lastName: row.displayLastName,
-          email: row.email,
-          age: row.age,
-        },
-        { isManager: false, writeId, incarnation: newIncarnation(), reviewYears: [] },
-      );
-      plan.add(['create', primary], { kind: 'employee', row });
-      plan.add(['create', emailCopyEntity(primary)], { kind: 'email', row });
-    }
-    const nextIndexes = new Map<string, LastNameIndex>();
-    for (const [name, added] of idsByName) {
-      const current = indexes.get(name);
-      const next = { lastName: name, ids: withIds(current?.value.ids ?? [], added) };
-      nextIndexes.set(name, next);
-      const entity = lastNameIndexEntity(partitionKey, next);
-      plan.add(
-        current ? ['update', entity, 'Replace', { etag: current.etag }] : ['create', entity],
-        { kind: 'index', name },
-      );
-    }
-    if (context.outbox) {
-      const changes: OutboxChange[] = rows.map((row) => ({
-        employeeId: row.employeeId,
-        reason: 'imported',
-        current: { email: row.email, lastName: row.displayLastName },
-      }));
-      for (const action of outboxActions(partitionKey, changes)) {
-        plan.add(action, { kind: 'outbox' });
-      }
-    }
-    plan.add(countShardChange(partitionKey, count.shard, count.version, rows.length), {
-      kind: 'count',
-    });
-
-    try {
-      const etags = await submitPlanned(table, plan);
-      plan.roles.forEach((role, i) => {
-        const etag = etags[i];
-        if (role.kind === 'index' && etag) {
-          const version = { value: nextIndexes.get(role.name)!, etag };
-          indexes.set(role.name, version);
-          rememberLastNameIndex(context, department, version);
+          reason: 'imported',
+          current: { email: row.email, lastName: row.displayLastName },
+        }));
+        for (const action of outboxActions(partitionKey, changes)) {
+          plan.add(action, { kind: 'outbox' });
         }
+      }
+      plan.add(countShardChange(partitionKey, count.shard, count.version, rows.length), {
+        kind: 'count',
       });
-      const countEtag = etags[etags.length - 1];
-      const nextCount = countEtag
-        ? {
-            shard: count.shard,
-            version: { value: count.version.value + rows.length, etag: countEtag },
+
+      try {
+        const etags = await submitPlanned(table, plan);
+        plan.roles.forEach((role, i) => {
+          const etag = etags[i];
+          if (role.kind === 'index' && etag) {
+            const version = { value: nextIndexes.get(role.name)!, etag };
+            indexes.set(role.name, version);
+            rememberLastNameIndex(context, department, version);
           }
-        : await loadCountShard(context, department, false);
-      if (!nextCount) throw departmentNotFound(department);
-      rememberCountShard(context, department, nextCount.shard, nextCount.version);
-      return { created: rows, count: nextCount };
-    } catch (error) {
-      if (error instanceof DomainError) return { error };
-      if (!(error instanceof TransactionFailure)) throw error;
-      forgetVersions(context, department, idsByName.keys());
-      const role = error.role;
-      if (role?.kind === 'employee' && error.status === 409) {
-        const existing = await readEmployeeState(table, partitionKey, role.row.employeeId);
-        if (existing?.meta.writeId === writeId) {
-          // An earlier try of this very transaction committed (its answer was lost): all rows are in.
-          const fresh = await loadCountShard(context, department, false);
-          if (!fresh) throw departmentNotFound(department);
-          for (const [name, version] of await readIndexes(table, partitionKey, [
-            ...idsByName.keys(),
-          ]))
-            indexes.set(name, version);
-          return { created: rows, count: fresh };
+        });
+        const countEtag = etags[etags.length - 1];
+        const nextCount = countEtag
+          ? {
+              shard: count.shard,
+              version: { value: count.version.value + rows.length, etag: countEtag },
+            }
+          : await loadCountShard(context, department, false);
+        if (!nextCount) throw departmentNotFound(department);
+        rememberCountShard(context, department, nextCount.shard, nextCount.version);
+        return { created: rows, count: nextCount };
+      } catch (error) {
+        if (error instanceof DomainError) return { error };
+        if (!(error instanceof TransactionFailure)) throw error;
+        forgetVersions(context, department, idsByName.keys());
+        const role = error.role;
+        if (role?.kind === 'employee' && error.status === 409) {
+          const existing = await readEmployeeState(table, partitionKey, role.row.employeeId);
+          if (existing?.meta.writeId === writeId) {
+            // An earlier try of this very transaction committed (its answer was lost): all rows are in.
+            const fresh = await loadCountShard(context, department, false);
+            if (!fresh) throw departmentNotFound(department);
+            for (const [name, version] of await readIndexes(table, partitionKey, [
+              ...idsByName.keys(),
+            ]))
+              indexes.set(name, version);
+            return { created: rows, count: fresh };
+          }
+          const err = employeeExists(department, role.row.employeeId);
+          failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
+          rows = rows.filter((r) => r !== role.row);
+          return afterDrop();
         }
-        const err = employeeExists(department, role.row.employeeId);
-        failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
-        rows = rows.filter((r) => r !== role.row);
-        continue;
+        if (role?.kind === 'email' && error.status === 409) {
+          const err = emailTaken(department, role.row.email);
+          failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
+          rows = rows.filter((r) => r !== role.row);
+          return afterDrop();
+        }
+        // Someone else changed the count shard or an index entity: read them again (choosing a
+        // shard anew) and resend.
+        const fresh = await loadCountShard(context, department, false);
+        if (!fresh) throw departmentNotFound(department);
+        count = fresh;
+        const names = [...idsByName.keys()];
+        const reread = await readIndexes(table, partitionKey, names);
+        for (const name of names) {
+          const version = reread.get(name);
+          if (version) indexes.set(name, version);
+          else indexes.delete(name);
+        }
       }
-      if (role?.kind === 'email' && error.status === 409) {
-        const err = emailTaken(department, role.row.email);
-        failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
-        rows = rows.filter((r) => r !== role.row);
-        continue;
-      }
-      // Someone else changed the count shard or an index entity: read them again (choosing a
-      // shard anew) and resend.
-      const fresh = await loadCountShard(context, department, false);
-      if (!fresh) throw departmentNotFound(department);
-      count = fresh;
-      const names = [...idsByName.keys()];
-      const reread = await readIndexes(table, partitionKey, names);
-      for (const name of names) {
-        const version = reread.get(name);
-        if (version) indexes.set(name, version);
-        else indexes.delete(name);
-      }
-    }
+      return RETRY;
+    });
+  } catch (error) {
+    if (error !== undefined && error === gaveUp) return { error: gaveUp };
+    throw error;
   }
-  if (rows.length === 0) return { created: [], count };
-  return { error: contendedError(`Department "${department}"`) };
 }

@@ -9,7 +9,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TableClient, TableEntity } from '@azure/data-tables';
-import { NotFoundError, ValidationError } from '../errors';
 import {
   departmentPartitionKey,
   employeeRowKey,
@@ -18,13 +17,20 @@ import {
   reviewRowKeyRange,
 } from '../storage/keys';
 import type { DirectoryContext } from './context';
-import { employeeNotFound, staleVersion } from './directoryErrors';
+import {
+  contendedError,
+  employeeNotFound,
+  reviewNotFound,
+  staleVersion,
+  unknownSelectField,
+} from './directoryErrors';
 import { withFields } from './employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import { readEmployeeState, type EmployeeState } from './employeeState';
 import { RETRY } from './retry';
+import { retryOptimistically } from '../storage/optimisticRetry';
 import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from './reviewYears';
-import { contendedError, currentEtag } from './state';
+import { currentEtag } from './state';
 import {
   PlannedTransaction,
   submitAttempt,
@@ -186,10 +192,7 @@ export async function putReview(
           if (own?.WriteId === writeId) return written(own.etag);
         }
         if (failure.role === 'review' && failure.status === 404) {
-          throw new NotFoundError(
-            'ReviewNotFound',
-            `Employee ${employeeId} has no review for ${year} to match If-Match against.`,
-          );
+          throw reviewNotFound(employeeId, year);
         }
         if (failure.role === 'review' && failure.status === 412) {
           throw staleVersion(`The ${year} review of employee ${employeeId}`);
@@ -278,11 +281,7 @@ function parseReviewSelect(select?: readonly string[]): ReviewField[] {
   if (select === undefined) return [...REVIEW_FIELDS];
   for (const field of select) {
     if (!(REVIEW_FIELDS as readonly string[]).includes(field)) {
-      throw new ValidationError(
-        `query.select: unknown field "${field}"; use ${REVIEW_FIELDS.join(', ')}.`,
-        'query.select',
-        'InvalidSelect',
-      );
+      throw unknownSelectField(field, REVIEW_FIELDS);
     }
   }
   return select as ReviewField[];
@@ -304,8 +303,9 @@ const MAX_CHUNK_ATTEMPTS = 10;
  *   never replaces a review someone else wrote after its read.
  * @throws {NotFoundError} `EmployeeNotFound` when the employee does not exist (or was deleted
  *   meanwhile).
- * @throws {ThrottledError} when the employee kept changing, or storage is busy; also when a review
- *   no longer met its condition (nothing of that chunk was written: read again, decide again).
+ * @throws {ContentionError} when the employee kept changing, or a review no longer met its
+ *   condition (nothing of that chunk was written: read again, decide again); {@link DomainError}
+ *   for storage faults.
  */
 export async function writeReviewEntities(
   table: TableClient,
@@ -319,32 +319,37 @@ export async function writeReviewEntities(
   const chunkSize = MAX_TRANSACTION_OPERATIONS - 1;
   for (let i = 0; i < entities.length; i += chunkSize) {
     const chunk = entities.slice(i, i + chunkSize);
-    let written = false;
-    for (let attempt = 1; attempt <= MAX_CHUNK_ATTEMPTS && !written; attempt++) {
-      const employee = await readEmployeeState(table, partitionKey, employeeId);
-      if (!employee) throw employeeNotFound(department, employeeId);
-      const years = withReviewYears(
-        await reviewYearsOf(table, employee),
-        chunk.map((entity) => entity.year),
-      );
-      const plan = new PlannedTransaction<'employee' | 'review'>().add(
-        recordReviewYears(partitionKey, employeeId, years, employee),
-        'employee',
-      );
-      for (const { entity } of chunk) plan.add(reviewWrite(entity, conditions), 'review');
-      try {
-        await submitPlanned(table, plan);
-        written = true;
-      } catch (error) {
-        if (!(error instanceof TransactionFailure)) throw error;
-        if (error.role === 'review' && conditions.size > 0) {
-          throw contendedError(`A review of employee ${employeeId}`);
+    await retryOptimistically(
+      {
+        maxAttempts: MAX_CHUNK_ATTEMPTS,
+        giveUp: (attempts) => contendedError(`Employee ${employeeId}`, attempts),
+      },
+      async (attempt) => {
+        const employee = await readEmployeeState(table, partitionKey, employeeId);
+        if (!employee) throw employeeNotFound(department, employeeId);
+        const years = withReviewYears(
+          await reviewYearsOf(table, employee),
+          chunk.map((entity) => entity.year),
+        );
+        const plan = new PlannedTransaction<'employee' | 'review'>().add(
+          recordReviewYears(partitionKey, employeeId, years, employee),
+          'employee',
+        );
+        for (const { entity } of chunk) plan.add(reviewWrite(entity, conditions), 'review');
+        try {
+          await submitPlanned(table, plan);
+          return true;
+        } catch (error) {
+          if (!(error instanceof TransactionFailure)) throw error;
+          if (error.role === 'review' && conditions.size > 0) {
+            throw contendedError(`A review of employee ${employeeId}`, attempt);
+          }
+          // The employee changed (or was deleted) since the read: read it again.
+          if (error.role !== 'employee') throw unexplainedFailure(error);
+          return RETRY;
         }
-        // The employee changed (or was deleted) since the read: read it again.
-        if (error.role !== 'employee') throw unexplainedFailure(error);
-      }
-    }
-    if (!written) throw contendedError(`Employee ${employeeId}`);
+      },
+    );
   }
 }
 

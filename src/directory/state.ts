@@ -3,7 +3,6 @@
  * their ETags, from the version cache or from storage.
  */
 import type { TableClient } from '@azure/data-tables';
-import { ThrottledError } from '../errors';
 import { readEntity } from '../storage/entities';
 import { departmentPartitionKey, lastNameRowKey, normalizeLastName } from '../storage/keys';
 import type { DirectoryContext } from './context';
@@ -207,11 +206,6 @@ export function forgetVersions(
   for (let shard = 0; shard < DEPARTMENT_COUNT_SHARDS; shard++)
     context.countVersions.delete(countShardKey(department, shard));
   for (const name of lastNames) context.lastNameVersions.delete(lastNameKey(department, name));
-}
-
-/** The error for a write that kept losing races on a shared entity. */
-export function contendedError(what: string): ThrottledError {
-  return new ThrottledError(`${what} kept changing concurrently; try again shortly.`, 1);
 }
 
 /**

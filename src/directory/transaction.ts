@@ -13,8 +13,9 @@ import {
 } from '../storage/entityGroupTransaction';
 import { storageCode, storageStatus, toDomainError } from '../storage/errors';
 import type { DirectoryContext } from './context';
-import { RETRY, retryOnConflict } from './retry';
-import { contendedError } from './state';
+import { retryOptimistically } from '../storage/optimisticRetry';
+import { contendedError } from './directoryErrors';
+import { RETRY } from './retry';
 
 /**
  * The operations of one transaction, each with what it is about. A delete or update that names an
@@ -161,12 +162,18 @@ export type Refusal<T> = T | typeof RETRY | undefined;
  * ({@link submitAttempt}); it runs again while it returns {@link RETRY} (a lost race), at most the
  * context's `maxConflictAttempts` times.
  *
- * @throws {ThrottledError} naming `subject` when every attempt lost; whatever `attempt` throws.
+ * @throws {ContentionError} naming `subject` when every attempt lost; whatever `attempt` throws.
  */
 export function writeOptimistically<T>(
   context: Pick<DirectoryContext, 'maxConflictAttempts'>,
   subject: string,
   attempt: (n: number) => Promise<T | typeof RETRY>,
 ): Promise<T> {
-  return retryOnConflict(context.maxConflictAttempts, attempt, () => contendedError(subject));
+  return retryOptimistically(
+    {
+      maxAttempts: context.maxConflictAttempts,
+      giveUp: (attempts) => contendedError(subject, attempts),
+    },
+    attempt,
+  );
 }

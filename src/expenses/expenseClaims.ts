@@ -8,8 +8,9 @@
  * keyed by department and employee id, whose format alone is checked.
  */
 import { odata, type TableClient } from '@azure/data-tables';
-import { ValidationError } from '../errors';
+import { wholeNumberOutOfRange } from '../errors';
 import { withStorageErrors } from '../storage/errors';
+import { invalidAmount, invalidCurrency, invalidDescription } from './expenseErrors';
 import {
   decodeContinuationToken,
   employeePartitionKey,
@@ -105,22 +106,13 @@ export function assertValidClaim(input: ExpenseClaimInput): void {
     // JSON numbers print in their shortest round-trip form, so this sees the caller's digits.
     !/^\d+(\.\d{1,2})?$/.test(String(amount))
   ) {
-    throw new ValidationError(
-      `body.amount: must be a positive number with at most two decimals, up to ${MAX_EXPENSE_AMOUNT}.`,
-      'body.amount',
-    );
+    throw invalidAmount(MAX_EXPENSE_AMOUNT);
   }
   if (!/^[A-Z]{3}$/.test(currency)) {
-    throw new ValidationError(
-      'body.currency: must be an ISO 4217 code of three upper-case letters, e.g. EUR.',
-      'body.currency',
-    );
+    throw invalidCurrency();
   }
   if (description.trim().length === 0 || description.length > MAX_EXPENSE_DESCRIPTION_LENGTH) {
-    throw new ValidationError(
-      `body.description: must be 1-${MAX_EXPENSE_DESCRIPTION_LENGTH} characters.`,
-      'body.description',
-    );
+    throw invalidDescription(MAX_EXPENSE_DESCRIPTION_LENGTH);
   }
   if (input.submittedAt !== undefined) assertStorableInstant(input.submittedAt, 'body.submittedAt');
 }
@@ -172,10 +164,7 @@ export class ExpenseClaimLog {
   ): Promise<ExpenseClaim[]> {
     const partitionKey = employeePartitionKey(department, employeeId);
     if (!Number.isInteger(top) || top < 1 || top > MAX_EXPENSE_TOP) {
-      throw new ValidationError(
-        `query.top: must be a whole number from 1 to ${MAX_EXPENSE_TOP}.`,
-        'query.top',
-      );
+      throw wholeNumberOutOfRange('query.top', MAX_EXPENSE_TOP);
     }
     await ensureTable(this.table);
     const pages = this.table
@@ -212,10 +201,7 @@ export class ExpenseClaimLog {
     const partitionKey = employeePartitionKey(department, employeeId);
     const pageSize = options.pageSize ?? DEFAULT_EXPENSE_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_EXPENSE_TOP) {
-      throw new ValidationError(
-        `query.pageSize: must be a whole number from 1 to ${MAX_EXPENSE_TOP}.`,
-        'query.pageSize',
-      );
+      throw wholeNumberOutOfRange('query.pageSize', MAX_EXPENSE_TOP);
     }
     const scope = `expenses|${partitionKey}`;
     const after =

@@ -6,7 +6,7 @@
  * user id named in the route (or, for one route, the query) — never at stored data, so a 403 can
  * never reveal whether the thing asked for exists.
  */
-import { ForbiddenError, UnauthenticatedError } from '../errors';
+import { forbidden, unauthenticated } from './identityErrors';
 import type { Principal } from './principal';
 import {
   canEditDepartment,
@@ -116,13 +116,13 @@ export function authorize(
   target: AccessTarget,
 ): void {
   if (access.anonymous) return;
-  if (principal === undefined) throw new UnauthenticatedError();
+  if (principal === undefined) throw unauthenticated();
   if (!access.allows(principal, target)) {
     // Name the roles that would have been enough, as Entra writes them (a space as %20).
     const needed =
       target.department === undefined
         ? access.description
         : access.description.replace(/\{dept\}/g, target.department.replace(/ /g, '%20'));
-    throw new ForbiddenError(`This needs ${needed}.`);
+    throw forbidden(needed);
   }
 }

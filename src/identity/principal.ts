@@ -13,7 +13,8 @@
  * own `role_typ` is ignored: a caller that could choose which claim type counts as a role could
  * promote any claim it holds (a group, a name) to `DirectoryAdmin`.
  */
-import { UnauthenticatedError } from '../errors';
+import type { UnauthenticatedError } from '../errors';
+import { invalidPrincipal, unauthenticated } from './identityErrors';
 
 /** Name of the request header that carries the principal. */
 export const PRINCIPAL_HEADER = 'x-ms-client-principal';
@@ -62,10 +63,7 @@ export interface Principal {
 }
 
 function malformed(reason: string): UnauthenticatedError {
-  return new UnauthenticatedError(
-    `The ${PRINCIPAL_HEADER} header is not a valid App Service principal (${reason}).`,
-    'InvalidPrincipal',
-  );
+  return invalidPrincipal(PRINCIPAL_HEADER, reason);
 }
 
 function optionalString(value: unknown, field: string): string | undefined {
@@ -107,7 +105,7 @@ function single(claims: readonly Claim[], types: readonly string[]): string | un
  *   conflicting `department`/`employeeId` claims.
  */
 export function parsePrincipalHeader(header: string | null | undefined): Principal {
-  if (header === null || header === undefined || header === '') throw new UnauthenticatedError();
+  if (header === null || header === undefined || header === '') throw unauthenticated();
   if (header.length > MAX_HEADER_LENGTH) throw malformed('header too long');
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(header)) throw malformed('not base64');
 

@@ -6,7 +6,7 @@
  * (`TRUST_LOCAL_PRINCIPAL_HEADER=true`, which `npm start`, the sample local.settings.json and the
  * tests set), so a copy of the app run in a container or on a shared machine fails closed.
  */
-import { UnauthenticatedError } from '../errors';
+import { unauthenticated } from './identityErrors';
 import type { PlatformAuth } from '../config';
 import { parsePrincipalHeader, type Principal } from './principal';
 
@@ -63,7 +63,7 @@ export function authenticate(
   header: string | null | undefined,
   trust: PrincipalTrust,
 ): Principal | undefined {
-  if (!trust.trusted) throw new UnauthenticatedError(trust.reason);
+  if (!trust.trusted) throw unauthenticated(trust.reason);
   if (header === null || header === undefined || header === '') return undefined;
   return parsePrincipalHeader(header);
 }

@@ -7,10 +7,11 @@
  * table that old is about to be dropped) and not more than one day in the future (clock skew).
  */
 import { odata, type TableClient } from '@azure/data-tables';
-import { NotFoundError, ValidationError } from '../errors';
+import { NotFoundError, wholeNumberOutOfRange } from '../errors';
 import { withStorageErrors } from '../storage/errors';
 import {
   decodeContinuationToken,
+  foreignContinuationToken,
   encodeContinuationToken,
   invertedTicksRowKey,
   loginAttemptPartitionKey,
@@ -19,6 +20,7 @@ import {
   parseUtcDayStamp,
   utcDayStamp,
 } from '../storage/keys';
+import { attemptBeforeRetention, attemptInFuture, invalidIp } from './loginErrors';
 import { systemClock, type Clock } from '../time/clock';
 import { addUtcDays, assertStorableInstant, MS_PER_DAY, startOfUtcDay } from '../time/instants';
 import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
@@ -94,21 +96,13 @@ export class LoginAttempts {
     const at = input.at ?? now;
     assertStorableInstant(at, 'body.at');
     if (at.getTime() < now.getTime() - this.retentionDays * MS_PER_DAY) {
-      throw new ValidationError(
-        `body.at: ${at.toISOString()} is older than the ${this.retentionDays}-day retention of login attempts.`,
-        'body.at',
-        'InvalidTime',
-      );
+      throw attemptBeforeRetention(at, this.retentionDays);
     }
     if (at.getTime() > now.getTime() + MAX_FUTURE_SKEW_MS) {
-      throw new ValidationError(
-        `body.at: ${at.toISOString()} is more than one day in the future.`,
-        'body.at',
-        'InvalidTime',
-      );
+      throw attemptInFuture(at);
     }
     if (input.ip !== undefined && (input.ip.length === 0 || input.ip.length > MAX_IP_LENGTH)) {
-      throw new ValidationError(`body.ip: must be 1-${MAX_IP_LENGTH} characters.`, 'body.ip');
+      throw invalidIp(MAX_IP_LENGTH);
     }
     const partitionKey = loginAttemptPartitionKey(input.userId);
     const table = this.tables.clientOf(at);
@@ -187,11 +181,7 @@ export class LoginAttempts {
       const position = decodeContinuationToken(scope, options.continuationToken);
       const resumeDay = parseUtcDayStamp(position.nextPartitionKey);
       if (!resumeDay || resumeDay.getTime() > day.getTime()) {
-        throw new ValidationError(
-          'continuationToken is not a token this query produced; start again without it.',
-          'continuationToken',
-          'InvalidContinuationToken',
-        );
+        throw foreignContinuationToken();
       }
       day = resumeDay;
       after = position.nextRowKey;
@@ -230,16 +220,10 @@ export class LoginAttempts {
 
   private recentArguments(days: number, size: number, target: string): void {
     if (!Number.isInteger(days) || days < 1 || days > this.retentionDays) {
-      throw new ValidationError(
-        `query.days: must be a whole number from 1 to the retention of ${this.retentionDays} days.`,
-        'query.days',
-      );
+      throw wholeNumberOutOfRange('query.days', `the retention of ${this.retentionDays} days`);
     }
     if (!Number.isInteger(size) || size < 1 || size > MAX_LOGIN_TOP) {
-      throw new ValidationError(
-        `${target}: must be a whole number from 1 to ${MAX_LOGIN_TOP}.`,
-        target,
-      );
+      throw wholeNumberOutOfRange(target, MAX_LOGIN_TOP);
     }
   }
 }

@@ -8,7 +8,7 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
-import { TooLargeError, ValidationError } from '../errors';
+import { invalidLogMessage, logEntryTooLarge, noLogMessageParts } from './logErrors';
 import { isLogSource, parseLogStagingBlobName } from '../storage/keys';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../storage/queue';
 import { TRACEPARENT_FIELD_BYTES } from '../telemetry/tracing';
@@ -60,7 +60,7 @@ export function logPartBytes(part: LogBatchMessage | CompressedLogBatchMessage):
 export function logMessagePayload(
   parts: readonly (LogBatchMessage | CompressedLogBatchMessage)[],
 ): LogBatchMessage | CompressedLogBatchMessage | LogBatchBundle {
-  if (parts.length === 0) throw new RangeError('A log message needs at least one part.');
+  if (parts.length === 0) throw noLogMessageParts();
   return parts.length === 1 ? parts[0]! : { v: LOG_MESSAGE_VERSION, parts: [...parts] };
 }
 
@@ -112,10 +112,7 @@ export function splitIntoMessages(
     const line = encodeLogLine(entry, batchPartTag(batchId, current.part));
     const size = Buffer.byteLength(JSON.stringify(line)) + 1;
     if (size > budget) {
-      throw new TooLargeError(
-        `body.entries[${index}] is ${size} bytes once stored; one entry may take at most ${budget} bytes.`,
-        'LogEntryTooLarge',
-      );
+      throw logEntryTooLarge(index, size, budget);
     }
     current.lines.push(line);
     used = size;
@@ -203,7 +200,7 @@ export interface DecodedLogBatchMessage {
 export function decodeLogBatchMessage(payload: unknown): DecodedLogBatchMessage {
   const parsed = messageSchema.safeParse(payload);
   if (!parsed.success || parsed.data.part >= parsed.data.parts) {
-    throw new ValidationError('Not a log-batches queue message.', 'message', 'InvalidLogMessage');
+    throw invalidLogMessage('Not a log-batches queue message.');
   }
   const message = parsed.data as LogBatchMessage;
   const tag = batchPartTag(message.batchId, message.part);
@@ -213,10 +210,8 @@ export function decodeLogBatchMessage(payload: unknown): DecodedLogBatchMessage 
       if (header.tag !== tag) throw new Error(`line tag ${header.tag} is not ${tag}`);
       return header;
     } catch (error) {
-      throw new ValidationError(
+      throw invalidLogMessage(
         `Line ${index} of log message ${tag} is malformed: ${(error as Error).message}`,
-        'message',
-        'InvalidLogMessage',
       );
     }
   });
@@ -265,11 +260,7 @@ export function decodeLogQueuePayload(payload: unknown): LogQueuePayload {
     const split = parts.find((part) => part.message.parts !== 1);
     if (split) {
       // Only whole batches share a message; the parts of a split batch are staged together.
-      throw new ValidationError(
-        `Log bundle carries part ${split.tag} of a split batch.`,
-        'message',
-        'InvalidLogMessage',
-      );
+      throw invalidLogMessage(`Log bundle carries part ${split.tag} of a split batch.`);
     }
     return { kind: 'bundle', parts };
   }
@@ -277,11 +268,7 @@ export function decodeLogQueuePayload(payload: unknown): LogQueuePayload {
   if (!pointer.success) return { kind: 'inline', decoded: decodeLogBatchMessage(payload) };
   const { batchId, stagingBlob } = pointer.data;
   if (parseLogStagingBlobName(stagingBlob) !== batchId) {
-    throw new ValidationError(
-      `Log batch pointer ${batchId} names the foreign blob ${stagingBlob}.`,
-      'message',
-      'InvalidLogMessage',
-    );
+    throw invalidLogMessage(`Log batch pointer ${batchId} names the foreign blob ${stagingBlob}.`);
   }
   return { kind: 'staged', pointer: pointer.data as LogBatchPointer };
 }
@@ -300,20 +287,14 @@ export function decodeStagedBatch(content: string, batchId: string): DecodedLogB
   }
   const parts: unknown[] = Array.isArray(parsed) ? (parsed as unknown[]) : [];
   if (parts.length === 0) {
-    throw new ValidationError(
-      `Staged log batch ${batchId} holds no parts.`,
-      'message',
-      'InvalidLogMessage',
-    );
+    throw invalidLogMessage(`Staged log batch ${batchId} holds no parts.`);
   }
   return parts.map((payload, index) => {
     const decoded = decodeLogBatchMessage(payload);
     const { message } = decoded;
     if (message.batchId !== batchId || message.part !== index || message.parts !== parts.length) {
-      throw new ValidationError(
+      throw invalidLogMessage(
         `Staged log batch ${batchId} holds a foreign or misplaced part ${decoded.tag}.`,
-        'message',
-        'InvalidLogMessage',
       );
     }
     return decoded;

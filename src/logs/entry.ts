@@ -4,7 +4,8 @@
  * field.
  */
 import { z } from 'zod';
-import { describeIssues, TooLargeError } from '../errors';
+import { describeIssues } from '../errors';
+import { tooManyLogEntries } from './logErrors';
 import { isLogSource, MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys';
 import { LOG_LEVELS, type LogLevel } from './levels';
 
@@ -80,10 +81,7 @@ export function parseLogBatch(body: unknown, limits: LogBatchLimits): LogBatch {
   if (!envelope.success) throw describeIssues(envelope.error.issues, 'body', 'InvalidLogEntry');
   const { source, entries: rawEntries } = envelope.data;
   if (rawEntries.length > limits.maxBatchEntries) {
-    throw new TooLargeError(
-      `The batch holds ${rawEntries.length} entries; at most ${limits.maxBatchEntries} are accepted per request.`,
-      'TooManyLogEntries',
-    );
+    throw tooManyLogEntries(rawEntries.length, limits.maxBatchEntries);
   }
   const entries = rawEntries.map((raw, index): LogEntry => {
     const parsed = entrySchema.safeParse(raw);

@@ -23,9 +23,7 @@
  * So a crash between commit and queue acknowledgement, a redelivery, a retried queue send, or two
  * flushers racing on the same hour leaves each line stored once.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
-import { ConflictError } from '../errors';
 import {
   isNotFound,
   isPreconditionFailed,
@@ -36,8 +34,10 @@ import {
   withStorageErrors,
 } from '../storage/errors';
 import { logBlobName, logHourPrefix, parseLogBlobName } from '../storage/keys';
+import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
 import { parseLogBlockId, type LogBlockSummary } from './blockId';
 import { buildBlock, tagsIn, type HourPart } from './hourBlock';
+import { logBlobContended } from './logErrors';
 import { metadataOfBlocks } from './metadata';
 import { processTagLedgers, type LedgerFacts, type TagLedgers } from './tagLedger';
 
@@ -76,6 +76,8 @@ export interface HourAppendResult {
 
 /** Planning again after a lost race has a bound; past it the flush fails and is retried later. */
 const MAX_COMMIT_ATTEMPTS = 40;
+/** What an attempt of the commit loop returns when the parts are stored. */
+const DONE = 'done';
 const CONTENT_TYPE = 'text/plain; charset=utf-8';
 const HOUR_MS = 3_600_000;
 
@@ -114,7 +116,7 @@ function isLostRace(error: unknown): boolean {
  * @param clock - current epoch ms (tests move it to simulate slow flushers).
  * @param ledgers - what this process knows of the hour's tag ledgers (tests give each simulated
  * flusher its own).
- * @throws {ConflictError} when the blob kept changing under this flusher for
+ * @throws {ContentionError} when the blob kept changing under this flusher for
  * {@link MAX_COMMIT_ATTEMPTS} attempts (the messages stay queued and are retried).
  * @throws {DomainError} for storage faults left after the SDK's retries.
  */
@@ -258,14 +260,12 @@ export async function appendToHour(
   let commitAttempts = 0;
   let linesWritten = 0;
   let writtenParts: string[] = [];
-  for (;;) {
-    if (pending.size === 0) break;
-    if (commitAttempts >= MAX_COMMIT_ATTEMPTS) {
-      throw new ConflictError(
-        'LogBlobContention',
-        `Log blob ${view.name} kept changing; gave up after ${commitAttempts} attempts.`,
-      );
-    }
+  const retry = {
+    maxAttempts: MAX_COMMIT_ATTEMPTS,
+    giveUp: (attempts: number) => logBlobContended(view.name, attempts),
+  };
+  await retryOptimistically(retry, async () => {
+    if (pending.size === 0) return DONE;
     const block = buildBlock(hourStart, [...pending.values()]);
     attemptedIds.add(block.id);
     const client = blobClient(view.sequence);
@@ -291,7 +291,7 @@ export async function appendToHour(
       linesWritten = block.lines;
       writtenParts = tags;
       ledgers.committed(container, view.name, block.id, tags);
-      break;
+      return DONE;
     } catch (error) {
       if (!isLostRace(error)) throw toDomainError(error);
     }
@@ -303,7 +303,7 @@ export async function appendToHour(
       linesWritten = landed.summary!.lines;
       writtenParts = [...pending.keys()];
       view = again;
-      break;
+      return DONE;
     }
     view = again;
     await consult(view);
@@ -313,8 +313,9 @@ export async function appendToHour(
       await consult(view);
       await search(view);
     }
-    await sleep(Math.random() * 20 * Math.min(commitAttempts, 5));
-  }
+    // Everything left may have turned out stored already: then there is nothing to commit.
+    return pending.size === 0 ? DONE : RETRY;
+  });
   return {
     blobName: view.name,
     linesWritten,

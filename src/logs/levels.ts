@@ -1,7 +1,7 @@
 /**
  * Log levels, their order, and the compact mask that block ids and the `LogType` metadata carry.
  */
-import { ValidationError } from '../errors';
+import { unknownLevel } from './logErrors';
 
 /** Accepted levels, in the fixed order `LogType` lists them. */
 export const LOG_LEVELS = ['Verbose', 'Information', 'Warning', 'Error', 'Critical'] as const;
@@ -58,11 +58,7 @@ export function parseLevelFilter(value: string, target = 'query.level'): LogLeve
   const levels: LogLevel[] = [];
   for (const name of names) {
     if (!isLogLevel(name)) {
-      throw new ValidationError(
-        `${target}: "${name}" is not a log level; use a comma-separated list of ${LOG_LEVELS.join(', ')}.`,
-        target,
-        'InvalidLevel',
-      );
+      throw unknownLevel(target, name, LOG_LEVELS);
     }
     if (!levels.includes(name)) levels.push(name);
   }

@@ -10,7 +10,8 @@
  * is too large to read and no request does unbounded work.
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { ValidationError } from '../errors';
+import { wholeNumberOutOfRange } from '../errors';
+import { invalidQuerySource, reversedTimeWindow } from './logErrors';
 import { isLogSource, logHourPrefix } from '../storage/keys';
 import { mapBounded } from '../storage/parallel';
 import type { LogEntry } from './entry';
@@ -82,18 +83,10 @@ const ALL_LEVELS = levelMask(LOG_LEVELS);
  */
 export function validateLogQuery(query: LogQuery): void {
   if (!isLogSource(query.source)) {
-    throw new ValidationError(
-      'query.source: must be 1-63 lowercase letters, digits or "-", starting with a letter or digit.',
-      'query.source',
-      'InvalidSource',
-    );
+    throw invalidQuerySource();
   }
   if (query.to.getTime() < query.from.getTime()) {
-    throw new ValidationError(
-      'query.to: must not be before query.from.',
-      'query.to',
-      'InvalidTimeWindow',
-    );
+    throw reversedTimeWindow();
   }
 }
 
@@ -129,10 +122,7 @@ export async function queryLogPage(
   validateLogQuery(query);
   const pageSize = options.pageSize ?? DEFAULT_LOG_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_LOG_PAGE_SIZE) {
-    throw new ValidationError(
-      `query.pageSize: must be a whole number from 1 to ${MAX_LOG_PAGE_SIZE}.`,
-      'query.pageSize',
-    );
+    throw wholeNumberOutOfRange('query.pageSize', MAX_LOG_PAGE_SIZE);
   }
   const wanted = query.levels && query.levels.length > 0 ? levelMask(query.levels) : ALL_LEVELS;
   const to = query.to.getTime();

@@ -12,10 +12,10 @@
  * continuation token of the app (src/storage/keys/continuation.ts).
  */
 import { createHash } from 'node:crypto';
-import { ValidationError } from '../errors';
 import {
   decodeContinuationToken,
   encodeContinuationToken,
+  foreignContinuationToken,
   logBlobName,
   parseLogBlobName,
 } from '../storage/keys';
@@ -89,11 +89,7 @@ export function decodeLogCursor(scope: LogCursorScope, token: string): LogCursor
     cursor.atMs < scope.fromMs ||
     cursor.atMs >= scope.toMs
   ) {
-    throw new ValidationError(
-      'continuationToken is not a token this query produced; start again without it.',
-      'continuationToken',
-      'InvalidContinuationToken',
-    );
+    throw foreignContinuationToken();
   }
   return cursor;
 }

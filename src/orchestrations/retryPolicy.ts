@@ -3,6 +3,7 @@
  * SDK's own retries, a host crash mid-activity is replayed by the runtime, not here).
  */
 import * as df from 'durable-functions';
+import { invalidChunkSize } from './orchestrationErrors';
 
 /** First retry after 1 s, doubling up to 30 s, at most 6 attempts. */
 export function activityRetryOptions(): df.RetryOptions {
@@ -17,7 +18,7 @@ export const MAX_PARALLEL_ACTIVITIES = 10;
 
 /** Splits `items` into consecutive chunks of at most `size` (pure). */
 export function chunk<T>(items: readonly T[], size: number): T[][] {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError('chunk size must be ≥ 1');
+  if (!Number.isInteger(size) || size < 1) throw invalidChunkSize();
   const chunks: T[][] = [];
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
   return chunks;

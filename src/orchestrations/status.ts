@@ -3,7 +3,7 @@
  * runtime status, the output once it completed, and the reason once it failed. Nothing of the
  * Durable Functions management API (URLs, keys, input, history) leaves through here.
  */
-import { NotFoundError, UnavailableError } from '../errors';
+import { orchestrationNotFound, orchestrationStatusUnavailable } from './orchestrationErrors';
 
 /** `GET /orchestrations/{id}`: the status of one orchestration instance. */
 export interface OrchestrationView {
@@ -127,15 +127,10 @@ export async function readOrchestration(
     });
   } catch (error) {
     if (isInstanceNotFound(error)) {
-      throw new NotFoundError('OrchestrationNotFound', `No orchestration with id ${id}.`, {
-        cause: error,
-      });
+      throw orchestrationNotFound(id, error);
     }
     if (isExtensionUnavailable(error)) {
-      throw new UnavailableError(
-        'The orchestration status could not be read just now (the Durable extension answered with a server error); try again.',
-        { cause: error },
-      );
+      throw orchestrationStatusUnavailable(error);
     }
     throw error;
   }

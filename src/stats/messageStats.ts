@@ -30,6 +30,8 @@ import {
   type EntityGroupAction,
 } from '../storage/entityGroupTransaction';
 import { storageStatus, toDomainError, withStorageErrors } from '../storage/errors';
+import { backOff } from '../storage/optimisticRetry';
+import { contended } from '../storage/storageErrors';
 import { employeePartitionKey, hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, daysInYear, utcDayOfYear } from '../time/instants';
@@ -167,7 +169,7 @@ export class MessageStats {
         const status = storageStatus(error);
         // 412: an ETag moved; 409: another writer created the entity first; 404: it was deleted.
         if (status === 412 || status === 409 || status === 404) {
-          await pause(Math.random() * Math.min(1_000, 10 * 2 ** round));
+          await backOff(round, { capMs: 1_000 });
           continue;
         }
         // A connection lost mid-answer leaves the outcome unknown: the next round's read tells
@@ -177,8 +179,9 @@ export class MessageStats {
           throw failure;
       }
     }
-    throw new ThrottledError(
+    throw contended(
       `The message counters of ${department}/${employeeId} are contended: every attempt lost the race.`,
+      this.maxAttempts,
       1,
     );
   }
@@ -312,8 +315,4 @@ function tooManyIncrements(department: string, employeeId: string): ThrottledErr
     `The message counters of ${department}/${employeeId} took ${MAX_REMEMBERED_OPERATIONS} increments in the last ${OPERATION_MEMORY_MS / 60_000} minutes; try again shortly.`,
     60,
   );
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -26,8 +26,9 @@ import {
   type QueueClient,
   type StoragePipelineOptions as QueuePipelineOptions,
 } from '@azure/storage-queue';
-import { RestError, type Pipeline, type PipelinePolicy } from '@azure/core-rest-pipeline';
+import type { Pipeline, PipelinePolicy } from '@azure/core-rest-pipeline';
 import type { Config, StorageConnection } from '../config';
+import { tryTimedOut } from './storageErrors';
 
 /** The account name and key parsed from a connection string, when it carries one. */
 export interface SharedKey {
@@ -121,10 +122,7 @@ export function tryTimeoutPolicy(timeoutMs: number): PipelinePolicy {
         return response;
       } catch (error) {
         if (timedOut && !callerSignal?.aborted) {
-          throw new RestError(
-            `Storage did not answer within ${timeoutMs} ms (STORAGE_TRY_TIMEOUT_MS); the try was abandoned.`,
-            { code: 'ETIMEDOUT', request },
-          );
+          throw tryTimedOut(timeoutMs, request);
         }
         throw error;
       } finally {

@@ -11,6 +11,7 @@
  * message is stored whole or not at all, so either none of them is stored or, when only the
  * answer of a send that landed was lost, all of them are (as for a message of one item).
  */
+import { notPositiveInteger } from './storageErrors';
 
 /** Options of {@link CoalescingSender}. */
 export interface CoalescingSenderOptions<T> {
@@ -52,7 +53,7 @@ export class CoalescingSender<T> {
   constructor(private readonly options: CoalescingSenderOptions<T>) {
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
     if (!Number.isInteger(this.maxInFlight) || this.maxInFlight < 1) {
-      throw new RangeError(`maxInFlight must be a positive integer, not ${options.maxInFlight}.`);
+      throw notPositiveInteger('maxInFlight', this.maxInFlight);
     }
   }
 

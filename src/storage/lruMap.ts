@@ -4,13 +4,15 @@
  * only ever serves as the condition of a write, so a stale one costs a failed write and a read,
  * never a wrong result; the bound keeps a long-lived process's memory flat.
  */
+import { notPositiveInteger } from './storageErrors';
+
 export class LruMap<K, V> {
   private readonly entries = new Map<K, V>();
 
   /** @param maxEntries - entries kept; the least recently used go first. */
   constructor(private readonly maxEntries = 10_000) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(`maxEntries must be a positive integer, not ${maxEntries}.`);
+      throw notPositiveInteger('maxEntries', maxEntries);
     }
   }
 

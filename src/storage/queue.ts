@@ -3,8 +3,8 @@
  * (`messageEncoding: base64` in host.json, the host's default).
  */
 import type { QueueClient } from '@azure/storage-queue';
-import { TooLargeError } from '../errors';
 import { withStorageErrors } from './errors';
+import { queueMessageTooLarge } from './storageErrors';
 
 /** Azure's limit on one queue message, after base64 encoding. */
 export const MAX_QUEUE_MESSAGE_BYTES = 64 * 1024;
@@ -37,9 +37,7 @@ export async function sendJsonMessage(
 ): Promise<string> {
   const text = encodeQueueMessage(payload);
   if (Buffer.byteLength(text) > MAX_QUEUE_MESSAGE_BYTES) {
-    throw new TooLargeError(
-      `Queue message of ${Buffer.byteLength(text)} bytes is over the ${MAX_QUEUE_MESSAGE_BYTES}-byte limit.`,
-    );
+    throw queueMessageTooLarge(Buffer.byteLength(text), MAX_QUEUE_MESSAGE_BYTES);
   }
   const response = await withStorageErrors(() =>
     queue.sendMessage(text, { visibilityTimeout: options.visibilityTimeoutSeconds }),

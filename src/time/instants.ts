@@ -2,7 +2,7 @@
  * UTC calendar arithmetic shared by the time-and-volume features: day tables, hourly and daily
  * counters, retention windows. Every function works in UTC; local time zones never enter.
  */
-import { ValidationError } from '../errors';
+import { unstorableInstant } from './timeErrors';
 import { MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys';
 
 /** Milliseconds in one UTC day (UTC has no daylight-saving shifts; leap seconds are not counted). */
@@ -27,12 +27,7 @@ export function isStorableInstant(at: Date): boolean {
  */
 export function assertStorableInstant(at: Date, field: string): void {
   if (!isStorableInstant(at)) {
-    const shown = Number.isNaN(at.getTime()) ? 'an invalid date' : at.toISOString();
-    throw new ValidationError(
-      `${field}: ${shown} cannot be stored; use an instant between 1601-01-01 and 9999-12-31 UTC.`,
-      field,
-      'InvalidTime',
-    );
+    throw unstorableInstant(at, field);
   }
 }
 

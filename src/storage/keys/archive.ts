@@ -8,7 +8,7 @@
  * still read as that legacy incarnation's. Employee ids are exactly six digits, so the range from
  * `empid_<id>` up to `empid_<id>/` holds exactly that id's records, one per incarnation.
  */
-import { ValidationError } from '../../errors';
+import { invalidIncarnation } from './keyErrors';
 import { employeeRowKey } from './employees';
 
 /** The incarnation of an employee entity that carries none (written before incarnations). */
@@ -24,11 +24,7 @@ export function isIncarnation(value: string): boolean {
 
 function assertIncarnation(incarnation: string): void {
   if (!isIncarnation(incarnation)) {
-    throw new ValidationError(
-      `Incarnation "${incarnation}" is invalid.`,
-      'incarnation',
-      'InvalidIncarnation',
-    );
+    throw invalidIncarnation(incarnation);
   }
 }
 

@@ -1,5 +1,5 @@
 /** Continuation tokens: the opaque API token and the SDK's own token for a table position. */
-import { ValidationError } from '../../errors';
+import { foreignContinuationToken } from './keyErrors';
 
 /** The service's continuation position in a table query. */
 export interface TableContinuation {
@@ -58,12 +58,7 @@ export function fromSdkContinuationToken(sdkToken: string): TableContinuation {
  * @throws {ValidationError} for a malformed, tampered or foreign token.
  */
 export function decodeContinuationToken(scope: string, token: string): TableContinuation {
-  const invalid = (): ValidationError =>
-    new ValidationError(
-      'continuationToken is not a token this query produced; start again without it.',
-      'continuationToken',
-      'InvalidContinuationToken',
-    );
+  const invalid = foreignContinuationToken;
   if (!/^[A-Za-z0-9_-]{1,4096}$/.test(token)) throw invalid();
   let parsed: unknown;
   try {

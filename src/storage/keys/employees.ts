@@ -2,7 +2,7 @@
  * Keys of the `Employees` table: one partition per department (department entity and count shards,
  * employees, email and last-name index rows, reviews) and the department listing.
  */
-import { ValidationError } from '../../errors';
+import { invalidCountShard, invalidYear } from './keyErrors';
 import {
   decodeKeyText,
   encodeKeyText,
@@ -47,9 +47,7 @@ export const MAX_DEPARTMENT_COUNT_SHARDS = 100;
  */
 export function departmentCountShardRowKey(shard: number): string {
   if (!Number.isInteger(shard) || shard < 0 || shard >= MAX_DEPARTMENT_COUNT_SHARDS)
-    throw new RangeError(
-      `Count shard ${shard} is invalid: use 0-${MAX_DEPARTMENT_COUNT_SHARDS - 1}.`,
-    );
+    throw invalidCountShard(shard, MAX_DEPARTMENT_COUNT_SHARDS);
   return `${DEPARTMENT_COUNT_SHARD_PREFIX}${String(shard).padStart(2, '0')}`;
 }
 
@@ -181,7 +179,7 @@ export function lastNameRowKeyRange(): { ge: string; lt: string } {
 export function reviewRowKey(employeeId: string, year: number): string {
   assertEmployeeId(employeeId);
   if (!Number.isInteger(year) || year < 1900 || year > 9999) {
-    throw new ValidationError(`Year ${year} is invalid: use 1900-9999.`, 'year', 'InvalidYear');
+    throw invalidYear(year, 1900, 9999);
   }
   return `${REVIEW_PREFIX}${employeeId}_${year}`;
 }

@@ -2,7 +2,7 @@
  * Identifiers from the API (department names, employee ids) and the checks every key builder runs
  * on them.
  */
-import { ValidationError } from '../../errors';
+import { invalidDepartment, invalidEmployeeId } from './keyErrors';
 
 const DEPARTMENT = /^[A-Za-z0-9 _-]{1,64}$/;
 const EMPLOYEE_ID = /^\d{6}$/;
@@ -20,21 +20,13 @@ export function isEmployeeId(value: string): boolean {
 /** @throws {ValidationError} for an invalid department name (key builders of this folder). */
 export function assertDepartment(department: string): void {
   if (!isDepartmentName(department)) {
-    throw new ValidationError(
-      `Department "${department}" is invalid: use 1-64 letters, digits, spaces, "-" or "_".`,
-      'department',
-      'InvalidDepartment',
-    );
+    throw invalidDepartment(department);
   }
 }
 
 /** @throws {ValidationError} for an invalid employee id (key builders of this folder). */
 export function assertEmployeeId(employeeId: string): void {
   if (!isEmployeeId(employeeId)) {
-    throw new ValidationError(
-      `Employee id "${employeeId}" is invalid: use exactly six digits, e.g. 000223.`,
-      'employeeId',
-      'InvalidEmployeeId',
-    );
+    throw invalidEmployeeId(employeeId);
   }
 }

@@ -61,6 +61,7 @@ export * from './photoBlobs';
 export * from './sasPolicies';
 export * from './queues';
 export * from './continuation';
+export { foreignContinuationToken } from './keyErrors';
 export * from './outbox';
 export * from './archive';
 export * from './operations';

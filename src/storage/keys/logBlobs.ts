@@ -1,5 +1,5 @@
 /** Blob names of the log pipeline: hour-prefixed log blobs, tag ledgers, staged batches. */
-import { ValidationError } from '../../errors';
+import { invalidLogSource } from './keyErrors';
 import { pad, parseUtcDayStamp } from './time';
 
 const LOG_SOURCE = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -12,11 +12,7 @@ export function isLogSource(source: string): boolean {
 /** Prefix of one UTC hour of one source's log blobs: `web/2026/11/22/1500/`. */
 export function logHourPrefix(source: string, hour: Date): string {
   if (!isLogSource(source)) {
-    throw new ValidationError(
-      `Log source "${source}" is invalid: use 1-63 lowercase letters, digits or "-".`,
-      'source',
-      'InvalidSource',
-    );
+    throw invalidLogSource(source);
   }
   return (
     `${source}/${pad(hour.getUTCFullYear(), 4)}/${pad(hour.getUTCMonth() + 1, 2)}/` +

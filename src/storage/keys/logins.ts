@@ -1,5 +1,5 @@
 /** Login attempts: one table per UTC day, one partition per user. */
-import { ValidationError } from '../../errors';
+import { invalidUserId } from './keyErrors';
 import { decodeKeyText, encodeKeyText } from './text';
 import { parseUtcDayStamp, utcDayStamp } from './time';
 
@@ -28,11 +28,7 @@ export const MAX_LOGIN_USER_ID_LENGTH = 256;
  */
 export function loginAttemptPartitionKey(userId: string): string {
   if (userId.length === 0 || userId.length > MAX_LOGIN_USER_ID_LENGTH) {
-    throw new ValidationError(
-      `User id must be 1-${MAX_LOGIN_USER_ID_LENGTH} characters, got ${userId.length}.`,
-      'userId',
-      'InvalidUserId',
-    );
+    throw invalidUserId(userId.length, MAX_LOGIN_USER_ID_LENGTH);
   }
   return encodeKeyText(userId);
 }

@@ -1,5 +1,5 @@
 /** Message statistics: data-series and wide-entity RowKeys. */
-import { ValidationError } from '../../errors';
+import { invalidYear } from './keyErrors';
 import { pad, parseUtcDayStamp, utcDayStamp } from './time';
 
 /** RowKey of one day's 24 hourly counters: `day_20261122`. */
@@ -15,7 +15,7 @@ export function parseHourlyStatsRowKey(rowKey: string): Date | undefined {
 /** RowKeys of the two physical entities of one year's 366 daily counters. */
 export function yearlyStatsRowKeys(year: number): [string, string] {
   if (!Number.isInteger(year) || year < 1601 || year > 9999) {
-    throw new ValidationError(`Year ${year} is invalid: use 1601-9999.`, 'year', 'InvalidYear');
+    throw invalidYear(year, 1601, 9999);
   }
   return [`year_${pad(year, 4)}_1`, `year_${pad(year, 4)}_2`];
 }

@@ -1,5 +1,5 @@
 /** Index outbox rows in a department partition of `Employees` (transactional outbox). */
-import { ValidationError } from '../../errors';
+import { invalidOutboxSequence, notAnOutboxRowKey } from './keyErrors';
 import { assertEmployeeId, isEmployeeId } from './identifiers';
 import { prefixRange } from './text';
 
@@ -17,11 +17,7 @@ const OUTBOX_SEQUENCE = /^[0-9a-z]{1,40}$/;
 export function outboxRowKey(employeeId: string, sequence: string): string {
   assertEmployeeId(employeeId);
   if (!OUTBOX_SEQUENCE.test(sequence)) {
-    throw new ValidationError(
-      `Outbox sequence "${sequence}" is invalid: use 1-40 characters of 0-9 and a-z.`,
-      'sequence',
-      'InvalidOutboxSequence',
-    );
+    throw invalidOutboxSequence(sequence);
   }
   return `${OUTBOX_PREFIX}${employeeId}_${sequence}`;
 }
@@ -56,11 +52,7 @@ const OUTBOX_DEAD_LETTER_PREFIX = 'deadletter_';
 export function outboxDeadLetterRowKey(outboxRowKey: string): string {
   const range = outboxRowKeyRange();
   if (!(outboxRowKey >= range.ge && outboxRowKey < range.lt)) {
-    throw new ValidationError(
-      `"${outboxRowKey}" is not the RowKey of an outbox row.`,
-      'rowKey',
-      'InvalidOutboxRowKey',
-    );
+    throw notAnOutboxRowKey(outboxRowKey);
   }
   return `${OUTBOX_DEAD_LETTER_PREFIX}${outboxRowKey}`;
 }

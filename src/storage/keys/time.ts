@@ -2,7 +2,7 @@
  * Time in keys: .NET ticks (100 ns intervals since 0001-01-01T00:00:00Z), time-ordered and log-
  * tail RowKeys, UTC day stamps.
  */
-import { ValidationError } from '../../errors';
+import { unstorableTime } from './keyErrors';
 
 /** Ticks between 0001-01-01 and the Unix epoch. */
 const EPOCH_TICKS = 621_355_968_000_000_000n;
@@ -27,11 +27,7 @@ export function fromTicks(ticks: bigint): Date {
 
 function assertStorableDate(at: Date): void {
   if (Number.isNaN(at.getTime()) || at < MIN_STORABLE_DATE || at > MAX_STORABLE_DATE) {
-    throw new ValidationError(
-      `Time ${Number.isNaN(at.getTime()) ? 'Invalid Date' : at.toISOString()} cannot be stored: use 1601-01-01 to 9999-12-31 UTC.`,
-      'at',
-      'InvalidTime',
-    );
+    throw unstorableTime(at);
   }
 }
 

@@ -1,0 +1,73 @@
+/**
+ * The log capability's errors, phrased once: bad queries and batches (4xx to the caller), queue
+ * messages the flusher cannot read (the host retries, then moves them to the poison queue), and
+ * the flusher's give-up when a log blob keeps changing.
+ */
+import { TooLargeError, ValidationError, type ContentionError } from '../errors';
+import { contended } from '../storage/storageErrors';
+
+/** 400: a query's source that is not a log source name. */
+export function invalidQuerySource(): ValidationError {
+  return new ValidationError(
+    'query.source: must be 1-63 lowercase letters, digits or "-", starting with a letter or digit.',
+    'query.source',
+    'InvalidSource',
+  );
+}
+
+/** 400: a query window that ends before it starts. */
+export function reversedTimeWindow(): ValidationError {
+  return new ValidationError(
+    'query.to: must not be before query.from.',
+    'query.to',
+    'InvalidTimeWindow',
+  );
+}
+
+/** 400: a level filter naming something that is not a level. */
+export function unknownLevel(
+  target: string,
+  name: string,
+  levels: readonly string[],
+): ValidationError {
+  return new ValidationError(
+    `${target}: "${name}" is not a log level; use a comma-separated list of ${levels.join(', ')}.`,
+    target,
+    'InvalidLevel',
+  );
+}
+
+/** 413: more entries in one request than a batch takes. */
+export function tooManyLogEntries(count: number, max: number): TooLargeError {
+  return new TooLargeError(
+    `The batch holds ${count} entries; at most ${max} are accepted per request.`,
+    'TooManyLogEntries',
+  );
+}
+
+/** 413: one entry too large for a queue message once stored. */
+export function logEntryTooLarge(index: number, size: number, budget: number): TooLargeError {
+  return new TooLargeError(
+    `body.entries[${index}] is ${size} bytes once stored; one entry may take at most ${budget} bytes.`,
+    'LogEntryTooLarge',
+  );
+}
+
+/** A queue message that is not a log message at all (`detail` says why, when known). */
+export function invalidLogMessage(detail: string): ValidationError {
+  return new ValidationError(detail, 'message', 'InvalidLogMessage');
+}
+
+/** A log message needs a part to carry (a bug in the caller). */
+export function noLogMessageParts(): RangeError {
+  return new RangeError('A log message needs at least one part.');
+}
+
+/** 503: the hour's blob kept changing under this flusher (the messages stay queued). */
+export function logBlobContended(blobName: string, attempts: number): ContentionError {
+  return contended(
+    `Log blob ${blobName} kept changing; gave up after ${attempts} attempts.`,
+    attempts,
+    1,
+  );
+}
