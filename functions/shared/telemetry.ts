@@ -56,20 +56,15 @@ const resource = () => sdk.resources().resourceFromAttributes({ 'service.name': 
 function otlpExporters(target: Extract<TelemetryTarget, { kind: 'otlp' }>) {
   // The exporters read OTEL_EXPORTER_OTLP_ENDPOINT (adding /v1/traces, /v1/metrics), the
   // per-signal endpoints, headers and timeouts themselves, as the specification says.
-  if (target.protocol === 'http/json') {
-    const traces: typeof import('@opentelemetry/exporter-trace-otlp-http') = load(
-      '@opentelemetry/exporter-trace-otlp-http',
-    );
-    const metrics: typeof import('@opentelemetry/exporter-metrics-otlp-http') = load(
-      '@opentelemetry/exporter-metrics-otlp-http',
-    );
-    return { traces: new traces.OTLPTraceExporter(), metrics: new metrics.OTLPMetricExporter() };
-  }
-  const traces: typeof import('@opentelemetry/exporter-trace-otlp-proto') = load(
-    '@opentelemetry/exporter-trace-otlp-proto',
+  // The http and proto packages export the same classes: one shape, two wire formats.
+  const json = target.protocol === 'http/json';
+  const traces: typeof import('@opentelemetry/exporter-trace-otlp-http') = load(
+    json ? '@opentelemetry/exporter-trace-otlp-http' : '@opentelemetry/exporter-trace-otlp-proto',
   );
-  const metrics: typeof import('@opentelemetry/exporter-metrics-otlp-proto') = load(
-    '@opentelemetry/exporter-metrics-otlp-proto',
+  const metrics: typeof import('@opentelemetry/exporter-metrics-otlp-http') = load(
+    json
+      ? '@opentelemetry/exporter-metrics-otlp-http'
+      : '@opentelemetry/exporter-metrics-otlp-proto',
   );
   return { traces: new traces.OTLPTraceExporter(), metrics: new metrics.OTLPMetricExporter() };
 }

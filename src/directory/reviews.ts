@@ -169,17 +169,12 @@ export async function putReview(
   const written = (etag: string): Versioned<Review> => ({ value: { year, ...review }, etag });
 
   return writeOptimistically(context, `Employee ${employeeId}`, async (attempt) => {
-    const employee = await readEmployeeState(table, partitionKey, employeeId);
-    if (!employee) throw employeeNotFound(department, employeeId);
-    const years = withReviewYears(await reviewYearsOf(table, employee), [year]);
-    const plan = new PlannedTransaction<'employee' | 'review'>()
-      .add(recordReviewYears(partitionKey, employeeId, years, employee), 'employee')
-      .add(
-        options.ifMatch === undefined
-          ? ['upsert', entity, 'Replace']
-          : ['update', entity, 'Replace', { etag: options.ifMatch }],
-        'review',
-      );
+    const plan = (await planReviewYears(table, department, employeeId, [year])).add(
+      options.ifMatch === undefined
+        ? ['upsert', entity, 'Replace']
+        : ['update', entity, 'Replace', { etag: options.ifMatch }],
+      'review',
+    );
     return submitAttempt(
       table,
       plan,
@@ -325,15 +320,11 @@ export async function writeReviewEntities(
         giveUp: (attempts) => contendedError(`Employee ${employeeId}`, attempts),
       },
       async (attempt) => {
-        const employee = await readEmployeeState(table, partitionKey, employeeId);
-        if (!employee) throw employeeNotFound(department, employeeId);
-        const years = withReviewYears(
-          await reviewYearsOf(table, employee),
+        const plan = await planReviewYears(
+          table,
+          department,
+          employeeId,
           chunk.map((entity) => entity.year),
-        );
-        const plan = new PlannedTransaction<'employee' | 'review'>().add(
-          recordReviewYears(partitionKey, employeeId, years, employee),
-          'employee',
         );
         for (const { entity } of chunk) plan.add(reviewWrite(entity, conditions), 'review');
         try {
@@ -351,6 +342,28 @@ export async function writeReviewEntities(
       },
     );
   }
+}
+
+/**
+ * A transaction that starts with the employee's review-year list grown by `years`, conditional
+ * on the employee as read now (its reviews are added by the caller).
+ *
+ * @throws {NotFoundError} when the employee does not exist.
+ */
+async function planReviewYears(
+  table: TableClient,
+  department: string,
+  employeeId: string,
+  years: readonly number[],
+): Promise<PlannedTransaction<'employee' | 'review'>> {
+  const partitionKey = departmentPartitionKey(department);
+  const employee = await readEmployeeState(table, partitionKey, employeeId);
+  if (!employee) throw employeeNotFound(department, employeeId);
+  const grown = withReviewYears(await reviewYearsOf(table, employee), years);
+  return new PlannedTransaction<'employee' | 'review'>().add(
+    recordReviewYears(partitionKey, employeeId, grown, employee),
+    'employee',
+  );
 }
 
 /** One review's write: conditional when its caller said which version it must still be. */
