@@ -57,29 +57,7 @@ import {
   unionKeys,
   type TrackedKeys,
 } from './indexEntities';
-import type { DrainCache } from './drainCache';
-import type { LastNameStore } from './lastNameStore';
-
-/** Where the indexes live. */
-export interface IndexStores {
-  /** The `Employees` table (primary entities, read only here). */
-  employees: TableClient;
-  /** The `EmployeeIndex` table. */
-  index: TableClient;
-  /** The organisation-wide last-name index (option 1 or 3). */
-  lastNames: LastNameStore;
-  /** Versions this process's drains wrote, to read less (src/indexing/drainCache.ts); optional. */
-  drainCache?: DrainCache;
-  /**
-   * Sends an outbox nudge for `department`, invisible for `delaySeconds` (0: at once): how a
-   * drain whose invocation's budget ran out continues in a new invocation, and how an absorbed
-   * nudge outlives a lease holder that dies (src/indexing/leasedDrain.ts). Without it a drain
-   * runs to the end in one invocation.
-   *
-   * @throws {DomainError} when the nudge cannot be stored (the invocation fails and is retried).
-   */
-  nudge?: (department: string, delaySeconds: number) => Promise<void>;
-}
+import type { IndexStores } from './indexStores';
 
 /** Which employee to reconcile, and what it was before (a hint: tracked keys suffice). */
 export interface ReconcileRequest {

@@ -29,7 +29,7 @@ import {
   type StoredEntity,
   withIds,
 } from '../../directory';
-import type { IndexStores } from '../../indexing/indexMaintenance';
+import type { IndexStores } from '../../indexing/indexStores';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,

@@ -20,7 +20,8 @@ import {
   type StoredEntity,
   withoutIds,
 } from '../../directory';
-import { reconcileEmail, type IndexStores } from '../../indexing/indexMaintenance';
+import { reconcileEmail } from '../../indexing/indexMaintenance';
+import type { IndexStores } from '../../indexing/indexStores';
 import { submitEntityGroupTransaction } from '../../storage/entityGroupTransaction';
 import { tookEffect } from '../../storage/errors';
 import {

@@ -81,10 +81,10 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
       v: 1,
       changes: [{ department: 'Sales', employeeId: '000001', reason: 'created' }],
     };
-    await handleIndexUpdateMessage(fx.stores, old);
-    await handleIndexUpdateMessage(fx.stores, old);
+    await handleIndexUpdateMessage(fx.drains, old);
+    await handleIndexUpdateMessage(fx.drains, old);
     // A stale 'deleted' hint for an employee that exists must not remove it.
-    await handleIndexUpdateMessage(fx.stores, {
+    await handleIndexUpdateMessage(fx.drains, {
       v: 1,
       changes: [
         {
