@@ -144,13 +144,12 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   // one caches department list pages (`DEPARTMENT_CACHE_TTL_MS`); the orchestrations' one does
   // not: activities page departments from storage, never from a cache. Both record each change
   // in the write's own transaction (the index outbox) and nudge through the same sink.
-  const directory = lazy(
-    (): Directory =>
-      createDirectory({
-        employees: table((c) => c.tables.employees),
-        departmentCacheTtlMs: config().directory.departmentCacheTtlMs,
-        changes: changeQueue(),
-      }),
+  const directory = lazy((): Directory =>
+    createDirectory({
+      employees: table((c) => c.tables.employees),
+      departmentCacheTtlMs: config().directory.departmentCacheTtlMs,
+      changes: changeQueue(),
+    }),
   );
   const orchestrations = lazy((): OrchestrationServices => {
     const employees = table((c) => c.tables.employees);

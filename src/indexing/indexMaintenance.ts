@@ -25,7 +25,6 @@
  *
  * Every step is idempotent; a lost race (412/409/404) restarts the loop.
  */
-import type { TableClient } from '@azure/data-tables';
 import {
   EntityTypes,
   isEntityOfType,

@@ -55,8 +55,8 @@
  * lives with the data it guards.
  *
  * Not covered: the other writer of these entries, `reconcileEmployeeIndexes`
- * (src/indexing/indexMaintenance.ts: v1 change messages without the outbox, the optional
- * announcements, the move orchestration's re-pointing and the audit's repairs), writes without the
+ * (src/indexing/indexMaintenance.ts: the move orchestration's re-pointing, the audit's repairs,
+ * and v1 change messages an earlier deploy left on the queue), writes without the
  * fence. A drain never overwrites its writes unseen (every entry write is conditional on the
  * entry's ETag, or a create), and the reconcile checks the primary after writing; what remains
  * is its own residual, a pause and a crash between its write and that check.

@@ -3,11 +3,7 @@
  * root with the queue, the container, the limits and the tag ledgers the process keeps
  * (tagLedger.ts), so every flush of the process shares what it has read of the ledgers.
  */
-import {
-  deliveredFromTrigger,
-  type DeliveredLogMessage,
-  type QueueDelivery,
-} from './delivery';
+import { deliveredFromTrigger, type DeliveredLogMessage, type QueueDelivery } from './delivery';
 import { drainAndFlush, type LogDrainOptions, type LogDrainResult } from './flush';
 
 /** What one triggered flush did, and the trigger's message as delivered. */

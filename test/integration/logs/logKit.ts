@@ -31,7 +31,12 @@ export async function logRig(connectionString?: string): Promise<LogRig> {
   const queue = clients.queue(uniqueName('logq'));
   await container.create();
   await queue.create();
-  return { container, queue, ingest: new LogIngest({ queue, container }), ledgers: new TagLedgers() };
+  return {
+    container,
+    queue,
+    ingest: new LogIngest({ queue, container }),
+    ledgers: new TagLedgers(),
+  };
 }
 
 /** Blob limits as the app reads them, from settings (e.g. `LOG_BLOB_MAX_BLOCKS`). */
