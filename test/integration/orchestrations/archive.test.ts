@@ -128,6 +128,7 @@ it('a replayed archive activity publishes the change its first run lost; the ind
       archived: 1,
       notFound: 0,
     });
+    await queue.settled(); // the nudge lingers before it is sent
     expect(await fx.drain()).toBeGreaterThan(0);
     expect(await fx.drift()).toEqual([]);
     expect(await fx.stores.lastNames.members('okafor')).toEqual([]);
