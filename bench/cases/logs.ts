@@ -203,7 +203,7 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
   const ledgers = new TagLedgers();
   try {
     const ingest = await env.measure(
-      'ingest: acceptLogBatch → queue, 16 at a time (sharing messages)',
+      'ingest: LogIngest.accept → queue, 16 at a time (sharing messages)',
       lines,
       () => ingestAll(ingestor, batches),
     );
