@@ -1,6 +1,9 @@
 /**
- * The `index-updates` worker's core: makes the inter-partition index (`EmployeeIndex`) and the
- * organisation-wide last-name index match the *current* primary entities of one employee.
+ * The employee-by-employee reconcile: makes the inter-partition index (`EmployeeIndex`) and the
+ * organisation-wide last-name index match the *current* primary entities of one employee. Writes
+ * reach the indexes through the outbox drain (outboxDrain.ts); this reconcile serves the move
+ * orchestration's re-pointing, the audit's repairs, and v1 change messages an earlier deploy left
+ * on `index-updates` (indexUpdates.ts).
  *
  * It never trusts a message's payload for the new state, so duplicated, reordered, late or lost
  * messages cannot leave a stale entry behind:
