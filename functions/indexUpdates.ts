@@ -1,14 +1,13 @@
 /**
  * Queue trigger on `index-updates`: drains the index outbox of each department a nudge names
- * (src/indexing/outboxDrain.ts) — or, for a v1 change message, reconciles each employee it names
- * (src/indexing/indexMaintenance.ts) — so the inter-partition index (`EmployeeIndex`) and the
+ * (src/indexing/outboxDrain.ts) — or, for a v1 change message an earlier deploy left on the queue,
+ * reconciles each employee it names (src/indexing/indexMaintenance.ts) — so the inter-partition index (`EmployeeIndex`) and the
  * organisation-wide last-name index match the primary entities, and removes the photos of
  * employees that are gone.
  */
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { handleIndexUpdateMessage } from '../src/indexing/indexUpdates';
-import { removePhotosOfGoneEmployee } from '../src/photos/photos';
 import { services } from './shared/services';
 import { dequeueCount, inMessageTrace } from './shared/queuePayload';
 
@@ -23,9 +22,7 @@ export async function indexUpdatesWorker(
 ): Promise<void> {
   const queueName = services().config().queues.indexUpdates;
   const outcome = await inMessageTrace(queueName, queueEntry, (payload) =>
-    handleIndexUpdateMessage(services().indexStores(), payload, async (department, employeeId) => {
-      await removePhotosOfGoneEmployee(services().photos(), department, employeeId);
-    }),
+    handleIndexUpdateMessage(services().indexDrains(), payload),
   );
   context.log(
     `Indexed ${outcome.employees} employees (${outcome.gone} gone), delivery ${dequeueCount(context)}.`,

@@ -7,8 +7,6 @@
  */
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
-import { deliveredFromTrigger } from '../src/logs/delivery';
-import { drainAndFlush } from '../src/logs/flush';
 import { recordLogFlush } from '../src/telemetry/metrics';
 import { delivery, inMessageTrace } from './shared/queuePayload';
 import { services } from './shared/services';
@@ -22,24 +20,10 @@ export async function flushLogBatches(
   queueEntry: unknown,
   context: InvocationContext,
 ): Promise<void> {
-  const config = services().config();
-  const clients = services().clients();
-  const container = clients.container(config.containers.logs);
   const { trigger, result } = await inMessageTrace(
-    config.queues.logBatches,
+    services().config().queues.logBatches,
     queueEntry,
-    async (payload) => {
-      const trigger = await deliveredFromTrigger(container, payload, delivery(context));
-      const result = await drainAndFlush({
-        container,
-        queue: clients.queue(config.queues.logBatches),
-        limits: config.logs,
-        trigger,
-        maxMessages: config.logs.flushMaxMessages,
-        maxFlushes: config.logs.flushMaxRounds,
-      });
-      return { trigger, result };
-    },
+    (payload) => services().logFlusher().flushTrigger(payload, delivery(context)),
   );
   context.log(
     `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +

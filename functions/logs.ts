@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
-import { acceptLogBatch, type AcceptedLogBatch } from '../src/logs/ingest';
+import type { AcceptedLogBatch } from '../src/logs/ingest';
 import { LOG_LEVELS, parseLevelFilter } from '../src/logs/levels';
 import { MAX_LOG_PAGE_SIZE, queryLogPage } from '../src/logs/query';
 import { json, readJson, readQuery } from './shared/http';
@@ -57,7 +57,7 @@ export const postLogs = protectedRoute('postLogs', {
     const config = services().config();
     const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
     const batch = parseLogBatch(body, config.logs);
-    const accepted = await acceptLogBatch(services().logIngest(), batch);
+    const accepted = await services().logIngest().accept(batch);
     return json(202, accepted);
   },
 });

@@ -6,7 +6,6 @@
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { sweepOutboxes } from '../src/indexing/outboxSweep';
-import { removePhotosOfGoneEmployee } from '../src/photos/photos';
 import { samplePoisonQueues } from '../src/telemetry/poisonQueues';
 import { services } from './shared/services';
 import { recordingRuns } from './shared/timerRuns';
@@ -17,9 +16,7 @@ import { recordingRuns } from './shared/timerRuns';
  * @throws when a department's outbox could not be drained (logged; the next run retries).
  */
 export async function runOutboxSweep(_timer: Timer, context: InvocationContext): Promise<void> {
-  const report = await sweepOutboxes(services().indexStores(), async (department, employeeId) => {
-    await removePhotosOfGoneEmployee(services().photos(), department, employeeId);
-  });
+  const report = await sweepOutboxes(services().indexDrains());
   context.log(`Swept ${report.departments} department outboxes, ${report.rows} rows drained.`);
   // The poison queues' lengths, sampled here (a few reads every run), never per request.
   const { queues } = services().config();

@@ -98,11 +98,6 @@ export interface Config {
     /** Most characters of one org-wide last-name index shard entity's member list (option 3). */
     lastNameShardChars: number;
     /**
-     * Delay of the pre-write `index-updates` announcement (0, the default = no announcements: the
-     * index outbox already records every change in the write's own transaction).
-     */
-    indexAnnounceDelaySeconds: number;
-    /**
      * Visibility delay of the post-commit outbox nudge (0 = visible at once). With a delay, a
      * process sends at most one nudge per department while its last one is still invisible: the
      * drain it triggers will see every row committed before then.
@@ -215,9 +210,6 @@ function buildConfig(env: Env, field: Field): Config {
       ),
       lastNameShardChars: field(() =>
         readInt(env, 'LASTNAME_INDEX_SHARD_CHARS', 30_000, 100, 32_000),
-      ),
-      indexAnnounceDelaySeconds: field(() =>
-        readInt(env, 'INDEX_ANNOUNCE_DELAY_SECONDS', 0, 0, 3600),
       ),
       indexNudgeDelaySeconds: field(() => readInt(env, 'INDEX_NUDGE_DELAY_SECONDS', 0, 0, 60)),
       outboxSweepSchedule: field(() =>

@@ -177,7 +177,7 @@ const createOneByOne: BenchCase = {
     const warmUp = Math.min(100, count);
     {
       const { directory } = await freshDirectory(env, 'DirWarm', {
-        changes: queueChangeSink(queue, { outbox: true }),
+        changes: queueChangeSink(queue),
       });
       const raw = env.clients.table(env.uniqueName('DirWarmRaw', { table: true }));
       await raw.createTable();
@@ -189,7 +189,7 @@ const createOneByOne: BenchCase = {
     }
     const results: Comparison[] = [];
     for (const mode of CREATE_MODES) {
-      const changes = mode.outbox ? queueChangeSink(queue, { outbox: true }) : undefined;
+      const changes = mode.outbox ? queueChangeSink(queue) : undefined;
       const { directory } = await freshDirectory(env, 'DirCreate', {
         cacheVersions: mode.cacheVersions,
         changes,

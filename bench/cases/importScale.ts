@@ -17,8 +17,9 @@
 import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import type { TableClient, TransactionAction } from '@azure/data-tables';
 import { createDirectory } from '../../src/directory';
-import type { IndexStores } from '../../src/indexing/indexMaintenance';
+import type { IndexStores } from '../../src/indexing/indexStores';
 import { handleIndexUpdateMessage } from '../../src/indexing/indexUpdates';
+import { SharedDrains } from '../../src/indexing/sharedDrains';
 import { newDrainCache } from '../../src/indexing/drainCache';
 import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
 import { sweepOutboxes } from '../../src/indexing/outboxSweep';
@@ -140,7 +141,7 @@ const importScale: BenchCase = {
     table.pipeline.addPolicy(counter.policy);
     const queue = env.clients.queue(names.queue);
     await ensureQueue(queue);
-    const sink = queueChangeSink(queue, { announceDelaySeconds: 0, outbox: true });
+    const sink = queueChangeSink(queue);
     const directory = createDirectory({ employees: table, changes: sink });
     await directory.departments.put(DEPT, {});
 
@@ -176,14 +177,14 @@ const importScale: BenchCase = {
 
     // 2. Drain convergence with three instances and a sweep.
     // Each with the drain's own nudges on the same queue, as configuredIndexStores wires them.
-    const instances = Array.from({ length: INSTANCES }, () => ({
-      ...storesOf(env, names),
-      nudge: outboxNudgeSender(queue),
-    }));
+    const instances = Array.from(
+      { length: INSTANCES },
+      () => new SharedDrains({ ...storesOf(env, names), nudge: outboxNudgeSender(queue) }),
+    );
     const invocations: number[] = [];
     let failures = 0;
     let running = true;
-    const poll = async (stores: IndexStores): Promise<void> => {
+    const poll = async (drains: SharedDrains): Promise<void> => {
       while (running) {
         const { receivedMessageItems } = await queue.receiveMessages({
           numberOfMessages: 16,
@@ -197,7 +198,7 @@ const importScale: BenchCase = {
           receivedMessageItems.map(async (item) => {
             const started = performance.now();
             try {
-              await handleIndexUpdateMessage(stores, decodeQueueMessage(item.messageText));
+              await handleIndexUpdateMessage(drains, decodeQueueMessage(item.messageText));
               await queue.deleteMessage(item.messageId, item.popReceipt);
             } catch {
               failures++;
@@ -213,7 +214,7 @@ const importScale: BenchCase = {
       }
     };
     const started = performance.now();
-    const pollers = instances.map((stores) => poll(stores));
+    const pollers = instances.map((drains) => poll(drains));
     const sweep = sweepOutboxes(instances[0]!).catch(() => {
       failures++;
     });
@@ -222,8 +223,8 @@ const importScale: BenchCase = {
     let findable = 0;
     while (performance.now() - started < CONVERGENCE_TIMEOUT_MS) {
       await sleep(1000);
-      findable = (await instances[0]!.lastNames.members(SHARED)).length;
-      if (findable >= expectedShared && (await outboxRows(instances[0]!)) === 0) {
+      findable = (await instances[0]!.stores.lastNames.members(SHARED)).length;
+      if (findable >= expectedShared && (await outboxRows(instances[0]!.stores)) === 0) {
         convergedMs = performance.now() - started;
         break;
       }

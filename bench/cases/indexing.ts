@@ -18,14 +18,14 @@
  */
 import { loadConfig } from '../../src/config';
 import { createDirectory, type EmployeeService } from '../../src/directory';
-import { withAnnouncements } from '../../src/indexing/announcingEmployees';
-import type { IndexStores } from '../../src/indexing/indexMaintenance';
+import type { IndexStores } from '../../src/indexing/indexStores';
 import { parseIndexQueueMessage } from '../../src/indexing/indexMessages';
 import { getEmployeeByEmailEventually } from '../../src/indexing/indexQueries';
 import { handleIndexUpdateMessage } from '../../src/indexing/indexUpdates';
 import { newDrainCache } from '../../src/indexing/drainCache';
 import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
 import { outboxNudgeSender, queueChangeSink } from '../../src/indexing/queueChangeSink';
+import { SharedDrains } from '../../src/indexing/sharedDrains';
 import { drainAfterWrite, writerDrains } from '../../src/indexing/writerDrain';
 import { ensureQueue } from '../../src/storage/createOnce';
 import { mapBounded } from '../../src/storage/parallel';
@@ -130,7 +130,7 @@ interface HandledNudge {
  */
 function startWorkers(
   env: BenchEnv,
-  stores: IndexStores,
+  drains: SharedDrains,
   queueName: string,
 ): {
   indexedAt(department: string, committedAt: number): number | undefined;
@@ -173,7 +173,7 @@ function startWorkers(
         const payload = decodeQueueMessage(item.messageText);
         const invokedAt = now();
         try {
-          await handleIndexUpdateMessage(stores, payload);
+          await handleIndexUpdateMessage(drains, payload);
         } catch {
           // As the host does: the message reappears after its visibility timeout.
           failures++;
@@ -245,11 +245,13 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
   index.pipeline.addPolicy(kinds.index.policy);
   await ensureQueue(queue);
   await index.createTable();
-  const workers = startWorkers(env, stores, names.queue);
+  // The worker process's drains, as functions/shared/services.ts builds them once.
+  const drains = new SharedDrains(stores);
+  const workers = startWorkers(env, drains, names.queue);
   // Each writer round reads the outbox after it starts: it indexes every row committed before.
   // (A request made while one runs resolves only when the rounds it joined end, so rounds are
   // timed one by one.)
-  const ownDrains = writerDrains(stores, undefined, async (drainStores, department, onGone) => {
+  const ownDrains = writerDrains(drains, async (drainStores, department, onGone) => {
     const invokedAt = now();
     const result = await drainAfterWrite(drainStores, department, onGone);
     // Handed over to the queue: the worker's drain is the one that indexes.
@@ -258,15 +260,12 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
   });
   // As functions/shared/services.ts wires it: the directory records each change in its index
   // outbox; after the commit and the linger the writing process drains (or, `queue`, nudges)
-  // (INDEX_NUDGE_DELAY_SECONDS from this process's environment, default 0); no announcements.
+  // (INDEX_NUDGE_DELAY_SECONDS from this process's environment, default 0).
   const sink = queueChangeSink(queue, {
-    announceDelaySeconds: 0,
-    outbox: true,
     nudgeDelaySeconds: loadConfig(process.env).directory.indexNudgeDelaySeconds,
     drain: load.drains === 'writer' ? ownDrains : undefined,
   });
-  const base = createDirectory({ employees: stores.employees, changes: sink });
-  const directory = { ...base, employees: withAnnouncements(base.employees, sink) };
+  const directory = createDirectory({ employees: stores.employees, changes: sink });
   const plain = createDirectory({ employees: env.clients.table(names.raw) });
   for (let d = 0; d < departments; d++) {
     await directory.departments.put(departmentName(d), { description: 'Index lag benchmark' });

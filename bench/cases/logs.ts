@@ -25,7 +25,8 @@ import {
 } from '../../src/logs/delivery';
 import { drainAndFlush, flushLogMessages } from '../../src/logs/flush';
 import { decodeQueueMessage } from '../../src/storage/queue';
-import { acceptLogBatch, type LogIngestTarget } from '../../src/logs/ingest';
+import { LogIngest } from '../../src/logs/ingest';
+import { TagLedgers } from '../../src/logs/tagLedger';
 import { mapSettled } from '../../src/storage/parallel';
 import { LOG_LEVELS } from '../../src/logs/levels';
 import { ticksRowKey, utcDayStamp } from '../../src/storage/keys';
@@ -143,8 +144,8 @@ async function countEntities(table: TableClient): Promise<number> {
   return count;
 }
 
-async function ingestAll(target: LogIngestTarget, batches: LogBatch[]): Promise<void> {
-  const results = await mapSettled(batches, 16, (batch) => acceptLogBatch(target, batch));
+async function ingestAll(ingest: LogIngest, batches: LogBatch[]): Promise<void> {
+  const results = await mapSettled(batches, 16, (batch) => ingest.accept(batch));
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
@@ -197,11 +198,14 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
     batchedTable.createTable(),
   ]);
 
+  // One process: one ingest (its batches share messages) and one set of tag ledgers its flushes share.
+  const ingestor = new LogIngest({ queue, container: drainedContainer });
+  const ledgers = new TagLedgers();
   try {
     const ingest = await env.measure(
-      'ingest: acceptLogBatch → queue, 16 at a time (sharing messages)',
+      'ingest: LogIngest.accept → queue, 16 at a time (sharing messages)',
       lines,
-      () => ingestAll({ queue, container: drainedContainer }, batches),
+      () => ingestAll(ingestor, batches),
     );
 
     // 1. The production path: what one trigger invocation does, drain + write + acknowledge.
@@ -220,6 +224,7 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
             limits: LIMITS,
             maxMessages: FLUSH_MESSAGES,
             maxFlushes: 100,
+            ledgers,
           });
           if (result.failed.length > 0) throw result.failed[0]!.error;
           drained += result.drained;
@@ -237,7 +242,7 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
     }
 
     // 2. The same work taken apart: queue receive, blob write (the log store's own cost), delete.
-    await ingestAll({ queue, container: drainedContainer }, batches);
+    await ingestAll(ingestor, batches);
     let held: HeldMessage[] = [];
     const receive = await env.measure('queue: receive, 32 per request', lines, async () => {
       held = await receiveAll(queue, drainedContainer);
@@ -246,7 +251,7 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
     const write = await env.measure('blob path: write (flushLogMessages)', lines, async () => {
       for (let i = 0; i < held.length; i += FLUSH_MESSAGES) {
         const round = held.slice(i, i + FLUSH_MESSAGES).flatMap((h) => h.parts);
-        const result = await flushLogMessages(writtenContainer, round, LIMITS);
+        const result = await flushLogMessages(writtenContainer, round, LIMITS, Date.now, ledgers);
         if (result.failed.length > 0) throw result.failed[0]!.error;
       }
       blobTraffic = env.traffic();

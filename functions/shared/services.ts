@@ -15,18 +15,20 @@ import { getConfig, readPlatformAuth, settingOrDefault, type Config } from '../.
 import { createContext, createDirectory, type Directory } from '../../src/directory';
 import { ExpenseClaimLog } from '../../src/expenses/expenseClaims';
 import { principalTrust, type PrincipalTrust } from '../../src/identity/trust';
-import { withAnnouncements } from '../../src/indexing/announcingEmployees';
 import {
   configuredBackgroundChangeQueue,
   configuredChangeQueue,
   configuredIndexStores,
 } from '../../src/indexing/configuredIndexing';
-import type { IndexStores } from '../../src/indexing/indexMaintenance';
+import type { IndexStores } from '../../src/indexing/indexStores';
 import type { ChangeQueue } from '../../src/indexing/queueChangeSink';
+import { SharedDrains } from '../../src/indexing/sharedDrains';
 import { writerDrains } from '../../src/indexing/writerDrain';
 import { LoginAttempts } from '../../src/logins/loginAttempts';
 import { LoginDayTables } from '../../src/logins/loginDayTables';
-import type { LogIngestTarget } from '../../src/logs/ingest';
+import { LogFlusher } from '../../src/logs/flusher';
+import { LogIngest } from '../../src/logs/ingest';
+import { TagLedgers } from '../../src/logs/tagLedger';
 import { OperationsService } from '../../src/operations/operations';
 import { TimerRunLog } from '../../src/operations/timerRuns';
 import type { OrchestrationServices } from '../../src/orchestrations/services';
@@ -61,6 +63,11 @@ export interface Services {
   changeQueue(): ChangeQueue;
   /** The index tables and the configured org-wide last-name store. */
   indexStores(): IndexStores;
+  /**
+   * The process's drains of the index outboxes (queue worker, sweep, and the writer's drains
+   * defer to them), which remove the photos of employees they find gone.
+   */
+  indexDrains(): SharedDrains;
   /** What the orchestrations' activities use. */
   orchestrations(): OrchestrationServices;
   /** What the archive worker needs. */
@@ -74,7 +81,9 @@ export interface Services {
   messageStats(): MessageStats;
   logins(): LoginServices;
   /** Where `POST /logs` puts batches: one per process, so concurrent POSTs share messages. */
-  logIngest(): LogIngestTarget;
+  logIngest(): LogIngest;
+  /** The `log-batches` flusher: one per process, with the tag ledgers its flushes share. */
+  logFlusher(): LogFlusher;
   /** Each timer's last run (the timers record it, the operations view reads it). */
   timerRuns(): TimerRunLog;
   /** The operations view and the poison queue tools (admin routes). */
@@ -115,38 +124,35 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     createSasSigning({ clients: clients(), config: config(), connect }),
   );
   const table = (name: (c: Config) => string) => clients().table(name(config()));
-  // One sink per process: it packs the changes of concurrent writes into shared messages.
   const indexStores = lazy(() => configuredIndexStores(config(), clients()));
-  // The writing process drains its departments' outboxes itself after the nudge's linger; the
-  // queue nudge is the fallback (src/indexing/writerDrain.ts).
-  const changeQueue = lazy(() =>
-    configuredChangeQueue(
-      config(),
-      clients(),
-      nudgeFailed,
-      writerDrains(indexStores(), async (department, employeeId) => {
-        await removePhotosOfGoneEmployee(photos(), department, employeeId);
+  // One set of drains per process: the queue worker's nudges, the sweep and the writer's drains
+  // share a department's running drain. Gone employees lose their photos (src/photos).
+  const indexDrains = lazy(
+    () =>
+      new SharedDrains(indexStores(), {
+        onGone: async (department, employeeId) => {
+          await removePhotosOfGoneEmployee(photos(), department, employeeId);
+        },
       }),
-    ),
+  );
+  // One sink per process: it packs the nudges of concurrent writes into shared messages. The
+  // writing process drains its departments' outboxes itself after the nudge's linger; the queue
+  // nudge is the fallback (src/indexing/writerDrain.ts).
+  const changeQueue = lazy(() =>
+    configuredChangeQueue(config(), clients(), nudgeFailed, writerDrains(indexDrains())),
   );
 
-  // The directory is built twice over the same `Employees` table, on purpose:
-  // - the HTTP adapters' one caches department list pages (`DEPARTMENT_CACHE_TTL_MS`) and, when
-  //   `INDEX_ANNOUNCE_DELAY_SECONDS` turns them on (off by default: each write's outbox row already
-  //   survives a request that dies between commit and nudge), announces each employee write to
-  //   `index-updates` before it commits (withAnnouncements);
-  // - the orchestrations' one does neither: an activity's writes (the move's transactions through
-  //   the context, the archive's delete) are re-run by the durable runtime until they complete,
-  //   and each run publishes its change again; and activities page departments from storage,
-  //   never from a cache.
-  const directory = lazy((): Directory => {
-    const services = createDirectory({
+  // The directory is built twice over the same `Employees` table, on purpose: the HTTP adapters'
+  // one caches department list pages (`DEPARTMENT_CACHE_TTL_MS`); the orchestrations' one does
+  // not: activities page departments from storage, never from a cache. Both record each change
+  // in the write's own transaction (the index outbox) and nudge through the same sink.
+  const directory = lazy((): Directory =>
+    createDirectory({
       employees: table((c) => c.tables.employees),
       departmentCacheTtlMs: config().directory.departmentCacheTtlMs,
       changes: changeQueue(),
-    });
-    return { ...services, employees: withAnnouncements(services.employees, changeQueue()) };
-  });
+    }),
+  );
   const orchestrations = lazy((): OrchestrationServices => {
     const employees = table((c) => c.tables.employees);
     const changes = changeQueue();
@@ -183,11 +189,11 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     directory,
     changeQueue,
     indexStores,
+    indexDrains,
     orchestrations,
     archive: lazy((): ArchiveDependencies => {
       // Its own directory and sink, whose outbox nudges wait a second: one nudge per department
       // and second however many employees the worker archives (configuredBackgroundChangeQueue).
-      // The archive message re-publishes on a replay, so the delete need not announce.
       const changes = configuredBackgroundChangeQueue(config(), clients(), nudgeFailed);
       const employees = table((c) => c.tables.employees);
       return {
@@ -213,10 +219,24 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       const tables = new LoginDayTables(clients(), current.tables.loginAttemptsPrefix);
       return { tables, attempts: new LoginAttempts(tables, current.logins.retentionDays) };
     }),
-    logIngest: lazy(() => ({
-      queue: clients().queue(config().queues.logBatches),
-      container: clients().container(config().containers.logs),
-    })),
+    logIngest: lazy(
+      () =>
+        new LogIngest({
+          queue: clients().queue(config().queues.logBatches),
+          container: clients().container(config().containers.logs),
+        }),
+    ),
+    logFlusher: lazy(() => {
+      const { logs } = config();
+      return new LogFlusher({
+        container: clients().container(config().containers.logs),
+        queue: clients().queue(config().queues.logBatches),
+        limits: logs,
+        maxMessages: logs.flushMaxMessages,
+        maxFlushes: logs.flushMaxRounds,
+        ledgers: new TagLedgers(),
+      });
+    }),
     timerRuns,
     operations: lazy(
       () =>

@@ -26,9 +26,9 @@
  * A replay after a crash anywhere ends in the same state: if the employee is already gone from the
  * directory and present in the archive, the only thing left is the `archived` change, published
  * again (the crash may have come between the delete and the publish; with the outbox that is a
- * nudge, the row having been committed with the delete). That is why a caller that passes
- * {@link ArchiveDependencies.changes} lets the delete skip the directory's optional pre-write
- * announcement. The employee's photo blob is kept: the archived entity still names it (`PhotoBlob`).
+ * nudge, the row having been committed with the delete), through
+ * {@link ArchiveDependencies.changes}. The employee's photo blob is kept: the archived entity still
+ * names it (`PhotoBlob`).
  *
  * The sequence archives one incarnation of the employee (docs/queues.md "Incarnations"): when
  * another one holds the id — the employee was deleted or archived and created again, perhaps while
@@ -84,8 +84,7 @@ export interface ArchiveDependencies {
   directory: EmployeeService;
   /**
    * The sink the directory publishes to. Given, a replay that finds the employee already archived
-   * publishes the `archived` change again, so the delete can skip its pre-write announcement (one
-   * queue message fewer per employee). Without it the delete announces as any other write does.
+   * publishes the `archived` change again (without it, such a replay publishes nothing).
    */
   changes?: EmployeeChangeSink;
 }
@@ -193,7 +192,6 @@ export async function archiveEmployee(
         // The version just archived: the delete need not read it again.
         read: ours,
         reason: 'archived',
-        announce: changes === undefined,
       });
     } catch (error) {
       // Changed meanwhile: the next round archives it again — or, when the employee was deleted

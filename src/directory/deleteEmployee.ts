@@ -88,12 +88,6 @@ export interface DeleteEmployeeOptions {
   mustExist?: boolean;
   /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
   reason?: 'deleted' | 'archived' | 'moved';
-  /**
-   * False when the caller's own queue message is a durable record of this delete that re-runs it
-   * and re-publishes the change if the process dies after the commit (the archive worker), so the
-   * optional pre-write index announcement (src/indexing/announcingEmployees.ts) would add nothing.
-   */
-  announce?: boolean;
 }
 
 type Role = 'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'outbox' | 'review';

@@ -175,7 +175,6 @@ export async function deleteEmployeeVersions(
         exactEtag: state.etag,
         read: state.entity,
         reason,
-        announce: false,
       });
       (single.deleted ? result.deleted : result.gone).push(state.data.employeeId);
     } catch (error) {
@@ -192,7 +191,7 @@ export async function deleteEmployeeVersions(
     result.deleted.push(...outcome.deleted.map((c) => c.state.data.employeeId));
     result.gone.push(...outcome.gone.map((c) => c.state.data.employeeId));
     result.changed.push(...outcome.changed);
-    // The gone ones too: the lost answer of our own commit would otherwise leave them unannounced.
+    // The gone ones too: the lost answer of our own commit would otherwise leave them unpublished.
     const left = [...outcome.deleted, ...outcome.gone];
     if (left.length > 0) {
       await context.changes.publish(

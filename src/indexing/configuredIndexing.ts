@@ -7,7 +7,7 @@
  */
 import type { Config } from '../config';
 import type { StorageClients } from '../storage/clients';
-import type { IndexStores } from './indexMaintenance';
+import type { IndexStores } from './indexStores';
 import { newDrainCache } from './drainCache';
 import { lastNameStoreFor } from './lastNameStores';
 import {
@@ -30,9 +30,8 @@ export type ConfiguredChangeQueue = (
 
 /**
  * The `index-updates` queue as the directory's change sink: the directory records every change in
- * its index outbox, and the sink nudges the worker after the commit (`INDEX_NUDGE_DELAY_SECONDS`;
- * the pre-write announcement of `INDEX_ANNOUNCE_DELAY_SECONDS` is an optional extra, off by
- * default). With `drain` (src/indexing/writerDrain.ts: `writerDrains`), the writing process drains
+ * its index outbox, and the sink nudges the worker after the commit (`INDEX_NUDGE_DELAY_SECONDS`).
+ * With `drain` (src/indexing/writerDrain.ts: `writerDrains`), the writing process drains
  * the department itself after the linger and the nudge is only the fallback.
  */
 export const configuredChangeQueue: ConfiguredChangeQueue = (
@@ -42,7 +41,6 @@ export const configuredChangeQueue: ConfiguredChangeQueue = (
   drain,
 ) =>
   outboxNudges(config, clients, {
-    announceDelaySeconds: config.directory.indexAnnounceDelaySeconds,
     nudgeDelaySeconds: config.directory.indexNudgeDelaySeconds,
     onNudgeError,
     drain,
@@ -60,7 +58,6 @@ export const configuredBackgroundChangeQueue: ConfiguredChangeQueue = (
   onNudgeError,
 ) =>
   outboxNudges(config, clients, {
-    announceDelaySeconds: 0,
     nudgeDelaySeconds: Math.max(1, config.directory.indexNudgeDelaySeconds),
     onNudgeError,
   });
@@ -69,9 +66,9 @@ export const configuredBackgroundChangeQueue: ConfiguredChangeQueue = (
 function outboxNudges(
   config: Config,
   clients: StorageClients,
-  options: Omit<ChangeQueueOptions, 'outbox'>,
+  options: ChangeQueueOptions,
 ): ChangeQueue {
-  return queueChangeSink(clients.queue(config.queues.indexUpdates), { ...options, outbox: true });
+  return queueChangeSink(clients.queue(config.queues.indexUpdates), options);
 }
 
 /**

@@ -1,6 +1,9 @@
 /**
- * The `index-updates` worker's core: makes the inter-partition index (`EmployeeIndex`) and the
- * organisation-wide last-name index match the *current* primary entities of one employee.
+ * The employee-by-employee reconcile: makes the inter-partition index (`EmployeeIndex`) and the
+ * organisation-wide last-name index match the *current* primary entities of one employee. Writes
+ * reach the indexes through the outbox drain (outboxDrain.ts); this reconcile serves the move
+ * orchestration's re-pointing, the audit's repairs, and v1 change messages an earlier deploy left
+ * on `index-updates` (indexUpdates.ts).
  *
  * It never trusts a message's payload for the new state, so duplicated, reordered, late or lost
  * messages cannot leave a stale entry behind:
@@ -25,7 +28,6 @@
  *
  * Every step is idempotent; a lost race (412/409/404) restarts the loop.
  */
-import type { TableClient } from '@azure/data-tables';
 import type { EmployeeData } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { ThrottledError } from '../errors';
@@ -50,8 +52,6 @@ import {
   unionKeys,
   type TrackedKeys,
 } from './indexEntities';
-import type { DrainCache } from './drainCache';
-import type { LastNameStore } from './lastNameStore';
 import {
   EntityTypes,
   isEntityOfType,
@@ -60,26 +60,7 @@ import {
 } from '../directory/storedEntities';
 import { readEntity } from '../storage/entities';
 
-/** Where the indexes live. */
-export interface IndexStores {
-  /** The `Employees` table (primary entities, read only here). */
-  employees: TableClient;
-  /** The `EmployeeIndex` table. */
-  index: TableClient;
-  /** The organisation-wide last-name index (option 1 or 3). */
-  lastNames: LastNameStore;
-  /** Versions this process's drains wrote, to read less (src/indexing/drainCache.ts); optional. */
-  drainCache?: DrainCache;
-  /**
-   * Sends an outbox nudge for `department`, invisible for `delaySeconds` (0: at once): how a
-   * drain whose invocation's budget ran out continues in a new invocation, and how an absorbed
-   * nudge outlives a lease holder that dies (src/indexing/leasedDrain.ts). Without it a drain
-   * runs to the end in one invocation.
-   *
-   * @throws {DomainError} when the nudge cannot be stored (the invocation fails and is retried).
-   */
-  nudge?: (department: string, delaySeconds: number) => Promise<void>;
-}
+import type { IndexStores } from './indexStores';
 
 /** Which employee to reconcile, and what it was before (a hint: tracked keys suffice). */
 export interface ReconcileRequest {

@@ -4,8 +4,9 @@
  * - `{"v":2,"departments":[...]}`: a nudge — drain these departments' index outboxes
  *   (src/indexing/outboxDrain.ts). What changed is in the outbox rows, written in the same
  *   transactions as the changes; the message only says where to look.
- * - `{"v":1,"changes":[...]}` (before the outbox, and the optional announcements): a batch of
- *   committed (or about-to-be-committed) employee changes.
+ * - `{"v":1,"changes":[...]}`: a batch of employee changes, as the code before the outbox sent
+ *   them (and its pre-write announcements). Nothing sends them any more; they are still read, so
+ *   that those a deploy leaves on the queue are worked off (src/indexing/indexUpdates.ts).
  *
  * Receivers never trust a message for the new state; they re-read the primary entities. A message
  * only says *which* employees to look at, plus the email and last name they had before, so a
@@ -28,12 +29,12 @@ const changeSchema = z.object({
 
 const messageSchema = z.object({ v: z.literal(1), changes: z.array(changeSchema).min(1) });
 
-/** A change as the queue carries it: a directory change, or an announcement before a write. */
+/** A change as a v1 message carries it: a directory change, or an announcement before a write. */
 export type IndexChange = Omit<EmployeeChange, 'reason'> & {
   reason: EmployeeChange['reason'] | 'announced';
 };
 
-/** One `index-updates` message. */
+/** One v1 `index-updates` message (read only). */
 export interface IndexUpdateMessage {
   v: 1;
   changes: IndexChange[];
@@ -86,7 +87,10 @@ export function parseIndexQueueMessage(payload: unknown): OutboxNudge | IndexUpd
 const NUDGE_WRAPPER_BYTES =
   Buffer.byteLength(JSON.stringify({ v: 2, departments: [] })) + TRACEPARENT_FIELD_BYTES;
 
-/** Bytes the department names of one nudge may take together (see {@link indexChangesBudget}). */
+/**
+ * Bytes the department names of one nudge may take together, so that its base64 form stays within
+ * `maxBytes`.
+ */
 export function nudgeBudget(maxBytes = MAX_QUEUE_MESSAGE_BYTES): number {
   return Math.floor(maxBytes / 4) * 3 - NUDGE_WRAPPER_BYTES;
 }
@@ -94,21 +98,4 @@ export function nudgeBudget(maxBytes = MAX_QUEUE_MESSAGE_BYTES): number {
 /** Bytes one department name adds to a nudge: its JSON and the comma before it. */
 export function nudgeDepartmentBytes(department: string): number {
   return Buffer.byteLength(JSON.stringify(department)) + 1;
-}
-
-/** Bytes of the message wrapper `{"v":1,"changes":[]}` around the changes, and a `traceparent`. */
-const WRAPPER_BYTES =
-  Buffer.byteLength(JSON.stringify({ v: 1, changes: [] })) + TRACEPARENT_FIELD_BYTES;
-
-/**
- * Bytes the changes of one message may take together, so that its base64 form stays within
- * `maxBytes` (an import of 1,000 employees becomes a handful of messages, not 1,000).
- */
-export function indexChangesBudget(maxBytes = MAX_QUEUE_MESSAGE_BYTES): number {
-  return Math.floor(maxBytes / 4) * 3 - WRAPPER_BYTES;
-}
-
-/** Bytes one change adds to a message: its JSON and the comma before it. */
-export function indexChangeBytes(change: IndexChange): number {
-  return Buffer.byteLength(JSON.stringify(change)) + 1;
 }

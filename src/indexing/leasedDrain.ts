@@ -28,7 +28,7 @@ import {
   type HeldLease,
   type LeaseClock,
 } from './drainLease';
-import type { IndexStores } from './indexMaintenance';
+import type { IndexStores } from './indexStores';
 import {
   drainOutbox,
   MAX_CHANGES_PER_ROUND,

@@ -55,8 +55,8 @@
  * lives with the data it guards.
  *
  * Not covered: the other writer of these entries, `reconcileEmployeeIndexes`
- * (src/indexing/indexMaintenance.ts: v1 change messages without the outbox, the optional
- * announcements, the move orchestration's re-pointing and the audit's repairs), writes without the
+ * (src/indexing/indexMaintenance.ts: the move orchestration's re-pointing, the audit's repairs,
+ * and v1 change messages an earlier deploy left on the queue), writes without the
  * fence. A drain never overwrites its writes unseen (every entry write is conditional on the
  * entry's ETag, or a create), and the reconcile checks the primary after writing; what remains
  * is its own residual, a pause and a crash between its write and that check.
@@ -77,7 +77,7 @@ import {
 } from '../telemetry/metrics';
 import { inSpan } from '../telemetry/tracing';
 import { forgetRound } from './drainCache';
-import type { IndexStores } from './indexMaintenance';
+import type { EmployeeGoneHandler, IndexStores } from './indexStores';
 import { takeSnapshot } from './outboxDrainSnapshot';
 import { deadLetterRows } from './outboxDeadLetter';
 import { readOutbox, workOf, type Work } from './outboxDrainWork';
@@ -102,15 +102,12 @@ const MAX_LOST_ROUNDS = 8;
 /** A step of a drain round, reported to {@link DrainOptions.afterStep}. */
 export type DrainStep = 'read' | 'snapshot' | 'emails' | 'ids' | 'lastNames' | 'deleted';
 
-/** Called for each employee the drain found gone from the directory (e.g. to remove its photos). */
-export type GoneHandler = (department: string, employeeId: string) => Promise<void>;
-
 /** Options of {@link drainOutbox}. */
 export interface DrainOptions {
   /** Called after each step (observability; tests inject crashes and pauses here). */
   afterStep?: (step: DrainStep, round: number) => Promise<void> | void;
   /** Called for each drained employee that is gone, before its rows are deleted. */
-  onGone?: GoneHandler;
+  onGone?: EmployeeGoneHandler;
   /** Changes a round takes at most (default {@link MAX_CHANGES_PER_ROUND}). */
   maxChangesPerRound?: number;
   /** Last names a round takes at most (default `MAX_LAST_NAMES_PER_ROUND`, 100). */

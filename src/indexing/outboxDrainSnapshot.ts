@@ -18,7 +18,7 @@ import {
   idIndexRowKey,
   INDEX_FENCE_ROW_KEY,
 } from '../storage/keys';
-import type { IndexStores } from './indexMaintenance';
+import type { IndexStores } from './indexStores';
 import type { MemberListSnapshot } from './lastNameStore';
 import type { Work } from './outboxDrainWork';
 import { EntityTypes, isEntityOfType, readEmployeeData } from '../directory/storedEntities';

@@ -24,7 +24,7 @@ import {
   keysOf,
   readTracked,
 } from './indexEntities';
-import type { IndexStores } from './indexMaintenance';
+import type { IndexStores } from './indexStores';
 import { encodeMember, type EmployeeRef, type MemberListSnapshot } from './lastNameStore';
 import { readRowKeys, readSources, type Snapshot, type Sources } from './outboxDrainSnapshot';
 import type { Work } from './outboxDrainWork';

@@ -15,8 +15,7 @@ import {
   outboxRowKeyRange,
   parseDepartmentListRowKey,
 } from '../storage/keys';
-import type { IndexStores } from './indexMaintenance';
-import { drainsOf, type EmployeeGoneHandler } from './indexUpdates';
+import type { SharedDrains } from './sharedDrains';
 import { readWholeRange } from '../storage/rangePages';
 
 /** What a sweep did. */
@@ -30,7 +29,7 @@ export interface SweepReport {
 
 /**
  * Drains the outbox of every listed department and of every department with outbox rows (4 at a
- * time), through the process's shared drains so
+ * time), through the process's shared drains (gone employees go to their handler) so
  * a sweep and the nudges of the same process never drain one department twice at once, each
  * under the department's drain lease and within an invocation's budget (leasedDrain.ts): a
  * department drained elsewhere is left to its holder, one with a long backlog continues through
@@ -38,10 +37,8 @@ export interface SweepReport {
  *
  * @throws {DomainError} when the department list cannot be read.
  */
-export async function sweepOutboxes(
-  stores: IndexStores,
-  onGone?: EmployeeGoneHandler,
-): Promise<SweepReport> {
+export async function sweepOutboxes(drains: SharedDrains): Promise<SweepReport> {
+  const { stores } = drains;
   await ensureTable(stores.employees);
   // Department names use only characters from " " (U+0020) to "z": this range holds them all.
   const listed = await readWholeRange(
@@ -58,8 +55,6 @@ export async function sweepOutboxes(
       ...withRows,
     ]),
   ];
-  const drains = drainsOf(stores);
-  if (onGone) drains.onGone = onGone;
   const report: SweepReport = { departments: departments.length, rows: 0, failed: [] };
   await mapBounded(departments, 4, async (department) => {
     try {

@@ -1,63 +1,36 @@
 /**
- * The directory's {@link EmployeeChangeSink} over the `index-updates` queue, in one of two modes
- * (with `drain`, the outbox mode drains in the writing process after the linger and nudges only
- * when that cannot finish: src/indexing/writerDrain.ts):
+ * The directory's {@link EmployeeChangeSink} over the `index-updates` queue: the directory records
+ * each change as an index outbox row in the change's own transaction (src/directory/outbox.ts),
+ * and `publish` only nudges the worker to drain the departments' outboxes
+ * (`{"v":2,"departments"}`). A crash between the commit and the nudge loses nothing: the row waits
+ * for the next nudge or the outbox sweep. With `drain`, the writing process drains the department
+ * itself after the linger and nudges only when that cannot finish (src/indexing/writerDrain.ts).
  *
- * - `outbox: true` (as deployed, `configuredChangeQueue`): the directory records each change as an
- *   index outbox row in the change's own transaction (src/directory/outbox.ts), and `publish` only
- *   nudges the worker to drain the departments' outboxes (`{"v":2,"departments"}`). A crash between
- *   the commit and the nudge loses nothing: the row waits for the next nudge or the outbox sweep.
- * - otherwise: every committed change becomes a v1 change message (several changes per message, up
- *   to the 64 KiB limit), reconciled employee by employee.
+ * (Before the outbox, each change travelled as a v1 change message, and an optional pre-write
+ * announcement sent one more. Neither is sent any more; the worker still reads v1 messages a
+ * deploy may have left on the queue: src/indexing/indexUpdates.ts.)
  *
- * {@link ChangeQueue.announce} enqueues an *invisible* v1 safety-net message before a write commits
- * (`announceDelaySeconds`, off when 0 — the default of `INDEX_ANNOUNCE_DELAY_SECONDS`). It predates
- * the outbox, which makes it unnecessary; it remains as an optional extra: when it surfaces the
- * worker re-reads the primary entities and reconciles, a no-op if the indexes are current.
- *
- * Messages of concurrent writes are shared (group commit, src/storage/coalescingSender.ts), so
- * under load the queue sees a few messages instead of one per write. A v1 change message is the
- * only record of its change, so a write returns only after it is stored; a nudge is not (the
- * outbox row is), so a write returns without waiting for its nudge.
+ * Nudges of concurrent writes are shared (group commit, src/storage/coalescingSender.ts), so under
+ * load the queue sees a few messages instead of one per write. A nudge is not the record of its
+ * change (the outbox row is), so a write returns without waiting for its nudge.
  */
 import type { QueueClient } from '@azure/storage-queue';
-import type { EmployeeChange, EmployeeChangeSink } from '../directory';
+import type { EmployeeChangeSink } from '../directory';
 import { ensureQueue } from '../storage/createOnce';
 import { CoalescingSender } from '../storage/coalescingSender';
 import { sendJsonMessage } from '../storage/queue';
 import { currentTraceparent, withTraceparent } from '../telemetry/tracing';
-import {
-  indexChangeBytes,
-  indexChangesBudget,
-  nudgeBudget,
-  nudgeDepartmentBytes,
-  type IndexChange,
-} from './indexMessages';
+import { nudgeBudget, nudgeDepartmentBytes } from './indexMessages';
 
-/** The `index-updates` queue as the directory's change sink, plus announcements. */
+/** The `index-updates` queue as the directory's change sink (outbox nudges). */
 export interface ChangeQueue extends EmployeeChangeSink {
-  /**
-   * Enqueues a delayed reconcile of these employees (before writing them).
-   *
-   * @throws {DomainError} when storage refuses or cannot be reached (the write should not go on).
-   */
-  announce(employees: readonly { department: string; employeeId: string }[]): Promise<void>;
-  /**
-   * Resolves once every nudge handed over so far is stored or has failed (tests; a host shutting
-   * down). Change messages (without the outbox) are stored before `publish` resolves anyway.
-   */
+  readonly outbox: true;
+  /** Resolves once every nudge handed over so far is stored or has failed (tests; a host shutting down). */
   settled(): Promise<void>;
 }
 
 /** Options of {@link queueChangeSink}. */
 export interface ChangeQueueOptions {
-  /** Delay before an announcement becomes visible (default 60 s; 0 disables announcements). */
-  announceDelaySeconds?: number;
-  /**
-   * The directory records changes in its index outbox (src/directory/outbox.ts) and
-   * {@link ChangeQueue.publish} sends outbox nudges (`{"v":2,"departments"}`) instead of changes.
-   */
-  outbox?: boolean;
   /** Visibility delay of a nudge in seconds (default 0); see {@link Config} `indexNudgeDelaySeconds`. */
   nudgeDelaySeconds?: number;
   /**
@@ -105,38 +78,9 @@ export const DEFAULT_NUDGE_LINGER_MS = 100;
  */
 export const DEFAULT_DRAIN_LINGER_MS = 500;
 
-/** Builds the sink over the `index-updates` queue client (one per process: it packs messages). */
+/** Builds the sink over the `index-updates` queue client (one per process: it packs nudges). */
 export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions = {}): ChangeQueue {
-  const delay = options.announceDelaySeconds ?? 60;
-  const sender = (visibilityTimeoutSeconds?: number): CoalescingSender<IndexChange> =>
-    new CoalescingSender<IndexChange>({
-      send: async (changes) => {
-        await ensureQueue(queue);
-        await sendJsonMessage(queue, withTraceparent({ v: 1, changes }), {
-          visibilityTimeoutSeconds,
-        });
-      },
-      itemBytes: indexChangeBytes,
-      budgetBytes: indexChangesBudget(),
-    });
-  const changes = sender();
-  const announcements = sender(delay);
-  const announce: ChangeQueue['announce'] = async (employees) => {
-    if (delay <= 0) return;
-    await announcements.addAll(
-      employees.map((e) => ({
-        department: e.department,
-        employeeId: e.employeeId,
-        reason: 'announced',
-      })),
-    );
-  };
-  if (options.outbox) return { outbox: true, ...nudger(queue, options), announce };
-  return {
-    publish: (published: EmployeeChange[]) => changes.addAll(published),
-    settled: async () => undefined,
-    announce,
-  };
+  return { outbox: true, ...nudger(queue, options) };
 }
 
 /**

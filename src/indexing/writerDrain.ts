@@ -17,10 +17,10 @@
  * and member lists — so it may run beside a leased drain; at worst one of them loses its round.
  */
 import { ThrottledError } from '../errors';
-import type { IndexStores } from './indexMaintenance';
-import { drainsOf, SharedDrains, type EmployeeGoneHandler } from './indexUpdates';
+import type { EmployeeGoneHandler, IndexStores } from './indexStores';
 import type { LeasedDrainResult } from './leasedDrain';
-import { drainOutbox, noDrainResult, type DrainOptions, type GoneHandler } from './outboxDrain';
+import { drainOutbox, noDrainResult, type DrainOptions } from './outboxDrain';
+import { SharedDrains } from './sharedDrains';
 
 /** Changes a writer's round takes at most: a round of an ordinary write, never an import's backlog. */
 export const WRITER_DRAIN_CHANGES = 100;
@@ -35,7 +35,7 @@ export const WRITER_DRAIN_CHANGES = 100;
 export async function drainAfterWrite(
   stores: IndexStores,
   department: string,
-  onGone?: GoneHandler,
+  onGone?: EmployeeGoneHandler,
   options: Pick<DrainOptions, 'afterStep'> = {},
 ): Promise<LeasedDrainResult> {
   try {
@@ -60,20 +60,18 @@ export async function drainAfterWrite(
 /**
  * A writing process's drains after its writes: one {@link drainAfterWrite} at a time per
  * department, later requests sharing the next one (SharedDrains) — or, while this process runs a
- * leased drain of the department (its queue worker), a request for one more of those instead of
- * a rival round.
+ * leased drain of the department (`leased`, the process's shared drains of its queue worker), a
+ * request for one more of those instead of a rival round. Gone employees go to `leased`'s handler.
  */
 export function writerDrains(
-  stores: IndexStores,
-  onGone?: EmployeeGoneHandler,
+  leased: SharedDrains,
   drain: typeof drainAfterWrite = drainAfterWrite,
 ): (department: string) => Promise<LeasedDrainResult> {
   // `drain`: one round as above (benches wrap it to time each round).
-  const own = new SharedDrains(stores, {
+  const own = new SharedDrains(leased.stores, {
+    onGone: leased.onGone,
     drain: (drainStores, department, gone) => drain(drainStores, department, gone),
   });
-  own.onGone = onGone;
-  const leased = drainsOf(stores);
   return (department) =>
     leased.isRunning(department) ? leased.request(department) : own.request(department);
 }

@@ -31,7 +31,7 @@ import {
   type PendingLogMessage,
 } from './delivery';
 import { deleteStagedBatch } from './stagedBatch';
-import { processTagLedgers, type TagLedgers } from './tagLedger';
+import { TagLedgers } from './tagLedger';
 
 /** What one flush did. */
 export interface FlushResult {
@@ -44,7 +44,7 @@ export interface FlushResult {
 }
 
 /** What {@link drainAndFlush} did, over all its rounds. */
-export interface DrainResult extends FlushResult {
+export interface LogDrainResult extends FlushResult {
   /** Messages taken from the queue besides the trigger's. */
   drained: number;
   /** Drained messages deleted after their lines were stored. */
@@ -76,8 +76,8 @@ interface HourGroup {
  * Writes the lines of `messages`: one block and one Put Block List per touched hour-blob.
  *
  * @param clock - current epoch ms (tests move it to simulate slow flushers).
- * @param ledgers - what this process knows of the tag ledgers (tests give each simulated flusher
- * its own).
+ * @param ledgers - what this process knows of the tag ledgers (default: nothing yet, as a flush of
+ * a process of its own; a process passes the one it keeps, so its flushes read each ledger once).
  * @returns which messages are now fully stored and which are not; it throws only for bugs.
  */
 export async function flushLogMessages(
@@ -85,7 +85,7 @@ export async function flushLogMessages(
   messages: readonly PendingLogMessage[],
   limits: LogBlobLimits,
   clock: () => number = Date.now,
-  ledgers: TagLedgers = processTagLedgers,
+  ledgers: TagLedgers = new TagLedgers(),
 ): Promise<FlushResult> {
   const groups = new Map<string, HourGroup>();
   const seenTags = new Set<string>();
@@ -158,7 +158,7 @@ export async function flushLogMessages(
 }
 
 /** Options of {@link drainAndFlush}. */
-export interface DrainOptions {
+export interface LogDrainOptions {
   container: ContainerClient;
   queue: QueueClient;
   limits: LogBlobLimits;
@@ -174,8 +174,8 @@ export interface DrainOptions {
   maxFlushes?: number;
   visibilitySeconds?: number;
   clock?: () => number;
-  /** What this process knows of the tag ledgers; default: the process-wide instance. */
-  ledgers?: TagLedgers;
+  /** What this process knows of the tag ledgers (one per process: the composition root's). */
+  ledgers: TagLedgers;
 }
 
 interface Received {
@@ -196,12 +196,12 @@ const DELETE_CONCURRENCY = 64;
  * @throws {DomainError} when the queue cannot be read (after the SDK's retries); failures to write
  * are reported in the result instead, so the caller decides whether its trigger message failed.
  */
-export async function drainAndFlush(options: DrainOptions): Promise<DrainResult> {
+export async function drainAndFlush(options: LogDrainOptions): Promise<LogDrainResult> {
   const { container, queue, limits, trigger, maxMessages } = options;
   const maxFlushes = options.maxFlushes ?? 1;
   const visibilitySeconds = options.visibilitySeconds ?? DRAIN_VISIBILITY_SECONDS;
   const clock = options.clock ?? Date.now;
-  const total: DrainResult = {
+  const total: LogDrainResult = {
     flushed: [],
     failed: [],
     linesWritten: 0,

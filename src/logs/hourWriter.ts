@@ -39,7 +39,7 @@ import { parseLogBlockId, type LogBlockSummary } from './blockId';
 import { buildBlock, tagsIn, type HourPart } from './hourBlock';
 import { logBlobContended } from './logErrors';
 import { metadataOfBlocks } from './metadata';
-import { processTagLedgers, type LedgerFacts, type TagLedgers } from './tagLedger';
+import type { LedgerFacts, TagLedgers } from './tagLedger';
 
 export type { HourPart } from './hourBlock';
 
@@ -114,8 +114,8 @@ function isLostRace(error: unknown): boolean {
  * skipping parts an earlier delivery already stored.
  *
  * @param clock - current epoch ms (tests move it to simulate slow flushers).
- * @param ledgers - what this process knows of the hour's tag ledgers (tests give each simulated
- * flusher its own).
+ * @param ledgers - what this process knows of the hour's tag ledgers (one per process, built by the
+ * composition root; tests give each simulated flusher its own).
  * @throws {ContentionError} when the blob kept changing under this flusher for
  * {@link MAX_COMMIT_ATTEMPTS} attempts (the messages stay queued and are retried).
  * @throws {DomainError} for storage faults left after the SDK's retries.
@@ -126,8 +126,8 @@ export async function appendToHour(
   hourStart: Date,
   parts: readonly HourPart[],
   limits: LogBlobLimits,
-  clock: () => number = Date.now,
-  ledgers: TagLedgers = processTagLedgers,
+  clock: () => number,
+  ledgers: TagLedgers,
 ): Promise<HourAppendResult> {
   if (hourStart.getTime() % HOUR_MS !== 0)
     throw new Error(`${hourStart.toISOString()} is not the start of an hour.`);

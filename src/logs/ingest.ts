@@ -61,49 +61,47 @@ async function send(queue: QueueClient, text: string): Promise<void> {
   });
 }
 
-/** One sender per queue client: callers that share a client share its messages. */
+/** A queued part: one batch's lines, inline or compressed. */
 type QueuedPart = LogBatchMessage | CompressedLogBatchMessage;
-const senders = new WeakMap<QueueClient, CoalescingSender<QueuedPart>>();
 
-function senderFor(queue: QueueClient): CoalescingSender<QueuedPart> {
-  let sender = senders.get(queue);
-  if (!sender) {
-    sender = new CoalescingSender<QueuedPart>({
-      send: (parts) => send(queue, encodeQueueMessage(withTraceparent(logMessagePayload(parts)))),
+/**
+ * Where `POST /logs` puts batches: one per process (the composition root builds it), so that
+ * batches accepted at the same time share queue messages.
+ */
+export class LogIngest {
+  private readonly sender: CoalescingSender<QueuedPart>;
+
+  constructor(private readonly target: LogIngestTarget) {
+    this.sender = new CoalescingSender<QueuedPart>({
+      send: (parts) =>
+        send(target.queue, encodeQueueMessage(withTraceparent(logMessagePayload(parts)))),
       itemBytes: logPartBytes,
       budgetBytes: BUNDLE_BUDGET_BYTES,
     });
-    senders.set(queue, sender);
   }
-  return sender;
-}
 
-/**
- * Stores a validated batch durably: one `log-batches` message, inline or pointing at a staged blob.
- *
- * Batches accepted through the same `target.queue` client at the same time may share a message,
- * so a process should keep one target (the HTTP adapter does).
- *
- * @returns the batch id and how many entries it holds.
- * @throws {TooLargeError} when one entry alone is too large for a queue message.
- * @throws {DomainError} for storage faults left after the SDK's retries; nothing of the batch is
- * then flushed, unless the lost answer of a send that did land hid it (then all of it is).
- */
-export async function acceptLogBatch(
-  target: LogIngestTarget,
-  batch: LogBatch,
-): Promise<AcceptedLogBatch> {
-  const batchId = randomUUID();
-  const parts = splitIntoMessages(batchId, batch.source, batch.entries);
-  const accepted = { batchId, entries: batch.entries.length, messages: 1 };
-  if (parts.length === 1) {
-    await senderFor(target.queue).add(compactPart(parts[0]!));
-    return { ...accepted, staged: false };
+  /**
+   * Stores a validated batch durably: one `log-batches` message, inline or pointing at a staged
+   * blob. Batches accepted by this instance at the same time may share a message.
+   *
+   * @returns the batch id and how many entries it holds.
+   * @throws {TooLargeError} when one entry alone is too large for a queue message.
+   * @throws {DomainError} for storage faults left after the SDK's retries; nothing of the batch is
+   * then flushed, unless the lost answer of a send that did land hid it (then all of it is).
+   */
+  async accept(batch: LogBatch): Promise<AcceptedLogBatch> {
+    const batchId = randomUUID();
+    const parts = splitIntoMessages(batchId, batch.source, batch.entries);
+    const accepted = { batchId, entries: batch.entries.length, messages: 1 };
+    if (parts.length === 1) {
+      await this.sender.add(compactPart(parts[0]!));
+      return { ...accepted, staged: false };
+    }
+    const pointer = await stageBatch(this.target.container, batchId, parts);
+    // A failed send leaves the staging blob as an orphan for the lifecycle rule. It is deliberately
+    // not deleted here: only a flusher that committed every line may delete it, which is what lets
+    // a flusher take a missing blob for "already stored".
+    await send(this.target.queue, encodeQueueMessage(withTraceparent(pointer)));
+    return { ...accepted, staged: true };
   }
-  const pointer = await stageBatch(target.container, batchId, parts);
-  // A failed send leaves the staging blob as an orphan for the lifecycle rule. It is deliberately
-  // not deleted here: only a flusher that committed every line may delete it, which is what lets
-  // a flusher take a missing blob for "already stored".
-  await send(target.queue, encodeQueueMessage(withTraceparent(pointer)));
-  return { ...accepted, staged: true };
 }

@@ -203,9 +203,6 @@ export class TagLedgers {
   }
 }
 
-/** The ledgers this process has read: shared by every flush it runs. */
-export const processTagLedgers = new TagLedgers();
-
 /** Adds the whole lines of `bytes` to `state.lines`; returns the bytes they took. */
 function consumeLines(state: LedgerState, bytes: Buffer): number {
   const end = bytes.lastIndexOf(0x0a) + 1;

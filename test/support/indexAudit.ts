@@ -5,7 +5,7 @@
  * the one audit the application ships.
  */
 import { createContext } from '../../src/directory/context';
-import type { IndexStores } from '../../src/indexing/indexMaintenance';
+import type { IndexStores } from '../../src/indexing/indexStores';
 import {
   auditDepartmentPageActivity,
   auditOrgLastNamesActivity,

@@ -61,9 +61,8 @@ describe('defaults', () => {
       tryTimeoutMs: 30_000,
     });
     expect(config.directory.lastNameIndexMode).toBe('entity');
-    // The index outbox: no pre-write announcement, nudges visible at once, a sweep every 5 min.
+    // The index outbox: nudges visible at once, a sweep every 5 min.
     expect(config.directory).toMatchObject({
-      indexAnnounceDelaySeconds: 0,
       indexNudgeDelaySeconds: 0,
       outboxSweepSchedule: '0 */5 * * * *',
     });

@@ -19,11 +19,8 @@ import {
   readTracked,
   unionKeys,
 } from '../../indexing/indexEntities';
-import {
-  reconcileEmail,
-  reconcileEmployeeIndexes,
-  type IndexStores,
-} from '../../indexing/indexMaintenance';
+import { reconcileEmail, reconcileEmployeeIndexes } from '../../indexing/indexMaintenance';
+import type { IndexStores } from '../../indexing/indexStores';
 import { tookEffect } from '../../storage/errors';
 import { isEmployeeId, parseEmailIndexRowKey } from '../../storage/keys';
 import type { AuditCounts, CountsByIndex } from './auditCounts';

@@ -10,7 +10,8 @@
  * through `reconcileEmail`, which re-reads the primaries itself.
  */
 import type { TableClient } from '@azure/data-tables';
-import { reconcileEmail, type IndexStores } from '../../indexing/indexMaintenance';
+import { reconcileEmail } from '../../indexing/indexMaintenance';
+import type { IndexStores } from '../../indexing/indexStores';
 import { submitEntityGroupTransaction } from '../../storage/entityGroupTransaction';
 import { tookEffect } from '../../storage/errors';
 import {

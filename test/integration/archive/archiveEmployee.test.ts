@@ -141,7 +141,7 @@ it('reports notFound for an employee in neither table', async () => {
 it('nudges again on a replay after a crash between the delete and its nudge', async () => {
   // As the queue trigger wires it: the removal's outbox row is in the delete's own transaction;
   // only the nudge that would make the worker drain it is lost.
-  const changes = queueChangeSink(fx.clients.queue(fx.names.queue), { outbox: true });
+  const changes = queueChangeSink(fx.clients.queue(fx.names.queue));
   const lost: EmployeeChange[] = [];
   const crashingDirectory = createDirectory({
     employees: fx.stores.employees,

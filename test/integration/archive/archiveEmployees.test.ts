@@ -48,7 +48,7 @@ const deps = () => ({
   employees: fx.stores.employees,
   archive,
   directory: fx.directory.employees,
-  changes: queueChangeSink(fx.clients.queue(fx.names.queue), { outbox: true }),
+  changes: queueChangeSink(fx.clients.queue(fx.names.queue)),
 });
 
 /** Row keys in the archive's `Sales` partition, and each archived employee's entity by id. */

@@ -1,6 +1,6 @@
 /**
  * The one place the index storage is built from the configuration: the last-name shard size and
- * the announcement and nudge delays set in the environment reach the stores and the change queue
+ * the nudge delay set in the environment reach the stores and the change queue
  * that every process part (HTTP directory, queue workers, orchestrations) uses.
  */
 import { odata } from '@azure/data-tables';
@@ -50,30 +50,6 @@ it('shards org-wide last-name entities at LASTNAME_INDEX_SHARD_CHARS', async () 
 });
 
 it.each([
-  ['0', 0],
-  ['30', 1],
-])(
-  'announces with INDEX_ANNOUNCE_DELAY_SECONDS=%s (%d invisible messages)',
-  async (delay, expected) => {
-    const config = configWith({ INDEX_ANNOUNCE_DELAY_SECONDS: delay });
-    const clients = testClients();
-    const queue = clients.queue(config.queues.indexUpdates);
-    await queue.createIfNotExists();
-    try {
-      await configuredChangeQueue(config, clients).announce([
-        { department: 'Sales', employeeId: '000001' },
-      ]);
-      const properties = await queue.getProperties();
-      expect(properties.approximateMessagesCount).toBe(expected);
-      // Announcements are delayed: nothing is visible yet either way.
-      expect((await queue.peekMessages()).peekedMessageItems).toEqual([]);
-    } finally {
-      await queue.delete();
-    }
-  },
-);
-
-it.each([
   ['0', 2],
   ['30', 1],
 ])(
@@ -117,7 +93,7 @@ it.each([
   async (lingerMs, expected) => {
     const queue = testClients().queue(uniqueName('linger'));
     try {
-      const changes = queueChangeSink(queue, { outbox: true, nudgeLingerMs: lingerMs });
+      const changes = queueChangeSink(queue, { nudgeLingerMs: lingerMs });
       for (const department of ['Sales', 'Ops', 'Sales']) {
         await changes.publish([{ department, employeeId: '000001', reason: 'created' }]);
         // Without a linger each nudge is stored before the next write: nothing to share it with.
@@ -144,7 +120,6 @@ it('reports a nudge it cannot send, and the write that published it does not fai
   const clients = testClients();
   const failures: string[] = [];
   const changes = queueChangeSink(clients.queue('Not_A_Queue'), {
-    outbox: true,
     onNudgeError: (error, department) =>
       failures.push(`${department}: ${error instanceof Error ? error.name : 'unknown'}`),
   });

@@ -99,11 +99,11 @@ describe.each(['entity', 'blob'] as const)('last-name mode %s', (mode) => {
           failures++; // not found, conflicts, or faults past the retries: part of the workload
         }
         // Work the queue now and then, as the trigger would, under the same faults.
-        if (op % 25 === 0) await drainOnce(queue, fx.stores, 1);
+        if (op % 25 === 0) await drainOnce(queue, fx.drains, 1);
       }
       // Drain under faults until the queue stays empty.
       for (let round = 0; round < 200; round++) {
-        const handled = await drainOnce(queue, fx.stores, 1);
+        const handled = await drainOnce(queue, fx.drains, 1);
         const props = await queue.getProperties().catch(() => undefined);
         if (handled === 0 && props?.approximateMessagesCount === 0) break;
         if (handled === 0) await new Promise((r) => setTimeout(r, 300));
@@ -111,7 +111,7 @@ describe.each(['entity', 'blob'] as const)('last-name mode %s', (mode) => {
       // Writes whose nudge was lost to a fault after their commit left outbox rows behind: the
       // sweep drains them, under the same faults.
       for (let sweep = 0; sweep < 20; sweep++) {
-        const swept = await sweepOutboxes(fx.stores).catch(() => undefined);
+        const swept = await sweepOutboxes(fx.drains).catch(() => undefined);
         if (swept && swept.failed.length === 0) break;
       }
       proxy.setFaults(null);
@@ -138,7 +138,7 @@ describe.each(['entity', 'blob'] as const)('last-name mode %s', (mode) => {
 /** One pass over the visible messages; a failed message becomes visible again after 1 s. */
 async function drainOnce(
   queue: ReturnType<ReturnType<typeof createStorageClients>['queue']>,
-  stores: Parameters<typeof handleIndexUpdateMessage>[0],
+  drains: Parameters<typeof handleIndexUpdateMessage>[0],
   visibilityTimeout: number,
 ): Promise<number> {
   let handled = 0;
@@ -153,7 +153,7 @@ async function drainOnce(
     if (items.length === 0) return handled;
     for (const item of items) {
       try {
-        await handleIndexUpdateMessage(stores, decodeQueueMessage(item.messageText));
+        await handleIndexUpdateMessage(drains, decodeQueueMessage(item.messageText));
         await queue.deleteMessage(item.messageId, item.popReceipt);
         handled++;
       } catch {

@@ -5,9 +5,9 @@
  */
 import type { LastNameIndexMode } from '../../../src/config';
 import { createDirectory, type Directory } from '../../../src/directory/directory';
-import { withAnnouncements } from '../../../src/indexing/announcingEmployees';
-import type { IndexStores } from '../../../src/indexing/indexMaintenance';
+import type { IndexStores } from '../../../src/indexing/indexStores';
 import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
+import { SharedDrains } from '../../../src/indexing/sharedDrains';
 import type { DrainStep } from '../../../src/indexing/outboxDrain';
 import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
 import { outboxNudgeSender, queueChangeSink } from '../../../src/indexing/queueChangeSink';
@@ -21,6 +21,8 @@ export interface IndexingFixture {
   clients: StorageClients;
   directory: Directory;
   stores: IndexStores;
+  /** The worker process's shared drains of `stores`, as the composition root builds them. */
+  drains: SharedDrains;
   names: { employees: string; index: string; archive: string; queue: string; container: string };
   /** Runs the worker on every message until the queue stays empty; returns messages handled. */
   drain(options?: { visibilityTimeout?: number }): Promise<number>;
@@ -34,12 +36,6 @@ export function createIndexingFixture(
     mode?: LastNameIndexMode;
     maxShardChars?: number;
     clients?: StorageClients;
-    announceDelaySeconds?: number;
-    /**
-     * Record changes in the index outbox and send nudges (default true, as deployed); false
-     * publishes v1 change messages that the worker reconciles employee by employee.
-     */
-    outbox?: boolean;
   } = {},
 ): IndexingFixture {
   const clients = options.clients ?? testClients();
@@ -66,16 +62,14 @@ export function createIndexingFixture(
     // As deployed: a drain out of budget continues through a nudge on the same queue.
     nudge: outboxNudgeSender(queue),
   };
-  const sink = queueChangeSink(queue, {
-    announceDelaySeconds: options.announceDelaySeconds ?? 0,
-    outbox: options.outbox ?? true,
-  });
-  const base = createDirectory({ employees: stores.employees, changes: sink });
-  const directory = { ...base, employees: withAnnouncements(base.employees, sink) };
+  const sink = queueChangeSink(queue);
+  const directory = createDirectory({ employees: stores.employees, changes: sink });
+  const drains = new SharedDrains(stores);
   return {
     clients,
     directory,
     stores,
+    drains,
     names,
     drain: async ({ visibilityTimeout = 30 } = {}) => {
       // Writes do not wait for their nudges: let those of the writes so far reach the queue.
@@ -89,7 +83,7 @@ export function createIndexingFixture(
         });
         if (receivedMessageItems.length === 0) return handled;
         for (const item of receivedMessageItems) {
-          await handleIndexUpdateMessage(stores, decodeQueueMessage(item.messageText));
+          await handleIndexUpdateMessage(drains, decodeQueueMessage(item.messageText));
           await queue.deleteMessage(item.messageId, item.popReceipt);
           handled++;
         }

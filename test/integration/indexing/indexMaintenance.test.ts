@@ -68,7 +68,7 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
     expect(patched.value.firstName).toBe('Renamed');
   });
 
-  it('stays correct when messages are duplicated and delivered old-after-new', async () => {
+  it('stays correct when v1 change messages left by an earlier deploy are duplicated and delivered old-after-new', async () => {
     await fx.directory.employees.create('Sales', body(1));
     await fx.drain();
     // Old message (created, no previous) replayed after a rename and an email change.
@@ -81,10 +81,10 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
       v: 1,
       changes: [{ department: 'Sales', employeeId: '000001', reason: 'created' }],
     };
-    await handleIndexUpdateMessage(fx.stores, old);
-    await handleIndexUpdateMessage(fx.stores, old);
+    await handleIndexUpdateMessage(fx.drains, old);
+    await handleIndexUpdateMessage(fx.drains, old);
     // A stale 'deleted' hint for an employee that exists must not remove it.
-    await handleIndexUpdateMessage(fx.stores, {
+    await handleIndexUpdateMessage(fx.drains, {
       v: 1,
       changes: [
         {
@@ -100,20 +100,20 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
     expect(await fx.stores.lastNames.members('jones')).toEqual([]);
   });
 
-  it('repairs from tracked keys when the post-commit message was lost (announcement only)', async () => {
+  it('repairs from tracked keys alone, with no change named (the move reindex, the audit repair)', async () => {
     await fx.directory.employees.create('Sales', body(1));
     await fx.drain();
     await fx.directory.employees.patch('Sales', '000001', {
       lastName: 'Lost',
       email: 'lost@contoso.com',
     });
-    // Drop the post-commit message: empty the queue without handling it.
+    // Drop the post-commit nudge: empty the queue without handling it.
     await fx.clients.queue(fx.names.queue).clearMessages();
-    const announced = await reconcileEmployeeIndexes(fx.stores, {
+    const repaired = await reconcileEmployeeIndexes(fx.stores, {
       department: 'Sales',
       employeeId: '000001',
     });
-    expect(announced.present).toBe(true);
+    expect(repaired.present).toBe(true);
     expect(await fx.drift()).toEqual([]);
   });
 

@@ -119,8 +119,8 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
       'Replace',
     );
     const nudge = { v: 2, departments: ['Sales'] };
-    await handleIndexUpdateMessage(fx.stores, nudge);
-    await handleIndexUpdateMessage(fx.stores, nudge);
+    await handleIndexUpdateMessage(fx.drains, nudge);
+    await handleIndexUpdateMessage(fx.drains, nudge);
     expect(await drainOutbox(fx.stores, 'Sales')).toMatchObject({ rows: 0 });
     expect(await fx.drift()).toEqual([]);
     expect(await members('taylor')).toEqual(['000001']);
@@ -133,7 +133,7 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
     await changeThree();
     // The process "died" after its commits, before its nudges: none reaches the worker.
     await fx.clients.queue(fx.names.queue).clearMessages();
-    const report = await sweepOutboxes(fx.stores);
+    const report = await sweepOutboxes(fx.drains);
     expect(report).toMatchObject({ departments: 1, rows: 3, failed: [] });
     await expectConverged();
   });
@@ -146,7 +146,7 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
       DEPARTMENT_LIST_PARTITION_KEY,
       departmentListRowKey('Sales'),
     );
-    const report = await sweepOutboxes(fx.stores);
+    const report = await sweepOutboxes(fx.drains);
     expect(report).toMatchObject({ departments: 1, rows: 3, failed: [] });
     // Every index caught up; only the listing is still missing (the audit repairs it).
     expect(await fx.drift()).toEqual(['departmentListing: missing 1, stale 0']);
@@ -309,7 +309,7 @@ describe.each(['entity', 'blob'] as const)('index outbox with last-name mode %s'
       },
     });
     const nudge = { v: 2, departments: ['Sales'] };
-    await Promise.all(Array.from({ length: 6 }, () => handleIndexUpdateMessage(fx.stores, nudge)));
+    await Promise.all(Array.from({ length: 6 }, () => handleIndexUpdateMessage(fx.drains, nudge)));
     // The first nudge's drain, then one drain for the five that came while it ran.
     expect(outboxReads).toBe(2);
     await expectConverged();

@@ -40,7 +40,7 @@ afterEach(async () => {
 
 it('nudges again for a commit made while the previous nudge was stored but not yet answered', async () => {
   const gate = holdFirstAnswer(queue);
-  const changes = queueChangeSink(queue, { outbox: true, nudgeLingerMs: 0 });
+  const changes = queueChangeSink(queue, { nudgeLingerMs: 0 });
   await changes.publish([{ department: 'Sales', employeeId: '000001', reason: 'created' }]);
   await gate.stored;
   // A worker takes the stored nudge and drains the outbox before the next commit.
@@ -62,7 +62,7 @@ it('nudges again for a commit made while the previous nudge was stored but not y
 });
 
 it('still shares one nudge between commits while it lingers', async () => {
-  const changes = queueChangeSink(queue, { outbox: true, nudgeLingerMs: 50 });
+  const changes = queueChangeSink(queue, { nudgeLingerMs: 50 });
   await changes.publish([{ department: 'Sales', employeeId: '000001', reason: 'created' }]);
   await changes.publish([{ department: 'Sales', employeeId: '000002', reason: 'created' }]);
   await changes.settled();

@@ -7,9 +7,10 @@
 import { createDirectory, type Directory } from '../../../src/directory/directory';
 import { newDrainCache } from '../../../src/indexing/drainCache';
 import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries';
-import type { IndexStores } from '../../../src/indexing/indexMaintenance';
+import type { IndexStores } from '../../../src/indexing/indexStores';
 import { drainDepartment } from '../../../src/indexing/leasedDrain';
 import { queueChangeSink, type ChangeQueue } from '../../../src/indexing/queueChangeSink';
+import { SharedDrains } from '../../../src/indexing/sharedDrains';
 import {
   drainAfterWrite,
   WRITER_DRAIN_CHANGES,
@@ -39,8 +40,6 @@ function writingProcess(drain: (department: string) => Promise<unknown>): {
   sink: ChangeQueue;
 } {
   const sink = queueChangeSink(fx.clients.queue(fx.names.queue), {
-    announceDelaySeconds: 0,
-    outbox: true,
     drain,
   });
   return { directory: createDirectory({ employees: fx.stores.employees, changes: sink }), sink };
@@ -63,7 +62,7 @@ const indexed = (email: string) =>
 const anotherProcess = (): IndexStores => ({ ...fx.stores, drainCache: newDrainCache() });
 
 it('drains in the writing process after the linger, one round for the writes of the linger, and sends no queue message', async () => {
-  const drains = writerDrains({ ...fx.stores, drainCache: newDrainCache() });
+  const drains = writerDrains(new SharedDrains({ ...fx.stores, drainCache: newDrainCache() }));
   const calls: string[] = [];
   const rounds: number[] = [];
   const { directory, sink } = writingProcess(async (department) => {

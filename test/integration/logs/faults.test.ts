@@ -5,6 +5,7 @@
  */
 import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
 import { drainAndFlush } from '../../../src/logs/flush';
+import { TagLedgers } from '../../../src/logs/tagLedger';
 import { testClients } from '../../support/storage';
 import {
   blobLimits,
@@ -51,6 +52,8 @@ test('two flushers on a faulty connection store every entry exactly once', async
   // a message can need several such rounds, so the bound is generous (it normally takes seconds).
   const deadline = Date.now() + 110_000;
   const flusher = async (): Promise<void> => {
+    // Each flusher is a process of its own, with what it learns of the tag ledgers.
+    const ledgers = new TagLedgers();
     while (Date.now() < deadline) {
       try {
         // A short visibility brings back messages whose receive answer was lost to a reset.
@@ -61,6 +64,7 @@ test('two flushers on a faulty connection store every entry exactly once', async
           maxMessages: 6,
           maxFlushes: 3,
           visibilitySeconds: 17,
+          ledgers,
         });
       } catch {
         // A receive that failed past the SDK's retries: the messages come back; try again.

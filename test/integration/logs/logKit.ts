@@ -9,7 +9,8 @@ import { parseLogBatch } from '../../../src/logs/entry';
 import { decodeLogQueuePayload } from '../../../src/logs/batchMessage';
 import { EXCLUSIVITY_MARGIN_MS, type PendingLogMessage } from '../../../src/logs/delivery';
 import type { LogBlobLimits } from '../../../src/logs/hourWriter';
-import { acceptLogBatch, type AcceptedLogBatch } from '../../../src/logs/ingest';
+import { LogIngest, type AcceptedLogBatch } from '../../../src/logs/ingest';
+import { TagLedgers } from '../../../src/logs/tagLedger';
 import { decodeLogLine } from '../../../src/logs/lineFormat';
 import { parseLogBlobName } from '../../../src/storage/keys';
 import { decodeQueueMessage } from '../../../src/storage/queue';
@@ -18,6 +19,10 @@ import { testClients, uniqueName } from '../../support/storage';
 export interface LogRig {
   container: ContainerClient;
   queue: QueueClient;
+  /** The ingest of this test's process: batches accepted at once share messages. */
+  ingest: LogIngest;
+  /** What this test's flusher process knows of the tag ledgers (another process: a new one). */
+  ledgers: TagLedgers;
 }
 
 export async function logRig(connectionString?: string): Promise<LogRig> {
@@ -26,7 +31,12 @@ export async function logRig(connectionString?: string): Promise<LogRig> {
   const queue = clients.queue(uniqueName('logq'));
   await container.create();
   await queue.create();
-  return { container, queue };
+  return {
+    container,
+    queue,
+    ingest: new LogIngest({ queue, container }),
+    ledgers: new TagLedgers(),
+  };
 }
 
 /** Blob limits as the app reads them, from settings (e.g. `LOG_BLOB_MAX_BLOCKS`). */
@@ -48,7 +58,7 @@ export async function ingest(
   source: string,
   entries: RawEntry[],
 ): Promise<AcceptedLogBatch> {
-  return acceptLogBatch(rig, parseLogBatch({ source, entries }, { maxBatchEntries: 100_000 }));
+  return rig.ingest.accept(parseLogBatch({ source, entries }, { maxBatchEntries: 100_000 }));
 }
 
 export interface ReceivedLogMessage {

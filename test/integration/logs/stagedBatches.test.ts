@@ -7,7 +7,7 @@ import type { QueueClient } from '@azure/storage-queue';
 import { drainAndFlush, flushLogMessages } from '../../../src/logs/flush';
 import { EXCLUSIVITY_MARGIN_MS, resolveDelivery } from '../../../src/logs/delivery';
 import { parseLogBatch } from '../../../src/logs/entry';
-import { acceptLogBatch } from '../../../src/logs/ingest';
+import { LogIngest } from '../../../src/logs/ingest';
 import { logStagingBlobName } from '../../../src/storage/keys';
 import { decodeQueueMessage, MAX_QUEUE_MESSAGE_BYTES } from '../../../src/storage/queue';
 import {
@@ -106,7 +106,7 @@ describe('log batches larger than one queue message', () => {
       { source: 'web', entries: bigBatch('lost') },
       { maxBatchEntries: 1000 },
     );
-    void acceptLogBatch({ queue: dying, container: rig.container }, batch);
+    void new LogIngest({ queue: dying, container: rig.container }).accept(batch);
     await sendReached;
 
     // The batch is staged but was never announced: the caller got no 202 and will retry.

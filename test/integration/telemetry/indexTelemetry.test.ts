@@ -90,7 +90,7 @@ async function runQueueFunction(): Promise<number> {
       });
       await context.with(trace.setSpan(context.active(), invocation), () =>
         inMessageTrace(fx.names.queue, decodeQueueMessage(item.messageText), (payload) =>
-          handleIndexUpdateMessage(fx.stores, payload),
+          handleIndexUpdateMessage(fx.drains, payload),
         ),
       );
       invocation.end();

@@ -1,0 +1,37 @@
+/**
+ * What every index worker shares: where the indexes live ({@link IndexStores}) and who hears of
+ * employees a drain or a reconcile found gone ({@link EmployeeGoneHandler}). The composition root
+ * (functions/shared/services.ts) builds both once per process; src/indexing only receives them.
+ */
+import type { TableClient } from '@azure/data-tables';
+import type { DrainCache } from './drainCache';
+import type { LastNameStore } from './lastNameStore';
+
+/** Where the indexes live. */
+export interface IndexStores {
+  /** The `Employees` table (primary entities, read only here). */
+  employees: TableClient;
+  /** The `EmployeeIndex` table. */
+  index: TableClient;
+  /** The organisation-wide last-name index (option 1 or 3). */
+  lastNames: LastNameStore;
+  /** Versions this process's drains wrote, to read less (src/indexing/drainCache.ts); optional. */
+  drainCache?: DrainCache;
+  /**
+   * Sends an outbox nudge for `department`, invisible for `delaySeconds` (0: at once): how a
+   * drain whose invocation's budget ran out continues in a new invocation, and how an absorbed
+   * nudge outlives a lease holder that dies (src/indexing/leasedDrain.ts). Without it a drain
+   * runs to the end in one invocation.
+   *
+   * @throws {DomainError} when the nudge cannot be stored (the invocation fails and is retried).
+   */
+  nudge?: (department: string, delaySeconds: number) => Promise<void>;
+}
+
+/**
+ * Told of each employee a drain (or a v1 reconcile) found gone from the directory, before its
+ * outbox rows are deleted — the root wires it to the photo clean-up.
+ *
+ * @throws whatever the clean-up throws; the drain then fails and its rows are drained again.
+ */
+export type EmployeeGoneHandler = (department: string, employeeId: string) => Promise<void>;

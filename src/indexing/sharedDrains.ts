@@ -1,0 +1,112 @@
+/**
+ * One process's drains of one set of index stores, shared per department: while a department is
+ * being drained, later requests for it wait for one more drain that starts after the running one,
+ * however many they are. The composition root (functions/shared/services.ts) builds the process's
+ * instance once, with the handler of gone employees, and hands it to the queue worker, the sweep
+ * and the writer's drains; nothing here is kept per module.
+ */
+import type { EmployeeGoneHandler, IndexStores } from './indexStores';
+import {
+  addUp,
+  drainDepartment,
+  nothingDrained,
+  type LeasedDrainOptions,
+  type LeasedDrainResult,
+} from './leasedDrain';
+
+/** Options of {@link SharedDrains}. */
+export interface SharedDrainsOptions extends Pick<
+  LeasedDrainOptions,
+  'limits' | 'now' | 'afterStep'
+> {
+  /** Told of each employee a drain found gone (default: nobody). */
+  onGone?: EmployeeGoneHandler;
+  /**
+   * The drain to run (default the leased drain, {@link drainDepartment}; a writing process runs
+   * `drainAfterWrite`, src/indexing/writerDrain.ts).
+   */
+  drain?: (
+    stores: IndexStores,
+    department: string,
+    onGone: EmployeeGoneHandler,
+  ) => Promise<LeasedDrainResult>;
+}
+
+/** See the file comment. */
+export class SharedDrains {
+  private readonly running = new Map<
+    string,
+    { requested: { again: boolean }; done: Promise<LeasedDrainResult> }
+  >();
+  /** Told of gone employees (a no-op when the options name no handler). */
+  readonly onGone: EmployeeGoneHandler;
+  private readonly drain: SharedDrainsOptions['drain'];
+  private readonly limits: Pick<SharedDrainsOptions, 'limits' | 'now' | 'afterStep'>;
+
+  /** `options`: the gone handler, and limits, clock and drain of the drains (tests). */
+  constructor(
+    readonly stores: IndexStores,
+    options: SharedDrainsOptions = {},
+  ) {
+    const { onGone, drain, ...limits } = options;
+    this.onGone = onGone ?? (async () => undefined);
+    this.drain = drain;
+    this.limits = limits;
+  }
+
+  /** Whether a drain of `department` is running in this process now. */
+  isRunning(department: string): boolean {
+    return this.running.has(department);
+  }
+
+  /**
+   * Resolves once a drain of `department` that started after this call has finished.
+   *
+   * @throws whatever that drain throws (every waiting caller gets it; their nudges are retried).
+   */
+  request(department: string): Promise<LeasedDrainResult> {
+    const running = this.running.get(department);
+    if (running) {
+      running.requested.again = true;
+      return running.done;
+    }
+    const requested = { again: false };
+    const done = this.drainWhileRequested(department, requested);
+    this.running.set(department, { requested, done });
+    return done;
+  }
+
+  /**
+   * Drains, and again as long as requests came in during the last drain — unless that drain
+   * continues in a new invocation, which starts after those requests anyway. The drains of one
+   * call share the invocation's budget.
+   */
+  private async drainWhileRequested(
+    department: string,
+    requested: { again: boolean },
+  ): Promise<LeasedDrainResult> {
+    const { drain, limits } = this;
+    const startedAt = (limits.now ?? Date.now)();
+    const total = nothingDrained();
+    try {
+      do {
+        requested.again = false;
+        const result = drain
+          ? await drain(this.stores, department, this.onGone)
+          : await drainDepartment(this.stores, department, {
+              ...limits,
+              startedAt,
+              onGone: this.onGone,
+            });
+        addUp(total, result);
+        total.complete = result.complete;
+        total.outcome = result.outcome;
+      } while (requested.again && total.outcome !== 'continued');
+      return total;
+    } finally {
+      // No await between the last check of `again` and this: a request either made the loop go
+      // round once more or finds no drain running and starts one.
+      this.running.delete(department);
+    }
+  }
+}

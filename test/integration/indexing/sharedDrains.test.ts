@@ -1,0 +1,101 @@
+/**
+ * A process's shared drains (src/indexing/sharedDrains.ts) carry the handler of gone employees
+ * that the composition root gives them: every path that drains through them — a queue nudge, a v1
+ * change message an earlier deploy left on the queue, the outbox sweep, the writer's own drain —
+ * reports the employees it found gone to that handler, and to nothing kept per module.
+ */
+import { createDirectory, type Directory } from '../../../src/directory/directory';
+import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
+import { sweepOutboxes } from '../../../src/indexing/outboxSweep';
+import { SharedDrains } from '../../../src/indexing/sharedDrains';
+import { writerDrains } from '../../../src/indexing/writerDrain';
+import { createIndexingFixture, employeeBody as body, type IndexingFixture } from './fixture';
+
+let fx: IndexingFixture;
+beforeEach(async () => {
+  fx = createIndexingFixture();
+  await fx.directory.departments.put('Sales', {});
+});
+afterEach(() => fx.cleanup());
+
+/** Shared drains of the fixture's stores whose handler records each gone employee. */
+function recordingDrains(): { drains: SharedDrains; gone: string[] } {
+  const gone: string[] = [];
+  const drains = new SharedDrains(fx.stores, {
+    onGone: async (department, employeeId) => {
+      gone.push(`${department}/${employeeId}`);
+    },
+  });
+  return { drains, gone };
+}
+
+/** A directory over the fixture's tables that records outbox rows and sends no nudge. */
+const silentDirectory = (): Directory =>
+  createDirectory({ employees: fx.stores.employees, outbox: true });
+
+/** Employees 1 and 2 indexed, then 1 deleted without a nudge: its outbox row waits. */
+async function oneDeletedUndrained(): Promise<void> {
+  const directory = silentDirectory();
+  await directory.employees.create('Sales', body(1));
+  await directory.employees.create('Sales', body(2));
+  await handleIndexUpdateMessage(fx.drains, { v: 2, departments: ['Sales'] });
+  await directory.employees.delete('Sales', '000001');
+}
+
+it("reports the employees a nudge's drain found gone to the handler it was built with", async () => {
+  await oneDeletedUndrained();
+  const { drains, gone } = recordingDrains();
+
+  const outcome = await handleIndexUpdateMessage(drains, { v: 2, departments: ['Sales'] });
+
+  expect(outcome).toMatchObject({ employees: 1, gone: 1 });
+  expect(gone).toEqual(['Sales/000001']);
+  expect(await fx.drift()).toEqual([]);
+});
+
+it('still reads a v1 change message left on the queue, and reports its gone employees', async () => {
+  await oneDeletedUndrained();
+  const { drains, gone } = recordingDrains();
+
+  const outcome = await handleIndexUpdateMessage(drains, {
+    v: 1,
+    changes: [
+      { department: 'Sales', employeeId: '000001', reason: 'announced' },
+      { department: 'Sales', employeeId: '000002', reason: 'updated' },
+    ],
+  });
+
+  expect(outcome).toEqual({ employees: 2, gone: 1 });
+  expect(gone).toEqual(['Sales/000001']);
+});
+
+it('reports the gone employees of the outbox sweep', async () => {
+  await oneDeletedUndrained();
+  const { drains, gone } = recordingDrains();
+
+  const report = await sweepOutboxes(drains);
+
+  expect(report).toMatchObject({ rows: 1, failed: [] });
+  expect(gone).toEqual(['Sales/000001']);
+});
+
+it("reports the gone employees of the writer's own drain to the process's handler", async () => {
+  await oneDeletedUndrained();
+  const { drains, gone } = recordingDrains();
+
+  const result = await writerDrains(drains)('Sales');
+
+  expect(result).toMatchObject({ outcome: 'drained', gone: 1 });
+  expect(gone).toEqual(['Sales/000001']);
+});
+
+it('keeps nothing between two processes: drains of the same stores built apart share no handler', async () => {
+  await oneDeletedUndrained();
+  const first = recordingDrains();
+  const second = recordingDrains();
+
+  await handleIndexUpdateMessage(second.drains, { v: 2, departments: ['Sales'] });
+
+  expect(second.gone).toEqual(['Sales/000001']);
+  expect(first.gone).toEqual([]);
+});
