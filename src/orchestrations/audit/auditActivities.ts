@@ -11,11 +11,15 @@ import {
   type DepartmentPage,
 } from '../departmentPages';
 import type { OrchestrationServices } from '../services';
-import type { AuditCounts, CountsByIndex } from './auditCounts';
+import type { CountsByIndex } from './auditCounts';
 import { auditDepartmentListing } from './departmentListingAudit';
 import { auditManagerCopy } from './managerCopyAudit';
 import { auditEmployeePage, type EmployeePagePosition } from './employeePageAudit';
-import { auditOrgLastNames } from './orgLastNameAudit';
+import {
+  auditOrgLastNamePage,
+  type OrgLastNamePage,
+  type OrgLastNamePosition,
+} from './orgLastNameAudit';
 import {
   auditByEmailPage,
   auditEmailCopyPage,
@@ -139,19 +143,38 @@ export async function auditDepartmentPageActivity(
   }
 }
 
-/** Activity: audits (and with `repair`, fixes) the organisation-wide last-name index. */
+/** Input of one page of the organisation-wide last-name audit. */
+export interface OrgLastNameAuditInput {
+  repair: boolean;
+  /** Where the previous page ended (its `next`); the first page when absent. */
+  after?: OrgLastNamePosition;
+  /** Stored units per page (tests use small ones); `ORG_LAST_NAME_PAGE` when absent. */
+  pageSize?: number;
+}
+
+/**
+ * Activity: audits (and with `repair`, fixes) one bounded page of the organisation-wide last-name
+ * index — the names of one page of the store, and those the departments hold in its key range —
+ * and says where the audit continues. Safe to run again.
+ *
+ * @throws {DomainError} for storage faults; {@link ThrottledError} when a member list kept changing.
+ */
 export async function auditOrgLastNamesActivity(
   services: AuditServices,
-  input: { repair: boolean },
+  input: OrgLastNameAuditInput,
   hooks: { beforeRepair?: () => Promise<void> } = {},
-): Promise<AuditCounts> {
+): Promise<OrgLastNamePage> {
   // Every department, listed or not: members of one the listing misses are not orphans.
   const departments = await listedAndUnlistedDepartments(services.directory);
-  return auditOrgLastNames(
+  return auditOrgLastNamePage(
     await services.directory.table(),
     services.indexStores.lastNames,
     departments,
-    input.repair,
+    {
+      repair: input.repair,
+      ...(input.after === undefined ? {} : { after: input.after }),
+      ...(input.pageSize === undefined ? {} : { pageSize: input.pageSize }),
+    },
     hooks,
   );
 }

@@ -265,6 +265,14 @@ describe('index audit orchestrator', () => {
     // bounded by the rounds, not by the departments or their size; the last audits the org index.
     expect(run.executions).toHaveLength(2);
     expect(run.executions[0]!.some((e) => e.Name === Activities.auditOrgLastNames)).toBe(false);
+    // The org-wide index page by page, each page carrying the position the previous one returned.
+    expect(fakes.calls.filter((c) => c.name === Activities.auditOrgLastNames)).toEqual([
+      { name: Activities.auditOrgLastNames, input: { repair: true } },
+      {
+        name: Activities.auditOrgLastNames,
+        input: { repair: true, after: { after: 'm', cursor: 'c1' } },
+      },
+    ]);
     await expectDeterministic(Orchestrations.auditIndexes, run);
   });
 

@@ -107,4 +107,12 @@ fake(
         }
       : { counts: {}, next: null },
 );
-fake(Activities.auditOrgLastNames, () => ({ checked: 5, missing: 0, stale: 1, repaired: 0 }));
+// Two pages of the org-wide index: the first carries the drift, the second ends the audit.
+fake(Activities.auditOrgLastNames, (input: { after?: unknown }) =>
+  input.after === undefined
+    ? {
+        counts: { checked: 3, missing: 0, stale: 1, repaired: 0 },
+        next: { after: 'm', cursor: 'c1' },
+      }
+    : { counts: { checked: 2, missing: 0, stale: 0, repaired: 0 }, next: null },
+);
