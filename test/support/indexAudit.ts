@@ -13,6 +13,7 @@ import {
   listDepartmentPageActivity,
   type AuditServices,
   type DepartmentAuditStep,
+  type OrgLastNameStep,
 } from '../../src/orchestrations/audit/auditActivities';
 import {
   addCounts,
@@ -20,7 +21,6 @@ import {
   type AuditCounts,
   type CountsByIndex,
 } from '../../src/orchestrations/audit/auditCounts';
-import type { OrgLastNamePosition } from '../../src/orchestrations/audit/orgLastNameAudit';
 
 /** Audits (and with `repair`, fixes) every index of the directory behind `services`. */
 export async function auditIndexesInProcess(
@@ -60,7 +60,7 @@ export async function auditOrgLastNamesInProcess(
   pageSize?: number,
 ): Promise<AuditCounts> {
   const pages: AuditCounts[] = [];
-  let after: OrgLastNamePosition | undefined;
+  let after: OrgLastNameStep | undefined;
   do {
     const page = await auditOrgLastNamesActivity(services, { repair, after, pageSize });
     pages.push(page.counts);

@@ -18,9 +18,10 @@ import {
   type DepartmentAuditPage,
   type DepartmentAuditStep,
   type OrgLastNameAuditInput,
+  type OrgLastNameAuditPage,
+  type OrgLastNameStep,
 } from './auditActivities';
 import { mergeByIndex, totalOf, type AuditCounts, type CountsByIndex } from './auditCounts';
-import type { OrgLastNamePage, OrgLastNamePosition } from './orgLastNameAudit';
 
 /** Rounds (up to 10 page activities each) one execution runs before it continues as new. */
 export const ROUNDS_PER_EXECUTION = 5;
@@ -50,7 +51,7 @@ export interface AuditInput {
   inProgress?: DepartmentInProgress[];
   departments?: number;
   byIndex?: CountsByIndex;
-  orgAfter?: OrgLastNamePosition;
+  orgAfter?: OrgLastNameStep;
 }
 
 /** The audit's output: totals over every index, then per index. */
@@ -130,7 +131,7 @@ export function* auditIndexesOrchestrator(
     const result = (yield context.df.callActivityWithRetry(Activities.auditOrgLastNames, retry, {
       repair,
       ...(orgAfter === undefined ? {} : { after: orgAfter }),
-    } satisfies OrgLastNameAuditInput)) as OrgLastNamePage;
+    } satisfies OrgLastNameAuditInput)) as OrgLastNameAuditPage;
     byIndex = mergeByIndex(byIndex, { orgLastNames: result.counts });
     if (result.next === null) {
       return { ...totalOf(byIndex), repair, departments: done, byIndex };
