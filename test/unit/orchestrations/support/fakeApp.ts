@@ -23,6 +23,8 @@ export const fakes = {
   employeeIds: [] as string[],
   pageSize: 10,
   departments: [] as string[],
+  /** Pages of the org-wide last-name audit. */
+  orgPages: 2,
   reset(): void {
     this.calls = [];
     this.refuseValidation = undefined;
@@ -31,6 +33,7 @@ export const fakes = {
     this.employeeIds = [];
     this.pageSize = 10;
     this.departments = [];
+    this.orgPages = 2;
   },
 };
 
@@ -107,12 +110,11 @@ fake(
         }
       : { counts: {}, next: null },
 );
-// Two pages of the org-wide index: the first carries the drift, the second ends the audit.
-fake(Activities.auditOrgLastNames, (input: { after?: unknown }) =>
-  input.after === undefined
-    ? {
-        counts: { checked: 3, missing: 0, stale: 1, repaired: 0 },
-        next: { after: 'm', cursor: 'c1' },
-      }
-    : { counts: { checked: 2, missing: 0, stale: 0, repaired: 0 }, next: null },
-);
+// Pages of the org-wide index: the first carries the drift, the last ends the audit.
+fake(Activities.auditOrgLastNames, (input: { after?: { page: number } }) => {
+  const page = input.after?.page ?? 0;
+  return {
+    counts: { checked: page === 0 ? 3 : 2, missing: 0, stale: page === 0 ? 1 : 0, repaired: 0 },
+    next: page + 1 < fakes.orgPages ? { page: page + 1 } : null,
+  };
+});
