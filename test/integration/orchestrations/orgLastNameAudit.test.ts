@@ -16,6 +16,7 @@ import {
 } from '../../../src/orchestrations/audit/auditActivities';
 import { addCounts, type AuditCounts } from '../../../src/orchestrations/audit/auditCounts';
 import { mapBounded } from '../../../src/storage/parallel';
+import { auditOrgLastNamesInProcess } from '../../support/indexAudit';
 import { createWorld, seed, type TestWorld } from './support';
 
 const PAGE = 10;
@@ -154,4 +155,51 @@ describe.each<LastNameIndexMode>(['entity', 'blob'])('%s store', (mode) => {
     const after = await audit(false);
     expect(after.counts).toEqual({ checked: 145, missing: 0, stale: 0, repaired: 0 });
   }, 120_000);
+});
+
+describe('a name the blob store lists after its range (smith-jones.json sorts before smith.json)', () => {
+  let world: TestWorld;
+  afterEach(async () => {
+    await world.cleanup();
+  });
+
+  /** Sales: a01 … a09 and Smith-Jones (one store page of 10 lists), and `smith` listed next. */
+  async function build(withSmith: boolean): Promise<void> {
+    world = await createWorld({ lastNameMode: 'blob' });
+    const names = [...Array.from({ length: 9 }, (_, i) => `a0${i + 1}`), 'Smith-Jones'];
+    if (withSmith) names.push('Smith');
+    const rows = names.map((lastName, i) => ({
+      employeeId: pad(i + 1),
+      lastName,
+      email: `e${i + 1}@contoso.com`,
+    }));
+    await seed(world.directory, 'Sales', rows);
+    for (const { employeeId } of rows) {
+      await reconcileEmployeeIndexes(world.services.indexStores, {
+        department: 'Sales',
+        employeeId,
+      });
+    }
+    await world.services.indexStores.lastNames.add('smith', {
+      department: 'Sales',
+      employeeId: '000777',
+    });
+  }
+
+  it('audits it once in its own range when a department holds it', async () => {
+    await build(true);
+    const counts = await auditOrgLastNamesInProcess(world.services, false, PAGE);
+    expect(counts).toEqual({ checked: 12, missing: 0, stale: 1, repaired: 0 });
+  }, 60_000);
+
+  it('audits it where it is listed when no department holds it', async () => {
+    await build(false);
+    expect(await auditOrgLastNamesInProcess(world.services, true, PAGE)).toEqual({
+      checked: 11,
+      missing: 0,
+      stale: 1,
+      repaired: 1,
+    });
+    expect(await world.services.indexStores.lastNames.members('smith')).toEqual([]);
+  }, 60_000);
 });
