@@ -67,16 +67,3 @@ export async function unlistedDepartments(directory: DirectoryContext): Promise<
   const names = new Set(listed);
   return inData.filter((department) => !names.has(department));
 }
-
-/**
- * Every department: those the listing names, then those it misses ({@link unlistedDepartments}).
- *
- * @throws {DomainError} for storage faults.
- */
-export async function listedAndUnlistedDepartments(directory: DirectoryContext): Promise<string[]> {
-  const [listed, unlisted] = await Promise.all([
-    allDepartments(directory),
-    unlistedDepartments(directory),
-  ]);
-  return [...listed, ...unlisted];
-}

@@ -1,7 +1,7 @@
 /**
  * The index audit run in-process: the audit orchestration's own activities called in the order
  * its orchestrator calls them (department pages, each department page by page carrying the step
- * each page returns, then the organisation-wide last-name index), so tests check convergence with
+ * each page returns, then the organisation-wide last-name index page by page), so tests check convergence with
  * the one audit the application ships.
  */
 import { createContext } from '../../src/directory/context';
@@ -13,13 +13,19 @@ import {
   listDepartmentPageActivity,
   type AuditServices,
   type DepartmentAuditStep,
+  type OrgLastNameStep,
 } from '../../src/orchestrations/audit/auditActivities';
-import { mergeByIndex, type CountsByIndex } from '../../src/orchestrations/audit/auditCounts';
+import {
+  addCounts,
+  mergeByIndex,
+  type AuditCounts,
+  type CountsByIndex,
+} from '../../src/orchestrations/audit/auditCounts';
 
 /** Audits (and with `repair`, fixes) every index of the directory behind `services`. */
 export async function auditIndexesInProcess(
   services: AuditServices,
-  options: { repair?: boolean; pageSize?: number } = {},
+  options: { repair?: boolean; pageSize?: number; orgPageSize?: number } = {},
 ): Promise<CountsByIndex> {
   const repair = options.repair ?? false;
   const departments: string[] = [];
@@ -42,8 +48,25 @@ export async function auditIndexesInProcess(
       return mergeByIndex(...counts);
     }),
   );
-  const orgLastNames = await auditOrgLastNamesActivity(services, { repair });
-  return mergeByIndex(...reports, { orgLastNames });
+  return mergeByIndex(...reports, {
+    orgLastNames: await auditOrgLastNamesInProcess(services, repair, options.orgPageSize),
+  });
+}
+
+/** The organisation-wide last-name audit, page by page as the orchestrator runs it. */
+export async function auditOrgLastNamesInProcess(
+  services: AuditServices,
+  repair: boolean,
+  pageSize?: number,
+): Promise<AuditCounts> {
+  const pages: AuditCounts[] = [];
+  let after: OrgLastNameStep | undefined;
+  do {
+    const page = await auditOrgLastNamesActivity(services, { repair, after, pageSize });
+    pages.push(page.counts);
+    after = page.next ?? undefined;
+  } while (after !== undefined);
+  return addCounts(...pages);
 }
 
 /** The audit services over a directory's `Employees` table and its index stores. */

@@ -5,8 +5,8 @@
  * conditional or idempotent writes, so running one again is safe.
  */
 import {
+  allDepartments,
   departmentPage,
-  listedAndUnlistedDepartments,
   unlistedDepartments,
   type DepartmentPage,
 } from '../departmentPages';
@@ -15,7 +15,7 @@ import type { AuditCounts, CountsByIndex } from './auditCounts';
 import { auditDepartmentListing } from './departmentListingAudit';
 import { auditManagerCopy } from './managerCopyAudit';
 import { auditEmployeePage, type EmployeePagePosition } from './employeePageAudit';
-import { auditOrgLastNames } from './orgLastNameAudit';
+import { auditOrgLastNamePage, type OrgLastNamePosition } from './orgLastNameAudit';
 import {
   auditByEmailPage,
   auditEmailCopyPage,
@@ -139,19 +139,56 @@ export async function auditDepartmentPageActivity(
   }
 }
 
-/** Activity: audits (and with `repair`, fixes) the organisation-wide last-name index. */
+/**
+ * Where the organisation-wide last-name audit continues: the position in the index, and the
+ * departments the listing misses, found once by the first page (a scan of the table) and carried,
+ * so every later page reads only the listing.
+ */
+export interface OrgLastNameStep {
+  position: OrgLastNamePosition;
+  unlisted: string[];
+}
+
+/** Input of one page of the organisation-wide last-name audit. */
+export interface OrgLastNameAuditInput {
+  repair: boolean;
+  /** Where the previous page ended (its `next`); the first page when absent. */
+  after?: OrgLastNameStep;
+  /** Stored units per page (tests use small ones); `ORG_LAST_NAME_PAGE` when absent. */
+  pageSize?: number;
+}
+
+/** One page's counts and where the audit continues (`null`: audited to the end). */
+export interface OrgLastNameAuditPage {
+  counts: AuditCounts;
+  next: OrgLastNameStep | null;
+}
+
+/**
+ * Activity: audits (and with `repair`, fixes) one bounded page of the organisation-wide last-name
+ * index — the names of one page of the store, and those the departments hold in its key range —
+ * and says where the audit continues. Safe to run again.
+ *
+ * @throws {DomainError} for storage faults; {@link ThrottledError} when a member list kept changing.
+ */
 export async function auditOrgLastNamesActivity(
   services: AuditServices,
-  input: { repair: boolean },
+  input: OrgLastNameAuditInput,
   hooks: { beforeRepair?: () => Promise<void> } = {},
-): Promise<AuditCounts> {
+): Promise<OrgLastNameAuditPage> {
   // Every department, listed or not: members of one the listing misses are not orphans.
-  const departments = await listedAndUnlistedDepartments(services.directory);
-  return auditOrgLastNames(
+  const unlisted = input.after?.unlisted ?? (await unlistedDepartments(services.directory));
+  const departments = [...(await allDepartments(services.directory)), ...unlisted];
+  const page = await auditOrgLastNamePage(
     await services.directory.table(),
     services.indexStores.lastNames,
     departments,
-    input.repair,
+    {
+      repair: input.repair,
+      ...(input.after === undefined ? {} : { after: input.after.position }),
+      ...(input.pageSize === undefined ? {} : { pageSize: input.pageSize }),
+    },
     hooks,
   );
+  return { counts: page.counts, next: page.next && { position: page.next, unlisted } };
 }

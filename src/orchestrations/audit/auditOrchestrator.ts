@@ -2,8 +2,9 @@
  * The index audit orchestration: list the departments page by page, audit them a bounded page at a
  * time (at most {@link MAX_PARALLEL_ACTIVITIES} departments at once, each one page per activity,
  * each carrying the step the previous page returned), continue as new every
- * {@link ROUNDS_PER_EXECUTION} rounds, then audit the organisation-wide last-name index and report
- * the sums.
+ * {@link ROUNDS_PER_EXECUTION} rounds, then audit the organisation-wide last-name index one bounded
+ * page per activity (each carrying the position the previous page returned, continuing as new
+ * every {@link ORG_PAGES_PER_EXECUTION} pages) and report the sums.
  *
  * Deterministic: no I/O, no clock; every effect is an activity that is safe to run again.
  */
@@ -16,11 +17,17 @@ import {
   type DepartmentAuditInput,
   type DepartmentAuditPage,
   type DepartmentAuditStep,
+  type OrgLastNameAuditInput,
+  type OrgLastNameAuditPage,
+  type OrgLastNameStep,
 } from './auditActivities';
 import { mergeByIndex, totalOf, type AuditCounts, type CountsByIndex } from './auditCounts';
 
 /** Rounds (up to 10 page activities each) one execution runs before it continues as new. */
 export const ROUNDS_PER_EXECUTION = 5;
+
+/** Pages of the organisation-wide last-name audit one execution runs before it continues as new. */
+export const ORG_PAGES_PER_EXECUTION = 50;
 
 /** A department whose audit has started, and its next step. */
 export interface DepartmentInProgress {
@@ -32,7 +39,9 @@ export interface DepartmentInProgress {
  * Input of the audit: `repair` fixes what is found; `pageSize` bounds each activity's page (the
  * activity's default when absent). A continuation (continue-as-new) also carries the department
  * listing's token (`null` once listed to the end), the departments listed but not started, those
- * in progress with their steps, and the sums so far; the starter passes `repair` (and `pageSize`).
+ * in progress with their steps, and the sums so far; once the departments are done, where the
+ * organisation-wide last-name audit continues (`orgAfter`). The starter passes `repair` (and
+ * `pageSize`).
  */
 export interface AuditInput {
   repair: boolean;
@@ -42,6 +51,7 @@ export interface AuditInput {
   inProgress?: DepartmentInProgress[];
   departments?: number;
   byIndex?: CountsByIndex;
+  orgAfter?: OrgLastNameStep;
 }
 
 /** The audit's output: totals over every index, then per index. */
@@ -116,11 +126,27 @@ export function* auditIndexesOrchestrator(
     return undefined;
   }
 
-  const orgLastNames = (yield context.df.callActivityWithRetry(
-    Activities.auditOrgLastNames,
-    retry,
-    { repair },
-  )) as AuditCounts;
-  byIndex = mergeByIndex(byIndex, { orgLastNames });
-  return { ...totalOf(byIndex), repair, departments: done, byIndex };
+  let orgAfter = input?.orgAfter;
+  for (let page = 0; page < ORG_PAGES_PER_EXECUTION; page++) {
+    const result = (yield context.df.callActivityWithRetry(Activities.auditOrgLastNames, retry, {
+      repair,
+      ...(orgAfter === undefined ? {} : { after: orgAfter }),
+    } satisfies OrgLastNameAuditInput)) as OrgLastNameAuditPage;
+    byIndex = mergeByIndex(byIndex, { orgLastNames: result.counts });
+    if (result.next === null) {
+      return { ...totalOf(byIndex), repair, departments: done, byIndex };
+    }
+    orgAfter = result.next;
+  }
+  context.df.continueAsNew({
+    repair,
+    ...(pageSize === undefined ? {} : { pageSize }),
+    continuationToken: null,
+    queue: [],
+    inProgress: [],
+    departments: done,
+    byIndex,
+    ...(orgAfter === undefined ? {} : { orgAfter }),
+  } satisfies AuditInput);
+  return undefined;
 }

@@ -2,7 +2,7 @@
  * The whole org-wide last-name index read in bounded pages (`LastNameStore.listPage`), in both
  * stores: every membership exactly once over the pages, with more names (and, in the entity
  * store, more shards) than one page holds; and the org-wide last-name audit, which reads the
- * stored index that way, on an index of more names than one of its pages.
+ * stored index that way, one page per call, on an index of more names than one of its pages.
  */
 import type { LastNameIndexMode } from '../../../src/config';
 import { createDirectory } from '../../../src/directory/directory';
@@ -13,9 +13,11 @@ import {
   type Membership,
 } from '../../../src/indexing/lastNameStore';
 import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
+import { addCounts, type AuditCounts } from '../../../src/orchestrations/audit/auditCounts';
 import {
-  auditOrgLastNames,
+  auditOrgLastNamePage,
   ORG_LAST_NAME_PAGE,
+  type OrgLastNamePosition,
 } from '../../../src/orchestrations/audit/orgLastNameAudit';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 import { createIndexingFixture, type IndexingFixture } from './fixture';
@@ -96,14 +98,25 @@ describe('the org-wide last-name audit', () => {
       },
       all: () => Promise.reject(new Error('the audit reads the index in pages')),
     };
-    const counts = await auditOrgLastNames(fx.stores.employees, counted, ['Sales'], false);
+    const auditOrgLastNames = async (repair: boolean): Promise<AuditCounts> => {
+      const counts: AuditCounts[] = [];
+      let after: OrgLastNamePosition | undefined;
+      do {
+        const options = { repair, ...(after ? { after } : {}) };
+        const page = await auditOrgLastNamePage(fx.stores.employees, counted, ['Sales'], options);
+        counts.push(page.counts);
+        after = page.next ?? undefined;
+      } while (after);
+      return addCounts(...counts);
+    };
+    const counts = await auditOrgLastNames(false);
 
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.reduce((sum, n) => sum + n, 0)).toBe(count); // 129 listed + 1 stale
     expect(counts).toMatchObject({ missing: 1, stale: 1 });
-    const repaired = await auditOrgLastNames(fx.stores.employees, counted, ['Sales'], true);
+    const repaired = await auditOrgLastNames(true);
     expect(repaired).toMatchObject({ missing: 1, stale: 1, repaired: 2 });
-    expect(await auditOrgLastNames(fx.stores.employees, counted, ['Sales'], false)).toMatchObject({
+    expect(await auditOrgLastNames(false)).toMatchObject({
       missing: 0,
       stale: 0,
     });

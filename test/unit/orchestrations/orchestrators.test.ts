@@ -21,6 +21,7 @@ import {
 } from '../../../src/orchestrations/archive/archiveActivities';
 import { ARCHIVE_PARALLEL_CHUNKS } from '../../../src/orchestrations/archive/archiveDepartmentOrchestrator';
 import { FIRST_AUDIT_STEP } from '../../../src/orchestrations/audit/auditActivities';
+import { ORG_PAGES_PER_EXECUTION } from '../../../src/orchestrations/audit/auditOrchestrator';
 import type { fakes as Fakes } from './support/fakeApp';
 
 const shim: CoreShim = createCoreShim();
@@ -265,6 +266,45 @@ describe('index audit orchestrator', () => {
     // bounded by the rounds, not by the departments or their size; the last audits the org index.
     expect(run.executions).toHaveLength(2);
     expect(run.executions[0]!.some((e) => e.Name === Activities.auditOrgLastNames)).toBe(false);
+    // The org-wide index page by page, each page carrying the position the previous one returned.
+    expect(fakes.calls.filter((c) => c.name === Activities.auditOrgLastNames)).toEqual([
+      { name: Activities.auditOrgLastNames, input: { repair: true } },
+      {
+        name: Activities.auditOrgLastNames,
+        input: { repair: true, after: { page: 1 } },
+      },
+    ]);
+    await expectDeterministic(Orchestrations.auditIndexes, run);
+  });
+
+  it('audits the org-wide index in pages, continuing as new every ORG_PAGES_PER_EXECUTION', async () => {
+    fakes.departments = ['Sales'];
+    fakes.orgPages = 2 * ORG_PAGES_PER_EXECUTION + 5;
+    const run = await runInMemory(
+      shim,
+      Orchestrations.auditIndexes,
+      { repair: false },
+      { maxEpisodes: 400, followContinueAsNew: true },
+    );
+    expect(run.status).toBe('Completed');
+    expect(run.output).toMatchObject({
+      byIndex: expect.objectContaining({
+        orgLastNames: { checked: 3 + 2 * (fakes.orgPages - 1), missing: 0, stale: 1, repaired: 0 },
+      }),
+    });
+    const orgPages = fakes.calls.filter((c) => c.name === Activities.auditOrgLastNames);
+    expect(orgPages.map((c) => (c.input as { after?: { page: number } }).after?.page ?? 0)).toEqual(
+      Array.from({ length: fakes.orgPages }, (_, i) => i),
+    );
+    // Each execution's history holds at most ORG_PAGES_PER_EXECUTION pages, whatever the index size.
+    const perExecution = run.executions.map(
+      (history) =>
+        scheduledPerEpisode(history)
+          .flat()
+          .filter((name) => name === Activities.auditOrgLastNames).length,
+    );
+    expect(Math.max(...perExecution)).toBe(ORG_PAGES_PER_EXECUTION);
+    expect(run.executions.length).toBeGreaterThanOrEqual(3);
     await expectDeterministic(Orchestrations.auditIndexes, run);
   });
 

@@ -23,6 +23,8 @@ export const fakes = {
   employeeIds: [] as string[],
   pageSize: 10,
   departments: [] as string[],
+  /** Pages of the org-wide last-name audit. */
+  orgPages: 2,
   reset(): void {
     this.calls = [];
     this.refuseValidation = undefined;
@@ -31,6 +33,7 @@ export const fakes = {
     this.employeeIds = [];
     this.pageSize = 10;
     this.departments = [];
+    this.orgPages = 2;
   },
 };
 
@@ -107,4 +110,11 @@ fake(
         }
       : { counts: {}, next: null },
 );
-fake(Activities.auditOrgLastNames, () => ({ checked: 5, missing: 0, stale: 1, repaired: 0 }));
+// Pages of the org-wide index: the first carries the drift, the last ends the audit.
+fake(Activities.auditOrgLastNames, (input: { after?: { page: number } }) => {
+  const page = input.after?.page ?? 0;
+  return {
+    counts: { checked: page === 0 ? 3 : 2, missing: 0, stale: page === 0 ? 1 : 0, repaired: 0 },
+    next: page + 1 < fakes.orgPages ? { page: page + 1 } : null,
+  };
+});
