@@ -103,6 +103,8 @@ export interface Config {
      * drain it triggers will see every row committed before then.
      */
     indexNudgeDelaySeconds: number;
+    /** ms a writing process waits before draining its department itself; 0: the queue drains. */
+    indexDrainLingerMs: number;
     /** NCRONTAB schedule of the outbox sweep (drains outboxes whose nudge was lost). */
     outboxSweepSchedule: string;
   };
@@ -212,6 +214,7 @@ function buildConfig(env: Env, field: Field): Config {
         readInt(env, 'LASTNAME_INDEX_SHARD_CHARS', 30_000, 100, 32_000),
       ),
       indexNudgeDelaySeconds: field(() => readInt(env, 'INDEX_NUDGE_DELAY_SECONDS', 0, 0, 60)),
+      indexDrainLingerMs: field(() => readInt(env, 'INDEX_DRAIN_LINGER_MS', 500, 0, 10_000)),
       outboxSweepSchedule: field(() =>
         readNcrontab(env, 'INDEX_OUTBOX_SWEEP_SCHEDULE', '0 */5 * * * *'),
       ),

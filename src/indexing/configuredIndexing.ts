@@ -32,7 +32,9 @@ export type ConfiguredChangeQueue = (
  * The `index-updates` queue as the directory's change sink: the directory records every change in
  * its index outbox, and the sink nudges the worker after the commit (`INDEX_NUDGE_DELAY_SECONDS`).
  * With `drain` (src/indexing/writerDrain.ts: `writerDrains`), the writing process drains
- * the department itself after the linger and the nudge is only the fallback.
+ * the department itself after `INDEX_DRAIN_LINGER_MS` and the nudge is only the fallback; with
+ * `INDEX_DRAIN_LINGER_MS=0` every nudge goes through the queue (a plan that freezes a process
+ * once its response is sent, or a host that serves the API without the index worker).
  */
 export const configuredChangeQueue: ConfiguredChangeQueue = (
   config,
@@ -43,7 +45,9 @@ export const configuredChangeQueue: ConfiguredChangeQueue = (
   outboxNudges(config, clients, {
     nudgeDelaySeconds: config.directory.indexNudgeDelaySeconds,
     onNudgeError,
-    drain,
+    ...(config.directory.indexDrainLingerMs > 0
+      ? { drain, drainLingerMs: config.directory.indexDrainLingerMs }
+      : {}),
   });
 
 /**

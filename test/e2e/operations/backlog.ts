@@ -29,10 +29,13 @@ export function backlogSettings(): BacklogSettings {
   };
 }
 
-/** The API (and the console) without any index worker: writes leave their outbox rows pending. */
+/**
+ * The API (and the console) without any index worker, and writers that do not drain themselves
+ * (`INDEX_DRAIN_LINGER_MS=0`: their nudges wait on the queue): outbox rows stay pending.
+ */
 export function startUndrainedHost(settings: BacklogSettings): Promise<RunningHost> {
   return startHost({
-    env: { ...settings },
+    env: { ...settings, INDEX_DRAIN_LINGER_MS: '0' },
     functionsGlob: 'functions/{console,departments,employees,health,me,openapi,operations}.ts',
   });
 }
