@@ -3,7 +3,6 @@
  * details are copied onto the department entity: denormalization).
  */
 import type { TableClient } from '@azure/data-tables';
-import { ForbiddenError } from '../errors';
 import { isPreconditionFailed, isAlreadyExists, toDomainError } from '../storage/errors';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
@@ -21,7 +20,12 @@ import {
 } from './departmentEntity';
 import { readDepartmentWithCount } from './departmentCount';
 import { syncDepartmentListing } from './departmentListing';
-import { departmentNotFound, employeeNotFound, staleVersion } from './directoryErrors';
+import {
+  departmentCreateForbidden,
+  departmentNotFound,
+  employeeNotFound,
+  staleVersion,
+} from './directoryErrors';
 import { readEmployeeState } from './employeeState';
 import { RETRY } from './retry';
 import { forgetVersions, loadDepartment, rememberDepartment } from './state';
@@ -64,7 +68,7 @@ export async function putDepartment(
     if (!entity || !current) {
       if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
       if (options.mayCreate === false) {
-        throw new ForbiddenError(`Only a DirectoryAdmin may create department "${name}".`);
+        throw departmentCreateForbidden(name);
       }
       const created = departmentEntity(name, input.description ?? '');
       try {

@@ -6,7 +6,7 @@
  * committed employee changes for the asynchronous indexes. The table is created on first use
  * (once per process), or up front with {@link Directory.ensureTables}.
  */
-import { ValidationError } from '../errors';
+import { invalidPhotoUrl } from './directoryErrors';
 import type { DirectoryContext, DirectoryOptions } from './context';
 import { createContext } from './context';
 import { createEmployee } from './createEmployee';
@@ -166,11 +166,7 @@ export class EmployeeService {
     options: { ifMatch?: string } = {},
   ): Promise<Versioned<Employee>> {
     if (photoUrl !== null && (photoUrl.length > 2048 || !/^https?:\/\/[^\s]+$/.test(photoUrl))) {
-      throw new ValidationError(
-        'photoUrl must be an absolute http(s) URL of at most 2048 characters.',
-        'photoUrl',
-        'InvalidPhotoUrl',
-      );
+      throw invalidPhotoUrl();
     }
     return updateEmployee(this.context, department, employeeId, { photoUrl }, options);
   }

@@ -3,6 +3,7 @@
  */
 import {
   ConflictError,
+  ForbiddenError,
   NotFoundError,
   PreconditionFailedError,
   ValidationError,
@@ -83,4 +84,91 @@ export function tooManyImportRows(max: number): ValidationError {
     'body.employees',
     'TooManyRows',
   );
+}
+
+/** 400: a page size that is not a whole number from 1 to `max`. */
+export function invalidPageSize(max: number): ValidationError {
+  return new ValidationError(
+    `query.pageSize: must be a whole number from 1 to ${max}.`,
+    'query.pageSize',
+    'InvalidPageSize',
+  );
+}
+
+/** 400: a photo URL that is not absolute http(s) or is too long. */
+export function invalidPhotoUrl(): ValidationError {
+  return new ValidationError(
+    'photoUrl must be an absolute http(s) URL of at most 2048 characters.',
+    'photoUrl',
+    'InvalidPhotoUrl',
+  );
+}
+
+/** 403: creating a department is for the admin only. */
+export function departmentCreateForbidden(name: string): ForbiddenError {
+  return new ForbiddenError(`Only a DirectoryAdmin may create department "${name}".`);
+}
+
+/** 409: the last name's index entity holds `max` ids already. */
+export function lastNameIndexFull(lastName: string, max: number): ConflictError {
+  return new ConflictError(
+    'LastNameIndexFull',
+    `The last-name index of "${lastName}" in this department is full ` +
+      `(at most ${max} employees per last name and department).`,
+  );
+}
+
+/** 400: an email lookup of the wrong length. */
+export function invalidEmailLookup(): ValidationError {
+  return new ValidationError(
+    'route.email: must be 1-254 characters.',
+    'route.email',
+    'InvalidEmail',
+  );
+}
+
+/** 400: a listing asked for more than one kind of range. */
+export function mixedRanges(): ValidationError {
+  return new ValidationError(
+    'query: use one kind of range at a time: fromId/toId, emailFrom/emailTo or emailPrefix.',
+    'query',
+    'InvalidRange',
+  );
+}
+
+/** 400: a blank email range bound or prefix (`name`: the query parameter). */
+export function blankRangeBound(name: string): ValidationError {
+  return new ValidationError(`query.${name}: must not be blank.`, `query.${name}`, 'InvalidRange');
+}
+
+/** 400: an email range whose end sorts before its start. */
+export function emailRangeReversed(): ValidationError {
+  return new ValidationError(
+    'query.emailTo: must not sort before emailFrom.',
+    'query.emailTo',
+    'InvalidRange',
+  );
+}
+
+/** 400: an id range whose end is below its start. */
+export function idRangeReversed(): ValidationError {
+  return new ValidationError(
+    'query.toId: must not be smaller than fromId.',
+    'query.toId',
+    'InvalidRange',
+  );
+}
+
+/** 400: a blank last-name lookup. */
+export function blankLastName(): ValidationError {
+  return new ValidationError(
+    'query.lastName: must not be blank.',
+    'query.lastName',
+    'InvalidLastName',
+  );
+}
+
+/** A review year outside 1900-9999 (a bug: years come from validated keys). */
+export function invalidReviewYear(year: number): RangeError {
+  return new RangeError(`Review year ${year} is not an integer in 1900-9999.`);
 }

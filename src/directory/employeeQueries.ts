@@ -6,7 +6,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { TableClient } from '@azure/data-tables';
-import { ValidationError } from '../errors';
 import {
   departmentPartitionKey,
   emailRowKey,
@@ -18,7 +17,17 @@ import {
   normalizeLastName,
 } from '../storage/keys';
 import type { DirectoryContext } from './context';
-import { emailNotFound, employeeNotFound } from './directoryErrors';
+import {
+  blankLastName,
+  blankRangeBound,
+  emailNotFound,
+  emailRangeReversed,
+  employeeNotFound,
+  idRangeReversed,
+  invalidEmailLookup,
+  mixedRanges,
+  unknownSelectField,
+} from './directoryErrors';
 import {
   EMPLOYEE_FIELDS,
   employeeSelectProperties,
@@ -94,11 +103,7 @@ export function parseEmployeeSelect(select?: readonly string[]): EmployeeField[]
   if (select === undefined) return undefined;
   for (const field of select) {
     if (!(EMPLOYEE_FIELDS as readonly string[]).includes(field)) {
-      throw new ValidationError(
-        `query.select: unknown field "${field}"; use ${EMPLOYEE_FIELDS.join(', ')}.`,
-        'query.select',
-        'InvalidSelect',
-      );
+      throw unknownSelectField(field, EMPLOYEE_FIELDS);
     }
   }
   return select as EmployeeField[];
@@ -149,11 +154,7 @@ export async function getEmployeeByEmail(
 ): Promise<Versioned<Employee>> {
   const partitionKey = departmentPartitionKey(department);
   if (email.length === 0 || email.length > 254) {
-    throw new ValidationError(
-      'route.email: must be 1-254 characters.',
-      'route.email',
-      'InvalidEmail',
-    );
+    throw invalidEmailLookup();
   }
   const entity = await readEntity(await context.table(), partitionKey, emailRowKey(email));
   const employee =
@@ -169,11 +170,7 @@ function rangeOf(partitionKey: string, range: EmployeeRange): { kind: string; ke
   const byEmail = range.emailFrom !== undefined || range.emailTo !== undefined;
   const byPrefix = range.emailPrefix !== undefined;
   if (Number(byId) + Number(byEmail) + Number(byPrefix) > 1) {
-    throw new ValidationError(
-      'query: use one kind of range at a time: fromId/toId, emailFrom/emailTo or emailPrefix.',
-      'query',
-      'InvalidRange',
-    );
+    throw mixedRanges();
   }
   if (byEmail || byPrefix) {
     for (const [name, value] of Object.entries({
@@ -183,11 +180,7 @@ function rangeOf(partitionKey: string, range: EmployeeRange): { kind: string; ke
     })) {
       if (value !== undefined) validateInput(lookupTextSchema, value, `query.${name}`);
       if (value !== undefined && normalizeEmail(value) === '') {
-        throw new ValidationError(
-          `query.${name}: must not be blank.`,
-          `query.${name}`,
-          'InvalidRange',
-        );
+        throw blankRangeBound(name);
       }
     }
     if (byPrefix) {
@@ -198,20 +191,12 @@ function rangeOf(partitionKey: string, range: EmployeeRange): { kind: string; ke
     }
     const keys = { partitionKey, ...emailRowKeyRange(range.emailFrom, range.emailTo) };
     if (keys.ge > keys.lt) {
-      throw new ValidationError(
-        'query.emailTo: must not sort before emailFrom.',
-        'query.emailTo',
-        'InvalidRange',
-      );
+      throw emailRangeReversed();
     }
     return { kind: 'employees-by-email', keys };
   }
   if (range.fromId !== undefined && range.toId !== undefined && range.fromId > range.toId) {
-    throw new ValidationError(
-      'query.toId: must not be smaller than fromId.',
-      'query.toId',
-      'InvalidRange',
-    );
+    throw idRangeReversed();
   }
   return {
     kind: 'employees-by-id',
@@ -308,12 +293,7 @@ export async function findByLastName(
   const { partitionKey, pageSize, fields } = pageRequest(department, options);
   validateInput(lookupTextSchema, lastName, 'query.lastName');
   const name = normalizeLastName(lastName);
-  if (name === '')
-    throw new ValidationError(
-      'query.lastName: must not be blank.',
-      'query.lastName',
-      'InvalidLastName',
-    );
+  if (name === '') throw blankLastName();
   // The token is bound to this last name (through the scope's hash) as well as to the partition.
   const kind = `employees-by-lastname:${createHash('sha256').update(name).digest('base64url').slice(0, 16)}`;
   const keys: KeyRange = { partitionKey, ...employeeRowKeyRange() };

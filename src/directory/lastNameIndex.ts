@@ -13,7 +13,7 @@
  */
 import type { TableEntity } from '@azure/data-tables';
 import type { EntityGroupAction } from '../storage/entityGroupTransaction';
-import { ConflictError } from '../errors';
+import { lastNameIndexFull } from './directoryErrors';
 import { lastNameRowKey, normalizeLastName } from '../storage/keys';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import type { StoredProperties } from '../storage/entities';
@@ -48,11 +48,7 @@ function idProperty(n: number): string {
  */
 export function assertIndexCapacity(lastName: string, count: number): void {
   if (count > MAX_IDS_PER_LAST_NAME) {
-    throw new ConflictError(
-      'LastNameIndexFull',
-      `The last-name index of "${lastName}" in this department is full ` +
-        `(at most ${MAX_IDS_PER_LAST_NAME} employees per last name and department).`,
-    );
+    throw lastNameIndexFull(lastName, MAX_IDS_PER_LAST_NAME);
   }
 }
 

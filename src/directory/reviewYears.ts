@@ -13,6 +13,7 @@
  */
 import type { TableEntity } from '@azure/data-tables';
 import { employeeRowKey } from '../storage/keys';
+import { invalidReviewYear } from './directoryErrors';
 
 /** Property of the employee entity that lists its review years. */
 export const REVIEW_YEARS_PROPERTY = 'ReviewYears';
@@ -58,7 +59,7 @@ export function normaliseYears(years: Iterable<number>): number[] {
   const unique = [...new Set(years)];
   for (const year of unique) {
     if (!Number.isInteger(year) || year < 1900 || year > 9999) {
-      throw new RangeError(`Review year ${year} is not an integer in 1900-9999.`);
+      throw invalidReviewYear(year);
     }
   }
   return unique.sort((a, b) => a - b);

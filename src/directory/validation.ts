@@ -7,7 +7,7 @@
  * (they cannot round-trip through JSON and storage).
  */
 import { z } from 'zod';
-import { ValidationError } from '../errors';
+import { invalidPageSize } from './directoryErrors';
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -36,11 +36,7 @@ export const DEFAULT_PAGE_SIZE = 100;
 export function pageSizeOf(requested: number | undefined): number {
   const size = requested ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) {
-    throw new ValidationError(
-      `query.pageSize: must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
-      'query.pageSize',
-      'InvalidPageSize',
-    );
+    throw invalidPageSize(MAX_PAGE_SIZE);
   }
   return size;
 }

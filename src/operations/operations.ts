@@ -14,7 +14,7 @@
  * age: outbox rows sort by employee id, not by time).
  */
 import type { TableClient } from '@azure/data-tables';
-import { ValidationError } from '../errors';
+import { unknownQueue } from './operationsErrors';
 import { earliestLineHour } from '../logs/backlog';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
@@ -171,11 +171,7 @@ export class OperationsService {
   private known(queue: string): string {
     const known = this.knownQueues();
     if (!known.includes(queue)) {
-      throw new ValidationError(
-        `"${queue}" is not one of the app's queues (${known.join(', ')}).`,
-        'queue',
-        'UnknownQueue',
-      );
+      throw unknownQueue(queue, known);
     }
     return queue;
   }

@@ -12,7 +12,7 @@
  * an outbox nudge re-drains an outbox, a log batch's lines are stored once: hourWriter.ts).
  */
 import type { QueueClient } from '@azure/storage-queue';
-import { ValidationError } from '../errors';
+import { poisonQueueNamed } from './operationsErrors';
 import { withStorageErrors, unlessNotFound } from '../storage/errors';
 import { parsePoisonQueueName, poisonQueueName } from '../storage/keys';
 import { decodeQueueMessage } from '../storage/queue';
@@ -66,11 +66,7 @@ export async function replayPoisonMessages(
 ): Promise<ReplayedMessage[]> {
   const main = parsePoisonQueueName(queueName);
   if (main !== undefined) {
-    throw new ValidationError(
-      `"${queueName}" is a poison queue; name the main queue (${main}).`,
-      'queue',
-      'PoisonQueueNamed',
-    );
+    throw poisonQueueNamed(queueName, main);
   }
   const max = options.max ?? Number.POSITIVE_INFINITY;
   const poison = queues.queue(poisonQueueName(queueName));

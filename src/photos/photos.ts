@@ -22,15 +22,17 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { employeeNotFound } from '../directory';
+import { DomainError, PreconditionFailedError } from '../errors';
+import { retryOptimistically, RETRY } from '../storage/optimisticRetry';
 import {
-  ConflictError,
-  DomainError,
-  NotFoundError,
-  PreconditionFailedError,
-  ThrottledError,
-  TooLargeError,
-  ValidationError,
-} from '../errors';
+  emptyPhoto,
+  notAPhotoVersionOf,
+  photoBlobChanged,
+  photoBlobNotFound,
+  photoTooLarge,
+  photoWriteContended,
+  unsupportedPhotoType,
+} from './photoErrors';
 import { ensureContainer } from '../storage/createOnce';
 import { CLOCK_SKEW_MS } from '../storage/blobSas';
 import {
@@ -70,14 +72,6 @@ export const MAX_PHOTO_BYTES = 16 * 1024 * 1024;
 
 const PHOTO_TYPES_TEXT = PHOTO_CONTENT_TYPES.join(', ');
 
-function unsupportedPhotoType(message: string, target: string): ValidationError {
-  return new ValidationError(message, target, 'UnsupportedPhotoType');
-}
-
-function tooLarge(): TooLargeError {
-  return new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge');
-}
-
 /** A photo the employee now names: its URL, its blob, and the employee's new ETag. */
 export interface AdoptedPhoto {
   photoUrl: string;
@@ -96,6 +90,7 @@ export interface AdoptedPhoto {
  *   empty body.
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `EmployeeNotFound`.
+ * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
  * @throws {DomainError} for storage faults (the new blob may stay behind; a later sweep removes it).
  */
 export async function uploadPhoto(
@@ -112,8 +107,8 @@ export async function uploadPhoto(
       'content-type',
     );
   }
-  if (bytes.length === 0) throw new ValidationError('The photo is empty.', 'body', 'EmptyPhoto');
-  if (bytes.length > MAX_PHOTO_BYTES) throw tooLarge();
+  if (bytes.length === 0) throw emptyPhoto('body');
+  if (bytes.length > MAX_PHOTO_BYTES) throw photoTooLarge(MAX_PHOTO_BYTES);
   const sniffed = sniffPhotoType(bytes);
   if (sniffed !== declared) {
     throw unsupportedPhotoType(
@@ -150,6 +145,7 @@ export async function uploadPhoto(
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `PhotoBlobNotFound` when nothing was uploaded there; `EmployeeNotFound`.
  * @throws {ConflictError} `PhotoBlobChanged` when the blob changed while it was checked.
+ * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
  * @throws {DomainError} for storage faults.
  */
 export async function adoptUploadedPhoto(
@@ -160,11 +156,7 @@ export async function adoptUploadedPhoto(
 ): Promise<AdoptedPhoto> {
   const owner = parsePhotoBlobName(blobName);
   if (!owner || owner.department !== department || owner.employeeId !== employeeId) {
-    throw new ValidationError(
-      `"${blobName}" is not a photo version of employee ${employeeId} in "${department}".`,
-      'blobName',
-      'InvalidPhotoBlob',
-    );
+    throw notAPhotoVersionOf(blobName, department, employeeId);
   }
   const checked = await checkUploadedPhoto(deps.photos, blobName);
   return adopt(deps, department, employeeId, blobName, checked);
@@ -182,15 +174,8 @@ async function checkUploadedPhoto(
   const blob = photos.getBlockBlobClient(blobName);
   const storageFault = (error: unknown): unknown => {
     if (error instanceof DomainError) return error;
-    if (isNotFound(error)) {
-      return new NotFoundError('PhotoBlobNotFound', `Nothing was uploaded to "${blobName}".`);
-    }
-    if (isPreconditionFailed(error)) {
-      return new ConflictError(
-        'PhotoBlobChanged',
-        `"${blobName}" changed while it was checked; upload the photo to a new version.`,
-      );
-    }
+    if (isNotFound(error)) return photoBlobNotFound(blobName);
+    if (isPreconditionFailed(error)) return photoBlobChanged(blobName);
     return toDomainError(error);
   };
   try {
@@ -202,8 +187,8 @@ async function checkUploadedPhoto(
         'blobName',
       );
     }
-    if (size === 0) throw new ValidationError('The photo is empty.', 'blobName', 'EmptyPhoto');
-    if (size > MAX_PHOTO_BYTES) throw tooLarge();
+    if (size === 0) throw emptyPhoto('blobName');
+    if (size > MAX_PHOTO_BYTES) throw photoTooLarge(MAX_PHOTO_BYTES);
     const conditions = { ifMatch: properties.etag };
     const head = await blob.downloadToBuffer(0, Math.min(size, PHOTO_SNIFF_BYTES), { conditions });
     const type = sniffPhotoType(head);
@@ -237,7 +222,11 @@ async function adopt(
   const partitionKey = departmentPartitionKey(department);
   const rowKey = employeeRowKey(employeeId);
   const photoUrl = deps.photos.getBlockBlobClient(blobName).url;
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
+  const retry = {
+    maxAttempts: MAX_ROUNDS,
+    giveUp: (attempts: number) => photoWriteContended(employeeId, 'set', attempts),
+  };
+  return retryOptimistically(retry, async (): Promise<AdoptedPhoto | typeof RETRY> => {
     const state = await readEmployeeState(deps.employees, partitionKey, employeeId);
     if (!state) {
       await deleteBlobIfExists(deps.photos, blobName);
@@ -259,7 +248,7 @@ async function adopt(
         { etag: state.etag },
       );
     } catch (error) {
-      if (isPreconditionFailed(error) || isNotFound(error)) continue;
+      if (isPreconditionFailed(error) || isNotFound(error)) return RETRY;
       throw toDomainError(error);
     }
     let named: { etag: string };
@@ -268,7 +257,7 @@ async function adopt(
         ifMatch: merged.etag,
       });
     } catch (error) {
-      if (error instanceof PreconditionFailedError) continue;
+      if (error instanceof PreconditionFailedError) return RETRY;
       throw error;
     }
     // The replaced version goes at once; other unreferenced ones once past the grace period.
@@ -278,8 +267,7 @@ async function adopt(
     }
     await sweepPhotos(deps, department, employeeId, [blobName]);
     return { photoUrl, blobName, etag: named.etag };
-  }
-  throw new ThrottledError(`Employee ${employeeId} kept changing while its photo was set.`, 5);
+  });
 }
 
 /**
@@ -314,6 +302,7 @@ export async function photoReadUrl(
  * Removes the employee's photo: the entity stops naming it, then the blobs go.
  *
  * @throws {NotFoundError} `EmployeeNotFound`.
+ * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
  * @throws {DomainError} for storage faults.
  */
 export async function deletePhoto(
@@ -323,7 +312,11 @@ export async function deletePhoto(
 ): Promise<void> {
   const partitionKey = departmentPartitionKey(department);
   const rowKey = employeeRowKey(employeeId);
-  for (let round = 1; round <= MAX_ROUNDS; round++) {
+  const retry = {
+    maxAttempts: MAX_ROUNDS,
+    giveUp: (attempts: number) => photoWriteContended(employeeId, 'removed', attempts),
+  };
+  await retryOptimistically(retry, async (): Promise<void | typeof RETRY> => {
     const state = await readEmployeeState(deps.employees, partitionKey, employeeId);
     if (!state) throw employeeNotFound(department, employeeId);
     try {
@@ -334,13 +327,11 @@ export async function deletePhoto(
       );
       await deps.directory.setPhotoUrl(department, employeeId, null, { ifMatch: merged.etag });
     } catch (error) {
-      if (error instanceof PreconditionFailedError || isPreconditionFailed(error)) continue;
+      if (error instanceof PreconditionFailedError || isPreconditionFailed(error)) return RETRY;
       throw toDomainError(error);
     }
     await sweepPhotos(deps, department, employeeId, [], 0);
-    return;
-  }
-  throw new ThrottledError(`Employee ${employeeId} kept changing while its photo was removed.`, 5);
+  });
 }
 
 /**

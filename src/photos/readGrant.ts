@@ -5,7 +5,7 @@
  * root builds. So the same photo, missing or not, answers the same way on both.
  */
 import { BlobSASPermissions, SASProtocol, type ContainerClient } from '@azure/storage-blob';
-import { NotFoundError } from '../errors';
+import { photoNotFound } from './photoErrors';
 import type { BlobSasKind, BlobSasSigner } from '../storage/blobSas';
 import { parsePhotoBlobName, blobUrl } from '../storage/keys';
 import { servedPhotoContentType } from './imageType';
@@ -37,16 +37,6 @@ export interface PhotoReadGrant {
 
 /** SAS permissions of a photo read: read only. */
 export const PHOTO_READ_PERMISSIONS = BlobSASPermissions.from({ read: true }).toString();
-
-/**
- * The error both photo paths answer for an employee without a (usable) photo.
- */
-export function photoNotFound(department: string, employeeId: string): NotFoundError {
-  return new NotFoundError(
-    'PhotoNotFound',
-    `Employee ${employeeId} in "${department}" has no photo.`,
-  );
-}
 
 /**
  * Signs a read of the employee's current photo for `window`. The token pins the response's

@@ -17,6 +17,7 @@ import { ensureContainer } from '../storage/createOnce';
 import { withStorageErrors } from '../storage/errors';
 import type { PhotoDependencies } from './dependencies';
 import { PHOTO_SWEEP_GRACE_MS, sweepPhotos } from './sweep';
+import { invalidSweepOptions } from './photoErrors';
 
 /** How many employees are swept at the same time by default. */
 export const UNADOPTED_SWEEP_CONCURRENCY = 8;
@@ -76,7 +77,7 @@ export async function sweepUnadoptedPhotos(
   const concurrency = options.concurrency ?? UNADOPTED_SWEEP_CONCURRENCY;
   const pageSize = options.pageSize ?? UNADOPTED_SWEEP_PAGE_SIZE;
   if (!(concurrency >= 1) || !(pageSize >= 1)) {
-    throw new RangeError('The sweep needs a concurrency and a page size of at least 1.');
+    throw invalidSweepOptions();
   }
   const report: UnadoptedPhotoSweepReport = {
     listed: 0,

@@ -4,7 +4,7 @@
  * would otherwise be refused; they end after the requested lifetime, which has a default and a
  * hard cap (config `SAS_DEFAULT_MINUTES`, `SAS_MAX_MINUTES`).
  */
-import { ValidationError } from '../errors';
+import { invalidSasLifetime, sasLifetimeTooLong } from './sasErrors';
 import { CLOCK_SKEW_MS } from '../storage/blobSas';
 
 /** The validity window of one token, whole seconds (SAS times carry no fractions). */
@@ -33,18 +33,10 @@ export function sasWindow(
 ): SasWindow {
   const minutes = requestedMinutes ?? limits.defaultMinutes;
   if (!Number.isInteger(minutes) || minutes < 1) {
-    throw new ValidationError(
-      `minutes must be a whole number of at least 1, got ${minutes}.`,
-      'body.minutes',
-      'InvalidSasLifetime',
-    );
+    throw invalidSasLifetime(minutes);
   }
   if (minutes > limits.maxMinutes) {
-    throw new ValidationError(
-      `A SAS may live at most ${limits.maxMinutes} minutes; ${minutes} were requested.`,
-      'body.minutes',
-      'SasLifetimeTooLong',
-    );
+    throw sasLifetimeTooLong(minutes, limits.maxMinutes);
   }
   const at = now.getTime();
   return {

@@ -13,7 +13,15 @@ import { employeeNotFound } from '../directory';
 import { newPhotoVersion } from '../photos/dependencies';
 import { employeeEntityPhotoLocator, type PhotoLocator } from '../photos/photoLocator';
 import { PHOTO_READ_PERMISSIONS, photoReadGrant } from '../photos/readGrant';
-import { ForbiddenError, NotConfiguredError, NotFoundError } from '../errors';
+import {
+  adminOnly,
+  departmentSasForbidden,
+  expensesSasForbidden,
+  photoReadForbidden,
+  photoUploadForbidden,
+  sasPolicyNotUsed,
+  sasTableNotFound,
+} from './sasErrors';
 import type { Principal } from '../identity/principal';
 import {
   canEditDepartment,
@@ -92,9 +100,7 @@ export class SasService {
     const partitionKey = employeePartitionKey(department, employeeId);
     const window = this.window(minutes);
     if (!isEmployee(principal, department, employeeId) && !isDirectoryAdmin(principal)) {
-      throw new ForbiddenError(
-        `Only employee ${employeeId} of "${department}" or a DirectoryAdmin may read these expenses.`,
-      );
+      throw expensesSasForbidden(department, employeeId);
     }
     return this.tableSas({ table: this.config.tables.expenses, partitionKey }, window);
   }
@@ -115,9 +121,7 @@ export class SasService {
     const partitionKey = departmentPartitionKey(department);
     const window = this.window(minutes);
     if (!canReadDepartment(principal, department)) {
-      throw new ForbiddenError(
-        `Reading department ${department} needs the DirectoryAdmin or ${directoryReaderRole(department)} role.`,
-      );
+      throw departmentSasForbidden(department, directoryReaderRole(department));
     }
     return this.tableSas(
       {
@@ -162,9 +166,7 @@ export class SasService {
     const self = isEmployee(principal, department, employeeId);
     if (access === 'write') {
       if (!self && !canEditDepartment(principal, department)) {
-        throw new ForbiddenError(
-          `Only employee ${employeeId} of "${department}", its department's editor or a DirectoryAdmin may upload this photo.`,
-        );
+        throw photoUploadForbidden(department, employeeId);
       }
       await this.requireEmployee(department, employeeId);
       const blobName = photoBlobName(department, employeeId, newPhotoVersion(this.now()));
@@ -176,9 +178,7 @@ export class SasService {
       );
     }
     if (!self && !canReadDepartment(principal, department)) {
-      throw new ForbiddenError(
-        `Reading this photo needs to be employee ${employeeId}, a DirectoryAdmin or ${directoryReaderRole(department)}.`,
-      );
+      throw photoReadForbidden(employeeId, directoryReaderRole(department));
     }
     const container = this.config.containers.photos;
     const grant = await photoReadGrant(
@@ -229,11 +229,7 @@ export class SasService {
     requireDirectoryAdmin(principal, 'rotate SAS policies');
     const tableName = this.sasTableNamed(table);
     if (this.config.sas.tablePolicy !== 'stored') {
-      throw new NotConfiguredError(
-        'Table SAS are not bound to stored access policies here (SAS_TABLE_POLICY=none); ' +
-          'revoke them by rotating the account key.',
-        'SasPolicyNotUsed',
-      );
+      throw sasPolicyNotUsed();
     }
     const keyed = requireKeyedStorage(this.signing.keyed(), 'Rotating SAS policies');
     return this.policies.rotate(keyed.clients.table(tableName));
@@ -258,10 +254,7 @@ export class SasService {
     const tables = [this.config.tables.employees, this.config.tables.expenses];
     const match = tables.find((name) => name.toLowerCase() === table.toLowerCase());
     if (!match) {
-      throw new NotFoundError(
-        'SasTableNotFound',
-        `SAS are issued for tables ${tables.join(' and ')} only, not "${table}".`,
-      );
+      throw sasTableNotFound(table, tables);
     }
     return match;
   }
@@ -342,6 +335,6 @@ export class SasService {
 
 function requireDirectoryAdmin(principal: Principal, what: string): void {
   if (!isDirectoryAdmin(principal)) {
-    throw new ForbiddenError(`Only a ${DIRECTORY_ADMIN} may ${what}.`);
+    throw adminOnly(DIRECTORY_ADMIN, what);
   }
 }

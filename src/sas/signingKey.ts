@@ -9,7 +9,7 @@
  * key is held in memory only; it is never logged nor returned.
  */
 import type { Config, StorageConnection } from '../config';
-import { NotConfiguredError } from '../errors';
+import { sasAccountNameUnknown, sasKeyNotConfigured } from './sasErrors';
 import { accountKeySigner, userDelegationSigner, type BlobSasSigner } from '../storage/blobSas';
 import type { SharedKey, StorageClients } from '../storage/clients';
 
@@ -48,9 +48,7 @@ export function resolveKeyedStorage(
   const blobService = clients.blobService();
   const accountName = config.sas.accountName ?? blobService.accountName;
   if (!accountName) {
-    throw new NotConfiguredError(
-      'STORAGE_ACCOUNT_KEY is set but the account name is unknown: set STORAGE_ACCOUNT_NAME.',
-    );
+    throw sasAccountNameUnknown();
   }
   // Same endpoints as the app's own clients, authorised with the key instead of the identity.
   const connectionString =
@@ -74,11 +72,7 @@ export function requireKeyedStorage(
   feature: string,
 ): KeyedStorage {
   if (!keyed) {
-    throw new NotConfiguredError(
-      `${feature} needs the storage account key (Table storage has no user delegation SAS): ` +
-        'set STORAGE_ACCOUNT_KEY (a Key Vault reference in Azure) and STORAGE_ACCOUNT_NAME.',
-      'SasKeyNotConfigured',
-    );
+    throw sasKeyNotConfigured(feature);
   }
   return keyed;
 }

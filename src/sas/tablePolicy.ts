@@ -20,7 +20,7 @@
  * are. Set Table ACL has no ETag, so two rotations racing each other may collapse into one.
  */
 import type { SignedIdentifier, TableClient } from '@azure/data-tables';
-import { ConflictError } from '../errors';
+import { sasPolicyLimit } from './sasErrors';
 import { withStorageErrors } from '../storage/errors';
 import { parseSasPolicyId, sasPolicyId } from '../storage/keys';
 import { CLOCK_SKEW_MS } from '../storage/blobSas';
@@ -156,11 +156,7 @@ export class SasPolicyManager {
 
   private async write(table: TableClient, identifiers: SignedIdentifier[]): Promise<void> {
     if (identifiers.length > MAX_SIGNED_IDENTIFIERS) {
-      throw new ConflictError(
-        'SasPolicyLimit',
-        `Table ${table.tableName} already has ${identifiers.length - 2} other stored access policies; ` +
-          `a table holds at most ${MAX_SIGNED_IDENTIFIERS}, and SAS issuance needs two.`,
-      );
+      throw sasPolicyLimit(table.tableName, identifiers.length, MAX_SIGNED_IDENTIFIERS);
     }
     await withStorageErrors(() => table.setAccessPolicy(identifiers), {
       notFound: { code: 'TableNotFound', message: `Table ${table.tableName} does not exist.` },

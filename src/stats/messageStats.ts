@@ -24,7 +24,8 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { randomBytes } from 'node:crypto';
-import { NotFoundError, ThrottledError, UnavailableError, ValidationError } from '../errors';
+import { NotFoundError, UnavailableError } from '../errors';
+import { invalidMessageCount, tooManyIncrements } from './statsErrors';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
@@ -109,10 +110,7 @@ export class MessageStats {
     const partitionKey = employeePartitionKey(department, employeeId);
     const count = input.count ?? 1;
     if (!Number.isInteger(count) || count < 1 || count > MAX_MESSAGE_COUNT) {
-      throw new ValidationError(
-        `body.count: must be a whole number from 1 to ${MAX_MESSAGE_COUNT}.`,
-        'body.count',
-      );
+      throw invalidMessageCount(MAX_MESSAGE_COUNT);
     }
     const at = input.at ?? this.clock();
     assertStorableInstant(at, 'body.at');
@@ -151,7 +149,13 @@ export class MessageStats {
       firstSent ??= now.getTime();
       if (now.getTime() - firstSent > OPERATION_RETRY_WINDOW_MS) break;
       const marker = rememberOperation(dayEntity?.[RECENT_OPERATIONS], operationId, now);
-      if (marker === undefined) throw tooManyIncrements(department, employeeId);
+      if (marker === undefined)
+        throw tooManyIncrements(
+          department,
+          employeeId,
+          MAX_REMEMBERED_OPERATIONS,
+          OPERATION_MEMORY_MS / 60_000,
+        );
       const actions = [
         incrementAction(partitionKey, day, dayEntity, count, { [RECENT_OPERATIONS]: marker }),
         incrementAction(partitionKey, year, yearEntity, count, {}),
@@ -308,11 +312,4 @@ function incrementAction(
 /** The day entity of the UTC day before `at`'s. */
 function previousDayRowKey(at: Date): string {
   return hourlyStatsRowKey(new Date(at.getTime() - 24 * 3_600_000));
-}
-
-function tooManyIncrements(department: string, employeeId: string): ThrottledError {
-  return new ThrottledError(
-    `The message counters of ${department}/${employeeId} took ${MAX_REMEMBERED_OPERATIONS} increments in the last ${OPERATION_MEMORY_MS / 60_000} minutes; try again shortly.`,
-    60,
-  );
 }

@@ -11,11 +11,10 @@
  */
 import { createHash } from 'node:crypto';
 import { odata, type TableClient } from '@azure/data-tables';
-import { ValidationError } from '../errors';
 import { withKeys, type StoredEntity, type StoredProperties } from './entities';
 import { withStorageErrors } from './errors';
 import { rowKeyRangeFilter } from './filters';
-import { decodeContinuationToken, encodeContinuationToken } from './keys';
+import { decodeContinuationToken, encodeContinuationToken, foreignContinuationToken } from './keys';
 
 /** One partition's RowKeys in `[ge, lt)`. */
 export interface KeyRange {
@@ -45,14 +44,6 @@ export function queryScope(kind: string, range: KeyRange): string {
   return `${kind}:${digest}`;
 }
 
-function invalidToken(): ValidationError {
-  return new ValidationError(
-    'continuationToken is not a token this query produced; start again without it.',
-    'continuationToken',
-    'InvalidContinuationToken',
-  );
-}
-
 /**
  * The RowKey after which the next page starts, from a token of this query.
  *
@@ -67,7 +58,7 @@ export function resumeAfter(kind: string, range: KeyRange, token: string): strin
     rowKey < range.ge ||
     rowKey >= range.lt
   ) {
-    throw invalidToken();
+    throw foreignContinuationToken();
   }
   return rowKey;
 }

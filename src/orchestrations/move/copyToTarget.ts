@@ -31,7 +31,8 @@
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import { employeeNotFound, type DirectoryContext, type EmployeeData } from '../../directory';
-import { PreconditionFailedError, ThrottledError } from '../../errors';
+import { PreconditionFailedError } from '../../errors';
+import { targetChanged } from './moveErrors';
 import { copyPhotoToDepartment } from '../../photos/photos';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../photos/photoLocator';
 import { isPreconditionFailed, toDomainError } from '../../storage/errors';
@@ -318,13 +319,6 @@ async function refreshTarget(
     throw error;
   });
   return { copied: true, targetEtag: updated.etag };
-}
-
-function targetChanged(move: MoveInput): ThrottledError {
-  return new ThrottledError(
-    `The copy of employee ${move.employeeId} in "${move.toDepartment}" changed while it was refreshed.`,
-    1,
-  );
 }
 
 /**

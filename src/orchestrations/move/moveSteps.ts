@@ -3,7 +3,7 @@
  * the source once the target holds it.
  */
 import { departmentNotFound, employeeNotFound, type DirectoryContext } from '../../directory';
-import { ValidationError } from '../../errors';
+import { sameDepartment } from './moveErrors';
 import { departmentPartitionKey, emailRowKey } from '../../storage/keys';
 import { PreconditionFailedError } from '../../errors';
 import type { CopyResult } from './copyToTarget';
@@ -35,11 +35,7 @@ export type MovePlan =
  */
 export async function validateMove(context: DirectoryContext, move: MoveInput): Promise<MovePlan> {
   if (move.department === move.toDepartment) {
-    throw new ValidationError(
-      `Employee ${move.employeeId} is already in department "${move.department}".`,
-      'body.toDepartment',
-      'SameDepartment',
-    );
+    throw sameDepartment(move);
   }
   const table = await context.table();
   const targetPk = departmentPartitionKey(move.toDepartment);

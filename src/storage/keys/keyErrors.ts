@@ -90,6 +90,15 @@ export function invalidLogSource(source: string): ValidationError {
   );
 }
 
+/** 400: a timer name that is not a Functions name. */
+export function invalidTimerName(timerName: string): ValidationError {
+  return new ValidationError(
+    `Timer name "${timerName}" is invalid: use a Functions name (a letter, then letters, digits, "_" or "-").`,
+    'timer',
+    'InvalidTimerName',
+  );
+}
+
 /** A count shard outside the department's shards (a bug in the caller). */
 export function invalidCountShard(shard: number, shards: number): RangeError {
   return new RangeError(`Count shard ${shard} is invalid: use 0-${shards - 1}.`);

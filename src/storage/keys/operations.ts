@@ -1,5 +1,5 @@
 /** The operations status table: one "last run" entity per timer function. */
-import { ValidationError } from '../../errors';
+import { invalidTimerName } from './keyErrors';
 
 /** PartitionKey of every timer's last-run entity: one partition query reads them all. */
 export const TIMER_RUN_PARTITION_KEY = 'timer';
@@ -14,11 +14,7 @@ const FUNCTION_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,126}$/;
  */
 export function timerRunRowKey(timerName: string): string {
   if (!FUNCTION_NAME.test(timerName)) {
-    throw new ValidationError(
-      `Timer name "${timerName}" is invalid: use a Functions name (a letter, then letters, digits, "_" or "-").`,
-      'timer',
-      'InvalidTimerName',
-    );
+    throw invalidTimerName(timerName);
   }
   return timerName;
 }
