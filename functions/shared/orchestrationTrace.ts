@@ -50,6 +50,11 @@ export function tracedOrchestrator(orchestrator: OrchestrationHandler): Orchestr
           return (name: string, activityInput?: unknown) =>
             target.callActivity(name, joinTraceparent(activityInput, traceparent));
         }
+        if (property === 'continueAsNew') {
+          // The next execution keeps the trace: the field rides along with the new input.
+          return (newInput: unknown) =>
+            target.continueAsNew(joinTraceparent(newInput, traceparent));
+        }
         if (property === 'callActivityWithRetry') {
           return (name: string, retry: never, activityInput?: unknown) =>
             target.callActivityWithRetry(name, retry, joinTraceparent(activityInput, traceparent));

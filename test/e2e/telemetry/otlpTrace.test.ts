@@ -28,6 +28,9 @@ beforeAll(async () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '200',
       OTEL_METRIC_EXPORT_INTERVAL: '500',
+      // Every nudge through the queue (the path of a writer that cannot drain itself); the
+      // writer's own drain has its own case below.
+      INDEX_DRAIN_LINGER_MS: '0',
     },
     args: ['--metrics-summary'],
   });
@@ -130,6 +133,64 @@ it('exports one trace from the create request through the nudge to the drain and
   expect(collector.metrics.get('directory.drain.rounds')).toContainEqual({ outcome: 'committed' });
 }, 60_000);
 
+it("keeps the writer's own drain (after its linger) in the create request's trace", async () => {
+  const writer = await startHost({
+    env: {
+      EMPLOYEES_TABLE,
+      EMPLOYEE_INDEX_TABLE,
+      LOGS_CONTAINER,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+      INDEX_DRAIN_LINGER_MS: '100',
+    },
+  });
+  try {
+    const before = new Set(collector.spans.map((s) => s.spanId));
+    const created = await fetch(
+      `${writer.baseUrl}/departments/Tracing/employees`,
+      asAdmin({
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          employeeId: '000102',
+          firstName: 'Bea',
+          lastName: 'Writer',
+          email: 'bea.writer@example.com',
+          age: 41,
+        }),
+      }),
+    );
+    expect(created.status).toBe(201);
+    const request = await until(
+      () =>
+        collector.spans.find(
+          (s) =>
+            !before.has(s.spanId) &&
+            s.attributes['faas.name'] === 'createEmployee' &&
+            s.attributes['faas.trigger'] === 'httpTrigger',
+        ),
+      'the second create request span',
+    );
+    const drain = await until(
+      () =>
+        collector.spans.find(
+          (s) => s.traceId === request.traceId && s.name === 'directory.outbox.drain',
+        ),
+      "the writer's drain span in the request trace",
+    );
+    await until(
+      () =>
+        collector.spans.find(
+          (s) => s.parentSpanId === drain.spanId && s.name === 'TableTransaction.submitTransaction',
+        ),
+      'index writes under the writer’s drain',
+    );
+  } finally {
+    await writer.stop();
+  }
+}, 60_000);
+
 it("continues a log batch's trace into the flush that writes its hour blob", async () => {
   const posted = await fetch(
     `${host.baseUrl}/logs`,
@@ -165,6 +226,16 @@ it("continues a log batch's trace into the flush that writes its hour blob", asy
 }, 60_000);
 
 it("continues the starting request's trace into every activity of an orchestration", async () => {
+  // A department of its own, so the audit has one to audit whichever tests ran before.
+  const department = await fetch(
+    `${host.baseUrl}/departments/AuditTrace`,
+    asAdmin({
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'Audited' }),
+    }),
+  );
+  expect(department.status).toBe(201);
   const started = await fetch(
     `${host.baseUrl}/maintenance/indexes/audit`,
     asAdmin({
