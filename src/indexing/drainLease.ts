@@ -23,6 +23,7 @@ import { ThrottledError } from '../errors';
 import { ensureTable } from '../storage/createOnce';
 import { tookEffect, unlessNotFound } from '../storage/errors';
 import { DRAIN_LEASE_ROW_KEY, drainLeasePartitionKey } from '../storage/keys';
+import { drainLeaseContended } from './indexingErrors';
 
 /** `EntityType` of the lease entity. */
 export const DRAIN_LEASE_ENTITY_TYPE = 'IndexDrainLease.v1';
@@ -123,7 +124,7 @@ async function writeLease(
 }
 
 function contended(department: string): ThrottledError {
-  return new ThrottledError(`The drain lease of "${department}" kept changing.`, 1);
+  return drainLeaseContended(department);
 }
 
 /**

@@ -30,7 +30,6 @@
  */
 import type { EmployeeData } from '../directory';
 import { ensureTable } from '../storage/createOnce';
-import { ThrottledError } from '../errors';
 import { tookEffect } from '../storage/errors';
 import {
   departmentPartitionKey,
@@ -61,6 +60,7 @@ import {
 import { readEntity } from '../storage/entities';
 
 import type { IndexStores } from './indexStores';
+import { emailIndexContended, employeeIndexesContended } from './indexingErrors';
 
 /** Which employee to reconcile, and what it was before (a hint: tracked keys suffice). */
 export interface ReconcileRequest {
@@ -183,10 +183,7 @@ export async function reconcileEmployeeIndexes(
     if (!settled) continue;
     return { present: primary !== undefined, attempts: attempt };
   }
-  throw new ThrottledError(
-    `Employee ${employeeId} of "${department}" kept changing while its indexes were updated.`,
-    5,
-  );
+  throw employeeIndexesContended(department, employeeId);
 }
 
 /**
@@ -259,5 +256,5 @@ export async function reconcileEmail(
     const check = await readEntity(stores.employees, partitionKey, sourceRowKey, ['EmployeeId']);
     if (check?.etag === source?.etag) return;
   }
-  throw new ThrottledError(`Email index entry of "${department}" kept changing.`, 5);
+  throw emailIndexContended(department);
 }

@@ -10,9 +10,10 @@
  * Both change a member list only with ETag-conditional writes and retry on a lost race, so
  * concurrent workers never lose each other's additions. `add` and `remove` are idempotent.
  */
-import { ThrottledError, ValidationError } from '../errors';
 import { tookEffect } from '../storage/errors';
 import { isDepartmentName, isEmployeeId, normalizeLastName } from '../storage/keys';
+import { memberListContended } from './indexingErrors';
+import { foreignContinuationToken } from '../storage/keys';
 
 /** One member of a last name: an employee of a department. */
 export interface EmployeeRef {
@@ -159,11 +160,7 @@ export function parseMemberPosition(text: string, maxDigits: number): MemberPosi
   const match = new RegExp(`^(0|[1-9]\\d{0,${maxDigits - 1}}):(.*)$`, 's').exec(text);
   const member = match?.[2] ?? '';
   if (!match || (member !== '' && decodeMember(member) === undefined)) {
-    throw new ValidationError(
-      'continuationToken is not a token this query produced; start again without it.',
-      'continuationToken',
-      'InvalidContinuationToken',
-    );
+    throw foreignContinuationToken();
   }
   return { number: Number(match[1]), member };
 }
@@ -218,7 +215,7 @@ export async function untilWritten<T>(
     if (result !== 'retry') return result;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * i)));
   }
-  throw new ThrottledError(`${what} kept changing concurrently; try again.`, 1);
+  throw memberListContended(what);
 }
 
 /**

@@ -61,7 +61,6 @@
  * entry's ETag, or a create), and the reconcile checks the primary after writing; what remains
  * is its own residual, a pause and a crash between its write and that check.
  */
-import { ThrottledError } from '../errors';
 import { ensureTable } from '../storage/createOnce';
 import {
   departmentPartitionKey,
@@ -95,6 +94,7 @@ export {
   MAX_LAST_NAMES_PER_ROUND,
   MAX_ROWS_PER_ROUND,
 } from './outboxDrainWork';
+import { outboxContended } from './indexingErrors';
 
 /** Rounds lost to concurrent changes before giving up (the nudge is then retried). */
 const MAX_LOST_ROUNDS = 8;
@@ -312,8 +312,5 @@ async function drainRoundsMetered(
       return { ...result, complete: true };
     }
   }
-  throw new ThrottledError(
-    `The index outbox of "${department}" kept changing while it was drained.`,
-    5,
-  );
+  throw outboxContended(department);
 }
