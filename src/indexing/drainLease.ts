@@ -19,11 +19,11 @@
  * wrong index.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
-import { ThrottledError } from '../errors';
 import { ensureTable } from '../storage/createOnce';
 import { tookEffect, unlessNotFound } from '../storage/errors';
 import { DRAIN_LEASE_ROW_KEY, drainLeasePartitionKey } from '../storage/keys';
 import { drainLeaseContended } from './indexingErrors';
+import { RETRY, retryOptimistically, type Retry } from '../storage/optimisticRetry';
 
 /** `EntityType` of the lease entity. */
 export const DRAIN_LEASE_ENTITY_TYPE = 'IndexDrainLease.v1';
@@ -123,15 +123,22 @@ async function writeLease(
   return applied ? written : undefined;
 }
 
-function contended(department: string): ThrottledError {
-  return drainLeaseContended(department);
+/** The shared retry routine, giving up after {@link MAX_LEASE_ATTEMPTS} lost writes. */
+function untilLeaseWritten<T>(department: string, attempt: () => Promise<T | Retry>): Promise<T> {
+  return retryOptimistically(
+    {
+      maxAttempts: MAX_LEASE_ATTEMPTS,
+      giveUp: (attempts) => drainLeaseContended(department, attempts),
+    },
+    attempt,
+  );
 }
 
 /**
  * Takes the department's drain lease for `holder` when it is free or expired; otherwise records
  * a request on it (unless one is recorded already) and reports it busy.
  *
- * @throws {ThrottledError} when the lease kept changing under this call.
+ * @throws {ContentionError} when the lease kept changing under this call.
  * @throws {DomainError} for storage faults.
  */
 export async function acquireDrainLease(
@@ -141,7 +148,7 @@ export async function acquireDrainLease(
   clock: LeaseClock,
 ): Promise<LeaseAttempt> {
   await ensureTable(table);
-  for (let attempt = 0; attempt < MAX_LEASE_ATTEMPTS; attempt++) {
+  return untilLeaseWritten(department, async (): Promise<LeaseAttempt | Retry> => {
     const state = await readLease(table, department);
     const now = clock.now();
     if (!state || state.holder === '' || state.expiresAt <= now) {
@@ -152,22 +159,22 @@ export async function acquireDrainLease(
         requested: false,
       });
       if (etag !== undefined) return { held: { department, holder, etag, writtenAt: now } };
-      continue;
+      return RETRY;
     }
     const busy = { expiresAt: state.expiresAt, holder: state.holder };
     // Already requested and not yet taken in by the holder: its next outbox read comes after now.
     if (state.requested) return { busy: { ...busy, firstRequest: false } };
     const etag = await writeLease(table, department, state.etag, { ...state, requested: true });
     if (etag !== undefined) return { busy: { ...busy, firstRequest: true } };
-  }
-  throw contended(department);
+    return RETRY;
+  });
 }
 
 /**
  * Extends a held lease by its duration, taking in any request recorded on it (the caller's next
  * outbox read comes after); `undefined` when another drainer took it over.
  *
- * @throws {ThrottledError} when the lease kept changing under this call.
+ * @throws {ContentionError} when the lease kept changing under this call.
  * @throws {DomainError} for storage faults.
  */
 export async function renewDrainLease(
@@ -176,7 +183,7 @@ export async function renewDrainLease(
   clock: LeaseClock,
 ): Promise<HeldLease | undefined> {
   let current = lease;
-  for (let attempt = 0; attempt < MAX_LEASE_ATTEMPTS; attempt++) {
+  return untilLeaseWritten(lease.department, async (): Promise<HeldLease | undefined | Retry> => {
     const now = clock.now();
     const etag = await writeLease(table, lease.department, current.etag, {
       holder: lease.holder,
@@ -187,8 +194,8 @@ export async function renewDrainLease(
     const state = await readLease(table, lease.department);
     if (state?.holder !== lease.holder) return undefined;
     current = { ...current, etag: state.etag };
-  }
-  throw contended(lease.department);
+    return RETRY;
+  });
 }
 
 /**
@@ -196,7 +203,7 @@ export async function renewDrainLease(
  * wrote the lease keeps it held and is reported (the caller drains again); with `'ignore'` the
  * lease is freed anyway (the caller has sent a nudge of its own that continues the drain).
  *
- * @throws {ThrottledError} when the lease kept changing under this call.
+ * @throws {ContentionError} when the lease kept changing under this call.
  * @throws {DomainError} for storage faults.
  */
 export async function releaseDrainLease(
@@ -206,7 +213,7 @@ export async function releaseDrainLease(
   whenRequested: 'report' | 'ignore',
 ): Promise<Release> {
   let current = lease;
-  for (let attempt = 0; attempt < MAX_LEASE_ATTEMPTS; attempt++) {
+  return untilLeaseWritten(lease.department, async (): Promise<Release | Retry> => {
     const etag = await writeLease(table, lease.department, current.etag, {
       holder: '',
       expiresAt: 0,
@@ -217,6 +224,6 @@ export async function releaseDrainLease(
     if (state?.holder !== lease.holder) return { lost: true };
     current = { ...current, etag: state.etag };
     if (whenRequested === 'report') return { requested: current };
-  }
-  throw contended(lease.department);
+    return RETRY;
+  });
 }

@@ -61,6 +61,7 @@ import { readEntity } from '../storage/entities';
 
 import type { IndexStores } from './indexStores';
 import { emailIndexContended, employeeIndexesContended } from './indexingErrors';
+import { RETRY, retryOptimistically, type Retry } from '../storage/optimisticRetry';
 
 /** Which employee to reconcile, and what it was before (a hint: tracked keys suffice). */
 export interface ReconcileRequest {
@@ -89,7 +90,7 @@ const MAX_ATTEMPTS = 20;
 /**
  * Makes every index entry of one employee match the primary entities (idempotent, order-free).
  *
- * @throws {ThrottledError} when the employee kept changing for {@link MAX_ATTEMPTS} rounds.
+ * @throws {ContentionError} when the employee kept changing for {@link MAX_ATTEMPTS} rounds.
  * @throws {DomainError} for storage faults left after the SDK's retries (the message is retried).
  */
 export async function reconcileEmployeeIndexes(
@@ -108,82 +109,92 @@ export async function reconcileEmployeeIndexes(
   // Keys this invocation itself may have written entries for (kept across rounds).
   let touched: TrackedKeys = { emails: [], lastNames: [] };
 
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const [primary, entry] = await Promise.all([
-      readEmployeeState(stores.employees, partitionKey, employeeId),
-      readEntity(stores.index, idKeys.pk, idKeys.rk),
-    ]);
-    const tracked = readTracked(entry);
-    const wanted = primary ? keysOf(primary.data) : { emails: [], lastNames: [] };
-    const candidates = unionKeys(tracked, hinted, wanted, touched);
+  return retryOptimistically(
+    {
+      maxAttempts: MAX_ATTEMPTS,
+      giveUp: (attempts) => employeeIndexesContended(department, employeeId, attempts),
+    },
+    async (attempt): Promise<ReconcileResult | Retry> => {
+      const [primary, entry] = await Promise.all([
+        readEmployeeState(stores.employees, partitionKey, employeeId),
+        readEntity(stores.index, idKeys.pk, idKeys.rk),
+      ]);
+      const tracked = readTracked(entry);
+      const wanted = primary ? keysOf(primary.data) : { emails: [], lastNames: [] };
+      const candidates = unionKeys(tracked, hinted, wanted, touched);
 
-    if (
-      primary &&
-      entry?.SourceETag === primary.etag &&
-      tracked.emails.length === 1 &&
-      tracked.lastNames.length === 1 &&
-      tracks(wanted, candidates) &&
-      // Entries this call wrote in an earlier round may be stale: verify them again.
-      touched.emails.length === 0
-    ) {
-      return { present: true, attempts: attempt }; // already reconciled for this version
-    }
+      if (
+        primary &&
+        entry?.SourceETag === primary.etag &&
+        tracked.emails.length === 1 &&
+        tracked.lastNames.length === 1 &&
+        tracks(wanted, candidates) &&
+        // Entries this call wrote in an earlier round may be stale: verify them again.
+        touched.emails.length === 0
+      ) {
+        return { present: true, attempts: attempt }; // already reconciled for this version
+      }
 
-    let entryEtag = entry?.etag;
-    if (primary && !tracks(tracked, wanted)) {
-      // Write-ahead: record the keys we are about to add entries for (without `SourceETag`: not
-      // verified yet, so a crash before the final write cannot pass for a finished reconcile).
-      const intent = idIndexEntity(department, primary.data, undefined, unionKeys(tracked, wanted));
-      let written: { etag?: string } | undefined;
-      const recorded = await tookEffect(async () => {
-        written = entry
-          ? await stores.index.updateEntity(intent, 'Replace', { etag: entry.etag })
-          : await stores.index.createEntity(intent);
-      });
-      if (!recorded) continue;
-      entryEtag = written?.etag;
-    }
-    touched = unionKeys(touched, wanted);
+      let entryEtag = entry?.etag;
+      if (primary && !tracks(tracked, wanted)) {
+        // Write-ahead: record the keys we are about to add entries for (without `SourceETag`: not
+        // verified yet, so a crash before the final write cannot pass for a finished reconcile).
+        const intent = idIndexEntity(
+          department,
+          primary.data,
+          undefined,
+          unionKeys(tracked, wanted),
+        );
+        let written: { etag?: string } | undefined;
+        const recorded = await tookEffect(async () => {
+          written = entry
+            ? await stores.index.updateEntity(intent, 'Replace', { etag: entry.etag })
+            : await stores.index.createEntity(intent);
+        });
+        if (!recorded) return RETRY;
+        entryEtag = written?.etag;
+      }
+      touched = unionKeys(touched, wanted);
 
-    // Emails and last names are different entities: reconcile them side by side.
-    const memberOf = wanted.lastNames[0];
-    const current = primary ? wanted.emails[0] : undefined;
-    await Promise.all([
-      ...candidates.emails.map((email) =>
-        email === current
-          ? copyCurrentEmail(stores, department, employeeId, email)
-          : reconcileEmail(stores, department, email),
-      ),
-      ...candidates.lastNames.map((lastName) =>
-        lastName === memberOf
-          ? stores.lastNames.add(lastName, { department, employeeId })
-          : stores.lastNames.remove(lastName, { department, employeeId }),
-      ),
-    ]);
+      // Emails and last names are different entities: reconcile them side by side.
+      const memberOf = wanted.lastNames[0];
+      const current = primary ? wanted.emails[0] : undefined;
+      await Promise.all([
+        ...candidates.emails.map((email) =>
+          email === current
+            ? copyCurrentEmail(stores, department, employeeId, email)
+            : reconcileEmail(stores, department, email),
+        ),
+        ...candidates.lastNames.map((lastName) =>
+          lastName === memberOf
+            ? stores.lastNames.add(lastName, { department, employeeId })
+            : stores.lastNames.remove(lastName, { department, employeeId }),
+        ),
+      ]);
 
-    // Also the check of the current email's entry: its email copy changes only with the primary.
-    const now = await readEntity(stores.employees, partitionKey, employeeRowKey(employeeId), [
-      'EmployeeId',
-    ]);
-    if (now?.etag !== primary?.etag) continue; // changed meanwhile: reconcile the new version
+      // Also the check of the current email's entry: its email copy changes only with the primary.
+      const now = await readEntity(stores.employees, partitionKey, employeeRowKey(employeeId), [
+        'EmployeeId',
+      ]);
+      if (now?.etag !== primary?.etag) return RETRY; // changed meanwhile: reconcile the new version
 
-    const settled = primary
-      ? await tookEffect(() =>
-          stores.index.updateEntity(
-            idIndexEntity(department, primary.data, primary.etag, wanted),
-            'Replace',
-            { etag: entryEtag },
-          ),
-        )
-      : entry
+      const settled = primary
         ? await tookEffect(() =>
-            stores.index.deleteEntity(idKeys.pk, idKeys.rk, { etag: entry.etag }),
+            stores.index.updateEntity(
+              idIndexEntity(department, primary.data, primary.etag, wanted),
+              'Replace',
+              { etag: entryEtag },
+            ),
           )
-        : true;
-    if (!settled) continue;
-    return { present: primary !== undefined, attempts: attempt };
-  }
-  throw employeeIndexesContended(department, employeeId);
+        : entry
+          ? await tookEffect(() =>
+              stores.index.deleteEntity(idKeys.pk, idKeys.rk, { etag: entry.etag }),
+            )
+          : true;
+      if (!settled) return RETRY;
+      return { present: primary !== undefined, attempts: attempt };
+    },
+  );
 }
 
 /**
@@ -223,7 +234,7 @@ async function copyCurrentEmail(
  * Makes the by-email index entry of one address match the department's email copy in
  * `Employees` (whoever holds the address now), or removes it when nobody does.
  *
- * @throws {ThrottledError} when the address kept changing; {@link DomainError} for storage faults.
+ * @throws {ContentionError} when the address kept changing; {@link DomainError} for storage faults.
  */
 export async function reconcileEmail(
   stores: IndexStores,
@@ -233,28 +244,34 @@ export async function reconcileEmail(
   const partitionKey = departmentPartitionKey(department);
   const sourceRowKey = emailRowKey(email);
   const target = { pk: emailIndexPartitionKey(department), rk: emailIndexRowKey(email) };
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-    const source = await readEntity(stores.employees, partitionKey, sourceRowKey);
-    const data: EmployeeData | undefined =
-      source && isEntityOfType(source, EntityTypes.employeeEmail)
-        ? readEmployeeData(source)
-        : undefined;
-    const stored = await readEntity(stores.index, target.pk, target.rk, ['SourceETag']);
-    if (data && source) {
-      if (stored?.SourceETag === source.etag) return;
-      await tookEffect(() =>
-        stores.index.upsertEntity(emailIndexEntity(department, data, source.etag), 'Replace'),
-      );
-    } else {
-      if (!stored) return;
-      const removed = await tookEffect(() =>
-        stores.index.deleteEntity(target.pk, target.rk, { etag: stored.etag }),
-      );
-      if (!removed) continue;
-    }
-    // The copy may have changed while we wrote: only stop once what we copied is still current.
-    const check = await readEntity(stores.employees, partitionKey, sourceRowKey, ['EmployeeId']);
-    if (check?.etag === source?.etag) return;
-  }
-  throw emailIndexContended(department);
+  await retryOptimistically(
+    {
+      maxAttempts: MAX_ATTEMPTS,
+      giveUp: (attempts) => emailIndexContended(department, attempts),
+    },
+    async (): Promise<true | Retry> => {
+      const source = await readEntity(stores.employees, partitionKey, sourceRowKey);
+      const data: EmployeeData | undefined =
+        source && isEntityOfType(source, EntityTypes.employeeEmail)
+          ? readEmployeeData(source)
+          : undefined;
+      const stored = await readEntity(stores.index, target.pk, target.rk, ['SourceETag']);
+      if (data && source) {
+        if (stored?.SourceETag === source.etag) return true;
+        await tookEffect(() =>
+          stores.index.upsertEntity(emailIndexEntity(department, data, source.etag), 'Replace'),
+        );
+      } else {
+        if (!stored) return true;
+        const removed = await tookEffect(() =>
+          stores.index.deleteEntity(target.pk, target.rk, { etag: stored.etag }),
+        );
+        if (!removed) return RETRY;
+      }
+      // The copy may have changed while we wrote: only stop once what we copied is still current.
+      const check = await readEntity(stores.employees, partitionKey, sourceRowKey, ['EmployeeId']);
+      if (check?.etag === source?.etag) return true;
+      return RETRY;
+    },
+  );
 }

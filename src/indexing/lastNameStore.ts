@@ -14,6 +14,7 @@ import { tookEffect } from '../storage/errors';
 import { isDepartmentName, isEmployeeId, normalizeLastName } from '../storage/keys';
 import { memberListContended } from './indexingErrors';
 import { foreignContinuationToken } from '../storage/keys';
+import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
 
 /** One member of a last name: an employee of a department. */
 export interface EmployeeRef {
@@ -204,18 +205,22 @@ export const MAX_LIST_ATTEMPTS = 30;
 /**
  * Runs a read-modify-write until it does not lose a race (`attempt` returns `'retry'`).
  *
- * @throws {ThrottledError} after {@link MAX_LIST_ATTEMPTS} lost races.
+ * @throws {ContentionError} after {@link MAX_LIST_ATTEMPTS} lost races.
  */
 export async function untilWritten<T>(
   what: string,
   attempt: () => Promise<T | 'retry'>,
 ): Promise<T> {
-  for (let i = 1; i <= MAX_LIST_ATTEMPTS; i++) {
-    const result = await attempt();
-    if (result !== 'retry') return result;
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * i)));
-  }
-  throw memberListContended(what);
+  return retryOptimistically(
+    {
+      maxAttempts: MAX_LIST_ATTEMPTS,
+      giveUp: (attempts) => memberListContended(what, attempts),
+    },
+    async () => {
+      const result = await attempt();
+      return result === 'retry' ? RETRY : result;
+    },
+  );
 }
 
 /**
@@ -233,7 +238,7 @@ export async function writeOrRetry(write: () => Promise<unknown>): Promise<true 
  * {@link untilWritten} loop: `attempt` gets the normalised name and the encoded member, reads the
  * list and writes it conditionally (false when there is nothing to do, `'retry'` on a lost race).
  *
- * @throws {ThrottledError} after {@link MAX_LIST_ATTEMPTS} lost races.
+ * @throws {ContentionError} after {@link MAX_LIST_ATTEMPTS} lost races.
  */
 export function changeMember(
   what: string,

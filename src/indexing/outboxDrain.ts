@@ -95,6 +95,7 @@ export {
   MAX_ROWS_PER_ROUND,
 } from './outboxDrainWork';
 import { outboxContended } from './indexingErrors';
+import { backOff, realTiming } from '../storage/optimisticRetry';
 
 /** Rounds lost to concurrent changes before giving up (the nudge is then retried). */
 const MAX_LOST_ROUNDS = 8;
@@ -150,19 +151,20 @@ export function noDrainResult(): DrainResult {
   return { rows: 0, employees: 0, gone: 0, deadLettered: 0, rounds: 0, complete: false };
 }
 
-/** Longest wait after a lost round, in ms. */
+/** Longest wait after a lost round, in ms (the shared curve, src/storage/optimisticRetry.ts). */
 const MAX_BACKOFF_MS = 2_000;
 
 /**
- * The wait after the `lost`-th lost round in a row: 50, 100, 200 … ms up to
- * {@link MAX_BACKOFF_MS}, with jitter, so drainers that keep colliding fall out of step.
+ * Waits after the `lost`-th lost round (or member-list write) in a row, on the shared back-off
+ * curve capped at {@link MAX_BACKOFF_MS}: never at once (another drainer is at work there), so the
+ * curve is taken one step on.
  */
-export function lostRoundBackoffMs(lost: number, random = Math.random): number {
-  const ceiling = Math.min(MAX_BACKOFF_MS, 50 * 2 ** (lost - 1));
-  return ceiling / 2 + random() * (ceiling / 2);
+function backOffAfterLoss(lost: number, sleep: DrainOptions['sleep']): Promise<void> {
+  return backOff(lost + 1, {
+    capMs: MAX_BACKOFF_MS,
+    timing: sleep ? { sleep, random: Math.random } : realTiming,
+  });
 }
-
-const timer = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Drains a department's outbox until it is empty (or only holds rows written meanwhile that a
@@ -280,7 +282,7 @@ async function drainRoundsMetered(
     }
     if (written) {
       written = await writeLastNames(stores, department, work, snapshot, (tries) =>
-        (options.sleep ?? timer)(lostRoundBackoffMs(tries)),
+        backOffAfterLoss(tries, options.sleep),
       );
     }
     if (!written) {
@@ -291,7 +293,7 @@ async function drainRoundsMetered(
       if (lost >= maxLost) break;
       // Another writer is at work here (a reconcile, or a drainer whose lease ran out): give it
       // room rather than read again at once and lose again.
-      await (options.sleep ?? timer)(lostRoundBackoffMs(lost));
+      await backOffAfterLoss(lost, options.sleep);
       continue;
     }
     await step('lastNames');
@@ -312,5 +314,5 @@ async function drainRoundsMetered(
       return { ...result, complete: true };
     }
   }
-  throw outboxContended(department);
+  throw outboxContended(department, maxLost);
 }
