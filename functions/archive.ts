@@ -8,12 +8,8 @@
  */
 import { app, type InvocationContext } from '@azure/functions';
 import { z } from 'zod';
-import { archiveEmployee, getArchivedEmployee } from '../src/archive/archiveEmployee';
-import {
-  parseArchiveRequest,
-  requestArchive,
-  requestedIncarnation,
-} from '../src/archive/archiveRequests';
+import { archiveEmployee } from '../src/archive/archiveEmployee';
+import { parseArchiveRequest, requestedIncarnation } from '../src/archive/archiveRequests';
 import { settingOrDefault } from '../src/config';
 import { services } from './shared/services';
 import { employeeRoute } from './shared/input';
@@ -40,14 +36,7 @@ export const requestEmployeeArchive = protectedRoute('requestEmployeeArchive', {
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const config = services().config();
-    const clients = services().clients();
-    await requestArchive(
-      clients.table(config.tables.employees),
-      clients.queue(config.queues.archive),
-      dept,
-      id,
-    );
+    await services().archiveRequests().request(dept, id);
     return json(
       202,
       { status: 'queued' },
@@ -71,8 +60,7 @@ export const getArchived = protectedRoute('getArchivedEmployee', {
   },
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const archive = services().clients().table(services().config().tables.archive);
-    return versionedJson(200, await getArchivedEmployee(archive, dept, id));
+    return versionedJson(200, await services().archiveRequests().archived(dept, id));
   },
 });
 

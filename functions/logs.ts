@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
 import type { AcceptedLogBatch } from '../src/logs/ingest';
 import { LOG_LEVELS, parseLevelFilter } from '../src/logs/levels';
-import { MAX_LOG_PAGE_SIZE, queryLogPage } from '../src/logs/query';
+import { MAX_LOG_PAGE_SIZE } from '../src/logs/query';
 import { json, readJson, readQuery } from './shared/http';
 import { admin, anyOf, telemetryWriter } from '../src/identity/access';
 import { queryInt } from './shared/input';
@@ -81,10 +81,8 @@ export const getLogs = protectedRoute('getLogs', {
     },
   },
   handler: async (request) => {
-    const config = services().config();
     const query = readQuery(request, logQuerySchema);
-    const page = await queryLogPage(
-      services().clients().container(config.containers.logs),
+    const page = await services().logQuery()(
       {
         source: query.source,
         from: new Date(query.from),

@@ -6,7 +6,6 @@
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { sweepOutboxes } from '../src/indexing/outboxSweep';
-import { samplePoisonQueues } from '../src/telemetry/poisonQueues';
 import { services } from './shared/services';
 import { recordingRuns } from './shared/timerRuns';
 
@@ -19,11 +18,9 @@ export async function runOutboxSweep(_timer: Timer, context: InvocationContext):
   const report = await sweepOutboxes(services().indexDrains());
   context.log(`Swept ${report.departments} department outboxes, ${report.rows} rows drained.`);
   // The poison queues' lengths, sampled here (a few reads every run), never per request.
-  const { queues } = services().config();
-  await samplePoisonQueues(
-    (name) => services().clients().queue(name),
-    [queues.indexUpdates, queues.archive, queues.logBatches],
-  ).catch((error: unknown) => context.warn('Poison queue lengths not sampled', error));
+  await services()
+    .samplePoisonQueues()()
+    .catch((error: unknown) => context.warn('Poison queue lengths not sampled', error));
   if (report.failed.length > 0) {
     for (const { department, error } of report.failed) {
       context.error(`sweepIndexOutboxes: ${department} failed`, error);

@@ -9,7 +9,16 @@
  * only its own feature (health lists it). Tests build services directly with the same factories
  * (`createDirectory`, `new ExpenseClaimLog(table)`, ...) over their own tables.
  */
-import type { ArchiveDependencies } from '../../src/archive/archiveEmployee';
+import { getArchivedEmployee, type ArchiveDependencies } from '../../src/archive/archiveEmployee';
+import { requestArchive } from '../../src/archive/archiveRequests';
+import type { Employee, Versioned } from '../../src/directory';
+import {
+  queryLogPage,
+  type LogPage,
+  type LogPageOptions,
+  type LogQuery,
+} from '../../src/logs/query';
+import { samplePoisonQueues } from '../../src/telemetry/poisonQueues';
 import { AccessLog } from '../../src/access/accessLog';
 import { getConfig, readPlatformAuth, settingOrDefault, type Config } from '../../src/config';
 import { createContext, createDirectory, type Directory } from '../../src/directory';
@@ -88,6 +97,28 @@ export interface Services {
   timerRuns(): TimerRunLog;
   /** The operations view and the poison queue tools (admin routes). */
   operations(): OperationsService;
+  /** Archive requests (`POST .../archive`) and archived records (`GET /archive/...`). */
+  archiveRequests(): ArchiveRequests;
+  /** Pages of a log window (`GET /logs`). */
+  logQuery(): (query: LogQuery, options: LogPageOptions) => Promise<LogPage>;
+  /** Samples the poison queues' lengths for the metrics (a few reads; timers call it). */
+  samplePoisonQueues(): () => Promise<void>;
+}
+
+/** The archive capability as the HTTP adapters use it. */
+export interface ArchiveRequests {
+  /**
+   * Queues the archive of one employee incarnation.
+   *
+   * @throws {NotFoundError} when the employee does not exist.
+   */
+  request(department: string, employeeId: string): Promise<void>;
+  /**
+   * The newest archived record of the employee.
+   *
+   * @throws {NotFoundError} when it is not (yet) archived.
+   */
+  archived(department: string, employeeId: string): Promise<Versioned<Employee>>;
 }
 
 /** `build`, called on the first call that does not throw; its result is kept. */
@@ -238,6 +269,33 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       });
     }),
     timerRuns,
+    archiveRequests: lazy((): ArchiveRequests => ({
+      request: (department, employeeId) =>
+        requestArchive(
+          table((c) => c.tables.employees),
+          clients().queue(config().queues.archive),
+          department,
+          employeeId,
+        ),
+      archived: (department, employeeId) =>
+        getArchivedEmployee(
+          table((c) => c.tables.archive),
+          department,
+          employeeId,
+        ),
+    })),
+    logQuery: lazy(() => {
+      const container = clients().container(config().containers.logs);
+      return (query: LogQuery, options: LogPageOptions) => queryLogPage(container, query, options);
+    }),
+    samplePoisonQueues: lazy(() => {
+      const { queues } = config();
+      return () =>
+        samplePoisonQueues(
+          (name) => clients().queue(name),
+          [queues.indexUpdates, queues.archive, queues.logBatches],
+        );
+    }),
     operations: lazy(
       () =>
         new OperationsService({
