@@ -21,7 +21,7 @@ import {
 import { samplePoisonQueues } from '../../src/telemetry/poisonQueues';
 import { AccessLog } from '../../src/access/accessLog';
 import { getConfig, readPlatformAuth, settingOrDefault, type Config } from '../../src/config';
-import { createContext, createDirectory, type Directory } from '../../src/directory';
+import { createContext, createDirectory, directoryOver, type Directory } from '../../src/directory';
 import { ExpenseClaimLog } from '../../src/expenses/expenseClaims';
 import { principalTrust, type PrincipalTrust } from '../../src/identity/trust';
 import {
@@ -187,9 +187,11 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   const orchestrations = lazy((): OrchestrationServices => {
     const employees = table((c) => c.tables.employees);
     const changes = changeQueue();
+    // One context (one version cache) for the activities' own reads and their employee service.
+    const directory = createContext({ employees, changes });
     return {
-      directory: createContext({ employees, changes }),
-      employees: createDirectory({ employees, changes }).employees,
+      directory,
+      employees: directoryOver(directory).employees,
       archive: table((c) => c.tables.archive),
       photos: clients().container(config().containers.photos),
       indexStores: indexStores(),

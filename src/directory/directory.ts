@@ -221,9 +221,19 @@ export interface Directory {
   ensureTables(): Promise<void>;
 }
 
-/** Builds the directory services. */
+/** Builds the directory services over a context of their own. */
 export function createDirectory(options: DirectoryOptions): Directory {
-  const context = createContext(options);
+  return directoryOver(createContext(options), options);
+}
+
+/**
+ * The directory services over an existing context (one version cache and one change sink shared
+ * with whoever else holds the context, e.g. the orchestrations' activities).
+ */
+export function directoryOver(
+  context: DirectoryContext,
+  options: Pick<DirectoryOptions, 'departmentCacheTtlMs' | 'now'> = {},
+): Directory {
   const listCache: DepartmentListCache = new TtlCache(
     options.departmentCacheTtlMs ?? 30_000,
     options.now,

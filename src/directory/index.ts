@@ -12,7 +12,7 @@ export type { EmployeeChange, EmployeeChangeSink } from './changes';
 export { createContext, type DirectoryContext, type DirectoryOptions } from './context';
 export type { Department, DepartmentSummary } from './departmentEntity';
 export { listDepartments } from './departments';
-export { createDirectory, type Directory, type EmployeeService } from './directory';
+export { createDirectory, directoryOver, type Directory, type EmployeeService } from './directory';
 export { departmentNotFound, emailNotFound, employeeNotFound } from './directoryErrors';
 export type { Employee, EmployeeData } from './employeeEntity';
 export type { ImportResult } from './importEmployees';
