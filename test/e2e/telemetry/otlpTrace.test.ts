@@ -43,6 +43,23 @@ afterAll(async () => {
   await testClients().container(LOGS_CONTAINER).deleteIfExists();
 });
 
+/** Sends `body` as JSON with `method` to `path` of `baseUrl`, as an admin. */
+function sendAsAdmin(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<Response> {
+  return fetch(
+    `${baseUrl}${path}`,
+    asAdmin({
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
 async function until<T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -57,29 +74,17 @@ async function until<T>(find: () => T | undefined, what: string, timeoutMs = 20_
 }
 
 it('exports one trace from the create request through the nudge to the drain and its index writes', async () => {
-  const department = await fetch(
-    `${host.baseUrl}/departments/Tracing`,
-    asAdmin({
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ description: 'Traced' }),
-    }),
-  );
+  const department = await sendAsAdmin(host.baseUrl, 'PUT', `/departments/Tracing`, {
+    description: 'Traced',
+  });
   expect(department.status).toBe(201);
-  const created = await fetch(
-    `${host.baseUrl}/departments/Tracing/employees`,
-    asAdmin({
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        employeeId: '000101',
-        firstName: 'Ada',
-        lastName: 'Trace',
-        email: 'ada.trace@example.com',
-        age: 36,
-      }),
-    }),
-  );
+  const created = await sendAsAdmin(host.baseUrl, 'POST', `/departments/Tracing/employees`, {
+    employeeId: '000101',
+    firstName: 'Ada',
+    lastName: 'Trace',
+    email: 'ada.trace@example.com',
+    age: 36,
+  });
   expect(created.status).toBe(201);
 
   const request = await until(
@@ -147,20 +152,13 @@ it("keeps the writer's own drain (after its linger) in the create request's trac
   });
   try {
     const before = new Set(collector.spans.map((s) => s.spanId));
-    const created = await fetch(
-      `${writer.baseUrl}/departments/Tracing/employees`,
-      asAdmin({
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          employeeId: '000102',
-          firstName: 'Bea',
-          lastName: 'Writer',
-          email: 'bea.writer@example.com',
-          age: 41,
-        }),
-      }),
-    );
+    const created = await sendAsAdmin(writer.baseUrl, 'POST', `/departments/Tracing/employees`, {
+      employeeId: '000102',
+      firstName: 'Bea',
+      lastName: 'Writer',
+      email: 'bea.writer@example.com',
+      age: 41,
+    });
     expect(created.status).toBe(201);
     const request = await until(
       () =>
@@ -227,23 +225,13 @@ it("continues a log batch's trace into the flush that writes its hour blob", asy
 
 it("continues the starting request's trace into every activity of an orchestration", async () => {
   // A department of its own, so the audit has one to audit whichever tests ran before.
-  const department = await fetch(
-    `${host.baseUrl}/departments/AuditTrace`,
-    asAdmin({
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ description: 'Audited' }),
-    }),
-  );
+  const department = await sendAsAdmin(host.baseUrl, 'PUT', `/departments/AuditTrace`, {
+    description: 'Audited',
+  });
   expect(department.status).toBe(201);
-  const started = await fetch(
-    `${host.baseUrl}/maintenance/indexes/audit`,
-    asAdmin({
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ repair: false }),
-    }),
-  );
+  const started = await sendAsAdmin(host.baseUrl, 'POST', `/maintenance/indexes/audit`, {
+    repair: false,
+  });
   expect(started.status).toBe(202);
   const { statusUri } = (await started.json()) as { statusUri: string };
   const request = await until(
