@@ -101,8 +101,18 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
 export async function runLoginRetention(_timer: Timer, context: InvocationContext): Promise<void> {
   // Throws while LOGIN_CLEANUP_SCHEDULE is malformed: the timer fired on the default schedule.
   void services().config().logins.cleanupSchedule;
-  const { tables, attempts } = services().logins();
-  const report = await dropExpiredLoginTables(tables, attempts.retentionDays);
+  const { allTables, attempts } = services().logins();
+  // Every account keeps day tables (a user's attempts go to one, docs/accounts.md): each drops its own.
+  const reports = [];
+  for (const tables of allTables) {
+    reports.push(await dropExpiredLoginTables(tables, attempts.retentionDays));
+  }
+  const report = {
+    dropped: reports.flatMap((r) => r.dropped),
+    alreadyGone: reports.flatMap((r) => r.alreadyGone),
+    kept: reports.flatMap((r) => r.kept),
+    preCreated: reports[0]!.preCreated,
+  };
   context.log(
     `dropExpiredLoginTables: dropped ${report.dropped.length} day table(s)` +
       (report.dropped.length > 0 ? ` (${report.dropped.join(', ')})` : '') +

@@ -67,7 +67,7 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
     const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim();
     if (contentType === 'application/json') {
       const { blobName } = await readJson(request, adoptBody);
-      const result = await adoptUploadedPhoto(services().photos(), dept, id, blobName);
+      const result = await adoptUploadedPhoto(await services().photosFor(dept), dept, id, blobName);
       return json(200, { photoUrl: result.photoUrl }, { etag: result.etag });
     }
     const bytes = await readBody(
@@ -75,7 +75,13 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
       MAX_PHOTO_BYTES,
       () => new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge'),
     );
-    const result = await uploadPhoto(services().photos(), dept, id, bytes, contentType);
+    const result = await uploadPhoto(
+      await services().photosFor(dept),
+      dept,
+      id,
+      bytes,
+      contentType,
+    );
     return json(200, { photoUrl: result.photoUrl }, { etag: result.etag });
   },
 });
@@ -88,7 +94,7 @@ export const getPhoto = protectedRoute('getEmployeePhoto', {
   schemas: photoSchemas({ responses: { 302: redirectToSas } }),
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const { url } = await photoReadUrl(services().photos(), dept, id);
+    const { url } = await photoReadUrl(await services().photosFor(dept), dept, id);
     return { status: 302, headers: { location: url, 'cache-control': 'no-store' } };
   },
 });
@@ -101,7 +107,7 @@ export const removePhoto = protectedRoute('deleteEmployeePhoto', {
   schemas: photoSchemas({ responses: { 204: { description: 'Deleted.' } } }),
   handler: async (request) => {
     const { dept, id } = readParams(request, employeeRoute);
-    await deletePhoto(services().photos(), dept, id);
+    await deletePhoto(await services().photosFor(dept), dept, id);
     return { status: 204 };
   },
 });
@@ -120,7 +126,16 @@ export async function runUnadoptedPhotoSweep(
 ): Promise<void> {
   // Throws while PHOTO_SWEEP_SCHEDULE is malformed: the timer fired on the default schedule.
   void services().config().photos.sweepSchedule;
-  const report = await sweepUnadoptedPhotos(services().photos());
+  // Each account's photos container is swept on its own (docs/accounts.md).
+  const reports = [];
+  for (const deps of services().allPhotos()) reports.push(await sweepUnadoptedPhotos(deps));
+  const report = {
+    listed: reports.reduce((n, r) => n + r.listed, 0),
+    employees: reports.reduce((n, r) => n + r.employees, 0),
+    deleted: reports.flatMap((r) => r.deleted),
+    ignored: reports.reduce((n, r) => n + r.ignored, 0),
+    failed: reports.flatMap((r) => r.failed),
+  };
   const shown = report.deleted.slice(0, LOGGED_NAMES);
   const more = report.deleted.length - shown.length;
   context.log(

@@ -13,7 +13,8 @@ import {
   self,
   type AccessRule,
 } from '../src/identity/access';
-import type { BlobSasGrant, SasService, TableSasGrant } from '../src/sas/service';
+import type { BlobSasGrant, TableSasGrant } from '../src/sas/service';
+import type { SasIssuer } from '../src/accounts/spreadSas';
 import type { PolicyRotation } from '../src/sas/tablePolicy';
 import { json, readJson, readParams } from './shared/http';
 import { isoInstant } from './shared/output';
@@ -47,6 +48,9 @@ const blobGrant = z.strictObject({
   ...grantFields,
   container: z.string(),
   blobName: z.string().optional(),
+  accounts: z
+    .array(z.strictObject({ account: z.string(), url: z.string(), sas: z.string() }))
+    .optional(),
 }) satisfies z.ZodType<BlobSasGrant>;
 const granted = (body: z.ZodType): RouteSchemas['responses'] => ({
   200: { description: 'The grant (never cached).', body },
@@ -81,7 +85,7 @@ export interface SasRoute {
 type SasRouteKey = 'expenses' | 'department' | 'photo' | 'logs' | 'rotatePolicy';
 
 /** The SAS routes over a service (the registered ones use the process-wide service). */
-export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRoute> {
+export function sasRoutes(service: () => SasIssuer): Record<SasRouteKey, SasRoute> {
   const answer = async (kind: string, grant: Promise<unknown>) => {
     const body = await grant;
     recordSasIssued(kind);

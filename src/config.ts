@@ -15,7 +15,7 @@
  */
 import { SettingUnavailableError } from './errors';
 import { armUnreadable, UnreadableSetting, valueOf, type Field } from './unreadableSettings';
-import { storageConnectionMissing } from './settingErrors';
+import { readAccountSettings, readConnection, type AccountSettings } from './accountSettings';
 import {
   readOptional,
   readInt,
@@ -37,6 +37,7 @@ import { telemetrySettings, type TelemetrySettings } from './telemetrySettings';
 import { platformAuthOf, type PlatformAuth } from './platform';
 
 export { AZURE_PLATFORM_MARKERS, type PlatformAuth } from './platform';
+export { HOME_ACCOUNT, type AccountSettings, type DataAccountSetting } from './accountSettings';
 export {
   ConfigError,
   isKeyVaultReference,
@@ -47,7 +48,10 @@ export {
 } from './settings';
 
 export interface Config {
+  /** The home account (`AzureWebJobsStorage`). */
   storage: StorageConnection;
+  /** Further data accounts and placement (`DATA_ACCOUNTS`, docs/accounts.md). */
+  accounts: AccountSettings;
   tables: {
     employees: string;
     archive: string;
@@ -59,6 +63,8 @@ export interface Config {
     accessLog: string;
     /** Operations status: each timer's last run (src/operations/timerRuns.ts). */
     operations: string;
+    /** Which account holds each department (home account only; src/accounts/placement.ts). */
+    placements: string;
   };
   queues: {
     archive: string;
@@ -130,35 +136,16 @@ export interface Config {
   };
 }
 
-/** How to reach the storage account: a connection string, or service URIs for managed identity. @throws {ConfigError} when it is malformed. */
+/** How to reach the home storage account. @throws {ConfigError} when it is missing or malformed. */
 function readStorage(env: Env): StorageConnection {
-  const connectionString = readOptional(env, 'AzureWebJobsStorage');
-  if (connectionString !== undefined) return { kind: 'connectionString', connectionString };
-
-  const accountName = readOptional(env, 'AzureWebJobsStorage__accountName');
-  const uri = (service: 'table' | 'queue' | 'blob'): string | undefined =>
-    readOptional(env, `AzureWebJobsStorage__${service}ServiceUri`) ??
-    (accountName ? `https://${accountName}.${service}.core.windows.net` : undefined);
-  const tableServiceUri = uri('table');
-  const queueServiceUri = uri('queue');
-  const blobServiceUri = uri('blob');
-  if (!tableServiceUri || !queueServiceUri || !blobServiceUri) {
-    throw storageConnectionMissing();
-  }
-  return {
-    kind: 'identity',
-    accountName,
-    tableServiceUri,
-    queueServiceUri,
-    blobServiceUri,
-    clientId: readOptional(env, 'AzureWebJobsStorage__clientId'),
-  };
+  return readConnection(env, 'AzureWebJobsStorage');
 }
 
 function buildConfig(env: Env, field: Field): Config {
   const sasMaxMinutes = field(() => readInt(env, 'SAS_MAX_MINUTES', 60, 1, 7 * 24 * 60));
   return {
     storage: field(() => readStorage(env)),
+    accounts: field(() => readAccountSettings(env)),
     tables: {
       employees: field(() => readTableName(env, 'EMPLOYEES_TABLE', 'Employees')),
       archive: field(() => readTableName(env, 'ARCHIVE_TABLE', 'EmployeesArchive')),
@@ -168,6 +155,7 @@ function buildConfig(env: Env, field: Field): Config {
       messageStats: field(() => readTableName(env, 'MESSAGE_STATS_TABLE', 'MessageStats')),
       accessLog: field(() => readTableName(env, 'ACCESS_LOG_TABLE', 'AccessLog')),
       operations: field(() => readTableName(env, 'OPERATIONS_TABLE', 'OperationsStatus')),
+      placements: field(() => readTableName(env, 'PLACEMENTS_TABLE', 'Placements')),
     },
     queues: {
       archive: field(() =>

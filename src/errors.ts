@@ -147,9 +147,9 @@ export class ThrottledError extends DomainError {
     message: string,
     /** Seconds the caller should wait before trying again. */
     readonly retryAfterSeconds: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: string },
   ) {
-    super('StorageBusy', message, options);
+    super(options?.code ?? 'StorageBusy', message, options);
   }
 }
 

@@ -40,6 +40,31 @@ export interface AzuriteOptions {
    * stops Azurite after the functions have finished with storage (`npm start`).
    */
   detached?: boolean;
+  /**
+   * Serve this account instead of the well-known development account (Azurite's
+   * `AZURITE_ACCOUNTS`): a data account of its own, so a URL names which account holds what.
+   */
+  account?: EmulatorAccount;
+}
+
+/** An emulated storage account: its name and (base64) key. */
+export interface EmulatorAccount {
+  name: string;
+  key: string;
+}
+
+/** The well-known development account. */
+export const DEV_EMULATOR_ACCOUNT: EmulatorAccount = { name: DEV_ACCOUNT, key: DEV_KEY };
+
+/**
+ * An emulator account for data account `index` (1, 2, ...): `data1account` with a fixed key, so
+ * local runs, tests and the bench spell the same names (docs/accounts.md "Locally").
+ */
+export function dataEmulatorAccount(index: number): EmulatorAccount {
+  return {
+    name: `data${index}account`,
+    key: Buffer.alloc(64, `data${index}account-key`).toString('base64'),
+  };
 }
 
 /** A started emulator: its ports, connection string and how to stop it. */
@@ -69,12 +94,14 @@ export function azuriteConnectionString(
   ports: AzuritePorts,
   host = '127.0.0.1',
   protocol: 'http' | 'https' = 'http',
+  account: EmulatorAccount = DEV_EMULATOR_ACCOUNT,
 ): string {
+  const { name, key } = account;
   return (
-    `DefaultEndpointsProtocol=${protocol};AccountName=${DEV_ACCOUNT};AccountKey=${DEV_KEY};` +
-    `BlobEndpoint=${protocol}://${host}:${ports.blob}/${DEV_ACCOUNT};` +
-    `QueueEndpoint=${protocol}://${host}:${ports.queue}/${DEV_ACCOUNT};` +
-    `TableEndpoint=${protocol}://${host}:${ports.table}/${DEV_ACCOUNT};`
+    `DefaultEndpointsProtocol=${protocol};AccountName=${name};AccountKey=${key};` +
+    `BlobEndpoint=${protocol}://${host}:${ports.blob}/${name};` +
+    `QueueEndpoint=${protocol}://${host}:${ports.queue}/${name};` +
+    `TableEndpoint=${protocol}://${host}:${ports.table}/${name};`
   );
 }
 
@@ -152,6 +179,9 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
     stdio: options.verbose ? 'inherit' : ['ignore', 'ignore', 'inherit'],
     cwd: options.location ? path.resolve(options.location) : process.cwd(),
     detached: options.detached ?? false,
+    env: options.account
+      ? { ...process.env, AZURITE_ACCOUNTS: `${options.account.name}:${options.account.key}` }
+      : process.env,
   });
   try {
     await waitForPorts(ports, child, 30_000);
@@ -162,7 +192,12 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
 
   return {
     ports,
-    connectionString: azuriteConnectionString(ports, '127.0.0.1', options.https ? 'https' : 'http'),
+    connectionString: azuriteConnectionString(
+      ports,
+      '127.0.0.1',
+      options.https ? 'https' : 'http',
+      options.account,
+    ),
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {

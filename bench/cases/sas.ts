@@ -21,7 +21,7 @@ import { sasRoutes } from '../../functions/sas';
 import { authorizedHandler } from '../../functions/shared/route';
 import { createServices } from '../../functions/shared/services';
 import { PHOTO_BLOB_PROPERTY } from '../../src/photos/photoLocator';
-import type { SasService } from '../../src/sas/service';
+import type { SasIssuer } from '../../src/accounts/spreadSas';
 import { startBuiltHost } from '../builtHost';
 import { percentile } from '../harness';
 import { asPrincipal, employeePrincipal, PRINCIPAL_HEADER } from '../principals';
@@ -53,7 +53,7 @@ async function expectStatus(response: Response, status: number): Promise<void> {
 }
 
 async function setUp(env: BenchEnv): Promise<{
-  service: SasService;
+  service: SasIssuer;
   config: Config;
   settings: Record<string, string>;
   cleanup(): Promise<void>;

@@ -47,6 +47,11 @@ import { createSasSigning } from '../../src/sas/signingKey';
 import { MessageStats } from '../../src/stats/messageStats';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
 import { processTelemetry } from './telemetry';
+import { createAccountServices, spreadsData, type AccountServices } from './accountServices';
+import { forDepartment, PerAccount } from '../../src/accounts/routing';
+import { spreadSas, type SasIssuer } from '../../src/accounts/spreadSas';
+import { routedPhotoContainer } from '../../src/accounts/routedPhotos';
+import type { StorageAccount } from '../../src/accounts/accounts';
 
 // Telemetry starts with the first function file that loads this module (every one does): before
 // any invocation, and before the services below build their storage clients.
@@ -54,7 +59,10 @@ processTelemetry();
 
 /** The login feature: the day tables and the attempts written into them. */
 export interface LoginServices {
+  /** The home account's day tables. */
   tables: LoginDayTables;
+  /** Every account's day tables (the retention timer drops expired ones in each). */
+  allTables: LoginDayTables[];
   attempts: LoginAttempts;
 }
 
@@ -64,8 +72,13 @@ export interface Services {
   config(): Config;
   /** Whether the principal header is believed (Azure: only with App Service authentication). */
   principalTrust(): PrincipalTrust;
-  /** The clients of the configured storage account. */
+  /** The clients of the home storage account (`AzureWebJobsStorage`). */
   clients(): StorageClients;
+  /**
+   * The accounts, placement and fences when data is spread over several accounts
+   * (`DATA_ACCOUNTS`); `undefined` with one account.
+   */
+  accounts(): AccountServices | undefined;
   /** The directory of the HTTP adapters (see {@link createServices} for the second one). */
   directory(): Directory;
   /** The `index-updates` queue every directory of this process publishes its changes to. */
@@ -81,10 +94,17 @@ export interface Services {
   orchestrations(): OrchestrationServices;
   /** What the archive worker needs. */
   archive(): ArchiveDependencies;
-  /** What the photo feature needs (service SAS with the account key, user delegation otherwise). */
+  /** What the photo feature needs in the home account (see {@link Services.photosFor}). */
   photos(): PhotoDependencies;
-  /** SAS issuance (valet key). */
-  sas(): SasService;
+  /**
+   * What the photo feature needs for one department: the photos container of the account that
+   * holds it, and that account's signer (service SAS with its key, user delegation otherwise).
+   */
+  photosFor(department: string): Promise<PhotoDependencies>;
+  /** The photo feature of every account (the sweep of unadopted uploads runs in each). */
+  allPhotos(): PhotoDependencies[];
+  /** SAS issuance (valet key), by the account that holds what each token grants. */
+  sas(): SasIssuer;
   accessLog(): AccessLog;
   expenseClaims(): ExpenseClaimLog;
   messageStats(): MessageStats;
@@ -150,19 +170,35 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       settingOrDefault((c) => ({ ...c.retry }), config()),
     );
   const clients = lazy(() => connect(config().storage));
+  // Data spread over several accounts (docs/accounts.md): placement, fences, routed tables.
+  const accounts = lazy(() =>
+    spreadsData(config()) ? createAccountServices(config(), clients(), connect) : undefined,
+  );
   // One signing for SAS issuance and the photo feature: one key, one blob signer per process.
   const sasSigning = lazy(() =>
     createSasSigning({ clients: clients(), config: config(), connect }),
   );
-  const table = (name: (c: Config) => string) => clients().table(name(config()));
-  const indexStores = lazy(() => configuredIndexStores(config(), clients()));
+  const table = (name: (c: Config) => string) =>
+    accounts()?.table(name(config())) ?? clients().table(name(config()));
+  const indexStores = lazy((): IndexStores => {
+    const stores = configuredIndexStores(config(), clients());
+    const spread = accounts();
+    if (!spread) return stores;
+    const { tables } = config();
+    return {
+      ...stores,
+      employees: spread.table(tables.employees),
+      index: spread.table(tables.employeeIndex),
+      lastNames: spread.lastNames(),
+    };
+  });
   // One set of drains per process: the queue worker's nudges, the sweep and the writer's drains
   // share a department's running drain. Gone employees lose their photos (src/photos).
   const indexDrains = lazy(
     () =>
       new SharedDrains(indexStores(), {
         onGone: async (department, employeeId) => {
-          await removePhotosOfGoneEmployee(photos(), department, employeeId);
+          await removePhotosOfGoneEmployee(await photosFor(department), department, employeeId);
         },
       }),
   );
@@ -189,29 +225,76 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     const changes = changeQueue();
     // One context (one version cache) for the activities' own reads and their employee service.
     const directory = createContext({ employees, changes });
+    const spread = accounts();
     return {
       directory,
       employees: directoryOver(directory).employees,
       archive: table((c) => c.tables.archive),
       photos: clients().container(config().containers.photos),
+      ...(spread && {
+        // A move's photo copy reads the source department's account and writes the target's.
+        photosFor: async (departments: readonly string[]) =>
+          routedPhotoContainer(
+            new Map(
+              await Promise.all(
+                departments.map(async (department) => {
+                  const placed = await spread.placement.ofDepartment(department);
+                  const account = spread.placement.accountOf(placed);
+                  return [
+                    department,
+                    account.clients.container(config().containers.photos),
+                  ] as const;
+                }),
+              ),
+            ),
+            clients().container(config().containers.photos),
+          ),
+      }),
       indexStores: indexStores(),
       changes,
     };
   });
 
-  const photos = lazy((): PhotoDependencies => {
+  // One signing per account: its key, or user delegation (docs/accounts.md "SAS").
+  const signings = lazy(
+    () =>
+      new PerAccount(accounts()!.accounts, (account) =>
+        account.name === accounts()!.accounts.home.name
+          ? sasSigning()
+          : createSasSigning({
+              clients: account.clients,
+              config: {
+                sas: {
+                  ...config().sas,
+                  accountKey: config().accounts.data.find((d) => d.name === account.name)
+                    ?.accountKey,
+                  accountName: undefined,
+                },
+              },
+              connect,
+            }),
+      ),
+  );
+  const photosOf = (account: StorageAccount | undefined): PhotoDependencies => {
     const current = config();
+    const accountClients = account?.clients ?? clients();
     return {
       employees: table((c) => c.tables.employees),
       archive: table((c) => c.tables.archive),
-      photos: clients().container(current.containers.photos),
+      photos: accountClients.container(current.containers.photos),
       directory: directory().employees,
-      signer: sasSigning().blobSigner(),
-      allowHttp: clients().isLoopback,
+      signer: account ? signings().of(account).blobSigner() : sasSigning().blobSigner(),
+      allowHttp: accountClients.isLoopback,
       readSasSeconds: current.sas.defaultMinutes * 60,
       sweepGraceMs: current.photos.sweepGraceMinutes * 60_000,
     };
-  });
+  };
+  const photos = lazy((): PhotoDependencies => photosOf(undefined));
+  const accountPhotos = lazy(() => new PerAccount(accounts()!.accounts, photosOf));
+  const photosFor = async (department: string): Promise<PhotoDependencies> => {
+    const spread = accounts();
+    return spread ? forDepartment(spread.placement, accountPhotos(), department) : photos();
+  };
 
   const timerRuns = lazy(() => new TimerRunLog(table((c) => c.tables.operations)));
 
@@ -219,6 +302,7 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     config,
     principalTrust: lazy(() => principalTrust(readPlatformAuth())),
     clients,
+    accounts,
     directory,
     changeQueue,
     indexStores,
@@ -241,16 +325,62 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       };
     }),
     photos,
-    sas: lazy(
-      () => new SasService({ clients: clients(), config: config(), signing: sasSigning() }),
-    ),
+    photosFor,
+    allPhotos: () => {
+      const spread = accounts();
+      return spread
+        ? accountPhotos()
+            .all()
+            .map(({ instance }) => instance)
+        : [photos()];
+    },
+    sas: lazy((): SasIssuer => {
+      const spread = accounts();
+      if (!spread) {
+        return new SasService({ clients: clients(), config: config(), signing: sasSigning() });
+      }
+      const perAccount = new PerAccount(
+        spread.accounts,
+        (account) =>
+          new SasService({
+            clients: account.clients,
+            config: config(),
+            signing: signings().of(account),
+            // The photo a token is for is named by the entity wherever the department lives.
+          }),
+      );
+      return spreadSas(spread.placement, perAccount);
+    }),
     accessLog: lazy(() => new AccessLog(table((c) => c.tables.accessLog))),
     expenseClaims: lazy(() => new ExpenseClaimLog(table((c) => c.tables.expenses))),
     messageStats: lazy(() => new MessageStats(table((c) => c.tables.messageStats))),
-    logins: lazy(() => {
+    logins: lazy((): LoginServices => {
       const current = config();
-      const tables = new LoginDayTables(clients(), current.tables.loginAttemptsPrefix);
-      return { tables, attempts: new LoginAttempts(tables, current.logins.retentionDays) };
+      const prefix = current.tables.loginAttemptsPrefix;
+      const tables = new LoginDayTables(clients(), prefix);
+      const spread = accounts();
+      if (!spread) {
+        return {
+          tables,
+          allTables: [tables],
+          attempts: new LoginAttempts(tables, current.logins.retentionDays),
+        };
+      }
+      const byAccount = new PerAccount(spread.accounts, (account) =>
+        account.name === spread.accounts.home.name
+          ? tables
+          : new LoginDayTables(account.clients, prefix),
+      );
+      const allTables = byAccount.all().map(({ instance }) => instance);
+      return {
+        tables,
+        allTables,
+        attempts: new LoginAttempts(tables, current.logins.retentionDays, undefined, {
+          all: allTables,
+          // A user's new attempts go to one account; readers ask every account and merge.
+          forUser: (userId) => byAccount.of(spread.placement.forKey('login', userId)),
+        }),
+      };
     }),
     logIngest: lazy(
       () =>
@@ -261,8 +391,10 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     ),
     logFlusher: lazy(() => {
       const { logs } = config();
+      const spread = accounts();
       return new LogFlusher({
         container: clients().container(config().containers.logs),
+        ...(spread && { hourContainer: spread.logHourContainer }),
         queue: clients().queue(config().queues.logBatches),
         limits: logs,
         maxMessages: logs.flushMaxMessages,
@@ -287,8 +419,10 @@ export function createServices(readConfig: () => Config = getConfig): Services {
         ),
     })),
     logQuery: lazy(() => {
-      const container = clients().container(config().containers.logs);
-      return (query: LogQuery, options: LogPageOptions) => queryLogPage(container, query, options);
+      // With several accounts every account's hours are read and merged in key order.
+      const containers =
+        accounts()?.logContainers() ?? clients().container(config().containers.logs);
+      return (query: LogQuery, options: LogPageOptions) => queryLogPage(containers, query, options);
     }),
     samplePoisonQueues: lazy(() => {
       const { queues } = config();

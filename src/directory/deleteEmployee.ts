@@ -7,9 +7,9 @@
  * The reviews are exactly those the employee lists (`ReviewYears`, reviewYears.ts): a review is
  * written only together with its year on the employee, conditional on the employee's ETag, so
  * nothing else of this employee can exist. When they do not fit in the one transaction (more than
- * {@link MAX_REVIEWS_WITH_EMPLOYEE}), they are deleted first, in transactions of up to 99 reviews,
- * each with a Merge of the employee that drops those years from its list, conditional on its ETag;
- * the employee goes last. A crash in between leaves the employee with fewer reviews, never a review
+ * {@link MAX_REVIEWS_WITH_EMPLOYEE}), they are deleted first, in transactions of up to 97 reviews
+ * (the budget, `MAX_TRANSACTION_OPERATIONS`, less the merge), each with a Merge of the employee
+ * that drops those years from its list, conditional on its ETag; the employee goes last. A crash in between leaves the employee with fewer reviews, never a review
  * without its employee.
  *
  * Every delete of the employee carries the ETag this call read (and the index entity's;

@@ -8,6 +8,7 @@
 import type { TableClient } from '@azure/data-tables';
 import {
   MAX_TRANSACTION_OPERATIONS,
+  failedOperationIndex,
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../storage/entityGroupTransaction';
@@ -54,13 +55,6 @@ export class TransactionFailure<Role> extends Error {
     );
     this.name = 'TransactionFailure';
   }
-}
-
-/** The failing operation's index from a transaction error message (`"2:..."`). */
-export function failedOperationIndex(error: unknown): number | undefined {
-  const message = (error as { message?: unknown } | null)?.message;
-  const match = typeof message === 'string' ? /^(\d+):/.exec(message) : null;
-  return match ? Number(match[1]) : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import {
+  MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../storage/entityGroupTransaction';
@@ -19,8 +20,8 @@ import type { UnreadableRow } from './outboxDrainWork';
 /** Entity type of a dead-letter record. */
 export const OUTBOX_DEAD_LETTER_TYPE = 'IndexOutboxDeadLetter.v1';
 
-/** Rows per transaction: two operations each (the record, the row's delete), at most 100. */
-const ROWS_PER_TRANSACTION = 50;
+/** Rows per transaction: two operations each (the record, the row's delete), within the budget. */
+const ROWS_PER_TRANSACTION = Math.floor(MAX_TRANSACTION_OPERATIONS / 2);
 
 /** The dead-letter record of `row`: its properties as read, under its own type and key. */
 function deadLetterEntity(partitionKey: string, row: UnreadableRow, at: Date) {

@@ -5,6 +5,7 @@
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import {
+  MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../storage/entityGroupTransaction';
@@ -31,11 +32,12 @@ import type { Work } from './outboxDrainWork';
 import type { OutboxRow } from '../directory/storedEntities';
 import type { StoredEntity } from '../storage/entities';
 
-const MAX_OPERATIONS = 100;
+/** The app's transaction budget (100, less what the relocation fence may add). */
+const MAX_OPERATIONS = MAX_TRANSACTION_OPERATIONS;
 
 /**
  * Writes the actions of one index partition together with its drain fence, in transactions of
- * up to 100 operations (the fence and 99 actions): the first conditional on the fence's ETag as
+ * up to 98 operations (the fence and 97 actions): the first conditional on the fence's ETag as
  * the snapshot read it (or creating it), each next on the ETag the previous one gave it. A round
  * with nothing to change in the partition still writes the fence. False when a transaction lost
  * a race — another round wrote the partition since our read, or an entry changed — and the round
@@ -189,7 +191,7 @@ export async function writeLastNames(
 
 /**
  * Deletes drained rows, each conditional on the ETag it was read with, in transactions of up to
- * 100. A row already deleted by a concurrent drainer fails its transaction (404): the rows still
+ * 98. A row already deleted by a concurrent drainer fails its transaction (404): the rows still
  * there are read again and the rest deleted.
  */
 export async function deleteRows(

@@ -72,16 +72,23 @@ type LoginAttemptEntity = {
 
 /** Records and reads login attempts across the day tables. */
 export class LoginAttempts {
+  private readonly spread: LoginTablesByUser;
+
   /**
    * @param tables - the day tables.
    * @param retentionDays - days of attempts kept (config `LOGIN_RETENTION_DAYS`).
    * @param clock - supplies "now".
+   * @param spread - with several accounts: each account's day tables, and which account a user's
+   *   new attempts go to (reads ask every account and merge; default: `tables` alone).
    */
   constructor(
-    private readonly tables: LoginDayTables,
+    tables: LoginDayTables,
     readonly retentionDays: number,
     private readonly clock: Clock = systemClock,
-  ) {}
+    spread?: LoginTablesByUser,
+  ) {
+    this.spread = spread ?? { all: [tables], forUser: () => tables };
+  }
 
   /**
    * Stores one attempt in the table of its UTC day, creating the table if needed.
@@ -105,7 +112,8 @@ export class LoginAttempts {
       throw invalidIp(MAX_IP_LENGTH);
     }
     const partitionKey = loginAttemptPartitionKey(input.userId);
-    const table = this.tables.clientOf(at);
+    const tables = this.spread.forUser(input.userId);
+    const table = tables.clientOf(at);
     const makeEntity = (suffix: string): LoginAttemptEntity => ({
       partitionKey,
       rowKey: invertedTicksRowKey(at, suffix),
@@ -114,15 +122,15 @@ export class LoginAttempts {
       ...(input.ip === undefined ? {} : { Ip: input.ip }),
     });
 
-    await this.tables.ensure(at);
+    await tables.ensure(at);
     let stored: { entity: LoginAttemptEntity; etag: string };
     try {
       stored = await insertTimeKeyed(table, makeEntity);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       // The table is gone (dropped by hand, or the process's cache is stale): create it, retry once.
-      this.tables.forget(table.tableName);
-      await this.tables.ensure(at);
+      tables.forget(table.tableName);
+      await tables.ensure(at);
       stored = await insertTimeKeyed(table, makeEntity);
     }
     return { attempt: toAttempt(stored.entity)!, etag: stored.etag, table: table.tableName };
@@ -147,8 +155,13 @@ export class LoginAttempts {
     const today = startOfUtcDay(this.clock());
     // Newest day first: the tables hold disjoint days, so concatenating keeps newest-first order.
     const daysToRead = Array.from({ length: days + 1 }, (_, i) => addUtcDays(today, 1 - i));
-    const perDay = await mapBounded(daysToRead, LOGIN_READ_CONCURRENCY, (day) =>
-      readDay(this.tables.clientOf(day), partitionKey, top),
+    const perDay = await mapBounded(daysToRead, LOGIN_READ_CONCURRENCY, async (day) =>
+      newestFirst(
+        await Promise.all(
+          this.spread.all.map((tables) => readDay(tables.clientOf(day), partitionKey, top)),
+        ),
+        (attempt) => attempt.attemptId,
+      ),
     );
     return perDay.flat().slice(0, top);
   }
@@ -192,18 +205,7 @@ export class LoginAttempts {
         const position = { nextPartitionKey: utcDayStamp(day), nextRowKey: after };
         return { items, continuationToken: encodeContinuationToken(scope, position) };
       }
-      let page;
-      try {
-        page = await readPartitionPage(
-          this.tables.clientOf(day),
-          partitionKey,
-          after,
-          pageSize - items.length,
-        );
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
-        page = { entities: [], more: false };
-      }
+      const page = await this.readMerged(day, partitionKey, after, pageSize - items.length);
       for (const entity of page.entities) {
         const attempt = toAttempt(entity);
         if (attempt) items.push(attempt);
@@ -218,6 +220,39 @@ export class LoginAttempts {
     return { items, continuationToken: null };
   }
 
+  /**
+   * One page of a user's attempts of one day, newest first, merged over every account's table of
+   * that day: each account is read from the same position (RowKeys are unique across accounts, so
+   * the position is an attempt's key, whichever account holds it).
+   */
+  private async readMerged(
+    day: Date,
+    partitionKey: string,
+    after: string | undefined,
+    pageSize: number,
+  ): ReturnType<typeof readPartitionPage> {
+    const pages = await Promise.all(
+      this.spread.all.map(async (tables) => {
+        try {
+          return await readPartitionPage(tables.clientOf(day), partitionKey, after, pageSize);
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error;
+          return { entities: [], more: false } as Awaited<ReturnType<typeof readPartitionPage>>;
+        }
+      }),
+    );
+    if (pages.length === 1) return pages[0]!;
+    const merged = newestFirst(
+      pages.map((page) => page.entities),
+      (entity) => String(entity.rowKey),
+    );
+    // Past the page: another account may hold attempts between the last one kept and its own.
+    return {
+      entities: merged.slice(0, pageSize),
+      more: merged.length > pageSize || pages.some((page) => page.more),
+    };
+  }
+
   private recentArguments(days: number, size: number, target: string): void {
     if (!Number.isInteger(days) || days < 1 || days > this.retentionDays) {
       throw wholeNumberOutOfRange('query.days', `the retention of ${this.retentionDays} days`);
@@ -226,6 +261,18 @@ export class LoginAttempts {
       throw wholeNumberOutOfRange(target, MAX_LOGIN_TOP);
     }
   }
+}
+
+/** Which account's day tables a user's attempts go to, and every account's (readers merge them). */
+export interface LoginTablesByUser {
+  all: readonly LoginDayTables[];
+  forUser(userId: string): LoginDayTables;
+}
+
+/** Lists of items that are each newest first (ascending RowKey), merged the same way. */
+function newestFirst<T>(lists: readonly T[][], keyOf: (item: T) => string): T[] {
+  if (lists.length === 1) return lists[0]!;
+  return lists.flat().sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
 }
 
 /** A page of attempts, newest first; `continuationToken` is `null` after the oldest. */

@@ -19,6 +19,7 @@ import { decodeQueueMessage } from '../storage/queue';
 import {
   appendToHour,
   type HourAppendResult,
+  type HourContainer,
   type HourPart,
   type LogBlobLimits,
 } from './hourWriter';
@@ -63,8 +64,7 @@ export interface LogDrainResult extends FlushResult {
 }
 
 const HOUR_MS = 3_600_000;
-/** Hours written in parallel by one flush. */
-const HOUR_CONCURRENCY = 4;
+const HOUR_CONCURRENCY = 4; // hours written in parallel by one flush
 interface HourGroup {
   source: string;
   hourStart: Date;
@@ -86,6 +86,7 @@ export async function flushLogMessages(
   limits: LogBlobLimits,
   clock: () => number = Date.now,
   ledgers: TagLedgers = new TagLedgers(),
+  hourContainer: HourContainer = () => container,
 ): Promise<FlushResult> {
   const groups = new Map<string, HourGroup>();
   const seenTags = new Set<string>();
@@ -127,7 +128,7 @@ export async function flushLogMessages(
   const list = [...groups.values()];
   const outcomes = await mapSettled(list, HOUR_CONCURRENCY, (group) =>
     appendToHour(
-      container,
+      hourContainer(group.source, group.hourStart),
       group.source,
       group.hourStart,
       [...group.parts.values()],
@@ -159,7 +160,9 @@ export async function flushLogMessages(
 
 /** Options of {@link drainAndFlush}. */
 export interface LogDrainOptions {
+  /** The logs container (staging blobs; hour blobs too unless `hourContainer` says otherwise). */
   container: ContainerClient;
+  hourContainer?: HourContainer;
   queue: QueueClient;
   limits: LogBlobLimits;
   /** The message the trigger delivered, if any: flushed in the first round, acknowledged by the host. */
@@ -197,7 +200,7 @@ const DELETE_CONCURRENCY = 64;
  * are reported in the result instead, so the caller decides whether its trigger message failed.
  */
 export async function drainAndFlush(options: LogDrainOptions): Promise<LogDrainResult> {
-  const { container, queue, limits, trigger, maxMessages } = options;
+  const { container, queue, limits, trigger, maxMessages, ledgers, hourContainer } = options;
   const maxFlushes = options.maxFlushes ?? 1;
   const visibilitySeconds = options.visibilitySeconds ?? DRAIN_VISIBILITY_SECONDS;
   const clock = options.clock ?? Date.now;
@@ -247,7 +250,8 @@ export async function drainAndFlush(options: LogDrainOptions): Promise<LogDrainR
       if (delivered.length === 0) break;
       const pending = delivered.flatMap((d) => d.parts);
 
-      const result = await flushLogMessages(container, pending, limits, clock, options.ledgers);
+      const flush = [container, pending, limits, clock, ledgers, hourContainer] as const;
+      const result = await flushLogMessages(...flush);
       total.flushes++;
       total.flushed.push(...result.flushed);
       total.failed.push(...result.failed);

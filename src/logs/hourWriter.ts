@@ -43,6 +43,12 @@ import type { LedgerFacts, TagLedgers } from './tagLedger';
 
 export type { HourPart } from './hourBlock';
 
+/**
+ * The container an hour's blobs are written to: the logs container of the account that rendezvous
+ * hashing of the hour picks when data is spread over several accounts (docs/accounts.md).
+ */
+export type HourContainer = (source: string, hourStart: Date) => ContainerClient;
+
 /** When a log blob is closed and the next `NNNNNN` started. */
 export interface LogBlobLimits {
   maxBlobBytes: number;

@@ -9,7 +9,6 @@
  * request or byte budget — then with a token, even if the page is short or empty — so no window
  * is too large to read and no request does unbounded work.
  */
-import type { ContainerClient } from '@azure/storage-blob';
 import { wholeNumberOutOfRange } from '../errors';
 import { invalidQuerySource, reversedTimeWindow } from './logErrors';
 import { isLogSource, logHourPrefix } from '../storage/keys';
@@ -28,6 +27,7 @@ import {
   blocksOfHour,
   downloadRange,
   wantedLinesByBlock,
+  type LogContainers,
   type LogQueryStats,
   type Match,
 } from './queryReads';
@@ -115,7 +115,7 @@ export function hourPrefixesOf(source: string, from: Date, to: Date): string[] {
  * @throws {DomainError} for storage faults left after the SDK's retries.
  */
 export async function queryLogPage(
-  container: ContainerClient,
+  container: LogContainers,
   query: LogQuery,
   options: LogPageOptions = {},
 ): Promise<LogPage> {

@@ -31,6 +31,13 @@ export interface LogCursor {
 
 const HOUR_MS = 3_600_000;
 
+/**
+ * With data spread over several accounts, a query reads every account's logs container: the
+ * blobs of account `k` (in the accounts' order) take sequences from `k × SEQUENCE_SPAN` in the
+ * query's keys, so keys stay unique and ordered (`NNNNNN` stays below the span).
+ */
+export const SEQUENCE_SPAN = 1_000_000;
+
 /** Orders entry keys: time, then blob, then offset. */
 export function compareCursors(a: LogCursor, b: LogCursor): number {
   return a.atMs - b.atMs || a.sequence - b.sequence || a.offset - b.offset;
@@ -56,13 +63,15 @@ export function logQueryScope(scope: LogCursorScope): string {
 
 /** The token that resumes `scope` at `cursor`. */
 export function encodeLogCursor(scope: LogCursorScope, cursor: LogCursor): string {
+  // A blob of account k > 0 of a spread query (queryReads.ts) says its account after the time.
+  const account = Math.floor(cursor.sequence / SEQUENCE_SPAN);
   return encodeContinuationToken(logQueryScope(scope), {
     nextPartitionKey: logBlobName(
       scope.source,
       new Date(Math.floor(cursor.atMs / HOUR_MS) * HOUR_MS),
-      cursor.sequence,
+      cursor.sequence % SEQUENCE_SPAN,
     ),
-    nextRowKey: `${cursor.offset}@${cursor.atMs}`,
+    nextRowKey: `${cursor.offset}@${cursor.atMs}${account > 0 ? `~${account}` : ''}`,
   });
 }
 
@@ -75,10 +84,12 @@ export function encodeLogCursor(scope: LogCursorScope, cursor: LogCursor): strin
 export function decodeLogCursor(scope: LogCursorScope, token: string): LogCursor {
   const position = decodeContinuationToken(logQueryScope(scope), token);
   const blob = parseLogBlobName(position.nextPartitionKey);
-  const match = /^(0|[1-9]\d{0,15})@(-?(?:0|[1-9]\d{0,15}))$/.exec(position.nextRowKey ?? '');
+  const match = /^(0|[1-9]\d{0,15})@(-?(?:0|[1-9]\d{0,15}))(?:~([1-9]\d{0,2}))?$/.exec(
+    position.nextRowKey ?? '',
+  );
   const cursor = match && {
     atMs: Number(match[2]),
-    sequence: blob?.sequence ?? -1,
+    sequence: blob ? Number(match[3] ?? 0) * SEQUENCE_SPAN + blob.sequence : -1,
     offset: Number(match[1]),
   };
   if (

@@ -9,7 +9,7 @@ import { mapBounded } from '../storage/parallel';
 import { levelBit, levelMask, LOG_LEVELS } from './levels';
 import { readLineHeader, type LineHeader } from './lineFormat';
 import { parseLogBlobMetadata } from './metadata';
-import type { LogCursor } from './queryCursor';
+import { SEQUENCE_SPAN, type LogCursor } from './queryCursor';
 import { blocksOfBlob, type BlobRange, type HourBlock } from './querySlice';
 
 /** What one page read, for tests and benchmarks. */
@@ -33,6 +33,13 @@ export interface Match {
 
 const HOUR_MS = 3_600_000;
 const READ_CONCURRENCY = 4;
+
+/** The logs container of one account, or every account's in order. */
+export type LogContainers = ContainerClient | readonly ContainerClient[];
+
+function containersOf(containers: LogContainers): readonly ContainerClient[] {
+  return Array.isArray(containers) ? containers : [containers as ContainerClient];
+}
 const ALL_LEVELS = levelMask(LOG_LEVELS);
 
 /**
@@ -40,7 +47,25 @@ const ALL_LEVELS = levelMask(LOG_LEVELS);
  * listing of the hour prefix, then one Get Block List per blob its metadata does not rule out.
  */
 export async function blocksOfHour(
+  containers: LogContainers,
+  source: string,
+  hourStart: number,
+  fromMs: number,
+  limitMs: number,
+  context: { wanted: number; stats: LogQueryStats },
+): Promise<HourBlock[]> {
+  const perAccount = await Promise.all(
+    containersOf(containers).map((container, index) =>
+      blocksOfHourIn(container, index * SEQUENCE_SPAN, source, hourStart, fromMs, limitMs, context),
+    ),
+  );
+  return perAccount.flat();
+}
+
+/** {@link blocksOfHour} in one account's container, sequences offset by `base`. */
+async function blocksOfHourIn(
   container: ContainerClient,
+  base: number,
   source: string,
   hourStart: number,
   fromMs: number,
@@ -72,7 +97,7 @@ export async function blocksOfHour(
     // A blob written in one Put Blob has no block list: one block of its whole length.
     const list =
       committed ?? (blob.contentLength > 0 ? [{ name: '', size: blob.contentLength }] : []);
-    return blocksOfBlob(blob.sequence, hourStart, list, blob.fallback);
+    return blocksOfBlob(base + blob.sequence, hourStart, list, blob.fallback);
   });
   return perBlob
     .flat()
@@ -130,14 +155,16 @@ async function committedBlocks(
 }
 
 export async function downloadRange(
-  container: ContainerClient,
+  containers: LogContainers,
   source: string,
   hourStart: number,
   range: BlobRange,
   stats: LogQueryStats,
 ): Promise<Buffer> {
   stats.downloads++;
-  const name = logBlobName(source, new Date(hourStart), range.sequence);
+  const container = containersOf(containers)[Math.floor(range.sequence / SEQUENCE_SPAN)];
+  const name = logBlobName(source, new Date(hourStart), range.sequence % SEQUENCE_SPAN);
+  if (!container) return Buffer.alloc(0);
   return withStorageErrors(async () => {
     let response;
     try {

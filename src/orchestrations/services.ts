@@ -17,6 +17,11 @@ export interface OrchestrationServices {
   archive: TableClient;
   /** The photos container (a move copies the photo blob to the target department's name). */
   photos: ContainerClient;
+  /**
+   * With departments held by different accounts (docs/accounts.md): the photos container a move
+   * between `departments` uses, whose blob clients come from each department's own account.
+   */
+  photosFor?: (departments: readonly string[]) => Promise<ContainerClient>;
   /** The indexes outside the department partitions (`EmployeeIndex`, org-wide last names). */
   indexStores: IndexStores;
   /**

@@ -356,13 +356,39 @@ export async function copyPhotoToDepartment(
   const copyName = photoBlobName(toDepartment, employeeId, owner.version);
   const copy = photos.getBlockBlobClient(copyName);
   if (owner.department !== toDepartment) {
+    const source = photos.getBlockBlobClient(blobName);
     try {
-      const poller = await copy.beginCopyFromURL(photos.getBlockBlobClient(blobName).url);
-      await poller.pollUntilDone();
+      if (sameAccount(source.url, copy.url)) {
+        const poller = await copy.beginCopyFromURL(source.url);
+        await poller.pollUntilDone();
+      } else {
+        // The departments live in different accounts (docs/accounts.md): a copy across accounts
+        // would need a SAS on the source, so the bytes come through the app (at most 16 MiB).
+        const [bytes, properties] = await Promise.all([
+          source.downloadToBuffer(),
+          source.getProperties(),
+        ]);
+        await copy.uploadData(bytes, {
+          blobHTTPHeaders: { blobContentType: properties.contentType },
+          metadata: properties.metadata,
+        });
+      }
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw toDomainError(error);
     }
   }
   return { blobName: copyName, photoUrl: copy.url };
+}
+
+/** Whether two blob URLs are in the same account (same origin and account path on the emulator). */
+function sameAccount(a: string, b: string): boolean {
+  const account = (url: string): string => {
+    const parsed = new URL(url);
+    // The emulator names the account in the path; Azure in the host.
+    return /^(127\.|localhost$|\[::1\]$)/.test(parsed.hostname)
+      ? `${parsed.origin}/${parsed.pathname.split('/')[1]}`
+      : parsed.origin;
+  };
+  return account(a) === account(b);
 }

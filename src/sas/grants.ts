@@ -30,6 +30,11 @@ export interface BlobSasGrant extends GrantBase {
   url: string;
   container: string;
   blobName?: string;
+  /**
+   * The logs container of every account, when logs are spread over several (docs/accounts.md):
+   * each with its own URL and token; `url` and `sas` above are the home account's.
+   */
+  accounts?: { account: string; url: string; sas: string }[];
 }
 
 /** Read an employee's current photo, or upload a new version of it. */

@@ -24,8 +24,18 @@ import type {
 import type { Pipeline, PipelinePolicy } from '@azure/core-rest-pipeline';
 import { withIfMatch, type EntityCondition, type EntityKeys } from './changesetConditions';
 
-/** Most operations one entity group transaction may hold (the Table service's limit). */
-export const MAX_TRANSACTION_OPERATIONS = 100;
+/**
+ * Operations the relocation fence adds to a transaction on a department's partition when data is
+ * spread over several accounts (src/accounts/partitionFence.ts): the check of the partition's open
+ * fence row and, while a relocation copies the department, the change marker.
+ */
+export const FENCE_OPERATIONS = 2;
+
+/**
+ * Most operations the app puts in one entity group transaction: the Table service's limit of 100,
+ * less the {@link FENCE_OPERATIONS} the fence may add.
+ */
+export const MAX_TRANSACTION_OPERATIONS = 100 - FENCE_OPERATIONS;
 
 /** An ETag condition; without `etag` the operation is unconditional (`If-Match: *`). */
 export interface EtagCondition {
@@ -66,12 +76,8 @@ function conditionsPolicy(): PipelinePolicy {
     name: POLICY_NAME,
     async sendRequest(request, next) {
       const call = callConditions.getStore();
-      if (
-        call &&
-        !call.applied &&
-        request.method === 'POST' &&
-        /\/\$batch(\?|$)/.test(request.url)
-      ) {
+      // Every $batch of the call: the relocation fence re-sends a transaction it had refused.
+      if (call && request.method === 'POST' && /\/\$batch(\?|$)/.test(request.url)) {
         const body = bodyText(request.body);
         if (body === undefined) {
           throw new Error(
@@ -88,6 +94,30 @@ function conditionsPolicy(): PipelinePolicy {
       return next(request);
     },
   };
+}
+
+/**
+ * Runs `work` outside the conditions of the transaction call it is made from: the relocation fence
+ * reads and writes its own rows in the middle of a caller's transaction call, and the caller's
+ * conditions must not be placed on those requests.
+ */
+export function withoutCallConditions<T>(work: () => T): T {
+  return callConditions.exit(work);
+}
+
+/** The failing operation's index from a transaction error message (`"2:..."`), if it says. */
+export function failedOperationIndex(error: unknown): number | undefined {
+  const message = (error as { message?: unknown } | null)?.message;
+  const match = typeof message === 'string' ? /^(\d+):/.exec(message) : null;
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * Equips a pipeline with the conditions policy (idempotent): a client that stands in for several
+ * (src/accounts/routedTable.ts) equips the one a transaction is sent through.
+ */
+export function equipConditions(pipeline: Pipeline): void {
+  equip(pipeline);
 }
 
 function equip(pipeline: Pipeline): void {

@@ -6,14 +6,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startAzurite } from '../../tools/azurite';
+import { dataEmulatorAccount, startAzurite } from '../../tools/azurite';
 
 export const STATE_FILE = path.join(os.tmpdir(), `table-patterns-jest-${process.pid}.json`);
 
 export default async function globalSetup(): Promise<void> {
-  const azurite = await startAzurite();
+  // The home account, and two data accounts of their own (each its own process and ports) for
+  // the tests that spread data over accounts (docs/accounts.md): they set DATA_ACCOUNTS to
+  // TEST_DATA1,TEST_DATA2 themselves; every other test runs on the home account alone.
+  const [azurite, data1, data2] = await Promise.all([
+    startAzurite(),
+    startAzurite({ account: dataEmulatorAccount(1) }),
+    startAzurite({ account: dataEmulatorAccount(2) }),
+  ]);
   process.env.AzureWebJobsStorage = azurite.connectionString;
   process.env.TEST_AZURITE_PORTS = JSON.stringify(azurite.ports);
-  (globalThis as { __AZURITE__?: typeof azurite }).__AZURITE__ = azurite;
-  fs.writeFileSync(STATE_FILE, JSON.stringify({ pid: azurite.process.pid }));
+  process.env.TEST_DATA1 = data1.connectionString;
+  process.env.TEST_DATA2 = data2.connectionString;
+  (globalThis as { __AZURITE__?: (typeof azurite)[] }).__AZURITE__ = [azurite, data1, data2];
+  fs.writeFileSync(
+    STATE_FILE,
+    JSON.stringify({ pids: [azurite, data1, data2].map((a) => a.process.pid) }),
+  );
 }

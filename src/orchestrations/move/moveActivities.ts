@@ -29,8 +29,12 @@ export function copyToTargetActivity(
   services: OrchestrationServices,
   move: CopyInput,
 ): Promise<CopyResult | Refusal> {
-  return refuseOnPermanentError(() =>
-    copyEmployeeToTarget(services.directory, services.photos, move),
+  return refuseOnPermanentError(async () =>
+    copyEmployeeToTarget(
+      services.directory,
+      (await services.photosFor?.([move.department, move.toDepartment])) ?? services.photos,
+      move,
+    ),
   );
 }
 

@@ -17,6 +17,7 @@ import {
   nextEmployeeId,
   parseLastNameRowKey,
 } from './employees';
+import { isFenceRowKey } from './placement';
 
 /** PartitionKey of the by-id index of one department: `empid_Sales`. */
 export function idIndexPartitionKey(department: string): string {
@@ -70,9 +71,12 @@ export function idIndexRowKey(employeeId: string): string {
  */
 export const INDEX_FENCE_ROW_KEY = '~fence';
 
-/** True for the RowKey of an index partition's drain fence ({@link INDEX_FENCE_ROW_KEY}). */
+/**
+ * True for the RowKey of a row of an index partition that is no entry: its drain fence ({@link
+ * INDEX_FENCE_ROW_KEY}) or a relocation fence row (placement.ts, `isFenceRowKey`).
+ */
 export function isIndexFenceRowKey(rowKey: string): boolean {
-  return rowKey === INDEX_FENCE_ROW_KEY;
+  return rowKey === INDEX_FENCE_ROW_KEY || isFenceRowKey(rowKey);
 }
 
 /**

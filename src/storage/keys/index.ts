@@ -65,3 +65,4 @@ export { foreignContinuationToken } from './keyErrors';
 export * from './outbox';
 export * from './archive';
 export * from './operations';
+export * from './placement';

@@ -103,3 +103,10 @@ export function invalidTimerName(timerName: string): ValidationError {
 export function invalidCountShard(shard: number, shards: number): RangeError {
   return new RangeError(`Count shard ${shard} is invalid: use 0-${shards - 1}.`);
 }
+
+/** A fence version or change-marker id this code never writes (a bug, not input). */
+export function invalidFenceVersion(value: number | string): RangeError {
+  return new RangeError(
+    `Fence ${typeof value === 'number' ? 'version' : 'marker id'} ${String(value)} is invalid: versions are whole numbers up to 10 digits, ids 32 hex digits.`,
+  );
+}

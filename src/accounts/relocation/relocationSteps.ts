@@ -1,0 +1,268 @@
+/**
+ * The steps of relocating a department online (docs/accounts.md "Relocating a department"), each
+ * bounded and idempotent, for the Durable orchestration (src/orchestrations/relocation/):
+ *
+ * 1. {@link startRelocation}: the placement goes from `stable` at version v to `copying` at v+1
+ *    (conditional on its ETag: one relocation at a time).
+ * 2. {@link copyChunk}, until done: the department's partitions are brought to v+1 (writers then
+ *    record what they touch: change markers), then copied page by page, then its photos.
+ * 3. {@link freezeDepartment}: `frozen` at v+2; every partition closes (writes get 503 `Relocating`).
+ * 4. {@link syncChunk}, until done: the keys the markers name are copied again, exactly as they are.
+ * 5. {@link switchDepartment}: the target's partitions open at v+3 and the placement names the
+ *    target (`stable` at v+3) — the orchestration waits a placement cache period after the freeze
+ *    first, so no process still trusts an older placement.
+ * 6. {@link deleteChunk}, until done (after another cache period, for reads in flight): the
+ *    source's rows and photos go; each partition keeps only its closed fence epoch (a tombstone).
+ */
+import { advanceFence } from '../fenceEpoch';
+import {
+  alreadyThere,
+  departmentNotPlaced,
+  relocationLost,
+  relocationRunning,
+} from '../accountErrors';
+import type { StorageAccount } from '../accounts';
+import { registeredTables, type DepartmentTables } from '../departmentData';
+import type { DepartmentPlacement, Placement } from '../placement';
+import {
+  copyBlobs,
+  photoUrlRewrite,
+  readBlobPage,
+  readRowPage,
+  relocationSources,
+  targetRow,
+  upsertRows,
+} from './relocationRows';
+import {
+  employeePartitionKey,
+  parsePartitionRegistryRowKey,
+  partitionRegistryRowKeyRange,
+} from '../../storage/keys';
+import { readWholeRange } from '../../storage/rangePages';
+import { mapBounded } from '../../storage/parallel';
+
+/** What the steps work with. */
+export interface RelocationDeps {
+  placement: Placement;
+  tables: DepartmentTables;
+  /** The photos container's name (the same in every account). */
+  photosContainer: string;
+  /** Rows one chunk reads at most (photos: a tenth, at most 50). */
+  chunkRows: number;
+}
+
+/** Which relocation, from where to where; `version` is the copying version (v+1). */
+export interface RelocationPlan {
+  department: string;
+  relocation: string;
+  from: string;
+  to: string;
+  version: number;
+}
+
+/** Where a walk over the sources resumes. */
+export interface RelocationCursor {
+  source: number;
+  token?: string;
+  /** Copying: the fences of the fixed partitions and registered ones are up (step 2's first part). */
+  fenced?: boolean;
+}
+
+/** One chunk's outcome: the next cursor (`undefined` when done) and rows handled. */
+export interface ChunkResult {
+  next: RelocationCursor | undefined;
+  rows: number;
+}
+
+/** An account of the relocation by name. */
+export function account(deps: RelocationDeps, name: string): StorageAccount {
+  return deps.placement.accounts.require(name);
+}
+
+/**
+ * Claims the department for a relocation to `to`: `stable` → `copying` at the next version.
+ *
+ * @throws {ValidationError} `UnknownAccount`.
+ * @throws {NotFoundError} `DepartmentNotFound` for a department that has no placement (no data).
+ * @throws {ConflictError} `AlreadyThere`, `RelocationRunning`.
+ */
+export async function startRelocation(
+  deps: RelocationDeps,
+  department: string,
+  to: string,
+  relocation: string,
+): Promise<RelocationPlan> {
+  account(deps, to);
+  const current = await deps.placement.ofDepartment(department, { fresh: true });
+  if (!current.stored) throw departmentNotPlaced(department);
+  if (current.phase !== 'stable') {
+    throw relocationRunning(department, current.relocation ?? 'unknown');
+  }
+  if (current.account === to) throw alreadyThere(department, to);
+  const claimed = await deps.placement.change(current, {
+    account: current.account,
+    version: current.version + 1,
+    phase: 'copying',
+    target: to,
+    relocation,
+  });
+  if (!claimed) {
+    const now = await deps.placement.ofDepartment(department, { fresh: true });
+    throw relocationRunning(department, now.relocation ?? 'unknown');
+  }
+  return { department, relocation, from: current.account, to, version: claimed.version };
+}
+
+/**
+ * The placement as this relocation left it: still its own (copying, frozen), or switched by it.
+ *
+ * @throws {ConflictError} `RelocationLost` when anything else changed the placement.
+ */
+export async function ownPlacement(
+  deps: RelocationDeps,
+  plan: RelocationPlan,
+): Promise<DepartmentPlacement> {
+  const placement = await deps.placement.ofDepartment(plan.department, { fresh: true });
+  const ours = placement.relocation === plan.relocation;
+  const switched = placement.account === plan.to && placement.version >= plan.version + 2;
+  if (!ours && !switched) throw relocationLost(plan.department, plan.relocation);
+  return placement;
+}
+
+/**
+ * Brings the department's partitions in the source to the copying version (so every later write
+ * records its keys), the fixed ones and every registered per-employee partition.
+ */
+async function fenceForCopying(deps: RelocationDeps, plan: RelocationPlan): Promise<void> {
+  const source = account(deps, plan.from).clients;
+  const open = { version: plan.version, open: true };
+  for (const s of relocationSources(deps.tables, plan.department)) {
+    if (s.kind !== 'partition') continue;
+    await advanceFence(source.table(s.table), s.partitionKey, open, plan.department);
+  }
+  const registry = await readWholeRange(source.table(deps.tables.employees), {
+    partitionKey: plan.department,
+    ...partitionRegistryRowKeyRange(),
+  });
+  const tables = registeredTables(deps.tables);
+  await mapBounded(registry, 8, async (row) => {
+    const entry = parsePartitionRegistryRowKey(row.rowKey);
+    if (!entry) return;
+    const partitionKey = employeePartitionKey(plan.department, entry.employeeId);
+    await advanceFence(source.table(tables[entry.table]), partitionKey, open, plan.department);
+  });
+}
+
+/**
+ * Copies one bounded chunk of the department to the target (step 2).
+ *
+ * @throws {DomainError} for storage faults (the activity is retried; copying again is harmless).
+ */
+export async function copyChunk(
+  deps: RelocationDeps,
+  plan: RelocationPlan,
+  cursor: RelocationCursor = { source: 0 },
+): Promise<ChunkResult> {
+  await ownPlacement(deps, plan);
+  if (!cursor.fenced) {
+    await fenceForCopying(deps, plan);
+    return { next: { source: 0, fenced: true }, rows: 0 };
+  }
+  const from = account(deps, plan.from).clients;
+  const to = account(deps, plan.to).clients;
+  const sources = relocationSources(deps.tables, plan.department);
+  const source = sources[cursor.source];
+  if (!source) return { next: undefined, rows: 0 };
+  const after = (token: string | undefined): RelocationCursor =>
+    token === undefined
+      ? { source: cursor.source + 1, fenced: true }
+      : { source: cursor.source, token, fenced: true };
+  if (source.kind === 'photos') {
+    const max = Math.min(50, Math.max(1, Math.floor(deps.chunkRows / 10)));
+    const page = await readBlobPage(
+      from.container(deps.photosContainer),
+      plan.department,
+      cursor.token,
+      max,
+    );
+    const copied = await copyBlobs(
+      from.container(deps.photosContainer),
+      to.container(deps.photosContainer),
+      page.names,
+    );
+    return { next: page.next === undefined ? undefined : after(page.next), rows: copied };
+  }
+  const page = await readRowPage(
+    from.table(source.table),
+    source,
+    plan.department,
+    cursor.token,
+    deps.chunkRows,
+  );
+  const rewrite = photoUrlRewrite(
+    from.container(deps.photosContainer),
+    to.container(deps.photosContainer),
+  );
+  await upsertRows(
+    to.table(source.table),
+    page.rows.map((row) => targetRow(row, rewrite)),
+  );
+  return { next: after(page.next), rows: page.rows.length };
+}
+
+/**
+ * Freezes the department (step 3): `frozen` at v+2, then every fixed partition closed; the
+ * per-employee partitions written while copying close in {@link syncChunk}.
+ *
+ * @returns when the freeze took effect (ms since the epoch), for the cache wait.
+ * @throws {Error} `RelocationLost` when another change took over the placement.
+ */
+export async function freezeDepartment(
+  deps: RelocationDeps,
+  plan: RelocationPlan,
+): Promise<DepartmentPlacement> {
+  let placement = await ownPlacement(deps, plan);
+  if (placement.phase === 'copying' && placement.version === plan.version) {
+    const frozen = await deps.placement.change(placement, {
+      account: plan.from,
+      version: plan.version + 1,
+      phase: 'frozen',
+      target: plan.to,
+      relocation: plan.relocation,
+    });
+    placement = frozen ?? (await ownPlacement(deps, plan));
+  }
+  const source = account(deps, plan.from).clients;
+  const closed = { version: plan.version + 1, open: false };
+  for (const s of relocationSources(deps.tables, plan.department)) {
+    if (s.kind !== 'partition') continue;
+    await advanceFence(source.table(s.table), s.partitionKey, closed, plan.department);
+  }
+  return placement;
+}
+
+/**
+ * Switches the department to the target (step 5): its fixed partitions there open at v+3, then
+ * the placement names the target. Idempotent: a relocation already switched is left as it is.
+ *
+ * @throws {ConflictError} `RelocationLost` when another change took over the placement.
+ */
+export async function switchDepartment(
+  deps: RelocationDeps,
+  plan: RelocationPlan,
+): Promise<DepartmentPlacement> {
+  const placement = await ownPlacement(deps, plan);
+  if (placement.account === plan.to) return placement;
+  const target = account(deps, plan.to).clients;
+  const open = { version: plan.version + 2, open: true };
+  for (const s of relocationSources(deps.tables, plan.department)) {
+    if (s.kind !== 'partition') continue;
+    await advanceFence(target.table(s.table), s.partitionKey, open, plan.department);
+  }
+  const switched = await deps.placement.change(placement, {
+    account: plan.to,
+    version: plan.version + 2,
+    phase: 'stable',
+  });
+  return switched ?? ownPlacement(deps, plan);
+}

@@ -1,0 +1,125 @@
+/** Step 4 of a relocation (relocationSteps.ts): the last sync of what writes touched while copying. */
+import type { TableClient } from '@azure/data-tables';
+import { advanceFence } from '../fenceEpoch';
+import { registeredTables } from '../departmentData';
+import { readChangeMarkerKeys } from '../partitionFence';
+import { PHOTO_BLOB_PROPERTY } from '../../photos/photoLocator';
+import type { StoredEntity } from '../../storage/entities';
+import { isNotFound, withStorageErrors } from '../../storage/errors';
+import { rowKeyRangeFilter } from '../../storage/filters';
+import {
+  employeePartitionKey,
+  fenceChangeRowKeyRange,
+  parsePartitionRegistryRowKey,
+} from '../../storage/keys';
+import { readWholeRange } from '../../storage/rangePages';
+import { copyBlobs, photoUrlRewrite, relocationSources, syncRows } from './relocationRows';
+import {
+  account,
+  ownPlacement,
+  type ChunkResult,
+  type RelocationCursor,
+  type RelocationDeps,
+  type RelocationPlan,
+} from './relocationSteps';
+
+/** Change markers one sync chunk handles at most (each names the keys of one transaction). */
+const MARKERS_PER_CHUNK = 20;
+
+/** One page of a partition's change markers of `version`. */
+async function readMarkerPage(
+  client: TableClient,
+  partitionKey: string,
+  version: number,
+  token: string | undefined,
+  max: number,
+): Promise<{ markers: StoredEntity[]; next: string | undefined }> {
+  return withStorageErrors(async () => {
+    let page;
+    try {
+      page = await client
+        .listEntities<Record<string, unknown>>({
+          queryOptions: {
+            filter: rowKeyRangeFilter(partitionKey, fenceChangeRowKeyRange(version)),
+          },
+        })
+        .byPage({ maxPageSize: max, continuationToken: token })
+        .next();
+    } catch (error) {
+      if (isNotFound(error)) return { markers: [], next: undefined };
+      throw error;
+    }
+    if (page.done) return { markers: [], next: undefined };
+    return {
+      markers: page.value as StoredEntity[],
+      next: page.value.continuationToken ?? undefined,
+    };
+  });
+}
+
+/**
+ * Copies again, exactly, what the writes made while copying touched (step 4), one page of one
+ * fixed partition's change markers per call; a registry key in the department partition's markers
+ * names a per-employee partition written meanwhile, which is closed and synced on the spot.
+ *
+ * @throws {DomainError} for storage faults (the activity is retried; syncing again is harmless).
+ */
+export async function syncChunk(
+  deps: RelocationDeps,
+  plan: RelocationPlan,
+  cursor: RelocationCursor = { source: 0 },
+): Promise<ChunkResult> {
+  await ownPlacement(deps, plan);
+  const from = account(deps, plan.from).clients;
+  const to = account(deps, plan.to).clients;
+  const fixed = relocationSources(deps.tables, plan.department).filter(
+    (s): s is Extract<typeof s, { kind: 'partition' }> => s.kind === 'partition',
+  );
+  const source = fixed[cursor.source];
+  if (!source) return { next: undefined, rows: 0 };
+  const photos = {
+    from: from.container(deps.photosContainer),
+    to: to.container(deps.photosContainer),
+  };
+  const rewrite = photoUrlRewrite(photos.from, photos.to);
+  const sync = async (table: string, partitionKey: string, keys: string[]): Promise<number> => {
+    const rows = await syncRows(from.table(table), to.table(table), partitionKey, keys, rewrite);
+    const blobs = rows
+      .map((row) => row[PHOTO_BLOB_PROPERTY])
+      .filter((name): name is string => typeof name === 'string' && name !== '');
+    await copyBlobs(photos.from, photos.to, blobs);
+    return keys.length;
+  };
+  const page = await readMarkerPage(
+    from.table(source.table),
+    source.partitionKey,
+    plan.version,
+    cursor.token,
+    MARKERS_PER_CHUNK,
+  );
+  let rows = 0;
+  const tables = registeredTables(deps.tables);
+  for (const marker of page.markers) {
+    const keys = readChangeMarkerKeys(marker);
+    rows += await sync(source.table, source.partitionKey, keys);
+    for (const key of keys) {
+      const entry = parsePartitionRegistryRowKey(key);
+      if (!entry || source.table !== deps.tables.employees) continue;
+      // A per-employee partition written while copying: close it, then sync what it names.
+      const table = tables[entry.table];
+      const partitionKey = employeePartitionKey(plan.department, entry.employeeId);
+      const closed = { version: plan.version + 1, open: false };
+      await advanceFence(from.table(table), partitionKey, closed, plan.department);
+      const markers = await readWholeRange(from.table(table), {
+        partitionKey,
+        ...fenceChangeRowKeyRange(plan.version),
+      });
+      rows += await sync(table, partitionKey, markers.flatMap(readChangeMarkerKeys));
+    }
+  }
+  const next: RelocationCursor =
+    page.next === undefined
+      ? { source: cursor.source + 1 }
+      : { source: cursor.source, token: page.next };
+  return { next: fixed[next.source] ? next : undefined, rows };
+}

@@ -1,0 +1,34 @@
+/**
+ * The photos container for a move between departments held by different accounts: blob clients
+ * come from the container of the account that holds the department their name starts with
+ * (`Sales/000223/<version>`), so the move's copy reads one account and writes the other.
+ */
+import type { ContainerClient } from '@azure/storage-blob';
+import { parsePhotoBlobName } from '../storage/keys';
+
+/**
+ * A container stand-in that routes blob clients by the department in the blob's name.
+ *
+ * @param byDepartment - the container of each department involved (resolved beforehand).
+ * @param fallback - for any other name.
+ */
+export function routedPhotoContainer(
+  byDepartment: ReadonlyMap<string, ContainerClient>,
+  fallback: ContainerClient,
+): ContainerClient {
+  const containerOf = (blobName: string): ContainerClient =>
+    byDepartment.get(parsePhotoBlobName(blobName)?.department ?? '') ?? fallback;
+  const overrides = {
+    getBlockBlobClient: (blobName: string) => containerOf(blobName).getBlockBlobClient(blobName),
+    getBlobClient: (blobName: string) => containerOf(blobName).getBlobClient(blobName),
+  };
+  return new Proxy(fallback, {
+    get(container, property, receiver) {
+      if (Object.prototype.hasOwnProperty.call(overrides, property)) {
+        return overrides[property as keyof typeof overrides];
+      }
+      const value: unknown = Reflect.get(container, property, receiver);
+      return typeof value === 'function' ? value.bind(container) : value;
+    },
+  });
+}

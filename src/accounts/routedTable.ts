@@ -1,0 +1,163 @@
+/**
+ * One `TableClient` for a table that exists in every account (`Employees`, `EmployeeIndex`, ...):
+ * each call goes to the account that holds the partition it names — a department's partitions
+ * where its placement says, the department listing and anything else to home — through that
+ * account's fenced client (partitionFence.ts). So the directory, the index drains, the archive
+ * worker and the orchestrations work unchanged over several accounts.
+ *
+ * A query names its partition first (`PartitionKey eq '…' and …`, as every query of the app's
+ * does); a query across partitions (the outbox sweep's discovery) reads every account in turn.
+ * Creating the table creates it in every account.
+ */
+import type {
+  ListTableEntitiesOptions,
+  TableClient,
+  TableEntity,
+  TableEntityResult,
+  TableEntityResultPage,
+  TransactionAction,
+} from '@azure/data-tables';
+import { equipConditions } from '../storage/entityGroupTransaction';
+import { parseDrainLeasePartitionKey } from '../storage/keys';
+import type { StorageAccount } from './accounts';
+import { departmentPartitionOf, type DepartmentTables } from './departmentData';
+import type { Placement } from './placement';
+
+/** What a routed table needs. */
+export interface RoutedTableOptions {
+  tableName: string;
+  tables: DepartmentTables;
+  placement: Placement;
+  /** The client of `tableName` in one account (fenced when data is spread). */
+  clientOf: (account: StorageAccount) => TableClient;
+}
+
+/** What `TableClient.listEntities<T>` returns. */
+interface Paged<T extends object> extends AsyncIterableIterator<TableEntityResult<T>> {
+  byPage(settings?: PageSettings): AsyncIterableIterator<TableEntityResultPage<T>>;
+}
+type PageSettings = Parameters<ReturnType<TableClient['listEntities']>['byPage']>[0];
+
+/** The partition a query filter pins (`PartitionKey eq '…'` at its start), if any. */
+export function pinnedPartition(filter: string | undefined): string | undefined {
+  const match = filter === undefined ? null : /^\s*PartitionKey eq '((?:[^']|'')*)'/.exec(filter);
+  return match ? match[1]!.replace(/''/g, "'") : undefined;
+}
+
+/** A paged iterator whose source is found on first use. */
+function lazyPaged<T extends object>(source: () => Promise<Paged<T>[]>): Paged<T> {
+  let entities: AsyncIterator<TableEntityResult<T>> | undefined;
+  async function* all(): AsyncGenerator<TableEntityResult<T>> {
+    for (const paged of await source()) yield* paged;
+  }
+  return {
+    next: () => (entities ??= all()).next(),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    byPage(settings?: PageSettings) {
+      async function* pages(): AsyncGenerator<TableEntityResultPage<T>> {
+        for (const paged of await source()) {
+          yield* paged.byPage(settings) as AsyncIterableIterator<TableEntityResultPage<T>>;
+        }
+      }
+      return pages();
+    },
+  };
+}
+
+/** See the file comment. */
+export function routedTable(options: RoutedTableOptions): TableClient {
+  const { placement, tableName } = options;
+  const home = options.clientOf(placement.accounts.home);
+
+  const departmentOf = (partitionKey: string): string | undefined =>
+    departmentPartitionOf(options.tables, tableName, partitionKey)?.department ??
+    parseDrainLeasePartitionKey(partitionKey);
+
+  /** The client of the account holding `partitionKey` (placing its department on a write). */
+  const route = async (partitionKey: string, write: boolean): Promise<TableClient> => {
+    const department = departmentOf(partitionKey);
+    if (department === undefined) return home;
+    const placed = await placement.ofDepartment(department, { place: write });
+    const client = options.clientOf(placement.accountOf(placed));
+    equipConditions(client.pipeline);
+    return client;
+  };
+  const everywhere = (): TableClient[] =>
+    placement.accounts.all.map((account) => options.clientOf(account));
+
+  const overrides = {
+    getEntity: async (partitionKey: string, rowKey: string, ...rest: unknown[]) => {
+      const client = await route(partitionKey, false);
+      return (client.getEntity as (...args: unknown[]) => Promise<unknown>)(
+        partitionKey,
+        rowKey,
+        ...rest,
+      );
+    },
+    listEntities: <T extends object>(list: ListTableEntitiesOptions = {}): Paged<T> => {
+      const partitionKey = pinnedPartition(list.queryOptions?.filter);
+      return lazyPaged<T>(async () =>
+        partitionKey === undefined
+          ? everywhere().map((client) => client.listEntities<T>(list) as Paged<T>)
+          : [(await route(partitionKey, false)).listEntities<T>(list) as Paged<T>],
+      );
+    },
+    createEntity: async (entity: TableEntity, ...rest: unknown[]) =>
+      (
+        (await route(entity.partitionKey, true)).createEntity as (
+          ...args: unknown[]
+        ) => Promise<unknown>
+      )(entity, ...rest),
+    upsertEntity: async (entity: TableEntity, ...rest: unknown[]) =>
+      (
+        (await route(entity.partitionKey, true)).upsertEntity as (
+          ...args: unknown[]
+        ) => Promise<unknown>
+      )(entity, ...rest),
+    updateEntity: async (entity: TableEntity, ...rest: unknown[]) =>
+      (
+        (await route(entity.partitionKey, true)).updateEntity as (
+          ...args: unknown[]
+        ) => Promise<unknown>
+      )(entity, ...rest),
+    deleteEntity: async (partitionKey: string, rowKey: string, ...rest: unknown[]) =>
+      ((await route(partitionKey, true)).deleteEntity as (...args: unknown[]) => Promise<unknown>)(
+        partitionKey,
+        rowKey,
+        ...rest,
+      ),
+    submitTransaction: async (actions: TransactionAction[], ...rest: unknown[]) => {
+      const partitionKey = actions[0]?.[1].partitionKey ?? '';
+      const client = await route(partitionKey, true);
+      return (client.submitTransaction as (...args: unknown[]) => Promise<unknown>)(
+        actions,
+        ...rest,
+      );
+    },
+    createTable: async (...args: unknown[]) => {
+      await Promise.all(
+        everywhere().map((client) =>
+          (client.createTable as (...a: unknown[]) => Promise<unknown>)(...args),
+        ),
+      );
+    },
+    deleteTable: async (...args: unknown[]) => {
+      await Promise.all(
+        everywhere().map((client) =>
+          (client.deleteTable as (...a: unknown[]) => Promise<unknown>)(...args),
+        ),
+      );
+    },
+  };
+  return new Proxy(home, {
+    get(client, property, receiver) {
+      if (Object.prototype.hasOwnProperty.call(overrides, property)) {
+        return overrides[property as keyof typeof overrides];
+      }
+      const value: unknown = Reflect.get(client, property, receiver);
+      return typeof value === 'function' ? value.bind(client) : value;
+    },
+  });
+}
