@@ -43,7 +43,13 @@ export const listDepartments = protectedRoute('listDepartments', {
   },
 });
 
-/** `GET /departments/{dept}` → the department (one point read) and its ETag. */
+/** A department as `GET` shows it: with the account holding it, for admins only. */
+const departmentView = departmentBody.extend({ account: z.string().optional() });
+
+/**
+ * `GET /departments/{dept}` → the department (one point read) and its ETag; a `DirectoryAdmin`
+ * also sees which storage account holds it (`account`, docs/accounts.md).
+ */
 export const getDepartment = protectedRoute('getDepartment', {
   route: 'departments/{dept}',
   methods: ['GET'],
@@ -51,13 +57,15 @@ export const getDepartment = protectedRoute('getDepartment', {
   schemas: {
     params: departmentRoute,
     responses: {
-      200: { description: 'The department.', body: departmentBody, headers: ETAG_HEADER },
+      200: { description: 'The department.', body: departmentView, headers: ETAG_HEADER },
     },
   },
-  handler: async (request) => {
+  handler: async (request, _context, principal) => {
     const { dept } = readParams(request, departmentRoute);
     const result = await directory().departments.get(dept);
-    return versionedJson(200, result);
+    if (!isDirectoryAdmin(principal)) return versionedJson(200, result);
+    const { account } = await services().placement().ofDepartment(dept);
+    return json(200, { ...result.value, account }, { etag: result.etag });
   },
 });
 

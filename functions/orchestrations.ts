@@ -57,7 +57,7 @@ const moveBody = z.strictObject({
 });
 
 /** What every start answers. */
-const started: RouteSchemas['responses'] = {
+export const started: RouteSchemas['responses'] = {
   202: {
     description: 'Started: poll `statusUri`.',
     body: z.strictObject({ id: z.string(), statusUri: z.string() }),
@@ -69,7 +69,7 @@ const started: RouteSchemas['responses'] = {
 };
 
 /** Seconds a client should wait before asking for the status again. */
-const RETRY_AFTER_SECONDS = '1';
+export const RETRY_AFTER_SECONDS = '1';
 
 /** `/api/orchestrations/{id}`: where the status of an instance is read. */
 export function statusUriOf(instanceId: string): string {

@@ -36,6 +36,8 @@ export interface AccountSettings {
   weights: Readonly<Record<string, number>>;
   /** How long a process trusts a department's placement it read (stable or being copied). */
   placementCacheMs: number;
+  /** Rows one relocation activity copies (or deletes) at most. */
+  relocationChunkRows: number;
 }
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
@@ -159,5 +161,6 @@ export function readAccountSettings(env: Env): AccountSettings {
     })),
     weights: readAccountWeights(env, names),
     placementCacheMs: readInt(env, 'PLACEMENT_CACHE_SECONDS', 5, 1, 300) * 1000,
+    relocationChunkRows: readInt(env, 'RELOCATION_CHUNK_ROWS', 1000, 10, 1000),
   };
 }

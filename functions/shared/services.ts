@@ -51,7 +51,9 @@ import { createAccountServices, spreadsData, type AccountServices } from './acco
 import { forDepartment, PerAccount } from '../../src/accounts/routing';
 import { spreadSas, type SasIssuer } from '../../src/accounts/spreadSas';
 import { routedPhotoContainer } from '../../src/accounts/routedPhotos';
-import type { StorageAccount } from '../../src/accounts/accounts';
+import { AccountSet, HOME_ACCOUNT, type StorageAccount } from '../../src/accounts/accounts';
+import { Placement } from '../../src/accounts/placement';
+import type { RelocationDeps } from '../../src/accounts/relocation/relocationSteps';
 
 // Telemetry starts with the first function file that loads this module (every one does): before
 // any invocation, and before the services below build their storage clients.
@@ -79,6 +81,10 @@ export interface Services {
    * (`DATA_ACCOUNTS`); `undefined` with one account.
    */
   accounts(): AccountServices | undefined;
+  /** Which account holds what (with one account: always home, without any storage read). */
+  placement(): Placement;
+  /** What the relocation's activities need. */
+  relocation(): RelocationDeps;
   /** The directory of the HTTP adapters (see {@link createServices} for the second one). */
   directory(): Directory;
   /** The `index-updates` queue every directory of this process publishes its changes to. */
@@ -298,11 +304,30 @@ export function createServices(readConfig: () => Config = getConfig): Services {
 
   const timerRuns = lazy(() => new TimerRunLog(table((c) => c.tables.operations)));
 
+  const placement = lazy(
+    (): Placement =>
+      accounts()?.placement ??
+      new Placement({
+        accounts: new AccountSet({ name: HOME_ACCOUNT, weight: 1, clients: clients() }),
+        livesInHome: async () => true,
+        cacheMs: 0,
+      }),
+  );
+
   return {
     config,
     principalTrust: lazy(() => principalTrust(readPlatformAuth())),
     clients,
     accounts,
+    placement,
+    relocation: lazy(
+      (): RelocationDeps => ({
+        placement: placement(),
+        tables: config().tables,
+        photosContainer: config().containers.photos,
+        chunkRows: config().accounts.relocationChunkRows,
+      }),
+    ),
     directory,
     changeQueue,
     indexStores,

@@ -8,6 +8,7 @@ export const Orchestrations = {
   moveEmployee: 'MoveEmployeeOrchestrator',
   archiveDepartment: 'ArchiveDepartmentOrchestrator',
   auditIndexes: 'AuditIndexesOrchestrator',
+  relocateDepartment: 'RelocateDepartmentOrchestrator',
 } as const;
 
 /** Activity function names. */
@@ -21,4 +22,9 @@ export const Activities = {
   listDepartmentPage: 'ListDepartmentPageActivity',
   auditDepartment: 'AuditDepartmentIndexesActivity',
   auditOrgLastNames: 'AuditOrgLastNameIndexActivity',
+  relocationCopy: 'RelocationCopyActivity',
+  relocationFreeze: 'RelocationFreezeActivity',
+  relocationSync: 'RelocationSyncActivity',
+  relocationSwitch: 'RelocationSwitchActivity',
+  relocationDelete: 'RelocationDeleteActivity',
 } as const;

@@ -114,6 +114,22 @@ export async function startRelocation(
 }
 
 /**
+ * Gives a claimed department back when its orchestration could not be started: `copying` at v+1
+ * becomes `stable` at v+2 in the same account (the fences raised meanwhile, if any, are older).
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function abandonRelocation(deps: RelocationDeps, plan: RelocationPlan): Promise<void> {
+  const current = await deps.placement.ofDepartment(plan.department, { fresh: true });
+  if (current.relocation !== plan.relocation || current.phase !== 'copying') return;
+  await deps.placement.change(current, {
+    account: plan.from,
+    version: plan.version + 1,
+    phase: 'stable',
+  });
+}
+
+/**
  * The placement as this relocation left it: still its own (copying, frozen), or switched by it.
  *
  * @throws {ConflictError} `RelocationLost` when anything else changed the placement.
