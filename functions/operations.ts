@@ -30,8 +30,18 @@ const overviewBody = z.strictObject({
         pendingCapped: z.boolean(),
         oldestAt: isoInstant,
         oldestAgeSeconds: z.number().int(),
+        account: z.string().optional(),
       }),
     ),
+    accounts: z
+      .array(
+        z.strictObject({
+          account: z.string(),
+          departments: z.number().int(),
+          pending: z.number().int(),
+        }),
+      )
+      .optional(),
   }),
   poisonQueues: z.array(
     z.strictObject({

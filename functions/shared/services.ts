@@ -320,14 +320,12 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     clients,
     accounts,
     placement,
-    relocation: lazy(
-      (): RelocationDeps => ({
-        placement: placement(),
-        tables: config().tables,
-        photosContainer: config().containers.photos,
-        chunkRows: config().accounts.relocationChunkRows,
-      }),
-    ),
+    relocation: lazy((): RelocationDeps => ({
+      placement: placement(),
+      tables: config().tables,
+      photosContainer: config().containers.photos,
+      chunkRows: config().accounts.relocationChunkRows,
+    })),
     directory,
     changeQueue,
     indexStores,
@@ -464,6 +462,13 @@ export function createServices(readConfig: () => Config = getConfig): Services {
           queues: clients(),
           queueNames: config().queues,
           timerRuns: timerRuns(),
+          ...(accounts() && {
+            accounts: {
+              names: accounts()!.accounts.names(),
+              of: async (department: string) =>
+                (await accounts()!.placement.ofDepartment(department)).account,
+            },
+          }),
         }),
     ),
   };

@@ -21,6 +21,13 @@ export function routedPhotoContainer(
   const overrides = {
     getBlockBlobClient: (blobName: string) => containerOf(blobName).getBlockBlobClient(blobName),
     getBlobClient: (blobName: string) => containerOf(blobName).getBlobClient(blobName),
+    // Each account's container (a department's first photo in an account creates it there).
+    createIfNotExists: async () => {
+      for (const container of new Set([...byDepartment.values(), fallback])) {
+        await container.createIfNotExists();
+      }
+      return { succeeded: true };
+    },
   };
   return new Proxy(fallback, {
     get(container, property, receiver) {

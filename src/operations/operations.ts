@@ -59,6 +59,16 @@ export interface OutboxBacklog {
   oldestAt: Date;
   /** Seconds since `oldestAt`. */
   oldestAgeSeconds: number;
+  /** The storage account holding the department (with data spread over several, docs/accounts.md). */
+  account?: string;
+}
+
+/** The outbox backlog of one storage account (with data spread over several). */
+export interface AccountBacklog {
+  account: string;
+  /** Departments of the account with pending rows (among those read). */
+  departments: number;
+  pending: number;
 }
 
 /** A poison queue's length. */
@@ -80,6 +90,8 @@ export interface OperationsOverview {
     pendingCap: number;
     /** Departments with pending rows, oldest row first. */
     departments: OutboxBacklog[];
+    /** The backlog per storage account, when data is spread over several. */
+    accounts?: AccountBacklog[];
   };
   poisonQueues: PoisonQueueLength[];
   timers: TimerRun[];
@@ -105,6 +117,8 @@ export interface OperationsDependencies {
   queueNames: { archive: string; indexUpdates: string; logBatches: string };
   timerRuns: TimerRunLog;
   clock?: Clock;
+  /** With data spread over several accounts: their names, and which holds a department. */
+  accounts?: { names: readonly string[]; of(department: string): Promise<string> };
 }
 
 /** The operations view and the poison queue tools of the admin routes. */
@@ -193,13 +207,28 @@ export class OperationsService {
     const backlogs = await mapBounded(departments, PARALLEL_READS, (department) =>
       this.departmentBacklog(department, now),
     );
+    const pending = backlogs
+      .filter((backlog): backlog is OutboxBacklog => backlog !== undefined)
+      .sort((a, b) => a.oldestAt.getTime() - b.oldestAt.getTime());
+    const accounts = this.deps.accounts;
+    if (accounts) {
+      for (const backlog of pending) backlog.account = await accounts.of(backlog.department);
+    }
     return {
       departmentsChecked: departments.length,
       departmentsTruncated: listed.continuationToken !== null,
       pendingCap: OUTBOX_PENDING_CAP,
-      departments: backlogs
-        .filter((backlog): backlog is OutboxBacklog => backlog !== undefined)
-        .sort((a, b) => a.oldestAt.getTime() - b.oldestAt.getTime()),
+      departments: pending,
+      ...(accounts && {
+        accounts: accounts.names.map((account) => {
+          const own = pending.filter((backlog) => backlog.account === account);
+          return {
+            account,
+            departments: own.length,
+            pending: own.reduce((n, backlog) => n + backlog.pending, 0),
+          };
+        }),
+      }),
     };
   }
 

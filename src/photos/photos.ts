@@ -368,6 +368,7 @@ export async function copyPhotoToDepartment(
           source.downloadToBuffer(),
           source.getProperties(),
         ]);
+        await ensureContainer(photos);
         await copy.uploadData(bytes, {
           blobHTTPHeaders: { blobContentType: properties.contentType },
           metadata: properties.metadata,
