@@ -32,7 +32,7 @@ import { ensureTable } from '../src/storage/createOnce';
 import { departmentRoute } from './shared/input';
 import { json, readJson, readParams } from './shared/http';
 import { inActivityTrace, tracedInput, tracedOrchestrator } from './shared/orchestrationTrace';
-import { RETRY_AFTER_SECONDS, started, statusUriOf } from './orchestrations';
+import { RETRY_AFTER_SECONDS, started, statusUriOf } from './shared/orchestrationStarts';
 import { protectedRoute } from './shared/route';
 import { services } from './shared/services';
 

@@ -48,33 +48,14 @@ import { ValidationError } from '../src/errors';
 import { departmentName, departmentRoute, employeeRoute } from './shared/input';
 import { json, readJson, readParams } from './shared/http';
 import { admin } from '../src/identity/access';
-import { protectedRoute, type RouteSchemas } from './shared/route';
+import { protectedRoute } from './shared/route';
 import { services } from './shared/services';
 import { inActivityTrace, tracedInput, tracedOrchestrator } from './shared/orchestrationTrace';
+import { RETRY_AFTER_SECONDS, started, statusUriOf } from './shared/orchestrationStarts';
 
 const moveBody = z.strictObject({
   toDepartment: departmentName,
 });
-
-/** What every start answers. */
-export const started: RouteSchemas['responses'] = {
-  202: {
-    description: 'Started: poll `statusUri`.',
-    body: z.strictObject({ id: z.string(), statusUri: z.string() }),
-    headers: {
-      location: { description: 'The status URI.' },
-      'retry-after': { description: 'Seconds to wait before asking for the status.' },
-    },
-  },
-};
-
-/** Seconds a client should wait before asking for the status again. */
-export const RETRY_AFTER_SECONDS = '1';
-
-/** `/api/orchestrations/{id}`: where the status of an instance is read. */
-export function statusUriOf(instanceId: string): string {
-  return `/api/orchestrations/${encodeURIComponent(instanceId)}`;
-}
 
 /**
  * Starts `orchestration` with `input` and answers 202 `{"id", "statusUri"}`, with `Location` set

@@ -1,4 +1,5 @@
-// Employee directory on Azure Functions (Flex Consumption) with one storage account.
+// Employee directory on Azure Functions (Flex Consumption) with a home storage account and, with
+// dataAccountCount, data accounts the departments spread over (docs/accounts.md).
 // `azd up` deploys this file; `az deployment sub create -f infra/main.bicep` works too
 // (docs/deploy.md). Modules live in ./app, one concern each.
 targetScope = 'subscription'
@@ -54,6 +55,11 @@ param durableAlwaysReadyInstances int = 1
 ])
 @description('Replication of the storage account.')
 param storageSkuName string = 'Standard_LRS'
+
+@minValue(0)
+@maxValue(16)
+@description('Data storage accounts besides the home account (docs/accounts.md): each gets the tables, containers, lifecycle rule and roles of the home account, and the app reads them from DATA_ACCOUNTS=DATA1,... with identity-based DATA<n>__* settings. New departments spread over them by rendezvous hashing; 0 keeps everything in the home account.')
+param dataAccountCount int = 0
 
 @description('Browser origins (e.g. https://directory.contoso.com) allowed to call the API and to use SAS URLs against blob and table storage. Empty: no CORS rules.')
 param allowedCorsOrigins array = []
@@ -176,6 +182,27 @@ module storage './app/storage.bicep' = {
   }
 }
 
+// Data accounts: the same storage, by the home account's module, without queues or the package.
+module dataStorage './app/storage.bicep' = [
+  for i in range(0, dataAccountCount): {
+    name: 'dataStorage${i + 1}'
+    scope: rg
+    params: {
+      name: '${abbrs.storageStorageAccounts}d${i + 1}${resourceToken}'
+      location: location
+      tags: tags
+      role: 'data'
+      skuName: storageSkuName
+      allowSharedKeyAccess: enableTableSas
+      allowedCorsOrigins: union([consoleOrigin], allowedCorsOrigins)
+      logRetentionDays: logRetentionDays
+      deploymentContainerName: deploymentContainerName
+      sasExpirationPeriod: sasExpirationPeriod
+      keyExpirationDays: storageKeyExpirationDays
+    }
+  }
+]
+
 module keyVault './app/keyvault.bicep' = if (enableTableSas) {
   name: 'keyvault'
   scope: rg
@@ -201,11 +228,37 @@ module rbac './app/rbac.bicep' = {
   }
 }
 
+module dataRbac './app/dataRbac.bicep' = [
+  for i in range(0, dataAccountCount): {
+    name: 'dataRbac${i + 1}'
+    scope: rg
+    params: {
+      storageAccountName: dataStorage[i].outputs.name
+      appPrincipalId: identity.outputs.principalId
+      userPrincipalId: principalId
+      userPrincipalType: principalType
+    }
+  }
+]
+
+module dataKeys './app/dataKey.bicep' = [
+  for i in range(0, enableTableSas ? dataAccountCount : 0): {
+    name: 'dataKey${i + 1}'
+    scope: rg
+    params: {
+      keyVaultName: keyVault.outputs.name
+      storageAccountName: dataStorage[i].outputs.name
+      connectionName: 'DATA${i + 1}'
+      activeStorageKey: activeStorageKey
+    }
+  }
+]
+
 module api './app/api.bicep' = {
   name: 'api'
   scope: rg
   // The identity needs its storage and Key Vault roles before the host first starts.
-  dependsOn: [rbac]
+  dependsOn: [rbac, dataRbac]
   params: {
     name: appName
     planName: '${abbrs.webServerFarms}${resourceToken}'
@@ -217,6 +270,13 @@ module api './app/api.bicep' = {
     deploymentContainerName: deploymentContainerName
     appInsightsConnectionString: monitoring.outputs.connectionString
     storageKeySecretUri: enableTableSas ? keyVault.outputs.storageKeySecretUri : ''
+    dataAccounts: [
+      for i in range(0, dataAccountCount): {
+        name: 'DATA${i + 1}'
+        accountName: dataStorage[i].outputs.name
+        keySecretUri: enableTableSas ? dataKeys[i].outputs.keySecretUri : ''
+      }
+    ]
     nodeVersion: nodeVersion
     maximumInstanceCount: maximumInstanceCount
     instanceMemoryMB: instanceMemoryMB
@@ -237,5 +297,6 @@ output SERVICE_API_NAME string = api.outputs.name
 output AZURE_FUNCTION_APP_NAME string = api.outputs.name
 output AZURE_FUNCTION_APP_URL string = api.outputs.defaultUrl
 output AZURE_STORAGE_ACCOUNT_NAME string = storage.outputs.name
+output AZURE_DATA_STORAGE_ACCOUNT_NAMES array = [for i in range(0, dataAccountCount): dataStorage[i].outputs.name]
 output AZURE_KEY_VAULT_NAME string = enableTableSas ? keyVault.outputs.name : ''
 output AZURE_MANAGED_IDENTITY_CLIENT_ID string = identity.outputs.clientId

@@ -154,10 +154,10 @@ export function readAccountWeights(env: Env, dataNames: readonly string[]): Reco
 export function readAccountSettings(env: Env): AccountSettings {
   const names = readDataAccountNames(env);
   return {
-    data: names.map((name) => ({
-      name,
-      connection: readConnection(env, name, false),
-      accountKey: readOptional(env, `${name}__accountKey`),
+    data: names.map((connection) => ({
+      name: connection,
+      connection: readConnection(env, connection, false),
+      accountKey: readOptional(env, `${connection}__accountKey`),
     })),
     weights: readAccountWeights(env, names),
     placementCacheMs: readInt(env, 'PLACEMENT_CACHE_SECONDS', 5, 1, 300) * 1000,

@@ -27,6 +27,9 @@ param appInsightsConnectionString string
 @description('Key Vault secret URI of the storage account key; empty when table SAS is disabled.')
 param storageKeySecretUri string = ''
 
+@description('The data accounts (docs/accounts.md): each `{name, accountName, keySecretUri}` — its connection name (DATA1, ...), storage account, and the Key Vault secret of its key (empty without table SAS).')
+param dataAccounts array = []
+
 @allowed(['20', '22'])
 param nodeVersion string = '22'
 
@@ -71,6 +74,22 @@ var storageSettings = {
   AzureWebJobsStorage__queueServiceUri: 'https://${storageAccountName}.queue.${storageSuffix}'
   AzureWebJobsStorage__tableServiceUri: 'https://${storageAccountName}.table.${storageSuffix}'
 }
+
+// Data accounts (DATA_ACCOUNTS=DATA1,...): identity-based connections the app resolves as the host
+// resolves a connection, with the key that signs their table SAS from Key Vault (docs/accounts.md).
+var dataAccountSettings = reduce(
+  dataAccounts,
+  empty(dataAccounts) ? {} : { DATA_ACCOUNTS: join(map(dataAccounts, account => account.name), ',') },
+  (settings, account) => union(settings, {
+    '${account.name}__credential': 'managedidentity'
+    '${account.name}__clientId': identityClientId
+    '${account.name}__blobServiceUri': 'https://${account.accountName}.blob.${storageSuffix}'
+    '${account.name}__queueServiceUri': 'https://${account.accountName}.queue.${storageSuffix}'
+    '${account.name}__tableServiceUri': 'https://${account.accountName}.table.${storageSuffix}'
+  }, empty(account.keySecretUri) ? {} : {
+    '${account.name}__accountKey': '@Microsoft.KeyVault(SecretUri=${account.keySecretUri})'
+  })
+)
 
 // Application Insights accepts telemetry only with an Entra token of this identity.
 var monitoringSettings = {
@@ -169,7 +188,7 @@ resource functionApp 'Microsoft.Web/sites@2024-04-01' = {
 resource appSettings 'Microsoft.Web/sites/config@2024-04-01' = {
   parent: functionApp
   name: 'appsettings'
-  properties: union(storageSettings, monitoringSettings, sasSettings, sasKeySettings, hostSettings, directorySettings)
+  properties: union(storageSettings, dataAccountSettings, monitoringSettings, sasSettings, sasKeySettings, hostSettings, directorySettings)
 }
 
 // App Service authentication ("Easy Auth") in front of every HTTP function. The platform validates

@@ -1,5 +1,8 @@
-// The one storage account: the directory's tables, queues and blob containers, the Functions
-// host's own storage, the Flex Consumption deployment package and the Durable Functions task hub.
+// A storage account of the app. The home account (role 'home'): the directory's tables, queues
+// and blob containers, the Functions host's own storage, the Flex Consumption deployment package,
+// the Durable Functions task hub and the placement table. A data account (role 'data', main.bicep
+// `dataAccountCount`, docs/accounts.md): the same tables, containers and lifecycle rule for the
+// departments and keys placed there; no queues (triggers stay in the home account), no package.
 //
 // Declared here: every table, queue (with its -poison queue) and container the code uses, under
 // the default names of src/config.ts (test/unit/infra checks both directions). Created at runtime
@@ -12,6 +15,10 @@
 param name string
 param location string
 param tags object = {}
+
+@allowed(['home', 'data'])
+@description('home: the app\'s own account (AzureWebJobsStorage); data: one of the data accounts of DATA_ACCOUNTS.')
+param role string = 'home'
 
 @description('Replication of the account.')
 param skuName string = 'Standard_LRS'
@@ -43,6 +50,11 @@ var tableNames = [
   'MessageStats'
   'AccessLog'
   'OperationsStatus'
+]
+
+// Tables only the home account holds: which account holds each department (src/accounts/).
+var homeTableNames = [
+  'Placements'
 ]
 
 // Queues (src/config.ts `queues`) and the poison queue the host moves a message to after
@@ -119,7 +131,7 @@ resource containers 'Microsoft.Storage/storageAccounts/blobServices/containers@2
   }
 ]
 
-resource deploymentContainer 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-05-01' = {
+resource deploymentContainer 'Microsoft.Storage/storageAccounts/blobServices/containers@2023-05-01' = if (role == 'home') {
   parent: blobService
   name: deploymentContainerName
   properties: { publicAccess: 'None' }
@@ -140,13 +152,20 @@ resource tables 'Microsoft.Storage/storageAccounts/tableServices/tables@2023-05-
   }
 ]
 
+resource homeTables 'Microsoft.Storage/storageAccounts/tableServices/tables@2023-05-01' = [
+  for tableName in homeTableNames: if (role == 'home') {
+    parent: tableService
+    name: tableName
+  }
+]
+
 resource queueService 'Microsoft.Storage/storageAccounts/queueServices@2023-05-01' = {
   parent: storage
   name: 'default'
 }
 
 resource queues 'Microsoft.Storage/storageAccounts/queueServices/queues@2023-05-01' = [
-  for queueName in queueNames: {
+  for queueName in queueNames: if (role == 'home') {
     parent: queueService
     name: queueName
   }

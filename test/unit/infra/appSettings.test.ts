@@ -13,30 +13,48 @@ const api = new BicepFile('app/api.bicep');
  * literal union the placeholder is typed with.
  */
 function settingsReadByConfig(): string[] {
-  // src/platform.ts holds the config module's platform part (read through readPlatformAuth).
-  const source = readRepoFile('src/config.ts') + readRepoFile('src/platform.ts');
+  // src/platform.ts holds the config module's platform part (read through readPlatformAuth);
+  // src/accountSettings.ts its storage connections and data accounts.
+  const source =
+    readRepoFile('src/config.ts') +
+    readRepoFile('src/platform.ts') +
+    readRepoFile('src/accountSettings.ts');
   const names = new Set<string>();
-  for (const match of source.matchAll(/\bread[A-Z]\w*\(\s*env\s*,\s*(['`])(.*?)\1/g)) {
-    const name = match[2]!;
+  const expand = (name: string): void => {
     const placeholder = /\$\{(\w+)\}/.exec(name);
     if (!placeholder) {
       names.add(name);
-      continue;
+      return;
     }
-    const union = new RegExp(`\\b${placeholder[1]}\\s*:\\s*((?:'[^']*'\\s*\\|?\\s*)+)`).exec(
-      source,
-    );
-    if (!union) {
+    const values =
+      CONNECTION_PLACEHOLDERS[placeholder[1]!] ??
+      [
+        ...(new RegExp(`\\b${placeholder[1]}\\s*:\\s*((?:'[^']*'\\s*\\|?\\s*)+)`)
+          .exec(source)?.[1]
+          ?.matchAll(/'([^']*)'/g) ?? []),
+      ].map((literal) => literal[1]!);
+    if (values.length === 0) {
       throw new Error(
         `src/config.ts reads the template setting \`${name}\` but "${placeholder[1]}" is not typed as a union of string literals, so this test cannot expand it`,
       );
     }
-    for (const literal of union[1]!.matchAll(/'([^']*)'/g)) {
-      names.add(name.replace(placeholder[0], literal[1]!));
-    }
+    for (const value of values) expand(name.replace(placeholder[0], value));
+  };
+  for (const match of source.matchAll(/\bread[A-Z]\w*\(\s*env\s*,\s*(['`])(.*?)\1/g)) {
+    expand(match[2]!);
   }
   return [...names].sort();
 }
+
+/**
+ * The connection names a template setting of src/accountSettings.ts stands for: `name` is any
+ * connection (the home account's `AzureWebJobsStorage`, or a data account), `connection` a data
+ * account only. A data account is `DATA<n>` here, as infra/app/api.bicep names them (`DATA1`, ...).
+ */
+const CONNECTION_PLACEHOLDERS: Record<string, string[]> = {
+  name: ['AzureWebJobsStorage', 'DATA<n>'],
+  connection: ['DATA<n>'],
+};
 
 /** The `var <x>Settings` variables of api.bicep: name → (setting → value text). */
 function settingGroups(): Map<string, Map<string, string>> {
@@ -52,11 +70,14 @@ function settingGroups(): Map<string, Map<string, string>> {
   return groups;
 }
 
-/** Every app setting api.bicep sets: setting → value text. */
+/**
+ * Every app setting api.bicep sets: setting → value text; the settings it sets per data account
+ * (`'${account.name}__…'`, dataAccountSettings) as `DATA<n>__…`.
+ */
 function bicepSettings(): Map<string, string> {
   const all = new Map<string, string>();
   for (const settings of settingGroups().values()) {
-    for (const [key, value] of settings) all.set(key, value);
+    for (const [key, value] of settings) all.set(key.replace('${account.name}', 'DATA<n>'), value);
   }
   return all;
 }
@@ -98,6 +119,10 @@ describe('app settings', () => {
         'AzureWebJobsStorage__clientId',
         'EMPLOYEES_TABLE',
         'STORAGE_ACCOUNT_KEY',
+        'DATA_ACCOUNTS',
+        'DATA<n>__tableServiceUri',
+        'DATA<n>__credential',
+        'DATA<n>__accountKey',
       ]),
     );
   });
@@ -171,6 +196,25 @@ describe('app settings', () => {
       );
     }
     expect(set.has('AzureWebJobsStorage')).toBe(false);
+  });
+
+  it('connects each data account with the managed identity, its table SAS key from Key Vault', () => {
+    const set = bicepSettings();
+    expect(set.get('DATA<n>__credential')).toBe("'managedidentity'");
+    expect(set.get('DATA<n>__clientId')).toBe('identityClientId');
+    for (const service of ['blob', 'queue', 'table']) {
+      expect(set.get(`DATA<n>__${service}ServiceUri`)).toBe(
+        `'https://\${account.accountName}.${service}.\${storageSuffix}'`,
+      );
+    }
+    expect(set.get('DATA<n>__accountKey')).toBe(
+      "'@Microsoft.KeyVault(SecretUri=${account.keySecretUri})'",
+    );
+    expect(set.has('DATA<n>')).toBe(false);
+    // DATA_ACCOUNTS only when there are data accounts: with none, nothing changes.
+    expect(api.variable('dataAccountSettings')).toContain(
+      "empty(dataAccounts) ? {} : { DATA_ACCOUNTS: join(map(dataAccounts, account => account.name), ',') }",
+    );
   });
 
   it('sends telemetry with Entra authentication', () => {

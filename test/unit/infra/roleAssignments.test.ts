@@ -137,3 +137,55 @@ describe('role assignments', () => {
     expect(valueAt(rbacModule.body, 'params.userPrincipalId')).toBe('principalId');
   });
 });
+
+describe('role assignments on the data accounts (docs/accounts.md)', () => {
+  const dataRbac = new BicepFile('app/dataRbac.bicep');
+  const dataAssignments = dataRbac.resourcesOfType('Microsoft.Authorization/roleAssignments');
+  const rolesIn = (assignment: ResourceDeclaration): string[] =>
+    dataRbac
+      .variable(assignment.loopSource!)
+      .replace(/^\[|\]$/g, '')
+      .split(/[\s,]+/)
+      .filter(Boolean);
+
+  it('gives the app identity (and the deploying user, when given) the home account’s storage roles', () => {
+    const home = rbac
+      .variable('storageRoles')
+      .replace(/^\[|\]$/g, '')
+      .split(/[\s,]+/)
+      .filter(Boolean);
+    for (const principal of ['appPrincipalId', 'userPrincipalId']) {
+      const granted = dataAssignments
+        .filter((a) => valueAt(a.body, 'properties.principalId') === principal)
+        .flatMap((a) => rolesIn(a).map((role) => `${valueAt(a.body, 'scope')}: ${role}`));
+      expect(granted.sort()).toEqual(home.map((role) => `storage: ${role}`).sort());
+    }
+    for (const variable of home) expect(dataRbac.variable(variable)).toBe(rbac.variable(variable));
+  });
+
+  it('names each assignment guid(scope, principal, role), on an existing account of this deployment', () => {
+    for (const assignment of dataAssignments) {
+      const principal = valueAt(assignment.body, 'properties.principalId');
+      expect(valueAt(assignment.body, 'name')).toBe(
+        `guid(storage.id, ${principal}, ${assignment.loopVariable})`,
+      );
+      expect(valueAt(assignment.body, 'scope')).toBe('storage');
+    }
+    expect(dataRbac.resource('storage').existing).toBe(true);
+    const user = dataAssignments.find(
+      (a) => valueAt(a.body, 'properties.principalId') === 'userPrincipalId',
+    );
+    expect(user?.condition).toBe('!empty(userPrincipalId)');
+  });
+
+  it('is deployed once per data account from main.bicep, with the app identity and the user', () => {
+    const main = new BicepFile('main.bicep');
+    const module = main.modules().find((m) => m.path === './app/dataRbac.bicep')!;
+    expect(main.raw).toMatch(
+      /module dataRbac '\.\/app\/dataRbac\.bicep' = \[\s*for i in range\(0, dataAccountCount\):/,
+    );
+    expect(valueAt(module.body, 'params.appPrincipalId')).toBe('identity.outputs.principalId');
+    expect(valueAt(module.body, 'params.userPrincipalId')).toBe('principalId');
+    expect(valueAt(module.body, 'params.storageAccountName')).toBe('dataStorage[i].outputs.name');
+  });
+});

@@ -198,3 +198,56 @@ describe('storage account settings', () => {
     expect(storage.param('logRetentionDays').type).toBe('int');
   });
 });
+
+describe('data accounts (docs/accounts.md)', () => {
+  const main = new BicepFile('main.bicep');
+  const modules = main.modules().filter((m) => m.path === './app/storage.bicep');
+  const [home, data] = modules;
+
+  it('deploys dataAccountCount data accounts (default 0) by the home account’s module', () => {
+    expect(main.param('dataAccountCount').defaultText).toBe('0');
+    expect(modules).toHaveLength(2);
+    expect(main.raw).toMatch(
+      /module dataStorage '\.\/app\/storage\.bicep' = \[\s*for i in range\(0, dataAccountCount\):/,
+    );
+    expect(valueAt(home!.body, 'params.role')).toBeUndefined();
+    expect(valueAt(data!.body, 'params.role')).toBe("'data'");
+    expect(storage.param('role').defaultText).toBe("'home'");
+  });
+
+  it('gives each the same settings, tables, containers, CORS and lifecycle rule', () => {
+    for (const param of [
+      'location',
+      'tags',
+      'skuName',
+      'allowSharedKeyAccess',
+      'allowedCorsOrigins',
+      'logRetentionDays',
+      'sasExpirationPeriod',
+      'keyExpirationDays',
+    ]) {
+      expect(`${param}: ${valueAt(data!.body, `params.${param}`)}`).toBe(
+        `${param}: ${valueAt(home!.body, `params.${param}`)}`,
+      );
+    }
+    // Unconditional in storage.bicep: every account has them.
+    for (const symbol of ['tables', 'containers', 'lifecycle', 'blobService', 'tableService']) {
+      expect(`${symbol}: ${storage.resource(symbol).condition}`).toBe(`${symbol}: undefined`);
+    }
+  });
+
+  it('keeps the queues, the deployment package and the placement table in the home account', () => {
+    for (const symbol of ['queues', 'deploymentContainer', 'homeTables']) {
+      expect(`${symbol}: ${storage.resource(symbol).condition}`).toBe(`${symbol}: role == 'home'`);
+    }
+    expect(stringLiterals(storage.variable('homeTableNames'))).toEqual([config.tables.placements]);
+  });
+
+  it('names the data accounts to the app: DATA1, DATA2, ... with their storage accounts', () => {
+    const api = main.modules().find((m) => m.path === './app/api.bicep')!;
+    const accounts = valueAt(api.body, 'params.dataAccounts') ?? '';
+    expect(accounts).toMatch(/for i in range\(0, dataAccountCount\)/);
+    expect(accounts).toContain("name: 'DATA${i + 1}'");
+    expect(accounts).toContain('accountName: dataStorage[i].outputs.name');
+  });
+});
