@@ -186,7 +186,7 @@ export async function syncRows(
   rewrite: UrlRewrite,
 ): Promise<StoredEntity[]> {
   const keys = [...new Set(rowKeys)].filter((key) => !isFenceRowKey(key));
-  const read = await mapBounded(keys, 16, (rowKey) => readEntity(source, partitionKey, rowKey));
+  const read = await mapBounded(keys, 32, (rowKey) => readEntity(source, partitionKey, rowKey));
   const present = read.filter((row): row is StoredEntity => row !== undefined);
   const presentKeys = new Set(present.map((row) => row.rowKey));
   await upsertRows(

@@ -13,6 +13,7 @@ import {
   parsePartitionRegistryRowKey,
 } from '../../storage/keys';
 import { readWholeRange } from '../../storage/rangePages';
+import { mapBounded } from '../../storage/parallel';
 import { copyBlobs, photoUrlRewrite, relocationSources, syncRows } from './relocationRows';
 import {
   account,
@@ -23,8 +24,11 @@ import {
   type RelocationPlan,
 } from './relocationSteps';
 
-/** Change markers one sync chunk handles at most (each names the keys of one transaction). */
-const MARKERS_PER_CHUNK = 20;
+/**
+ * Change markers one sync chunk handles at most (each names the keys of one transaction, at most
+ * 98; a write names a handful): their keys are read and written together.
+ */
+const MARKERS_PER_CHUNK = 100;
 
 /** One page of a partition's change markers of `version`. */
 async function readMarkerPage(
@@ -97,26 +101,25 @@ export async function syncChunk(
     cursor.token,
     MARKERS_PER_CHUNK,
   );
-  let rows = 0;
+  // The keys of every marker of the page at once: one read of each, writes grouped.
+  const keys = [...new Set(page.markers.flatMap(readChangeMarkerKeys))];
+  let rows = await sync(source.table, source.partitionKey, keys);
   const tables = registeredTables(deps.tables);
-  for (const marker of page.markers) {
-    const keys = readChangeMarkerKeys(marker);
-    rows += await sync(source.table, source.partitionKey, keys);
-    for (const key of keys) {
-      const entry = parsePartitionRegistryRowKey(key);
-      if (!entry || source.table !== deps.tables.employees) continue;
-      // A per-employee partition written while copying: close it, then sync what it names.
-      const table = tables[entry.table];
-      const partitionKey = employeePartitionKey(plan.department, entry.employeeId);
-      const closed = { version: plan.version + 1, open: false };
-      await advanceFence(from.table(table), partitionKey, closed, plan.department);
-      const markers = await readWholeRange(from.table(table), {
-        partitionKey,
-        ...fenceChangeRowKeyRange(plan.version),
-      });
-      rows += await sync(table, partitionKey, markers.flatMap(readChangeMarkerKeys));
-    }
-  }
+  const written = source.table === deps.tables.employees ? keys : [];
+  const registered = written.flatMap((key) => parsePartitionRegistryRowKey(key) ?? []);
+  const perEmployee = await mapBounded(registered, 8, async (entry) => {
+    // A per-employee partition written while copying: close it, then sync what it names.
+    const table = tables[entry.table];
+    const partitionKey = employeePartitionKey(plan.department, entry.employeeId);
+    const closed = { version: plan.version + 1, open: false };
+    await advanceFence(from.table(table), partitionKey, closed, plan.department);
+    const markers = await readWholeRange(from.table(table), {
+      partitionKey,
+      ...fenceChangeRowKeyRange(plan.version),
+    });
+    return sync(table, partitionKey, [...new Set(markers.flatMap(readChangeMarkerKeys))]);
+  });
+  rows += perEmployee.reduce((n, count) => n + count, 0);
   const next: RelocationCursor =
     page.next === undefined
       ? { source: cursor.source + 1 }

@@ -1,0 +1,335 @@
+/**
+ * Beyond one account (docs/accounts.md, issue 32 item 5), on real emulators: two more Azurite
+ * processes, each its own data account behind its own counting proxy (requests are summed over
+ * every account).
+ *
+ * 1. Spread writes: creates with index maintenance (the outbox, the writer's own drain, as the
+ *    composition root wires them) from 32 concurrent writers over 16 departments, all in one
+ *    account (baseline) against the same departments placed over two data accounts (pattern).
+ *    Throughput ratio and requests per create; each side runs twice, alternately, the better run
+ *    counts (the machine is shared).
+ * 2. A relocation of a 5,000-employee department to the other data account while writes to it
+ *    continue: its time, rows copied, writes acknowledged and refused (503 `Relocating`), and every
+ *    acknowledged write read back afterwards (none may be missing). Baseline: the same writes
+ *    for the same time without a relocation.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServices, type Services } from '../../functions/shared/services';
+import { deleteChunk } from '../../src/accounts/relocation/relocationDelete';
+import {
+  copyChunk,
+  freezeDepartment,
+  startRelocation,
+  switchDepartment,
+  type RelocationCursor,
+  type RelocationDeps,
+} from '../../src/accounts/relocation/relocationSteps';
+import { syncChunk } from '../../src/accounts/relocation/relocationSync';
+import { loadConfig, type Config } from '../../src/config';
+import { ThrottledError } from '../../src/errors';
+import { azuriteConnectionString, dataEmulatorAccount, startAzurite } from '../../tools/azurite';
+import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy';
+import { benchEmployee } from '../employees';
+import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
+
+const WRITERS = 32;
+const DEPARTMENTS = 16;
+const departmentName = (d: number): string => `Spread${String(d).padStart(2, '0')}`;
+const now = (): number => Number(process.hrtime.bigint()) / 1e6;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Two data accounts, each an Azurite process of its own behind a counting proxy. */
+interface DataAccounts {
+  settings: Record<string, string>;
+  proxies: FaultProxy[];
+  stop(): Promise<void>;
+}
+
+async function startDataAccounts(): Promise<DataAccounts> {
+  const started = await Promise.all(
+    [1, 2].map(async (index) => {
+      const account = dataEmulatorAccount(index);
+      const azurite = await startAzurite({ account });
+      const proxy = await startFaultProxy({ target: azurite.ports });
+      const connection = azuriteConnectionString(proxy.ports, '127.0.0.1', 'http', account);
+      return { index, azurite, proxy, connection };
+    }),
+  );
+  return {
+    settings: Object.fromEntries([
+      ['DATA_ACCOUNTS', 'DATA1,DATA2'],
+      ...started.map(({ index, connection }) => [`DATA${index}`, connection]),
+    ]),
+    proxies: started.map(({ proxy }) => proxy),
+    async stop() {
+      for (const { proxy, azurite } of started) {
+        await proxy.stop();
+        await azurite.stop();
+      }
+    },
+  };
+}
+
+/** Settings with names of this run's own, so every run starts empty. */
+function freshNames(env: BenchEnv): Record<string, string> {
+  const table = (prefix: string): string => env.uniqueName(prefix, { table: true });
+  return {
+    EMPLOYEES_TABLE: table('AccEmp'),
+    ARCHIVE_TABLE: table('AccArc'),
+    EMPLOYEE_INDEX_TABLE: table('AccIdx'),
+    EXPENSES_TABLE: table('AccExp'),
+    MESSAGE_STATS_TABLE: table('AccSta'),
+    ACCESS_LOG_TABLE: table('AccAcc'),
+    PLACEMENTS_TABLE: table('AccPla'),
+    INDEX_QUEUE: env.uniqueName('acc-idx'),
+    LASTNAME_INDEX_CONTAINER: env.uniqueName('acc-ln'),
+    PHOTOS_CONTAINER: env.uniqueName('acc-ph'),
+  };
+}
+
+function configOf(env: BenchEnv, settings: Record<string, string>): Config {
+  return loadConfig({ ...process.env, AzureWebJobsStorage: env.connectionString, ...settings });
+}
+
+/** Requests storage saw so far, per account (each a counting proxy). */
+type Counter = () => number;
+
+/** Requests every account saw since `before`. */
+function requestsSince(counters: Counter[], before: number[]): number {
+  return counters.reduce((sum, counter, i) => sum + counter() - before[i]!, 0);
+}
+
+/** The home account's counter (the harness's proxy) and each data account's. */
+function countersOf(env: BenchEnv, data: DataAccounts): Counter[] {
+  env.resetTraffic();
+  return [
+    () => env.traffic().requests,
+    ...data.proxies.map((proxy) => () => proxy.counts().requests),
+  ];
+}
+
+/** Creates `count` employees over the departments, WRITERS at a time, indexes brought up to date. */
+async function spreadWrites(
+  services: Services,
+  counters: Counter[],
+  label: string,
+  count: number,
+): Promise<Measurement> {
+  const { departments, employees } = services.directory();
+  for (let d = 0; d < DEPARTMENTS; d++) await departments.put(departmentName(d), {});
+  const before = counters.map((counter) => counter());
+  const started = now();
+  let next = 1;
+  await Promise.all(
+    Array.from({ length: WRITERS }, async () => {
+      while (next <= count) {
+        const n = next++;
+        await employees.create(departmentName(n % DEPARTMENTS), benchEmployee(n));
+      }
+    }),
+  );
+  // Index maintenance is part of the work: every outbox drained.
+  await services.changeQueue().settled();
+  for (let d = 0; d < DEPARTMENTS; d++) await services.indexDrains().request(departmentName(d));
+  const wallMs = now() - started;
+  return {
+    label,
+    wallMs: Math.round(wallMs),
+    operations: count,
+    opsPerSecond: Math.round((count / wallMs) * 10_000) / 10,
+    requests: requestsSince(counters, before),
+    bytes: 0,
+  };
+}
+
+async function spreadComparison(env: BenchEnv, data: DataAccounts): Promise<Comparison> {
+  const count = env.size(4_000);
+  const all = countersOf(env, data);
+  const runs: { one: Measurement[]; two: Measurement[] } = { one: [], two: [] };
+  for (let round = 0; round < 2; round++) {
+    const one = createServices(() => configOf(env, freshNames(env)));
+    runs.one.push(await spreadWrites(one, all, 'one account', count));
+    const two = createServices(() => configOf(env, { ...freshNames(env), ...data.settings }));
+    runs.two.push(await spreadWrites(two, all, 'two data accounts', count));
+  }
+  const best = (list: Measurement[]): Measurement =>
+    list.reduce((a, b) => (b.opsPerSecond > a.opsPerSecond ? b : a));
+  const baseline = best(runs.one);
+  const pattern = best(runs.two);
+  const perCreate = (m: Measurement): string => (m.requests / m.operations).toFixed(2);
+  return {
+    name: `${count} creates with index maintenance by ${WRITERS} writers over ${DEPARTMENTS} departments: two data accounts vs one`,
+    pattern,
+    baseline,
+    goal: 'two data accounts ≥ 1.4× the throughput of one, requests per create unchanged',
+    notes:
+      `throughput ratio ${(pattern.opsPerSecond / baseline.opsPerSecond).toFixed(2)}× ` +
+      `(runs: one ${runs.one.map((m) => m.opsPerSecond).join(', ')}/s; two ${runs.two.map((m) => m.opsPerSecond).join(', ')}/s); ` +
+      `requests per create one ${perCreate(baseline)}, two ${perCreate(pattern)} (over every account).`,
+  };
+}
+
+/** Writes to the department until `stop`: creates of new employees and renames of seeded ones. */
+async function writeWhile(
+  services: Services,
+  department: string,
+  first: number,
+  seeded: number,
+  stop: () => boolean,
+): Promise<{ acknowledged: Map<string, string>; refused: number; failed: number; writes: number }> {
+  const acknowledged = new Map<string, string>();
+  let refused = 0;
+  let failed = 0;
+  let writes = 0;
+  let next = first;
+  const { employees } = services.directory();
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (!stop()) {
+        const n = next++;
+        writes++;
+        const create = n % 2 === 0;
+        const id = create ? String(n).padStart(6, '0') : String((n % seeded) + 1).padStart(6, '0');
+        const value = `Late${n}`;
+        try {
+          if (create) await employees.create(department, { ...benchEmployee(n), lastName: value });
+          else await employees.patch(department, id, { lastName: value });
+          acknowledged.set(id, value);
+        } catch (error) {
+          if (error instanceof ThrottledError && error.code === 'Relocating') {
+            refused++;
+            await sleep(200);
+          } else failed++;
+        }
+      }
+    }),
+  );
+  return { acknowledged, refused, failed, writes };
+}
+
+/** The relocation's steps in the orchestrator's order, with its waits for the placement cache. */
+async function relocate(deps: RelocationDeps, department: string, to: string, cacheMs: number) {
+  const plan = await startRelocation(deps, department, to, randomUUID().replace(/-/g, ''));
+  const run = async (
+    step: (c?: RelocationCursor) => Promise<{ next?: RelocationCursor; rows: number }>,
+  ) => {
+    let cursor: RelocationCursor | undefined;
+    let rows = 0;
+    do {
+      const result = await step(cursor);
+      rows += result.rows;
+      cursor = result.next;
+    } while (cursor);
+    return rows;
+  };
+  const copied = await run((c) => copyChunk(deps, plan, c));
+  await freezeDepartment(deps, plan);
+  const frozenAt = now();
+  await run((c) => syncChunk(deps, plan, c));
+  await sleep(Math.max(0, frozenAt + cacheMs + 1_000 - now()));
+  await switchDepartment(deps, plan);
+  const frozenMs = now() - frozenAt;
+  await sleep(cacheMs + 1_000);
+  await run((c) => deleteChunk(deps, plan, c));
+  return { copied, frozenMs };
+}
+
+async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<Comparison> {
+  const seeded = env.size(5_000);
+  const config = configOf(env, { ...freshNames(env), ...data.settings });
+  const services = createServices(() => config);
+  const department = 'Sales';
+  const { departments, employees } = services.directory();
+  await departments.put(department, { description: 'Relocated' });
+  for (let i = 0; i < seeded; i += 1_000) {
+    const rows = Array.from({ length: Math.min(1_000, seeded - i) }, (_, k) =>
+      benchEmployee(i + k + 1),
+    );
+    await employees.import(department, rows);
+  }
+  await services.changeQueue().settled();
+  await services.indexDrains().request(department);
+  const from = (await services.placement().ofDepartment(department)).account;
+  const to = from === 'DATA1' ? 'DATA2' : 'DATA1';
+  const all = countersOf(env, data);
+
+  // Baseline: the writes alone, for as long as the relocation takes below.
+  let relocating = true;
+  const before = all.map((counter) => counter());
+  const started = now();
+  const writing = writeWhile(services, department, 100_001, seeded, () => !relocating);
+  const deps: RelocationDeps = {
+    placement: services.placement(),
+    tables: config.tables,
+    photosContainer: config.containers.photos,
+    chunkRows: config.accounts.relocationChunkRows,
+  };
+  const { copied, frozenMs } = await relocate(
+    deps,
+    department,
+    to,
+    config.accounts.placementCacheMs,
+  );
+  const relocationMs = now() - started;
+  relocating = false;
+  const during = await writing;
+  const requests = requestsSince(all, before);
+
+  // Every acknowledged write is there, exactly as acknowledged.
+  let lost = 0;
+  for (const [id, lastName] of during.acknowledged) {
+    const current = await employees.get(department, id).catch(() => undefined);
+    if (current?.value.lastName !== lastName) lost++;
+  }
+  const count = (await departments.get(department)).value.employeeCount;
+
+  const quiet = { acknowledged: 0 };
+  let stop = false;
+  const quietStarted = now();
+  const alone = writeWhile(services, department, 900_001, seeded, () => stop);
+  await sleep(relocationMs);
+  stop = true;
+  quiet.acknowledged = (await alone).acknowledged.size;
+  const quietMs = now() - quietStarted;
+
+  return {
+    name: `relocation of a ${seeded}-employee department to the other data account while writes continue`,
+    pattern: {
+      label: 'relocation with writes',
+      wallMs: Math.round(relocationMs),
+      operations: copied,
+      opsPerSecond: Math.round((copied / relocationMs) * 10_000) / 10,
+      requests,
+      bytes: 0,
+    },
+    baseline: {
+      label: 'the same writes without a relocation',
+      wallMs: Math.round(quietMs),
+      operations: quiet.acknowledged,
+      opsPerSecond: Math.round((quiet.acknowledged / quietMs) * 10_000) / 10,
+      requests: 0,
+      bytes: 0,
+    },
+    goal: 'no acknowledged write lost; writes refused only around the switch',
+    notes:
+      `${(relocationMs / 1000).toFixed(1)} s, ${copied} rows and blobs copied; writes during it: ${during.writes} ` +
+      `(${during.acknowledged.size} acknowledged, ${during.refused} refused with 503 Relocating, ${during.failed} failed otherwise); ` +
+      `lost: ${lost}; frozen for ${(frozenMs / 1000).toFixed(1)} s (placement cache ${config.accounts.placementCacheMs / 1000} s); ` +
+      `${count} employees after; ${quiet.acknowledged} writes in the same time without a relocation.`,
+  };
+}
+
+const accounts: BenchCase = {
+  name: 'accounts: spread writes over two data accounts, and an online relocation',
+  timeoutMs: 1_800_000,
+  async run(env) {
+    const data = await startDataAccounts();
+    try {
+      return [await spreadComparison(env, data), await relocationComparison(env, data)];
+    } finally {
+      await data.stop();
+    }
+  },
+};
+
+export default accounts;
