@@ -47,8 +47,8 @@ export const listDepartments = protectedRoute('listDepartments', {
 const departmentView = departmentBody.extend({ account: z.string().optional() });
 
 /**
- * `GET /departments/{dept}` → the department (one point read) and its ETag; a `DirectoryAdmin`
- * also sees which storage account holds it (`account`, docs/accounts.md).
+ * `GET /departments/{dept}` → the department (one point read) and its ETag; with data spread over
+ * several accounts a `DirectoryAdmin` also sees which one holds it (`account`, docs/accounts.md).
  */
 export const getDepartment = protectedRoute('getDepartment', {
   route: 'departments/{dept}',
@@ -63,8 +63,10 @@ export const getDepartment = protectedRoute('getDepartment', {
   handler: async (request, _context, principal) => {
     const { dept } = readParams(request, departmentRoute);
     const result = await directory().departments.get(dept);
-    if (!isDirectoryAdmin(principal)) return versionedJson(200, result);
-    const { account } = await services().placement().ofDepartment(dept);
+    const placement = services().placement();
+    // With one account there is nothing to say: the body stays exactly as before.
+    if (!isDirectoryAdmin(principal) || !placement.spread) return versionedJson(200, result);
+    const { account } = await placement.ofDepartment(dept);
     return json(200, { ...result.value, account }, { etag: result.etag });
   },
 });

@@ -222,16 +222,21 @@ async function relocate(deps: RelocationDeps, department: string, to: string, ca
     } while (cursor);
     return rows;
   };
+  const started = now();
   const copied = await run((c) => copyChunk(deps, plan, c));
+  const copyMs = now() - started;
+  const freezing = now();
   await freezeDepartment(deps, plan);
   const frozenAt = now();
-  await run((c) => syncChunk(deps, plan, c));
+  const synced = await run((c) => syncChunk(deps, plan, c));
+  const syncMs = now() - frozenAt;
   await sleep(Math.max(0, frozenAt + cacheMs + 1_000 - now()));
   await switchDepartment(deps, plan);
-  const frozenMs = now() - frozenAt;
+  const frozenMs = now() - freezing;
   await sleep(cacheMs + 1_000);
+  const deleting = now();
   await run((c) => deleteChunk(deps, plan, c));
-  return { copied, frozenMs };
+  return { copied, frozenMs, copyMs, syncMs, synced, deleteMs: now() - deleting };
 }
 
 async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<Comparison> {
@@ -264,7 +269,7 @@ async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<
     photosContainer: config.containers.photos,
     chunkRows: config.accounts.relocationChunkRows,
   };
-  const { copied, frozenMs } = await relocate(
+  const { copied, frozenMs, copyMs, syncMs, synced, deleteMs } = await relocate(
     deps,
     department,
     to,
@@ -314,7 +319,9 @@ async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<
     notes:
       `${(relocationMs / 1000).toFixed(1)} s, ${copied} rows and blobs copied; writes during it: ${during.writes} ` +
       `(${during.acknowledged.size} acknowledged, ${during.refused} refused with 503 Relocating, ${during.failed} failed otherwise); ` +
-      `lost: ${lost}; frozen for ${(frozenMs / 1000).toFixed(1)} s (placement cache ${config.accounts.placementCacheMs / 1000} s); ` +
+      `lost: ${lost}; copy ${(copyMs / 1000).toFixed(1)} s, frozen ${(frozenMs / 1000).toFixed(1)} s ` +
+      `(last sync ${(syncMs / 1000).toFixed(1)} s for ${synced} keys, placement cache ${config.accounts.placementCacheMs / 1000} s), ` +
+      `source deleted in ${(deleteMs / 1000).toFixed(1)} s; ` +
       `${count} employees after; ${quiet.acknowledged} writes in the same time without a relocation.`,
   };
 }
