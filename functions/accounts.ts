@@ -43,19 +43,17 @@ const accountJson = z.strictObject({
   weight: z.number().int().min(0),
 });
 
+const accountsListed = {
+  description: 'The accounts data is spread over, home first.',
+  body: z.strictObject({ items: z.array(accountJson) }),
+};
+
 /** `GET /storage/accounts` → `{items: [{name, endpoints, departments, weight}]}` (no keys). */
 export const listStorageAccounts = protectedRoute('listStorageAccounts', {
   route: 'storage/accounts',
   methods: ['GET'],
   access: admin,
-  schemas: {
-    responses: {
-      200: {
-        description: 'The accounts data is spread over, home first.',
-        body: z.strictObject({ items: z.array(accountJson) }),
-      },
-    },
-  },
+  schemas: { responses: { 200: accountsListed } },
   handler: async () => {
     const { config, clients, placement } = services();
     const items = await accountsView(placement(), async () => {

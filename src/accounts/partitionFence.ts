@@ -14,6 +14,7 @@
  * request), transactions get the fence operations appended (the budget leaves room for them:
  * `FENCE_OPERATIONS`), and everything else passes through.
  */
+import { withOverrides } from './overrides';
 import { randomUUID } from 'node:crypto';
 import type {
   DeleteTableEntityOptions,
@@ -136,15 +137,7 @@ export class AccountFence {
           target.deleteEntity(partitionKey, rowKey, options),
         ),
     };
-    const proxy: TableClient = new Proxy(target, {
-      get(client, property, receiver) {
-        if (Object.prototype.hasOwnProperty.call(overrides, property)) {
-          return overrides[property as keyof typeof overrides];
-        }
-        const value: unknown = Reflect.get(client, property, receiver);
-        return typeof value === 'function' ? value.bind(client) : value;
-      },
-    });
+    const proxy: TableClient = withOverrides(target, overrides);
     return proxy;
   }
 

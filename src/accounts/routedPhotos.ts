@@ -3,6 +3,7 @@
  * come from the container of the account that holds the department their name starts with
  * (`Sales/000223/<version>`), so the move's copy reads one account and writes the other.
  */
+import { withOverrides } from './overrides';
 import type { ContainerClient } from '@azure/storage-blob';
 import { parsePhotoBlobName } from '../storage/keys';
 
@@ -29,13 +30,5 @@ export function routedPhotoContainer(
       return { succeeded: true };
     },
   };
-  return new Proxy(fallback, {
-    get(container, property, receiver) {
-      if (Object.prototype.hasOwnProperty.call(overrides, property)) {
-        return overrides[property as keyof typeof overrides];
-      }
-      const value: unknown = Reflect.get(container, property, receiver);
-      return typeof value === 'function' ? value.bind(container) : value;
-    },
-  });
+  return withOverrides(fallback, overrides);
 }

@@ -9,6 +9,7 @@
  * does); a query across partitions (the outbox sweep's discovery) reads every account in turn.
  * Creating the table creates it in every account.
  */
+import { withOverrides } from './overrides';
 import type {
   ListTableEntitiesOptions,
   TableClient,
@@ -151,13 +152,5 @@ export function routedTable(options: RoutedTableOptions): TableClient {
       );
     },
   };
-  return new Proxy(home, {
-    get(client, property, receiver) {
-      if (Object.prototype.hasOwnProperty.call(overrides, property)) {
-        return overrides[property as keyof typeof overrides];
-      }
-      const value: unknown = Reflect.get(client, property, receiver);
-      return typeof value === 'function' ? value.bind(client) : value;
-    },
-  });
+  return withOverrides(home, overrides);
 }

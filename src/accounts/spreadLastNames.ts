@@ -7,11 +7,12 @@
  * is answered, so a left-over member is never shown wrongly; the org-wide audit tidies them).
  */
 import { foreignContinuationToken, normalizeLastName } from '../storage/keys';
-import type {
-  EmployeeRef,
-  LastNameStore,
-  MemberSlice,
-  MembershipPage,
+import {
+  encodeMember,
+  type EmployeeRef,
+  type LastNameStore,
+  type MemberSlice,
+  type MembershipPage,
 } from '../indexing/lastNameStore';
 
 /** One account's store. */
@@ -36,9 +37,7 @@ function decodePosition(
   return { index, inner: match[2] === '' ? undefined : match[2] };
 }
 
-function key(member: EmployeeRef): string {
-  return `${member.department}/${member.employeeId}`;
-}
+const key = encodeMember;
 
 /**
  * The spread store (see the file comment).

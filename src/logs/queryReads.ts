@@ -48,29 +48,31 @@ const ALL_LEVELS = levelMask(LOG_LEVELS);
  */
 export async function blocksOfHour(
   containers: LogContainers,
-  source: string,
-  hourStart: number,
-  fromMs: number,
-  limitMs: number,
-  context: { wanted: number; stats: LogQueryStats },
+  ...hour: HourWindow
 ): Promise<HourBlock[]> {
+  // Each account's blobs, their sequences offset by the account's span (queryCursor.ts).
   const perAccount = await Promise.all(
     containersOf(containers).map((container, index) =>
-      blocksOfHourIn(container, index * SEQUENCE_SPAN, source, hourStart, fromMs, limitMs, context),
+      blocksOfHourIn(container, index * SEQUENCE_SPAN, hour),
     ),
   );
   return perAccount.flat();
 }
 
-/** {@link blocksOfHour} in one account's container, sequences offset by `base`. */
-async function blocksOfHourIn(
-  container: ContainerClient,
-  base: number,
+/** The hour a read is about: source, hour start, `[fromMs, limitMs)`, wanted levels and stats. */
+type HourWindow = [
   source: string,
   hourStart: number,
   fromMs: number,
   limitMs: number,
   context: { wanted: number; stats: LogQueryStats },
+];
+
+/** {@link blocksOfHour} in one account's container, sequences offset by `base`. */
+async function blocksOfHourIn(
+  container: ContainerClient,
+  base: number,
+  [source, hourStart, fromMs, limitMs, context]: HourWindow,
 ): Promise<HourBlock[]> {
   const { wanted, stats } = context;
   const prefix = logHourPrefix(source, new Date(hourStart));

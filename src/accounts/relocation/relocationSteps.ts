@@ -74,6 +74,13 @@ export interface ChunkResult {
   rows: number;
 }
 
+/** A chunked step: one bounded chunk from `cursor` (the start when omitted). */
+export type ChunkStep = (
+  deps: RelocationDeps,
+  plan: RelocationPlan,
+  cursor?: RelocationCursor,
+) => Promise<ChunkResult>;
+
 /** An account of the relocation by name. */
 export function account(deps: RelocationDeps, name: string): StorageAccount {
   return deps.placement.accounts.require(name);

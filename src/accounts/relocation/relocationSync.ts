@@ -15,14 +15,7 @@ import {
 import { readWholeRange } from '../../storage/rangePages';
 import { mapBounded } from '../../storage/parallel';
 import { copyBlobs, photoUrlRewrite, relocationSources, syncRows } from './relocationRows';
-import {
-  account,
-  ownPlacement,
-  type ChunkResult,
-  type RelocationCursor,
-  type RelocationDeps,
-  type RelocationPlan,
-} from './relocationSteps';
+import { account, ownPlacement, type ChunkStep, type RelocationCursor } from './relocationSteps';
 
 /**
  * Change markers one sync chunk handles at most (each names the keys of one transaction, at most
@@ -68,11 +61,7 @@ async function readMarkerPage(
  *
  * @throws {DomainError} for storage faults (the activity is retried; syncing again is harmless).
  */
-export async function syncChunk(
-  deps: RelocationDeps,
-  plan: RelocationPlan,
-  cursor: RelocationCursor = { source: 0 },
-): Promise<ChunkResult> {
+export const syncChunk: ChunkStep = async (deps, plan, cursor = { source: 0 }) => {
   await ownPlacement(deps, plan);
   const from = account(deps, plan.from).clients;
   const to = account(deps, plan.to).clients;
@@ -125,4 +114,4 @@ export async function syncChunk(
       ? { source: cursor.source + 1 }
       : { source: cursor.source, token: page.next };
   return { next: fixed[next.source] ? next : undefined, rows };
-}
+};
