@@ -85,8 +85,9 @@ function shots(): Shot[] {
       ready: ['#log-lines'],
       viewport: DESKTOP,
       before: async (page) => {
+        // The last full hour: the current one has only just begun.
         await page.fill('#log-source', 'web');
-        await page.click('#read-logs');
+        await page.click('#log-earlier');
       },
     },
     {
@@ -101,11 +102,13 @@ function shots(): Shot[] {
 
 async function signIn(page: Page, url: string, who: Who): Promise<void> {
   await page.goto(`${url}/console/`);
-  await page.waitForSelector('#department option[value]:not([value=""])');
+  await page.waitForSelector('#department option[value]:not([value=""])', { state: 'attached' });
   await page.selectOption('#kind', who.kind);
   if (who.kind === 'employee') {
     await page.selectOption('#department', who.department);
-    await page.waitForSelector(`#employee-id option[value="${who.employeeId}"]`);
+    await page.waitForSelector(`#employee-id option[value="${who.employeeId}"]`, {
+      state: 'attached',
+    });
     await page.selectOption('#employee-id', who.employeeId);
   }
   await page.click('#sign-in');

@@ -22,7 +22,7 @@ function card(employee: Employee, photo: HTMLElement): HTMLElement {
       'dl',
       { class: 'facts' },
       h('dt', {}, 'Email'),
-      h('dd', {}, h('a', { href: `mailto:${employee.email}` }, employee.email)),
+      h('dd', { class: 'email' }, h('a', { href: `mailto:${employee.email}` }, employee.email)),
       h('dt', {}, 'Department'),
       h('dd', {}, employee.department),
       h('dt', {}, 'Employee id'),

@@ -99,7 +99,7 @@ export async function renderExpenses(
         h(
           'tr',
           {},
-          h('td', {}, when(r.submittedAt)),
+          h('td', { class: 'when' }, when(r.submittedAt)),
           h('td', {}, r.description),
           h('td', { class: 'num' }, money(r)),
         ),

@@ -32,11 +32,24 @@ export function renderLogs(): void {
     field('Hour (UTC)', hour),
     h('button', { type: 'submit', id: 'read-logs' }, 'Read the hour'),
   );
+  const step = (hours: number, text: string, id: string): HTMLButtonElement => {
+    const button = h('button', { type: 'button', class: 'secondary', id }, text);
+    button.addEventListener('click', () => {
+      const at = new Date(`${hour.value.slice(0, 13)}:00:00Z`);
+      at.setUTCHours(at.getUTCHours() + hours);
+      hour.value = `${at.toISOString().slice(0, 13)}:00`;
+      form.requestSubmit();
+    });
+    return button;
+  };
+  form.append(step(-1, '‹ Earlier', 'log-earlier'), step(1, 'Later ›', 'log-later'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     clearError();
     const at = new Date(`${hour.value.slice(0, 13)}:00:00Z`);
     const name = source.value.trim();
+    const day = at.toISOString().slice(0, 10);
+    const hh = at.toISOString().slice(11, 13);
     void loading(body, 'the log window', async () => {
       const grant = await api<SasGrant>(state.session, 'POST', '/sas/logs', {});
       const { blobs, lines } = await readLogHour(grant, name, at);
@@ -45,8 +58,8 @@ export function renderLogs(): void {
           'p',
           { class: 'muted' },
           lines.length === 0
-            ? `No lines from ${name} between ${at.toISOString().slice(11, 13)}:00 and ${at.toISOString().slice(11, 13)}:59 UTC on ${at.toISOString().slice(0, 10)}.`
-            : `${plural(lines.length, 'line')} from ${name}, ${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 13)}:00–:59 UTC.`,
+            ? `No lines from ${name} between ${hh}:00 and ${hh}:59 UTC on ${day}.`
+            : `${plural(lines.length, 'line')} from ${name} between ${hh}:00 and ${hh}:59 UTC on ${day}.`,
         ),
         h(
           'pre',

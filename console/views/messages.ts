@@ -64,7 +64,13 @@ export async function renderHourly(section: HTMLElement, path: string): Promise<
           points: { show: false },
         },
       ],
-      axes: [{ space: 60 }, { size: 40 }],
+      axes: [
+        {
+          space: 60,
+          values: (_u, splits) => splits.map((s) => new Date(s * 1000).toISOString().slice(11, 16)),
+        },
+        { size: 40 },
+      ],
       legend: { show: false },
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     },

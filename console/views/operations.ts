@@ -102,18 +102,20 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
   });
   const messages = node('div', { attrs: { id: 'poison-messages' } });
   const refresh = node('button', {
-    text: 'Refresh',
-    attrs: { type: 'button', id: 'operations-refresh' },
+    text: 'Refresh now',
+    attrs: { type: 'button', id: 'operations-refresh', class: 'secondary' },
   });
   const section = node('section', { attrs: { id: 'operations' } }, [
-    node('p', {
-      text: 'Read from storage; refreshed every 5 seconds while this page is open.',
-      attrs: { class: 'muted' },
-    }),
-    refresh,
-    figures,
-    node('h3', { text: 'Oldest outbox row (seconds), sampled while this page is open' }),
+    node('div', { attrs: { class: 'section-head' } }, [
+      node('p', {
+        text: 'Whether the eventual parts keep up, read from storage every 5 seconds while this page is open.',
+        attrs: { class: 'muted' },
+      }),
+      refresh,
+    ]),
+    node('h3', { text: 'Oldest waiting index change, over the last 10 minutes (UTC)' }),
     chart,
+    figures,
     messages,
   ]);
 
@@ -154,7 +156,14 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
             points: { show: true, size: 5 },
           },
         ],
-        axes: [{ space: 70 }, { label: 'seconds', size: 50 }],
+        axes: [
+          {
+            space: 70,
+            values: (_u, splits) =>
+              splits.map((t) => `${new Date(t * 1000).toISOString().slice(11, 16)}`),
+          },
+          { label: 'seconds', size: 50 },
+        ],
         legend: { show: false },
       },
       [xs, ys],

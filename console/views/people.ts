@@ -52,11 +52,11 @@ export async function peopleList(id: string, source: PeopleSource): Promise<HTML
               href({ view: 'employee', department: e.department, employeeId: e.employeeId }),
               `${e.firstName} ${e.lastName}`,
             ),
-            h('div', { class: 'muted narrow-only' }, e.email),
+            h('div', { class: 'muted narrow-only email' }, e.email),
           ),
           h('td', { class: 'id' }, e.employeeId),
           source.showDepartment ? h('td', {}, e.department) : null,
-          h('td', { class: 'wide-only' }, e.email),
+          h('td', { class: 'wide-only email' }, e.email),
         ),
       ),
     );

@@ -16,7 +16,7 @@ interface Review {
 
 function reviewTable(items: Review[]): HTMLElement {
   if (items.length === 0) return h('p', { class: 'muted' }, 'No reviews yet.');
-  return h(
+  const table = h(
     'table',
     { id: 'reviews-table', class: 'list' },
     h(
@@ -26,8 +26,8 @@ function reviewTable(items: Review[]): HTMLElement {
         'tr',
         {},
         h('th', { scope: 'col' }, 'Year'),
-        h('th', { scope: 'col', class: 'num' }, 'Manager'),
-        h('th', { scope: 'col', class: 'num' }, 'Peers'),
+        h('th', { scope: 'col', class: 'num', title: 'Manager rating, out of 10' }, 'Manager'),
+        h('th', { scope: 'col', class: 'num', title: 'Peer rating, out of 10' }, 'Peers'),
         h('th', { scope: 'col' }, 'Comments'),
       ),
     ),
@@ -41,13 +41,14 @@ function reviewTable(items: Review[]): HTMLElement {
             'tr',
             {},
             h('th', { scope: 'row' }, String(r.year)),
-            h('td', { class: 'num' }, `${r.managerRating}/10`),
-            h('td', { class: 'num' }, `${r.peerRating}/10`),
+            h('td', { class: 'num' }, String(r.managerRating)),
+            h('td', { class: 'num' }, String(r.peerRating)),
             h('td', {}, r.comments ?? ''),
           ),
         ),
     ),
   );
+  return h('div', {}, table, h('p', { class: 'muted' }, 'Ratings out of 10.'));
 }
 
 /** Renders the reviews, and the form when the caller may write one. */
