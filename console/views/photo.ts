@@ -88,7 +88,14 @@ export function photoUploadForm(employee: Employee, frame: PhotoFrame): HTMLElem
         say(`Uploading… ${Math.round((100 * sent) / Math.max(total, 1))}%`);
       });
       say('Checking the image…');
-      await api(state.session, 'PUT', `/departments/${path}/photo`, { blobName: grant.blobName });
+      await api(
+        state.session,
+        'PUT',
+        `/departments/${seg(employee.department)}/employees/${seg(employee.employeeId)}/photo`,
+        {
+          blobName: grant.blobName,
+        },
+      );
       frame.refresh();
       file.value = '';
       return 'Photo updated.';
