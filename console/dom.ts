@@ -156,35 +156,3 @@ export function link(
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 }
-
-/**
- * A button that asks before it acts: the first press shows `question` with a confirming button
- * and Cancel, in place; only the confirming button runs `act`.
- */
-export function confirmButton(
-  label: string,
-  question: string,
-  confirm: string,
-  act: () => void,
-  attributes: Record<string, string> = {},
-): HTMLElement {
-  const start = h('button', { type: 'button', ...attributes }, label);
-  const box = h('span', { class: 'confirm' });
-  const ask = (): void => {
-    const yes = h('button', { type: 'button', class: 'danger' }, confirm);
-    const no = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
-    yes.addEventListener('click', () => {
-      box.replaceChildren(start);
-      act();
-    });
-    no.addEventListener('click', () => {
-      box.replaceChildren(start);
-      start.focus();
-    });
-    box.replaceChildren(h('span', { role: 'alert', class: 'question' }, question), yes, no);
-    yes.focus();
-  };
-  start.addEventListener('click', ask);
-  box.append(start);
-  return box;
-}

@@ -6,7 +6,6 @@
  */
 import uPlot from 'uplot';
 import { api, type Session } from '../api';
-import { confirmButton } from '../dom';
 import { fitToWidth } from './charts';
 
 /** What `GET /api/operations` answers (the fields the page shows). */
@@ -231,7 +230,44 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
     return made;
   };
 
+  // The queue whose Replay awaits its confirmation (kept across the refreshes that redraw it).
+  let confirming: string | undefined;
+  let last: Overview | undefined;
+  const replayControl = (q: Overview['poisonQueues'][number]): Node[] => {
+    if (q.approximateCount === 0) return [button('Replay', q.queue, replay, true)];
+    if (confirming !== q.queue) {
+      return [
+        button('Replay', q.queue, async (queue) => {
+          confirming = queue;
+          if (last) render(last);
+          figures.querySelector<HTMLButtonElement>('button.danger')?.focus();
+        }),
+      ];
+    }
+    const many =
+      q.approximateCount === 1 ? 'the message' : `up to 32 of ~${q.approximateCount} messages`;
+    const yes = button('Yes, replay', q.queue, async (queue) => {
+      confirming = undefined;
+      await replay(queue);
+    });
+    yes.className = 'danger';
+    const no = button('Cancel', q.queue, async () => {
+      confirming = undefined;
+      if (last) render(last);
+    });
+    no.className = 'secondary';
+    return [
+      node('span', {
+        text: `Move ${many} back to ${q.queue} to be processed again?`,
+        attrs: { role: 'alert', class: 'question' },
+      }),
+      yes,
+      no,
+    ];
+  };
+
   const render = (overview: Overview): void => {
+    last = overview;
     const { outbox, poisonQueues, timers, logBacklog } = overview;
     const parts: (Node | null)[] = [
       node('h3', { text: 'Index outbox' }),
@@ -265,15 +301,7 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
             String(q.approximateCount),
             node('span', { attrs: { class: 'buttons' } }, [
               button('Inspect', q.queue, inspect, q.approximateCount === 0),
-              q.approximateCount === 0
-                ? button('Replay', q.queue, replay, true)
-                : confirmButton(
-                    'Replay',
-                    `Move ${q.approximateCount === 1 ? 'the message' : `up to 32 of ~${q.approximateCount} messages`} back to ${q.queue} to be processed again?`,
-                    'Yes, replay',
-                    () => void replay(q.queue),
-                    { 'data-queue': q.queue },
-                  ),
+              ...replayControl(q),
             ]),
           ]),
         ),
