@@ -5,6 +5,8 @@
  */
 import { ConsoleError } from './api';
 
+export { plural } from './figures';
+
 /** Where the views render. */
 export const app = document.getElementById('app')!;
 const errorBox = document.getElementById('error')!;
@@ -150,9 +152,4 @@ export function link(
   attributes: Record<string, string> = {},
 ): HTMLAnchorElement {
   return h('a', { href, ...attributes }, text);
-}
-
-/** `1` → `1 employee`, `2` → `2 employees`. */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 }

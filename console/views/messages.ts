@@ -5,7 +5,8 @@
  */
 import uPlot from 'uplot';
 import { api } from '../api';
-import { h, loading, plural } from '../dom';
+import { h, loading } from '../dom';
+import { heatCell, level, monthStarts, plural, utcClock, yearSummary } from '../figures';
 import { state } from '../session';
 import { fitToWidth } from './charts';
 
@@ -67,7 +68,7 @@ export async function renderHourly(section: HTMLElement, path: string): Promise<
       axes: [
         {
           space: 60,
-          values: (_u, splits) => splits.map((s) => new Date(s * 1000).toISOString().slice(11, 16)),
+          values: (_u, splits) => splits.map(utcClock),
         },
         { size: 40 },
       ],
@@ -86,25 +87,6 @@ export async function renderHourly(section: HTMLElement, path: string): Promise<
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
-/** The heat map's level (0–4) of a day's count against the year's busiest day. */
-export function level(count: number, max: number): number {
-  return count <= 0 || max <= 0 ? 0 : Math.min(4, Math.ceil((count / max) * 4));
-}
-
-/** The year's summary in words (no "busiest day" for an empty year). */
-export function yearSummary(year: number, days: number[]): string {
-  const total = days.reduce((a, b) => a + b, 0);
-  if (total === 0) return `No messages in ${year} yet.`;
-  const max = Math.max(...days);
-  const busiest = new Date(Date.UTC(year, 0, 1 + days.indexOf(max)));
-  const date = busiest.toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    timeZone: 'UTC',
-  });
-  return `${plural(total, 'message')} in ${year}; the busiest day was ${date}, with ${plural(max, 'message')}.`;
-}
-
 /** Renders the year's messages as a heat map (weeks as columns, weekdays as rows). */
 export async function renderYear(section: HTMLElement, path: string): Promise<void> {
   const body = h('div');
@@ -119,18 +101,15 @@ export async function renderYear(section: HTMLElement, path: string): Promise<vo
   );
   if (!data) return;
   const max = Math.max(0, ...data.days);
-  const first = new Date(Date.UTC(year, 0, 1)).getUTCDay();
-  const weeks = Math.ceil((first + data.days.length) / 7);
-  const grid = h('div', { class: 'heat', style: undefined });
+  const weeks = heatCell(year, data.days.length - 1).week + 1;
+  const grid = h('div', { class: 'heat' });
   grid.style.setProperty('--weeks', String(weeks));
-  // Month labels over the week in which each month starts.
-  for (let m = 0; m < 12; m++) {
-    const dayOfYear = (Date.UTC(year, m, 1) - Date.UTC(year, 0, 1)) / 86_400_000;
-    const week = Math.floor((first + dayOfYear) / 7);
-    const label = h('span', { class: 'month', 'aria-hidden': 'true' }, MONTHS[m]!);
+  // Month labels over the week in which each month starts; column 1 holds the weekday labels.
+  monthStarts(year).forEach((week, month) => {
+    const label = h('span', { class: 'month', 'aria-hidden': 'true' }, MONTHS[month]!);
     label.style.gridColumn = `${week + 2} / span 4`;
     grid.append(label);
-  }
+  });
   for (const d of [1, 3, 5]) {
     const label = h('span', { class: 'weekday', 'aria-hidden': 'true' }, WEEKDAYS[d]!);
     label.style.gridRow = String(d + 2);
@@ -138,12 +117,19 @@ export async function renderYear(section: HTMLElement, path: string): Promise<vo
   }
   data.days.forEach((count, i) => {
     const date = new Date(Date.UTC(year, 0, 1 + i));
+    const when = date.toLocaleDateString('en-GB', {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      timeZone: 'UTC',
+    });
     const cell = h('span', {
       class: `day l${level(count, max)}`,
-      title: `${date.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })}: ${plural(count, 'message')}`,
+      title: `${when}: ${plural(count, 'message')}`,
     });
-    cell.style.gridColumn = String(Math.floor((first + i) / 7) + 2);
-    cell.style.gridRow = String(((first + i) % 7) + 2);
+    const { week, weekday } = heatCell(year, i);
+    cell.style.gridColumn = String(week + 2);
+    cell.style.gridRow = String(weekday + 2);
     grid.append(cell);
   });
   const legend = h(

@@ -6,6 +6,7 @@
  */
 import uPlot from 'uplot';
 import { api, type Session } from '../api';
+import { timeWindow, utcClock } from '../figures';
 import { fitToWidth } from './charts';
 
 /** What `GET /api/operations` answers (the fields the page shows). */
@@ -76,10 +77,8 @@ function row(cells: (string | Node)[]): HTMLTableRowElement {
 }
 
 /** The chart's time window: the last {@link MAX_SAMPLES} refreshes up to the newest sample. */
-export function xWindow(times: readonly number[]): [number, number] {
-  const last = times.at(-1) ?? Date.now() / 1000;
-  return [last - (MAX_SAMPLES * REFRESH_MS) / 1000, last];
-}
+const xWindow = (times: readonly number[]): [number, number] =>
+  timeWindow(times, (MAX_SAMPLES * REFRESH_MS) / 1000);
 
 /** `125` → `2 min 5 s`. */
 function age(seconds: number): string {
@@ -158,8 +157,7 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
         axes: [
           {
             space: 70,
-            values: (_u, splits) =>
-              splits.map((t) => `${new Date(t * 1000).toISOString().slice(11, 16)}`),
+            values: (_u, splits) => splits.map(utcClock),
           },
           { label: 'seconds', size: 50 },
         ],

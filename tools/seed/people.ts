@@ -12,6 +12,7 @@ export interface SeedDepartment {
   size: number;
 }
 
+/** The departments, with how many people each has (Engineering's 150 pass one page of 100). */
 export const DEPARTMENTS: readonly SeedDepartment[] = [
   {
     name: 'Engineering',

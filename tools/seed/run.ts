@@ -10,7 +10,13 @@
  */
 import { encodePrincipalHeader } from '../../src/identity/principal';
 import { avatarPng, hashSeed } from './avatar';
-import { DEPARTMENTS, seededRandom, seedPeople, type SeedPerson } from './people';
+import {
+  DEPARTMENTS,
+  seededRandom,
+  seedPeople,
+  type SeedDepartment,
+  type SeedPerson,
+} from './people';
 import { expensePlan, logLines, messagePlan, reviewFor } from './activity';
 
 /** What `seedDirectory` did, step by step. */
@@ -31,13 +37,22 @@ const ADMIN = encodePrincipalHeader({
 });
 const TELEMETRY = encodePrincipalHeader({ userId: 'seed-telemetry', roles: ['TelemetryWriter'] });
 
-/** Employees per department whose reviews and expenses the seed fills in. */
-const ACTIVE_PER_DEPARTMENT = 8;
-/**
- * Of those, the first ones whose year of message counts it fills in: one request per day each (the
- * API counts messages as they come), so a few people, not everybody.
- */
-const CHATTY_PER_DEPARTMENT = 2;
+/** What to seed (the defaults are the sample organisation; tests seed a small one). */
+export interface SeedOptions {
+  /** The departments and their sizes (default {@link DEPARTMENTS}). */
+  departments?: readonly SeedDepartment[];
+  /** Employees per department whose reviews and expenses the seed fills in (default 8). */
+  activePerDepartment?: number;
+  /**
+   * Of those, the first ones whose year of message counts it fills in (default 2): one request
+   * per day each (the API counts messages as they come), so a few people, not everybody.
+   */
+  chattyPerDepartment?: number;
+  /** The log source of the web log lines (default `web`). */
+  logSource?: string;
+  /** How many of this year's past days get message counts (default all of them). */
+  messageDays?: number;
+}
 
 /** A failed call, with what the API said. */
 class SeedError extends Error {}
@@ -64,7 +79,12 @@ async function inPool<T>(
 export async function seedDirectory(
   baseUrl: string,
   say: (line: string) => void = () => undefined,
+  options: SeedOptions = {},
 ): Promise<SeedReport> {
+  const departments = options.departments ?? DEPARTMENTS;
+  const activePerDepartment = options.activePerDepartment ?? 8;
+  const chattyPerDepartment = options.chattyPerDepartment ?? 2;
+  const logSource = options.logSource ?? 'web';
   const call = async (
     method: string,
     path: string,
@@ -114,16 +134,16 @@ export async function seedDirectory(
   await call('GET', '/health', { ok: [503] });
 
   // 1. Departments (PUT is idempotent).
-  for (const d of DEPARTMENTS) {
+  for (const d of departments) {
     await call('PUT', `/departments/${seg(d.name)}`, { json: { description: d.description } });
     report.departments++;
   }
   say(`Departments: ${report.departments}.`);
 
   // 2. Employees: import whoever is missing, a department at a time.
-  const people = seedPeople();
+  const people = seedPeople(departments);
   const photoOf = new Map<string, boolean>();
-  for (const d of DEPARTMENTS) {
+  for (const d of departments) {
     const listed = (await call(
       'GET',
       `/departments/${seg(d.name)}/employees?pageSize=1000&select=photoUrl`,
@@ -153,7 +173,7 @@ export async function seedDirectory(
   say(`Employees: ${people.length} in the plan, ${report.employeesCreated} created now.`);
 
   // 3. Managers: the first employee of each department.
-  for (const d of DEPARTMENTS) {
+  for (const d of departments) {
     await call('PUT', `/departments/${seg(d.name)}/manager`, { json: { employeeId: '000001' } });
   }
 
@@ -169,8 +189,8 @@ export async function seedDirectory(
   say(`Photos: ${report.photosUploaded} uploaded now.`);
 
   // 5. Activity of the first employees of each department: reviews, expenses, messages.
-  const active = DEPARTMENTS.flatMap((d) =>
-    people.filter((p) => p.department === d.name).slice(0, ACTIVE_PER_DEPARTMENT),
+  const active = departments.flatMap((d) =>
+    people.filter((p) => p.department === d.name).slice(0, activePerDepartment),
   );
   const now = new Date();
   await inPool(active, 4, async (p) => {
@@ -192,33 +212,48 @@ export async function seedDirectory(
       }
     }
   });
-  const chatty = DEPARTMENTS.flatMap((d) =>
-    people.filter((p) => p.department === d.name).slice(0, CHATTY_PER_DEPARTMENT),
+  const chatty = departments.flatMap((d) =>
+    people.filter((p) => p.department === d.name).slice(0, chattyPerDepartment),
   );
-  for (const p of chatty) {
+  // One employee's counts land on the same day and year entities (a wide entity): posted one
+  // after the other, so they do not fight over its ETag; several employees at once.
+  await inPool(chatty, 6, async (p) => {
     const path = `/departments/${seg(p.department)}/employees/${p.employeeId}`;
-    report.messageCountsPosted += await seedMessages(call, path, p, now);
-  }
+    const posted = await seedMessages(call, path, p, now, options.messageDays);
+    report.messageCountsPosted += posted;
+  });
   say(
     `Reviews: ${report.reviewsWritten} written; expenses: ${report.expensesAdded} added; message counts: ${report.messageCountsPosted} posted.`,
   );
 
   // 6. Log lines of the last three hours, for each hour that has none yet.
+  const logsOf = async (hour: Date): Promise<number> => {
+    const to = new Date(hour.getTime() + 3_600_000).toISOString();
+    const query = `source=${encodeURIComponent(logSource)}&from=${hour.toISOString()}&to=${to}`;
+    const found = (await call('GET', `/logs?${query}&pageSize=1`)) as { items: unknown[] };
+    return found.items.length;
+  };
+  const posted: Date[] = [];
   for (let back = 2; back >= 0; back--) {
     const hour = new Date(
       Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), now.getUTCHours() - back),
     );
+    if ((await logsOf(hour)) > 0) continue;
     const end = new Date(Math.min(hour.getTime() + 3_600_000, now.getTime()));
-    const found = (await call(
-      'GET',
-      `/logs?source=web&from=${hour.toISOString()}&to=${new Date(hour.getTime() + 3_600_000).toISOString()}&pageSize=1`,
-    )) as { items: unknown[] };
-    if (found.items.length > 0) continue;
     const entries = logLines(seededRandom(hour.getTime() / 1000), hour, end, people);
     if (entries.length === 0) continue;
-    await call('POST', '/logs', { json: { source: 'web', entries }, principal: TELEMETRY });
+    await call('POST', '/logs', { json: { source: logSource, entries }, principal: TELEMETRY });
     report.logLinesPosted += entries.length;
+    posted.push(hour);
   }
+  // Accepted lines become readable once the app's buffer flushes (seconds): wait for them, so a
+  // run right after this one sees them and posts nothing twice.
+  for (const deadline = Date.now() + 60_000; posted.length > 0 && Date.now() < deadline;) {
+    if ((await logsOf(posted[0]!)) > 0) posted.shift();
+    else await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  if (posted.length > 0)
+    say('  (some log lines are not readable yet: the app has not flushed them)');
   say(`Log lines: ${report.logLinesPosted} posted.`);
   return report;
 }
@@ -238,12 +273,13 @@ async function seedMessages(
   path: string,
   person: SeedPerson,
   now: Date,
+  messageDays = 366,
 ): Promise<number> {
   const plan = messagePlan(seededRandom(hashSeed(`${path}/messages`)), now, person.employeeId);
   const year = now.getUTCFullYear();
   const stored = (await call('GET', `${path}/messages/daily?year=${year}`)) as { days: number[] };
   const posts: { at: Date; count: number }[] = [];
-  for (const { day, count } of plan.days) {
+  for (const { day, count } of plan.days.slice(-messageDays)) {
     if (count > 0 && (stored.days[day] ?? 0) === 0)
       posts.push({ at: new Date(Date.UTC(year, 0, 1 + day, 12)), count });
   }
@@ -256,11 +292,11 @@ async function seedMessages(
       if (count > 0 && at <= now && (stored24.hours[hour] ?? 0) === 0) posts.push({ at, count });
     }
   }
-  await inPool(posts, 8, async ({ at, count }) => {
+  for (const { at, count } of posts) {
     await call('POST', `${path}/messages`, {
       json: { at: at.toISOString(), count },
       principal: TELEMETRY,
     });
-  });
+  }
   return posts.length;
 }
