@@ -58,9 +58,10 @@ const resource = (serviceName: string) =>
 
 /**
  * Outgoing requests only: an incoming request is the host's invocation span already (in Azure the
- * host records it; locally tools/host does), a second server span would split the trace.
+ * host records it; locally tools/host does, in this process). A second server span would split the
+ * trace, and an ignored incoming request would run its handler with tracing suppressed.
  */
-const httpOptions = { ignoreIncomingRequestHook: () => true };
+const httpOptions = { disableIncomingRequestInstrumentation: true };
 
 type DistroOptions = NonNullable<
   Parameters<typeof import('@azure/monitor-opentelemetry').useAzureMonitor>[0]
