@@ -107,7 +107,7 @@ describe('azd wiring', () => {
   });
 
   it('requires the azd version whose .funcignore handling the package relies on', () => {
-    expect(azureYaml).toMatch(/^requiredVersions:\n {2}azd: '>= 1\.23\.12'$/m);
+    expect(azureYaml).toMatch(/^requiredVersions:\n {2}azd: '>= 1\.23\.13'$/m);
   });
 
   it('smoke-checks the app after every deployment, and fails the deployment when a check fails', () => {
