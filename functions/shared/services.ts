@@ -154,9 +154,10 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   );
   const table = (name: (c: Config) => string) => clients().table(name(config()));
   const metrics = lazy(() => new DirectoryMetrics());
-  const indexStores = lazy(
-    (): IndexStores => ({ ...configuredIndexStores(config(), clients()), metrics: metrics() }),
-  );
+  const indexStores = lazy((): IndexStores => ({
+    ...configuredIndexStores(config(), clients()),
+    metrics: metrics(),
+  }));
   // One set of drains per process: the queue worker's nudges, the sweep and the writer's drains
   // share a department's running drain. Gone employees lose their photos (src/photos).
   const indexDrains = lazy(

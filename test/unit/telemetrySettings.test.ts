@@ -20,9 +20,7 @@ describe('telemetry settings', () => {
 
   it("names the worker's service after the site, as the host's telemetry is named", () => {
     // One role in Application Insights' map for the host and the worker (docs/telemetry.md).
-    expect(telemetrySettings({ WEBSITE_SITE_NAME: 'func-abc123' }).serviceName).toBe(
-      'func-abc123',
-    );
+    expect(telemetrySettings({ WEBSITE_SITE_NAME: 'func-abc123' }).serviceName).toBe('func-abc123');
   });
 
   it('sends to Application Insights with the managed identity the infra names', () => {

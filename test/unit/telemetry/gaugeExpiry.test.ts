@@ -44,8 +44,8 @@ async function reported(
 /** The alert's condition for a department: the largest age any instance reports now. */
 async function alertFires(instances: Instance[], department: string): Promise<boolean> {
   const ages = await Promise.all(
-    instances.map(
-      async (i) => (await reported(i, MetricNames.outboxOldestAge, 'department')).get(department),
+    instances.map(async (i) =>
+      (await reported(i, MetricNames.outboxOldestAge, 'department')).get(department),
     ),
   );
   const reports = ages.filter((age): age is number => age !== undefined);
@@ -102,9 +102,9 @@ it('lets the poison-queue and log-backlog gauges expire the same way', async () 
   a.metrics.observePoisonQueue('index-updates-poison', 3);
   a.metrics.recordLogFlush(7, []);
   now += MINUTE;
-  expect(
-    (await reported(a, MetricNames.poisonLength, 'queue')).get('index-updates-poison'),
-  ).toBe(3);
+  expect((await reported(a, MetricNames.poisonLength, 'queue')).get('index-updates-poison')).toBe(
+    3,
+  );
   expect((await reported(a, MetricNames.logBatchesWaiting, 'queue')).get('')).toBe(7);
 
   now += GAUGE_WINDOW_MS;

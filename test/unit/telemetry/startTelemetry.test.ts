@@ -9,7 +9,10 @@ afterEach(() => {
 
 it('sets nothing up, and logs nothing, when no destination is set', async () => {
   const log = jest.fn();
-  const state = startTelemetry({ target: { kind: 'off' }, summary: false, serviceName: 'test' }, log);
+  const state = startTelemetry(
+    { target: { kind: 'off' }, summary: false, serviceName: 'test' },
+    log,
+  );
   expect(state.kind).toBe('off');
   expect(log).not.toHaveBeenCalled();
   // The API's no-op tracer: nothing is recorded, nothing is exported.
