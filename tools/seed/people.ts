@@ -104,13 +104,12 @@ export function seedPeople(departments: readonly SeedDepartment[] = DEPARTMENTS)
   const people: SeedPerson[] = [];
   for (const department of departments) {
     for (let n = 1; n <= department.size; n++) {
-      let firstName = '';
-      let lastName = '';
-      do {
+      const draw = (): [string, string] => {
         const culture = pick(random, CULTURES);
-        firstName = pick(random, culture.first);
-        lastName = pick(random, culture.last);
-      } while (names.has(`${firstName} ${lastName}`));
+        return [pick(random, culture.first), pick(random, culture.last)];
+      };
+      let [firstName, lastName] = draw();
+      while (names.has(`${firstName} ${lastName}`)) [firstName, lastName] = draw();
       names.add(`${firstName} ${lastName}`);
       const local = emailLocalPart(firstName, lastName);
       let email = `${local}@${MAIL_DOMAIN}`;
