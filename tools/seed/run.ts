@@ -226,30 +226,52 @@ export async function seedDirectory(
     `Reviews: ${report.reviewsWritten} written; expenses: ${report.expensesAdded} added; message counts: ${report.messageCountsPosted} posted.`,
   );
 
-  // 6. Log lines of the last three hours, for each hour that has none yet.
-  const logsOf = async (hour: Date): Promise<number> => {
+  // 6. Log lines of the last three hours up to now: each hour's lines are planned whole (the same
+  // plan every run); a run posts those after the newest line stored, so an hour begun in one run
+  // is topped up by the next and nothing is posted twice.
+  const newestOf = async (hour: Date): Promise<string | undefined> => {
     const to = new Date(hour.getTime() + 3_600_000).toISOString();
     const query = `source=${encodeURIComponent(logSource)}&from=${hour.toISOString()}&to=${to}`;
-    const found = (await call('GET', `/logs?${query}&pageSize=1`)) as { items: unknown[] };
-    return found.items.length;
+    let newest: string | undefined;
+    let token: string | null = null;
+    do {
+      const more: string = token ? `&continuationToken=${encodeURIComponent(token)}` : '';
+      const page = (await call('GET', `/logs?${query}&pageSize=1000${more}`)) as {
+        items: { at: string }[];
+        continuationToken: string | null;
+      };
+      newest = page.items.at(-1)?.at ?? newest;
+      token = page.continuationToken;
+    } while (token);
+    return newest;
   };
-  const posted: Date[] = [];
+  const posted: { hour: Date; last: string }[] = [];
   for (let back = 2; back >= 0; back--) {
     const hour = new Date(
       Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), now.getUTCHours() - back),
     );
-    if ((await logsOf(hour)) > 0) continue;
-    const end = new Date(Math.min(hour.getTime() + 3_600_000, now.getTime()));
-    const entries = logLines(seededRandom(hour.getTime() / 1000), hour, end, people);
+    const stored = await newestOf(hour);
+    const planned = logLines(
+      seededRandom(hour.getTime() / 1000),
+      hour,
+      new Date(hour.getTime() + 3_600_000),
+      people,
+    );
+    const entries = planned.filter(
+      (line) =>
+        Date.parse(line.at) <= now.getTime() &&
+        (!stored || Date.parse(line.at) > Date.parse(stored)),
+    );
     if (entries.length === 0) continue;
     await call('POST', '/logs', { json: { source: logSource, entries }, principal: TELEMETRY });
     report.logLinesPosted += entries.length;
-    posted.push(hour);
+    posted.push({ hour, last: entries.at(-1)!.at });
   }
   // Accepted lines become readable once the app's buffer flushes (seconds): wait for them, so a
   // run right after this one sees them and posts nothing twice.
   for (const deadline = Date.now() + 60_000; posted.length > 0 && Date.now() < deadline;) {
-    if ((await logsOf(posted[0]!)) > 0) posted.shift();
+    const newest = await newestOf(posted[0]!.hour);
+    if (newest && Date.parse(newest) >= Date.parse(posted[0]!.last)) posted.shift();
     else await new Promise((resolve) => setTimeout(resolve, 500));
   }
   if (posted.length > 0)
