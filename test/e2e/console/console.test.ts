@@ -316,6 +316,98 @@ describeInBrowser('the web console in Chromium', () => {
     await page.context().close();
   });
 
+  it('lets an admin work on a card: edit, review, expense, manager, then move and archive, each through the API', async () => {
+    const from = uniqueDepartment('Work');
+    const to = uniqueDepartment('Moved');
+    for (const d of [from, to]) {
+      expect((await send(host.baseUrl, 'PUT', `/departments/${seg(d)}`, { json: {} })).status).toBe(
+        201,
+      );
+    }
+    const path = `/departments/${seg(from)}/employees`;
+    for (const [n, first] of [
+      [1, 'Kwame'],
+      [2, 'Mei'],
+    ] as const) {
+      const made = await send(host.baseUrl, 'POST', path, {
+        json: {
+          employeeId: `00000${n}`,
+          firstName: first,
+          lastName: 'Mensah',
+          email: `${first.toLowerCase()}.${Date.now()}@example.com`,
+        },
+      });
+      expect(made.status).toBe(201);
+    }
+    const { page, requests } = await signIn('admin');
+    await page.goto(`${host.baseUrl}/console/#/departments/${seg(from)}/employees/000001`);
+    await page.locator('#view-title', { hasText: 'Kwame Mensah' }).waitFor();
+    const done = (form: string, text: string) =>
+      page.locator(`#${form} .form-status`, { hasText: text }).waitFor();
+
+    await page.locator('summary', { hasText: 'Edit details' }).click();
+    await page.getByLabel('Last name', { exact: true }).fill('Mensah-Owusu');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await done('edit-employee', 'Saved.');
+    await page.locator('#view-title', { hasText: 'Kwame Mensah-Owusu' }).waitFor();
+
+    await page.locator('summary', { hasText: 'Write a review' }).click();
+    await page.getByLabel('Year', { exact: true }).fill('2025');
+    await page.getByLabel('Manager rating (0–10)').fill('8.5');
+    await page.getByLabel('Peer rating (0–10)').fill('9');
+    await page.getByLabel('Comments').fill('Calm in every storm.');
+    await page.getByRole('button', { name: 'Save review' }).click();
+    await done('write-review', 'Saved the review of 2025.');
+    expect(await page.textContent('#reviews-table')).toContain('Calm in every storm.');
+
+    await page.locator('summary', { hasText: 'Add an expense' }).click();
+    await page.getByLabel('Amount', { exact: true }).fill('42.50');
+    await page.getByLabel('Currency', { exact: true }).selectOption('GBP');
+    await page.getByLabel('Description', { exact: true }).fill('Train to Leeds');
+    await page.getByRole('button', { name: 'Add expense' }).click();
+    await done('add-expense', 'Added.');
+    expect(await page.textContent('#expenses-table tbody tr')).toContain('Train to Leeds');
+
+    await page.locator('summary', { hasText: 'Make manager' }).click();
+    await page.getByRole('button', { name: 'Make manager' }).click();
+    await done('make-manager', `Kwame now manages ${from}.`);
+
+    const api = (p: string) => send(host.baseUrl, 'GET', p);
+    expect((await api(`${path}/000001`)).body).toMatchObject({ lastName: 'Mensah-Owusu' });
+    expect((await api(`${path}/000001/reviews`)).body).toMatchObject({
+      items: [{ year: 2025, managerRating: 8.5, peerRating: 9, comments: 'Calm in every storm.' }],
+    });
+    expect((await api(`/departments/${seg(from)}`)).body).toMatchObject({
+      manager: { employeeId: '000001', lastName: 'Mensah-Owusu' },
+    });
+
+    // The other employee moves (an orchestration, followed to its end), then the first is archived.
+    await page.goto(`${host.baseUrl}/console/#/departments/${seg(from)}/employees/000002`);
+    await page.locator('#view-title', { hasText: 'Mei Mensah' }).waitFor();
+    await page.locator('summary', { hasText: 'Move to another department' }).click();
+    await page.waitForSelector(`#move-to option[value="${to}"]`, { state: 'attached' });
+    await page.getByLabel('Move to', { exact: true }).selectOption(to);
+    await page.getByRole('button', { name: 'Move employee' }).click();
+    await page.locator('#move-employee [data-status="Completed"]').waitFor({ timeout: 60_000 });
+    expect(await page.textContent('#move-employee .orchestration')).toContain(
+      `Done: moved to ${to}.`,
+    );
+    await page.getByRole('link', { name: `Open the card in ${to}` }).click();
+    await page.locator('#view-title', { hasText: 'Mei Mensah' }).waitFor();
+    expect((await api(`/departments/${seg(to)}/employees/000002`)).status).toBe(200);
+
+    await page.goto(`${host.baseUrl}/console/#/departments/${seg(from)}/employees/000001`);
+    await page.locator('summary', { hasText: 'Archive' }).click();
+    // Unticked, the form does not submit (the box is required): nothing is sent.
+    await page.getByRole('button', { name: 'Archive employee' }).click();
+    expect(requests.some((r) => r.url().endsWith('/000001/archive'))).toBe(false);
+    await page.getByLabel('Yes, archive Kwame Mensah-Owusu').check();
+    await page.getByRole('button', { name: 'Archive employee' }).click();
+    await done('archive-employee', 'is archived and no longer in the directory.');
+    expect((await api(`${path}/000001`)).status).toBe(404);
+    await page.context().close();
+  }, 120_000);
+
   it('archives a department after its name is typed, showing the orchestration until it is done', async () => {
     const doomed = uniqueDepartment('Doomed');
     expect(
