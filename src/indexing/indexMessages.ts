@@ -3,7 +3,8 @@
  *
  * - `{"v":2,"departments":[...]}`: a nudge — drain these departments' index outboxes
  *   (src/indexing/outboxDrain.ts). What changed is in the outbox rows, written in the same
- *   transactions as the changes; the message only says where to look.
+ *   transactions as the changes; the message only says where to look. A nudge sent to outlive a
+ *   drain lease's holder names it (`"holder"`, src/indexing/leasedDrain.ts).
  * - `{"v":1,"changes":[...]}`: a batch of employee changes, as the code before the outbox sent
  *   them (and its pre-write announcements). Nothing sends them any more; they are still read, so
  *   that those a deploy leaves on the queue are worked off (src/indexing/indexUpdates.ts).
@@ -55,15 +56,21 @@ export function parseIndexUpdateMessage(payload: unknown): IndexUpdateMessage {
   return parsed.data as IndexUpdateMessage;
 }
 
+/** Characters of a lease holder's id in a nudge (a UUID has 36). */
+const MAX_HOLDER_CHARS = 64;
+
 const nudgeSchema = z.object({
   v: z.literal(2),
   departments: z.array(z.string().refine(isDepartmentName)).min(1),
+  holder: z.string().min(1).max(MAX_HOLDER_CHARS).optional(),
 });
 
 /** A nudge: drain the index outboxes of these departments. */
 export interface OutboxNudge {
   v: 2;
   departments: string[];
+  /** The drain-lease holder this nudge was sent to outlive (its single department's lease). */
+  holder?: string;
 }
 
 /**

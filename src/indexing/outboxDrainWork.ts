@@ -94,6 +94,29 @@ export async function readOutbox(
   });
 }
 
+/**
+ * Whether the partition holds any outbox row (dead-letter candidates included): one query for at
+ * most one key, so a department with nothing to drain costs one request
+ * (src/indexing/leasedDrain.ts reads it before the lease).
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function outboxHoldsRows(table: TableClient, partitionKey: string): Promise<boolean> {
+  return withStorageErrors(async () => {
+    const pages = table
+      .listEntities({
+        queryOptions: { filter: rowKeyRangeFilter(partitionKey, outboxRowKeyRange()), select: ['RowKey'] },
+      })
+      .byPage({ maxPageSize: 1 });
+    for await (const page of pages) {
+      // A page may come back empty with a continuation (the service's time or range limits):
+      // that is no answer yet, so the next page is asked for.
+      if (page.length > 0) return true;
+    }
+    return false;
+  });
+}
+
 /** The member lists a change asks to look at (normalised last names). */
 function lastNamesOf(change: OutboxRow['changes'][number]): string[] {
   // An update that kept the last name leaves the membership as the earlier change made it

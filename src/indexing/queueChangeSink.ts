@@ -1,18 +1,35 @@
 /**
  * The directory's {@link EmployeeChangeSink} over the `index-updates` queue: the directory records
  * each change as an index outbox row in the change's own transaction (src/directory/outbox.ts),
- * and `publish` only nudges the worker to drain the departments' outboxes
- * (`{"v":2,"departments"}`). A crash between the commit and the nudge loses nothing: the row waits
- * for the next nudge or the outbox sweep. With `drain`, the writing process drains the department
- * itself after the linger and nudges only when that cannot finish (src/indexing/writerDrain.ts).
+ * and `publish` makes sure a worker will drain the department's outbox after the commit.
+ *
+ * **Nothing waits on this process.** Azure Functions does not promise that work started after a
+ * function returns completes (an instance may be scaled in or recycled once it answered). So
+ * `publish` resolves only once a queue message that surfaces after the commit is stored — the
+ * write's **cover**: whatever happens to this process afterwards, a worker on any instance
+ * receives it and drains the department. Covers are shared: a department's cover stands in for
+ * every commit published before it surfaces (less a margin), so the writes of a department share
+ * one message per window and, once it is stored, wait for nothing.
+ *
+ * - With the writer's drain (`drain`, src/indexing/writerDrain.ts, as deployed): the writing
+ *   process drains the department itself after the linger, and the cover is invisible for
+ *   {@link writerCoverDelaySeconds} — longer than the linger, so that normally the writer's
+ *   round has drained the rows when it surfaces, and its drain costs one outbox read
+ *   (leasedDrain.ts). If the process died before its round, the cover drains the rows a few
+ *   seconds later.
+ * - Without it (`INDEX_DRAIN_LINGER_MS=0`): the cover is the nudge itself, visible at once, so it
+ *   stands in only for commits published before its send began (a message being sent may be
+ *   stored, and drained, before a later commit). Concurrent writes share messages (group commit,
+ *   src/storage/coalescingSender.ts).
+ * - With `INDEX_NUDGE_DELAY_SECONDS` > 0: the cover is the delayed nudge, one per department and
+ *   delay (fewer, later drains on purpose).
+ *
+ * A cover whose send fails after the SDK's retries is reported (`onNudgeError`) and the write
+ * still succeeds: its transaction is committed, and the outbox sweep drains the rows.
  *
  * (Before the outbox, each change travelled as a v1 change message, and an optional pre-write
  * announcement sent one more. Neither is sent any more; the worker still reads v1 messages a
  * deploy may have left on the queue: src/indexing/indexUpdates.ts.)
- *
- * Nudges of concurrent writes are shared (group commit, src/storage/coalescingSender.ts), so under
- * load the queue sees a few messages instead of one per write. A nudge is not the record of its
- * change (the outbox row is), so a write returns without waiting for its nudge.
  */
 import type { QueueClient } from '@azure/storage-queue';
 import type { EmployeeChangeSink } from '../directory';
@@ -25,7 +42,10 @@ import { nudgeBudget, nudgeDepartmentBytes } from './indexMessages';
 /** The `index-updates` queue as the directory's change sink (outbox nudges). */
 export interface ChangeQueue extends EmployeeChangeSink {
   readonly outbox: true;
-  /** Resolves once every nudge handed over so far is stored or has failed (tests; a host shutting down). */
+  /**
+   * Resolves once every message handed over so far is stored or has failed, and the writer's
+   * drains started so far have ended (tests; a host shutting down).
+   */
   settled(): Promise<void>;
 }
 
@@ -34,21 +54,16 @@ export interface ChangeQueueOptions {
   /** Visibility delay of a nudge in seconds (default 0); see {@link Config} `indexNudgeDelaySeconds`. */
   nudgeDelaySeconds?: number;
   /**
-   * How long a nudge waits for the nudges of later writes to travel with it (default
-   * {@link DEFAULT_NUDGE_LINGER_MS}; 0 sends at once). Writes do not wait for nudges, so this adds
-   * to the index lag only, and it spares a queue message per write when writes follow each other.
-   */
-  nudgeLingerMs?: number;
-  /**
-   * Told of a nudge that could not be sent (after the SDK's retries). Writes do not wait for their
-   * nudges, so nobody else hears of it; the outbox sweep drains the rows later. Default: ignored.
+   * Told of a cover or nudge that could not be sent (after the SDK's retries). The write that
+   * published it still succeeds (its transaction is committed); the outbox sweep drains the rows
+   * later. Default: ignored.
    */
   onNudgeError?: (error: unknown, department: string) => void;
   /**
    * The writing process's own drain of a department's outbox (src/indexing/writerDrain.ts through
-   * a process's shared drains), run after the linger instead of sending a nudge; the nudge is sent
-   * only when it throws (it sends one itself when it cannot finish alone). Not used with a nudge
-   * delay, whose point is fewer, later drains.
+   * a process's shared drains), run after the linger; when it throws, a nudge is sent at once (it
+   * sends one itself when it cannot finish alone). Not used with a nudge delay, whose point is
+   * fewer, later drains.
    */
   drain?: (department: string) => Promise<unknown>;
   /**
@@ -57,18 +72,21 @@ export interface ChangeQueueOptions {
    * so the writes of a department that come within it share one drain round.
    */
   drainLingerMs?: number;
+  /**
+   * With `drain`: how long a department's cover stays invisible, in seconds (default
+   * {@link writerCoverDelaySeconds} of the linger). It bounds how long a change waits when its
+   * writer died before its drain, and one cover is sent per department and that many seconds.
+   */
+  coverDelaySeconds?: number;
   /** Clock (tests). */
   now?: () => number;
 }
 
 /**
- * Margin between this process's estimate of when a delayed nudge surfaces and a commit it may
- * stand in for: the queue starts the delay when it receives the message, after the send began.
+ * Margin between this process's estimate of when a cover surfaces and a commit it may stand in
+ * for: the queue starts the delay when it receives the message, after the send began.
  */
 const NUDGE_MARGIN_MS = 250;
-
-/** Default of {@link ChangeQueueOptions.nudgeLingerMs}: a tenth of a second of index lag. */
-export const DEFAULT_NUDGE_LINGER_MS = 100;
 
 /**
  * Default of {@link ChangeQueueOptions.drainLingerMs}: half a second of index lag, so that at 2.5
@@ -77,6 +95,21 @@ export const DEFAULT_NUDGE_LINGER_MS = 100;
  * drains"), so sharing it is what brings a create's index maintenance under six requests.
  */
 export const DEFAULT_DRAIN_LINGER_MS = 500;
+
+/**
+ * Shortest delay of a writer's cover, in seconds: a cover costs a send, a receive, a delete and an
+ * outbox read, shared by the writes of its department in that time (at 2.5 writes/s, 25 of them);
+ * and a change whose writer died waits about this long plus the queue's polling interval.
+ */
+export const WRITER_COVER_DELAY_SECONDS = 10;
+
+/**
+ * The visibility delay of a writer's cover for a drain linger: {@link WRITER_COVER_DELAY_SECONDS},
+ * and at least two seconds past the linger, so that a writer that lives drains first.
+ */
+export function writerCoverDelaySeconds(drainLingerMs: number): number {
+  return Math.max(WRITER_COVER_DELAY_SECONDS, Math.ceil((drainLingerMs + 2_000) / 1000));
+}
 
 /** Builds the sink over the `index-updates` queue client (one per process: it packs nudges). */
 export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions = {}): ChangeQueue {
@@ -93,49 +126,50 @@ export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions 
  */
 export function outboxNudgeSender(
   queue: QueueClient,
-): (department: string, delaySeconds: number) => Promise<void> {
-  return async (department, delaySeconds) => {
+): (department: string, delaySeconds: number, holder?: string) => Promise<void> {
+  return async (department, delaySeconds, holder) => {
     await ensureQueue(queue);
-    await sendJsonMessage(queue, withTraceparent({ v: 2, departments: [department] }), {
+    const nudge = { v: 2, departments: [department], ...(holder === undefined ? {} : { holder }) };
+    await sendJsonMessage(queue, withTraceparent(nudge), {
       visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined,
     });
   };
 }
 
+/** A department's cover: a message that surfaces after every commit it stands in for. */
+interface Cover {
+  /**
+   * Commits published before this moment (this process's clock) are covered: infinite until the
+   * send begins, then the earliest it may surface, less the margin (the send's start without a
+   * delay: a message being sent may be stored and drained at any moment).
+   */
+  until: number;
+  /** Settles once the message is stored (or its send failed, reported). */
+  stored: Promise<void>;
+}
+
 /**
- * Publishing as outbox nudges: the departments of committed changes, several per message when
- * writes overlap (group commit).
- *
- * A write does not wait for its nudge: the outbox row in its transaction is the durable record,
- * so a nudge only shortens the time until the drain. `publish` hands the departments over and
- * returns; a send that fails after the SDK's retries is reported to `onNudgeError`, and the
- * sweep (src/indexing/outboxSweep.ts) drains the rows it left.
- *
- * A nudge lingers ({@link ChangeQueueOptions.nudgeLingerMs}) so that the nudges of writes that
- * follow travel with it. A department is left out when a nudge for it is already lingering or
- * waiting for a send slot: that message is stored after this call, so its drain reads the outbox
- * after this commit. A nudge already being sent does not count: the service may have stored it,
- * and a worker drained it, before this commit, so the department is nudged again. With a nudge
- * delay, a department whose last nudge from this process is being sent or still invisible gets no
- * other: that nudge's drain starts after it surfaces, so it reads every row committed before now.
+ * Publishing: each write waits for its department's cover (see the file comment); with the
+ * writer's drain, the department is also drained after the linger.
  */
 function nudger(
   queue: QueueClient,
   options: ChangeQueueOptions,
 ): Pick<ChangeQueue, 'publish' | 'settled'> {
-  const delaySeconds = options.nudgeDelaySeconds ?? 0;
+  const nudgeDelaySeconds = options.nudgeDelaySeconds ?? 0;
   const now = options.now ?? Date.now;
   const onError = options.onNudgeError ?? (() => undefined);
-  const lingerMs = options.nudgeLingerMs ?? DEFAULT_NUDGE_LINGER_MS;
-  /** Department → when its last delayed nudge surfaces (this process's clock). */
-  const surfacing = new Map<string, number>();
-  /** Departments held or handed to the sender whose send has not started yet. */
-  const unsent = new Set<string>();
-  /** Departments waiting for the end of the linger. */
-  const held = new Set<string>();
+  const drain = nudgeDelaySeconds > 0 ? undefined : options.drain;
+  const drainLingerMs = options.drainLingerMs ?? DEFAULT_DRAIN_LINGER_MS;
+  const coverDelaySeconds = drain
+    ? (options.coverDelaySeconds ?? writerCoverDelaySeconds(drainLingerMs))
+    : nudgeDelaySeconds;
+  const covers = new Map<string, Cover>();
+  /** Departments whose writer drain waits for the end of its linger. */
+  const lingering = new Set<string>();
   const pending = new Set<Promise<void>>();
   /**
-   * Department → the `traceparent` of the write that asked for its nudge: a nudge carries the
+   * Department → the `traceparent` of the write that opened its cover: a message carries the
    * first of its departments' (one message, one parent; the others' writes are not linked).
    */
   const traces = new Map<string, string>();
@@ -143,96 +177,80 @@ function nudger(
     pending.add(work);
     void work.finally(() => pending.delete(work));
   };
-  const sender = new CoalescingSender<string>({
+  const sendNudge = async (departments: readonly string[], delaySeconds: number) => {
+    const traceparent = departments.map((d) => traces.get(d)).find((t) => t !== undefined);
+    for (const department of departments) traces.delete(department);
+    await ensureQueue(queue);
+    await sendJsonMessage(
+      queue,
+      traceparent === undefined ? { v: 2, departments } : { v: 2, departments, traceparent },
+      { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
+    );
+  };
+  const coverSender = new CoalescingSender<string>({
     send: async (departments) => {
-      // From here on the message may be stored and drained at any moment: a later commit needs a
-      // nudge of its own (unless this one is delayed past it).
+      // From here on the message may be stored at any moment: it surfaces after `until`.
       const started = now();
-      const traceparent = departments.map((d) => traces.get(d)).find((t) => t !== undefined);
       for (const department of departments) {
-        traces.delete(department);
-        unsent.delete(department);
-        if (delaySeconds > 0) surfacing.set(department, started + delaySeconds * 1000);
+        const cover = covers.get(department);
+        if (!cover) continue;
+        cover.until =
+          coverDelaySeconds > 0 ? started + coverDelaySeconds * 1000 - NUDGE_MARGIN_MS : started;
       }
-      try {
-        await ensureQueue(queue);
-        await sendJsonMessage(
-          queue,
-          traceparent === undefined ? { v: 2, departments } : { v: 2, departments, traceparent },
-          { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
-        );
-      } catch (error) {
-        // Perhaps not stored: a later commit nudges again.
-        for (const department of departments) surfacing.delete(department);
-        throw error;
-      }
+      await sendNudge(departments, coverDelaySeconds);
     },
     itemBytes: nudgeDepartmentBytes,
     budgetBytes: nudgeBudget(),
   });
-  const send = (departments: readonly string[]): Promise<void> =>
-    Promise.all(
-      departments.map((department) =>
-        sender.add(department).catch((error: unknown) => onError(error, department)),
-      ),
-    ).then(() => undefined);
-  const drain = delaySeconds > 0 ? undefined : options.drain;
-  // The writer's own drain: requested now, it reads the outbox after this moment (a drain already
-  // running reads it once more), so the department needs no other nudge from here on; when it
-  // fails, the nudge goes to the queue after all.
-  const drainOrSend = (departments: readonly string[]): Promise<void> => {
-    if (!drain) return send(departments);
-    return Promise.all(
-      departments.map((department) => {
-        const drained = drain(department);
-        unsent.delete(department);
-        return drained.catch(() => {
-          unsent.add(department);
-          return send([department]);
-        });
-      }),
-    ).then(() => undefined);
-  };
-  const release = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      // Unreferenced: a process that is done may exit before the linger ends (the sweep drains).
-      setTimeout(() => {
-        const departments = [...held];
-        held.clear();
-        void drainOrSend(departments).then(resolve);
-      }, lingerMs).unref();
+  // A writer's drain that failed: a nudge at once rather than wait for the cover.
+  const nudgeSender = new CoalescingSender<string>({
+    send: (departments) => sendNudge(departments, 0),
+    itemBytes: nudgeDepartmentBytes,
+    budgetBytes: nudgeBudget(),
+  });
+  const coverFor = (department: string, at: number, traceparent?: string): Promise<void> => {
+    const current = covers.get(department);
+    if (current && at < current.until) return current.stored;
+    const cover: Cover = { until: Number.POSITIVE_INFINITY, stored: Promise.resolve() };
+    covers.set(department, cover);
+    if (traceparent !== undefined) traces.set(department, traceparent);
+    cover.stored = coverSender.add(department).catch((error: unknown) => {
+      // Perhaps not stored: the next commit opens a cover of its own.
+      if (covers.get(department) === cover) covers.delete(department);
+      onError(error, department);
     });
-  const publish: ChangeQueue['publish'] = (published) => {
-    const at = now();
-    for (const [department, surfaces] of surfacing) {
-      if (surfaces - NUDGE_MARGIN_MS <= at) surfacing.delete(department);
-    }
-    const fresh = [...new Set(published.map((c) => c.department))].filter(
-      (department) => !surfacing.has(department) && !unsent.has(department),
+    track(cover.stored);
+    return cover.stored;
+  };
+  // Unreferenced timer: the cover makes up for a process that exits before its linger ends.
+  const drainAfterLinger = (department: string, run: (department: string) => Promise<unknown>) => {
+    if (lingering.has(department)) return;
+    lingering.add(department);
+    track(
+      new Promise<void>((resolve) => {
+        setTimeout(() => {
+          // Requested now, the drain reads the outbox after this moment (a drain already running
+          // reads it once more): a later write lingers anew.
+          const drained = run(department);
+          lingering.delete(department);
+          void drained
+            .then(
+              () => undefined,
+              () => nudgeSender.add(department),
+            )
+            .catch((error: unknown) => onError(error, department))
+            .then(resolve);
+        }, drainLingerMs).unref();
+      }),
     );
+  };
+  const publish: ChangeQueue['publish'] = async (published) => {
+    const at = now();
     const traceparent = currentTraceparent();
-    for (const department of fresh) {
-      unsent.add(department);
-      if (traceparent !== undefined) traces.set(department, traceparent);
-    }
-    if (fresh.length === 0) return Promise.resolve();
-    if (drain) {
-      const drainLingerMs = options.drainLingerMs ?? DEFAULT_DRAIN_LINGER_MS;
-      for (const department of fresh) {
-        track(
-          new Promise<void>((resolve) => {
-            // Unreferenced, as the nudge's linger: the sweep drains what a process leaves.
-            setTimeout(() => void drainOrSend([department]).then(resolve), drainLingerMs).unref();
-          }),
-        );
-      }
-    } else if (lingerMs <= 0) {
-      track(send(fresh));
-    } else {
-      if (held.size === 0) track(release());
-      for (const department of fresh) held.add(department);
-    }
-    return Promise.resolve();
+    const departments = [...new Set(published.map((c) => c.department))];
+    const stored = departments.map((department) => coverFor(department, at, traceparent));
+    if (drain) for (const department of departments) drainAfterLinger(department, drain);
+    await Promise.all(stored);
   };
   const settled: ChangeQueue['settled'] = async () => {
     while (pending.size > 0) await Promise.all([...pending]);
