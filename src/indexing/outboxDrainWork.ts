@@ -105,7 +105,10 @@ export async function outboxHoldsRows(table: TableClient, partitionKey: string):
   return withStorageErrors(async () => {
     const pages = table
       .listEntities({
-        queryOptions: { filter: rowKeyRangeFilter(partitionKey, outboxRowKeyRange()), select: ['RowKey'] },
+        queryOptions: {
+          filter: rowKeyRangeFilter(partitionKey, outboxRowKeyRange()),
+          select: ['RowKey'],
+        },
       })
       .byPage({ maxPageSize: 1 });
     for await (const page of pages) {

@@ -7,25 +7,25 @@
  * function returns completes (an instance may be scaled in or recycled once it answered). So
  * `publish` resolves only once a queue message that surfaces after the commit is stored — the
  * write's **cover**: whatever happens to this process afterwards, a worker on any instance
- * receives it and drains the department. Covers are shared: a department's cover stands in for
- * every commit published before it surfaces (less a margin), so the writes of a department share
- * one message per window and, once it is stored, wait for nothing.
+ * receives it and drains the department. A cover is invisible for a few seconds
+ * ({@link coverDelayFor}) and stands in for every commit of its department published before it
+ * surfaces (less a margin), so the writes of a department share one message per window and, once
+ * it is stored, wait for nothing.
  *
- * - With the writer's drain (`drain`, src/indexing/writerDrain.ts, as deployed): the writing
- *   process drains the department itself after the linger, and the cover is invisible for
- *   {@link writerCoverDelaySeconds} — longer than the linger, so that normally the writer's
- *   round has drained the rows when it surfaces, and its drain costs one outbox read
- *   (leasedDrain.ts). If the process died before its round, the cover drains the rows a few
- *   seconds later.
- * - Without it (`INDEX_DRAIN_LINGER_MS=0`): the cover is the nudge itself, visible at once, so it
- *   stands in only for commits published before its send began (a message being sent may be
- *   stored, and drained, before a later commit). Concurrent writes share messages (group commit,
- *   src/storage/coalescingSender.ts).
- * - With `INDEX_NUDGE_DELAY_SECONDS` > 0: the cover is the delayed nudge, one per department and
- *   delay (fewer, later drains on purpose).
+ * The cover is the guarantee; the prompt path runs after the response, as before, and normally
+ * drains the rows long before the cover surfaces, which then costs one outbox read
+ * (leasedDrain.ts):
+ *
+ * - with the writer's drain (`drain`, src/indexing/writerDrain.ts, as deployed) the writing
+ *   process drains the department itself after the drain linger;
+ * - without it (`INDEX_DRAIN_LINGER_MS=0`) a nudge, visible at once, lingers 100 ms for the
+ *   nudges of the writes that follow (group commit, src/storage/coalescingSender.ts);
+ * - with `INDEX_NUDGE_DELAY_SECONDS` > 0 (fewer, later drains on purpose) there is no prompt
+ *   path: the cover is that delayed nudge, one per department and delay.
  *
  * A cover whose send fails after the SDK's retries is reported (`onNudgeError`) and the write
- * still succeeds: its transaction is committed, and the outbox sweep drains the rows.
+ * still succeeds: its transaction is committed, the prompt path usually drains the rows, and the
+ * outbox sweep does otherwise.
  *
  * (Before the outbox, each change travelled as a v1 change message, and an optional pre-write
  * announcement sent one more. Neither is sent any more; the worker still reads v1 messages a
@@ -51,8 +51,16 @@ export interface ChangeQueue extends EmployeeChangeSink {
 
 /** Options of {@link queueChangeSink}. */
 export interface ChangeQueueOptions {
-  /** Visibility delay of a nudge in seconds (default 0); see {@link Config} `indexNudgeDelaySeconds`. */
+  /**
+   * Visibility delay of a nudge in seconds (default 0); see {@link Config} `indexNudgeDelaySeconds`.
+   * Above 0 the delayed nudge is each write's cover, and nothing else is sent.
+   */
   nudgeDelaySeconds?: number;
+  /**
+   * How long a nudge visible at once waits for the nudges of later writes to travel with it
+   * (default {@link DEFAULT_NUDGE_LINGER_MS}; 0 sends at once). Without the writer's drain only.
+   */
+  nudgeLingerMs?: number;
   /**
    * Told of a cover or nudge that could not be sent (after the SDK's retries). The write that
    * published it still succeeds (its transaction is committed); the outbox sweep drains the rows
@@ -61,9 +69,9 @@ export interface ChangeQueueOptions {
   onNudgeError?: (error: unknown, department: string) => void;
   /**
    * The writing process's own drain of a department's outbox (src/indexing/writerDrain.ts through
-   * a process's shared drains), run after the linger; when it throws, a nudge is sent at once (it
-   * sends one itself when it cannot finish alone). Not used with a nudge delay, whose point is
-   * fewer, later drains.
+   * a process's shared drains), run after the linger instead of a nudge; when it throws, a nudge
+   * is sent at once (it sends one itself when it cannot finish alone). Not used with a nudge
+   * delay, whose point is fewer, later drains.
    */
   drain?: (department: string) => Promise<unknown>;
   /**
@@ -73,9 +81,10 @@ export interface ChangeQueueOptions {
    */
   drainLingerMs?: number;
   /**
-   * With `drain`: how long a department's cover stays invisible, in seconds (default
-   * {@link writerCoverDelaySeconds} of the linger). It bounds how long a change waits when its
-   * writer died before its drain, and one cover is sent per department and that many seconds.
+   * How long a department's cover stays invisible, in seconds (default {@link coverDelayFor} the
+   * drain or nudge linger; with a nudge delay, that delay). It bounds how long a change waits
+   * when its process stopped right after answering, and one cover is sent per department and
+   * that many seconds.
    */
   coverDelaySeconds?: number;
   /** Clock (tests). */
@@ -88,6 +97,9 @@ export interface ChangeQueueOptions {
  */
 const NUDGE_MARGIN_MS = 250;
 
+/** Default of {@link ChangeQueueOptions.nudgeLingerMs}: a tenth of a second of index lag. */
+export const DEFAULT_NUDGE_LINGER_MS = 100;
+
 /**
  * Default of {@link ChangeQueueOptions.drainLingerMs}: half a second of index lag, so that at 2.5
  * writes/s per department (a write every 400 ms) two writes share a round. A round costs five
@@ -97,18 +109,20 @@ const NUDGE_MARGIN_MS = 250;
 export const DEFAULT_DRAIN_LINGER_MS = 500;
 
 /**
- * Shortest delay of a writer's cover, in seconds: a cover costs a send, a receive, a delete and an
- * outbox read, shared by the writes of its department in that time (at 2.5 writes/s, 25 of them);
- * and a change whose writer died waits about this long plus the queue's polling interval.
+ * Shortest visibility delay of a cover, in seconds: a cover costs a send, a receive, a delete and
+ * an outbox read, shared by the writes of its department in that time (at 2.5 writes/s, 25 of
+ * them); a change whose process stopped right after answering waits about this long plus the
+ * queue's polling interval (2 s, host.json).
  */
-export const WRITER_COVER_DELAY_SECONDS = 10;
+export const COVER_DELAY_SECONDS = 10;
 
 /**
- * The visibility delay of a writer's cover for a drain linger: {@link WRITER_COVER_DELAY_SECONDS},
- * and at least two seconds past the linger, so that a writer that lives drains first.
+ * A cover's visibility delay for a linger of the prompt path (the writer's drain or the nudge):
+ * {@link COVER_DELAY_SECONDS}, and at least two seconds past the linger, so that a process that
+ * lives has drained the rows when its cover surfaces.
  */
-export function writerCoverDelaySeconds(drainLingerMs: number): number {
-  return Math.max(WRITER_COVER_DELAY_SECONDS, Math.ceil((drainLingerMs + 2_000) / 1000));
+export function coverDelayFor(lingerMs: number): number {
+  return Math.max(COVER_DELAY_SECONDS, Math.ceil((lingerMs + 2_000) / 1000));
 }
 
 /** Builds the sink over the `index-updates` queue client (one per process: it packs nudges). */
@@ -140,17 +154,18 @@ export function outboxNudgeSender(
 interface Cover {
   /**
    * Commits published before this moment (this process's clock) are covered: infinite until the
-   * send begins, then the earliest it may surface, less the margin (the send's start without a
-   * delay: a message being sent may be stored and drained at any moment).
+   * send begins, then the earliest moment the message may surface, less the margin.
    */
   until: number;
   /** Settles once the message is stored (or its send failed, reported). */
   stored: Promise<void>;
+  /** The `traceparent` of the write that opened it. */
+  traceparent?: string;
 }
 
 /**
- * Publishing: each write waits for its department's cover (see the file comment); with the
- * writer's drain, the department is also drained after the linger.
+ * Publishing: each write waits for its department's cover (see the file comment), then the
+ * prompt path runs: the writer's drain after its linger, or a lingering nudge.
  */
 function nudger(
   queue: QueueClient,
@@ -161,25 +176,34 @@ function nudger(
   const onError = options.onNudgeError ?? (() => undefined);
   const drain = nudgeDelaySeconds > 0 ? undefined : options.drain;
   const drainLingerMs = options.drainLingerMs ?? DEFAULT_DRAIN_LINGER_MS;
-  const coverDelaySeconds = drain
-    ? (options.coverDelaySeconds ?? writerCoverDelaySeconds(drainLingerMs))
-    : nudgeDelaySeconds;
+  const nudgeLingerMs = options.nudgeLingerMs ?? DEFAULT_NUDGE_LINGER_MS;
+  const coverDelaySeconds =
+    nudgeDelaySeconds > 0
+      ? nudgeDelaySeconds
+      : (options.coverDelaySeconds ?? coverDelayFor(drain ? drainLingerMs : nudgeLingerMs));
   const covers = new Map<string, Cover>();
   /** Departments whose writer drain waits for the end of its linger. */
   const lingering = new Set<string>();
+  /** Departments of nudges lingering or waiting for a send slot (their send has not begun). */
+  const unsent = new Set<string>();
+  /** Departments waiting for the end of the nudge's linger. */
+  const held = new Set<string>();
   const pending = new Set<Promise<void>>();
   /**
-   * Department → the `traceparent` of the write that opened its cover: a message carries the
-   * first of its departments' (one message, one parent; the others' writes are not linked).
+   * Department → the `traceparent` of the write that asked for its lingering nudge. A message
+   * carries the first of its departments' (one message, one parent; the others' writes are not
+   * linked).
    */
   const traces = new Map<string, string>();
   const track = (work: Promise<void>): void => {
     pending.add(work);
     void work.finally(() => pending.delete(work));
   };
-  const sendNudge = async (departments: readonly string[], delaySeconds: number) => {
-    const traceparent = departments.map((d) => traces.get(d)).find((t) => t !== undefined);
-    for (const department of departments) traces.delete(department);
+  const sendMessage = async (
+    departments: readonly string[],
+    delaySeconds: number,
+    traceparent: string | undefined,
+  ) => {
     await ensureQueue(queue);
     await sendJsonMessage(
       queue,
@@ -191,29 +215,41 @@ function nudger(
     send: async (departments) => {
       // From here on the message may be stored at any moment: it surfaces after `until`.
       const started = now();
+      let traceparent: string | undefined;
       for (const department of departments) {
         const cover = covers.get(department);
         if (!cover) continue;
-        cover.until =
-          coverDelaySeconds > 0 ? started + coverDelaySeconds * 1000 - NUDGE_MARGIN_MS : started;
+        cover.until = started + coverDelaySeconds * 1000 - NUDGE_MARGIN_MS;
+        traceparent ??= cover.traceparent;
       }
-      await sendNudge(departments, coverDelaySeconds);
+      await sendMessage(departments, coverDelaySeconds, traceparent);
     },
     itemBytes: nudgeDepartmentBytes,
     budgetBytes: nudgeBudget(),
   });
-  // A writer's drain that failed: a nudge at once rather than wait for the cover.
   const nudgeSender = new CoalescingSender<string>({
-    send: (departments) => sendNudge(departments, 0),
+    send: async (departments) => {
+      // A nudge being sent does not stand for later commits: it may be stored, and drained,
+      // before them (those get a nudge of their own).
+      const traceparent = departments.map((d) => traces.get(d)).find((t) => t !== undefined);
+      for (const department of departments) {
+        unsent.delete(department);
+        traces.delete(department);
+      }
+      await sendMessage(departments, 0, traceparent);
+    },
     itemBytes: nudgeDepartmentBytes,
     budgetBytes: nudgeBudget(),
   });
   const coverFor = (department: string, at: number, traceparent?: string): Promise<void> => {
     const current = covers.get(department);
     if (current && at < current.until) return current.stored;
-    const cover: Cover = { until: Number.POSITIVE_INFINITY, stored: Promise.resolve() };
+    const cover: Cover = {
+      until: Number.POSITIVE_INFINITY,
+      stored: Promise.resolve(),
+      traceparent,
+    };
     covers.set(department, cover);
-    if (traceparent !== undefined) traces.set(department, traceparent);
     cover.stored = coverSender.add(department).catch((error: unknown) => {
       // Perhaps not stored: the next commit opens a cover of its own.
       if (covers.get(department) === cover) covers.delete(department);
@@ -222,34 +258,64 @@ function nudger(
     track(cover.stored);
     return cover.stored;
   };
-  // Unreferenced timer: the cover makes up for a process that exits before its linger ends.
-  const drainAfterLinger = (department: string, run: (department: string) => Promise<unknown>) => {
+  const sendNudges = (departments: readonly string[]): Promise<void> =>
+    Promise.all(
+      departments.map((department) =>
+        nudgeSender.add(department).catch((error: unknown) => onError(error, department)),
+      ),
+    ).then(() => undefined);
+  // A department is left out while a nudge for it lingers or waits for a send slot: that message
+  // is stored after this commit, so its drain reads the outbox after it. Unreferenced timers
+  // here and below: the cover makes up for a process that stops before they fire.
+  const nudgeSoon = (departments: readonly string[], traceparent?: string): void => {
+    const fresh = departments.filter((department) => !unsent.has(department));
+    for (const department of fresh) {
+      unsent.add(department);
+      if (traceparent !== undefined) traces.set(department, traceparent);
+    }
+    if (fresh.length === 0) return;
+    if (nudgeLingerMs <= 0) return track(sendNudges(fresh));
+    if (held.size === 0) {
+      track(
+        new Promise<void>((resolve) => {
+          setTimeout(() => {
+            const departments = [...held];
+            held.clear();
+            void sendNudges(departments).then(resolve);
+          }, nudgeLingerMs).unref();
+        }),
+      );
+    }
+    for (const department of fresh) held.add(department);
+  };
+  const drainSoon = (department: string, run: (department: string) => Promise<unknown>): void => {
     if (lingering.has(department)) return;
     lingering.add(department);
     track(
       new Promise<void>((resolve) => {
         setTimeout(() => {
           // Requested now, the drain reads the outbox after this moment (a drain already running
-          // reads it once more): a later write lingers anew.
+          // reads it once more): a later write lingers anew. When it fails, a nudge at once.
           const drained = run(department);
           lingering.delete(department);
-          void drained
-            .then(
-              () => undefined,
-              () => nudgeSender.add(department),
-            )
-            .catch((error: unknown) => onError(error, department))
-            .then(resolve);
+          void drained.then(
+            () => resolve(),
+            () => {
+              unsent.add(department);
+              void sendNudges([department]).then(resolve);
+            },
+          );
         }, drainLingerMs).unref();
       }),
     );
   };
   const publish: ChangeQueue['publish'] = async (published) => {
     const at = now();
-    const traceparent = currentTraceparent();
     const departments = [...new Set(published.map((c) => c.department))];
+    const traceparent = currentTraceparent();
     const stored = departments.map((department) => coverFor(department, at, traceparent));
-    if (drain) for (const department of departments) drainAfterLinger(department, drain);
+    if (drain) for (const department of departments) drainSoon(department, drain);
+    else if (nudgeDelaySeconds <= 0) nudgeSoon(departments, traceparent);
     await Promise.all(stored);
   };
   const settled: ChangeQueue['settled'] = async () => {

@@ -215,7 +215,10 @@ it('checks the budget and renews the lease before it reruns a lost round', async
       DRAIN_LEASE_ROW_KEY,
     );
     leaseExpiries.push(new Date(lease.ExpiresAt).getTime());
-    await fx.stores.index.upsertEntity(indexFenceEntity(emailIndexPartitionKey('Sales')), 'Replace');
+    await fx.stores.index.upsertEntity(
+      indexFenceEntity(emailIndexPartitionKey('Sales')),
+      'Replace',
+    );
   };
   const sent: number[] = [];
   const stores: IndexStores = {

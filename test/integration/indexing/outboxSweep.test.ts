@@ -61,7 +61,10 @@ it('finds a department missing from the listing by the hourly discovery, and swe
   await fx.directory.departments.put('Sales', {});
   await fx.directory.departments.put('Lost', {});
   // Lost's creating PUT failed between the department entity and its listing.
-  await fx.stores.employees.deleteEntity(DEPARTMENT_LIST_PARTITION_KEY, departmentListRowKey('Lost'));
+  await fx.stores.employees.deleteEntity(
+    DEPARTMENT_LIST_PARTITION_KEY,
+    departmentListRowKey('Lost'),
+  );
   // A change nobody was asked to drain (its queue message was lost).
   await silentDirectory().employees.create('Lost', body(1));
   const drains = new SharedDrains(fx.stores);

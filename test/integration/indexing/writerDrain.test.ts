@@ -185,12 +185,10 @@ it('returns a write once its delayed cover is stored, one for the writes of its 
     await handleIndexUpdateMessage(leased, decodeQueueMessage(cover!.item.messageText)),
   ).toEqual({ employees: 0, gone: 0 });
   expect(
-    await fx.stores.index
-      .getEntity(drainLeasePartitionKey('Sales'), DRAIN_LEASE_ROW_KEY)
-      .then(
-        () => 'read',
-        () => 'none',
-      ),
+    await fx.stores.index.getEntity(drainLeasePartitionKey('Sales'), DRAIN_LEASE_ROW_KEY).then(
+      () => 'read',
+      () => 'none',
+    ),
   ).toBe('none');
 });
 
