@@ -34,7 +34,7 @@ export async function handleIndexUpdateMessage(
   const message = parseIndexQueueMessage(payload);
   if (message.v === 2) {
     const results = await mapBounded(message.departments, 8, (d) =>
-      drains.request(d, message.holder),
+      drains.request(d, { holder: message.holder, before: message.before }),
     );
     return {
       employees: results.reduce((sum, r) => sum + r.employees, 0),

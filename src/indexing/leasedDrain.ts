@@ -4,9 +4,11 @@
  *
  * - **Nothing to do costs one request.** The drainer reads whether the outbox holds a row
  *   before it touches the lease: a department drained meanwhile (by a writer's own round, another
- *   drainer, an earlier nudge) costs that one query, whatever asked — a nudge, the writer's
- *   delayed fallback message, the sweep. An empty outbox after the nudge arrived means every row
- *   committed before it was deleted by a round that read its sources after that commit.
+ *   drainer, an earlier nudge) costs that one query, whatever asked — a nudge, a write's cover,
+ *   the sweep. An empty outbox after the nudge arrived means every row committed before it was
+ *   deleted by a round that read its sources after that commit. A cover answers only for rows
+ *   written before its window closed (`onlyRowsBefore`): younger ones, usually the live writer's
+ *   next linger, are left to that writer and to their own cover.
  * - **One drainer at a time.** A drainer that finds the lease held runs no round: it records a
  *   request on the lease (its nudge is absorbed) and returns. The holder cannot release the lease
  *   without seeing the request, and then drains again, so the change behind the nudge is drained
@@ -42,7 +44,7 @@ import type { IndexStores } from './indexStores';
 import { ensureTable } from '../storage/createOnce';
 import { departmentPartitionKey } from '../storage/keys';
 import { observeOutbox } from '../telemetry/metrics';
-import { outboxHoldsRows } from './outboxDrainWork';
+import { outboxPending } from './outboxDrainWork';
 import {
   drainOutbox,
   MAX_CHANGES_PER_ROUND,
@@ -86,6 +88,12 @@ export interface LeasedDrainOptions extends Omit<
    * them still holds the lease with the request pending, the nudge is sent again (file comment).
    */
   standsInFor?: readonly string[];
+  /**
+   * Set when every request behind this drain was a write's cover (the message's `before`): rows
+   * written since were published after the cover's window and have covers of their own, so the
+   * drain runs only when a row written before this moment is there (queueChangeSink.ts).
+   */
+  onlyRowsBefore?: number;
   /**
    * Called right before the drain sends the nudge that continues it in a new invocation: from
    * then on that message may be stored and drained at any moment, so only requests made before
@@ -143,8 +151,9 @@ export async function drainDepartment(
   const startedAt = options.startedAt ?? now();
   const total = nothingDrained();
   await ensureTable(stores.employees);
-  if (!(await outboxHoldsRows(stores.employees, departmentPartitionKey(department)))) {
-    observeOutbox(department, 0);
+  const partitionKey = departmentPartitionKey(department);
+  if (!(await outboxPending(stores.employees, partitionKey, options.onlyRowsBefore))) {
+    if (options.onlyRowsBefore === undefined) observeOutbox(department, 0);
     return { ...total, complete: true, outcome: 'drained' };
   }
   const attempt = await acquireDrainLease(stores.index, department, randomUUID(), clock);

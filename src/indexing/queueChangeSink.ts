@@ -37,7 +37,7 @@ import { ensureQueue } from '../storage/createOnce';
 import { CoalescingSender } from '../storage/coalescingSender';
 import { sendJsonMessage } from '../storage/queue';
 import { currentTraceparent, withTraceparent } from '../telemetry/tracing';
-import { nudgeBudget, nudgeDepartmentBytes } from './indexMessages';
+import { nudgeBudget, nudgeDepartmentBytes, type OutboxNudge } from './indexMessages';
 
 /** The `index-updates` queue as the directory's change sink (outbox nudges). */
 export interface ChangeQueue extends EmployeeChangeSink {
@@ -200,29 +200,32 @@ function nudger(
     void work.finally(() => pending.delete(work));
   };
   const sendMessage = async (
-    departments: readonly string[],
+    nudge: OutboxNudge,
     delaySeconds: number,
     traceparent: string | undefined,
   ) => {
     await ensureQueue(queue);
-    await sendJsonMessage(
-      queue,
-      traceparent === undefined ? { v: 2, departments } : { v: 2, departments, traceparent },
-      { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
-    );
+    await sendJsonMessage(queue, traceparent === undefined ? nudge : { ...nudge, traceparent }, {
+      visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined,
+    });
   };
   const coverSender = new CoalescingSender<string>({
     send: async (departments) => {
       // From here on the message may be stored at any moment: it surfaces after `until`.
-      const started = now();
+      const until = now() + coverDelaySeconds * 1000 - NUDGE_MARGIN_MS;
       let traceparent: string | undefined;
       for (const department of departments) {
         const cover = covers.get(department);
         if (!cover) continue;
-        cover.until = started + coverDelaySeconds * 1000 - NUDGE_MARGIN_MS;
+        cover.until = until;
         traceparent ??= cover.traceparent;
       }
-      await sendMessage(departments, coverDelaySeconds, traceparent);
+      // `before`: the rows of the commits it stands in for were all written before `until`.
+      await sendMessage(
+        { v: 2, departments: [...departments], before: until },
+        coverDelaySeconds,
+        traceparent,
+      );
     },
     itemBytes: nudgeDepartmentBytes,
     budgetBytes: nudgeBudget(),
@@ -236,7 +239,7 @@ function nudger(
         unsent.delete(department);
         traces.delete(department);
       }
-      await sendMessage(departments, 0, traceparent);
+      await sendMessage({ v: 2, departments: [...departments] }, 0, traceparent);
     },
     itemBytes: nudgeDepartmentBytes,
     budgetBytes: nudgeBudget(),

@@ -34,11 +34,30 @@ export interface SharedDrainsOptions extends Pick<
   ) => Promise<LeasedDrainResult>;
 }
 
+/** What a request for a drain says about itself (an `index-updates` message's fields). */
+export interface DrainRequest {
+  /** The lease holder an expiry nudge names (leasedDrain.ts `standsInFor`). */
+  holder?: string;
+  /** A write's cover: it answers for rows written before this moment (leasedDrain.ts `onlyRowsBefore`). */
+  before?: number;
+}
+
 /** Requests that came in while a drain ran. */
 interface Requested {
   again: boolean;
-  /** Lease holders named by the expiry nudges among them (leasedDrain.ts `standsInFor`). */
+  /** Lease holders named by the expiry nudges among them. */
   holders: Set<string>;
+  /** The latest `before` of the covers among them; unset when any other request came. */
+  before?: number;
+  /** Whether a request that is not a cover came (then the drain looks at every row). */
+  plain: boolean;
+}
+
+function note(requested: Requested, request: DrainRequest): void {
+  requested.again = true;
+  if (request.holder !== undefined) requested.holders.add(request.holder);
+  if (request.before === undefined) requested.plain = true;
+  else requested.before = Math.max(requested.before ?? 0, request.before);
 }
 
 /** See the file comment. */
@@ -70,20 +89,19 @@ export class SharedDrains {
 
   /**
    * Resolves once a drain of `department` that started after this call has finished (or handed
-   * over, after this call, to a nudge that continues it elsewhere). `holder`: the lease holder an
-   * expiry nudge names (leasedDrain.ts).
+   * over, after this call, to a nudge that continues it elsewhere); `request` says what the
+   * message behind it names.
    *
    * @throws whatever that drain throws (every waiting caller gets it; their nudges are retried).
    */
-  request(department: string, holder?: string): Promise<LeasedDrainResult> {
+  request(department: string, request: DrainRequest = {}): Promise<LeasedDrainResult> {
     const running = this.running.get(department);
     if (running) {
-      running.requested.again = true;
-      if (holder !== undefined) running.requested.holders.add(holder);
+      note(running.requested, request);
       return running.done;
     }
-    const requested: Requested = { again: false, holders: new Set() };
-    if (holder !== undefined) requested.holders.add(holder);
+    const requested: Requested = { again: false, holders: new Set(), plain: false };
+    note(requested, request);
     const done = this.drainWhileRequested(department, requested);
     this.running.set(department, { requested, done });
     return done;
@@ -105,15 +123,18 @@ export class SharedDrains {
     const { drain, limits } = this;
     const startedAt = (limits.now ?? Date.now)();
     const total = nothingDrained();
-    const onHandOver = (): void => {
+    const forget = (): void => {
       requested.again = false;
       requested.holders.clear();
+      requested.plain = false;
+      requested.before = undefined;
     };
+    const onHandOver = forget;
     try {
       do {
-        requested.again = false;
         const standsInFor = [...requested.holders];
-        requested.holders.clear();
+        const onlyRowsBefore = requested.plain ? undefined : requested.before;
+        forget();
         const result = drain
           ? await drain(this.stores, department, this.onGone, onHandOver)
           : await drainDepartment(this.stores, department, {
@@ -121,6 +142,7 @@ export class SharedDrains {
               startedAt,
               onGone: this.onGone,
               standsInFor,
+              onlyRowsBefore,
               onHandOver,
             });
         addUp(total, result);

@@ -193,7 +193,7 @@ it("sends the expiry nudge again when it arrives while the lease still looks hel
   expect(await indexed('u1@contoso.com')).toBeUndefined();
 
   const later = new SharedDrains(stores, { now: () => holderTime + 61_500 });
-  expect(await later.request('Sales', 'dead holder')).toMatchObject({
+  expect(await later.request('Sales', { holder: 'dead holder' })).toMatchObject({
     outcome: 'drained',
     rows: 1,
   });

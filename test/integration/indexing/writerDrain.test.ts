@@ -178,6 +178,7 @@ it('returns a write once its delayed cover is stored, one for the writes of its 
   expect(cover && decodeQueueMessage(cover.item.messageText)).toEqual({
     v: 2,
     departments: ['Sales'],
+    before: expect.any(Number), // the end of its window: the rows it answers for are older
   });
   // The outbox is empty: no round, and the lease is not even read.
   const leased = new SharedDrains(anotherProcess());
@@ -233,4 +234,27 @@ it('opens a new cover for a write published after the last one may have surfaced
   now += 800; // 29.8 s: past the window's margin
   await publish();
   expect(await queued()).toBe(2);
+});
+
+it("answers a cover only for rows written before its window closed: a younger row is left to its writer and that row's own cover", async () => {
+  const windowClosed = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await silentDirectory().employees.create('Sales', body(1)); // written after the window
+  const other = new SharedDrains(anotherProcess());
+  const cover = (before: number) =>
+    handleIndexUpdateMessage(other, { v: 2, departments: ['Sales'], before });
+
+  expect(await cover(windowClosed)).toEqual({ employees: 0, gone: 0 });
+  expect(await outboxRows()).toBe(1);
+  expect(
+    await fx.stores.index.getEntity(drainLeasePartitionKey('Sales'), DRAIN_LEASE_ROW_KEY).then(
+      () => 'read',
+      () => 'none',
+    ),
+  ).toBe('none');
+
+  // A cover whose window closed after the row was written drains it.
+  expect(await cover(Date.now() + 1)).toEqual({ employees: 1, gone: 0 });
+  expect(await outboxRows()).toBe(0);
+  expect(await indexed('u1@contoso.com')).toBe('000001');
 });

@@ -53,6 +53,17 @@ describe('outbox nudges', () => {
     ).toThrow(/Not an outbox nudge/);
   });
 
+  it("read a cover's `before`, and refuse one that is not a time", () => {
+    expect(
+      parseIndexQueueMessage({ v: 2, departments: ['Sales'], before: 1_700_000_000_000 }),
+    ).toEqual({ v: 2, departments: ['Sales'], before: 1_700_000_000_000 });
+    for (const before of [-1, 1.5, '1700000000000']) {
+      expect(() => parseIndexQueueMessage({ v: 2, departments: ['Sales'], before })).toThrow(
+        /Not an outbox nudge/,
+      );
+    }
+  });
+
   it.each([
     { v: 2 },
     { v: 2, departments: [] },
