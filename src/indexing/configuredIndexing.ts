@@ -57,9 +57,11 @@ export const configuredChangeQueue: ConfiguredChangeQueue = (
 
 /**
  * The `index-updates` queue for queue-driven writers (the archive worker): as
- * {@link configuredChangeQueue}, but a nudge waits at least a second, so a process sends at most
- * one per department and second however many employees it archives. Nobody waits on those index
- * changes (the caller got its 202 long before), and the outbox rows carry them in any case.
+ * {@link configuredChangeQueue}, but a nudge waits at least a second and is the writes' cover, so
+ * a process sends at most one per department and second however many employees it archives, and
+ * an invocation returns once the nudge standing for its change is stored (the message is deleted
+ * after that: a process that stops then strands nothing). Nobody waits on those index changes
+ * (the caller got its 202 long before), and the outbox rows carry them in any case.
  */
 export const configuredBackgroundChangeQueue: ConfiguredChangeQueue = (
   config,
