@@ -43,7 +43,6 @@ import {
 import type { IndexStores } from './indexStores';
 import { ensureTable } from '../storage/createOnce';
 import { departmentPartitionKey } from '../storage/keys';
-import { observeOutbox } from '../telemetry/metrics';
 import { outboxPending } from './outboxDrainWork';
 import {
   drainOutbox,
@@ -153,7 +152,7 @@ export async function drainDepartment(
   await ensureTable(stores.employees);
   const partitionKey = departmentPartitionKey(department);
   if (!(await outboxPending(stores.employees, partitionKey, options.onlyRowsBefore))) {
-    if (options.onlyRowsBefore === undefined) observeOutbox(department, 0);
+    if (options.onlyRowsBefore === undefined) stores.metrics?.observeOutbox(department, 0);
     return { ...total, complete: true, outcome: 'drained' };
   }
   const attempt = await acquireDrainLease(stores.index, department, randomUUID(), clock);

@@ -68,7 +68,7 @@ export interface SweepOptions {
 function readCheckpoint(entity: StoredEntity | undefined): { at: number; unlisted: string[] } {
   if (!entity) return { at: Number.NaN, unlisted: [] };
   const at = new Date(entity.DiscoveredAt as string | Date).getTime();
-  let unlisted: unknown = [];
+  let unlisted: unknown;
   try {
     unlisted = JSON.parse(typeof entity.Unlisted === 'string' ? entity.Unlisted : '[]');
   } catch {
