@@ -23,12 +23,12 @@ export interface IndexStores {
   /**
    * Sends an outbox nudge for `department`, invisible for `delaySeconds` (0: at once): how a
    * drain whose invocation's budget ran out continues in a new invocation, and how an absorbed
-   * nudge outlives a lease holder that dies (src/indexing/leasedDrain.ts). Without it a drain
-   * runs to the end in one invocation.
+   * nudge outlives a lease holder that dies (src/indexing/leasedDrain.ts; `holder` names that
+   * holder in the message). Without it a drain runs to the end in one invocation.
    *
    * @throws {DomainError} when the nudge cannot be stored (the invocation fails and is retried).
    */
-  nudge?: (department: string, delaySeconds: number) => Promise<void>;
+  nudge?: (department: string, delaySeconds: number, holder?: string) => Promise<void>;
 }
 
 /**

@@ -114,8 +114,8 @@ export interface DrainOptions {
    */
   maxLostRounds?: number;
   /**
-   * Called before each round but the first (and but the reruns of a lost round) with what the
-   * drain did so far; false stops the drain there, with the outbox not drained to the end
+   * Called before each round but the first (reruns of a lost round included) with what the drain
+   * did so far; false stops the drain there, with the outbox not drained to the end
    * (src/indexing/leasedDrain.ts: the invocation's budget, the lease).
    */
   beforeRound?: (round: number, soFar: DrainResult) => Promise<boolean>;
@@ -226,8 +226,11 @@ async function drainRoundsMetered(
   let carried: Work | undefined;
   const maxLost = options.maxLostRounds ?? MAX_LOST_ROUNDS;
   while (lost < maxLost) {
-    // Between rounds only, not before the rerun of a lost one (at most MAX_LOST_ROUNDS of those).
-    if (result.rounds > 0 && carried === undefined && options.beforeRound) {
+    // Before every round but the first, the rerun of a lost round included: a run of lost rounds
+    // with their back-offs takes time too, so the invocation's budget and the lease renewal are
+    // checked there as well. Stopping before a rerun leaves the lost round's rows in the outbox,
+    // and whatever the lost round wrote is harmless (the fences: see the file comment).
+    if (result.rounds > 0 && options.beforeRound) {
       if (!(await options.beforeRound(result.rounds + 1, result))) return result;
     }
     result.rounds++;

@@ -23,20 +23,48 @@ export interface SharedDrainsOptions extends Pick<
   onGone?: EmployeeGoneHandler;
   /**
    * The drain to run (default the leased drain, {@link drainDepartment}; a writing process runs
-   * `drainAfterWrite`, src/indexing/writerDrain.ts).
+   * `drainAfterWrite`, src/indexing/writerDrain.ts). It calls `onHandOver` right before it sends
+   * a nudge that continues it elsewhere (see {@link LeasedDrainOptions.onHandOver}).
    */
   drain?: (
     stores: IndexStores,
     department: string,
     onGone: EmployeeGoneHandler,
+    onHandOver: () => void,
   ) => Promise<LeasedDrainResult>;
+}
+
+/** What a request for a drain says about itself (an `index-updates` message's fields). */
+export interface DrainRequest {
+  /** The lease holder an expiry nudge names (leasedDrain.ts `standsInFor`). */
+  holder?: string;
+  /** A write's cover: it answers for rows written before this moment (leasedDrain.ts `onlyRowsBefore`). */
+  before?: number;
+}
+
+/** Requests that came in while a drain ran. */
+interface Requested {
+  again: boolean;
+  /** Lease holders named by the expiry nudges among them. */
+  holders: Set<string>;
+  /** The latest `before` of the covers among them; unset when any other request came. */
+  before?: number;
+  /** Whether a request that is not a cover came (then the drain looks at every row). */
+  plain: boolean;
+}
+
+function note(requested: Requested, request: DrainRequest): void {
+  requested.again = true;
+  if (request.holder !== undefined) requested.holders.add(request.holder);
+  if (request.before === undefined) requested.plain = true;
+  else requested.before = Math.max(requested.before ?? 0, request.before);
 }
 
 /** See the file comment. */
 export class SharedDrains {
   private readonly running = new Map<
     string,
-    { requested: { again: boolean }; done: Promise<LeasedDrainResult> }
+    { requested: Requested; done: Promise<LeasedDrainResult> }
   >();
   /** Told of gone employees (a no-op when the options name no handler). */
   readonly onGone: EmployeeGoneHandler;
@@ -60,48 +88,67 @@ export class SharedDrains {
   }
 
   /**
-   * Resolves once a drain of `department` that started after this call has finished.
+   * Resolves once a drain of `department` that started after this call has finished (or handed
+   * over, after this call, to a nudge that continues it elsewhere); `request` says what the
+   * message behind it names.
    *
    * @throws whatever that drain throws (every waiting caller gets it; their nudges are retried).
    */
-  request(department: string): Promise<LeasedDrainResult> {
+  request(department: string, request: DrainRequest = {}): Promise<LeasedDrainResult> {
     const running = this.running.get(department);
     if (running) {
-      running.requested.again = true;
+      note(running.requested, request);
       return running.done;
     }
-    const requested = { again: false };
+    const requested: Requested = { again: false, holders: new Set(), plain: false };
+    note(requested, request);
     const done = this.drainWhileRequested(department, requested);
     this.running.set(department, { requested, done });
     return done;
   }
 
   /**
-   * Drains, and again as long as requests came in during the last drain — unless that drain
-   * continues in a new invocation, which starts after those requests anyway. The drains of one
-   * call share the invocation's budget.
+   * Drains, and again as long as requests came in during the last drain. A drain that continues
+   * in a new invocation answers the requests made before it began sending that nudge (the
+   * message is stored after them, so its drain reads the outbox after their commits): they are
+   * cleared then. A request made after that moment is not answered by it — the message may
+   * already be stored and drained, before that request's commit, by the time its send's answer
+   * arrives — so it makes this loop go round once more. The drains of one call share the
+   * invocation's budget.
    */
   private async drainWhileRequested(
     department: string,
-    requested: { again: boolean },
+    requested: Requested,
   ): Promise<LeasedDrainResult> {
     const { drain, limits } = this;
     const startedAt = (limits.now ?? Date.now)();
     const total = nothingDrained();
+    const forget = (): void => {
+      requested.again = false;
+      requested.holders.clear();
+      requested.plain = false;
+      requested.before = undefined;
+    };
+    const onHandOver = forget;
     try {
       do {
-        requested.again = false;
+        const standsInFor = [...requested.holders];
+        const onlyRowsBefore = requested.plain ? undefined : requested.before;
+        forget();
         const result = drain
-          ? await drain(this.stores, department, this.onGone)
+          ? await drain(this.stores, department, this.onGone, onHandOver)
           : await drainDepartment(this.stores, department, {
               ...limits,
               startedAt,
               onGone: this.onGone,
+              standsInFor,
+              onlyRowsBefore,
+              onHandOver,
             });
         addUp(total, result);
         total.complete = result.complete;
         total.outcome = result.outcome;
-      } while (requested.again && total.outcome !== 'continued');
+      } while (requested.again);
       return total;
     } finally {
       // No await between the last check of `again` and this: a request either made the loop go

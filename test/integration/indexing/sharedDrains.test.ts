@@ -5,6 +5,7 @@
  * reports the employees it found gone to that handler, and to nothing kept per module.
  */
 import { createDirectory, type Directory } from '../../../src/directory/directory';
+import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries';
 import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
 import { sweepOutboxes } from '../../../src/indexing/outboxSweep';
 import { SharedDrains } from '../../../src/indexing/sharedDrains';
@@ -98,4 +99,51 @@ it('keeps nothing between two processes: drains of the same stores built apart s
 
   expect(second.gone).toEqual(['Sales/000001']);
   expect(first.gone).toEqual([]);
+});
+
+it('drains again for a request made while the hand-over nudge was stored but not yet answered', async () => {
+  // 150 employees imported: more than one writer round, so the writer's drain hands over.
+  const imported = await silentDirectory().employees.import(
+    'Sales',
+    Array.from({ length: 150 }, (_, i) => body(101 + i)),
+  );
+  expect(imported.created).toBe(150);
+  // The hand-over nudge reaches the queue, and its answer is held until the test releases it.
+  let stored!: () => void;
+  let release!: () => void;
+  const nudgeStored = new Promise<void>((resolve) => (stored = resolve));
+  const answered = new Promise<void>((resolve) => (release = resolve));
+  let held = false;
+  const drains = writerDrains(
+    new SharedDrains({
+      ...fx.stores,
+      nudge: async (department, delay, holder) => {
+        await fx.stores.nudge!(department, delay, holder);
+        if (held) return;
+        held = true;
+        stored();
+        await answered;
+      },
+    }),
+  );
+
+  const first = drains('Sales');
+  await nudgeStored;
+  // A worker takes that nudge and drains the outbox to its end...
+  expect(await fx.drain()).toBeGreaterThanOrEqual(1);
+  // ...then a write commits and its writer asks for a drain, which joins the one still waiting
+  // for its nudge's answer. That nudge was drained before this commit: it cannot stand for it.
+  await silentDirectory().employees.create('Sales', body(999));
+  const second = drains('Sales');
+  release();
+  await Promise.all([first, second]);
+  await fx.drain();
+
+  expect(
+    await getEmployeeByEmailEventually(fx.stores.index, 'Sales', 'u999@contoso.com').then(
+      (found) => found.value.employeeId,
+      () => undefined,
+    ),
+  ).toBe('000999');
+  expect(await fx.drift()).toEqual([]);
 });

@@ -16,9 +16,16 @@ import {
   WRITER_DRAIN_CHANGES,
   writerDrains,
 } from '../../../src/indexing/writerDrain';
+import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
 import { ensureQueue } from '../../../src/storage/createOnce';
+import { decodeQueueMessage } from '../../../src/storage/queue';
 import { rowKeyRangeFilter } from '../../../src/storage/filters';
-import { departmentPartitionKey, outboxRowKeyRange } from '../../../src/storage/keys';
+import {
+  DRAIN_LEASE_ROW_KEY,
+  departmentPartitionKey,
+  drainLeasePartitionKey,
+  outboxRowKeyRange,
+} from '../../../src/storage/keys';
 import {
   createIndexingFixture,
   employeeBody as body,
@@ -39,9 +46,8 @@ function writingProcess(drain: (department: string) => Promise<unknown>): {
   directory: Directory;
   sink: ChangeQueue;
 } {
-  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), {
-    drain,
-  });
+  // A linger long enough for the test's writes on a loaded machine (each waits for its cover).
+  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), { drain, drainLingerMs: 2_000 });
   return { directory: createDirectory({ employees: fx.stores.employees, changes: sink }), sink };
 }
 
@@ -74,7 +80,10 @@ it('drains in the writing process after the linger, one round for the writes of 
 
   expect(calls).toEqual(['Sales']);
   expect(rounds).toEqual([1]);
-  expect(await queued()).toBe(0);
+  // Only the delayed cover the writes waited for (surfacing after the writer's round, it finds
+  // the outbox empty); no nudge.
+  expect(await queued()).toBe(1);
+  expect((await fx.clients.queue(fx.names.queue).peekMessages()).peekedMessageItems).toEqual([]);
   for (const n of [1, 3, 5]) expect(await indexed(`u${n}@contoso.com`)).toBe(`00000${n}`);
   expect(await outboxRows()).toBe(0);
   expect(await fx.drift()).toEqual([]);
@@ -127,7 +136,125 @@ it('sends the nudge after all when the writer drain fails', async () => {
   const { directory, sink } = writingProcess(() => Promise.reject(new Error('storage down')));
   await directory.employees.create('Sales', body(1));
   await sink.settled();
-  expect(await queued()).toBe(1);
+  expect(await queued()).toBe(2); // the delayed cover, and the nudge visible at once
+  expect((await fx.clients.queue(fx.names.queue).peekMessages()).peekedMessageItems).toHaveLength(
+    1,
+  );
   await fx.drain();
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+});
+
+/** Receives the next message of the fixture's queue, waiting up to `ms` for one to surface. */
+async function nextMessage(ms: number) {
+  const queue = fx.clients.queue(fx.names.queue);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const [item] = (await queue.receiveMessages({ visibilityTimeout: 30 })).receivedMessageItems;
+    if (item) return { queue, item };
+    if (Date.now() > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+it('returns a write once its delayed cover is stored, one for the writes of its window, and the cover costs no round when the writer drained first', async () => {
+  const drains = writerDrains(new SharedDrains({ ...fx.stores, drainCache: newDrainCache() }));
+  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), {
+    drain: drains,
+    drainLingerMs: 50,
+    coverDelaySeconds: 2,
+  });
+  const directory = createDirectory({ employees: fx.stores.employees, changes: sink });
+  await directory.employees.create('Sales', body(1));
+  // Stored before the write returned (no settled() here), and invisible.
+  expect(await queued()).toBe(1);
+  expect((await fx.clients.queue(fx.names.queue).peekMessages()).peekedMessageItems).toEqual([]);
+  await directory.employees.create('Sales', body(3));
+  await sink.settled(); // the writer's own drain after the linger
+  expect(await queued()).toBe(1); // both writes share the cover
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+  expect(await indexed('u3@contoso.com')).toBe('000003');
+
+  const cover = await nextMessage(5_000);
+  expect(cover && decodeQueueMessage(cover.item.messageText)).toEqual({
+    v: 2,
+    departments: ['Sales'],
+    before: expect.any(Number), // the end of its window: the rows it answers for are older
+  });
+  // The outbox is empty: no round, and the lease is not even read.
+  const leased = new SharedDrains(anotherProcess());
+  expect(
+    await handleIndexUpdateMessage(leased, decodeQueueMessage(cover!.item.messageText)),
+  ).toEqual({ employees: 0, gone: 0 });
+  expect(
+    await fx.stores.index.getEntity(drainLeasePartitionKey('Sales'), DRAIN_LEASE_ROW_KEY).then(
+      () => 'read',
+      () => 'none',
+    ),
+  ).toBe('none');
+});
+
+it("leaves no change to a writer that stops before its drain: the cover, stored before the write returned, brings another process's worker", async () => {
+  // The writing process answers and then stops: its drain never runs.
+  const neverDrains: string[] = [];
+  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), {
+    drain: async (department) => {
+      neverDrains.push(department);
+    },
+    coverDelaySeconds: 1,
+  });
+  const directory = createDirectory({ employees: fx.stores.employees, changes: sink });
+  await directory.employees.create('Sales', body(1));
+  expect(await outboxRows()).toBe(1);
+
+  // Another process's queue worker, with nothing but the queue to go by.
+  const cover = await nextMessage(5_000);
+  expect(cover).toBeDefined();
+  const other = new SharedDrains(anotherProcess());
+  await handleIndexUpdateMessage(other, decodeQueueMessage(cover!.item.messageText));
+  await cover!.queue.deleteMessage(cover!.item.messageId, cover!.item.popReceipt);
+
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+  expect(await outboxRows()).toBe(0);
+  expect(await fx.drift()).toEqual([]);
+});
+
+it('opens a new cover for a write published after the last one may have surfaced', async () => {
+  let now = 1_700_000_000_000;
+  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), {
+    drain: async () => undefined,
+    coverDelaySeconds: 30,
+    now: () => now,
+  });
+  const publish = () =>
+    sink.publish([{ department: 'Sales', employeeId: '000001', reason: 'updated' }]);
+  await publish();
+  now += 29_000; // within the window (30 s less the margin)
+  await publish();
+  expect(await queued()).toBe(1);
+  now += 800; // 29.8 s: past the window's margin
+  await publish();
+  expect(await queued()).toBe(2);
+});
+
+it("answers a cover only for rows written before its window closed: a younger row is left to its writer and that row's own cover", async () => {
+  const windowClosed = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await silentDirectory().employees.create('Sales', body(1)); // written after the window
+  const other = new SharedDrains(anotherProcess());
+  const cover = (before: number) =>
+    handleIndexUpdateMessage(other, { v: 2, departments: ['Sales'], before });
+
+  expect(await cover(windowClosed)).toEqual({ employees: 0, gone: 0 });
+  expect(await outboxRows()).toBe(1);
+  expect(
+    await fx.stores.index.getEntity(drainLeasePartitionKey('Sales'), DRAIN_LEASE_ROW_KEY).then(
+      () => 'read',
+      () => 'none',
+    ),
+  ).toBe('none');
+
+  // A cover whose window closed after the row was written drains it.
+  expect(await cover(Date.now() + 1)).toEqual({ employees: 1, gone: 0 });
+  expect(await outboxRows()).toBe(0);
   expect(await indexed('u1@contoso.com')).toBe('000001');
 });
