@@ -27,6 +27,14 @@ export interface AzuritePorts {
 export interface AzuriteOptions {
   /** Ports to listen on; 0 (the default) picks a free port. */
   ports?: Partial<AzuritePorts>;
+  /**
+   * The npm package to run: `azurite` (the default: with the project's patch of its table store,
+   * patches/, docs/emulator-patch.md) or `azurite-unpatched` (the same release as published, for
+   * the differential test and the emulator benchmark).
+   */
+  packageName?: 'azurite' | 'azurite-unpatched';
+  /** Node.js flags for the emulator's process (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
   /** Keep data in this folder; omitted = in memory only. */
   location?: string;
   /** Extra command-line flags (e.g. `--oauth basic --cert ... --key ...`). */
@@ -132,8 +140,9 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
     queue: options.ports?.queue || (await freePort()),
     table: options.ports?.table || (await freePort()),
   };
-  const cli = require.resolve('azurite/dist/src/azurite.js');
+  const cli = require.resolve(`${options.packageName ?? 'azurite'}/dist/src/azurite.js`);
   const args = [
+    ...(options.nodeArgs ?? []),
     cli,
     '--blobPort',
     String(ports.blob),
