@@ -78,13 +78,13 @@ const SHARED_ROW_KEYS = [
   'lastname_jones_000',
 ];
 
-interface Row {
+type Row = {
   partitionKey: string;
   rowKey: string;
   N: number;
   S: string;
   B: boolean;
-}
+};
 
 function randomRow(partitionKey: string, rowKey: string): Row {
   return {
@@ -248,7 +248,7 @@ function randomWrite(rows: readonly Row[]): Write {
       for (let i = 2 + int(4); i > 0; i--)
         rowKeys.add(chance(0.6) ? pick(rows).rowKey : `b_${int(50)}`);
       const actions = [...rowKeys].map((rowKey): TransactionAction => {
-        const entity = randomRow(partitionKey, rowKey) as unknown as TableEntity;
+        const entity: TableEntity = randomRow(partitionKey, rowKey);
         return pick<TransactionAction>([
           ['create', entity],
           ['upsert', entity, 'Merge'],
