@@ -35,6 +35,8 @@ export interface AzuriteOptions {
   packageName?: 'azurite' | 'azurite-unpatched';
   /** Node.js flags for the emulator's process (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** How long `stop()` waits after SIGTERM before SIGKILL (default 5 s; a profile takes longer). */
+  stopGraceMs?: number;
   /** Keep data in this folder; omitted = in memory only. */
   location?: string;
   /** Extra command-line flags (e.g. `--oauth basic --cert ... --key ...`). */
@@ -176,7 +178,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        const timer = setTimeout(() => child.kill('SIGKILL'), options.stopGraceMs ?? 5_000);
         child.once('exit', () => {
           clearTimeout(timer);
           resolve();
