@@ -134,7 +134,7 @@ async function waitForPorts(
 /**
  * Starts Azurite and resolves once all three services accept connections.
  *
- * @throws {Error} when Azurite exits or does not listen within 30 s.
+ * @throws {Error} when Azurite exits or does not listen within 90 s (3.37 takes about twice as long as 3.35 to start: 3 s on an idle machine can be 20–30 s on a loaded one).
  */
 export async function startAzurite(options: AzuriteOptions = {}): Promise<RunningAzurite> {
   const ports: AzuritePorts = {
@@ -165,7 +165,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
     detached: options.detached ?? false,
   });
   try {
-    await waitForPorts(ports, child, 30_000);
+    await waitForPorts(ports, child, 90_000);
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
