@@ -1,7 +1,8 @@
 /**
  * The embedded emulator's table-store patch (patches/azurite+*.patch, docs/emulator-patch.md)
  * changes how Azurite finds entities, never what it answers. Differential test: the same random
- * entities (keys shared across many partitions, numeric-looking and odd characters), the same
+ * entities (keys shared across many partitions, one across a hundred, numeric-looking and odd
+ * characters), the same
  * writes, point reads and random OData filters (PartitionKey eq conjuncts at the top or nested,
  * and/or/not, ranges, $top, continuation paging) against the patched Azurite and the published
  * one (`azurite-unpatched`), each in its own process: every answer, continuation tokens included,
@@ -78,6 +79,9 @@ const SHARED_ROW_KEYS = [
   'lastname_jones_000',
 ];
 
+/** Partitions holding RowKey `000` besides {@link PARTITIONS}. */
+const INDEX_PARTITIONS = 90;
+
 type Row = {
   partitionKey: string;
   rowKey: string;
@@ -102,6 +106,11 @@ function seedRows(): Row[] {
     const keys = new Set(SHARED_ROW_KEYS.filter(() => chance(0.55)));
     for (let i = int(70); i > 0; i--) keys.add(`r_${String(int(100_000)).padStart(5, '0')}`);
     for (const rowKey of keys) rows.push(randomRow(partitionKey, rowKey));
+  }
+  // Index partitions sharing shard 000 (more than the store walks before it compares ranges).
+  for (let i = 0; i < INDEX_PARTITIONS; i++) {
+    rows.push(randomRow(`idx_${i}`, '000'));
+    if (chance(0.3)) rows.push(randomRow(`idx_${i}`, '001'));
   }
   return rows;
 }
