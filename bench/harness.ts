@@ -68,8 +68,11 @@ export function benchName(prefix: string, options: { table?: boolean } = {}): st
   return `${lower.slice(0, 62 - suffix.length)}-${suffix}`;
 }
 
+/** What {@link createBenchEnv} builds; {@link runCase} gives each case its own signal and cleanups. */
+export type SharedBenchEnv = Omit<BenchEnv, 'signal' | 'defer'>;
+
 /** Builds the {@link BenchEnv} every case receives. */
-export function createBenchEnv(options: BenchEnvOptions): BenchEnv {
+export function createBenchEnv(options: BenchEnvOptions): SharedBenchEnv {
   const { proxy } = options;
   let since = proxy.counts();
   return {
@@ -220,12 +223,25 @@ function withTimeout<T>(work: Promise<T>, timeoutMs: number, name: string): Prom
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** Runs `cleanups` last first; one that throws is reported on stderr and the others still run. */
+async function runCleanups(name: string, cleanups: (() => unknown)[]): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      process.stderr.write(`Cleaning up after "${name}" failed: ${describeError(error)}\n`);
+    }
+  }
+}
+
 /**
- * Runs one case; a throw, a timeout or a malformed result is a failed case, never a crash.
+ * Runs one case; a throw, a timeout or a malformed result is a failed case, never a crash. When
+ * the case ends (in any way) its signal is aborted and what it registered with `env.defer` is
+ * stopped, so a case that timed out does not go on working beside the next one.
  */
 export async function runCase(
   loaded: LoadedCase,
-  env: BenchEnv,
+  env: SharedBenchEnv,
   timeoutMs: number,
 ): Promise<CaseResult> {
   const started = Date.now();
@@ -240,31 +256,63 @@ export async function runCase(
     };
   }
   const { benchCase, file } = loaded;
+  const over = new AbortController();
+  const cleanups: (() => unknown)[] = [];
+  const caseEnv: BenchEnv = { ...env, signal: over.signal, defer: (c) => void cleanups.push(c) };
+  let outcome: Pick<CaseResult, 'status' | 'comparisons' | 'error'>;
   try {
     env.resetTraffic();
     const result = await withTimeout(
-      Promise.resolve().then(() => benchCase.run(env)),
+      Promise.resolve().then(() => benchCase.run(caseEnv)),
       Math.max(timeoutMs, benchCase.timeoutMs ?? 0),
       benchCase.name,
     );
     const comparisons = (Array.isArray(result) ? result : [result]).map(withRatios);
-    return {
-      name: benchCase.name,
-      file,
-      status: 'passed',
-      durationMs: Date.now() - started,
-      comparisons,
-    };
+    outcome = { status: 'passed', comparisons };
   } catch (error) {
-    return {
-      name: benchCase.name,
-      file,
-      status: 'failed',
-      durationMs: Date.now() - started,
-      comparisons: [],
-      error: describeError(error),
-    };
+    outcome = { status: 'failed', comparisons: [], error: describeError(error) };
   }
+  over.abort(new Error(`Case "${benchCase.name}" is over.`));
+  await runCleanups(benchCase.name, cleanups);
+  const { status, comparisons, error } = outcome;
+  const durationMs = Date.now() - started;
+  return error === undefined
+    ? { name: benchCase.name, file, status, durationMs, comparisons }
+    : { name: benchCase.name, file, status, durationMs, comparisons, error };
+}
+
+/** One case's storage access: its env, and how to cut it off when the case is over. */
+export interface CaseSession {
+  env: SharedBenchEnv;
+  /** Stops the case's proxies: whatever the case still sends after it ended fails. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `cases` one after the other, each in its own session (its own counting proxy), closed
+ * before the next opens: a case that timed out and still has work in flight cannot reach storage
+ * any more, so the next case measures alone.
+ */
+export async function runCases(
+  cases: readonly LoadedCase[],
+  openSession: () => Promise<CaseSession>,
+  timeoutMs: number,
+  onResult: (result: CaseResult) => void = () => undefined,
+  onStart: (name: string) => void = () => undefined,
+): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  for (const loaded of cases) {
+    onStart('benchCase' in loaded ? loaded.benchCase.name : loaded.file);
+    const session = await openSession();
+    try {
+      const result = await runCase(loaded, session.env, timeoutMs);
+      results.push(result);
+      onResult(result);
+    } finally {
+      await session.close();
+    }
+  }
+  return results;
 }
 
 // ---------------------------------------------------------------------------------------------

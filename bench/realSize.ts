@@ -15,11 +15,13 @@
  * Prints a summary of the goals (bench/scale/goals.ts) and exits 1 when one fails, 2 on bad
  * options or an unreachable app. Each run uses its own department, shared last name and log
  * source, so runs against the same storage do not see each other's data. Options: see
- * {@link REAL_SIZE_USAGE}; `--employees 2000 --log-lines 20000` is a quick try.
+ * {@link REAL_SIZE_USAGE}; `--employees 2000 --log-lines 20000` is a quick try. With
+ * `--cpu-prof DIR` it starts the app itself and leaves CPU profiles of the app and its emulator.
  */
 import { randomBytes } from 'node:crypto';
 import { ScaleApi, sleep, type OrchestrationStatus } from './scale/api';
 import { PROBE_ENTITIES, probeInsertMs, probeTable } from './scale/emulatorProbe';
+import { startProfiledApp, type ProfiledApp } from './scale/profiledApp';
 import {
   checkGoals,
   formatVerdicts,
@@ -258,6 +260,27 @@ async function main(): Promise<number> {
     return 2;
   }
   const api = new ScaleApi(options.baseUrl);
+  let profiled: ProfiledApp | undefined;
+  if (options.cpuProfileDir) {
+    say(`Starting the app with CPU profiles (written to ${options.cpuProfileDir})...`);
+    try {
+      profiled = await startProfiledApp(options.baseUrl, options.cpuProfileDir);
+    } catch (error) {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+  }
+  try {
+    return await scenario(api, options);
+  } finally {
+    if (profiled) {
+      say('\nStopping the app to write the CPU profiles...');
+      for (const line of await profiled.stop()) say(line);
+    }
+  }
+}
+
+async function scenario(api: ScaleApi, options: RealSizeOptions): Promise<number> {
   try {
     await api.call('GET', 'health');
   } catch (error) {

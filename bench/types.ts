@@ -64,6 +64,14 @@ export interface BenchEnv {
   ): Promise<Measurement>;
   /** Scales sizes down for a quick run (`BENCH_QUICK=1`): use `env.size(5000)`. */
   size(full: number): number;
+  /** Aborted when the case is over (timed out, or done): long waits give up on it. */
+  signal: AbortSignal;
+  /**
+   * Registers how to stop something the case started (a host, an emulator, a timer). The harness
+   * runs these when the case ends, whether it passed, failed or timed out, last registered first,
+   * so a case that timed out leaves nothing running behind it.
+   */
+  defer(cleanup: () => unknown): void;
 }
 
 /** A benchmark case: `bench/cases/<name>.ts` default-exports one (or an array). */

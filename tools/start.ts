@@ -15,7 +15,9 @@
  * address), --trust-principal-headers (believe hand-sent principals on a non-loopback address).
  * --azure (the app as deployed: the local host with a Flex Consumption environment on an internal
  * port, behind an imitation of App Service authentication on the public port and a local token
- * issuer on --issuer-port, default 7072; docs/azure-mode.md).
+ * issuer on --issuer-port, default 7072; docs/azure-mode.md). --cpu-prof <dir> (CPU profiles of
+ * the app's process and of the Azurite it starts, written to <dir>/app.cpuprofile and
+ * <dir>/emulator.cpuprofile when stopped; the local host only).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,6 +46,12 @@ import { createLogger, describeError, parseLogLevel } from './host/log';
 import { defaultExtensions } from './host/extensions';
 import { applyFlexConsumptionEnvironment } from './easyauth/flexEnvironment';
 import { startAzureFront, type AzureFront } from './easyauth/launch';
+import {
+  cpuProfileNodeArgs,
+  PROFILE_FILES,
+  startSelfProfile,
+  type SelfProfile,
+} from './cpuProfile';
 
 /** A condition the user can fix; printed without a stack trace. */
 class LaunchError extends Error {}
@@ -62,9 +70,16 @@ async function main(): Promise<void> {
       'trust-principal-headers': { type: 'boolean' },
       azure: { type: 'boolean' },
       'issuer-port': { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
     strict: true,
   });
+  const profileDir = values['cpu-prof'] && path.resolve(values['cpu-prof']);
+  let selfProfile: SelfProfile | undefined;
+  if (profileDir) {
+    fs.mkdirSync(profileDir, { recursive: true });
+    selfProfile = await startSelfProfile();
+  }
   // This file runs from tools/ or dist/tools/.
   const root = findProjectRoot(__dirname);
   // npm start is a local run: markers of an Azure instance inherited from the shell are dropped.
@@ -112,6 +127,8 @@ async function main(): Promise<void> {
       const connectionString = azuriteConnectionString(STANDARD_EMULATOR_PORTS);
       const probe = await probeEmulator(connectionString);
       if (probe.kind !== 'ok') throw new LaunchError(refusedEmulatorMessage(probe));
+      if (profileDir)
+        process.stderr.write('--cpu-prof: the emulator already running is not profiled.\n');
       process.env.AzureWebJobsStorage = connectionString;
       storageLine = 'the emulator already listening on 10000-10002 (reused)';
       break;
@@ -123,6 +140,11 @@ async function main(): Promise<void> {
         ports: { ...STANDARD_EMULATOR_PORTS },
         location,
         detached: true,
+        ...(profileDir && {
+          nodeArgs: cpuProfileNodeArgs(profileDir, PROFILE_FILES.emulator),
+          // Closing, then writing a long run's profile, takes more than the usual few seconds.
+          stopGraceMs: 120_000,
+        }),
       });
       process.env.AzureWebJobsStorage = azurite.connectionString;
       storageLine = `Azurite, started here (data in ${path.relative(process.cwd(), location) || location})`;
@@ -163,7 +185,7 @@ async function main(): Promise<void> {
 
   // 2. Functions: Core Tools when installed.
   const func = findOnPath('func', process.env.PATH);
-  if (func && !values.azure) {
+  if (func && !values.azure && !profileDir) {
     say(`Storage: ${storageLine}`);
     for (const line of emulatorLines) say(line);
     say(`Azure Functions Core Tools found (${func}): running "func start --port ${port}".`);
@@ -258,6 +280,11 @@ async function main(): Promise<void> {
       .stop(Number(process.env.HOST_SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_GRACE_MS))
       .then(() => azureFront?.easyAuth.close())
       .then(stopAzurite)
+      .then(async () => {
+        if (!selfProfile || !profileDir) return;
+        await selfProfile.stop(path.join(profileDir, PROFILE_FILES.app));
+        say(`CPU profiles written to ${profileDir}.`);
+      })
       .then(
         () => process.exit(0),
         (error) => {

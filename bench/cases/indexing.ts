@@ -198,6 +198,11 @@ function startWorkers(
     }
   };
   const pollers = Array.from({ length: POLLERS }, poller);
+  const stop = async (): Promise<void> => {
+    running = false;
+    await Promise.all(pollers);
+  };
+  env.defer(stop);
   return {
     record,
     indexedAt: (department, committedAt) => {
@@ -205,10 +210,7 @@ function startWorkers(
       return after.length === 0 ? undefined : Math.min(...after.map((h) => h.doneAt));
     },
     failures: () => failures,
-    stop: async () => {
-      running = false;
-      await Promise.all(pollers);
-    },
+    stop,
   };
 }
 

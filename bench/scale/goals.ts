@@ -21,6 +21,11 @@ export interface RealSizeOptions {
   orchestrationWaitMs: number;
   /** How long accepted log entries may take to become readable. */
   logWaitMs: number;
+  /**
+   * Start the app here (as `npm start` does, on the --base-url port) with CPU profiles of it and of
+   * its emulator written to this folder; `undefined` runs against an app already started.
+   */
+  cpuProfileDir?: string;
   /** The app's storage, for the emulator probe; `undefined` skips the probe. */
   probe?: { connectionString: string; employeesTable: string };
 }
@@ -37,7 +42,11 @@ export const REAL_SIZE_USAGE = `usage: npm run bench:real-size -- [options]
   --log-wait-s S         accepted log entries readable within S s (default 120)
   --storage CONN         the app's storage, to time the emulator's own inserts at the same size
                          (default UseDevelopmentStorage=true, as npm start serves; "none" skips it)
-  --employees-table NAME the app's employees table (default Employees)`;
+  --employees-table NAME the app's employees table (default Employees)
+  --cpu-prof DIR         start the app here (npm start's launcher, from the build, on the --base-url
+                         port, its own Azurite on 10000-10002 with data in ./.azurite) and write CPU
+                         profiles of the app and of the emulator to DIR/app.cpuprofile and
+                         DIR/emulator.cpuprofile; nothing may be running on those ports`;
 
 function positive(raw: string | undefined, name: string, fallback: number, integer = true): number {
   if (raw === undefined) return fallback;
@@ -70,6 +79,7 @@ export function parseRealSizeArgs(argv: readonly string[]): RealSizeOptions {
       'log-wait-s': { type: 'string' },
       storage: { type: 'string' },
       'employees-table': { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -91,6 +101,7 @@ export function parseRealSizeArgs(argv: readonly string[]): RealSizeOptions {
     archiveGoalMs: seconds('archive-goal-s', 360),
     orchestrationWaitMs: seconds('orchestration-wait-s', 1800),
     logWaitMs: seconds('log-wait-s', 120),
+    ...(values['cpu-prof'] !== undefined && { cpuProfileDir: values['cpu-prof'] }),
     probe:
       values.storage === 'none'
         ? undefined

@@ -46,6 +46,11 @@ describe('options', () => {
     });
   });
 
+  it('starts the app with CPU profiles only when asked', () => {
+    expect(parseRealSizeArgs([]).cpuProfileDir).toBeUndefined();
+    expect(parseRealSizeArgs(['--cpu-prof', '/tmp/prof']).cpuProfileDir).toBe('/tmp/prof');
+  });
+
   it('probes the storage named, or none', () => {
     expect(
       parseRealSizeArgs(['--storage', 'DefaultEndpointsProtocol=http;x', '--employees-table', 'E2'])
