@@ -88,12 +88,15 @@ function bound(issue: Record<string, unknown>, side: 'min' | 'max'): string {
       : inclusive
         ? 'at most'
         : 'less than';
+  const one = limit === '1';
   switch (issue.origin) {
     case 'string':
-      return `must be ${relation} ${limit} characters long`;
+      if (one && side === 'min' && inclusive && !exact) return 'must not be empty';
+      return `must be ${relation} ${limit} character${one ? '' : 's'} long`;
     case 'array':
     case 'set':
-      return `must hold ${relation} ${limit} items`;
+      if (one && side === 'min' && inclusive && !exact) return 'must not be empty';
+      return `must hold ${relation} ${limit} item${one ? '' : 's'}`;
     default:
       return `must be ${relation} ${limit}`;
   }

@@ -98,7 +98,7 @@ export async function checkRequestBody(request: HttpRequest, schemas: BodySchema
   if (!isUnsafeMethod(request.method)) return;
   if (schemas.bodyRequired && hasNoBody(request)) {
     throw new ValidationError(
-      `${request.method} needs a JSON body here (content-type application/json); send {} to give none of its optional fields.`,
+      `${request.method} ${new URL(request.url).pathname} needs a JSON body (content-type: application/json); send {} to set none of its optional fields.`,
       'body',
       'InvalidInput',
       [{ field: 'body', problem: 'is required' }],
