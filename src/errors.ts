@@ -149,22 +149,25 @@ const MESSAGE_PROBLEMS = 10;
 /** Problems listed in an error's `details` (a batch of 1,000 bad rows stays a small answer). */
 export const MAX_PROBLEMS = 100;
 
-/** Every problem of zod's issues, one per field (an unknown key is a field of its own). */
+/**
+ * The problems of zod's issues, one per field: its first (a later check of the same field mostly
+ * restates it: a date that is not a date is not in range either). An unknown key is a field too.
+ */
 export function inputProblems(issues: readonly InputIssue[], where: string): InputProblem[] {
-  const problems: InputProblem[] = [];
+  const problems = new Map<string, InputProblem>();
+  const add = (field: string, problem: string): void => {
+    if (!problems.has(field)) problems.set(field, { field, problem });
+  };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys' && issue.keys) {
       for (const key of issue.keys) {
-        problems.push({
-          field: fieldOf(where, [...issue.path, key]),
-          problem: 'is not an accepted field',
-        });
+        add(fieldOf(where, [...issue.path, key]), 'is not an accepted field');
       }
       continue;
     }
-    problems.push({ field: fieldOf(where, issue.path), problem: issue.message });
+    add(fieldOf(where, issue.path), issue.message);
   }
-  return problems;
+  return [...problems.values()];
 }
 
 /**

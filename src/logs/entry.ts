@@ -53,14 +53,14 @@ const entrySchema = z
       }, 'must be between 1601-01-01 and 9999-12-31 UTC'),
     level: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
     message: z
-      .string({ error: 'must be a string' })
+      .string()
       .refine(isWellFormedText, 'must be valid Unicode text (it holds a lone surrogate)'),
   })
   .catchall(z.unknown());
 
 const envelopeSchema = z.object({
   source: z
-    .string({ error: 'must be a string' })
+    .string()
     .refine(
       isLogSource,
       'must be 1-63 lowercase letters, digits or "-", starting with a letter or digit',
