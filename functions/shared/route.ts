@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import {
   anonymous,
   authorize,
+  signedIn,
   type AccessRule,
   type AccessTarget,
 } from '../../src/identity/access';
@@ -252,9 +253,11 @@ export function allowedMethods(
  * with another method, 404 for an unknown path, both with the API's JSON error. Its route is the
  * catch-all `{*path}`: the Functions host tries routes most specific first (a catch-all last) and
  * passes over a route whose methods do not include the request's, so this function sees exactly
- * the requests no route takes (without it, the host answers both with a bare 404). It checks no
- * caller: it reads nothing and says only what the OpenAPI document says; its `authLevel` is that
- * of every API route. Not part of the API description.
+ * the requests no route takes (without it, the host answers both with a bare 404). It answers a
+ * caller without identity 401, as every route but the anonymous ones does (and as App Service
+ * authentication does in Azure); any signed-in caller may learn what a path takes, which the
+ * OpenAPI document says anyway. Its `authLevel` is that of every API route. Not part of the API
+ * description.
  */
 export function fallbackRoute(name: string, handler: HttpHandler): void {
   // eslint-disable-next-line no-restricted-syntax -- the fallback of every HTTP route
@@ -262,7 +265,16 @@ export function fallbackRoute(name: string, handler: HttpHandler): void {
     route: '{*path}',
     methods: FALLBACK_METHODS,
     authLevel: 'function',
-    handler: handleErrors(handler),
+    handler: handleErrors(async (request, context) => {
+      // 401 first, as App Service authentication answers in Azure for any path it does not
+      // exclude: only a signed-in caller learns what a path takes.
+      authorize(
+        signedIn,
+        authenticate(request.headers.get(PRINCIPAL_HEADER), services().principalTrust()),
+        {},
+      );
+      return handler(request, context);
+    }),
   });
 }
 

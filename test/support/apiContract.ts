@@ -10,8 +10,9 @@
  *   that response's schema (no body where none is described), and the headers the response
  *   declares required (ETag, Location, Retry-After) must be there;
  * - a request to a path or method the document does not have fails, unless the test says it means
- *   to call one (`outsideTheDocument`); its answer must still be a JSON error (4xx, `Error`): 405
- *   with `Allow` naming exactly the documented methods for a documented path, else not 405.
+ *   to call one (`outsideTheDocument`); its answer must still be a JSON error (4xx, `Error`): for a
+ *   documented path 405 with `Allow` naming exactly the documented methods (or 401 for a caller
+ *   without identity), else not 405.
  *
  * A mismatch throws an {@link ApiContractError} from `fetch`, naming the operation, the status and
  * the schema error, so the test that sent the request fails where it sent it. Schemas are checked
@@ -150,7 +151,8 @@ export class ApiContract {
       // A documented path with another method is 405 naming exactly the documented methods; a
       // path the document does not have is 404.
       const documented = this.methodsAt(path);
-      if (documented.length > 0) {
+      // A caller without identity is refused first (401), whatever it asked.
+      if (documented.length > 0 && status !== 401) {
         if (status !== 405) fail(`the path takes ${documented.join(', ')}: expected 405.`);
         const allow = (exchange.headers.get('allow') ?? '')
           .split(',')

@@ -347,7 +347,7 @@ describe('unknown routes and methods (404 JSON)', () => {
   it.each([
     ['POST', '/health', 'GET'],
     ['DELETE', '/departments/Sales', 'GET, PUT'],
-    ['PUT', '/logins', 'POST'],
+    ['PUT', '/logins', 'GET, POST'],
   ])(
     '%s %s, a known path with another method, is 405 with Allow: %s',
     async (method, path, allow) => {

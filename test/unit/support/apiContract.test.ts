@@ -213,6 +213,8 @@ describe('off the document', () => {
     expect(() => contract.check({ ...wrongMethod, status: 404 }, true)).toThrow(
       'the path takes PUT: expected 405',
     );
+    // A caller without identity is refused before anything else.
+    expect(() => contract.check({ ...wrongMethod, status: 401 }, true)).not.toThrow();
     const allowing = (allow: string): Exchange => ({
       ...wrongMethod,
       headers: new Headers({ 'content-type': 'application/json', allow }),
