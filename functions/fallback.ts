@@ -2,6 +2,8 @@
  * What no route takes (API.md "Conventions"): a known path with another method is 405 with
  * `Allow`, an unknown path 404, both with the API's JSON error body.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { errorBody, json } from './shared/http';
 import { allowedMethods, fallbackRoute } from './shared/route';
 
