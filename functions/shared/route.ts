@@ -232,6 +232,14 @@ export function pathMatchesTemplate(path: string, template: string): boolean {
   return segments.length === parts.length;
 }
 
+/** The registered routes whose template a path (below the route prefix) has the shape of. */
+export function routesAt(
+  path: string,
+  routes: readonly RegisteredRoute[] = registered,
+): RegisteredRoute[] {
+  return routes.filter((route) => pathMatchesTemplate(path, route.route));
+}
+
 /**
  * The methods the registered routes take at a path (below the route prefix), in `Allow` order;
  * empty when no route has that shape.
@@ -240,10 +248,7 @@ export function allowedMethods(
   path: string,
   routes: readonly RegisteredRoute[] = registered,
 ): string[] {
-  const methods = new Set<string>();
-  for (const route of routes) {
-    if (pathMatchesTemplate(path, route.route)) route.methods.forEach((m) => methods.add(m));
-  }
+  const methods = new Set<string>(routesAt(path, routes).flatMap((route) => route.methods));
   return METHOD_ORDER.filter((m) => methods.has(m));
 }
 
@@ -253,9 +258,9 @@ export function allowedMethods(
  * catch-all `{*path}`: the Functions host tries routes most specific first (a catch-all last) and
  * passes over a route whose methods do not include the request's, so this function sees exactly
  * the requests no route takes (without it, the host answers both with a bare 404). It answers a
- * caller without identity 401, as every route but the anonymous ones does (and as App Service
- * authentication does in Azure); any signed-in caller may learn what a path takes, which the
- * OpenAPI document says anyway. Its `authLevel` is that of every API route. Not part of the API
+ * caller without identity 401 (except at the paths of anonymous routes), as the protected routes
+ * do and as App Service authentication does in Azure; any signed-in caller may learn what a path
+ * takes, which the OpenAPI document says anyway. Its `authLevel` is that of every API route. Not part of the API
  * description.
  */
 export function fallbackRoute(name: string, handler: HttpHandler): void {
@@ -266,12 +271,15 @@ export function fallbackRoute(name: string, handler: HttpHandler): void {
     authLevel: 'function',
     handler: handleErrors(async (request, context) => {
       // 401 first, as App Service authentication answers in Azure for any path it does not
-      // exclude: only a signed-in caller learns what a path takes.
-      authorize(
-        signedIn,
-        authenticate(request.headers.get(PRINCIPAL_HEADER), services().principalTrust()),
-        {},
-      );
+      // exclude; the paths of anonymous routes (health, the API description) need no caller.
+      const at = routesAt(request.params.path ?? '');
+      if (at.length === 0 || at.some((route) => !route.access.anonymous)) {
+        authorize(
+          signedIn,
+          authenticate(request.headers.get(PRINCIPAL_HEADER), services().principalTrust()),
+          {},
+        );
+      }
       return handler(request, context);
     }),
   });

@@ -239,6 +239,19 @@ describe('a method a path does not take is 405 with Allow', () => {
     expect(employee.headers.get('allow')).toBe('GET, PATCH, DELETE');
     expectError(await outsideTheDocument(() => call('GET', '/nothing/here')), 404, 'NotFound');
   });
+
+  it('asks a caller without identity who it is first, except at the anonymous routes', async () => {
+    const anonymous = { principal: null, json: {} };
+    expectError(
+      await outsideTheDocument(() => call('DELETE', '/departments', anonymous)),
+      401,
+      'Unauthenticated',
+    );
+    expectError(await outsideTheDocument(() => call('GET', '/nothing', { principal: null })), 401);
+    const health = await outsideTheDocument(() => call('POST', '/health', anonymous));
+    expectError(health, 405, 'MethodNotAllowed');
+    expect(health.headers.get('allow')).toBe('GET');
+  });
 });
 
 it('a 403 names the missing role with the department filled in', async () => {
