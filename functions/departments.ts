@@ -20,7 +20,7 @@ import {
   readParams,
   readQuery,
 } from './shared/http';
-import { departmentBody, departmentSummary, ETAG_HEADER, pageOf } from './shared/output';
+import { departmentBody, departmentListItem, ETAG_HEADER, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 
 const directory = (): Directory => services().directory();
@@ -30,14 +30,19 @@ const listQuery = z.strictObject({
   continuationToken: listParams.continuationToken,
 });
 
-/** `GET /departments` → a page of `{name, description}`. */
+/** `GET /departments` → a page of `{name, description, employeeCount}`. */
 export const listDepartments = protectedRoute('listDepartments', {
   route: 'departments',
   methods: ['GET'],
   access: signedIn,
   schemas: {
     query: listQuery,
-    responses: { 200: { description: 'A page of departments.', body: pageOf(departmentSummary) } },
+    responses: {
+      200: {
+        description: 'A page of departments, each with its current employee count.',
+        body: pageOf(departmentListItem),
+      },
+    },
   },
   handler: async (request) => {
     const query = readQuery(request, listQuery);

@@ -168,13 +168,15 @@ export const getOrchestration = protectedRoute('getOrchestration', {
     params: orchestrationRoute,
     responses: {
       200: {
-        description: 'Its status; `output` once Completed, `failure` once Failed.',
+        description:
+          'Its status; `output` once Completed, `failure` once Failed, `progress` (what the orchestrator last reported of its progress) once it has reported some.',
         body: z.strictObject({
           id: z.string(),
           name: z.string(),
           runtimeStatus: z.string(),
           output: z.unknown().optional(),
           failure: z.string().optional(),
+          progress: z.unknown().optional(),
         }) satisfies z.ZodType<OrchestrationView>,
         headers: {
           'retry-after': {

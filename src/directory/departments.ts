@@ -16,6 +16,7 @@ import {
   readDepartmentListing,
   readListingVersion,
   type Department,
+  type DepartmentListItem,
   type DepartmentSummary,
 } from './departmentEntity';
 import { readDepartmentWithCount } from './departmentCount';
@@ -178,6 +179,42 @@ export async function listDepartments(
   };
   listCache.set(key, result);
   return result;
+}
+
+/** Count reads of one department page running at once. */
+const COUNT_READS_IN_PARALLEL = 16;
+
+/**
+ * A page of the department list with each department's current employee count: the page as
+ * {@link listDepartments} reads it (cached), then, for each department on it, the same one range
+ * query over its department entity and count shards that `GET /departments/{dept}` makes, at most
+ * {@link COUNT_READS_IN_PARALLEL} at a time. So a page of n departments costs n + 1 requests (n
+ * when the page is cached), and each count is as fresh as a point read of that department. A
+ * listed department whose entity is gone (a listing not yet repaired) counts 0.
+ *
+ * @throws {ValidationError} for an invalid page size or continuation token.
+ * @throws {DomainError} for storage faults that outlasted the SDK's retries.
+ */
+export async function listDepartmentsWithCounts(
+  context: DirectoryContext,
+  listCache: DepartmentListCache,
+  options: { pageSize?: number; continuationToken?: string } = {},
+): Promise<Page<DepartmentListItem>> {
+  const page = await listDepartments(context, listCache, options);
+  const table = await context.table();
+  const items: DepartmentListItem[] = new Array(page.items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(COUNT_READS_IN_PARALLEL, page.items.length) }, async () => {
+      while (next < page.items.length) {
+        const i = next++;
+        const summary = page.items[i]!;
+        const read = await readDepartmentWithCount(table, summary.name);
+        items[i] = { ...summary, employeeCount: read?.department.value.employeeCount ?? 0 };
+      }
+    }),
+  );
+  return { items, continuationToken: page.continuationToken };
 }
 
 type ManagerRole = 'department' | 'employee' | 'previousManager';

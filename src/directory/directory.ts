@@ -16,10 +16,10 @@ import {
   type DeleteVersionsOptions,
   type VersionsDeleted,
 } from './deleteEmployees';
-import type { Department, DepartmentSummary } from './departmentEntity';
+import type { Department, DepartmentListItem } from './departmentEntity';
 import {
   getDepartment,
-  listDepartments,
+  listDepartmentsWithCounts,
   putDepartment,
   setManager,
   type DepartmentListCache,
@@ -72,11 +72,14 @@ export class DepartmentService {
     return getDepartment(this.context, name);
   }
 
-  /** A page of the (cached) department list. See {@link listDepartments}. */
+  /**
+   * A page of the (cached) department list, each with its current employee count. See
+   * {@link listDepartmentsWithCounts}.
+   */
   list(
     options: { pageSize?: number; continuationToken?: string } = {},
-  ): Promise<Page<DepartmentSummary>> {
-    return listDepartments(this.context, this.listCache, options);
+  ): Promise<Page<DepartmentListItem>> {
+    return listDepartmentsWithCounts(this.context, this.listCache, options);
   }
 
   /**

@@ -10,7 +10,7 @@
  */
 export type { EmployeeChange, EmployeeChangeSink } from './changes';
 export { createContext, type DirectoryContext, type DirectoryOptions } from './context';
-export type { Department, DepartmentSummary } from './departmentEntity';
+export type { Department, DepartmentListItem, DepartmentSummary } from './departmentEntity';
 export { listDepartments } from './departments';
 export { createDirectory, directoryOver, type Directory, type EmployeeService } from './directory';
 export { departmentNotFound, emailNotFound, employeeNotFound } from './directoryErrors';

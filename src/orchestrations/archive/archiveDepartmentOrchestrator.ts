@@ -86,8 +86,9 @@ export function* archiveDepartmentOrchestrator(
         output.archived += result.archived;
         output.notFound += result.notFound;
       }
+      // Progress after each wave, for whoever watches GET /orchestrations/{id}.
+      context.df.setCustomStatus({ archived: output.archived });
     }
-    context.df.setCustomStatus({ archived: output.archived });
     if (!next) return output;
     token = next;
   }

@@ -125,8 +125,9 @@ describeInBrowser('the web console as deployed (Azure mode), in Chromium', () =>
 
     await signInLink.click();
     await page.locator('button', { hasText: 'DirectoryAdmin' }).click();
-    await page.locator(`button[data-department="${dept}"]`).waitFor();
+    await page.locator(`a[data-department="${dept}"]`).waitFor();
     expect(new URL(page.url()).pathname).toBe('/api/console/');
+    expect(new URL(page.url()).hash).toBe('#/departments');
     expect(await page.textContent('#who')).toContain('Ada Admin');
     await page.screenshot({ path: path.join(ARTIFACTS, 'azure-admin.png'), fullPage: true });
     await page.close();

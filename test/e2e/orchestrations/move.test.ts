@@ -87,6 +87,7 @@ it('fails with the reason when the id is taken in the target, and moves nothing'
     failure: expect.stringMatching(
       /^EmployeeExists: Employee 000002 already exists in department "Marketing"/,
     ),
+    progress: { step: 'validate' }, // it got no further
   });
   expect(await send(host, 'GET', '/departments/Sales/employees/000002')).toMatchObject({
     status: 200,
