@@ -79,6 +79,8 @@ export const putDepartment = protectedRoute('putDepartment', {
   schemas: {
     params: departmentRoute,
     body: departmentBodySchema,
+    // A PUT states the department: `{}` creates it (or keeps it as it is), no body is refused.
+    bodyRequired: true,
     responses: {
       200: { description: 'Updated.', body: departmentBody, headers: ETAG_HEADER },
       201: { description: 'Created (admin only).', body: departmentBody, headers: ETAG_HEADER },

@@ -211,6 +211,8 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
   access: departmentReaderWhenNamed,
   schemas: {
     query: lastNameQuery,
+    // A named department that does not exist.
+    errors: [404],
     responses: {
       200: {
         description: 'A page of employees with that last name.',

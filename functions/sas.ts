@@ -48,6 +48,10 @@ const blobGrant = z.strictObject({
   ...grantFields,
   container: z.string(),
   blobName: z.string().optional(),
+  headers: z
+    .strictObject({ 'x-ms-blob-type': z.literal('BlockBlob') })
+    .optional()
+    .describe('Write grants: send these headers with the upload (PUT <url>) besides content-type.'),
 }) satisfies z.ZodType<BlobSasGrant>;
 const granted = (body: z.ZodType): RouteSchemas['responses'] => ({
   200: { description: 'The grant (never cached).', body },

@@ -244,21 +244,23 @@ async function main(): Promise<void> {
   }
   const shown = azureFront?.publicOrigin ?? host.origin.replace('//127.0.0.1:', '//localhost:');
   const api = `${shown}${host.baseUrl.slice(host.origin.length)}`;
+  // The banner ends with what a person opens next: the URLs.
   say();
+  say(`Storage: ${storageLine}`);
+  for (const line of emulatorLines) say(line);
   say(
     values.azure
       ? 'Local Functions host, Azure mode'
       : 'Local Functions host (Azure Functions Core Tools not found on PATH)',
   );
-  say(`  API:     ${api}`);
-  say(`  Health:  ${api}/health`);
-  say(`  Console: ${api}/console/`);
-  say(`  OpenAPI: ${api}/openapi.json`);
   say(`  Admin:   ${host.origin.replace('//127.0.0.1:', '//localhost:')}/admin/host/status`);
   for (const line of azureFront?.lines ?? []) say(line);
-  say(`Storage: ${storageLine}`);
-  for (const line of emulatorLines) say(line);
-  say('Press Ctrl+C to stop.');
+  say();
+  say('Ready (Ctrl+C stops):');
+  say(`  API:     ${api}`);
+  say(`  Console: ${api}/console/`);
+  say(`  Health:  ${api}/health`);
+  say(`  OpenAPI: ${api}/openapi.json`);
   if (azurite) {
     azurite.process.once('exit', (code, signal) => {
       if (!stopping)

@@ -11,7 +11,7 @@
  */
 import { getArchivedEmployee, type ArchiveDependencies } from '../../src/archive/archiveEmployee';
 import { requestArchive } from '../../src/archive/archiveRequests';
-import type { Employee, Versioned } from '../../src/directory';
+import type { Employee, EmployeeCheck, Versioned } from '../../src/directory';
 import {
   queryLogPage,
   type LogPage,
@@ -45,7 +45,8 @@ import type { OrchestrationServices } from '../../src/orchestrations/services';
 import { removePhotosOfGoneEmployee, type PhotoDependencies } from '../../src/photos/photos';
 import { SasService } from '../../src/sas/service';
 import { createSasSigning } from '../../src/sas/signingKey';
-import { MessageStats } from '../../src/stats/messageStats';
+import { DEFAULT_MAX_INCREMENT_ATTEMPTS, MessageStats } from '../../src/stats/messageStats';
+import { systemClock } from '../../src/time/clock';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
 
 /** The login feature: the day tables and the attempts written into them. */
@@ -216,6 +217,10 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   });
 
   const timerRuns = lazy(() => new TimerRunLog(table((c) => c.tables.operations)));
+  const requireEmployee = (): EmployeeCheck => {
+    const employees = directory().employees;
+    return (department, employeeId) => employees.requireExists(department, employeeId);
+  };
 
   return {
     config,
@@ -246,9 +251,33 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     sas: lazy(
       () => new SasService({ clients: clients(), config: config(), signing: sasSigning() }),
     ),
-    accessLog: lazy(() => new AccessLog(table((c) => c.tables.accessLog))),
-    expenseClaims: lazy(() => new ExpenseClaimLog(table((c) => c.tables.expenses))),
-    messageStats: lazy(() => new MessageStats(table((c) => c.tables.messageStats))),
+    // Records kept per employee outside the directory: an empty read asks the directory whether
+    // the employee exists (404 for an unknown one; one point read, only when nothing was found).
+    accessLog: lazy(
+      () =>
+        new AccessLog(
+          table((c) => c.tables.accessLog),
+          systemClock,
+          requireEmployee(),
+        ),
+    ),
+    expenseClaims: lazy(
+      () =>
+        new ExpenseClaimLog(
+          table((c) => c.tables.expenses),
+          systemClock,
+          requireEmployee(),
+        ),
+    ),
+    messageStats: lazy(
+      () =>
+        new MessageStats(
+          table((c) => c.tables.messageStats),
+          systemClock,
+          DEFAULT_MAX_INCREMENT_ATTEMPTS,
+          requireEmployee(),
+        ),
+    ),
     logins: lazy(() => {
       const current = config();
       const tables = new LoginDayTables(clients(), current.tables.loginAttemptsPrefix);

@@ -35,6 +35,7 @@ import {
   type EmployeeRecord,
   type ListOptions,
 } from './employeeQueries';
+import { requireDepartment, requireEmployee } from './existence';
 import { importEmployees, type ImportResult } from './importEmployees';
 import { listReviews, putReview, type Review } from './reviews';
 import { TtlCache } from './ttlCache';
@@ -81,6 +82,15 @@ export class DepartmentService {
     return listDepartmentsWithCounts(this.context, this.listCache, options);
   }
 
+  /**
+   * Returns when the department exists (one projected point read).
+   *
+   * @throws {NotFoundError} `DepartmentNotFound`. See {@link requireDepartment}.
+   */
+  requireExists(name: string): Promise<void> {
+    return requireDepartment(this.context, name);
+  }
+
   /** Makes an employee the manager. See {@link setManager}. */
   setManager(
     name: string,
@@ -108,6 +118,16 @@ export class EmployeeService {
   /** One employee by id, with ETag and stored entity. See {@link getEmployee}. */
   get(department: string, employeeId: string): Promise<EmployeeRecord> {
     return getEmployee(this.context, department, employeeId);
+  }
+
+  /**
+   * Returns when the employee exists (one projected point read); the services of per-employee
+   * records take it as their `EmployeeCheck`.
+   *
+   * @throws {NotFoundError} `EmployeeNotFound`. See {@link requireEmployee}.
+   */
+  requireExists(department: string, employeeId: string): Promise<void> {
+    return requireEmployee(this.context, department, employeeId);
   }
 
   /** One employee by email. See {@link getEmployeeByEmail}. */

@@ -123,6 +123,20 @@ async function runAppHooks(
   for (const hook of registry.hooks(hookName)) await hook(context);
 }
 
+const DURABLE_KINDS = new Set(['orchestration', 'activity', 'entity']);
+
+/** `64 functions (52 HTTP, 5 queue, 5 timer, 2 durable)`: how many of each trigger kind. */
+export function functionCounts(functions: readonly HostFunction[]): string {
+  const kinds = new Map<string, number>();
+  for (const fn of functions) {
+    const type = fn.triggerType.replace(/trigger$/, '');
+    const kind = type === 'http' ? 'HTTP' : DURABLE_KINDS.has(type) ? 'durable' : type;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  const parts = [...kinds].map(([kind, count]) => `${count} ${kind}`);
+  return `${functions.length} functions${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
 /**
  * Loads the app and starts serving it.
  *
@@ -267,12 +281,16 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
   const baseUrl = settings.routePrefix ? `${origin}/${settings.routePrefix}` : origin;
   await Promise.all(drivers.map((driver) => driver.start()));
 
-  logger.info(`Functions (${functions.length}):`);
+  // One line per function would bury the URLs the launcher prints next: a count here, the list
+  // at debug level and from the admin API (docs/functions.md describes each function).
+  logger.info(
+    `${functionCounts(functions)}; the list: GET ${origin}/admin/functions (or HOST_LOG_LEVEL=debug).`,
+  );
   for (const fn of functions) {
     const description = driverOf.get(fn)?.describe(fn) ?? 'not run locally';
-    logger.info(`  ${fn.name}: ${description.replace(/^\[([^\]]*)\] /, `[$1] ${origin}`)}`);
+    logger.debug(`  ${fn.name}: ${description.replace(/^\[([^\]]*)\] /, `[$1] ${origin}`)}`);
   }
-  logger.info(`Host id ${hostId}; API base ${baseUrl}.`);
+  logger.debug(`Host id ${hostId}; API base ${baseUrl}.`);
 
   let stopping: Promise<void> | undefined;
   return {
