@@ -4,7 +4,9 @@
  * those whose name contains one of the filters, when given), each behind its own fault proxy in
  * pass-through mode that counts every request (stopped with the case, so a case that timed out
  * cannot reach storage any more), prints each pattern beside its baseline and writes
- * `bench/results.json`. Exit code 1 when a case failed or no case matched.
+ * `bench/results.json` (a run without filters) or `bench/results-<filters>.json`, with the machine,
+ * the emulator and the commit it ran on (bench/machine.ts). `npm run bench:report` renders the
+ * README's and docs' figures from them. Exit code 1 when a case failed or no case matched.
  *
  * Environment: `BENCH_QUICK=1` scales sizes to a tenth; `BENCH_CASE_TIMEOUT_MS` (default 600000)
  * bounds one case; `BENCH_RESULTS` overrides the report's path.
@@ -17,9 +19,11 @@ import { createStorageClients } from '../src/storage/clients';
 import { resetServices } from '../functions/shared/services';
 import { startAzurite } from '../tools/azurite';
 import { startFaultProxy } from '../tools/faultProxy';
+import { runEnvironment } from './machine';
 import {
   buildReport,
   createBenchEnv,
+  defaultResultsFile,
   formatReport,
   loadCases,
   runCases,
@@ -44,7 +48,7 @@ async function main(): Promise<number> {
   const caseTimeoutMs = readTimeout();
   const casesDir = path.join(__dirname, 'cases');
   const resultsFile = path.resolve(
-    process.env.BENCH_RESULTS ?? path.join(PROJECT_ROOT, 'bench', 'results.json'),
+    process.env.BENCH_RESULTS ?? defaultResultsFile(PROJECT_ROOT, filters),
   );
 
   const available = fs.existsSync(casesDir) ? loadCases(casesDir) : [];
@@ -59,6 +63,8 @@ async function main(): Promise<number> {
   }
 
   const started = Date.now();
+  // Recorded before the run: the load on the machine when it started, the commit it measures.
+  const environment = runEnvironment(PROJECT_ROOT);
   const azurite = await startAzurite();
   // The benches call adapters with hand-made principals, as a developer does locally: a local
   // run, whatever markers of an Azure instance the shell carries.
@@ -111,7 +117,13 @@ async function main(): Promise<number> {
   }
 
   process.stdout.write(`\n${formatReport(results)}\n`);
-  const report = buildReport(results, { quick, filters, durationMs: Date.now() - started });
+  const report = buildReport(results, {
+    quick,
+    filters,
+    durationMs: Date.now() - started,
+    startedAt: new Date(started),
+    environment,
+  });
   fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
   fs.writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(

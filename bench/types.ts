@@ -31,6 +31,7 @@ export interface Measurement {
   /** Latency percentiles in ms, when the case measures per-operation latency. */
   p50Ms?: number;
   p95Ms?: number;
+  p99Ms?: number;
 }
 
 /** A pattern beside its baseline. Ratios are baseline / pattern (higher = pattern better). */
@@ -41,6 +42,15 @@ export interface Comparison {
   /** The goal the issue sets, in words, e.g. "≥ 500× faster". */
   goal?: string;
   notes?: string;
+}
+
+/**
+ * What a case may return instead of bare comparisons: the comparisons and figures of its own that
+ * a report renders (the scale case's steps), kept in `bench/results*.json` as the case's `data`.
+ */
+export interface CaseOutput {
+  comparisons: Comparison[];
+  data?: Record<string, unknown>;
 }
 
 /** What a case gets from the harness. */
@@ -81,5 +91,5 @@ export interface BenchCase {
   timeoutMs?: number;
   /** Left out of a run without filters (`npm run bench scale` runs it). */
   onlyWhenNamed?: boolean;
-  run(env: BenchEnv): Promise<Comparison | Comparison[]>;
+  run(env: BenchEnv): Promise<Comparison | Comparison[] | CaseOutput>;
 }

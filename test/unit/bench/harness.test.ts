@@ -1,9 +1,13 @@
 /**
- * The benchmark harness's pure parts: traffic deltas, sizes, names, ratios, case selection, and a
- * failing case reported instead of ending the run.
+ * The benchmark harness's pure parts: traffic deltas, sizes, names, ratios, case selection, a
+ * failing case reported instead of ending the run, a case's own data kept beside its comparisons,
+ * and where a run's report goes.
  */
+import path from 'node:path';
 import {
   benchName,
+  buildReport,
+  defaultResultsFile,
   formatBytes,
   formatReport,
   percentile,
@@ -302,6 +306,68 @@ describe('running cases', () => {
     expect(report).toContain('baseline/pattern: time 7.00×, requests 100×, bytes 1.38×');
     expect(report).toMatch(/pattern\s+batched\s+100\.0/);
     expect(report).toContain('1 case(s) passed, 0 failed.');
+  });
+
+  it('keeps the data a case returns beside its comparisons (the scale case’s steps)', async () => {
+    const withData: BenchCase = {
+      name: 'with data',
+      run: async () => ({
+        comparisons: [
+          {
+            name: 'c',
+            pattern: measurement('p', 100, 1, 1),
+            baseline: measurement('b', 200, 2, 2),
+          },
+        ],
+        data: { steps: [{ step: 'import', size: 1_000 }] },
+      }),
+    };
+    const result = await runCase({ file: 'd.js', benchCase: withData }, quietEnv, 1_000);
+    expect(result).toMatchObject({
+      status: 'passed',
+      data: { steps: [{ step: 'import', size: 1_000 }] },
+    });
+    expect(result.comparisons[0]!.ratios.time).toBe(2);
+    // A case returning bare comparisons has no data key at all.
+    const plain = await runCase(named('plain'), quietEnv, 1_000);
+    expect('data' in plain).toBe(false);
+  });
+
+  it('dates the report and records the environment it was given', () => {
+    const environment = {
+      node: 'v22.23.3',
+      platform: 'linux',
+      cpus: 2,
+      cpuModel: 'x',
+      memoryGb: 8,
+      loadAverage: [0.2, 0.1, 0.1],
+      azurite: { version: '3.37.0', patched: true },
+      commit: { sha: 'abc', dirty: false },
+    };
+    const report = buildReport([], {
+      quick: false,
+      filters: [],
+      durationMs: 90_000,
+      startedAt: new Date('2026-11-28T10:00:00Z'),
+      environment,
+    });
+    expect(report).toMatchObject({
+      ...environment,
+      date: '2026-11-28T10:00:00.000Z',
+      finishedAt: '2026-11-28T10:01:30.000Z',
+      durationMs: 90_000,
+    });
+    expect(report.loadAverageAtEnd).toHaveLength(3);
+  });
+
+  it('writes a run of every case to results.json and a filtered run beside it', () => {
+    expect(defaultResultsFile('/repo', [])).toBe(path.join('/repo', 'bench', 'results.json'));
+    expect(defaultResultsFile('/repo', ['scale'])).toBe(
+      path.join('/repo', 'bench', 'results-scale.json'),
+    );
+    expect(defaultResultsFile('/repo', ['platform: EGT', 'Logs'])).toBe(
+      path.join('/repo', 'bench', 'results-platform-egt-logs.json'),
+    );
   });
 
   it('formats bytes in decimal units', () => {
