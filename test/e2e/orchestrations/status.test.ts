@@ -125,7 +125,12 @@ it.each(['not-an-id', '0123456789ABCDEF0123456789ABCDEF', '@entity@key', 'a'.rep
     const response = await raw('GET', `/orchestrations/${encodeURIComponent(id)}`);
     expect(response.status).toBe(400);
     expect(JSON.parse(response.text)).toEqual({
-      error: { code: expect.any(String), message: expect.any(String), target: 'route.id' },
+      error: {
+        code: expect.any(String),
+        message: expect.any(String),
+        target: 'route.id',
+        details: [{ field: 'route.id', problem: expect.any(String) }],
+      },
     });
   },
 );

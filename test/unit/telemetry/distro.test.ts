@@ -8,6 +8,12 @@ import { metrics, trace } from '@opentelemetry/api';
 import { startTelemetry } from '../../../functions/shared/telemetry';
 import { DirectoryMetrics, MetricNames } from '../../../src/telemetry/metrics';
 
+// The distro's default sampler lets 5 traces a second through, rated over the time since it
+// started: a span in its first ~200 ms is dropped on a fast machine and kept on a slow one. The
+// sampler is chosen as a deployment chooses it (docs/telemetry.md) so the probe does not depend
+// on speed.
+process.env.OTEL_TRACES_SAMPLER = 'always_on';
+
 it('records the app spans and metrics through the providers the distro registered', async () => {
   const log = jest.fn();
   const state = startTelemetry(
