@@ -14,6 +14,7 @@ export type { Department, DepartmentSummary } from './departmentEntity';
 export { listDepartments } from './departments';
 export { createDirectory, directoryOver, type Directory, type EmployeeService } from './directory';
 export { departmentNotFound, emailNotFound, employeeNotFound } from './directoryErrors';
+export type { EmployeeDeleted } from './deleteEmployee';
 export type { Employee, EmployeeData } from './employeeEntity';
 export type { ImportResult } from './importEmployees';
 export type { Review } from './reviews';
