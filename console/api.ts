@@ -90,7 +90,7 @@ export interface SasGrant {
 /** A storage error as a sentence (table OData JSON or blob XML bodies). */
 async function storageError(what: string, response: Response): Promise<ConsoleError> {
   const text = await response.text().catch(() => '');
-  let detail = '';
+  let detail: string;
   try {
     const body = JSON.parse(text) as { 'odata.error'?: { message?: { value?: string } } };
     detail = body['odata.error']?.message?.value ?? '';

@@ -2,6 +2,8 @@
  * Departments (denormalization, one-to-many, client-side join cache), API.md "Departments":
  * `PUT/GET /departments/{dept}`, `GET /departments`, `PUT /departments/{dept}/manager`.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import { departmentEditor, signedIn } from '../src/identity/access';
 import { isDirectoryAdmin } from '../src/identity/roles';

@@ -7,6 +7,8 @@
  * hold the `durabletask_extension` system key, which lets its holder list, terminate, purge or
  * start any instance.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { type HttpResponseInit, type InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 import { z } from 'zod';

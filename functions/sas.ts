@@ -3,7 +3,8 @@
  * service then checks the finer rule (read or write of a photo) and signs a token no wider than
  * what the caller may do through the API. Tokens are returned uncached.
  */
-import { recordSasIssued } from '../src/telemetry/metrics';
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import {
   admin,
@@ -84,7 +85,7 @@ type SasRouteKey = 'expenses' | 'department' | 'photo' | 'logs' | 'rotatePolicy'
 export function sasRoutes(service: () => SasService): Record<SasRouteKey, SasRoute> {
   const answer = async (kind: string, grant: Promise<unknown>) => {
     const body = await grant;
-    recordSasIssued(kind);
+    services().metrics().recordSasIssued(kind);
     return json(200, body, NO_STORE);
   };
   return {

@@ -25,7 +25,6 @@ import { authenticate } from '../../src/identity/trust';
 import { handleErrors, type HttpHandler } from './http';
 import { checkRequestBody, refuseCrossSite, type BodySchemas } from './requestGuards';
 import { services } from './services';
-import { recordAuthRefusal } from '../../src/telemetry/metrics';
 
 /** A handler that runs once the caller is known to be allowed. */
 export type AuthorizedHandler = (
@@ -136,7 +135,7 @@ function refused(rule: string, check: () => void): void {
   try {
     check();
   } catch (error) {
-    recordAuthRefusal(rule);
+    services().metrics().recordAuthRefusal(rule);
     throw error;
   }
 }

@@ -18,6 +18,7 @@ import {
   type LogPageOptions,
   type LogQuery,
 } from '../../src/logs/query';
+import { DirectoryMetrics } from '../../src/telemetry/metrics';
 import { samplePoisonQueues } from '../../src/telemetry/poisonQueues';
 import { AccessLog } from '../../src/access/accessLog';
 import { getConfig, readPlatformAuth, settingOrDefault, type Config } from '../../src/config';
@@ -46,11 +47,6 @@ import { SasService } from '../../src/sas/service';
 import { createSasSigning } from '../../src/sas/signingKey';
 import { MessageStats } from '../../src/stats/messageStats';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
-import { processTelemetry } from './telemetry';
-
-// Telemetry starts with the first function file that loads this module (every one does): before
-// any invocation, and before the services below build their storage clients.
-processTelemetry();
 
 /** The login feature: the day tables and the attempts written into them. */
 export interface LoginServices {
@@ -103,6 +99,8 @@ export interface Services {
   logQuery(): (query: LogQuery, options: LogPageOptions) => Promise<LogPage>;
   /** Samples the poison queues' lengths for the metrics (a few reads; timers call it). */
   samplePoisonQueues(): () => Promise<void>;
+  /** The app's metrics and the last-seen figures behind its gauges (one per process). */
+  metrics(): DirectoryMetrics;
 }
 
 /** The archive capability as the HTTP adapters use it. */
@@ -155,7 +153,11 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     createSasSigning({ clients: clients(), config: config(), connect }),
   );
   const table = (name: (c: Config) => string) => clients().table(name(config()));
-  const indexStores = lazy(() => configuredIndexStores(config(), clients()));
+  const metrics = lazy(() => new DirectoryMetrics());
+  const indexStores = lazy((): IndexStores => ({
+    ...configuredIndexStores(config(), clients()),
+    metrics: metrics(),
+  }));
   // One set of drains per process: the queue worker's nudges, the sweep and the writer's drains
   // share a department's running drain. Gone employees lose their photos (src/photos).
   const indexDrains = lazy(
@@ -296,8 +298,10 @@ export function createServices(readConfig: () => Config = getConfig): Services {
         samplePoisonQueues(
           (name) => clients().queue(name),
           [queues.indexUpdates, queues.archive, queues.logBatches],
+          metrics(),
         );
     }),
+    metrics,
     operations: lazy(
       () =>
         new OperationsService({

@@ -27,7 +27,7 @@ param appInsightsConnectionString string
 @description('Key Vault secret URI of the storage account key; empty when table SAS is disabled.')
 param storageKeySecretUri string = ''
 
-@allowed(['20', '22'])
+@allowed(['22', '24'])
 param nodeVersion string = '22'
 
 @minValue(1)

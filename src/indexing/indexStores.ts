@@ -4,6 +4,7 @@
  * (functions/shared/services.ts) builds both once per process; src/indexing only receives them.
  */
 import type { TableClient } from '@azure/data-tables';
+import type { DirectoryMetrics } from '../telemetry/metrics';
 import type { DrainCache } from './drainCache';
 import type { LastNameStore } from './lastNameStore';
 
@@ -17,6 +18,8 @@ export interface IndexStores {
   lastNames: LastNameStore;
   /** Versions this process's drains wrote, to read less (src/indexing/drainCache.ts); optional. */
   drainCache?: DrainCache;
+  /** The process's metrics the drains report to (outbox gauges, lag, rounds); optional. */
+  metrics?: DirectoryMetrics;
   /**
    * Sends an outbox nudge for `department`, invisible for `delaySeconds` (0: at once): how a
    * drain whose invocation's budget ran out continues in a new invocation, and how an absorbed

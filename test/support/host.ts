@@ -174,7 +174,7 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
     const message = (error as Error).message.includes('Output:')
       ? (error as Error).message
       : `${(error as Error).message}\nOutput:\n${text}`;
-    throw new Error(`The local host did not start. ${message}`);
+    throw new Error(`The local host did not start. ${message}`, { cause: error });
   }
 
   const port = Number(new URL(origin).port);

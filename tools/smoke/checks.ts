@@ -110,7 +110,7 @@ async function checkHealth(run: Run, waitMs: number): Promise<SmokeResult> {
   const url = `${run.apiBase}/health`;
   const deadline = Date.now() + waitMs;
   let answer: Answer | undefined;
-  let lastError = '';
+  let lastError: string;
   for (;;) {
     try {
       answer = await get(url, {}, run.timeoutMs);

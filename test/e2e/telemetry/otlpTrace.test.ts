@@ -126,6 +126,26 @@ it('exports one trace from the create request through the nudge to the drain and
     return under.length > 0 ? under : undefined;
   }, 'index write spans under the drain');
   expect(writes.length).toBeGreaterThan(0);
+  // Below each SDK call, the pipeline's try and its outgoing HTTP request (the HTTP
+  // instrumentation, set up before the SDKs' HTTP client loaded): a client span with the method.
+  const outgoing = await until(() => {
+    const tries = inTrace().filter((s) => writes.some((w) => w.spanId === s.parentSpanId));
+    return inTrace().find(
+      (s) =>
+        s.scope === '@opentelemetry/instrumentation-http' &&
+        tries.some((t) => t.spanId === s.parentSpanId),
+    );
+  }, 'outgoing HTTP span under an index write');
+  expect(outgoing.kind).toBe(3); // SPAN_KIND_CLIENT
+  expect(outgoing.attributes['http.request.method'] ?? outgoing.attributes['http.method']).toBe(
+    'POST',
+  );
+  // Incoming requests are the host's invocation spans only: no second server span.
+  expect(
+    collector.spans.filter(
+      (s) => s.scope === '@opentelemetry/instrumentation-http' && s.kind === 2,
+    ),
+  ).toEqual([]);
   expect(drain.parentSpanId).toBe(processing.spanId);
   expect(processing.parentSpanId).toBe(request.spanId);
   expect(collector.contentTypes).toContain('application/json');

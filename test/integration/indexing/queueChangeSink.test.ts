@@ -15,7 +15,7 @@ function holdFirstAnswer(queue: QueueClient): { stored: Promise<void>; release()
   const storedPromise = new Promise<void>((resolve) => (stored = resolve));
   const releasedPromise = new Promise<void>((resolve) => (released = resolve));
   let held = false;
-  queue['storageClientContext'].pipeline.addPolicy({
+  queue['storageClientContext'].queuesClient.pipeline.addPolicy({
     name: 'holdFirstAnswer',
     async sendRequest(request, next) {
       const response = await next(request);
