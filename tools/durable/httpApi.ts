@@ -1,6 +1,7 @@
 /**
  * The Durable Functions HTTP API the local host serves under `/runtime/webhooks/durabletask/`
- * (the same paths serve the DurableClient's `rpcBaseUrl` calls):
+ * (the same paths serve the DurableClient's calls; the host checks its key before they get here,
+ * tools/host/http/hostKey.ts):
  *
  * - `POST orchestrators/{name}[/{instanceId}]` start (body = JSON input) → 202 + management URLs
  * - `GET instances/{id}[?showHistory&showHistoryOutput&showInput]` → 200 done / 202 in progress
