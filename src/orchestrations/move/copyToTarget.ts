@@ -151,7 +151,7 @@ export async function copyEmployeeToTarget(
   const reviews = await sourceReviews(table, source);
   const marker = moveWriteId(move.moveId);
   const sourcePhoto = photoBlobOf(source);
-  let copied = false;
+  let copied: boolean;
   let targetEtag: string | undefined;
   if (!target || !isCopyOfThisMove(target, move.moveId)) {
     const { data, photoBlob } = await targetData(photos, source, move);
