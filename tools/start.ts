@@ -13,6 +13,8 @@
  * Options: --port <n>, --functions <glob> (default package.json main), --listen <address>,
  * --allowed-host <name> (repeatable; a Host to answer to besides loopback names and the listen
  * address), --trust-principal-headers (believe hand-sent principals on a non-loopback address).
+ * Off loopback (and in Azure mode) the host's own endpoints (/admin/*, /runtime/webhooks/
+ * durabletask/*) want the host key printed at startup, from every caller.
  * --azure (the app as deployed: the local host with a Flex Consumption environment on an internal
  * port, behind an imitation of App Service authentication on the public port and a local token
  * issuer on --issuer-port, default 7072; docs/azure-mode.md). --cpu-prof <dir> (CPU profiles of
@@ -32,9 +34,11 @@ import {
 } from './azurite';
 import { allowConsoleOrigins, localOrigins } from './storageCors';
 import { DEFAULT_SHUTDOWN_GRACE_MS, HostStartupError, startLocalHost } from './host/host';
+import { newSecret } from './host/http/hostKey';
 import {
   findOnPath,
   findProjectRoot,
+  hostAccessFor,
   planStorage,
   principalTrustFor,
   refusedEmulatorMessage,
@@ -204,7 +208,13 @@ async function main(): Promise<void> {
     process.exit(code);
   }
 
-  // 3. Otherwise the project's local host, in this process.
+  // 3. Otherwise the project's local host, in this process. Its own endpoints want a key off
+  // loopback; in Azure mode the host is internal and serves only what the front forwards.
+  const frontSecret = values.azure ? newSecret() : undefined;
+  const { access, line: keyLine } = hostAccessFor({
+    listenAddress: values.azure ? undefined : values.listen,
+    ...(frontSecret ? { frontSecret } : {}),
+  });
   const logger = createLogger({ level: parseLogLevel(process.env.HOST_LOG_LEVEL) });
   let host;
   try {
@@ -215,6 +225,7 @@ async function main(): Promise<void> {
       port: values.azure ? 0 : port,
       listenAddress: values.azure ? '127.0.0.1' : values.listen,
       allowedHosts: values['allowed-host'],
+      access,
       logger,
       extensions: defaultExtensions,
     });
@@ -233,6 +244,7 @@ async function main(): Promise<void> {
         projectRoot: root,
         port,
         upstream: host.origin,
+        upstreamSecret: frontSecret!,
         ...(values.listen ? { listenAddress: values.listen } : {}),
         ...(values['issuer-port'] ? { issuerPort: Number(values['issuer-port']) } : {}),
       });
@@ -253,7 +265,8 @@ async function main(): Promise<void> {
       ? 'Local Functions host, Azure mode'
       : 'Local Functions host (Azure Functions Core Tools not found on PATH)',
   );
-  say(`  Admin:   ${host.origin.replace('//127.0.0.1:', '//localhost:')}/admin/host/status`);
+  say(`  Admin:   ${shown}/admin/host/status`);
+  if (keyLine) say(`  ${keyLine}`);
   for (const line of azureFront?.lines ?? []) say(line);
   say();
   say('Ready (Ctrl+C stops):');

@@ -11,6 +11,9 @@
  *   host passes (the host's request span);
  * - neither: nothing is set up; src/ records into the API's no-ops.
  *
+ * Either way storage keys, blob names and addresses are redacted from every span before it is
+ * exported (functions/shared/spanRedaction.ts): they are personal data.
+ *
  * Started once, by functions/shared/startup.ts, the first import of every entry point: before the
  * storage SDKs and `http`/`https` are loaded, so the instrumentations see them load (the Functions
  * OpenTelemetry guide's order). The settings come from src/config.ts only; a malformed one turns
@@ -22,6 +25,7 @@ import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { readTelemetry } from '../../src/config';
 import type { TelemetrySettings, TelemetryTarget } from '../../src/telemetrySettings';
 import type { SummaryReader } from './metricsSummary';
+import { redactingExporter, spanRedactor } from './spanRedaction';
 
 /**
  * The SDKs are loaded only by the setup that uses them: together they take seconds to load, which
@@ -134,6 +138,8 @@ export function startTelemetry(
         // The distro runs its own SDK 2.x; a reader of ours (SDK 3.x) plugs in through the
         // contract both share (setMetricProducer, collect): test/unit/telemetry/distro.test.ts.
         metricReaders: readers as unknown as DistroOptions['metricReaders'],
+        // Personal data out of the spans before the distro's export processor sees them.
+        spanProcessors: [spanRedactor()] as unknown as DistroOptions['spanProcessors'],
       });
       new (sdk.functions().AzureFunctionsInstrumentation)();
       shutdown = () => sdk.distro().shutdownAzureMonitor();
@@ -148,7 +154,8 @@ export function startTelemetry(
       const node = new (sdk.node().NodeSDK)({
         resource: resource(settings.serviceName),
         autoDetectResources: true,
-        traceExporter: exporters.traces,
+        // Personal data out of the spans it exports (spanRedaction.ts).
+        traceExporter: redactingExporter(exporters.traces),
         metricReaders: readers,
         instrumentations: [
           new (sdk.functions().AzureFunctionsInstrumentation)(),

@@ -61,7 +61,8 @@ import {
   TransactionFailure,
   writeOptimistically,
 } from './transaction';
-import type { StoredEntity } from '../storage/entities';
+import type { TableEntity } from '@azure/data-tables';
+import type { StoredEntity, StoredProperties } from '../storage/entities';
 import { MAX_TRANSACTION_OPERATIONS } from '../storage/entityGroupTransaction';
 
 /** Options of {@link deleteEmployee}. */
@@ -88,16 +89,34 @@ export interface DeleteEmployeeOptions {
   mustExist?: boolean;
   /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
   reason?: 'deleted' | 'archived' | 'moved';
+  /**
+   * An entity of the department's partition to write (insert-or-replace) in the employee's own
+   * transaction, so that it exists exactly when that removal committed: the archive's receipt.
+   */
+  receipt?: TableEntity<StoredProperties>;
 }
 
-type Role = 'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'outbox' | 'review';
+/** What {@link deleteEmployee} did. */
+export interface EmployeeDeleted {
+  deleted: boolean;
+  employee?: Employee;
+  /**
+   * Set when the employee was gone by the time this call's transaction reached storage: someone
+   * else deleted it, or an earlier try of this very transaction committed and its answer was lost
+   * (only a `receipt` tells which).
+   */
+  vanished?: true;
+}
+
+type Role =
+  'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'outbox' | 'receipt' | 'review';
 
 /**
  * Most reviews deleted in the employee's own transaction (100 operations, less the employee, its
  * email copy, a count shard, the department (a manager's copy is cleared), the last-name index
- * entity and the index outbox row).
+ * entity, the index outbox row and an archive's receipt).
  */
-export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 6;
+export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 7;
 /** Reviews per transaction that trims the review list ahead of the employee's (plus its Merge). */
 const REVIEWS_PER_TRIM = MAX_TRANSACTION_OPERATIONS - 1;
 
@@ -117,7 +136,7 @@ export async function deleteEmployee(
   department: string,
   employeeId: string,
   options: DeleteEmployeeOptions = {},
-): Promise<{ deleted: boolean; employee?: Employee }> {
+): Promise<EmployeeDeleted> {
   const partitionKey = departmentPartitionKey(department);
   employeeRowKey(employeeId);
   const table = await context.table();
@@ -135,7 +154,7 @@ export async function deleteEmployee(
     context,
     `Department "${department}"`,
     async (attempt) => {
-      if (vanished) return { deleted: true, employee: vanished } as const;
+      if (vanished) return { deleted: true, employee: vanished, vanished: true } as const;
       const useCache = attempt === 1;
       const given =
         attempt === 1 && options.read?.rowKey === employeeRowKey(employeeId)
@@ -248,6 +267,7 @@ export async function deleteEmployee(
       // transaction's condition on its ETag, can list it since.
       const removal = index && lastNameIndexRemoval(partitionKey, index, [employeeId]);
       if (removal) plan.add(removal.action, 'lastNameIndex');
+      if (options.receipt) plan.add(['upsert', options.receipt, 'Replace'], 'receipt');
       if (context.outbox) {
         plan.add(
           outboxAction(partitionKey, {

@@ -2,7 +2,7 @@
  * Departments: create/update, point read, the cached department list, and the manager (whose
  * details are copied onto the department entity: denormalization).
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableClient, TableEntity } from '@azure/data-tables';
 import { isPreconditionFailed, isAlreadyExists, toDomainError } from '../storage/errors';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
@@ -27,7 +27,9 @@ import {
   employeeNotFound,
   staleVersion,
 } from './directoryErrors';
-import { readEmployeeState } from './employeeState';
+import { readEmployeeState, type EmployeeState } from './employeeState';
+import { DATA_ETAG_PROPERTY } from './reviewYears';
+import type { StoredProperties } from '../storage/entities';
 import { RETRY } from './retry';
 import { forgetVersions, loadDepartment, rememberDepartment } from './state';
 import { TtlCache } from './ttlCache';
@@ -219,6 +221,16 @@ export async function listDepartmentsWithCounts(
 
 type ManagerRole = 'department' | 'employee' | 'previousManager';
 
+/** The Merge that sets or clears an employee's manager flag, keeping its data version. */
+function managerFlag(employee: EmployeeState, isManager: boolean): TableEntity<StoredProperties> {
+  return {
+    partitionKey: employee.entity.partitionKey,
+    rowKey: employee.entity.rowKey,
+    IsManager: isManager,
+    [DATA_ETAG_PROPERTY]: employee.meta.dataEtag ?? employee.etag,
+  };
+}
+
 /**
  * Makes an employee of the department its manager: copies the manager's details onto the
  * department entity and flags the employee (and unflags the previous manager) in one transaction,
@@ -254,25 +266,25 @@ export async function setManager(
       email: employee.data.email,
     };
     const previous = dept.value.manager?.employeeId;
+    const unflag =
+      previous !== undefined && previous !== employeeId && previous !== previousMissing
+        ? await readEmployeeState(table, partitionKey, previous)
+        : undefined;
+    // The flag is bookkeeping, not data: each Merge keeps the employee's data version (DataETag),
+    // so a client's If-Match still holds and a move still knows the copy it wrote.
     const plan = new PlannedTransaction<ManagerRole>()
       .add(
         ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
         'department',
       )
-      .add(
-        [
-          'update',
-          { partitionKey, rowKey: employeeRowKey(employeeId), IsManager: true },
-          'Merge',
-          { etag: employee.etag },
-        ],
-        'employee',
-      );
-    if (previous !== undefined && previous !== employeeId && previous !== previousMissing) {
+      .add(['update', managerFlag(employee, true), 'Merge', { etag: employee.etag }], 'employee');
+    if (unflag) {
       plan.add(
-        ['update', { partitionKey, rowKey: employeeRowKey(previous), IsManager: false }, 'Merge'],
+        ['update', managerFlag(unflag, false), 'Merge', { etag: unflag.etag }],
         'previousManager',
       );
+    } else if (previous !== undefined && previous !== employeeId) {
+      previousMissing = previous;
     }
     return submitAttempt(
       table,
@@ -287,8 +299,11 @@ export async function setManager(
         forgetVersions(context, department);
         if (failure.role === 'department' && options.ifMatch !== undefined)
           throw staleVersion(subject);
-        // Read again without touching the previous manager; other roles retry as well.
-        if (failure.role === 'previousManager') previousMissing = previous;
+        // Gone since: read again without touching the previous manager; changed since (412), or
+        // another role: read again.
+        if (failure.role === 'previousManager' && failure.status === 404) {
+          previousMissing = previous;
+        }
         return undefined;
       },
     );

@@ -10,7 +10,7 @@ import { invalidPhotoUrl } from './directoryErrors';
 import type { DirectoryContext, DirectoryOptions } from './context';
 import { createContext } from './context';
 import { createEmployee } from './createEmployee';
-import { deleteEmployee, type DeleteEmployeeOptions } from './deleteEmployee';
+import { deleteEmployee, type DeleteEmployeeOptions, type EmployeeDeleted } from './deleteEmployee';
 import {
   deleteEmployeeVersions,
   type DeleteVersionsOptions,
@@ -199,7 +199,7 @@ export class EmployeeService {
     department: string,
     employeeId: string,
     options: DeleteEmployeeOptions = {},
-  ): Promise<{ deleted: boolean; employee?: Employee }> {
+  ): Promise<EmployeeDeleted> {
     return deleteEmployee(this.context, department, employeeId, options);
   }
 

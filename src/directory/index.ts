@@ -14,6 +14,7 @@ export type { Department, DepartmentListItem, DepartmentSummary } from './depart
 export { listDepartments } from './departments';
 export { createDirectory, directoryOver, type Directory, type EmployeeService } from './directory';
 export { departmentNotFound, emailNotFound, employeeNotFound } from './directoryErrors';
+export type { EmployeeDeleted } from './deleteEmployee';
 export type { EmployeeCheck } from './existence';
 export type { Employee, EmployeeData } from './employeeEntity';
 export type { ImportResult } from './importEmployees';

@@ -62,7 +62,7 @@ import {
 } from './imageType';
 import { newPhotoVersion, now, type PhotoDependencies } from './dependencies';
 import { deleteBlobIfExists, sweepPhotos } from './sweep';
-import { readEmployeeState } from '../directory/storedEntities';
+import { DATA_ETAG_PROPERTY, readEmployeeState } from '../directory/storedEntities';
 
 export { newPhotoVersion, type PhotoDependencies } from './dependencies';
 export { PHOTO_SWEEP_GRACE_MS, removePhotosOfGoneEmployee, sweepPhotos } from './sweep';
@@ -243,6 +243,8 @@ async function adopt(
           rowKey,
           [PHOTO_BLOB_PROPERTY]: blobName,
           [PHOTO_TYPE_PROPERTY]: checkedType,
+          // A photo is not a change of the employee's data: its data version stays.
+          [DATA_ETAG_PROPERTY]: state.meta.dataEtag ?? state.etag,
         },
         'Merge',
         { etag: state.etag },
@@ -321,7 +323,13 @@ export async function deletePhoto(
     if (!state) throw employeeNotFound(department, employeeId);
     try {
       const merged = await deps.employees.updateEntity(
-        { partitionKey, rowKey, [PHOTO_BLOB_PROPERTY]: '', [PHOTO_TYPE_PROPERTY]: '' },
+        {
+          partitionKey,
+          rowKey,
+          [PHOTO_BLOB_PROPERTY]: '',
+          [PHOTO_TYPE_PROPERTY]: '',
+          [DATA_ETAG_PROPERTY]: state.meta.dataEtag ?? state.etag,
+        },
         'Merge',
         { etag: state.etag },
       );

@@ -21,6 +21,7 @@ import { describeFunction, type HostFunction } from './functions';
 import { createHttpDriver } from './http/httpDriver';
 import { createAdminApi, type HostState } from './http/admin';
 import { createHostServer, requestBodyLimit } from './http/server';
+import type { HostAccess } from './http/hostKey';
 import { loadEntryPoints, packageMain } from './load/entryPoints';
 import { createLogger, describeError, parseLogLevel, type Logger } from './log';
 import { createQueueDriver } from './queue/queueDriver';
@@ -50,6 +51,13 @@ export interface LocalHostOptions {
    * any other `Host` header gets 421 (tools/host/http/requestGuard.ts).
    */
   allowedHosts?: readonly string[];
+  /**
+   * The host key its own endpoints require (`/admin/*`, `/runtime/webhooks/durabletask/*`), and
+   * the Azure-mode front's secret (./http/hostKey.ts). The launchers set the key on any listen
+   * address but loopback, and both in Azure mode; without a key those endpoints answer anyone who
+   * reaches the host.
+   */
+  access?: HostAccess;
   /** App settings; default `process.env`. */
   env?: Record<string, string | undefined>;
   logger?: Logger;
@@ -221,6 +229,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
     logger,
     hostId,
     origin: () => origin,
+    ...(options.access?.key === undefined ? {} : { hostKey: options.access.key }),
   };
   const extensionDrivers: TriggerDriver[] = [];
   for (const extension of options.extensions ?? []) {
@@ -274,6 +283,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
     logger,
     drivers,
     allowedHosts: options.allowedHosts,
+    ...(options.access ? { access: options.access } : {}),
   });
   const listenAddress = options.listenAddress ?? '127.0.0.1';
   const port = await server.listen(options.port ?? 7071, listenAddress);

@@ -223,9 +223,10 @@ describe('a host listening on every interface', () => {
     // The page's own origin passes the host's check on the API...
     const api = await send(host, 'PUT', '/api/departments/Guarded', { ...fromName, ...json }, '{}');
     expect(api.status).toBe(401);
-    // ...but the admin API and the webhooks want a loopback Origin or none.
+    // ...but the admin API and the webhooks want a loopback Origin or none, even with the key.
+    const key = { 'x-functions-key': host.key! };
     for (const path of ['/admin/functions/nope', `${WEBHOOK}/orchestrators/x`]) {
-      const reply = await send(host, 'POST', path, { ...fromName, ...json }, '{}');
+      const reply = await send(host, 'POST', path, { ...fromName, ...json, ...key }, '{}');
       expect({ path, status: reply.status, code: reply.body.error?.code }).toEqual({
         path,
         status: 403,

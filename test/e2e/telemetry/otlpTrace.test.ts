@@ -281,6 +281,70 @@ it("continues the starting request's trace into every activity of an orchestrati
   expect(JSON.stringify(status)).not.toContain('traceparent');
 }, 60_000);
 
+it('exports no e-mail address, employee id or user id: a create, a lookup by email and a login', async () => {
+  // Keys of this app are personal data: the dependency spans of these requests name them in
+  // their URLs (entity keys, filters), unless redacted before export (spanRedaction.ts).
+  const secrets = [
+    'grace.hidden@example.com',
+    'grace.hidden%40example.com',
+    '000177',
+    'user-hidden-42',
+  ];
+  const department = await sendAsAdmin(host.baseUrl, 'PUT', `/departments/Hidden`, {});
+  expect(department.status).toBe(201);
+  const before = new Set(collector.spans.map((s) => s.spanId));
+  const created = await sendAsAdmin(host.baseUrl, 'POST', `/departments/Hidden/employees`, {
+    employeeId: '000177',
+    firstName: 'Grace',
+    lastName: 'Hidden',
+    email: 'grace.hidden@example.com',
+  });
+  expect(created.status).toBe(201);
+  const found = await fetch(
+    `${host.baseUrl}/departments/Hidden/employees/by-email/grace.hidden%40example.com`,
+    asAdmin(),
+  );
+  expect(found.status).toBe(200);
+  const login = await fetch(
+    `${host.baseUrl}/logins`,
+    asTelemetry({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: 'user-hidden-42', succeeded: true }),
+    }),
+  );
+  expect(login.status).toBe(201);
+
+  // Every request's trace, down to its storage calls (the read of the email copy, the login
+  // table's insert) and the drain of the create's index changes.
+  const fresh = () => collector.spans.filter((s) => !before.has(s.spanId));
+  const traceOf = async (functionName: string) =>
+    (
+      await until(
+        () => fresh().find((s) => s.attributes['faas.name'] === functionName),
+        `${functionName} invocation span`,
+      )
+    ).traceId;
+  const traces = await Promise.all(
+    ['createEmployee', 'getEmployeeByEmail', 'recordLoginAttempt'].map(traceOf),
+  );
+  const dependencies = await until(() => {
+    const urls = fresh()
+      .filter((s) => traces.includes(s.traceId))
+      .map((s) => String(s.attributes['url.full'] ?? ''))
+      .filter((url) => url !== '');
+    const storage = [`/${EMPLOYEES_TABLE}(`, '/LoginAttempts', '(PartitionKey='];
+    return storage.every((part) => urls.some((url) => url.includes(part))) ? urls : undefined;
+  }, 'storage dependency spans of the three requests');
+  expect(dependencies.some((url) => url.includes("RowKey='redacted'"))).toBe(true);
+  await until(
+    () => fresh().find((s) => s.name === 'directory.outbox.drain'),
+    "the create's drain span",
+  );
+  const exported = JSON.stringify(fresh().map((s) => ({ name: s.name, attributes: s.attributes })));
+  for (const secret of secrets) expect(exported).not.toContain(secret);
+}, 60_000);
+
 it('prints a one-line metrics summary on SIGUSR2 (--metrics-summary)', async () => {
   host.process.kill('SIGUSR2');
   const [line] = await host.waitForOutput(/^metrics: .*$/m, 10_000);

@@ -163,6 +163,37 @@ describe('the manager copy (denormalization)', () => {
     expect(rows.find((r) => r.rowKey === 'empid_000001')).toMatchObject({ IsManager: false });
   });
 
+  it("keeps both employees' data versions: an If-Match read before the flag moved still holds", async () => {
+    // The flag is bookkeeping (as a review write is): the data a client saw did not change.
+    // (Each ETag from a write of the data: the version a later bookkeeping write keeps.)
+    const before = await Promise.all([
+      fx.directory.employees.patch('Legal', '000001', { age: 30 }),
+      fx.directory.employees.patch('Legal', '000002', { age: 31 }),
+    ]);
+    await fx.directory.departments.setManager('Legal', '000001');
+    await fx.directory.departments.setManager('Legal', '000002');
+    const rows = await partitionEntities(fx.table, 'Legal');
+    expect(rows.find((r) => r.rowKey === 'empid_000001')).toMatchObject({ IsManager: false });
+    expect(rows.find((r) => r.rowKey === 'empid_000002')).toMatchObject({ IsManager: true });
+    await fx.directory.employees.patch(
+      'Legal',
+      '000001',
+      { firstName: 'Ann' },
+      { ifMatch: before[0].etag },
+    );
+    const patched = await fx.directory.employees.patch(
+      'Legal',
+      '000002',
+      { firstName: 'Bobby' },
+      { ifMatch: before[1].etag },
+    );
+    expect(patched.value.firstName).toBe('Bobby');
+    expect((await fx.directory.departments.get('Legal')).value.manager).toMatchObject({
+      employeeId: '000002',
+      firstName: 'Bobby',
+    });
+  });
+
   it('clears the copy when the manager is deleted', async () => {
     await fx.directory.employees.delete('Legal', '000002');
     expect((await fx.directory.departments.get('Legal')).value).toMatchObject({

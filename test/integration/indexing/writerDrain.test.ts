@@ -116,6 +116,29 @@ it('hands over to the queue when its round is lost to another drainer', async ()
   expect(await fx.drift()).toEqual([]);
 });
 
+it('hands over a round only the fence stops, and the newer change is indexed', async () => {
+  // The other drainer's round leaves the entry the writer would write as it found it (absent), so
+  // no entry ETag can stop the writer's stale create: only the by-email partition's fence does.
+  const directory = silentDirectory();
+  await directory.employees.create('Sales', body(1)); // u1@contoso.com, not drained yet
+  const writer = pauseAfter('snapshot');
+  const writing = drainAfterWrite(fx.stores, 'Sales', undefined, { afterStep: writer.afterStep });
+  await writer.reached; // the writer read: no entries, no fences; u1@ held by 000001
+  await directory.employees.patch('Sales', '000001', { email: 'moved@contoso.com' });
+  await drainDepartment(anotherProcess(), 'Sales'); // indexes moved@, u1@ stays absent
+  writer.release();
+
+  expect(await writing).toMatchObject({ outcome: 'continued', rows: 0 });
+  expect(await queued()).toBe(1);
+  await fx.drain();
+  // Without the fence the writer would have created u1@'s entry from its older read, and with
+  // its rows gone nobody would ever look at u1@ again.
+  expect(await indexed('u1@contoso.com')).toBeUndefined();
+  expect(await indexed('moved@contoso.com')).toBe('000001');
+  expect(await outboxRows()).toBe(0);
+  expect(await fx.drift()).toEqual([]);
+});
+
 it('takes one bounded round of a backlog and leaves the rest to the queue', async () => {
   const rows = Array.from({ length: 150 }, (_, i) => body(101 + i));
   const imported = await silentDirectory().employees.import('Sales', rows);
