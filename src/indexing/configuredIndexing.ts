@@ -35,11 +35,14 @@ export type ConfiguredChangeQueue = (
  * process once it answered. With `drain` (src/indexing/writerDrain.ts: `writerDrains`) and
  * `INDEX_DRAIN_LINGER_MS` > 0, the writing process also drains the department itself after that
  * linger, and the cover, invisible for a few seconds longer, costs one outbox read when it
- * surfaces; a process that died first leaves the rows to it. With `INDEX_DRAIN_LINGER_MS=0` the
- * writer does not drain: each write's cover is a nudge visible at once (concurrent writes share
- * one), and a queue worker drains — for a host that serves the API without drains of its own, or
- * for the lowest lag when every instance runs the index worker. With `INDEX_NUDGE_DELAY_SECONDS`
- * > 0 the cover is that delayed nudge, one per department and delay, and the writer does not drain.
+ * surfaces; a process that died first leaves the rows to it. A cover that cannot be stored is
+ * stood in for by that drain, which the writes then wait for. With `INDEX_DRAIN_LINGER_MS=0` the
+ * writer does not drain: each write still waits for its delayed cover, and a nudge visible at
+ * once (concurrent writes share one, after a 100 ms linger; the write does not wait for it) brings
+ * a queue worker — for a host that serves the API without drains of its own, or for the lowest
+ * lag when every instance runs the index worker; a cover that cannot be stored is only reported
+ * then (the sweep drains its rows). With `INDEX_NUDGE_DELAY_SECONDS` > 0 the cover is that delayed
+ * nudge, one per department and delay, and the writer does not drain.
  */
 export const configuredChangeQueue: ConfiguredChangeQueue = (
   config,
@@ -60,7 +63,8 @@ export const configuredChangeQueue: ConfiguredChangeQueue = (
  * {@link configuredChangeQueue}, but a nudge waits at least a second and is the writes' cover, so
  * a process sends at most one per department and second however many employees it archives, and
  * an invocation returns once the nudge standing for its change is stored (the message is deleted
- * after that: a process that stops then strands nothing). Nobody waits on those index changes
+ * after that: a process that stops then strands nothing) and fails when it cannot be stored (the
+ * message comes back, and its replay publishes the change again). Nobody waits on those index changes
  * (the caller got its 202 long before), and the outbox rows carry them in any case.
  */
 export const configuredBackgroundChangeQueue: ConfiguredChangeQueue = (
@@ -71,6 +75,8 @@ export const configuredBackgroundChangeQueue: ConfiguredChangeQueue = (
   outboxNudges(config, clients, {
     nudgeDelaySeconds: Math.max(1, config.directory.indexNudgeDelaySeconds),
     onNudgeError,
+    // No cover, no answer: the message comes back, and its replay publishes again.
+    failWithoutCover: true,
   });
 
 /** The `index-updates` queue as a sink of outbox nudges. */

@@ -80,7 +80,10 @@ export interface LeasedDrainOptions extends Omit<
   limits?: Partial<DrainLimits>;
   /** Clock (tests); default `Date.now`. */
   now?: () => number;
-  /** When the invocation started (default: now); in-process drains that follow share it. */
+  /**
+   * When the invocation started (default: now); SharedDrains passes the earliest request the
+   * drain answers.
+   */
   startedAt?: number;
   /**
    * Lease holders whose expiry nudge asked for this drain (the message's `holder`): if one of

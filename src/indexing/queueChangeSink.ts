@@ -23,9 +23,12 @@
  * - with `INDEX_NUDGE_DELAY_SECONDS` > 0 (fewer, later drains on purpose) there is no prompt
  *   path: the cover is that delayed nudge, one per department and delay.
  *
- * A cover whose send fails after the SDK's retries is reported (`onNudgeError`) and the write
- * still succeeds: its transaction is committed, the prompt path usually drains the rows, and the
- * outbox sweep does otherwise.
+ * A cover whose send fails after the SDK's retries is reported (`onNudgeError`), and the writes
+ * waiting for it then wait for what stands in for it: with the writer's drain, a drain of the
+ * department that starts now, after their commits (it ends with the rows drained, or handed over
+ * to a nudge that is stored); with `failWithoutCover` (a queue-triggered writer, whose message
+ * comes back) the publish fails. Only when that fails too, or without either, does the write
+ * answer with its rows left to the outbox sweep — its transaction is committed either way.
  *
  * (Before the outbox, each change travelled as a v1 change message, and an optional pre-write
  * announcement sent one more. Neither is sent any more; the worker still reads v1 messages a
@@ -62,11 +65,16 @@ export interface ChangeQueueOptions {
    */
   nudgeLingerMs?: number;
   /**
-   * Told of a cover or nudge that could not be sent (after the SDK's retries). The write that
-   * published it still succeeds (its transaction is committed); the outbox sweep drains the rows
-   * later. Default: ignored.
+   * Told of a cover or nudge that could not be sent (after the SDK's retries), and of the writer's
+   * drain that stood in for a cover and failed too. Default: ignored.
    */
   onNudgeError?: (error: unknown, department: string) => void;
+  /**
+   * When a cover cannot be stored and there is no writer's drain to wait for instead, `publish`
+   * rejects with the send's error (a queue-triggered writer: its message comes back, and its
+   * replay publishes again). Default: the write answers, its rows left to the outbox sweep.
+   */
+  failWithoutCover?: boolean;
   /**
    * The writing process's own drain of a department's outbox (src/indexing/writerDrain.ts through
    * a process's shared drains), run after the linger instead of a nudge; when it throws, a nudge
@@ -157,7 +165,10 @@ interface Cover {
    * send begins, then the earliest moment the message may surface, less the margin.
    */
   until: number;
-  /** Settles once the message is stored (or its send failed, reported). */
+  /**
+   * Settles once the message is stored — or, when its send failed, once what stands in for it
+   * ended (the writer's drain), or rejects (`failWithoutCover`).
+   */
   stored: Promise<void>;
   /** The `traceparent` of the write that opened it. */
   traceparent?: string;
@@ -253,12 +264,20 @@ function nudger(
       traceparent,
     };
     covers.set(department, cover);
-    cover.stored = coverSender.add(department).catch((error: unknown) => {
+    cover.stored = coverSender.add(department).catch(async (error: unknown) => {
       // Perhaps not stored: the next commit opens a cover of its own.
       if (covers.get(department) === cover) covers.delete(department);
       onError(error, department);
+      if (options.drain) {
+        // The writes that waited for this cover committed before now: a drain requested now
+        // reads the outbox after them, and ends with their rows drained or handed over to a
+        // stored nudge. (Not `drain`, unset with a nudge delay: this one is no prompt path.)
+        await options.drain(department).catch((failed: unknown) => onError(failed, department));
+      } else if (options.failWithoutCover) {
+        throw error;
+      }
     });
-    track(cover.stored);
+    track(cover.stored.catch(() => undefined));
     return cover.stored;
   };
   const sendNudges = (departments: readonly string[]): Promise<void> =>

@@ -82,13 +82,13 @@ class FreshObservations<T> {
     this.seen.set(key, { value, at: this.now() });
   }
 
-  /** The observations made within the window; older ones are forgotten. */
-  fresh(): [string, T][] {
+  /** The observations made within the window, each with when it was made; older ones are forgotten. */
+  fresh(): [string, T, number][] {
     const cutoff = this.now() - this.windowMs;
-    const found: [string, T][] = [];
+    const found: [string, T, number][] = [];
     for (const [key, { value, at }] of this.seen) {
       if (at < cutoff) this.seen.delete(key);
-      else found.push([key, value]);
+      else found.push([key, value, at]);
     }
     return found;
   }
@@ -144,12 +144,16 @@ export class DirectoryMetrics {
     meter
       .createObservableGauge(MetricNames.outboxOldestAge, {
         description:
-          'Age of the oldest outbox row seen pending at the last drain or sweep (within the window).',
+          'Age of the oldest outbox row pending at the last drain or sweep, when it was seen (within the window).',
         unit: 's',
       })
       .addCallback((result) => {
-        for (const [department, seen] of this.outboxSeen.fresh()) {
-          const age = seen.pending > 0 ? Math.max(0, (this.now() - seen.oldest) / 1000) : 0;
+        // The age when it was seen, not since: the row may have been drained by another instance
+        // since (this one handed over, or lost its lease), and an age made to grow from an old
+        // read would raise the alert for a backlog long gone. A backlog that stays is read again
+        // — by every drain round, and by the sweep — and its age grows with each read.
+        for (const [department, seen, at] of this.outboxSeen.fresh()) {
+          const age = seen.pending > 0 ? Math.max(0, (at - seen.oldest) / 1000) : 0;
           result.observe(age, { department });
         }
       });

@@ -4,6 +4,7 @@
  * must still get a nudge of its own, not wait for its cover or the outbox sweep. And a write
  * returns only once its cover — a delayed message that surfaces after its commit — is stored.
  */
+import { RestError } from '@azure/core-rest-pipeline';
 import type { QueueClient } from '@azure/storage-queue';
 import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
 import { decodeQueueMessage } from '../../../src/storage/queue';
@@ -83,4 +84,28 @@ it('returns a write once its cover is stored, and shares the cover between the w
   expect((await queue.peekMessages()).peekedMessageItems).toEqual([]); // invisible for now
   await changes.publish([{ department: 'Sales', employeeId: '000002', reason: 'created' }]);
   expect((await queue.getProperties()).approximateMessagesCount).toBe(1);
+});
+
+it('fails the publish of a queue-triggered writer whose cover cannot be stored, so that its message comes back', async () => {
+  queue['storageClientContext'].queuesClient.pipeline.addPolicy({
+    name: 'refuseCovers',
+    async sendRequest(request, next) {
+      if (request.method === 'POST' && /visibilitytimeout=[1-9]/i.test(request.url)) {
+        throw new RestError('The server is busy.', { statusCode: 503, request });
+      }
+      return next(request);
+    },
+  });
+  const change = { department: 'Sales', employeeId: '000001', reason: 'archived' } as const;
+  const background = queueChangeSink(queue, { nudgeDelaySeconds: 1, failWithoutCover: true });
+  await expect(background.publish([change])).rejects.toMatchObject({ kind: 'throttled' });
+  // Without the option (an HTTP write without a drain of its own) the write answers: its rows
+  // are left to the outbox sweep.
+  const reported: string[] = [];
+  const http = queueChangeSink(queue, {
+    nudgeDelaySeconds: 1,
+    onNudgeError: (_error, department) => reported.push(department),
+  });
+  await http.publish([change]);
+  expect(reported).toEqual(['Sales']);
 });

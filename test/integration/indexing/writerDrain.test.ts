@@ -4,6 +4,7 @@
  * within the linger share that round; a round lost to another drainer, a backlog larger than one
  * round and a drain that fails all hand over to the queue worker through a nudge.
  */
+import { RestError } from '@azure/core-rest-pipeline';
 import { createDirectory, type Directory } from '../../../src/directory/directory';
 import { newDrainCache } from '../../../src/indexing/drainCache';
 import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries';
@@ -239,6 +240,41 @@ it("leaves no change to a writer that stops before its drain: the cover, stored 
   expect(await indexed('u1@contoso.com')).toBe('000001');
   expect(await outboxRows()).toBe(0);
   expect(await fx.drift()).toEqual([]);
+});
+
+/** A client of the fixture's queue on which every delayed send (a cover) fails, not retried. */
+function queueRefusingCovers() {
+  const queue = fx.clients.queue(fx.names.queue);
+  queue['storageClientContext'].queuesClient.pipeline.addPolicy({
+    name: 'refuseCovers',
+    async sendRequest(request, next) {
+      if (request.method === 'POST' && /visibilitytimeout=[1-9]/i.test(request.url)) {
+        throw new RestError('The server is busy.', { statusCode: 503, request });
+      }
+      return next(request);
+    },
+  });
+  return queue;
+}
+
+it('makes a write whose cover cannot be stored wait for its own drain instead', async () => {
+  const drains = writerDrains(new SharedDrains({ ...fx.stores, drainCache: newDrainCache() }));
+  const failed: string[] = [];
+  const sink = queueChangeSink(queueRefusingCovers(), {
+    drain: drains,
+    drainLingerMs: 60_000, // the prompt path would come long after the answer
+    onNudgeError: (_error, department) => failed.push(department),
+  });
+  const directory = createDirectory({ employees: fx.stores.employees, changes: sink });
+
+  await directory.employees.create('Sales', body(1));
+
+  // Answered: nothing is left that needs this process to live on (before, the row waited for the
+  // linger's timer, and for the sweep if the process stopped).
+  expect(failed).toEqual(['Sales']);
+  expect(await outboxRows()).toBe(0);
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+  expect(await queued()).toBe(0);
 });
 
 it('opens a new cover for a write published after the last one may have surfaced', async () => {

@@ -2,7 +2,8 @@
  * Gauges report what an instance saw only while it is fresh (src/telemetry/metrics.ts). The outbox
  * alert (infra/app/alerts.bicep: the maximum of `directory.outbox.oldest_age` per department over
  * every instance's reports, above 300 s) clears once the backlog drained on another instance, even
- * though the instance that saw the backlog never drains that department again.
+ * though the instance that saw the backlog never drains that department again; and it does not
+ * fire for a backlog that was young when an instance last read it and was drained elsewhere.
  */
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { SummaryReader } from '../../../functions/shared/metricsSummary';
@@ -52,10 +53,13 @@ async function alertFires(instances: Instance[], department: string): Promise<bo
   return reports.length > 0 && Math.max(...reports) > ALERT_SECONDS;
 }
 
-/** A saw a backlog, lost its drain; B drained the department to the end 5 minutes later. */
-async function backlogDrainedElsewhere(a: Instance, b: Instance): Promise<void> {
-  a.metrics.observeOutbox('Sales', 4, now - MINUTE);
-  now += 5 * MINUTE;
+/**
+ * A's drain read a stalled backlog (its oldest row 7 minutes old) and then lost the department
+ * (its lease, its invocation); B drained the department to the end a minute later.
+ */
+async function stallDrainedElsewhere(a: Instance, b: Instance): Promise<void> {
+  a.metrics.observeOutbox('Sales', 4, now - 7 * MINUTE);
+  now += MINUTE;
   b.metrics.observeOutbox('Sales', 0);
   now += MINUTE;
 }
@@ -63,13 +67,13 @@ async function backlogDrainedElsewhere(a: Instance, b: Instance): Promise<void> 
 it('clears the outbox alert once the instance that saw the backlog stops reporting it', async () => {
   const a = instance();
   const b = instance();
-  await backlogDrainedElsewhere(a, b);
-  // 6 minutes after A's read its oldest row is 7 minutes old: the alert fires, rightly so.
+  await stallDrainedElsewhere(a, b);
+  // A reports what it read: a row 7 minutes old. The alert fires, as it did when A read it.
   expect((await reported(a, MetricNames.outboxOldestAge, 'department')).get('Sales')).toBe(420);
   expect(await alertFires([a, b], 'Sales')).toBe(true);
 
   // Past the window A's observation is no longer reported; B's drain says 0: the alert clears.
-  now += GAUGE_WINDOW_MS - 6 * MINUTE + 1;
+  now += GAUGE_WINDOW_MS - 2 * MINUTE + 1;
   expect((await reported(a, MetricNames.outboxOldestAge, 'department')).has('Sales')).toBe(false);
   expect((await reported(a, MetricNames.outboxPending, 'department')).has('Sales')).toBe(false);
   expect((await reported(b, MetricNames.outboxOldestAge, 'department')).get('Sales')).toBe(0);
@@ -80,20 +84,36 @@ it('would keep firing if an instance reported what it saw for as long as it live
   // The behaviour before gauges expired: the same story never resolves the alert.
   const a = instance({ gaugeWindowMs: Number.POSITIVE_INFINITY });
   const b = instance({ gaugeWindowMs: Number.POSITIVE_INFINITY });
-  await backlogDrainedElsewhere(a, b);
+  await stallDrainedElsewhere(a, b);
   now += GAUGE_WINDOW_MS;
   expect(await alertFires([a, b], 'Sales')).toBe(true);
 });
 
-it('keeps reporting a backlog that is still being seen, with its age growing', async () => {
+it('raises no alert for a young backlog that one instance handed over and another drained', async () => {
+  // An import's backlog: A's drain read rows 30 s old, ran out of its invocation's budget and
+  // handed over through a nudge, which B's worker received; B drained to the end 40 s later.
+  const a = instance();
+  const b = instance();
+  a.metrics.observeOutbox('Sales', 120, now - 30_000);
+  now += 40_000;
+  b.metrics.observeOutbox('Sales', 0);
+  // No row was ever older than 70 s. A's last read must not turn into an age that grows with
+  // the clock (it reached 300 s after 4.5 minutes and fired until the window ended).
+  for (let minute = 1; minute <= 10; minute++) {
+    now += MINUTE;
+    expect({ minute, fires: await alertFires([a, b], 'Sales') }).toEqual({ minute, fires: false });
+  }
+});
+
+it('reports a backlog that is still being read with the age of each read', async () => {
   const a = instance();
   const oldest = now;
   for (let read = 0; read < 4; read++) {
     a.metrics.observeOutbox('Ops', 2, oldest);
     now += 5 * MINUTE;
   }
-  // Seen 5 minutes ago (within the window): 20 minutes old now.
-  expect((await reported(a, MetricNames.outboxOldestAge, 'department')).get('Ops')).toBe(1200);
+  // Read last 5 minutes ago, when it was 15 minutes old (the sweep reads it every 5 minutes).
+  expect((await reported(a, MetricNames.outboxOldestAge, 'department')).get('Ops')).toBe(900);
   expect(await alertFires([a], 'Ops')).toBe(true);
 });
 
