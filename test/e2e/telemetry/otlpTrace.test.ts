@@ -265,6 +265,7 @@ it('prints a one-line metrics summary on SIGUSR2 (--metrics-summary)', async () 
   host.process.kill('SIGUSR2');
   const [line] = await host.waitForOutput(/^metrics: .*$/m, 10_000);
   expect(line).toMatch(/directory\.drain\.rounds\{outcome=committed\}=\d+/);
-  expect(line).toMatch(/directory\.index\.lag\{department=Tracing\}=n:1,/);
+  // n:1 or n:2: the writer's host drains 000102 itself unless this host's worker got there first.
+  expect(line).toMatch(/directory\.index\.lag\{department=Tracing\}=n:[12],mean:[\d.]+,max:\d+ ms/);
   expect(line.split('\n')).toHaveLength(1);
 });
