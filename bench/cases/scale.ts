@@ -238,6 +238,15 @@ function auditDrift(output: unknown, size: number): string | undefined {
   return undefined;
 }
 
+/** What is wrong with the archive of a department of `size` (undefined: nothing). */
+function archiveShortfall(output: unknown, size: number): string | undefined {
+  const result = output as { archived?: number; notFound?: number } | null;
+  if (result?.archived !== size || result.notFound !== 0) {
+    return `the archive reports ${result?.archived} archived and ${result?.notFound} not found of ${size}`;
+  }
+  return undefined;
+}
+
 /** Employee entities in `table` (0 before it exists). */
 async function countEmployees(table: TableClient): Promise<number> {
   const range = employeeRowKeyRange();
@@ -409,8 +418,11 @@ async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun
         body: { repair: false },
         check: (output) => auditDrift(output, size),
       });
+      // The e2e tests archive a few dozen in small pages and chunks; here thousands in the
+      // default ones (pages of 1,000, chunks of 100, continuing as new), each exactly once.
       await orchestrationStep('archive', `departments/${DEPT}/archive`, {
         progressOf: () => countEmployees(direct.table(settings.ARCHIVE_TABLE!)),
+        check: (output) => archiveShortfall(output, size),
       });
     });
   } finally {

@@ -30,7 +30,7 @@ beforeAll(async () => {
       STORAGE_MAX_RETRY_DELAY_MS: '20',
     },
   });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
   await proxy?.stop();

@@ -150,7 +150,7 @@ describeInBrowser('the web console in Chromium', () => {
       return JSON.stringify(reply.body).includes(logMessage) ? true : undefined;
     }, 30_000);
     browser = await launchChromium();
-  }, 120_000);
+  });
 
   afterEach(async () => {
     await Promise.all(browserChecks.splice(0));

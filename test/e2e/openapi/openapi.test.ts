@@ -38,7 +38,7 @@ beforeAll(async () => {
   expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
   doc = reply.body as Document;
   registered = await registeredHttpRoutes(host);
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
 });

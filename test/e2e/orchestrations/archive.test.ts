@@ -71,7 +71,7 @@ describe('department archive through the host', () => {
       ARCHIVE_CHUNK_SIZE: '10',
     });
     await seedDepartment(host, 'Sales', people(100));
-  }, 120_000);
+  });
   afterAll(async () => {
     await host?.stop();
     await proxy?.stop();

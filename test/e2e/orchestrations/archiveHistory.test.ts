@@ -35,7 +35,7 @@ describe('department archive history', () => {
 
   beforeAll(async () => {
     host = await hostWith({ ...settings, ARCHIVE_PAGE_SIZE: '20', ARCHIVE_CHUNK_SIZE: '2' });
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await host?.stop();

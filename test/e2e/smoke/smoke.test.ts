@@ -81,7 +81,7 @@ function smokeRun<App extends { baseUrl: string; stop(): Promise<void> }>(
       ...(state.token ? { token: state.token } : {}),
       timeoutMs: 20_000,
     });
-  }, 90_000);
+  });
   afterAll(async () => {
     await state.app?.stop();
   });
@@ -158,7 +158,7 @@ describe('against the local host in its local mode (hand-sent principals believe
       'ok console:',
     ]);
     expect(lines.at(-1)).toBe('FAILED: 4 ok, 1 failed, 1 skipped');
-  }, 90_000);
+  });
 
   it('exits 2 with the usage on a wrong command line', async () => {
     const failure = (await run(
@@ -172,7 +172,7 @@ describe('against the local host in its local mode (hand-sent principals believe
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain('--base-url must be an http(s) URL');
     expect(failure?.stderr).toContain('usage: smoke --base-url URL');
-  }, 90_000);
+  });
 });
 
 describe("against the local host with Flex Consumption's environment and no App Service authentication", () => {
@@ -259,7 +259,7 @@ describe('as deployed: the Azure-mode front with App Service authentication on',
     expect(lines.find((line) => line.startsWith('ok no-token:'))).toContain(
       '401 from App Service authentication',
     );
-  }, 90_000);
+  });
 });
 
 describe('as deployed but with App Service authentication switched off', () => {

@@ -67,5 +67,5 @@ describe('local durable runtime: storage faults', () => {
         expect(callCount('Greet', name)).toBeGreaterThanOrEqual(1);
     }
     expect(proxy.counts().faultsInjected).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });

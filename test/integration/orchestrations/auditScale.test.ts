@@ -51,7 +51,7 @@ beforeAll(async () => {
   };
   world.employees.pipeline.addPolicy(count);
   world.index.pipeline.addPolicy(count);
-}, 60_000);
+});
 afterAll(async () => {
   await world.cleanup();
 });

@@ -165,7 +165,7 @@ it('moves the photo: the target serves it, and the source sweep leaves it alone'
   for await (const blob of photos.listBlobsFlat()) names.push(blob.name);
   expect(names).toEqual([moved.photoUrl!.slice(moved.photoUrl!.indexOf('Marketing/'))]);
   expect((await fetch((await photoReadUrl(deps, 'Marketing', '000001')).url)).status).toBe(200);
-}, 20_000);
+});
 
 /** Matches a transaction that updates the employee's primary entity in the target. */
 function updatesTargetEmployee(body: string): boolean {

@@ -83,7 +83,7 @@ it('uploads, replaces (old version removed), serves a SAS that expires, and dele
   expect(await blobs()).toEqual([]);
   await expect(photoReadUrl(deps, 'Sales', '000001')).rejects.toThrow(/no photo/);
   expect((await deps.directory.get('Sales', '000001')).value.photoUrl).toBeUndefined();
-}, 20_000);
+});
 
 it('refuses non-images and oversize photos, and cleans up after a deleted employee', async () => {
   await expect(
