@@ -105,12 +105,15 @@ export function timingsSection(
   const load = facts.load
     ? `load average ${facts.load[0].toFixed(1)} at the start and ${facts.load[1].toFixed(1)} at the end`
     : 'load average not recorded';
-  const lines = [
+  const summary = wrap(
     `Run of ${facts.date.toISOString().slice(0, 16).replace('T', ' ')} UTC (${scope}, Node ` +
       `${facts.node}, ${facts.cpus} CPUs, ${load}): ${report.numTotalTestSuites} files in ` +
       `${minutes(facts.wallSeconds)} of wall time (the files' own times add up to ` +
       `${minutes(total)}), ${outcome}. The ${shown.length} slowest files take ` +
       `${minutes(shownTotal)}:`,
+  );
+  const lines = [
+    ...summary,
     '',
     '| # | file | suite | seconds | tests | slowest test (s) |',
     '| -: | --- | --- | -: | -: | -: |',
@@ -121,6 +124,22 @@ export function timingsSection(
     ),
   ];
   return lines.join('\n');
+}
+
+/** `text` in lines of at most `width` characters, broken between words (as the docs are). */
+export function wrap(text: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 /**

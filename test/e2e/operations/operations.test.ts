@@ -83,7 +83,7 @@ describe('GET /api/operations', () => {
       const current = await overview();
       const swept = current.timers.find((t) => t.timer === 'sweepIndexOutboxes');
       return current.outbox.departments.length === 0 && swept ? current : undefined;
-    }, 40_000);
+    });
     expect(after.timers).toEqual([
       expect.objectContaining({ timer: 'sweepIndexOutboxes', outcome: 'succeeded' }),
     ]);

@@ -264,7 +264,7 @@ it("continues the starting request's trace into every activity of an orchestrati
 
 it('prints a one-line metrics summary on SIGUSR2 (--metrics-summary)', async () => {
   host.process.kill('SIGUSR2');
-  const [line] = await host.waitForOutput(/^metrics: .*$/m, 10_000);
+  const [line] = await host.waitForOutput(/^metrics: .*$/m, WAIT_MS);
   expect(line).toMatch(/directory\.drain\.rounds\{outcome=committed\}=\d+/);
   // n:1 or n:2: the writer's host drains 000102 itself unless this host's worker got there first.
   expect(line).toMatch(/directory\.index\.lag\{department=Tracing\}=n:[12],mean:[\d.]+,max:\d+ ms/);

@@ -10,6 +10,7 @@ import {
   timingsSection,
   TIMINGS_BEGIN,
   TIMINGS_END,
+  wrap,
   type JestJsonReport,
 } from '../../../tools/testTimings';
 
@@ -71,7 +72,10 @@ describe('the timings of a jest report', () => {
   });
 
   it('writes the run, its load average and the slowest files as a table', () => {
-    const section = timingsSection(report, fileTimings(report, ROOT), facts, 2);
+    const section = timingsSection(report, fileTimings(report, ROOT), facts, 2).replace(
+      /\n(?!\|)/g,
+      ' ',
+    );
     expect(section).toContain('2026-11-27 21:30 UTC (`npm test`, Node 20.20.2, 2 CPUs');
     expect(section).toContain('load average 3.0 at the start and 5.5 at the end');
     expect(section).toContain('3 files in 2 min 05 s of wall time');
@@ -88,9 +92,15 @@ describe('the timings of a jest report', () => {
     const section = timingsSection(failed, fileTimings(failed, ROOT), {
       ...facts,
       args: ['--selectProjects', 'e2e'],
-    });
+    }).replace(/\n/g, ' ');
     expect(section).toContain('(`jest --selectProjects e2e`');
     expect(section).toContain('1 of 6 tests and 1 files FAILED');
+  });
+
+  it('wraps the summary between words at 100 characters', () => {
+    const lines = wrap(`${'word '.repeat(50)}\`a-long-path/file.test.ts\``);
+    expect(lines.every((line) => line.length <= 100)).toBe(true);
+    expect(lines.join(' ')).toBe(`${'word '.repeat(50)}\`a-long-path/file.test.ts\``);
   });
 
   it('replaces only what lies between the markers, and refuses a text without them', () => {
