@@ -49,9 +49,7 @@ describe('local durable runtime: storage faults', () => {
         }
       }),
     );
-    const ends = await Promise.all(
-      started.map((urls) => waitForEnd(urls.statusQueryGetUri!, 90_000)),
-    );
+    const ends = await Promise.all(started.map((urls) => waitForEnd(urls.statusQueryGetUri!)));
     proxy.setFaults(null);
 
     ends.forEach(({ body }, i) => {
