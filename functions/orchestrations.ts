@@ -13,7 +13,9 @@ import { type HttpResponseInit, type InvocationContext } from '@azure/functions'
 import * as df from 'durable-functions';
 import { z } from 'zod';
 import {
+  ARCHIVE_CHUNK_SIZE,
   archiveEmployeeChunkActivity,
+  EMPLOYEE_PAGE_SIZE,
   listEmployeePageActivity,
 } from '../src/orchestrations/archive/archiveActivities';
 import {
@@ -127,7 +129,13 @@ export const startArchiveDepartment = protectedRoute('startArchiveDepartment', {
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { dept } = readParams(request, departmentRoute);
-    const input: ArchiveDepartmentInput = { department: dept };
+    // The sizes travel in the input: every replay and continuation uses those it started with.
+    const { pageSize, chunkSize } = services().config().archive;
+    const input: ArchiveDepartmentInput = {
+      department: dept,
+      ...(pageSize === EMPLOYEE_PAGE_SIZE ? {} : { pageSize }),
+      ...(chunkSize === ARCHIVE_CHUNK_SIZE ? {} : { chunkSize }),
+    };
     return start(context, Orchestrations.archiveDepartment, input);
   },
 });

@@ -217,6 +217,26 @@ function orchestrationNote(status: OrchestrationStatus): string {
   return `${status.runtimeStatus}: ${totals.map(([key, value]) => `${key} ${String(value)}`).join(', ')}`;
 }
 
+/**
+ * What is wrong with the audit of a clean department of `size` employees: drift found, or fewer
+ * entries checked than its five per-employee indexes hold (undefined: nothing).
+ */
+function auditDrift(output: unknown, size: number): string | undefined {
+  const totals = output as { checked?: number; missing?: number; stale?: number } | null;
+  if (totals?.missing !== 0 || totals.stale !== 0) return 'the audit found drift in a clean index';
+  if ((totals.checked ?? 0) < 5 * size) return `the audit checked fewer than ${5 * size} entries`;
+  return undefined;
+}
+
+/** What is wrong with the archive of a department of `size` (undefined: nothing). */
+function archiveShortfall(output: unknown, size: number): string | undefined {
+  const result = output as { archived?: number; notFound?: number } | null;
+  if (result?.archived !== size || result.notFound !== 0) {
+    return `the archive reports ${result?.archived} archived and ${result?.notFound} not found of ${size}`;
+  }
+  return undefined;
+}
+
 /** Employee entities in `table` (0 before it exists). */
 async function countEmployees(table: TableClient): Promise<number> {
   const range = employeeRowKeyRange();
@@ -321,7 +341,12 @@ async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun
       const orchestrationStep = (
         name: string,
         startPath: string,
-        options: { body?: unknown; progressOf?: () => Promise<number> } = {},
+        options: {
+          body?: unknown;
+          progressOf?: () => Promise<number>;
+          /** What is wrong with a completed orchestration's output (undefined: nothing). */
+          check?: (output: unknown) => string | undefined;
+        } = {},
       ) =>
         run.step(
           name,
@@ -338,6 +363,8 @@ async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun
             try {
               const status = await api.runOrchestration(startPath, { body: options.body, signal });
               if (status.runtimeStatus !== 'Completed') throw new Error(orchestrationNote(status));
+              const wrong = options.check?.(status.output);
+              if (wrong !== undefined) throw new Error(`${wrong}; ${orchestrationNote(status)}`);
               return { note: orchestrationNote(status) };
             } finally {
               clearInterval(ticker);
@@ -375,9 +402,17 @@ async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun
         { stopsRun: false },
       );
 
-      await orchestrationStep('audit', 'maintenance/indexes/audit', { body: { repair: false } });
+      // The integration tests audit small departments in small pages; here the audit pages through
+      // real sizes in its default pages, and must find the freshly imported department clean.
+      await orchestrationStep('audit', 'maintenance/indexes/audit', {
+        body: { repair: false },
+        check: (output) => auditDrift(output, size),
+      });
+      // The e2e tests archive a few dozen in small pages and chunks; here thousands in the
+      // default ones (pages of 1,000, chunks of 100, continuing as new), each exactly once.
       await orchestrationStep('archive', `departments/${DEPT}/archive`, {
         progressOf: () => countEmployees(direct.table(settings.ARCHIVE_TABLE!)),
+        check: (output) => archiveShortfall(output, size),
       });
     });
   } finally {

@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { checkApiTraffic } from './apiContract';
+import { WAIT_MS } from './waits';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(PROJECT_ROOT, 'tools/host/cli.ts');
@@ -157,7 +158,7 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
       check();
     });
 
-  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  const timeoutMs = options.startTimeoutMs ?? WAIT_MS;
   let origin: string;
   let baseUrl: string;
   let key: string | undefined;

@@ -23,7 +23,7 @@ import {
 let host: RunningHost;
 beforeAll(async () => {
   host = await startHost();
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
 });

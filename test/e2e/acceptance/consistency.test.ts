@@ -27,7 +27,7 @@ import {
 let host: RunningHost;
 beforeAll(async () => {
   host = await startHost();
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
 });

@@ -96,7 +96,7 @@ async function createEmployee(dept: string, body: JsonObject): Promise<Reply> {
 describe.each(MODES)('the directory contract (%s)', (_mode, start) => {
   beforeAll(async () => {
     target = await start();
-  }, 60_000);
+  });
   afterAll(async () => {
     await target?.stop();
   });

@@ -93,7 +93,7 @@ describeInBrowser('the web console as deployed (Azure mode), in Chromium', () =>
     // which would keep the session cookie off the forged requests and test the browser, not the app.
     profile = fs.mkdtempSync(path.join(os.tmpdir(), 'azure-console-'));
     context = await launchChromiumProfile(profile, { viewport: { width: 1280, height: 900 } });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await context?.close();
@@ -150,7 +150,7 @@ describeInBrowser('the web console as deployed (Azure mode), in Chromium', () =>
     const { port } = attacker.address() as AddressInfo;
     // Another site: `localhost` is not `127.0.0.1`, whatever the port.
     await page.goto(`http://localhost:${port}/`);
-    await eventually(async () => (answers.length >= 3 ? true : undefined), 20_000);
+    await eventually(async () => (answers.length >= 3 ? true : undefined));
     expect(answers.map((a) => `${a.method} ${a.path}`).sort()).toEqual(
       [
         `POST /api/departments/${seg(dept)}/archive`,

@@ -147,9 +147,9 @@ describeInBrowser('the web console in Chromium', () => {
         `/logs?source=${logSource}&from=${from}&to=${to}`,
       );
       return JSON.stringify(reply.body).includes(logMessage) ? true : undefined;
-    }, 30_000);
+    });
     browser = await launchChromium();
-  }, 120_000);
+  });
 
   afterEach(async () => {
     await Promise.all(browserChecks.splice(0));
@@ -406,7 +406,7 @@ describeInBrowser('the web console in Chromium', () => {
     await done('archive-employee', 'is archived and no longer in the directory.');
     expect((await api(`${path}/000001`)).status).toBe(404);
     await page.context().close();
-  }, 120_000);
+  });
 
   it('archives a department after its name is typed, showing the orchestration until it is done', async () => {
     const doomed = uniqueDepartment('Doomed');
@@ -450,7 +450,7 @@ describeInBrowser('the web console in Chromium', () => {
     const gone = await send(host.baseUrl, 'GET', `/departments/${seg(doomed)}`);
     expect((gone.body as { employeeCount: number }).employeeCount).toBe(0);
     await page.context().close();
-  }, 90_000);
+  });
 
   it('lets an admin read a log window straight from the blob endpoint', async () => {
     const blob = endpoint('BlobEndpoint');

@@ -12,7 +12,7 @@ let host: RunningHost;
 
 beforeAll(async () => {
   host = await startHost({ env: { EMPLOYEES_TABLE } });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
   await testClients().table(EMPLOYEES_TABLE).deleteTable();

@@ -78,7 +78,7 @@ describe('a host listening on every interface', () => {
       email: 'kim.kept@example.com',
     });
     expect(created.status).toBe(201);
-  }, 60_000);
+  });
   afterAll(async () => {
     await host?.stop();
   });
@@ -138,14 +138,14 @@ describe('a host listening on every interface', () => {
     expect((await send(host, 'GET', `/departments/${department}/employees/000001`)).status).toBe(
       404,
     );
-  }, 60_000);
+  });
 });
 
 describe('a host on loopback', () => {
   let host: RunningHost;
   beforeAll(async () => {
     host = await startHost();
-  }, 60_000);
+  });
   afterAll(async () => {
     await host?.stop();
   });

@@ -60,7 +60,7 @@ describe('a host on loopback', () => {
   let host: RunningHost;
   beforeAll(async () => {
     host = await startHost();
-  }, 60_000);
+  });
   afterAll(async () => {
     await host?.stop();
   });
@@ -191,7 +191,7 @@ describe('a host listening on every interface', () => {
   beforeAll(async () => {
     // The test environment sets TRUST_LOCAL_PRINCIPAL_HEADER=true, as local.settings.json does.
     host = await startHost({ args: ['--listen', '0.0.0.0', '--allowed-host', 'dev.example'] });
-  }, 60_000);
+  });
   afterAll(async () => {
     await host?.stop();
   });
@@ -240,7 +240,7 @@ describe('a host on every interface told to trust principal headers', () => {
   let host: RunningHost;
   beforeAll(async () => {
     host = await startHost({ args: ['--listen', '0.0.0.0', '--trust-principal-headers'] });
-  }, 60_000);
+  });
   afterAll(async () => {
     await host?.stop();
   });

@@ -41,7 +41,7 @@ beforeAll(async () => {
   const all = await registeredHttpRoutes(host);
   expect(all.filter(({ route }) => route === '{*path}').length).toBe(5);
   registered = all.filter(({ route }) => route !== '{*path}');
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
 });

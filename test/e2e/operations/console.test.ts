@@ -54,7 +54,7 @@ describeInBrowser('the Operations page in Chromium', () => {
     await poison.createIfNotExists();
     await sendJsonMessage(poison, { marker: 'poisoned-in-console-test' });
     browser = await launchChromium();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -114,5 +114,5 @@ describeInBrowser('the Operations page in Chromium', () => {
       `Moved 1 message back to ${settings.LOG_QUEUE}.`,
     );
     await page.context().close();
-  }, 120_000);
+  });
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   await seedDepartment(host, 'Closing', [
     { employeeId: '000009', lastName: 'Last', email: 'last@contoso.com' },
   ]);
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
 });
@@ -88,7 +88,7 @@ describe.each(starts)('the %s start', (_what, path, body) => {
     const read = await raw('GET', `/orchestrations/${json.id}`);
     expect(read.status).toBe(200);
     expectNoLeak(read);
-  }, 60_000);
+  });
 });
 
 it('reports the output of a completed orchestration', async () => {
@@ -107,7 +107,7 @@ it('reports the output of a completed orchestration', async () => {
     }),
     progress: { departmentsAudited: expect.any(Number) },
   });
-}, 60_000);
+});
 
 it('answers 404 OrchestrationNotFound for an id no instance has', async () => {
   const response = await raw('GET', '/orchestrations/0123456789abcdef0123456789abcdef');

@@ -73,7 +73,7 @@ beforeAll(async () => {
   host = await startHost({
     env: Object.fromEntries(Object.entries(FRESH).map(([setting, { name }]) => [setting, name])),
   });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
 });

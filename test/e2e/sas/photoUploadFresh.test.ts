@@ -19,7 +19,7 @@ let host: RunningHost;
 
 beforeAll(async () => {
   host = await startHost({ env: names });
-}, 90_000);
+});
 afterAll(async () => {
   await host?.stop();
   await clients.table(names.EMPLOYEES_TABLE).deleteTable();

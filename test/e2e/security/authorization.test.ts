@@ -458,7 +458,7 @@ describe.each(MODES)('authorization of every HTTP route ($mode)', ({ start }) =>
       });
       expect(employee.status).toBe(201);
     }
-  }, 60_000);
+  });
   afterAll(async () => {
     await target?.stop();
   });

@@ -20,7 +20,7 @@ const options = {
 
 beforeAll(async () => {
   host = await startHost();
-}, 60_000);
+});
 afterAll(() => host?.stop());
 
 it('writes a small organisation through the API, and a second run writes nothing', async () => {

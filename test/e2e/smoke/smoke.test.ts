@@ -82,7 +82,7 @@ function smokeRun<App extends { baseUrl: string; stop(): Promise<void> }>(
       ...(state.token ? { token: state.token } : {}),
       timeoutMs: 20_000,
     });
-  }, 90_000);
+  });
   afterAll(async () => {
     await state.app?.stop();
   });
@@ -165,7 +165,7 @@ describe('against the local host in its local mode (hand-sent principals believe
     expect(lines.at(-2)).toBe('FAILED: 4 ok, 1 failed, 2 skipped');
     // Without a token the signed-in check is skipped, and the last line says so.
     expect(lines.at(-1)).toMatch(/^NOTE: no token .*the signed-in checks were SKIPPED, not passed/);
-  }, 90_000);
+  });
 
   it('exits 2 with the usage on a wrong command line', async () => {
     const failure = (await run(
@@ -179,7 +179,7 @@ describe('against the local host in its local mode (hand-sent principals believe
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain('--base-url must be an http(s) URL');
     expect(failure?.stderr).toContain('usage: smoke --base-url URL');
-  }, 90_000);
+  });
 });
 
 describe("against the local host with Flex Consumption's environment and no App Service authentication", () => {
@@ -281,7 +281,7 @@ describe('as deployed: the Azure-mode front with App Service authentication on',
     expect(lines.find((line) => line.startsWith('ok no-token:'))).toContain(
       '401 from App Service authentication',
     );
-  }, 90_000);
+  });
 });
 
 describe('as deployed but with App Service authentication switched off', () => {

@@ -10,6 +10,7 @@ import { startHost, type RunningHost } from '../../support/host';
 import { startOtlpCollector, type OtlpCollector } from '../../support/otlpCollector';
 import { asAdmin, asTelemetry } from '../../support/principals';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+import { WAIT_MS } from '../../support/waits';
 
 const EMPLOYEES_TABLE = uniqueTableName('EmpOtel');
 const EMPLOYEE_INDEX_TABLE = uniqueTableName('IdxOtel');
@@ -34,7 +35,7 @@ beforeAll(async () => {
     },
     args: ['--metrics-summary'],
   });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
   await collector?.close();
@@ -60,7 +61,7 @@ function sendAsAdmin(
   );
 }
 
-async function until<T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+async function until<T>(find: () => T | undefined, what: string, timeoutMs = WAIT_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = find();
@@ -156,7 +157,7 @@ it('exports one trace from the create request through the nudge to the drain and
     'directory.drain.rounds metric',
   );
   expect(collector.metrics.get('directory.drain.rounds')).toContainEqual({ outcome: 'committed' });
-}, 60_000);
+});
 
 it("keeps the writer's own drain (after its linger) in the create request's trace", async () => {
   const writer = await startHost({
@@ -207,7 +208,7 @@ it("keeps the writer's own drain (after its linger) in the create request's trac
   } finally {
     await writer.stop();
   }
-}, 60_000);
+});
 
 it("continues a log batch's trace into the flush that writes its hour blob", async () => {
   const posted = await fetch(
@@ -241,7 +242,7 @@ it("continues a log batch's trace into the flush that writes its hour blob", asy
       ),
     'blob write under the flush',
   );
-}, 60_000);
+});
 
 it("continues the starting request's trace into every activity of an orchestration", async () => {
   // A department of its own, so the audit has one to audit whichever tests ran before.
@@ -279,7 +280,7 @@ it("continues the starting request's trace into every activity of an orchestrati
     await fetch(`${host.baseUrl.replace(/\/api$/, '')}${statusUri}`, asAdmin())
   ).json()) as Record<string, unknown>;
   expect(JSON.stringify(status)).not.toContain('traceparent');
-}, 60_000);
+});
 
 it('exports no e-mail address, employee id or user id: a create, a lookup by email and a login', async () => {
   // Keys of this app are personal data: the dependency spans of these requests name them in
@@ -343,12 +344,13 @@ it('exports no e-mail address, employee id or user id: a create, a lookup by ema
   );
   const exported = JSON.stringify(fresh().map((s) => ({ name: s.name, attributes: s.attributes })));
   for (const secret of secrets) expect(exported).not.toContain(secret);
-}, 60_000);
+});
 
 it('prints a one-line metrics summary on SIGUSR2 (--metrics-summary)', async () => {
   host.process.kill('SIGUSR2');
-  const [line] = await host.waitForOutput(/^metrics: .*$/m, 10_000);
+  const [line] = await host.waitForOutput(/^metrics: .*$/m, WAIT_MS);
   expect(line).toMatch(/directory\.drain\.rounds\{outcome=committed\}=\d+/);
-  expect(line).toMatch(/directory\.index\.lag\{department=Tracing\}=n:1,/);
+  // n:1 or n:2: the writer's host drains 000102 itself unless this host's worker got there first.
+  expect(line).toMatch(/directory\.index\.lag\{department=Tracing\}=n:[12],mean:[\d.]+,max:\d+ ms/);
   expect(line.split('\n')).toHaveLength(1);
 });

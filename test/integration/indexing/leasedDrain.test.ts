@@ -245,16 +245,17 @@ it('checks the budget and renews the lease before it reruns a lost round', async
 });
 
 it('works off a long backlog in several invocations, each within its bounds', async () => {
-  // 3,000 employees, stored without outbox rows, then one outbox row each: 3,000 rows.
+  // A backlog of 30 rounds: 60 rows in rounds of 2 (the limits are the drain's options, and the
+  // bounds work the same at any size; the audit at the end costs requests per employee).
+  const BACKLOG = 60;
   const plain = createDirectory({ employees: fx.stores.employees });
-  for (let call = 0; call < 3; call++) {
-    const rows = Array.from({ length: 1000 }, (_, i) => body(call * 1000 + i + 1));
-    expect((await plain.employees.import('Sales', rows)).created).toBe(1000);
-  }
+  const rows = Array.from({ length: BACKLOG }, (_, i) => body(i + 1));
+  expect((await plain.employees.import('Sales', rows)).created).toBe(BACKLOG);
+  // Stored without outbox rows, then one outbox row each.
   const partitionKey = departmentPartitionKey('Sales');
-  for (let start = 1; start <= 3000; start += 100) {
+  for (let start = 1; start <= BACKLOG; start += 100) {
     const transaction = new TableTransaction();
-    for (let n = start; n < start + 100; n++) {
+    for (let n = start; n < Math.min(start + 100, BACKLOG + 1); n++) {
       const employee = body(n);
       const change: OutboxChange = {
         employeeId: employee.employeeId,
@@ -265,11 +266,11 @@ it('works off a long backlog in several invocations, each within its bounds', as
     }
     await fx.stores.employees.submitTransaction(transaction.actions);
   }
-  expect(await outboxRows()).toBe(3000);
+  expect(await outboxRows()).toBe(BACKLOG);
 
   // A clock that moves 3 s a round: an invocation starts no round after 10 s, so it runs 4.
   let now = 1_700_000_000_000;
-  const limits = { changesPerRound: 100, invocationMs: 10_000, changesPerInvocation: 10_000 };
+  const limits = { changesPerRound: 2, invocationMs: 10_000, changesPerInvocation: 10_000 };
   const drains = new SharedDrains(fx.stores, {
     limits,
     now: () => now,
@@ -301,8 +302,8 @@ it('works off a long backlog in several invocations, each within its bounds', as
   }
   expect(invocations.slice(0, -1).every((i) => i.outcome === 'continued')).toBe(true);
   expect(invocations[invocations.length - 1]!.outcome).toBe('drained');
-  expect(invocations.reduce((sum, i) => sum + i.rows, 0)).toBe(3000);
+  expect(invocations.reduce((sum, i) => sum + i.rows, 0)).toBe(BACKLOG);
   expect(await outboxRows()).toBe(0);
-  expect(await indexed('u2999@contoso.com')).toBe('002999');
+  expect(await indexed('u59@contoso.com')).toBe('000059');
   expect(await fx.drift()).toEqual([]);
-}, 120_000);
+});

@@ -165,7 +165,7 @@ it('moves the photo: the target serves it, and the source sweep leaves it alone'
   for await (const blob of photos.listBlobsFlat()) names.push(blob.name);
   expect(names).toEqual([moved.photoUrl!.slice(moved.photoUrl!.indexOf('Marketing/'))]);
   expect((await fetch((await photoReadUrl(deps, 'Marketing', '000001')).url)).status).toBe(200);
-}, 20_000);
+});
 
 /** The photo feature over the world's storage. */
 function photoDeps(): PhotoDependencies {
@@ -293,7 +293,7 @@ it("carries a photo uploaded to the source while the target's copy is made manag
   const read = await fetch((await photoReadUrl(deps, 'Marketing', '000002')).url);
   expect(read.status).toBe(200);
   expect(Buffer.from(await read.arrayBuffer()).equals(png)).toBe(true);
-}, 20_000);
+});
 
 it('carries a source PATCH past a photo uploaded to the target copy, and keeps that photo', async () => {
   // The photo is the target's own edit (answered 200): kept. It is not an edit of the fields,
@@ -314,7 +314,7 @@ it('carries a source PATCH past a photo uploaded to the target copy, and keeps t
     photoUrl: targetPhoto,
   });
   await expectBareMoved();
-}, 20_000);
+});
 
 it('carries a photo uploaded to the source past a PATCH of the target copy', async () => {
   // The fields are the target's (its PATCH wins); the photo is still the move's, and the source's
@@ -335,7 +335,7 @@ it('carries a photo uploaded to the source past a PATCH of the target copy', asy
     new RegExp(`/Marketing/000002/${uploaded.slice(uploaded.lastIndexOf('/') + 1)}$`),
   );
   await expectBareMoved();
-}, 20_000);
+});
 
 it('stops with both kept when the source and the target copy both got a new photo', async () => {
   await createBare();
@@ -352,7 +352,7 @@ it('stops with both kept when the source and the target copy both got a new phot
   ).rejects.toThrow(/^MoveConflict: .*\(its photo\)/);
   expect((await directory.employees.get('Marketing', '000002')).value.photoUrl).toBe(targetPhoto);
   expect((await directory.employees.get('Sales', '000002')).value.photoUrl).toBe(sourcePhoto);
-}, 20_000);
+});
 
 it('keeps a PATCH of the target copy when the copy activity runs again', async () => {
   const { directory, services } = world;

@@ -83,7 +83,7 @@ it('uploads, replaces (old version removed), serves a SAS that expires, and dele
   expect(await blobs()).toEqual([]);
   await expect(photoReadUrl(deps, 'Sales', '000001')).rejects.toThrow(/no photo/);
   expect((await deps.directory.get('Sales', '000001')).value.photoUrl).toBeUndefined();
-}, 20_000);
+});
 
 it("keeps the employee's data version: a PATCH with the ETag read before the photo applies", async () => {
   // The photo is its own resource (PUT …/photo): a PATCH cannot touch it, so the fields a client

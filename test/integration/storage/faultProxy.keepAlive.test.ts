@@ -124,7 +124,7 @@ describe('upstream connections', () => {
     expect(second).toMatchObject({ status: 200, body: '/b' });
     expect(second.connection).not.toBe(first.connection);
     expect(proxy.counts().byStatus).toEqual({ '200': 2 });
-  }, 30_000);
+  });
 
   it('lets a request run longer than the idle limit', async () => {
     const slow = await get(proxy, '/slow');

@@ -370,7 +370,7 @@ describe(`the emulator's table-store patch (seed ${SEED})`, () => {
         await both((client) => client.submitTransaction(actions));
       }
     }
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all([patched?.stop(), published?.stop()]);
@@ -416,7 +416,7 @@ describe(`the emulator's table-store patch (seed ${SEED})`, () => {
     }
     expect(pinnedWithResults).toBeGreaterThan(20);
     expect(pagedOnwards).toBeGreaterThan(10);
-  }, 120_000);
+  });
 
   it('answers filters of every shape alike, whatever decides the pin', async () => {
     for (const filter of SHAPED_FILTERS) {
@@ -438,7 +438,7 @@ describe(`the emulator's table-store patch (seed ${SEED})`, () => {
     expect(refused).toBeGreaterThan(10);
     const [a, b] = await both(everything);
     expect(a).toEqual(b);
-  }, 120_000);
+  });
 
   // The tests above read a table written once; these read it after the writes, whose replaces
   // (remove and insert), merges (update), deletes and rolled-back transactions maintain the
@@ -457,7 +457,7 @@ describe(`the emulator's table-store patch (seed ${SEED})`, () => {
       const [a, b] = await both((client) => pages(client, filter, top));
       expect({ filter, top, answer: a }).toEqual({ filter, top, answer: b });
     }
-  }, 120_000);
+  });
 
   it('pages alike while the partition is written between pages', async () => {
     let continued = 0;
@@ -492,5 +492,5 @@ describe(`the emulator's table-store patch (seed ${SEED})`, () => {
       }
     }
     expect(continued).toBeGreaterThan(5);
-  }, 120_000);
+  });
 });

@@ -46,4 +46,4 @@ it('records the app spans and metrics through the providers the distro registere
     metrics.disable();
     trace.disable();
   }
-}, 30_000);
+});

@@ -37,10 +37,10 @@ it('starts OpenTelemetry before any storage SDK or HTTP client is loaded', () =>
   expect(result.sdks).toEqual([]);
   // The HTTP instrumentation wraps https.request for the storage SDKs' outgoing calls.
   expect(result.httpsPatched).toBe(true);
-}, 60_000);
+});
 
 it('loads nothing of the kind with telemetry off either', () => {
   const result = afterStartup({});
   expect(result.sdks).toEqual([]);
   expect(result.httpsPatched).toBe(false);
-}, 60_000);
+});

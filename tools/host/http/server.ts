@@ -256,6 +256,11 @@ export function createHostServer(options: HostServerOptions): HostServer {
   });
   // Functions may legitimately take minutes (up to functionTimeout); do not cut them off.
   server.requestTimeout = 0;
+  // Idle connections stay open for a minute, as behind Azure's front ends. With Node's 5 s a
+  // client that reuses a connection just as the host closes it gets "other side closed": fetch
+  // (undici) closes 1 s before the hinted timeout, a margin a loaded machine's event loop misses.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
 
   return {
     origin: () => origin,
