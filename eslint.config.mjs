@@ -30,6 +30,16 @@ const noSas = {
   message:
     'src/photos never imports src/sas (SAS issuance uses photos, not the reverse); the blob signer is src/storage/blobSas.ts.',
 };
+const onlyRoutes = {
+  selector: "CallExpression[callee.object.name='app'][callee.property.name='http']",
+  message:
+    'Register HTTP functions with protectedRoute or publicRoute (functions/shared/route.ts): every route declares who may call it.',
+};
+const startupFirst = {
+  selector: "Program > :first-child:not(ImportDeclaration[source.value='./shared/startup'])",
+  message:
+    "An entry point starts with `import './shared/startup';`: telemetry starts before the SDKs and http/https load (functions/shared/startup.ts).",
+};
 /** One `no-restricted-imports` rule (a later block's replaces an earlier one's for its files). */
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
@@ -65,16 +75,12 @@ export default tseslint.config(
     // The app registers HTTP functions only through functions/shared/route.ts, so no route can
     // exist without an access rule (the fixture apps of the host's own tests are not the app).
     files: ['functions/**/*.ts', 'src/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.object.name='app'][callee.property.name='http']",
-          message:
-            'Register HTTP functions with protectedRoute or publicRoute (functions/shared/route.ts): every route declares who may call it.',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', onlyRoutes] },
+  },
+  {
+    // An entry point's first statement starts telemetry, before anything it instruments loads.
+    files: ['functions/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', onlyRoutes, startupFirst] },
   },
   {
     files: ['src/**/*.ts', 'functions/**/*.ts'],

@@ -25,7 +25,8 @@ export interface BuiltHost {
 
 /**
  * Starts the built host on a free port with only `functionsGlob` (relative to the project root,
- * e.g. `dist/functions/archive.js`) loaded; `settings` become its environment.
+ * e.g. `dist/functions/archive.js`) loaded; `settings` become its environment. The host is
+ * stopped when the case ends at the latest ({@link BenchEnv.defer}).
  *
  * @throws {Error} when the build has no host CLI, or the host exits or stays silent for 30 s.
  */
@@ -90,5 +91,8 @@ export async function startBuiltHost(
     await stop();
     throw error;
   });
+  // Stopped with the case, too: a case that timed out leaves no host (nor its orchestrations and
+  // trigger polls) running beside the next one.
+  env.defer(stop);
   return { baseUrl, stop, output: () => output };
 }

@@ -9,7 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { StorageClients } from '../src/storage/clients';
 import type { FaultProxy, ProxyCounts } from '../tools/faultProxy';
-import type { BenchCase, BenchEnv, Comparison, Measurement, TrafficCounts } from './types';
+import type { RunEnvironment } from './machine';
+import type {
+  BenchCase,
+  BenchEnv,
+  CaseOutput,
+  Comparison,
+  Measurement,
+  TrafficCounts,
+} from './types';
 
 // ---------------------------------------------------------------------------------------------
 // The environment a case runs in
@@ -68,8 +76,11 @@ export function benchName(prefix: string, options: { table?: boolean } = {}): st
   return `${lower.slice(0, 62 - suffix.length)}-${suffix}`;
 }
 
+/** What {@link createBenchEnv} builds; {@link runCase} gives each case its own signal and cleanups. */
+export type SharedBenchEnv = Omit<BenchEnv, 'signal' | 'defer'>;
+
 /** Builds the {@link BenchEnv} every case receives. */
-export function createBenchEnv(options: BenchEnvOptions): BenchEnv {
+export function createBenchEnv(options: BenchEnvOptions): SharedBenchEnv {
   const { proxy } = options;
   let since = proxy.counts();
   return {
@@ -191,6 +202,15 @@ export interface CaseResult {
   durationMs: number;
   comparisons: ComparisonResult[];
   error?: string;
+  /** Figures of the case's own beside its comparisons ({@link CaseOutput}). */
+  data?: Record<string, unknown>;
+}
+
+/** A case's result as comparisons and data, whichever shape it returned. */
+function caseOutput(result: Comparison | Comparison[] | CaseOutput): CaseOutput {
+  if (Array.isArray(result)) return { comparisons: result };
+  if ('comparisons' in result) return result;
+  return { comparisons: [result] };
 }
 
 function withRatios(comparison: Comparison): ComparisonResult {
@@ -220,12 +240,25 @@ function withTimeout<T>(work: Promise<T>, timeoutMs: number, name: string): Prom
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** Runs `cleanups` last first; one that throws is reported on stderr and the others still run. */
+async function runCleanups(name: string, cleanups: (() => unknown)[]): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      process.stderr.write(`Cleaning up after "${name}" failed: ${describeError(error)}\n`);
+    }
+  }
+}
+
 /**
- * Runs one case; a throw, a timeout or a malformed result is a failed case, never a crash.
+ * Runs one case; a throw, a timeout or a malformed result is a failed case, never a crash. When
+ * the case ends (in any way) its signal is aborted and what it registered with `env.defer` is
+ * stopped, so a case that timed out does not go on working beside the next one.
  */
 export async function runCase(
   loaded: LoadedCase,
-  env: BenchEnv,
+  env: SharedBenchEnv,
   timeoutMs: number,
 ): Promise<CaseResult> {
   const started = Date.now();
@@ -240,31 +273,73 @@ export async function runCase(
     };
   }
   const { benchCase, file } = loaded;
+  const over = new AbortController();
+  const cleanups: (() => unknown)[] = [];
+  const caseEnv: BenchEnv = { ...env, signal: over.signal, defer: (c) => void cleanups.push(c) };
+  let outcome: Pick<CaseResult, 'status' | 'comparisons' | 'error' | 'data'>;
   try {
     env.resetTraffic();
     const result = await withTimeout(
-      Promise.resolve().then(() => benchCase.run(env)),
+      Promise.resolve().then(() => benchCase.run(caseEnv)),
       Math.max(timeoutMs, benchCase.timeoutMs ?? 0),
       benchCase.name,
     );
-    const comparisons = (Array.isArray(result) ? result : [result]).map(withRatios);
-    return {
-      name: benchCase.name,
-      file,
+    const output = caseOutput(result);
+    outcome = {
       status: 'passed',
-      durationMs: Date.now() - started,
-      comparisons,
+      comparisons: output.comparisons.map(withRatios),
+      ...(output.data !== undefined && { data: output.data }),
     };
   } catch (error) {
-    return {
-      name: benchCase.name,
-      file,
-      status: 'failed',
-      durationMs: Date.now() - started,
-      comparisons: [],
-      error: describeError(error),
-    };
+    outcome = { status: 'failed', comparisons: [], error: describeError(error) };
   }
+  over.abort(new Error(`Case "${benchCase.name}" is over.`));
+  await runCleanups(benchCase.name, cleanups);
+  const { status, comparisons, error, data } = outcome;
+  const durationMs = Date.now() - started;
+  return {
+    name: benchCase.name,
+    file,
+    status,
+    durationMs,
+    comparisons,
+    ...(error !== undefined && { error }),
+    ...(data !== undefined && { data }),
+  };
+}
+
+/** One case's storage access: its env, and how to cut it off when the case is over. */
+export interface CaseSession {
+  env: SharedBenchEnv;
+  /** Stops the case's proxies: whatever the case still sends after it ended fails. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `cases` one after the other, each in its own session (its own counting proxy), closed
+ * before the next opens: a case that timed out and still has work in flight cannot reach storage
+ * any more, so the next case measures alone.
+ */
+export async function runCases(
+  cases: readonly LoadedCase[],
+  openSession: () => Promise<CaseSession>,
+  timeoutMs: number,
+  onResult: (result: CaseResult) => void = () => undefined,
+  onStart: (name: string) => void = () => undefined,
+): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  for (const loaded of cases) {
+    onStart('benchCase' in loaded ? loaded.benchCase.name : loaded.file);
+    const session = await openSession();
+    try {
+      const result = await runCase(loaded, session.env, timeoutMs);
+      results.push(result);
+      onResult(result);
+    } finally {
+      await session.close();
+    }
+  }
+  return results;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,7 +366,8 @@ function formatNumber(value: number, digits = 0): string {
   });
 }
 
-function formatRatio(value: number | null, baseline: number): string {
+/** A baseline/pattern ratio: `1,800×`, `10.8×`, `0.67×`; `∞` when the pattern needed none. */
+export function formatRatio(value: number | null, baseline: number): string {
   if (value === null) return baseline > 0 ? '∞' : '–';
   return `${value >= 100 ? formatNumber(value) : value.toFixed(value >= 10 ? 1 : 2)}×`;
 }
@@ -377,35 +453,58 @@ export function formatReport(results: readonly CaseResult[]): string {
   return lines.join('\n');
 }
 
-export interface BenchReport {
+export interface BenchReport extends RunEnvironment {
+  /** When the run started (ISO 8601). */
   date: string;
-  node: string;
-  platform: string;
-  cpus: number;
-  cpuModel: string;
-  memoryGb: number;
+  /** When it ended. */
+  finishedAt?: string;
+  /** Load averages when the run ended: the 15-minute one covers most of a full run. */
+  loadAverageAtEnd?: number[];
   quick: boolean;
   filters: string[];
   durationMs: number;
   cases: CaseResult[];
 }
 
-/** The machine-readable report, with what is needed to compare runs across machines. */
+/**
+ * The machine-readable report, with what is needed to compare runs across machines: `environment`
+ * as recorded when the run started (its commit, the emulator, the load then).
+ */
 export function buildReport(
   results: CaseResult[],
-  options: { quick: boolean; filters: string[]; durationMs: number },
+  options: {
+    quick: boolean;
+    filters: string[];
+    durationMs: number;
+    startedAt: Date;
+    environment: RunEnvironment;
+  },
 ): BenchReport {
-  const cpus = os.cpus();
   return {
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    memoryGb: round(os.totalmem() / 1024 ** 3, 1),
+    date: options.startedAt.toISOString(),
+    finishedAt: new Date(options.startedAt.getTime() + options.durationMs).toISOString(),
+    ...options.environment,
+    loadAverageAtEnd: os.loadavg().map((v) => round(v, 1)),
     quick: options.quick,
     filters: options.filters,
     durationMs: options.durationMs,
     cases: results,
   };
+}
+
+/**
+ * Where a run writes its report: `bench/results.json` for a run of every default case, and
+ * `bench/results-<filters>.json` for a run of some (`npm run bench -- scale` writes
+ * `bench/results-scale.json`), so a run of one case never replaces the full run's report.
+ */
+export function defaultResultsFile(root: string, filters: readonly string[]): string {
+  if (filters.length === 0) return path.join(root, 'bench', 'results.json');
+  const slug =
+    filters
+      .join('-')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'filtered';
+  return path.join(root, 'bench', `results-${slug}.json`);
 }

@@ -12,14 +12,25 @@
  *    (every entry once, in time order);
  * 5. archive the department through its orchestration, timed.
  *
- * Prints a summary of the goals (bench/scale/goals.ts) and exits 1 when one fails, 2 on bad
- * options or an unreachable app. Each run uses its own department, shared last name and log
+ * While 2–5 run, it watches the index drains converge (no outbox row left in the department, the
+ * index queue empty; bench/scale/drainWatch.ts). Prints a summary of the goals
+ * (bench/scale/goals.ts), writes the figures, verdicts, machine, emulator and commit to
+ * `bench/results-real-size-<employees>.json` (`--results`) for `npm run bench:report`, and exits
+ * 1 when a goal fails, 2 on bad options or an unreachable app. Each run uses its own department, shared last name and log
  * source, so runs against the same storage do not see each other's data. Options: see
- * {@link REAL_SIZE_USAGE}; `--employees 2000 --log-lines 20000` is a quick try.
+ * {@link REAL_SIZE_USAGE}; `--employees 2000 --log-lines 20000` is a quick try. With
+ * `--cpu-prof DIR` it starts the app itself and leaves CPU profiles of the app and its emulator.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { projectRoot, runEnvironment } from './machine';
+import { watchDrains } from './scale/drainWatch';
+import { buildRealSizeReport } from './scale/realSizeReport';
 import { ScaleApi, sleep, type OrchestrationStatus } from './scale/api';
 import { PROBE_ENTITIES, probeInsertMs, probeTable } from './scale/emulatorProbe';
+import { startProfiledApp, type ProfiledApp } from './scale/profiledApp';
 import {
   checkGoals,
   formatVerdicts,
@@ -83,6 +94,7 @@ async function importStage(
       `   emulator probe: ${PROBE_ENTITIES} raw inserts into the empty partition ${Math.round(probeFirst)} ms`,
     );
   const calls = importCalls(options.employees, sharedName);
+  figures.importCallRows = [];
   for (const [i, rows] of calls.entries()) {
     const started = Date.now();
     const result = await api.call<{ created: number; failed: unknown[] }>(
@@ -92,6 +104,7 @@ async function importStage(
     );
     const ms = Date.now() - started;
     figures.importCallMs.push(ms);
+    figures.importCallRows.push(rows.length);
     figures.imported += result.created;
     say(
       `   call ${String(i + 1).padStart(3)}/${calls.length}: ${String(ms).padStart(6)} ms, ` +
@@ -258,6 +271,27 @@ async function main(): Promise<number> {
     return 2;
   }
   const api = new ScaleApi(options.baseUrl);
+  let profiled: ProfiledApp | undefined;
+  if (options.cpuProfileDir) {
+    say(`Starting the app with CPU profiles (written to ${options.cpuProfileDir})...`);
+    try {
+      profiled = await startProfiledApp(options.baseUrl, options.cpuProfileDir);
+    } catch (error) {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+  }
+  try {
+    return await scenario(api, options);
+  } finally {
+    if (profiled) {
+      say('\nStopping the app to write the CPU profiles...');
+      for (const line of await profiled.stop()) say(line);
+    }
+  }
+}
+
+async function scenario(api: ScaleApi, options: RealSizeOptions): Promise<number> {
   try {
     await api.call('GET', 'health');
   } catch (error) {
@@ -267,6 +301,8 @@ async function main(): Promise<number> {
     );
     return 2;
   }
+  const environment = runEnvironment(projectRoot(__dirname));
+  const startedAt = new Date();
   const run = randomBytes(4).toString('hex');
   const dept = `RealSize-${run}`;
   const sharedName = `Realsize${run}`;
@@ -285,15 +321,41 @@ async function main(): Promise<number> {
     importStage(api, dept, sharedName, options, figures),
   );
   const lastCallAt = Date.now();
+  // The drains are watched from the last call while the other stages run (read directly).
+  const drains =
+    imported && options.probe
+      ? watchDrains(options.probe, dept, lastCallAt, options.drainWaitMs).then((outcome) => {
+          figures.drain = outcome;
+          say(
+            outcome.convergedAfterMs === undefined
+              ? `   (index drains not converged ${secondsOf(outcome.watchedMs)} after the last import call)`
+              : `   (index drains converged ${secondsOf(outcome.convergedAfterMs)} after the last import call)`,
+          );
+        })
+      : undefined;
   if (imported) {
     await stage('search', () => searchStage(api, sharedName, lastCallAt, options, figures));
     await stage('audit', () => auditStage(api, options, figures));
   }
   await stage('logs', () => logStage(api, `realsize-${run}`, options, figures));
+  await drains;
   if (imported) await stage('archive', () => archiveStage(api, dept, options, figures));
 
   const verdicts = checkGoals(figures, options);
   say(`\nSummary (${secondsOf(Date.now() - started)} in all):\n${formatVerdicts(verdicts)}`);
+  const report = buildRealSizeReport({
+    options,
+    figures,
+    verdicts,
+    environment,
+    startedAt,
+    finishedAt: new Date(),
+    loadAverageAtEnd: os.loadavg().map((v) => Math.round(v * 10) / 10),
+  });
+  const file = path.resolve(options.resultsFile);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  say(`Results written to ${path.relative(process.cwd(), file) || file}`);
   return verdicts.every((v) => v.passed) ? 0 : 1;
 }
 

@@ -31,6 +31,7 @@ export interface Measurement {
   /** Latency percentiles in ms, when the case measures per-operation latency. */
   p50Ms?: number;
   p95Ms?: number;
+  p99Ms?: number;
 }
 
 /** A pattern beside its baseline. Ratios are baseline / pattern (higher = pattern better). */
@@ -41,6 +42,15 @@ export interface Comparison {
   /** The goal the issue sets, in words, e.g. "≥ 500× faster". */
   goal?: string;
   notes?: string;
+}
+
+/**
+ * What a case may return instead of bare comparisons: the comparisons and figures of its own that
+ * a report renders (the scale case's steps), kept in `bench/results*.json` as the case's `data`.
+ */
+export interface CaseOutput {
+  comparisons: Comparison[];
+  data?: Record<string, unknown>;
 }
 
 /** What a case gets from the harness. */
@@ -64,6 +74,14 @@ export interface BenchEnv {
   ): Promise<Measurement>;
   /** Scales sizes down for a quick run (`BENCH_QUICK=1`): use `env.size(5000)`. */
   size(full: number): number;
+  /** Aborted when the case is over (timed out, or done): long waits give up on it. */
+  signal: AbortSignal;
+  /**
+   * Registers how to stop something the case started (a host, an emulator, a timer). The harness
+   * runs these when the case ends, whether it passed, failed or timed out, last registered first,
+   * so a case that timed out leaves nothing running behind it.
+   */
+  defer(cleanup: () => unknown): void;
 }
 
 /** A benchmark case: `bench/cases/<name>.ts` default-exports one (or an array). */
@@ -73,5 +91,5 @@ export interface BenchCase {
   timeoutMs?: number;
   /** Left out of a run without filters (`npm run bench scale` runs it). */
   onlyWhenNamed?: boolean;
-  run(env: BenchEnv): Promise<Comparison | Comparison[]>;
+  run(env: BenchEnv): Promise<Comparison | Comparison[] | CaseOutput>;
 }

@@ -35,14 +35,15 @@ function sentence(text: string): string {
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
-/** Calls the API and returns its JSON; an API error becomes its message, as a sentence. */
-export async function api<T>(
+/** Calls the API; an API error becomes its message, as a sentence. */
+async function call(
   session: Session,
   method: string,
   path: string,
   body?: unknown,
-): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  extraHeaders: Record<string, string> = {},
+): Promise<{ parsed: unknown; response: Response }> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
   if (session.principal) headers['x-ms-client-principal'] = session.principal;
   if (session.functionKey) headers['x-functions-key'] = session.functionKey;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -73,7 +74,38 @@ export async function api<T>(
       response.status,
     );
   }
-  return parsed as T;
+  return { parsed, response };
+}
+
+/** Calls the API and returns its JSON; an API error becomes its message, as a sentence. */
+export async function api<T>(
+  session: Session,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  return (await call(session, method, path, body)).parsed as T;
+}
+
+/**
+ * Calls the API and returns its JSON with the `ETag` it answered; `ifMatch` makes a write
+ * conditional on the version the page showed (412 when someone changed it meanwhile).
+ */
+export async function apiVersioned<T>(
+  session: Session,
+  method: string,
+  path: string,
+  body?: unknown,
+  ifMatch?: string,
+): Promise<{ value: T; etag: string | undefined }> {
+  const { parsed, response } = await call(
+    session,
+    method,
+    path,
+    body,
+    ifMatch ? { 'if-match': ifMatch } : {},
+  );
+  return { value: parsed as T, etag: response.headers.get('etag') ?? undefined };
 }
 
 /** What `POST /sas/...` returns. */
@@ -85,12 +117,14 @@ export interface SasGrant {
   table?: string;
   partitionKey?: string;
   container?: string;
+  /** The blob a photo write SAS is for (adopt it with `PUT .../photo` `{"blobName"}`). */
+  blobName?: string;
 }
 
 /** A storage error as a sentence (table OData JSON or blob XML bodies). */
 async function storageError(what: string, response: Response): Promise<ConsoleError> {
   const text = await response.text().catch(() => '');
-  let detail = '';
+  let detail: string;
   try {
     const body = JSON.parse(text) as { 'odata.error'?: { message?: { value?: string } } };
     detail = body['odata.error']?.message?.value ?? '';
@@ -113,19 +147,34 @@ export interface ExpenseRow {
   description: string;
 }
 
+/** Where a table query resumes (storage's continuation headers). */
+export interface TableContinuation {
+  nextPartitionKey: string;
+  nextRowKey: string;
+}
+
 /** The URL a table query with this grant goes to (the table endpoint, never the API). */
-export function expensesQueryUrl(grant: SasGrant, top: number): string {
+export function expensesQueryUrl(grant: SasGrant, top: number, after?: TableContinuation): string {
   const filter = `PartitionKey eq '${grant.partitionKey!.replace(/'/g, "''")}'`;
   const query = new URLSearchParams({ $filter: filter, $top: String(top) });
+  if (after) {
+    query.set('NextPartitionKey', after.nextPartitionKey);
+    query.set('NextRowKey', after.nextRowKey);
+  }
   return `${grant.url.replace(/\/$/, '')}/${grant.table}()?${query.toString()}&${grant.sas}`;
 }
 
 /**
- * The newest `top` claims, straight from the table endpoint with the expenses SAS (log tail: the
- * RowKey is inverted ticks, so the first rows of the partition are the newest).
+ * The newest `top` claims (after `after`, for the next page), straight from the table endpoint
+ * with the expenses SAS (log tail: the RowKey is inverted ticks, so the first rows of the
+ * partition are the newest), and where the next page starts, if there is one.
  */
-export async function readExpenses(grant: SasGrant, top: number): Promise<ExpenseRow[]> {
-  const response = await fetch(expensesQueryUrl(grant, top), {
+export async function readExpenses(
+  grant: SasGrant,
+  top: number,
+  after?: TableContinuation,
+): Promise<{ rows: ExpenseRow[]; next?: TableContinuation }> {
+  const response = await fetch(expensesQueryUrl(grant, top, after), {
     headers: {
       accept: 'application/json;odata=nometadata',
       'x-ms-version': '2019-02-02',
@@ -136,7 +185,7 @@ export async function readExpenses(grant: SasGrant, top: number): Promise<Expens
   });
   if (!response.ok) throw await storageError('The table endpoint', response);
   const body = (await response.json()) as { value: Record<string, unknown>[] };
-  return body.value.slice(0, top).map((entity) => {
+  const rows = body.value.slice(0, top).map((entity) => {
     const rowKey = String(entity.RowKey);
     return {
       claimId: rowKey,
@@ -146,6 +195,12 @@ export async function readExpenses(grant: SasGrant, top: number): Promise<Expens
       description: String(entity.Description ?? ''),
     };
   });
+  const nextPartitionKey = response.headers.get('x-ms-continuation-NextPartitionKey');
+  const nextRowKey = response.headers.get('x-ms-continuation-NextRowKey');
+  return {
+    rows,
+    ...(nextPartitionKey && nextRowKey ? { next: { nextPartitionKey, nextRowKey } } : {}),
+  };
 }
 
 /** The logs container URL and SAS of a grant. */
@@ -193,4 +248,90 @@ export async function readLogHour(
   }
   lines.sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime());
   return { blobs, lines };
+}
+
+/**
+ * PUTs `body` to `url` (the API, or storage with a write SAS) and reports the bytes sent as they
+ * go: `fetch` cannot report upload progress, XMLHttpRequest can.
+ */
+export function putWithProgress(
+  url: string,
+  body: Blob,
+  headers: Record<string, string>,
+  onProgress: (sent: number, total: number) => void,
+  withCredentials = false,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('PUT', url);
+    request.withCredentials = withCredentials;
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    });
+    request.addEventListener('load', () =>
+      resolve({ status: request.status, text: request.responseText }),
+    );
+    request.addEventListener('error', () =>
+      reject(new ConsoleError('The upload could not reach storage. Check the connection.')),
+    );
+    request.send(body);
+  });
+}
+
+/** Uploads through a write SAS: one Put Blob, as docs/sas.md asks (no blocks). */
+export async function uploadToSas(
+  grant: SasGrant,
+  file: Blob,
+  onProgress: (sent: number, total: number) => void,
+): Promise<void> {
+  const result = await putWithProgress(
+    grant.url,
+    file,
+    { 'x-ms-blob-type': 'BlockBlob', 'content-type': file.type || 'application/octet-stream' },
+    onProgress,
+  );
+  if (result.status !== 201) {
+    const detail = /<Message>([^<]*)<\/Message>/.exec(result.text)?.[1]?.split('\n')[0]?.trim();
+    throw new ConsoleError(
+      `Storage refused the upload (${result.status})${detail ? `: ${sentence(detail)}` : '.'}`,
+      result.status,
+    );
+  }
+}
+
+/** What `GET /orchestrations/{id}` answers. */
+export interface OrchestrationStatus {
+  id: string;
+  name: string;
+  runtimeStatus: string;
+  output?: unknown;
+  failure?: string;
+  progress?: unknown;
+}
+
+const ENDED = new Set(['Completed', 'Failed', 'Terminated', 'Canceled']);
+
+/**
+ * Polls `GET /orchestrations/{id}` every `intervalMs` until the instance ends (or `stillWanted`
+ * says nobody looks any more), reporting each status.
+ */
+export async function followOrchestration(
+  session: Session,
+  id: string,
+  onStatus: (status: OrchestrationStatus) => void,
+  stillWanted: () => boolean,
+  intervalMs = 1_000,
+): Promise<OrchestrationStatus | undefined> {
+  for (;;) {
+    const status = await api<OrchestrationStatus>(
+      session,
+      'GET',
+      `/orchestrations/${encodeURIComponent(id)}`,
+    );
+    onStatus(status);
+    if (ENDED.has(status.runtimeStatus)) return status;
+    if (!stillWanted()) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }

@@ -1,14 +1,19 @@
 /**
  * The console's page and DOM helpers: the fixed elements of index.html, building elements (text
- * is always set as text, never as HTML), the alert box and loading states.
+ * is always set as text, never as HTML), the alert box, loading states, and labelled form fields
+ * whose submission shows its progress and its error next to the form.
  */
 import { ConsoleError } from './api';
+
+export { plural } from './figures';
 
 /** Where the views render. */
 export const app = document.getElementById('app')!;
 const errorBox = document.getElementById('error')!;
 /** Who is signed in (header). */
 export const who = document.getElementById('who')!;
+/** The main navigation (header). */
+export const nav = document.getElementById('nav')!;
 /** The sign-out button (header). */
 export const signOut = document.getElementById('sign-out') as HTMLButtonElement;
 
@@ -18,12 +23,12 @@ export type Child = Node | string | null | undefined | false;
 /** An element with attributes and children. */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
-  attributes: Record<string, string | boolean> = {},
+  attributes: Record<string, string | boolean | undefined> = {},
   ...children: Child[]
 ): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
-    if (value === false) continue;
+    if (value === false || value === undefined) continue;
     element.setAttribute(name, value === true ? '' : value);
   }
   for (const child of children) {
@@ -33,15 +38,18 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/** The sentence an error shows to a person. */
+export function messageOf(error: unknown): string {
+  return error instanceof ConsoleError
+    ? error.message
+    : error instanceof Error
+      ? `Something went wrong: ${error.message}`
+      : 'Something went wrong.';
+}
+
 /** Shows an error in the alert box. */
 export function showError(error: unknown): void {
-  const message =
-    error instanceof ConsoleError
-      ? error.message
-      : error instanceof Error
-        ? `Something went wrong: ${error.message}`
-        : 'Something went wrong.';
-  errorBox.textContent = message;
+  errorBox.textContent = messageOf(error);
   errorBox.hidden = false;
 }
 
@@ -72,3 +80,76 @@ export async function loading<T>(
 
 /** One URL path segment. */
 export const seg = encodeURIComponent;
+
+let fieldIds = 0;
+
+/**
+ * A control with its visible label (`<label for>`) and, below it, an optional hint the control
+ * is described by (so a screen reader reads the label as its name, then the hint).
+ */
+export function field(label: string, control: HTMLElement, hint?: string): HTMLElement {
+  if (!control.id) control.id = `field-${++fieldIds}`;
+  const hintElement = hint ? h('small', { class: 'hint', id: `${control.id}-hint` }, hint) : null;
+  if (hintElement) control.setAttribute('aria-describedby', hintElement.id);
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: control.id, class: 'label' }, label),
+    control,
+    hintElement,
+  );
+}
+
+/** A text input (`attributes` as in {@link h}). */
+export function input(
+  name: string,
+  attributes: Record<string, string | boolean | undefined> = {},
+): HTMLInputElement {
+  return h('input', { name, ...attributes });
+}
+
+/**
+ * A form that runs `work` on submit: its submit button is disabled meanwhile, and what it says
+ * (done, or the API's error) appears in its own status line (`role="status"`, errors as
+ * `role="alert"`), next to the fields, instead of the page's alert box.
+ */
+export function actionForm(
+  attributes: Record<string, string>,
+  fields: Child[],
+  submit: string,
+  work: (status: (text: string) => void) => Promise<string | void>,
+): HTMLFormElement {
+  const button = h('button', { type: 'submit' }, submit);
+  const status = h('p', { class: 'form-status', role: 'status' });
+  const form = h('form', attributes, ...fields, h('div', { class: 'actions' }, button), status);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearError();
+    button.disabled = true;
+    status.className = 'form-status';
+    status.setAttribute('role', 'status');
+    status.textContent = 'Working…';
+    work((text) => (status.textContent = text)).then(
+      (done) => {
+        status.textContent = done ?? '';
+        button.disabled = false;
+      },
+      (error: unknown) => {
+        status.className = 'form-status bad';
+        status.setAttribute('role', 'alert');
+        status.textContent = messageOf(error);
+        button.disabled = false;
+      },
+    );
+  });
+  return form;
+}
+
+/** A link inside the console (a route's fragment). */
+export function link(
+  href: string,
+  text: string,
+  attributes: Record<string, string> = {},
+): HTMLAnchorElement {
+  return h('a', { href, ...attributes }, text);
+}

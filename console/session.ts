@@ -1,16 +1,18 @@
 /**
  * Who is signed in and how the console calls the API for them, kept for the browser tab
- * (sessionStorage), shared by every view.
+ * (sessionStorage), shared by every view, with what the caller may open (abilities.ts).
  */
 import type { Session } from './api';
+import { abilitiesOf, type Abilities, type Identity } from './abilities';
 
-/** What the signed-in caller is, as far as the console needs to know (the API decides). */
-export interface Identity {
-  label: string;
-  admin: boolean;
-  readerOf?: string;
-  employee?: { department: string; employeeId: string };
-}
+export {
+  canEdit,
+  canRead,
+  isSelf,
+  openableDepartments,
+  type Abilities,
+  type Identity,
+} from './abilities';
 
 /** An employee as the API returns it. */
 export interface Employee {
@@ -21,6 +23,20 @@ export interface Employee {
   email: string;
   age?: number | null;
   photoUrl?: string;
+}
+
+/** A department as `GET /departments/{dept}` returns it. */
+export interface Department {
+  name: string;
+  description: string;
+  employeeCount: number;
+  manager: { employeeId: string; firstName: string; lastName: string; email: string } | null;
+}
+
+/** A page of a list (API.md "Lists"). */
+export interface Page<T> {
+  items: T[];
+  continuationToken: string | null;
 }
 
 const SESSION_KEY = 'directory-console-session';
@@ -39,10 +55,18 @@ export function saveSession(): void {
   );
 }
 
-/** The session kept for the tab, if any. */
+/** The session kept for the tab, if any (one saved by an older console, without roles, is not). */
 export function savedSession(): { session: Session; identity?: Identity } | undefined {
-  const saved = sessionStorage.getItem(SESSION_KEY);
-  return saved ? (JSON.parse(saved) as { session: Session; identity?: Identity }) : undefined;
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null') as {
+      session: Session;
+      identity?: Identity;
+    } | null;
+    if (!saved || (saved.identity && !Array.isArray(saved.identity.roles))) return undefined;
+    return saved;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Forgets the session (sign-out). */
@@ -51,3 +75,6 @@ export function forgetSession(): void {
   state.session = {};
   state.identity = undefined;
 }
+
+/** The signed-in caller's abilities. */
+export const may = (): Abilities => abilitiesOf(state.identity);

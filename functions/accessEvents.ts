@@ -3,6 +3,8 @@
  * `POST /access-events` and
  * `GET /departments/{dept}/employees/{id}/access-events?from=ISO&to=ISO` (oldest first, paged).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import {
   MAX_ACCESS_PAGE_SIZE,

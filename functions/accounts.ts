@@ -3,6 +3,8 @@
  * `POST /departments/{dept}/relocate`, which claims the department and starts the relocation
  * orchestration (registered here with its activities; the steps live in src/accounts/relocation/).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import * as df from 'durable-functions';
 import { z } from 'zod';
 import { alreadyThere } from '../src/accounts/accountErrors';

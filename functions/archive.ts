@@ -6,6 +6,8 @@
  * A message whose processing keeps failing lands in `archive-requests-poison` after
  * `maxDequeueCount` (host.json).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { app, type InvocationContext } from '@azure/functions';
 import { z } from 'zod';
 import { archiveEmployee } from '../src/archive/archiveEmployee';

@@ -7,6 +7,8 @@
  * and to the storage endpoints the SAS URLs point at. Every call the page makes to the API is
  * authorized like any other client's (docs/console.md).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readPlatformAuth } from '../src/config';

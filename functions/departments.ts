@@ -2,6 +2,8 @@
  * Departments (denormalization, one-to-many, client-side join cache), API.md "Departments":
  * `PUT/GET /departments/{dept}`, `GET /departments`, `PUT /departments/{dept}/manager`.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import { departmentEditor, signedIn } from '../src/identity/access';
 import { isDirectoryAdmin } from '../src/identity/roles';
@@ -18,7 +20,7 @@ import {
   readParams,
   readQuery,
 } from './shared/http';
-import { departmentBody, departmentSummary, ETAG_HEADER, pageOf } from './shared/output';
+import { departmentBody, departmentListItem, ETAG_HEADER, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 
 const directory = (): Directory => services().directory();
@@ -28,14 +30,19 @@ const listQuery = z.strictObject({
   continuationToken: listParams.continuationToken,
 });
 
-/** `GET /departments` → a page of `{name, description}`. */
+/** `GET /departments` → a page of `{name, description, employeeCount}`. */
 export const listDepartments = protectedRoute('listDepartments', {
   route: 'departments',
   methods: ['GET'],
   access: signedIn,
   schemas: {
     query: listQuery,
-    responses: { 200: { description: 'A page of departments.', body: pageOf(departmentSummary) } },
+    responses: {
+      200: {
+        description: 'A page of departments, each with its current employee count.',
+        body: pageOf(departmentListItem),
+      },
+    },
   },
   handler: async (request) => {
     const query = readQuery(request, listQuery);
@@ -82,6 +89,8 @@ export const putDepartment = protectedRoute('putDepartment', {
   schemas: {
     params: departmentRoute,
     body: departmentBodySchema,
+    // A PUT states the department: `{}` creates it (or keeps it as it is), no body is refused.
+    bodyRequired: true,
     responses: {
       200: { description: 'Updated.', body: departmentBody, headers: ETAG_HEADER },
       201: { description: 'Created (admin only).', body: departmentBody, headers: ETAG_HEADER },

@@ -3,6 +3,8 @@
  * create, import, point reads by id and by email, id/email range queries, PATCH, DELETE, and the
  * last-name lookup within a department.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import {
   anyOf,
@@ -209,6 +211,8 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
   access: departmentReaderWhenNamed,
   schemas: {
     query: lastNameQuery,
+    // A named department that does not exist.
+    errors: [404],
     responses: {
       200: {
         description: 'A page of employees with that last name.',

@@ -3,6 +3,8 @@
  * `POST /departments/{dept}/employees/{id}/expenses` and
  * `GET /departments/{dept}/employees/{id}/expenses?top=10` (newest first, one `$top` query per page).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import {
   MAX_EXPENSE_AMOUNT,

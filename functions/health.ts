@@ -5,6 +5,8 @@
  * and this is where an operator sees why. Settings the app cannot use (malformed, or an unresolved
  * Key Vault reference) are listed under `settings`: the features that need them answer 503.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { app } from '@azure/functions';
 import { z } from 'zod';
 import { configProblems, readPlatformAuth } from '../src/config';

@@ -5,6 +5,8 @@
  * organisation-wide last-name index match the primary entities, and removes the photos of
  * employees that are gone.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { handleIndexUpdateMessage } from '../src/indexing/indexUpdates';

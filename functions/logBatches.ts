@@ -5,9 +5,10 @@
  * Throwing makes the host retry the triggering message and, after `maxDequeueCount` attempts,
  * move it to `log-batches-poison`.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
-import { recordLogFlush } from '../src/telemetry/metrics';
 import { delivery, inMessageTrace } from './shared/queuePayload';
 import { services } from './shared/services';
 
@@ -32,7 +33,9 @@ export async function flushLogBatches(
   // What this flush saw: the messages waiting besides its trigger, and the trigger's lag from
   // enqueued to stored (the host's insertionTime) — no extra storage request.
   const inserted = Date.parse(String(context.triggerMetadata?.insertionTime ?? ''));
-  recordLogFlush(result.drained, result.triggerFlushed && inserted ? [inserted] : []);
+  services()
+    .metrics()
+    .recordLogFlush(result.drained, result.triggerFlushed && inserted ? [inserted] : []);
   const failure = result.failed.find((f) => trigger.parts.includes(f.message));
   if (failure) throw failure.error;
 }

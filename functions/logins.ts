@@ -3,6 +3,8 @@
  * `POST /logins`, `GET /logins/{userId}?days=7`, and the timer `dropExpiredLoginTables` that drops
  * whole day tables past the retention and creates tomorrow's table.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { z } from 'zod';
 import { settingOrDefault } from '../src/config';

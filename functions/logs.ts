@@ -2,6 +2,8 @@
  * `POST /api/logs` (ingest a batch) and `GET /api/logs` (time-range query): API.md "Logs".
  * Log lines live in hour-named blobs, not in a table (docs/logs.md).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
 import type { AcceptedLogBatch } from '../src/logs/ingest';

@@ -4,6 +4,8 @@
  * Service's own `/.auth/me` needs the token store, which the infra keeps off (API.md
  * "Authorization").
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import { signedIn } from '../src/identity/access';
 import { describeCaller } from '../src/identity/principal';

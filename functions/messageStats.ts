@@ -4,6 +4,8 @@
  * `GET .../messages/hourly?day=YYYY-MM-DD` (one point read) and
  * `GET .../messages/daily?year=YYYY` (two point reads).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import { MAX_MESSAGE_COUNT } from '../src/stats/messageStats';
 import { formatUtcDay } from '../src/time/instants';

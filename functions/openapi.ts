@@ -3,6 +3,8 @@
  * registers, generated from the registrations and their zod schemas (functions/shared/openapi.ts).
  * Built on the first request, when every entry point has registered its routes.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import { json } from './shared/http';
 import { openApiDocument } from './shared/openapi';

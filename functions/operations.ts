@@ -4,6 +4,8 @@
  * bounded in requests), `GET /operations/poison/{queue}` (peek, decoded) and
  * `POST /operations/poison/{queue}/replay` (back to the queue; idempotent in effect).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import type { HttpRequest } from '@azure/functions';
 import { z } from 'zod';
 import { admin } from '../src/identity/access';

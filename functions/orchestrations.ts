@@ -7,11 +7,15 @@
  * hold the `durabletask_extension` system key, which lets its holder list, terminate, purge or
  * start any instance.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { type HttpResponseInit, type InvocationContext } from '@azure/functions';
 import * as df from 'durable-functions';
 import { z } from 'zod';
 import {
+  ARCHIVE_CHUNK_SIZE,
   archiveEmployeeChunkActivity,
+  EMPLOYEE_PAGE_SIZE,
   listEmployeePageActivity,
 } from '../src/orchestrations/archive/archiveActivities';
 import {
@@ -106,7 +110,13 @@ export const startArchiveDepartment = protectedRoute('startArchiveDepartment', {
   extraInputs: [df.input.durableClient()],
   handler: async (request, context) => {
     const { dept } = readParams(request, departmentRoute);
-    const input: ArchiveDepartmentInput = { department: dept };
+    // The sizes travel in the input: every replay and continuation uses those it started with.
+    const { pageSize, chunkSize } = services().config().archive;
+    const input: ArchiveDepartmentInput = {
+      department: dept,
+      ...(pageSize === EMPLOYEE_PAGE_SIZE ? {} : { pageSize }),
+      ...(chunkSize === ARCHIVE_CHUNK_SIZE ? {} : { chunkSize }),
+    };
     return start(context, Orchestrations.archiveDepartment, input);
   },
 });
@@ -147,13 +157,15 @@ export const getOrchestration = protectedRoute('getOrchestration', {
     params: orchestrationRoute,
     responses: {
       200: {
-        description: 'Its status; `output` once Completed, `failure` once Failed.',
+        description:
+          'Its status; `output` once Completed, `failure` once Failed, `progress` (what the orchestrator last reported of its progress) once it has reported some.',
         body: z.strictObject({
           id: z.string(),
           name: z.string(),
           runtimeStatus: z.string(),
           output: z.unknown().optional(),
           failure: z.string().optional(),
+          progress: z.unknown().optional(),
         }) satisfies z.ZodType<OrchestrationView>,
         headers: {
           'retry-after': {

@@ -3,6 +3,8 @@
  * changes whose post-commit nudge never reached `index-updates`. Schedule:
  * `INDEX_OUTBOX_SWEEP_SCHEDULE` (default every 5 minutes).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { sweepOutboxes } from '../src/indexing/outboxSweep';

@@ -5,6 +5,8 @@
  * SAS; `DELETE .../photo` removes it. The timer `sweepUnadoptedPhotos` deletes, daily, the uploaded
  * versions nobody adopted and the versions of employees that are gone.
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { z } from 'zod';
 import { settingOrDefault } from '../src/config';

@@ -3,6 +3,8 @@
  * `PUT /departments/{dept}/employees/{id}/reviews/{year}` and
  * `GET /departments/{dept}/employees/{id}/reviews` (one range query per page, ordered by year).
  */
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import { reviewBodySchema } from '../src/directory';
 import { services } from './shared/services';

@@ -3,7 +3,8 @@
  * service then checks the finer rule (read or write of a photo) and signs a token no wider than
  * what the caller may do through the API. Tokens are returned uncached.
  */
-import { recordSasIssued } from '../src/telemetry/metrics';
+// First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
+import './shared/startup';
 import { z } from 'zod';
 import {
   admin,
@@ -51,6 +52,10 @@ const blobGrant = z.strictObject({
   accounts: z
     .array(z.strictObject({ account: z.string(), url: z.string(), sas: z.string() }))
     .optional(),
+  headers: z
+    .strictObject({ 'x-ms-blob-type': z.literal('BlockBlob') })
+    .optional()
+    .describe('Write grants: send these headers with the upload (PUT <url>) besides content-type.'),
 }) satisfies z.ZodType<BlobSasGrant>;
 const granted = (body: z.ZodType): RouteSchemas['responses'] => ({
   200: { description: 'The grant (never cached).', body },
@@ -88,7 +93,7 @@ type SasRouteKey = 'expenses' | 'department' | 'photo' | 'logs' | 'rotatePolicy'
 export function sasRoutes(service: () => SasIssuer): Record<SasRouteKey, SasRoute> {
   const answer = async (kind: string, grant: Promise<unknown>) => {
     const body = await grant;
-    recordSasIssued(kind);
+    services().metrics().recordSasIssued(kind);
     return json(200, body, NO_STORE);
   };
   return {

@@ -27,8 +27,8 @@ param resourceGroupName string = ''
 @description('Function app name; defaults to func-api-<token>.')
 param functionAppName string = ''
 
-@allowed(['20', '22'])
-@description('Node.js major version of the Functions runtime (package.json engines allows 20 and 22; Node 20 left support on 2026-04-30).')
+@allowed(['22', '24'])
+@description('Node.js major version of the Functions runtime (package.json engines admits 22 and 24; npm start, npm test and CI run 22, CI also the e2e suite on 24).')
 param nodeVersion string = '22'
 
 @minValue(1)

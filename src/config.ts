@@ -114,6 +114,15 @@ export interface Config {
     /** NCRONTAB schedule of the outbox sweep (drains outboxes whose nudge was lost). */
     outboxSweepSchedule: string;
   };
+  archive: {
+    /**
+     * Employee ids one listing activity of the department archive reads (1–1,000; a query page
+     * holds at most 1,000 entities).
+     */
+    pageSize: number;
+    /** Employees one chunk activity of the department archive archives (1–100). */
+    chunkSize: number;
+  };
   logs: {
     /** A log blob is closed and the next `NNNNNN` started past this many bytes. */
     maxBlobBytes: number;
@@ -206,6 +215,10 @@ function buildConfig(env: Env, field: Field): Config {
       outboxSweepSchedule: field(() =>
         readNcrontab(env, 'INDEX_OUTBOX_SWEEP_SCHEDULE', '0 */5 * * * *'),
       ),
+    },
+    archive: {
+      pageSize: field(() => readInt(env, 'ARCHIVE_PAGE_SIZE', 1000, 1, 1000)),
+      chunkSize: field(() => readInt(env, 'ARCHIVE_CHUNK_SIZE', 100, 1, 100)),
     },
     logs: {
       maxBlobBytes: field(() =>

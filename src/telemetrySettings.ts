@@ -27,7 +27,16 @@ export interface TelemetrySettings {
    * metrics in the process too, and print a one-line summary on `SIGUSR2`, exporter or not.
    */
   summary: boolean;
+  /**
+   * `service.name` of the worker's telemetry over OTLP: the site's name (`WEBSITE_SITE_NAME`, the
+   * host's own), else {@link DEFAULT_SERVICE_NAME}; `OTEL_SERVICE_NAME` still wins (the SDK's own
+   * detector). The Azure Monitor distro detects it itself.
+   */
+  serviceName: string;
 }
+
+/** `service.name` outside Azure (no `WEBSITE_SITE_NAME`). */
+export const DEFAULT_SERVICE_NAME = 'table-patterns-directory';
 
 /** Where telemetry goes. */
 export type TelemetryTarget =
@@ -73,6 +82,7 @@ export function telemetrySettings(env: Env): TelemetrySettings {
   return {
     target: telemetryTarget(env),
     summary: value(env, 'DIRECTORY_METRICS_SUMMARY')?.toLowerCase() === 'true',
+    serviceName: value(env, 'WEBSITE_SITE_NAME') ?? DEFAULT_SERVICE_NAME,
   };
 }
 

@@ -58,6 +58,15 @@ export interface FaultProxyOptions {
   host?: string;
 }
 
+/**
+ * Idle upstream connections are closed after this long, well inside Azurite's keep-alive (5 s
+ * announced, 6 s on Node 22): a request written on a connection the emulator is closing is reset,
+ * and would reach the client as a 502 for a request storage never saw. Without a `timeout` an
+ * `http.Agent` keeps idle sockets forever and races the server's close (docs/testing.md, "Upstream
+ * connections"). A busy socket only gets a 'timeout' event nobody listens to.
+ */
+const UPSTREAM_IDLE_MS = 1_000;
+
 // Hop-by-hop headers describe one connection; each side of the proxy has its own.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'upgrade']);
 
@@ -91,7 +100,11 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const host = options.host ?? '127.0.0.1';
   const counter = new TrafficCounter();
   let plan: FaultPlan | undefined = options.faults ? createFaultPlan(options.faults) : undefined;
-  const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+  const upstreamAgent = new http.Agent({
+    keepAlive: true,
+    maxSockets: 128,
+    timeout: UPSTREAM_IDLE_MS,
+  });
   const heldTimers = new Set<NodeJS.Timeout>();
 
   function answer(

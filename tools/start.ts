@@ -13,9 +13,13 @@
  * Options: --port <n>, --functions <glob> (default package.json main), --listen <address>,
  * --allowed-host <name> (repeatable; a Host to answer to besides loopback names and the listen
  * address), --trust-principal-headers (believe hand-sent principals on a non-loopback address).
+ * Off loopback (and in Azure mode) the host's own endpoints (/admin/*, /runtime/webhooks/
+ * durabletask/*) want the host key printed at startup, from every caller.
  * --azure (the app as deployed: the local host with a Flex Consumption environment on an internal
  * port, behind an imitation of App Service authentication on the public port and a local token
- * issuer on --issuer-port, default 7072; docs/azure-mode.md).
+ * issuer on --issuer-port, default 7072; docs/azure-mode.md). --cpu-prof <dir> (CPU profiles of
+ * the app's process and of the Azurite it starts, written to <dir>/app.cpuprofile and
+ * <dir>/emulator.cpuprofile when stopped; the local host only).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,9 +34,11 @@ import {
 } from './azurite';
 import { allowConsoleOrigins, localOrigins } from './storageCors';
 import { DEFAULT_SHUTDOWN_GRACE_MS, HostStartupError, startLocalHost } from './host/host';
+import { newSecret } from './host/http/hostKey';
 import {
   findOnPath,
   findProjectRoot,
+  hostAccessFor,
   planStorage,
   principalTrustFor,
   refusedEmulatorMessage,
@@ -44,6 +50,12 @@ import { createLogger, describeError, parseLogLevel } from './host/log';
 import { defaultExtensions } from './host/extensions';
 import { applyFlexConsumptionEnvironment } from './easyauth/flexEnvironment';
 import { startAzureFront, type AzureFront } from './easyauth/launch';
+import {
+  cpuProfileNodeArgs,
+  PROFILE_FILES,
+  startSelfProfile,
+  type SelfProfile,
+} from './cpuProfile';
 
 /** A condition the user can fix; printed without a stack trace. */
 class LaunchError extends Error {}
@@ -62,9 +74,16 @@ async function main(): Promise<void> {
       'trust-principal-headers': { type: 'boolean' },
       azure: { type: 'boolean' },
       'issuer-port': { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
     strict: true,
   });
+  const profileDir = values['cpu-prof'] && path.resolve(values['cpu-prof']);
+  let selfProfile: SelfProfile | undefined;
+  if (profileDir) {
+    fs.mkdirSync(profileDir, { recursive: true });
+    selfProfile = await startSelfProfile();
+  }
   // This file runs from tools/ or dist/tools/.
   const root = findProjectRoot(__dirname);
   // npm start is a local run: markers of an Azure instance inherited from the shell are dropped.
@@ -112,6 +131,8 @@ async function main(): Promise<void> {
       const connectionString = azuriteConnectionString(STANDARD_EMULATOR_PORTS);
       const probe = await probeEmulator(connectionString);
       if (probe.kind !== 'ok') throw new LaunchError(refusedEmulatorMessage(probe));
+      if (profileDir)
+        process.stderr.write('--cpu-prof: the emulator already running is not profiled.\n');
       process.env.AzureWebJobsStorage = connectionString;
       storageLine = 'the emulator already listening on 10000-10002 (reused)';
       break;
@@ -123,6 +144,11 @@ async function main(): Promise<void> {
         ports: { ...STANDARD_EMULATOR_PORTS },
         location,
         detached: true,
+        ...(profileDir && {
+          nodeArgs: cpuProfileNodeArgs(profileDir, PROFILE_FILES.emulator),
+          // Closing, then writing a long run's profile, takes more than the usual few seconds.
+          stopGraceMs: 120_000,
+        }),
       });
       process.env.AzureWebJobsStorage = azurite.connectionString;
       storageLine = `Azurite, started here (data in ${path.relative(process.cwd(), location) || location})`;
@@ -163,7 +189,7 @@ async function main(): Promise<void> {
 
   // 2. Functions: Core Tools when installed.
   const func = findOnPath('func', process.env.PATH);
-  if (func && !values.azure) {
+  if (func && !values.azure && !profileDir) {
     say(`Storage: ${storageLine}`);
     for (const line of emulatorLines) say(line);
     say(`Azure Functions Core Tools found (${func}): running "func start --port ${port}".`);
@@ -182,7 +208,13 @@ async function main(): Promise<void> {
     process.exit(code);
   }
 
-  // 3. Otherwise the project's local host, in this process.
+  // 3. Otherwise the project's local host, in this process. Its own endpoints want a key off
+  // loopback; in Azure mode the host is internal and serves only what the front forwards.
+  const frontSecret = values.azure ? newSecret() : undefined;
+  const { access, line: keyLine } = hostAccessFor({
+    listenAddress: values.azure ? undefined : values.listen,
+    ...(frontSecret ? { frontSecret } : {}),
+  });
   const logger = createLogger({ level: parseLogLevel(process.env.HOST_LOG_LEVEL) });
   let host;
   try {
@@ -193,6 +225,7 @@ async function main(): Promise<void> {
       port: values.azure ? 0 : port,
       listenAddress: values.azure ? '127.0.0.1' : values.listen,
       allowedHosts: values['allowed-host'],
+      access,
       logger,
       extensions: defaultExtensions,
     });
@@ -211,6 +244,7 @@ async function main(): Promise<void> {
         projectRoot: root,
         port,
         upstream: host.origin,
+        upstreamSecret: frontSecret!,
         ...(values.listen ? { listenAddress: values.listen } : {}),
         ...(values['issuer-port'] ? { issuerPort: Number(values['issuer-port']) } : {}),
       });
@@ -222,21 +256,24 @@ async function main(): Promise<void> {
   }
   const shown = azureFront?.publicOrigin ?? host.origin.replace('//127.0.0.1:', '//localhost:');
   const api = `${shown}${host.baseUrl.slice(host.origin.length)}`;
+  // The banner ends with what a person opens next: the URLs.
   say();
+  say(`Storage: ${storageLine}`);
+  for (const line of emulatorLines) say(line);
   say(
     values.azure
       ? 'Local Functions host, Azure mode'
       : 'Local Functions host (Azure Functions Core Tools not found on PATH)',
   );
-  say(`  API:     ${api}`);
-  say(`  Health:  ${api}/health`);
-  say(`  Console: ${api}/console/`);
-  say(`  OpenAPI: ${api}/openapi.json`);
-  say(`  Admin:   ${host.origin.replace('//127.0.0.1:', '//localhost:')}/admin/host/status`);
+  say(`  Admin:   ${shown}/admin/host/status`);
+  if (keyLine) say(`  ${keyLine}`);
   for (const line of azureFront?.lines ?? []) say(line);
-  say(`Storage: ${storageLine}`);
-  for (const line of emulatorLines) say(line);
-  say('Press Ctrl+C to stop.');
+  say();
+  say('Ready (Ctrl+C stops):');
+  say(`  API:     ${api}`);
+  say(`  Console: ${api}/console/`);
+  say(`  Health:  ${api}/health`);
+  say(`  OpenAPI: ${api}/openapi.json`);
   if (azurite) {
     azurite.process.once('exit', (code, signal) => {
       if (!stopping)
@@ -258,6 +295,11 @@ async function main(): Promise<void> {
       .stop(Number(process.env.HOST_SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_GRACE_MS))
       .then(() => azureFront?.easyAuth.close())
       .then(stopAzurite)
+      .then(async () => {
+        if (!selfProfile || !profileDir) return;
+        await selfProfile.stop(path.join(profileDir, PROFILE_FILES.app));
+        say(`CPU profiles written to ${profileDir}.`);
+      })
       .then(
         () => process.exit(0),
         (error) => {

@@ -140,7 +140,7 @@ const archiveThroughput: BenchCase = {
     });
     let pattern: Measurement;
     let backlog: Measurement;
-    let patternKinds = '';
+    let patternKinds: string;
     try {
       // Warm-up: archive the warm-up department, so the host has created its clients and tables,
       // compiled its code (the raw side's SDK code is compiled by the seeding) and its listener

@@ -184,6 +184,7 @@ const importScale: BenchCase = {
     const invocations: number[] = [];
     let failures = 0;
     let running = true;
+    env.defer(() => (running = false));
     const poll = async (drains: SharedDrains): Promise<void> => {
       while (running) {
         const { receivedMessageItems } = await queue.receiveMessages({

@@ -24,7 +24,15 @@ import { getEmployeeByEmailEventually } from '../../src/indexing/indexQueries';
 import { handleIndexUpdateMessage } from '../../src/indexing/indexUpdates';
 import { newDrainCache } from '../../src/indexing/drainCache';
 import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
-import { outboxNudgeSender, queueChangeSink } from '../../src/indexing/queueChangeSink';
+import {
+  DEFAULT_DRAIN_LINGER_MS,
+  outboxNudgeSender,
+  queueChangeSink,
+  coverDelayFor,
+} from '../../src/indexing/queueChangeSink';
+import { sweepOutboxes } from '../../src/indexing/outboxSweep';
+import { createStorageClients } from '../../src/storage/clients';
+import type { QueueClient } from '@azure/storage-queue';
 import { SharedDrains } from '../../src/indexing/sharedDrains';
 import { drainAfterWrite, writerDrains } from '../../src/indexing/writerDrain';
 import { ensureQueue } from '../../src/storage/createOnce';
@@ -33,7 +41,7 @@ import { decodeQueueMessage } from '../../src/storage/queue';
 import { percentile, requestsPerOperationByKind } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 import { benchEmployee } from '../employees';
-import { perOperation, requestKindCounter } from '../requestKinds';
+import { perOperation, requestKindCounter, type RequestKinds } from '../requestKinds';
 
 /**
  * Writes are spread over this many departments (10/s each): every create of a department updates
@@ -190,6 +198,11 @@ function startWorkers(
     }
   };
   const pollers = Array.from({ length: POLLERS }, poller);
+  const stop = async (): Promise<void> => {
+    running = false;
+    await Promise.all(pollers);
+  };
+  env.defer(stop);
   return {
     record,
     indexedAt: (department, committedAt) => {
@@ -197,11 +210,48 @@ function startWorkers(
       return after.length === 0 ? undefined : Math.min(...after.map((h) => h.doneAt));
     },
     failures: () => failures,
-    stop: async () => {
-      running = false;
-      await Promise.all(pollers);
-    },
+    stop,
   };
+}
+
+/**
+ * Waits until the queue holds no message, visible or not (the writers' delayed covers surface
+ * after {@link coverDelayFor}, and the workers handle them).
+ */
+async function queueEmpty(queue: QueueClient): Promise<void> {
+  const deadline = now() + (coverDelayFor(DEFAULT_DRAIN_LINGER_MS) + 60) * 1000;
+  while (((await queue.getProperties()).approximateMessagesCount ?? 0) > 0) {
+    if (now() > deadline) throw new Error('The index-updates queue did not empty.');
+    await sleep(250);
+  }
+}
+
+/**
+ * Storage requests of the outbox sweep over idle departments, counted as the case counts the
+ * writes' (the table clients' request kinds): the first sweep of fresh tables, which also runs the
+ * hourly discovery (a scan across partitions, and the checkpoint's write), then the next one.
+ */
+async function idleSweepCost(
+  drains: SharedDrains,
+  kinds: { employees: RequestKinds; index: RequestKinds },
+  departments: number,
+): Promise<{ first: number; then: number }> {
+  const counted = (): number =>
+    [...kinds.employees.counts.values(), ...kinds.index.counts.values()].reduce(
+      (sum, n) => sum + n,
+      0,
+    );
+  const sweepOnce = async (at: number): Promise<number> => {
+    kinds.employees.reset();
+    kinds.index.reset();
+    const report = await sweepOutboxes(drains, { now: () => at });
+    if (report.rows > 0 || report.failed.length > 0 || report.departments !== departments) {
+      throw new Error(`The sweep found work after the run: ${JSON.stringify(report)}`);
+    }
+    return counted();
+  };
+  const first = await sweepOnce(Date.now());
+  return { first, then: await sweepOnce(Date.now() + 5 * 60_000) };
 }
 
 /** One load of {@link lagAt}. */
@@ -217,6 +267,8 @@ interface Load {
   drains: 'writer' | 'queue';
   /** Rows of one import call into another department, started with the writes. */
   importRows?: number;
+  /** Measure the outbox sweep over the run's departments afterwards, all of them idle. */
+  sweep?: boolean;
   goal?: string;
 }
 
@@ -245,15 +297,20 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
   index.pipeline.addPolicy(kinds.index.policy);
   await ensureQueue(queue);
   await index.createTable();
+  // Polled for emptiness past the proxy, so that waiting costs the pattern nothing.
+  const directConfig = loadConfig({ AzureWebJobsStorage: env.directConnectionString });
+  const directQueue = createStorageClients(directConfig.storage, directConfig.retry).queue(
+    names.queue,
+  );
   // The worker process's drains, as functions/shared/services.ts builds them once.
   const drains = new SharedDrains(stores);
   const workers = startWorkers(env, drains, names.queue);
   // Each writer round reads the outbox after it starts: it indexes every row committed before.
   // (A request made while one runs resolves only when the rounds it joined end, so rounds are
   // timed one by one.)
-  const ownDrains = writerDrains(drains, async (drainStores, department, onGone) => {
+  const ownDrains = writerDrains(drains, async (drainStores, department, onGone, options) => {
     const invokedAt = now();
-    const result = await drainAfterWrite(drainStores, department, onGone);
+    const result = await drainAfterWrite(drainStores, department, onGone, options);
     // Handed over to the queue: the worker's drain is the one that indexes.
     if (result.outcome === 'drained') workers.record(department, invokedAt, now());
     return result;
@@ -335,8 +392,10 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
           await sleep(20);
         }
         for (const [key, at] of run.committedAt) lags.push(Math.max(0, indexedAt(key, at)! - at));
-        // The writers' nudges and drains are done before the traffic is counted.
+        // The writers' nudges and drains are done, and every message they stored (the delayed
+        // covers included) has been received and handled, before the traffic is counted.
         await sink.settled();
+        await queueEmpty(directQueue);
       },
     );
   } finally {
@@ -348,6 +407,8 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
     [...kinds.employees.counts, ...kinds.index.counts, ...queueKinds],
     writes,
   );
+  // After the writes' figures are taken: the sweep resets the request-kind counters.
+  const sweep = load.sweep ? await idleSweepCost(drains, kinds, departments) : undefined;
   pattern.p50Ms = round2(percentile(lags, 50));
   pattern.p95Ms = round2(percentile(lags, 95));
 
@@ -360,6 +421,9 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
       throw new Error(`Index entry of ${benchEmployee(n).email} names the wrong employee.`);
   }
 
+  const sweepNote = sweep
+    ? ` The outbox sweep over these ${departments} departments, idle after the run: ${sweep.first} storage requests with its hourly discovery (the first sweep of these tables), then ${sweep.then} (${((sweep.then - 1) / departments).toFixed(2)} per idle department beside the listing's one query).`
+    : '';
   const importNote = load.importRows
     ? `the ${load.importRows}-row import took ${(importMs / 1000).toFixed(1)} s (its requests are in the totals, divided by the creates); `
     : '';
@@ -377,7 +441,7 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
       `${(pattern.requests / writes).toFixed(2)} (writer, drains, queue traffic), ` +
       `baseline ${(baseline.requests / writes).toFixed(2)}; pattern requests per write by kind: ${byKind} ` +
       `(proxy: ${requestsPerOperationByKind(traffic, writes)}). Workers in-process (2 pollers × 16 messages), ` +
-      `not through the host; failed worker calls (retried): ${workers.failures()}.`,
+      `not through the host; failed worker calls (retried): ${workers.failures()}.${sweepNote}`,
   };
 }
 
@@ -392,6 +456,7 @@ const indexLag: BenchCase = {
         writes: env.size(500),
         departments: SPREAD_DEPARTMENTS,
         drains: 'writer',
+        sweep: true,
         goal: 'index maintenance ≤ 6 storage requests per create in total',
       }),
       await lagAt(env, {

@@ -335,7 +335,7 @@ const requestCost: BenchCase = {
     const api = new Api(host.baseUrl, () => host.output());
     const rows: OperationCost[] = [];
     const comparisons: Comparison[] = [];
-    let idleReceivesPerMs = 0;
+    let idleReceivesPerMs: number;
     try {
       await api.call(
         'PUT',

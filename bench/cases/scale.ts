@@ -17,11 +17,10 @@
  * Every step is bounded (`BENCH_SCALE_STEP_TIMEOUT_MS`, default 240 s) and the whole case by a
  * budget (`BENCH_SCALE_BUDGET_MS`, default 14 min): a step out of time is reported as timed out
  * with how far it got, later steps of the run as skipped. Requests exclude the host's idle trigger
- * polling (measured for 5 s before each size). The chart goes to `docs/img/` (or
- * `BENCH_SCALE_CHART_DIR`).
+ * polling (measured for 5 s before each size). Every step's figures go into the run's report
+ * (`bench/results-scale.json`, the case's `data`), from which `npm run bench:report` draws the
+ * charts (bench/scale/chart.ts) and the tables of docs/benchmarks.md.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { loadConfig } from '../../src/config';
@@ -35,7 +34,6 @@ import {
 } from '../../src/storage/keys';
 import { startBuiltHost, type BuiltHost } from '../builtHost';
 import { ScaleApi, sleep, type OrchestrationStatus } from '../scale/api';
-import { scaleCharts, renderLineChart } from '../scale/chart';
 import {
   createBudget,
   formatScaleTable,
@@ -47,6 +45,8 @@ import {
   stepResult,
   type Budget,
   type IdleRates,
+  type ScaleData,
+  type ScaleSettings,
   type StepProgress,
   type StepResult,
 } from '../scale/metrics';
@@ -62,7 +62,6 @@ import {
 } from '../scale/workload';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 const DEPT = 'Scale';
 const LOG_SOURCE = 'scale';
 const FUNCTIONS =
@@ -71,16 +70,8 @@ const IDLE_MS = 5_000;
 /** Raw upserts: 50 employees (employee + email copy) per entity group transaction. */
 const RAW_EMPLOYEES_PER_BATCH = 50;
 
-interface Settings {
-  sizes: number[];
-  logSizes: number[];
-  stepTimeoutMs: number;
-  budgetMs: number;
-  chartDir: string;
-}
-
 /** Reads the case's settings from the environment (documented in docs/benchmarks.md). */
-function readSettings(env: BenchEnv): Settings {
+function readSettings(env: BenchEnv): ScaleSettings {
   const e = process.env;
   return {
     sizes: parseSizeList(
@@ -96,7 +87,6 @@ function readSettings(env: BenchEnv): Settings {
     ),
     stepTimeoutMs: parseMs(e.BENCH_SCALE_STEP_TIMEOUT_MS, 'BENCH_SCALE_STEP_TIMEOUT_MS', 240_000),
     budgetMs: parseMs(e.BENCH_SCALE_BUDGET_MS, 'BENCH_SCALE_BUDGET_MS', 14 * 60_000),
-    chartDir: path.resolve(e.BENCH_SCALE_CHART_DIR ?? path.join(PROJECT_ROOT, 'docs', 'img')),
   };
 }
 
@@ -227,6 +217,26 @@ function orchestrationNote(status: OrchestrationStatus): string {
   return `${status.runtimeStatus}: ${totals.map(([key, value]) => `${key} ${String(value)}`).join(', ')}`;
 }
 
+/**
+ * What is wrong with the audit of a clean department of `size` employees: drift found, or fewer
+ * entries checked than its five per-employee indexes hold (undefined: nothing).
+ */
+function auditDrift(output: unknown, size: number): string | undefined {
+  const totals = output as { checked?: number; missing?: number; stale?: number } | null;
+  if (totals?.missing !== 0 || totals.stale !== 0) return 'the audit found drift in a clean index';
+  if ((totals.checked ?? 0) < 5 * size) return `the audit checked fewer than ${5 * size} entries`;
+  return undefined;
+}
+
+/** What is wrong with the archive of a department of `size` (undefined: nothing). */
+function archiveShortfall(output: unknown, size: number): string | undefined {
+  const result = output as { archived?: number; notFound?: number } | null;
+  if (result?.archived !== size || result.notFound !== 0) {
+    return `the archive reports ${result?.archived} archived and ${result?.notFound} not found of ${size}`;
+  }
+  return undefined;
+}
+
 /** Employee entities in `table` (0 before it exists). */
 async function countEmployees(table: TableClient): Promise<number> {
   const range = employeeRowKeyRange();
@@ -331,7 +341,12 @@ async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun
       const orchestrationStep = (
         name: string,
         startPath: string,
-        options: { body?: unknown; progressOf?: () => Promise<number> } = {},
+        options: {
+          body?: unknown;
+          progressOf?: () => Promise<number>;
+          /** What is wrong with a completed orchestration's output (undefined: nothing). */
+          check?: (output: unknown) => string | undefined;
+        } = {},
       ) =>
         run.step(
           name,
@@ -348,6 +363,8 @@ async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun
             try {
               const status = await api.runOrchestration(startPath, { body: options.body, signal });
               if (status.runtimeStatus !== 'Completed') throw new Error(orchestrationNote(status));
+              const wrong = options.check?.(status.output);
+              if (wrong !== undefined) throw new Error(`${wrong}; ${orchestrationNote(status)}`);
               return { note: orchestrationNote(status) };
             } finally {
               clearInterval(ticker);
@@ -385,9 +402,17 @@ async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun
         { stopsRun: false },
       );
 
-      await orchestrationStep('audit', 'maintenance/indexes/audit', { body: { repair: false } });
+      // The integration tests audit small departments in small pages; here the audit pages through
+      // real sizes in its default pages, and must find the freshly imported department clean.
+      await orchestrationStep('audit', 'maintenance/indexes/audit', {
+        body: { repair: false },
+        check: (output) => auditDrift(output, size),
+      });
+      // The e2e tests archive a few dozen in small pages and chunks; here thousands in the
+      // default ones (pages of 1,000, chunks of 100, continuing as new), each exactly once.
       await orchestrationStep('archive', `departments/${DEPT}/archive`, {
         progressOf: () => countEmployees(direct.table(settings.ARCHIVE_TABLE!)),
+        check: (output) => archiveShortfall(output, size),
       });
     });
   } finally {
@@ -575,19 +600,9 @@ const scale: BenchCase = {
     process.stdout.write(
       `\nScale (per unit; requests exclude idle trigger polls):\n${formatScaleTable(results)}\n\n`,
     );
-    fs.mkdirSync(settings.chartDir, { recursive: true });
-    const charts = scaleCharts(results);
-    for (const [file, chart] of Object.entries(charts)) {
-      fs.writeFileSync(path.join(settings.chartDir, file), renderLineChart(chart));
-    }
-    fs.writeFileSync(
-      path.join(settings.chartDir, 'benchmarks-scale.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), results }, null, 2)}\n`,
-    );
-    process.stdout.write(
-      `Charts written to ${path.relative(process.cwd(), settings.chartDir) || '.'}\n`,
-    );
-    return comparisons(results);
+    process.stdout.write('`npm run bench:report` draws the charts from this run.\n');
+    const data: ScaleData = { settings, steps: results };
+    return { comparisons: comparisons(results), data: { ...data } };
   },
 };
 

@@ -1,8 +1,11 @@
 /**
  * A small SVG line chart for the scale case: cost per row (y, log scale) against size (x, log
- * scale), one line per step. Hand-written SVG (no dependency): scales, ticks and the document are
- * pure functions, unit-tested.
+ * scale), one line per step, one chart per unit (employee, log line) and figure (requests, ms),
+ * dated with the run it comes from. Hand-written SVG (no dependency): scales, ticks and the
+ * document are pure functions of their input (the same run always gives the same bytes),
+ * unit-tested.
  */
+import { utcMinute } from '../report/markdown';
 import type { StepResult } from './metrics';
 
 /** A mapping from data values to pixels. */
@@ -90,6 +93,8 @@ export interface ChartSeries {
 
 export interface LineChart {
   title: string;
+  /** A second line under the title: which run the figures come from. */
+  subtitle?: string;
   xLabel: string;
   yLabel: string;
   series: ChartSeries[];
@@ -132,7 +137,7 @@ const round1 = (value: number): string => (Math.round(value * 10) / 10).toString
 export function renderLineChart(chart: LineChart): string {
   const width = chart.width ?? 760;
   const height = chart.height ?? 420;
-  const margin = { top: 40, right: 230, bottom: 50, left: 70 };
+  const margin = { top: chart.subtitle ? 56 : 40, right: 230, bottom: 50, left: 70 };
   const plotted = chart.series.map((s) => ({
     ...s,
     points: s.points
@@ -142,11 +147,16 @@ export function renderLineChart(chart: LineChart): string {
   const all = plotted.flatMap((s) => s.points);
   const x = logScale(logDomain(all.map((p) => p.x)), [margin.left, width - margin.right]);
   const y = logScale(logDomain(all.map((p) => p.y)), [height - margin.bottom, margin.top]);
+  const titleX = width / 2 - margin.right / 2 + margin.left / 2;
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${width / 2 - margin.right / 2 + margin.left / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(chart.title)}</text>`,
+    `<text x="${titleX}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(chart.title)}</text>`,
   ];
+  if (chart.subtitle)
+    out.push(
+      `<text x="${titleX}" y="40" text-anchor="middle" fill="#555">${escapeXml(chart.subtitle)}</text>`,
+    );
   const [top, bottom] = [margin.top, height - margin.bottom];
   const [left, right] = [margin.left, width - margin.right];
   for (const tick of logTicks(...x.domain)) {
@@ -201,37 +211,72 @@ export function renderLineChart(chart: LineChart): string {
   return `${out.join('\n')}\n`;
 }
 
+/** Which run a chart's figures come from, as the chart says it. */
+export interface ChartRun {
+  /** When the run started (ISO 8601). */
+  date: string;
+  /** The commit it measured, when known. */
+  commit?: string;
+}
+
+/** The units the scale case measures, with the file-name part and the x axis of each. */
+const UNITS: { unit: StepResult['unit']; slug: string; per: string; xLabel: string }[] = [
+  {
+    unit: 'employee',
+    slug: 'employee',
+    per: 'employee',
+    xLabel: 'employees in the department (log scale)',
+  },
+  {
+    unit: 'log line',
+    slug: 'logline',
+    per: 'log line',
+    xLabel: 'log lines in the hour (log scale)',
+  },
+];
+
 /**
- * The scale case's two charts, by file name: requests per row and ms per row against size, one
- * series per step (raw-SDK steps dashed). A timed-out step is a lower bound (its cost so far over
- * the rows it covered); failed and skipped steps are left out.
+ * The scale case's charts, by file name: for each unit it measured (per employee against the
+ * department's size; per log line against the hour's size) one chart of storage requests and one
+ * of wall time per row, one series per step (raw-SDK steps dashed), each dated with `run`. A
+ * timed-out step is a lower bound (its cost so far over the rows it covered); failed and skipped
+ * steps are left out. Every line comes from the same run.
  */
-export function scaleCharts(results: readonly StepResult[]): Record<string, LineChart> {
-  const steps = [...new Set(results.map((r) => r.step))];
-  const seriesOf = (value: (r: StepResult) => number | null): ChartSeries[] =>
-    steps.map((step) => {
-      const ofStep = results.filter((r) => r.step === step);
-      return {
-        name: step,
-        dashed: ofStep.some((r) => r.raw),
-        points: ofStep
-          .filter((r) => r.status === 'ok' || r.status === 'timedOut')
-          .map((r) => ({ x: r.size, y: value(r) ?? 0, lowerBound: r.status === 'timedOut' })),
-      };
-    });
-  const xLabel = 'size: employees in the department (log lines in the hour for log steps)';
-  return {
-    'benchmarks-scale-requests.svg': {
-      title: 'Storage requests per employee (per log line)',
+export function scaleCharts(
+  results: readonly StepResult[],
+  run: ChartRun,
+): Record<string, LineChart> {
+  const subtitle = `npm run bench -- scale, ${utcMinute(run.date)}${run.commit ? `, commit ${run.commit.slice(0, 7)}` : ''}`;
+  const charts: Record<string, LineChart> = {};
+  for (const { unit, slug, per, xLabel } of UNITS) {
+    const ofUnit = results.filter((r) => r.unit === unit);
+    if (ofUnit.length === 0) continue;
+    const steps = [...new Set(ofUnit.map((r) => r.step))];
+    const seriesOf = (value: (r: StepResult) => number | null): ChartSeries[] =>
+      steps.map((step) => {
+        const ofStep = ofUnit.filter((r) => r.step === step);
+        return {
+          name: step,
+          dashed: ofStep.some((r) => r.raw),
+          points: ofStep
+            .filter((r) => r.status === 'ok' || r.status === 'timedOut')
+            .map((r) => ({ x: r.size, y: value(r) ?? 0, lowerBound: r.status === 'timedOut' })),
+        };
+      });
+    charts[`benchmarks-scale-${slug}-requests.svg`] = {
+      title: `Storage requests per ${per}`,
+      subtitle,
       xLabel,
-      yLabel: 'requests per row (log scale)',
+      yLabel: `requests per ${per} (log scale)`,
       series: seriesOf((r) => r.requestsPerUnit),
-    },
-    'benchmarks-scale-ms.svg': {
-      title: 'Wall time per employee (per log line), Azurite',
+    };
+    charts[`benchmarks-scale-${slug}-ms.svg`] = {
+      title: `Wall time per ${per} on Azurite`,
+      subtitle,
       xLabel,
-      yLabel: 'ms per row (log scale)',
+      yLabel: `ms per ${per} (log scale)`,
       series: seriesOf((r) => r.msPerUnit),
-    },
-  };
+    };
+  }
+  return charts;
 }

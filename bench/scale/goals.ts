@@ -21,8 +21,20 @@ export interface RealSizeOptions {
   orchestrationWaitMs: number;
   /** How long accepted log entries may take to become readable. */
   logWaitMs: number;
-  /** The app's storage, for the emulator probe; `undefined` skips the probe. */
-  probe?: { connectionString: string; employeesTable: string };
+  /**
+   * Start the app here (as `npm start` does, on the --base-url port) with CPU profiles of it and of
+   * its emulator written to this folder; `undefined` runs against an app already started.
+   */
+  cpuProfileDir?: string;
+  /**
+   * The app's storage, for the emulator probe and the drain watch (outbox rows of the department,
+   * the index queue); `undefined` skips both.
+   */
+  probe?: { connectionString: string; employeesTable: string; indexQueue: string };
+  /** How long to watch for the index drains to converge after the last import call. */
+  drainWaitMs: number;
+  /** Where the run's results go (JSON, for `npm run bench:report`). */
+  resultsFile: string;
 }
 
 export const REAL_SIZE_USAGE = `usage: npm run bench:real-size -- [options]
@@ -35,9 +47,18 @@ export const REAL_SIZE_USAGE = `usage: npm run bench:real-size -- [options]
   --archive-goal-s S     goal: the department archive completes within S s (default 360)
   --orchestration-wait-s S  give up on an orchestration after S s (default 1800)
   --log-wait-s S         accepted log entries readable within S s (default 120)
-  --storage CONN         the app's storage, to time the emulator's own inserts at the same size
-                         (default UseDevelopmentStorage=true, as npm start serves; "none" skips it)
-  --employees-table NAME the app's employees table (default Employees)`;
+  --storage CONN         the app's storage, to time the emulator's own inserts at the same size and
+                         watch the index drains converge (default UseDevelopmentStorage=true, as
+                         npm start serves; "none" skips both)
+  --employees-table NAME the app's employees table (default Employees)
+  --index-queue NAME     the app's index queue (default index-updates)
+  --drain-wait-s S       watch for the drains to converge up to S s after the last call (default 1800)
+  --results FILE         where the run's figures and verdicts go as JSON, for npm run bench:report
+                         (default bench/results-real-size-<employees>.json)
+  --cpu-prof DIR         start the app here (npm start's launcher, from the build, on the --base-url
+                         port, its own Azurite on 10000-10002 with data in ./.azurite) and write CPU
+                         profiles of the app and of the emulator to DIR/app.cpuprofile and
+                         DIR/emulator.cpuprofile; nothing may be running on those ports`;
 
 function positive(raw: string | undefined, name: string, fallback: number, integer = true): number {
   if (raw === undefined) return fallback;
@@ -70,6 +91,10 @@ export function parseRealSizeArgs(argv: readonly string[]): RealSizeOptions {
       'log-wait-s': { type: 'string' },
       storage: { type: 'string' },
       'employees-table': { type: 'string' },
+      'index-queue': { type: 'string' },
+      'drain-wait-s': { type: 'string' },
+      results: { type: 'string' },
+      'cpu-prof': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -91,12 +116,16 @@ export function parseRealSizeArgs(argv: readonly string[]): RealSizeOptions {
     archiveGoalMs: seconds('archive-goal-s', 360),
     orchestrationWaitMs: seconds('orchestration-wait-s', 1800),
     logWaitMs: seconds('log-wait-s', 120),
+    drainWaitMs: seconds('drain-wait-s', 1800),
+    resultsFile: values.results ?? `bench/results-real-size-${employees}.json`,
+    ...(values['cpu-prof'] !== undefined && { cpuProfileDir: values['cpu-prof'] }),
     probe:
       values.storage === 'none'
         ? undefined
         : {
             connectionString: values.storage ?? 'UseDevelopmentStorage=true',
             employeesTable: values['employees-table'] ?? 'Employees',
+            indexQueue: values['index-queue'] ?? 'index-updates',
           },
   };
 }
@@ -105,11 +134,18 @@ export function parseRealSizeArgs(argv: readonly string[]): RealSizeOptions {
 export interface RealSizeFigures {
   /** ms of each import call, in order. */
   importCallMs: number[];
+  /** Rows of each import call, in order (1,000 but for a last, shorter one). */
+  importCallRows?: number[];
   /** ms of the emulator probe (raw inserts into the partition) before the first call and after the last. */
   probeMs?: { first: number; last: number };
   /** Rows the import calls created, and how many were asked for. */
   imported: number;
   employees: number;
+  /**
+   * The index drains after the last import call: ms until no outbox row was left in the department
+   * and the index queue was empty (`convergedAfterMs`), or how long it was watched in vain.
+   */
+  drain?: { convergedAfterMs?: number; watchedMs: number };
   /** ms after the last import call when the search first found every shared-name employee. */
   searchAllFoundAfterMs?: number;
   /** Shared-name employees the last search found, and how many there are. */

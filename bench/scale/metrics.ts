@@ -32,6 +32,22 @@ export interface StepResult {
   note?: string;
 }
 
+/** The scale case's settings, as it ran. */
+export interface ScaleSettings {
+  /** Employees in the one department, one fresh host per size. */
+  sizes: number[];
+  /** Entries in the log hour, one fresh host per size. */
+  logSizes: number[];
+  stepTimeoutMs: number;
+  budgetMs: number;
+}
+
+/** What the scale case keeps in its run's report (its `data`): every step at every size. */
+export interface ScaleData {
+  settings: ScaleSettings;
+  steps: StepResult[];
+}
+
 /** `total / units`, rounded to 4 significant digits; `null` for no units. */
 export function perUnit(total: number, units: number): number | null {
   if (!(units > 0)) return null;

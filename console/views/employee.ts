@@ -1,86 +1,90 @@
-/** The employee card (photo through its read SAS) and, for the employee or an admin, its data views. */
-import { api, ConsoleError, type SasGrant } from '../api';
-import { app, clearError, h, loading, seg } from '../dom';
-import { state, type Employee } from '../session';
+/**
+ * One employee: the card (one point read; the photo through its read SAS), then what this caller
+ * may see and do about them — edit, photo upload, manager, move, archive, reviews, expenses and
+ * message statistics. Each part is its own module; this one lays them out.
+ */
+import { apiVersioned } from '../api';
+import { app, h, loading, seg } from '../dom';
+import { canEdit, canRead, isSelf, may, state, type Employee } from '../session';
+import { employeeActions } from './employeeActions';
 import { renderExpenses } from './expenses';
 import { renderHourly, renderYear } from './messages';
+import { photoFrame } from './photo';
+import { renderReviews } from './reviews';
+import { heading } from './shell';
 
-/** Renders one employee's card, then their expenses and message views when the caller may see them. */
-export async function renderEmployee(
-  section: HTMLElement,
-  department: string,
-  employeeId: string,
-): Promise<void> {
-  clearError();
-  const body = h('div');
-  section.replaceChildren(h('h2', {}, 'Employee'), body);
-  const path = `/departments/${seg(department)}/employees/${seg(employeeId)}`;
-  const employee = await loading(body, 'the employee', () =>
-    api<Employee>(state.session, 'GET', path),
-  );
-  if (!employee) return;
-  const photo = h('div', { class: 'nophoto' }, 'No photo');
-  body.replaceChildren(
+function card(employee: Employee, photo: HTMLElement): HTMLElement {
+  return h(
+    'div',
+    { class: 'card', id: 'employee-card' },
+    photo,
     h(
-      'div',
-      { class: 'card' },
-      photo,
-      h(
-        'div',
-        {},
-        h('p', {}, h('strong', {}, `${employee.firstName} ${employee.lastName}`)),
-        h('p', {}, `${employee.email}`),
-        h(
-          'p',
-          { class: 'muted' },
-          `${employee.department} · ${employee.employeeId}${typeof employee.age === 'number' ? ` · age ${employee.age}` : ''}`,
-        ),
-      ),
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Email'),
+      h('dd', { class: 'email' }, h('a', { href: `mailto:${employee.email}` }, employee.email)),
+      h('dt', {}, 'Department'),
+      h('dd', {}, employee.department),
+      h('dt', {}, 'Employee id'),
+      h('dd', {}, employee.employeeId),
+      typeof employee.age === 'number' ? h('dt', {}, 'Age') : null,
+      typeof employee.age === 'number' ? h('dd', {}, String(employee.age)) : null,
     ),
   );
-  if (employee.photoUrl) void showPhoto(photo, department, employeeId);
-  const mine =
-    state.identity?.admin ||
-    (state.identity?.employee?.department === department &&
-      state.identity.employee.employeeId === employeeId);
-  if (!mine) return;
-  const expenses = h('section', { id: 'expenses' }, h('h2', {}, 'Newest expenses'));
-  const chart = h('section', { id: 'chart' }, h('h2', {}, 'Messages in the last 24 hours'));
-  const heat = h(
-    'section',
-    { id: 'heat', class: 'wide' },
-    h('h2', {}, `Messages in ${new Date().getUTCFullYear()}`),
-  );
-  section.after(expenses, chart, heat);
-  for (const old of app.querySelectorAll('section[data-for]')) old.remove();
-  for (const s of [expenses, chart, heat])
-    s.setAttribute('data-for', `${department}/${employeeId}`);
-  void renderExpenses(expenses, department, employeeId);
-  void renderHourly(chart, path);
-  void renderYear(heat, path);
 }
 
-async function showPhoto(
-  target: HTMLElement,
-  department: string,
-  employeeId: string,
-): Promise<void> {
-  try {
-    const grant = await api<SasGrant>(
-      state.session,
-      'POST',
-      `/sas/photos/${seg(department)}/${seg(employeeId)}`,
-      { access: 'read' },
+/** Renders the employee view. */
+export async function renderEmployee(department: string, employeeId: string): Promise<void> {
+  const abilities = may();
+  const self = isSelf(abilities, department, employeeId);
+  const trail =
+    canRead(abilities, department) || canEdit(abilities, department)
+      ? [
+          ...(abilities.admin
+            ? [{ text: 'Departments', route: { view: 'departments' } as const }]
+            : []),
+          { text: department, route: { view: 'department', department } as const },
+        ]
+      : [];
+  const top = h('section', { id: 'card' });
+  app.replaceChildren(heading(self ? 'My card' : 'Employee', trail), top);
+  const path = `/departments/${seg(department)}/employees/${seg(employeeId)}`;
+  const read = await loading(top, 'the employee', () =>
+    apiVersioned<Employee>(state.session, 'GET', path),
+  );
+  if (!read) return;
+  const employee = read.value;
+  const title = app.querySelector('#view-title');
+  if (title) title.textContent = `${employee.firstName} ${employee.lastName}`;
+  document.title = `${employee.firstName} ${employee.lastName} · Directory console`;
+  const photo = photoFrame(employee);
+  top.replaceChildren(card(employee, photo.element));
+  const mayEdit = canEdit(abilities, department);
+  if (mayEdit || self || abilities.admin) {
+    top.append(
+      employeeActions(employee, read.etag, { mayEdit, self, admin: abilities.admin, photo }),
     );
-    const img = h('img', {
-      src: grant.url,
-      alt: 'Photo of the employee',
-      width: '96',
-      height: '96',
-    });
-    target.replaceWith(img);
-  } catch (error) {
-    target.textContent =
-      error instanceof ConsoleError && error.status === 404 ? 'No photo' : 'Photo unavailable';
   }
+  // Reviews: the employee or the department's editors; expenses and messages: the employee (and
+  // admins, who may do everything).
+  const sections: HTMLElement[] = [];
+  if (self || mayEdit) {
+    const reviews = h('section', { id: 'reviews' }, h('h3', {}, 'Reviews'));
+    sections.push(reviews);
+    void renderReviews(reviews, path, mayEdit);
+  }
+  if (self || abilities.admin) {
+    const expenses = h('section', { id: 'expenses' }, h('h3', {}, 'Expenses'));
+    const chart = h('section', { id: 'chart' }, h('h3', {}, 'Messages in the last 24 hours'));
+    const heat = h(
+      'section',
+      { id: 'heat' },
+      h('h3', {}, `Messages in ${new Date().getUTCFullYear()}`),
+    );
+    sections.push(expenses, chart, heat);
+    void renderExpenses(expenses, department, employeeId);
+    void renderHourly(chart, path);
+    void renderYear(heat, path);
+  }
+  app.append(...sections);
 }

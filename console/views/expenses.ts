@@ -1,63 +1,177 @@
-/** The employee's newest expenses, read directly from the table endpoint with an expenses SAS. */
-import { api, readExpenses, type SasGrant } from '../api';
-import { h, loading, seg } from '../dom';
+/**
+ * The employee's expense claims, newest first, read by the browser straight from the table
+ * endpoint with an expenses SAS (log tail + valet key), ten at a time following storage's own
+ * continuation; and a form that adds a claim through the API.
+ */
+import { api, readExpenses, type ExpenseRow, type SasGrant, type TableContinuation } from '../api';
+import { actionForm, field, h, input, loading, seg, showError } from '../dom';
 import { state } from '../session';
 
-/** Renders the newest expenses of one employee. */
+/** Claims per page. */
+const TOP = 10;
+
+/** Currencies offered first (any ISO 4217 code is accepted by the API). */
+const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'PLN', 'JPY', 'INR', 'CNY', 'BRL', 'NGN'];
+
+function money(row: ExpenseRow): string {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: row.currency }).format(
+      row.amount,
+    );
+  } catch {
+    return `${row.amount.toFixed(2)} ${row.currency}`;
+  }
+}
+
+function when(iso: string): string {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime())
+    ? ''
+    : at.toLocaleString('en-GB', {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone: 'UTC',
+      });
+}
+
+/** How the rows were read: the pattern, for whoever wants to know (not the main text). */
+function howRead(grant: SasGrant): HTMLElement {
+  return h(
+    'details',
+    { class: 'how' },
+    h('summary', {}, 'How this was read'),
+    h(
+      'p',
+      {},
+      'Your browser read these rows straight from table storage (',
+      h('code', {}, new URL(grant.url).host),
+      `) with a read-only key for your partition only, valid until ${when(grant.expiresOn)} UTC. ` +
+        'The app handed out the key; the rows never passed through it. Newest first: the row key is ' +
+        'inverted time, so storage returns them in that order.',
+    ),
+  );
+}
+
+/** Renders the expenses and the form that adds one. */
 export async function renderExpenses(
   section: HTMLElement,
   department: string,
   employeeId: string,
 ): Promise<void> {
   const body = h('div');
-  section.append(body);
-  const result = await loading(body, 'the expenses', async () => {
-    const grant = await api<SasGrant>(
-      state.session,
-      'POST',
-      `/sas/expenses/${seg(department)}/${seg(employeeId)}`,
-      {},
-    );
-    return { grant, rows: await readExpenses(grant, 10) };
-  });
-  if (!result) return;
-  const { grant, rows } = result;
-  const endpoint = new URL(grant.url);
-  body.replaceChildren(
-    rows.length === 0
-      ? h('p', { class: 'muted' }, 'No expense claims yet.')
-      : h(
-          'table',
-          { id: 'expenses-table' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', {}, 'Submitted'),
-              h('th', {}, 'Description'),
-              h('th', {}, 'Amount'),
-            ),
-          ),
-          h(
-            'tbody',
-            {},
-            ...rows.map((r) =>
-              h(
-                'tr',
-                {},
-                h('td', {}, r.submittedAt.slice(0, 16).replace('T', ' ')),
-                h('td', {}, r.description),
-                h('td', { class: 'num' }, `${r.amount.toFixed(2)} ${r.currency}`),
-              ),
-            ),
-          ),
-        ),
+  const tbody = h('tbody');
+  const table = h(
+    'table',
+    { id: 'expenses-table', class: 'list' },
     h(
-      'p',
-      { class: 'source' },
-      `Read from the table endpoint ${endpoint.host} with a SAS valid until ${grant.expiresOn}.`,
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Submitted (UTC)'),
+        h('th', { scope: 'col' }, 'Description'),
+        h('th', { scope: 'col', class: 'num' }, 'Amount'),
+      ),
     ),
+    tbody,
   );
+  const older = h(
+    'button',
+    { type: 'button', class: 'secondary', id: 'expenses-older', hidden: true },
+    'Show older claims',
+  );
+  section.append(body);
+  let grant: SasGrant | undefined;
+  let next: TableContinuation | undefined;
+  const sasPath = `/sas/expenses/${seg(department)}/${seg(employeeId)}`;
+  const page = async (): Promise<number> => {
+    // A token lives 15 minutes: ask again when it is near its end.
+    if (!grant || Date.parse(grant.expiresOn) - Date.now() < 60_000)
+      grant = await api<SasGrant>(state.session, 'POST', sasPath, {});
+    const result = await readExpenses(grant, TOP, next);
+    next = result.next;
+    tbody.append(
+      ...result.rows.map((r) =>
+        h(
+          'tr',
+          {},
+          h('td', { class: 'when' }, when(r.submittedAt)),
+          h('td', {}, r.description),
+          h('td', { class: 'num' }, money(r)),
+        ),
+      ),
+    );
+    older.hidden = !next;
+    return result.rows.length;
+  };
+  const first = async (): Promise<void> => {
+    tbody.replaceChildren();
+    next = undefined;
+    const rows = await page();
+    body.replaceChildren(
+      rows === 0 ? h('p', { class: 'muted' }, 'No expense claims yet.') : table,
+      older,
+      howRead(grant!),
+    );
+  };
+  older.addEventListener('click', () => {
+    older.disabled = true;
+    void page()
+      .catch(showError)
+      .finally(() => (older.disabled = false));
+  });
+  await loading(body, 'the expenses', first);
+
+  const amount = input('amount', {
+    id: 'expense-amount',
+    type: 'number',
+    min: '0.01',
+    step: '0.01',
+    required: true,
+    inputmode: 'decimal',
+  });
+  const currency = h(
+    'select',
+    { name: 'currency', id: 'expense-currency' },
+    ...CURRENCIES.map((c) => h('option', { value: c }, c)),
+  );
+  const description = input('description', {
+    id: 'expense-description',
+    required: true,
+    maxlength: '1000',
+  });
+  const date = input('submittedAt', { id: 'expense-date', type: 'date' });
+  const form = actionForm(
+    { id: 'add-expense', 'aria-label': 'Add an expense', class: 'grid-form' },
+    [
+      field('Amount', amount),
+      field('Currency', currency),
+      field('Description', description),
+      field('Date (optional, default now)', date),
+    ],
+    'Add expense',
+    async () => {
+      const claim: Record<string, unknown> = {
+        amount: Number(amount.value),
+        currency: currency.value,
+        description: description.value,
+      };
+      if (date.value) claim.submittedAt = new Date(`${date.value}T12:00:00Z`).toISOString();
+      await api(
+        state.session,
+        'POST',
+        `/departments/${seg(department)}/employees/${seg(employeeId)}/expenses`,
+        claim,
+      );
+      amount.value = '';
+      description.value = '';
+      await first();
+      return 'Added.';
+    },
+  );
+  section.append(h('details', { class: 'panel-form' }, h('summary', {}, 'Add an expense'), form));
 }

@@ -1,59 +1,95 @@
-/** The admin's log window, read directly from blob storage with a logs SAS. */
-import { api, readLogHour, hourPrefix, type SasGrant } from '../api';
-import { clearError, h, loading } from '../dom';
+/**
+ * The admin's log window: one hour of one source, read by the browser straight from blob storage
+ * with a read+list SAS on the `logs` container (hour-prefixed blobs, as Storage Analytics lays
+ * them out), never through the API.
+ */
+import { api, hourPrefix, readLogHour, type SasGrant } from '../api';
+import { app, clearError, field, h, input, loading, plural } from '../dom';
 import { state } from '../session';
+import { heading } from './shell';
 
-/** The log window (admins only). */
-export function logWindow(): HTMLElement {
-  const section = h('section', { id: 'logs', class: 'wide' }, h('h2', {}, 'Log window'));
-  const source = h('input', { id: 'log-source', name: 'source', value: 'web', required: true });
+/** Renders the log window. */
+export function renderLogs(): void {
+  const source = input('source', {
+    id: 'log-source',
+    value: 'web',
+    required: true,
+    autocomplete: 'off',
+  });
   const now = new Date();
-  const hour = h('input', {
+  const hour = input('hour', {
     id: 'log-hour',
-    name: 'hour',
     type: 'datetime-local',
     step: '3600',
+    required: true,
     value: `${now.toISOString().slice(0, 13)}:00`,
   });
-  const body = h('div');
+  const body = h('div', { id: 'log-window' });
   const form = h(
     'form',
     { class: 'row', 'aria-label': 'Log window' },
-    h('label', {}, 'Source', source),
-    h('label', {}, 'Hour (UTC)', hour),
+    field('Source', source),
+    field('Hour (UTC)', hour),
     h('button', { type: 'submit', id: 'read-logs' }, 'Read the hour'),
   );
+  const step = (hours: number, text: string, id: string): HTMLButtonElement => {
+    const button = h('button', { type: 'button', class: 'secondary', id }, text);
+    button.addEventListener('click', () => {
+      const at = new Date(`${hour.value.slice(0, 13)}:00:00Z`);
+      at.setUTCHours(at.getUTCHours() + hours);
+      hour.value = `${at.toISOString().slice(0, 13)}:00`;
+      form.requestSubmit();
+    });
+    return button;
+  };
+  form.append(step(-1, '‹ Earlier', 'log-earlier'), step(1, 'Later ›', 'log-later'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     clearError();
     const at = new Date(`${hour.value.slice(0, 13)}:00:00Z`);
+    const name = source.value.trim();
+    const day = at.toISOString().slice(0, 10);
+    const hh = at.toISOString().slice(11, 13);
     void loading(body, 'the log window', async () => {
       const grant = await api<SasGrant>(state.session, 'POST', '/sas/logs', {});
-      const { blobs, lines } = await readLogHour(grant, source.value.trim(), at);
-      const endpoint = new URL(grant.url).host;
+      const { blobs, lines } = await readLogHour(grant, name, at);
       body.replaceChildren(
         h(
           'p',
           { class: 'muted' },
-          `${lines.length} line${lines.length === 1 ? '' : 's'} in ${blobs.length} blob${blobs.length === 1 ? '' : 's'} under ${hourPrefix(source.value.trim(), at)}`,
+          lines.length === 0
+            ? `No lines from ${name} between ${hh}:00 and ${hh}:59 UTC on ${day}.`
+            : `${plural(lines.length, 'line')} from ${name} between ${hh}:00 and ${hh}:59 UTC on ${day}.`,
         ),
         h(
           'pre',
           { class: 'log', id: 'log-lines', tabindex: '0' },
           lines
             .map(
-              (l) => `${l.entry.at.toISOString()} ${l.entry.level.padEnd(11)} ${l.entry.message}`,
+              (l) =>
+                `${l.entry.at.toISOString().slice(11, 23)}  ${l.entry.level.padEnd(11)} ${l.entry.message}`,
             )
             .join('\n') || '(no lines)',
         ),
         h(
-          'p',
-          { class: 'source' },
-          `Read from the blob endpoint ${endpoint} with a read+list SAS.`,
+          'details',
+          { class: 'how' },
+          h('summary', {}, 'How this was read'),
+          h(
+            'p',
+            {},
+            `Your browser listed the blobs under ${hourPrefix(name, at)} (${plural(blobs.length, 'blob')}) and read each one straight from blob storage (`,
+            h('code', {}, new URL(grant.url).host),
+            ') with a short-lived read+list key the app handed out to admins: log lines live in hour-prefixed blobs, not in a table.',
+          ),
         ),
       );
     });
   });
-  section.append(form, body);
-  return section;
+  app.replaceChildren(
+    heading('Logs'),
+    h('p', { class: 'muted' }, 'Read one hour of log lines of a source, oldest first.'),
+    form,
+    body,
+  );
 }

@@ -6,6 +6,8 @@
  */
 import uPlot from 'uplot';
 import { api, type Session } from '../api';
+import { timeWindow, utcClock } from '../figures';
+import { fitToWidth } from './charts';
 
 /** What `GET /api/operations` answers (the fields the page shows). */
 interface Overview {
@@ -74,6 +76,10 @@ function row(cells: (string | Node)[]): HTMLTableRowElement {
   );
 }
 
+/** The chart's time window: the last {@link MAX_SAMPLES} refreshes up to the newest sample. */
+const xWindow = (times: readonly number[]): [number, number] =>
+  timeWindow(times, (MAX_SAMPLES * REFRESH_MS) / 1000);
+
 /** `125` → `2 min 5 s`. */
 function age(seconds: number): string {
   if (seconds < 60) return `${seconds} s`;
@@ -94,19 +100,20 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
   });
   const messages = node('div', { attrs: { id: 'poison-messages' } });
   const refresh = node('button', {
-    text: 'Refresh',
-    attrs: { type: 'button', id: 'operations-refresh' },
+    text: 'Refresh now',
+    attrs: { type: 'button', id: 'operations-refresh', class: 'secondary' },
   });
-  const section = node('section', { attrs: { id: 'operations', class: 'wide' } }, [
-    node('h2', { text: 'Operations' }),
-    node('p', {
-      text: 'Read from storage; refreshed every 5 seconds while this page is open.',
-      attrs: { class: 'muted' },
-    }),
-    refresh,
-    figures,
-    node('h2', { text: 'Oldest outbox row (seconds), sampled while this page is open' }),
+  const section = node('section', { attrs: { id: 'operations' } }, [
+    node('div', { attrs: { class: 'section-head' } }, [
+      node('p', {
+        text: 'Whether the eventual parts keep up, read from storage every 5 seconds while this page is open.',
+        attrs: { class: 'muted' },
+      }),
+      refresh,
+    ]),
+    node('h3', { text: 'Oldest waiting index change, over the last 10 minutes (UTC)' }),
     chart,
+    figures,
     messages,
   ]);
 
@@ -125,26 +132,41 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
     chart.dataset.latest = String(oldest);
     if (plot) {
       plot.setData([xs, ys]);
+      plot.setScale('x', { min: xWindow(xs)[0], max: xWindow(xs)[1] });
       return;
     }
     plot = new uPlot(
       {
-        width: Math.max(280, Math.min(section.clientWidth - 32, 640)),
+        width: 320,
         height: 160,
         scales: {
-          // At least a minute wide, so the first samples do not spread over years.
-          x: { time: true, range: (_u, min, max) => [Math.min(min, max - 60), max] },
-          y: { range: (_u, _min, max) => [0, Math.max(10, max * 1.1)] },
+          // Ten minutes wide (the samples kept) however few there are, so one sample is a point at
+          // the right edge, not a range of years.
+          x: { time: true, auto: false, range: (u) => xWindow(u.data[0] as number[]) },
+          y: { range: (_u, _min, max) => [0, Math.max(10, (max ?? 0) * 1.1)] },
         },
         series: [
           {},
-          { label: 'Oldest outbox row (s)', stroke: '#b34700', fill: 'rgba(179,71,0,0.12)' },
+          {
+            label: 'Oldest outbox row (s)',
+            stroke: '#b34700',
+            fill: 'rgba(179,71,0,0.12)',
+            points: { show: true, size: 5 },
+          },
         ],
-        axes: [{}, { label: 'seconds' }],
+        axes: [
+          {
+            space: 70,
+            values: (_u, splits) => splits.map(utcClock),
+          },
+          { label: 'seconds', size: 50 },
+        ],
+        legend: { show: false },
       },
       [xs, ys],
       chart,
     );
+    fitToWidth(plot, chart, 160);
   };
 
   const act = async (work: () => Promise<void>): Promise<void> => {
@@ -161,7 +183,7 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
         items: { messageId: string; dequeueCount: number; body?: unknown; text?: string }[];
       }>(host.session, 'GET', `/operations/poison/${encodeURIComponent(queue)}?max=32`);
       messages.replaceChildren(
-        node('h2', { text: `Poison messages of ${queue}` }),
+        node('h3', { text: `Poison messages of ${queue}` }),
         peeked.items.length === 0
           ? node('p', { text: 'None.', attrs: { class: 'muted' } })
           : node('pre', {
@@ -197,16 +219,56 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
     text: string,
     queue: string,
     onClick: (queue: string) => Promise<void>,
+    disabled = false,
   ): HTMLButtonElement => {
     const made = node('button', { text, attrs: { type: 'button', 'data-queue': queue } });
+    made.disabled = disabled;
+    if (disabled) made.title = 'The poison queue is empty.';
     made.addEventListener('click', () => void onClick(queue));
     return made;
   };
 
+  // The queue whose Replay awaits its confirmation (kept across the refreshes that redraw it).
+  let confirming: string | undefined;
+  let last: Overview | undefined;
+  const replayControl = (q: Overview['poisonQueues'][number]): Node[] => {
+    if (q.approximateCount === 0) return [button('Replay', q.queue, replay, true)];
+    if (confirming !== q.queue) {
+      return [
+        button('Replay', q.queue, async (queue) => {
+          confirming = queue;
+          if (last) render(last);
+          figures.querySelector<HTMLButtonElement>('button.danger')?.focus();
+        }),
+      ];
+    }
+    const many =
+      q.approximateCount === 1 ? 'the message' : `up to 32 of ~${q.approximateCount} messages`;
+    const yes = button('Yes, replay', q.queue, async (queue) => {
+      confirming = undefined;
+      await replay(queue);
+    });
+    yes.className = 'danger';
+    const no = button('Cancel', q.queue, async () => {
+      confirming = undefined;
+      if (last) render(last);
+    });
+    no.className = 'secondary';
+    return [
+      node('span', {
+        text: `Move ${many} back to ${q.queue} to be processed again?`,
+        attrs: { role: 'alert', class: 'question' },
+      }),
+      yes,
+      no,
+    ];
+  };
+
   const render = (overview: Overview): void => {
+    last = overview;
     const { outbox, poisonQueues, timers, logBacklog } = overview;
     const parts: (Node | null)[] = [
-      node('h2', { text: 'Index outbox' }),
+      node('h3', { text: 'Index outbox' }),
       node('p', {
         text:
           `${outbox.departmentsChecked} department${outbox.departmentsChecked === 1 ? '' : 's'} checked` +
@@ -227,7 +289,7 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
               ]),
             ),
           ),
-      node('h2', { text: 'Poison queues' }),
+      node('h3', { text: 'Poison queues' }),
       table(
         'poison-table',
         ['Queue', 'Messages', ''],
@@ -235,14 +297,14 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
           row([
             q.poisonQueue,
             String(q.approximateCount),
-            node('span', {}, [
-              button('Inspect', q.queue, inspect),
-              button('Replay', q.queue, replay),
+            node('span', { attrs: { class: 'buttons' } }, [
+              button('Inspect', q.queue, inspect, q.approximateCount === 0),
+              ...replayControl(q),
             ]),
           ]),
         ),
       ),
-      node('h2', { text: 'Timers' }),
+      node('h3', { text: 'Timers' }),
       timers.length === 0
         ? node('p', { text: 'No timer has run yet.', attrs: { class: 'muted' } })
         : table(
@@ -256,7 +318,7 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
               ]),
             ),
           ),
-      node('h2', { text: 'Log batches' }),
+      node('h3', { text: 'Log batches' }),
       node('p', {
         text:
           `${logBacklog.approximateCount} waiting in ${logBacklog.queue}` +

@@ -1,114 +1,88 @@
-/** Departments, their employees and the organisation-wide last-name search. */
-import { api } from '../api';
-import { clearError, h, loading, seg } from '../dom';
-import { state, type Employee } from '../session';
-import { renderEmployee } from './employee';
+/**
+ * A list of employees that pages through continuation tokens: "100 of 150 employees" (when the
+ * total is known, from the department's count) and a button that shows the next page, until the
+ * API says there is no more.
+ */
+import { h, link, plural, showError } from '../dom';
+import { href } from '../routes';
+import type { Employee, Page } from '../session';
 
-/** Lists the departments (each opens its employees) and the last-name search form. */
-export async function renderDepartments(
-  section: HTMLElement,
-  people: HTMLElement,
-  card: HTMLElement,
-): Promise<void> {
-  const body = h('div');
-  section.append(body);
-  const list = await loading(body, 'departments', () =>
-    api<{ items: { name: string; employeeCount?: number; description?: string }[] }>(
-      state.session,
-      'GET',
-      '/departments?pageSize=100',
-    ),
-  );
-  if (!list) return;
-  if (list.items.length === 0) {
-    body.replaceChildren(h('p', { class: 'muted' }, 'No departments yet.'));
-    return;
-  }
-  body.replaceChildren(
-    h(
-      'ul',
-      { class: 'plain' },
-      ...list.items.map((d) => {
-        const button = h(
-          'button',
-          { type: 'button', class: 'link', 'data-department': d.name },
-          d.name,
-        );
-        button.addEventListener('click', () => void renderPeople(people, card, d.name));
-        return h(
-          'li',
+/** What the list needs: how to read a page, and the total when one is known. */
+export interface PeopleSource {
+  /** Reads the page after `token` (`null`: the first). */
+  page(token: string | null): Promise<Page<Employee>>;
+  /** The number of employees in all (a department's count); unknown for a search. */
+  total?: number;
+  /** Shows each employee's department (a search across departments). */
+  showDepartment?: boolean;
+  /** What the list is of, in the count line ("employees", "results"). */
+  noun?: [string, string];
+}
+
+/**
+ * Builds the list and loads its first page.
+ *
+ * @throws {ConsoleError} when the first page cannot be read (later pages report in the alert box).
+ */
+export async function peopleList(id: string, source: PeopleSource): Promise<HTMLElement> {
+  const [one, many] = source.noun ?? ['employee', 'employees'];
+  const body = h('tbody');
+  const columns = [
+    h('th', { scope: 'col' }, 'Name'),
+    h('th', { scope: 'col' }, 'Id'),
+    source.showDepartment ? h('th', { scope: 'col' }, 'Department') : null,
+    h('th', { scope: 'col', class: 'wide-only' }, 'Email'),
+  ];
+  const table = h('table', { id, class: 'list' }, h('thead', {}, h('tr', {}, ...columns)), body);
+  const count = h('p', { class: 'count', id: `${id}-count`, 'aria-live': 'polite' });
+  const more = h('button', { type: 'button', class: 'secondary', id: `${id}-more` });
+  let shown = 0;
+  let token: string | null = null;
+  const load = async (): Promise<void> => {
+    const page = await source.page(token);
+    body.append(
+      ...page.items.map((e) =>
+        h(
+          'tr',
           {},
-          button,
-          d.description ? h('span', { class: 'muted' }, ` — ${d.description}`) : null,
-        );
-      }),
-    ),
-  );
-  const search = h('input', { id: 'last-name', name: 'lastName', required: true });
-  const form = h(
-    'form',
-    { class: 'row', 'aria-label': 'Last-name search' },
-    h('label', {}, 'Last name', search),
-    h('button', { type: 'submit' }, 'Search'),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void renderSearch(people, card, search.value.trim());
+          h(
+            'th',
+            { scope: 'row' },
+            link(
+              href({ view: 'employee', department: e.department, employeeId: e.employeeId }),
+              `${e.firstName} ${e.lastName}`,
+            ),
+            h('div', { class: 'muted narrow-only email' }, e.email),
+          ),
+          h('td', { class: 'id' }, e.employeeId),
+          source.showDepartment ? h('td', {}, e.department) : null,
+          h('td', { class: 'wide-only email' }, e.email),
+        ),
+      ),
+    );
+    shown += page.items.length;
+    token = page.continuationToken;
+    const total = source.total !== undefined ? Math.max(source.total, shown) : undefined;
+    count.textContent =
+      total !== undefined
+        ? `${shown.toLocaleString('en')} of ${plural(total, one, many)}`
+        : `${plural(shown, one, many)}${token ? ' so far' : ''}`;
+    const left = total !== undefined ? total - shown : undefined;
+    more.textContent =
+      left !== undefined && left > 0
+        ? `Show more (${left.toLocaleString('en')} left)`
+        : 'Show more';
+    more.hidden = !token;
+    table.hidden = shown === 0;
+  };
+  more.addEventListener('click', () => {
+    more.disabled = true;
+    void load()
+      .catch(showError)
+      .finally(() => {
+        more.disabled = false;
+      });
   });
-  section.append(h('h2', {}, 'Search the organisation'), form);
-}
-
-function peopleTable(items: Employee[], card: HTMLElement): HTMLElement {
-  if (items.length === 0) return h('p', { class: 'muted' }, 'Nobody here.');
-  return h(
-    'table',
-    {},
-    h('thead', {}, h('tr', {}, h('th', {}, 'Id'), h('th', {}, 'Name'), h('th', {}, 'Department'))),
-    h(
-      'tbody',
-      {},
-      ...items.map((e) => {
-        const open = h('button', { type: 'button', class: 'link' }, `${e.firstName} ${e.lastName}`);
-        open.addEventListener('click', () => void renderEmployee(card, e.department, e.employeeId));
-        return h('tr', {}, h('td', {}, e.employeeId), h('td', {}, open), h('td', {}, e.department));
-      }),
-    ),
-  );
-}
-
-/** Lists the employees of one department. */
-export async function renderPeople(
-  section: HTMLElement,
-  card: HTMLElement,
-  department: string,
-): Promise<void> {
-  clearError();
-  const body = h('div');
-  section.replaceChildren(h('h2', {}, `Employees of ${department}`), body);
-  const list = await loading(body, `the employees of ${department}`, () =>
-    api<{ items: Employee[] }>(
-      state.session,
-      'GET',
-      `/departments/${seg(department)}/employees?pageSize=100`,
-    ),
-  );
-  if (list) body.replaceChildren(peopleTable(list.items, card));
-}
-
-async function renderSearch(
-  section: HTMLElement,
-  card: HTMLElement,
-  lastName: string,
-): Promise<void> {
-  clearError();
-  const body = h('div');
-  section.replaceChildren(h('h2', {}, `Last name “${lastName}”`), body);
-  const list = await loading(body, 'the search results', () =>
-    api<{ items: Employee[] }>(
-      state.session,
-      'GET',
-      `/employees?lastName=${seg(lastName)}&pageSize=100`,
-    ),
-  );
-  if (list) body.replaceChildren(peopleTable(list.items, card));
+  await load();
+  return h('div', { class: 'people' }, count, table, more);
 }

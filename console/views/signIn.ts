@@ -1,14 +1,14 @@
 /**
- * Sign-in: a developer principal where the host believes one (local), a function key and App
- * Service's own sign-in in Azure (then `GET /api/me` says who the caller is).
+ * Sign-in: a developer principal where the host believes one (local), picked from the directory
+ * itself (a department from the list, an employee of it), or App Service's own sign-in in Azure
+ * (then `GET /api/me` says who the caller is) with a function key where the API wants one.
  */
-import { directoryReaderRole } from '../../src/identity/roles';
-import { api, ConsoleError } from '../api';
-import { app, h, seg, showError, signOut, who } from '../dom';
-import { saveSession, state, type Identity } from '../session';
-import { renderHome } from './home';
+import { directoryEditorRole, directoryReaderRole } from '../../src/identity/roles';
+import { api, ConsoleError, type Session } from '../api';
+import { app, field, h, seg, showError, signOut, who, nav } from '../dom';
+import { saveSession, state, type Employee, type Identity, type Page } from '../session';
+import { heading } from './shell';
 
-/** Renders the sign-in form of `mode`. */
 /** The principal header a developer sign-in sends (the shape App Service authentication sends). */
 function principalHeader(claims: { typ: string; val: string }[]): string {
   const body = JSON.stringify({ auth_typ: 'aad', name_typ: 'name', role_typ: 'roles', claims });
@@ -18,152 +18,244 @@ function principalHeader(claims: { typ: string; val: string }[]): string {
   return btoa(binary);
 }
 
+type Kind = 'admin' | 'reader' | 'editor' | 'employee';
+
+/** The identity and principal header of a developer sign-in. */
 function developerIdentity(
-  kind: string,
+  kind: Kind,
   department: string,
-  employeeId: string,
+  employee: { employeeId: string; name: string } | undefined,
 ): { identity: Identity; principal: string } {
-  if (kind === 'admin') {
-    return {
-      identity: { label: 'Developer: DirectoryAdmin', admin: true },
-      principal: principalHeader([
-        { typ: 'oid', val: 'console-admin' },
-        { typ: 'name', val: 'Console admin' },
-        { typ: 'roles', val: 'DirectoryAdmin' },
-      ]),
-    };
+  const claims = (oid: string, name: string, more: { typ: string; val: string }[]) =>
+    principalHeader([{ typ: 'oid', val: oid }, { typ: 'name', val: name }, ...more]);
+  switch (kind) {
+    case 'admin':
+      return {
+        identity: { label: 'Directory admin', roles: ['DirectoryAdmin'] },
+        principal: claims('console-admin', 'Directory admin', [
+          { typ: 'roles', val: 'DirectoryAdmin' },
+        ]),
+      };
+    case 'reader':
+    case 'editor': {
+      // An editor who could not list what they edit would be odd: editors read their department too.
+      const roles = [
+        directoryReaderRole(department),
+        ...(kind === 'editor' ? [directoryEditorRole(department)] : []),
+      ];
+      const label = `${kind === 'editor' ? 'Editor' : 'Reader'} of ${department}`;
+      return {
+        identity: { label, roles },
+        principal: claims(
+          `console-${kind}-${department}`,
+          label,
+          roles.map((val) => ({ typ: 'roles', val })),
+        ),
+      };
+    }
+    case 'employee': {
+      const employeeId = employee?.employeeId ?? '';
+      const label = `${employee?.name ?? `Employee ${employeeId}`} · ${department}`;
+      return {
+        identity: { label, roles: [], employee: { department, employeeId } },
+        principal: claims(`console-employee-${department}-${employeeId}`, employee?.name ?? label, [
+          { typ: 'department', val: department },
+          { typ: 'employeeId', val: employeeId },
+        ]),
+      };
+    }
   }
-  if (kind === 'reader') {
-    return {
-      identity: { label: `Developer: reader of ${department}`, admin: false, readerOf: department },
-      principal: principalHeader([
-        { typ: 'oid', val: `console-reader-${department}` },
-        { typ: 'name', val: `Reader of ${department}` },
-        { typ: 'roles', val: directoryReaderRole(department) },
-      ]),
-    };
-  }
-  return {
-    identity: {
-      label: `Developer: employee ${employeeId} of ${department}`,
-      admin: false,
-      employee: { department, employeeId },
-    },
-    principal: principalHeader([
-      { typ: 'oid', val: `console-employee-${department}-${employeeId}` },
-      { typ: 'name', val: `Employee ${employeeId}` },
-      { typ: 'department', val: department },
-      { typ: 'employeeId', val: employeeId },
-    ]),
-  };
 }
 
-export function renderSignIn(mode: 'developer' | 'appService'): void {
-  who.textContent = '';
-  signOut.hidden = true;
-  if (mode === 'appService') {
-    const key = h('input', { id: 'function-key', type: 'password', autocomplete: 'off' });
-    const form = h(
-      'form',
-      { class: 'row', 'aria-label': 'Sign in' },
-      h('label', {}, 'Function key (if the API asks for one)', key),
-      h('button', { type: 'submit' }, 'Continue'),
+/**
+ * Who reads the directory for the sign-in form's lists: a developer admin principal, sent only
+ * where the host believes hand-sent principals anyway (the developer sign-in's condition).
+ */
+const lookup: Session = {
+  principal: principalHeader([
+    { typ: 'oid', val: 'console-sign-in' },
+    { typ: 'name', val: 'Console sign-in' },
+    { typ: 'roles', val: 'DirectoryAdmin' },
+  ]),
+};
+
+/** Every department's name, for the department picker. */
+async function departmentNames(): Promise<string[]> {
+  const names: string[] = [];
+  let token: string | null = null;
+  do {
+    const query = new URLSearchParams({ pageSize: '1000' });
+    if (token) query.set('continuationToken', token);
+    const page: Page<{ name: string }> = await api(
+      lookup,
+      'GET',
+      `/departments?${query.toString()}`,
     );
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      state.session = { ...(key.value ? { functionKey: key.value } : {}) };
-      void startAzureSession();
-    });
-    app.replaceChildren(
-      h(
-        'section',
-        { class: 'wide' },
-        h('h2', {}, 'Sign in'),
-        h(
-          'p',
-          {},
-          'This console signs you in with Microsoft Entra ID through App Service authentication. ',
-          h(
-            'a',
-            { href: `/.auth/login/aad?post_login_redirect_uri=${seg(location.pathname)}` },
-            'Sign in with Microsoft',
-          ),
-          ', then continue.',
-        ),
-        form,
-      ),
-    );
-    return;
-  }
+    names.push(...page.items.map((d) => d.name));
+    token = page.continuationToken;
+  } while (token && names.length < 10_000);
+  return names;
+}
+
+function option(value: string, text: string): HTMLOptionElement {
+  return h('option', { value }, text);
+}
+
+function renderDeveloperSignIn(onSignedIn: () => void): void {
   const kind = h(
     'select',
     { id: 'kind', name: 'kind' },
-    h('option', { value: 'employee' }, 'An employee'),
-    h('option', { value: 'reader' }, 'A reader of a department'),
-    h('option', { value: 'admin' }, 'DirectoryAdmin'),
+    option('employee', 'An employee'),
+    option('reader', 'A reader of a department'),
+    option('editor', 'An editor of a department'),
+    option('admin', 'DirectoryAdmin (everything)'),
   );
-  const department = h('input', {
-    id: 'department',
-    name: 'department',
-    value: '',
-    required: true,
-  });
-  const employeeId = h('input', {
-    id: 'employee-id',
-    name: 'employeeId',
-    value: '000001',
-    pattern: '\\d{6}',
-    inputmode: 'numeric',
-  });
-  const employeeLabel = h('label', {}, 'Employee id', employeeId);
-  const departmentLabel = h('label', {}, 'Department', department);
+  const department = h(
+    'select',
+    { id: 'department', name: 'department', required: true },
+    option('', 'Loading…'),
+  );
+  const employee = h('select', { id: 'employee-id', name: 'employeeId', required: true });
+  const employeeNote = h('small', { class: 'hint' });
+  const employeeLabel = field('Employee', employee);
+  employeeLabel.append(employeeNote);
+  const departmentLabel = field('Department', department);
+  const button = h('button', { type: 'submit', id: 'sign-in' }, 'Sign in');
   const sync = (): void => {
     employeeLabel.hidden = kind.value !== 'employee';
     departmentLabel.hidden = kind.value === 'admin';
     department.required = kind.value !== 'admin';
+    employee.required = kind.value === 'employee';
+  };
+  const loadEmployees = async (): Promise<void> => {
+    employee.replaceChildren();
+    employeeNote.textContent = '';
+    if (!department.value) return;
+    employee.append(option('', 'Loading…'));
+    const page = await api<Page<Employee>>(
+      lookup,
+      'GET',
+      `/departments/${seg(department.value)}/employees?pageSize=1000&select=firstName,lastName`,
+    );
+    employee.replaceChildren(
+      ...page.items.map((e) =>
+        option(e.employeeId, `${e.firstName} ${e.lastName} (${e.employeeId})`),
+      ),
+    );
+    if (page.items.length === 0) employee.append(option('', 'Nobody works here yet'));
+    if (page.continuationToken) employeeNote.textContent = 'The first 1,000 employees.';
   };
   kind.addEventListener('change', sync);
+  department.addEventListener('change', () => void loadEmployees().catch(showError));
   sync();
   const form = h(
     'form',
-    { class: 'row', 'aria-label': 'Developer sign-in' },
-    h('label', {}, 'Sign in as', kind),
+    { class: 'stack', 'aria-label': 'Developer sign-in', id: 'developer-sign-in' },
+    field('Sign in as', kind),
     departmentLabel,
     employeeLabel,
-    h('button', { type: 'submit', id: 'sign-in' }, 'Sign in'),
+    h('div', { class: 'actions' }, button),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const chosen = developerIdentity(kind.value, department.value.trim(), employeeId.value.trim());
-    state.session = { principal: chosen.principal };
-    state.identity = chosen.identity;
+    const chosen = employee.selectedOptions[0];
+    const picked = developerIdentity(
+      kind.value as Kind,
+      department.value,
+      chosen && chosen.value
+        ? { employeeId: chosen.value, name: chosen.text.replace(/ \(\d{6}\)$/, '') }
+        : undefined,
+    );
+    state.session = { principal: picked.principal };
+    state.identity = picked.identity;
     saveSession();
-    void renderHome();
+    onSignedIn();
   });
+  const empty = h(
+    'p',
+    { class: 'muted', hidden: true, id: 'empty-directory' },
+    'The directory is empty: sign in as DirectoryAdmin and create a department, or fill it with sample data (npm run seed).',
+  );
   app.replaceChildren(
+    heading('Sign in'),
     h(
       'section',
-      { class: 'wide' },
-      h('h2', {}, 'Developer sign-in'),
+      { class: 'narrow' },
+      form,
+      empty,
       h(
         'p',
         { class: 'muted' },
-        'Local only: the console sends the principal you pick as the x-ms-client-principal header, ' +
-          'which this host believes because TRUST_LOCAL_PRINCIPAL_HEADER is on. In Azure this form ' +
-          'is replaced by App Service authentication.',
+        'Developer sign-in (local only): the console sends the principal you pick the way App Service authentication would, and this host believes it because it runs on your machine. In Azure, Microsoft Entra ID signs you in instead.',
+      ),
+    ),
+  );
+  void departmentNames().then(
+    async (names) => {
+      department.replaceChildren(...names.map((n) => option(n, n)));
+      empty.hidden = names.length > 0;
+      if (names.length === 0) {
+        kind.value = 'admin';
+        sync();
+      }
+      await loadEmployees();
+    },
+    (error: unknown) => {
+      department.replaceChildren(option('', 'Could not list the departments'));
+      showError(error);
+    },
+  );
+  kind.focus();
+}
+
+/** Renders the sign-in of `mode`; `onSignedIn` runs once somebody is. */
+export function renderSignIn(mode: 'developer' | 'appService', onSignedIn: () => void): void {
+  who.textContent = '';
+  signOut.hidden = true;
+  nav.replaceChildren();
+  nav.hidden = true;
+  if (mode === 'developer') return renderDeveloperSignIn(onSignedIn);
+  const key = h('input', { id: 'function-key', type: 'password', autocomplete: 'off' });
+  const form = h(
+    'form',
+    { class: 'row', 'aria-label': 'Sign in' },
+    field('Function key (if the API asks for one)', key),
+    h('button', { type: 'submit' }, 'Continue'),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    state.session = { ...(key.value ? { functionKey: key.value } : {}) };
+    void startAzureSession(onSignedIn);
+  });
+  app.replaceChildren(
+    heading('Sign in'),
+    h(
+      'section',
+      { class: 'narrow' },
+      h(
+        'p',
+        {},
+        'Sign in with your work account. ',
+        h(
+          'a',
+          {
+            href: `/.auth/login/aad?post_login_redirect_uri=${seg(location.pathname)}`,
+            class: 'button',
+          },
+          'Sign in with Microsoft',
+        ),
       ),
       form,
     ),
   );
-  kind.focus();
 }
 
 /**
  * In Azure: who the app believes the caller is (`GET /api/me`). App Service's own `/.auth/me`
  * answers only with the token store on, which the infra keeps off; the app's answer is also the
- * one its authorization decides by.
+ * one its authorization decides by. `quiet`: not signed in yet is no error (the first visit).
  */
-export async function startAzureSession(quiet = false): Promise<void> {
+export async function startAzureSession(onSignedIn: () => void, quiet = false): Promise<void> {
   let me: {
     userId?: string;
     name?: string;
@@ -179,13 +271,11 @@ export async function startAzureSession(quiet = false): Promise<void> {
     } else showError(error);
     return;
   }
-  const reader = me.roles.find((r) => r.startsWith('DirectoryReader:'));
   state.identity = {
     label: me.name ?? me.userId ?? 'Signed in',
-    admin: me.roles.includes('DirectoryAdmin'),
-    ...(reader ? { readerOf: decodeURIComponent(reader.slice('DirectoryReader:'.length)) } : {}),
+    roles: me.roles,
     ...(me.employee ? { employee: me.employee } : {}),
   };
   saveSession();
-  await renderHome();
+  onSignedIn();
 }

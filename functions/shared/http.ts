@@ -6,6 +6,7 @@ import type { HttpRequest, HttpResponseInit, InvocationContext } from '@azure/fu
 import type { z } from 'zod';
 import {
   DomainError,
+  type InputProblem,
   TooLargeError,
   UnsupportedMediaTypeError,
   validateInput,
@@ -50,9 +51,24 @@ export function versionedJson(
   return json(status, result.value, { etag: result.etag });
 }
 
-/** The API's error body: `{"error": {"code", "message"}}`. */
-export function errorBody(code: string, message: string, target?: string): unknown {
-  return { error: target ? { code, message, target } : { code, message } };
+/**
+ * The API's error body: `{"error": {"code", "message"}}`, with `target` (the first offending
+ * input) and `details` (every invalid field, `[{field, problem}]`) for invalid input.
+ */
+export function errorBody(
+  code: string,
+  message: string,
+  target?: string,
+  details?: readonly InputProblem[],
+): unknown {
+  return {
+    error: {
+      code,
+      message,
+      ...(target ? { target } : {}),
+      ...(details && details.length > 0 ? { details } : {}),
+    },
+  };
 }
 
 /**
@@ -70,8 +86,12 @@ export function errorResponse(error: unknown, context?: InvocationContext): Http
       );
       context?.warn(`${error.code}: ${error.message}`);
     }
-    const target = error instanceof ValidationError ? error.target : undefined;
-    return json(STATUS[error.kind], errorBody(error.code, error.message, target), headers);
+    const invalid = error instanceof ValidationError ? error : undefined;
+    return json(
+      STATUS[error.kind],
+      errorBody(error.code, error.message, invalid?.target, invalid?.details),
+      headers,
+    );
   }
   context?.error('Unhandled error', error);
   return json(500, errorBody('InternalError', 'An unexpected error occurred.'));
@@ -213,7 +233,7 @@ export async function readJson<S extends z.ZodType>(
 /**
  * Validates the query string (repeated keys: last wins) against a schema of strings.
  *
- * @throws {ValidationError} naming the first bad parameter.
+ * @throws {ValidationError} naming every bad parameter.
  */
 export function readQuery<S extends z.ZodType>(request: HttpRequest, schema: S): z.infer<S> {
   const query: Record<string, string> = {};
@@ -226,7 +246,7 @@ export function readQuery<S extends z.ZodType>(request: HttpRequest, schema: S):
 /**
  * Validates route parameters against a schema.
  *
- * @throws {ValidationError} naming the first bad parameter.
+ * @throws {ValidationError} naming every bad parameter.
  */
 export function readParams<S extends z.ZodType>(request: HttpRequest, schema: S): z.infer<S> {
   return validateInput(schema, { ...request.params }, 'route');

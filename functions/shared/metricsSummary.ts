@@ -4,15 +4,35 @@
  * attached beside the exporter (or alone, with no exporter).
  */
 import {
+  AggregationTemporality,
   DataPointType,
+  InstrumentType,
   MetricReader,
   type MetricData,
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
 import { METER_NAME } from '../../src/telemetry/metrics';
 
+/**
+ * `select` for every instrument but the observable gauges, which are delta: a collection reports
+ * only what the gauges' callbacks observed this time (as the Azure Monitor exporter selects), so
+ * a figure the app stopped reporting (src/telemetry/metrics.ts: older than its window) disappears
+ * instead of being repeated from an earlier collection, as cumulative gauges would.
+ */
+export function gaugesAsObserved(
+  select: (type: InstrumentType) => AggregationTemporality,
+): (type: InstrumentType) => AggregationTemporality {
+  return (type) =>
+    type === InstrumentType.OBSERVABLE_GAUGE ? AggregationTemporality.DELTA : select(type);
+}
+
 /** A reader that exports nothing: the summary collects from it when asked. */
 export class SummaryReader extends MetricReader {
+  constructor() {
+    super({
+      aggregationTemporalitySelector: gaugesAsObserved(() => AggregationTemporality.CUMULATIVE),
+    });
+  }
   protected async onForceFlush(): Promise<void> {}
   protected async onShutdown(): Promise<void> {}
 }

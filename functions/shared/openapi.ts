@@ -40,7 +40,21 @@ export const ERROR_SCHEMA: JsonSchema = {
         message: { type: 'string', description: 'A human sentence saying what went wrong.' },
         target: {
           type: 'string',
-          description: 'The offending input, e.g. body.email or route.id.',
+          description: 'The (first) offending input, e.g. body.email or route.id.',
+        },
+        details: {
+          type: 'array',
+          description:
+            'Invalid input: every invalid field at once (up to 100), each with what is wrong in plain words.',
+          items: {
+            type: 'object',
+            required: ['field', 'problem'],
+            additionalProperties: false,
+            properties: {
+              field: { type: 'string', description: 'e.g. body.firstName, query.pageSize.' },
+              problem: { type: 'string', description: 'e.g. "is required", "must be a number".' },
+            },
+          },
         },
       },
     },
@@ -53,12 +67,31 @@ export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   401: 'No (trusted) identity: send the App Service principal (x-ms-client-principal).',
   403: 'The caller is not one the route admits (decided before any storage read), or a write came from another site (CrossSiteRequest).',
   404: 'Not found.',
+  405: 'The path exists but takes other methods: `Allow` lists them (any path of this document, with a method it does not list).',
   409: 'Already exists, or conflicting state.',
   412: 'The If-Match ETag is stale.',
   413: 'The request (or the data it asks for) is over the limit.',
   415: 'The body is not of a type the operation takes (JSON bodies need content-type application/json).',
   501: 'The feature needs a setting this deployment does not have (e.g. an account key).',
   503: 'Storage is throttled or unreachable after retries, or a setting is unusable; see Retry-After.',
+};
+
+/** Headers an error status always carries. */
+const ERROR_HEADERS: Readonly<Record<string, JsonSchema>> = {
+  405: {
+    allow: {
+      description: 'The methods the path takes, e.g. "GET, PATCH, DELETE".',
+      required: true,
+      schema: { type: 'string' },
+    },
+  },
+  503: {
+    'retry-after': {
+      description: 'Seconds to wait before trying again.',
+      required: true,
+      schema: { type: 'string' },
+    },
+  },
 };
 
 /**
@@ -152,16 +185,18 @@ function responseObject(spec: ResponseSpec): JsonSchema {
 }
 
 /**
- * The request body: required unless an empty one passes (functions/shared/http.ts `readJson` reads
- * no body as `{}`). The adapters read a JSON body whatever its content-type label says.
+ * The request body: required when the route says so (`bodyRequired`) or an empty one does not
+ * pass (functions/shared/http.ts `readJson` reads no body as `{}`).
  */
 function requestBody(route: RegisteredRoute, content: Record<string, JsonSchema>): JsonSchema {
-  const { body } = route.schemas;
+  const { body, bodyRequired } = route.schemas;
   return {
     description: body
-      ? 'JSON (read as JSON whatever the content-type label says, unless another type is listed); no body counts as {}.'
+      ? bodyRequired
+        ? 'JSON (content-type application/json, unless another type is listed); required: send {} for none of its optional fields.'
+        : 'JSON (content-type application/json, unless another type is listed); no body counts as {}.'
       : 'The raw bytes.',
-    required: body === undefined || !body.safeParse({}).success,
+    required: body === undefined || bodyRequired === true || !body.safeParse({}).success,
     content,
   };
 }
@@ -242,17 +277,7 @@ export function openApiDocument(
       `Error${status}`,
       {
         description: meaning,
-        ...(status === '503'
-          ? {
-              headers: {
-                'retry-after': {
-                  description: 'Seconds to wait before trying again.',
-                  required: true,
-                  schema: { type: 'string' },
-                },
-              },
-            }
-          : {}),
+        ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       },
     ]),
@@ -264,7 +289,10 @@ export function openApiDocument(
       version: options.version ?? '1.0.0',
       description:
         'Generated at runtime from the registered routes and the zod schemas their adapters ' +
-        'validate with. Each operation says who may call it (`x-access`).',
+        'validate with. Each operation says who may call it (`x-access`). A path below with a ' +
+        'method it does not list answers 405 with `Allow` (components.responses.Error405); a ' +
+        'path not below answers 404; both with the Error body. Invalid input (400) lists every ' +
+        'invalid field in `error.details`.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: prefix ? `/${prefix}` : '/' }],

@@ -11,7 +11,7 @@
  * required field added to the type fails the build until the schema has it too.
  */
 import { z } from 'zod';
-import type { Department, DepartmentSummary, Employee, Review } from '../../src/directory';
+import type { Department, DepartmentListItem, Employee, Review } from '../../src/directory';
 import type { ResponseHeader } from './route';
 
 /** `ETag` of a single-resource read or write. */
@@ -65,11 +65,12 @@ export const departmentBody = z.strictObject({
   manager: managerBody.nullable(),
 }) satisfies z.ZodType<Department>;
 
-/** One row of `GET /departments`. */
-export const departmentSummary = z.strictObject({
+/** One row of `GET /departments`: the listing's copy and the department's current count. */
+export const departmentListItem = z.strictObject({
   name: z.string(),
   description: z.string(),
-}) satisfies z.ZodType<DepartmentSummary>;
+  employeeCount: z.number().int().min(0),
+}) satisfies z.ZodType<DepartmentListItem>;
 
 /** A yearly review (src/directory/reviews.ts `Review`). */
 export const reviewBody = z.strictObject({

@@ -70,6 +70,15 @@ export function mediaTypeMatches(type: string, accepted: readonly string[]): boo
 export interface BodySchemas {
   body?: unknown;
   rawBodies?: readonly string[];
+  /** A body must be sent even where `{}` would pass (route.ts `RouteSchemas.bodyRequired`). */
+  bodyRequired?: boolean;
+}
+
+/** Whether the request carries no body at all (no length, or 0, and not chunked). */
+function hasNoBody(request: HttpRequest): boolean {
+  const length = request.headers.get('content-length');
+  if (request.headers.get('transfer-encoding') !== null) return false;
+  return length === null ? request.body === null : Number(length) === 0;
 }
 
 /** Largest body a route without one still reads to see that it is `{}`. */
@@ -82,10 +91,19 @@ const MAX_EMPTY_BODY_BYTES = 1024;
  *
  * @throws {UnsupportedMediaTypeError} for a content type the route does not take, or a body sent
  *   without one.
- * @throws {ValidationError} `UnexpectedBody` for a route without a body that got JSON other than `{}`.
+ * @throws {ValidationError} `UnexpectedBody` for a route without a body that got JSON other than
+ *   `{}`; `InvalidInput` for a route that needs a body (`bodyRequired`) and got none.
  */
 export async function checkRequestBody(request: HttpRequest, schemas: BodySchemas): Promise<void> {
   if (!isUnsafeMethod(request.method)) return;
+  if (schemas.bodyRequired && hasNoBody(request)) {
+    throw new ValidationError(
+      `${request.method} ${new URL(request.url).pathname} needs a JSON body (content-type: application/json); send {} to set none of its optional fields.`,
+      'body',
+      'InvalidInput',
+      [{ field: 'body', problem: 'is required' }],
+    );
+  }
   const type = mediaType(request);
   const accepted = [...(schemas.body ? [JSON_MEDIA_TYPE] : []), ...(schemas.rawBodies ?? [])];
   if (accepted.length > 0) {

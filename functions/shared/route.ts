@@ -17,6 +17,7 @@ import type { z } from 'zod';
 import {
   anonymous,
   authorize,
+  signedIn,
   type AccessRule,
   type AccessTarget,
 } from '../../src/identity/access';
@@ -25,7 +26,6 @@ import { authenticate } from '../../src/identity/trust';
 import { handleErrors, type HttpHandler } from './http';
 import { checkRequestBody, refuseCrossSite, type BodySchemas } from './requestGuards';
 import { services } from './services';
-import { recordAuthRefusal } from '../../src/telemetry/metrics';
 
 /** A handler that runs once the caller is known to be allowed. */
 export type AuthorizedHandler = (
@@ -73,6 +73,12 @@ export interface RouteSchemas {
   body?: z.ZodType;
   /** Non-JSON bodies the route also accepts, by content type (e.g. `image/*`). */
   rawBodies?: readonly string[];
+  /**
+   * The JSON body must be sent even when `{}` would pass its schema (a `PUT` of a whole
+   * resource): no body is 400, checked before the handler (requestGuards.ts), and the OpenAPI
+   * request body is required.
+   */
+  bodyRequired?: boolean;
   /** What the route answers when it does not fail, by status (200, 201, 202, 204, 302...). */
   responses: Readonly<Partial<Record<number, ResponseSpec>>>;
   /**
@@ -136,7 +142,7 @@ function refused(rule: string, check: () => void): void {
   try {
     check();
   } catch (error) {
-    recordAuthRefusal(rule);
+    services().metrics().recordAuthRefusal(rule);
     throw error;
   }
 }
@@ -196,6 +202,87 @@ export function publicRoute(name: string, options: PublicRouteOptions): HttpHand
     return options.handler(request, context);
   };
   return register(name, options, anonymous, 'anonymous', handleErrors(guarded));
+}
+
+/**
+ * The methods the fallback answers for: the API's. OPTIONS stays the platform's (CORS
+ * preflights), and HEAD the host's (newer hosts map it to GET routes themselves).
+ */
+const FALLBACK_METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The order `Allow` lists methods in. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * Whether a path below the route prefix has the shape of a route template: literal segments equal
+ * (ignoring case, as the host compares them), `{name}` any one non-empty segment, `{*name}` the
+ * rest (possibly empty).
+ */
+export function pathMatchesTemplate(path: string, template: string): boolean {
+  const segments = path.split('/').filter((s) => s !== '');
+  const parts = template.split('/').filter((s) => s !== '');
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.startsWith('{*')) return true;
+    const segment = segments[i];
+    if (segment === undefined) return false;
+    if (part.startsWith('{')) continue;
+    if (part.toLowerCase() !== segment.toLowerCase()) return false;
+  }
+  return segments.length === parts.length;
+}
+
+/** The registered routes whose template a path (below the route prefix) has the shape of. */
+export function routesAt(
+  path: string,
+  routes: readonly RegisteredRoute[] = registered,
+): RegisteredRoute[] {
+  return routes.filter((route) => pathMatchesTemplate(path, route.route));
+}
+
+/**
+ * The methods the registered routes take at a path (below the route prefix), in `Allow` order;
+ * empty when no route has that shape.
+ */
+export function allowedMethods(
+  path: string,
+  routes: readonly RegisteredRoute[] = registered,
+): string[] {
+  const methods = new Set<string>(routesAt(path, routes).flatMap((route) => route.methods));
+  return METHOD_ORDER.filter((m) => methods.has(m));
+}
+
+/**
+ * Registers the one function that answers what no route takes: 405 with `Allow` for a known path
+ * with another method, 404 for an unknown path, both with the API's JSON error. Its route is the
+ * catch-all `{*path}`: the Functions host tries routes most specific first (a catch-all last) and
+ * passes over a route whose methods do not include the request's, so this function sees exactly
+ * the requests no route takes (without it, the host answers both with a bare 404). It answers a
+ * caller without identity 401 (except at the paths of anonymous routes), as the protected routes
+ * do and as App Service authentication does in Azure; any signed-in caller may learn what a path
+ * takes, which the OpenAPI document says anyway. Its `authLevel` is that of every API route. Not part of the API
+ * description.
+ */
+export function fallbackRoute(name: string, handler: HttpHandler): void {
+  // eslint-disable-next-line no-restricted-syntax -- the fallback of every HTTP route
+  app.http(name, {
+    route: '{*path}',
+    methods: FALLBACK_METHODS,
+    authLevel: 'function',
+    handler: handleErrors(async (request, context) => {
+      // 401 first, as App Service authentication answers in Azure for any path it does not
+      // exclude; the paths of anonymous routes (health, the API description) need no caller.
+      const at = routesAt(request.params.path ?? '');
+      if (at.length === 0 || at.some((route) => !route.access.anonymous)) {
+        authorize(
+          signedIn,
+          authenticate(request.headers.get(PRINCIPAL_HEADER), services().principalTrust()),
+          {},
+        );
+      }
+      return handler(request, context);
+    }),
+  });
 }
 
 /** Records the route for the API description and registers it with the host. */

@@ -11,13 +11,14 @@
  */
 import { getArchivedEmployee, type ArchiveDependencies } from '../../src/archive/archiveEmployee';
 import { requestArchive } from '../../src/archive/archiveRequests';
-import type { Employee, Versioned } from '../../src/directory';
+import type { Employee, EmployeeCheck, Versioned } from '../../src/directory';
 import {
   queryLogPage,
   type LogPage,
   type LogPageOptions,
   type LogQuery,
 } from '../../src/logs/query';
+import { DirectoryMetrics } from '../../src/telemetry/metrics';
 import { samplePoisonQueues } from '../../src/telemetry/poisonQueues';
 import { AccessLog } from '../../src/access/accessLog';
 import { getConfig, readPlatformAuth, settingOrDefault, type Config } from '../../src/config';
@@ -44,9 +45,9 @@ import type { OrchestrationServices } from '../../src/orchestrations/services';
 import { removePhotosOfGoneEmployee, type PhotoDependencies } from '../../src/photos/photos';
 import { SasService } from '../../src/sas/service';
 import { createSasSigning } from '../../src/sas/signingKey';
-import { MessageStats } from '../../src/stats/messageStats';
+import { DEFAULT_MAX_INCREMENT_ATTEMPTS, MessageStats } from '../../src/stats/messageStats';
+import { systemClock } from '../../src/time/clock';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
-import { processTelemetry } from './telemetry';
 import { createAccountServices, spreadsData, type AccountServices } from './accountServices';
 import { forDepartment, PerAccount } from '../../src/accounts/routing';
 import { spreadSas, type SasIssuer } from '../../src/accounts/spreadSas';
@@ -54,10 +55,6 @@ import { routedPhotoContainer } from '../../src/accounts/routedPhotos';
 import { AccountSet, HOME_ACCOUNT, type StorageAccount } from '../../src/accounts/accounts';
 import { Placement } from '../../src/accounts/placement';
 import type { RelocationDeps } from '../../src/accounts/relocation/relocationSteps';
-
-// Telemetry starts with the first function file that loads this module (every one does): before
-// any invocation, and before the services below build their storage clients.
-processTelemetry();
 
 /** The login feature: the day tables and the attempts written into them. */
 export interface LoginServices {
@@ -129,6 +126,8 @@ export interface Services {
   logQuery(): (query: LogQuery, options: LogPageOptions) => Promise<LogPage>;
   /** Samples the poison queues' lengths for the metrics (a few reads; timers call it). */
   samplePoisonQueues(): () => Promise<void>;
+  /** The app's metrics and the last-seen figures behind its gauges (one per process). */
+  metrics(): DirectoryMetrics;
 }
 
 /** The archive capability as the HTTP adapters use it. */
@@ -186,8 +185,9 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   );
   const table = (name: (c: Config) => string) =>
     accounts()?.table(name(config())) ?? clients().table(name(config()));
+  const metrics = lazy(() => new DirectoryMetrics());
   const indexStores = lazy((): IndexStores => {
-    const stores = configuredIndexStores(config(), clients());
+    const stores = { ...configuredIndexStores(config(), clients()), metrics: metrics() };
     const spread = accounts();
     if (!spread) return stores;
     const { tables } = config();
@@ -303,6 +303,10 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   };
 
   const timerRuns = lazy(() => new TimerRunLog(table((c) => c.tables.operations)));
+  const requireEmployee = (): EmployeeCheck => {
+    const employees = directory().employees;
+    return (department, employeeId) => employees.requireExists(department, employeeId);
+  };
 
   const placement = lazy(
     (): Placement =>
@@ -374,9 +378,33 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       );
       return spreadSas(spread.placement, perAccount);
     }),
-    accessLog: lazy(() => new AccessLog(table((c) => c.tables.accessLog))),
-    expenseClaims: lazy(() => new ExpenseClaimLog(table((c) => c.tables.expenses))),
-    messageStats: lazy(() => new MessageStats(table((c) => c.tables.messageStats))),
+    // Records kept per employee outside the directory: an empty read asks the directory whether
+    // the employee exists (404 for an unknown one; one point read, only when nothing was found).
+    accessLog: lazy(
+      () =>
+        new AccessLog(
+          table((c) => c.tables.accessLog),
+          systemClock,
+          requireEmployee(),
+        ),
+    ),
+    expenseClaims: lazy(
+      () =>
+        new ExpenseClaimLog(
+          table((c) => c.tables.expenses),
+          systemClock,
+          requireEmployee(),
+        ),
+    ),
+    messageStats: lazy(
+      () =>
+        new MessageStats(
+          table((c) => c.tables.messageStats),
+          systemClock,
+          DEFAULT_MAX_INCREMENT_ATTEMPTS,
+          requireEmployee(),
+        ),
+    ),
     logins: lazy((): LoginServices => {
       const current = config();
       const prefix = current.tables.loginAttemptsPrefix;
@@ -453,8 +481,10 @@ export function createServices(readConfig: () => Config = getConfig): Services {
         samplePoisonQueues(
           (name) => clients().queue(name),
           [queues.indexUpdates, queues.archive, queues.logBatches],
+          metrics(),
         );
     }),
+    metrics,
     operations: lazy(
       () =>
         new OperationsService({

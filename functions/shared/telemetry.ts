@@ -11,17 +11,21 @@
  *   host passes (the host's request span);
  * - neither: nothing is set up; src/ records into the API's no-ops.
  *
- * Started once, when functions/shared/services.ts is first imported (every function file imports
- * it). The settings come from src/config.ts only; a malformed one turns telemetry off with one
- * log line and leaves the app alone.
+ * Either way storage keys, blob names and addresses are redacted from every span before it is
+ * exported (functions/shared/spanRedaction.ts): they are personal data.
+ *
+ * Started once, by functions/shared/startup.ts, the first import of every entry point: before the
+ * storage SDKs and `http`/`https` are loaded, so the instrumentations see them load (the Functions
+ * OpenTelemetry guide's order). The settings come from src/config.ts only; a malformed one turns
+ * telemetry off with one log line and leaves the app alone.
  */
 import { createRequire } from 'node:module';
 import { metrics } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { readTelemetry } from '../../src/config';
-import { METER_NAME } from '../../src/telemetry/metrics';
 import type { TelemetrySettings, TelemetryTarget } from '../../src/telemetrySettings';
 import type { SummaryReader } from './metricsSummary';
+import { redactingExporter, spanRedactor } from './spanRedaction';
 
 /**
  * The SDKs are loaded only by the setup that uses them: together they take seconds to load, which
@@ -36,6 +40,8 @@ const sdk = {
     load('@azure/opentelemetry-instrumentation-azure-sdk'),
   identity: (): typeof import('@azure/identity') => load('@azure/identity'),
   node: (): typeof import('@opentelemetry/sdk-node') => load('@opentelemetry/sdk-node'),
+  http: (): typeof import('@opentelemetry/instrumentation-http') =>
+    load('@opentelemetry/instrumentation-http'),
   metrics: (): typeof import('@opentelemetry/sdk-metrics') => load('@opentelemetry/sdk-metrics'),
   resources: (): typeof import('@opentelemetry/resources') => load('@opentelemetry/resources'),
   summary: (): typeof import('./metricsSummary') => load('./metricsSummary'),
@@ -51,7 +57,19 @@ export interface TelemetryState {
   summary?: SummaryReader;
 }
 
-const resource = () => sdk.resources().resourceFromAttributes({ 'service.name': METER_NAME });
+const resource = (serviceName: string) =>
+  sdk.resources().resourceFromAttributes({ 'service.name': serviceName });
+
+/**
+ * Outgoing requests only: an incoming request is the host's invocation span already (in Azure the
+ * host records it; locally tools/host does, in this process). A second server span would split the
+ * trace, and an ignored incoming request would run its handler with tracing suppressed.
+ */
+const httpOptions = { disableIncomingRequestInstrumentation: true };
+
+type DistroOptions = NonNullable<
+  Parameters<typeof import('@azure/monitor-opentelemetry').useAzureMonitor>[0]
+>;
 
 function otlpExporters(target: Extract<TelemetryTarget, { kind: 'otlp' }>) {
   // The exporters read OTEL_EXPORTER_OTLP_ENDPOINT (adding /v1/traces, /v1/metrics), the
@@ -66,16 +84,23 @@ function otlpExporters(target: Extract<TelemetryTarget, { kind: 'otlp' }>) {
       ? '@opentelemetry/exporter-metrics-otlp-http'
       : '@opentelemetry/exporter-metrics-otlp-proto',
   );
-  return { traces: new traces.OTLPTraceExporter(), metrics: new metrics.OTLPMetricExporter() };
+  const metricExporter = new metrics.OTLPMetricExporter();
+  // Gauges as observed (functions/shared/metricsSummary.ts), the rest as the exporter prefers.
+  const select = metricExporter.selectAggregationTemporality.bind(metricExporter);
+  metricExporter.selectAggregationTemporality = sdk.summary().gaugesAsObserved(select);
+  return { traces: new traces.OTLPTraceExporter(), metrics: metricExporter };
 }
 
 /**
  * Re-requires the modules the instrumentations patch. Their hooks patch a module when it is
- * required, and a function file may have loaded the Azure SDK (and `@azure/functions`) before
- * this module ran; a later `require` of an already loaded module is patched all the same.
+ * required; in Azure nothing of these is loaded before functions/shared/startup.ts, but the local
+ * host (tools/host, the same process) loads the storage SDKs and `http` before the app, and a
+ * later `require` of an already loaded module is patched all the same.
  */
 function patchLoadedModules(): void {
   load('@azure/functions');
+  load('node:http');
+  load('node:https');
   // `@azure/core-tracing` is the storage SDKs' dependency, resolved from where they load it.
   createRequire(require.resolve('@azure/data-tables'))('@azure/core-tracing');
 }
@@ -97,8 +122,9 @@ export function startTelemetry(
       log(`Telemetry is off: setting ${target.setting} ${target.problem}.`);
     }
     if (target.kind === 'azureMonitor') {
+      // No resource of ours: the distro detects the Functions resource (service.name is the
+      // site's name, as the host's), so the worker's telemetry shares the host's role name.
       sdk.distro().useAzureMonitor({
-        resource: resource(),
         azureMonitorExporterOptions: {
           connectionString: target.connectionString,
           // The resource has local authentication off: only the app's identity's token is taken.
@@ -108,7 +134,12 @@ export function startTelemetry(
               )
             : undefined,
         },
-        metricReaders: readers,
+        instrumentationOptions: { http: { enabled: true, ...httpOptions } },
+        // The distro runs its own SDK 2.x; a reader of ours (SDK 3.x) plugs in through the
+        // contract both share (setMetricProducer, collect): test/unit/telemetry/distro.test.ts.
+        metricReaders: readers as unknown as DistroOptions['metricReaders'],
+        // Personal data out of the spans before the distro's export processor sees them.
+        spanProcessors: [spanRedactor()] as unknown as DistroOptions['spanProcessors'],
       });
       new (sdk.functions().AzureFunctionsInstrumentation)();
       shutdown = () => sdk.distro().shutdownAzureMonitor();
@@ -121,20 +152,25 @@ export function startTelemetry(
         }),
       );
       const node = new (sdk.node().NodeSDK)({
-        resource: resource(),
+        resource: resource(settings.serviceName),
         autoDetectResources: true,
-        traceExporter: exporters.traces,
+        // Personal data out of the spans it exports (spanRedaction.ts).
+        traceExporter: redactingExporter(exporters.traces),
         metricReaders: readers,
         instrumentations: [
           new (sdk.functions().AzureFunctionsInstrumentation)(),
           sdk.azureSdk().createAzureSdkInstrumentation(),
+          new (sdk.http().HttpInstrumentation)(httpOptions),
         ],
       });
       node.start();
       shutdown = () => node.shutdown();
     } else if (summary) {
       // Metrics kept in the process for the summary only: no exporter, no traces.
-      const provider = new (sdk.metrics().MeterProvider)({ resource: resource(), readers });
+      const provider = new (sdk.metrics().MeterProvider)({
+        resource: resource(settings.serviceName),
+        readers,
+      });
       metrics.setGlobalMeterProvider(provider);
       shutdown = () => provider.shutdown();
     }
@@ -159,7 +195,7 @@ export function startTelemetry(
 
 let started: TelemetryState | undefined;
 
-/** Starts telemetry for this process once (functions/shared/services.ts calls it on import). */
+/** Starts telemetry for this process once (functions/shared/startup.ts calls it on import). */
 export function processTelemetry(): TelemetryState {
   started ??= startTelemetry();
   return started;

@@ -1,6 +1,6 @@
 /** Timer functions, counted: `directory.timer.runs` by timer and outcome (src/telemetry/metrics.ts). */
 import type { InvocationContext, Timer } from '@azure/functions';
-import { recordTimerRun } from '../../src/telemetry/metrics';
+import { services } from './services';
 
 type TimerHandler = (timer: Timer, context: InvocationContext) => Promise<void>;
 
@@ -13,9 +13,9 @@ export function meteredTimer(name: string, handler: TimerHandler): TimerHandler 
   return async (timer, context) => {
     try {
       await handler(timer, context);
-      recordTimerRun(name, 'succeeded');
+      services().metrics().recordTimerRun(name, 'succeeded');
     } catch (error) {
-      recordTimerRun(name, 'failed');
+      services().metrics().recordTimerRun(name, 'failed');
       throw error;
     }
   };

@@ -30,7 +30,7 @@ param storageKeySecretUri string = ''
 @description('The data accounts (docs/accounts.md): each `{name, accountName, keySecretUri}` — its connection name (DATA1, ...), storage account, and the Key Vault secret of its key (empty without table SAS).')
 param dataAccounts array = []
 
-@allowed(['20', '22'])
+@allowed(['22', '24'])
 param nodeVersion string = '22'
 
 @minValue(1)

@@ -8,6 +8,7 @@
  *
  * Events do not require the employee to exist in the directory (ids are format-checked only).
  */
+import type { EmployeeCheck } from '../directory';
 import type { TableClient } from '@azure/data-tables';
 import { wholeNumberOutOfRange } from '../errors';
 import { withStorageErrors } from '../storage/errors';
@@ -83,10 +84,13 @@ export class AccessLog {
   /**
    * @param table - the `AccessLog` table (created on first use).
    * @param clock - supplies "now" for events without a time.
+   * @param requireEmployee - asked only when a window's first page finds no event: it throws
+   *   `EmployeeNotFound` for an unknown employee (404). Without it such a page is just empty.
    */
   constructor(
     private readonly table: TableClient,
     private readonly clock: Clock = systemClock,
+    private readonly requireEmployee: EmployeeCheck | undefined = undefined,
   ) {}
 
   /**
@@ -125,6 +129,8 @@ export class AccessLog {
    *
    * @throws {ValidationError} for invalid ids, a window that is empty, reversed or wider than
    *   {@link MAX_ACCESS_WINDOW_DAYS} days, a bad page size, or a continuation token from another query.
+   * @throws {NotFoundError} `EmployeeNotFound` when a first page is empty and there is no such
+   *   employee.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
   async window(
@@ -171,6 +177,10 @@ export class AccessLog {
       .map(toEvent)
       .filter((event): event is AccessEvent => event !== undefined);
     const next = page?.continuationToken;
+    // Nothing to show: one point read tells an unknown employee (a former one's events stay readable).
+    if (items.length === 0 && position === undefined) {
+      await this.requireEmployee?.(department, employeeId);
+    }
     return {
       items,
       continuationToken: next

@@ -4,75 +4,95 @@
  * entity group transaction, so the move is a sequence of idempotent steps driven by a queue
  * message, which the host redelivers until the whole sequence has run once to the end:
  *
- * 1. read the employee, then its yearly reviews from `Employees` (one range query, none when the
- *    employee lists no reviews): exactly the reviews the employee lists (`ReviewYears`; a review
- *    is only ever written together with its year on the employee, conditional on its ETag);
+ * 1. read this incarnation's archive record, then the employee, then its yearly reviews from
+ *    `Employees` (one range query, none when the employee lists no reviews): exactly the reviews
+ *    the employee lists (`ReviewYears`; a review is only ever written together with its year on
+ *    the employee, conditional on its ETag);
  * 2. insert-or-replace them into `EmployeesArchive` under the keys of the employee's incarnation
  *    (`archiveRowKey`: one set of records per incarnation, so archiving an employee created again
  *    with the id never overwrites the earlier one's), in entity group transactions of up to 100
- *    (they share the department's partition there too), the employee last;
+ *    (they share the department's partition there too), the employee last — conditional on the
+ *    record read in step 1 (created if there was none), and naming the directory version it holds
+ *    (`ArchivedFromETag`). A record is only ever written from a version read after it, so a slower
+ *    run of the same request can never replace a newer version another run archived;
  * 3. delete the employee from the directory — employee, email copy, department count,
  *    same-partition last-name index and its reviews — only if the employee entity is still exactly
- *    the version read in step 1 (`exactEtag`). Any review written since changed that version too,
- *    so a change of the employee or of its reviews committed at any moment since is archived
- *    rather than deleted unseen (the transaction fails with 412 and the sequence starts over).
- *    With more reviews than fit in the employee's transaction the directory deletes them first in
- *    transactions of up to 99, each conditional on the employee, then the employee; a crash in
- *    between leaves an employee with fewer reviews, all of them archived. The delete decides from
- *    the entity read in step 1 instead of reading it again, and its transaction holds the index
- *    outbox row of the removal (when the directory keeps one); the directory then nudges the index
- *    worker, which removes the other indexes.
+ *    the version read in step 1 (`exactEtag`), and write the **receipt** of this removal
+ *    (`archived_<id>.<incarnation>`, keys/archive.ts) in the same transaction. Any review written
+ *    since changed that version too, so a change of the employee or of its reviews committed at any
+ *    moment since is archived rather than deleted unseen (the transaction fails with 412 and the
+ *    sequence starts over). With more reviews than fit in the employee's transaction the directory
+ *    deletes them first in transactions of up to 99, each conditional on the employee, then the
+ *    employee; a crash in between leaves an employee with fewer reviews, all of them archived. The
+ *    delete decides from the entity read in step 1 instead of reading it again, and its
+ *    transaction holds the index outbox row of the removal (when the directory keeps one); the
+ *    directory then nudges the index worker, which removes the other indexes.
  *
- * A replay after a crash anywhere ends in the same state: if the employee is already gone from the
- * directory and present in the archive, the only thing left is the `archived` change, published
- * again (the crash may have come between the delete and the publish; with the outbox that is a
- * nudge, the row having been committed with the delete), through
- * {@link ArchiveDependencies.changes}. The employee's photo blob is kept: the archived entity still
- * names it (`PhotoBlob`).
+ * The archive holds the employee's last acknowledged version, or the request is `superseded`:
+ * when a round finds the incarnation gone from the directory (a replay after a crash anywhere,
+ * the delete finding it gone, or the round after a 412), only the receipt tells whether this
+ * sequence removed it. With it, the record is that version: `alreadyArchived`, and the `archived`
+ * change is published again (the crash may have come between the delete and the publish; with the
+ * outbox that is a nudge, the row having been committed with the delete), through
+ * {@link ArchiveDependencies.changes}. Without it, someone else deleted the employee — perhaps
+ * after a newer version (V1 copied, a PATCH to V2 answered 200 made the delete 412, then a DELETE)
+ * — so the record is not its last version: it is taken back out of the archive and the request is
+ * `superseded`. The receipt stays (a replay may come at any time, a poison replay much later): one
+ * small entity per employee archived this way. Records without `ArchivedFromETag` (the department
+ * archive's grouped path, or written before receipts) are archived as they stand. The employee's
+ * photo blob is kept: the archived entity still names it (`PhotoBlob`).
  *
  * The sequence archives one incarnation of the employee (docs/queues.md "Incarnations"): when
  * another one holds the id — the employee was deleted or archived and created again, perhaps while
- * this message waited for its redelivery — it is `superseded` and touches nothing.
+ * this message waited for its redelivery — it is `superseded` and touches nothing in the
+ * directory.
  *
  * Reused by the department archive (archiveEmployees.ts) for an employee that changed while its
  * page was archived, and for one a re-run finds gone from the directory.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
-import type { Employee, EmployeeChangeSink, EmployeeService, Versioned } from '../directory';
+import {
+  ARCHIVED_FROM_PROPERTY,
+  archivable,
+  copyToArchive,
+  discardRecord,
+  listedReviews,
+  readNewestArchived,
+  readReviews,
+  type StoredRow,
+} from './archiveRecords';
+import type { Employee, EmployeeChangeSink, EmployeeDeleted, EmployeeService } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import { PreconditionFailedError } from '../errors';
-import {
-  MAX_TRANSACTION_OPERATIONS,
-  submitEntityGroupTransaction,
-} from '../storage/entityGroupTransaction';
-import { withStorageErrors } from '../storage/errors';
+import { isAlreadyExists } from '../storage/errors';
 import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
-import { archiveContended, archivedEmployeeNotFound } from './archiveErrors';
-import { rowKeyRangeFilter } from '../storage/filters';
+import { archiveContended } from './archiveErrors';
 import {
-  archivedEmployeeRowKeyRange,
+  archiveReceiptRowKey,
   archiveRowKey,
   departmentPartitionKey,
   employeeRowKey,
-  parseReviewRowKey,
+  parseArchiveRowKey,
   reviewRowKeyRange,
 } from '../storage/keys';
 import {
+  ENTITY_TYPE_PROPERTY,
   EntityTypes,
   incarnationOf,
   isEntityOfType,
   readEmployeeMeta,
   storedToEmployee,
 } from '../directory/storedEntities';
-import {
-  readEntity,
-  SYSTEM_PROPERTIES,
-  type StoredEntity,
-  type StoredProperties,
-} from '../storage/entities';
-import { readWholeRange } from '../storage/rangePages';
+import { readEntity, type StoredEntity, type StoredProperties } from '../storage/entities';
 
-type StoredRow = StoredProperties & { partitionKey: string; rowKey: string };
+export {
+  ARCHIVED_FROM_PROPERTY,
+  archivable,
+  copyToArchive,
+  getArchivedEmployee,
+  listedReviews,
+  readReviews,
+} from './archiveRecords';
 
 /** What archiving works on. */
 export interface ArchiveDependencies {
@@ -114,20 +134,6 @@ export type ArchiveOutcome =
 
 const MAX_ROUNDS = 10;
 
-/** The archive copy of a stored entity of one incarnation, under its per-incarnation key. */
-export function archivable(entity: StoredRow, incarnation: string): TableEntity<StoredProperties> {
-  const copy: TableEntity<StoredProperties> = {
-    partitionKey: entity.partitionKey,
-    rowKey: archiveRowKey(entity.rowKey, incarnation),
-  };
-  for (const [name, value] of Object.entries(entity)) {
-    if (!SYSTEM_PROPERTIES.has(name)) {
-      copy[name] = value;
-    }
-  }
-  return copy;
-}
-
 /**
  * Moves one incarnation of an employee from the directory to the archive; safe to run any number
  * of times, and never touches another incarnation of the employee.
@@ -146,7 +152,7 @@ export async function archiveEmployee(
   employeeId: string,
   options: ArchiveOptions = {},
 ): Promise<ArchiveOutcome> {
-  const { employees, archive, directory, changes } = dependencies;
+  const { employees, archive, directory } = dependencies;
   const partitionKey = departmentPartitionKey(department);
   const rowKey = employeeRowKey(employeeId);
   let incarnation = options.incarnation;
@@ -158,132 +164,175 @@ export async function archiveEmployee(
     giveUp: (attempts: number) => archiveContended(employeeId, attempts),
   };
   return retryOptimistically<ArchiveOutcome>(retry, async () => {
-    // 1. Read the employee, THEN its reviews: a review written in between changes the employee's
-    // ETag, so the conditional delete of step 3 cannot take a review that was not archived.
-    const read = await readEntity(employees, partitionKey, rowKey);
-    const current = read && isEntityOfType(read, EntityTypes.employee) ? read : undefined;
-    incarnation ??= current && incarnationOf(current);
-    const ours = current && incarnationOf(current) === incarnation ? current : undefined;
+    if (incarnation === undefined) {
+      // A caller that knew no incarnation: bind to the one current now (or, with none, to the
+      // newest archive record).
+      const first = await readEmployeeEntity(employees, partitionKey, rowKey);
+      if (!first) return finishedOrSuperseded(dependencies, department, employeeId, undefined);
+      incarnation = incarnationOf(first);
+    }
+    const bound = incarnation;
+    // 1. This incarnation's archive record, THEN the employee, THEN its reviews. A review written
+    // after the employee was read changes the employee's ETag, so the conditional delete of step 3
+    // cannot take a review that was not archived. The record is read first so that the copy,
+    // conditional on it, can never replace a newer version another run archived meanwhile: any
+    // version it holds was read from the directory before the employee is read here.
+    const record = await readEntity(archive, partitionKey, archiveRowKey(rowKey, bound));
+    const current = await readEmployeeEntity(employees, partitionKey, rowKey);
+    const ours = current && incarnationOf(current) === bound ? current : undefined;
     const reviews = ours ? await readOwnReviews(employees, ours) : [];
     await options.afterStep?.('read');
-    if (current && !ours) {
-      // Another incarnation holds the id (the employee was deleted or archived, then created
-      // again): whatever happened to ours, this request no longer concerns the directory.
-      return { outcome: 'superseded', incarnation: incarnation ?? incarnationOf(current) };
+    if (!ours) {
+      // Gone from the directory. If another incarnation holds the id (the employee was deleted or
+      // archived, then created again), this request no longer concerns the directory; either way
+      // this incarnation's record is settled by the receipt of its removal.
+      const settled = await finishedOrSuperseded(dependencies, department, employeeId, bound, {
+        publish: current === undefined,
+        // Read before the employee: any record written since is another run's, which settles it.
+        record: record ?? null,
+      });
+      return current ? { outcome: 'superseded', incarnation: bound } : settled;
     }
-    if (!ours) return finishedOrSuperseded(archive, changes, department, employeeId, incarnation);
     const employee = storedToEmployee(ours);
     if (!employee) return { outcome: 'notFound' };
-    const bound = incarnationOf(ours); // the incarnation asked for
 
     // 2. Insert-or-replace into this incarnation's archive records (the employee last, so its
-    // presence means complete). Another incarnation's records have other keys: never touched.
-    await copyToArchive(archive, [
-      ...reviews.map((review) => archivable(review, bound)),
-      { ...archivable(ours, bound), ArchivedAt: new Date() },
-    ]);
+    // presence means complete; conditional on the record read in step 1). Another incarnation's
+    // records have other keys: never touched.
+    try {
+      await copyToArchive(
+        archive,
+        [
+          ...reviews.map((review) => archivable(review, bound)),
+          {
+            ...archivable(ours, bound),
+            ArchivedAt: new Date(),
+            [ARCHIVED_FROM_PROPERTY]: ours.etag,
+          },
+        ],
+        { lastIfMatch: record?.etag ?? null },
+      );
+    } catch (error) {
+      // Another run wrote the record since step 1: read again.
+      if (error instanceof PreconditionFailedError || isAlreadyExists(error)) return RETRY;
+      throw error;
+    }
     await options.afterStep?.('archived');
 
-    // 3. Remove from the directory, only if it is still the version we archived.
+    // 3. Remove from the directory, only if it is still the version we archived, leaving the
+    // receipt of this removal in its transaction.
+    let removal: EmployeeDeleted;
     try {
-      await directory.delete(department, employeeId, {
+      removal = await directory.delete(department, employeeId, {
         mustExist: false,
         exactEtag: ours.etag,
         // The version just archived: the delete need not read it again.
         read: ours,
         reason: 'archived',
+        receipt: archiveReceipt(partitionKey, employeeId, bound, ours.etag),
       });
     } catch (error) {
-      // Changed meanwhile: the next round archives it again — or, when the employee was deleted
-      // and created again, finds another incarnation and stops.
+      // Changed meanwhile: the next round archives it again — or, when it is gone by then, finds
+      // no receipt and gives up the copy that is no longer the last version.
       if (error instanceof PreconditionFailedError) return RETRY;
       throw error;
+    }
+    if (!removal.deleted || removal.vanished) {
+      // Gone before our transaction: removed by an earlier try of it (its answer lost), or deleted
+      // by someone else, perhaps after a newer version. Only the receipt tells.
+      return finishedOrSuperseded(dependencies, department, employeeId, bound);
     }
     await options.afterStep?.('removed');
     return { outcome: 'archived', employee };
   });
 }
 
-/** Payload budget of one archive transaction: under the 4 MiB limit with room for the framing. */
-const MAX_COPY_CHARS = 3_500_000;
-
 /**
- * The directory holds no employee with the id: either an earlier run archived this incarnation (a
- * crash may have come between the delete and its change message: publish it again), or it is gone
- * unarchived, and the request is superseded.
+ * The receipt of an archive's removal of one incarnation: written in the removal's own
+ * transaction, so it exists exactly when this sequence removed the employee (kept: a replay, or
+ * another run of the same request, may ask at any time later).
  */
-async function finishedOrSuperseded(
-  archive: TableClient,
-  changes: EmployeeChangeSink | undefined,
-  department: string,
+function archiveReceipt(
+  partitionKey: string,
   employeeId: string,
-  incarnation: string | undefined,
-): Promise<ArchiveOutcome> {
-  const partitionKey = departmentPartitionKey(department);
-  const archived =
-    incarnation === undefined
-      ? await readNewestArchived(archive, partitionKey, employeeId)
-      : await readEntity(
-          archive,
-          partitionKey,
-          archiveRowKey(employeeRowKey(employeeId), incarnation),
-        );
-  const employee = archived ? storedToEmployee(archived) : undefined;
-  if (!employee) {
-    return incarnation === undefined
-      ? { outcome: 'notFound' }
-      : { outcome: 'superseded', incarnation };
-  }
-  await changes?.publish([
-    {
-      department,
-      employeeId,
-      reason: 'archived',
-      previous: { email: employee.email, lastName: employee.lastName },
-    },
-  ]);
-  return { outcome: 'alreadyArchived', employee };
+  incarnation: string,
+  etag: string,
+): TableEntity<StoredProperties> {
+  return {
+    partitionKey,
+    rowKey: archiveReceiptRowKey(employeeId, incarnation),
+    [ENTITY_TYPE_PROPERTY]: EntityTypes.archiveReceipt,
+    [ARCHIVED_FROM_PROPERTY]: etag,
+  };
+}
+
+/** The primary employee entity with the id, whatever its incarnation; `undefined` when none. */
+async function readEmployeeEntity(
+  employees: TableClient,
+  partitionKey: string,
+  rowKey: string,
+): Promise<StoredEntity | undefined> {
+  const read = await readEntity(employees, partitionKey, rowKey);
+  return read && isEntityOfType(read, EntityTypes.employee) ? read : undefined;
 }
 
 /**
- * Upserts same-partition entities in entity group transactions of up to 100 (and ~3.5 MB), in
- * order: an entity is written by the same transaction as the entities before it, or a later one,
- * so an employee that follows its reviews is present only once they are.
- *
- * @throws {DomainError} for storage faults (nothing after the failed transaction is written).
+ * The directory holds no employee of the incarnation: either a removal of this sequence archived
+ * it (a crash may have come between the delete and its change message: publish it again), or it
+ * is gone unarchived — deleted by someone else, perhaps after a newer version than the record
+ * holds — and the request is superseded. A record this sequence wrote is archived only when the
+ * receipt of its removal exists; without one it is not the employee's last version, and is taken
+ * back out of the archive (conditional on the version read, so a record another run confirms
+ * meanwhile stays).
  */
-export async function copyToArchive(
-  archive: TableClient,
-  entities: TableEntity<StoredProperties>[],
-): Promise<void> {
-  const batches: TableEntity<StoredProperties>[][] = [];
-  let batch: TableEntity<StoredProperties>[] = [];
-  let chars = 0;
-  for (const entity of entities) {
-    const size = JSON.stringify(entity).length;
-    if (
-      batch.length > 0 &&
-      (batch.length === MAX_TRANSACTION_OPERATIONS || chars + size > MAX_COPY_CHARS)
-    ) {
-      batches.push(batch);
-      batch = [];
-      chars = 0;
+async function finishedOrSuperseded(
+  dependencies: ArchiveDependencies,
+  department: string,
+  employeeId: string,
+  incarnation: string | undefined,
+  /** `record`: this incarnation's record as already read (`null`: none), else it is read here. */
+  options: { publish?: boolean; record?: StoredEntity | null } = {},
+): Promise<ArchiveOutcome> {
+  const { archive, employees, changes } = dependencies;
+  const partitionKey = departmentPartitionKey(department);
+  const archived =
+    options.record !== undefined
+      ? (options.record ?? undefined)
+      : incarnation === undefined
+        ? await readNewestArchived(archive, partitionKey, employeeId)
+        : await readEntity(
+            archive,
+            partitionKey,
+            archiveRowKey(employeeRowKey(employeeId), incarnation),
+          );
+  const employee = archived ? storedToEmployee(archived) : undefined;
+  const gone = (): ArchiveOutcome =>
+    incarnation === undefined ? { outcome: 'notFound' } : { outcome: 'superseded', incarnation };
+  if (!archived || !employee) return gone();
+  if (ARCHIVED_FROM_PROPERTY in archived) {
+    const recordIncarnation = incarnation ?? parseArchiveRowKey(archived.rowKey).incarnation;
+    const receipt = await readEntity(
+      employees,
+      partitionKey,
+      archiveReceiptRowKey(employeeId, recordIncarnation),
+      ['RowKey'],
+    );
+    if (!receipt) {
+      await discardRecord(archive, archived, employeeId, recordIncarnation);
+      return { outcome: 'superseded', incarnation: recordIncarnation };
     }
-    batch.push(entity);
-    chars += size;
   }
-  if (batch.length > 0) batches.push(batch);
-  for (const chunk of batches) {
-    await withStorageErrors(async () => {
-      if (chunk.length === 1) await archive.upsertEntity(chunk[0]!, 'Replace');
-      else {
-        await submitEntityGroupTransaction(
-          archive,
-          chunk.map((entity) => ['upsert', entity, 'Replace']),
-        );
-      }
-    });
+  if (options.publish !== false) {
+    await changes?.publish([
+      {
+        department,
+        employeeId,
+        reason: 'archived',
+        previous: { email: employee.email, lastName: employee.lastName },
+      },
+    ]);
   }
+  return { outcome: 'alreadyArchived', employee };
 }
 
 /**
@@ -299,96 +348,4 @@ async function readOwnReviews(table: TableClient, employee: StoredRow): Promise<
     employee,
     await readReviews(table, employee.partitionKey, reviewRowKeyRange(employeeId)),
   );
-}
-
-/**
- * Of the reviews read after `employee` (any employee's), those it lists (pure); for an employee
- * written before employees carried the list, all of its own.
- */
-export function listedReviews<R extends { rowKey: string }>(
-  employee: StoredProperties,
-  reviews: readonly R[],
-): R[] {
-  const employeeId = employee.EmployeeId;
-  const years = readEmployeeMeta(employee).reviewYears;
-  const listed = years && new Set(years);
-  return reviews.filter((review) => {
-    const key = parseReviewRowKey(review.rowKey);
-    return (
-      key !== undefined &&
-      key.employeeId === employeeId &&
-      (listed === undefined || listed.has(key.year))
-    );
-  });
-}
-
-/**
- * The reviews in a range of review keys (one employee's, or those of an id range), as stored.
- *
- * @throws {DomainError} for storage faults.
- */
-export async function readReviews(
-  table: TableClient,
-  partitionKey: string,
-  range: { ge: string; lt: string },
-): Promise<(StoredRow & { etag: string })[]> {
-  return withStorageErrors(async () => {
-    const reviews: (StoredRow & { etag: string })[] = [];
-    for await (const entity of table.listEntities<StoredProperties>({
-      queryOptions: { filter: rowKeyRangeFilter(partitionKey, range) },
-    })) {
-      reviews.push({ ...entity, partitionKey, rowKey: entity.rowKey ?? '', etag: entity.etag });
-    }
-    return reviews;
-  });
-}
-
-/**
- * The newest archive record of the employee (the latest `ArchivedAt` among its incarnations'),
- * or `undefined`.
- *
- * @throws {DomainError} for storage faults.
- */
-async function readNewestArchived(
-  archive: TableClient,
-  partitionKey: string,
-  employeeId: string,
-): Promise<StoredEntity | undefined> {
-  const records = await readWholeRange(archive, {
-    partitionKey,
-    ...archivedEmployeeRowKeyRange(employeeId),
-  });
-  const archivedAt = (entity: StoredEntity): number => {
-    const value = entity.ArchivedAt;
-    const time =
-      value instanceof Date || typeof value === 'string' ? new Date(value).getTime() : NaN;
-    return Number.isNaN(time) ? 0 : time;
-  };
-  let newest: StoredEntity | undefined;
-  for (const record of records) {
-    if (!isEntityOfType(record, EntityTypes.employee)) continue;
-    if (!newest || archivedAt(record) > archivedAt(newest)) newest = record;
-  }
-  return newest;
-}
-
-/**
- * An archived employee, with the ETag of its archive entity: when the id was archived more than
- * once (one record per incarnation), the one archived last.
- *
- * @throws {NotFoundError} `ArchivedEmployeeNotFound` until the move has happened.
- * @throws {DomainError} for storage faults.
- */
-export async function getArchivedEmployee(
-  archive: TableClient,
-  department: string,
-  employeeId: string,
-): Promise<Versioned<Employee>> {
-  await ensureTable(archive);
-  const entity = await readNewestArchived(archive, departmentPartitionKey(department), employeeId);
-  const employee = entity ? storedToEmployee(entity) : undefined;
-  if (!employee || !entity?.etag) {
-    throw archivedEmployeeNotFound(department, employeeId);
-  }
-  return { value: employee, etag: entity.etag };
 }

@@ -1,16 +1,17 @@
 /**
  * Removing an employee: the employee entity, its email copy, the department's count (and manager
  * copy, if it was the manager), its id in the last-name index entity, its yearly reviews and the
- * index outbox row (when the directory keeps one, outbox.ts), in ONE entity group transaction. With `mustExist: false` an absent employee is not an error
- * (delete-if-exists), so queue workers (archive, move) can run it again safely.
+ * index outbox row (when the directory keeps one, outbox.ts), in ONE entity group transaction.
+ * With `mustExist: false` an absent employee is not an error (delete-if-exists), so queue workers
+ * (archive, move) can run it again safely.
  *
  * The reviews are exactly those the employee lists (`ReviewYears`, reviewYears.ts): a review is
  * written only together with its year on the employee, conditional on the employee's ETag, so
  * nothing else of this employee can exist. When they do not fit in the one transaction (more than
  * {@link MAX_REVIEWS_WITH_EMPLOYEE}), they are deleted first, in transactions of up to 97 reviews
  * (the budget, `MAX_TRANSACTION_OPERATIONS`, less the merge), each with a Merge of the employee
- * that drops those years from its list, conditional on its ETag; the employee goes last. A crash in between leaves the employee with fewer reviews, never a review
- * without its employee.
+ * that drops those years from its list, conditional on its ETag; the employee goes last. A crash
+ * in between leaves the employee with fewer reviews, never a review without its employee.
  *
  * Every delete of the employee carries the ETag this call read (and the index entity's;
  * storage/entityGroupTransaction.ts puts it on the wire), so a change committed after the read —
@@ -61,7 +62,8 @@ import {
   TransactionFailure,
   writeOptimistically,
 } from './transaction';
-import type { StoredEntity } from '../storage/entities';
+import type { TableEntity } from '@azure/data-tables';
+import type { StoredEntity, StoredProperties } from '../storage/entities';
 import { MAX_TRANSACTION_OPERATIONS } from '../storage/entityGroupTransaction';
 
 /** Options of {@link deleteEmployee}. */
@@ -88,16 +90,34 @@ export interface DeleteEmployeeOptions {
   mustExist?: boolean;
   /** Reason published with the change (default `deleted`; the archive worker says `archived`). */
   reason?: 'deleted' | 'archived' | 'moved';
+  /**
+   * An entity of the department's partition to write (insert-or-replace) in the employee's own
+   * transaction, so that it exists exactly when that removal committed: the archive's receipt.
+   */
+  receipt?: TableEntity<StoredProperties>;
 }
 
-type Role = 'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'outbox' | 'review';
+/** What {@link deleteEmployee} did. */
+export interface EmployeeDeleted {
+  deleted: boolean;
+  employee?: Employee;
+  /**
+   * Set when the employee was gone by the time this call's transaction reached storage: someone
+   * else deleted it, or an earlier try of this very transaction committed and its answer was lost
+   * (only a `receipt` tells which).
+   */
+  vanished?: true;
+}
+
+type Role =
+  'employee' | 'email' | 'count' | 'department' | 'lastNameIndex' | 'outbox' | 'receipt' | 'review';
 
 /**
- * Most reviews deleted in the employee's own transaction (100 operations, less the employee, its
+ * Most reviews deleted in the employee's own transaction (the budget, less the employee, its
  * email copy, a count shard, the department (a manager's copy is cleared), the last-name index
- * entity and the index outbox row).
+ * entity, the index outbox row and an archive's receipt).
  */
-export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 6;
+export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 7;
 /** Reviews per transaction that trims the review list ahead of the employee's (plus its Merge). */
 const REVIEWS_PER_TRIM = MAX_TRANSACTION_OPERATIONS - 1;
 
@@ -117,7 +137,7 @@ export async function deleteEmployee(
   department: string,
   employeeId: string,
   options: DeleteEmployeeOptions = {},
-): Promise<{ deleted: boolean; employee?: Employee }> {
+): Promise<EmployeeDeleted> {
   const partitionKey = departmentPartitionKey(department);
   employeeRowKey(employeeId);
   const table = await context.table();
@@ -135,7 +155,7 @@ export async function deleteEmployee(
     context,
     `Department "${department}"`,
     async (attempt) => {
-      if (vanished) return { deleted: true, employee: vanished } as const;
+      if (vanished) return { deleted: true, employee: vanished, vanished: true } as const;
       const useCache = attempt === 1;
       const given =
         attempt === 1 && options.read?.rowKey === employeeRowKey(employeeId)
@@ -248,6 +268,7 @@ export async function deleteEmployee(
       // transaction's condition on its ETag, can list it since.
       const removal = index && lastNameIndexRemoval(partitionKey, index, [employeeId]);
       if (removal) plan.add(removal.action, 'lastNameIndex');
+      if (options.receipt) plan.add(['upsert', options.receipt, 'Replace'], 'receipt');
       if (context.outbox) {
         plan.add(
           outboxAction(partitionKey, {

@@ -41,10 +41,15 @@ export interface Department {
   manager: Manager | null;
 }
 
-/** One row of `GET /departments`. */
+/** What the department listing copies of a department. */
 export interface DepartmentSummary {
   name: string;
   description: string;
+}
+
+/** One row of `GET /departments`: the listing's copy and the department's current count. */
+export interface DepartmentListItem extends DepartmentSummary {
+  employeeCount: number;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Departments: create/update, point read, the cached department list, and the manager (whose
  * details are copied onto the department entity: denormalization).
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableClient, TableEntity } from '@azure/data-tables';
 import { isPreconditionFailed, isAlreadyExists, toDomainError } from '../storage/errors';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
@@ -16,6 +16,7 @@ import {
   readDepartmentListing,
   readListingVersion,
   type Department,
+  type DepartmentListItem,
   type DepartmentSummary,
 } from './departmentEntity';
 import { readDepartmentWithCount } from './departmentCount';
@@ -26,7 +27,9 @@ import {
   employeeNotFound,
   staleVersion,
 } from './directoryErrors';
-import { readEmployeeState } from './employeeState';
+import { readEmployeeState, type EmployeeState } from './employeeState';
+import { DATA_ETAG_PROPERTY } from './reviewYears';
+import type { StoredProperties } from '../storage/entities';
 import { RETRY } from './retry';
 import { forgetVersions, loadDepartment, rememberDepartment } from './state';
 import { TtlCache } from './ttlCache';
@@ -180,7 +183,53 @@ export async function listDepartments(
   return result;
 }
 
+/** Count reads of one department page running at once. */
+const COUNT_READS_IN_PARALLEL = 16;
+
+/**
+ * A page of the department list with each department's current employee count: the page as
+ * {@link listDepartments} reads it (cached), then, for each department on it, the same one range
+ * query over its department entity and count shards that `GET /departments/{dept}` makes, at most
+ * {@link COUNT_READS_IN_PARALLEL} at a time. So a page of n departments costs n + 1 requests (n
+ * when the page is cached), and each count is as fresh as a point read of that department. A
+ * listed department whose entity is gone (a listing not yet repaired) counts 0.
+ *
+ * @throws {ValidationError} for an invalid page size or continuation token.
+ * @throws {DomainError} for storage faults that outlasted the SDK's retries.
+ */
+export async function listDepartmentsWithCounts(
+  context: DirectoryContext,
+  listCache: DepartmentListCache,
+  options: { pageSize?: number; continuationToken?: string } = {},
+): Promise<Page<DepartmentListItem>> {
+  const page = await listDepartments(context, listCache, options);
+  const table = await context.table();
+  const items: DepartmentListItem[] = new Array(page.items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(COUNT_READS_IN_PARALLEL, page.items.length) }, async () => {
+      while (next < page.items.length) {
+        const i = next++;
+        const summary = page.items[i]!;
+        const read = await readDepartmentWithCount(table, summary.name);
+        items[i] = { ...summary, employeeCount: read?.department.value.employeeCount ?? 0 };
+      }
+    }),
+  );
+  return { items, continuationToken: page.continuationToken };
+}
+
 type ManagerRole = 'department' | 'employee' | 'previousManager';
+
+/** The Merge that sets or clears an employee's manager flag, keeping its data version. */
+function managerFlag(employee: EmployeeState, isManager: boolean): TableEntity<StoredProperties> {
+  return {
+    partitionKey: employee.entity.partitionKey,
+    rowKey: employee.entity.rowKey,
+    IsManager: isManager,
+    [DATA_ETAG_PROPERTY]: employee.meta.dataEtag ?? employee.etag,
+  };
+}
 
 /**
  * Makes an employee of the department its manager: copies the manager's details onto the
@@ -217,25 +266,25 @@ export async function setManager(
       email: employee.data.email,
     };
     const previous = dept.value.manager?.employeeId;
+    const unflag =
+      previous !== undefined && previous !== employeeId && previous !== previousMissing
+        ? await readEmployeeState(table, partitionKey, previous)
+        : undefined;
+    // The flag is bookkeeping, not data: each Merge keeps the employee's data version (DataETag),
+    // so a client's If-Match still holds and a move still knows the copy it wrote.
     const plan = new PlannedTransaction<ManagerRole>()
       .add(
         ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
         'department',
       )
-      .add(
-        [
-          'update',
-          { partitionKey, rowKey: employeeRowKey(employeeId), IsManager: true },
-          'Merge',
-          { etag: employee.etag },
-        ],
-        'employee',
-      );
-    if (previous !== undefined && previous !== employeeId && previous !== previousMissing) {
+      .add(['update', managerFlag(employee, true), 'Merge', { etag: employee.etag }], 'employee');
+    if (unflag) {
       plan.add(
-        ['update', { partitionKey, rowKey: employeeRowKey(previous), IsManager: false }, 'Merge'],
+        ['update', managerFlag(unflag, false), 'Merge', { etag: unflag.etag }],
         'previousManager',
       );
+    } else if (previous !== undefined && previous !== employeeId) {
+      previousMissing = previous;
     }
     return submitAttempt(
       table,
@@ -250,8 +299,11 @@ export async function setManager(
         forgetVersions(context, department);
         if (failure.role === 'department' && options.ifMatch !== undefined)
           throw staleVersion(subject);
-        // Read again without touching the previous manager; other roles retry as well.
-        if (failure.role === 'previousManager') previousMissing = previous;
+        // Gone since: read again without touching the previous manager; changed since (412), or
+        // another role: read again.
+        if (failure.role === 'previousManager' && failure.status === 404) {
+          previousMissing = previous;
+        }
         return undefined;
       },
     );

@@ -10,16 +10,16 @@ import { invalidPhotoUrl } from './directoryErrors';
 import type { DirectoryContext, DirectoryOptions } from './context';
 import { createContext } from './context';
 import { createEmployee } from './createEmployee';
-import { deleteEmployee, type DeleteEmployeeOptions } from './deleteEmployee';
+import { deleteEmployee, type DeleteEmployeeOptions, type EmployeeDeleted } from './deleteEmployee';
 import {
   deleteEmployeeVersions,
   type DeleteVersionsOptions,
   type VersionsDeleted,
 } from './deleteEmployees';
-import type { Department, DepartmentSummary } from './departmentEntity';
+import type { Department, DepartmentListItem } from './departmentEntity';
 import {
   getDepartment,
-  listDepartments,
+  listDepartmentsWithCounts,
   putDepartment,
   setManager,
   type DepartmentListCache,
@@ -35,6 +35,7 @@ import {
   type EmployeeRecord,
   type ListOptions,
 } from './employeeQueries';
+import { requireDepartment, requireEmployee } from './existence';
 import { importEmployees, type ImportResult } from './importEmployees';
 import { listReviews, putReview, type Review } from './reviews';
 import { TtlCache } from './ttlCache';
@@ -71,11 +72,23 @@ export class DepartmentService {
     return getDepartment(this.context, name);
   }
 
-  /** A page of the (cached) department list. See {@link listDepartments}. */
+  /**
+   * A page of the (cached) department list, each with its current employee count. See
+   * {@link listDepartmentsWithCounts}.
+   */
   list(
     options: { pageSize?: number; continuationToken?: string } = {},
-  ): Promise<Page<DepartmentSummary>> {
-    return listDepartments(this.context, this.listCache, options);
+  ): Promise<Page<DepartmentListItem>> {
+    return listDepartmentsWithCounts(this.context, this.listCache, options);
+  }
+
+  /**
+   * Returns when the department exists (one projected point read).
+   *
+   * @throws {NotFoundError} `DepartmentNotFound`. See {@link requireDepartment}.
+   */
+  requireExists(name: string): Promise<void> {
+    return requireDepartment(this.context, name);
   }
 
   /** Makes an employee the manager. See {@link setManager}. */
@@ -105,6 +118,16 @@ export class EmployeeService {
   /** One employee by id, with ETag and stored entity. See {@link getEmployee}. */
   get(department: string, employeeId: string): Promise<EmployeeRecord> {
     return getEmployee(this.context, department, employeeId);
+  }
+
+  /**
+   * Returns when the employee exists (one projected point read); the services of per-employee
+   * records take it as their `EmployeeCheck`.
+   *
+   * @throws {NotFoundError} `EmployeeNotFound`. See {@link requireEmployee}.
+   */
+  requireExists(department: string, employeeId: string): Promise<void> {
+    return requireEmployee(this.context, department, employeeId);
   }
 
   /** One employee by email. See {@link getEmployeeByEmail}. */
@@ -176,7 +199,7 @@ export class EmployeeService {
     department: string,
     employeeId: string,
     options: DeleteEmployeeOptions = {},
-  ): Promise<{ deleted: boolean; employee?: Employee }> {
+  ): Promise<EmployeeDeleted> {
     return deleteEmployee(this.context, department, employeeId, options);
   }
 

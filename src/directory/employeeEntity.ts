@@ -113,6 +113,11 @@ export interface EmployeeMeta {
   reviewYears?: readonly number[];
   /** Properties of a newer version of the app found on the stored entity, kept as they were. */
   preserved?: StoredProperties;
+  /**
+   * The ETag of the employee's last data write, kept ({@link DATA_ETAG_PROPERTY}) by a write that
+   * changes no field a PATCH writes (the photo URL); `undefined` for a data write.
+   */
+  dataEtag?: string;
 }
 
 /** Properties of the stored entity that this version does not own (a newer version's). */
@@ -146,6 +151,7 @@ export function employeeEntity(
     ...(meta.reviewYears === undefined
       ? {}
       : { [REVIEW_YEARS_PROPERTY]: encodeReviewYears(meta.reviewYears) }),
+    ...(meta.dataEtag === undefined ? {} : { [DATA_ETAG_PROPERTY]: meta.dataEtag }),
   };
 }
 
@@ -230,8 +236,8 @@ export function readEmployeeFields(entity: StoredProperties): EmployeeData | und
 export interface StoredEmployeeMeta extends Omit<EmployeeMeta, 'writeId'> {
   writeId?: string;
   /**
-   * The ETag of the employee's last data write when only bookkeeping (its review years) changed
-   * since; `undefined` when the entity's own ETag is that version.
+   * The ETag of the employee's last data write when only bookkeeping (its review years, the
+   * manager flag, the photo) changed since; `undefined` when the entity's own ETag is that version.
    */
   dataEtag?: string;
 }

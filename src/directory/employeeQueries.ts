@@ -38,6 +38,7 @@ import {
   type EmployeeField,
 } from './employeeEntity';
 import { EntityTypes, isEntityOfType } from './entityTypes';
+import { requireDepartment } from './existence';
 import { readLastNameIndex } from './lastNameIndex';
 import { lookupTextSchema, MAX_PAGE_SIZE, pageSizeOf, validateInput } from './validation';
 import type { Versioned } from './versionCache';
@@ -207,9 +208,11 @@ function rangeOf(partitionKey: string, range: EmployeeRange): { kind: string; ke
 /**
  * A page of a department's employees by id range (ordered by id), email range or email prefix
  * (ordered by normalised email); every employee when no range is given. One partition range query
- * per page, with server-side projection for `select`.
+ * per page, with server-side projection for `select`; an empty first page costs one point read
+ * more, to tell an unknown department (404).
  *
  * @throws {ValidationError} for invalid bounds, page size, select or continuation token.
+ * @throws {NotFoundError} `DepartmentNotFound` when the department does not exist.
  */
 export async function listEmployees(
   context: DirectoryContext,
@@ -224,12 +227,23 @@ export async function listEmployees(
     continuationToken: options.continuationToken,
     select: fields ? employeeSelectProperties(fields) : undefined,
   });
-  return {
-    items: page.entities
-      .map((e) => toJson(e, fields))
-      .filter((e): e is Record<string, unknown> => e !== undefined),
-    continuationToken: page.continuationToken,
-  };
+  const items = page.entities
+    .map((e) => toJson(e, fields))
+    .filter((e): e is Record<string, unknown> => e !== undefined);
+  if (items.length === 0) await requireFirstPageDepartment(context, department, options);
+  return { items, continuationToken: page.continuationToken };
+}
+
+/**
+ * An empty first page of an unknown department is its 404 (existence.ts): one point read, only
+ * when there is nothing to show. Later pages were reached from a first page that checked it.
+ */
+async function requireFirstPageDepartment(
+  context: DirectoryContext,
+  department: string,
+  options: ListOptions,
+): Promise<void> {
+  if (options.continuationToken === undefined) await requireDepartment(context, department);
 }
 
 /**
@@ -280,15 +294,28 @@ async function pointReads(
 /**
  * Employees of one department with a given last name (case-insensitive), through the
  * same-partition last-name index entity, in id order and paged over the id list: one read of the
- * index entity, then one range read when the page's ids are dense, or parallel point reads.
+ * index entity, then one range read when the page's ids are dense, or parallel point reads. No one
+ * of that name: one point read more, to tell an unknown department (404).
  *
  * @throws {ValidationError} for an invalid department, last name, page size, select or token.
+ * @throws {NotFoundError} `DepartmentNotFound` when the department does not exist.
  */
 export async function findByLastName(
   context: DirectoryContext,
   department: string,
   lastName: string,
   options: ListOptions = {},
+): Promise<Page<Record<string, unknown>>> {
+  const page = await lookUpLastName(context, department, lastName, options);
+  if (page.items.length === 0) await requireFirstPageDepartment(context, department, options);
+  return page;
+}
+
+async function lookUpLastName(
+  context: DirectoryContext,
+  department: string,
+  lastName: string,
+  options: ListOptions,
 ): Promise<Page<Record<string, unknown>>> {
   const { partitionKey, pageSize, fields } = pageRequest(department, options);
   validateInput(lookupTextSchema, lastName, 'query.lastName');

@@ -17,6 +17,7 @@ export const EntityTypes = {
   lastNameIndex: 'LastNameIndex.v1',
   review: 'Review.v1',
   indexOutbox: 'IndexOutbox.v1',
+  archiveReceipt: 'ArchiveReceipt.v1',
 } as const;
 
 /** One of {@link EntityTypes}. */

@@ -3,7 +3,7 @@
  * duplicates within the import refused, each refusal placed where it was in the request.
  */
 import { normalizeEmail, normalizeLastName } from '../storage/keys';
-import { describeIssues, newEmployeeSchema, type NewEmployee } from './validation';
+import { describeIssues, newEmployeeSchema, plainWords, type NewEmployee } from './validation';
 
 /** One row that was not imported. */
 export interface ImportFailure {
@@ -43,7 +43,7 @@ export function screenRows(rows: readonly unknown[], failed: PlacedFailure[]): R
   const ids = new Set<string>();
   const emails = new Set<string>();
   rows.forEach((raw, i) => {
-    const parsed = newEmployeeSchema.safeParse(raw);
+    const parsed = newEmployeeSchema.safeParse(raw, { error: plainWords });
     if (!parsed.success) {
       const id = (raw as { employeeId?: unknown } | null)?.employeeId;
       failed.push(

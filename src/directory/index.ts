@@ -10,10 +10,12 @@
  */
 export type { EmployeeChange, EmployeeChangeSink } from './changes';
 export { createContext, type DirectoryContext, type DirectoryOptions } from './context';
-export type { Department, DepartmentSummary } from './departmentEntity';
+export type { Department, DepartmentListItem, DepartmentSummary } from './departmentEntity';
 export { listDepartments } from './departments';
 export { createDirectory, directoryOver, type Directory, type EmployeeService } from './directory';
 export { departmentNotFound, emailNotFound, employeeNotFound } from './directoryErrors';
+export type { EmployeeDeleted } from './deleteEmployee';
+export type { EmployeeCheck } from './existence';
 export type { Employee, EmployeeData } from './employeeEntity';
 export type { ImportResult } from './importEmployees';
 export type { Review } from './reviews';

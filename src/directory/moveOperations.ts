@@ -8,4 +8,4 @@ export { deleteEmployee } from './deleteEmployee';
 export { emailTaken, employeeExists } from './directoryErrors';
 export { insertEmployee } from './insertEmployee';
 export { reviewYearsOf, writeReviewEntities } from './reviews';
-export { updateEmployee } from './updateEmployee';
+export { updateEmployee, type EmployeeChanges } from './updateEmployee';

@@ -19,9 +19,10 @@ import { invalidReviewYear } from './directoryErrors';
 export const REVIEW_YEARS_PROPERTY = 'ReviewYears';
 
 /**
- * Property of the employee entity that keeps the ETag of its last data write while only its
- * bookkeeping (review years) changed since, so a client's `If-Match` from before a review write
- * still names the data it saw.
+ * Property of the employee entity that keeps the ETag of its last data write (of the fields a
+ * PATCH writes) while only its bookkeeping changed since — its review years, the manager flag, its
+ * photo — so a client's `If-Match` from before such a write still names the data it saw, and a
+ * move still recognises the copy it wrote (orchestrations/move/copyToTarget.ts).
  */
 export const DATA_ETAG_PROPERTY = 'DataETag';
 

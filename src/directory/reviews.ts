@@ -11,7 +11,6 @@ import { randomUUID } from 'node:crypto';
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import {
   departmentPartitionKey,
-  employeeRowKey,
   parseReviewRowKey,
   reviewRowKey,
   reviewRowKeyRange,
@@ -31,6 +30,7 @@ import { RETRY } from './retry';
 import { retryOptimistically } from '../storage/optimisticRetry';
 import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from './reviewYears';
 import { currentEtag } from './state';
+import { requireEmployee } from './existence';
 import {
   PlannedTransaction,
   submitAttempt,
@@ -262,12 +262,7 @@ export async function listReviews(
     .map((e) => projectReview(e, fields))
     .filter((r): r is Record<string, unknown> => r !== undefined);
   if (items.length === 0 && options.continuationToken === undefined) {
-    const employee = await readEntity(table, partitionKey, employeeRowKey(employeeId), [
-      'RowKey',
-      ENTITY_TYPE_PROPERTY,
-    ]);
-    if (!employee || !isEntityOfType(employee, EntityTypes.employee))
-      throw employeeNotFound(department, employeeId);
+    await requireEmployee(context, department, employeeId);
   }
   return { items, continuationToken: page.continuationToken };
 }

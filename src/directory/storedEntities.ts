@@ -29,7 +29,7 @@ export {
 } from './employeeEntity';
 export { isPrimaryEmployee, listEmployeeEntities, parseEmployeeSelect } from './employeeQueries';
 export { readEmployeeState, type EmployeeState } from './employeeState';
-export { EntityTypes, isEntityOfType } from './entityTypes';
+export { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 export {
   lastNameIndexEntity,
   lastNameIndexWrite,

@@ -2,7 +2,8 @@
  * Changing an employee: the employee entity, its email copy (moved when the email changes), the
  * last-name index entities (when the last name changes) and the department's manager copy (when
  * the manager's name or email changes) in ONE entity group transaction, with the index outbox row
- * when the directory keeps one (outbox.ts).
+ * when the directory keeps one (outbox.ts). A change of the photo URL alone keeps the employee's
+ * data version (`DataETag`, reviewYears.ts): it is not a change of the fields a PATCH writes.
  *
  * The employee operation is always conditional on the ETag just read, so the copies can never
  * drift from the employee. A lost race is retried on fresh data: without `If-Match` that is last
@@ -97,6 +98,9 @@ export async function updateEmployee(
   const partitionKey = departmentPartitionKey(department);
   const table = await context.table();
   const writeId = randomUUID();
+  const photoOnly = Object.entries(changes).every(
+    ([field, value]) => field === 'photoUrl' || value === undefined,
+  );
   let previous: EmployeeChange['previous'];
   // Set when the old email copy turned out to be missing (damaged data): do not delete it again.
   let missingCopyOf: string | undefined;
@@ -131,6 +135,8 @@ export async function updateEmployee(
       incarnation: current.meta.incarnation,
       reviewYears: current.meta.reviewYears,
       preserved: current.meta.preserved,
+      // A photo change is not a change of the data a PATCH writes: the data version stays.
+      ...(photoOnly ? { dataEtag: current.meta.dataEtag ?? current.etag } : {}),
     });
     const plan = new PlannedTransaction<Role>().add(
       ['update', primary, 'Replace', { etag: current.etag }],

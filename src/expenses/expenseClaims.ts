@@ -8,6 +8,7 @@
  * keyed by department and employee id, whose format alone is checked.
  */
 import { odata, type TableClient } from '@azure/data-tables';
+import type { EmployeeCheck } from '../directory';
 import { wholeNumberOutOfRange } from '../errors';
 import { withStorageErrors } from '../storage/errors';
 import { invalidAmount, invalidCurrency, invalidDescription } from './expenseErrors';
@@ -122,10 +123,13 @@ export class ExpenseClaimLog {
   /**
    * @param table - the `EmployeeExpenses` table (created on first use).
    * @param clock - supplies "now" for claims submitted without a time.
+   * @param requireEmployee - tells an unknown employee (404) when a first page is empty; without
+   *   it an empty page is simply empty.
    */
   constructor(
     private readonly table: TableClient,
     private readonly clock: Clock = systemClock,
+    private readonly requireEmployee?: EmployeeCheck,
   ) {}
 
   /**
@@ -155,6 +159,7 @@ export class ExpenseClaimLog {
    * followed for the rest.
    *
    * @throws {ValidationError} for an invalid department, employee id or `top` outside 1–1000.
+   * @throws {NotFoundError} `EmployeeNotFound` when there is no claim and no such employee.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
   async newest(
@@ -182,6 +187,7 @@ export class ExpenseClaimLog {
       }
       if (!page.value.continuationToken) break;
     }
+    if (claims.length === 0) await this.requireEmployee?.(department, employeeId);
     return claims.slice(0, top);
   }
 
@@ -191,6 +197,8 @@ export class ExpenseClaimLog {
    * previous page (`continuationToken`, bound to this employee).
    *
    * @throws {ValidationError} for an invalid department, employee id, page size or token.
+   * @throws {NotFoundError} `EmployeeNotFound` when a first page is empty and there is no such
+   *   employee.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
   async page(
@@ -211,8 +219,14 @@ export class ExpenseClaimLog {
     await ensureTable(this.table);
     const { entities, more } = await readPartitionPage(this.table, partitionKey, after, pageSize);
     const resumeAt = entities.at(-1)?.rowKey ?? after ?? '';
+    const items = entities
+      .map(toClaim)
+      .filter((claim): claim is ExpenseClaim => claim !== undefined);
+    // Nothing to show: one point read tells an unknown employee (a former one's claims stay readable).
+    if (items.length === 0 && after === undefined)
+      await this.requireEmployee?.(department, employeeId);
     return {
-      items: entities.map(toClaim).filter((claim): claim is ExpenseClaim => claim !== undefined),
+      items,
       continuationToken: more
         ? encodeContinuationToken(scope, { nextPartitionKey: partitionKey, nextRowKey: resumeAt })
         : null,

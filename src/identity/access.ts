@@ -30,6 +30,11 @@ export interface AccessTarget {
 export interface AccessRule {
   /** Who, in words: shown in 403 messages, docs and the OpenAPI description. */
   readonly description: string;
+  /**
+   * What a refused caller lacks, for the 403 message, when the description does not say it as a
+   * role (`{dept}` is filled in with the request's department). Default: the description.
+   */
+  readonly needs?: string;
   /** Whether the rule admits callers without identity (only `GET /health`). */
   readonly anonymous: boolean;
   /** Whether this authenticated caller may make this request. */
@@ -71,11 +76,15 @@ export const departmentEditor = rule(
  * `DirectoryReader:{department}` when the request names a department; otherwise any signed-in
  * caller, whose results the route limits to the departments it may read.
  */
-export const departmentReaderWhenNamed = rule(
-  'DirectoryReader:{department} when a department is named, else any signed-in caller (results limited to readable departments)',
-  (principal, { department }) =>
-    department === undefined || canReadDepartment(principal, department),
-);
+export const departmentReaderWhenNamed: AccessRule = {
+  ...rule(
+    'DirectoryReader:{department} when a department is named, else any signed-in caller (results limited to readable departments)',
+    (principal, { department }) =>
+      department === undefined || canReadDepartment(principal, department),
+  ),
+  // Refused only when a department is named: then its reader role is what was missing.
+  needs: 'DirectoryReader:{dept}',
+};
 
 /** The employee (department, employeeId) the route names. */
 export const self = rule(
@@ -98,9 +107,12 @@ export const theUser = rule(
 /** Any of the rules; `DirectoryAdmin` is always among them (it may do everything). */
 export function anyOf(...rules: AccessRule[]): AccessRule {
   const all = rules.includes(admin) ? rules : [...rules, admin];
-  return rule(all.map((r) => r.description).join(' or '), (principal, target) =>
+  const combined = rule(all.map((r) => r.description).join(' or '), (principal, target) =>
     all.some((r) => r.allows(principal, target)),
   );
+  return all.some((r) => r.needs !== undefined)
+    ? { ...combined, needs: all.map((r) => r.needs ?? r.description).join(' or ') }
+    : combined;
 }
 
 /**
@@ -119,10 +131,11 @@ export function authorize(
   if (principal === undefined) throw unauthenticated();
   if (!access.allows(principal, target)) {
     // Name the roles that would have been enough, as Entra writes them (a space as %20).
+    const words = access.needs ?? access.description;
     const needed =
       target.department === undefined
-        ? access.description
-        : access.description.replace(/\{dept\}/g, target.department.replace(/ /g, '%20'));
+        ? words
+        : words.replace(/\{dept\}/g, target.department.replace(/ /g, '%20'));
     throw forbidden(needed);
   }
 }

@@ -30,11 +30,19 @@ export type ConfiguredChangeQueue = (
 
 /**
  * The `index-updates` queue as the directory's change sink: the directory records every change in
- * its index outbox, and the sink nudges the worker after the commit (`INDEX_NUDGE_DELAY_SECONDS`).
- * With `drain` (src/indexing/writerDrain.ts: `writerDrains`), the writing process drains
- * the department itself after `INDEX_DRAIN_LINGER_MS` and the nudge is only the fallback; with
- * `INDEX_DRAIN_LINGER_MS=0` every nudge goes through the queue (a plan that freezes a process
- * once its response is sent, or a host that serves the API without the index worker).
+ * its index outbox, and a write returns only once a queue message that surfaces after its commit
+ * is stored (its cover, src/indexing/queueChangeSink.ts), so no change waits on the writing
+ * process once it answered. With `drain` (src/indexing/writerDrain.ts: `writerDrains`) and
+ * `INDEX_DRAIN_LINGER_MS` > 0, the writing process also drains the department itself after that
+ * linger, and the cover, invisible for a few seconds longer, costs one outbox read when it
+ * surfaces; a process that died first leaves the rows to it. A cover that cannot be stored is
+ * stood in for by that drain, which the writes then wait for. With `INDEX_DRAIN_LINGER_MS=0` the
+ * writer does not drain: each write still waits for its delayed cover, and a nudge visible at
+ * once (concurrent writes share one, after a 100 ms linger; the write does not wait for it) brings
+ * a queue worker — for a host that serves the API without drains of its own, or for the lowest
+ * lag when every instance runs the index worker; a cover that cannot be stored is only reported
+ * then (the sweep drains its rows). With `INDEX_NUDGE_DELAY_SECONDS` > 0 the cover is that delayed
+ * nudge, one per department and delay, and the writer does not drain.
  */
 export const configuredChangeQueue: ConfiguredChangeQueue = (
   config,
@@ -52,9 +60,12 @@ export const configuredChangeQueue: ConfiguredChangeQueue = (
 
 /**
  * The `index-updates` queue for queue-driven writers (the archive worker): as
- * {@link configuredChangeQueue}, but a nudge waits at least a second, so a process sends at most
- * one per department and second however many employees it archives. Nobody waits on those index
- * changes (the caller got its 202 long before), and the outbox rows carry them in any case.
+ * {@link configuredChangeQueue}, but a nudge waits at least a second and is the writes' cover, so
+ * a process sends at most one per department and second however many employees it archives, and
+ * an invocation returns once the nudge standing for its change is stored (the message is deleted
+ * after that: a process that stops then strands nothing) and fails when it cannot be stored (the
+ * message comes back, and its replay publishes the change again). Nobody waits on those index changes
+ * (the caller got its 202 long before), and the outbox rows carry them in any case.
  */
 export const configuredBackgroundChangeQueue: ConfiguredChangeQueue = (
   config,
@@ -64,6 +75,8 @@ export const configuredBackgroundChangeQueue: ConfiguredChangeQueue = (
   outboxNudges(config, clients, {
     nudgeDelaySeconds: Math.max(1, config.directory.indexNudgeDelaySeconds),
     onNudgeError,
+    // No cover, no answer: the message comes back, and its replay publishes again.
+    failWithoutCover: true,
   });
 
 /** The `index-updates` queue as a sink of outbox nudges. */

@@ -16,7 +16,8 @@
  * any number of drainers (docs/queues.md), e.g. when a holder paused past its expiry resumes
  * beside the drainer that took over. The clock of `ExpiresAt` is the holder's: a skew between
  * processes shortens or stretches a lease, which costs lost rounds or a later takeover, never a
- * wrong index.
+ * wrong index; and the nudge sent to outlive a holder, arriving while the lease still looks held
+ * by it, is sent again rather than absorbed by its own pending request (leasedDrain.ts).
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import { ensureTable } from '../storage/createOnce';

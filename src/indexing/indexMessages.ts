@@ -3,7 +3,9 @@
  *
  * - `{"v":2,"departments":[...]}`: a nudge — drain these departments' index outboxes
  *   (src/indexing/outboxDrain.ts). What changed is in the outbox rows, written in the same
- *   transactions as the changes; the message only says where to look.
+ *   transactions as the changes; the message only says where to look. A nudge sent to outlive a
+ *   drain lease's holder names it (`"holder"`, src/indexing/leasedDrain.ts); a write's delayed
+ *   cover says which commits it answers for (`"before"`, src/indexing/queueChangeSink.ts).
  * - `{"v":1,"changes":[...]}`: a batch of employee changes, as the code before the outbox sent
  *   them (and its pre-write announcements). Nothing sends them any more; they are still read, so
  *   that those a deploy leaves on the queue are worked off (src/indexing/indexUpdates.ts).
@@ -55,15 +57,27 @@ export function parseIndexUpdateMessage(payload: unknown): IndexUpdateMessage {
   return parsed.data as IndexUpdateMessage;
 }
 
+/** Characters of a lease holder's id in a nudge (a UUID has 36). */
+const MAX_HOLDER_CHARS = 64;
+
 const nudgeSchema = z.object({
   v: z.literal(2),
   departments: z.array(z.string().refine(isDepartmentName)).min(1),
+  holder: z.string().min(1).max(MAX_HOLDER_CHARS).optional(),
+  before: z.number().int().nonnegative().optional(),
 });
 
 /** A nudge: drain the index outboxes of these departments. */
 export interface OutboxNudge {
   v: 2;
   departments: string[];
+  /** The drain-lease holder this nudge was sent to outlive (its single department's lease). */
+  holder?: string;
+  /**
+   * A write's cover: it answers for the outbox rows written before this moment (ms since 1970,
+   * the writing process's clock, as the rows' keys carry it); later rows have covers of their own.
+   */
+  before?: number;
 }
 
 /**
@@ -82,10 +96,12 @@ export function parseIndexQueueMessage(payload: unknown): OutboxNudge | IndexUpd
 
 /**
  * Bytes of the nudge wrapper `{"v":2,"departments":[]}` around the department names, with room for
- * the optional `traceparent` (src/telemetry/tracing.ts; readers ignore it, old messages lack it).
+ * the optional `traceparent` (src/telemetry/tracing.ts; readers ignore it, old messages lack it)
+ * and a cover's `before`.
  */
 const NUDGE_WRAPPER_BYTES =
-  Buffer.byteLength(JSON.stringify({ v: 2, departments: [] })) + TRACEPARENT_FIELD_BYTES;
+  Buffer.byteLength(JSON.stringify({ v: 2, departments: [], before: Number.MAX_SAFE_INTEGER })) +
+  TRACEPARENT_FIELD_BYTES;
 
 /**
  * Bytes the department names of one nudge may take together, so that its base64 form stays within

@@ -4,6 +4,7 @@
  * (functions/shared/services.ts) builds both once per process; src/indexing only receives them.
  */
 import type { TableClient } from '@azure/data-tables';
+import type { DirectoryMetrics } from '../telemetry/metrics';
 import type { DrainCache } from './drainCache';
 import type { LastNameStore } from './lastNameStore';
 
@@ -17,15 +18,17 @@ export interface IndexStores {
   lastNames: LastNameStore;
   /** Versions this process's drains wrote, to read less (src/indexing/drainCache.ts); optional. */
   drainCache?: DrainCache;
+  /** The process's metrics the drains report to (outbox gauges, lag, rounds); optional. */
+  metrics?: DirectoryMetrics;
   /**
    * Sends an outbox nudge for `department`, invisible for `delaySeconds` (0: at once): how a
    * drain whose invocation's budget ran out continues in a new invocation, and how an absorbed
-   * nudge outlives a lease holder that dies (src/indexing/leasedDrain.ts). Without it a drain
-   * runs to the end in one invocation.
+   * nudge outlives a lease holder that dies (src/indexing/leasedDrain.ts; `holder` names that
+   * holder in the message). Without it a drain runs to the end in one invocation.
    *
    * @throws {DomainError} when the nudge cannot be stored (the invocation fails and is retried).
    */
-  nudge?: (department: string, delaySeconds: number) => Promise<void>;
+  nudge?: (department: string, delaySeconds: number, holder?: string) => Promise<void>;
 }
 
 /**

@@ -33,7 +33,9 @@ export async function handleIndexUpdateMessage(
 ): Promise<IndexUpdateOutcome> {
   const message = parseIndexQueueMessage(payload);
   if (message.v === 2) {
-    const results = await mapBounded(message.departments, 8, (d) => drains.request(d));
+    const results = await mapBounded(message.departments, 8, (d) =>
+      drains.request(d, { holder: message.holder, before: message.before }),
+    );
     return {
       employees: results.reduce((sum, r) => sum + r.employees, 0),
       gone: results.reduce((sum, r) => sum + r.gone, 0),

@@ -2,12 +2,24 @@
  * A drain of one department's outbox as the queue worker and the sweep run it: under the
  * department's drain lease (drainLease.ts), in bounded rounds, within a bounded invocation.
  *
+ * - **Nothing to do costs one request.** The drainer reads whether the outbox holds a row
+ *   before it touches the lease: a department drained meanwhile (by a writer's own round, another
+ *   drainer, an earlier nudge) costs that one query, whatever asked — a nudge, a write's cover,
+ *   the sweep. An empty outbox after the nudge arrived means every row committed before it was
+ *   deleted by a round that read its sources after that commit. A cover answers only for rows
+ *   written before its window closed (`onlyRowsBefore`): younger ones, usually the live writer's
+ *   next linger, are left to that writer and to their own cover.
  * - **One drainer at a time.** A drainer that finds the lease held runs no round: it records a
  *   request on the lease (its nudge is absorbed) and returns. The holder cannot release the lease
  *   without seeing the request, and then drains again, so the change behind the nudge is drained
  *   without a round lost to a rival. The first drainer to record a request also sends a nudge
  *   that surfaces when the lease expires, for a holder that dies without releasing it; the nudge
- *   then finds the lease free (or renewed, and records a request again).
+ *   names that holder (`standsInFor`), and when it arrives while the lease still looks held by
+ *   it with the request not taken in — the receiver's clock runs behind the holder's, or the
+ *   sender's ran ahead — it is sent again, delayed to the expiry as the receiver sees it, instead
+ *   of being absorbed by the request it was sent for (which would leave the rows to the sweep).
+ *   Otherwise it finds the lease free or expired (and drains), or renewed (the request was taken
+ *   in; it records another).
  * - **Bounded.** A round takes at most {@link DrainLimits.changesPerRound} changes; no round
  *   starts once the invocation has run {@link DrainLimits.invocationMs} or drained
  *   {@link DrainLimits.changesPerInvocation} changes: the drainer frees the lease and sends a
@@ -29,6 +41,9 @@ import {
   type LeaseClock,
 } from './drainLease';
 import type { IndexStores } from './indexStores';
+import { ensureTable } from '../storage/createOnce';
+import { departmentPartitionKey } from '../storage/keys';
+import { outboxPending } from './outboxDrainWork';
 import {
   drainOutbox,
   MAX_CHANGES_PER_ROUND,
@@ -65,8 +80,28 @@ export interface LeasedDrainOptions extends Omit<
   limits?: Partial<DrainLimits>;
   /** Clock (tests); default `Date.now`. */
   now?: () => number;
-  /** When the invocation started (default: now); in-process drains that follow share it. */
+  /**
+   * When the invocation started (default: now); SharedDrains passes the earliest request the
+   * drain answers.
+   */
   startedAt?: number;
+  /**
+   * Lease holders whose expiry nudge asked for this drain (the message's `holder`): if one of
+   * them still holds the lease with the request pending, the nudge is sent again (file comment).
+   */
+  standsInFor?: readonly string[];
+  /**
+   * Set when every request behind this drain was a write's cover (the message's `before`): rows
+   * written since were published after the cover's window and have covers of their own, so the
+   * drain runs only when a row written before this moment is there (queueChangeSink.ts).
+   */
+  onlyRowsBefore?: number;
+  /**
+   * Called right before the drain sends the nudge that continues it in a new invocation: from
+   * then on that message may be stored and drained at any moment, so only requests made before
+   * it are answered by it (src/indexing/sharedDrains.ts).
+   */
+  onHandOver?: () => void;
 }
 
 /** How a drain ended. */
@@ -117,11 +152,21 @@ export async function drainDepartment(
   const clock: LeaseClock = { durationMs: limits.leaseMs, now };
   const startedAt = options.startedAt ?? now();
   const total = nothingDrained();
+  await ensureTable(stores.employees);
+  const partitionKey = departmentPartitionKey(department);
+  if (!(await outboxPending(stores.employees, partitionKey, options.onlyRowsBefore))) {
+    if (options.onlyRowsBefore === undefined) stores.metrics?.observeOutbox(department, 0);
+    return { ...total, complete: true, outcome: 'drained' };
+  }
   const attempt = await acquireDrainLease(stores.index, department, randomUUID(), clock);
   if ('busy' in attempt) {
-    if (attempt.busy.firstRequest && stores.nudge) {
-      const seconds = Math.ceil(Math.max(0, attempt.busy.expiresAt - now()) / 1000) + 1;
-      await stores.nudge(department, seconds);
+    const { busy } = attempt;
+    // The first request sends the nudge that outlives the holder; that nudge, finding the request
+    // still pending, sends itself again rather than be absorbed by it.
+    const outlive = busy.firstRequest || options.standsInFor?.includes(busy.holder) === true;
+    if (outlive && stores.nudge) {
+      const seconds = Math.ceil(Math.max(0, busy.expiresAt - now()) / 1000) + 1;
+      await stores.nudge(department, seconds, busy.holder);
     }
     return { ...total, outcome: 'absorbed' };
   }
@@ -159,6 +204,7 @@ export async function drainDepartment(
       // (a crash in between fails this invocation, and its message is delivered again).
       await releaseDrainLease(stores.index, lease, clock, 'ignore');
       lease = undefined;
+      options.onHandOver?.();
       await stores.nudge?.(department, 0);
       return { ...total, outcome: 'continued' };
     }

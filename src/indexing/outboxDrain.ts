@@ -68,12 +68,7 @@ import {
   idIndexPartitionKey,
   parseOutboxRowKey,
 } from '../storage/keys';
-import {
-  observeOutbox,
-  recordDrainRound,
-  recordIndexLag,
-  type DrainRoundOutcome,
-} from '../telemetry/metrics';
+import type { DirectoryMetrics, DrainRoundOutcome } from '../telemetry/metrics';
 import { inSpan } from '../telemetry/tracing';
 import { forgetRound } from './drainCache';
 import type { EmployeeGoneHandler, IndexStores } from './indexStores';
@@ -119,8 +114,8 @@ export interface DrainOptions {
    */
   maxLostRounds?: number;
   /**
-   * Called before each round but the first (and but the reruns of a lost round) with what the
-   * drain did so far; false stops the drain there, with the outbox not drained to the end
+   * Called before each round but the first (reruns of a lost round included) with what the drain
+   * did so far; false stops the drain there, with the outbox not drained to the end
    * (src/indexing/leasedDrain.ts: the invocation's budget, the lease).
    */
   beforeRound?: (round: number, soFar: DrainResult) => Promise<boolean>;
@@ -191,10 +186,14 @@ function committedTimes(rows: readonly OutboxRow[]): number[] {
 }
 
 /** Counts each round once, by how it ended; a round still open when the drain throws failed. */
-function roundMeter(): { start(): void; end(outcome: DrainRoundOutcome): void; failed(): void } {
+function roundMeter(metrics: DirectoryMetrics | undefined): {
+  start(): void;
+  end(outcome: DrainRoundOutcome): void;
+  failed(): void;
+} {
   let started: number | undefined;
   const end = (outcome: DrainRoundOutcome): void => {
-    if (started !== undefined) recordDrainRound(outcome, Date.now() - started);
+    if (started !== undefined) metrics?.recordDrainRound(outcome, Date.now() - started);
     started = undefined;
   };
   return { start: () => void (started = Date.now()), end, failed: () => end('failed') };
@@ -205,7 +204,7 @@ async function drainRounds(
   department: string,
   options: DrainOptions,
 ): Promise<DrainResult> {
-  const meter = roundMeter();
+  const meter = roundMeter(stores.metrics);
   try {
     return await drainRoundsMetered(stores, department, options, meter);
   } catch (error) {
@@ -227,8 +226,11 @@ async function drainRoundsMetered(
   let carried: Work | undefined;
   const maxLost = options.maxLostRounds ?? MAX_LOST_ROUNDS;
   while (lost < maxLost) {
-    // Between rounds only, not before the rerun of a lost one (at most MAX_LOST_ROUNDS of those).
-    if (result.rounds > 0 && carried === undefined && options.beforeRound) {
+    // Before every round but the first, the rerun of a lost round included: a run of lost rounds
+    // with their back-offs takes time too, so the invocation's budget and the lease renewal are
+    // checked there as well. Stopping before a rerun leaves the lost round's rows in the outbox,
+    // and whatever the lost round wrote is harmless (the fences: see the file comment).
+    if (result.rounds > 0 && options.beforeRound) {
       if (!(await options.beforeRound(result.rounds + 1, result))) return result;
     }
     result.rounds++;
@@ -250,7 +252,11 @@ async function drainRoundsMetered(
     }
     // Seen now, at no extra cost: the rows this round read (a lower bound when there are more).
     const seen = committedTimes(rows);
-    observeOutbox(department, rows.length, seen.length > 0 ? Math.min(...seen) : undefined);
+    stores.metrics?.observeOutbox(
+      department,
+      rows.length,
+      seen.length > 0 ? Math.min(...seen) : undefined,
+    );
     await step('read');
     // A lost round's keys are worked on again even when a concurrent drainer deleted their rows
     // meanwhile: this drainer may have written one of them from a read that is stale by now.
@@ -301,7 +307,7 @@ async function drainRoundsMetered(
     const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
     for (const employeeId of gone) await options.onGone?.(department, employeeId);
     await deleteRows(stores.employees, partitionKey, rows);
-    recordIndexLag(department, seen);
+    stores.metrics?.recordIndexLag(department, seen);
     meter.end('committed');
     await step('deleted');
     result.rows += rows.length;
@@ -310,7 +316,7 @@ async function drainRoundsMetered(
     lost = 0;
     carried = undefined;
     if (!more) {
-      observeOutbox(department, 0);
+      stores.metrics?.observeOutbox(department, 0);
       return { ...result, complete: true };
     }
   }

@@ -5,8 +5,13 @@
 import type { TableClient } from '@azure/data-tables';
 import { withStorageErrors } from '../storage/errors';
 import { rowKeyRangeFilter } from '../storage/filters';
-import { normalizeEmail, normalizeLastName, outboxRowKeyRange } from '../storage/keys';
-import { readOutboxRow, type OutboxRow } from '../directory/storedEntities';
+import {
+  normalizeEmail,
+  normalizeLastName,
+  outboxRowKeyRange,
+  parseOutboxRowKey,
+} from '../storage/keys';
+import { outboxSequenceTime, readOutboxRow, type OutboxRow } from '../directory/storedEntities';
 
 /** Rows read per round; a larger outbox is drained in several rounds. */
 export const MAX_ROWS_PER_ROUND = 500;
@@ -91,6 +96,39 @@ export async function readOutbox(
       for (const name of rowNames) names.add(name);
     }
     return { rows, unreadable, more: false };
+  });
+}
+
+/**
+ * Whether the partition holds an outbox row to drain (dead-letter candidates included): one
+ * query, so a department with nothing to drain costs one request (src/indexing/leasedDrain.ts
+ * reads it before the lease). With `before` (a write's cover, src/indexing/queueChangeSink.ts),
+ * only rows written before that moment count — the rows' keys carry when they were written — and
+ * a row of unknown age counts; the rows of one page are looked at (more than a page: true).
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function outboxPending(
+  table: TableClient,
+  partitionKey: string,
+  before?: number,
+): Promise<boolean> {
+  return withStorageErrors(async () => {
+    const filter = rowKeyRangeFilter(partitionKey, outboxRowKeyRange());
+    const pages = table
+      .listEntities({ queryOptions: { filter, select: ['RowKey'] } })
+      .byPage({ maxPageSize: before === undefined ? 1 : 1000 });
+    for await (const page of pages) {
+      // A page may come back empty with a continuation (the service's time or range limits):
+      // that is no answer yet, so the next page is asked for.
+      if (page.length === 0) continue;
+      if (before === undefined || page.continuationToken !== undefined) return true;
+      return page.some((entity) => {
+        const at = outboxSequenceTime(parseOutboxRowKey(entity.rowKey ?? '')?.sequence ?? '');
+        return at === undefined || at < before;
+      });
+    }
+    return false;
   });
 }
 

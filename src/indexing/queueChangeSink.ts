@@ -1,18 +1,38 @@
 /**
  * The directory's {@link EmployeeChangeSink} over the `index-updates` queue: the directory records
  * each change as an index outbox row in the change's own transaction (src/directory/outbox.ts),
- * and `publish` only nudges the worker to drain the departments' outboxes
- * (`{"v":2,"departments"}`). A crash between the commit and the nudge loses nothing: the row waits
- * for the next nudge or the outbox sweep. With `drain`, the writing process drains the department
- * itself after the linger and nudges only when that cannot finish (src/indexing/writerDrain.ts).
+ * and `publish` makes sure a worker will drain the department's outbox after the commit.
+ *
+ * **Nothing waits on this process.** Azure Functions does not promise that work started after a
+ * function returns completes (an instance may be scaled in or recycled once it answered). So
+ * `publish` resolves only once a queue message that surfaces after the commit is stored — the
+ * write's **cover**: whatever happens to this process afterwards, a worker on any instance
+ * receives it and drains the department. A cover is invisible for a few seconds
+ * ({@link coverDelayFor}) and stands in for every commit of its department published before it
+ * surfaces (less a margin), so the writes of a department share one message per window and, once
+ * it is stored, wait for nothing.
+ *
+ * The cover is the guarantee; the prompt path runs after the response, as before, and normally
+ * drains the rows long before the cover surfaces, which then costs one outbox read
+ * (leasedDrain.ts):
+ *
+ * - with the writer's drain (`drain`, src/indexing/writerDrain.ts, as deployed) the writing
+ *   process drains the department itself after the drain linger;
+ * - without it (`INDEX_DRAIN_LINGER_MS=0`) a nudge, visible at once, lingers 100 ms for the
+ *   nudges of the writes that follow (group commit, src/storage/coalescingSender.ts);
+ * - with `INDEX_NUDGE_DELAY_SECONDS` > 0 (fewer, later drains on purpose) there is no prompt
+ *   path: the cover is that delayed nudge, one per department and delay.
+ *
+ * A cover whose send fails after the SDK's retries is reported (`onNudgeError`), and the writes
+ * waiting for it then wait for what stands in for it: with the writer's drain, a drain of the
+ * department that starts now, after their commits (it ends with the rows drained, or handed over
+ * to a nudge that is stored); with `failWithoutCover` (a queue-triggered writer, whose message
+ * comes back) the publish fails. Only when that fails too, or without either, does the write
+ * answer with its rows left to the outbox sweep — its transaction is committed either way.
  *
  * (Before the outbox, each change travelled as a v1 change message, and an optional pre-write
  * announcement sent one more. Neither is sent any more; the worker still reads v1 messages a
  * deploy may have left on the queue: src/indexing/indexUpdates.ts.)
- *
- * Nudges of concurrent writes are shared (group commit, src/storage/coalescingSender.ts), so under
- * load the queue sees a few messages instead of one per write. A nudge is not the record of its
- * change (the outbox row is), so a write returns without waiting for its nudge.
  */
 import type { QueueClient } from '@azure/storage-queue';
 import type { EmployeeChangeSink } from '../directory';
@@ -20,34 +40,45 @@ import { ensureQueue } from '../storage/createOnce';
 import { CoalescingSender } from '../storage/coalescingSender';
 import { sendJsonMessage } from '../storage/queue';
 import { currentTraceparent, withTraceparent } from '../telemetry/tracing';
-import { nudgeBudget, nudgeDepartmentBytes } from './indexMessages';
+import { nudgeBudget, nudgeDepartmentBytes, type OutboxNudge } from './indexMessages';
 
 /** The `index-updates` queue as the directory's change sink (outbox nudges). */
 export interface ChangeQueue extends EmployeeChangeSink {
   readonly outbox: true;
-  /** Resolves once every nudge handed over so far is stored or has failed (tests; a host shutting down). */
+  /**
+   * Resolves once every message handed over so far is stored or has failed, and the writer's
+   * drains started so far have ended (tests; a host shutting down).
+   */
   settled(): Promise<void>;
 }
 
 /** Options of {@link queueChangeSink}. */
 export interface ChangeQueueOptions {
-  /** Visibility delay of a nudge in seconds (default 0); see {@link Config} `indexNudgeDelaySeconds`. */
+  /**
+   * Visibility delay of a nudge in seconds (default 0); see {@link Config} `indexNudgeDelaySeconds`.
+   * Above 0 the delayed nudge is each write's cover, and nothing else is sent.
+   */
   nudgeDelaySeconds?: number;
   /**
-   * How long a nudge waits for the nudges of later writes to travel with it (default
-   * {@link DEFAULT_NUDGE_LINGER_MS}; 0 sends at once). Writes do not wait for nudges, so this adds
-   * to the index lag only, and it spares a queue message per write when writes follow each other.
+   * How long a nudge visible at once waits for the nudges of later writes to travel with it
+   * (default {@link DEFAULT_NUDGE_LINGER_MS}; 0 sends at once). Without the writer's drain only.
    */
   nudgeLingerMs?: number;
   /**
-   * Told of a nudge that could not be sent (after the SDK's retries). Writes do not wait for their
-   * nudges, so nobody else hears of it; the outbox sweep drains the rows later. Default: ignored.
+   * Told of a cover or nudge that could not be sent (after the SDK's retries), and of the writer's
+   * drain that stood in for a cover and failed too. Default: ignored.
    */
   onNudgeError?: (error: unknown, department: string) => void;
   /**
+   * When a cover cannot be stored and there is no writer's drain to wait for instead, `publish`
+   * rejects with the send's error (a queue-triggered writer: its message comes back, and its
+   * replay publishes again). Default: the write answers, its rows left to the outbox sweep.
+   */
+  failWithoutCover?: boolean;
+  /**
    * The writing process's own drain of a department's outbox (src/indexing/writerDrain.ts through
-   * a process's shared drains), run after the linger instead of sending a nudge; the nudge is sent
-   * only when it throws (it sends one itself when it cannot finish alone). Not used with a nudge
+   * a process's shared drains), run after the linger instead of a nudge; when it throws, a nudge
+   * is sent at once (it sends one itself when it cannot finish alone). Not used with a nudge
    * delay, whose point is fewer, later drains.
    */
   drain?: (department: string) => Promise<unknown>;
@@ -57,13 +88,20 @@ export interface ChangeQueueOptions {
    * so the writes of a department that come within it share one drain round.
    */
   drainLingerMs?: number;
+  /**
+   * How long a department's cover stays invisible, in seconds (default {@link coverDelayFor} the
+   * drain or nudge linger; with a nudge delay, that delay). It bounds how long a change waits
+   * when its process stopped right after answering, and one cover is sent per department and
+   * that many seconds.
+   */
+  coverDelaySeconds?: number;
   /** Clock (tests). */
   now?: () => number;
 }
 
 /**
- * Margin between this process's estimate of when a delayed nudge surfaces and a commit it may
- * stand in for: the queue starts the delay when it receives the message, after the send began.
+ * Margin between this process's estimate of when a cover surfaces and a commit it may stand in
+ * for: the queue starts the delay when it receives the message, after the send began.
  */
 const NUDGE_MARGIN_MS = 250;
 
@@ -77,6 +115,23 @@ export const DEFAULT_NUDGE_LINGER_MS = 100;
  * drains"), so sharing it is what brings a create's index maintenance under six requests.
  */
 export const DEFAULT_DRAIN_LINGER_MS = 500;
+
+/**
+ * Shortest visibility delay of a cover, in seconds: a cover costs a send, a receive, a delete and
+ * an outbox read, shared by the writes of its department in that time (at 2.5 writes/s, 25 of
+ * them); a change whose process stopped right after answering waits about this long plus the
+ * queue's polling interval (2 s, host.json).
+ */
+export const COVER_DELAY_SECONDS = 10;
+
+/**
+ * A cover's visibility delay for a linger of the prompt path (the writer's drain or the nudge):
+ * {@link COVER_DELAY_SECONDS}, and at least two seconds past the linger, so that a process that
+ * lives has drained the rows when its cover surfaces.
+ */
+export function coverDelayFor(lingerMs: number): number {
+  return Math.max(COVER_DELAY_SECONDS, Math.ceil((lingerMs + 2_000) / 1000));
+}
 
 /** Builds the sink over the `index-updates` queue client (one per process: it packs nudges). */
 export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions = {}): ChangeQueue {
@@ -93,146 +148,197 @@ export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions 
  */
 export function outboxNudgeSender(
   queue: QueueClient,
-): (department: string, delaySeconds: number) => Promise<void> {
-  return async (department, delaySeconds) => {
+): (department: string, delaySeconds: number, holder?: string) => Promise<void> {
+  return async (department, delaySeconds, holder) => {
     await ensureQueue(queue);
-    await sendJsonMessage(queue, withTraceparent({ v: 2, departments: [department] }), {
+    const nudge = { v: 2, departments: [department], ...(holder === undefined ? {} : { holder }) };
+    await sendJsonMessage(queue, withTraceparent(nudge), {
       visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined,
     });
   };
 }
 
+/** A department's cover: a message that surfaces after every commit it stands in for. */
+interface Cover {
+  /**
+   * Commits published before this moment (this process's clock) are covered: infinite until the
+   * send begins, then the earliest moment the message may surface, less the margin.
+   */
+  until: number;
+  /**
+   * Settles once the message is stored — or, when its send failed, once what stands in for it
+   * ended (the writer's drain), or rejects (`failWithoutCover`).
+   */
+  stored: Promise<void>;
+  /** The `traceparent` of the write that opened it. */
+  traceparent?: string;
+}
+
 /**
- * Publishing as outbox nudges: the departments of committed changes, several per message when
- * writes overlap (group commit).
- *
- * A write does not wait for its nudge: the outbox row in its transaction is the durable record,
- * so a nudge only shortens the time until the drain. `publish` hands the departments over and
- * returns; a send that fails after the SDK's retries is reported to `onNudgeError`, and the
- * sweep (src/indexing/outboxSweep.ts) drains the rows it left.
- *
- * A nudge lingers ({@link ChangeQueueOptions.nudgeLingerMs}) so that the nudges of writes that
- * follow travel with it. A department is left out when a nudge for it is already lingering or
- * waiting for a send slot: that message is stored after this call, so its drain reads the outbox
- * after this commit. A nudge already being sent does not count: the service may have stored it,
- * and a worker drained it, before this commit, so the department is nudged again. With a nudge
- * delay, a department whose last nudge from this process is being sent or still invisible gets no
- * other: that nudge's drain starts after it surfaces, so it reads every row committed before now.
+ * Publishing: each write waits for its department's cover (see the file comment), then the
+ * prompt path runs: the writer's drain after its linger, or a lingering nudge.
  */
 function nudger(
   queue: QueueClient,
   options: ChangeQueueOptions,
 ): Pick<ChangeQueue, 'publish' | 'settled'> {
-  const delaySeconds = options.nudgeDelaySeconds ?? 0;
+  const nudgeDelaySeconds = options.nudgeDelaySeconds ?? 0;
   const now = options.now ?? Date.now;
   const onError = options.onNudgeError ?? (() => undefined);
-  const lingerMs = options.nudgeLingerMs ?? DEFAULT_NUDGE_LINGER_MS;
-  /** Department → when its last delayed nudge surfaces (this process's clock). */
-  const surfacing = new Map<string, number>();
-  /** Departments held or handed to the sender whose send has not started yet. */
+  const drain = nudgeDelaySeconds > 0 ? undefined : options.drain;
+  const drainLingerMs = options.drainLingerMs ?? DEFAULT_DRAIN_LINGER_MS;
+  const nudgeLingerMs = options.nudgeLingerMs ?? DEFAULT_NUDGE_LINGER_MS;
+  const coverDelaySeconds =
+    nudgeDelaySeconds > 0
+      ? nudgeDelaySeconds
+      : (options.coverDelaySeconds ?? coverDelayFor(drain ? drainLingerMs : nudgeLingerMs));
+  const covers = new Map<string, Cover>();
+  /** Departments whose writer drain waits for the end of its linger. */
+  const lingering = new Set<string>();
+  /** Departments of nudges lingering or waiting for a send slot (their send has not begun). */
   const unsent = new Set<string>();
-  /** Departments waiting for the end of the linger. */
+  /** Departments waiting for the end of the nudge's linger. */
   const held = new Set<string>();
   const pending = new Set<Promise<void>>();
   /**
-   * Department → the `traceparent` of the write that asked for its nudge: a nudge carries the
-   * first of its departments' (one message, one parent; the others' writes are not linked).
+   * Department → the `traceparent` of the write that asked for its lingering nudge. A message
+   * carries the first of its departments' (one message, one parent; the others' writes are not
+   * linked).
    */
   const traces = new Map<string, string>();
   const track = (work: Promise<void>): void => {
     pending.add(work);
     void work.finally(() => pending.delete(work));
   };
-  const sender = new CoalescingSender<string>({
+  const sendMessage = async (
+    nudge: OutboxNudge,
+    delaySeconds: number,
+    traceparent: string | undefined,
+  ) => {
+    await ensureQueue(queue);
+    await sendJsonMessage(queue, traceparent === undefined ? nudge : { ...nudge, traceparent }, {
+      visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined,
+    });
+  };
+  const coverSender = new CoalescingSender<string>({
     send: async (departments) => {
-      // From here on the message may be stored and drained at any moment: a later commit needs a
-      // nudge of its own (unless this one is delayed past it).
-      const started = now();
-      const traceparent = departments.map((d) => traces.get(d)).find((t) => t !== undefined);
+      // From here on the message may be stored at any moment: it surfaces after `until`.
+      const until = now() + coverDelaySeconds * 1000 - NUDGE_MARGIN_MS;
+      let traceparent: string | undefined;
       for (const department of departments) {
-        traces.delete(department);
-        unsent.delete(department);
-        if (delaySeconds > 0) surfacing.set(department, started + delaySeconds * 1000);
+        const cover = covers.get(department);
+        if (!cover) continue;
+        cover.until = until;
+        traceparent ??= cover.traceparent;
       }
-      try {
-        await ensureQueue(queue);
-        await sendJsonMessage(
-          queue,
-          traceparent === undefined ? { v: 2, departments } : { v: 2, departments, traceparent },
-          { visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined },
-        );
-      } catch (error) {
-        // Perhaps not stored: a later commit nudges again.
-        for (const department of departments) surfacing.delete(department);
-        throw error;
-      }
+      // `before`: the rows of the commits it stands in for were all written before `until`.
+      await sendMessage(
+        { v: 2, departments: [...departments], before: until },
+        coverDelaySeconds,
+        traceparent,
+      );
     },
     itemBytes: nudgeDepartmentBytes,
     budgetBytes: nudgeBudget(),
   });
-  const send = (departments: readonly string[]): Promise<void> =>
+  const nudgeSender = new CoalescingSender<string>({
+    send: async (departments) => {
+      // A nudge being sent does not stand for later commits: it may be stored, and drained,
+      // before them (those get a nudge of their own).
+      const traceparent = departments.map((d) => traces.get(d)).find((t) => t !== undefined);
+      for (const department of departments) {
+        unsent.delete(department);
+        traces.delete(department);
+      }
+      await sendMessage({ v: 2, departments: [...departments] }, 0, traceparent);
+    },
+    itemBytes: nudgeDepartmentBytes,
+    budgetBytes: nudgeBudget(),
+  });
+  const coverFor = (department: string, at: number, traceparent?: string): Promise<void> => {
+    const current = covers.get(department);
+    if (current && at < current.until) return current.stored;
+    const cover: Cover = {
+      until: Number.POSITIVE_INFINITY,
+      stored: Promise.resolve(),
+      traceparent,
+    };
+    covers.set(department, cover);
+    cover.stored = coverSender.add(department).catch(async (error: unknown) => {
+      // Perhaps not stored: the next commit opens a cover of its own.
+      if (covers.get(department) === cover) covers.delete(department);
+      onError(error, department);
+      if (options.drain) {
+        // The writes that waited for this cover committed before now: a drain requested now
+        // reads the outbox after them, and ends with their rows drained or handed over to a
+        // stored nudge. (Not `drain`, unset with a nudge delay: this one is no prompt path.)
+        await options.drain(department).catch((failed: unknown) => onError(failed, department));
+      } else if (options.failWithoutCover) {
+        throw error;
+      }
+    });
+    track(cover.stored.catch(() => undefined));
+    return cover.stored;
+  };
+  const sendNudges = (departments: readonly string[]): Promise<void> =>
     Promise.all(
       departments.map((department) =>
-        sender.add(department).catch((error: unknown) => onError(error, department)),
+        nudgeSender.add(department).catch((error: unknown) => onError(error, department)),
       ),
     ).then(() => undefined);
-  const drain = delaySeconds > 0 ? undefined : options.drain;
-  // The writer's own drain: requested now, it reads the outbox after this moment (a drain already
-  // running reads it once more), so the department needs no other nudge from here on; when it
-  // fails, the nudge goes to the queue after all.
-  const drainOrSend = (departments: readonly string[]): Promise<void> => {
-    if (!drain) return send(departments);
-    return Promise.all(
-      departments.map((department) => {
-        const drained = drain(department);
-        unsent.delete(department);
-        return drained.catch(() => {
-          unsent.add(department);
-          return send([department]);
-        });
-      }),
-    ).then(() => undefined);
-  };
-  const release = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      // Unreferenced: a process that is done may exit before the linger ends (the sweep drains).
-      setTimeout(() => {
-        const departments = [...held];
-        held.clear();
-        void drainOrSend(departments).then(resolve);
-      }, lingerMs).unref();
-    });
-  const publish: ChangeQueue['publish'] = (published) => {
-    const at = now();
-    for (const [department, surfaces] of surfacing) {
-      if (surfaces - NUDGE_MARGIN_MS <= at) surfacing.delete(department);
-    }
-    const fresh = [...new Set(published.map((c) => c.department))].filter(
-      (department) => !surfacing.has(department) && !unsent.has(department),
-    );
-    const traceparent = currentTraceparent();
+  // A department is left out while a nudge for it lingers or waits for a send slot: that message
+  // is stored after this commit, so its drain reads the outbox after it. Unreferenced timers
+  // here and below: the cover makes up for a process that stops before they fire.
+  const nudgeSoon = (departments: readonly string[], traceparent?: string): void => {
+    const fresh = departments.filter((department) => !unsent.has(department));
     for (const department of fresh) {
       unsent.add(department);
       if (traceparent !== undefined) traces.set(department, traceparent);
     }
-    if (fresh.length === 0) return Promise.resolve();
-    if (drain) {
-      const drainLingerMs = options.drainLingerMs ?? DEFAULT_DRAIN_LINGER_MS;
-      for (const department of fresh) {
-        track(
-          new Promise<void>((resolve) => {
-            // Unreferenced, as the nudge's linger: the sweep drains what a process leaves.
-            setTimeout(() => void drainOrSend([department]).then(resolve), drainLingerMs).unref();
-          }),
-        );
-      }
-    } else if (lingerMs <= 0) {
-      track(send(fresh));
-    } else {
-      if (held.size === 0) track(release());
-      for (const department of fresh) held.add(department);
+    if (fresh.length === 0) return;
+    if (nudgeLingerMs <= 0) return track(sendNudges(fresh));
+    if (held.size === 0) {
+      track(
+        new Promise<void>((resolve) => {
+          setTimeout(() => {
+            const departments = [...held];
+            held.clear();
+            void sendNudges(departments).then(resolve);
+          }, nudgeLingerMs).unref();
+        }),
+      );
     }
-    return Promise.resolve();
+    for (const department of fresh) held.add(department);
+  };
+  const drainSoon = (department: string, run: (department: string) => Promise<unknown>): void => {
+    if (lingering.has(department)) return;
+    lingering.add(department);
+    track(
+      new Promise<void>((resolve) => {
+        setTimeout(() => {
+          // Requested now, the drain reads the outbox after this moment (a drain already running
+          // reads it once more): a later write lingers anew. When it fails, a nudge at once.
+          const drained = run(department);
+          lingering.delete(department);
+          void drained.then(
+            () => resolve(),
+            () => {
+              unsent.add(department);
+              void sendNudges([department]).then(resolve);
+            },
+          );
+        }, drainLingerMs).unref();
+      }),
+    );
+  };
+  const publish: ChangeQueue['publish'] = async (published) => {
+    const at = now();
+    const departments = [...new Set(published.map((c) => c.department))];
+    const traceparent = currentTraceparent();
+    const stored = departments.map((department) => coverFor(department, at, traceparent));
+    if (drain) for (const department of departments) drainSoon(department, drain);
+    else if (nudgeDelaySeconds <= 0) nudgeSoon(departments, traceparent);
+    await Promise.all(stored);
   };
   const settled: ChangeQueue['settled'] = async () => {
     while (pending.size > 0) await Promise.all([...pending]);

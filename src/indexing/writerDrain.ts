@@ -18,7 +18,7 @@
  */
 import { ThrottledError } from '../errors';
 import type { EmployeeGoneHandler, IndexStores } from './indexStores';
-import type { LeasedDrainResult } from './leasedDrain';
+import type { LeasedDrainOptions, LeasedDrainResult } from './leasedDrain';
 import { drainOutbox, noDrainResult, type DrainOptions } from './outboxDrain';
 import { SharedDrains } from './sharedDrains';
 
@@ -36,23 +36,29 @@ export async function drainAfterWrite(
   stores: IndexStores,
   department: string,
   onGone?: EmployeeGoneHandler,
-  options: Pick<DrainOptions, 'afterStep'> = {},
+  options: Pick<DrainOptions, 'afterStep'> & Pick<LeasedDrainOptions, 'onHandOver'> = {},
 ): Promise<LeasedDrainResult> {
+  const { onHandOver, ...drainOptions } = options;
+  const handOver = async (): Promise<void> => {
+    if (!stores.nudge) return;
+    onHandOver?.();
+    await stores.nudge(department, 0);
+  };
   try {
     const result = await drainOutbox(stores, department, {
-      ...options,
+      ...drainOptions,
       onGone,
       maxChangesPerRound: WRITER_DRAIN_CHANGES,
       maxLostRounds: 1,
       beforeRound: async () => false,
     });
     if (result.complete) return { ...result, outcome: 'drained' };
-    await stores.nudge?.(department, 0);
+    await handOver();
     return { ...result, outcome: 'continued' };
   } catch (error) {
     if (!(error instanceof ThrottledError)) throw error;
     // Lost to another drainer: the queue worker, under the lease, takes it from here.
-    await stores.nudge?.(department, 0);
+    await handOver();
     return { ...noDrainResult(), outcome: 'continued' };
   }
 }
@@ -70,7 +76,8 @@ export function writerDrains(
   // `drain`: one round as above (benches wrap it to time each round).
   const own = new SharedDrains(leased.stores, {
     onGone: leased.onGone,
-    drain: (drainStores, department, gone) => drain(drainStores, department, gone),
+    drain: (drainStores, department, gone, onHandOver) =>
+      drain(drainStores, department, gone, { onHandOver }),
   });
   return (department) =>
     leased.isRunning(department) ? leased.request(department) : own.request(department);

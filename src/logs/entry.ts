@@ -1,10 +1,10 @@
 /**
  * A log entry as the API accepts and returns it, and the validation of a whole `POST /logs` batch:
- * every entry is checked before anything is stored, and the first bad one is named by index and
+ * every entry is checked before anything is stored, and every bad one is named by index and
  * field.
  */
 import { z } from 'zod';
-import { describeIssues } from '../errors';
+import { describeIssues, plainWords, type InputIssue } from '../errors';
 import { tooManyLogEntries } from './logErrors';
 import { isLogSource, MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys';
 import { LOG_LEVELS, type LogLevel } from './levels';
@@ -53,14 +53,14 @@ const entrySchema = z
       }, 'must be between 1601-01-01 and 9999-12-31 UTC'),
     level: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
     message: z
-      .string({ error: 'must be a string' })
+      .string()
       .refine(isWellFormedText, 'must be valid Unicode text (it holds a lone surrogate)'),
   })
   .catchall(z.unknown());
 
 const envelopeSchema = z.object({
   source: z
-    .string({ error: 'must be a string' })
+    .string()
     .refine(
       isLogSource,
       'must be 1-63 lowercase letters, digits or "-", starting with a letter or digit',
@@ -74,19 +74,25 @@ const envelopeSchema = z.object({
  * Validates a `POST /logs` body as a whole: nothing of a batch is accepted unless every entry is.
  *
  * @throws {TooLargeError} when the batch holds more than `maxBatchEntries` entries.
- * @throws {ValidationError} naming the first bad field, e.g. `body.entries[3].level`.
+ * @throws {ValidationError} naming every bad field, e.g. `body.entries[3].level`.
  */
 export function parseLogBatch(body: unknown, limits: LogBatchLimits): LogBatch {
-  const envelope = envelopeSchema.safeParse(body);
+  const envelope = envelopeSchema.safeParse(body, { error: plainWords });
   if (!envelope.success) throw describeIssues(envelope.error.issues, 'body', 'InvalidLogEntry');
   const { source, entries: rawEntries } = envelope.data;
   if (rawEntries.length > limits.maxBatchEntries) {
     throw tooManyLogEntries(rawEntries.length, limits.maxBatchEntries);
   }
+  const parsedEntries = rawEntries.map((raw) => entrySchema.safeParse(raw, { error: plainWords }));
+  const issues: InputIssue[] = parsedEntries.flatMap((parsed, index) =>
+    parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => ({ ...issue, path: ['entries', index, ...issue.path] })),
+  );
+  if (issues.length > 0) throw describeIssues(issues, 'body', 'InvalidLogEntry');
   const entries = rawEntries.map((raw, index): LogEntry => {
-    const parsed = entrySchema.safeParse(raw);
-    if (!parsed.success)
-      throw describeIssues(parsed.error.issues, `body.entries[${index}]`, 'InvalidLogEntry');
+    const parsed = parsedEntries[index]!;
+    if (!parsed.success) throw describeIssues(parsed.error.issues, 'body', 'InvalidLogEntry');
     // Extra fields come from the input object itself: Object.fromEntries defines each key as an own
     // property, so even a key named "__proto__" is kept as data.
     const extra = Object.fromEntries(

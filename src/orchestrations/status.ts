@@ -15,6 +15,11 @@ export interface OrchestrationView {
   output?: unknown;
   /** Why it failed; only when `Failed`. */
   failure?: string;
+  /**
+   * How far it got, as the orchestrator last reported it (its custom status, e.g.
+   * `{"archived": 1000}` or `{"step": "copy"}`); absent before its first report.
+   */
+  progress?: unknown;
 }
 
 /** The fields of a `durable-functions` `DurableOrchestrationStatus` that the view uses. */
@@ -23,6 +28,7 @@ export interface DurableStatusFields {
   name: string;
   runtimeStatus: string;
   output: unknown;
+  customStatus?: unknown;
 }
 
 /** What `DurableClient` offers for reading one instance's status. */
@@ -87,6 +93,12 @@ export function orchestrationView(status: DurableStatusFields): OrchestrationVie
   };
   if (status.runtimeStatus === 'Completed') view.output = status.output ?? null;
   if (status.runtimeStatus === 'Failed') view.failure = failureReason(status.output);
+  if (
+    status.customStatus !== undefined &&
+    status.customStatus !== null &&
+    status.customStatus !== ''
+  )
+    view.progress = status.customStatus;
   return view;
 }
 

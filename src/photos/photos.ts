@@ -62,7 +62,8 @@ import {
 } from './imageType';
 import { newPhotoVersion, now, type PhotoDependencies } from './dependencies';
 import { deleteBlobIfExists, sweepPhotos } from './sweep';
-import { readEmployeeState } from '../directory/storedEntities';
+import { copyPhotoBlob } from './blobCopy';
+import { DATA_ETAG_PROPERTY, readEmployeeState } from '../directory/storedEntities';
 
 export { newPhotoVersion, type PhotoDependencies } from './dependencies';
 export { PHOTO_SWEEP_GRACE_MS, removePhotosOfGoneEmployee, sweepPhotos } from './sweep';
@@ -243,6 +244,8 @@ async function adopt(
           rowKey,
           [PHOTO_BLOB_PROPERTY]: blobName,
           [PHOTO_TYPE_PROPERTY]: checkedType,
+          // A photo is not a change of the employee's data: its data version stays.
+          [DATA_ETAG_PROPERTY]: state.meta.dataEtag ?? state.etag,
         },
         'Merge',
         { etag: state.etag },
@@ -321,7 +324,13 @@ export async function deletePhoto(
     if (!state) throw employeeNotFound(department, employeeId);
     try {
       const merged = await deps.employees.updateEntity(
-        { partitionKey, rowKey, [PHOTO_BLOB_PROPERTY]: '', [PHOTO_TYPE_PROPERTY]: '' },
+        {
+          partitionKey,
+          rowKey,
+          [PHOTO_BLOB_PROPERTY]: '',
+          [PHOTO_TYPE_PROPERTY]: '',
+          [DATA_ETAG_PROPERTY]: state.meta.dataEtag ?? state.etag,
+        },
         'Merge',
         { etag: state.etag },
       );
@@ -336,7 +345,8 @@ export async function deletePhoto(
 
 /**
  * Copies a photo version into another department's name for the same employee and version
- * (`Sales/000001/v` → `Marketing/000001/v`), server-side within the account. A move does this
+ * (`Sales/000001/v` → `Marketing/000001/v`): server-side within an account, through the app
+ * across accounts (blobCopy.ts). A move does this
  * before the target entity names the copy, so the target never points at nothing, and the
  * source's sweep (which deletes everything under the old prefix) cannot take the target's photo.
  * Copying again over an earlier copy writes the same bytes: safe to repeat.
@@ -358,38 +368,11 @@ export async function copyPhotoToDepartment(
   if (owner.department !== toDepartment) {
     const source = photos.getBlockBlobClient(blobName);
     try {
-      if (sameAccount(source.url, copy.url)) {
-        const poller = await copy.beginCopyFromURL(source.url);
-        await poller.pollUntilDone();
-      } else {
-        // The departments live in different accounts (docs/accounts.md): a copy across accounts
-        // would need a SAS on the source, so the bytes come through the app (at most 16 MiB).
-        const [bytes, properties] = await Promise.all([
-          source.downloadToBuffer(),
-          source.getProperties(),
-        ]);
-        await ensureContainer(photos);
-        await copy.uploadData(bytes, {
-          blobHTTPHeaders: { blobContentType: properties.contentType },
-          metadata: properties.metadata,
-        });
-      }
+      await copyPhotoBlob(photos, source, copy);
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw toDomainError(error);
     }
   }
   return { blobName: copyName, photoUrl: copy.url };
-}
-
-/** Whether two blob URLs are in the same account (same origin and account path on the emulator). */
-function sameAccount(a: string, b: string): boolean {
-  const account = (url: string): string => {
-    const parsed = new URL(url);
-    // The emulator names the account in the path; Azure in the host.
-    return /^(127\.|localhost$|\[::1\]$)/.test(parsed.hostname)
-      ? `${parsed.origin}/${parsed.pathname.split('/')[1]}`
-      : parsed.origin;
-  };
-  return account(a) === account(b);
 }

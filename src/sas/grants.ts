@@ -35,6 +35,16 @@ export interface BlobSasGrant extends GrantBase {
    * each with its own URL and token; `url` and `sas` above are the home account's.
    */
   accounts?: { account: string; url: string; sas: string }[];
+  /**
+   * Headers the upload must send with `PUT <url>` (a write grant): `x-ms-blob-type: BlockBlob`,
+   * without which storage refuses the Put Blob (400).
+   */
+  headers?: UploadHeaders;
+}
+
+/** What a photo upload sends besides its bytes and content type. */
+export interface UploadHeaders {
+  'x-ms-blob-type': 'BlockBlob';
 }
 
 /** Read an employee's current photo, or upload a new version of it. */

@@ -7,7 +7,12 @@
  * a photo blob read (with its checked content type pinned) or create-only (never overwrite, read,
  * delete or list), the logs container read+list.
  */
-import { BlobSASPermissions, ContainerSASPermissions, SASProtocol } from '@azure/storage-blob';
+import {
+  BlobSASPermissions,
+  ContainerSASPermissions,
+  SASProtocol,
+  type ContainerClient,
+} from '@azure/storage-blob';
 import type { Config } from '../config';
 import { employeeNotFound } from '../directory';
 import { newPhotoVersion } from '../photos/dependencies';
@@ -44,9 +49,10 @@ import { requireKeyedStorage, type SasSigning } from './signingKey';
 import { SasPolicyManager, TABLE_SAS_PERMISSION, type PolicyRotation } from './tablePolicy';
 import type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
 import { signTableSas, type TableSasScope } from './tableSas';
+import { ensureContainer } from '../storage/createOnce';
 import { readEntity } from '../storage/entities';
 
-export type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
+export type { BlobSasGrant, PhotoAccess, TableSasGrant, UploadHeaders } from './grants';
 
 /** What SAS issuance needs. */
 export interface SasServiceOptions {
@@ -68,6 +74,7 @@ export class SasService {
   private readonly policies: SasPolicyManager;
   private readonly signing: SasSigning;
   private readonly containerUrls = new Map<string, string>();
+  private photos: ContainerClient | undefined;
 
   constructor(options: SasServiceOptions) {
     this.clients = options.clients;
@@ -143,7 +150,9 @@ export class SasService {
    * overwrite a blob that exists, so nothing stored (an adopted photo included) is ever rewritten
    * through it. A write token is issued only for an employee that exists (one projected point
    * read, after the authorization check): nobody can park blobs under the name of an employee the
-   * directory does not have. Uploads that are never adopted are removed by the daily sweep
+   * directory does not have. It comes with the `headers` the upload must send
+   * (`x-ms-blob-type: BlockBlob`), and the photos container is created if needed (once per
+   * process). Uploads that are never adopted are removed by the daily sweep
    * (`sweepUnadoptedPhotos`).
    *
    * @throws {ValidationError} for a bad department, employee id or lifetime.
@@ -168,14 +177,20 @@ export class SasService {
       if (!self && !canEditDepartment(principal, department)) {
         throw photoUploadForbidden(department, employeeId);
       }
-      await this.requireEmployee(department, employeeId);
+      // The container is created once per process (a fresh emulator has none; the infra creates
+      // it in Azure): the token would otherwise point at a container that does not exist.
+      await Promise.all([
+        this.requireEmployee(department, employeeId),
+        ensureContainer(this.photoContainer()),
+      ]);
       const blobName = photoBlobName(department, employeeId, newPhotoVersion(this.now()));
-      return this.blobSas(
+      const grant = await this.blobSas(
         this.config.containers.photos,
         blobName,
         BlobSASPermissions.from({ create: true }).toString(),
         window,
       );
+      return { ...grant, headers: { 'x-ms-blob-type': 'BlockBlob' } };
     }
     if (!self && !canReadDepartment(principal, department)) {
       throw photoReadForbidden(employeeId, directoryReaderRole(department));
@@ -248,6 +263,12 @@ export class SasService {
       [],
     );
     if (!entity) throw employeeNotFound(department, employeeId);
+  }
+
+  /** One client of the photos container, so that it is created once per process. */
+  private photoContainer(): ContainerClient {
+    this.photos ??= this.clients.container(this.config.containers.photos);
+    return this.photos;
   }
 
   private sasTableNamed(table: string): string {

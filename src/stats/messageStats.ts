@@ -22,6 +22,7 @@
  *
  * Counts do not require the employee to exist in the directory (ids are format-checked only).
  */
+import type { EmployeeCheck } from '../directory';
 import type { TableClient } from '@azure/data-tables';
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, UnavailableError } from '../errors';
@@ -84,11 +85,14 @@ export class MessageStats {
    * @param clock - supplies "now" for increments without a time, and the time by which operation
    * markers age and an increment's retries are bounded.
    * @param maxAttempts - read-modify-write rounds before giving up.
+   * @param requireEmployee - tells an unknown employee (404) when a read finds no counters;
+   *   without it there are zeros.
    */
   constructor(
     private readonly table: TableClient,
     private readonly clock: Clock = systemClock,
     private readonly maxAttempts = DEFAULT_MAX_INCREMENT_ATTEMPTS,
+    private readonly requireEmployee?: EmployeeCheck,
   ) {}
 
   /**
@@ -194,6 +198,7 @@ export class MessageStats {
    * The 24 hourly counts of one UTC day: one point read; a day without messages is 24 zeros.
    *
    * @throws {ValidationError} for an invalid department, employee id or day.
+   * @throws {NotFoundError} `EmployeeNotFound` when there are no counters and no such employee.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
   async hourly(department: string, employeeId: string, day: Date): Promise<number[]> {
@@ -201,6 +206,8 @@ export class MessageStats {
     assertStorableInstant(day, 'query.day');
     await ensureTable(this.table);
     const entity = await this.read(partitionKey, hourlyStatsRowKey(day));
+    // No counters that day: one point read tells an unknown employee from a quiet day.
+    if (!entity) await this.requireEmployee?.(department, employeeId);
     return HOUR_PROPERTIES.map((name) => counterValue(entity?.[name]));
   }
 
@@ -208,6 +215,7 @@ export class MessageStats {
    * The daily counts of one year, 365 or 366 numbers: two point reads (one per physical part).
    *
    * @throws {ValidationError} for an invalid department, employee id or year (1601–9999).
+   * @throws {NotFoundError} `EmployeeNotFound` when there are no counters and no such employee.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
   async daily(department: string, employeeId: string, year: number): Promise<number[]> {
@@ -218,6 +226,7 @@ export class MessageStats {
       this.read(partitionKey, part1Key),
       this.read(partitionKey, part2Key),
     ]);
+    if (!part1 && !part2) await this.requireEmployee?.(department, employeeId);
     return Array.from({ length: daysInYear(year) }, (_, i) => {
       const dayOfYear = i + 1;
       return counterValue((yearPartOf(dayOfYear) === 1 ? part1 : part2)?.[dayProperty(dayOfYear)]);

@@ -162,7 +162,8 @@ class BlobServiceWithTryTimeout extends BlobServiceClient {
 class QueueServiceWithTryTimeout extends QueueServiceClient {
   constructor(url: string, credential: QueueCredential, options: QueueOptions, timeoutMs: number) {
     super(url, credential, options);
-    addTryTimeout(this.storageClientContext.pipeline, timeoutMs);
+    // storage-queue 12.32's generated layer keeps the pipeline on its `queuesClient`.
+    addTryTimeout(this.storageClientContext.queuesClient.pipeline, timeoutMs);
   }
 }
 // jscpd:ignore-end

@@ -5,23 +5,24 @@
 import type { QueueClient } from '@azure/storage-queue';
 import { unlessNotFound } from '../storage/errors';
 import { poisonQueueName } from '../storage/keys';
-import { observePoisonQueue } from './metrics';
+import type { DirectoryMetrics } from './metrics';
 
 /**
  * Reads the approximate length of each queue's `-poison` queue (0 when it does not exist: nothing
- * was ever poisoned) and records it.
+ * was ever poisoned) and records it in `metrics`.
  *
  * @throws {DomainError} when a queue's properties cannot be read (the other queues are recorded).
  */
 export async function samplePoisonQueues(
   queue: (name: string) => QueueClient,
   queueNames: readonly string[],
+  metrics: Pick<DirectoryMetrics, 'observePoisonQueue'>,
 ): Promise<void> {
   const results = await Promise.allSettled(
     queueNames.map(async (name) => {
       const poison = poisonQueueName(name);
       const properties = await unlessNotFound(() => queue(poison).getProperties());
-      observePoisonQueue(poison, properties?.approximateMessagesCount ?? 0);
+      metrics.observePoisonQueue(poison, properties?.approximateMessagesCount ?? 0);
     }),
   );
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');

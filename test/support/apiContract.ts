@@ -10,7 +10,9 @@
  *   that response's schema (no body where none is described), and the headers the response
  *   declares required (ETag, Location, Retry-After) must be there;
  * - a request to a path or method the document does not have fails, unless the test says it means
- *   to call one (`outsideTheDocument`); its answer must still be a JSON error (4xx, `Error`).
+ *   to call one (`outsideTheDocument`); its answer must still be a JSON error (4xx, `Error`): for a
+ *   documented path 405 with `Allow` naming exactly the documented methods (or 401 for a caller
+ *   without identity), else not 405.
  *
  * A mismatch throws an {@link ApiContractError} from `fetch`, naming the operation, the status and
  * the schema error, so the test that sent the request fails where it sent it. Schemas are checked
@@ -146,6 +148,25 @@ export class ApiContract {
       // Off the document on purpose: the answer must still be the API's JSON error.
       if (status < 400 || status >= 500) fail('a request off the document must get a 4xx.');
       this.expectErrorBody(exchange, fail);
+      // A documented path with another method is 405 naming exactly the documented methods; a
+      // path the document does not have is 404.
+      const documented = this.methodsAt(path);
+      // A caller without identity is refused first (401), whatever it asked.
+      if (documented.length > 0 && status !== 401) {
+        if (status !== 405) fail(`the path takes ${documented.join(', ')}: expected 405.`);
+        const allow = (exchange.headers.get('allow') ?? '')
+          .split(',')
+          .map((m) => m.trim())
+          .filter((m) => m !== '')
+          .sort();
+        if (allow.join(', ') !== documented.join(', ')) {
+          fail(
+            `Allow is "${exchange.headers.get('allow') ?? ''}", the document has ${documented.join(', ')}.`,
+          );
+        }
+      } else if (status === 405) {
+        fail('405 for a path the document does not have.');
+      }
       return;
     }
     const requestProblems = this.requestProblems(found.operation, found.values, exchange);
@@ -189,6 +210,17 @@ export class ApiContract {
     }
     const problem = this.validate(described!.schema, body);
     if (problem) fail(`response body: ${problem}.`);
+  }
+
+  /** The methods (upper case, sorted) the document lists for every template a path matches. */
+  methodsAt(path: string): string[] {
+    const methods = new Set<string>();
+    for (const template of this.templates) {
+      if (template.pattern.test(path)) {
+        for (const method of Object.keys(template.operations)) methods.add(method.toUpperCase());
+      }
+    }
+    return [...methods].sort();
   }
 
   /** The operation a request goes to, with its path parameters (undecoded), if any. */

@@ -19,6 +19,8 @@
 import { PROJECT_ROOT, startHost, type RunningHost } from './host';
 import { checkApiTraffic } from './apiContract';
 import { startEasyAuth, type EasyAuth } from '../../tools/easyauth/easyAuth';
+import { newSecret } from '../../tools/host/http/hostKey';
+import { FRONT_SECRET_SETTING } from '../../tools/host/launch';
 import {
   FLEX_CONSUMPTION_ABSENT,
   flexConsumptionEnvironment,
@@ -61,7 +63,10 @@ export interface AzureMode {
   origin: string;
   /** `origin + '/api'`: API.md's base URL through the front. */
   baseUrl: string;
-  /** The app's host behind the front (its own origin, admin API and output; not for API calls). */
+  /**
+   * The app's host behind the front (its output, and `host.key`: the key the host's own endpoints
+   * want). It serves only what comes through the front: not for calls of its own.
+   */
   host: RunningHost;
   /** The stand-in for Entra ID: `issuer.issuer`, `issuer.mintAccessToken(claims, options)`. */
   issuer: TestIssuer;
@@ -105,18 +110,24 @@ const answeredInFront = (response: Response): boolean =>
  */
 export async function startAzureMode(options: AzureModeOptions = {}): Promise<AzureMode> {
   const settings = withOverride(readAuthSettings(PROJECT_ROOT), options.authSettings);
+  // The internal host serves only what the front forwards with this (tools/host/http/hostKey.ts).
+  const frontSecret = newSecret();
   const easyAuth: EasyAuth = await startEasyAuth({
     settings,
+    upstreamSecret: frontSecret,
     ...(options.users ? { users: options.users } : {}),
   });
   const { front, issuer } = easyAuth;
   let host: RunningHost;
   try {
     host = await startHost({
+      // Its API is checked through the front (below); it serves nothing else.
+      checkApi: false,
       env: {
         ...Object.fromEntries(FLEX_CONSUMPTION_ABSENT.map((name) => [name, ''])),
         ...flexConsumptionEnvironment(new URL(front.origin).host),
         ...options.env,
+        [FRONT_SECRET_SETTING]: frontSecret,
       },
     });
   } catch (error) {

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { allowConsoleOrigins } from '../../tools/storageCors';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const haveChromium = fs.existsSync(CHROMIUM);
@@ -59,4 +60,15 @@ export function launchChromiumProfile(
     headless: true,
     ...options,
   });
+}
+
+/**
+ * The console's storage CORS rule on the shared test Azurite, admitting every origin: browser
+ * suites run at the same time on ports of their own, and a rule naming one suite's origin would
+ * replace another's (the rule is a service property, one per account).
+ *
+ * @throws {Error} when the emulator refuses the change.
+ */
+export async function allowEveryConsoleOrigin(): Promise<void> {
+  await allowConsoleOrigins(process.env.AzureWebJobsStorage!, ['*']);
 }

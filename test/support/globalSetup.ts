@@ -10,7 +10,17 @@ import { dataEmulatorAccount, startAzurite } from '../../tools/azurite';
 
 export const STATE_FILE = path.join(os.tmpdir(), `table-patterns-jest-${process.pid}.json`);
 
-export default async function globalSetup(): Promise<void> {
+/** What the setup reads of jest's global config. */
+interface SelectedProjects {
+  /** `--selectProjects` (`npm run test:unit` and friends); absent: every project. */
+  selectProjects?: string[];
+}
+
+export default async function globalSetup(globalConfig: SelectedProjects = {}): Promise<void> {
+  // The unit suite touches no storage (`npm run test:unit`): no emulator, so it starts at once, and
+  // a unit test that reaches for storage fails there instead of passing quietly.
+  const projects = globalConfig.selectProjects ?? [];
+  if (projects.length > 0 && projects.every((name) => name === 'unit')) return;
   // The home account, and two data accounts of their own (each its own process and ports) for
   // the tests that spread data over accounts (docs/accounts.md): they set DATA_ACCOUNTS to
   // TEST_DATA1,TEST_DATA2 themselves; every other test runs on the home account alone.

@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { checkApiTraffic } from './apiContract';
+import { WAIT_MS } from './waits';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '../..');
 const CLI = path.join(PROJECT_ROOT, 'tools/host/cli.ts');
@@ -35,6 +36,11 @@ export interface StartHostOptions {
   startTimeoutMs?: number;
   /** More command-line options for tools/host/cli.ts (`--listen`, `--allowed-host`, ...). */
   args?: string[];
+  /**
+   * Check requests to `baseUrl` against the served OpenAPI document (default: for the project's
+   * whole app). Off for a host behind the Azure-mode front, which serves only the front.
+   */
+  checkApi?: boolean;
 }
 
 export interface RunningHost {
@@ -43,6 +49,11 @@ export interface RunningHost {
   /** `http://127.0.0.1:<port>`, where the admin API lives (`/admin/host/status`, ...). */
   origin: string;
   port: number;
+  /**
+   * The host key its own endpoints want (off loopback, or behind the Azure-mode front), as the
+   * host printed it; undefined when they answer without one.
+   */
+  key?: string;
   /** SIGTERM, then wait for the host to finish running invocations and exit (SIGKILL after 20 s). */
   stop(): Promise<void>;
   /** SIGKILL: the process dies at once, as on a crash. */
@@ -147,9 +158,10 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
       check();
     });
 
-  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  const timeoutMs = options.startTimeoutMs ?? WAIT_MS;
   let origin: string;
   let baseUrl: string;
+  let key: string | undefined;
   try {
     const match = await waitForOutput(
       /Host listening on (http:\/\/[\d.]+:\d+) \(API base (\S+)\)/,
@@ -157,9 +169,13 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
     );
     origin = match[1]!;
     baseUrl = match[2]!;
+    // Printed before the listening line when the host's own endpoints want its key.
+    key = /^Host key: (\S+)/m.exec(text)?.[1];
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const ok = await fetch(`${origin}/admin/host/status`).then(
+      const ok = await fetch(`${origin}/admin/host/status`, {
+        headers: key === undefined ? {} : { 'x-functions-key': key },
+      }).then(
         (r) => r.ok,
         () => false,
       );
@@ -174,13 +190,15 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
     const message = (error as Error).message.includes('Output:')
       ? (error as Error).message
       : `${(error as Error).message}\nOutput:\n${text}`;
-    throw new Error(`The local host did not start. ${message}`);
+    throw new Error(`The local host did not start. ${message}`, { cause: error });
   }
 
   const port = Number(new URL(origin).port);
   // The project's whole app serves its OpenAPI document; fixture apps and subsets do not.
   const stopChecks =
-    options.appRoot === undefined && options.functionsGlob === undefined
+    (options.checkApi ?? true) &&
+    options.appRoot === undefined &&
+    options.functionsGlob === undefined
       ? checkApiTraffic(baseUrl)
       : () => undefined;
   void exit.then(stopChecks);
@@ -188,6 +206,7 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
     baseUrl,
     origin,
     port,
+    ...(key === undefined ? {} : { key }),
     process: child,
     output: () => text,
     waitForOutput,
@@ -213,7 +232,8 @@ export interface RegisteredHttpRoute {
 
 /** Every HTTP-triggered route of the running host, one entry per method. */
 export async function registeredHttpRoutes(host: RunningHost): Promise<RegisteredHttpRoute[]> {
-  const functions = (await (await fetch(`${host.origin}/admin/functions`)).json()) as {
+  const headers: Record<string, string> = host.key ? { 'x-functions-key': host.key } : {};
+  const functions = (await (await fetch(`${host.origin}/admin/functions`, { headers })).json()) as {
     bindings: Record<string, { type: string; route?: string; methods?: string[] }>;
   }[];
   return functions.flatMap((fn) =>

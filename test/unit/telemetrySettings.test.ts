@@ -11,7 +11,16 @@ const CONNECTION =
 
 describe('telemetry settings', () => {
   it('exports nothing, and fails nothing, when neither destination is set', () => {
-    expect(telemetrySettings({})).toEqual({ target: { kind: 'off' }, summary: false });
+    expect(telemetrySettings({})).toEqual({
+      target: { kind: 'off' },
+      summary: false,
+      serviceName: 'table-patterns-directory',
+    });
+  });
+
+  it("names the worker's service after the site, as the host's telemetry is named", () => {
+    // One role in Application Insights' map for the host and the worker (docs/telemetry.md).
+    expect(telemetrySettings({ WEBSITE_SITE_NAME: 'func-abc123' }).serviceName).toBe('func-abc123');
   });
 
   it('sends to Application Insights with the managed identity the infra names', () => {

@@ -4,7 +4,9 @@
  * `/runtime/webhooks/durabletask/...` API, and `rpcBaseUrl`, which makes `durable-functions`'
  * DurableClient call that same API for `startNew`, `getStatus`, `raiseEvent`, `terminate`, ...
  *
- * No `code` query parameter: the local host does not enforce function keys.
+ * When the host's own endpoints require the host key (tools/host/http/hostKey.ts), every URL
+ * carries it as `code=`, as Azure's carry the system key, and there is no `rpcBaseUrl` (its calls
+ * could not carry the key): the DurableClient then calls the same API through these URLs.
  */
 
 /** The placeholder `durable-functions` replaces with an instance id. */
@@ -44,14 +46,20 @@ export function webhookBaseUrl(hostBaseUrl: string): string {
   return `${hostBaseUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
 }
 
-/** Builds the `durableClient` binding value. */
+/**
+ * Builds the `durableClient` binding value (and the management URLs of the HTTP API's answers).
+ *
+ * @param hostKey - the key the host's endpoints require, if any: carried as `code=`.
+ */
 export function buildClientInput(
   hostBaseUrl: string,
   taskHub: string,
   connectionName: string = DEFAULT_CONNECTION_NAME,
+  hostKey?: string,
 ): DurableClientInput {
   const base = webhookBaseUrl(hostBaseUrl);
-  const query = `taskHub=${encodeURIComponent(taskHub)}&connection=${encodeURIComponent(connectionName)}`;
+  const code = hostKey === undefined ? '' : `code=${encodeURIComponent(hostKey)}`;
+  const query = `taskHub=${encodeURIComponent(taskHub)}&connection=${encodeURIComponent(connectionName)}${code ? `&${code}` : ''}`;
   const instance = `${base}/instances/${INSTANCE_ID_PLACEHOLDER}`;
   const create = `${base}/orchestrators/{functionName}[/{instanceId}]`;
   return {
@@ -72,8 +80,8 @@ export function buildClientInput(
       resumePostUri: `${instance}/resume?reason={text}&${query}`,
     },
     baseUrl: base,
-    requiredQueryStringParameters: '',
-    rpcBaseUrl: `${base}/`,
+    requiredQueryStringParameters: code,
+    rpcBaseUrl: code ? '' : `${base}/`,
   };
 }
 

@@ -64,6 +64,7 @@ export function createDurableHostExtension(options: DurableHostOptions = {}): Ho
         storage: context.connections.clients(connectionName),
         taskHub,
         hostBaseUrl: () => context.origin(),
+        ...(context.hostKey === undefined ? {} : { hostKey: context.hostKey }),
         invoke,
         log: (...args: unknown[]) => context.logger.error(args.map(describe).join(' ')),
         tuning: { ...settings.tuning, ...options.tuning },

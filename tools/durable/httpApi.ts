@@ -1,6 +1,7 @@
 /**
  * The Durable Functions HTTP API the local host serves under `/runtime/webhooks/durabletask/`
- * (the same paths serve the DurableClient's `rpcBaseUrl` calls):
+ * (the same paths serve the DurableClient's calls; the host checks its key before they get here,
+ * tools/host/http/hostKey.ts):
  *
  * - `POST orchestrators/{name}[/{instanceId}]` start (body = JSON input) → 202 + management URLs
  * - `GET instances/{id}[?showHistory&showHistoryOutput&showInput]` → 200 done / 202 in progress
@@ -15,7 +16,6 @@
  * any, must be a loopback one, and a body must be `Content-Type: application/json` (403
  * `CrossSiteRequest`, 415 `UnsupportedMediaType`; tools/host/http/requestGuard.ts).
  */
-import { odata } from '@azure/data-tables';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isUnsafeMethod, localWriteRefusal } from '../host/http/requestGuard';
 import { managementPayload, WEBHOOK_PATH, type DurableClientInput } from './clientInput';
@@ -24,8 +24,9 @@ import { EventType, plainEvent } from './historyEvents';
 import { createInstance } from './instances';
 import { eventRaisedInboxKey, TERMINATE_INBOX_KEY, validateInstanceId } from './keys';
 import { instanceStatus } from './status';
+import { instanceFilter } from './instanceFilter';
 import {
-  dateParam,
+  callerOrigin,
   HttpProblem,
   jsonBody,
   MAX_BODY_BYTES,
@@ -33,13 +34,14 @@ import {
   sendEmpty,
   sendJson,
 } from './httpMessages';
-import { TERMINAL_STATUSES, type InstanceRecord, type RuntimeStatus } from './records';
+import { TERMINAL_STATUSES, type InstanceRecord } from './records';
 
 /** What the durable HTTP API serves from: the runtime, its task hub and the client input. */
 export interface DurableHttpApi {
   ctx: RuntimeContext;
   taskHub: string;
-  clientInput: (connectionName?: string) => DurableClientInput;
+  /** The client input; with `baseUrl`, its URLs on that origin (the caller's). */
+  clientInput: (connectionName?: string, baseUrl?: string) => DurableClientInput;
 }
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -108,13 +110,15 @@ async function route(
   const method = (req.method ?? 'GET').toUpperCase();
   const [head, id, action, extra] = segments;
   if (head === 'orchestrators' && id && segments.length <= 3 && method === 'POST') {
-    return startOrchestration(api, readText, res, url, id, action);
+    return startOrchestration(api, req, readText, res, url, id, action);
   }
   if (head === 'instances') {
     const listing = id === undefined || id === '';
     if (listing && method === 'GET') return listInstances(api, req, res, url);
     if (listing && method === 'DELETE') return purgeByFilter(api, res, url);
-    if (!listing && action === undefined && method === 'GET') return getStatus(api, res, url, id);
+    if (!listing && action === undefined && method === 'GET') {
+      return getStatus(api, req, res, url, id);
+    }
     if (!listing && action === undefined && method === 'DELETE') return purgeOne(api, res, id);
     if (!listing && action === 'raiseEvent' && extra && method === 'POST') {
       return raiseEvent(api, readText, res, id, extra);
@@ -141,6 +145,7 @@ async function route(
 
 async function startOrchestration(
   api: DurableHttpApi,
+  req: IncomingMessage,
   readText: () => Promise<string>,
   res: ServerResponse,
   url: URL,
@@ -173,7 +178,7 @@ async function startOrchestration(
   if (existing) await ctx.store.deleteHistory(instanceId);
   await createInstance(ctx, { instanceId, name, input });
   const payload = managementPayload(
-    api.clientInput(url.searchParams.get('connection') ?? undefined),
+    api.clientInput(url.searchParams.get('connection') ?? undefined, callerOrigin(req)),
     instanceId,
   );
   sendJson(res, 202, payload, { Location: payload.statusQueryGetUri, 'Retry-After': '1' });
@@ -181,6 +186,7 @@ async function startOrchestration(
 
 async function getStatus(
   api: DurableHttpApi,
+  req: IncomingMessage,
   res: ServerResponse,
   url: URL,
   id: string,
@@ -206,62 +212,11 @@ async function getStatus(
     sendJson(res, failedAsError ? 500 : 200, body);
     return;
   }
-  const location = managementPayload(api.clientInput(), id).statusQueryGetUri;
+  const location = managementPayload(
+    api.clientInput(undefined, callerOrigin(req)),
+    id,
+  ).statusQueryGetUri;
   sendJson(res, 202, body, { Location: location, 'Retry-After': '1' });
-}
-
-const KNOWN_STATUSES: readonly string[] = [
-  'Pending',
-  'Running',
-  'Completed',
-  'Failed',
-  'Terminated',
-];
-const UNSTORED_STATUSES: readonly string[] = ['ContinuedAsNew', 'Canceled', 'Suspended'];
-
-/** The odata filter of the list / purge-by-filter query parameters. */
-function instanceFilter(url: URL, onlyEnded: boolean): string | undefined {
-  const parts: string[] = [];
-  const statusParam = url.searchParams.get('runtimeStatus');
-  let statuses = statusParam
-    ? statusParam
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== '')
-    : [];
-  const unknown = statuses.filter(
-    (s) => !KNOWN_STATUSES.includes(s) && !UNSTORED_STATUSES.includes(s),
-  );
-  if (unknown.length > 0) {
-    throw new HttpProblem(
-      400,
-      'InvalidRuntimeStatus',
-      `Unknown runtimeStatus value(s): ${unknown.join(', ')}.`,
-    );
-  }
-  statuses = statuses.filter((s) => KNOWN_STATUSES.includes(s));
-  // Only statuses no stored instance has were asked for: match nothing.
-  if (statusParam && statuses.length === 0) statuses = ['None'];
-  if (onlyEnded) {
-    statuses = (statuses.length > 0 ? statuses : [...TERMINAL_STATUSES]).filter((s) =>
-      TERMINAL_STATUSES.has(s as RuntimeStatus),
-    );
-    if (statuses.length === 0) statuses = ['None'];
-  }
-  if (statuses.length > 0) {
-    parts.push(`(${statuses.map((s) => odata`RuntimeStatus eq ${s}`).join(' or ')})`);
-  }
-  const from = dateParam(url, 'createdTimeFrom');
-  const to = dateParam(url, 'createdTimeTo');
-  if (from) parts.push(odata`CreatedTime ge ${from}`);
-  if (to) parts.push(odata`CreatedTime le ${to}`);
-  const prefix = url.searchParams.get('instanceIdPrefix');
-  if (prefix) {
-    const upper =
-      prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-    parts.push(odata`PartitionKey ge ${prefix} and PartitionKey lt ${upper}`);
-  }
-  return parts.length > 0 ? parts.join(' and ') : undefined;
 }
 
 async function listInstances(

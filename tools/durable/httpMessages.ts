@@ -86,3 +86,18 @@ export function sendEmpty(res: ServerResponse, status: number): void {
   res.writeHead(status, { 'Content-Length': 0 });
   res.end();
 }
+
+/**
+ * The origin the caller used, from its `Host` header (which the host checked): the management
+ * URLs an answer carries name it, as Azure's name the app's public host name — never the port of
+ * a host that sits behind a front. Undefined without one (the host's own origin is used).
+ */
+export function callerOrigin(req: IncomingMessage): string | undefined {
+  const host = req.headers.host;
+  if (!host) return undefined;
+  try {
+    return new URL(`http://${host}`).origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -55,6 +55,8 @@ export interface DurableRuntimeOptions {
   taskHub: string;
   /** The host's base URL, e.g. `http://127.0.0.1:7071` (a function when known only after listen). */
   hostBaseUrl: string | (() => string);
+  /** The key the host's own endpoints require, if any (the client's URLs carry it as `code=`). */
+  hostKey?: string;
   /** Runs a registered function and returns its return value (rejects with what it threw). */
   invoke: InvokeFunction;
   log?: (...args: unknown[]) => void;
@@ -69,8 +71,11 @@ export interface DurableRuntimeOptions {
  */
 export interface DurableRuntime {
   readonly taskHub: string;
-  /** The value of a `durableClient` input binding. */
-  clientInputFor(connectionName?: string): DurableClientInput;
+  /**
+   * The value of a `durableClient` input binding; with `baseUrl`, its URLs on that origin instead
+   * of the host's (the HTTP API answers a caller with the origin it called).
+   */
+  clientInputFor(connectionName?: string, baseUrl?: string): DurableClientInput;
   /**
    * Serves `/runtime/webhooks/durabletask/...`; resolves false for any other path. Pass `body`
    * when the request stream has already been read.
@@ -109,8 +114,8 @@ export function createDurableRuntime(options: DurableRuntimeOptions): DurableRun
   };
   const hostBaseUrl = (): string =>
     typeof options.hostBaseUrl === 'function' ? options.hostBaseUrl() : options.hostBaseUrl;
-  const clientInputFor = (connectionName?: string): DurableClientInput =>
-    buildClientInput(hostBaseUrl(), taskHub, connectionName);
+  const clientInputFor = (connectionName?: string, baseUrl?: string): DurableClientInput =>
+    buildClientInput(baseUrl ?? hostBaseUrl(), taskHub, connectionName, options.hostKey);
   const locks = new KeyedMutex();
 
   const pollerDefaults = {

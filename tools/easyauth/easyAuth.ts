@@ -25,6 +25,8 @@ export interface EasyAuthOptions {
   clientId?: string;
   /** The sign-in page's users. */
   users?: readonly TestUser[];
+  /** The internal host's secret the front sends with every request (front.ts). */
+  upstreamSecret?: string;
 }
 
 /** The local App Service authentication: the front and the test token issuer it trusts. */
@@ -58,6 +60,7 @@ export async function startEasyAuth(options: EasyAuthOptions): Promise<EasyAuth>
       port: options.port ?? 0,
       listenAddress,
       ...(options.upstream ? { upstream: options.upstream } : {}),
+      ...(options.upstreamSecret ? { upstreamSecret: options.upstreamSecret } : {}),
     });
   } catch (error) {
     await issuer.close();

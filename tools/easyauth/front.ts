@@ -42,6 +42,7 @@ import {
   sendJson,
   sendText,
 } from './http';
+import { FRONT_SECRET_HEADER } from '../host/http/hostKey';
 import { forward } from './proxy';
 import { localRedirect } from './redirects';
 import { createSessionCodec, frontCookie, SESSION_COOKIE, type Session } from './session';
@@ -74,6 +75,11 @@ export interface FrontOptions {
   port?: number;
   /** Default 127.0.0.1. */
   listenAddress?: string;
+  /**
+   * The internal host's secret: sent with every forwarded request (a client's copy is dropped),
+   * so the host serves only what comes through here (tools/host/http/hostKey.ts).
+   */
+  upstreamSecret?: string;
 }
 
 /** A started authentication front: its URL and how to stop it. */
@@ -289,11 +295,25 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
     return sendText(response, 404, 'Not found.');
   };
 
+  /** Forwards with the internal host's secret in place of whatever the client sent as one. */
+  const toApp = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    app: string,
+    path: string,
+    headers: IncomingHttpHeaders,
+  ): Promise<void> => {
+    const sent: IncomingHttpHeaders = { ...headers };
+    delete sent[FRONT_SECRET_HEADER];
+    if (options.upstreamSecret !== undefined) sent[FRONT_SECRET_HEADER] = options.upstreamSecret;
+    return forward(request, response, app, path, sent);
+  };
+
   const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const rawTarget = request.url ?? '/';
     if (!upstream) return sendText(response, 502, 'The front has no app behind it yet.');
     if (!settings.platform.enabled) {
-      return forward(request, response, upstream, rawTarget, request.headers);
+      return toApp(request, response, upstream, rawTarget, request.headers);
     }
     const target = normalizeRequestTarget(rawTarget);
     if (!target) return sendText(response, 400, 'Bad request target.');
@@ -312,7 +332,7 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
     const path = `${target.pathname}${target.search}`;
     const { globalValidation } = settings;
     if (isExcludedPath(globalValidation.excludedPaths, target.pathname)) {
-      return forward(request, response, upstream, path, headers);
+      return toApp(request, response, upstream, path, headers);
     }
     const identity = await identify(request);
     if (identity.kind === 'invalid') return refuse(request, response, 401, true);
@@ -332,7 +352,7 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
       const claims = identity.kind === 'token' ? identity.claims : identity.session.claims;
       Object.assign(headers, principalHeaders(claims));
     }
-    return forward(request, response, upstream, path, headers);
+    return toApp(request, response, upstream, path, headers);
   };
 
   const server = http.createServer((request, response) => {

@@ -17,6 +17,8 @@ export interface AzureFrontOptions {
   issuerPort?: number;
   /** The app host's origin (internal, loopback). */
   upstream: string;
+  /** The internal host's secret (it serves only what the front forwards with it). */
+  upstreamSecret: string;
 }
 
 /** The running pair and the lines that tell the user how to sign in and get a token. */
@@ -39,6 +41,7 @@ export async function startAzureFront(options: AzureFrontOptions): Promise<Azure
     port: options.port,
     issuerPort: options.issuerPort ?? DEFAULT_ISSUER_PORT,
     upstream: options.upstream,
+    upstreamSecret: options.upstreamSecret,
     ...(options.listenAddress ? { listenAddress: options.listenAddress } : {}),
   });
   const { front, issuer } = easyAuth;

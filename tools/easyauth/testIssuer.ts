@@ -10,11 +10,15 @@
  * - {@link TestIssuer.mintAccessToken}: access tokens for tests, with overrides (audience, issuer,
  *   expiry, a key the JWKS does not hold) to make bad ones; `POST /dev/token` does the same for
  *   `npm run principal -- --azure`. Anyone who can reach the port can sign in as anybody: it binds
- *   to loopback and exists only in local runs.
+ *   to loopback and exists only in local runs. So that no web page can use it either, it answers
+ *   only to its own loopback names (`Host`, else 421: no DNS rebinding) and mints only from a
+ *   JSON body (`Content-Type: application/json`, else 415: no cross-site form or `text/plain`
+ *   post, which a browser sends without asking).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload, type KeyLike } from 'jose';
 import { directoryEditorRole, directoryReaderRole } from '../../src/identity/roles';
+import { isJsonContentType, isLoopbackHostname, parseHost } from '../host/http/requestGuard';
 import {
   BodyTooLargeError,
   closeServer,
@@ -130,6 +134,13 @@ function acceptableRedirect(value: string | null): value is string {
   }
 }
 
+/** Whether a `Host` header names this issuer: a loopback name with its port. */
+function isOwnHost(value: string | undefined, port: number): boolean {
+  const host = parseHost(value);
+  if (!host || !isLoopbackHostname(host.hostname)) return false;
+  return host.host === `${host.hostname}:${port}`;
+}
+
 /**
  * Starts the issuer.
  *
@@ -209,6 +220,15 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
   };
 
   const devToken = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    if (!isJsonContentType(request.headers['content-type'])) {
+      sendJson(response, 415, {
+        error: {
+          code: 'UnsupportedMediaType',
+          message: 'Send the claims as JSON (Content-Type: application/json).',
+        },
+      });
+      return;
+    }
     let body: { claims?: unknown; audience?: unknown; expiresInSeconds?: unknown };
     try {
       body = JSON.parse((await readSmallBody(request)) || '{}') as typeof body;
@@ -236,6 +256,10 @@ export async function startTestIssuer(options: TestIssuerOptions = {}): Promise<
   };
 
   const server = http.createServer((request, response) => {
+    if (!isOwnHost(request.headers.host, Number(new URL(issuer).port))) {
+      sendText(response, 421, 'Test issuer: it answers only to its own loopback address.');
+      return;
+    }
     const url = new URL(request.url ?? '/', issuer || 'http://issuer.invalid');
     const route = `${request.method} ${url.pathname}`;
     const work = ((): Promise<void> | void => {

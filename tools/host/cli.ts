@@ -9,7 +9,9 @@
  *   --port <n>           default: PORT, else local.settings.json Host.LocalHttpPort, else 7071;
  *                        0 picks a free port
  *   --listen <address>   default 127.0.0.1; on any non-loopback address hand-sent principal
- *                        headers are not believed (TRUST_LOCAL_PRINCIPAL_HEADER forced off)
+ *                        headers are not believed (TRUST_LOCAL_PRINCIPAL_HEADER forced off), and
+ *                        the host's own endpoints (/admin/*, /runtime/webhooks/durabletask/*)
+ *                        want the host key printed at startup (x-functions-key or ?code=)
  *   --trust-principal-headers
  *                        believe them there anyway (prints a warning)
  *   --allowed-host <name>
@@ -19,7 +21,10 @@
  *                        in the process and prints a one-line summary on SIGUSR2
  *                        (`kill -USR2 <pid>`; docs/telemetry.md)
  *
- * Environment: HOST_LOG_LEVEL (default information), HOST_SHUTDOWN_TIMEOUT_MS (default 30000).
+ * Environment: HOST_LOG_LEVEL (default information), HOST_SHUTDOWN_TIMEOUT_MS (default 30000),
+ * LOCAL_HOST_FRONT_SECRET (set by an Azure-mode launcher: the host then serves only what its front
+ * forwards with that secret, and wants the host key on its own endpoints).
+ 
  * Exit code 1 when the app cannot start, with every problem printed.
  */
 import path from 'node:path';
@@ -30,7 +35,7 @@ import {
   startLocalHost,
   type RunningLocalHost,
 } from './host';
-import { principalTrustFor } from './launch';
+import { FRONT_SECRET_SETTING, hostAccessFor, principalTrustFor } from './launch';
 import { applyLocalSettings, readLocalSettings } from './load/localSettings';
 import { createLogger, describeError, parseLogLevel } from './log';
 import { defaultExtensions } from './extensions';
@@ -91,6 +96,11 @@ async function main(): Promise<void> {
     DEFAULT_SHUTDOWN_GRACE_MS,
   );
 
+  const frontSecret = process.env[FRONT_SECRET_SETTING]?.trim() || undefined;
+  // Not for the app, nor for anything it starts.
+  delete process.env[FRONT_SECRET_SETTING];
+  const { access, line: keyLine } = hostAccessFor({ listenAddress: values.listen, frontSecret });
+
   let host: RunningLocalHost;
   try {
     host = await startLocalHost({
@@ -100,6 +110,7 @@ async function main(): Promise<void> {
       port,
       listenAddress: values.listen,
       allowedHosts: values['allowed-host'],
+      access,
       logger,
       extensions: defaultExtensions,
     });
@@ -111,6 +122,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  if (keyLine) process.stdout.write(`${keyLine}\n`);
   // Printed whatever the log level: launchers and the e2e helper wait for this line.
   process.stdout.write(`Host listening on ${host.origin} (API base ${host.baseUrl})\n`);
 

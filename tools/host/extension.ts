@@ -31,4 +31,9 @@ export interface DriverContext {
   hostId: string;
   /** `http://127.0.0.1:<port>` once the server listens (for management URLs). */
   origin(): string;
+  /**
+   * The key the host's own endpoints require, when they require one (./http/hostKey.ts): the
+   * Durable client's URLs carry it (`code=`), as Azure's carry the system key.
+   */
+  hostKey?: string;
 }

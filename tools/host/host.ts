@@ -21,6 +21,7 @@ import { describeFunction, type HostFunction } from './functions';
 import { createHttpDriver } from './http/httpDriver';
 import { createAdminApi, type HostState } from './http/admin';
 import { createHostServer, requestBodyLimit } from './http/server';
+import type { HostAccess } from './http/hostKey';
 import { loadEntryPoints, packageMain } from './load/entryPoints';
 import { createLogger, describeError, parseLogLevel, type Logger } from './log';
 import { createQueueDriver } from './queue/queueDriver';
@@ -50,6 +51,13 @@ export interface LocalHostOptions {
    * any other `Host` header gets 421 (tools/host/http/requestGuard.ts).
    */
   allowedHosts?: readonly string[];
+  /**
+   * The host key its own endpoints require (`/admin/*`, `/runtime/webhooks/durabletask/*`), and
+   * the Azure-mode front's secret (./http/hostKey.ts). The launchers set the key on any listen
+   * address but loopback, and both in Azure mode; without a key those endpoints answer anyone who
+   * reaches the host.
+   */
+  access?: HostAccess;
   /** App settings; default `process.env`. */
   env?: Record<string, string | undefined>;
   logger?: Logger;
@@ -121,6 +129,20 @@ async function runAppHooks(
     ...extra,
   };
   for (const hook of registry.hooks(hookName)) await hook(context);
+}
+
+const DURABLE_KINDS = new Set(['orchestration', 'activity', 'entity']);
+
+/** `64 functions (52 HTTP, 5 queue, 5 timer, 2 durable)`: how many of each trigger kind. */
+export function functionCounts(functions: readonly HostFunction[]): string {
+  const kinds = new Map<string, number>();
+  for (const fn of functions) {
+    const type = fn.triggerType.replace(/trigger$/, '');
+    const kind = type === 'http' ? 'HTTP' : DURABLE_KINDS.has(type) ? 'durable' : type;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  const parts = [...kinds].map(([kind, count]) => `${count} ${kind}`);
+  return `${functions.length} functions${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
 /**
@@ -207,6 +229,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
     logger,
     hostId,
     origin: () => origin,
+    ...(options.access?.key === undefined ? {} : { hostKey: options.access.key }),
   };
   const extensionDrivers: TriggerDriver[] = [];
   for (const extension of options.extensions ?? []) {
@@ -260,6 +283,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
     logger,
     drivers,
     allowedHosts: options.allowedHosts,
+    ...(options.access ? { access: options.access } : {}),
   });
   const listenAddress = options.listenAddress ?? '127.0.0.1';
   const port = await server.listen(options.port ?? 7071, listenAddress);
@@ -267,12 +291,16 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
   const baseUrl = settings.routePrefix ? `${origin}/${settings.routePrefix}` : origin;
   await Promise.all(drivers.map((driver) => driver.start()));
 
-  logger.info(`Functions (${functions.length}):`);
+  // One line per function would bury the URLs the launcher prints next: a count here, the list
+  // at debug level and from the admin API (docs/functions.md describes each function).
+  logger.info(
+    `${functionCounts(functions)}; the list: GET ${origin}/admin/functions (or HOST_LOG_LEVEL=debug).`,
+  );
   for (const fn of functions) {
     const description = driverOf.get(fn)?.describe(fn) ?? 'not run locally';
-    logger.info(`  ${fn.name}: ${description.replace(/^\[([^\]]*)\] /, `[$1] ${origin}`)}`);
+    logger.debug(`  ${fn.name}: ${description.replace(/^\[([^\]]*)\] /, `[$1] ${origin}`)}`);
   }
-  logger.info(`Host id ${hostId}; API base ${baseUrl}.`);
+  logger.debug(`Host id ${hostId}; API base ${baseUrl}.`);
 
   let stopping: Promise<void> | undefined;
   return {

@@ -7,6 +7,7 @@ import { AZURE_PLATFORM_MARKERS } from '../../src/config';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseConnectionString } from '../../src/storage/clients';
+import { HOST_KEY_HEADER, newSecret, type HostAccess } from './http/hostKey';
 import { isLoopbackHostname, parseHost } from './http/requestGuard';
 
 /** The emulator's standard ports, as `UseDevelopmentStorage=true` expects them. */
@@ -207,5 +208,30 @@ export function principalTrustFor(options: {
     message:
       `Listening on ${listenAddress}: hand-sent principal headers are not believed${overridden}; ` +
       'pass --trust-principal-headers to believe them anyway.',
+  };
+}
+
+/** The environment variable through which the Azure-mode launcher hands the host its front's secret. */
+export const FRONT_SECRET_SETTING = 'LOCAL_HOST_FRONT_SECRET';
+
+/**
+ * The host's access rules for a launch (./http/hostKey.ts): on loopback, with no front, none (the
+ * host's own endpoints answer without a key); on any other listen address, or behind the
+ * Azure-mode front (`frontSecret`), a new host key, and the front's secret when there is one.
+ *
+ * @returns the rules, and the line to print when there is a key (the only place it is shown).
+ */
+export function hostAccessFor(options: {
+  listenAddress: string | undefined;
+  frontSecret?: string;
+}): { access: HostAccess; line?: string } {
+  const { listenAddress, frontSecret } = options;
+  if (isLoopbackListenAddress(listenAddress) && frontSecret === undefined) return { access: {} };
+  const key = newSecret();
+  return {
+    access: { key, ...(frontSecret === undefined ? {} : { frontSecret }) },
+    line:
+      `Host key: ${key} (the host's own endpoints, /admin/* and /runtime/webhooks/durabletask/*, ` +
+      `want it from every caller: ${HOST_KEY_HEADER} header or code query parameter)`,
   };
 }

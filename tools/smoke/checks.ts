@@ -13,6 +13,7 @@
  */
 import { encodePrincipalHeader, PRINCIPAL_HEADER } from '../../src/identity/principal';
 import { appErrorCode, clip, get, parseJson, type Answer } from './http';
+import { hostEndpointsRefused } from './hostEndpoints';
 import { validateOpenApi } from './openApi';
 import { apiBaseUrl, consoleAssetUrls } from './urls';
 
@@ -25,6 +26,7 @@ export const SMOKE_CHECKS = [
   'no-token',
   'forged-principal',
   'me',
+  'host-endpoints',
   'openapi',
   'console',
 ] as const;
@@ -110,7 +112,7 @@ async function checkHealth(run: Run, waitMs: number): Promise<SmokeResult> {
   const url = `${run.apiBase}/health`;
   const deadline = Date.now() + waitMs;
   let answer: Answer | undefined;
-  let lastError = '';
+  let lastError: string;
   for (;;) {
     try {
       answer = await get(url, {}, run.timeoutMs);
@@ -257,6 +259,10 @@ async function checkMe(run: Run): Promise<SmokeResult> {
   };
 }
 
+async function checkHostEndpoints(run: Run): Promise<SmokeResult> {
+  return { check: 'host-endpoints', ...(await hostEndpointsRefused(run, keyHeaders(run))) };
+}
+
 async function checkOpenApi(run: Run): Promise<SmokeResult> {
   const check = 'openapi';
   const path = shown(run.apiBase, '/openapi.json');
@@ -344,6 +350,7 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<SmokeReport
     'no-token': () => checkNoToken(run),
     'forged-principal': () => checkForgedPrincipal(run),
     me: () => checkMe(run),
+    'host-endpoints': () => checkHostEndpoints(run),
     openapi: () => checkOpenApi(run),
     console: () => checkConsole(run),
   };

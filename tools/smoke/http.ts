@@ -23,11 +23,12 @@ export async function get(
   } catch (error) {
     const name = (error as Error).name;
     if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new Error(`no answer from GET ${url} within ${timeoutMs} ms`);
+      throw new Error(`no answer from GET ${url} within ${timeoutMs} ms`, { cause: error });
     }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new Error(
       `GET ${url} failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      { cause: error },
     );
   }
 }

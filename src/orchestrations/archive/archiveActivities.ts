@@ -13,10 +13,13 @@ import {
   loadDepartment,
 } from '../../directory/storedEntities';
 
-/** Employee ids per listing page (one activity lists a page; chunk activities then archive it). */
+/**
+ * Employee ids per listing page by default (one activity lists a page; chunk activities then
+ * archive it); `ARCHIVE_PAGE_SIZE` sets it (at most this).
+ */
 export const EMPLOYEE_PAGE_SIZE = 1_000;
 
-/** Employees one archive activity archives (a chunk of a page). */
+/** Employees one archive activity archives by default (a chunk of a page); `ARCHIVE_CHUNK_SIZE` sets it (at most this). */
 export const ARCHIVE_CHUNK_SIZE = 100;
 
 /** A page of a department's employee ids. */
@@ -44,7 +47,7 @@ export interface ChunkArchived {
  */
 export function listEmployeePageActivity(
   services: OrchestrationServices,
-  input: { department: string; continuationToken: string | null },
+  input: { department: string; continuationToken: string | null; pageSize?: number },
 ): Promise<EmployeeIdPage | Refusal> {
   return refuseOnPermanentError(async () => {
     if (input.continuationToken === null) {
@@ -52,7 +55,7 @@ export function listEmployeePageActivity(
       if (!department) throw departmentNotFound(input.department);
     }
     const page = await listEmployeeEntities(services.directory, input.department, {
-      pageSize: EMPLOYEE_PAGE_SIZE,
+      pageSize: input.pageSize ?? EMPLOYEE_PAGE_SIZE,
       continuationToken: input.continuationToken ?? undefined,
     });
     return {

@@ -1,6 +1,7 @@
 /**
  * The department archive orchestration: list the department's employee ids a page at a time
- * (activity), archive each page in chunks of {@link ARCHIVE_CHUNK_SIZE} employees per activity,
+ * (activity), archive each page in chunks of {@link ARCHIVE_CHUNK_SIZE} employees per activity
+ * (both sizes can be set smaller: `ARCHIVE_PAGE_SIZE`, `ARCHIVE_CHUNK_SIZE`, carried in the input),
  * at most {@link ARCHIVE_PARALLEL_CHUNKS} activities at a time (fan-out/fan-in), continue as new
  * every {@link PAGES_PER_EXECUTION} pages, and report how many were archived.
  *
@@ -21,15 +22,21 @@ import { ARCHIVE_CHUNK_SIZE, type ChunkArchived, type EmployeeIdPage } from './a
  */
 export const ARCHIVE_PARALLEL_CHUNKS = 2;
 
-/** Pages (of up to 1,000 ids) one execution archives before it continues as new. */
+/** Pages (of up to 1,000 ids, the page size) one execution archives before it continues as new. */
 export const PAGES_PER_EXECUTION = 2;
 
 /**
- * Input: the department to archive. A continuation (continue-as-new) also carries where the
- * listing resumes and the counts so far; the starter passes the department only.
+ * Input: the department to archive, and the page and chunk sizes when not the defaults (the
+ * starter reads them from the configuration, so every replay and continuation uses the sizes the
+ * archive started with). A continuation (continue-as-new) also carries where the listing resumes
+ * and the counts so far.
  */
 export interface ArchiveDepartmentInput {
   department: string;
+  /** Employee ids per listing page (the list activity's `EMPLOYEE_PAGE_SIZE` when absent). */
+  pageSize?: number;
+  /** Employees per chunk activity ({@link ARCHIVE_CHUNK_SIZE} when absent). */
+  chunkSize?: number;
   continuationToken?: string | null;
   archived?: number;
   notFound?: number;
@@ -53,7 +60,11 @@ export function* archiveDepartmentOrchestrator(
   context: OrchestrationContext,
 ): Generator<Task, ArchiveDepartmentOutput | undefined, unknown> {
   const input = context.df.getInput<ArchiveDepartmentInput>();
-  const { department } = input;
+  const { department, pageSize, chunkSize } = input;
+  const sizes = {
+    ...(pageSize === undefined ? {} : { pageSize }),
+    ...(chunkSize === undefined ? {} : { chunkSize }),
+  };
   const retry = activityRetryOptions();
   const output: ArchiveDepartmentOutput = {
     department,
@@ -65,13 +76,13 @@ export function* archiveDepartmentOrchestrator(
     const page: unknown = yield context.df.callActivityWithRetry(
       Activities.listEmployeePage,
       retry,
-      { department, continuationToken: token },
+      { department, continuationToken: token, ...(pageSize === undefined ? {} : { pageSize }) },
     );
     if (isRefusal(page)) throw refusalError(page);
     const { employeeIds, incarnations, continuationToken: next } = page as EmployeeIdPage;
     // Each id with the incarnation listed (absent in pages listed before incarnations).
     const listed = employeeIds.map((id, i) => ({ id, incarnation: incarnations?.[i] }));
-    const chunks = chunk(listed, ARCHIVE_CHUNK_SIZE);
+    const chunks = chunk(listed, chunkSize ?? ARCHIVE_CHUNK_SIZE);
     for (const wave of chunk(chunks, ARCHIVE_PARALLEL_CHUNKS)) {
       const results = (yield context.df.Task.all(
         wave.map((members) =>
@@ -86,13 +97,15 @@ export function* archiveDepartmentOrchestrator(
         output.archived += result.archived;
         output.notFound += result.notFound;
       }
+      // Progress after each wave, for whoever watches GET /orchestrations/{id}.
+      context.df.setCustomStatus({ archived: output.archived });
     }
-    context.df.setCustomStatus({ archived: output.archived });
     if (!next) return output;
     token = next;
   }
   context.df.continueAsNew({
     ...output,
+    ...sizes,
     continuationToken: token,
   } satisfies ArchiveDepartmentInput);
   return undefined;

@@ -20,19 +20,25 @@
  *
  * The target copy is visible (and writable) from its insert on, so a refresh rewrites only what
  * the move still owns, each write conditional on the version it read (a lost race retries the
- * activity, which decides again):
- * - the employee's data only while it is the version the move last wrote: the data ETag the
- *   previous round reported (`ownedEtag`), or, on a retry of the first round (which reported
- *   nothing), the insert's own write id. Otherwise the target was edited (a PATCH answered 200):
- *   the target wins, its data is not refreshed again.
- * - a review only while it is absent from the target or still the move's copy (it carries the
- *   move's marker, which a review PUT replaces): a review written on the target wins.
+ * activity, which decides again). The copy records what it carries (`MovedFromDataETag`,
+ * `MovedFromPhoto`, `MovedPhoto`, moveRequest.ts), and each part is decided on its own:
+ * - the fields while they are the version the move last wrote: the data ETag the previous round
+ *   reported (`ownedEtag`; the manager flag, a photo and review writes keep it, as `DataETag`), or,
+ *   on a retry of the first round (which reported nothing), the insert's own write id;
+ * - the photo while the target names the blob the move named there;
+ * - a review while it is absent from the target or still the move's copy (it carries the move's
+ *   marker, which a review PUT replaces): a review written on the target wins.
+ * A part the target changed itself (a PATCH, a photo answered 200) is never rewritten. If the
+ * source changed that same part since the version the target carries, no version of the source
+ * is in the target and none may be removed: the copy refuses with `MoveConflict` (the move fails,
+ * both kept). Otherwise the step reports the source version it read, which the target now carries
+ * in full: the removal deletes exactly that version.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableClient, TableEntity } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import { employeeNotFound, type DirectoryContext, type EmployeeData } from '../../directory';
 import { PreconditionFailedError } from '../../errors';
-import { targetChanged } from './moveErrors';
+import { moveConflict, targetChanged, type MovedPart } from './moveErrors';
 import { copyPhotoToDepartment } from '../../photos/photos';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../photos/photoLocator';
 import { isPreconditionFailed, toDomainError } from '../../storage/errors';
@@ -46,6 +52,9 @@ import {
   isCopyOfThisMove,
   isMovedIncarnation,
   MOVE_MARKER_PROPERTY,
+  MOVED_FROM_DATA_PROPERTY,
+  MOVED_FROM_PHOTO_PROPERTY,
+  MOVED_PHOTO_PROPERTY,
   moveWriteId,
   type MoveInput,
 } from './moveRequest';
@@ -56,6 +65,7 @@ import {
   reviewYearsOf,
   updateEmployee,
   writeReviewEntities,
+  type EmployeeChanges,
 } from '../../directory/moveOperations';
 import {
   DATA_ETAG_PROPERTY,
@@ -86,8 +96,10 @@ export interface CopyResult {
   /** Yearly reviews written to the target. */
   reviews: number;
   /**
-   * ETag of the source employee the copy was made from: the removal deletes the source only if it
-   * is still this version. Absent when the source was already gone (an earlier run removed it).
+   * ETag of the source employee whose every part the target now carries (as copied, or as the
+   * target's own newer edit of a part the source left unchanged): the removal deletes the source
+   * only if it is still this version. Absent when the source was already gone (an earlier run
+   * removed it).
    */
   sourceEtag?: string;
   /**
@@ -107,7 +119,8 @@ export interface CopyResult {
  *
  * @param photos - the photos container (the photo blob is copied to the target's name).
  * @throws {NotFoundError} `EmployeeNotFound` (in neither department), `DepartmentNotFound` (target).
- * @throws {ConflictError} `EmployeeExists`, `EmailTaken` in the target, `LastNameIndexFull`.
+ * @throws {ConflictError} `EmployeeExists`, `EmailTaken` in the target, `LastNameIndexFull`;
+ *   `MoveConflict` when source and target copy both changed the same part since the copy.
  * @throws {ThrottledError} when the target department kept changing, or storage is busy.
  */
 export async function copyEmployeeToTarget(
@@ -133,22 +146,25 @@ export async function copyEmployeeToTarget(
   }
   // The reviews are read after the source employee: a review written later changes the source's
   // ETag, so the removal (conditional on the ETag read here) sends the move round again.
+  // The reviews are read after the source employee: a review written later changes the source's
+  // ETag, so the removal (conditional on the ETag read here) sends the move round again.
   const reviews = await sourceReviews(table, source);
   const marker = moveWriteId(move.moveId);
-  let copied = false;
+  const sourcePhoto = photoBlobOf(source);
+  let copied: boolean;
   let targetEtag: string | undefined;
   if (!target || !isCopyOfThisMove(target, move.moveId)) {
     const { data, photoBlob } = await targetData(photos, source, move);
-    // The copy keeps the content type the photo feature checked (server-side copies carry the
-    // blob's bytes and headers unchanged).
-    const photoType = photoBlob === '' ? '' : (source.entity[PHOTO_TYPE_PROPERTY] ?? '');
     const preserved: StoredProperties = {
       ...source.meta.preserved,
       [MOVE_MARKER_PROPERTY]: marker,
+      ...copiedFrom(source, photoBlob),
     };
     if (photoBlob !== '' || PHOTO_BLOB_PROPERTY in preserved) {
+      // The copy keeps the content type the photo feature checked (server-side copies carry the
+      // blob's bytes and headers unchanged).
       preserved[PHOTO_BLOB_PROPERTY] = photoBlob;
-      preserved[PHOTO_TYPE_PROPERTY] = photoType;
+      preserved[PHOTO_TYPE_PROPERTY] = photoBlob === '' ? '' : photoTypeOf(source);
     }
     const inserted = await insertEmployee(context, move.toDepartment, data, {
       writeId: marker,
@@ -158,17 +174,26 @@ export async function copyEmployeeToTarget(
     });
     copied = inserted.inserted;
     targetEtag = inserted.etag;
-  } else if (ownsTargetData(target, move, marker)) {
-    const { data, photoBlob } = await targetData(photos, source, move);
-    const photoType = photoBlob === '' ? '' : (source.entity[PHOTO_TYPE_PROPERTY] ?? '');
-    ({ copied, targetEtag } = await refreshTarget(
-      context,
-      table,
-      target,
-      data,
-      { photoBlob, photoType },
-      move,
-    ));
+  } else {
+    // Per part (fields, photo): the source's version is already in the target, or the target
+    // still holds what the move wrote there (refreshed now), or both sides changed — then the
+    // source version cannot be carried without losing the target's edit: nothing is removed.
+    const dataOwned = ownsTargetData(target, move, marker);
+    // (A copy written before the move recorded its photo: the photo goes with the data, as then.)
+    const movedPhoto = target.entity[MOVED_PHOTO_PROPERTY];
+    const photoOwned = movedPhoto === undefined ? dataOwned : movedPhoto === photoBlobOf(target);
+    const dataCarried = target.entity[MOVED_FROM_DATA_PROPERTY] === dataEtagOf(source);
+    const photoCarried = target.entity[MOVED_FROM_PHOTO_PROPERTY] === sourcePhoto;
+    const conflicts: MovedPart[] = [];
+    if (!dataOwned && !dataCarried) conflicts.push('data');
+    if (!photoOwned && !photoCarried) conflicts.push('photo');
+    if (conflicts.length > 0) throw moveConflict(move, conflicts);
+    const refreshed = await refreshTarget(context, photos, table, source, target, move, {
+      data: dataOwned && !dataCarried,
+      photo: photoOwned && !photoCarried,
+    });
+    copied = refreshed.copied;
+    if (dataOwned) targetEtag = refreshed.dataEtag;
   }
   await copyReviews(table, move, reviews, marker);
   return {
@@ -177,6 +202,26 @@ export async function copyEmployeeToTarget(
     sourceEtag: source.etag,
     copiedReviews: reviews.map((review) => ({ rowKey: review.rowKey, etag: review.etag })),
     ...(targetEtag === undefined ? {} : { targetEtag }),
+  };
+}
+
+/** The photo blob a stored employee names (`''` for none). */
+function photoBlobOf(employee: EmployeeState): string {
+  const blob = employee.entity[PHOTO_BLOB_PROPERTY];
+  return typeof blob === 'string' ? blob : '';
+}
+
+/** The photo's checked content type on a stored employee. */
+function photoTypeOf(employee: EmployeeState): unknown {
+  return employee.entity[PHOTO_TYPE_PROPERTY] ?? '';
+}
+
+/** What a write of the target records of the source version it carries (moveRequest.ts). */
+function copiedFrom(source: EmployeeState, targetPhoto: string): StoredProperties {
+  return {
+    [MOVED_FROM_DATA_PROPERTY]: dataEtagOf(source),
+    [MOVED_FROM_PHOTO_PROPERTY]: photoBlobOf(source),
+    [MOVED_PHOTO_PROPERTY]: targetPhoto,
   };
 }
 
@@ -255,70 +300,74 @@ async function targetData(
 }
 
 /**
- * Makes this move's earlier copy in the target match the source's current data: the photo name
- * first (a conditional merge), then the data with the directory's update — employee, email copy
- * and last-name index entities in one transaction, conditional on the version just merged.
+ * Makes this move's earlier copy in the target carry the source's current version of the parts
+ * the move still owns there (`parts`): a conditional Merge first (the photo's name and type, and
+ * what the copy now carries, keeping `DataETag`), then the directory's update of the fields and/or
+ * the photo URL — employee, email copy and last-name index entities in one transaction,
+ * conditional on the version just merged. A part the target changed itself is left as it is.
  *
- * @returns whether anything was rewritten, and the data ETag the copy has now.
+ * @returns whether any field or the photo was rewritten, and the target's data version now.
  * @throws {ConflictError} `EmailTaken` when the source's new email is taken in the target.
  * @throws {ThrottledError} when the target copy changed meanwhile (the activity is retried, and
- *   decides again whether the move still owns it).
+ *   decides again what the move still owns).
  */
 async function refreshTarget(
   context: DirectoryContext,
+  photos: ContainerClient,
   table: TableClient,
+  source: EmployeeState,
   target: EmployeeState,
-  data: EmployeeData,
-  photo: { photoBlob: string; photoType: unknown },
   move: MoveInput,
-): Promise<{ copied: boolean; targetEtag: string }> {
-  const { photoBlob, photoType } = photo;
+  parts: { data: boolean; photo: boolean },
+): Promise<{ copied: boolean; dataEtag: string }> {
+  if (!parts.data && !parts.photo) return { copied: false, dataEtag: dataEtagOf(target) };
   const current = target.data;
-  const same =
-    current.firstName === data.firstName &&
-    current.lastName === data.lastName &&
-    current.email === data.email &&
-    current.age === data.age &&
-    current.photoUrl === data.photoUrl &&
-    (target.entity[PHOTO_BLOB_PROPERTY] ?? '') === photoBlob &&
-    (target.entity[PHOTO_TYPE_PROPERTY] ?? '') === photoType;
-  if (same) return { copied: false, targetEtag: dataEtagOf(target) };
+  const changes: EmployeeChanges = {};
+  if (parts.data) {
+    const { firstName, lastName, email } = source.data;
+    const age = source.data.age ?? null;
+    if (firstName !== current.firstName) changes.firstName = firstName;
+    if (lastName !== current.lastName) changes.lastName = lastName;
+    if (email !== current.email) changes.email = email;
+    if (age !== (current.age ?? null)) changes.age = age;
+  }
+  const merge: StoredProperties = {
+    partitionKey: target.entity.partitionKey,
+    rowKey: employeeRowKey(move.employeeId),
+    // Bookkeeping only: a retry that finds this merge (the update below not yet done) still
+    // recognises the version the move owns.
+    [DATA_ETAG_PROPERTY]: dataEtagOf(target),
+  };
+  if (parts.data) merge[MOVED_FROM_DATA_PROPERTY] = dataEtagOf(source);
+  if (parts.photo) {
+    const { data, photoBlob } = await targetData(photos, source, move);
+    merge[PHOTO_BLOB_PROPERTY] = photoBlob;
+    merge[PHOTO_TYPE_PROPERTY] = photoBlob === '' ? '' : photoTypeOf(source);
+    merge[MOVED_FROM_PHOTO_PROPERTY] = photoBlobOf(source);
+    merge[MOVED_PHOTO_PROPERTY] = photoBlob;
+    if ((data.photoUrl ?? null) !== (current.photoUrl ?? null)) {
+      changes.photoUrl = data.photoUrl ?? null;
+    }
+  }
   let etag: string | undefined;
   try {
-    ({ etag } = await table.updateEntity(
-      {
-        partitionKey: target.entity.partitionKey,
-        rowKey: employeeRowKey(move.employeeId),
-        [PHOTO_BLOB_PROPERTY]: photoBlob,
-        [PHOTO_TYPE_PROPERTY]: photoType,
-        // Only the blob's name changed, not the data a client saw: a retry that finds this merge
-        // (the update below not yet done) still recognises the version the move owns.
-        [DATA_ETAG_PROPERTY]: dataEtagOf(target),
-      },
-      'Merge',
-      { etag: target.etag },
-    ));
+    ({ etag } = await table.updateEntity(merge as TableEntity<StoredProperties>, 'Merge', {
+      etag: target.etag,
+    }));
   } catch (error) {
     if (isPreconditionFailed(error)) throw targetChanged(move);
     throw toDomainError(error);
   }
-  const updated = await updateEmployee(
-    context,
-    move.toDepartment,
-    move.employeeId,
-    {
-      firstName: data.firstName,
-      lastName: data.lastName,
-      email: data.email,
-      age: data.age ?? null,
-      photoUrl: data.photoUrl ?? null,
-    },
-    { ifMatch: etag },
-  ).catch((error: unknown) => {
+  if (Object.keys(changes).length === 0) return { copied: false, dataEtag: dataEtagOf(target) };
+  const updated = await updateEmployee(context, move.toDepartment, move.employeeId, changes, {
+    ifMatch: etag,
+  }).catch((error: unknown) => {
     if (error instanceof PreconditionFailedError) throw targetChanged(move);
     throw error;
   });
-  return { copied: true, targetEtag: updated.etag };
+  // A photo alone keeps the data version (updateEmployee.ts).
+  const fieldsWritten = Object.keys(changes).some((field) => field !== 'photoUrl');
+  return { copied: true, dataEtag: fieldsWritten ? updated.etag : dataEtagOf(target) };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The move orchestration's refusals and give-ups, phrased once.
  */
-import { ThrottledError, ValidationError } from '../../errors';
+import { ConflictError, ThrottledError, ValidationError } from '../../errors';
 import type { MoveInput } from './moveRequest';
 
 /** 400: the employee is already in the target department. */
@@ -18,5 +18,22 @@ export function targetChanged(move: MoveInput): ThrottledError {
   return new ThrottledError(
     `The copy of employee ${move.employeeId} in "${move.toDepartment}" changed while it was refreshed.`,
     1,
+  );
+}
+
+/** A part of the employee that a move can carry to the target (its fields, or its photo). */
+export type MovedPart = 'data' | 'photo';
+
+/**
+ * 409: the source changed after the copy, and the target copy was changed there too (a PATCH, a
+ * photo answered 200): neither edit may be lost, so the move stops with both kept.
+ */
+export function moveConflict(move: MoveInput, parts: readonly MovedPart[]): ConflictError {
+  const what = parts.map((part) => (part === 'data' ? 'its data' : 'its photo')).join(' and ');
+  return new ConflictError(
+    'MoveConflict',
+    `Employee ${move.employeeId} was edited in "${move.department}" and in "${move.toDepartment}" ` +
+      `(${what}) while it moved: the move stopped with both versions kept; delete the one that ` +
+      `is not wanted.`,
   );
 }

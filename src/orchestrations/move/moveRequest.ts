@@ -62,3 +62,16 @@ export function isCopyOfThisMove(
   const marker = moveWriteId(moveId);
   return target.meta.writeId === marker || target.entity[MOVE_MARKER_PROPERTY] === marker;
 }
+
+/**
+ * Properties on the target copy that say what the move copied into it, so that a later round can
+ * tell, per part, whether the source changed since and whether the target is still the move's:
+ * the source's data version (`DataETag`, else its ETag) whose fields the copy holds, the source's
+ * photo blob whose photo it holds (`''` for none), and the photo blob the move named on the target.
+ * The directory carries them through edits of the target as it carries `MovedBy`.
+ */
+export const MOVED_FROM_DATA_PROPERTY = 'MovedFromDataETag';
+/** See {@link MOVED_FROM_DATA_PROPERTY}. */
+export const MOVED_FROM_PHOTO_PROPERTY = 'MovedFromPhoto';
+/** See {@link MOVED_FROM_DATA_PROPERTY}. */
+export const MOVED_PHOTO_PROPERTY = 'MovedPhoto';

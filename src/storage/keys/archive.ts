@@ -57,3 +57,16 @@ export function archivedEmployeeRowKeyRange(employeeId: string): { ge: string; l
   // `/` follows `.` and cannot appear in a key: the bound no record reaches.
   return { ge: rowKey, lt: `${rowKey}/` };
 }
+
+/**
+ * RowKey, in the department's partition of `Employees`, of the receipt an archive leaves when it
+ * removes one incarnation of an employee: written in the removal's own entity group transaction,
+ * so it exists exactly when that removal committed (src/archive/archiveEmployee.ts).
+ * `archived_000223.<incarnation>`.
+ *
+ * @throws {ValidationError} for an invalid employee id or incarnation.
+ */
+export function archiveReceiptRowKey(employeeId: string, incarnation: string): string {
+  assertIncarnation(incarnation);
+  return `archived_${employeeRowKey(employeeId).slice('empid_'.length)}${SEPARATOR}${incarnation}`;
+}

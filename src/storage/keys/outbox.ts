@@ -69,3 +69,18 @@ export function parseOutboxDeadLetterRowKey(rowKey: string): string | undefined 
 export function outboxDeadLetterRowKeyRange(): { ge: string; lt: string } {
   return prefixRange(OUTBOX_DEAD_LETTER_PREFIX);
 }
+
+/**
+ * RowKey of the outbox sweep's checkpoint (src/indexing/outboxSweep.ts), in the department
+ * listing's partition (`.departments`): it sorts after every department name (names use only
+ * " " to "z"), so listing reads (`[" ", "~")`) never see it.
+ */
+export const OUTBOX_SWEEP_ROW_KEY = '~outbox-sweep';
+
+/**
+ * Bounds of the department listing's rows together with {@link OUTBOX_SWEEP_ROW_KEY}: the sweep
+ * reads both in one query.
+ */
+export function departmentListingAndSweepRange(): { ge: string; lt: string } {
+  return { ge: ' ', lt: '~~' };
+}

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { expectPlatformRefusal, type AzureMode } from '../../support/azureMode';
 import { adminPrincipal, PRINCIPAL_HEADER } from '../../support/principals';
 import { claimsForPrincipal } from '../../../tools/easyauth/tokenClaims';
+import { WAIT_MS } from '../../support/waits';
 
 /** What a test looks at in a response. */
 export interface Reply {
@@ -179,7 +180,7 @@ export const seg = encodeURIComponent;
 /** Polls `probe` until it returns a value (not `undefined`) or the time runs out. */
 export async function eventually<T>(
   probe: () => Promise<T | undefined>,
-  timeoutMs = 20_000,
+  timeoutMs = WAIT_MS,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -96,7 +96,7 @@ async function createEmployee(dept: string, body: JsonObject): Promise<Reply> {
 describe.each(MODES)('the directory contract (%s)', (_mode, start) => {
   beforeAll(async () => {
     target = await start();
-  }, 60_000);
+  });
   afterAll(async () => {
     await target?.stop();
   });
@@ -656,9 +656,16 @@ describe.each(MODES)('the directory contract (%s)', (_mode, start) => {
       const days = daily.days as number[];
       expect(days).toHaveLength(366);
       expect(days[59]).toBe(7); // Feb 29 is day index 59
+      expect((await call('POST', base, { json: { at: '2023-07-01T08:00:00Z' } })).status).toBe(204);
       expect(
         (expectJson(await call('GET', `${base}/daily?year=2023`), 200).days as number[]).length,
       ).toBe(365);
+      // No counters and no such employee: 404, not a year of zeros.
+      expectError(
+        await call('GET', `/departments/${seg(dept)}/employees/000002/messages/daily?year=2023`),
+        404,
+        'EmployeeNotFound',
+      );
 
       expectError(await call('GET', `${base}/hourly?day=2024-02-30`), 400);
       expectError(await call('POST', base, { json: { count: 0 } }), 400);

@@ -30,7 +30,7 @@ beforeAll(async () => {
       STORAGE_MAX_RETRY_DELAY_MS: '20',
     },
   });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
   await proxy?.stop();
@@ -66,7 +66,7 @@ it('answers 503 with Retry-After during an outage and stores nothing half-way', 
   await eventually(async () => {
     const health = await call('GET', '/health', { principal: null });
     return health.status === 200 ? health : undefined;
-  }, 15_000);
+  });
   expectError(await call('GET', `/departments/${seg(dept)}/employees/000001`), 404);
   expect(expectJson(await call('GET', `/departments/${seg(dept)}`), 200).employeeCount).toBe(0);
 });

@@ -13,7 +13,7 @@ let host: RunningHost;
 
 beforeAll(async () => {
   host = await startHost({ env: { ACCESS_LOG_TABLE } });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
   await testClients().table(ACCESS_LOG_TABLE).deleteTable();

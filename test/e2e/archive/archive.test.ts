@@ -8,6 +8,7 @@ import { startHost, type RunningHost } from '../../support/host';
 import { asAdmin } from '../../support/principals';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 import { encodeQueueMessage } from '../../../src/storage/queue';
+import { WAIT_MS } from '../../support/waits';
 
 const env = {
   EMPLOYEES_TABLE: uniqueTableName('EmpArc'),
@@ -20,7 +21,7 @@ const env = {
 let host: RunningHost;
 beforeAll(async () => {
   host = await startHost({ env });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
   const clients = testClients();
@@ -52,7 +53,7 @@ async function send(method: string, path: string, body?: unknown) {
 async function eventually<T>(
   probe: () => Promise<T>,
   ok: (value: T) => boolean,
-  ms = 30_000,
+  ms = WAIT_MS,
 ): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -107,7 +108,7 @@ it('archives through the queue and the indexes follow', async () => {
     (r) => r.status === 404,
   );
   expect(emailGone.status).toBe(404);
-}, 90_000);
+});
 
 it('moves a message that always fails to the poison queue after maxDequeueCount', async () => {
   const clients = testClients();
@@ -127,7 +128,7 @@ it('moves a message that always fails to the poison queue after maxDequeueCount'
   );
   expect(peeked).toHaveLength(1);
   expect(host.output()).toMatch(/Not an archive request/);
-}, 90_000);
+});
 
 it('a redelivered archive request leaves the re-created employee and the first archive record intact', async () => {
   // Queues deliver at least once: a host may crash after the function returned, before the
@@ -187,4 +188,4 @@ it('a redelivered archive request leaves the re-created employee and the first a
   expect(archived).toHaveLength(1);
   // The second delivery was for an incarnation that is gone: it touched nothing.
   expect(await outcomes()).toEqual(['archived', 'superseded']);
-}, 90_000);
+});

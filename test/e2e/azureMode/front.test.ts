@@ -29,7 +29,7 @@ describe('App Service authentication in front of a Flex Consumption instance', (
   let azure: AzureMode;
   beforeAll(async () => {
     azure = await startAzureMode();
-  }, 60_000);
+  });
   afterAll(async () => {
     await azure?.stop();
   });
@@ -158,7 +158,7 @@ describe('the token store on', () => {
   let azure: AzureMode;
   beforeAll(async () => {
     azure = await startAzureMode({ authSettings: { login: { tokenStore: { enabled: true } } } });
-  }, 60_000);
+  });
   afterAll(async () => {
     await azure?.stop();
   });
@@ -188,7 +188,7 @@ describe('App Service authentication off on a Flex Consumption instance', () => 
       authSettings: { platform: { enabled: false } },
       env: { WEBSITE_AUTH_ENABLED: '' },
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await azure?.stop();
   });

@@ -16,7 +16,7 @@ beforeAll(async () => {
   });
   if (built.status !== 0) throw new Error(`Console build failed: ${built.stderr}`);
   host = await startHost();
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
 });

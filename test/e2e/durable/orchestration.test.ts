@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ActivityCall } from '../../fixtures/durableapp/control';
 import { PROJECT_ROOT, startHost, type RunningHost } from '../../support/host';
+import { WAIT_MS } from '../../support/waits';
 
 const APP_ROOT = path.join(PROJECT_ROOT, 'test/fixtures/durableapp');
 const HUB_SETTING = 'AzureFunctionsJobHost__extensions__durableTask__hubName';
@@ -32,7 +33,7 @@ function hostFor(taskHub: string, env: Record<string, string> = {}): Promise<Run
 async function pollUntilEnded(
   host: RunningHost,
   instanceId: string,
-  timeoutMs = 30_000,
+  timeoutMs = WAIT_MS,
 ): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -133,7 +134,7 @@ describe('durable functions on the local host', () => {
       });
       expect(response.status).toBe(202);
       expect(await response.json()).toMatchObject({ id: 'e2e-crash' });
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + WAIT_MS;
       while (!readCalls(callLog).some((call) => call.input === 'Bo')) {
         if (Date.now() > deadline) throw new Error(`Bo was never greeted:\n${first.output()}`);
         await new Promise((resolve) => setTimeout(resolve, 50));

@@ -11,7 +11,7 @@ let host: RunningHost;
 
 beforeAll(async () => {
   host = await startHost({ env: { EXPENSES_TABLE } });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
   await testClients().table(EXPENSES_TABLE).deleteTable();
@@ -76,5 +76,11 @@ it('answers 400 with the JSON error shape for bad claims and bad top', async () 
   });
   expect((await send('GET', `${path}?top=0`)).status).toBe(400);
   expect((await send('GET', '/departments/Sales/employees/12/expenses')).status).toBe(400);
-  expect((await send('GET', path)).json).toEqual({ items: [], continuationToken: null });
+  // No claim and no such employee in the directory: 404, as a write to the directory answers.
+  const unknown = await send(
+    'GET',
+    `/departments/Nobody%20${Date.now()}/employees/000224/expenses`,
+  );
+  expect(unknown.status).toBe(404);
+  expect(unknown.json).toEqual({ error: expect.objectContaining({ code: 'EmployeeNotFound' }) });
 });

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { PROJECT_ROOT, startHost, type RunningHost } from '../../support/host';
 import { uniqueName } from '../../support/storage';
+import { WAIT_MS } from '../../support/waits';
 
 export const HOSTAPP_ROOT = path.join(PROJECT_ROOT, 'test/fixtures/hostapp');
 
@@ -75,7 +76,7 @@ export async function startHostApp(env: Record<string, string> = {}): Promise<Ho
     host,
     queues,
     records,
-    async waitForRecords(predicate, timeoutMs = 30_000) {
+    async waitForRecords(predicate, timeoutMs = WAIT_MS) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const current = records();

@@ -7,6 +7,7 @@ import type { QueueClient } from '@azure/storage-queue';
 import { poisonQueueName } from '../../../src/storage/keys';
 import { testClients } from '../../support/storage';
 import { startHostApp, type HostApp } from './hostApp';
+import { WAIT_MS } from '../../support/waits';
 
 let app: HostApp;
 const clients = testClients();
@@ -34,7 +35,7 @@ async function messageCount(queue: QueueClient): Promise<number> {
   return (await queue.getProperties()).approximateMessagesCount ?? 0;
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = WAIT_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -6,6 +6,7 @@
  */
 import { testClients } from '../../support/storage';
 import { startHostApp } from './hostApp';
+import { WAIT_MS } from '../../support/waits';
 
 const clients = testClients();
 
@@ -47,7 +48,7 @@ test('SIGTERM with a handler outlasting the grace period releases its message fo
   expect(app.records('slowQueue').map((r) => r.event)).toEqual(['started']);
   expect(app.host.output()).toMatch(/released for redelivery/);
   // Visible again after host.json visibilityTimeout (1 s), with the same content.
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + WAIT_MS;
   let received;
   while (!received && Date.now() < deadline) {
     received = (await queue.receiveMessages({ visibilityTimeout: 30 })).receivedMessageItems[0];

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { testClients } from '../../support/storage';
 import { startHostApp, type HostApp } from './hostApp';
+import { WAIT_MS } from '../../support/waits';
 
 const clients = testClients();
 let app: HostApp | undefined;
@@ -100,7 +101,7 @@ async function waitForStatus(
   predicate: (status: { Last: string; Next: string }) => boolean,
 ): Promise<{ Last: string; Next: string }> {
   const blob = container.getBlockBlobClient(`timers/${hostId}/Host.Functions.fixtureTimer/status`);
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const status = JSON.parse((await blob.downloadToBuffer()).toString('utf8')) as {
       Last: string;

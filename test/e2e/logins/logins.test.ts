@@ -9,6 +9,7 @@ import { addUtcDays, startOfUtcDay } from '../../../src/time/instants';
 import { startHost, type RunningHost } from '../../support/host';
 import { asPrincipal, asTelemetry, userPrincipal } from '../../support/principals';
 import { testClients } from '../../support/storage';
+import { WAIT_MS } from '../../support/waits';
 
 const clients = testClients();
 let host: RunningHost | undefined;
@@ -31,7 +32,7 @@ async function tableExists(name: string): Promise<boolean> {
   return false;
 }
 
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

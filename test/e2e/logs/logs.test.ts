@@ -6,6 +6,7 @@
 import { startHost, type RunningHost } from '../../support/host';
 import { asAdmin, asTelemetry } from '../../support/principals';
 import { testClients, uniqueName } from '../../support/storage';
+import { WAIT_MS } from '../../support/waits';
 
 const names = { LOG_QUEUE: uniqueName('logq'), LOGS_CONTAINER: uniqueName('logs') };
 const clients = testClients();
@@ -60,7 +61,7 @@ test('accepted entries become queryable within seconds, each exactly once', asyn
     to: '2026-11-22T16:00:00Z',
     level: 'Error',
   };
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + WAIT_MS;
   let items: Array<Record<string, unknown>> = [];
   while (Date.now() < deadline) {
     const result = await query(window);
@@ -109,7 +110,7 @@ test('a batch over one queue message is staged, flushed whole and its staging bl
   expect(await response.json()).toMatchObject({ entries: 80, messages: 1, staged: true });
 
   const window = { source: 'bulk', from: '2026-11-22T15:00:00Z', to: '2026-11-22T16:00:00Z' };
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + WAIT_MS;
   let items: Array<Record<string, unknown>> = [];
   let staged = 1;
   while (Date.now() < deadline) {

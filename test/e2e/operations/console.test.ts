@@ -54,7 +54,7 @@ describeInBrowser('the Operations page in Chromium', () => {
     await poison.createIfNotExists();
     await sendJsonMessage(poison, { marker: 'poisoned-in-console-test' });
     browser = await launchChromium();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -68,6 +68,7 @@ describeInBrowser('the Operations page in Chromium', () => {
     await page.goto(`${api.baseUrl}/console/`);
     await page.selectOption('#kind', 'admin');
     await page.click('#sign-in');
+    await page.getByRole('link', { name: 'Operations' }).click();
     await page.waitForSelector('#operations #outbox-summary');
     return page;
   }
@@ -95,11 +96,23 @@ describeInBrowser('the Operations page in Chromium', () => {
     expect(await page.textContent('#outbox-summary')).toContain('0 with changes waiting');
     await page.screenshot({ path: path.join(ARTIFACTS, 'operations-drained.png'), fullPage: true });
 
+    // Replay asks first; an empty poison queue offers no Replay at all.
+    const emptyPoison = page.locator('#poison-table tbody tr', {
+      hasText: `${settings.ARCHIVE_QUEUE}-poison`,
+    });
+    expect(await emptyPoison.getByRole('button', { name: 'Replay' }).isDisabled()).toBe(true);
     await logPoison.getByRole('button', { name: 'Replay' }).click();
+    await logPoison.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.locator('#replay-result').count()).toBe(0);
+    await logPoison.getByRole('button', { name: 'Replay' }).click();
+    expect(await logPoison.getByRole('alert').textContent()).toBe(
+      `Move the message back to ${settings.LOG_QUEUE} to be processed again?`,
+    );
+    await logPoison.getByRole('button', { name: 'Yes, replay' }).click();
     await page.waitForSelector('#replay-result');
     expect(await page.textContent('#replay-result')).toBe(
       `Moved 1 message back to ${settings.LOG_QUEUE}.`,
     );
     await page.context().close();
-  }, 120_000);
+  });
 });

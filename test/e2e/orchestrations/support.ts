@@ -11,6 +11,7 @@ import type { HistoryEventJson } from '../../../tools/durable/historyEvents';
 import { startHost, type RunningHost } from '../../support/host';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 import { adminPrincipal, asAdmin, PRINCIPAL_HEADER } from '../../support/principals';
+import { WAIT_MS } from '../../support/waits';
 
 /** The setting that names the task hub (its History table holds the executions' events). */
 export const HUB_SETTING = 'AzureFunctionsJobHost__extensions__durableTask__hubName';
@@ -73,7 +74,7 @@ export interface OrchestrationStatus {
 export async function pollUntilEnded(
   host: RunningHost,
   statusUri: string,
-  timeoutMs = 60_000,
+  timeoutMs = WAIT_MS,
 ): Promise<OrchestrationStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -52,7 +52,7 @@ beforeAll(async () => {
     .getBlockBlobClient('web/2026/11/22/1000/000000.log')
     .uploadData(Buffer.from('hello\n'));
   host = await startHost({ env: names });
-}, 90_000);
+});
 
 afterAll(async () => {
   await host?.stop();

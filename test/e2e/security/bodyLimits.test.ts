@@ -13,7 +13,7 @@ beforeAll(async () => {
   host = await startHost({
     env: { FUNCTIONS_REQUEST_BODY_SIZE_LIMIT: String(HOST_LIMIT), LOG_MAX_BATCH_BYTES: '65536' },
   });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
 });

@@ -10,7 +10,7 @@ import { expectError, expectJson, send, seg, uniqueDepartment } from '../accepta
 let host: RunningHost;
 beforeAll(async () => {
   host = await startHost();
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
 });

@@ -29,7 +29,7 @@ describe.each([
     host = await startHost({
       env: { ...markers, WEBSITE_AUTH_ENABLED: '', TRUST_LOCAL_PRINCIPAL_HEADER: 'true' },
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await host?.stop();
   });
@@ -62,7 +62,7 @@ describe.each([
   let host: RunningHost;
   beforeAll(async () => {
     host = await startHost({ env: { ...markers, WEBSITE_AUTH_ENABLED: 'True' } });
-  }, 60_000);
+  });
   afterAll(async () => {
     await host?.stop();
   });
@@ -88,7 +88,7 @@ describe('a host outside Azure that was not told to believe hand-sent principals
   let host: RunningHost;
   beforeAll(async () => {
     host = await startHost({ env: { TRUST_LOCAL_PRINCIPAL_HEADER: '' } });
-  }, 60_000);
+  });
   afterAll(async () => {
     await host?.stop();
   });

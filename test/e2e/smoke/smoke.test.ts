@@ -14,7 +14,8 @@
  *
  * - with authentication on and an admin token, every check passes — `me` included, not skipped;
  *   the local host enforces no function keys, so the anonymous 401s are shown to be the platform's
- *   own refusal, not a missing key's;
+ *   own refusal, not a missing key's; and the signed-in admin is refused at the host's own
+ *   endpoints (`host-endpoints`), which want the host key as Azure wants the system key;
  * - with authentication switched off in front and in the app's settings, the smoke fails on health
  *   (`"auth":"missing"`) and on the token, which nothing validates any more.
  *
@@ -81,7 +82,7 @@ function smokeRun<App extends { baseUrl: string; stop(): Promise<void> }>(
       ...(state.token ? { token: state.token } : {}),
       timeoutMs: 20_000,
     });
-  }, 90_000);
+  });
   afterAll(async () => {
     await state.app?.stop();
   });
@@ -135,7 +136,9 @@ describe('against the local host in its local mode (hand-sent principals believe
   });
 
   it('passes the checks the local mode does satisfy, and skips GET /me without a token', () => {
-    expect(statuses(smoke.report)).toEqual(allOkBut({ 'forged-principal': 'FAIL', me: 'skip' }));
+    expect(statuses(smoke.report)).toEqual(
+      allOkBut({ 'forged-principal': 'FAIL', me: 'skip', 'host-endpoints': 'skip' }),
+    );
     // No principal at all is refused by the app itself, in its JSON error shape.
     expect(result(smoke.report, 'no-token').detail).toContain('401 from the app (Unauthenticated)');
     expect(result(smoke.report, 'openapi').detail).toMatch(/valid OpenAPI 3\.1\.\d+ document/);
@@ -149,16 +152,20 @@ describe('against the local host in its local mode (hand-sent principals believe
     const { code, lines } = await smokeCli(smoke.app.baseUrl);
     expect(code).toBe(1);
     expect(lines[0]).toBe(`Smoke check of ${smoke.app.baseUrl} (read-only)`);
-    expect(checkLines(lines)).toEqual([
+    // (Two closing lines here: the count and the note on the skipped signed-in checks.)
+    expect(checkLines(lines.slice(0, -1))).toEqual([
       'ok health:',
       'ok no-token:',
       'FAIL forged-principal:',
       'skip me:',
+      'skip host-endpoints:',
       'ok openapi:',
       'ok console:',
     ]);
-    expect(lines.at(-1)).toBe('FAILED: 4 ok, 1 failed, 1 skipped');
-  }, 90_000);
+    expect(lines.at(-2)).toBe('FAILED: 4 ok, 1 failed, 2 skipped');
+    // Without a token the signed-in check is skipped, and the last line says so.
+    expect(lines.at(-1)).toMatch(/^NOTE: no token .*the signed-in checks were SKIPPED, not passed/);
+  });
 
   it('exits 2 with the usage on a wrong command line', async () => {
     const failure = (await run(
@@ -172,7 +179,7 @@ describe('against the local host in its local mode (hand-sent principals believe
     expect(failure?.code).toBe(2);
     expect(failure?.stderr).toContain('--base-url must be an http(s) URL');
     expect(failure?.stderr).toContain('usage: smoke --base-url URL');
-  }, 90_000);
+  });
 });
 
 describe("against the local host with Flex Consumption's environment and no App Service authentication", () => {
@@ -196,7 +203,9 @@ describe("against the local host with Flex Consumption's environment and no App 
   });
 
   it('still sees every protected call refused: the app fails closed, forged principal included', () => {
-    expect(statuses(smoke.report)).toEqual(allOkBut({ health: 'FAIL', me: 'skip' }));
+    expect(statuses(smoke.report)).toEqual(
+      allOkBut({ health: 'FAIL', me: 'skip', 'host-endpoints': 'skip' }),
+    );
     expect(result(smoke.report, 'forged-principal').detail).toContain(
       '401 from the app (Unauthenticated)',
     );
@@ -223,6 +232,18 @@ describe('as deployed: the Azure-mode front with App Service authentication on',
     expect(result(smoke.report, 'health').detail).toContain('auth not missing');
   });
 
+  it('asks whether a signed-in caller reaches the host’s own endpoints without the key: it does not', async () => {
+    expect(result(smoke.report, 'host-endpoints').detail).toMatch(
+      /with the token but no system or master key: refused/,
+    );
+    // With the key printed at startup (the system key's stand-in) they answer: the check asks the
+    // right question of this host, not one a closed port would answer too.
+    const status = await fetch(`${smoke.app.origin}/admin/host/status`, {
+      headers: { authorization: `Bearer ${smoke.token!}`, 'x-functions-key': smoke.app.host.key! },
+    });
+    expect(status.status).toBe(200);
+  });
+
   it('sees the 401s without a token come from in front of the app, and they are the platform’s own', async () => {
     for (const check of ['no-token', 'forged-principal']) {
       // Not the app's JSON error: something in front answered, and without a key the smoke cannot
@@ -245,7 +266,7 @@ describe('as deployed: the Azure-mode front with App Service authentication on',
       SMOKE_TOKEN: smoke.token!,
       SMOKE_FUNCTION_KEY: 'local-hosts-check-no-keys',
     });
-    expect(lines.at(-1)).toBe('PASSED: 6 ok, 0 failed, 0 skipped');
+    expect(lines.at(-1)).toBe('PASSED: 7 ok, 0 failed, 0 skipped');
     expect(code).toBe(0);
     expect(lines[0]).toBe(`Smoke check of ${smoke.app.baseUrl} (read-only)`);
     expect(checkLines(lines)).toEqual([
@@ -253,13 +274,14 @@ describe('as deployed: the Azure-mode front with App Service authentication on',
       'ok no-token:',
       'ok forged-principal:',
       'ok me:',
+      'ok host-endpoints:',
       'ok openapi:',
       'ok console:',
     ]);
     expect(lines.find((line) => line.startsWith('ok no-token:'))).toContain(
       '401 from App Service authentication',
     );
-  }, 90_000);
+  });
 });
 
 describe('as deployed but with App Service authentication switched off', () => {

@@ -11,7 +11,7 @@ let host: RunningHost;
 
 beforeAll(async () => {
   host = await startHost({ env: { MESSAGE_STATS_TABLE } });
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
   await testClients().table(MESSAGE_STATS_TABLE).deleteTable();

@@ -2,12 +2,18 @@
  * Archiving as an eventually consistent transaction: a crash after any step, followed by a
  * redelivery, ends with exactly one archived copy and nothing left in the directory or indexes.
  */
-import { archiveEmployee, type ArchiveStep } from '../../../src/archive/archiveEmployee';
+import {
+  archiveEmployee,
+  getArchivedEmployee,
+  type ArchiveStep,
+} from '../../../src/archive/archiveEmployee';
 import type { EmployeeChange } from '../../../src/directory/changes';
 import { createDirectory } from '../../../src/directory/directory';
+import { incarnationOf } from '../../../src/directory/storedEntities';
 import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
 import { parseArchiveRowKey } from '../../../src/storage/keys';
 import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
+import { testClients } from '../../support/storage';
 import { createIndexingFixture, type IndexingFixture } from '../indexing/fixture';
 
 let fx: IndexingFixture;
@@ -52,11 +58,16 @@ async function expectArchivedOnce(): Promise<void> {
   }
   expect(archived.sort()).toEqual(['empid_000223', 'review_000223_2024']);
   await expect(fx.directory.employees.get('Sales', '000223')).rejects.toThrow(/not/i);
-  const left = async (): Promise<(string | undefined)[]> => {
-    const rowKeys = [];
-    for await (const e of fx.stores.employees.listEntities()) rowKeys.push(e.rowKey);
-    return rowKeys.filter((rowKey) => rowKey?.includes('000223'));
+  const rowKeys = async (): Promise<(string | undefined)[]> => {
+    const all = [];
+    for await (const e of fx.stores.employees.listEntities()) all.push(e.rowKey);
+    return all.filter((rowKey) => rowKey?.includes('000223'));
   };
+  // The receipt of the removal stays: the evidence a later replay settles on.
+  const isReceipt = (rowKey: string | undefined): boolean =>
+    rowKey?.startsWith('archived_000223.') === true;
+  expect((await rowKeys()).filter(isReceipt)).toHaveLength(1);
+  const left = async () => (await rowKeys()).filter((rowKey) => !isReceipt(rowKey));
   // Only the index outbox row of the removal, until the index worker drains it.
   expect((await left()).every((rowKey) => rowKey?.startsWith('outbox_000223_'))).toBe(true);
   expect((await fx.directory.departments.get('Sales')).value.employeeCount).toBe(0);
@@ -199,8 +210,9 @@ it('archives 150 reviews: deleted in transactions of at most 100 after the copy;
       '000223',
     ),
   ).rejects.toThrow('crash');
-  // The trim (Merge + 99 deletes), then the employee's own (4 operations + the last 51 reviews).
-  expect(sizes).toEqual([100, 55]);
+  // The trim (Merge + 99 deletes), then the employee's own (4 operations, the archive's receipt
+  // and the last 51 reviews).
+  expect(sizes).toEqual([100, 56]);
   const reviewsLeft = async (): Promise<number> => {
     let count = 0;
     for await (const e of fx.stores.employees.listEntities()) {
@@ -231,4 +243,174 @@ it('archives 150 reviews: deleted in transactions of at most 100 after the copy;
     email: 'new@contoso.com',
   });
   expect((await fx.directory.reviews.list('Sales', '000223')).items).toEqual([]);
+});
+
+describe('the archive holds the last acknowledged version, or the request is superseded', () => {
+  /** Every archive record of 000223 (employee and reviews, any incarnation). */
+  async function archiveRecords(): Promise<string[]> {
+    const rowKeys: string[] = [];
+    for await (const e of fx.clients.table(fx.names.archive).listEntities()) {
+      if (e.rowKey?.includes('000223')) rowKeys.push(parseArchiveRowKey(e.rowKey).rowKey);
+    }
+    return rowKeys.sort();
+  }
+
+  /**
+   * The archive's directory over its own client, on which `afterRefusedDelete` runs once, right
+   * after storage answered the sequence's first delete transaction of 000223 with 412.
+   */
+  function directoryWithHook(afterRefusedDelete: () => Promise<void>) {
+    const client = testClients().table(fx.names.employees); // its own pipeline
+    let done = false;
+    client.pipeline.addPolicy({
+      name: 'afterRefusedDelete',
+      async sendRequest(request, next) {
+        const response = await next(request);
+        const body = typeof request.body === 'string' ? request.body : '';
+        if (!done && /\/\$batch(\?|$)/.test(request.url) && isDelete(body)) {
+          const refused = /HTTP\/1\.1 412/.test(response.bodyAsText ?? '');
+          if (refused) {
+            done = true;
+            await afterRefusedDelete();
+          }
+        }
+        return response;
+      },
+    });
+    return {
+      ...deps(),
+      employees: client,
+      directory: createDirectory({ employees: client }).employees,
+    };
+  }
+  const isDelete = deletesEntity('Sales', 'empid_000223');
+
+  it('V1 copied, a PATCH makes its delete 412, the employee deleted before the retry round: superseded', async () => {
+    // The issue's path: the delete answers 412 (the directory's re-read finds V2, not the version
+    // copied); the client's DELETE lands before the next round reads the employee again — the
+    // third point read of it (the round's, the delete's re-read, the next round's).
+    const employees = testClients().table(fx.names.employees); // its own pipeline
+    let reads = 0;
+    employees.pipeline.addPolicy({
+      name: 'deleteBeforeTheRetryRound',
+      async sendRequest(request, next) {
+        const url = decodeURIComponent(request.url);
+        if (
+          request.method === 'GET' &&
+          url.includes("(PartitionKey='Sales',RowKey='empid_000223')")
+        ) {
+          if (++reads === 3) await fx.directory.employees.delete('Sales', '000223');
+        }
+        return next(request);
+      },
+    });
+    const dependencies = {
+      ...deps(),
+      employees,
+      directory: createDirectory({ employees }).employees,
+    };
+    // As the queue message names it.
+    const incarnation = incarnationOf(await fx.stores.employees.getEntity('Sales', 'empid_000223'));
+    let patched = false;
+    const result = await archiveEmployee(dependencies, 'Sales', '000223', {
+      incarnation,
+      afterStep: async (step) => {
+        if (step === 'archived' && !patched) {
+          patched = true;
+          await fx.directory.employees.patch('Sales', '000223', { firstName: 'V2' });
+        }
+      },
+    });
+
+    expect(reads).toBeGreaterThanOrEqual(3);
+    expect(result).toMatchObject({ outcome: 'superseded' });
+    // V1 is not the employee's last version (V2 was answered 200, then deleted): not archived.
+    expect(await archiveRecords()).toEqual([]);
+    await expect(getArchivedEmployee(deps().archive, 'Sales', '000223')).rejects.toMatchObject({
+      code: 'ArchivedEmployeeNotFound',
+    });
+    // A redelivery of the message says the same.
+    expect(await archiveEmployee(deps(), 'Sales', '000223', { incarnation })).toEqual(result);
+  });
+
+  it('V1 copied, its delete transaction answered 412, the employee deleted at once: superseded', async () => {
+    let patched = false;
+    const dependencies = directoryWithHook(async () => {
+      // Right after the refused transaction, before the directory's delete reads again.
+      await fx.directory.employees.delete('Sales', '000223');
+    });
+    const result = await archiveEmployee(dependencies, 'Sales', '000223', {
+      afterStep: async (step) => {
+        if (step === 'archived' && !patched) {
+          patched = true;
+          await fx.directory.employees.patch('Sales', '000223', { firstName: 'V2' });
+        }
+      },
+    });
+
+    expect(result).toMatchObject({ outcome: 'superseded' });
+    expect(await archiveRecords()).toEqual([]);
+  });
+
+  it('the same with a crash after the 412: the replay finds no receipt and says superseded', async () => {
+    let patched = false;
+    const dependencies = directoryWithHook(async () => {
+      throw new Error('crash after the refused delete');
+    });
+    await expect(
+      archiveEmployee(dependencies, 'Sales', '000223', {
+        afterStep: async (step) => {
+          if (step === 'archived' && !patched) {
+            patched = true;
+            await fx.directory.employees.patch('Sales', '000223', { firstName: 'V2' });
+          }
+        },
+      }),
+    ).rejects.toThrow('crash');
+    await fx.directory.employees.delete('Sales', '000223');
+
+    expect((await archiveEmployee(deps(), 'Sales', '000223')).outcome).toBe('superseded');
+    expect(await archiveRecords()).toEqual([]);
+  });
+
+  it('a PATCH and a DELETE between the copy and its delete transaction: superseded', async () => {
+    // The sequence's delete finds the employee gone (404): deleted by someone else, after a version
+    // the archive does not hold.
+    const gate = holdFirstBatch(fx.stores.employees, isDelete);
+    const archiving = archiveEmployee(deps(), 'Sales', '000223');
+    await gate.reached;
+    await fx.directory.employees.patch('Sales', '000223', { firstName: 'V2' });
+    await fx.directory.employees.delete('Sales', '000223');
+    gate.release();
+
+    expect(await archiving).toMatchObject({ outcome: 'superseded' });
+    expect(await archiveRecords()).toEqual([]);
+  });
+
+  it('a slower run of the same request never replaces the newer version another run archived', async () => {
+    // Run A reads V1 and pauses; a PATCH makes V2, which run B archives to the end; A's copy of
+    // V1 must not replace B's record of V2.
+    let pause!: () => void;
+    const paused = new Promise<void>((resolve) => (pause = resolve));
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    let first = true;
+    const runA = archiveEmployee(deps(), 'Sales', '000223', {
+      afterStep: async (step) => {
+        if (step === 'read' && first) {
+          first = false;
+          pause();
+          await resumed;
+        }
+      },
+    });
+    await paused;
+    await fx.directory.employees.patch('Sales', '000223', { firstName: 'V2' });
+    expect((await archiveEmployee(deps(), 'Sales', '000223')).outcome).toBe('archived');
+    resume();
+
+    expect((await runA).outcome).toBe('alreadyArchived');
+    expect((await archivedEntity('empid_000223')).FirstName).toBe('V2');
+    await expectArchivedOnce();
+  });
 });

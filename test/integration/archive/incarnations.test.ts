@@ -172,6 +172,17 @@ describe('archive-requests messages', () => {
     // Formerly "changed meanwhile: archive again" took the new employee too.
     expect(result.outcome).toBe('superseded');
     expect((await fx.directory.employees.get('Sales', '000223')).value.firstName).toBe('Jose');
+    // Jo was deleted by someone else after the copy: the copy is not archived.
+    await expect(getArchivedEmployee(archive(), 'Sales', '000223')).rejects.toMatchObject({
+      code: 'ArchivedEmployeeNotFound',
+    });
+    // The message is delivered again (at least once). It names Jo's incarnation, not whichever
+    // the sequence would read first: Jose is left alone again, by the message's incarnation alone.
+    expect(await deliver(message)).toEqual({ outcome: 'superseded', incarnation });
+    expect((await fx.directory.employees.get('Sales', '000223')).value.firstName).toBe('Jose');
+    await expect(getArchivedEmployee(archive(), 'Sales', '000223')).rejects.toMatchObject({
+      code: 'ArchivedEmployeeNotFound',
+    });
   });
 
   it('PATCH keeps the incarnation; import sets one per employee', async () => {

@@ -63,8 +63,8 @@ describe('GET /departments', () => {
       await fx.directory.departments.put(name, { description: name.toLowerCase() });
     const first = await fx.directory.departments.list({ pageSize: 2 });
     expect(first.items).toEqual([
-      { name: 'Alpha', description: 'alpha' },
-      { name: 'Beta', description: 'beta' },
+      { name: 'Alpha', description: 'alpha', employeeCount: 0 },
+      { name: 'Beta', description: 'beta', employeeCount: 0 },
     ]);
     expect(first.continuationToken).toEqual(expect.any(String));
     const rest = await fx.directory.departments.list({
@@ -83,6 +83,24 @@ describe('GET /departments', () => {
     expect((await reader.departments.list()).items.map((d) => d.name)).toContain('Delta');
     await reader.departments.put('Epsilon', {});
     expect((await reader.departments.list()).items.map((d) => d.name)).toContain('Epsilon');
+  });
+
+  it('gives each department its current employee count, fresh even while the page of names is cached', async () => {
+    await fx.directory.departments.put('Kappa', {});
+    const before = await fx.directory.departments.list({ pageSize: 1000 });
+    expect(before.items.find((d) => d.name === 'Kappa')).toEqual({
+      name: 'Kappa',
+      description: '',
+      employeeCount: 0,
+    });
+    // Another instance adds employees: the names page stays cached here, the counts do not.
+    const writer = fx.another({ departmentCacheTtlMs: 0 });
+    for (const n of [1, 2, 3]) await writer.employees.create('Kappa', employeeBody(n));
+    await writer.employees.delete('Kappa', '000002');
+    const after = await fx.directory.departments.list({ pageSize: 1000 });
+    expect(after.items.map((d) => d.name)).toEqual(before.items.map((d) => d.name));
+    expect(after.items.find((d) => d.name === 'Kappa')?.employeeCount).toBe(2);
+    expect((await fx.directory.departments.get('Kappa')).value.employeeCount).toBe(2);
   });
 
   it('refuses a continuation token of another query or a tampered one', async () => {
@@ -143,6 +161,37 @@ describe('the manager copy (denormalization)', () => {
     });
     const rows = await partitionEntities(fx.table, 'Legal');
     expect(rows.find((r) => r.rowKey === 'empid_000001')).toMatchObject({ IsManager: false });
+  });
+
+  it("keeps both employees' data versions: an If-Match read before the flag moved still holds", async () => {
+    // The flag is bookkeeping (as a review write is): the data a client saw did not change.
+    // (Each ETag from a write of the data: the version a later bookkeeping write keeps.)
+    const before = await Promise.all([
+      fx.directory.employees.patch('Legal', '000001', { age: 30 }),
+      fx.directory.employees.patch('Legal', '000002', { age: 31 }),
+    ]);
+    await fx.directory.departments.setManager('Legal', '000001');
+    await fx.directory.departments.setManager('Legal', '000002');
+    const rows = await partitionEntities(fx.table, 'Legal');
+    expect(rows.find((r) => r.rowKey === 'empid_000001')).toMatchObject({ IsManager: false });
+    expect(rows.find((r) => r.rowKey === 'empid_000002')).toMatchObject({ IsManager: true });
+    await fx.directory.employees.patch(
+      'Legal',
+      '000001',
+      { firstName: 'Ann' },
+      { ifMatch: before[0].etag },
+    );
+    const patched = await fx.directory.employees.patch(
+      'Legal',
+      '000002',
+      { firstName: 'Bobby' },
+      { ifMatch: before[1].etag },
+    );
+    expect(patched.value.firstName).toBe('Bobby');
+    expect((await fx.directory.departments.get('Legal')).value.manager).toMatchObject({
+      employeeId: '000002',
+      firstName: 'Bobby',
+    });
   });
 
   it('clears the copy when the manager is deleted', async () => {

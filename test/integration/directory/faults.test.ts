@@ -55,4 +55,4 @@ it('keeps every employee exactly once, with exact count and indexes, through 20%
   expect(all.items).toHaveLength(220);
   const { stored, expected } = await compareIndexes(testClients().table(tableName), 'Shaky');
   expect(stored).toEqual(expected);
-}, 120_000);
+});

@@ -40,7 +40,7 @@ it('matches the projection after creates, an import, renames, email changes, pho
     employeeCount: 128,
     manager: { lastName: 'Boss' },
   });
-}, 60_000);
+});
 
 it('setPhotoUrl refuses a non-http URL and clears with null', async () => {
   await expect(

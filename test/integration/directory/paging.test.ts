@@ -5,21 +5,19 @@
 import { createDirectoryFixture, employeeBody, type DirectoryFixture } from './fixture';
 
 let fx: DirectoryFixture;
-const TOTAL = 2_500;
+// Paging is the same at any size: 250 employees in pages of 100 cross pages as 2,500 in pages of
+// the largest size (1,000; larger ones are refused) would.
+const TOTAL = 250;
 beforeAll(async () => {
   fx = createDirectoryFixture();
   await fx.directory.departments.put('Big', {});
-  for (let start = 0; start < TOTAL; start += 1000) {
-    const rows = Array.from({ length: Math.min(1000, TOTAL - start) }, (_, i) =>
-      employeeBody(start + i + 1),
-    );
-    const result = await fx.directory.employees.import('Big', rows);
-    expect(result.failed).toEqual([]);
-  }
-}, 120_000);
+  const rows = Array.from({ length: TOTAL }, (_, i) => employeeBody(i + 1));
+  const result = await fx.directory.employees.import('Big', rows);
+  expect(result.failed).toEqual([]);
+});
 afterAll(() => fx.cleanup());
 
-it('pages through 2,500 employees with pageSize=1000, every employee exactly once, in id order', async () => {
+it('pages through 250 employees with pageSize=100, every employee exactly once, in id order', async () => {
   const seen: string[] = [];
   let token: string | undefined;
   let pages = 0;
@@ -27,9 +25,9 @@ it('pages through 2,500 employees with pageSize=1000, every employee exactly onc
     const page = await fx.directory.employees.list(
       'Big',
       {},
-      { pageSize: 1000, continuationToken: token },
+      { pageSize: 100, continuationToken: token },
     );
-    expect(page.items.length).toBeLessThanOrEqual(1000);
+    expect(page.items.length).toBeLessThanOrEqual(100);
     seen.push(...page.items.map((e) => String(e.employeeId)));
     token = page.continuationToken ?? undefined;
     pages++;
@@ -68,11 +66,11 @@ it('returns an email range [from, to) ordered by email, case-insensitively', asy
 it('returns the employees whose email starts with a prefix', async () => {
   const page = await fx.directory.employees.list(
     'Big',
-    { emailPrefix: 'user00249' },
+    { emailPrefix: 'user00024' },
     { pageSize: 100 },
   );
   expect(page.items.map((e) => e.employeeId)).toEqual(
-    Array.from({ length: 10 }, (_, i) => String(2490 + i).padStart(6, '0')),
+    Array.from({ length: 10 }, (_, i) => String(240 + i).padStart(6, '0')),
   );
 });
 

@@ -17,6 +17,7 @@ import {
 import { loadFixtureAppInJest } from '../../fixtures/durableapp/harness/loadInJest';
 import { testClients } from '../../support/storage';
 import { startTestRuntime, uniqueTaskHub, waitForEnd } from './support/testRuntime';
+import { WAIT_MS } from '../../support/waits';
 
 const shim = loadFixtureAppInJest();
 const ROOT = path.resolve(__dirname, '../../..');
@@ -101,7 +102,7 @@ describe('local durable runtime: crash safety', () => {
 
     const restarted = await startTestRuntime(shim, { taskHub });
     try {
-      const { body } = await waitForEnd(statusUrl(restarted.origin, taskHub, 'crash-1'), 30_000);
+      const { body } = await waitForEnd(statusUrl(restarted.origin, taskHub, 'crash-1'));
       expect(body).toMatchObject({
         runtimeStatus: 'Completed',
         output: { greetings: ['Hello, Ann!', 'Hello, Bo!'], total: 18 },
@@ -162,7 +163,7 @@ function readCalls(file: string): ActivityCall[] {
     .map((line) => JSON.parse(line) as ActivityCall);
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('Timed out waiting for the condition.');

@@ -49,9 +49,7 @@ describe('local durable runtime: storage faults', () => {
         }
       }),
     );
-    const ends = await Promise.all(
-      started.map((urls) => waitForEnd(urls.statusQueryGetUri!, 90_000)),
-    );
+    const ends = await Promise.all(started.map((urls) => waitForEnd(urls.statusQueryGetUri!)));
     proxy.setFaults(null);
 
     ends.forEach(({ body }, i) => {
@@ -67,5 +65,5 @@ describe('local durable runtime: storage faults', () => {
         expect(callCount('Greet', name)).toBeGreaterThanOrEqual(1);
     }
     expect(proxy.counts().faultsInjected).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });

@@ -50,7 +50,7 @@ it('shards org-wide last-name entities at LASTNAME_INDEX_SHARD_CHARS', async () 
 });
 
 it.each([
-  ['0', 2],
+  ['0', 3],
   ['30', 1],
 ])(
   'nudges with INDEX_NUDGE_DELAY_SECONDS=%s: %d messages for four writes in two departments',
@@ -63,10 +63,11 @@ it.each([
       expect(changes.outbox).toBe(true);
       const write = (department: string): Promise<void> =>
         changes.publish([{ department, employeeId: '000001', reason: 'updated' }]);
-      // Three writes at once share one nudge; a write does not wait for it.
+      // Three writes at once share one nudge, and one cover (each write waits for the cover).
       await Promise.all([write('Sales'), write('Sales'), write('Ops')]);
       await changes.settled();
-      // A write after that nudge is stored needs another, unless a delayed one is still invisible.
+      // A write after that nudge is stored needs another, unless a delayed one is still invisible;
+      // the cover, still invisible, stands in for it too.
       await write('Sales');
       await changes.settled();
       expect((await queue.getProperties()).approximateMessagesCount).toBe(expected);
@@ -77,7 +78,7 @@ it.each([
           { v: 2, departments: ['Sales'] },
         ]);
       } else {
-        expect(visible).toEqual([]); // delayed: the drain starts after every write above
+        expect(visible).toEqual([]); // delayed, and the cover: the drain starts after every write above
       }
     } finally {
       await queue.delete();
@@ -86,7 +87,9 @@ it.each([
 );
 
 it.each([
-  [DEFAULT_NUDGE_LINGER_MS, 1],
+  // Longer than the default, so that the writes' covers (each waits for the first of its
+  // department's window) fit in it on a loaded machine.
+  [10 * DEFAULT_NUDGE_LINGER_MS, 1],
   [0, 3],
 ])(
   'a nudge lingers %d ms for the writes that follow: %d messages for three writes',
@@ -127,6 +130,6 @@ it('reports a nudge it cannot send, and the write that published it does not fai
     changes.publish([{ department: 'Sales', employeeId: '000001', reason: 'created' }]),
   ).resolves.toBeUndefined();
   await changes.settled();
-  expect(failures).toHaveLength(1);
-  expect(failures[0]).toMatch(/^Sales: /);
+  // The cover and the nudge: each send that failed is reported.
+  expect(failures).toEqual(['Sales: RestError', 'Sales: RestError']);
 });

@@ -50,10 +50,12 @@ it('records HTTP writes in the outbox only, and the writing process drains them 
   await employees.patch('Sales', '000002', { lastName: 'Taylor' });
   await services.changeQueue().settled();
 
-  // Nothing on the queue, visible or not: no announcement, no change message, no nudge needed.
+  // No announcement, no change message, no nudge needed: only the delayed cover the writes
+  // waited for, still invisible (when it surfaces the outbox is empty: one outbox read).
   const queue = testClients().queue(names.queue);
   await queue.createIfNotExists();
-  expect((await queue.getProperties()).approximateMessagesCount).toBe(0);
+  expect((await queue.getProperties()).approximateMessagesCount).toBe(1);
+  expect((await queue.peekMessages()).peekedMessageItems).toEqual([]);
   const filter = rowKeyRangeFilter(departmentPartitionKey('Sales'), outboxRowKeyRange());
   const rows = [];
   for await (const row of services

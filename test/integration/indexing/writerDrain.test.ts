@@ -4,6 +4,7 @@
  * within the linger share that round; a round lost to another drainer, a backlog larger than one
  * round and a drain that fails all hand over to the queue worker through a nudge.
  */
+import { RestError } from '@azure/core-rest-pipeline';
 import { createDirectory, type Directory } from '../../../src/directory/directory';
 import { newDrainCache } from '../../../src/indexing/drainCache';
 import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries';
@@ -16,9 +17,16 @@ import {
   WRITER_DRAIN_CHANGES,
   writerDrains,
 } from '../../../src/indexing/writerDrain';
+import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
 import { ensureQueue } from '../../../src/storage/createOnce';
+import { decodeQueueMessage } from '../../../src/storage/queue';
 import { rowKeyRangeFilter } from '../../../src/storage/filters';
-import { departmentPartitionKey, outboxRowKeyRange } from '../../../src/storage/keys';
+import {
+  DRAIN_LEASE_ROW_KEY,
+  departmentPartitionKey,
+  drainLeasePartitionKey,
+  outboxRowKeyRange,
+} from '../../../src/storage/keys';
 import {
   createIndexingFixture,
   employeeBody as body,
@@ -39,9 +47,8 @@ function writingProcess(drain: (department: string) => Promise<unknown>): {
   directory: Directory;
   sink: ChangeQueue;
 } {
-  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), {
-    drain,
-  });
+  // A linger long enough for the test's writes on a loaded machine (each waits for its cover).
+  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), { drain, drainLingerMs: 2_000 });
   return { directory: createDirectory({ employees: fx.stores.employees, changes: sink }), sink };
 }
 
@@ -74,7 +81,10 @@ it('drains in the writing process after the linger, one round for the writes of 
 
   expect(calls).toEqual(['Sales']);
   expect(rounds).toEqual([1]);
-  expect(await queued()).toBe(0);
+  // Only the delayed cover the writes waited for (surfacing after the writer's round, it finds
+  // the outbox empty); no nudge.
+  expect(await queued()).toBe(1);
+  expect((await fx.clients.queue(fx.names.queue).peekMessages()).peekedMessageItems).toEqual([]);
   for (const n of [1, 3, 5]) expect(await indexed(`u${n}@contoso.com`)).toBe(`00000${n}`);
   expect(await outboxRows()).toBe(0);
   expect(await fx.drift()).toEqual([]);
@@ -107,6 +117,29 @@ it('hands over to the queue when its round is lost to another drainer', async ()
   expect(await fx.drift()).toEqual([]);
 });
 
+it('hands over a round only the fence stops, and the newer change is indexed', async () => {
+  // The other drainer's round leaves the entry the writer would write as it found it (absent), so
+  // no entry ETag can stop the writer's stale create: only the by-email partition's fence does.
+  const directory = silentDirectory();
+  await directory.employees.create('Sales', body(1)); // u1@contoso.com, not drained yet
+  const writer = pauseAfter('snapshot');
+  const writing = drainAfterWrite(fx.stores, 'Sales', undefined, { afterStep: writer.afterStep });
+  await writer.reached; // the writer read: no entries, no fences; u1@ held by 000001
+  await directory.employees.patch('Sales', '000001', { email: 'moved@contoso.com' });
+  await drainDepartment(anotherProcess(), 'Sales'); // indexes moved@, u1@ stays absent
+  writer.release();
+
+  expect(await writing).toMatchObject({ outcome: 'continued', rows: 0 });
+  expect(await queued()).toBe(1);
+  await fx.drain();
+  // Without the fence the writer would have created u1@'s entry from its older read, and with
+  // its rows gone nobody would ever look at u1@ again.
+  expect(await indexed('u1@contoso.com')).toBeUndefined();
+  expect(await indexed('moved@contoso.com')).toBe('000001');
+  expect(await outboxRows()).toBe(0);
+  expect(await fx.drift()).toEqual([]);
+});
+
 it('takes one bounded round of a backlog and leaves the rest to the queue', async () => {
   const rows = Array.from({ length: 150 }, (_, i) => body(101 + i));
   const imported = await silentDirectory().employees.import('Sales', rows);
@@ -127,7 +160,160 @@ it('sends the nudge after all when the writer drain fails', async () => {
   const { directory, sink } = writingProcess(() => Promise.reject(new Error('storage down')));
   await directory.employees.create('Sales', body(1));
   await sink.settled();
-  expect(await queued()).toBe(1);
+  expect(await queued()).toBe(2); // the delayed cover, and the nudge visible at once
+  expect((await fx.clients.queue(fx.names.queue).peekMessages()).peekedMessageItems).toHaveLength(
+    1,
+  );
   await fx.drain();
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+});
+
+/** Receives the next message of the fixture's queue, waiting up to `ms` for one to surface. */
+async function nextMessage(ms: number) {
+  const queue = fx.clients.queue(fx.names.queue);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const [item] = (await queue.receiveMessages({ visibilityTimeout: 30 })).receivedMessageItems;
+    if (item) return { queue, item };
+    if (Date.now() > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+it('returns a write once its delayed cover is stored, one for the writes of its window, and the cover costs no round when the writer drained first', async () => {
+  const drains = writerDrains(new SharedDrains({ ...fx.stores, drainCache: newDrainCache() }));
+  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), {
+    drain: drains,
+    drainLingerMs: 50,
+    coverDelaySeconds: 2,
+  });
+  const directory = createDirectory({ employees: fx.stores.employees, changes: sink });
+  await directory.employees.create('Sales', body(1));
+  // Stored before the write returned (no settled() here), and invisible.
+  expect(await queued()).toBe(1);
+  expect((await fx.clients.queue(fx.names.queue).peekMessages()).peekedMessageItems).toEqual([]);
+  await directory.employees.create('Sales', body(3));
+  await sink.settled(); // the writer's own drain after the linger
+  expect(await queued()).toBe(1); // both writes share the cover
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+  expect(await indexed('u3@contoso.com')).toBe('000003');
+
+  const cover = await nextMessage(5_000);
+  expect(cover && decodeQueueMessage(cover.item.messageText)).toEqual({
+    v: 2,
+    departments: ['Sales'],
+    before: expect.any(Number), // the end of its window: the rows it answers for are older
+  });
+  // The outbox is empty: no round, and the lease is not even read.
+  const leased = new SharedDrains(anotherProcess());
+  expect(
+    await handleIndexUpdateMessage(leased, decodeQueueMessage(cover!.item.messageText)),
+  ).toEqual({ employees: 0, gone: 0 });
+  expect(
+    await fx.stores.index.getEntity(drainLeasePartitionKey('Sales'), DRAIN_LEASE_ROW_KEY).then(
+      () => 'read',
+      () => 'none',
+    ),
+  ).toBe('none');
+});
+
+it("leaves no change to a writer that stops before its drain: the cover, stored before the write returned, brings another process's worker", async () => {
+  // The writing process answers and then stops: its drain never runs.
+  const neverDrains: string[] = [];
+  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), {
+    drain: async (department) => {
+      neverDrains.push(department);
+    },
+    coverDelaySeconds: 1,
+  });
+  const directory = createDirectory({ employees: fx.stores.employees, changes: sink });
+  await directory.employees.create('Sales', body(1));
+  expect(await outboxRows()).toBe(1);
+
+  // Another process's queue worker, with nothing but the queue to go by.
+  const cover = await nextMessage(5_000);
+  expect(cover).toBeDefined();
+  const other = new SharedDrains(anotherProcess());
+  await handleIndexUpdateMessage(other, decodeQueueMessage(cover!.item.messageText));
+  await cover!.queue.deleteMessage(cover!.item.messageId, cover!.item.popReceipt);
+
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+  expect(await outboxRows()).toBe(0);
+  expect(await fx.drift()).toEqual([]);
+});
+
+/** A client of the fixture's queue on which every delayed send (a cover) fails, not retried. */
+function queueRefusingCovers() {
+  const queue = fx.clients.queue(fx.names.queue);
+  queue['storageClientContext'].queuesClient.pipeline.addPolicy({
+    name: 'refuseCovers',
+    async sendRequest(request, next) {
+      if (request.method === 'POST' && /visibilitytimeout=[1-9]/i.test(request.url)) {
+        throw new RestError('The server is busy.', { statusCode: 503, request });
+      }
+      return next(request);
+    },
+  });
+  return queue;
+}
+
+it('makes a write whose cover cannot be stored wait for its own drain instead', async () => {
+  const drains = writerDrains(new SharedDrains({ ...fx.stores, drainCache: newDrainCache() }));
+  const failed: string[] = [];
+  const sink = queueChangeSink(queueRefusingCovers(), {
+    drain: drains,
+    drainLingerMs: 60_000, // the prompt path would come long after the answer
+    onNudgeError: (_error, department) => failed.push(department),
+  });
+  const directory = createDirectory({ employees: fx.stores.employees, changes: sink });
+
+  await directory.employees.create('Sales', body(1));
+
+  // Answered: nothing is left that needs this process to live on (before, the row waited for the
+  // linger's timer, and for the sweep if the process stopped).
+  expect(failed).toEqual(['Sales']);
+  expect(await outboxRows()).toBe(0);
+  expect(await indexed('u1@contoso.com')).toBe('000001');
+  expect(await queued()).toBe(0);
+});
+
+it('opens a new cover for a write published after the last one may have surfaced', async () => {
+  let now = 1_700_000_000_000;
+  const sink = queueChangeSink(fx.clients.queue(fx.names.queue), {
+    drain: async () => undefined,
+    coverDelaySeconds: 30,
+    now: () => now,
+  });
+  const publish = () =>
+    sink.publish([{ department: 'Sales', employeeId: '000001', reason: 'updated' }]);
+  await publish();
+  now += 29_000; // within the window (30 s less the margin)
+  await publish();
+  expect(await queued()).toBe(1);
+  now += 800; // 29.8 s: past the window's margin
+  await publish();
+  expect(await queued()).toBe(2);
+});
+
+it("answers a cover only for rows written before its window closed: a younger row is left to its writer and that row's own cover", async () => {
+  const windowClosed = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await silentDirectory().employees.create('Sales', body(1)); // written after the window
+  const other = new SharedDrains(anotherProcess());
+  const cover = (before: number) =>
+    handleIndexUpdateMessage(other, { v: 2, departments: ['Sales'], before });
+
+  expect(await cover(windowClosed)).toEqual({ employees: 0, gone: 0 });
+  expect(await outboxRows()).toBe(1);
+  expect(
+    await fx.stores.index.getEntity(drainLeasePartitionKey('Sales'), DRAIN_LEASE_ROW_KEY).then(
+      () => 'read',
+      () => 'none',
+    ),
+  ).toBe('none');
+
+  // A cover whose window closed after the row was written drains it.
+  expect(await cover(Date.now() + 1)).toEqual({ employees: 1, gone: 0 });
+  expect(await outboxRows()).toBe(0);
   expect(await indexed('u1@contoso.com')).toBe('000001');
 });

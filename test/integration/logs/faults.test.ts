@@ -83,4 +83,4 @@ test('two flushers on a faulty connection store every entry exactly once', async
   expect(counts.size).toBe(batches * 10);
   expect([...counts.values()].filter((n) => n !== 1)).toEqual([]);
   for (const blob of blobs) expect(blob.blocks).toBeLessThanOrEqual(4);
-}, 150_000);
+});

@@ -93,6 +93,9 @@ describe('POST /logs', () => {
         code: 'InvalidLogEntry',
         message: expect.stringContaining('body.entries[2].level'),
         target: 'body.entries[2].level',
+        details: [
+          { field: 'body.entries[2].level', problem: expect.stringMatching(/^must be one of/) },
+        ],
       },
     });
     expect(await queueLength(queue)).toBe(before);

@@ -165,7 +165,22 @@ it('moves the photo: the target serves it, and the source sweep leaves it alone'
   for await (const blob of photos.listBlobsFlat()) names.push(blob.name);
   expect(names).toEqual([moved.photoUrl!.slice(moved.photoUrl!.indexOf('Marketing/'))]);
   expect((await fetch((await photoReadUrl(deps, 'Marketing', '000001')).url)).status).toBe(200);
-}, 20_000);
+});
+
+/** The photo feature over the world's storage. */
+function photoDeps(): PhotoDependencies {
+  return {
+    employees: world.employees,
+    archive: world.archive,
+    photos: world.services.photos!,
+    directory: world.directory.employees,
+    signer: accountKeySigner(world.clients.sharedKey!),
+    allowHttp: true,
+  };
+}
+
+/** A clock past the sweep's grace period, which spares versions uploaded or copied just now. */
+const afterGrace = (): Date => new Date(Date.now() + PHOTO_SWEEP_GRACE_MS + 60_000);
 
 /** Matches a transaction that updates the employee's primary entity in the target. */
 function updatesTargetEmployee(body: string): boolean {
@@ -183,20 +198,160 @@ async function expectGoneFromSource(): Promise<void> {
   expect((await world.directory.departments.get('Marketing')).value.employeeCount).toBe(2);
 }
 
-it('keeps a PATCH of the target copy when the source changed too and the move copies again', async () => {
+/**
+ * An employee without reviews (a review copied to the target gives the copy a data version of its
+ * own; without one, only the writes below can keep it), moved by its own instance.
+ */
+const bare: MoveInput = { ...move, employeeId: '000002', moveId: 'instance-2' };
+
+async function createBare(): Promise<void> {
+  await world.directory.employees.create('Sales', {
+    employeeId: '000002',
+    firstName: 'Pat',
+    lastName: 'Ng',
+    email: 'ng@contoso.com',
+    age: 40,
+  });
+}
+
+async function expectBareMoved(): Promise<void> {
+  await expect(world.directory.employees.get('Sales', '000002')).rejects.toMatchObject({
+    code: 'EmployeeNotFound',
+  });
+  expect((await world.directory.departments.get('Sales')).value.employeeCount).toBe(1);
+  expect((await world.directory.departments.get('Marketing')).value.employeeCount).toBe(2);
+}
+
+it('stops with both kept when the source and the target copy were both PATCHed', async () => {
+  // Neither PATCH may be lost: the target's was answered 200 and is not rewritten, so the source's
+  // version is in no department but the source, which therefore stays.
+  await createBare();
   const { directory } = world;
-  const rounds = await copyRounds(world.services, move, async () => {
-    await directory.employees.patch('Marketing', '000001', { firstName: 'Edited' });
-    await directory.employees.patch('Sales', '000001', { age: 41 });
+  await expect(
+    copyRounds(world.services, bare, async () => {
+      await directory.employees.patch('Marketing', '000002', { firstName: 'Edited' });
+      await directory.employees.patch('Sales', '000002', { age: 41 });
+    }),
+  ).rejects.toThrow(
+    /^MoveConflict: Employee 000002 was edited in "Sales" and in "Marketing" \(its data\)/,
+  );
+
+  expect((await directory.employees.get('Marketing', '000002')).value).toMatchObject({
+    firstName: 'Edited',
+    age: 40,
+  });
+  expect((await directory.employees.get('Sales', '000002')).value).toMatchObject({
+    firstName: 'Pat',
+    age: 41,
+  });
+  expect((await directory.departments.get('Sales')).value.employeeCount).toBe(2);
+});
+
+it('carries a source PATCH past the target department naming the copy its manager', async () => {
+  // setManager merges IsManager into the target copy: bookkeeping, not data. The copy keeps its
+  // data version, so the next round still knows it as the move's own and refreshes it.
+  await createBare();
+  const { directory } = world;
+  const rounds = await copyRounds(world.services, bare, async () => {
+    await directory.departments.setManager('Marketing', '000002');
+    await directory.employees.patch('Sales', '000002', { lastName: 'Smith', age: 41 });
   });
 
   expect(rounds).toBe(2);
-  // The target was edited during the move: it wins, its PATCH is not rewritten.
-  expect((await directory.employees.get('Marketing', '000001')).value).toMatchObject({
-    firstName: 'Edited',
-    lastName: 'Jones',
+  expect((await directory.employees.get('Marketing', '000002')).value).toMatchObject({
+    lastName: 'Smith',
+    age: 41,
   });
-  await expectGoneFromSource();
+  // Still the manager, and the department's copy of its manager follows the refresh.
+  expect((await directory.departments.get('Marketing')).value.manager).toMatchObject({
+    employeeId: '000002',
+    lastName: 'Smith',
+  });
+  const smiths = await directory.employees.findByLastName('Marketing', 'Smith');
+  expect(smiths.items.map((e) => e.employeeId)).toEqual(['000002']);
+  await expectBareMoved();
+});
+
+it("carries a photo uploaded to the source while the target's copy is made manager, blob and all", async () => {
+  await createBare();
+  const { directory } = world;
+  const deps = photoDeps();
+  const png = pngImage();
+  let uploaded = '';
+  const rounds = await copyRounds(world.services, bare, async () => {
+    await directory.departments.setManager('Marketing', '000002');
+    uploaded = (await uploadPhoto(deps, 'Sales', '000002', png, 'image/png')).blobName;
+  });
+
+  expect(rounds).toBe(2);
+  const moved = (await directory.employees.get('Marketing', '000002')).value;
+  const version = uploaded.slice(uploaded.lastIndexOf('/') + 1);
+  expect(moved.photoUrl).toMatch(new RegExp(`/Marketing/000002/${version}$`));
+  await expectBareMoved();
+  // The index worker's sweep of the gone source employee takes the source's blobs, not the copy.
+  await removePhotosOfGoneEmployee({ ...deps, now: afterGrace }, 'Sales', '000002');
+  const read = await fetch((await photoReadUrl(deps, 'Marketing', '000002')).url);
+  expect(read.status).toBe(200);
+  expect(Buffer.from(await read.arrayBuffer()).equals(png)).toBe(true);
+});
+
+it('carries a source PATCH past a photo uploaded to the target copy, and keeps that photo', async () => {
+  // The photo is the target's own edit (answered 200): kept. It is not an edit of the fields,
+  // which the move still owns and refreshes.
+  await createBare();
+  const { directory } = world;
+  const deps = photoDeps();
+  let targetPhoto = '';
+  const rounds = await copyRounds(world.services, bare, async () => {
+    targetPhoto = (await uploadPhoto(deps, 'Marketing', '000002', pngImage(), 'image/png'))
+      .photoUrl;
+    await directory.employees.patch('Sales', '000002', { firstName: 'Patched' });
+  });
+
+  expect(rounds).toBe(2);
+  expect((await directory.employees.get('Marketing', '000002')).value).toMatchObject({
+    firstName: 'Patched',
+    photoUrl: targetPhoto,
+  });
+  await expectBareMoved();
+});
+
+it('carries a photo uploaded to the source past a PATCH of the target copy', async () => {
+  // The fields are the target's (its PATCH wins); the photo is still the move's, and the source's
+  // new photo replaces it there before the source goes.
+  await createBare();
+  const { directory } = world;
+  const deps = photoDeps();
+  let uploaded = '';
+  const rounds = await copyRounds(world.services, bare, async () => {
+    await directory.employees.patch('Marketing', '000002', { firstName: 'Edited' });
+    uploaded = (await uploadPhoto(deps, 'Sales', '000002', pngImage(), 'image/png')).blobName;
+  });
+
+  expect(rounds).toBe(2);
+  const moved = (await directory.employees.get('Marketing', '000002')).value;
+  expect(moved.firstName).toBe('Edited');
+  expect(moved.photoUrl).toMatch(
+    new RegExp(`/Marketing/000002/${uploaded.slice(uploaded.lastIndexOf('/') + 1)}$`),
+  );
+  await expectBareMoved();
+});
+
+it('stops with both kept when the source and the target copy both got a new photo', async () => {
+  await createBare();
+  const { directory } = world;
+  const deps = photoDeps();
+  let targetPhoto = '';
+  let sourcePhoto = '';
+  await expect(
+    copyRounds(world.services, bare, async () => {
+      targetPhoto = (await uploadPhoto(deps, 'Marketing', '000002', pngImage(), 'image/png'))
+        .photoUrl;
+      sourcePhoto = (await uploadPhoto(deps, 'Sales', '000002', pngImage(), 'image/png')).photoUrl;
+    }),
+  ).rejects.toThrow(/^MoveConflict: .*\(its photo\)/);
+  expect((await directory.employees.get('Marketing', '000002')).value.photoUrl).toBe(targetPhoto);
+  expect((await directory.employees.get('Sales', '000002')).value.photoUrl).toBe(sourcePhoto);
 });
 
 it('keeps a PATCH of the target copy when the copy activity runs again', async () => {

@@ -99,7 +99,7 @@ describe.each<LastNameIndexMode>(['entity', 'blob'])('%s store', (mode) => {
       directory: world.services.directory,
       indexStores: { ...world.services.indexStores, lastNames: counted },
     };
-  }, 120_000);
+  });
   afterAll(async () => {
     await world.cleanup();
   });
@@ -136,7 +136,7 @@ describe.each<LastNameIndexMode>(['entity', 'blob'])('%s store', (mode) => {
       expect(page.requests).toBeLessThanOrEqual(2 + 3 + 3 * 2 * PAGE);
       expect(page.entities).toBeLessThanOrEqual(10 + 3 * PAGE + 3 * 2 * PAGE);
     }
-  }, 120_000);
+  });
 
   it('repairs each once, and the next audit finds nothing', async () => {
     const repaired = await audit(true);
@@ -154,7 +154,7 @@ describe.each<LastNameIndexMode>(['entity', 'blob'])('%s store', (mode) => {
 
     const after = await audit(false);
     expect(after.counts).toEqual({ checked: 145, missing: 0, stale: 0, repaired: 0 });
-  }, 120_000);
+  });
 });
 
 describe('a name the blob store lists after its range (smith-jones.json sorts before smith.json)', () => {
@@ -190,7 +190,7 @@ describe('a name the blob store lists after its range (smith-jones.json sorts be
     await build(true);
     const counts = await auditOrgLastNamesInProcess(world.services, false, PAGE);
     expect(counts).toEqual({ checked: 12, missing: 0, stale: 1, repaired: 0 });
-  }, 60_000);
+  });
 
   it('audits it where it is listed when no department holds it', async () => {
     await build(false);
@@ -201,5 +201,5 @@ describe('a name the blob store lists after its range (smith-jones.json sorts be
       repaired: 1,
     });
     expect(await world.services.indexStores.lastNames.members('smith')).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -137,7 +137,7 @@ export async function runCopyAndRemove(
   let copy: CopyResult | undefined;
   for (let round = 1; round <= MAX_COPY_ROUNDS; round++) {
     const result = await copyToTargetActivity(services, { ...move, ownedEtag: copy?.targetEtag });
-    if (isRefusal(result)) throw new Error(result.refused.message);
+    if (isRefusal(result)) throw new Error(`${result.refused.code}: ${result.refused.message}`);
     copy = result;
     if (round === 1) await meanwhile();
     const removal = await removeFromSourceActivity(services, { ...move, copied: copy });

@@ -83,7 +83,29 @@ it('uploads, replaces (old version removed), serves a SAS that expires, and dele
   expect(await blobs()).toEqual([]);
   await expect(photoReadUrl(deps, 'Sales', '000001')).rejects.toThrow(/no photo/);
   expect((await deps.directory.get('Sales', '000001')).value.photoUrl).toBeUndefined();
-}, 20_000);
+});
+
+it("keeps the employee's data version: a PATCH with the ETag read before the photo applies", async () => {
+  // The photo is its own resource (PUT …/photo): a PATCH cannot touch it, so the fields a client
+  // saw are still current after it changed; the PATCH keeps the photo.
+  const before = await deps.directory.get('Sales', '000001');
+  const photo = await uploadPhoto(deps, 'Sales', '000001', pngImage(), 'image/png');
+  const patched = await deps.directory.patch(
+    'Sales',
+    '000001',
+    { firstName: 'Patched' },
+    { ifMatch: before.etag },
+  );
+  expect(patched.value).toMatchObject({ firstName: 'Patched', photoUrl: photo.photoUrl });
+  await deletePhoto(deps, 'Sales', '000001');
+  const after = await deps.directory.patch(
+    'Sales',
+    '000001',
+    { firstName: 'Again' },
+    { ifMatch: patched.etag },
+  );
+  expect(after.value.photoUrl).toBeUndefined();
+});
 
 it('refuses non-images and oversize photos, and cleans up after a deleted employee', async () => {
   await expect(

@@ -54,6 +54,14 @@ it('counts messages (204) and reads them per hour and per day', async () => {
   expect(days).toHaveLength(366);
   expect(days[59]).toBe(5);
   expect(
+    (
+      await call(recordMessages, 'POST', employee, {
+        ...asTelemetry,
+        body: JSON.stringify({ at: '2027-06-01T08:00:00Z' }),
+      })
+    ).status,
+  ).toBe(204);
+  expect(
     (await call(dailyMessages, 'GET', employee, { ...asEmployee, query: { year: '2027' } }))
       .jsonBody?.days,
   ).toHaveLength(365);

@@ -21,18 +21,20 @@ describe('message statistics', () => {
 
   afterAll(() => clients.tableService().deleteTable(tableName));
 
-  it('keeps every one of 50 concurrent increments in both the hour and the day counter', async () => {
+  it('keeps every one of 20 concurrent increments in both the hour and the day counter', async () => {
     const at = new Date('2026-07-15T09:30:00Z');
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => stats.record('Sales', '000001', { at })),
+      Array.from({ length: 20 }, () => stats.record('Sales', '000001', { at })),
     );
-    expect(results.some((r) => r.rounds > 1)).toBe(true); // there was contention
+    // There was contention: 20 writers of one entity are enough (each retry is another round for
+    // all that lost, so the work grows with the square of the writers).
+    expect(results.some((r) => r.rounds > 1)).toBe(true);
     const hours = await stats.hourly('Sales', '000001', new Date('2026-07-15T00:00:00Z'));
-    expect(hours[9]).toBe(50);
-    expect(sum(hours)).toBe(50);
+    expect(hours[9]).toBe(20);
+    expect(sum(hours)).toBe(20);
     const days = await stats.daily('Sales', '000001', 2026);
-    expect(days[195]).toBe(50); // 15 July is day 196 of 2026
-    expect(sum(days)).toBe(50);
+    expect(days[195]).toBe(20); // 15 July is day 196 of 2026
+    expect(sum(days)).toBe(20);
   });
 
   it('adds counts larger than one and keeps series apart per employee', async () => {

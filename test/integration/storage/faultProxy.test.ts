@@ -186,14 +186,13 @@ describe('injected faults', () => {
 
   it('holds a timed-out request until the client gives up on it', async () => {
     proxy.setFaults({ rate: 1, kinds: ['timeout'], timeoutMs: 60_000 });
-    const started = Date.now();
     const error = await failure(() =>
       clientsThrough(proxy, { ...NO_RETRIES, STORAGE_TRY_TIMEOUT_MS: '200' })
         .tableService()
         .createTable(uniqueTableName('Slow')),
     );
+    // The client's deadline (ETIMEDOUT), not the proxy's drop a minute later (a reset).
     expect((error as { code?: string }).code).toBe('ETIMEDOUT');
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(proxy.counts().byFault).toEqual({ timeout: 1 });
   });
 

@@ -50,7 +50,6 @@ it('lands 30 table upserts while 30% of requests hang', async () => {
     services: ['table'],
     seed: 30,
   });
-  const started = Date.now();
 
   await inSequence(numbers(30), (n) =>
     table.upsertEntity({
@@ -60,10 +59,11 @@ it('lands 30 table upserts while 30% of requests hang', async () => {
     }),
   );
 
-  const faults = proxy.counts().faultsInjected;
+  const { faultsInjected: faults, requests } = proxy.counts();
   expect(faults).toBeGreaterThan(3);
-  // Each hang cost one try timeout, nowhere near the proxy's one-minute hold.
-  expect(Date.now() - started).toBeLessThan(faults * TRY_MS + 15_000);
+  // Every hung try was abandoned and sent again (a slow answer abandoned too is one more). Had a
+  // hang waited out the proxy's one-minute hold instead, the test would have run out of time.
+  expect(requests).toBeGreaterThanOrEqual(30 + faults);
   proxy.setFaults(null);
   expect(
     await collect(testClients().table(name).listEntities<TableEntity<{ N: number }>>()),
@@ -114,11 +114,10 @@ it("still lets the caller's own abort signal end the whole operation", async () 
     uniqueTableName('Abort'),
   );
   proxy.setFaults({ rate: 1, kinds: ['timeout'], timeoutMs: HOLD_MS });
-  const started = Date.now();
 
+  // An AbortError, not the per-try deadline's ETIMEDOUT 10 s later: the caller's signal ended it.
   await expect(
     table.getEntity(pk, employeeRowKey('000001'), { abortSignal: AbortSignal.timeout(300) }),
   ).rejects.toMatchObject({ name: 'AbortError' });
-  expect(Date.now() - started).toBeLessThan(3_000);
   expect(proxy.counts().requests).toBe(1);
 });

@@ -13,18 +13,18 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { MeterProvider, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import {
-  BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
+  TracerProvider,
   type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
+} from '@opentelemetry/sdk-trace';
 import { createAzureSdkInstrumentation } from '@azure/opentelemetry-instrumentation-azure-sdk';
 import { formatMetricsSummary, SummaryReader } from '../../../functions/shared/metricsSummary';
 import { inMessageTrace } from '../../../functions/shared/queuePayload';
 import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
 import { drainOutbox } from '../../../src/indexing/outboxDrain';
 import { decodeQueueMessage } from '../../../src/storage/queue';
-import { MetricNames, resetMetricState } from '../../../src/telemetry/metrics';
+import { DirectoryMetrics, MetricNames } from '../../../src/telemetry/metrics';
 import {
   createIndexingFixture,
   employeeBody,
@@ -39,7 +39,7 @@ beforeAll(() => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }),
+    new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] }),
   );
   // The Azure SDK instrumentation patches @azure/core-tracing when Node's `require` loads it;
   // jest's module loader bypasses that hook, so the patch is applied to the module here.
@@ -48,7 +48,6 @@ beforeAll(() => {
   ).init();
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the SDKs' own copy
   definition.patch(require('@azure/core-tracing'));
-  resetMetricState();
   metricsApi().setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
 });
 afterAll(() => {
@@ -159,10 +158,12 @@ it('shows a backlog made on purpose, then its drain, in the metrics', async () =
   await fx.directory.departments.put(department, {});
   for (const n of [1, 2, 3]) await fx.directory.employees.create(department, employeeBody(n));
   // Seen from a minute later, the backlog's oldest row is at least a minute old.
-  resetMetricState(() => Date.now() + 60_000);
+  const metrics = new DirectoryMetrics({ now: () => Date.now() + 60_000 });
 
   const paused = pauseAfter('read');
-  const draining = drainOutbox(fx.stores, department, { afterStep: paused.afterStep });
+  const draining = drainOutbox({ ...fx.stores, metrics }, department, {
+    afterStep: paused.afterStep,
+  });
   await paused.reached;
   const ours = { department };
   expect(await points(MetricNames.outboxPending)).toContainEqual({ attributes: ours, value: 3 });

@@ -150,11 +150,10 @@ describe('the smoke check against an app behind a token-validating front', () =>
 
   it('gives up on a request after its timeout, with a reason', async () => {
     const origin = await startFront({ ...defaults(), health: [null] });
-    const started = Date.now();
     const report = await runSmokeChecks({ baseUrl: origin, timeoutMs: 300 });
+    // The front never answers: only the check's own timeout ends it.
     expect(line(report, 'health')).toBe(
       `FAIL no answer from GET ${origin}/api/health within 300 ms`,
     );
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 });

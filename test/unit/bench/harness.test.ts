@@ -1,19 +1,26 @@
 /**
- * The benchmark harness's pure parts: traffic deltas, sizes, names, ratios, case selection, and a
- * failing case reported instead of ending the run.
+ * The benchmark harness's pure parts: traffic deltas, sizes, names, ratios, case selection, a
+ * failing case reported instead of ending the run, a case's own data kept beside its comparisons,
+ * and where a run's report goes.
  */
+import path from 'node:path';
 import {
   benchName,
+  buildReport,
+  defaultResultsFile,
   formatBytes,
   formatReport,
   percentile,
   ratio,
   requestsPerOperationByKind,
   runCase,
+  runCases,
   scaledSize,
   selectCases,
   trafficBetween,
+  type CaseSession,
   type LoadedCase,
+  type SharedBenchEnv,
 } from '../../../bench/harness';
 import type { BenchCase, BenchEnv, Measurement } from '../../../bench/types';
 import type { ProxyCounts } from '../../../tools/faultProxy';
@@ -50,7 +57,7 @@ const measurement = (
 });
 
 /** An env whose only used member is resetTraffic (runCase calls it); cases here ignore the rest. */
-const quietEnv = { resetTraffic: () => undefined } as unknown as BenchEnv;
+const quietEnv = { resetTraffic: () => undefined } as unknown as SharedBenchEnv;
 
 describe('measuring', () => {
   it('counts only the traffic between two snapshots', () => {
@@ -160,6 +167,123 @@ describe('running cases', () => {
     expect(result.error).toContain('did not finish within 20 ms');
   });
 
+  describe('a case that times out', () => {
+    /** A case that starts a "host" and a timer, then never finishes. */
+    function hangingCase(started: { hostStopped: boolean; ticks: number; signal?: AbortSignal }) {
+      return {
+        file: 'hang.js',
+        benchCase: {
+          name: 'hangs',
+          run: (env: BenchEnv) => {
+            started.signal = env.signal;
+            env.defer(async () => {
+              started.hostStopped = true;
+            });
+            const timer = setInterval(() => started.ticks++, 5);
+            env.defer(() => clearInterval(timer));
+            return new Promise<never>(() => undefined);
+          },
+        },
+      } satisfies LoadedCase;
+    }
+
+    it('is stopped with everything it started: its signal aborted, its host and timers stopped', async () => {
+      const started = { hostStopped: false, ticks: 0 } as Parameters<typeof hangingCase>[0];
+      const result = await runCase(hangingCase(started), quietEnv, 40);
+      expect(result.status).toBe('failed');
+      expect(result.error).toContain('did not finish within 40 ms');
+      expect(started.hostStopped).toBe(true);
+      expect(started.signal?.aborted).toBe(true);
+      const ticks = started.ticks;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(started.ticks).toBe(ticks);
+    });
+
+    it('cannot reach storage once over: its session is closed before the next case opens one', async () => {
+      // Each session stands for a counting proxy: requests reach it while it is open, and fail
+      // (as connections to a stopped proxy do) once it is closed.
+      const events: string[] = [];
+      const sessions: { requests: number; refused: number; open: boolean }[] = [];
+      const openSession = async (): Promise<CaseSession> => {
+        const session = { requests: 0, refused: 0, open: true };
+        sessions.push(session);
+        events.push(`open ${sessions.length}`);
+        const n = sessions.length;
+        return {
+          env: quietEnv,
+          close: async () => {
+            session.open = false;
+            events.push(`close ${n}`);
+          },
+        };
+      };
+      // The first case keeps sending requests through the session it was given, and times out.
+      const busy: LoadedCase = {
+        file: 'busy.js',
+        benchCase: {
+          name: 'busy',
+          run: () => {
+            const mine = sessions[sessions.length - 1]!;
+            const timer = setInterval(() => (mine.open ? mine.requests++ : mine.refused++), 2);
+            setTimeout(() => clearInterval(timer), 150);
+            return new Promise<never>(() => undefined);
+          },
+        },
+      };
+      const quiet: LoadedCase = {
+        file: 'quiet.js',
+        benchCase: {
+          name: 'quiet',
+          timeoutMs: 10_000,
+          run: async () => {
+            events.push('quiet runs');
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            return {
+              name: 'quiet',
+              pattern: measurement('p', 1, 1, 1),
+              baseline: measurement('b', 1, 1, 1),
+            };
+          },
+        },
+      };
+      const results = await runCases([busy, quiet], openSession, 30);
+      expect(results.map((r) => r.status)).toEqual(['failed', 'passed']);
+      expect(events).toEqual(['open 1', 'close 1', 'open 2', 'quiet runs', 'close 2']);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      // It reached storage while it ran; what it still sent after its end was refused.
+      expect(sessions[0]!.requests).toBeGreaterThan(0);
+      expect(sessions[0]!.refused).toBeGreaterThan(0);
+      expect(sessions[1]!.requests).toBe(0);
+    });
+  });
+
+  it('stops what a passing case registered too, last first, even when one cleanup throws', async () => {
+    const order: string[] = [];
+    const tidy: BenchCase = {
+      name: 'tidy',
+      run: async (env) => {
+        env.defer(() => order.push('emulator'));
+        env.defer(() => {
+          throw new Error('already gone');
+        });
+        env.defer(() => order.push('host'));
+        return {
+          name: 'tidy',
+          pattern: measurement('p', 1, 1, 1),
+          baseline: measurement('b', 1, 1, 1),
+        };
+      },
+    };
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const result = await runCase({ file: 'tidy.js', benchCase: tidy }, quietEnv, 1_000);
+      expect(result.status).toBe('passed');
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(order).toEqual(['host', 'emulator']);
+  });
+
   it('reports a module that could not be loaded as failed', async () => {
     const result = await runCase({ file: 'bad.js', loadError: 'SyntaxError' }, quietEnv, 1_000);
     expect(result).toMatchObject({ name: 'bad.js', status: 'failed', error: 'SyntaxError' });
@@ -182,6 +306,68 @@ describe('running cases', () => {
     expect(report).toContain('baseline/pattern: time 7.00×, requests 100×, bytes 1.38×');
     expect(report).toMatch(/pattern\s+batched\s+100\.0/);
     expect(report).toContain('1 case(s) passed, 0 failed.');
+  });
+
+  it('keeps the data a case returns beside its comparisons (the scale case’s steps)', async () => {
+    const withData: BenchCase = {
+      name: 'with data',
+      run: async () => ({
+        comparisons: [
+          {
+            name: 'c',
+            pattern: measurement('p', 100, 1, 1),
+            baseline: measurement('b', 200, 2, 2),
+          },
+        ],
+        data: { steps: [{ step: 'import', size: 1_000 }] },
+      }),
+    };
+    const result = await runCase({ file: 'd.js', benchCase: withData }, quietEnv, 1_000);
+    expect(result).toMatchObject({
+      status: 'passed',
+      data: { steps: [{ step: 'import', size: 1_000 }] },
+    });
+    expect(result.comparisons[0]!.ratios.time).toBe(2);
+    // A case returning bare comparisons has no data key at all.
+    const plain = await runCase(named('plain'), quietEnv, 1_000);
+    expect('data' in plain).toBe(false);
+  });
+
+  it('dates the report and records the environment it was given', () => {
+    const environment = {
+      node: 'v22.23.3',
+      platform: 'linux',
+      cpus: 2,
+      cpuModel: 'x',
+      memoryGb: 8,
+      loadAverage: [0.2, 0.1, 0.1],
+      azurite: { version: '3.37.0', patched: true },
+      commit: { sha: 'abc', dirty: false },
+    };
+    const report = buildReport([], {
+      quick: false,
+      filters: [],
+      durationMs: 90_000,
+      startedAt: new Date('2026-11-28T10:00:00Z'),
+      environment,
+    });
+    expect(report).toMatchObject({
+      ...environment,
+      date: '2026-11-28T10:00:00.000Z',
+      finishedAt: '2026-11-28T10:01:30.000Z',
+      durationMs: 90_000,
+    });
+    expect(report.loadAverageAtEnd).toHaveLength(3);
+  });
+
+  it('writes a run of every case to results.json and a filtered run beside it', () => {
+    expect(defaultResultsFile('/repo', [])).toBe(path.join('/repo', 'bench', 'results.json'));
+    expect(defaultResultsFile('/repo', ['scale'])).toBe(
+      path.join('/repo', 'bench', 'results-scale.json'),
+    );
+    expect(defaultResultsFile('/repo', ['platform: EGT', 'Logs'])).toBe(
+      path.join('/repo', 'bench', 'results-platform-egt-logs.json'),
+    );
   });
 
   it('formats bytes in decimal units', () => {

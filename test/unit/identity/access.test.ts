@@ -93,4 +93,15 @@ describe('access rules', () => {
       'This needs the employee itself or DirectoryReader:Sales or DirectoryAdmin.',
     );
   });
+
+  it('fill in the department of a rule that reads it from the query, with no placeholder left', () => {
+    let message = '';
+    try {
+      authorize(departmentReaderWhenNamed, telemetry, { department: 'North Sales' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe('This needs DirectoryReader:North%20Sales.');
+    expect(message).not.toMatch(/[{}]/);
+  });
 });

@@ -39,6 +39,31 @@ describe('outbox nudges', () => {
     expect(parseIndexQueueMessage(v1)).toEqual(v1);
   });
 
+  it('read the lease holder an expiry nudge names, and refuse an empty or oversized one', () => {
+    expect(parseIndexQueueMessage({ v: 2, departments: ['Sales'], holder: 'h-1' })).toEqual({
+      v: 2,
+      departments: ['Sales'],
+      holder: 'h-1',
+    });
+    expect(() => parseIndexQueueMessage({ v: 2, departments: ['Sales'], holder: '' })).toThrow(
+      /Not an outbox nudge/,
+    );
+    expect(() =>
+      parseIndexQueueMessage({ v: 2, departments: ['Sales'], holder: 'x'.repeat(65) }),
+    ).toThrow(/Not an outbox nudge/);
+  });
+
+  it("read a cover's `before`, and refuse one that is not a time", () => {
+    expect(
+      parseIndexQueueMessage({ v: 2, departments: ['Sales'], before: 1_700_000_000_000 }),
+    ).toEqual({ v: 2, departments: ['Sales'], before: 1_700_000_000_000 });
+    for (const before of [-1, 1.5, '1700000000000']) {
+      expect(() => parseIndexQueueMessage({ v: 2, departments: ['Sales'], before })).toThrow(
+        /Not an outbox nudge/,
+      );
+    }
+  });
+
   it.each([
     { v: 2 },
     { v: 2, departments: [] },

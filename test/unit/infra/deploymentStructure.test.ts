@@ -107,7 +107,7 @@ describe('azd wiring', () => {
   });
 
   it('requires the azd version whose .funcignore handling the package relies on', () => {
-    expect(azureYaml).toMatch(/^requiredVersions:\n {2}azd: '>= 1\.23\.12'$/m);
+    expect(azureYaml).toMatch(/^requiredVersions:\n {2}azd: '>= 1\.23\.13'$/m);
   });
 
   it('smoke-checks the app after every deployment, and fails the deployment when a check fails', () => {
@@ -241,14 +241,14 @@ describe('Function App on Flex Consumption', () => {
     expect(valueAt(site.body, 'identity.type')).toBe("'UserAssigned'");
   });
 
-  it('runs Node.js 22 by default, 20 on request, both allowed by package.json engines', () => {
+  it('runs Node.js 22 by default, 24 on request, both admitted by package.json engines', () => {
     expect(valueAt(site.body, 'properties.functionAppConfig.runtime.name')).toBe("'node'");
     expect(valueAt(site.body, 'properties.functionAppConfig.runtime.version')).toBe('nodeVersion');
     const nodeVersion = main.param('nodeVersion');
     expect(nodeVersion.defaultText).toBe("'22'");
     expect(api.param('nodeVersion').defaultText).toBe("'22'");
-    expect(nodeVersion.allowed).toEqual(['20', '22']);
-    expect(api.param('nodeVersion').allowed).toEqual(['20', '22']);
+    expect(nodeVersion.allowed).toEqual(['22', '24']);
+    expect(api.param('nodeVersion').allowed).toEqual(['22', '24']);
     const engines = (JSON.parse(readRepoFile('package.json')) as { engines: { node: string } })
       .engines.node;
     const [, min, maxExclusive] = /^>=(\d+)\S* <(\d+)/.exec(engines) ?? [];
@@ -256,6 +256,14 @@ describe('Function App on Flex Consumption', () => {
       expect(Number(major)).toBeGreaterThanOrEqual(Number(min));
       expect(Number(major)).toBeLessThan(Number(maxExclusive));
     }
+    // The Node that npm scripts run on (the pinned `node` devDependency) is the default major,
+    // and CI's second Node (.ci/run) is the other one admitted.
+    const pkg = JSON.parse(readRepoFile('package.json')) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(pkg.devDependencies.node?.split('.')[0]).toBe('22');
+    const ci = readRepoFile('.ci/run');
+    expect(/^NODE_24=node@(24\.\d+\.\d+)$/m.exec(ci)?.[1]).toBeDefined();
   });
 
   it('takes the scale-out limit and instance memory from parameters', () => {

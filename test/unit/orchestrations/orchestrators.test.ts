@@ -183,6 +183,35 @@ describe('department archive orchestrator', () => {
     await expectDeterministic(Orchestrations.archiveDepartment, run);
   });
 
+  it('lists and chunks by the sizes its input carries, through every continuation (ARCHIVE_PAGE_SIZE, ARCHIVE_CHUNK_SIZE)', async () => {
+    fakes.employeeIds = ids(50);
+    const run = await runInMemory(
+      shim,
+      Orchestrations.archiveDepartment,
+      { department: 'Sales', pageSize: 20, chunkSize: 3 },
+      { maxEpisodes: 200, followContinueAsNew: true },
+    );
+    expect(run.status).toBe('Completed');
+    expect(run.output).toEqual({ department: 'Sales', archived: 49, notFound: 1 });
+    // Pages of 20, two per execution: 50 employees are two executions.
+    expect(run.executions).toHaveLength(2);
+    const listings = fakes.calls.filter((c) => c.name === Activities.listEmployeePage);
+    expect(listings.map((c) => (c.input as { pageSize?: number }).pageSize)).toEqual([20, 20, 20]);
+    const chunks = fakes.calls
+      .filter((c) => c.name === Activities.archiveEmployeeChunk)
+      .map((c) => (c.input as { employeeIds: string[] }).employeeIds);
+    // Each page of 20 in chunks of 3 (the last of a page shorter): 7 + 7 + 4 chunks.
+    expect(chunks.map((c) => c.length)).toEqual([
+      ...[3, 3, 3, 3, 3, 3, 2],
+      ...[3, 3, 3, 3, 3, 3, 2],
+      ...[3, 3, 3, 1],
+    ]);
+    expect(chunks.flat()).toEqual(fakes.employeeIds);
+    const started = run.executions[1]!.find((e) => e.EventType === EventType.ExecutionStarted);
+    expect(JSON.parse(started!.Input!)).toMatchObject({ pageSize: 20, chunkSize: 3 });
+    await expectDeterministic(Orchestrations.archiveDepartment, run);
+  });
+
   it('keeps each execution history the same size for 2,000 and 20,000 employees (continue-as-new)', async () => {
     const longest = async (employees: number): Promise<{ events: number; executions: number }> => {
       fakes.reset();

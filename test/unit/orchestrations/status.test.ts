@@ -1,7 +1,8 @@
 /**
  * What `GET /orchestrations/{id}` shows of a Durable status: id, name and runtime status always;
  * the output only when Completed; the failure reason (without Durable's wrappers) only when
- * Failed; never the input, custom status or history. An unknown instance becomes
+ * Failed; the orchestrator's own progress report (its custom status) as `progress`; never the input
+ * or history. An unknown instance becomes
  * `OrchestrationNotFound`; other client errors pass through.
  */
 import { NotFoundError, UnavailableError } from '../../../src/errors';
@@ -38,14 +39,22 @@ const LIBRARY_404 =
   `means we could not find any data associated with the instanceId provided: ${ID}.`;
 
 describe('orchestrationView', () => {
-  it('shows the output of a completed instance, and nothing else of Durable', () => {
+  it('shows the output of a completed instance and its last progress, and nothing else of Durable', () => {
     const view = orchestrationView(durableStatus('Completed', { moved: true }));
     expect(view).toEqual({
       id: ID,
       name: 'MoveEmployeeOrchestrator',
       runtimeStatus: 'Completed',
       output: { moved: true },
+      progress: { step: 'copy', round: 1 },
     });
+  });
+
+  it('shows no progress before the orchestrator reported any', () => {
+    for (const customStatus of [undefined, null, '']) {
+      const status = { ...durableStatus('Running', undefined), customStatus };
+      expect(orchestrationView(status)).not.toHaveProperty('progress');
+    }
   });
 
   it('shows a completed instance without a return value as output null', () => {
@@ -64,16 +73,18 @@ describe('orchestrationView', () => {
       name: 'MoveEmployeeOrchestrator',
       runtimeStatus: 'Failed',
       failure: 'EmployeeExists: Employee 000002 already exists.',
+      progress: { step: 'copy', round: 1 },
     });
   });
 
   it.each(['Pending', 'Running', 'Terminated', 'ContinuedAsNew', 'Suspended'])(
-    'shows neither output nor failure while %s',
+    'shows neither output nor failure while %s, only the progress',
     (runtimeStatus) => {
       expect(orchestrationView(durableStatus(runtimeStatus, 'something'))).toEqual({
         id: ID,
         name: 'MoveEmployeeOrchestrator',
         runtimeStatus,
+        progress: { step: 'copy', round: 1 },
       });
     },
   );
@@ -144,6 +155,7 @@ describe('readOrchestration', () => {
       id: ID,
       name: 'MoveEmployeeOrchestrator',
       runtimeStatus: 'Running',
+      progress: { step: 'copy', round: 1 },
     });
     expect(calls).toEqual([
       [ID, { showHistory: false, showHistoryOutput: false, showInput: false }],

@@ -186,16 +186,44 @@ describe('requests the document refuses', () => {
 });
 
 describe('off the document', () => {
-  const unknown = exchange({ method: 'DELETE', status: 404, ...errorReply });
+  const unknown = exchange({ method: 'DELETE', path: '/nothing/7', status: 404, ...errorReply });
+  const wrongMethod = exchange({
+    method: 'DELETE',
+    status: 405,
+    headers: new Headers({ 'content-type': 'application/json', allow: 'PUT' }),
+    text: errorReply.text,
+  });
 
   it('fails unless the test means it, and then wants a 4xx JSON error', () => {
     expect(() => contract.check(unknown)).toThrow(
-      'OpenAPI contract: DELETE /things/7 answered 404: no such operation in the document.',
+      'OpenAPI contract: DELETE /nothing/7 answered 404: no such operation in the document.',
     );
     expect(() => contract.check(unknown, true)).not.toThrow();
     expect(() => contract.check({ ...unknown, status: 200 }, true)).toThrow('must get a 4xx');
     expect(() => contract.check({ ...unknown, text: '{"message":"no"}' }, true)).toThrow(
       "error body: must have required property 'error'",
     );
+    expect(() => contract.check({ ...unknown, status: 405 }, true)).toThrow(
+      '405 for a path the document does not have',
+    );
+  });
+
+  it('wants 405 naming exactly the documented methods for a documented path', () => {
+    expect(() => contract.check(wrongMethod, true)).not.toThrow();
+    expect(() => contract.check({ ...wrongMethod, status: 404 }, true)).toThrow(
+      'the path takes PUT: expected 405',
+    );
+    // A caller without identity is refused before anything else.
+    expect(() => contract.check({ ...wrongMethod, status: 401 }, true)).not.toThrow();
+    const allowing = (allow: string): Exchange => ({
+      ...wrongMethod,
+      headers: new Headers({ 'content-type': 'application/json', allow }),
+    });
+    expect(() => contract.check(allowing('PUT, GET'), true)).toThrow(
+      'Allow is "PUT, GET", the document has PUT.',
+    );
+    // `things/special` and `things/{id}` both have the shape of /things/special.
+    expect(contract.methodsAt('/things/special')).toEqual(['PUT']);
+    expect(contract.methodsAt('/things')).toEqual(['GET']);
   });
 });

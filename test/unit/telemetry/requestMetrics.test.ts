@@ -9,14 +9,13 @@ import { SummaryReader } from '../../../functions/shared/metricsSummary';
 import { authorizedHandler } from '../../../functions/shared/route';
 import { meteredTimer } from '../../../functions/shared/timers';
 import { admin } from '../../../src/identity/access';
-import { MetricNames, resetMetricState } from '../../../src/telemetry/metrics';
+import { MetricNames } from '../../../src/telemetry/metrics';
 import { invokeHttp } from '../../support/invokeHttp';
 import { employeePrincipal } from '../../support/principals';
 
 const reader = new SummaryReader();
 
 beforeAll(() => {
-  resetMetricState();
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
 });
 afterAll(() => metrics.disable());

@@ -9,7 +9,10 @@ afterEach(() => {
 
 it('sets nothing up, and logs nothing, when no destination is set', async () => {
   const log = jest.fn();
-  const state = startTelemetry({ target: { kind: 'off' }, summary: false }, log);
+  const state = startTelemetry(
+    { target: { kind: 'off' }, summary: false, serviceName: 'test' },
+    log,
+  );
   expect(state.kind).toBe('off');
   expect(log).not.toHaveBeenCalled();
   // The API's no-op tracer: nothing is recorded, nothing is exported.
@@ -23,6 +26,7 @@ it('turns telemetry off with one line naming a malformed setting', () => {
     {
       target: { kind: 'invalid', setting: 'OTEL_EXPORTER_OTLP_PROTOCOL', problem: 'is grpc' },
       summary: false,
+      serviceName: 'test',
     },
     log,
   );

@@ -2,7 +2,7 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { TracerProvider } from '@opentelemetry/sdk-trace';
 import { newOutboxSequence, outboxSequenceTime } from '../../../src/directory/outbox';
 import {
   messageTraceparent,
@@ -23,7 +23,7 @@ describe('traceparent in messages', () => {
   it("adds the active span's traceparent, within the room budgets keep for it", () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(new BasicTracerProvider());
+    trace.setGlobalTracerProvider(new TracerProvider());
     try {
       const span = trace.getTracer('test').startSpan('request');
       const message = context.with(trace.setSpan(context.active(), span), () =>

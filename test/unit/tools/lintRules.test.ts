@@ -27,6 +27,15 @@ describe('lint rules', () => {
     expect(await ruleIdsFor('functions/rogue.ts', rogueRoute)).toContain('no-restricted-syntax');
   });
 
+  it('refuse an entry point that loads anything before telemetry starts', async () => {
+    const late =
+      "import { app } from '@azure/functions';\nimport './shared/startup';\nexport const a = app;\n";
+    expect(await ruleIdsFor('functions/late.ts', late)).toContain('no-restricted-syntax');
+    const first =
+      "import './shared/startup';\nimport { app } from '@azure/functions';\nexport const a = app;\n";
+    expect(await ruleIdsFor('functions/first.ts', first)).toEqual([]);
+  });
+
   it('leave the host fixture apps, which are not the app, alone', async () => {
     expect(await ruleIdsFor('test/fixtures/hostapp/functions/rogue.ts', rogueRoute)).toEqual([]);
   });

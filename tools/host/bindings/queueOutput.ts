@@ -26,6 +26,7 @@ export function createQueueOutputHandler(
     } catch (error) {
       throw new Error(
         `Function '${fn.name}', output '${output.name}': ${(error as Error).message}`,
+        { cause: error },
       );
     }
     const connection = resolveBindingExpressions(

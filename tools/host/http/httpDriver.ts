@@ -99,7 +99,7 @@ export function createHttpDriver(config: HttpDriverOptions): HttpDriver {
       try {
         template = parseRouteTemplate(route);
       } catch (error) {
-        throw new Error(`Function '${fn.name}': ${(error as Error).message}`);
+        throw new Error(`Function '${fn.name}': ${(error as Error).message}`, { cause: error });
       }
       const declaration: RouteDeclaration = {
         functionName: fn.name,

@@ -1,15 +1,18 @@
 /**
  * The host's HTTP server: functions under `/<routePrefix>/`, and a small part of the Functions
  * host's admin API under `/admin/` (`GET /admin/host/status`, `GET /admin/functions`,
- * `POST /admin/functions/{name}` to run a non-HTTP function once). Like Core Tools, nothing is
- * key-protected locally; instead the server answers only to this machine's names and refuses
- * writes from other sites' pages (./requestGuard.ts).
+ * `POST /admin/functions/{name}` to run a non-HTTP function once). Like Core Tools, functions are
+ * not key-protected locally; the server answers only to this machine's names and refuses writes
+ * from other sites' pages (./requestGuard.ts). The host's own endpoints (admin API, Durable
+ * webhooks) want the host key whenever the host has one, and a host behind the Azure-mode front
+ * serves only what the front forwards (./hostKey.ts).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeError, type Logger } from '../log';
 import type { TriggerDriver } from '../drivers';
 import type { HttpDriver } from './httpDriver';
+import { hostAccessRefusal, type HostAccess } from './hostKey';
 import { crossSiteRefusal, hostRefusal, localWriteRefusal, type Refusal } from './requestGuard';
 import { errorJson, sendJson } from './respond';
 
@@ -57,6 +60,8 @@ export interface HostServerOptions {
    * listens on every interface, the machine's own names); any other `Host` gets 421.
    */
   allowedHosts?: readonly string[];
+  /** The host key and the front's secret, when the host has them (./hostKey.ts). */
+  access?: HostAccess;
 }
 
 /** A started HTTP server: its URL and how to stop it. */
@@ -174,10 +179,16 @@ export function createHostServer(options: HostServerOptions): HostServer {
 
   const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (closing) response.setHeader('connection', 'close');
-    const pathname = (request.url ?? '/').split('?')[0]!;
+    const [pathname = '/', query = ''] = (request.url ?? '/').split('?', 2);
     // Before the body is read: a refused page's request costs nothing.
     const refused =
       hostRefusal(request.headers.host, { listenAddress, allowedHosts: options.allowedHosts }) ??
+      hostAccessRefusal(
+        options.access ?? {},
+        pathname,
+        new URLSearchParams(query),
+        request.headers,
+      ) ??
       crossSiteRefusal(request.method, request.headers);
     if (refused) {
       logger.warn(`Refused ${request.method} ${pathname} (${refused.status}): ${refused.message}`);
@@ -245,6 +256,11 @@ export function createHostServer(options: HostServerOptions): HostServer {
   });
   // Functions may legitimately take minutes (up to functionTimeout); do not cut them off.
   server.requestTimeout = 0;
+  // Idle connections stay open for a minute, as behind Azure's front ends. With Node's 5 s a
+  // client that reuses a connection just as the host closes it gets "other side closed": fetch
+  // (undici) closes 1 s before the hinted timeout, a margin a loaded machine's event loop misses.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 65_000;
 
   return {
     origin: () => origin,

@@ -38,7 +38,7 @@ export function createQueueDriver(config: QueueDriverOptions): TriggerDriver {
       try {
         queueName = resolveQueueName(stringOption(binding, 'queueName'), config.env);
       } catch (error) {
-        throw new Error(`Function '${fn.name}': ${(error as Error).message}`);
+        throw new Error(`Function '${fn.name}': ${(error as Error).message}`, { cause: error });
       }
       const connectionName =
         resolveBindingExpressions(stringOption(binding, 'connection') ?? '', config.env) ||

@@ -133,7 +133,7 @@ export function createTimerDriver(config: TimerDriverOptions): TriggerDriver {
       try {
         schedule = parseSchedule(resolveBindingExpressions(raw, config.env));
       } catch (error) {
-        throw new Error(`Function '${fn.name}': ${(error as Error).message}`);
+        throw new Error(`Function '${fn.name}': ${(error as Error).message}`, { cause: error });
       }
       const useMonitor = booleanOption(fn, 'useMonitor', true) && isMonitorable(schedule, now());
       timers.set(fn.name, {

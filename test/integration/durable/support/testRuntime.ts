@@ -18,6 +18,7 @@ import {
 } from '../../../fixtures/durableapp/harness/durableApp';
 import type { CoreShim } from '../../../fixtures/durableapp/harness/functionsCore';
 import { testClients } from '../../../support/storage';
+import { WAIT_MS } from '../../../support/waits';
 
 /** Fast polling and short leases, so crash tests do not wait long. */
 export const TEST_TUNING: Partial<DurableTuning> = {
@@ -105,7 +106,7 @@ export interface StatusBody {
  */
 export async function waitForEnd(
   statusUrl: string,
-  timeoutMs = 20_000,
+  timeoutMs = WAIT_MS,
 ): Promise<{ httpStatus: number; body: StatusBody }> {
   const deadline = Date.now() + timeoutMs;
   let last: { httpStatus: number; body: StatusBody } | undefined;

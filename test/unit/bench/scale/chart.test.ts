@@ -1,6 +1,7 @@
 /**
  * The scale chart: log scales and ticks, tick labels, the SVG document (one line per step, raw
- * steps dashed, timed-out points hollow) and the two charts built from step results.
+ * steps dashed, timed-out points hollow, dated) and the charts built from one run's step results:
+ * one per unit and figure, each dated with the run, the same bytes from the same run.
  */
 import {
   escapeXml,
@@ -108,17 +109,19 @@ describe('the SVG document', () => {
 });
 
 describe('the scale charts', () => {
+  const run = { date: '2026-11-28T10:05:00.000Z', commit: 'c75868f0123456789' };
   const result = (
     step: string,
     size: number,
     status: StepResult['status'],
     requests: number,
     raw = false,
+    unit: StepResult['unit'] = 'employee',
   ): StepResult =>
     stepResult({
       step,
       size,
-      unit: 'employee',
+      unit,
       units: size,
       status,
       wallMs: size,
@@ -127,20 +130,28 @@ describe('the scale charts', () => {
       bytes: 0,
       raw,
     });
+  const results = [
+    result('log read', 10_000, 'ok', 10, false, 'log line'),
+    result('log read', 50_000, 'ok', 50, false, 'log line'),
+    result('import', 1_000, 'ok', 100),
+    result('import', 20_000, 'timedOut', 4_000),
+    result('archive', 1_000, 'ok', 17_000),
+    result('archive', 20_000, 'skipped', 0),
+    result('raw list (SDK range)', 1_000, 'ok', 1, true),
+  ];
 
-  it('makes a requests chart and a time chart with one series per step', () => {
-    const charts = scaleCharts([
-      result('import', 1_000, 'ok', 100),
-      result('import', 20_000, 'timedOut', 4_000),
-      result('archive', 1_000, 'ok', 17_000),
-      result('archive', 20_000, 'skipped', 0),
-      result('raw list (SDK range)', 1_000, 'ok', 1, true),
-    ]);
+  it('draws one chart per unit and figure: per employee against department size, per log line against log size', () => {
+    const charts = scaleCharts(results, run);
     expect(Object.keys(charts)).toEqual([
-      'benchmarks-scale-requests.svg',
-      'benchmarks-scale-ms.svg',
+      'benchmarks-scale-employee-requests.svg',
+      'benchmarks-scale-employee-ms.svg',
+      'benchmarks-scale-logline-requests.svg',
+      'benchmarks-scale-logline-ms.svg',
     ]);
-    const requests = charts['benchmarks-scale-requests.svg']!;
+    const requests = charts['benchmarks-scale-employee-requests.svg']!;
+    expect(requests.title).toBe('Storage requests per employee');
+    expect(requests.xLabel).toBe('employees in the department (log scale)');
+    // No log step on the employee chart, no employee step on the log line chart.
     expect(requests.series.map((s) => [s.name, s.dashed])).toEqual([
       ['import', false],
       ['archive', false],
@@ -152,10 +163,37 @@ describe('the scale charts', () => {
     ]);
     // A skipped step has no point.
     expect(requests.series[1]!.points).toEqual([{ x: 1_000, y: 17, lowerBound: false }]);
-    expect(charts['benchmarks-scale-ms.svg']!.series[0]!.points[0]).toEqual({
+    expect(charts['benchmarks-scale-employee-ms.svg']!.series[0]!.points[0]).toEqual({
       x: 1_000,
       y: 1,
       lowerBound: false,
     });
+    const lines = charts['benchmarks-scale-logline-requests.svg']!;
+    expect(lines.xLabel).toBe('log lines in the hour (log scale)');
+    expect(lines.series.map((s) => s.name)).toEqual(['log read']);
+    expect(lines.series[0]!.points.map((p) => p.y)).toEqual([0.001, 0.001]);
+  });
+
+  it('dates every chart with the run it comes from', () => {
+    for (const chart of Object.values(scaleCharts(results, run))) {
+      expect(chart.subtitle).toBe('npm run bench -- scale, 2026-11-28 10:05 UTC, commit c75868f');
+      expect(renderLineChart(chart)).toContain(
+        '>npm run bench -- scale, 2026-11-28 10:05 UTC, commit c75868f</text>',
+      );
+    }
+  });
+
+  it('leaves out a unit the run did not measure', () => {
+    const employeesOnly = results.filter((r) => r.unit === 'employee');
+    expect(Object.keys(scaleCharts(employeesOnly, run))).toEqual([
+      'benchmarks-scale-employee-requests.svg',
+      'benchmarks-scale-employee-ms.svg',
+    ]);
+  });
+
+  it('gives the same SVG for the same run', () => {
+    const render = () =>
+      Object.values(scaleCharts(results, run)).map((chart) => renderLineChart(chart));
+    expect(render()).toEqual(render());
   });
 });

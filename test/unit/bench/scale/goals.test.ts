@@ -42,15 +42,30 @@ describe('options', () => {
       archiveGoalMs: 360_000,
       orchestrationWaitMs: 1_800_000,
       logWaitMs: 120_000,
-      probe: { connectionString: 'UseDevelopmentStorage=true', employeesTable: 'Employees' },
+      drainWaitMs: 1_800_000,
+      resultsFile: 'bench/results-real-size-20000.json',
+      probe: {
+        connectionString: 'UseDevelopmentStorage=true',
+        employeesTable: 'Employees',
+        indexQueue: 'index-updates',
+      },
     });
+  });
+
+  it('starts the app with CPU profiles only when asked', () => {
+    expect(parseRealSizeArgs([]).cpuProfileDir).toBeUndefined();
+    expect(parseRealSizeArgs(['--cpu-prof', '/tmp/prof']).cpuProfileDir).toBe('/tmp/prof');
   });
 
   it('probes the storage named, or none', () => {
     expect(
       parseRealSizeArgs(['--storage', 'DefaultEndpointsProtocol=http;x', '--employees-table', 'E2'])
         .probe,
-    ).toEqual({ connectionString: 'DefaultEndpointsProtocol=http;x', employeesTable: 'E2' });
+    ).toEqual({
+      connectionString: 'DefaultEndpointsProtocol=http;x',
+      employeesTable: 'E2',
+      indexQueue: 'index-updates',
+    });
     expect(parseRealSizeArgs(['--storage', 'none']).probe).toBeUndefined();
   });
 
@@ -70,7 +85,9 @@ describe('options', () => {
       employees: 2_000,
       logLines: 20_000,
       searchGoalMs: 7_500,
+      resultsFile: 'bench/results-real-size-2000.json',
     });
+    expect(parseRealSizeArgs(['--results', '/tmp/r.json']).resultsFile).toBe('/tmp/r.json');
   });
 
   it('refuses bad numbers, unknown options and a base URL that is not http', () => {

@@ -76,14 +76,17 @@ fake(Activities.removeFromSource, () => {
   }
   return { removed: true };
 });
-fake(Activities.listEmployeePage, (input: { continuationToken: string | null }) => {
-  const start = input.continuationToken === null ? 0 : Number(input.continuationToken);
-  const end = start + fakes.pageSize;
-  return {
-    employeeIds: fakes.employeeIds.slice(start, end),
-    continuationToken: end < fakes.employeeIds.length ? String(end) : null,
-  };
-});
+fake(
+  Activities.listEmployeePage,
+  (input: { continuationToken: string | null; pageSize?: number }) => {
+    const start = input.continuationToken === null ? 0 : Number(input.continuationToken);
+    const end = start + (input.pageSize ?? fakes.pageSize);
+    return {
+      employeeIds: fakes.employeeIds.slice(start, end),
+      continuationToken: end < fakes.employeeIds.length ? String(end) : null,
+    };
+  },
+);
 // Employee 000013 vanished before its turn.
 fake(Activities.archiveEmployeeChunk, (input: { employeeIds: string[] }) => {
   const notFound = input.employeeIds.filter((id) => id === '000013').length;

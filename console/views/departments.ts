@@ -1,0 +1,179 @@
+/**
+ * The departments a caller may open. An admin pages through `GET /departments` (each row with its
+ * employee count) and may create a department; anyone else sees the departments their roles open
+ * (one `GET /departments/{dept}` each), never one the API would refuse them.
+ */
+import { api, apiVersioned, ConsoleError } from '../api';
+import { actionForm, app, field, h, input, link, loading, plural, seg, showError } from '../dom';
+import { href } from '../routes';
+import { may, openableDepartments, state, type Department, type Page } from '../session';
+import { heading } from './shell';
+
+/** Departments per page of the admin's list. */
+const PAGE_SIZE = 50;
+
+/** A department row as `GET /departments` lists it. */
+interface DepartmentRow {
+  name: string;
+  description: string;
+  employeeCount: number;
+}
+
+function departmentTable(): { table: HTMLTableElement; add(rows: DepartmentRow[]): void } {
+  const body = h('tbody');
+  const table = h(
+    'table',
+    { id: 'departments-table', class: 'list' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Department'),
+        h('th', { scope: 'col', class: 'num' }, 'Employees'),
+        h('th', { scope: 'col', class: 'wide-only' }, 'Description'),
+      ),
+    ),
+    body,
+  );
+  const add = (rows: DepartmentRow[]): void => {
+    body.append(
+      ...rows.map((d) =>
+        h(
+          'tr',
+          {},
+          h(
+            'th',
+            { scope: 'row' },
+            link(href({ view: 'department', department: d.name }), d.name, {
+              'data-department': d.name,
+            }),
+            d.description ? h('div', { class: 'muted narrow-only' }, d.description) : null,
+          ),
+          h('td', { class: 'num' }, d.employeeCount.toLocaleString('en')),
+          h('td', { class: 'wide-only' }, d.description),
+        ),
+      ),
+    );
+  };
+  return { table, add };
+}
+
+/** The admin's form that creates a department, then opens it. */
+function createDepartmentForm(): HTMLElement {
+  const name = input('name', {
+    id: 'new-department-name',
+    required: true,
+    maxlength: '64',
+    pattern: '[A-Za-z0-9 _\\-]+',
+    autocomplete: 'off',
+  });
+  const description = input('description', { id: 'new-department-description', maxlength: '1000' });
+  const form = actionForm(
+    { id: 'create-department', 'aria-label': 'New department', class: 'stack' },
+    [
+      field('Name', name, 'Letters, digits, spaces, - and _; up to 64.'),
+      field('Description', description),
+    ],
+    'Create department',
+    async () => {
+      const department = name.value.trim();
+      // PUT would update an existing department: a create form must not.
+      const existing = await api<Department>(
+        state.session,
+        'GET',
+        `/departments/${seg(department)}`,
+      ).catch(() => undefined);
+      if (existing) throw new ConsoleError(`There is already a department called ${department}.`);
+      await apiVersioned<Department>(state.session, 'PUT', `/departments/${seg(department)}`, {
+        description: description.value,
+      });
+      location.hash = href({ view: 'department', department });
+      return `Created ${department}.`;
+    },
+  );
+  return h('details', { class: 'panel-form' }, h('summary', {}, 'New department'), form);
+}
+
+/** Renders the departments view. */
+export async function renderDepartments(): Promise<void> {
+  const abilities = may();
+  const body = h('div');
+  const section = h('section', { id: 'departments' }, body);
+  app.replaceChildren(heading(abilities.admin ? 'Departments' : 'My departments'), section);
+  if (!abilities.admin) {
+    const names = openableDepartments(abilities);
+    const rows = await loading(body, 'your departments', () =>
+      Promise.all(
+        names.map((d) =>
+          api<Department>(state.session, 'GET', `/departments/${seg(d)}`).then(
+            (found) => found,
+            () => ({
+              name: d,
+              description: 'Not found in the directory.',
+              employeeCount: 0,
+              manager: null,
+            }),
+          ),
+        ),
+      ),
+    );
+    if (!rows) return;
+    if (rows.length === 0) {
+      body.replaceChildren(h('p', {}, 'Your sign-in opens no department of the directory.'));
+      return;
+    }
+    const { table, add } = departmentTable();
+    add(rows);
+    body.replaceChildren(
+      h(
+        'p',
+        { class: 'muted', id: 'departments-count' },
+        `The ${plural(rows.length, 'department')} your roles open.`,
+      ),
+      table,
+    );
+    return;
+  }
+  section.before(createDepartmentForm());
+  const { table, add } = departmentTable();
+  const summary = h('p', { class: 'muted', id: 'departments-count' });
+  const more = h(
+    'button',
+    { type: 'button', id: 'departments-more', class: 'secondary' },
+    'Show more departments',
+  );
+  let shown = 0;
+  let token: string | null = null;
+  const load = async (): Promise<boolean> => {
+    const query = new URLSearchParams({ pageSize: String(PAGE_SIZE) });
+    if (token) query.set('continuationToken', token);
+    const page = await api<Page<DepartmentRow>>(
+      state.session,
+      'GET',
+      `/departments?${query.toString()}`,
+    );
+    add(page.items);
+    shown += page.items.length;
+    token = page.continuationToken;
+    summary.textContent = token
+      ? `The first ${plural(shown, 'department')}; more to show.`
+      : `${plural(shown, 'department')}.`;
+    more.hidden = !token;
+    return true;
+  };
+  more.addEventListener('click', () => {
+    more.disabled = true;
+    void load()
+      .catch(showError)
+      .finally(() => (more.disabled = false));
+  });
+  const loaded = await loading(body, 'the departments', load);
+  if (!loaded) return;
+  body.replaceChildren(
+    summary,
+    shown === 0 ? h('p', {}, 'No departments yet: create the first one above.') : table,
+    more,
+  );
+}

@@ -1,0 +1,496 @@
+/**
+ * The embedded emulator's table-store patch (patches/azurite+*.patch, docs/emulator-patch.md)
+ * changes how Azurite finds entities, never what it answers. Differential test: the same random
+ * entities (keys shared across many partitions, one across a hundred, numeric-looking and odd
+ * characters), the same
+ * writes, point reads and random OData filters (PartitionKey eq conjuncts at the top or nested,
+ * and/or/not, ranges, $top, continuation paging; filters of the shapes that decide the pin),
+ * before and after the writes and with writes between the pages of a query, against the patched
+ * Azurite and the published one (`azurite-unpatched`), each in its own process: every answer,
+ * continuation tokens included, is the same. `AZURITE_PATCH_SEED` replays a run (the seed is in the test's name).
+ */
+import fs from 'node:fs';
+import {
+  TableClient,
+  type TableEntity,
+  type TableEntityResult,
+  type TransactionAction,
+} from '@azure/data-tables';
+import { startAzurite, type RunningAzurite } from '../../../tools/azurite';
+import { uniqueTableName } from '../../support/storage';
+
+const SEED = Number(process.env.AZURITE_PATCH_SEED ?? Date.now() % 1_000_000);
+
+/** A small seeded generator (mulberry32), so a failing run can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rnd = random(SEED);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
+const chance = (p: number): boolean => rnd() < p;
+const int = (below: number): number => Math.floor(rnd() * below);
+
+// Keys LokiJS's index compares as numbers ("1", "01", "1.0", "1e0" are equal to it), keys that
+// differ only by case or accent, quotes, spaces, surrogate pairs, the empty string and "~".
+const PARTITIONS = [
+  'Sales',
+  'sales',
+  'Été',
+  'Ete\u0301',
+  '1',
+  '01',
+  '1.0',
+  '1e0',
+  "O'Brien",
+  'a b',
+  '~fence',
+  '😀 team',
+  '-',
+  'zz',
+];
+const SHARED_ROW_KEYS = [
+  '000',
+  '00',
+  '0',
+  '1',
+  '10',
+  '9',
+  '1e3',
+  '',
+  'smith_000',
+  'Smith',
+  'é',
+  'e\u0301',
+  '~',
+  "a'b",
+  'x y',
+  '😀',
+  '\uFF21',
+  'email_jones@contoso.com',
+  'empid_000001',
+  'empid_000002',
+  'lastname_jones_000',
+];
+
+/** Partitions holding RowKey `000` besides {@link PARTITIONS}. */
+const INDEX_PARTITIONS = 90;
+
+type Row = {
+  partitionKey: string;
+  rowKey: string;
+  N: number;
+  S: string;
+  B: boolean;
+};
+
+function randomRow(partitionKey: string, rowKey: string): Row {
+  return {
+    partitionKey,
+    rowKey,
+    N: int(100) - 20,
+    S: pick(['alpha', 'beta', 'Beta', '', "it's", 'ü']),
+    B: chance(0.5),
+  };
+}
+
+function seedRows(): Row[] {
+  const rows: Row[] = [];
+  for (const partitionKey of PARTITIONS) {
+    const keys = new Set(SHARED_ROW_KEYS.filter(() => chance(0.55)));
+    for (let i = int(70); i > 0; i--) keys.add(`r_${String(int(100_000)).padStart(5, '0')}`);
+    for (const rowKey of keys) rows.push(randomRow(partitionKey, rowKey));
+  }
+  // Index partitions sharing shard 000 (more than the store walks before it compares ranges).
+  for (let i = 0; i < INDEX_PARTITIONS; i++) {
+    rows.push(randomRow(`idx_${i}`, '000'));
+    if (chance(0.3)) rows.push(randomRow(`idx_${i}`, '001'));
+  }
+  return rows;
+}
+
+/** An OData string literal. */
+const lit = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+
+const KEY_VALUES = [...PARTITIONS, ...SHARED_ROW_KEYS, 'r_5', 'r_50000', 'S', 'a', 'zzz', '2'];
+const COMPARISONS = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
+
+function atom(): string {
+  switch (int(5)) {
+    case 0:
+    case 1:
+      return `${pick(['PartitionKey', 'RowKey'])} ${pick(COMPARISONS)} ${lit(pick(KEY_VALUES))}`;
+    case 2:
+      return `N ${pick(COMPARISONS)} ${int(100) - 20}`;
+    case 3:
+      return `S ${pick(['eq', 'ne', 'lt', 'ge'])} ${lit(pick(['alpha', 'beta', '', "it's"]))}`;
+    default:
+      return `B eq ${pick(['true', 'false'])}`;
+  }
+}
+
+function expression(depth: number): string {
+  if (depth <= 0 || chance(0.35)) return atom();
+  switch (int(3)) {
+    case 0:
+      return `(${expression(depth - 1)}) and (${expression(depth - 1)})`;
+    case 1:
+      return `(${expression(depth - 1)}) or (${expression(depth - 1)})`;
+    default:
+      return `not (${expression(depth - 1)})`;
+  }
+}
+
+/** A filter; most pin one partition with a top-level conjunct, in the shapes a client writes. */
+function randomFilter(): string | undefined {
+  const partition = chance(0.9) ? pick(PARTITIONS) : pick(['nobody', 'Sales ', '']);
+  const pin = `PartitionKey eq ${lit(partition)}`;
+  switch (int(9)) {
+    case 0:
+      return pin;
+    case 1:
+      return `${pin} and (${expression(1)})`;
+    case 2:
+      return `(${expression(1)}) and ${pin}`;
+    case 3:
+      return `(${expression(1)}) and (${pin} and (${expression(1)}))`;
+    case 4:
+      return `${lit(partition)} eq PartitionKey and RowKey ge ${lit(pick(KEY_VALUES))}`;
+    case 5:
+      // Pinned only inside an or / not: the whole table is evaluated.
+      return `(${pin}) or (${expression(1)})`;
+    case 6:
+      return `not (${pin}) and (${expression(1)})`;
+    case 7:
+      return undefined;
+    default:
+      return expression(3);
+  }
+}
+
+/**
+ * Filters whose shape decides whether a partition is pinned, and what the pin may not change:
+ * non-string constants, a pin that contradicts another, the same pin twice, a pin under `not`,
+ * a property named like the key in another case.
+ */
+const SHAPED_FILTERS = [
+  'PartitionKey eq 1',
+  "PartitionKey eq 1 and RowKey ge '0'",
+  'PartitionKey eq true',
+  "PartitionKey eq '1' and PartitionKey eq '01'",
+  "PartitionKey eq 'Sales' and PartitionKey eq 'sales'",
+  "PartitionKey eq 'Sales' and PartitionKey eq 'Sales' and RowKey lt 'r_5'",
+  "PartitionKey eq 'Sales' and not (PartitionKey eq 'Sales')",
+  "not (PartitionKey eq 'Sales' and RowKey eq '000')",
+  "not (PartitionKey ne 'Sales') and RowKey ge ''",
+  "PartitionKey ne 'Sales' and PartitionKey eq 'Sales'",
+  "partitionKey eq 'Sales'",
+  "(PartitionKey eq '1e0') and ((RowKey eq '1') or (RowKey eq '10') or (RowKey eq '9'))",
+  "RowKey eq '000' and PartitionKey eq 'idx_7'",
+  "PartitionKey eq ''",
+  "PartitionKey ge 'idx_1' and PartitionKey lt 'idx_2' and RowKey eq '000'",
+];
+
+/** What a client can observe of an entity, less what differs between two servers by nature. */
+function visible(entity: TableEntityResult<Record<string, unknown>>): Record<string, unknown> {
+  // ETag, Timestamp and the metadata URL (it names the server's port) differ between servers.
+  const { etag: _etag, timestamp: _timestamp, 'odata.metadata': _metadata, ...rest } = entity;
+  void [_etag, _timestamp, _metadata];
+  return rest;
+}
+
+/** The outcome of a call: its answer, or the storage error's status and code. */
+async function outcome<T>(call: () => Promise<T>): Promise<unknown> {
+  try {
+    return { ok: await call() };
+  } catch (error) {
+    const { statusCode, code } = error as { statusCode?: number; code?: string };
+    if (statusCode === undefined) throw error;
+    return { statusCode, code };
+  }
+}
+
+const MAX_PAGES = 8;
+
+/** Up to {@link MAX_PAGES} pages of a query, each its entities' keys and its continuation. */
+async function pages(
+  client: TableClient,
+  filter: string | undefined,
+  top: number | undefined,
+): Promise<unknown> {
+  return outcome(async () => {
+    const seen: unknown[] = [];
+    const query = client
+      .listEntities({ queryOptions: filter === undefined ? {} : { filter } })
+      .byPage(top === undefined ? {} : { maxPageSize: top });
+    for await (const page of query) {
+      seen.push({
+        keys: page.map((e) => [e.partitionKey, e.rowKey]),
+        next: page.continuationToken,
+      });
+      if (seen.length >= MAX_PAGES) break;
+    }
+    return seen;
+  });
+}
+
+type Write =
+  | { kind: 'create' | 'upsertReplace' | 'upsertMerge' | 'replace' | 'merge'; row: Row }
+  | { kind: 'delete'; partitionKey: string; rowKey: string }
+  | { kind: 'batch'; actions: TransactionAction[] };
+
+function randomKeys(rows: readonly Row[]): { partitionKey: string; rowKey: string } {
+  // Mostly keys that exist somewhere, often in another partition than the one asked.
+  if (chance(0.5)) {
+    const row = pick(rows);
+    return { partitionKey: row.partitionKey, rowKey: row.rowKey };
+  }
+  return {
+    partitionKey: pick(PARTITIONS),
+    rowKey: chance(0.7) ? pick(rows).rowKey : pick(KEY_VALUES),
+  };
+}
+
+function randomWrite(rows: readonly Row[]): Write {
+  const keys = randomKeys(rows);
+  const row = randomRow(keys.partitionKey, keys.rowKey);
+  switch (int(7)) {
+    case 0:
+      return { kind: 'create', row };
+    case 1:
+      return { kind: 'upsertReplace', row };
+    case 2:
+      return { kind: 'upsertMerge', row };
+    case 3:
+      return { kind: 'replace', row };
+    case 4:
+      return { kind: 'merge', row };
+    case 5:
+      return { kind: 'delete', ...keys };
+    default: {
+      // A transaction in one partition; a failing action (conflict, missing) rolls it all back.
+      const partitionKey = keys.partitionKey;
+      const rowKeys = new Set<string>();
+      for (let i = 2 + int(4); i > 0; i--)
+        rowKeys.add(chance(0.6) ? pick(rows).rowKey : `b_${int(50)}`);
+      const actions = [...rowKeys].map((rowKey): TransactionAction => {
+        const entity: TableEntity = randomRow(partitionKey, rowKey);
+        return pick<TransactionAction>([
+          ['create', entity],
+          ['upsert', entity, 'Merge'],
+          ['update', entity, 'Replace'],
+          ['delete', { partitionKey, rowKey }],
+        ]);
+      });
+      return { kind: 'batch', actions };
+    }
+  }
+}
+
+async function apply(client: TableClient, write: Write): Promise<unknown> {
+  switch (write.kind) {
+    case 'create':
+      return outcome(() => client.createEntity(write.row).then(() => 'created'));
+    case 'upsertReplace':
+      return outcome(() => client.upsertEntity(write.row, 'Replace').then(() => 'upserted'));
+    case 'upsertMerge':
+      return outcome(() => client.upsertEntity(write.row, 'Merge').then(() => 'upserted'));
+    case 'replace':
+      return outcome(() => client.updateEntity(write.row, 'Replace').then(() => 'updated'));
+    case 'merge':
+      return outcome(() => client.updateEntity(write.row, 'Merge').then(() => 'updated'));
+    case 'delete':
+      return outcome(() =>
+        client.deleteEntity(write.partitionKey, write.rowKey).then(() => 'deleted'),
+      );
+    case 'batch':
+      return outcome(() =>
+        client.submitTransaction(write.actions).then((r) => r.subResponses.map((s) => s.status)),
+      );
+  }
+}
+
+type PageResult = IteratorResult<
+  (TableEntityResult<Record<string, unknown>>[] & { continuationToken?: string }) | undefined
+>;
+
+/** A page's keys and continuation, or `done`. */
+function pageAnswer(result: PageResult): unknown {
+  if (result.done || !result.value) return 'done';
+  return {
+    keys: result.value.map((e) => [e.partitionKey, e.rowKey]),
+    next: result.value.continuationToken,
+  };
+}
+
+async function everything(client: TableClient): Promise<unknown[]> {
+  const all: unknown[] = [];
+  for await (const entity of client.listEntities()) all.push(visible(entity));
+  return all;
+}
+
+describe(`the emulator's table-store patch (seed ${SEED})`, () => {
+  let patched: RunningAzurite;
+  let published: RunningAzurite;
+  /** The same table in both emulators: [patched, published]. */
+  let tables: [TableClient, TableClient];
+  let rows: Row[];
+
+  /** The same call against both emulators, at the same time; their answers must be equal. */
+  async function both<T>(call: (client: TableClient) => Promise<T>): Promise<[T, T]> {
+    return Promise.all([call(tables[0]), call(tables[1])]);
+  }
+
+  beforeAll(async () => {
+    [patched, published] = await Promise.all([
+      startAzurite(),
+      startAzurite({ packageName: 'azurite-unpatched' }),
+    ]);
+    const name = uniqueTableName('Patch');
+    tables = [patched, published].map((azurite) =>
+      TableClient.fromConnectionString(azurite.connectionString, name, {
+        allowInsecureConnection: true,
+      }),
+    ) as [TableClient, TableClient];
+    await both((client) => client.createTable());
+    rows = seedRows();
+    const byPartition = new Map<string, Row[]>();
+    for (const row of rows)
+      byPartition.set(row.partitionKey, [...(byPartition.get(row.partitionKey) ?? []), row]);
+    for (const partition of byPartition.values()) {
+      for (let i = 0; i < partition.length; i += 100) {
+        const actions = partition.slice(i, i + 100).map((r): TransactionAction => ['create', r]);
+        await both((client) => client.submitTransaction(actions));
+      }
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all([patched?.stop(), published?.stop()]);
+  });
+
+  it('runs the patched store against the published one', () => {
+    const store = (name: string): string =>
+      fs.readFileSync(
+        require.resolve(`${name}/dist/src/table/persistence/LokiTableMetadataStore.js`),
+        'utf8',
+      );
+    expect(store('azurite')).toContain('findEntity(');
+    expect(store('azurite-unpatched')).not.toContain('findEntity(');
+  });
+
+  it('answers point reads alike: present, in another partition only, missing', async () => {
+    let found = 0;
+    for (let i = 0; i < 250; i++) {
+      const { partitionKey, rowKey } = randomKeys(rows);
+      const [a, b] = await both((client) =>
+        outcome(() => client.getEntity(partitionKey, rowKey).then(visible)),
+      );
+      expect({ partitionKey, rowKey, answer: a }).toEqual({ partitionKey, rowKey, answer: b });
+      if ((a as { ok?: unknown }).ok) found += 1;
+    }
+    // Not a vacuous comparison: both kinds of answer were seen.
+    expect(found).toBeGreaterThan(40);
+    expect(found).toBeLessThan(240);
+  });
+
+  it('answers random filters alike, page by page, continuation tokens included', async () => {
+    let pinnedWithResults = 0;
+    let pagedOnwards = 0;
+    for (let i = 0; i < 120; i++) {
+      const filter = randomFilter();
+      const top = pick([undefined, 1, 2, 3, 7, 50]);
+      const [a, b] = await both((client) => pages(client, filter, top));
+      expect({ filter, top, answer: a }).toEqual({ filter, top, answer: b });
+      const answer = a as { ok?: { keys: unknown[]; next?: string }[] };
+      if (filter?.includes('PartitionKey eq') && answer.ok?.[0]?.keys.length)
+        pinnedWithResults += 1;
+      if ((answer.ok?.length ?? 0) > 1) pagedOnwards += 1;
+    }
+    expect(pinnedWithResults).toBeGreaterThan(20);
+    expect(pagedOnwards).toBeGreaterThan(10);
+  });
+
+  it('answers filters of every shape alike, whatever decides the pin', async () => {
+    for (const filter of SHAPED_FILTERS) {
+      for (const top of [undefined, 1, 3]) {
+        const [a, b] = await both((client) => pages(client, filter, top));
+        expect({ filter, top, answer: a }).toEqual({ filter, top, answer: b });
+      }
+    }
+  });
+
+  it('applies random writes and transactions alike, and ends with the same table', async () => {
+    let refused = 0;
+    for (let i = 0; i < 160; i++) {
+      const write = randomWrite(rows);
+      const [a, b] = await both((client) => apply(client, write));
+      expect({ write, answer: a }).toEqual({ write, answer: b });
+      if ((a as { statusCode?: number }).statusCode) refused += 1;
+    }
+    expect(refused).toBeGreaterThan(10);
+    const [a, b] = await both(everything);
+    expect(a).toEqual(b);
+  });
+
+  // The tests above read a table written once; these read it after the writes, whose replaces
+  // (remove and insert), merges (update), deletes and rolled-back transactions maintain the
+  // indexes the patched reads walk.
+  it('answers point reads and filters alike after the writes', async () => {
+    for (let i = 0; i < 100; i++) {
+      const { partitionKey, rowKey } = randomKeys(rows);
+      const [a, b] = await both((client) =>
+        outcome(() => client.getEntity(partitionKey, rowKey).then(visible)),
+      );
+      expect({ partitionKey, rowKey, answer: a }).toEqual({ partitionKey, rowKey, answer: b });
+    }
+    for (let i = 0; i < 40; i++) {
+      const filter = randomFilter();
+      const top = pick([undefined, 1, 3, 50]);
+      const [a, b] = await both((client) => pages(client, filter, top));
+      expect({ filter, top, answer: a }).toEqual({ filter, top, answer: b });
+    }
+  });
+
+  it('pages alike while the partition is written between pages', async () => {
+    let continued = 0;
+    for (let i = 0; i < 25; i++) {
+      const partitionKey = pick(PARTITIONS);
+      const filter = chance(0.5)
+        ? `PartitionKey eq ${lit(partitionKey)}`
+        : `PartitionKey eq ${lit(partitionKey)} and (${expression(1)})`;
+      const iterators = tables.map((client) =>
+        client.listEntities({ queryOptions: { filter } }).byPage({ maxPageSize: 3 }),
+      );
+      for (let page = 0; page < 4; page++) {
+        const [a, b] = (await Promise.all(iterators.map((pagesOf) => pagesOf.next()))) as [
+          PageResult,
+          PageResult,
+        ];
+        expect({ filter, page, answer: pageAnswer(a) }).toEqual({
+          filter,
+          page,
+          answer: pageAnswer(b),
+        });
+        if (a.done) break;
+        if (page > 0) continued += 1;
+        // Writes, most of them in the partition being paged (keys before, at and after the
+        // continuation point), some elsewhere.
+        const own = rows.filter((r) => r.partitionKey === partitionKey);
+        for (let w = 0; w < 3; w++) {
+          const write = randomWrite(own.length > 0 ? own : rows);
+          const [x, y] = await both((client) => apply(client, write));
+          expect({ write, answer: x }).toEqual({ write, answer: y });
+        }
+      }
+    }
+    expect(continued).toBeGreaterThan(5);
+  });
+});
