@@ -109,6 +109,16 @@ it('serves every department-keyed capability from the account that holds the dep
     ),
   ).toBe(3);
 
+  // The listing (home) carries each department's count, read from the account that holds it.
+  const listed = await services.directory().departments.list({});
+  expect(Object.fromEntries(listed.items.map((d) => [d.name, d.employeeCount]))).toEqual({
+    Engineering: 0,
+    HR: 1,
+    Legal: 0,
+    Ops: 1,
+    Sales: 1,
+  });
+
   // The org-wide search finds the three across accounts.
   const stores = services.indexStores();
   const found = await findEmployeesAcrossOrganisation(stores.employees, stores.lastNames, 'jones');
