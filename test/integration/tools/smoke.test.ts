@@ -18,6 +18,8 @@ interface Front {
   /** Answers to `/api/health` in turn (the last one repeats); `null`: never answer. */
   health: ({ status: number; body: unknown } | null)[];
   openapi: unknown;
+  /** Whether the host's own endpoints answer a signed-in caller (Azure wants the master key). */
+  hostEndpointsOpen?: boolean;
 }
 
 const VALID_OPENAPI = {
@@ -56,7 +58,11 @@ async function startFront(front: Front): Promise<string> {
       response.writeHead(401, { 'www-authenticate': 'Bearer realm="stand-in"' }).end();
       return;
     }
-    if (path === '/api/health') {
+    if (path.startsWith('/runtime/') || path.startsWith('/admin/')) {
+      // Past authentication, the Functions host itself wants the system or master key here.
+      if (front.hostEndpointsOpen) send(200, 'application/json', '{}');
+      else response.writeHead(401).end();
+    } else if (path === '/api/health') {
       const answer = front.health[Math.min(healthCalls++, front.health.length - 1)];
       if (answer === null) return; // never answers
       send(answer!.status, 'application/json', JSON.stringify(answer!.body));
@@ -91,12 +97,22 @@ describe('the smoke check against an app behind a token-validating front', () =>
       'no-token ok',
       'forged-principal ok',
       'me ok',
+      'host-endpoints ok',
       'openapi ok',
       'console ok',
     ]);
     expect(report.passed).toBe(true);
     expect(line(report, 'me')).toBe('ok GET /api/me 200 as Alice; roles: DirectoryAdmin');
     expect(line(report, 'no-token')).toContain('401 from App Service authentication');
+  });
+
+  it("fails when a signed-in caller reaches the host's own endpoints without the master key", async () => {
+    const origin = await startFront({ ...defaults(), hostEndpointsOpen: true });
+    const report = await runSmokeChecks({ baseUrl: origin, token: TOKEN });
+    expect(report.passed).toBe(false);
+    expect(line(report, 'host-endpoints')).toMatch(
+      /^FAIL a signed-in caller .*\/runtime\/webhooks\/durabletask\/instances\/ 200, \/admin\/host\/status 200/,
+    );
   });
 
   it('passes without a token, skipping GET /api/me, and says a keyless 401 may be the host', async () => {
