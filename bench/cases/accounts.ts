@@ -149,10 +149,14 @@ async function spreadComparison(env: BenchEnv, data: DataAccounts): Promise<Comp
   const all = countersOf(env, data);
   const runs: { one: Measurement[]; two: Measurement[] } = { one: [], two: [] };
   for (let round = 0; round < 2; round++) {
-    const one = createServices(() => configOf(env, freshNames(env)));
+    // Each side's configuration is made once: the composition root reads it on every use, and
+    // names made anew per read would scatter a side over tables no routing knows.
+    const oneConfig = configOf(env, freshNames(env));
+    const one = createServices(() => oneConfig);
     runs.one.push(await spreadWrites(one, all, 'one account', count));
     progress(`one account: ${runs.one.at(-1)!.opsPerSecond} creates/s`);
-    const two = createServices(() => configOf(env, { ...freshNames(env), ...data.settings }));
+    const twoConfig = configOf(env, { ...freshNames(env), ...data.settings });
+    const two = createServices(() => twoConfig);
     runs.two.push(await spreadWrites(two, all, 'two data accounts', count));
     progress(`two data accounts: ${runs.two.at(-1)!.opsPerSecond} creates/s`);
   }
