@@ -95,6 +95,16 @@ async function main(): Promise<void> {
         filter: `PartitionKey eq '${dept}' and RowKey ge '${rowKey(from)}' and RowKey lt '${rowKey(from + 100)}'`,
       });
     });
+    // A read of many keys at once, as the index drain writes it (14 keys and the PartitionKey).
+    out[`14 RowKeys (eq … or …), partition of ${size}`] = await bestOfThree(50, (i) => {
+      const keys = Array.from(
+        { length: 14 },
+        (_, k) => `RowKey eq '${rowKey((i * 997 + k * 61) % size)}'`,
+      );
+      return store.queryTableEntities(context, 'a', 'depts', {
+        filter: `PartitionKey eq '${dept}' and (${keys.join(' or ')})`,
+      });
+    });
     out[`first page of 1,000, partition of ${size}`] = await bestOfThree(5, () =>
       store.queryTableEntities(context, 'a', 'depts', { filter: `PartitionKey eq '${dept}'` }),
     );

@@ -4,7 +4,8 @@
  * entities (keys shared across many partitions, one across a hundred, numeric-looking and odd
  * characters), the same
  * writes, point reads and random OData filters (PartitionKey eq conjuncts at the top or nested,
- * and/or/not, ranges, $top, continuation paging; filters of the shapes that decide the pin),
+ * and/or/not, ranges, $top, continuation paging; RowKey eq disjunctions pinned with a partition;
+ * filters of the shapes that decide the pin),
  * before and after the writes and with writes between the pages of a query, against the patched
  * Azurite and the published one (`azurite-unpatched`), each in its own process: every answer,
  * continuation tokens included, is the same. `AZURITE_PATCH_SEED` replays a run (the seed is in the test's name).
@@ -148,13 +149,32 @@ function expression(depth: number): string {
   }
 }
 
+/** The random filters that pin RowKeys as well as a partition. */
+const ROW_KEYS_PINNED = new Set<string>();
+const rowKeysPinned = (filter: string): string => (ROW_KEYS_PINNED.add(filter), filter);
+
+/** `RowKey eq … or …` of 1–6 keys (repeats allowed), on either side of `eq`. */
+function rowKeyDisjunction(): string {
+  return Array.from({ length: 1 + int(6) }, () => {
+    const key = lit(pick(chance(0.8) ? SHARED_ROW_KEYS : KEY_VALUES));
+    return chance(0.8) ? `RowKey eq ${key}` : `${key} eq RowKey`;
+  }).join(' or ');
+}
+
 /** A filter; most pin one partition with a top-level conjunct, in the shapes a client writes. */
 function randomFilter(): string | undefined {
   const partition = chance(0.9) ? pick(PARTITIONS) : pick(['nobody', 'Sales ', '']);
   const pin = `PartitionKey eq ${lit(partition)}`;
-  switch (int(9)) {
+  switch (int(10)) {
     case 0:
       return pin;
+    case 8:
+      // RowKeys pinned too, as a read of many keys writes it: the patched store looks them up.
+      return rowKeysPinned(
+        chance(0.7)
+          ? `${pin} and (${rowKeyDisjunction()})`
+          : `(${rowKeyDisjunction()}) and (${expression(1)}) and ${pin}`,
+      );
     case 1:
       return `${pin} and (${expression(1)})`;
     case 2:
@@ -196,6 +216,21 @@ const SHAPED_FILTERS = [
   "RowKey eq '000' and PartitionKey eq 'idx_7'",
   "PartitionKey eq ''",
   "PartitionKey ge 'idx_1' and PartitionKey lt 'idx_2' and RowKey eq '000'",
+  // Pinned RowKeys (looked up) or not: a disjunction of `RowKey eq` only, string constants only,
+  // at the top level only.
+  "PartitionKey eq 'Sales' and (RowKey eq '000' or RowKey eq '000' or '00' eq RowKey)",
+  "PartitionKey eq 'Sales' and RowKey eq '000' and RowKey eq '00'",
+  "(RowKey eq '000' or RowKey eq '001') and PartitionKey eq 'idx_3' and N gt 10",
+  "PartitionKey eq '1' and (RowKey eq '1' or RowKey eq '01' or RowKey eq '1e3')",
+  "PartitionKey eq 'Sales' and (RowKey eq '000' or N gt 5)",
+  "PartitionKey eq 'Sales' and not (RowKey eq '000' or RowKey eq '00')",
+  "PartitionKey eq 'Sales' and (RowKey eq '000' or (RowKey eq '00' and N gt 5))",
+  "PartitionKey eq 'Sales' and RowKey eq 1",
+  "PartitionKey eq 'Sales' and (RowKey eq '000' or RowKey eq 0)",
+  "PartitionKey eq 'Sales' and (RowKey eq '000' or PartitionKey eq 'sales')",
+  "(PartitionKey eq 'Sales' or PartitionKey eq 'sales') and (RowKey eq '000' or RowKey eq '0')",
+  "PartitionKey eq 'nobody' and (RowKey eq '000' or RowKey eq '00')",
+  "PartitionKey eq 'Sales' and (rowKey eq '000' or RowKey eq '00')",
 ];
 
 /** What a client can observe of an entity, less what differs between two servers by nature. */
@@ -403,6 +438,7 @@ describe(`the emulator's table-store patch (seed ${SEED})`, () => {
 
   it('answers random filters alike, page by page, continuation tokens included', async () => {
     let pinnedWithResults = 0;
+    let rowKeysPinnedWithResults = 0;
     let pagedOnwards = 0;
     for (let i = 0; i < 120; i++) {
       const filter = randomFilter();
@@ -412,9 +448,12 @@ describe(`the emulator's table-store patch (seed ${SEED})`, () => {
       const answer = a as { ok?: { keys: unknown[]; next?: string }[] };
       if (filter?.includes('PartitionKey eq') && answer.ok?.[0]?.keys.length)
         pinnedWithResults += 1;
+      if (ROW_KEYS_PINNED.has(filter ?? '') && answer.ok?.[0]?.keys.length)
+        rowKeysPinnedWithResults += 1;
       if ((answer.ok?.length ?? 0) > 1) pagedOnwards += 1;
     }
     expect(pinnedWithResults).toBeGreaterThan(20);
+    expect(rowKeysPinnedWithResults).toBeGreaterThan(4);
     expect(pagedOnwards).toBeGreaterThan(10);
   });
 
