@@ -330,6 +330,13 @@ function routeTable({ dept, elsewhere }: Departments): Record<string, Row> {
         },
       ],
     },
+    'GET storage/accounts': {
+      probes: [{ path: '/storage/accounts', allowed: ['admin'], status: 200 }],
+    },
+    'POST departments/{dept}/relocate': {
+      readsJson: true,
+      probes: [{ path: `${d}/relocate`, allowed: ['admin'], status: 400, json: {} }],
+    },
     'GET orchestrations/{id}': {
       probes: [
         {
