@@ -52,6 +52,8 @@ export interface SeedOptions {
   logSource?: string;
   /** How many of this year's past days get message counts (default all of them). */
   messageDays?: number;
+  /** The time the plan is made for (default: the run's start); log lines after it wait. */
+  now?: Date;
 }
 
 /** A failed call, with what the API said. */
@@ -192,7 +194,7 @@ export async function seedDirectory(
   const active = departments.flatMap((d) =>
     people.filter((p) => p.department === d.name).slice(0, activePerDepartment),
   );
-  const now = new Date();
+  const now = options.now ?? new Date();
   await inPool(active, 4, async (p) => {
     const path = `/departments/${seg(p.department)}/employees/${p.employeeId}`;
     const random = seededRandom(hashSeed(path));

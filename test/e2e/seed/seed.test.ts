@@ -16,6 +16,8 @@ const options = {
   chattyPerDepartment: 1,
   logSource,
   messageDays: 40,
+  // Both runs plan for the same moment: a log line stamped between them would be new to the second.
+  now: new Date(),
 };
 
 beforeAll(async () => {
