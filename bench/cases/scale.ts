@@ -26,14 +26,10 @@ import { odata, type TableClient, type TransactionAction } from '@azure/data-tab
 import { loadConfig } from '../../src/config';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
 import { emailCopyEntity, employeeEntity } from '../../src/directory/storedEntities';
-import {
-  departmentPartitionKey,
-  employeeRowKeyRange,
-  logHourPrefix,
-  outboxRowKeyRange,
-} from '../../src/storage/keys';
+import { departmentPartitionKey, employeeRowKeyRange, logHourPrefix } from '../../src/storage/keys';
 import { startBuiltHost, type BuiltHost } from '../builtHost';
 import { ScaleApi, sleep, type OrchestrationStatus } from '../scale/api';
+import { outboxPending } from '../scale/drainWatch';
 import {
   createBudget,
   formatScaleTable,
@@ -297,8 +293,6 @@ async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun
         };
       });
 
-      const partitionKey = departmentPartitionKey(DEPT);
-      const outbox = outboxRowKeyRange();
       const employees = direct.table(settings.EMPLOYEES_TABLE!);
       const indexQueue = direct.queue(settings.INDEX_QUEUE!);
       // A drain out of time leaves the others meaningful (search then says what it found).
@@ -307,16 +301,7 @@ async function runDepartment(env: BenchEnv, direct: StorageClients, run: SizeRun
         async (signal) => {
           // Direct (uncounted) checks: no outbox row left in the partition, no index message waiting.
           for (;;) {
-            const pending = await employees
-              .listEntities({
-                queryOptions: {
-                  filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${outbox.ge} and RowKey lt ${outbox.lt}`,
-                  select: ['RowKey'],
-                },
-              })
-              .byPage({ maxPageSize: 1 })
-              .next();
-            const rows = pending.done ? 0 : pending.value.length;
+            const rows = await outboxPending(employees, DEPT);
             const waiting =
               rows === 0 ? ((await indexQueue.getProperties()).approximateMessagesCount ?? 0) : 1;
             if (rows === 0 && waiting === 0) break;

@@ -27,7 +27,7 @@ export interface DrainOutcome {
 }
 
 /** Outbox rows pending in the department (0 or 1: one is enough to say "not yet"). */
-async function outboxPending(table: TableClient, department: string): Promise<number> {
+export async function outboxPending(table: TableClient, department: string): Promise<number> {
   const partitionKey = departmentPartitionKey(department);
   const outbox = outboxRowKeyRange();
   const page = await table
