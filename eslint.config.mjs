@@ -14,8 +14,8 @@ const noFunctions = {
 };
 /**
  * The directory is imported through its surface, src/directory/index.ts; `named` lists the
- * narrower named surfaces beside it that a folder may use too (storedEntities: the stored shapes,
- * for the workers that read the table beside the directory; moveOperations: the move's steps).
+ * narrower named surfaces beside it that a folder may use too (entities: the stored shapes, for
+ * the workers that read the table beside the directory; moveWrites: the move's own writes).
  */
 const directorySurface = (...named) => ({
   group: ['**/directory/*', ...named.map((entry) => `!**/directory/${entry}`)],
@@ -55,7 +55,11 @@ export default tseslint.config(
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read settings through src/config.ts.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read settings through src/config/index.ts.',
+        },
       ],
     },
   },
@@ -68,7 +72,7 @@ export default tseslint.config(
   {
     // The config module, the local host, the launchers and the test/bench harnesses are the
     // only places that may touch the environment.
-    files: ['src/config.ts', 'tools/**', 'test/**', 'bench/**'],
+    files: ['src/config/index.ts', 'tools/**', 'test/**', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
@@ -91,27 +95,23 @@ export default tseslint.config(
     // The workers that read the Employees table beside the directory's services use its stored
     // shapes; the move orchestration also runs the directory's steps itself.
     files: ['src/indexing/**/*.ts', 'src/archive/**/*.ts', 'src/orchestrations/**/*.ts'],
-    rules: restrictImports(noTooling, noFunctions, directorySurface('storedEntities')),
+    rules: restrictImports(noTooling, noFunctions, directorySurface('entities')),
   },
   {
     files: ['src/orchestrations/move/**/*.ts'],
-    rules: restrictImports(
-      noTooling,
-      noFunctions,
-      directorySurface('storedEntities', 'moveOperations'),
-    ),
+    rules: restrictImports(noTooling, noFunctions, directorySurface('entities', 'moveWrites')),
   },
   {
     // Photos own photo names, the locator and the read grant; SAS issuance uses them (src/sas
     // imports src/photos), never the reverse: the two folders once imported each other.
     files: ['src/photos/**/*.ts'],
-    rules: restrictImports(noTooling, noFunctions, directorySurface('storedEntities'), noSas),
+    rules: restrictImports(noTooling, noFunctions, directorySurface('entities'), noSas),
   },
   {
     // The bench seeds tables in bulk through the stored shapes, and otherwise uses the app's
     // entry points like everyone else.
     files: ['bench/**/*.ts'],
-    rules: restrictImports(directorySurface('storedEntities')),
+    rules: restrictImports(directorySurface('entities')),
   },
   {
     // The local tooling serves the app; it never reaches into the tests or the bench.
@@ -130,40 +130,45 @@ export default tseslint.config(
   {
     // Storage is the bottom layer: it may use only the error types and the configuration.
     files: ['src/storage/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../*', '!../errors', '!../config'],
-              message:
-                'src/storage/ never imports the domain (only src/errors.ts and src/config.ts).',
-            },
-            {
-              group: ['**/tools/**', '**/functions/**'],
-              message: 'src/storage/ never imports functions/ or tools/.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictImports(
+      {
+        group: ['../*', '!../domainErrors', '!../config'],
+        message:
+          'src/storage/ never imports the domain (only src/domainErrors.ts and src/config/index.ts).',
+      },
+      {
+        group: ['**/tools/**', '**/functions/**'],
+        message: 'src/storage/ never imports functions/ or tools/.',
+      },
+    ),
+  },
+  {
+    files: ['src/storage/tables/*.ts'],
+    rules: restrictImports(
+      {
+        group: ['../../*', '!../../domainErrors', '!../../config'],
+        message:
+          'src/storage/ never imports the domain (only src/domainErrors.ts and src/config/index.ts).',
+      },
+      {
+        group: ['**/tools/**', '**/functions/**'],
+        message: 'src/storage/ never imports functions/ or tools/.',
+      },
+    ),
   },
   {
     // The key families (src/storage/keys/) are pure: their siblings and the error types only.
     files: ['src/storage/keys/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^\\.\\./(?!\\.\\./errors$)',
-              message: 'src/storage/keys/ imports only its own files and src/errors.ts.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: restrictImports({
+      regex: '^\\.\\./(?!\\.\\./domainErrors$)',
+      message: 'src/storage/keys/ imports only its own files and src/domainErrors.ts.',
+    }),
+  },
+  {
+    files: ['src/storage/keys/*/*.ts'],
+    rules: restrictImports({
+      regex: '^\\.\\./\\.\\./(?!\\.\\./domainErrors$)',
+      message: 'src/storage/keys/ imports only its own files and src/domainErrors.ts.',
+    }),
   },
 );

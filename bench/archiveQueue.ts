@@ -11,9 +11,9 @@ import {
   employeeRowKeyRange,
   parseDepartmentPartitionKey,
   parseEmployeeRowKey,
-} from '../src/storage/keys';
+} from '../src/storage/keys/tables/employees';
 import { sendJsonMessage } from '../src/storage/queue';
-import { incarnationOf } from '../src/directory/storedEntities';
+import { incarnationOf } from '../src/directory/entities';
 
 /** The host's `batchSize` (host.json): how many archive messages it handles at once. */
 export const ARCHIVE_HOST_BATCH = 16;

@@ -10,8 +10,9 @@ import {
   employeeEntity,
   lastNameIndexEntity,
   outboxEntity,
-} from '../src/directory/storedEntities';
-import { departmentPartitionKey, normalizeLastName } from '../src/storage/keys';
+} from '../src/directory/entities';
+import { departmentPartitionKey } from '../src/storage/keys/tables/employees';
+import { normalizeLastName } from '../src/storage/keys/text';
 
 /** The API body of employee number `n`. */
 export interface BenchEmployee {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { StorageClients } from '../src/storage/clients';
-import type { FaultProxy, ProxyCounts } from '../tools/faultProxy';
+import type { FaultProxy, ProxyCounts } from '../tools/faultProxy/faultProxy';
 import type { RunEnvironment } from './machine';
 import type {
   BenchCase,

@@ -18,7 +18,7 @@ import { loadConfig, resetConfig } from '../src/config';
 import { createStorageClients } from '../src/storage/clients';
 import { resetServices } from '../functions/shared/services';
 import { startAzurite } from '../tools/azurite';
-import { startFaultProxy } from '../tools/faultProxy';
+import { startFaultProxy } from '../tools/faultProxy/faultProxy';
 import { runEnvironment } from './machine';
 import {
   buildReport,

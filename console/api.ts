@@ -3,8 +3,8 @@
  * directly with the SAS URLs the API hands out (the valet key): a table partition over the OData
  * JSON API, a photo blob, and the logs container's listing and blobs.
  */
-import { decodeLogLine, type LogLine } from '../src/logs/lineFormat';
-import { parseInvertedTicksRowKey } from '../src/storage/keys';
+import { decodeLogLine, type LogLine } from '../src/logs/format/lineFormat';
+import { parseInvertedTicksRowKey } from '../src/storage/keys/time';
 
 /** Who the console acts for. */
 export interface Session {

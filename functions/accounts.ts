@@ -28,8 +28,8 @@ import {
   relocationSwitchActivity,
   relocationSyncActivity,
 } from '../src/orchestrations/relocation/relocationActivities';
-import { readWholeRange } from '../src/storage/rangePages';
-import { DEPARTMENT_LIST_PARTITION_KEY } from '../src/storage/keys';
+import { readWholeRange } from '../src/storage/tables/rangePages';
+import { DEPARTMENT_LIST_PARTITION_KEY } from '../src/storage/keys/tables/employees';
 import { ensureTable } from '../src/storage/createOnce';
 import { departmentRoute } from './shared/input';
 import { json, readJson, readParams } from './shared/http';

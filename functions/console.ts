@@ -12,7 +12,7 @@ import './shared/startup';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readPlatformAuth } from '../src/config';
-import { NotFoundError } from '../src/errors';
+import { NotFoundError } from '../src/domainErrors';
 import type { HttpResponseInit } from '@azure/functions';
 import { z } from 'zod';
 import { json } from './shared/http';

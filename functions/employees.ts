@@ -18,7 +18,7 @@ import { employeePatchSchema, importBodySchema, newEmployeeSchema } from '../src
 import {
   findEmployeesAcrossOrganisation,
   getEmployeeByEmailEventually,
-} from '../src/indexing/indexQueries';
+} from '../src/indexing/employeeIndex/indexQueries';
 import type { ImportResult } from '../src/directory';
 import { services } from './shared/services';
 import type { Directory } from '../src/directory';

@@ -1,7 +1,7 @@
 /**
  * Queue trigger on `index-updates`: drains the index outbox of each department a nudge names
- * (src/indexing/outboxDrain.ts) — or, for a v1 change message an earlier deploy left on the queue,
- * reconciles each employee it names (src/indexing/indexMaintenance.ts) — so the inter-partition index (`EmployeeIndex`) and the
+ * (src/indexing/drain/outboxDrain.ts) — or, for a v1 change message an earlier deploy left on the queue,
+ * reconciles each employee it names (src/indexing/employeeIndex/indexMaintenance.ts) — so the inter-partition index (`EmployeeIndex`) and the
  * organisation-wide last-name index match the primary entities, and removes the photos of
  * employees that are gone.
  */
@@ -9,7 +9,7 @@
 import './shared/startup';
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
-import { handleIndexUpdateMessage } from '../src/indexing/indexUpdates';
+import { handleIndexUpdateMessage } from '../src/indexing/queue/indexUpdates';
 import { services } from './shared/services';
 import { dequeueCount, inMessageTrace } from './shared/queuePayload';
 

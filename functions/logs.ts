@@ -6,9 +6,9 @@
 import './shared/startup';
 import { z } from 'zod';
 import { parseLogBatch, toApiEntry } from '../src/logs/entry';
-import type { AcceptedLogBatch } from '../src/logs/ingest';
-import { LOG_LEVELS, parseLevelFilter } from '../src/logs/levels';
-import { MAX_LOG_PAGE_SIZE } from '../src/logs/query';
+import type { AcceptedLogBatch } from '../src/logs/ingest/ingest';
+import { LOG_LEVELS, parseLevelFilter } from '../src/logs/format/levels';
+import { MAX_LOG_PAGE_SIZE } from '../src/logs/query/query';
 import { json, readJson, readQuery } from './shared/http';
 import { admin, anyOf, telemetryWriter } from '../src/identity/access';
 import { queryInt } from './shared/input';
@@ -30,7 +30,7 @@ const logQuerySchema = z.object({
   continuationToken: z.string().min(1).max(4096).optional(),
 });
 
-/** `POST /logs`'s answer (src/logs/ingest.ts `AcceptedLogBatch`). */
+/** `POST /logs`'s answer (src/logs/ingest/ingest.ts `AcceptedLogBatch`). */
 const acceptedJson = z.strictObject({
   batchId: z.string(),
   entries: z.number().int().min(1),
@@ -66,7 +66,7 @@ export const postLogs = protectedRoute('postLogs', {
 
 /**
  * `GET /logs?source&from&to&level&pageSize&continuationToken`: `{items, continuationToken}` in
- * time order, one bounded page per request (src/logs/query.ts).
+ * time order, one bounded page per request (src/logs/query/query.ts).
  */
 export const getLogs = protectedRoute('getLogs', {
   route: 'logs',

@@ -48,7 +48,7 @@ import {
   readOrchestration,
   type OrchestrationView,
 } from '../src/orchestrations/status';
-import { ValidationError } from '../src/errors';
+import { ValidationError } from '../src/domainErrors';
 import { departmentName, departmentRoute, employeeRoute } from './shared/input';
 import { json, readJson, readParams } from './shared/http';
 import { admin } from '../src/identity/access';

@@ -1,5 +1,5 @@
 /**
- * Timer trigger: drains every department's index outbox (src/indexing/outboxSweep.ts), picking up
+ * Timer trigger: drains every department's index outbox (src/indexing/drain/outboxSweep.ts), picking up
  * changes whose post-commit nudge never reached `index-updates`. Schedule:
  * `INDEX_OUTBOX_SWEEP_SCHEDULE` (default every 5 minutes).
  */
@@ -7,7 +7,7 @@
 import './shared/startup';
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
-import { sweepOutboxes } from '../src/indexing/outboxSweep';
+import { sweepOutboxes } from '../src/indexing/drain/outboxSweep';
 import { services } from './shared/services';
 import { recordingRuns } from './shared/timerRuns';
 

@@ -10,7 +10,7 @@ import './shared/startup';
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { z } from 'zod';
 import { settingOrDefault } from '../src/config';
-import { TooLargeError } from '../src/errors';
+import { TooLargeError } from '../src/domainErrors';
 import {
   adoptUploadedPhoto,
   deletePhoto,

@@ -26,9 +26,9 @@ import {
 } from '../../src/accounts/relocation/relocationSteps';
 import { syncChunk } from '../../src/accounts/relocation/relocationSync';
 import { loadConfig, type Config } from '../../src/config';
-import { ThrottledError } from '../../src/errors';
+import { ThrottledError } from '../../src/domainErrors';
 import { azuriteConnectionString, dataEmulatorAccount, startAzurite } from '../../tools/azurite';
-import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy';
+import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy/faultProxy';
 import { benchEmployee } from '../employees';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 

@@ -17,7 +17,11 @@ import { loadConfig } from '../../src/config';
 import { createDirectory } from '../../src/directory';
 import { mapBounded } from '../../src/storage/parallel';
 import { createStorageClients } from '../../src/storage/clients';
-import { departmentPartitionKey, emailRowKey, employeeRowKey } from '../../src/storage/keys';
+import {
+  departmentPartitionKey,
+  emailRowKey,
+  employeeRowKey,
+} from '../../src/storage/keys/tables/employees';
 import { sendJsonMessage } from '../../src/storage/queue';
 import { startBuiltHost } from '../builtHost';
 import { requestsPerOperationByKind } from '../harness';

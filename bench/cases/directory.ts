@@ -15,9 +15,9 @@
  */
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { createDirectory, type Directory, type DirectoryOptions } from '../../src/directory';
-import { emailCopyEntity, employeeEntity } from '../../src/directory/storedEntities';
-import { queueChangeSink } from '../../src/indexing/queueChangeSink';
-import { employeeRowKeyRange } from '../../src/storage/keys';
+import { emailCopyEntity, employeeEntity } from '../../src/directory/entities';
+import { queueChangeSink } from '../../src/indexing/queue/queueChangeSink';
+import { employeeRowKeyRange } from '../../src/storage/keys/tables/employees';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 import { benchEmployee, rawCreateOfSameEntities } from '../employees';
 

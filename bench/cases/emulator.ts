@@ -17,7 +17,7 @@
 import { TableClient, type TransactionAction } from '@azure/data-tables';
 import { mapBounded } from '../../src/storage/parallel';
 import { startAzurite, type RunningAzurite } from '../../tools/azurite';
-import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy';
+import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy/faultProxy';
 import { percentile, trafficBetween } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 

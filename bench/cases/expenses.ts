@@ -5,7 +5,8 @@
 import { odata, type TransactionAction } from '@azure/data-tables';
 import { percentile } from '../harness';
 import { expenseClaimEntity, ExpenseClaimLog } from '../../src/expenses/expenseClaims';
-import { employeePartitionKey, parseInvertedTicksRowKey } from '../../src/storage/keys';
+import { employeePartitionKey } from '../../src/storage/keys/tables/employeePartitions';
+import { parseInvertedTicksRowKey } from '../../src/storage/keys/time';
 import type { BenchCase, BenchEnv, Measurement } from '../types';
 
 const HOUR = Date.parse('2026-04-01T09:00:00Z');

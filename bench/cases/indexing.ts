@@ -19,22 +19,22 @@
 import { loadConfig } from '../../src/config';
 import { createDirectory, type EmployeeService } from '../../src/directory';
 import type { IndexStores } from '../../src/indexing/indexStores';
-import { parseIndexQueueMessage } from '../../src/indexing/indexMessages';
-import { getEmployeeByEmailEventually } from '../../src/indexing/indexQueries';
-import { handleIndexUpdateMessage } from '../../src/indexing/indexUpdates';
-import { newDrainCache } from '../../src/indexing/drainCache';
-import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
+import { parseIndexQueueMessage } from '../../src/indexing/queue/indexMessages';
+import { getEmployeeByEmailEventually } from '../../src/indexing/employeeIndex/indexQueries';
+import { handleIndexUpdateMessage } from '../../src/indexing/queue/indexUpdates';
+import { newDrainCache } from '../../src/indexing/drain/drainCache';
+import { lastNameStoreFor } from '../../src/indexing/lastNames/storeForMode';
 import {
   DEFAULT_DRAIN_LINGER_MS,
   outboxNudgeSender,
   queueChangeSink,
   coverDelayFor,
-} from '../../src/indexing/queueChangeSink';
-import { sweepOutboxes } from '../../src/indexing/outboxSweep';
+} from '../../src/indexing/queue/queueChangeSink';
+import { sweepOutboxes } from '../../src/indexing/drain/outboxSweep';
 import { createStorageClients } from '../../src/storage/clients';
 import type { QueueClient } from '@azure/storage-queue';
-import { SharedDrains } from '../../src/indexing/sharedDrains';
-import { drainAfterWrite, writerDrains } from '../../src/indexing/writerDrain';
+import { SharedDrains } from '../../src/indexing/drain/sharedDrains';
+import { drainAfterWrite, writerDrains } from '../../src/indexing/drain/writerDrain';
 import { ensureQueue } from '../../src/storage/createOnce';
 import { mapBounded } from '../../src/storage/parallel';
 import { decodeQueueMessage } from '../../src/storage/queue';
@@ -261,7 +261,7 @@ interface Load {
   departments: number;
   /**
    * `writer`: the writing process drains its departments itself after the linger, the queue only
-   * as the fallback (as deployed, src/indexing/writerDrain.ts); `queue`: every nudge through the
+   * as the fallback (as deployed, src/indexing/drain/writerDrain.ts); `queue`: every nudge through the
    * queue and the leased drain (before).
    */
   drains: 'writer' | 'queue';

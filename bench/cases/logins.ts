@@ -5,7 +5,8 @@
  */
 import type { TableClient, TransactionAction } from '@azure/data-tables';
 import { LoginDayTables } from '../../src/logins/loginDayTables';
-import { invertedTicksRowKey, loginAttemptPartitionKey } from '../../src/storage/keys';
+import { invertedTicksRowKey } from '../../src/storage/keys/time';
+import { loginAttemptPartitionKey } from '../../src/storage/keys/tables/logins';
 import type { BenchCase, BenchEnv } from '../types';
 
 const USERS = 200;

@@ -22,14 +22,14 @@ import {
   EXCLUSIVITY_MARGIN_MS,
   resolveDelivery,
   type PendingLogMessage,
-} from '../../src/logs/delivery';
-import { drainAndFlush, flushLogMessages } from '../../src/logs/flush';
+} from '../../src/logs/flush/delivery';
+import { drainAndFlush, flushLogMessages } from '../../src/logs/flush/logFlusher';
 import { decodeQueueMessage } from '../../src/storage/queue';
-import { LogIngest } from '../../src/logs/ingest';
-import { TagLedgers } from '../../src/logs/tagLedger';
+import { LogIngest } from '../../src/logs/ingest/ingest';
+import { TagLedgers } from '../../src/logs/flush/tagLedger';
 import { mapSettled } from '../../src/storage/parallel';
-import { LOG_LEVELS } from '../../src/logs/levels';
-import { ticksRowKey, utcDayStamp } from '../../src/storage/keys';
+import { LOG_LEVELS } from '../../src/logs/format/levels';
+import { ticksRowKey, utcDayStamp } from '../../src/storage/keys/time';
 import type { BenchCase, BenchEnv, Comparison, Measurement, TrafficCounts } from '../types';
 
 const ENTRIES_PER_BATCH = 100;

@@ -13,7 +13,11 @@
  */
 import type { TableEntity, TransactionAction } from '@azure/data-tables';
 import { checkHealth } from '../../src/health/health';
-import { DEPARTMENT_ROW_KEY, departmentPartitionKey, employeeRowKey } from '../../src/storage/keys';
+import {
+  DEPARTMENT_ROW_KEY,
+  departmentPartitionKey,
+  employeeRowKey,
+} from '../../src/storage/keys/tables/employees';
 import { startBuiltHost } from '../builtHost';
 import { percentile } from '../harness';
 import { adminPrincipal, asPrincipal, readerPrincipal } from '../principals';

@@ -10,12 +10,10 @@
 import { HttpRequest, InvocationContext } from '@azure/functions';
 import { loadConfig, type Config } from '../../src/config';
 import type { Principal } from '../../src/identity/principal';
-import {
-  employeePartitionKey,
-  employeeRowKey,
-  invertedTicksRowKey,
-  photoBlobName,
-} from '../../src/storage/keys';
+import { employeePartitionKey } from '../../src/storage/keys/tables/employeePartitions';
+import { employeeRowKey } from '../../src/storage/keys/tables/employees';
+import { invertedTicksRowKey } from '../../src/storage/keys/time';
+import { photoBlobName } from '../../src/storage/keys/blobs/photoBlobs';
 import { odata } from '@azure/data-tables';
 import { sasRoutes } from '../../functions/sas';
 import { authorizedHandler } from '../../functions/shared/route';

@@ -25,8 +25,12 @@ import { randomBytes } from 'node:crypto';
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { loadConfig } from '../../src/config';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
-import { emailCopyEntity, employeeEntity } from '../../src/directory/storedEntities';
-import { departmentPartitionKey, employeeRowKeyRange, logHourPrefix } from '../../src/storage/keys';
+import { emailCopyEntity, employeeEntity } from '../../src/directory/entities';
+import {
+  departmentPartitionKey,
+  employeeRowKeyRange,
+} from '../../src/storage/keys/tables/employees';
+import { logHourPrefix } from '../../src/storage/keys/blobs/logBlobs';
 import { startBuiltHost, type BuiltHost } from '../builtHost';
 import { ScaleApi, sleep, type OrchestrationStatus } from '../scale/api';
 import { outboxPending } from '../scale/drainWatch';

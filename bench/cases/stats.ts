@@ -6,7 +6,7 @@
 import { odata, type TransactionAction } from '@azure/data-tables';
 import { percentile } from '../harness';
 import { MessageStats } from '../../src/stats/messageStats';
-import { employeePartitionKey } from '../../src/storage/keys';
+import { employeePartitionKey } from '../../src/storage/keys/tables/employeePartitions';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 
 const DAY = Date.parse('2026-05-20T00:00:00Z');

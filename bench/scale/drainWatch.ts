@@ -8,7 +8,8 @@
 import { odata, TableClient } from '@azure/data-tables';
 import { QueueClient } from '@azure/storage-queue';
 import { expandConnectionString } from '../../src/storage/clients';
-import { departmentPartitionKey, outboxRowKeyRange } from '../../src/storage/keys';
+import { departmentPartitionKey } from '../../src/storage/keys/tables/employees';
+import { outboxRowKeyRange } from '../../src/storage/keys/tables/outbox';
 import { sleep } from './api';
 
 /** Where the drains leave their traces: the app's storage, employees table and index queue. */

@@ -7,7 +7,7 @@
  * app's growth from the emulator's.
  */
 import { TableClient, type TransactionAction } from '@azure/data-tables';
-import { departmentPartitionKey } from '../../src/storage/keys';
+import { departmentPartitionKey } from '../../src/storage/keys/tables/employees';
 
 /** Entities per probe: one import call's employees. */
 export const PROBE_ENTITIES = 1_000;

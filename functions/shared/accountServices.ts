@@ -14,11 +14,15 @@ import { routedTable } from '../../src/accounts/routedTable';
 import { PerAccount } from '../../src/accounts/routing';
 import { spreadLastNameStore } from '../../src/accounts/spreadLastNames';
 import type { Config } from '../../src/config';
-import type { LastNameStore } from '../../src/indexing/lastNameStore';
-import { lastNameStoreFor } from '../../src/indexing/lastNameStores';
+import type { LastNameStore } from '../../src/indexing/lastNames/lastNameStore';
+import { lastNameStoreFor } from '../../src/indexing/lastNames/storeForMode';
 import type { StorageClients } from '../../src/storage/clients';
-import { readEntity } from '../../src/storage/entities';
-import { DEPARTMENT_ROW_KEY, departmentPartitionKey, logHourPrefix } from '../../src/storage/keys';
+import { readEntity } from '../../src/storage/tables/entities';
+import {
+  DEPARTMENT_ROW_KEY,
+  departmentPartitionKey,
+} from '../../src/storage/keys/tables/employees';
+import { logHourPrefix } from '../../src/storage/keys/blobs/logBlobs';
 
 /** The account part of the composition root (built once, see {@link createAccountServices}). */
 export interface AccountServices {

@@ -11,7 +11,7 @@ import {
   UnsupportedMediaTypeError,
   validateInput,
   ValidationError,
-} from '../../src/errors';
+} from '../../src/domainErrors';
 
 /** Largest JSON body accepted by default (API.md: 413 above it). */
 export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;

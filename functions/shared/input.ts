@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../src/directory';
-import { isDepartmentName, isEmployeeId } from '../../src/storage/keys';
+import { isDepartmentName, isEmployeeId } from '../../src/storage/keys/identifiers';
 import { isStorableInstant, parseUtcDay } from '../../src/time/instants';
 
 /** A department name (route parameter or body field). */

@@ -32,7 +32,7 @@ export function itemsOf(item: z.ZodType): z.ZodType {
 /** An ISO 8601 UTC instant as the API writes it (`Date.toISOString()`). */
 export const isoInstant = z.iso.datetime();
 
-/** An employee (src/directory/employeeEntity.ts `Employee`). */
+/** An employee (src/directory/entities/employeeEntity.ts `Employee`). */
 export const employeeBody = z.strictObject({
   department: z.string(),
   employeeId: z.string(),
@@ -57,7 +57,7 @@ const managerBody = z.strictObject({
   email: z.string(),
 });
 
-/** A department (src/directory/departmentEntity.ts `Department`). */
+/** A department (src/directory/entities/departmentEntity.ts `Department`). */
 export const departmentBody = z.strictObject({
   name: z.string(),
   description: z.string(),
@@ -72,7 +72,7 @@ export const departmentListItem = z.strictObject({
   employeeCount: z.number().int().min(0),
 }) satisfies z.ZodType<DepartmentListItem>;
 
-/** A yearly review (src/directory/reviews.ts `Review`). */
+/** A yearly review (src/directory/employees/reviews.ts `Review`). */
 export const reviewBody = z.strictObject({
   year: z.number().int(),
   managerRating: z.number(),

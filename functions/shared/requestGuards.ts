@@ -12,7 +12,7 @@
  *   body takes none or `{}` (415 otherwise).
  */
 import type { HttpRequest } from '@azure/functions';
-import { ForbiddenError, UnsupportedMediaTypeError, ValidationError } from '../../src/errors';
+import { ForbiddenError, UnsupportedMediaTypeError, ValidationError } from '../../src/domainErrors';
 import { JSON_MEDIA_TYPE, mediaType, notJson, readBody } from './http';
 
 /** Methods that change something: the ones a foreign page must never get the app to perform. */

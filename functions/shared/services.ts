@@ -1,6 +1,6 @@
 /**
  * The composition root: every service the function adapters and the orchestration activities
- * use, built here, once per process, from the configuration (src/config.ts) and the storage
+ * use, built here, once per process, from the configuration (src/config/index.ts) and the storage
  * clients. Nothing else in the app keeps a process-wide service; `src/` only defines them.
  *
  * Each part is built on its first use and then kept. Building reads the settings that part
@@ -17,9 +17,9 @@ import {
   type LogPage,
   type LogPageOptions,
   type LogQuery,
-} from '../../src/logs/query';
+} from '../../src/logs/query/query';
 import { DirectoryMetrics } from '../../src/telemetry/metrics';
-import { samplePoisonQueues } from '../../src/telemetry/poisonQueues';
+import { samplePoisonQueues } from '../../src/telemetry/poisonQueueGauge';
 import { AccessLog } from '../../src/access/accessLog';
 import { getConfig, readPlatformAuth, settingOrDefault, type Config } from '../../src/config';
 import { createContext, createDirectory, directoryOver, type Directory } from '../../src/directory';
@@ -31,14 +31,14 @@ import {
   configuredIndexStores,
 } from '../../src/indexing/configuredIndexing';
 import type { IndexStores } from '../../src/indexing/indexStores';
-import type { ChangeQueue } from '../../src/indexing/queueChangeSink';
-import { SharedDrains } from '../../src/indexing/sharedDrains';
-import { writerDrains } from '../../src/indexing/writerDrain';
+import type { ChangeQueue } from '../../src/indexing/queue/queueChangeSink';
+import { SharedDrains } from '../../src/indexing/drain/sharedDrains';
+import { writerDrains } from '../../src/indexing/drain/writerDrain';
 import { LoginAttempts } from '../../src/logins/loginAttempts';
 import { LoginDayTables } from '../../src/logins/loginDayTables';
-import { LogFlusher } from '../../src/logs/flusher';
-import { LogIngest } from '../../src/logs/ingest';
-import { TagLedgers } from '../../src/logs/tagLedger';
+import { LogFlusher } from '../../src/logs/flush/flusher';
+import { LogIngest } from '../../src/logs/ingest/ingest';
+import { TagLedgers } from '../../src/logs/flush/tagLedger';
 import { OperationsService } from '../../src/operations/operations';
 import { TimerRunLog } from '../../src/operations/timerRuns';
 import type { OrchestrationServices } from '../../src/orchestrations/services';
@@ -67,7 +67,7 @@ export interface LoginServices {
 
 /** Everything the adapters and activities use; each getter builds its part on first use. */
 export interface Services {
-  /** The configuration (read once per process by src/config.ts; never throws itself). */
+  /** The configuration (read once per process by src/config/index.ts; never throws itself). */
   config(): Config;
   /** Whether the principal header is believed (Azure: only with App Service authentication). */
   principalTrust(): PrincipalTrust;
@@ -162,7 +162,7 @@ function lazy<T>(build: () => T): () => T {
 }
 
 /**
- * Builds the services over a configuration (default: the process's, src/config.ts). Nothing is
+ * Builds the services over a configuration (default: the process's, src/config/index.ts). Nothing is
  * built until first asked for.
  */
 export function createServices(readConfig: () => Config = getConfig): Services {
@@ -210,7 +210,7 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   );
   // One sink per process: it packs the nudges of concurrent writes into shared messages. The
   // writing process drains its departments' outboxes itself after the nudge's linger; the queue
-  // nudge is the fallback (src/indexing/writerDrain.ts).
+  // nudge is the fallback (src/indexing/drain/writerDrain.ts).
   const changeQueue = lazy(() =>
     configuredChangeQueue(config(), clients(), nudgeFailed, writerDrains(indexDrains())),
   );

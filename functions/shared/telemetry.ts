@@ -16,14 +16,14 @@
  *
  * Started once, by functions/shared/startup.ts, the first import of every entry point: before the
  * storage SDKs and `http`/`https` are loaded, so the instrumentations see them load (the Functions
- * OpenTelemetry guide's order). The settings come from src/config.ts only; a malformed one turns
+ * OpenTelemetry guide's order). The settings come from src/config/index.ts only; a malformed one turns
  * telemetry off with one log line and leaves the app alone.
  */
 import { createRequire } from 'node:module';
 import { metrics } from '@opentelemetry/api';
 import type { MetricReader } from '@opentelemetry/sdk-metrics';
 import { readTelemetry } from '../../src/config';
-import type { TelemetrySettings, TelemetryTarget } from '../../src/telemetrySettings';
+import type { TelemetrySettings, TelemetryTarget } from '../../src/config/telemetrySettings';
 import type { SummaryReader } from './metricsSummary';
 import { redactingExporter, spanRedactor } from './spanRedaction';
 

@@ -1,7 +1,7 @@
 // The Function App on the Flex Consumption plan (Linux, Node.js), running as its user-assigned
 // managed identity.
 //
-// App settings: every setting src/config.ts reads is either set below (the `*Settings` variables,
+// App settings: every setting src/config/index.ts reads is either set below (the `*Settings` variables,
 // all merged into the appsettings resource) or deliberately left to its default and listed with
 // the reason in infra/settings-defaulted.json. Flex Consumption takes the runtime and version from
 // functionAppConfig, so FUNCTIONS_WORKER_RUNTIME, FUNCTIONS_EXTENSION_VERSION,

@@ -5,7 +5,7 @@
 // departments and keys placed there; no queues (triggers stay in the home account), no package.
 //
 // Declared here: every table, queue (with its -poison queue) and container the code uses, under
-// the default names of src/config.ts (test/unit/infra checks both directions). Created at runtime
+// the default names of src/config/index.ts (test/unit/infra checks both directions). Created at runtime
 // instead, and therefore not declared:
 // - the per-day LoginAttemptsYYYYMMDD tables (the cleanup timer creates tomorrow's and drops
 //   expired ones; dropping a table is the pattern);
@@ -41,7 +41,7 @@ param sasExpirationPeriod string
 @description('Keys older than this many days are flagged for rotation.')
 param keyExpirationDays int
 
-// Tables the code reads and writes (src/config.ts `tables`, except the per-day login tables).
+// Tables the code reads and writes (src/config/index.ts `tables`, except the per-day login tables).
 var tableNames = [
   'Employees'
   'EmployeesArchive'
@@ -57,7 +57,7 @@ var homeTableNames = [
   'Placements'
 ]
 
-// Queues (src/config.ts `queues`) and the poison queue the host moves a message to after
+// Queues (src/config/index.ts `queues`) and the poison queue the host moves a message to after
 // maxDequeueCount failed attempts (host.json).
 var queueNames = [
   'archive-requests'
@@ -68,7 +68,7 @@ var queueNames = [
   'log-batches-poison'
 ]
 
-// Blob containers (src/config.ts `containers`).
+// Blob containers (src/config/index.ts `containers`).
 var containerNames = [
   'lastname-index'
   'photos'

@@ -1,7 +1,7 @@
 /**
  * The access-log capability's errors, phrased once.
  */
-import { ValidationError } from '../errors';
+import { ValidationError } from '../domainErrors';
 
 /** 400: a resource name empty or too long. */
 export function invalidResource(maxLength: number): ValidationError {

@@ -10,25 +10,25 @@
  */
 import type { EmployeeCheck } from '../directory';
 import type { TableClient } from '@azure/data-tables';
-import { wholeNumberOutOfRange } from '../errors';
-import { withStorageErrors } from '../storage/errors';
+import { wholeNumberOutOfRange } from '../domainErrors';
+import { withStorageErrors } from '../storage/storageFaults';
 import { emptyWindow, invalidAction, invalidResource, windowTooLong } from './accessErrors';
-import { rowKeyRangeFilter } from '../storage/filters';
+import { rowKeyRangeFilter } from '../storage/tables/filters';
 import {
   decodeContinuationToken,
-  employeePartitionKey,
   encodeContinuationToken,
   fromSdkContinuationToken,
-  parseEmployeePartitionKey,
-  parseTicksRowKey,
-  ticksRowKey,
-  ticksRowKeyRange,
   toSdkContinuationToken,
-} from '../storage/keys';
+} from '../storage/keys/continuation';
+import {
+  employeePartitionKey,
+  parseEmployeePartitionKey,
+} from '../storage/keys/tables/employeePartitions';
+import { parseTicksRowKey, ticksRowKey, ticksRowKeyRange } from '../storage/keys/time';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, MS_PER_DAY } from '../time/instants';
 import { ensureTable } from '../storage/createOnce';
-import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
+import { insertTimeKeyed, keysOfType } from '../storage/tables/timeKeyedInsert';
 
 /** Widest window one query may ask for. */
 export const MAX_ACCESS_WINDOW_DAYS = 31;

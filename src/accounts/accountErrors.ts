@@ -1,5 +1,5 @@
 /** The errors of placement and relocation (docs/accounts.md), phrased once. */
-import { ConflictError, NotFoundError, ThrottledError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ThrottledError, ValidationError } from '../domainErrors';
 
 /** Seconds a refused write should wait: about one placement cache period (the switch's length). */
 export const RELOCATING_RETRY_AFTER_SECONDS = 2;

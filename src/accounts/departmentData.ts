@@ -8,13 +8,15 @@
 import type { Config } from '../config';
 import {
   departmentPartitionKey,
+  parseDepartmentPartitionKey,
+} from '../storage/keys/tables/employees';
+import {
   emailIndexPartitionKey,
   idIndexPartitionKey,
-  parseDepartmentPartitionKey,
-  parseEmployeePartitionKey,
   parseIndexPartitionKey,
-  type RegisteredTable,
-} from '../storage/keys';
+} from '../storage/keys/tables/employeeIndex';
+import { parseEmployeePartitionKey } from '../storage/keys/tables/employeePartitions';
+import { type RegisteredTable } from '../storage/keys/tables/placement';
 
 /** The table names of department-keyed data. */
 export type DepartmentTables = Pick<

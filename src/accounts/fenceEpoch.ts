@@ -13,11 +13,11 @@ import type { TableClient } from '@azure/data-tables';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
-} from '../storage/entityGroupTransaction';
-import { readEntity } from '../storage/entities';
-import { tookEffect } from '../storage/errors';
+} from '../storage/tables/entityGroupTransaction';
+import { readEntity } from '../storage/tables/entities';
+import { tookEffect } from '../storage/storageFaults';
 import { ensureTable } from '../storage/createOnce';
-import { FENCE_EPOCH_ROW_KEY, fenceOpenRowKey } from '../storage/keys';
+import { FENCE_EPOCH_ROW_KEY, fenceOpenRowKey } from '../storage/keys/tables/placement';
 import { fenceContended } from './accountErrors';
 
 /** The entity type of every fence row. */

@@ -30,9 +30,13 @@ import {
   submitEntityGroupTransaction,
   withoutCallConditions,
   type EntityGroupAction,
-} from '../storage/entityGroupTransaction';
-import { isNotFound } from '../storage/errors';
-import { fenceChangeRowKey, fenceOpenRowKey, partitionRegistryRowKey } from '../storage/keys';
+} from '../storage/tables/entityGroupTransaction';
+import { isNotFound } from '../storage/storageFaults';
+import {
+  fenceChangeRowKey,
+  fenceOpenRowKey,
+  partitionRegistryRowKey,
+} from '../storage/keys/tables/placement';
 import { LruMap } from '../storage/lruMap';
 import { fenceContended, relocating } from './accountErrors';
 import {

@@ -5,10 +5,14 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { ensureTable } from '../storage/createOnce';
-import { readEntity, type StoredEntity } from '../storage/entities';
-import { isAlreadyExists, isPreconditionFailed, toDomainError } from '../storage/errors';
-import { PLACEMENT_PARTITION_KEY, parsePlacementRowKey, placementRowKey } from '../storage/keys';
-import { readWholeRange } from '../storage/rangePages';
+import { readEntity, type StoredEntity } from '../storage/tables/entities';
+import { isAlreadyExists, isPreconditionFailed, toDomainError } from '../storage/storageFaults';
+import {
+  PLACEMENT_PARTITION_KEY,
+  parsePlacementRowKey,
+  placementRowKey,
+} from '../storage/keys/tables/placement';
+import { readWholeRange } from '../storage/tables/rangePages';
 import { unreadablePlacement } from './accountErrors';
 
 const ENTITY_TYPE = 'Placement.v1';

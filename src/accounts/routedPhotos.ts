@@ -5,7 +5,7 @@
  */
 import { withOverrides } from './overrides';
 import type { ContainerClient } from '@azure/storage-blob';
-import { parsePhotoBlobName } from '../storage/keys';
+import { parsePhotoBlobName } from '../storage/keys/blobs/photoBlobs';
 
 /**
  * A container stand-in that routes blob clients by the department in the blob's name.

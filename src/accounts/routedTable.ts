@@ -18,8 +18,8 @@ import type {
   TableEntityResultPage,
   TransactionAction,
 } from '@azure/data-tables';
-import { equipConditions } from '../storage/entityGroupTransaction';
-import { parseDrainLeasePartitionKey } from '../storage/keys';
+import { equipConditions } from '../storage/tables/entityGroupTransaction';
+import { parseDrainLeasePartitionKey } from '../storage/keys/tables/employeeIndex';
 import type { StorageAccount } from './accounts';
 import { departmentPartitionOf, type DepartmentTables } from './departmentData';
 import type { Placement } from './placement';

@@ -63,18 +63,20 @@ import {
 } from './archiveRecords';
 import type { Employee, EmployeeChangeSink, EmployeeDeleted, EmployeeService } from '../directory';
 import { ensureTable } from '../storage/createOnce';
-import { PreconditionFailedError } from '../errors';
-import { isAlreadyExists } from '../storage/errors';
+import { PreconditionFailedError } from '../domainErrors';
+import { isAlreadyExists } from '../storage/storageFaults';
 import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
 import { archiveContended } from './archiveErrors';
 import {
   archiveReceiptRowKey,
   archiveRowKey,
+  parseArchiveRowKey,
+} from '../storage/keys/tables/archive';
+import {
   departmentPartitionKey,
   employeeRowKey,
-  parseArchiveRowKey,
   reviewRowKeyRange,
-} from '../storage/keys';
+} from '../storage/keys/tables/employees';
 import {
   ENTITY_TYPE_PROPERTY,
   EntityTypes,
@@ -82,8 +84,8 @@ import {
   isEntityOfType,
   readEmployeeMeta,
   storedToEmployee,
-} from '../directory/storedEntities';
-import { readEntity, type StoredEntity, type StoredProperties } from '../storage/entities';
+} from '../directory/entities';
+import { readEntity, type StoredEntity, type StoredProperties } from '../storage/tables/entities';
 
 export {
   ARCHIVED_FROM_PROPERTY,

@@ -32,7 +32,7 @@ import {
   employeeRowKeyRange,
   parseEmployeeRowKey,
   reviewRowKeyRange,
-} from '../storage/keys';
+} from '../storage/keys/tables/employees';
 import {
   archivable,
   archiveEmployee,
@@ -47,9 +47,9 @@ import {
   incarnationOf,
   isEntityOfType,
   readEmployeeMeta,
-} from '../directory/storedEntities';
-import { readWholeRange } from '../storage/rangePages';
-import type { StoredEntity } from '../storage/entities';
+} from '../directory/entities';
+import { readWholeRange } from '../storage/tables/rangePages';
+import type { StoredEntity } from '../storage/tables/entities';
 import { archivePageTooLarge } from './archiveErrors';
 
 /** Most employees one page may hold. */

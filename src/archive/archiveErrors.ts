@@ -1,7 +1,7 @@
 /**
  * The archive capability's errors, phrased once.
  */
-import { NotFoundError, type ContentionError } from '../errors';
+import { NotFoundError, type ContentionError } from '../domainErrors';
 import { contended } from '../storage/storageErrors';
 
 /** 404: the employee has no archived record (yet: archiving is eventually consistent). */

@@ -10,26 +10,32 @@ import {
   MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
   type EntityGroupAction,
-} from '../storage/entityGroupTransaction';
-import { tookEffect, withStorageErrors } from '../storage/errors';
+} from '../storage/tables/entityGroupTransaction';
+import { tookEffect, withStorageErrors } from '../storage/storageFaults';
 import { archivedEmployeeNotFound } from './archiveErrors';
-import { rowKeyRangeFilter } from '../storage/filters';
+import { rowKeyRangeFilter } from '../storage/tables/filters';
 import {
   archivedEmployeeRowKeyRange,
   archiveRowKey,
-  departmentPartitionKey,
   parseArchiveRowKey,
+} from '../storage/keys/tables/archive';
+import {
+  departmentPartitionKey,
   parseReviewRowKey,
   reviewRowKeyRange,
-} from '../storage/keys';
+} from '../storage/keys/tables/employees';
 import {
   EntityTypes,
   isEntityOfType,
   readEmployeeMeta,
   storedToEmployee,
-} from '../directory/storedEntities';
-import { SYSTEM_PROPERTIES, type StoredEntity, type StoredProperties } from '../storage/entities';
-import { readWholeRange } from '../storage/rangePages';
+} from '../directory/entities';
+import {
+  SYSTEM_PROPERTIES,
+  type StoredEntity,
+  type StoredProperties,
+} from '../storage/tables/entities';
+import { readWholeRange } from '../storage/tables/rangePages';
 
 /** A stored entity with its keys. */
 export type StoredRow = StoredProperties & { partitionKey: string; rowKey: string };

@@ -8,15 +8,11 @@ import type { QueueClient } from '@azure/storage-queue';
 import { z } from 'zod';
 import { employeeNotFound } from '../directory';
 import { ensureQueue, ensureTable } from '../storage/createOnce';
-import {
-  departmentPartitionKey,
-  isDepartmentName,
-  isEmployeeId,
-  isIncarnation,
-  LEGACY_INCARNATION,
-} from '../storage/keys';
+import { departmentPartitionKey } from '../storage/keys/tables/employees';
+import { isDepartmentName, isEmployeeId } from '../storage/keys/identifiers';
+import { isIncarnation, LEGACY_INCARNATION } from '../storage/keys/tables/archive';
 import { sendJsonMessage } from '../storage/queue';
-import { incarnationOf, readEmployeeState } from '../directory/storedEntities';
+import { incarnationOf, readEmployeeState } from '../directory/entities';
 import { withTraceparent } from '../telemetry/tracing';
 
 /**

@@ -4,12 +4,12 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { discardChanges, type EmployeeChangeSink } from './changes';
-import { newCountShardChoice, type CountShardChoice } from './departmentCount';
-import type { Department } from './departmentEntity';
-import type { LastNameIndex } from './lastNameIndex';
-import { DEFAULT_MAX_CONFLICT_ATTEMPTS } from './retry';
+import { newCountShardChoice, type CountShardChoice } from './entities/departmentCount';
+import type { Department } from './entities/departmentEntity';
+import type { LastNameIndex } from './entities/partitionLastNameIndex';
+import { DEFAULT_MAX_CONFLICT_ATTEMPTS } from './writes/retry';
 import { ensureTable } from '../storage/createOnce';
-import { VersionCache } from './versionCache';
+import { VersionCache } from './entities/versionCache';
 
 /** How to build a directory. */
 export interface DirectoryOptions {
@@ -40,7 +40,7 @@ export interface DirectoryContext {
   /** The `Employees` table, created on first use. */
   table(): Promise<TableClient>;
   readonly changes: EmployeeChangeSink;
-  /** Writes add an index outbox row to their transaction (src/directory/outbox.ts). */
+  /** Writes add an index outbox row to their transaction (src/directory/entities/outbox.ts). */
   readonly outbox: boolean;
   readonly departmentVersions: VersionCache<Department>;
   readonly lastNameVersions: VersionCache<LastNameIndex>;

@@ -9,22 +9,26 @@
 import { invalidPhotoUrl } from './directoryErrors';
 import type { DirectoryContext, DirectoryOptions } from './context';
 import { createContext } from './context';
-import { createEmployee } from './createEmployee';
-import { deleteEmployee, type DeleteEmployeeOptions, type EmployeeDeleted } from './deleteEmployee';
+import { createEmployee } from './employees/createEmployee';
+import {
+  deleteEmployee,
+  type DeleteEmployeeOptions,
+  type EmployeeDeleted,
+} from './employees/deleteEmployee';
 import {
   deleteEmployeeVersions,
   type DeleteVersionsOptions,
   type VersionsDeleted,
-} from './deleteEmployees';
-import type { Department, DepartmentListItem } from './departmentEntity';
+} from './employees/deleteEmployeeVersions';
+import type { Department, DepartmentListItem } from './entities/departmentEntity';
 import {
   getDepartment,
   listDepartmentsWithCounts,
   putDepartment,
   setManager,
   type DepartmentListCache,
-} from './departments';
-import type { Employee } from './employeeEntity';
+} from './departments/departments';
+import type { Employee } from './entities/employeeEntity';
 import {
   findByLastName,
   getEmployee,
@@ -34,16 +38,16 @@ import {
   type EmployeeRange,
   type EmployeeRecord,
   type ListOptions,
-} from './employeeQueries';
-import { requireDepartment, requireEmployee } from './existence';
-import { importEmployees, type ImportResult } from './importEmployees';
-import { listReviews, putReview, type Review } from './reviews';
-import { TtlCache } from './ttlCache';
-import { updateEmployee } from './updateEmployee';
+} from './employees/employeeQueries';
+import { requireDepartment, requireEmployee } from './employees/existence';
+import { importEmployees, type ImportResult } from './bulkImport/importEmployees';
+import { listReviews, putReview, type Review } from './employees/reviews';
+import { TtlCache } from './departments/ttlCache';
+import { updateEmployee } from './employees/updateEmployee';
 import { employeePatchSchema, validateInput } from './validation';
-import type { Versioned } from './versionCache';
-import type { StoredEntity } from '../storage/entities';
-import type { Page } from '../storage/rangePages';
+import type { Versioned } from './entities/versionCache';
+import type { StoredEntity } from '../storage/tables/entities';
+import type { Page } from '../storage/tables/rangePages';
 
 export type { DirectoryOptions } from './context';
 

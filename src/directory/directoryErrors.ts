@@ -8,7 +8,7 @@ import {
   PreconditionFailedError,
   ValidationError,
   type ContentionError,
-} from '../errors';
+} from '../domainErrors';
 import { contended } from '../storage/storageErrors';
 
 /** 404: the department does not exist. */

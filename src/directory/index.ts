@@ -10,16 +10,20 @@
  */
 export type { EmployeeChange, EmployeeChangeSink } from './changes';
 export { createContext, type DirectoryContext, type DirectoryOptions } from './context';
-export type { Department, DepartmentListItem, DepartmentSummary } from './departmentEntity';
-export { listDepartments } from './departments';
+export type {
+  Department,
+  DepartmentListItem,
+  DepartmentSummary,
+} from './entities/departmentEntity';
+export { listDepartments } from './departments/departments';
 export { createDirectory, directoryOver, type Directory, type EmployeeService } from './directory';
 export { departmentNotFound, emailNotFound, employeeNotFound } from './directoryErrors';
-export type { EmployeeDeleted } from './deleteEmployee';
-export type { EmployeeCheck } from './existence';
-export type { Employee, EmployeeData } from './employeeEntity';
-export type { ImportResult } from './importEmployees';
-export type { Review } from './reviews';
-export { TtlCache } from './ttlCache';
+export type { EmployeeDeleted } from './employees/deleteEmployee';
+export type { EmployeeCheck } from './employees/existence';
+export type { Employee, EmployeeData } from './entities/employeeEntity';
+export type { ImportResult } from './bulkImport/importEmployees';
+export type { Review } from './employees/reviews';
+export { TtlCache } from './departments/ttlCache';
 export {
   MAX_PAGE_SIZE,
   departmentBodySchema,
@@ -30,4 +34,4 @@ export {
   pageSizeOf,
   reviewBodySchema,
 } from './validation';
-export type { Versioned } from './versionCache';
+export type { Versioned } from './entities/versionCache';

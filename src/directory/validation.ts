@@ -169,4 +169,4 @@ export const lookupTextSchema = z
   .refine((v) => !CONTROL.test(v), 'must not contain control characters')
   .refine(wellFormed, 'must be well-formed Unicode');
 
-export { describeIssues, plainWords, validateInput } from '../errors';
+export { describeIssues, plainWords, validateInput } from '../domainErrors';

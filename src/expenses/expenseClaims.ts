@@ -9,22 +9,20 @@
  */
 import { odata, type TableClient } from '@azure/data-tables';
 import type { EmployeeCheck } from '../directory';
-import { wholeNumberOutOfRange } from '../errors';
-import { withStorageErrors } from '../storage/errors';
+import { wholeNumberOutOfRange } from '../domainErrors';
+import { withStorageErrors } from '../storage/storageFaults';
 import { invalidAmount, invalidCurrency, invalidDescription } from './expenseErrors';
+import { decodeContinuationToken, encodeContinuationToken } from '../storage/keys/continuation';
 import {
-  decodeContinuationToken,
   employeePartitionKey,
-  encodeContinuationToken,
-  invertedTicksRowKey,
   parseEmployeePartitionKey,
-  parseInvertedTicksRowKey,
-} from '../storage/keys';
+} from '../storage/keys/tables/employeePartitions';
+import { invertedTicksRowKey, parseInvertedTicksRowKey } from '../storage/keys/time';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant } from '../time/instants';
 import { ensureTable } from '../storage/createOnce';
-import { readPartitionPage } from '../storage/partitionPages';
-import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
+import { readPartitionPage } from '../storage/tables/partitionPages';
+import { insertTimeKeyed, keysOfType } from '../storage/tables/timeKeyedInsert';
 
 /** Largest accepted claim amount (in the claim's currency). */
 export const MAX_EXPENSE_AMOUNT = 1_000_000;

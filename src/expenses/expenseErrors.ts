@@ -1,7 +1,7 @@
 /**
  * The expense-claim capability's errors, phrased once.
  */
-import { ValidationError } from '../errors';
+import { ValidationError } from '../domainErrors';
 
 /** 400: an amount that is not positive, has more than two decimals, or is too large. */
 export function invalidAmount(max: number): ValidationError {

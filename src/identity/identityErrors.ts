@@ -1,7 +1,7 @@
 /**
  * The identity capability's errors, phrased once: who the caller is (401) and what it may do (403).
  */
-import { ForbiddenError, UnauthenticatedError } from '../errors';
+import { ForbiddenError, UnauthenticatedError } from '../domainErrors';
 
 /** 401: no identity where the rule needs one (`reason` says why, when the default does not). */
 export function unauthenticated(reason?: string): UnauthenticatedError {

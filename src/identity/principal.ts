@@ -13,7 +13,7 @@
  * own `role_typ` is ignored: a caller that could choose which claim type counts as a role could
  * promote any claim it holds (a group, a name) to `DirectoryAdmin`.
  */
-import type { UnauthenticatedError } from '../errors';
+import type { UnauthenticatedError } from '../domainErrors';
 import { invalidPrincipal, unauthenticated } from './identityErrors';
 
 /** Name of the request header that carries the principal. */

@@ -8,14 +8,14 @@
 import type { Config } from '../config';
 import type { StorageClients } from '../storage/clients';
 import type { IndexStores } from './indexStores';
-import { newDrainCache } from './drainCache';
-import { lastNameStoreFor } from './lastNameStores';
+import { newDrainCache } from './drain/drainCache';
+import { lastNameStoreFor } from './lastNames/storeForMode';
 import {
   outboxNudgeSender,
   queueChangeSink,
   type ChangeQueue,
   type ChangeQueueOptions,
-} from './queueChangeSink';
+} from './queue/queueChangeSink';
 
 /**
  * Builds the `index-updates` queue as a change sink from the configuration; `onNudgeError` hears
@@ -31,8 +31,8 @@ export type ConfiguredChangeQueue = (
 /**
  * The `index-updates` queue as the directory's change sink: the directory records every change in
  * its index outbox, and a write returns only once a queue message that surfaces after its commit
- * is stored (its cover, src/indexing/queueChangeSink.ts), so no change waits on the writing
- * process once it answered. With `drain` (src/indexing/writerDrain.ts: `writerDrains`) and
+ * is stored (its cover, src/indexing/queue/queueChangeSink.ts), so no change waits on the writing
+ * process once it answered. With `drain` (src/indexing/drain/writerDrain.ts: `writerDrains`) and
  * `INDEX_DRAIN_LINGER_MS` > 0, the writing process also drains the department itself after that
  * linger, and the cover, invisible for a few seconds longer, costs one outbox read when it
  * surfaces; a process that died first leaves the rows to it. A cover that cannot be stored is

@@ -5,8 +5,8 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import type { DirectoryMetrics } from '../telemetry/metrics';
-import type { DrainCache } from './drainCache';
-import type { LastNameStore } from './lastNameStore';
+import type { DrainCache } from './drain/drainCache';
+import type { LastNameStore } from './lastNames/lastNameStore';
 
 /** Where the indexes live. */
 export interface IndexStores {
@@ -16,14 +16,14 @@ export interface IndexStores {
   index: TableClient;
   /** The organisation-wide last-name index (option 1 or 3). */
   lastNames: LastNameStore;
-  /** Versions this process's drains wrote, to read less (src/indexing/drainCache.ts); optional. */
+  /** Versions this process's drains wrote, to read less (src/indexing/drain/drainCache.ts); optional. */
   drainCache?: DrainCache;
   /** The process's metrics the drains report to (outbox gauges, lag, rounds); optional. */
   metrics?: DirectoryMetrics;
   /**
    * Sends an outbox nudge for `department`, invisible for `delaySeconds` (0: at once): how a
    * drain whose invocation's budget ran out continues in a new invocation, and how an absorbed
-   * nudge outlives a lease holder that dies (src/indexing/leasedDrain.ts; `holder` names that
+   * nudge outlives a lease holder that dies (src/indexing/drain/leasedDrain.ts; `holder` names that
    * holder in the message). Without it a drain runs to the end in one invocation.
    *
    * @throws {DomainError} when the nudge cannot be stored (the invocation fails and is retried).

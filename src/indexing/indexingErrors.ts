@@ -3,7 +3,7 @@
  * (src/storage/optimisticRetry.ts), a 503 with a `Retry-After`: the work is retried (a queue
  * message redelivered, a request tried again), never half-done.
  */
-import type { ContentionError } from '../errors';
+import type { ContentionError } from '../domainErrors';
 import { contended } from '../storage/storageErrors';
 
 /** An employee kept changing while its index entries were reconciled. */

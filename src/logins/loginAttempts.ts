@@ -7,26 +7,27 @@
  * table that old is about to be dropped) and not more than one day in the future (clock skew).
  */
 import { odata, type TableClient } from '@azure/data-tables';
-import { NotFoundError, wholeNumberOutOfRange } from '../errors';
-import { withStorageErrors } from '../storage/errors';
+import { NotFoundError, wholeNumberOutOfRange } from '../domainErrors';
+import { withStorageErrors } from '../storage/storageFaults';
+import { decodeContinuationToken, encodeContinuationToken } from '../storage/keys/continuation';
+import { foreignContinuationToken } from '../storage/keys/keyErrors';
 import {
-  decodeContinuationToken,
-  foreignContinuationToken,
-  encodeContinuationToken,
   invertedTicksRowKey,
-  loginAttemptPartitionKey,
   parseInvertedTicksRowKey,
-  parseLoginAttemptPartitionKey,
   parseUtcDayStamp,
   utcDayStamp,
-} from '../storage/keys';
+} from '../storage/keys/time';
+import {
+  loginAttemptPartitionKey,
+  parseLoginAttemptPartitionKey,
+} from '../storage/keys/tables/logins';
 import { attemptBeforeRetention, attemptInFuture, invalidIp } from './loginErrors';
 import { systemClock, type Clock } from '../time/clock';
 import { addUtcDays, assertStorableInstant, MS_PER_DAY, startOfUtcDay } from '../time/instants';
-import { insertTimeKeyed, keysOfType } from '../time/timeKeyedInsert';
+import { insertTimeKeyed, keysOfType } from '../storage/tables/timeKeyedInsert';
 import type { LoginDayTables } from './loginDayTables';
 import { mapBounded } from '../storage/parallel';
-import { readPartitionPage } from '../storage/partitionPages';
+import { readPartitionPage } from '../storage/tables/partitionPages';
 
 const ENTITY_TYPE = 'LoginAttempt.v1';
 

@@ -8,8 +8,9 @@
  * or never created) creates it and retries once.
  */
 import { odata, type TableClient, type TableServiceClient } from '@azure/data-tables';
-import { withStorageErrors } from '../storage/errors';
-import { loginTableName, parseLoginTableName, prefixRange } from '../storage/keys';
+import { withStorageErrors } from '../storage/storageFaults';
+import { loginTableName, parseLoginTableName } from '../storage/keys/tables/logins';
+import { prefixRange } from '../storage/keys/text';
 
 /** What the day tables need from the storage clients. */
 export interface LoginTableClients {

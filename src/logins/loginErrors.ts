@@ -1,7 +1,7 @@
 /**
  * The login-attempt capability's errors, phrased once.
  */
-import { ValidationError } from '../errors';
+import { ValidationError } from '../domainErrors';
 
 /** 400: an attempt older than the day tables keep. */
 export function attemptBeforeRetention(at: Date, retentionDays: number): ValidationError {

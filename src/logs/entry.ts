@@ -4,10 +4,11 @@
  * field.
  */
 import { z } from 'zod';
-import { describeIssues, plainWords, type InputIssue } from '../errors';
+import { describeIssues, plainWords, type InputIssue } from '../domainErrors';
 import { tooManyLogEntries } from './logErrors';
-import { isLogSource, MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys';
-import { LOG_LEVELS, type LogLevel } from './levels';
+import { isLogSource } from '../storage/keys/blobs/logBlobs';
+import { MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys/time';
+import { LOG_LEVELS, type LogLevel } from './format/levels';
 
 /** Field names with a meaning of their own; every other field of an entry is kept as extra data. */
 export const RESERVED_FIELDS = ['at', 'level', 'message'] as const;

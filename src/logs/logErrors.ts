@@ -3,7 +3,7 @@
  * messages the flusher cannot read (the host retries, then moves them to the poison queue), and
  * the flusher's give-up when a log blob keeps changing.
  */
-import { TooLargeError, ValidationError, type ContentionError } from '../errors';
+import { TooLargeError, ValidationError, type ContentionError } from '../domainErrors';
 import { contended } from '../storage/storageErrors';
 
 /** 400: a query's source that is not a log source name. */

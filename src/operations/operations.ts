@@ -15,17 +15,17 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { unknownQueue } from './operationsErrors';
-import { earliestLineHour } from '../logs/backlog';
+import { earliestLineHour } from '../logs/ingest/backlog';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
   departmentPartitionKey,
-  outboxRowKeyRange,
   parseDepartmentListRowKey,
-  poisonQueueName,
-} from '../storage/keys';
+} from '../storage/keys/tables/employees';
+import { outboxRowKeyRange } from '../storage/keys/tables/outbox';
+import { poisonQueueName } from '../storage/keys/queues';
 import { mapBounded } from '../storage/parallel';
 import { ensureTable } from '../storage/createOnce';
-import { unlessNotFound } from '../storage/errors';
+import { unlessNotFound } from '../storage/storageFaults';
 import { decodeQueueMessage } from '../storage/queue';
 import { systemClock, type Clock } from '../time/clock';
 import {
@@ -37,7 +37,7 @@ import {
   type ReplayedMessage,
 } from './poisonQueues';
 import type { TimerRun, TimerRunLog } from './timerRuns';
-import { readRangePage } from '../storage/rangePages';
+import { readRangePage } from '../storage/tables/rangePages';
 
 /** Departments whose outbox one view reads (one page of the department list). */
 export const MAX_DEPARTMENTS = 200;

@@ -1,7 +1,7 @@
 /**
  * The operations capability's errors, phrased once.
  */
-import { ValidationError } from '../errors';
+import { ValidationError } from '../domainErrors';
 
 /** 400: a queue that is not one of the app's (`known`: those that are). */
 export function unknownQueue(queue: string, known: readonly string[]): ValidationError {

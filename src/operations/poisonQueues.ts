@@ -1,7 +1,7 @@
 /**
  * Poison messages: counting, inspecting and replaying the messages the Functions host moved to
  * `<queue>-poison` after `maxDequeueCount` failed attempts. The one routine behind both
- * `tools/replay-poison.ts` and the admin routes `GET /operations/poison/{queue}` and
+ * `tools/replayPoison.ts` and the admin routes `GET /operations/poison/{queue}` and
  * `POST /operations/poison/{queue}/replay`.
  *
  * A replay is idempotent in effect: each message is first sent to `<queue>` (same text, so the
@@ -13,8 +13,8 @@
  */
 import type { QueueClient } from '@azure/storage-queue';
 import { poisonQueueNamed } from './operationsErrors';
-import { withStorageErrors, unlessNotFound } from '../storage/errors';
-import { parsePoisonQueueName, poisonQueueName } from '../storage/keys';
+import { withStorageErrors, unlessNotFound } from '../storage/storageFaults';
+import { parsePoisonQueueName, poisonQueueName } from '../storage/keys/queues';
 import { decodeQueueMessage } from '../storage/queue';
 
 /** How long a received poison message stays hidden while it is being moved (default). */

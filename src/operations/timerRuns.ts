@@ -5,8 +5,12 @@
  */
 import { odata, type TableClient } from '@azure/data-tables';
 import { ensureTable } from '../storage/createOnce';
-import { withStorageErrors } from '../storage/errors';
-import { TIMER_RUN_PARTITION_KEY, parseTimerRunRowKey, timerRunRowKey } from '../storage/keys';
+import { withStorageErrors } from '../storage/storageFaults';
+import {
+  TIMER_RUN_PARTITION_KEY,
+  parseTimerRunRowKey,
+  timerRunRowKey,
+} from '../storage/keys/tables/timerRuns';
 
 /** How a timer run ended. */
 export type TimerOutcome = 'succeeded' | 'failed';

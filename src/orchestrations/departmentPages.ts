@@ -3,8 +3,8 @@
  * query per page, never a table scan) — and, for an audit, the departments the listing misses.
  */
 import { listDepartments, TtlCache, type DirectoryContext } from '../directory';
-import { departmentWithCountRowKeyRange } from '../storage/keys';
-import { departmentsHoldingRows } from '../directory/storedEntities';
+import { departmentWithCountRowKeyRange } from '../storage/keys/tables/employees';
+import { departmentsHoldingRows } from '../directory/entities';
 
 /** One page of department names. */
 export interface DepartmentPage {
@@ -54,7 +54,7 @@ export async function allDepartments(directory: DirectoryContext): Promise<strin
 /**
  * The departments whose department entity exists but which the listing does not name (a creating
  * `PUT` that failed between its two writes): found from the department entities themselves, one
- * query across partitions (directory/departmentDiscovery.ts), minus the listing.
+ * query across partitions (directory/departments/departmentDiscovery.ts), minus the listing.
  *
  * @throws {DomainError} for storage faults.
  */

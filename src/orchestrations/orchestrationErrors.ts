@@ -1,7 +1,7 @@
 /**
  * The orchestrations' errors, phrased once (the move orchestration keeps its own refusals).
  */
-import { NotFoundError, UnavailableError } from '../errors';
+import { NotFoundError, UnavailableError } from '../domainErrors';
 
 /** 404: no orchestration instance has that id. */
 export function orchestrationNotFound(id: string, cause: unknown): NotFoundError {

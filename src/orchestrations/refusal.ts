@@ -7,7 +7,7 @@
  * value, and the orchestrator fails the orchestration with its reason. Anything else still throws
  * and is retried.
  */
-import { DomainError } from '../errors';
+import { DomainError } from '../domainErrors';
 
 /** An activity's answer when the work can never succeed as asked. */
 export interface Refusal {

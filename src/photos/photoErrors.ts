@@ -7,7 +7,7 @@ import {
   TooLargeError,
   ValidationError,
   type ContentionError,
-} from '../errors';
+} from '../domainErrors';
 import { contended } from '../storage/storageErrors';
 
 /** 400: the declared content type or the bytes are not a photo type (`target` names which). */

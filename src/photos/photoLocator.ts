@@ -9,8 +9,8 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { isPhotoContentType, type PhotoContentType } from './imageType';
-import { unlessNotFound } from '../storage/errors';
-import { departmentPartitionKey, employeeRowKey } from '../storage/keys';
+import { unlessNotFound } from '../storage/storageFaults';
+import { departmentPartitionKey, employeeRowKey } from '../storage/keys/tables/employees';
 
 /** An employee's current photo. */
 export interface CurrentPhoto {

@@ -22,7 +22,7 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { employeeNotFound } from '../directory';
-import { DomainError, PreconditionFailedError } from '../errors';
+import { DomainError, PreconditionFailedError } from '../domainErrors';
 import { retryOptimistically, RETRY } from '../storage/optimisticRetry';
 import {
   emptyPhoto,
@@ -46,13 +46,9 @@ import {
   isPreconditionFailed,
   toDomainError,
   withStorageErrors,
-} from '../storage/errors';
-import {
-  departmentPartitionKey,
-  employeeRowKey,
-  parsePhotoBlobName,
-  photoBlobName,
-} from '../storage/keys';
+} from '../storage/storageFaults';
+import { departmentPartitionKey, employeeRowKey } from '../storage/keys/tables/employees';
+import { parsePhotoBlobName, photoBlobName } from '../storage/keys/blobs/photoBlobs';
 import {
   declaredPhotoType,
   PHOTO_CONTENT_TYPES,
@@ -63,7 +59,7 @@ import {
 import { newPhotoVersion, now, type PhotoDependencies } from './dependencies';
 import { deleteBlobIfExists, sweepPhotos } from './sweep';
 import { copyPhotoBlob } from './blobCopy';
-import { DATA_ETAG_PROPERTY, readEmployeeState } from '../directory/storedEntities';
+import { DATA_ETAG_PROPERTY, readEmployeeState } from '../directory/entities';
 
 export { newPhotoVersion, type PhotoDependencies } from './dependencies';
 export { PHOTO_SWEEP_GRACE_MS, removePhotosOfGoneEmployee, sweepPhotos } from './sweep';

@@ -7,7 +7,7 @@
 import { BlobSASPermissions, SASProtocol, type ContainerClient } from '@azure/storage-blob';
 import { photoNotFound } from './photoErrors';
 import type { BlobSasKind, BlobSasSigner } from '../storage/blobSas';
-import { parsePhotoBlobName, blobUrl } from '../storage/keys';
+import { parsePhotoBlobName, blobUrl } from '../storage/keys/blobs/photoBlobs';
 import { servedPhotoContentType } from './imageType';
 import type { PhotoLocator } from './photoLocator';
 

@@ -3,19 +3,16 @@
  * employee left the directory, and per employee in the daily sweep (sweepUnadopted.ts).
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '../domainErrors';
 import { PHOTO_BLOB_PROPERTY } from './photoLocator';
 import { ensureContainer } from '../storage/createOnce';
-import { isNotFound, tookEffect, withStorageErrors } from '../storage/errors';
-import {
-  archivedEmployeeRowKeyRange,
-  departmentPartitionKey,
-  employeeRowKey,
-  photoBlobPrefix,
-} from '../storage/keys';
+import { isNotFound, tookEffect, withStorageErrors } from '../storage/storageFaults';
+import { archivedEmployeeRowKeyRange } from '../storage/keys/tables/archive';
+import { departmentPartitionKey, employeeRowKey } from '../storage/keys/tables/employees';
+import { photoBlobPrefix } from '../storage/keys/blobs/photoBlobs';
 import { now, type PhotoDependencies } from './dependencies';
-import { readEntity } from '../storage/entities';
-import { readWholeRange } from '../storage/rangePages';
+import { readEntity } from '../storage/tables/entities';
+import { readWholeRange } from '../storage/tables/rangePages';
 
 /**
  * How long an unreferenced version is spared by the sweeps (15 minutes): a client may be uploading

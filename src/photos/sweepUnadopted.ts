@@ -12,9 +12,9 @@
  * the references being read again right before the deletes. Running it twice, or two runs at
  * once, deletes nothing more. Blobs whose names are not photo versions are left alone.
  */
-import { parsePhotoBlobName } from '../storage/keys';
+import { parsePhotoBlobName } from '../storage/keys/blobs/photoBlobs';
 import { ensureContainer } from '../storage/createOnce';
-import { withStorageErrors } from '../storage/errors';
+import { withStorageErrors } from '../storage/storageFaults';
 import type { PhotoDependencies } from './dependencies';
 import { PHOTO_SWEEP_GRACE_MS, sweepPhotos } from './sweep';
 import { invalidSweepOptions } from './photoErrors';

@@ -7,7 +7,7 @@ import {
   NotConfiguredError,
   NotFoundError,
   ValidationError,
-} from '../errors';
+} from '../domainErrors';
 
 /** 400: a token lifetime that is not a whole number of at least 1 minute. */
 export function invalidSasLifetime(minutes: number): ValidationError {

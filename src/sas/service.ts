@@ -37,20 +37,16 @@ import {
   isEmployee,
 } from '../identity/roles';
 import type { StorageClients } from '../storage/clients';
-import {
-  blobUrl,
-  departmentPartitionKey,
-  employeePartitionKey,
-  employeeRowKey,
-  photoBlobName,
-} from '../storage/keys';
+import { blobUrl, photoBlobName } from '../storage/keys/blobs/photoBlobs';
+import { departmentPartitionKey, employeeRowKey } from '../storage/keys/tables/employees';
+import { employeePartitionKey } from '../storage/keys/tables/employeePartitions';
 import { sasWindow, type SasWindow } from './lifetime';
 import { requireKeyedStorage, type SasSigning } from './signingKey';
 import { SasPolicyManager, TABLE_SAS_PERMISSION, type PolicyRotation } from './tablePolicy';
 import type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
 import { signTableSas, type TableSasScope } from './tableSas';
 import { ensureContainer } from '../storage/createOnce';
-import { readEntity } from '../storage/entities';
+import { readEntity } from '../storage/tables/entities';
 
 export type { BlobSasGrant, PhotoAccess, TableSasGrant, UploadHeaders } from './grants';
 

@@ -21,8 +21,8 @@
  */
 import type { SignedIdentifier, TableClient } from '@azure/data-tables';
 import { sasPolicyLimit } from './sasErrors';
-import { withStorageErrors } from '../storage/errors';
-import { parseSasPolicyId, sasPolicyId } from '../storage/keys';
+import { withStorageErrors } from '../storage/storageFaults';
+import { parseSasPolicyId, sasPolicyId } from '../storage/keys/tables/sasPolicies';
 import { CLOCK_SKEW_MS } from '../storage/blobSas';
 
 /** The service allows at most five signed identifiers per table. */

@@ -14,7 +14,7 @@
  * single increment, but e.g. a correction spanning days 183 and 184) fits in one EGT the same way.
  *
  * Counted once: every increment has an operation id, recorded in the day entity's
- * `RecentOperations` (src/stats/recentOperations.ts) by the same Merge that adds the count. A
+ * `RecentOperations` (src/stats/incrementMarkers.ts) by the same Merge that adds the count. A
  * round after the first (its predecessor may have been applied while its answer was lost, or the
  * SDK's retry of it got 412) first looks for that id, and stops if the increment is already there,
  * however many other writers have incremented since. The markers are bounded by time, never by
@@ -25,16 +25,17 @@
 import type { EmployeeCheck } from '../directory';
 import type { TableClient } from '@azure/data-tables';
 import { randomBytes } from 'node:crypto';
-import { NotFoundError, UnavailableError } from '../errors';
+import { NotFoundError, UnavailableError } from '../domainErrors';
 import { invalidMessageCount, tooManyIncrements } from './statsErrors';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
-} from '../storage/entityGroupTransaction';
-import { storageStatus, toDomainError, withStorageErrors } from '../storage/errors';
+} from '../storage/tables/entityGroupTransaction';
+import { storageStatus, toDomainError, withStorageErrors } from '../storage/storageFaults';
 import { backOff } from '../storage/optimisticRetry';
 import { contended } from '../storage/storageErrors';
-import { employeePartitionKey, hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys';
+import { employeePartitionKey } from '../storage/keys/tables/employeePartitions';
+import { hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys/tables/messageStats';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, daysInYear, utcDayOfYear } from '../time/instants';
 import { ensureTable } from '../storage/createOnce';
@@ -45,7 +46,7 @@ import {
   OPERATION_RETRY_WINDOW_MS,
   rememberOperation,
   remembersOperation,
-} from './recentOperations';
+} from './incrementMarkers';
 import {
   counterValue,
   dayProperty,

@@ -1,7 +1,7 @@
 /**
  * The message statistics' errors, phrased once.
  */
-import { ThrottledError, ValidationError } from '../errors';
+import { ThrottledError, ValidationError } from '../domainErrors';
 
 /** 400: a message count that is not a whole number from 1 to `max`. */
 export function invalidMessageCount(max: number): ValidationError {

@@ -16,7 +16,7 @@ import {
   type BlobServiceClient,
   type UserDelegationKey,
 } from '@azure/storage-blob';
-import { withStorageErrors } from './errors';
+import { withStorageErrors } from './storageFaults';
 import type { SharedKey } from './clients';
 
 /**

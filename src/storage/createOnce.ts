@@ -8,7 +8,7 @@
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
-import { withStorageErrors } from './errors';
+import { withStorageErrors } from './storageFaults';
 
 /**
  * `create`, run at most once per client at a time and never again once it succeeded.

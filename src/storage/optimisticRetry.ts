@@ -8,7 +8,7 @@
  * ceiling, capped — so writers that keep colliding fall out of step instead of retrying together.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { ContentionError } from '../errors';
+import type { ContentionError } from '../domainErrors';
 
 /** Returned by an attempt that lost a race and should run again. */
 export const RETRY = Symbol('retry');

@@ -3,7 +3,7 @@
  * (`messageEncoding: base64` in host.json, the host's default).
  */
 import type { QueueClient } from '@azure/storage-queue';
-import { withStorageErrors } from './errors';
+import { withStorageErrors } from './storageFaults';
 import { queueMessageTooLarge } from './storageErrors';
 
 /** Azure's limit on one queue message, after base64 encoding. */

@@ -3,7 +3,7 @@
  * services, and guards of its helpers. (Storage faults become domain errors in errors.ts.)
  */
 import { RestError, type PipelineRequest } from '@azure/core-rest-pipeline';
-import { ContentionError, TooLargeError } from '../errors';
+import { ContentionError, TooLargeError } from '../domainErrors';
 
 /**
  * 503: an optimistic write kept losing its race (storage/optimisticRetry.ts).

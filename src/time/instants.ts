@@ -3,7 +3,7 @@
  * counters, retention windows. Every function works in UTC; local time zones never enter.
  */
 import { unstorableInstant } from './timeErrors';
-import { MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys';
+import { MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys/time';
 
 /** Milliseconds in one UTC day (UTC has no daylight-saving shifts; leap seconds are not counted). */
 export const MS_PER_DAY = 86_400_000;

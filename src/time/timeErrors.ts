@@ -1,7 +1,7 @@
 /**
  * The time helpers' errors, phrased once.
  */
-import { ValidationError } from '../errors';
+import { ValidationError } from '../domainErrors';
 
 /** 400: an instant the storage services cannot hold (`field` names where it came from). */
 export function unstorableInstant(at: Date, field: string): ValidationError {

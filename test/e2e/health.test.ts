@@ -3,7 +3,7 @@
  * storage account answers, 503 with `"storage":"unreachable"` when it does not.
  */
 import { azuriteConnectionString, freePort } from '../../tools/azurite';
-import { startFaultProxy } from '../../tools/faultProxy';
+import { startFaultProxy } from '../../tools/faultProxy/faultProxy';
 import { startHost, type RunningHost } from '../support/host';
 import { azuriteConnectionString as sharedAzurite, uniqueName } from '../support/storage';
 

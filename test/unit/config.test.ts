@@ -14,7 +14,7 @@ import {
   setConfigWarningSink,
   settingOrDefault,
 } from '../../src/config';
-import { SettingUnavailableError } from '../../src/errors';
+import { SettingUnavailableError } from '../../src/domainErrors';
 
 const CONNECTION = 'UseDevelopmentStorage=true';
 

@@ -4,7 +4,7 @@
  * schema's own messages kept.
  */
 import { z } from 'zod';
-import { MAX_PROBLEMS, validateInput, ValidationError } from '../../src/errors';
+import { MAX_PROBLEMS, validateInput, ValidationError } from '../../src/domainErrors';
 import { newEmployeeSchema } from '../../src/directory';
 
 function refusal(schema: z.ZodType, value: unknown, where = 'body'): ValidationError {

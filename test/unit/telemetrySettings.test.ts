@@ -1,9 +1,9 @@
-/** Where telemetry goes, from the documented settings (src/telemetrySettings.ts). */
+/** Where telemetry goes, from the documented settings (src/config/telemetrySettings.ts). */
 import {
   DEFAULT_METRIC_INTERVAL_MS,
   parseAuthenticationString,
   telemetrySettings,
-} from '../../src/telemetrySettings';
+} from '../../src/config/telemetrySettings';
 
 const target = (env: Record<string, string>) => telemetrySettings(env).target;
 const CONNECTION =

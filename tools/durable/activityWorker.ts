@@ -4,9 +4,14 @@
  * overwrites rather than duplicates — and wake the orchestration.
  */
 import type { RuntimeContext } from './context';
-import { EventType, failureDetailsOf, plainEvent, type HistoryEventJson } from './historyEvents';
-import { taskResultInboxKey } from './keys';
-import { TERMINAL_STATUSES, type WorkItemMessage } from './records';
+import {
+  EventType,
+  failureDetailsOf,
+  plainEvent,
+  type HistoryEventJson,
+} from './replay/historyEvents';
+import { taskResultInboxKey } from './store/keys';
+import { TERMINAL_STATUSES, type WorkItemMessage } from './store/records';
 
 /**
  * Handles a work item. Work for an instance that has ended or moved to another execution is

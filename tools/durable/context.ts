@@ -3,7 +3,7 @@
  * names, a clock, an id source and a logger.
  */
 import { randomUUID } from 'node:crypto';
-import type { DurableStore } from './store';
+import type { DurableStore } from './store/store';
 
 /** Which trigger a durable function has. */
 export type DurableTriggerKind = 'orchestrationTrigger' | 'activityTrigger';

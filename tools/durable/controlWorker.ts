@@ -6,10 +6,10 @@
  */
 import type { RuntimeContext } from './context';
 import { advanceOrchestration } from './episode';
-import { EventType, plainEvent } from './historyEvents';
+import { EventType, plainEvent } from './replay/historyEvents';
 import type { KeyedMutex } from './keyedMutex';
-import { timerFiredInboxKey } from './keys';
-import { TERMINAL_STATUSES, type ControlMessage } from './records';
+import { timerFiredInboxKey } from './store/keys';
+import { TERMINAL_STATUSES, type ControlMessage } from './store/records';
 
 /** A timer message that arrives more than this early is re-armed; less, and it waits. */
 const SHORT_WAIT_MS = 1000;

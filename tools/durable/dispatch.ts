@@ -6,10 +6,10 @@
  * activity may then run twice: activities are at-least-once, as in Azure).
  */
 import type { RuntimeContext } from './context';
-import { EventType, plainEvent, type HistoryEventJson } from './historyEvents';
+import { EventType, plainEvent, type HistoryEventJson } from './replay/historyEvents';
 import { createInstance, writeStartEvent } from './instances';
-import { taskResultInboxKey } from './keys';
-import { TERMINAL_STATUSES, type EpisodeRecord, type InstanceRecord } from './records';
+import { taskResultInboxKey } from './store/keys';
+import { TERMINAL_STATUSES, type EpisodeRecord, type InstanceRecord } from './store/records';
 
 /** Dispatches `episode` of `instance`'s current execution, then marks it dispatched. */
 export async function dispatchEpisode(

@@ -9,18 +9,18 @@
  * episode that the next pass dispatches before anything else.
  */
 import type { RuntimeContext } from './context';
-import { decideEpisode } from './decide';
+import { decideEpisode } from './replay/decide';
 import { dispatchEpisode } from './dispatch';
-import { EventType, plainEvent, type HistoryEventJson } from './historyEvents';
-import { buildLedger, orderNewEvents } from './ledger';
-import { TextTooLargeError } from './largeText';
+import { EventType, plainEvent, type HistoryEventJson } from './replay/historyEvents';
+import { buildLedger, orderNewEvents } from './replay/ledger';
+import { TextTooLargeError } from './store/largeText';
 import {
   buildOrchestratorInput,
   outcomeFromError,
   outcomeFromReturn,
   type OrchestratorOutcome,
-} from './orchestratorInput';
-import { TERMINAL_STATUSES, type EpisodeRecord, type InstanceRecord } from './records';
+} from './replay/orchestratorInput';
+import { TERMINAL_STATUSES, type EpisodeRecord, type InstanceRecord } from './store/records';
 
 /** Another worker committed the same episode first; the wake-up will be retried. */
 export class EpisodeConflictError extends Error {

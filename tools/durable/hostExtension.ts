@@ -17,7 +17,7 @@ import type { RpcTypedData } from '../host/core/types';
 import type { HostHttpRequest, TriggerDriver } from '../host/drivers';
 import type { HostFunction } from '../host/functions';
 import type { DriverContext, HostExtension } from '../host/extension';
-import { WEBHOOK_PATH } from './clientInput';
+import { WEBHOOK_PATH } from './http/clientInput';
 import type { InvokeFunction } from './context';
 import { defaultTaskHub, readDurableHostSettings, type DurableTaskJson } from './hostSettings';
 import { createDurableRuntime, type DurableRuntime, type DurableTuning } from './runtime';

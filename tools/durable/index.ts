@@ -2,4 +2,4 @@
 export { createDurableRuntime, DEFAULT_TUNING } from './runtime';
 export type { DurableRuntime, DurableRuntimeOptions, DurableTuning } from './runtime';
 export type { DurableTriggerKind, InvokeFunction } from './context';
-export type { DurableClientInput } from './clientInput';
+export type { DurableClientInput } from './http/clientInput';

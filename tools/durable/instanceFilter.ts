@@ -4,8 +4,8 @@
  * the task hub's Instances table.
  */
 import { odata } from '@azure/data-tables';
-import { dateParam, HttpProblem } from './httpMessages';
-import { TERMINAL_STATUSES, type RuntimeStatus } from './records';
+import { dateParam, HttpProblem } from './http/httpMessages';
+import { TERMINAL_STATUSES, type RuntimeStatus } from './store/records';
 
 const KNOWN_STATUSES: readonly string[] = [
   'Pending',

@@ -4,9 +4,9 @@
  * run the first episode.
  */
 import type { RuntimeContext } from './context';
-import { EventType, plainEvent } from './historyEvents';
-import { START_INBOX_KEY } from './keys';
-import type { InstanceRecord } from './records';
+import { EventType, plainEvent } from './replay/historyEvents';
+import { START_INBOX_KEY } from './store/keys';
+import type { InstanceRecord } from './store/records';
 
 /** The parent of a sub-orchestration. */
 export interface ParentLink {

@@ -11,8 +11,8 @@
  */
 import type { QueueClient } from '@azure/storage-queue';
 import { decodeQueueMessage } from '../../src/storage/queue';
-import type { DurableStore } from './store';
-import type { ReceivedMessage } from './records';
+import type { DurableStore } from './store/store';
+import type { ReceivedMessage } from './store/records';
 
 /** How a queue poller reads, decodes and hands out its messages. */
 export interface QueuePollerOptions<T> {

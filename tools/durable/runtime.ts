@@ -11,15 +11,15 @@ import { odata } from '@azure/data-tables';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StorageClients } from '../../src/storage/clients';
 import { runWorkItem } from './activityWorker';
-import { buildClientInput, type DurableClientInput } from './clientInput';
+import { buildClientInput, type DurableClientInput } from './http/clientInput';
 import { randomHexId, type InvokeFunction, type RuntimeContext } from './context';
 import { handleControlMessage } from './controlWorker';
-import { handleDurableHttp } from './httpApi';
+import { handleDurableHttp } from './http/httpApi';
 import { KeyedMutex } from './keyedMutex';
-import { validateTaskHubName } from './keys';
+import { validateTaskHubName } from './store/keys';
 import { QueuePoller } from './queuePoller';
-import { DurableStore } from './store';
-import type { ControlMessage, WorkItemMessage } from './records';
+import { DurableStore } from './store/store';
+import type { ControlMessage, WorkItemMessage } from './store/records';
 
 /** Knobs with defaults suited to local development. */
 export interface DurableTuning {

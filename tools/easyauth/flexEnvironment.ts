@@ -1,6 +1,6 @@
 /**
  * The environment a Flex Consumption instance gives the app, as far as the app reads it
- * (src/config.ts `readPlatformAuth`): the platform markers by which the Functions host knows it is
+ * (src/config/index.ts `readPlatformAuth`): the platform markers by which the Functions host knows it is
  * hosted — Flex Consumption sets `WEBSITE_SKU=FlexConsumption`, `CONTAINER_NAME`,
  * `WEBSITE_POD_NAME` and `LEGION_SERVICE_HOST`, but no `WEBSITE_INSTANCE_ID` — and
  * `WEBSITE_AUTH_ENABLED=True` because App Service authentication is on. The values are

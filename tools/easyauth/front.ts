@@ -43,7 +43,7 @@ import {
   sendText,
 } from './http';
 import { FRONT_SECRET_HEADER } from '../host/http/hostKey';
-import { forward } from './proxy';
+import { forward } from './reverseProxy';
 import { localRedirect } from './redirects';
 import { createSessionCodec, frontCookie, SESSION_COOKIE, type Session } from './session';
 import type { AuthSettings } from './settings';

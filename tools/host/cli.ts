@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   if (trust.setting === undefined) delete process.env.TRUST_LOCAL_PRINCIPAL_HEADER;
   else process.env.TRUST_LOCAL_PRINCIPAL_HEADER = trust.setting;
   if (trust.message) process.stderr.write(`${trust.message}\n`);
-  // Read by the app's telemetry (src/telemetrySettings.ts) when its first function file loads.
+  // Read by the app's telemetry (src/config/telemetrySettings.ts) when its first function file loads.
   if (values['metrics-summary']) process.env.DIRECTORY_METRICS_SUMMARY = 'true';
   const port = integerSetting(
     '--port',

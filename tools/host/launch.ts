@@ -137,7 +137,7 @@ export function findOnPath(
 
 /**
  * The environment a local run starts from: a copy of `env` without the variables by which the app
- * recognises an Azure instance (src/config.ts `AZURE_PLATFORM_MARKERS`). A local run is never an
+ * recognises an Azure instance (src/config/index.ts `AZURE_PLATFORM_MARKERS`). A local run is never an
  * Azure instance, but a shell may carry one of them (a dev container sets `CONTAINER_NAME`); left
  * in place, the app would fail closed and answer every protected route 401.
  *

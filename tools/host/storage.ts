@@ -5,7 +5,7 @@
  * the project's factory, so the host retries exactly as the app does.
  */
 import { readConfig, settingOrDefault } from '../../src/config';
-import { SettingUnavailableError } from '../../src/errors';
+import { SettingUnavailableError } from '../../src/domainErrors';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
 
 /** The app setting that names the storage connection when a binding names none. */

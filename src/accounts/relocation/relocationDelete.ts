@@ -1,10 +1,10 @@
 /** Step 6 of a relocation (relocationSteps.ts): the source's rows and photos go. */
 import { relocationLost } from '../accountErrors';
 import { advanceFence } from '../fenceEpoch';
-import { withStorageErrors } from '../../storage/errors';
-import { drainLeasePartitionKey } from '../../storage/keys';
+import { withStorageErrors } from '../../storage/storageFaults';
+import { drainLeasePartitionKey } from '../../storage/keys/tables/employeeIndex';
 import { mapBounded } from '../../storage/parallel';
-import { readWholeRange } from '../../storage/rangePages';
+import { readWholeRange } from '../../storage/tables/rangePages';
 import { deleteRows, readBlobPage, readRowPage, relocationSources } from './relocationRows';
 import {
   account,

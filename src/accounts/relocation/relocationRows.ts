@@ -11,16 +11,16 @@ import {
   MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
   type EntityGroupAction,
-} from '../../storage/entityGroupTransaction';
-import { SYSTEM_PROPERTIES, readEntity, type StoredEntity } from '../../storage/entities';
-import { isNotFound, tookEffect, withStorageErrors } from '../../storage/errors';
+} from '../../storage/tables/entityGroupTransaction';
+import { SYSTEM_PROPERTIES, readEntity, type StoredEntity } from '../../storage/tables/entities';
+import { isNotFound, tookEffect, withStorageErrors } from '../../storage/storageFaults';
 import { ensureTable } from '../../storage/createOnce';
 import {
   FENCE_EPOCH_ROW_KEY,
   isFenceRowKey,
-  parseEmployeePartitionKey,
   type RegisteredTable,
-} from '../../storage/keys';
+} from '../../storage/keys/tables/placement';
+import { parseEmployeePartitionKey } from '../../storage/keys/tables/employeePartitions';
 import { mapBounded } from '../../storage/parallel';
 import { fixedPartitions, registeredTables, type DepartmentTables } from '../departmentData';
 

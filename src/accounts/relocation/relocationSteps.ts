@@ -33,12 +33,12 @@ import {
   targetRow,
   upsertRows,
 } from './relocationRows';
+import { employeePartitionKey } from '../../storage/keys/tables/employeePartitions';
 import {
-  employeePartitionKey,
   parsePartitionRegistryRowKey,
   partitionRegistryRowKeyRange,
-} from '../../storage/keys';
-import { readWholeRange } from '../../storage/rangePages';
+} from '../../storage/keys/tables/placement';
+import { readWholeRange } from '../../storage/tables/rangePages';
 import { mapBounded } from '../../storage/parallel';
 
 /** What the steps work with. */

@@ -4,15 +4,15 @@ import { advanceFence } from '../fenceEpoch';
 import { registeredTables } from '../departmentData';
 import { readChangeMarkerKeys } from '../partitionFence';
 import { PHOTO_BLOB_PROPERTY } from '../../photos/photoLocator';
-import type { StoredEntity } from '../../storage/entities';
-import { isNotFound, withStorageErrors } from '../../storage/errors';
-import { rowKeyRangeFilter } from '../../storage/filters';
+import type { StoredEntity } from '../../storage/tables/entities';
+import { isNotFound, withStorageErrors } from '../../storage/storageFaults';
+import { rowKeyRangeFilter } from '../../storage/tables/filters';
+import { employeePartitionKey } from '../../storage/keys/tables/employeePartitions';
 import {
-  employeePartitionKey,
   fenceChangeRowKeyRange,
   parsePartitionRegistryRowKey,
-} from '../../storage/keys';
-import { readWholeRange } from '../../storage/rangePages';
+} from '../../storage/keys/tables/placement';
+import { readWholeRange } from '../../storage/tables/rangePages';
 import { mapBounded } from '../../storage/parallel';
 import { copyBlobs, photoUrlRewrite, relocationSources, syncRows } from './relocationRows';
 import { account, ownPlacement, type ChunkStep, type RelocationCursor } from './relocationSteps';

@@ -7,11 +7,7 @@ import { archiveEmployeePage } from '../../archive/archiveEmployees';
 import { departmentNotFound } from '../../directory';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
 import type { OrchestrationServices } from '../services';
-import {
-  incarnationOf,
-  listEmployeeEntities,
-  loadDepartment,
-} from '../../directory/storedEntities';
+import { incarnationOf, listEmployeeEntities, loadDepartment } from '../../directory/entities';
 
 /**
  * Employee ids per listing page by default (one activity lists a page; chunk activities then

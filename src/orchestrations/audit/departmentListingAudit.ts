@@ -2,7 +2,7 @@
  * Audit of one department's listing copy (`.departments` partition) against the department
  * entity: the listing must copy the department's current `ListingVersion` and description. A
  * listing that differs (an older copy, or content written before listings carried versions) is
- * stale; the repair is the directory's own conditional copy (directory/departmentListing.ts),
+ * stale; the repair is the directory's own conditional copy (directory/departments/departmentListing.ts),
  * which replaces only an older copy, so it can never overwrite what a concurrent `PUT` just
  * listed. A listing whose department does not exist is an orphan, removed conditionally on the
  * ETag read.
@@ -14,21 +14,21 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import type { DepartmentSummary } from '../../directory';
-import { tookEffect } from '../../storage/errors';
+import { tookEffect } from '../../storage/storageFaults';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
   DEPARTMENT_ROW_KEY,
   departmentListRowKey,
   departmentPartitionKey,
-} from '../../storage/keys';
+} from '../../storage/keys/tables/employees';
 import type { AuditCounts } from './auditCounts';
 import {
   listingNeedsUpdate,
   readDepartment,
   readListingVersion,
   syncDepartmentListing,
-} from '../../directory/storedEntities';
-import { readEntity } from '../../storage/entities';
+} from '../../directory/entities';
+import { readEntity } from '../../storage/tables/entities';
 
 /**
  * Compares (and with `repair`, fixes) the listing of one department.

@@ -18,15 +18,19 @@ import {
   keysOf,
   readTracked,
   unionKeys,
-} from '../../indexing/indexEntities';
-import { reconcileEmail, reconcileEmployeeIndexes } from '../../indexing/indexMaintenance';
+} from '../../indexing/employeeIndex/indexEntities';
+import {
+  reconcileEmail,
+  reconcileEmployeeIndexes,
+} from '../../indexing/employeeIndex/indexMaintenance';
 import type { IndexStores } from '../../indexing/indexStores';
-import { tookEffect } from '../../storage/errors';
-import { isEmployeeId, parseEmailIndexRowKey } from '../../storage/keys';
+import { tookEffect } from '../../storage/storageFaults';
+import { isEmployeeId } from '../../storage/keys/identifiers';
+import { parseEmailIndexRowKey } from '../../storage/keys/tables/employeeIndex';
 import type { AuditCounts, CountsByIndex } from './auditCounts';
 import { byKey, dataFingerprint, diffIndex } from './indexDiff';
-import { readEmployeeData } from '../../directory/storedEntities';
-import type { StoredEntity } from '../../storage/entities';
+import { readEmployeeData } from '../../directory/entities';
+import type { StoredEntity } from '../../storage/tables/entities';
 
 /** Bookkeeping of index entries that is not employee data. */
 const BOOKKEEPING = ['SourceETag', 'TrackedEmails', 'TrackedLastNames'];

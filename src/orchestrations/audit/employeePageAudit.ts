@@ -22,30 +22,32 @@ import {
   MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
   type EntityGroupAction,
-} from '../../storage/entityGroupTransaction';
-import { tookEffect } from '../../storage/errors';
+} from '../../storage/tables/entityGroupTransaction';
+import { tookEffect } from '../../storage/storageFaults';
 import {
   departmentPartitionKey,
-  emailIndexPartitionKey,
-  emailIndexRowKey,
   emailRowKey,
   employeeRowKeyRange,
+  lastNameRowKey,
+  nextEmployeeId,
+  parseReviewRowKey,
+  reviewsRowKeyRange,
+} from '../../storage/keys/tables/employees';
+import {
+  emailIndexPartitionKey,
+  emailIndexRowKey,
   idIndexPartitionKey,
   idIndexRowKeyRange,
   isIndexFenceRowKey,
-  lastNameRowKey,
-  nextEmployeeId,
-  normalizeLastName,
-  parseReviewRowKey,
-  reviewsRowKeyRange,
-} from '../../storage/keys';
+} from '../../storage/keys/tables/employeeIndex';
+import { normalizeLastName } from '../../storage/keys/text';
 import { mapBounded } from '../../storage/parallel';
 import { noCounts, type AuditCounts, type CountsByIndex } from './auditCounts';
 import { auditEmployeeIndex } from './employeeIndexAudit';
 import { dataFingerprint } from './indexDiff';
 import { auditOrphanReviews } from './orphanReviewAudit';
-import { readEntity, type StoredEntity } from '../../storage/entities';
-import { readWholeRange } from '../../storage/rangePages';
+import { readEntity, type StoredEntity } from '../../storage/tables/entities';
+import { readWholeRange } from '../../storage/tables/rangePages';
 import {
   emailCopyEntity,
   isPrimaryEmployee,
@@ -54,7 +56,7 @@ import {
   readEmployeeData,
   readLastNameIndex,
   withIds,
-} from '../../directory/storedEntities';
+} from '../../directory/entities';
 
 /** Point reads in flight at once within one page. */
 const READ_CONCURRENCY = 16;

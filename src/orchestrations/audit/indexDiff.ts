@@ -2,7 +2,7 @@
  * Comparing what an index should hold with what it holds (pure): entries are matched by key,
  * and an entry that exists on both sides is stale when its content differs.
  */
-import { SYSTEM_PROPERTIES } from '../../storage/entities';
+import { SYSTEM_PROPERTIES } from '../../storage/tables/entities';
 
 /** The drift between expected and stored entries of one index. */
 export interface IndexDiff<E, S> {

@@ -1,6 +1,6 @@
 /**
  * Audit of a department's denormalized manager copy: the department entity copies its manager's
- * first name, last name and email (directory/departments.ts `setManager`; a manager's own update
+ * first name, last name and email (directory/departments/departments.ts `setManager`; a manager's own update
  * changes the copy in the same transaction). A copy that differs from the manager employee, or
  * names an employee that no longer exists, is stale.
  *
@@ -13,17 +13,17 @@ import type { TableClient } from '@azure/data-tables';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
-} from '../../storage/entityGroupTransaction';
-import { tookEffect } from '../../storage/errors';
-import { DEPARTMENT_ROW_KEY, departmentPartitionKey } from '../../storage/keys';
+} from '../../storage/tables/entityGroupTransaction';
+import { tookEffect } from '../../storage/storageFaults';
+import { DEPARTMENT_ROW_KEY, departmentPartitionKey } from '../../storage/keys/tables/employees';
 import { noCounts, type AuditCounts } from './auditCounts';
 import {
   departmentMerge,
   readDepartment,
   readEmployeeState,
   type Manager,
-} from '../../directory/storedEntities';
-import { readEntity } from '../../storage/entities';
+} from '../../directory/entities';
+import { readEntity } from '../../storage/tables/entities';
 
 /**
  * Compares (and with `repair`, fixes) the manager copy of one department.

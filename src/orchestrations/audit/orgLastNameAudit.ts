@@ -21,23 +21,23 @@
  * never removed, a deleted employee never added.
  */
 import { odata, type TableClient } from '@azure/data-tables';
-import { readEmployeeState, readLastNameIndex } from '../../directory/storedEntities';
-import { readEntity, type StoredEntity } from '../../storage/entities';
+import { readEmployeeState, readLastNameIndex } from '../../directory/entities';
+import { readEntity, type StoredEntity } from '../../storage/tables/entities';
 import {
   encodeMember,
   toRefs,
   type EmployeeRef,
   type LastNameStore,
   type Membership,
-} from '../../indexing/lastNameStore';
-import { withStorageErrors } from '../../storage/errors';
+} from '../../indexing/lastNames/lastNameStore';
+import { withStorageErrors } from '../../storage/storageFaults';
 import {
   departmentPartitionKey,
   lastNameRowKey,
   lastNameRowKeyRange,
-  normalizeLastName,
   parseLastNameRowKey,
-} from '../../storage/keys';
+} from '../../storage/keys/tables/employees';
+import { normalizeLastName } from '../../storage/keys/text';
 import { mapBounded } from '../../storage/parallel';
 import { noCounts, type AuditCounts } from './auditCounts';
 

@@ -12,11 +12,11 @@
  * employees carried the list (no `ReviewYears`) owns every review in its range.
  */
 import type { TableClient } from '@azure/data-tables';
-import { tookEffect } from '../../storage/errors';
-import { parseReviewRowKey } from '../../storage/keys';
+import { tookEffect } from '../../storage/storageFaults';
+import { parseReviewRowKey } from '../../storage/keys/tables/employees';
 import type { AuditCounts } from './auditCounts';
-import { readEmployeeMeta } from '../../directory/storedEntities';
-import type { StoredEntity } from '../../storage/entities';
+import { readEmployeeMeta } from '../../directory/entities';
+import type { StoredEntity } from '../../storage/tables/entities';
 
 /** Reviews (of `reviews`) that no employee of `primaries` lists (pure). */
 export function orphanReviews(

@@ -10,33 +10,35 @@
  * through `reconcileEmail`, which re-reads the primaries itself.
  */
 import type { TableClient } from '@azure/data-tables';
-import { reconcileEmail } from '../../indexing/indexMaintenance';
+import { reconcileEmail } from '../../indexing/employeeIndex/indexMaintenance';
 import type { IndexStores } from '../../indexing/indexStores';
-import { submitEntityGroupTransaction } from '../../storage/entityGroupTransaction';
-import { tookEffect } from '../../storage/errors';
+import { submitEntityGroupTransaction } from '../../storage/tables/entityGroupTransaction';
+import { tookEffect } from '../../storage/storageFaults';
 import {
   departmentPartitionKey,
-  emailIndexPartitionKey,
-  emailIndexRowKey,
   emailRowKey,
   emailRowKeyRange,
   employeeRowKey,
-  isEmployeeId,
-  isIndexFenceRowKey,
   lastNameRowKeyRange,
-  normalizeLastName,
+} from '../../storage/keys/tables/employees';
+import {
+  emailIndexPartitionKey,
+  emailIndexRowKey,
+  isIndexFenceRowKey,
   parseEmailIndexRowKey,
-} from '../../storage/keys';
+} from '../../storage/keys/tables/employeeIndex';
+import { isEmployeeId } from '../../storage/keys/identifiers';
+import { normalizeLastName } from '../../storage/keys/text';
 import { mapBounded } from '../../storage/parallel';
 import { noCounts, type AuditCounts } from './auditCounts';
-import { readEntity, type StoredEntity } from '../../storage/entities';
-import { readRangePage, type KeyRange } from '../../storage/rangePages';
+import { readEntity, type StoredEntity } from '../../storage/tables/entities';
+import { readRangePage, type KeyRange } from '../../storage/tables/rangePages';
 import {
   lastNameIndexWrite,
   readEmployeeData,
   readLastNameIndex,
   withoutIds,
-} from '../../directory/storedEntities';
+} from '../../directory/entities';
 
 const READ_CONCURRENCY = 16;
 

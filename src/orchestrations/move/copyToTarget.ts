@@ -6,7 +6,7 @@
  * is missing or that the source's photo sweep will delete. Then its yearly reviews follow: exactly
  * those the source employee lists, upserted (repeatable) in transactions of up to 99 that also add
  * their years to the target employee's list, conditional on its ETag, as any review write is
- * (directory/reviews.ts `writeReviewEntities`).
+ * (directory/employees/reviews.ts `writeReviewEntities`).
  *
  * The copy keeps the source's incarnation, and a source of another incarnation than the one the
  * move validated (the employee created again with the id after the move removed it) is never
@@ -37,17 +37,17 @@
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import { employeeNotFound, type DirectoryContext, type EmployeeData } from '../../directory';
-import { PreconditionFailedError } from '../../errors';
+import { PreconditionFailedError } from '../../domainErrors';
 import { moveConflict, targetChanged, type MovedPart } from './moveErrors';
 import { copyPhotoToDepartment } from '../../photos/photos';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../photos/photoLocator';
-import { isPreconditionFailed, toDomainError } from '../../storage/errors';
+import { isPreconditionFailed, toDomainError } from '../../storage/storageFaults';
 import {
   departmentPartitionKey,
   employeeRowKey,
   parseReviewRowKey,
   reviewRowKeyRange,
-} from '../../storage/keys';
+} from '../../storage/keys/tables/employees';
 import {
   isCopyOfThisMove,
   isMovedIncarnation,
@@ -58,20 +58,20 @@ import {
   moveWriteId,
   type MoveInput,
 } from './moveRequest';
-import { readWholeRange } from '../../storage/rangePages';
-import type { StoredEntity, StoredProperties } from '../../storage/entities';
+import { readWholeRange } from '../../storage/tables/rangePages';
+import type { StoredEntity, StoredProperties } from '../../storage/tables/entities';
 import {
   insertEmployee,
   reviewYearsOf,
   updateEmployee,
   writeReviewEntities,
   type EmployeeChanges,
-} from '../../directory/moveOperations';
+} from '../../directory/moveWrites';
 import {
   DATA_ETAG_PROPERTY,
   readEmployeeState,
   type EmployeeState,
-} from '../../directory/storedEntities';
+} from '../../directory/entities';
 
 /** A review the copy wrote, with the source version it copied. */
 export interface CopiedReview {

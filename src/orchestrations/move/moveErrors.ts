@@ -1,7 +1,7 @@
 /**
  * The move orchestration's refusals and give-ups, phrased once.
  */
-import { ConflictError, ThrottledError, ValidationError } from '../../errors';
+import { ConflictError, ThrottledError, ValidationError } from '../../domainErrors';
 import type { MoveInput } from './moveRequest';
 
 /** 400: the employee is already in the target department. */

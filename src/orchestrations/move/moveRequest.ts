@@ -1,4 +1,4 @@
-import { incarnationOf } from '../../directory/storedEntities';
+import { incarnationOf } from '../../directory/entities';
 /**
  * What a move is about, and the write id that marks the copies one move writes.
  */

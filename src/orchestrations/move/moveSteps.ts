@@ -4,8 +4,8 @@
  */
 import { departmentNotFound, employeeNotFound, type DirectoryContext } from '../../directory';
 import { sameDepartment } from './moveErrors';
-import { departmentPartitionKey, emailRowKey } from '../../storage/keys';
-import { PreconditionFailedError } from '../../errors';
+import { departmentPartitionKey, emailRowKey } from '../../storage/keys/tables/employees';
+import { PreconditionFailedError } from '../../domainErrors';
 import type { CopyResult } from './copyToTarget';
 import {
   isCopyOfThisMove,
@@ -13,9 +13,9 @@ import {
   type MovedEmployee,
   type MoveInput,
 } from './moveRequest';
-import { deleteEmployee, emailTaken, employeeExists } from '../../directory/moveOperations';
-import { incarnationOf, loadDepartment, readEmployeeState } from '../../directory/storedEntities';
-import { readEntity } from '../../storage/entities';
+import { deleteEmployee, emailTaken, employeeExists } from '../../directory/moveWrites';
+import { incarnationOf, loadDepartment, readEmployeeState } from '../../directory/entities';
+import { readEntity } from '../../storage/tables/entities';
 
 /** What the validation found. */
 export type MovePlan =
@@ -78,7 +78,7 @@ export type RemoveResult =
 
 /**
  * Removes the employee from the source department (employee, email copy, count, last-name index
- * entry and the reviews it lists, see directory/deleteEmployee.ts) — only if the source entity is
+ * entry and the reviews it lists, see directory/employees/deleteEmployee.ts) — only if the source entity is
  * still exactly the version the copy step copied (every review write changes it too), and only once the target holds an employee with the id, so neither a mistaken
  * call nor an edit made during the move can be lost. Deleting what is already gone is not an
  * error.

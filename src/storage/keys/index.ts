@@ -37,9 +37,9 @@ export {
   reviewRowKeyRange,
   reviewsRowKeyRange,
   nextEmployeeId,
-} from './employees';
-export * from './employeeIndex';
-export * from './employeePartitions';
+} from './tables/employees';
+export * from './tables/employeeIndex';
+export * from './tables/employeePartitions';
 export {
   MAX_TICKS,
   MIN_STORABLE_DATE,
@@ -54,15 +54,15 @@ export {
   utcDayStamp,
   parseUtcDayStamp,
 } from './time';
-export * from './logins';
-export * from './messageStats';
-export * from './logBlobs';
-export * from './photoBlobs';
-export * from './sasPolicies';
+export * from './tables/logins';
+export * from './tables/messageStats';
+export * from './blobs/logBlobs';
+export * from './blobs/photoBlobs';
+export * from './tables/sasPolicies';
 export * from './queues';
 export * from './continuation';
 export { foreignContinuationToken } from './keyErrors';
-export * from './outbox';
-export * from './archive';
-export * from './operations';
-export * from './placement';
+export * from './tables/outbox';
+export * from './tables/archive';
+export * from './tables/timerRuns';
+export * from './tables/placement';

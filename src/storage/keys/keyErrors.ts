@@ -2,7 +2,7 @@
  * The key families' errors, phrased once: a name or value that cannot become (or come from) a
  * key is the caller's input error, named after the field it came from.
  */
-import { ValidationError } from '../../errors';
+import { ValidationError } from '../../domainErrors';
 
 /** 400: a continuation token that this query did not produce (malformed, tampered or foreign). */
 export function foreignContinuationToken(): ValidationError {

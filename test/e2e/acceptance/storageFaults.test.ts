@@ -3,7 +3,7 @@
  * SDK's retries), `GET /health` answers 503 `"storage":"unreachable"` and API routes answer 503
  * with `Retry-After` and the JSON error body — never a 500 — and nothing is half-written.
  */
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { startHost, type RunningHost } from '../../support/host';
 import {
   eventually,

@@ -2,7 +2,7 @@
  * Through the local host over HTTP: a DELETE that carries the ETag a client read races a PATCH of
  * the same employee, 40 rounds. Never do both succeed — an acknowledged edit is never deleted by
  * a delete whose condition no longer held. (The deterministic proof, with the delete held between
- * its read and its transaction, is test/integration/directory/deleteRaces.test.ts.)
+ * its read and its transaction, is test/integration/directory/employees/deleteRaces.test.ts.)
  */
 import { startHost, type RunningHost } from '../../support/host';
 import { asAdmin } from '../../support/principals';

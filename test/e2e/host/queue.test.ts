@@ -4,7 +4,7 @@
  * `<queue>-poison` after `maxDequeueCount` failed attempts, deleted only after success.
  */
 import type { QueueClient } from '@azure/storage-queue';
-import { poisonQueueName } from '../../../src/storage/keys';
+import { poisonQueueName } from '../../../src/storage/keys/queues';
 import { testClients } from '../../support/storage';
 import { startHostApp, type HostApp } from './hostApp';
 import { WAIT_MS } from '../../support/waits';

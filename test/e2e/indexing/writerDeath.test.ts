@@ -3,7 +3,7 @@
  * that takes a create is killed (SIGKILL) right after its 201, before its own drain could run,
  * and the other one — with the outbox sweep scheduled far away — brings the org-wide last-name
  * index up to date within 30 s, from the delayed queue message the write stored before it
- * answered (src/indexing/queueChangeSink.ts, docs/queues.md "Nothing waits on the writer").
+ * answered (src/indexing/queue/queueChangeSink.ts, docs/queues.md "Nothing waits on the writer").
  */
 import { randomBytes } from 'node:crypto';
 import { startHost, type RunningHost } from '../../support/host';

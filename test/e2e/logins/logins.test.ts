@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { LoginDayTables } from '../../../src/logins/loginDayTables';
-import { loginTableName } from '../../../src/storage/keys';
+import { loginTableName } from '../../../src/storage/keys/tables/logins';
 import { addUtcDays, startOfUtcDay } from '../../../src/time/instants';
 import { startHost, type RunningHost } from '../../support/host';
 import { asPrincipal, asTelemetry, userPrincipal } from '../../support/principals';

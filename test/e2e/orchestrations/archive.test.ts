@@ -9,7 +9,7 @@
  * thousands).
  */
 import { odata } from '@azure/data-tables';
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import type { RunningHost } from '../../support/host';
 import { azuriteConnectionString, testClients } from '../../support/storage';
 import { hostWith, isolatedSettings, pollUntilEnded, seedDepartment, send } from './support';

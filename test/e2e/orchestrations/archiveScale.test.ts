@@ -10,16 +10,16 @@
  * its rate, is the bench's scale case (`bench/cases/scale.ts`, step `archive`), which checks the
  * same outcome.
  */
-import { parseArchiveRowKey } from '../../../src/storage/keys';
+import { parseArchiveRowKey } from '../../../src/storage/keys/tables/archive';
 import { odata } from '@azure/data-tables';
 import type { RunningHost } from '../../support/host';
 import { testClients } from '../../support/storage';
-import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
+import { lastNameStoreFor } from '../../../src/indexing/lastNames/storeForMode';
 import {
   emailIndexPartitionKey,
   idIndexPartitionKey,
   isIndexFenceRowKey,
-} from '../../../src/storage/keys';
+} from '../../../src/storage/keys/tables/employeeIndex';
 import {
   executionHistories,
   HUB_SETTING,

@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { odata } from '@azure/data-tables';
-import { historyTableName, parseHistoryRowKey } from '../../../tools/durable/keys';
-import { readTextProperties } from '../../../tools/durable/largeText';
-import type { HistoryEventJson } from '../../../tools/durable/historyEvents';
+import { historyTableName, parseHistoryRowKey } from '../../../tools/durable/store/keys';
+import { readTextProperties } from '../../../tools/durable/store/largeText';
+import type { HistoryEventJson } from '../../../tools/durable/replay/historyEvents';
 import { startHost, type RunningHost } from '../../support/host';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 import { adminPrincipal, asAdmin, PRINCIPAL_HEADER } from '../../support/principals';

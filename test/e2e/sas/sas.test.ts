@@ -4,7 +4,7 @@
  */
 import { odata } from '@azure/data-tables';
 import { createDirectory } from '../../../src/directory/directory';
-import { employeePartitionKey } from '../../../src/storage/keys';
+import { employeePartitionKey } from '../../../src/storage/keys/tables/employeePartitions';
 import { startHost, type RunningHost } from '../../support/host';
 import { htmlBytes, pngImage, svgBytes } from '../../support/images';
 import { adminPrincipal, employeePrincipal, PRINCIPAL_HEADER } from '../../support/principals';

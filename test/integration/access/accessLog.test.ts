@@ -3,8 +3,8 @@
  * oldest first, paged with opaque continuation tokens.
  */
 import { AccessLog } from '../../../src/access/accessLog';
-import { ValidationError } from '../../../src/errors';
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { ValidationError } from '../../../src/domainErrors';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();

@@ -6,17 +6,17 @@
  */
 import { createServices, type Services } from '../../../functions/shared/services';
 import { rendezvousPick } from '../../../src/accounts/rendezvous';
-import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries';
-import { sweepOutboxes } from '../../../src/indexing/outboxSweep';
+import { getEmployeeByEmailEventually } from '../../../src/indexing/employeeIndex/indexQueries';
+import { sweepOutboxes } from '../../../src/indexing/drain/outboxSweep';
 import { dropExpiredLoginTables } from '../../../src/logins/retention';
-import { drainAndFlush } from '../../../src/logs/flush';
-import { TagLedgers } from '../../../src/logs/tagLedger';
+import { drainAndFlush } from '../../../src/logs/flush/logFlusher';
+import { TagLedgers } from '../../../src/logs/flush/tagLedger';
 import {
   reindexEmployeeActivity,
   validateMoveActivity,
 } from '../../../src/orchestrations/move/moveActivities';
 import { photoReadUrl, uploadPhoto } from '../../../src/photos/photos';
-import { loginTableName } from '../../../src/storage/keys';
+import { loginTableName } from '../../../src/storage/keys/tables/logins';
 import {
   accountClients,
   removeEverywhere,

@@ -7,11 +7,11 @@
  * directory, and the source keeps nothing but its fence tombstones.
  */
 import { createServices, type Services } from '../../../functions/shared/services';
-import { ThrottledError } from '../../../src/errors';
-import { findEmployeesAcrossOrganisation } from '../../../src/indexing/indexQueries';
+import { ThrottledError } from '../../../src/domainErrors';
+import { findEmployeesAcrossOrganisation } from '../../../src/indexing/employeeIndex/indexQueries';
 import { photoReadUrl, uploadPhoto } from '../../../src/photos/photos';
 import type { StorageClients } from '../../../src/storage/clients';
-import { FENCE_EPOCH_ROW_KEY } from '../../../src/storage/keys';
+import { FENCE_EPOCH_ROW_KEY } from '../../../src/storage/keys/tables/placement';
 import { relocationSources } from '../../../src/accounts/relocation/relocationRows';
 import {
   accountClients,

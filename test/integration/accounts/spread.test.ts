@@ -4,14 +4,14 @@
  * account; the org-wide last-name search, logins and logs read every account and merge.
  */
 import { createServices, type Services } from '../../../functions/shared/services';
-import { findEmployeesAcrossOrganisation } from '../../../src/indexing/indexQueries';
-import { readEntity } from '../../../src/storage/entities';
+import { findEmployeesAcrossOrganisation } from '../../../src/indexing/employeeIndex/indexQueries';
+import { readEntity } from '../../../src/storage/tables/entities';
 import {
   DEPARTMENT_ROW_KEY,
   departmentPartitionKey,
-  employeePartitionKey,
   employeeRowKey,
-} from '../../../src/storage/keys';
+} from '../../../src/storage/keys/tables/employees';
+import { employeePartitionKey } from '../../../src/storage/keys/tables/employeePartitions';
 import {
   accountClients,
   removeEverywhere,

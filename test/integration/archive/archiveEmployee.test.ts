@@ -9,10 +9,10 @@ import {
 } from '../../../src/archive/archiveEmployee';
 import type { EmployeeChange } from '../../../src/directory/changes';
 import { createDirectory } from '../../../src/directory/directory';
-import { incarnationOf } from '../../../src/directory/storedEntities';
-import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
-import { MAX_TRANSACTION_OPERATIONS } from '../../../src/storage/entityGroupTransaction';
-import { parseArchiveRowKey } from '../../../src/storage/keys';
+import { incarnationOf } from '../../../src/directory/entities';
+import { queueChangeSink } from '../../../src/indexing/queue/queueChangeSink';
+import { MAX_TRANSACTION_OPERATIONS } from '../../../src/storage/tables/entityGroupTransaction';
+import { parseArchiveRowKey } from '../../../src/storage/keys/tables/archive';
 import { deletesEntity, holdFirstBatch } from '../../support/batchGate';
 import { testClients } from '../../support/storage';
 import { createIndexingFixture, type IndexingFixture } from '../indexing/fixture';

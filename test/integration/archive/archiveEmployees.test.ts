@@ -8,12 +8,12 @@
  * manager copy.
  */
 import type { TableClient } from '@azure/data-tables';
-import { parseArchiveRowKey } from '../../../src/storage/keys';
+import { parseArchiveRowKey } from '../../../src/storage/keys/tables/archive';
 import { archiveEmployeePage, type PageArchived } from '../../../src/archive/archiveEmployees';
 import { chunk } from '../../../src/orchestrations/retryPolicy';
 import { createIndexingFixture, type IndexingFixture } from '../indexing/fixture';
-import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
-import { readEmployeeData, readEmployeeMeta } from '../../../src/directory/storedEntities';
+import { queueChangeSink } from '../../../src/indexing/queue/queueChangeSink';
+import { readEmployeeData, readEmployeeMeta } from '../../../src/directory/entities';
 
 let fx: IndexingFixture;
 let archive: TableClient;

@@ -20,7 +20,7 @@ import type { CopyResult } from '../../../src/orchestrations/move/copyToTarget';
 import type { MoveInput } from '../../../src/orchestrations/move/moveRequest';
 import type { MovePlan } from '../../../src/orchestrations/move/moveSteps';
 import { decodeQueueMessage } from '../../../src/storage/queue';
-import { archiveRowKey, LEGACY_INCARNATION } from '../../../src/storage/keys';
+import { archiveRowKey, LEGACY_INCARNATION } from '../../../src/storage/keys/tables/archive';
 import { uniqueName } from '../../support/storage';
 import { createIndexingFixture, type IndexingFixture } from '../indexing/fixture';
 import { createWorld, type TestWorld } from '../orchestrations/support';

@@ -7,7 +7,8 @@ import { TableClient } from '@azure/data-tables';
 import { QueueClient } from '@azure/storage-queue';
 import { watchDrains } from '../../../bench/scale/drainWatch';
 import { expandConnectionString } from '../../../src/storage/clients';
-import { departmentPartitionKey, outboxRowKey } from '../../../src/storage/keys';
+import { departmentPartitionKey } from '../../../src/storage/keys/tables/employees';
+import { outboxRowKey } from '../../../src/storage/keys/tables/outbox';
 import { azuriteConnectionString, uniqueName, uniqueTableName } from '../../support/storage';
 
 const DEPT = 'Watched';

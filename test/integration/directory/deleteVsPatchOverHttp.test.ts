@@ -3,7 +3,7 @@
  * clients would send them, 40 rounds (each of 8 start offsets 5 times): never do both succeed,
  * and whichever wins leaves storage consistent with its answer (a PATCH answered 200 is never
  * deleted by a DELETE answered 204). The deterministic version, one side held on the pipeline, is
- * test/integration/directory/deleteRaces.test.ts.
+ * test/integration/directory/employees/deleteRaces.test.ts.
  */
 import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
 import * as departments from '../../../functions/departments';

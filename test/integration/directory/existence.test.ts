@@ -1,5 +1,5 @@
 /**
- * What a 404 for an unknown department or employee costs a read (src/directory/existence.ts): a
+ * What a 404 for an unknown department or employee costs a read (src/directory/employees/existence.ts): a
  * read that found something sends no more requests than before; an empty first page sends one
  * projected point read more, which tells an unknown department or employee (404) from one with
  * nothing to show. Requests are counted on the clients' pipelines, against real Azurite.

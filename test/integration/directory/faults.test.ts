@@ -4,7 +4,7 @@
  * lost, duplicated or half-written, and the count and indexes stay exact.
  */
 import type { AzuritePorts } from '../../../tools/azurite';
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { createDirectory } from '../../../src/directory/directory';
 import { testClients, uniqueTableName } from '../../support/storage';
 import { compareIndexes, employeeBody } from './fixture';

@@ -3,7 +3,7 @@
  * that records what it receives.
  */
 import type { TableClient } from '@azure/data-tables';
-import { expectedSamePartitionIndexes } from '../../../src/directory/indexProjection';
+import { expectedSamePartitionIndexes } from '../../../src/directory/entities/indexProjection';
 import type { EmployeeChange, EmployeeChangeSink } from '../../../src/directory/changes';
 import {
   createDirectory,

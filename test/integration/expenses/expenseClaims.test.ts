@@ -2,10 +2,11 @@
  * The log tail: the newest claims come from one `$top` query because inverted-ticks RowKeys sort
  * the newest claim first.
  */
-import { ValidationError } from '../../../src/errors';
+import { ValidationError } from '../../../src/domainErrors';
 import { ExpenseClaimLog } from '../../../src/expenses/expenseClaims';
-import { employeePartitionKey, parseInvertedTicksRowKey } from '../../../src/storage/keys';
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { employeePartitionKey } from '../../../src/storage/keys/tables/employeePartitions';
+import { parseInvertedTicksRowKey } from '../../../src/storage/keys/time';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();

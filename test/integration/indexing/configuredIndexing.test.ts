@@ -9,7 +9,10 @@ import {
   configuredChangeQueue,
   configuredIndexStores,
 } from '../../../src/indexing/configuredIndexing';
-import { DEFAULT_NUDGE_LINGER_MS, queueChangeSink } from '../../../src/indexing/queueChangeSink';
+import {
+  DEFAULT_NUDGE_LINGER_MS,
+  queueChangeSink,
+} from '../../../src/indexing/queue/queueChangeSink';
 import { decodeQueueMessage } from '../../../src/storage/queue';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 

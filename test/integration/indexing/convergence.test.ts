@@ -9,13 +9,13 @@
 import { odata } from '@azure/data-tables';
 import { archiveEmployee } from '../../../src/archive/archiveEmployee';
 import { loadConfig } from '../../../src/config';
-import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
-import { sweepOutboxes } from '../../../src/indexing/outboxSweep';
+import { handleIndexUpdateMessage } from '../../../src/indexing/queue/indexUpdates';
+import { sweepOutboxes } from '../../../src/indexing/drain/outboxSweep';
 import { totalOf } from '../../../src/orchestrations/audit/auditCounts';
 import { createStorageClients } from '../../../src/storage/clients';
-import { outboxRowKeyRange } from '../../../src/storage/keys';
+import { outboxRowKeyRange } from '../../../src/storage/keys/tables/outbox';
 import { decodeQueueMessage } from '../../../src/storage/queue';
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { auditIndexesInProcess, auditServicesFor, driftOf } from '../../support/indexAudit';
 import { createIndexingFixture } from './fixture';
 

@@ -6,11 +6,11 @@
 import type { LastNameIndexMode } from '../../../src/config';
 import { createDirectory, type Directory } from '../../../src/directory/directory';
 import type { IndexStores } from '../../../src/indexing/indexStores';
-import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
-import { SharedDrains } from '../../../src/indexing/sharedDrains';
-import type { DrainStep } from '../../../src/indexing/outboxDrain';
-import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
-import { outboxNudgeSender, queueChangeSink } from '../../../src/indexing/queueChangeSink';
+import { handleIndexUpdateMessage } from '../../../src/indexing/queue/indexUpdates';
+import { SharedDrains } from '../../../src/indexing/drain/sharedDrains';
+import type { DrainStep } from '../../../src/indexing/drain/outboxDrain';
+import { lastNameStoreFor } from '../../../src/indexing/lastNames/storeForMode';
+import { outboxNudgeSender, queueChangeSink } from '../../../src/indexing/queue/queueChangeSink';
 import { ensureQueue } from '../../../src/storage/createOnce';
 import type { StorageClients } from '../../../src/storage/clients';
 import { decodeQueueMessage } from '../../../src/storage/queue';

@@ -6,9 +6,10 @@
  */
 import { createServices } from '../../../functions/shared/services';
 import { loadConfig } from '../../../src/config';
-import { getEmployeeByEmailEventually } from '../../../src/indexing/indexQueries';
-import { rowKeyRangeFilter } from '../../../src/storage/filters';
-import { departmentPartitionKey, outboxRowKeyRange } from '../../../src/storage/keys';
+import { getEmployeeByEmailEventually } from '../../../src/indexing/employeeIndex/indexQueries';
+import { rowKeyRangeFilter } from '../../../src/storage/tables/filters';
+import { departmentPartitionKey } from '../../../src/storage/keys/tables/employees';
+import { outboxRowKeyRange } from '../../../src/storage/keys/tables/outbox';
 import {
   azuriteConnectionString,
   testClients,

@@ -13,7 +13,7 @@ import type * as LoginFunctions from '../../../functions/logins';
 import type { HttpHandler } from '../../../functions/shared/http';
 import { resetConfig } from '../../../src/config';
 import { LoginDayTables } from '../../../src/logins/loginDayTables';
-import { loginTableName } from '../../../src/storage/keys';
+import { loginTableName } from '../../../src/storage/keys/tables/logins';
 import { addUtcDays, startOfUtcDay } from '../../../src/time/instants';
 import { adminPrincipal, PRINCIPAL_HEADER } from '../../support/principals';
 import { testClients } from '../../support/storage';

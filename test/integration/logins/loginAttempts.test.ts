@@ -3,10 +3,10 @@
  * survive a day table that disappears under the writer.
  */
 import { randomBytes } from 'node:crypto';
-import { ValidationError } from '../../../src/errors';
+import { ValidationError } from '../../../src/domainErrors';
 import { LoginAttempts } from '../../../src/logins/loginAttempts';
 import { LoginDayTables } from '../../../src/logins/loginDayTables';
-import { loginTableName } from '../../../src/storage/keys';
+import { loginTableName } from '../../../src/storage/keys/tables/logins';
 import { testClients } from '../../support/storage';
 
 const clients = testClients();

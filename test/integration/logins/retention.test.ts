@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../../../src/config';
 import { LoginDayTables } from '../../../src/logins/loginDayTables';
 import { dropExpiredLoginTables } from '../../../src/logins/retention';
-import { loginTableName } from '../../../src/storage/keys';
+import { loginTableName } from '../../../src/storage/keys/tables/logins';
 import { addUtcDays } from '../../../src/time/instants';
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();

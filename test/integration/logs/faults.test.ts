@@ -3,9 +3,9 @@
  * resets before and after storage applied the request), through the fault proxy: every accepted
  * entry still ends up stored exactly once.
  */
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
-import { drainAndFlush } from '../../../src/logs/flush';
-import { TagLedgers } from '../../../src/logs/tagLedger';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
+import { drainAndFlush } from '../../../src/logs/flush/logFlusher';
+import { TagLedgers } from '../../../src/logs/flush/tagLedger';
 import { testClients } from '../../support/storage';
 import {
   blobLimits,

@@ -5,7 +5,7 @@
 import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/functions';
 import { resetConfig } from '../../../src/config';
 import { resetServices } from '../../../functions/shared/services';
-import { logStagingBlobName } from '../../../src/storage/keys';
+import { logStagingBlobName } from '../../../src/storage/keys/blobs/logBlobs';
 import { decodeQueueMessage } from '../../../src/storage/queue';
 import { adminPrincipal, PRINCIPAL_HEADER, telemetryPrincipal } from '../../support/principals';
 import { testClients, uniqueName } from '../../support/storage';

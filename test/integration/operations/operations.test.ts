@@ -4,10 +4,10 @@
  * queue lengths, the log batch queue's head and each timer's last run are read as stored; only
  * the app's own queues can be inspected or replayed.
  */
-import { splitIntoMessages } from '../../../src/logs/batchMessage';
+import { splitIntoMessages } from '../../../src/logs/ingest/batchMessage';
 import { MAX_DEPARTMENTS, OperationsService } from '../../../src/operations/operations';
 import { TimerRunLog } from '../../../src/operations/timerRuns';
-import { poisonQueueName } from '../../../src/storage/keys';
+import { poisonQueueName } from '../../../src/storage/keys/queues';
 import { sendJsonMessage } from '../../../src/storage/queue';
 import { uniqueName, uniqueTableName } from '../../support/storage';
 import { createIndexingFixture, employeeBody, type IndexingFixture } from '../indexing/fixture';

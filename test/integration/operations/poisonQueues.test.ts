@@ -1,5 +1,5 @@
 /**
- * The poison replay routine (src/operations/poisonQueues.ts), behind both tools/replay-poison.ts
+ * The poison replay routine (src/operations/poisonQueues.ts), behind both tools/replayPoison.ts
  * and the admin route: messages go back to their queue unchanged, sent before they are deleted;
  * `max` bounds the move, a dry run changes nothing; a replay run twice moves each message once,
  * and a crash between a message's send and its delete (a hook there) leaves a duplicate
@@ -10,7 +10,7 @@ import {
   replayPoisonMessages,
   type ReplayedMessage,
 } from '../../../src/operations/poisonQueues';
-import { poisonQueueName } from '../../../src/storage/keys';
+import { poisonQueueName } from '../../../src/storage/keys/queues';
 import { decodeQueueMessage, sendJsonMessage } from '../../../src/storage/queue';
 import { testClients, uniqueName } from '../../support/storage';
 

@@ -14,7 +14,7 @@ import type { OrchestrationServices } from '../../../src/orchestrations/services
 import type { EmployeeChangeSink } from '../../../src/directory/changes';
 import { createContext } from '../../../src/directory/context';
 import { createDirectory } from '../../../src/directory/directory';
-import { queueChangeSink } from '../../../src/indexing/queueChangeSink';
+import { queueChangeSink } from '../../../src/indexing/queue/queueChangeSink';
 import { uniqueName } from '../../support/storage';
 import { createIndexingFixture } from '../indexing/fixture';
 import { chunk } from '../../../src/orchestrations/retryPolicy';

@@ -5,10 +5,13 @@
  * fixed with `repair`, after which a new audit finds nothing — and running the repair twice is
  * harmless.
  */
-import { departmentListingEntity } from '../../../src/directory/departmentEntity';
-import { DEPARTMENT_LIST_PARTITION_KEY, departmentListRowKey } from '../../../src/storage/keys';
-import { lastNameIndexEntity } from '../../../src/directory/lastNameIndex';
-import { reconcileEmployeeIndexes } from '../../../src/indexing/indexMaintenance';
+import { departmentListingEntity } from '../../../src/directory/entities/departmentEntity';
+import {
+  DEPARTMENT_LIST_PARTITION_KEY,
+  departmentListRowKey,
+} from '../../../src/storage/keys/tables/employees';
+import { lastNameIndexEntity } from '../../../src/directory/entities/partitionLastNameIndex';
+import { reconcileEmployeeIndexes } from '../../../src/indexing/employeeIndex/indexMaintenance';
 import { totalOf, type CountsByIndex } from '../../../src/orchestrations/audit/auditCounts';
 import { auditIndexesInProcess } from '../../support/indexAudit';
 import { createWorld, people, seed, type TestWorld } from './support';

@@ -4,15 +4,19 @@
  * rechecks inside the condition of its write, so it fails harmlessly (not counted) instead of
  * writing back what the concurrent change just removed, or removing what it just added.
  */
-import { DEPARTMENT_ROW_KEY, emailRowKey, lastNameRowKey } from '../../../src/storage/keys';
+import {
+  DEPARTMENT_ROW_KEY,
+  emailRowKey,
+  lastNameRowKey,
+} from '../../../src/storage/keys/tables/employees';
 import {
   auditDepartmentPageActivity,
   auditOrgLastNamesActivity,
   FIRST_AUDIT_STEP,
 } from '../../../src/orchestrations/audit/auditActivities';
-import { lastNameIndexEntity } from '../../../src/directory/lastNameIndex';
+import { lastNameIndexEntity } from '../../../src/directory/entities/partitionLastNameIndex';
 import { createWorld, people, seed, type TestWorld } from './support';
-import { readEntity } from '../../../src/storage/entities';
+import { readEntity } from '../../../src/storage/tables/entities';
 
 let world: TestWorld;
 

@@ -13,7 +13,7 @@
  * department clean.
  */
 import type { PipelinePolicy } from '@azure/core-rest-pipeline';
-import { reconcileEmployeeIndexes } from '../../../src/indexing/indexMaintenance';
+import { reconcileEmployeeIndexes } from '../../../src/indexing/employeeIndex/indexMaintenance';
 import {
   auditDepartmentPageActivity,
   FIRST_AUDIT_STEP,

@@ -7,8 +7,8 @@
  * and gone on the next audit; every page's reads are bounded by the page, not the directory.
  */
 import type { LastNameIndexMode } from '../../../src/config';
-import { reconcileEmployeeIndexes } from '../../../src/indexing/indexMaintenance';
-import type { LastNameStore } from '../../../src/indexing/lastNameStore';
+import { reconcileEmployeeIndexes } from '../../../src/indexing/employeeIndex/indexMaintenance';
+import type { LastNameStore } from '../../../src/indexing/lastNames/lastNameStore';
 import {
   auditOrgLastNamesActivity,
   type AuditServices,

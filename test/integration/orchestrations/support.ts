@@ -7,7 +7,7 @@ import type { LastNameIndexMode } from '../../../src/config';
 import { discardChanges } from '../../../src/directory/changes';
 import { createContext } from '../../../src/directory/context';
 import { createDirectory, type Directory } from '../../../src/directory/directory';
-import { lastNameStoreFor } from '../../../src/indexing/lastNameStores';
+import { lastNameStoreFor } from '../../../src/indexing/lastNames/storeForMode';
 import type { CopyResult } from '../../../src/orchestrations/move/copyToTarget';
 import {
   copyToTargetActivity,

@@ -16,7 +16,7 @@ import {
   type PhotoDependencies,
 } from '../../../src/photos/photos';
 import { PHOTO_BLOB_PROPERTY } from '../../../src/photos/photoLocator';
-import { employeeRowKey } from '../../../src/storage/keys';
+import { employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import {
   gifBytes,
   htmlBytes,

@@ -15,7 +15,7 @@ import {
   type PhotoDependencies,
 } from '../../../src/photos/photos';
 import { PHOTO_TYPE_PROPERTY } from '../../../src/photos/photoLocator';
-import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys';
+import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { htmlBytes, pngImage, svgBytes, webpBytes } from '../../support/images';
 import { blobClientFrom, createSasFixture, principal, type SasFixture } from '../sas/fixture';
 

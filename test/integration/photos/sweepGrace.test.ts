@@ -14,7 +14,7 @@ import {
   type PhotoDependencies,
 } from '../../../src/photos/photos';
 import { newPhotoVersion } from '../../../src/photos/dependencies';
-import { photoBlobName } from '../../../src/storage/keys';
+import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { pngImage } from '../../support/images';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 

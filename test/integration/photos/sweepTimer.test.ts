@@ -7,7 +7,7 @@
 import { InvocationContext, type Timer } from '@azure/functions';
 import type * as PhotoFunctions from '../../../functions/photos';
 import { resetConfig } from '../../../src/config';
-import { photoBlobName } from '../../../src/storage/keys';
+import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { pngImage } from '../../support/images';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 

@@ -14,7 +14,8 @@ import { accountKeySigner } from '../../../src/storage/blobSas';
 import { uploadPhoto, type PhotoDependencies } from '../../../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../../../src/photos/sweepUnadopted';
 import { PHOTO_BLOB_PROPERTY } from '../../../src/photos/photoLocator';
-import { departmentPartitionKey, employeeRowKey, photoBlobName } from '../../../src/storage/keys';
+import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
+import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { pngImage } from '../../support/images';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 

@@ -3,9 +3,10 @@
  * (served with its checked type) or creates exactly one new blob, the logs token reads and lists
  * one container, and nothing more.
  */
-import { ForbiddenError, NotFoundError } from '../../../src/errors';
+import { ForbiddenError, NotFoundError } from '../../../src/domainErrors';
 import { directoryReaderRole } from '../../../src/identity/roles';
-import { employeeRowKey, parsePhotoBlobName, photoBlobName } from '../../../src/storage/keys';
+import { employeeRowKey } from '../../../src/storage/keys/tables/employees';
+import { parsePhotoBlobName, photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../../src/photos/photoLocator';
 import { pngImage } from '../../support/images';
 import {

@@ -9,16 +9,14 @@ import {
   NotConfiguredError,
   NotFoundError,
   ValidationError,
-} from '../../../src/errors';
+} from '../../../src/domainErrors';
 import { createStorageClients } from '../../../src/storage/clients';
-import {
-  employeePartitionKey,
-  employeeRowKey,
-  invertedTicksRowKey,
-  sasPolicyId,
-} from '../../../src/storage/keys';
+import { employeePartitionKey } from '../../../src/storage/keys/tables/employeePartitions';
+import { employeeRowKey } from '../../../src/storage/keys/tables/employees';
+import { invertedTicksRowKey } from '../../../src/storage/keys/time';
+import { sasPolicyId } from '../../../src/storage/keys/tables/sasPolicies';
 import { loadConfig, readConfig } from '../../../src/config';
-import { SettingUnavailableError } from '../../../src/errors';
+import { SettingUnavailableError } from '../../../src/domainErrors';
 import { errorResponse } from '../../../functions/shared/http';
 import {
   admin,

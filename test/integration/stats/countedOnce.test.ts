@@ -14,15 +14,16 @@
  * within that window; and a day's markers are pruned by the next day's first increment.
  */
 import { RestError, type TableClient } from '@azure/data-tables';
-import { ThrottledError } from '../../../src/errors';
+import { ThrottledError } from '../../../src/domainErrors';
 import { MessageStats } from '../../../src/stats/messageStats';
 import {
   MAX_REMEMBERED_OPERATIONS,
   OPERATION_MEMORY_MS,
   OPERATION_RETRY_WINDOW_MS,
   rememberOperation,
-} from '../../../src/stats/recentOperations';
-import { employeePartitionKey, hourlyStatsRowKey } from '../../../src/storage/keys';
+} from '../../../src/stats/incrementMarkers';
+import { employeePartitionKey } from '../../../src/storage/keys/tables/employeePartitions';
+import { hourlyStatsRowKey } from '../../../src/storage/keys/tables/messageStats';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();

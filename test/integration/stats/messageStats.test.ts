@@ -2,10 +2,10 @@
  * Hourly (data series) and daily (wide entity) message counters: one EGT per increment, no lost
  * increments under contention, boundaries in the right entity.
  */
-import { ThrottledError, ValidationError } from '../../../src/errors';
+import { ThrottledError, ValidationError } from '../../../src/domainErrors';
 import { MessageStats } from '../../../src/stats/messageStats';
-import { employeePartitionKey } from '../../../src/storage/keys';
-import { startFaultProxy } from '../../../tools/faultProxy';
+import { employeePartitionKey } from '../../../src/storage/keys/tables/employeePartitions';
+import { startFaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();

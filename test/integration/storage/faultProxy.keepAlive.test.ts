@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
 
 // Announces `Keep-Alive: timeout=3`; Node 22 closes an idle connection 1 s after that.
 const UPSTREAM_SOURCE = `

@@ -5,9 +5,9 @@
  * and a queue message sent twice is delivered twice.
  */
 import type { TableEntity } from '@azure/data-tables';
-import { isAlreadyExists } from '../../../src/storage/errors';
-import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys';
-import type { FaultProxy } from '../../../tools/faultProxy';
+import { isAlreadyExists } from '../../../src/storage/storageFaults';
+import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
+import type { FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 import { clientsThrough, collect, inSequence, startTestProxy } from './proxyFixture';
 

@@ -5,7 +5,11 @@
 import { loadConfig } from '../../../src/config';
 import { createStorageClients, type StorageClients } from '../../../src/storage/clients';
 import type { AzuritePorts } from '../../../tools/azurite';
-import { startFaultProxy, type FaultProxy, type FaultSettings } from '../../../tools/faultProxy';
+import {
+  startFaultProxy,
+  type FaultProxy,
+  type FaultSettings,
+} from '../../../tools/faultProxy/faultProxy';
 
 /** The ports of the Azurite that the global setup started. */
 export function azuritePorts(): AzuritePorts {

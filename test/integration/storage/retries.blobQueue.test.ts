@@ -3,9 +3,9 @@
  * connection on 30% of requests: every write lands exactly once, reads return what was written,
  * and a 404 is asked once.
  */
-import { NotFoundError } from '../../../src/errors';
-import { withStorageErrors } from '../../../src/storage/errors';
-import type { FaultProxy } from '../../../tools/faultProxy';
+import { NotFoundError } from '../../../src/domainErrors';
+import { withStorageErrors } from '../../../src/storage/storageFaults';
+import type { FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { testClients, uniqueName } from '../../support/storage';
 import { clientsThrough, collect, inSequence, startTestProxy } from './proxyFixture';
 

@@ -3,10 +3,10 @@
  * are retried until the write lands, while answers that cannot change (400, 404, 409) are not.
  */
 import type { TableEntity } from '@azure/data-tables';
-import { NotFoundError, ConflictError } from '../../../src/errors';
-import { withStorageErrors } from '../../../src/storage/errors';
-import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys';
-import type { FaultProxy } from '../../../tools/faultProxy';
+import { NotFoundError, ConflictError } from '../../../src/domainErrors';
+import { withStorageErrors } from '../../../src/storage/storageFaults';
+import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
+import type { FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { testClients, uniqueTableName } from '../../support/storage';
 import { clientsThrough, collect, inSequence, startTestProxy } from './proxyFixture';
 

@@ -8,11 +8,11 @@
  * held (a CI run lost both scenarios that way, its container create included).
  */
 import type { TableEntity } from '@azure/data-tables';
-import { UnavailableError } from '../../../src/errors';
-import { withStorageErrors } from '../../../src/storage/errors';
-import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys';
+import { UnavailableError } from '../../../src/domainErrors';
+import { withStorageErrors } from '../../../src/storage/storageFaults';
+import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { startAzurite, type RunningAzurite } from '../../../tools/azurite';
-import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy';
+import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
 import { testClients as clientsOf, uniqueName, uniqueTableName } from '../../support/storage';
 import { clientsThrough, collect, inSequence } from './proxyFixture';
 

@@ -21,8 +21,8 @@ import {
 import { createAzureSdkInstrumentation } from '@azure/opentelemetry-instrumentation-azure-sdk';
 import { formatMetricsSummary, SummaryReader } from '../../../functions/shared/metricsSummary';
 import { inMessageTrace } from '../../../functions/shared/queuePayload';
-import { handleIndexUpdateMessage } from '../../../src/indexing/indexUpdates';
-import { drainOutbox } from '../../../src/indexing/outboxDrain';
+import { handleIndexUpdateMessage } from '../../../src/indexing/queue/indexUpdates';
+import { drainOutbox } from '../../../src/indexing/drain/outboxDrain';
 import { decodeQueueMessage } from '../../../src/storage/queue';
 import { DirectoryMetrics, MetricNames } from '../../../src/telemetry/metrics';
 import {

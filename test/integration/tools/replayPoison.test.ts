@@ -1,14 +1,14 @@
 /**
- * tools/replay-poison.ts, the command line over src/operations/poisonQueues.ts (whose routine is
+ * tools/replayPoison.ts, the command line over src/operations/poisonQueues.ts (whose routine is
  * tested in test/integration/operations/poisonQueues.test.ts): it reads its arguments and prints
  * each moved message id.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { parseReplayArgs } from '../../../tools/replay-poison';
+import { parseReplayArgs } from '../../../tools/replayPoison';
 import { decodeQueueMessage, sendJsonMessage } from '../../../src/storage/queue';
-import { poisonQueueName } from '../../../src/storage/keys';
+import { poisonQueueName } from '../../../src/storage/keys/queues';
 import { testClients, uniqueName } from '../../support/storage';
 
 const clients = testClients();
@@ -45,7 +45,7 @@ async function drain(queueName: string): Promise<unknown[]> {
   }
 }
 
-describe('replay-poison', () => {
+describe('replayPoison', () => {
   it('reads its command line', () => {
     expect(parseReplayArgs(['archive-requests'])).toEqual({
       queueName: 'archive-requests',
@@ -68,7 +68,7 @@ describe('replay-poison', () => {
     const { name, ids } = await poisonedQueue(2);
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['-r', '@swc-node/register', path.join(ROOT, 'tools', 'replay-poison.ts'), name],
+      ['-r', '@swc-node/register', path.join(ROOT, 'tools', 'replayPoison.ts'), name],
       { cwd: ROOT, env: { ...process.env } },
     );
 

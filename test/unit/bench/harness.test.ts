@@ -23,7 +23,7 @@ import {
   type SharedBenchEnv,
 } from '../../../bench/harness';
 import type { BenchCase, BenchEnv, Measurement } from '../../../bench/types';
-import type { ProxyCounts } from '../../../tools/faultProxy';
+import type { ProxyCounts } from '../../../tools/faultProxy/faultProxy';
 
 const counts = (
   requests: number,

@@ -1,5 +1,5 @@
 import { assertValidClaim } from '../../../src/expenses/expenseClaims';
-import { ValidationError } from '../../../src/errors';
+import { ValidationError } from '../../../src/domainErrors';
 
 describe('expense claim rules', () => {
   const valid = { amount: 12.5, currency: 'EUR', description: 'Taxi' };

@@ -1,4 +1,4 @@
-import { ForbiddenError, UnauthenticatedError } from '../../../src/errors';
+import { ForbiddenError, UnauthenticatedError } from '../../../src/domainErrors';
 import {
   admin,
   anonymous,

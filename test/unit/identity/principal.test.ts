@@ -1,4 +1,4 @@
-import { UnauthenticatedError } from '../../../src/errors';
+import { UnauthenticatedError } from '../../../src/domainErrors';
 import { encodePrincipalHeader, parsePrincipalHeader } from '../../../src/identity/principal';
 
 const b64 = (value: unknown): string =>

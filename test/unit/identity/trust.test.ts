@@ -1,5 +1,5 @@
 import { readPlatformAuth } from '../../../src/config';
-import { UnauthenticatedError } from '../../../src/errors';
+import { UnauthenticatedError } from '../../../src/domainErrors';
 import { encodePrincipalHeader } from '../../../src/identity/principal';
 import { authenticate, describePlatform, principalTrust } from '../../../src/identity/trust';
 

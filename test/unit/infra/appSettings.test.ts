@@ -1,5 +1,5 @@
 /**
- * Every setting src/config.ts reads is set in the Function App's app settings (infra/app/api.bicep)
+ * Every setting src/config/index.ts reads is set in the Function App's app settings (infra/app/api.bicep)
  * or deliberately left to its default (infra/settings-defaulted.json, docs/deploy.md), and the
  * settings bicep does set are the identity-based ones Flex Consumption expects.
  */
@@ -8,17 +8,17 @@ import { BicepFile, objectEntries, objectLiterals, readRepoFile, valueAt } from 
 const api = new BicepFile('app/api.bicep');
 
 /**
- * The setting names src/config.ts passes to its readers (`readString(env, 'NAME'`, ...), with
+ * The setting names src/config/index.ts passes to its readers (`readString(env, 'NAME'`, ...), with
  * template names such as `AzureWebJobsStorage__${service}ServiceUri` expanded over the string
  * literal union the placeholder is typed with.
  */
 function settingsReadByConfig(): string[] {
-  // src/platform.ts holds the config module's platform part (read through readPlatformAuth);
-  // src/accountSettings.ts its storage connections and data accounts.
+  // src/config/platform.ts holds the config module's platform part (read through readPlatformAuth);
+  // src/config/accountSettings.ts its storage connections and data accounts.
   const source =
-    readRepoFile('src/config.ts') +
-    readRepoFile('src/platform.ts') +
-    readRepoFile('src/accountSettings.ts');
+    readRepoFile('src/config/index.ts') +
+    readRepoFile('src/config/platform.ts') +
+    readRepoFile('src/config/accountSettings.ts');
   const names = new Set<string>();
   const expand = (name: string): void => {
     const placeholder = /\$\{(\w+)\}/.exec(name);
@@ -35,7 +35,7 @@ function settingsReadByConfig(): string[] {
       ].map((literal) => literal[1]!);
     if (values.length === 0) {
       throw new Error(
-        `src/config.ts reads the template setting \`${name}\` but "${placeholder[1]}" is not typed as a union of string literals, so this test cannot expand it`,
+        `src/config/index.ts reads the template setting \`${name}\` but "${placeholder[1]}" is not typed as a union of string literals, so this test cannot expand it`,
       );
     }
     for (const value of values) expand(name.replace(placeholder[0], value));
@@ -47,7 +47,7 @@ function settingsReadByConfig(): string[] {
 }
 
 /**
- * The connection names a template setting of src/accountSettings.ts stands for: `name` is any
+ * The connection names a template setting of src/config/accountSettings.ts stands for: `name` is any
  * connection (the home account's `AzureWebJobsStorage`, or a data account), `connection` a data
  * account only. A data account is `DATA<n>` here, as infra/app/api.bicep names them (`DATA1`, ...).
  */
@@ -86,7 +86,7 @@ const defaulted = (
   JSON.parse(readRepoFile('infra/settings-defaulted.json')) as { settings: Record<string, string> }
 ).settings;
 
-/** Settings bicep sets for the platform rather than for src/config.ts, with the reason. */
+/** Settings bicep sets for the platform rather than for src/config/index.ts, with the reason. */
 const PLATFORM_SETTINGS: Record<string, string> = {
   AzureWebJobsStorage__credential: 'tells the host and extensions to use a managed identity',
   APPLICATIONINSIGHTS_CONNECTION_STRING: 'where the host sends telemetry',
@@ -96,7 +96,7 @@ const PLATFORM_SETTINGS: Record<string, string> = {
 };
 
 /**
- * Settings the platform itself sets on every instance, which src/config.ts may read to learn where
+ * Settings the platform itself sets on every instance, which src/config/index.ts may read to learn where
  * it runs: bicep must never set them (a hand-set WEBSITE_AUTH_ENABLED would make the app trust
  * principal headers that App Service authentication never checked), so they are neither set nor
  * "defaulted".
@@ -109,7 +109,7 @@ const PLATFORM_PROVIDED: Record<string, string> = {
 };
 
 describe('app settings', () => {
-  it('reads the setting names out of src/config.ts (template names expanded)', () => {
+  it('reads the setting names out of src/config/index.ts (template names expanded)', () => {
     expect(settingsReadByConfig()).toEqual(
       expect.arrayContaining([
         'AzureWebJobsStorage',
@@ -127,7 +127,7 @@ describe('app settings', () => {
     );
   });
 
-  it('sets in api.bicep, or lists in infra/settings-defaulted.json, every setting src/config.ts reads', () => {
+  it('sets in api.bicep, or lists in infra/settings-defaulted.json, every setting src/config/index.ts reads', () => {
     const set = bicepSettings();
     const unaccounted = settingsReadByConfig().filter(
       (name) => !set.has(name) && !(name in defaulted) && !(name in PLATFORM_PROVIDED),
@@ -135,7 +135,7 @@ describe('app settings', () => {
     expect(
       unaccounted.map(
         (name) =>
-          `setting ${name} is read by src/config.ts but neither set in infra/app/api.bicep (a var <x>Settings) nor listed with a reason in infra/settings-defaulted.json`,
+          `setting ${name} is read by src/config/index.ts but neither set in infra/app/api.bicep (a var <x>Settings) nor listed with a reason in infra/settings-defaulted.json`,
       ),
     ).toEqual([]);
   });
@@ -147,13 +147,13 @@ describe('app settings', () => {
       ...(set.has(name) ? [`${name} is listed as defaulted but infra/app/api.bicep sets it`] : []),
       ...(read.has(name)
         ? []
-        : [`${name} is listed as defaulted but src/config.ts does not read it`]),
+        : [`${name} is listed as defaulted but src/config/index.ts does not read it`]),
       ...(reason.trim().length > 10 ? [] : [`${name} is listed as defaulted without a reason`]),
     ]);
     expect(wrong).toEqual([]);
   });
 
-  it('sets nothing that neither src/config.ts nor the platform reads', () => {
+  it('sets nothing that neither src/config/index.ts nor the platform reads', () => {
     const read = new Set(settingsReadByConfig());
     const unused = [...bicepSettings().keys()].filter(
       (name) => !read.has(name) && !(name in PLATFORM_SETTINGS),

@@ -1,9 +1,9 @@
 /**
  * The storage account bicep declares exactly the tables, queues and containers the code uses
- * (src/config.ts defaults), with the security settings and rules the design relies on.
+ * (src/config/index.ts defaults), with the security settings and rules the design relies on.
  */
 import { loadConfig } from '../../../src/config';
-import { poisonQueueName } from '../../../src/storage/keys';
+import { poisonQueueName } from '../../../src/storage/keys/queues';
 import {
   allBicepFiles,
   BicepFile,
@@ -23,7 +23,7 @@ const TYPES = {
 } as const;
 type Kind = keyof typeof TYPES;
 
-/** Declared in infra but not named by src/config.ts, each with its reason. */
+/** Declared in infra but not named by src/config/index.ts, each with its reason. */
 const INFRA_ONLY: Record<Kind, Record<string, string>> = {
   table: {},
   queue: {},
@@ -81,7 +81,7 @@ describe('storage resources declared in bicep', () => {
       expect(
         missing.map(
           (name) =>
-            `${kind} "${name}" is used by src/config.ts defaults but no ${TYPES[kind]} in infra/ declares it (add it to infra/app/storage.bicep)`,
+            `${kind} "${name}" is used by src/config/index.ts defaults but no ${TYPES[kind]} in infra/ declares it (add it to infra/app/storage.bicep)`,
         ),
       ).toEqual([]);
     },
@@ -97,7 +97,7 @@ describe('storage resources declared in bicep', () => {
       expect(
         extra.map(
           ([name, file]) =>
-            `infra/${file} declares ${kind} "${name}" that src/config.ts does not name (remove it, or list it with a reason in INFRA_ONLY)`,
+            `infra/${file} declares ${kind} "${name}" that src/config/index.ts does not name (remove it, or list it with a reason in INFRA_ONLY)`,
         ),
       ).toEqual([]);
     },

@@ -1,8 +1,13 @@
-import { logBlockId, parseLogBlockId, LOG_BLOCK_ID_LENGTH } from '../../../src/logs/blockId';
-import { formatLogType, levelMask, parseLevelFilter, parseLogType } from '../../../src/logs/levels';
-import { metadataOfBlocks, parseLogBlobMetadata } from '../../../src/logs/metadata';
-import { hourPrefixesOf, validateLogQuery } from '../../../src/logs/query';
-import { ValidationError } from '../../../src/errors';
+import { logBlockId, parseLogBlockId, LOG_BLOCK_ID_LENGTH } from '../../../src/logs/format/blockId';
+import {
+  formatLogType,
+  levelMask,
+  parseLevelFilter,
+  parseLogType,
+} from '../../../src/logs/format/levels';
+import { metadataOfBlocks, parseLogBlobMetadata } from '../../../src/logs/format/metadata';
+import { hourPrefixesOf, validateLogQuery } from '../../../src/logs/query/query';
+import { ValidationError } from '../../../src/domainErrors';
 import {
   LOG_PIPELINE_PREFIX,
   isLogSource,
@@ -12,7 +17,7 @@ import {
   logTagLedgerName,
   parseLogBlobName,
   parseLogTagLedgerName,
-} from '../../../src/storage/keys';
+} from '../../../src/storage/keys/blobs/logBlobs';
 
 describe('log block ids', () => {
   it('carry the block summary and have one fixed length', () => {

@@ -1,4 +1,4 @@
-import { TooLargeError, ValidationError } from '../../../src/errors';
+import { TooLargeError, ValidationError } from '../../../src/domainErrors';
 import { parseLogBatch } from '../../../src/logs/entry';
 
 const limits = { maxBatchEntries: 3 };

@@ -11,8 +11,8 @@
 import type { CoreShim } from '../../fixtures/durableapp/harness/functionsCore';
 import { createCoreShim } from '../../fixtures/durableapp/harness/functionsCore';
 import { invokeDurable } from '../../fixtures/durableapp/harness/durableApp';
-import { EventType, type HistoryEventJson } from '../../../tools/durable/historyEvents';
-import { runInMemory, type MemoryRun } from '../durable/support/memoryEngine';
+import { EventType, type HistoryEventJson } from '../../../tools/durable/replay/historyEvents';
+import { runInMemory, type MemoryRun } from '../tools/durable/replay/support/memoryEngine';
 import { MAX_COPY_ROUNDS } from '../../../src/orchestrations/move/moveRequest';
 import { Activities, Orchestrations } from '../../../src/orchestrations/names';
 import {

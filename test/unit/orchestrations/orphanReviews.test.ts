@@ -1,5 +1,5 @@
 import { orphanReviews } from '../../../src/orchestrations/audit/orphanReviewAudit';
-import type { StoredEntity } from '../../../src/storage/entities';
+import type { StoredEntity } from '../../../src/storage/tables/entities';
 
 const entity = (rowKey: string, props: Record<string, unknown> = {}): StoredEntity =>
   ({ partitionKey: 'Sales', rowKey, etag: 'e', ...props }) as StoredEntity;

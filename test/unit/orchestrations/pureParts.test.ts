@@ -11,7 +11,7 @@ import {
   refuseOnPermanentError,
 } from '../../../src/orchestrations/refusal';
 import { chunk } from '../../../src/orchestrations/retryPolicy';
-import { ConflictError, ThrottledError } from '../../../src/errors';
+import { ConflictError, ThrottledError } from '../../../src/domainErrors';
 
 describe('chunk', () => {
   it('splits into consecutive chunks of at most n, keeping order', () => {

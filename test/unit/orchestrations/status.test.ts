@@ -5,7 +5,7 @@
  * or history. An unknown instance becomes
  * `OrchestrationNotFound`; other client errors pass through.
  */
-import { NotFoundError, UnavailableError } from '../../../src/errors';
+import { NotFoundError, UnavailableError } from '../../../src/domainErrors';
 import {
   failureReason,
   hasEnded,

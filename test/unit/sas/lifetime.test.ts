@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../src/errors';
+import { ValidationError } from '../../../src/domainErrors';
 import { sasWindow } from '../../../src/sas/lifetime';
 import { CLOCK_SKEW_MS } from '../../../src/storage/blobSas';
 

@@ -4,7 +4,7 @@
  * (The create step is a plain function here; the storage calls it wraps are exercised against
  * Azurite by every feature's integration tests.)
  */
-import { DomainError } from '../../../src/errors';
+import { DomainError } from '../../../src/domainErrors';
 import { oncePerClient } from '../../../src/storage/createOnce';
 
 describe('oncePerClient', () => {

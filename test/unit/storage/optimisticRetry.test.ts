@@ -1,4 +1,4 @@
-import { ContentionError, ThrottledError } from '../../../src/errors';
+import { ContentionError, ThrottledError } from '../../../src/domainErrors';
 import {
   BACKOFF_BASE_MS,
   backoffMs,

@@ -3,7 +3,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { TracerProvider } from '@opentelemetry/sdk-trace';
-import { newOutboxSequence, outboxSequenceTime } from '../../../src/directory/outbox';
+import { newOutboxSequence, outboxSequenceTime } from '../../../src/directory/entities/outbox';
 import {
   messageTraceparent,
   TRACEPARENT_FIELD_BYTES,

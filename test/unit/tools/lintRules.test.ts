@@ -95,7 +95,32 @@ describe('lint rules', () => {
     expect(
       await ruleIdsFor(
         'src/storage/keys/x.ts',
-        "import { ValidationError } from '../../errors';\nexport const x = ValidationError;\n",
+        "import { ValidationError } from '../../domainErrors';\nexport const x = ValidationError;\n",
+      ),
+    ).toEqual([]);
+    // The sub-folders of storage/ and of the keys hold to the same layers.
+    expect(
+      await ruleIdsFor(
+        'src/storage/tables/x.ts',
+        "import { createDirectory } from '../../directory/directory';\nexport const x = createDirectory;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(
+        'src/storage/tables/x.ts',
+        "import { ValidationError } from '../../domainErrors';\nexport const x = ValidationError;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIdsFor(
+        'src/storage/keys/tables/x.ts',
+        "import { text } from '../../clients';\nexport const x = text;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(
+        'src/storage/keys/tables/x.ts',
+        "import { keyText } from '../text';\nimport { ValidationError } from '../../../domainErrors';\nexport const x = [keyText, ValidationError];\n",
       ),
     ).toEqual([]);
   });

@@ -18,7 +18,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Refusal } from './requestGuard';
 
-/** Where the Durable extension's HTTP API lives (tools/durable/clientInput.ts has the same). */
+/** Where the Durable extension's HTTP API lives (tools/durable/http/clientInput.ts has the same). */
 const WEBHOOKS = '/runtime/webhooks/durabletask';
 
 /** The header a caller sends the key in (the query parameter is `code`), as in Azure. */

@@ -10,7 +10,7 @@ import { stringOption, type HostFunction } from '../functions';
 import type { Logger } from '../log';
 import type { FunctionRunner } from '../runner';
 import { DEFAULT_CONNECTION, type ConnectionResolver } from '../storage';
-import { poisonQueueName } from '../../../src/storage/keys';
+import { poisonQueueName } from '../../../src/storage/keys/queues';
 import { QueueListener } from './queueListener';
 import { queueTriggerMetadata } from './queueMessage';
 import { resolveQueueName } from './queueName';

@@ -1,0 +1,315 @@
+/**
+ * Departments: create/update, point read, the cached department list, and the manager (whose
+ * details are copied onto the department entity: denormalization).
+ */
+import type { TableClient, TableEntity } from '@azure/data-tables';
+import { isPreconditionFailed, isAlreadyExists, toDomainError } from '../../storage/storageFaults';
+import {
+  DEPARTMENT_LIST_PARTITION_KEY,
+  departmentPartitionKey,
+  employeeRowKey,
+} from '../../storage/keys/tables/employees';
+import type { DirectoryContext } from '../context';
+import {
+  departmentEntity,
+  departmentMerge,
+  readDepartmentListing,
+  readListingVersion,
+  type Department,
+  type DepartmentListItem,
+  type DepartmentSummary,
+} from '../entities/departmentEntity';
+import { readDepartmentWithCount } from '../entities/departmentCount';
+import { syncDepartmentListing } from './departmentListing';
+import {
+  departmentCreateForbidden,
+  departmentNotFound,
+  employeeNotFound,
+  staleVersion,
+} from '../directoryErrors';
+import { readEmployeeState, type EmployeeState } from '../entities/employeeState';
+import { DATA_ETAG_PROPERTY } from '../entities/reviewYears';
+import type { StoredProperties } from '../../storage/tables/entities';
+import { RETRY } from '../writes/retry';
+import { forgetVersions, loadDepartment, rememberDepartment } from '../writes/departmentVersions';
+import { TtlCache } from './ttlCache';
+import {
+  PlannedTransaction,
+  submitAttempt,
+  writeOptimistically,
+} from '../writes/plannedTransaction';
+import { departmentBodySchema, pageSizeOf, validateInput } from '../validation';
+import type { Versioned } from '../entities/versionCache';
+import { readRangePage, type Page } from '../../storage/tables/rangePages';
+
+/** The department list cache of one directory instance. */
+export type DepartmentListCache = TtlCache<Page<DepartmentSummary>>;
+
+/**
+ * Creates a department or updates its description, and lists it in the department listing: the
+ * listing copies the department's `ListingVersion` and is replaced only by a newer copy, so
+ * concurrent PUTs leave it agreeing with the department (departmentListing.ts).
+ *
+ * @param body - `{description?}`; an omitted description leaves an existing one unchanged.
+ * @returns whether it was created, the department and its new ETag.
+ * @throws {ValidationError} for an invalid name or body.
+ * @param options.mayCreate - false when the caller may update but not create (default true).
+ * @throws {PreconditionFailedError} when `ifMatch` is given and is not the current ETag (or the department does not exist).
+ * @throws {ForbiddenError} when the department does not exist and `mayCreate` is false.
+ */
+export async function putDepartment(
+  context: DirectoryContext,
+  listCache: DepartmentListCache,
+  name: string,
+  body: unknown,
+  options: { ifMatch?: string; mayCreate?: boolean } = {},
+): Promise<{ created: boolean } & Versioned<Department>> {
+  const input = validateInput(departmentBodySchema, body, 'body');
+  departmentPartitionKey(name);
+  const table = await context.table();
+  const result = await writeOptimistically(context, `Department "${name}"`, async () => {
+    // One range read: the department with its count (its shards), as GET shows it.
+    const read = await readDepartmentWithCount(table, name);
+    const entity = read && { ...read.entity, etag: read.department.etag };
+    const current = read?.department.value;
+    if (!entity || !current) {
+      if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
+      if (options.mayCreate === false) {
+        throw departmentCreateForbidden(name);
+      }
+      const created = departmentEntity(name, input.description ?? '');
+      try {
+        const response = await table.createEntity(created);
+        const value: Department = {
+          name,
+          description: input.description ?? '',
+          employeeCount: 0,
+          manager: null,
+        };
+        return {
+          created: true,
+          value,
+          etag: response.etag ?? '',
+          listingVersion: readListingVersion(created),
+        };
+      } catch (error) {
+        if (isAlreadyExists(error)) return RETRY;
+        throw toDomainError(error);
+      }
+    }
+    if (options.ifMatch !== undefined && options.ifMatch !== entity.etag)
+      throw staleVersion(`Department "${name}"`);
+    const listingVersion = readListingVersion(entity);
+    if (input.description === undefined || input.description === current.description) {
+      return { created: false, value: current, etag: entity.etag, listingVersion };
+    }
+    try {
+      const response = await table.updateEntity(
+        departmentMerge(name, {
+          description: { text: input.description, listingVersion: listingVersion + 1 },
+        }),
+        'Merge',
+        { etag: entity.etag },
+      );
+      return {
+        created: false,
+        value: { ...current, description: input.description },
+        etag: response.etag ?? '',
+        listingVersion: listingVersion + 1,
+      };
+    } catch (error) {
+      forgetVersions(context, name);
+      if (isPreconditionFailed(error)) {
+        if (options.ifMatch !== undefined) throw staleVersion(`Department "${name}"`);
+        return RETRY;
+      }
+      throw toDomainError(error);
+    }
+  });
+  rememberDepartment(context, name, { value: result.value, etag: result.etag });
+  // The listing lives in another partition: copied after the department, conditionally, so only
+  // a newer copy ever replaces it (departmentListing.ts); a failure here is repaired by the
+  // caller's retry of the same PUT, by the next PUT, or by the index audit.
+  await syncDepartmentListing(
+    table,
+    { name, description: result.value.description },
+    result.listingVersion,
+  );
+  listCache.clear();
+  return { created: result.created, value: result.value, etag: result.etag };
+}
+
+/**
+ * One department with its ETag and employee count: ONE range query over the department entity and
+ * its count shards (departmentCount.ts).
+ *
+ * @throws {ValidationError} for an invalid name.
+ * @throws {NotFoundError} `DepartmentNotFound`.
+ * @throws {DomainError} for storage faults.
+ */
+export async function getDepartment(
+  context: DirectoryContext,
+  name: string,
+): Promise<Versioned<Department>> {
+  const read = await readDepartmentWithCount(await context.table(), name);
+  if (!read) throw departmentNotFound(name);
+  return read.department;
+}
+
+/**
+ * A page of the department list (`{name, description}` in name order), from the in-process cache
+ * when a fresh copy is there, else one range query over the listing partition.
+ *
+ * @throws {ValidationError} for an invalid page size or continuation token.
+ */
+export async function listDepartments(
+  context: DirectoryContext,
+  listCache: DepartmentListCache,
+  options: { pageSize?: number; continuationToken?: string } = {},
+): Promise<Page<DepartmentSummary>> {
+  const pageSize = pageSizeOf(options.pageSize);
+  const key = `${pageSize}|${options.continuationToken ?? ''}`;
+  const cached = listCache.get(key);
+  if (cached) return cached;
+  // Department names use only characters from " " (U+0020) to "z": this range holds them all.
+  const range = { partitionKey: DEPARTMENT_LIST_PARTITION_KEY, ge: ' ', lt: '~' };
+  const page = await readRangePage(await context.table(), 'departments', range, {
+    pageSize,
+    continuationToken: options.continuationToken,
+  });
+  const result = {
+    items: page.entities
+      .map(readDepartmentListing)
+      .filter((d): d is DepartmentSummary => d !== undefined),
+    continuationToken: page.continuationToken,
+  };
+  listCache.set(key, result);
+  return result;
+}
+
+/** Count reads of one department page running at once. */
+const COUNT_READS_IN_PARALLEL = 16;
+
+/**
+ * A page of the department list with each department's current employee count: the page as
+ * {@link listDepartments} reads it (cached), then, for each department on it, the same one range
+ * query over its department entity and count shards that `GET /departments/{dept}` makes, at most
+ * {@link COUNT_READS_IN_PARALLEL} at a time. So a page of n departments costs n + 1 requests (n
+ * when the page is cached), and each count is as fresh as a point read of that department. A
+ * listed department whose entity is gone (a listing not yet repaired) counts 0.
+ *
+ * @throws {ValidationError} for an invalid page size or continuation token.
+ * @throws {DomainError} for storage faults that outlasted the SDK's retries.
+ */
+export async function listDepartmentsWithCounts(
+  context: DirectoryContext,
+  listCache: DepartmentListCache,
+  options: { pageSize?: number; continuationToken?: string } = {},
+): Promise<Page<DepartmentListItem>> {
+  const page = await listDepartments(context, listCache, options);
+  const table = await context.table();
+  const items: DepartmentListItem[] = new Array(page.items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(COUNT_READS_IN_PARALLEL, page.items.length) }, async () => {
+      while (next < page.items.length) {
+        const i = next++;
+        const summary = page.items[i]!;
+        const read = await readDepartmentWithCount(table, summary.name);
+        items[i] = { ...summary, employeeCount: read?.department.value.employeeCount ?? 0 };
+      }
+    }),
+  );
+  return { items, continuationToken: page.continuationToken };
+}
+
+type ManagerRole = 'department' | 'employee' | 'previousManager';
+
+/** The Merge that sets or clears an employee's manager flag, keeping its data version. */
+function managerFlag(employee: EmployeeState, isManager: boolean): TableEntity<StoredProperties> {
+  return {
+    partitionKey: employee.entity.partitionKey,
+    rowKey: employee.entity.rowKey,
+    IsManager: isManager,
+    [DATA_ETAG_PROPERTY]: employee.meta.dataEtag ?? employee.etag,
+  };
+}
+
+/**
+ * Makes an employee of the department its manager: copies the manager's details onto the
+ * department entity and flags the employee (and unflags the previous manager) in one transaction,
+ * so later name/email changes of the manager update the copy in their own transaction.
+ *
+ * @throws {ValidationError} for an invalid department or id.
+ * @throws {NotFoundError} `DepartmentNotFound`, or `EmployeeNotFound` when the employee is not in the department.
+ * @throws {PreconditionFailedError} when `ifMatch` is not the department's current ETag.
+ */
+export async function setManager(
+  context: DirectoryContext,
+  department: string,
+  employeeId: string,
+  options: { ifMatch?: string } = {},
+): Promise<Versioned<Department>> {
+  const partitionKey = departmentPartitionKey(department);
+  employeeRowKey(employeeId);
+  const table: TableClient = await context.table();
+  const subject = `Department "${department}"`;
+  let previousMissing: string | undefined;
+  return writeOptimistically(context, subject, async (attempt) => {
+    const [dept, employee] = await Promise.all([
+      loadDepartment(context, department, false),
+      readEmployeeState(table, partitionKey, employeeId),
+    ]);
+    if (!dept) throw departmentNotFound(department);
+    if (!employee) throw employeeNotFound(department, employeeId);
+    if (options.ifMatch !== undefined && options.ifMatch !== dept.etag) throw staleVersion(subject);
+    const manager = {
+      employeeId,
+      firstName: employee.data.firstName,
+      lastName: employee.data.lastName,
+      email: employee.data.email,
+    };
+    const previous = dept.value.manager?.employeeId;
+    const unflag =
+      previous !== undefined && previous !== employeeId && previous !== previousMissing
+        ? await readEmployeeState(table, partitionKey, previous)
+        : undefined;
+    // The flag is bookkeeping, not data: each Merge keeps the employee's data version (DataETag),
+    // so a client's If-Match still holds and a move still knows the copy it wrote.
+    const plan = new PlannedTransaction<ManagerRole>()
+      .add(
+        ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
+        'department',
+      )
+      .add(['update', managerFlag(employee, true), 'Merge', { etag: employee.etag }], 'employee');
+    if (unflag) {
+      plan.add(
+        ['update', managerFlag(unflag, false), 'Merge', { etag: unflag.etag }],
+        'previousManager',
+      );
+    } else if (previous !== undefined && previous !== employeeId) {
+      previousMissing = previous;
+    }
+    return submitAttempt(
+      table,
+      plan,
+      attempt,
+      ([etag]) => {
+        const value = { ...dept.value, manager };
+        if (etag) rememberDepartment(context, department, { value, etag });
+        return { value, etag: etag ?? '' };
+      },
+      (failure) => {
+        forgetVersions(context, department);
+        if (failure.role === 'department' && options.ifMatch !== undefined)
+          throw staleVersion(subject);
+        // Gone since: read again without touching the previous manager; changed since (412), or
+        // another role: read again.
+        if (failure.role === 'previousManager' && failure.status === 404) {
+          previousMissing = previous;
+        }
+        return undefined;
+      },
+    );
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * Inserting one employee into a department's partition: the employee entity, its email copy, one
+ * count shard (the process's next, see departmentCount.ts) of the department (departmentCount.ts) and the last-name index
+ * entity change in ONE entity group transaction, conditional on the shard's and the index entity's
+ * ETags — plus the index outbox row when the directory keeps one (outbox.ts). The department's existence is read with its shards (departments are never deleted), so
+ * concurrent creates in one department collide only on the same shard or last name. Creating an employee and a move's copy into its target both insert this way.
+ */
+import { departmentPartitionKey } from '../../storage/keys/tables/employees';
+import { normalizeLastName } from '../../storage/keys/text';
+import type { DirectoryContext } from '../context';
+import { countShardChange } from '../entities/departmentCount';
+import { departmentNotFound, emailTaken, employeeExists } from '../directoryErrors';
+import {
+  emailCopyEntity,
+  employeeEntity,
+  toEmployee,
+  type Employee,
+  type EmployeeData,
+  type EmployeeMeta,
+} from '../entities/employeeEntity';
+import { ownCommit } from '../entities/employeeState';
+import { lastNameIndexEntity, withIds } from '../entities/partitionLastNameIndex';
+import { outboxAction } from '../entities/outbox';
+import { RETRY } from '../writes/retry';
+import {
+  currentEtag,
+  forgetCountShard,
+  lastNameKey,
+  loadCountShard,
+  loadLastNameIndex,
+  rememberCountShard,
+  rememberIndexWrite,
+} from '../writes/departmentVersions';
+import {
+  PlannedTransaction,
+  submitAttempt,
+  writeOptimistically,
+} from '../writes/plannedTransaction';
+import type { Versioned } from '../entities/versionCache';
+
+type Role = 'employee' | 'email' | 'count' | 'lastNameIndex' | 'outbox';
+
+/** The inserted employee and its entity's ETag. */
+export interface InsertedEmployee extends Versioned<Employee> {
+  /**
+   * False when the employee was already there from an earlier try carrying the same write id
+   * (its answer was lost): nothing was written this time.
+   */
+  inserted: boolean;
+}
+
+/**
+ * Inserts a (validated) employee into `department` as a non-manager, retrying on concurrent
+ * changes of the department or index entity. Publishes no change: the caller does.
+ *
+ * @param meta - `writeId` recognises this write's own earlier commit; `incarnation` is the
+ *   employee's (a new one for a create, the source's for a move); `preserved` carries
+ *   properties of a newer app version (a move keeps them).
+ * @throws {NotFoundError} `DepartmentNotFound`.
+ * @throws {ConflictError} `EmployeeExists` (another write's employee has the id), `EmailTaken`,
+ *   `LastNameIndexFull`.
+ * @throws {ThrottledError} when the department kept changing concurrently, or storage is busy.
+ */
+export async function insertEmployee(
+  context: DirectoryContext,
+  department: string,
+  data: EmployeeData,
+  meta: Pick<EmployeeMeta, 'writeId' | 'incarnation' | 'preserved'>,
+): Promise<InsertedEmployee> {
+  const partitionKey = departmentPartitionKey(department);
+  const table = await context.table();
+  const lastName = normalizeLastName(data.lastName);
+  const primary = employeeEntity(partitionKey, data, {
+    ...meta,
+    isManager: false,
+    reviewYears: [],
+  });
+
+  return writeOptimistically(context, `Department "${department}"`, async (attempt) => {
+    const useCache = attempt === 1;
+    const [count, index] = await Promise.all([
+      // A lost race on a shard only makes that shard's cached version stale: the next attempt
+      // takes another shard from the cache before reading them all again.
+      loadCountShard(context, department, attempt <= 2),
+      loadLastNameIndex(context, department, lastName, useCache),
+    ]);
+    if (!count) throw departmentNotFound(department);
+    const ids = withIds(index?.value.ids ?? [], [data.employeeId]);
+    const indexEntity = lastNameIndexEntity(partitionKey, { lastName, ids });
+    const plan = new PlannedTransaction<Role>()
+      .add(['create', primary], 'employee')
+      .add(['create', emailCopyEntity(primary)], 'email')
+      .add(countShardChange(partitionKey, count.shard, count.version, 1), 'count')
+      .add(
+        index ? ['update', indexEntity, 'Replace', { etag: index.etag }] : ['create', indexEntity],
+        'lastNameIndex',
+      );
+    if (context.outbox) {
+      const current = { email: data.email, lastName: data.lastName };
+      plan.add(
+        outboxAction(partitionKey, { employeeId: data.employeeId, reason: 'created', current }),
+        'outbox',
+      );
+    }
+    return submitAttempt(
+      table,
+      plan,
+      attempt,
+      async ([etag, , countEtag, indexEtag]): Promise<InsertedEmployee> => {
+        if (countEtag) {
+          rememberCountShard(context, department, count.shard, {
+            value: count.version.value + 1,
+            etag: countEtag,
+          });
+        }
+        rememberIndexWrite(context, department, lastName, ids, indexEtag);
+        return {
+          value: toEmployee(department, data),
+          etag: etag ?? (await currentEtag(table, partitionKey, primary.rowKey)),
+          inserted: true,
+        };
+      },
+      async (failure) => {
+        // The transaction applied nothing: only the entity that refused it may be stale.
+        if (failure.role === 'count') forgetCountShard(context, department, count.shard);
+        else context.lastNameVersions.delete(lastNameKey(department, lastName));
+        switch (failure.role) {
+          case 'employee': {
+            // This write's own earlier try (the SDK resent it, its answer lost), or another's.
+            const own = await ownCommit(table, department, data.employeeId, meta.writeId);
+            if (!own) throw employeeExists(department, data.employeeId);
+            return { ...own, inserted: false };
+          }
+          case 'email':
+            throw emailTaken(department, data.email);
+          case 'count':
+            // Another writer changed or created the same shard: read again, pick again.
+            return RETRY;
+          default:
+            return undefined;
+        }
+      },
+    );
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * The directory's stored shapes: how its entities are typed, keyed, encoded and read. A named
+ * surface for the code that works on the `Employees` table beside the directory's services — the
+ * index workers, the archive, the photo feature, the orchestrations' audit and repair, and the
+ * bench's bulk seeding — never for the HTTP adapters, which go through src/directory/index.ts
+ * (lint allows this entry to those folders only).
+ */
+export { countShardEntity, DEPARTMENT_COUNT_SHARDS } from './departmentCount';
+export { departmentsHoldingRows } from '../departments/departmentDiscovery';
+export {
+  departmentMerge,
+  readDepartment,
+  readListingVersion,
+  type Manager,
+} from './departmentEntity';
+export { listingNeedsUpdate, syncDepartmentListing } from '../departments/departmentListing';
+export {
+  emailCopyEntity,
+  employeeDataProperties,
+  employeeEntity,
+  incarnationOf,
+  readEmployeeData,
+  readEmployeeFields,
+  readEmployeeMeta,
+  storedToEmployee,
+  toEmployee,
+  withFields,
+  type EmployeeField,
+} from './employeeEntity';
+export {
+  isPrimaryEmployee,
+  listEmployeeEntities,
+  parseEmployeeSelect,
+} from '../employees/employeeQueries';
+export { readEmployeeState, type EmployeeState } from './employeeState';
+export { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
+export {
+  lastNameIndexEntity,
+  lastNameIndexWrite,
+  readLastNameIndex,
+  withIds,
+  withoutIds,
+} from './partitionLastNameIndex';
+export { outboxEntity, outboxSequenceTime, readOutboxRow, type OutboxRow } from './outbox';
+export { DATA_ETAG_PROPERTY } from './reviewYears';
+export { loadDepartment } from '../writes/departmentVersions';

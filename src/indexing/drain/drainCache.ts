@@ -1,0 +1,44 @@
+/**
+ * What one process remembers between the rounds of its outbox drains (src/indexing/drain/outboxDrain.ts):
+ * the versions its own last writes left. A round that only creates entries takes them instead of
+ * reading them again; they serve only as conditions of its writes, so a stale one (another process
+ * wrote since) costs a lost round, never a wrong index.
+ */
+import {
+  emailIndexPartitionKey,
+  idIndexPartitionKey,
+} from '../../storage/keys/tables/employeeIndex';
+import { LruMap } from '../../storage/lruMap';
+import type { MemberListSnapshot } from '../lastNames/lastNameStore';
+
+/** See the file comment. */
+export interface DrainCache {
+  /** Each index partition's fence ETag as this process last wrote it, by PartitionKey. */
+  fences: LruMap<string, string>;
+  /** Each org-wide member list as this process last wrote it, by normalised last name. */
+  lists: LruMap<string, MemberListSnapshot>;
+}
+
+/** Index partitions (two per department) and last names remembered, each. */
+const REMEMBERED = 2_000;
+
+/** An empty {@link DrainCache}: one per process (configuredIndexStores builds it). */
+export function newDrainCache(): DrainCache {
+  return { fences: new LruMap(REMEMBERED), lists: new LruMap(REMEMBERED) };
+}
+
+/**
+ * Forgets what a lost round of `department` used: another drainer is at work there, so whatever
+ * else this process remembers of it is likely stale too, and the next round reads it all again
+ * instead of losing once per stale version.
+ */
+export function forgetRound(
+  cache: DrainCache | undefined,
+  department: string,
+  lastNames: readonly string[],
+): void {
+  if (!cache) return;
+  cache.fences.delete(idIndexPartitionKey(department));
+  cache.fences.delete(emailIndexPartitionKey(department));
+  for (const name of lastNames) cache.lists.delete(name);
+}

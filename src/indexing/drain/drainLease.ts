@@ -1,0 +1,233 @@
+/**
+ * A department's drain lease: at most one drainer of a department's index outbox runs rounds at a
+ * time, across processes, so drains of one department stop losing rounds to each other
+ * (src/indexing/drain/leasedDrain.ts). One entity, `~drain_<dept>` / `lease` in `EmployeeIndex`, every
+ * write conditional on its ETag:
+ *
+ * - `Holder` (a random id per drain, `''` when free) and `ExpiresAt` (the holder's clock plus the
+ *   lease duration). A lease whose holder died expires, and the next drainer takes it over.
+ * - `Requested`: set by a drainer that found the lease held — its nudge is *absorbed*, not run —
+ *   so that the holder, which must write the lease to release it, sees that write fail and
+ *   drains again. A nudge is sent after its change committed, so the holder's next outbox read,
+ *   after it noticed the request, sees the change. A renewal clears the request too: it comes
+ *   right before a round, whose outbox read then comes after the request.
+ *
+ * The lease is for progress, not correctness: the drain's fences keep the indexes right with
+ * any number of drainers (docs/queues.md), e.g. when a holder paused past its expiry resumes
+ * beside the drainer that took over. The clock of `ExpiresAt` is the holder's: a skew between
+ * processes shortens or stretches a lease, which costs lost rounds or a later takeover, never a
+ * wrong index; and the nudge sent to outlive a holder, arriving while the lease still looks held
+ * by it, is sent again rather than absorbed by its own pending request (leasedDrain.ts).
+ */
+import type { TableClient, TableEntity } from '@azure/data-tables';
+import { ensureTable } from '../../storage/createOnce';
+import { tookEffect, unlessNotFound } from '../../storage/storageFaults';
+import {
+  DRAIN_LEASE_ROW_KEY,
+  drainLeasePartitionKey,
+} from '../../storage/keys/tables/employeeIndex';
+import { drainLeaseContended } from '../indexingErrors';
+import { RETRY, retryOptimistically, type Retry } from '../../storage/optimisticRetry';
+
+/** `EntityType` of the lease entity. */
+export const DRAIN_LEASE_ENTITY_TYPE = 'IndexDrainLease.v1';
+
+/** Conflicting writes of the lease entity before giving up (the nudge is then retried). */
+const MAX_LEASE_ATTEMPTS = 10;
+
+/** How long a lease lasts and what time it is. */
+export interface LeaseClock {
+  /** Lease duration in ms (renewed by the holder between rounds). */
+  durationMs: number;
+  now(): number;
+}
+
+/** A lease this drainer holds. */
+export interface HeldLease {
+  department: string;
+  holder: string;
+  /** ETag of the lease entity as this holder last wrote or read it. */
+  etag: string;
+  /** When this holder last wrote it (its clock). */
+  writtenAt: number;
+}
+
+/** The outcome of {@link acquireDrainLease}. */
+export type LeaseAttempt =
+  | { held: HeldLease }
+  | {
+      /** Held by another drainer until `expiresAt` (its clock); the request is recorded. */
+      busy: { expiresAt: number; holder: string; firstRequest: boolean };
+    };
+
+/** The outcome of {@link releaseDrainLease}. */
+export type Release =
+  /** Released. */
+  | { released: true }
+  /** Another drainer took the lease over (this one's had expired): nothing to release. */
+  | { lost: true }
+  /** A nudge was absorbed meanwhile: still held, under this version; drain again. */
+  | { requested: HeldLease };
+
+interface LeaseState {
+  holder: string;
+  expiresAt: number;
+  requested: boolean;
+  etag: string;
+}
+
+function leaseEntity(
+  department: string,
+  state: Omit<LeaseState, 'etag'>,
+): TableEntity<Record<string, unknown>> {
+  return {
+    partitionKey: drainLeasePartitionKey(department),
+    rowKey: DRAIN_LEASE_ROW_KEY,
+    EntityType: DRAIN_LEASE_ENTITY_TYPE,
+    Holder: state.holder,
+    ExpiresAt: new Date(state.expiresAt),
+    Requested: state.requested,
+  };
+}
+
+/** The lease as stored; `undefined` when there is none yet. */
+async function readLease(table: TableClient, department: string): Promise<LeaseState | undefined> {
+  const entity = await unlessNotFound(() =>
+    table.getEntity<Record<string, unknown>>(
+      drainLeasePartitionKey(department),
+      DRAIN_LEASE_ROW_KEY,
+    ),
+  );
+  if (!entity) return undefined;
+  const expiresAt = new Date(entity.ExpiresAt as string | Date).getTime();
+  return {
+    holder: typeof entity.Holder === 'string' ? entity.Holder : '',
+    expiresAt: Number.isFinite(expiresAt) ? expiresAt : 0,
+    requested: entity.Requested === true,
+    etag: entity.etag,
+  };
+}
+
+/** Writes the lease under `etag` (or creates it); the new ETag, `undefined` when it lost a race. */
+async function writeLease(
+  table: TableClient,
+  department: string,
+  etag: string | undefined,
+  state: Omit<LeaseState, 'etag'>,
+): Promise<string | undefined> {
+  const entity = leaseEntity(department, state);
+  let written: string | undefined;
+  const applied = await tookEffect(async () => {
+    const response =
+      etag === undefined
+        ? await table.createEntity(entity)
+        : await table.updateEntity(entity, 'Replace', { etag });
+    written = response.etag;
+  });
+  return applied ? written : undefined;
+}
+
+/** The shared retry routine, giving up after {@link MAX_LEASE_ATTEMPTS} lost writes. */
+function untilLeaseWritten<T>(department: string, attempt: () => Promise<T | Retry>): Promise<T> {
+  return retryOptimistically(
+    {
+      maxAttempts: MAX_LEASE_ATTEMPTS,
+      giveUp: (attempts) => drainLeaseContended(department, attempts),
+    },
+    attempt,
+  );
+}
+
+/**
+ * Takes the department's drain lease for `holder` when it is free or expired; otherwise records
+ * a request on it (unless one is recorded already) and reports it busy.
+ *
+ * @throws {ContentionError} when the lease kept changing under this call.
+ * @throws {DomainError} for storage faults.
+ */
+export async function acquireDrainLease(
+  table: TableClient,
+  department: string,
+  holder: string,
+  clock: LeaseClock,
+): Promise<LeaseAttempt> {
+  await ensureTable(table);
+  return untilLeaseWritten(department, async (): Promise<LeaseAttempt | Retry> => {
+    const state = await readLease(table, department);
+    const now = clock.now();
+    if (!state || state.holder === '' || state.expiresAt <= now) {
+      const expiresAt = now + clock.durationMs;
+      const etag = await writeLease(table, department, state?.etag, {
+        holder,
+        expiresAt,
+        requested: false,
+      });
+      if (etag !== undefined) return { held: { department, holder, etag, writtenAt: now } };
+      return RETRY;
+    }
+    const busy = { expiresAt: state.expiresAt, holder: state.holder };
+    // Already requested and not yet taken in by the holder: its next outbox read comes after now.
+    if (state.requested) return { busy: { ...busy, firstRequest: false } };
+    const etag = await writeLease(table, department, state.etag, { ...state, requested: true });
+    if (etag !== undefined) return { busy: { ...busy, firstRequest: true } };
+    return RETRY;
+  });
+}
+
+/**
+ * Extends a held lease by its duration, taking in any request recorded on it (the caller's next
+ * outbox read comes after); `undefined` when another drainer took it over.
+ *
+ * @throws {ContentionError} when the lease kept changing under this call.
+ * @throws {DomainError} for storage faults.
+ */
+export async function renewDrainLease(
+  table: TableClient,
+  lease: HeldLease,
+  clock: LeaseClock,
+): Promise<HeldLease | undefined> {
+  let current = lease;
+  return untilLeaseWritten(lease.department, async (): Promise<HeldLease | undefined | Retry> => {
+    const now = clock.now();
+    const etag = await writeLease(table, lease.department, current.etag, {
+      holder: lease.holder,
+      expiresAt: now + clock.durationMs,
+      requested: false,
+    });
+    if (etag !== undefined) return { ...current, etag, writtenAt: now };
+    const state = await readLease(table, lease.department);
+    if (state?.holder !== lease.holder) return undefined;
+    current = { ...current, etag: state.etag };
+    return RETRY;
+  });
+}
+
+/**
+ * Frees a held lease. With `whenRequested: 'report'`, a request recorded since this holder last
+ * wrote the lease keeps it held and is reported (the caller drains again); with `'ignore'` the
+ * lease is freed anyway (the caller has sent a nudge of its own that continues the drain).
+ *
+ * @throws {ContentionError} when the lease kept changing under this call.
+ * @throws {DomainError} for storage faults.
+ */
+export async function releaseDrainLease(
+  table: TableClient,
+  lease: HeldLease,
+  clock: LeaseClock,
+  whenRequested: 'report' | 'ignore',
+): Promise<Release> {
+  let current = lease;
+  return untilLeaseWritten(lease.department, async (): Promise<Release | Retry> => {
+    const etag = await writeLease(table, lease.department, current.etag, {
+      holder: '',
+      expiresAt: 0,
+      requested: false,
+    });
+    if (etag !== undefined) return { released: true };
+    const state = await readLease(table, lease.department);
+    if (state?.holder !== lease.holder) return { lost: true };
+    current = { ...current, etag: state.etag };
+    if (whenRequested === 'report') return { requested: current };
+    return RETRY;
+  });
+}

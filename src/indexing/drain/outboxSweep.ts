@@ -1,0 +1,156 @@
+/**
+ * The outbox sweep: drains the index outbox of every listed department, and of every department
+ * partition that holds outbox rows, for rows nobody was asked to drain (every write stores a
+ * queue message that surfaces after its commit before it answers, so that takes a send that
+ * failed after the SDK's retries, or a poisoned message).
+ *
+ * Its cost when there is nothing to do: **one query** for the department listing (with the
+ * sweep's checkpoint, which sorts after it in the same partition) and **one request per
+ * department** (leasedDrain.ts reads whether the outbox holds a row before it takes the lease).
+ *
+ * Departments missing from the listing (a creating `PUT` that failed between its two writes and
+ * was never repeated) are found from the data, one query across partitions
+ * (directory/departments/departmentDiscovery.ts) — a scan of the `Employees` table on the service's side, so
+ * it runs once per {@link DISCOVERY_INTERVAL_MS}, not every sweep. The checkpoint records when it
+ * last ran and the unlisted departments it found, which every sweep until the next discovery
+ * drains too. Crashes cost time, never rows: a sweep that dies before writing the checkpoint
+ * leaves the last one (the next sweep discovers again), and a department that becomes unlisted
+ * with rows nobody was asked to drain after a discovery waits for the next one — a lost queue
+ * message in a department whose creation failed half-way, each already rare.
+ */
+import { mapBounded } from '../../storage/parallel';
+import { departmentsHoldingRows } from '../../directory/entities';
+import { ensureTable } from '../../storage/createOnce';
+import {
+  DEPARTMENT_LIST_PARTITION_KEY,
+  parseDepartmentListRowKey,
+} from '../../storage/keys/tables/employees';
+import {
+  departmentListingAndSweepRange,
+  OUTBOX_SWEEP_ROW_KEY,
+  outboxRowKeyRange,
+} from '../../storage/keys/tables/outbox';
+import type { StoredEntity } from '../../storage/tables/entities';
+import { withStorageErrors } from '../../storage/storageFaults';
+import type { SharedDrains } from './sharedDrains';
+import { readWholeRange } from '../../storage/tables/rangePages';
+
+/** `EntityType` of the sweep's checkpoint. */
+export const OUTBOX_SWEEP_ENTITY_TYPE = 'IndexOutboxSweep.v1';
+
+/** How often the sweep looks for departments missing from the listing (a table scan): hourly. */
+export const DISCOVERY_INTERVAL_MS = 60 * 60_000;
+
+/**
+ * Characters of the checkpoint's list of unlisted departments (a string property holds 32 K); a
+ * list that does not fit is not kept, and the next sweep discovers again.
+ */
+const MAX_UNLISTED_CHARS = 30_000;
+
+/** What a sweep did. */
+export interface SweepReport {
+  departments: number;
+  /** Outbox rows drained over all departments. */
+  rows: number;
+  /** Whether this sweep looked for departments missing from the listing (the table scan). */
+  discovered: boolean;
+  /** Departments whose drain failed (the next sweep or nudge tries again). */
+  failed: { department: string; error: unknown }[];
+}
+
+/** Options of {@link sweepOutboxes}. */
+export interface SweepOptions {
+  /** Clock (tests); default `Date.now`. */
+  now?: () => number;
+  /** Default {@link DISCOVERY_INTERVAL_MS}. */
+  discoveryIntervalMs?: number;
+}
+
+/** The checkpoint as stored: when discovery last ran, and the unlisted departments it found. */
+function readCheckpoint(entity: StoredEntity | undefined): { at: number; unlisted: string[] } {
+  if (!entity) return { at: Number.NaN, unlisted: [] };
+  const at = new Date(entity.DiscoveredAt as string | Date).getTime();
+  let unlisted: unknown;
+  try {
+    unlisted = JSON.parse(typeof entity.Unlisted === 'string' ? entity.Unlisted : '[]');
+  } catch {
+    // Unreadable: discover again.
+    return { at: Number.NaN, unlisted: [] };
+  }
+  const names = Array.isArray(unlisted) ? unlisted : [];
+  return {
+    at,
+    unlisted: names.filter(
+      (name): name is string =>
+        typeof name === 'string' && parseDepartmentListRowKey(name) !== undefined,
+    ),
+  };
+}
+
+/**
+ * Drains the outbox of every listed department and of every department with outbox rows (4 at a
+ * time), through the process's shared drains (gone employees go to their handler) so
+ * a sweep and the nudges of the same process never drain one department twice at once, each
+ * under the department's drain lease and within an invocation's budget (leasedDrain.ts): a
+ * department drained elsewhere is left to its holder, one with a long backlog continues through
+ * a nudge, so the sweep ends well within the host's `functionTimeout`.
+ *
+ * @throws {DomainError} when the department list cannot be read, or the discovery's scan or
+ *   checkpoint fails (the next sweep tries again).
+ */
+export async function sweepOutboxes(
+  drains: SharedDrains,
+  options: SweepOptions = {},
+): Promise<SweepReport> {
+  const { stores } = drains;
+  const now = (options.now ?? Date.now)();
+  const interval = options.discoveryIntervalMs ?? DISCOVERY_INTERVAL_MS;
+  await ensureTable(stores.employees);
+  const rows = await readWholeRange(
+    stores.employees,
+    { partitionKey: DEPARTMENT_LIST_PARTITION_KEY, ...departmentListingAndSweepRange() },
+    ['RowKey', 'DiscoveredAt', 'Unlisted'],
+  );
+  const listed = new Set(
+    rows
+      .map((entity) => parseDepartmentListRowKey(entity.rowKey))
+      .filter((name): name is string => name !== undefined),
+  );
+  const checkpoint = readCheckpoint(rows.find((entity) => entity.rowKey === OUTBOX_SWEEP_ROW_KEY));
+  // Due when never run, an interval ago, or stamped in the future by a clock far ahead of ours.
+  const discover = !(now - checkpoint.at < interval && checkpoint.at - now < interval);
+  let unlisted = checkpoint.unlisted.filter((name) => !listed.has(name));
+  if (discover) {
+    const withRows = await departmentsHoldingRows(stores.employees, outboxRowKeyRange());
+    unlisted = withRows.filter((name) => !listed.has(name));
+    const list = JSON.stringify(unlisted);
+    await withStorageErrors(() =>
+      stores.employees.upsertEntity(
+        {
+          partitionKey: DEPARTMENT_LIST_PARTITION_KEY,
+          rowKey: OUTBOX_SWEEP_ROW_KEY,
+          EntityType: OUTBOX_SWEEP_ENTITY_TYPE,
+          // A list too long to keep: no date either, so the next sweep discovers again.
+          DiscoveredAt: new Date(list.length <= MAX_UNLISTED_CHARS ? now : 0),
+          Unlisted: list.length <= MAX_UNLISTED_CHARS ? list : '[]',
+        },
+        'Replace',
+      ),
+    );
+  }
+  const departments = [...listed, ...unlisted];
+  const report: SweepReport = {
+    departments: departments.length,
+    rows: 0,
+    discovered: discover,
+    failed: [],
+  };
+  await mapBounded(departments, 4, async (department) => {
+    try {
+      report.rows += (await drains.request(department)).rows;
+    } catch (error) {
+      report.failed.push({ department, error });
+    }
+  });
+  return report;
+}

@@ -1,0 +1,400 @@
+/**
+ * The flusher: many `log-batches` messages become one block per touched hour-blob.
+ *
+ * In the Functions model each trigger invocation gets one message; {@link drainAndFlush} makes
+ * that invocation also take up to `maxMessages` more from the queue (32 per request, in parallel),
+ * writes them all with {@link flushLogMessages}, and deletes the drained messages only after their
+ * lines are committed; it repeats that for a few rounds while the queue stays full, receiving the
+ * next round while the current one is written and deleting behind both. The host deletes the
+ * triggering message when the invocation succeeds. A message whose
+ * lines could not be committed is left on the queue and delivered again; hourWriter.ts explains why
+ * a redelivery never repeats a line. A pointer message (a batch staged in a blob, stagedBatch.ts)
+ * is read into its parts first; its staging blob is deleted once every one of them is stored, so a
+ * pointer whose blob is gone is already done.
+ */
+import type { ContainerClient } from '@azure/storage-blob';
+import type { QueueClient } from '@azure/storage-queue';
+import { unlessNotFound } from '../../storage/storageFaults';
+import { decodeQueueMessage } from '../../storage/queue';
+import {
+  appendToHour,
+  type HourAppendResult,
+  type HourContainer,
+  type HourPart,
+  type LogBlobLimits,
+} from './hourWriter';
+import { mapSettled } from '../../storage/parallel';
+import {
+  resolveDelivery,
+  DRAIN_VISIBILITY_SECONDS,
+  EXCLUSIVITY_MARGIN_MS,
+  type DeliveredLogMessage,
+  type PendingLogMessage,
+} from './delivery';
+import { deleteStagedBatch } from '../ingest/stagedBatch';
+import { TagLedgers } from './tagLedger';
+
+/** What one flush did. */
+export interface FlushResult {
+  /** Messages whose every line is now stored (written now or found already stored). */
+  flushed: PendingLogMessage[];
+  /** Messages with at least one hour that could not be written; they must be delivered again. */
+  failed: { message: PendingLogMessage; error: unknown }[];
+  linesWritten: number;
+  hours: HourAppendResult[];
+}
+
+/** What {@link drainAndFlush} did, over all its rounds. */
+export interface LogDrainResult extends FlushResult {
+  /** Messages taken from the queue besides the trigger's. */
+  drained: number;
+  /** Drained messages deleted after their lines were stored. */
+  acknowledged: number;
+  /**
+   * Drained messages left alone because they are not log-batches messages (the host poisons
+   * them) or their staging blob could not be read (they come back after their visibility).
+   */
+  undecodable: number;
+  /** Staging blobs deleted after their pointer message was acknowledged. */
+  stagingBlobsDeleted: number;
+  /** True when the triggering message (if any) is fully stored. */
+  triggerFlushed: boolean;
+  /** Rounds that wrote (each one block per touched hour-blob). */
+  flushes: number;
+}
+
+const HOUR_MS = 3_600_000;
+const HOUR_CONCURRENCY = 4; // hours written in parallel by one flush
+interface HourGroup {
+  source: string;
+  hourStart: Date;
+  parts: Map<string, HourPart>;
+  messages: Set<PendingLogMessage>;
+}
+
+/**
+ * Writes the lines of `messages`: one block and one Put Block List per touched hour-blob.
+ *
+ * @param clock - current epoch ms (tests move it to simulate slow flushers).
+ * @param ledgers - what this process knows of the tag ledgers (default: nothing yet, as a flush of
+ * a process of its own; a process passes the one it keeps, so its flushes read each ledger once).
+ * @returns which messages are now fully stored and which are not; it throws only for bugs.
+ */
+export async function flushLogMessages(
+  container: ContainerClient,
+  messages: readonly PendingLogMessage[],
+  limits: LogBlobLimits,
+  clock: () => number = Date.now,
+  ledgers: TagLedgers = new TagLedgers(),
+  hourContainer: HourContainer = () => container,
+): Promise<FlushResult> {
+  const groups = new Map<string, HourGroup>();
+  const seenTags = new Set<string>();
+  for (const pending of messages) {
+    const { message, tag, headers } = pending.decoded;
+    // The same part twice in one flush (it was sent twice) is written once.
+    if (seenTags.has(tag)) continue;
+    seenTags.add(tag);
+    headers.forEach((header, index) => {
+      const hour = Math.floor(header.atMs / HOUR_MS) * HOUR_MS;
+      const key = `${message.source}/${hour}`;
+      let group = groups.get(key);
+      if (!group) {
+        group = {
+          source: message.source,
+          hourStart: new Date(hour),
+          parts: new Map(),
+          messages: new Set(),
+        };
+        groups.set(key, group);
+      }
+      group.messages.add(pending);
+      let part = group.parts.get(tag);
+      if (!part) {
+        part = {
+          tag,
+          lines: [],
+          headers: [],
+          dequeueCount: pending.dequeueCount,
+          exclusiveUntil: pending.exclusiveUntil,
+        };
+        group.parts.set(tag, part);
+      }
+      part.lines.push(message.lines[index]!);
+      part.headers.push(header);
+    });
+  }
+
+  const list = [...groups.values()];
+  const outcomes = await mapSettled(list, HOUR_CONCURRENCY, (group) =>
+    appendToHour(
+      hourContainer(group.source, group.hourStart),
+      group.source,
+      group.hourStart,
+      [...group.parts.values()],
+      limits,
+      clock,
+      ledgers,
+    ),
+  );
+  const failures = new Map<string, unknown>();
+  const hours: HourAppendResult[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome.status === 'fulfilled') {
+      hours.push(outcome.value);
+      return;
+    }
+    for (const message of list[index]!.messages) {
+      if (!failures.has(message.decoded.tag)) failures.set(message.decoded.tag, outcome.reason);
+    }
+  });
+  const flushed: PendingLogMessage[] = [];
+  const failed: FlushResult['failed'] = [];
+  for (const message of messages) {
+    const error = failures.get(message.decoded.tag);
+    if (error === undefined) flushed.push(message);
+    else failed.push({ message, error });
+  }
+  return { flushed, failed, linesWritten: hours.reduce((n, h) => n + h.linesWritten, 0), hours };
+}
+
+/** Options of {@link drainAndFlush}. */
+export interface LogDrainOptions {
+  /** The logs container (staging blobs; hour blobs too unless `hourContainer` says otherwise). */
+  container: ContainerClient;
+  hourContainer?: HourContainer;
+  queue: QueueClient;
+  limits: LogBlobLimits;
+  /** The message the trigger delivered, if any: flushed in the first round, acknowledged by the host. */
+  trigger?: DeliveredLogMessage;
+  /** Most messages one flush takes from the queue (besides the trigger's). */
+  maxMessages: number;
+  /**
+   * Most flushes in this call: while the queue keeps yielding full rounds, the next round is
+   * received while the current one is written, and earlier rounds' messages are deleted meanwhile.
+   * Default 1.
+   */
+  maxFlushes?: number;
+  visibilitySeconds?: number;
+  clock?: () => number;
+  /** What this process knows of the tag ledgers (one per process: the composition root's). */
+  ledgers: TagLedgers;
+}
+
+interface Received {
+  delivered: DeliveredLogMessage;
+  messageId: string;
+  popReceipt: string;
+}
+
+/** Most messages one receive request returns. */
+const RECEIVE_BATCH = 32;
+/** Deletes in flight while acknowledging (the queue service handles many parallel requests). */
+const DELETE_CONCURRENCY = 64;
+
+/**
+ * Takes messages from the queue in rounds of up to `maxMessages`, writes each round (the first
+ * together with the trigger's message), and deletes the drained messages whose lines are stored.
+ *
+ * @throws {DomainError} when the queue cannot be read (after the SDK's retries); failures to write
+ * are reported in the result instead, so the caller decides whether its trigger message failed.
+ */
+export async function drainAndFlush(options: LogDrainOptions): Promise<LogDrainResult> {
+  const { container, queue, limits, trigger, maxMessages, ledgers, hourContainer } = options;
+  const maxFlushes = options.maxFlushes ?? 1;
+  const visibilitySeconds = options.visibilitySeconds ?? DRAIN_VISIBILITY_SECONDS;
+  const clock = options.clock ?? Date.now;
+  const total: LogDrainResult = {
+    flushed: [],
+    failed: [],
+    linesWritten: 0,
+    hours: [],
+    drained: 0,
+    acknowledged: 0,
+    undecodable: 0,
+    stagingBlobsDeleted: 0,
+    triggerFlushed: trigger === undefined,
+    flushes: 0,
+  };
+  const acknowledger = new Acknowledger(queue, container, DELETE_CONCURRENCY);
+  // Round n + 1 is received while round n is written, and round n's deletes run behind both:
+  // receive, write and delete overlap instead of taking turns.
+  let next: Promise<ReceivedRound> | undefined = receiveRound(
+    queue,
+    container,
+    maxMessages,
+    visibilitySeconds,
+    clock,
+  );
+  try {
+    for (let round = 0; round < maxFlushes && next; round++) {
+      let current: ReceivedRound;
+      try {
+        current = await next;
+      } catch (error) {
+        // The first round must read the queue; later rounds only stop draining.
+        if (round === 0) throw error;
+        break;
+      }
+      next = undefined;
+      const { received, undecodable, exhausted } = current;
+      total.drained += received.length;
+      total.undecodable += undecodable;
+      if (!exhausted && round + 1 < maxFlushes) {
+        next = receiveRound(queue, container, maxMessages, visibilitySeconds, clock);
+        // Awaited in the next iteration; a rejection left unawaited must not crash the process.
+        next.catch(() => undefined);
+      }
+      const delivered = received.map((r) => r.delivered);
+      if (round === 0 && trigger) delivered.unshift(trigger);
+      if (delivered.length === 0) break;
+      const pending = delivered.flatMap((d) => d.parts);
+
+      const flush = [container, pending, limits, clock, ledgers, hourContainer] as const;
+      const result = await flushLogMessages(...flush);
+      total.flushes++;
+      total.flushed.push(...result.flushed);
+      total.failed.push(...result.failed);
+      total.linesWritten += result.linesWritten;
+      total.hours.push(...result.hours);
+      const stored = new Set(result.flushed);
+      const isStored = (d: DeliveredLogMessage): boolean => d.parts.every((p) => stored.has(p));
+      if (round === 0 && trigger) {
+        total.triggerFlushed = isStored(trigger);
+        // The host deletes the trigger's message after this returns; should that fail, the
+        // redelivery finds no staging blob and counts the batch as stored, which it is.
+        if (total.triggerFlushed && trigger.stagingBlob) {
+          acknowledger.deleteStagingBlob(trigger.stagingBlob);
+        }
+      }
+      acknowledger.add(received.filter((r) => isStored(r.delivered)));
+      // Messages of a prefetched round are left invisible and come back after the visibility
+      // timeout (as redeliveries): stopping after a failed write is a back-off.
+      if (result.failed.length > 0) break;
+    }
+  } finally {
+    // A failed delete is harmless: the message comes back and is found already stored.
+    total.acknowledged = await acknowledger.settle();
+    total.stagingBlobsDeleted = acknowledger.stagingBlobsDeleted;
+  }
+  return total;
+}
+
+interface ReceivedRound {
+  received: Received[];
+  undecodable: number;
+  exhausted: boolean;
+}
+
+/**
+ * Deletes acknowledged messages with a fixed number in flight, across rounds: one pool, so the
+ * deletes of several rounds neither stack up nor wait for each other's stragglers. A pointer
+ * message's staging blob is deleted after the message (a crash between leaves an orphan blob,
+ * never a message whose blob is gone before its lines are stored).
+ */
+class Acknowledger {
+  private readonly waiting: Received[] = [];
+  private inFlight = 0;
+  private deleted = 0;
+  private idle: (() => void) | undefined;
+  stagingBlobsDeleted = 0;
+
+  constructor(
+    private readonly queue: QueueClient,
+    private readonly container: ContainerClient,
+    private readonly concurrency: number,
+  ) {}
+
+  /** Deletes a staging blob whose lines are all stored (in the same pool as the messages). */
+  deleteStagingBlob(stagingBlob: string): void {
+    this.inFlight++;
+    void deleteStagedBatch(this.container, stagingBlob).then((gone) => {
+      if (gone) this.stagingBlobsDeleted++;
+      this.finish(false);
+    });
+  }
+
+  add(messages: readonly Received[]): void {
+    this.waiting.push(...messages);
+    while (this.inFlight < this.concurrency && this.waiting.length > 0) this.startOne();
+  }
+
+  /** Resolves with the number of messages deleted once every added delete has finished. */
+  settle(): Promise<number> {
+    if (this.inFlight === 0) return Promise.resolve(this.deleted);
+    return new Promise((resolve) => {
+      this.idle = () => resolve(this.deleted);
+    });
+  }
+
+  private startOne(): void {
+    const message = this.waiting.shift()!;
+    this.inFlight++;
+    this.queue.deleteMessage(message.messageId, message.popReceipt).then(
+      () => {
+        const { stagingBlob } = message.delivered;
+        if (stagingBlob) this.deleteStagingBlob(stagingBlob);
+        this.finish(true);
+      },
+      () => this.finish(false),
+    );
+  }
+
+  private finish(deleted: boolean): void {
+    this.inFlight--;
+    if (deleted) this.deleted++;
+    if (this.waiting.length > 0) this.startOne();
+    else if (this.inFlight === 0) this.idle?.();
+  }
+}
+
+/** Receives up to `wanted` messages with parallel requests of up to 32 each. */
+async function receiveRound(
+  queue: QueueClient,
+  container: ContainerClient,
+  wanted: number,
+  visibilitySeconds: number,
+  clock: () => number,
+): Promise<ReceivedRound> {
+  const requests = Array.from({ length: Math.ceil(wanted / RECEIVE_BATCH) }, (_, i) =>
+    Math.min(RECEIVE_BATCH, wanted - i * RECEIVE_BATCH),
+  );
+  const startedAt = clock();
+  const responses = await Promise.all(
+    requests.map((count) =>
+      unlessNotFound(() =>
+        queue.receiveMessages({
+          numberOfMessages: count,
+          visibilityTimeout: visibilitySeconds,
+        }),
+      ),
+    ),
+  );
+  let exhausted = false;
+  const items = responses.flatMap((response, i) => {
+    const list = response?.receivedMessageItems ?? [];
+    if (list.length < requests[i]!) exhausted = true;
+    return list;
+  });
+  const delivered = await Promise.allSettled(
+    // Async, so that a payload that is not even base64 JSON rejects its own delivery only.
+    items.map(async (item) =>
+      resolveDelivery(container, decodeQueueMessage(item.messageText), {
+        dequeueCount: item.dequeueCount,
+        exclusiveUntil: startedAt + visibilitySeconds * 1000 - EXCLUSIVITY_MARGIN_MS,
+      }),
+    ),
+  );
+  const received: Received[] = [];
+  let undecodable = 0;
+  delivered.forEach((outcome, i) => {
+    // Left invisible: once it reappears the trigger gets it and fails (a malformed message ends
+    // on the poison queue) or reads the staging blob again.
+    if (outcome.status === 'rejected') undecodable++;
+    else {
+      const { messageId, popReceipt } = items[i]!;
+      received.push({ delivered: outcome.value, messageId, popReceipt });
+    }
+  });
+  return { received, undecodable, exhausted };
+}

@@ -1,0 +1,136 @@
+/** Names and keys of the local durable runtime: every builder has a parser, awkward input included. */
+import {
+  controlQueueName,
+  episodeRowKey,
+  eventRaisedInboxKey,
+  executionRowKeyRange,
+  historyTableName,
+  inboxRowKey,
+  instancesTableName,
+  MAX_INSTANCE_ID_LENGTH,
+  parseControlQueueName,
+  parseHistoryRowKey,
+  parseHistoryTableName,
+  parseInboxKey,
+  parseInstancesTableName,
+  parseWorkItemQueueName,
+  START_INBOX_KEY,
+  subOrchestrationInstanceId,
+  taskResultInboxKey,
+  TERMINATE_INBOX_KEY,
+  timerFiredInboxKey,
+  validateInstanceId,
+  validateTaskHubName,
+  workItemQueueName,
+} from '../../../../../tools/durable/store/keys';
+
+const EXEC = '0123456789abcdef0123456789abcdef';
+
+describe('durable task hub names', () => {
+  it('builds and parses table and queue names from the hub', () => {
+    expect(instancesTableName('DirectoryHub')).toBe('DirectoryHubInstances');
+    expect(historyTableName('DirectoryHub')).toBe('DirectoryHubHistory');
+    expect(controlQueueName('DirectoryHub')).toBe('directoryhub-control');
+    expect(workItemQueueName('DirectoryHub')).toBe('directoryhub-workitems');
+    expect(parseInstancesTableName('DirectoryHubInstances')).toBe('DirectoryHub');
+    expect(parseHistoryTableName('DirectoryHubHistory')).toBe('DirectoryHub');
+    expect(parseControlQueueName('directoryhub-control')).toBe('directoryhub');
+    expect(parseWorkItemQueueName('directoryhub-workitems')).toBe('directoryhub');
+  });
+
+  it('rejects hub names Durable Functions rejects, and foreign names', () => {
+    for (const bad of ['ab', 'my-hub', '1hub', 'x'.repeat(46), 'hub_name', '']) {
+      expect(() => validateTaskHubName(bad)).toThrow(/Task hub name/);
+    }
+    expect(validateTaskHubName('a'.repeat(45))).toHaveLength(45);
+    expect(parseInstancesTableName('Employees')).toBeUndefined();
+    expect(parseInstancesTableName('Instances')).toBeUndefined();
+    expect(parseControlQueueName('Hub1-control')).toBeUndefined();
+    expect(parseWorkItemQueueName('hub1-control')).toBeUndefined();
+  });
+});
+
+describe('durable instance ids', () => {
+  it('accepts ids with spaces, colons, unicode and the maximum length', () => {
+    for (const ok of ['order 42', 'parent:3', 'zoë-🚀', 'a'.repeat(MAX_INSTANCE_ID_LENGTH)]) {
+      expect(validateInstanceId(ok)).toBe(ok);
+    }
+    expect(subOrchestrationInstanceId('parent', 7)).toBe('parent:7');
+  });
+
+  it('rejects ids that cannot be a PartitionKey or a URL segment', () => {
+    for (const bad of [
+      '',
+      'a/b',
+      'a\\b',
+      'a#b',
+      'a?b',
+      'tab\there',
+      'nul\u0000',
+      'del\u007f',
+      '@entity',
+      'a'.repeat(MAX_INSTANCE_ID_LENGTH + 1),
+    ]) {
+      expect(() => validateInstanceId(bad)).toThrow();
+    }
+  });
+});
+
+describe('durable history row keys', () => {
+  it('round-trips episode and inbox keys', () => {
+    expect(episodeRowKey(EXEC, 12, 1)).toBe(`${EXEC}-E-0000000012-001`);
+    expect(parseHistoryRowKey(episodeRowKey(EXEC, 12, 1))).toEqual({
+      kind: 'episode',
+      executionId: EXEC,
+      episode: 12,
+      part: 1,
+    });
+    const key = inboxRowKey(EXEC, taskResultInboxKey(3));
+    expect(parseHistoryRowKey(key)).toEqual({
+      kind: 'inbox',
+      executionId: EXEC,
+      inboxKey: 'task-00000003',
+    });
+    expect(parseHistoryRowKey('something else')).toBeUndefined();
+  });
+
+  it('sorts episodes in commit order and keeps executions apart', () => {
+    const keys = [
+      episodeRowKey(EXEC, 10, 0),
+      episodeRowKey(EXEC, 9, 0),
+      episodeRowKey(EXEC, 9, 1),
+    ].sort();
+    expect(keys.map((k) => parseHistoryRowKey(k))).toEqual([
+      { kind: 'episode', executionId: EXEC, episode: 9, part: 0 },
+      { kind: 'episode', executionId: EXEC, episode: 9, part: 1 },
+      { kind: 'episode', executionId: EXEC, episode: 10, part: 0 },
+    ]);
+    const { from, to } = executionRowKeyRange(EXEC);
+    const other = 'f'.repeat(32);
+    for (const inside of [episodeRowKey(EXEC, 1, 0), inboxRowKey(EXEC, 'start')]) {
+      expect(inside >= from && inside < to).toBe(true);
+    }
+    for (const outside of [episodeRowKey(other, 1, 0), inboxRowKey(other, 'start')]) {
+      expect(outside >= from && outside < to).toBe(false);
+    }
+  });
+
+  it('rejects malformed execution ids, inbox keys and out-of-range numbers', () => {
+    expect(() => episodeRowKey('ABC', 1, 0)).toThrow(/Execution id/);
+    expect(() => episodeRowKey(EXEC, -1, 0)).toThrow();
+    expect(() => episodeRowKey(EXEC, 1, 1000)).toThrow();
+    expect(() => inboxRowKey(EXEC, '')).toThrow();
+    expect(() => inboxRowKey(EXEC, 'a/b')).toThrow();
+  });
+
+  it('round-trips every inbox key kind', () => {
+    const id = 'abcdef0123456789abcdef0123456789';
+    expect(parseInboxKey(START_INBOX_KEY)).toEqual({ kind: 'start' });
+    expect(parseInboxKey(TERMINATE_INBOX_KEY)).toEqual({ kind: 'terminate' });
+    expect(parseInboxKey(taskResultInboxKey(42))).toEqual({ kind: 'task', taskScheduledId: 42 });
+    expect(parseInboxKey(timerFiredInboxKey(7))).toEqual({ kind: 'timer', timerId: 7 });
+    expect(parseInboxKey(eventRaisedInboxKey(id))).toEqual({ kind: 'event', eventId: id });
+    expect(parseInboxKey('task-1')).toBeUndefined();
+    expect(() => eventRaisedInboxKey('not-hex')).toThrow();
+  });
+});

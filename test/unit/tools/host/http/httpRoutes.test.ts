@@ -1,0 +1,98 @@
+/**
+ * The HTTP trigger's route table: registration checks and which function a request reaches.
+ */
+import type { RegisteredFunction } from '../../../../../tools/host/core/registry';
+import { describeFunction, type HostFunction } from '../../../../../tools/host/functions';
+import { createHttpDriver } from '../../../../../tools/host/http/httpDriver';
+import { createLogger } from '../../../../../tools/host/log';
+import type { FunctionRunner } from '../../../../../tools/host/runner';
+
+function httpFunction(name: string, route: string | undefined, methods: string[]): HostFunction {
+  const registration: RegisteredFunction = {
+    metadata: {
+      name,
+      bindings: {
+        request: { type: 'httpTrigger', direction: 'in', route, methods, authLevel: 'function' },
+        $return: { type: 'http', direction: 'out' },
+      },
+    },
+    callback: () => undefined,
+  };
+  return describeFunction(registration);
+}
+
+function driverWith(...functions: HostFunction[]) {
+  const driver = createHttpDriver({
+    routePrefix: 'api',
+    runner: {} as FunctionRunner,
+    logger: createLogger({ level: 'none' }),
+  });
+  for (const fn of functions) driver.add(fn);
+  return driver;
+}
+
+function target(driver: ReturnType<typeof driverWith>, method: string, path: string): string {
+  const found = driver.lookup(method, path);
+  return found.kind === 'match'
+    ? `${found.route.fn.name} ${JSON.stringify(found.params)}`
+    : found.kind;
+}
+
+test('requests reach the most specific route regardless of registration order', () => {
+  const driver = driverWith(
+    httpFunction('employeeById', 'departments/{dept}/employees/{id:regex(^\\d{{6}}$)}', ['GET']),
+    httpFunction('anyEmployeePath', 'departments/{dept}/employees/{*rest}', ['GET']),
+    httpFunction('employeesByLastName', 'departments/{dept}/employees/by-last-name', ['GET']),
+  );
+  expect(target(driver, 'GET', '/departments/Sales/employees/by-last-name')).toBe(
+    'employeesByLastName {"dept":"Sales"}',
+  );
+  expect(target(driver, 'GET', '/departments/Sales/employees/000223')).toBe(
+    'employeeById {"dept":"Sales","id":"000223"}',
+  );
+  expect(target(driver, 'GET', '/departments/Sales/employees/223')).toBe(
+    'anyEmployeePath {"dept":"Sales","rest":"223"}',
+  );
+});
+
+test('the same route may serve different methods through different functions', () => {
+  const driver = driverWith(
+    httpFunction('getDepartment', 'departments/{dept}', ['GET']),
+    httpFunction('putDepartment', 'departments/{dept}', ['PUT']),
+  );
+  expect(target(driver, 'get', '/departments/HR')).toBe('getDepartment {"dept":"HR"}');
+  expect(target(driver, 'PUT', '/departments/HR')).toBe('putDepartment {"dept":"HR"}');
+  expect(driver.lookup('DELETE', '/departments/HR')).toEqual({
+    kind: 'methodMismatch',
+    allowed: ['GET', 'PUT'],
+  });
+  expect(driver.lookup('GET', '/teams/HR')).toEqual({ kind: 'notFound' });
+});
+
+test('a function without a route is served at its name', () => {
+  const health = httpFunction('health', undefined, ['GET']);
+  const driver = driverWith(health);
+  expect(target(driver, 'GET', '/HEALTH')).toBe('health {}');
+  expect(driver.describe(health)).toBe('[GET] /api/health');
+});
+
+test('conflicting, reserved and malformed routes are refused, naming the function', () => {
+  const driver = driverWith(httpFunction('first', 'items/{id}', ['GET', 'POST']));
+  expect(() => driver.add(httpFunction('second', 'Items/{id}', ['POST']))).toThrow(
+    "Function 'second': the route 'Items/{id}' [POST] conflicts with the route defined by function 'first'.",
+  );
+  expect(() => driver.add(httpFunction('third', 'items/{id}', []))).toThrow(
+    /conflicts with the route defined by function 'first'/,
+  );
+  expect(() => driver.add(httpFunction('keys', 'admin/keys', ['GET']))).toThrow(
+    /conflicts with the host's built-in routes/,
+  );
+  expect(() => driver.add(httpFunction('hooks', 'runtime/webhooks', ['GET']))).toThrow(
+    /built-in routes/,
+  );
+  expect(() => driver.add(httpFunction('broken', 'items/{id:nope}', ['GET']))).toThrow(
+    /Function 'broken': The route template 'items\/\{id:nope\}' is invalid/,
+  );
+  // Same template, other methods: fine.
+  driver.add(httpFunction('fourth', 'items/{id}', ['DELETE']));
+});
