@@ -132,7 +132,7 @@ export async function startHost(options: StartHostOptions = {}): Promise<Running
   });
   const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null;
 
-  const waitForOutput = (pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> =>
+  const waitForOutput = (pattern: RegExp, timeoutMs = WAIT_MS): Promise<RegExpMatchArray> =>
     new Promise((resolve, reject) => {
       const check = (): void => {
         const match = text.match(pattern);

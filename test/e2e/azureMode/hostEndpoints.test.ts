@@ -9,6 +9,7 @@
  */
 import { PRINCIPAL_HEADER } from '../../../src/identity/principal';
 import { adminPrincipal } from '../../support/principals';
+import { WAIT_MS } from '../../support/waits';
 import { expectPlatformRefusal, startAzureMode, type AzureMode } from '../../support/azureMode';
 import { expectError, expectJson, send, type Reply } from '../acceptance/client';
 
@@ -91,7 +92,7 @@ describe('behind the front', () => {
       }),
       202,
     );
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + WAIT_MS;
     for (;;) {
       const status = expectJson(
         await send(azure.origin, 'GET', String(started.statusUri), {

@@ -25,6 +25,7 @@ import { checkExchange } from '../../support/apiContract';
 import { PROJECT_ROOT, startHost, type RunningHost } from '../../support/host';
 import { pngImage } from '../../support/images';
 import { employeePrincipal, telemetryPrincipal } from '../../support/principals';
+import { WAIT_MS } from '../../support/waits';
 import { eventually, send, seg, uniqueDepartment } from '../acceptance/client';
 
 const ARTIFACTS = path.join(PROJECT_ROOT, 'test-artifacts', 'console');
@@ -388,7 +389,7 @@ describeInBrowser('the web console in Chromium', () => {
     await page.waitForSelector(`#move-to option[value="${to}"]`, { state: 'attached' });
     await page.getByLabel('Move to', { exact: true }).selectOption(to);
     await page.getByRole('button', { name: 'Move employee' }).click();
-    await page.locator('#move-employee [data-status="Completed"]').waitFor({ timeout: 60_000 });
+    await page.locator('#move-employee [data-status="Completed"]').waitFor({ timeout: WAIT_MS });
     expect(await page.textContent('#move-employee .orchestration')).toContain(
       `Done: moved to ${to}.`,
     );
@@ -442,7 +443,7 @@ describeInBrowser('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Archive department' }).click();
     const watch = page.locator('#archive-department-progress .orchestration');
     await page.locator('#archive-department-progress [data-status="Completed"]').waitFor({
-      timeout: 60_000,
+      timeout: WAIT_MS,
     });
     expect(await watch.textContent()).toContain('Done: 3 of 3 employees archived.');
     expect(await page.getAttribute('#archive-department-progress progress', 'value')).toBe('1');

@@ -13,6 +13,7 @@ import { sendJsonMessage } from '../../../src/storage/queue';
 import { describeInBrowser, launchChromium } from '../../support/chromium';
 import { PROJECT_ROOT, type RunningHost } from '../../support/host';
 import { testClients } from '../../support/storage';
+import { WAIT_MS } from '../../support/waits';
 import { send, seg, uniqueDepartment } from '../acceptance/client';
 import {
   backlogSettings,
@@ -91,8 +92,8 @@ describeInBrowser('the Operations page in Chromium', () => {
 
     drainer = await startDrainingHost(settings);
     // The page refreshes itself: the department leaves the table, the sweep's run appears.
-    await page.waitForSelector('#timers-table >> text=sweepIndexOutboxes', { timeout: 45_000 });
-    await outbox.waitFor({ state: 'detached', timeout: 45_000 });
+    await page.waitForSelector('#timers-table >> text=sweepIndexOutboxes', { timeout: WAIT_MS });
+    await outbox.waitFor({ state: 'detached', timeout: WAIT_MS });
     expect(await page.textContent('#outbox-summary')).toContain('0 with changes waiting');
     await page.screenshot({ path: path.join(ARTIFACTS, 'operations-drained.png'), fullPage: true });
 

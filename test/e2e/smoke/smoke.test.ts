@@ -35,6 +35,7 @@ import {
 } from '../../../tools/smoke/checks';
 import { expectPlatformRefusal, startAzureMode } from '../../support/azureMode';
 import { PROJECT_ROOT, startHost } from '../../support/host';
+import { WAIT_MS } from '../../support/waits';
 import { send } from '../acceptance/client';
 
 const run = promisify(execFile);
@@ -100,7 +101,7 @@ async function smokeCli(
     {
       cwd: PROJECT_ROOT,
       env: { ...process.env, SMOKE_TOKEN: '', SMOKE_FUNCTION_KEY: '', ...env },
-      timeout: 60_000,
+      timeout: WAIT_MS,
     },
   ).then(
     ({ stdout }) => ({ code: 0, stdout }),
@@ -171,7 +172,7 @@ describe('against the local host in its local mode (hand-sent principals believe
     const failure = (await run(
       process.execPath,
       ['-r', '@swc-node/register', 'tools/smoke.ts', '--base-url', 'ftp://example.org'],
-      { cwd: PROJECT_ROOT, timeout: 60_000 },
+      { cwd: PROJECT_ROOT, timeout: WAIT_MS },
     ).then(
       () => undefined,
       (error: unknown) => error,

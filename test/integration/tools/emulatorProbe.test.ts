@@ -15,6 +15,7 @@ import {
 } from '../../../tools/azurite';
 import { refusedEmulatorMessage } from '../../../tools/host/launch';
 import { azuriteConnectionString as sharedAzurite } from '../../support/storage';
+import { WAIT_MS } from '../../support/waits';
 
 describe('emulator probe', () => {
   it('accepts the Azurite the project starts (with its flags)', async () => {
@@ -43,7 +44,7 @@ describe('emulator probe', () => {
         ],
         { stdio: 'ignore' },
       );
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + WAIT_MS;
       while (!(await isListening(ports.table)) || !(await isListening(ports.queue))) {
         if (Date.now() > deadline) throw new Error('Azurite did not start');
         await new Promise((resolve) => setTimeout(resolve, 100));

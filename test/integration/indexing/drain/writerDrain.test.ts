@@ -33,6 +33,7 @@ import {
   pauseAfter,
   type IndexingFixture,
 } from '../fixture';
+import { WAIT_MS } from '../../../support/waits';
 
 let fx: IndexingFixture;
 beforeEach(async () => {
@@ -198,7 +199,7 @@ it('returns a write once its delayed cover is stored, one for the writes of its 
   expect(await indexed('u1@contoso.com')).toBe('000001');
   expect(await indexed('u3@contoso.com')).toBe('000003');
 
-  const cover = await nextMessage(5_000);
+  const cover = await nextMessage(WAIT_MS);
   expect(cover && decodeQueueMessage(cover.item.messageText)).toEqual({
     v: 2,
     departments: ['Sales'],
@@ -231,7 +232,7 @@ it("leaves no change to a writer that stops before its drain: the cover, stored 
   expect(await outboxRows()).toBe(1);
 
   // Another process's queue worker, with nothing but the queue to go by.
-  const cover = await nextMessage(5_000);
+  const cover = await nextMessage(WAIT_MS);
   expect(cover).toBeDefined();
   const other = new SharedDrains(anotherProcess());
   await handleIndexUpdateMessage(other, decodeQueueMessage(cover!.item.messageText));
