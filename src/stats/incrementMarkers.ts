@@ -18,6 +18,7 @@
  * Stored form: `<id>.<seconds>` entries separated by spaces, oldest first, where `<id>` is 16
  * lowercase hex digits and `<seconds>` the Unix time of the write in base 36.
  */
+import { notAnIncrementId } from './statsErrors';
 
 /** How long an id stays in the list after its increment wrote it. */
 export const OPERATION_MEMORY_MS = 10 * 60_000;
@@ -61,7 +62,7 @@ function parse(stored: unknown): Entry[] {
  * @throws {Error} when `id` is not an operation id (a bug).
  */
 export function remembersOperation(stored: unknown, id: string): boolean {
-  if (!isOperationId(id)) throw new Error(`"${id}" is not an operation id.`);
+  if (!isOperationId(id)) throw notAnIncrementId(id);
   return parse(stored).some((entry) => entry.id === id);
 }
 
@@ -83,7 +84,7 @@ function format(entries: readonly Entry[]): string {
  * @throws {Error} when `id` is not an operation id (a bug).
  */
 export function rememberOperation(stored: unknown, id: string, now: Date): string | undefined {
-  if (!isOperationId(id)) throw new Error(`"${id}" is not an operation id.`);
+  if (!isOperationId(id)) throw notAnIncrementId(id);
   const kept = live(stored, now).filter((entry) => entry.id !== id);
   if (kept.length >= MAX_REMEMBERED_OPERATIONS) return undefined;
   kept.push({ id, seconds: Math.floor(now.getTime() / 1_000) });

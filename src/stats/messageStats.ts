@@ -26,14 +26,13 @@ import type { EmployeeCheck } from '../directory';
 import type { TableClient } from '@azure/data-tables';
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, UnavailableError } from '../domainErrors';
-import { invalidMessageCount, tooManyIncrements } from './statsErrors';
+import { countersContended, invalidMessageCount, tooManyIncrements } from './statsErrors';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../storage/tables/entityGroupTransaction';
 import { storageStatus, toDomainError, withStorageErrors } from '../storage/storageFaults';
-import { backOff } from '../storage/optimisticRetry';
-import { contended } from '../storage/storageErrors';
+import { retryOptimistically, RETRY } from '../storage/optimisticRetry';
 import { employeePartitionKey } from '../storage/keys/tables/employeePartitions';
 import { hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys/tables/messageStats';
 import { systemClock, type Clock } from '../time/clock';
@@ -140,7 +139,9 @@ export class MessageStats {
     await ensureTable(this.table);
     let unknownOutcomes = 0;
     let firstSent: number | undefined;
-    for (let round = 1; round <= this.maxAttempts; round++) {
+    const giveUp = (attempts: number) => countersContended(department, employeeId, attempts);
+    const options = { maxAttempts: this.maxAttempts, capMs: 1_000, giveUp };
+    return retryOptimistically(options, async (round) => {
       // Only the counter to change and the markers are needed, not all 24 or 183 counters.
       const [dayEntity, yearEntity] = await Promise.all([
         this.read(partitionKey, day.rowKey, [day.property, RECENT_OPERATIONS]),
@@ -152,7 +153,7 @@ export class MessageStats {
       }
       const now = this.clock();
       firstSent ??= now.getTime();
-      if (now.getTime() - firstSent > OPERATION_RETRY_WINDOW_MS) break;
+      if (now.getTime() - firstSent > OPERATION_RETRY_WINDOW_MS) throw giveUp(this.maxAttempts);
       const marker = rememberOperation(dayEntity?.[RECENT_OPERATIONS], operationId, now);
       if (marker === undefined)
         throw tooManyIncrements(
@@ -177,22 +178,15 @@ export class MessageStats {
       } catch (error) {
         const status = storageStatus(error);
         // 412: an ETag moved; 409: another writer created the entity first; 404: it was deleted.
-        if (status === 412 || status === 409 || status === 404) {
-          await backOff(round, { capMs: 1_000 });
-          continue;
-        }
+        if (status === 412 || status === 409 || status === 404) return RETRY;
         // A connection lost mid-answer leaves the outcome unknown: the next round's read tells
         // (RecentOperations), so only a few such rounds are allowed before giving up.
         const failure = toDomainError(error);
         if (!(failure instanceof UnavailableError) || ++unknownOutcomes > MAX_UNKNOWN_OUTCOMES)
           throw failure;
+        return RETRY;
       }
-    }
-    throw contended(
-      `The message counters of ${department}/${employeeId} are contended: every attempt lost the race.`,
-      this.maxAttempts,
-      1,
-    );
+    });
   }
 
   /**

@@ -28,7 +28,7 @@ import {
 } from '@azure/storage-queue';
 import type { Pipeline, PipelinePolicy } from '@azure/core-rest-pipeline';
 import type { Config, StorageConnection } from '../config';
-import { tryTimedOut } from './storageErrors';
+import { missingEndpoint, missingSharedKey, tryTimedOut } from './storageErrors';
 
 /** The account name and key parsed from a connection string, when it carries one. */
 export interface SharedKey {
@@ -223,14 +223,12 @@ export function createStorageClients(
       const explicit = parts.get(`${service}endpoint`);
       if (explicit) return explicit.replace(/\/+$/, '');
       if (!accountName) {
-        throw new Error(
-          `The storage connection string has no ${service[0]!.toUpperCase()}${service.slice(1)}Endpoint and no AccountName.`,
-        );
+        throw missingEndpoint(service);
       }
       return `${protocol}://${accountName}.${service}.${suffix}`;
     };
     if (!accountName || !accountKey) {
-      throw new Error('The storage connection string needs AccountName and AccountKey.');
+      throw missingSharedKey();
     }
     sharedKey = { accountName, accountKey };
     tableEndpoint = endpoint('table');

@@ -11,6 +11,7 @@
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import { NotFoundError, UnavailableError } from '../../domainErrors';
 import { isAlreadyExists, toDomainError, withStorageErrors } from '../storageFaults';
+import { noFreeRowKeySuffix } from '../storageErrors';
 import { newUniqueSuffix } from './uniqueSuffix';
 
 type Entity = TableEntity<Record<string, unknown>>;
@@ -99,5 +100,5 @@ export async function insertTimeKeyed<E extends Entity>(
     const outcome = await insertOnce(table, entity);
     if (outcome !== 'taken') return { entity, etag: outcome.etag };
   }
-  throw new Error(`Could not find a free RowKey suffix after ${MAX_SUFFIXES} attempts.`);
+  throw noFreeRowKeySuffix(MAX_SUFFIXES);
 }

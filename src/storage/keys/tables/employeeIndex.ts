@@ -18,6 +18,7 @@ import {
   parseLastNameRowKey,
 } from './employees';
 import { isFenceRowKey } from './placement';
+import { lastNameShardOutOfRange } from '../keyErrors';
 
 /** PartitionKey of the by-id index of one department: `empid_Sales`. */
 export function idIndexPartitionKey(department: string): string {
@@ -151,7 +152,7 @@ const LASTNAME_SHARD_PREFIX = 'part_';
  */
 export function orgLastNameShardRowKey(shard: number): string {
   if (!Number.isInteger(shard) || shard < 0 || shard > 999) {
-    throw new Error(`Last-name index shard ${shard} must be 0-999.`);
+    throw lastNameShardOutOfRange(shard);
   }
   return LASTNAME_SHARD_PREFIX + String(shard).padStart(3, '0');
 }
