@@ -10,9 +10,9 @@
  *    group transactions of up to 100 (the department's partition there too), each employee after
  *    its reviews;
  * 3. delete them from the directory with the directory's grouped delete
- *    (`EmployeeService.deleteVersions`): 32–47 employees per entity group transaction, each employee
- *    conditional on the ETag read in step 1, with its email copy, reviews, last-name index entity,
- *    one count shard and the index outbox row of the group.
+ *    (`EmployeeService.deleteVersions`): 32–47 employees per entity group transaction, each
+ *    employee conditional on the ETag read in step 1, with its email copy, reviews, last-name index
+ *    entity, one count shard and the index outbox row of the group.
  *
  * An employee changed since step 1 (a PATCH, a review) fails only its own delete; it then goes
  * through the one-employee sequence, which reads it again and archives it as it now is. An

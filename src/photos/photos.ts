@@ -88,7 +88,8 @@ export interface AdoptedPhoto {
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `EmployeeNotFound`.
  * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
- * @throws {DomainError} for storage faults (the new blob may stay behind; a later sweep removes it).
+ * @throws {DomainError} for storage faults (the new blob may stay behind; a later sweep removes
+ *   it).
  */
 export async function uploadPhoto(
   deps: PhotoDependencies,
@@ -137,8 +138,9 @@ export async function uploadPhoto(
  * ignored: the app sets the sniffed type on the blob (clearing every other header the client set)
  * and records it on the entity. A refused blob is left for the sweep; no token reads it.
  *
- * @throws {ValidationError} `InvalidPhotoBlob` for a name that is not a photo version of this employee,
- *   `UnsupportedPhotoType` when the blob is not such an image (SVG, HTML, text...), `EmptyPhoto`.
+ * @throws {ValidationError} `InvalidPhotoBlob` for a name that is not a photo version of this
+ *   employee, `UnsupportedPhotoType` when the blob is not such an image (SVG, HTML, text...),
+ *   `EmptyPhoto`.
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `PhotoBlobNotFound` when nothing was uploaded there; `EmployeeNotFound`.
  * @throws {ConflictError} `PhotoBlobChanged` when the blob changed while it was checked.

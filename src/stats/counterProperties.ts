@@ -1,11 +1,14 @@
 /**
- * Property names of the message counters: `H00`..`H23` in a day's data-series entity, `D001`..`D366`
- * in a year's wide entity, whose 366 counters are split over two physical entities because one
- * entity holds at most 252 custom properties.
+ * Property names of the message counters: `H00`..`H23` in a day's data-series entity,
+ * `D001`..`D366` in a year's wide entity, whose 366 counters are split over two physical entities
+ * because one entity holds at most 252 custom properties.
  */
 import { dayOfYearOutOfRange, hourOutOfRange } from './statsErrors';
 
-/** Days 1–183 live in part 1, days 184–366 in part 2: 183 counters + ≤ 2 bookkeeping properties each. */
+/**
+ * Days 1–183 live in part 1, days 184–366 in part 2: 183 counters + ≤ 2 bookkeeping properties
+ * each.
+ */
 export const FIRST_DAY_OF_PART_2 = 184;
 
 /** `H07` for hour 7 (0–23). */

@@ -101,9 +101,10 @@ export class MessageStats {
    *
    * @returns how many read-modify-write rounds it took (1 without contention).
    * @throws {ValidationError} for an invalid department, employee id, count or time.
-   * @throws {ThrottledError} when other writers won every round for {@link DEFAULT_MAX_INCREMENT_ATTEMPTS}
-   * rounds, or for longer than {@link OPERATION_RETRY_WINDOW_MS} (beyond it the operation marker
-   * could be forgotten, so a further round might count twice).
+   * @throws {ThrottledError} when other writers won every round for
+   *   {@link DEFAULT_MAX_INCREMENT_ATTEMPTS} rounds, or for longer than
+   *   {@link OPERATION_RETRY_WINDOW_MS} (beyond it the operation marker could be forgotten, so a
+   *   further round might count twice).
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
   async record(

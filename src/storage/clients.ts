@@ -91,9 +91,9 @@ function isLoopbackUrl(url: string): boolean {
 
 /**
  * Gives each try its own deadline. Runs inside the SDK's retry loop (once per try): it swaps the
- * request's abort signal for one that fires after `timeoutMs` (or when the caller aborts), and turns
- * its own expiry into a `RestError` with code `ETIMEDOUT`, which every retry policy retries. The
- * caller's abort still ends the whole operation. A streamed response (blob download) is bounded
+ * request's abort signal for one that fires after `timeoutMs` (or when the caller aborts), and
+ * turns its own expiry into a `RestError` with code `ETIMEDOUT`, which every retry policy retries.
+ * The caller's abort still ends the whole operation. A streamed response (blob download) is bounded
  * until its headers arrive; the caller's signal keeps covering the stream afterwards.
  */
 export function tryTimeoutPolicy(timeoutMs: number): PipelinePolicy {

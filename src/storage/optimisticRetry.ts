@@ -16,7 +16,9 @@ export const RETRY = Symbol('retry');
 /** The attempt result that asks for another round. */
 export type Retry = typeof RETRY;
 
-/** The ceiling of the wait after the second loss in a row, in ms, unless a loop asks for another. */
+/**
+ * The ceiling of the wait after the second loss in a row, in ms, unless a loop asks for another.
+ */
 export const BACKOFF_BASE_MS = 32;
 
 /** Longest wait between two attempts, in ms, unless a loop asks for another cap. */

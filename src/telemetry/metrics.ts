@@ -82,7 +82,9 @@ class FreshObservations<T> {
     this.seen.set(key, { value, at: this.now() });
   }
 
-  /** The observations made within the window, each with when it was made; older ones are forgotten. */
+  /**
+   * The observations made within the window, each with when it was made; older ones are forgotten.
+   */
   fresh(): [string, T, number][] {
     const cutoff = this.now() - this.windowMs;
     const found: [string, T, number][] = [];
@@ -223,7 +225,8 @@ export class DirectoryMetrics {
 
   /**
    * What a drain (or the sweep through it) saw of a department's outbox: `pending` rows, the
-   * oldest committed at `oldest` (ms since 1970). A drain that read its outbox to the end reports 0.
+   * oldest committed at `oldest` (ms since 1970). A drain that read its outbox to the end reports
+   * 0.
    */
   observeOutbox(department: string, pending: number, oldest = this.now()): void {
     this.instruments();

@@ -124,7 +124,8 @@ async function readDepartmentNames(
  * Audits (and with `repair`, fixes) one bounded page of the organisation-wide last-name index
  * against the departments' last-name index entities and the primaries they name.
  *
- * @throws {DomainError} for storage faults; {@link ThrottledError} when a member list kept changing.
+ * @throws {DomainError} for storage faults; {@link ThrottledError} when a member list kept
+ *   changing.
  */
 export async function auditOrgLastNamePage(
   employees: TableClient,

@@ -118,7 +118,8 @@ export interface CopyResult {
  * Copies the employee of a move into the target partition (see the module comment).
  *
  * @param photos - the photos container (the photo blob is copied to the target's name).
- * @throws {NotFoundError} `EmployeeNotFound` (in neither department), `DepartmentNotFound` (target).
+ * @throws {NotFoundError} `EmployeeNotFound` (in neither department), `DepartmentNotFound`
+ *   (target).
  * @throws {ConflictError} `EmployeeExists`, `EmailTaken` in the target, `LastNameIndexFull`;
  *   `MoveConflict` when source and target copy both changed the same part since the copy.
  * @throws {ThrottledError} when the target department kept changing, or storage is busy.

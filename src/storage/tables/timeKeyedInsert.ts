@@ -35,7 +35,10 @@ const MAX_SUFFIXES = 3;
 /** How many times an insert whose outcome a lost connection hid is checked and re-sent. */
 const MAX_UNKNOWN_OUTCOMES = 3;
 
-/** True when a value we wrote (plain, `Date`, or an explicitly typed `{value, type}`) was stored as is. */
+/**
+ * True when a value we wrote (plain, `Date`, or an explicitly typed `{value, type}`) was stored as
+ * is.
+ */
 function sameValue(ours: unknown, stored: unknown): boolean {
   if (ours instanceof Date) return stored instanceof Date && ours.getTime() === stored.getTime();
   if (typeof ours === 'object' && ours !== null && 'value' in ours && 'type' in ours) {
