@@ -18,7 +18,7 @@
  * round after the first (its predecessor may have been applied while its answer was lost, or the
  * SDK's retry of it got 412) first looks for that id, and stops if the increment is already there,
  * however many other writers have incremented since. The markers are bounded by time, never by
- * forgetting a live one (recentOperations.ts).
+ * forgetting a live one (incrementMarkers.ts).
  *
  * Counts do not require the employee to exist in the directory (ids are format-checked only).
  */
@@ -39,12 +39,12 @@ import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, daysInYear, utcDayOfYear } from '../time/instants';
 import { ensureTable } from '../storage/createOnce';
 import {
-  liveOperations,
-  MAX_REMEMBERED_OPERATIONS,
-  OPERATION_MEMORY_MS,
-  OPERATION_RETRY_WINDOW_MS,
-  rememberOperation,
-  remembersOperation,
+  liveIncrements,
+  MAX_REMEMBERED_INCREMENTS,
+  INCREMENT_MEMORY_MS,
+  INCREMENT_RETRY_WINDOW_MS,
+  rememberIncrement,
+  remembersIncrement,
 } from './incrementMarkers';
 import {
   counterValue,
@@ -103,7 +103,7 @@ export class MessageStats {
    * @throws {ValidationError} for an invalid department, employee id, count or time.
    * @throws {ThrottledError} when other writers won every round for
    *   {@link DEFAULT_MAX_INCREMENT_ATTEMPTS} rounds, or for longer than
-   *   {@link OPERATION_RETRY_WINDOW_MS} (beyond it the operation marker could be forgotten, so a
+   *   {@link INCREMENT_RETRY_WINDOW_MS} (beyond it the operation marker could be forgotten, so a
    *   further round might count twice).
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
@@ -134,7 +134,7 @@ export class MessageStats {
       all: daysOfPart(part).map(dayProperty),
       entityType: YEAR_ENTITY_TYPE,
     };
-    // The operation marker: one id per call, reused by every round (see recentOperations.ts).
+    // The operation marker: one id per call, reused by every round (see incrementMarkers.ts).
     const operationId = randomBytes(8).toString('hex');
 
     await ensureTable(this.table);
@@ -149,19 +149,19 @@ export class MessageStats {
         this.read(partitionKey, year.rowKey, [year.property]),
       ]);
       // Any earlier round may have been applied: a lost answer, or an SDK retry answered 412.
-      if (round > 1 && remembersOperation(dayEntity?.[RECENT_OPERATIONS], operationId)) {
+      if (round > 1 && remembersIncrement(dayEntity?.[RECENT_OPERATIONS], operationId)) {
         return { rounds: round - 1 };
       }
       const now = this.clock();
       firstSent ??= now.getTime();
-      if (now.getTime() - firstSent > OPERATION_RETRY_WINDOW_MS) throw giveUp(this.maxAttempts);
-      const marker = rememberOperation(dayEntity?.[RECENT_OPERATIONS], operationId, now);
+      if (now.getTime() - firstSent > INCREMENT_RETRY_WINDOW_MS) throw giveUp(this.maxAttempts);
+      const marker = rememberIncrement(dayEntity?.[RECENT_OPERATIONS], operationId, now);
       if (marker === undefined)
         throw tooManyIncrements(
           department,
           employeeId,
-          MAX_REMEMBERED_OPERATIONS,
-          OPERATION_MEMORY_MS / 60_000,
+          MAX_REMEMBERED_INCREMENTS,
+          INCREMENT_MEMORY_MS / 60_000,
         );
       const actions = [
         incrementAction(partitionKey, day, dayEntity, count, { [RECENT_OPERATIONS]: marker }),
@@ -236,7 +236,7 @@ export class MessageStats {
     now: Date,
   ): Promise<EntityGroupAction | undefined> {
     const entity = await this.read(partitionKey, rowKey, [RECENT_OPERATIONS]);
-    const kept = entity && liveOperations(entity[RECENT_OPERATIONS], now);
+    const kept = entity && liveIncrements(entity[RECENT_OPERATIONS], now);
     if (!entity || kept === undefined) return undefined;
     return [
       'update',
