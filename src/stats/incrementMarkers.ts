@@ -4,19 +4,13 @@
  * changes the counter, so the marker commits (or not) in the same entity group transaction as the
  * count it guards.
  *
- * An increment whose answer was lost re-reads the day entity and finds its id there even when
- * other writers have incremented since — which a single "last operation" property cannot tell.
- *
  * The list is bounded by time only: an id is forgotten {@link INCREMENT_MEMORY_MS} after it was
- * written (an increment stops retrying long before, see {@link INCREMENT_RETRY_WINDOW_MS}), never
- * earlier — forgetting a live id because newer ones came would let its late retry count twice. So
- * at most {@link MAX_REMEMBERED_INCREMENTS} increments of one employee-day are taken within the
- * memory (about 24 KiB of text, well inside the 64 KiB of one string property); one more is
- * refused until the oldest ages out. And the list does not outlive its use: the first increment of
- * the next day prunes the previous day's list ({@link liveIncrements}).
+ * written, never earlier (forgetting a live id would let its late retry count twice); at most
+ * {@link MAX_REMEMBERED_INCREMENTS} ids per employee-day, one more is refused.
  *
  * Stored form: `<id>.<seconds>` entries separated by spaces, oldest first, where `<id>` is 16
  * lowercase hex digits and `<seconds>` the Unix time of the write in base 36.
+ * Why: docs/time-and-volume.md "Data series and wide entities: message statistics".
  */
 import { notAnIncrementId } from './statsErrors';
 

@@ -1,26 +1,16 @@
 /**
- * Message counts per employee, in two shapes read by different charts:
+ * Message counts per employee, in two shapes read by different charts: a data series (one entity
+ * per employee per UTC day, `day_YYYYMMDD`, 24 hourly counters `H00`..`H23`: a 24-hour chart is
+ * one point read) and a wide entity (one logical entity per employee per year, 366 daily counters
+ * over two physical entities, since an entity holds at most 252 custom properties).
  *
- * - Data series: one entity per employee per UTC day (`day_YYYYMMDD`) with 24 hourly counters
- *   `H00`..`H23`, so a 24-hour chart is one point read instead of 24 entities.
- * - Wide entity: one logical entity per employee per year with 366 daily counters, stored as two
- *   physical entities (`year_YYYY_1`: `D001`..`D183`, `year_YYYY_2`: `D184`..`D366`) because an
- *   entity holds at most 252 custom properties.
- *
- * Both live in the employee's partition, so one increment updates the hour counter and the day
- * counter in ONE entity group transaction, each operation conditional on the ETag just read; on a
- * lost race (412, or 409 when two writers create the same entity) the whole read-modify-write is
- * retried, so concurrent increments are never lost. A change touching both year parts (never a
- * single increment, but e.g. a correction spanning days 183 and 184) fits in one EGT the same way.
- *
- * Counted once: every increment has an operation id, recorded in the day entity's
- * `RecentOperations` (src/stats/incrementMarkers.ts) by the same Merge that adds the count. A
- * round after the first (its predecessor may have been applied while its answer was lost, or the
- * SDK's retry of it got 412) first looks for that id, and stops if the increment is already there,
- * however many other writers have incremented since. The markers are bounded by time, never by
- * forgetting a live one (incrementMarkers.ts).
+ * Both live in the employee's partition: one increment is ONE entity group transaction, each
+ * operation conditional on the ETag just read, retried whole on a lost race (412, 409, 404) by
+ * the one retry routine. Counted once: the increment's id is recorded in the day entity by the
+ * same Merge (incrementMarkers.ts), and a later round that finds it there stops.
  *
  * Counts do not require the employee to exist in the directory (ids are format-checked only).
+ * Why: docs/time-and-volume.md "Data series and wide entities: message statistics".
  */
 import type { EmployeeCheck } from '../directory';
 import type { TableClient } from '@azure/data-tables';
