@@ -141,18 +141,16 @@ export async function withStorageErrors<T>(
  * @throws {DomainError} for the other storage faults {@link toDomainError} knows; the original
  *   error otherwise.
  */
-export function unlessNotFound<T>(
+export async function unlessNotFound<T>(
   read: () => Promise<T>,
   context: StorageErrorContext = {},
 ): Promise<T | undefined> {
-  return withStorageErrors(async () => {
-    try {
-      return await read();
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }, context);
+  try {
+    return await read();
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw toDomainError(error, context);
+  }
 }
 
 /**
