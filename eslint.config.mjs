@@ -2,8 +2,8 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// The layers (DESIGN.md "Where code lives"): nothing that runs in Azure imports the local
-// tooling, and the domain knows nothing of HTTP or triggers.
+// The layers (docs/architecture.md "Layers and lint surfaces"): nothing that runs in Azure
+// imports the local tooling, and the domain knows nothing of HTTP or triggers.
 const noTooling = {
   group: ['**/tools/**', '**/test/**', '**/bench/**'],
   message: 'Code that runs in Azure (and the console) never imports tools/, test/ or bench/.',

@@ -128,7 +128,8 @@ export class AccessLog {
    * query (`PartitionKey eq … and RowKey ge … and RowKey lt …`) per page.
    *
    * @throws {ValidationError} for invalid ids, a window that is empty, reversed or wider than
-   *   {@link MAX_ACCESS_WINDOW_DAYS} days, a bad page size, or a continuation token from another query.
+   *   {@link MAX_ACCESS_WINDOW_DAYS} days, a bad page size, or a continuation token from another
+   *   query.
    * @throws {NotFoundError} `EmployeeNotFound` when a first page is empty and there is no such
    *   employee.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
@@ -177,7 +178,8 @@ export class AccessLog {
       .map(toEvent)
       .filter((event): event is AccessEvent => event !== undefined);
     const next = page?.continuationToken;
-    // Nothing to show: one point read tells an unknown employee (a former one's events stay readable).
+    // Nothing to show: one point read tells an unknown employee (a former one's events stay
+    // readable).
     if (items.length === 0 && position === undefined) {
       await this.requireEmployee?.(department, employeeId);
     }

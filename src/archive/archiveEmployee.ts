@@ -2,53 +2,16 @@
  * Archiving one employee: an eventually consistent transaction across two tables (guide:
  * "Eventually consistent transactions pattern"). `Employees` and `EmployeesArchive` cannot share an
  * entity group transaction, so the move is a sequence of idempotent steps driven by a queue
- * message, which the host redelivers until the whole sequence has run once to the end:
+ * message, redelivered until it has run once to the end: (1) read this incarnation's archive
+ * record, the employee and the reviews it lists; (2) write them into `EmployeesArchive` under the
+ * incarnation's keys, the employee last, conditional on the record read in 1; (3) the directory's
+ * delete, only if the employee is still exactly the version read in 1, with the receipt of the
+ * removal (`archived_<id>.<incarnation>`) in the same transaction.
  *
- * 1. read this incarnation's archive record, then the employee, then its yearly reviews from
- *    `Employees` (one range query, none when the employee lists no reviews): exactly the reviews
- *    the employee lists (`ReviewYears`; a review is only ever written together with its year on
- *    the employee, conditional on its ETag);
- * 2. insert-or-replace them into `EmployeesArchive` under the keys of the employee's incarnation
- *    (`archiveRowKey`: one set of records per incarnation, so archiving an employee created again
- *    with the id never overwrites the earlier one's), in entity group transactions of up to 100
- *    (they share the department's partition there too), the employee last — conditional on the
- *    record read in step 1 (created if there was none), and naming the directory version it holds
- *    (`ArchivedFromETag`). A record is only ever written from a version read after it, so a slower
- *    run of the same request can never replace a newer version another run archived;
- * 3. delete the employee from the directory — employee, email copy, department count,
- *    same-partition last-name index and its reviews — only if the employee entity is still exactly
- *    the version read in step 1 (`exactEtag`), and write the **receipt** of this removal
- *    (`archived_<id>.<incarnation>`, keys/archive.ts) in the same transaction. Any review written
- *    since changed that version too, so a change of the employee or of its reviews committed at any
- *    moment since is archived rather than deleted unseen (the transaction fails with 412 and the
- *    sequence starts over). With more reviews than fit in the employee's transaction the directory
- *    deletes them first in transactions of up to 99, each conditional on the employee, then the
- *    employee; a crash in between leaves an employee with fewer reviews, all of them archived. The
- *    delete decides from the entity read in step 1 instead of reading it again, and its
- *    transaction holds the index outbox row of the removal (when the directory keeps one); the
- *    directory then nudges the index worker, which removes the other indexes.
- *
- * The archive holds the employee's last acknowledged version, or the request is `superseded`:
- * when a round finds the incarnation gone from the directory (a replay after a crash anywhere,
- * the delete finding it gone, or the round after a 412), only the receipt tells whether this
- * sequence removed it. With it, the record is that version: `alreadyArchived`, and the `archived`
- * change is published again (the crash may have come between the delete and the publish; with the
- * outbox that is a nudge, the row having been committed with the delete), through
- * {@link ArchiveDependencies.changes}. Without it, someone else deleted the employee — perhaps
- * after a newer version (V1 copied, a PATCH to V2 answered 200 made the delete 412, then a DELETE)
- * — so the record is not its last version: it is taken back out of the archive and the request is
- * `superseded`. The receipt stays (a replay may come at any time, a poison replay much later): one
- * small entity per employee archived this way. Records without `ArchivedFromETag` (the department
- * archive's grouped path, or written before receipts) are archived as they stand. The employee's
- * photo blob is kept: the archived entity still names it (`PhotoBlob`).
- *
- * The sequence archives one incarnation of the employee (docs/queues.md "Incarnations"): when
- * another one holds the id — the employee was deleted or archived and created again, perhaps while
- * this message waited for its redelivery — it is `superseded` and touches nothing in the
- * directory.
- *
- * Reused by the department archive (archiveEmployees.ts) for an employee that changed while its
- * page was archived, and for one a re-run finds gone from the directory.
+ * Found gone from the directory, the receipt tells whether this sequence removed it
+ * (`alreadyArchived`) or someone else did (`superseded`: the record is taken back out). Another
+ * incarnation holding the id is `superseded` too. Reused by the department archive.
+ * Why: docs/queues.md "Archive (eventually consistent transactions pattern)", "Incarnations".
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import {

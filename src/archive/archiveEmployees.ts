@@ -1,27 +1,16 @@
 /**
  * Archiving a page of one department's employees (the department archive's unit of work), with
  * the guarantees of the one-employee sequence (archiveEmployee.ts) at a fraction of its requests:
+ * (1) read the page's employees with ONE range query over their ids, THEN the reviews of that id
+ * range (a review written in between changes its employee's ETag); (2) upsert every employee and
+ * the reviews it lists into `EmployeesArchive`, each employee after its reviews; (3) delete them
+ * with the directory's grouped delete (`EmployeeService.deleteVersions`), each employee
+ * conditional on the ETag read in (1).
  *
- * 1. read the page's employees with ONE range query over their ids, THEN the reviews of that id
- *    range with one more (only when some employee has reviews): a review written in between
- *    changes its employee's ETag, so the conditional delete of step 3 cannot take a review that was
- *    not archived;
- * 2. insert-or-replace every employee and the reviews it lists into `EmployeesArchive`, in entity
- *    group transactions of up to 100 (the department's partition there too), each employee after
- *    its reviews;
- * 3. delete them from the directory with the directory's grouped delete
- *    (`EmployeeService.deleteVersions`): 32–47 employees per entity group transaction, each employee
- *    conditional on the ETag read in step 1, with its email copy, reviews, last-name index entity,
- *    one count shard and the index outbox row of the group.
- *
- * An employee changed since step 1 (a PATCH, a review) fails only its own delete; it then goes
- * through the one-employee sequence, which reads it again and archives it as it now is. An
- * employee gone from the directory goes through that sequence too: the listed incarnation's
- * archive record found, it is counted as archived (an earlier run of this page, or a crash after
- * the delete) and its `archived` change is published again; none, it is `superseded` (or
- * `notFound` without an incarnation). Only the listed incarnation of an id is ever touched (docs/
- * queues.md "Incarnations"). So running a page again — after a crash at any point — neither loses
- * nor duplicates anyone.
+ * An employee changed since (1) fails only its own delete and goes through the one-employee
+ * sequence, as does one gone from the directory. Only the listed incarnation of an id is touched,
+ * so running a page again — after a crash at any point — neither loses nor duplicates anyone.
+ * Why: docs/orchestrations.md "Department archive"; docs/queues.md "Incarnations".
  */
 import type { TableClient } from '@azure/data-tables';
 import type { EmployeeChangeSink } from '../directory';

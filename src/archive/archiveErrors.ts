@@ -21,3 +21,8 @@ export function archiveContended(employeeId: string, attempts: number): Contenti
 export function archivePageTooLarge(max: number): RangeError {
   return new RangeError(`A page holds at most ${max} employees.`);
 }
+
+/** A queue message that is not an archive request (`problem`: what the schema found). */
+export function invalidArchiveRequest(problem: string): Error {
+  return new Error(`Not an archive request: ${problem}`);
+}

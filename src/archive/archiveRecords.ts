@@ -55,10 +55,11 @@ export function archivable(entity: StoredRow, incarnation: string): TableEntity<
 }
 
 /**
- * Property of an archive record written by the one-employee sequence (archiveEmployee.ts): the ETag of the directory version it
- * holds. The receipt of that version's removal (`archived_<id>.<incarnation>` in `Employees`, see
- * {@link archiveReceipt}) confirms it; a record without the property (the department archive's,
- * or written before receipts) is archived as it stands.
+ * Property of an archive record written by the one-employee sequence (archiveEmployee.ts): the ETag
+ * of the directory version it holds. The receipt of that version's removal
+ * (`archived_<id>.<incarnation>` in `Employees`, see {@link archiveReceipt}) confirms it; a record
+ * without the property (the department archive's, or written before receipts) is archived as it
+ * stands.
  */
 export const ARCHIVED_FROM_PROPERTY = 'ArchivedFromETag';
 

@@ -14,6 +14,7 @@ import { isIncarnation, LEGACY_INCARNATION } from '../storage/keys/tables/archiv
 import { sendJsonMessage } from '../storage/queue';
 import { incarnationOf, readEmployeeState } from '../directory/entities';
 import { withTraceparent } from '../telemetry/tracing';
+import { invalidArchiveRequest } from './archiveErrors';
 
 /**
  * One `archive-requests` message: v2 names the incarnation of the employee the request was
@@ -47,7 +48,7 @@ export function parseArchiveRequest(payload: unknown): ArchiveRequestMessage {
   const parsed = messageSchema.safeParse(payload);
   if (parsed.success) return parsed.data;
   const [problem] = parsed.error.issues;
-  throw new Error(`Not an archive request: ${problem ? problem.message : 'invalid'}`);
+  throw invalidArchiveRequest(problem ? problem.message : 'invalid');
 }
 
 /**

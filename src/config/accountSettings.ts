@@ -1,6 +1,7 @@
 /**
  * The storage accounts the app spreads data over (docs/accounts.md), read from the settings the
- * Functions host itself uses for connections (pure: the environment is src/config/index.ts's business):
+ * Functions host itself uses for connections (pure: the environment is src/config/index.ts's
+ * business):
  *
  * - `AzureWebJobsStorage` is the home account (the host's queues and triggers, the Durable task
  *   hub, the placement table);

@@ -90,7 +90,9 @@ export interface Config {
   sas: {
     defaultMinutes: number;
     maxMinutes: number;
-    /** Account key used to sign table SAS and service blob SAS; absent with identity-only access. */
+    /**
+     * Account key used to sign table SAS and service blob SAS; absent with identity-only access.
+     */
     accountKey?: string;
     accountName?: string;
     /** Whether table SAS are bound to the table's stored access policy (revocable by rotation). */
@@ -334,7 +336,9 @@ export function settingOrDefault<T>(read: (config: Config) => T, config: Config 
   }
 }
 
-/** Forgets the cached configuration so the next {@link getConfig} re-reads the environment (tests). */
+/**
+ * Forgets the cached configuration so the next {@link getConfig} re-reads the environment (tests).
+ */
 export function resetConfig(): void {
   cached = undefined;
 }
@@ -350,5 +354,7 @@ export function setConfigWarningSink(sink: (line: string) => void): void {
  */
 export const readPlatformAuth = (env: Env = process.env): PlatformAuth => platformAuthOf(env);
 
-/** Where telemetry goes (src/config/telemetrySettings.ts). Never throws: a bad setting turns it off. */
+/**
+ * Where telemetry goes (src/config/telemetrySettings.ts). Never throws: a bad setting turns it off.
+ */
 export const readTelemetry = (env: Env = process.env): TelemetrySettings => telemetrySettings(env);

@@ -1,7 +1,7 @@
 /**
  * Reading one setting from the environment: the trimmed value, parsed and checked, or a
- * {@link ConfigError} naming the setting. src/config/index.ts assembles the configuration from these
- * (and is the only module that hands them `process.env`).
+ * {@link ConfigError} naming the setting. src/config/index.ts assembles the configuration from
+ * these (and is the only module that hands them `process.env`).
  */
 
 import { malformedSetting, unresolvedKeyVaultReference } from './settingErrors';
@@ -21,7 +21,9 @@ export type StorageConnection =
       clientId?: string;
     };
 
-/** `stored`: table SAS carry the table's current stored access policy id; `none`: self-contained. */
+/**
+ * `stored`: table SAS carry the table's current stored access policy id; `none`: self-contained.
+ */
 export type SasTablePolicyMode = 'stored' | 'none';
 
 /** Where organisation-wide last-name index entries live (index entities options 1 and 3). */
@@ -38,7 +40,10 @@ export function isKeyVaultReference(value: string | undefined): boolean {
   return value !== undefined && /^\s*@Microsoft\.KeyVault\(/i.test(value);
 }
 
-/** The trimmed value, undefined when absent or blank. @throws {ConfigError} for a Key Vault reference. */
+/**
+ * The trimmed value, undefined when absent or blank. @throws {ConfigError} for a Key Vault
+ * reference.
+ */
 export function settingValue(env: Env, name: string): string | undefined {
   const value = env[name];
   if (isKeyVaultReference(value)) {
@@ -57,7 +62,10 @@ export function readOptional(env: Env, name: string): string | undefined {
   return settingValue(env, name);
 }
 
-/** A whole number within `[min, max]`, or `fallback` when absent. @throws {ConfigError} when it is malformed. */
+/**
+ * A whole number within `[min, max]`, or `fallback` when absent. @throws {ConfigError} when it is
+ * malformed.
+ */
 export function readInt(
   env: Env,
   name: string,
@@ -77,7 +85,10 @@ export function readInt(
   return value;
 }
 
-/** A table name (3-63 letters or digits, starting with a letter). @throws {ConfigError} when it is malformed. */
+/**
+ * A table name (3-63 letters or digits, starting with a letter). @throws {ConfigError} when it is
+ * malformed.
+ */
 export function readTableName(env: Env, name: string, fallback: string): string {
   const value = readString(env, name, fallback);
   if (!/^[A-Za-z][A-Za-z0-9]{2,62}$/.test(value)) {
@@ -145,7 +156,10 @@ export function readSasTablePolicy(env: Env, name: string, fallback: SasTablePol
   return value;
 }
 
-/** A table-name prefix (3-55 letters or digits, starting with a letter). @throws {ConfigError} when it is malformed. */
+/**
+ * A table-name prefix (3-55 letters or digits, starting with a letter). @throws {ConfigError} when
+ * it is malformed.
+ */
 export function readTablePrefix(env: Env, name: string, fallback: string): string {
   const value = readString(env, name, fallback);
   if (!/^[A-Za-z][A-Za-z0-9]{2,54}$/.test(value)) {

@@ -1,6 +1,5 @@
 /**
- * Where telemetry goes, read from the settings Microsoft and OpenTelemetry document (pure: the
- * environment is src/config/index.ts's business):
+ * Where telemetry goes, read from the settings Microsoft and OpenTelemetry document (pure):
  *
  * - `APPLICATIONINSIGHTS_CONNECTION_STRING`: Application Insights through the Azure Monitor
  *   OpenTelemetry distro; with `APPLICATIONINSIGHTS_AUTHENTICATION_STRING`

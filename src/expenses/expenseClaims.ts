@@ -220,7 +220,8 @@ export class ExpenseClaimLog {
     const items = entities
       .map(toClaim)
       .filter((claim): claim is ExpenseClaim => claim !== undefined);
-    // Nothing to show: one point read tells an unknown employee (a former one's claims stay readable).
+    // Nothing to show: one point read tells an unknown employee (a former one's claims stay
+    // readable).
     if (items.length === 0 && after === undefined)
       await this.requireEmployee?.(department, employeeId);
     return {

@@ -16,7 +16,9 @@ export function invalidPrincipal(header: string, reason: string): Unauthenticate
   );
 }
 
-/** 403: the caller is known but lacks every role (`needed`, as Entra writes them) that admits it. */
+/**
+ * 403: the caller is known but lacks every role (`needed`, as Entra writes them) that admits it.
+ */
 export function forbidden(needed: string): ForbiddenError {
   return new ForbiddenError(`This needs ${needed}.`);
 }

@@ -23,7 +23,9 @@ export const PRINCIPAL_HEADER = 'x-ms-client-principal';
 export const ROLE_CLAIM = 'roles';
 /** The claim type of the caller's employee id (six digits). */
 export const EMPLOYEE_ID_CLAIM = 'employeeId';
-/** The claim type of the caller's department; with {@link EMPLOYEE_ID_CLAIM} it names an employee. */
+/**
+ * The claim type of the caller's department; with {@link EMPLOYEE_ID_CLAIM} it names an employee.
+ */
 export const DEPARTMENT_CLAIM = 'department';
 /**
  * Claim types of the user's object id (`oid`), the one id that is the same for a user in every

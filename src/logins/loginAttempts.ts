@@ -129,7 +129,8 @@ export class LoginAttempts {
       stored = await insertTimeKeyed(table, makeEntity);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      // The table is gone (dropped by hand, or the process's cache is stale): create it, retry once.
+      // The table is gone (dropped by hand, or the process's cache is stale): create it, retry
+      // once.
       tables.forget(table.tableName);
       await tables.ensure(at);
       stored = await insertTimeKeyed(table, makeEntity);
@@ -143,7 +144,8 @@ export class LoginAttempts {
    * read in parallel, at most {@link LOGIN_READ_CONCURRENCY} at a time; a missing table is an
    * empty day.
    *
-   * @throws {ValidationError} for an invalid user id, `days` outside 1–retention or `top` outside 1–1000.
+   * @throws {ValidationError} for an invalid user id, `days` outside 1–retention or `top` outside
+   *   1–1000.
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
   async recent(

@@ -14,7 +14,9 @@ const DROP_CONCURRENCY = 8;
 export interface RetentionReport {
   /** Tables this run dropped, oldest first. */
   dropped: string[];
-  /** Expired tables that were already gone when this run tried (another run, or a retried request). */
+  /**
+   * Expired tables that were already gone when this run tried (another run, or a retried request).
+   */
   alreadyGone: string[];
   /** Day tables kept. */
   kept: string[];

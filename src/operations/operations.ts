@@ -59,7 +59,9 @@ export interface OutboxBacklog {
   oldestAt: Date;
   /** Seconds since `oldestAt`. */
   oldestAgeSeconds: number;
-  /** The storage account holding the department (with data spread over several, docs/accounts.md). */
+  /**
+   * The storage account holding the department (with data spread over several, docs/accounts.md).
+   */
   account?: string;
 }
 
@@ -98,7 +100,9 @@ export interface OperationsOverview {
   logBacklog: {
     queue: string;
     approximateCount: number;
-    /** When the message at the head of the log batch queue was queued; `null` when none is visible. */
+    /**
+     * When the message at the head of the log batch queue was queued; `null` when none is visible.
+     */
     oldestQueuedAt: Date | null;
     /**
      * The UTC hour of the earliest line in that message: the oldest hour known to wait for its

@@ -25,7 +25,9 @@ export interface TimerRun {
   error?: string;
 }
 
-/** Characters of a failure message kept: enough to say what broke, far below a property's 64 KiB. */
+/**
+ * Characters of a failure message kept: enough to say what broke, far below a property's 64 KiB.
+ */
 const MAX_ERROR_CHARS = 1_000;
 /** Timers a process registers are a handful; a page of this many holds them all. */
 const MAX_TIMERS = 100;

@@ -20,3 +20,8 @@ export function orchestrationStatusUnavailable(cause: unknown): UnavailableError
 export function invalidChunkSize(): RangeError {
   return new RangeError('chunk size must be ≥ 1');
 }
+
+/** The error an orchestrator throws for a refusal: its status then shows `<code>: <message>`. */
+export function refusalFailure(code: string, message: string): Error {
+  return new Error(`${code}: ${message}`);
+}

@@ -8,6 +8,7 @@
  * and is retried.
  */
 import { DomainError } from '../domainErrors';
+import { refusalFailure } from './orchestrationErrors';
 
 /** An activity's answer when the work can never succeed as asked. */
 export interface Refusal {
@@ -49,5 +50,5 @@ export async function refuseOnPermanentError<T>(work: () => Promise<T>): Promise
 
 /** The error an orchestrator throws for a refusal: the status then shows `<code>: <message>`. */
 export function refusalError(value: Refusal): Error {
-  return new Error(`${value.refused.code}: ${value.refused.message}`);
+  return refusalFailure(value.refused.code, value.refused.message);
 }

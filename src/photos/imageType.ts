@@ -1,7 +1,8 @@
 /**
  * What kind of image a photo is, decided from its bytes (magic numbers), never from a declared
  * content type. Only raster formats that browsers render as images and never as documents are
- * photos: PNG, JPEG, GIF and WebP. SVG (XML that may carry scripts), HTML and anything else are not.
+ * photos: PNG, JPEG, GIF and WebP. SVG (XML that may carry scripts), HTML and anything else are
+ * not.
  *
  * Pure: no I/O. The photo feature sniffs a direct upload's body and the first bytes of a blob
  * uploaded through a write SAS, then pins the sniffed type on every read token (`rsct`).
@@ -93,8 +94,8 @@ export function sniffPhotoType(bytes: Uint8Array): PhotoContentType | undefined 
  * A declared content type (a `Content-Type` header value) as a photo type: parameters dropped,
  * case folded (media types are case-insensitive).
  *
- * @returns the photo type, or `undefined` when it names anything else (`image/svg+xml`, `text/html`,
- *   `image/*`, empty). Never throws.
+ * @returns the photo type, or `undefined` when it names anything else (`image/svg+xml`,
+ *   `text/html`, `image/*`, empty). Never throws.
  */
 export function declaredPhotoType(contentType: string | undefined): PhotoContentType | undefined {
   const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();

@@ -1,24 +1,15 @@
 /**
  * Employee photos (guide: "Large entities pattern"). An entity holds at most 1 MiB, so the bytes
  * live in the `photos` container and the employee entity names them: `PhotoBlob` (the blob name,
- * the contract SAS issuance reads, see docs/sas.md) and `PhotoUrl` (its URL, in the API JSON).
+ * the contract SAS issuance reads) and `PhotoUrl` (its URL, in the API JSON).
  *
- * Every upload goes to a NEW versioned blob (`<dept>/<id>/<version>`), written first; only then
- * does the entity point at it (ETag-conditional). A failure between the two leaves an unreferenced
- * blob, never a URL to nothing. After the entity points at the new version, the versions it no
- * longer references are deleted; versions younger than a grace period are spared, because a
- * client may be uploading one through a write SAS (`POST /sas/photos/...`) to adopt it next.
- *
- * A photo is a PNG, JPEG, GIF or WebP image, decided from its bytes (`imageType.ts`), never from a
- * declared content type: the app sets the sniffed type on the blob, records it beside the blob
- * name (`PhotoType`, same merge), and every read token pins it (`rsct`), so storage never serves a
- * photo as anything else (an SVG or HTML document, say). Write tokens are create-only: what the
- * app checked cannot be rewritten through them.
- *
- * Archiving keeps the blob (the archived entity keeps `PhotoBlob`); deleting an employee removes
- * its blobs (the index worker calls {@link removePhotosOfGoneEmployee} once the employee is gone).
- * Uploads nobody adopts, and whatever those paths miss, go with the daily sweep of the whole
- * container (`sweepUnadopted.ts`), which runs {@link sweepPhotos} per employee.
+ * Every upload goes to a NEW versioned blob, written first; only then does the entity point at it
+ * (ETag-conditional), so a failure leaves an unreferenced blob, never a URL to nothing. A photo is
+ * a PNG, JPEG, GIF or WebP image decided from its bytes (`imageType.ts`), recorded as `PhotoType`
+ * and pinned by every read token (`rsct`). Versions nobody references are swept once older than a
+ * grace period; archiving keeps the blob, deleting an employee removes its blobs
+ * ({@link removePhotosOfGoneEmployee}), the daily sweep (`sweepUnadopted.ts`) catches the rest.
+ * Why: docs/queues.md "Photos (large entities pattern)"; docs/sas.md "Photos".
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { employeeNotFound } from '../directory';
@@ -88,7 +79,8 @@ export interface AdoptedPhoto {
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `EmployeeNotFound`.
  * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
- * @throws {DomainError} for storage faults (the new blob may stay behind; a later sweep removes it).
+ * @throws {DomainError} for storage faults (the new blob may stay behind; a later sweep removes
+ *   it).
  */
 export async function uploadPhoto(
   deps: PhotoDependencies,
@@ -137,8 +129,9 @@ export async function uploadPhoto(
  * ignored: the app sets the sniffed type on the blob (clearing every other header the client set)
  * and records it on the entity. A refused blob is left for the sweep; no token reads it.
  *
- * @throws {ValidationError} `InvalidPhotoBlob` for a name that is not a photo version of this employee,
- *   `UnsupportedPhotoType` when the blob is not such an image (SVG, HTML, text...), `EmptyPhoto`.
+ * @throws {ValidationError} `InvalidPhotoBlob` for a name that is not a photo version of this
+ *   employee, `UnsupportedPhotoType` when the blob is not such an image (SVG, HTML, text...),
+ *   `EmptyPhoto`.
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `PhotoBlobNotFound` when nothing was uploaded there; `EmployeeNotFound`.
  * @throws {ConflictError} `PhotoBlobChanged` when the blob changed while it was checked.

@@ -3,21 +3,15 @@
  *
  * A SAS that names a policy (`si=directory-sas-v7`) is valid only while the table still holds a
  * signed identifier with that id, so deleting the identifier revokes every token bound to it at
- * once, without rotating the account key. Each table keeps two generations of our policy:
+ * once, without rotating the account key. Each table keeps two generations of our policy: the
+ * **current** one (lowest generation), to which new tokens are bound, and the **next** one,
+ * created one rotation ahead because Azure may take up to 30 seconds to activate a new policy.
  *
- * - the **current** one (lowest generation), to which new tokens are bound;
- * - the **next** one, created one rotation ahead, because Azure may take up to 30 seconds to
- *   activate a new policy: when a rotation removes the current generation, tokens are then bound
- *   to a policy that has long been active.
- *
- * In Azure the policy carries only the permission (`r`), and each token carries its own start and
- * expiry, so per-token lifetimes keep working (a field may be in the policy or in the token, never
- * in both). Azurite's Set Table ACL insists on Start, Expiry and Permission, and takes a bound
- * token's times from the policy alone; on a loopback emulator the policy therefore also carries a
- * wide start/expiry window, and Azurite does not enforce the token's own expiry (docs/sas.md).
- *
- * A table holds at most five signed identifiers; identifiers created by others are kept as they
- * are. Set Table ACL has no ETag, so two rotations racing each other may collapse into one.
+ * In Azure the policy carries only the permission (`r`), each token its own start and expiry;
+ * Azurite needs times in the policy too (a wide window on a loopback emulator). At most five
+ * signed identifiers per table; others' are kept. Set Table ACL has no ETag, so two rotations
+ * racing each other may collapse into one.
+ * Why: docs/sas.md "Revocation: stored access policies".
  */
 import type { SignedIdentifier, TableClient } from '@azure/data-tables';
 import { sasPolicyLimit } from './sasErrors';

@@ -1,23 +1,26 @@
 /**
- * Property names of the message counters: `H00`..`H23` in a day's data-series entity, `D001`..`D366`
- * in a year's wide entity, whose 366 counters are split over two physical entities because one
- * entity holds at most 252 custom properties.
+ * Property names of the message counters: `H00`..`H23` in a day's data-series entity,
+ * `D001`..`D366` in a year's wide entity, whose 366 counters are split over two physical entities
+ * because one entity holds at most 252 custom properties.
  */
+import { dayOfYearOutOfRange, hourOutOfRange } from './statsErrors';
 
-/** Days 1–183 live in part 1, days 184–366 in part 2: 183 counters + at most 2 bookkeeping properties each. */
+/**
+ * Days 1–183 live in part 1, days 184–366 in part 2: 183 counters + ≤ 2 bookkeeping properties
+ * each.
+ */
 export const FIRST_DAY_OF_PART_2 = 184;
 
 /** `H07` for hour 7 (0–23). */
 export function hourProperty(hour: number): string {
-  if (!Number.isInteger(hour) || hour < 0 || hour > 23)
-    throw new Error(`Hour ${hour} is outside 0-23.`);
+  if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw hourOutOfRange(hour);
   return `H${hour.toString().padStart(2, '0')}`;
 }
 
 /** `D032` for day-of-year 32 (1–366). */
 export function dayProperty(dayOfYear: number): string {
   if (!Number.isInteger(dayOfYear) || dayOfYear < 1 || dayOfYear > 366) {
-    throw new Error(`Day of year ${dayOfYear} is outside 1-366.`);
+    throw dayOfYearOutOfRange(dayOfYear);
   }
   return `D${dayOfYear.toString().padStart(3, '0')}`;
 }

@@ -4,38 +4,33 @@
  * changes the counter, so the marker commits (or not) in the same entity group transaction as the
  * count it guards.
  *
- * An increment whose answer was lost re-reads the day entity and finds its id there even when
- * other writers have incremented since — which a single "last operation" property cannot tell.
- *
- * The list is bounded by time only: an id is forgotten {@link OPERATION_MEMORY_MS} after it was
- * written (an increment stops retrying long before, see {@link OPERATION_RETRY_WINDOW_MS}), never
- * earlier — forgetting a live id because newer ones came would let its late retry count twice. So
- * at most {@link MAX_REMEMBERED_OPERATIONS} increments of one employee-day are taken within the
- * memory (about 24 KiB of text, well inside the 64 KiB of one string property); one more is
- * refused until the oldest ages out. And the list does not outlive its use: the first increment of
- * the next day prunes the previous day's list ({@link liveOperations}).
+ * The list is bounded by time only: an id is forgotten {@link INCREMENT_MEMORY_MS} after it was
+ * written, never earlier (forgetting a live id would let its late retry count twice); at most
+ * {@link MAX_REMEMBERED_INCREMENTS} ids per employee-day, one more is refused.
  *
  * Stored form: `<id>.<seconds>` entries separated by spaces, oldest first, where `<id>` is 16
  * lowercase hex digits and `<seconds>` the Unix time of the write in base 36.
+ * Why: docs/time-and-volume.md "Data series and wide entities: message statistics".
  */
+import { notAnIncrementId } from './statsErrors';
 
 /** How long an id stays in the list after its increment wrote it. */
-export const OPERATION_MEMORY_MS = 10 * 60_000;
+export const INCREMENT_MEMORY_MS = 10 * 60_000;
 
 /**
  * How long after its first transaction an increment may still retry: half the memory, so clock
  * differences between writers (they prune by their own clocks) cannot forget an id still in use.
  */
-export const OPERATION_RETRY_WINDOW_MS = OPERATION_MEMORY_MS / 2;
+export const INCREMENT_RETRY_WINDOW_MS = INCREMENT_MEMORY_MS / 2;
 
 /** Most live ids one day entity holds; an increment beyond it is refused, none forgotten. */
-export const MAX_REMEMBERED_OPERATIONS = 1_000;
+export const MAX_REMEMBERED_INCREMENTS = 1_000;
 
 const OPERATION_ID = /^[0-9a-f]{16}$/;
 const ENTRY = /^([0-9a-f]{16})\.([0-9a-z]{1,8})$/;
 
 /** True for a well-formed operation id (16 lowercase hex digits). */
-export function isOperationId(id: string): boolean {
+export function isIncrementId(id: string): boolean {
   return OPERATION_ID.test(id);
 }
 
@@ -60,13 +55,13 @@ function parse(stored: unknown): Entry[] {
  *
  * @throws {Error} when `id` is not an operation id (a bug).
  */
-export function remembersOperation(stored: unknown, id: string): boolean {
-  if (!isOperationId(id)) throw new Error(`"${id}" is not an operation id.`);
+export function remembersIncrement(stored: unknown, id: string): boolean {
+  if (!isIncrementId(id)) throw notAnIncrementId(id);
   return parse(stored).some((entry) => entry.id === id);
 }
 
 function live(stored: unknown, now: Date): Entry[] {
-  const oldest = Math.floor(now.getTime() / 1_000) - OPERATION_MEMORY_MS / 1_000;
+  const oldest = Math.floor(now.getTime() / 1_000) - INCREMENT_MEMORY_MS / 1_000;
   return parse(stored).filter((entry) => entry.seconds >= oldest);
 }
 
@@ -75,17 +70,17 @@ function format(entries: readonly Entry[]): string {
 }
 
 /**
- * The list to store with an increment: `stored` without ids older than {@link OPERATION_MEMORY_MS}
+ * The list to store with an increment: `stored` without ids older than {@link INCREMENT_MEMORY_MS}
  * at `now`, then `id` stamped `now`.
  *
- * @returns the list, or `undefined` when it already holds {@link MAX_REMEMBERED_OPERATIONS} live
+ * @returns the list, or `undefined` when it already holds {@link MAX_REMEMBERED_INCREMENTS} live
  *   ids: the increment must wait (remembering it would mean forgetting a live one).
  * @throws {Error} when `id` is not an operation id (a bug).
  */
-export function rememberOperation(stored: unknown, id: string, now: Date): string | undefined {
-  if (!isOperationId(id)) throw new Error(`"${id}" is not an operation id.`);
+export function rememberIncrement(stored: unknown, id: string, now: Date): string | undefined {
+  if (!isIncrementId(id)) throw notAnIncrementId(id);
   const kept = live(stored, now).filter((entry) => entry.id !== id);
-  if (kept.length >= MAX_REMEMBERED_OPERATIONS) return undefined;
+  if (kept.length >= MAX_REMEMBERED_INCREMENTS) return undefined;
   kept.push({ id, seconds: Math.floor(now.getTime() / 1_000) });
   return format(kept);
 }
@@ -94,7 +89,7 @@ export function rememberOperation(stored: unknown, id: string, now: Date): strin
  * The stored list without the ids that aged out at `now` (`''` when none is left), or `undefined`
  * when there is nothing to prune (no list, or every id still live).
  */
-export function liveOperations(stored: unknown, now: Date): string | undefined {
+export function liveIncrements(stored: unknown, now: Date): string | undefined {
   const all = parse(stored);
   const kept = live(stored, now);
   if (typeof stored !== 'string' || stored === '') return undefined;

@@ -1,51 +1,40 @@
 /**
- * Message counts per employee, in two shapes read by different charts:
+ * Message counts per employee, in two shapes read by different charts: a data series (one entity
+ * per employee per UTC day, `day_YYYYMMDD`, 24 hourly counters `H00`..`H23`: a 24-hour chart is
+ * one point read) and a wide entity (one logical entity per employee per year, 366 daily counters
+ * over two physical entities, since an entity holds at most 252 custom properties).
  *
- * - Data series: one entity per employee per UTC day (`day_YYYYMMDD`) with 24 hourly counters
- *   `H00`..`H23`, so a 24-hour chart is one point read instead of 24 entities.
- * - Wide entity: one logical entity per employee per year with 366 daily counters, stored as two
- *   physical entities (`year_YYYY_1`: `D001`..`D183`, `year_YYYY_2`: `D184`..`D366`) because an
- *   entity holds at most 252 custom properties.
- *
- * Both live in the employee's partition, so one increment updates the hour counter and the day
- * counter in ONE entity group transaction, each operation conditional on the ETag just read; on a
- * lost race (412, or 409 when two writers create the same entity) the whole read-modify-write is
- * retried, so concurrent increments are never lost. A change touching both year parts (never a
- * single increment, but e.g. a correction spanning days 183 and 184) fits in one EGT the same way.
- *
- * Counted once: every increment has an operation id, recorded in the day entity's
- * `RecentOperations` (src/stats/incrementMarkers.ts) by the same Merge that adds the count. A
- * round after the first (its predecessor may have been applied while its answer was lost, or the
- * SDK's retry of it got 412) first looks for that id, and stops if the increment is already there,
- * however many other writers have incremented since. The markers are bounded by time, never by
- * forgetting a live one (recentOperations.ts).
+ * Both live in the employee's partition: one increment is ONE entity group transaction, each
+ * operation conditional on the ETag just read, retried whole on a lost race (412, 409, 404) by
+ * the one retry routine. Counted once: the increment's id is recorded in the day entity by the
+ * same Merge (incrementMarkers.ts), and a later round that finds it there stops.
  *
  * Counts do not require the employee to exist in the directory (ids are format-checked only).
+ * Why: docs/time-and-volume.md "Data series and wide entities: message statistics".
  */
 import type { EmployeeCheck } from '../directory';
 import type { TableClient } from '@azure/data-tables';
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, UnavailableError } from '../domainErrors';
-import { invalidMessageCount, tooManyIncrements } from './statsErrors';
+import { countersContended, invalidMessageCount, tooManyIncrements } from './statsErrors';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../storage/tables/entityGroupTransaction';
 import { storageStatus, toDomainError, withStorageErrors } from '../storage/storageFaults';
-import { backOff } from '../storage/optimisticRetry';
-import { contended } from '../storage/storageErrors';
+import { retryOptimistically, RETRY } from '../storage/optimisticRetry';
 import { employeePartitionKey } from '../storage/keys/tables/employeePartitions';
 import { hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys/tables/messageStats';
 import { systemClock, type Clock } from '../time/clock';
 import { assertStorableInstant, daysInYear, utcDayOfYear } from '../time/instants';
 import { ensureTable } from '../storage/createOnce';
 import {
-  liveOperations,
-  MAX_REMEMBERED_OPERATIONS,
-  OPERATION_MEMORY_MS,
-  OPERATION_RETRY_WINDOW_MS,
-  rememberOperation,
-  remembersOperation,
+  liveIncrements,
+  MAX_REMEMBERED_INCREMENTS,
+  INCREMENT_MEMORY_MS,
+  INCREMENT_RETRY_WINDOW_MS,
+  rememberIncrement,
+  remembersIncrement,
 } from './incrementMarkers';
 import {
   counterValue,
@@ -102,9 +91,10 @@ export class MessageStats {
    *
    * @returns how many read-modify-write rounds it took (1 without contention).
    * @throws {ValidationError} for an invalid department, employee id, count or time.
-   * @throws {ThrottledError} when other writers won every round for {@link DEFAULT_MAX_INCREMENT_ATTEMPTS}
-   * rounds, or for longer than {@link OPERATION_RETRY_WINDOW_MS} (beyond it the operation marker
-   * could be forgotten, so a further round might count twice).
+   * @throws {ThrottledError} when other writers won every round for
+   *   {@link DEFAULT_MAX_INCREMENT_ATTEMPTS} rounds, or for longer than
+   *   {@link INCREMENT_RETRY_WINDOW_MS} (beyond it the operation marker could be forgotten, so a
+   *   further round might count twice).
    * @throws {DomainError} for storage faults that outlast the SDK's retries.
    */
   async record(
@@ -134,32 +124,34 @@ export class MessageStats {
       all: daysOfPart(part).map(dayProperty),
       entityType: YEAR_ENTITY_TYPE,
     };
-    // The operation marker: one id per call, reused by every round (see recentOperations.ts).
+    // The operation marker: one id per call, reused by every round (see incrementMarkers.ts).
     const operationId = randomBytes(8).toString('hex');
 
     await ensureTable(this.table);
     let unknownOutcomes = 0;
     let firstSent: number | undefined;
-    for (let round = 1; round <= this.maxAttempts; round++) {
+    const giveUp = (attempts: number) => countersContended(department, employeeId, attempts);
+    const options = { maxAttempts: this.maxAttempts, capMs: 1_000, giveUp };
+    return retryOptimistically(options, async (round) => {
       // Only the counter to change and the markers are needed, not all 24 or 183 counters.
       const [dayEntity, yearEntity] = await Promise.all([
         this.read(partitionKey, day.rowKey, [day.property, RECENT_OPERATIONS]),
         this.read(partitionKey, year.rowKey, [year.property]),
       ]);
       // Any earlier round may have been applied: a lost answer, or an SDK retry answered 412.
-      if (round > 1 && remembersOperation(dayEntity?.[RECENT_OPERATIONS], operationId)) {
+      if (round > 1 && remembersIncrement(dayEntity?.[RECENT_OPERATIONS], operationId)) {
         return { rounds: round - 1 };
       }
       const now = this.clock();
       firstSent ??= now.getTime();
-      if (now.getTime() - firstSent > OPERATION_RETRY_WINDOW_MS) break;
-      const marker = rememberOperation(dayEntity?.[RECENT_OPERATIONS], operationId, now);
+      if (now.getTime() - firstSent > INCREMENT_RETRY_WINDOW_MS) throw giveUp(this.maxAttempts);
+      const marker = rememberIncrement(dayEntity?.[RECENT_OPERATIONS], operationId, now);
       if (marker === undefined)
         throw tooManyIncrements(
           department,
           employeeId,
-          MAX_REMEMBERED_OPERATIONS,
-          OPERATION_MEMORY_MS / 60_000,
+          MAX_REMEMBERED_INCREMENTS,
+          INCREMENT_MEMORY_MS / 60_000,
         );
       const actions = [
         incrementAction(partitionKey, day, dayEntity, count, { [RECENT_OPERATIONS]: marker }),
@@ -177,22 +169,15 @@ export class MessageStats {
       } catch (error) {
         const status = storageStatus(error);
         // 412: an ETag moved; 409: another writer created the entity first; 404: it was deleted.
-        if (status === 412 || status === 409 || status === 404) {
-          await backOff(round, { capMs: 1_000 });
-          continue;
-        }
+        if (status === 412 || status === 409 || status === 404) return RETRY;
         // A connection lost mid-answer leaves the outcome unknown: the next round's read tells
         // (RecentOperations), so only a few such rounds are allowed before giving up.
         const failure = toDomainError(error);
         if (!(failure instanceof UnavailableError) || ++unknownOutcomes > MAX_UNKNOWN_OUTCOMES)
           throw failure;
+        return RETRY;
       }
-    }
-    throw contended(
-      `The message counters of ${department}/${employeeId} are contended: every attempt lost the race.`,
-      this.maxAttempts,
-      1,
-    );
+    });
   }
 
   /**
@@ -241,7 +226,7 @@ export class MessageStats {
     now: Date,
   ): Promise<EntityGroupAction | undefined> {
     const entity = await this.read(partitionKey, rowKey, [RECENT_OPERATIONS]);
-    const kept = entity && liveOperations(entity[RECENT_OPERATIONS], now);
+    const kept = entity && liveIncrements(entity[RECENT_OPERATIONS], now);
     if (!entity || kept === undefined) return undefined;
     return [
       'update',

@@ -28,7 +28,7 @@ import {
 } from '@azure/storage-queue';
 import type { Pipeline, PipelinePolicy } from '@azure/core-rest-pipeline';
 import type { Config, StorageConnection } from '../config';
-import { tryTimedOut } from './storageErrors';
+import { missingEndpoint, missingSharedKey, tryTimedOut } from './storageErrors';
 
 /** The account name and key parsed from a connection string, when it carries one. */
 export interface SharedKey {
@@ -91,9 +91,9 @@ function isLoopbackUrl(url: string): boolean {
 
 /**
  * Gives each try its own deadline. Runs inside the SDK's retry loop (once per try): it swaps the
- * request's abort signal for one that fires after `timeoutMs` (or when the caller aborts), and turns
- * its own expiry into a `RestError` with code `ETIMEDOUT`, which every retry policy retries. The
- * caller's abort still ends the whole operation. A streamed response (blob download) is bounded
+ * request's abort signal for one that fires after `timeoutMs` (or when the caller aborts), and
+ * turns its own expiry into a `RestError` with code `ETIMEDOUT`, which every retry policy retries.
+ * The caller's abort still ends the whole operation. A streamed response (blob download) is bounded
  * until its headers arrive; the caller's signal keeps covering the stream afterwards.
  */
 export function tryTimeoutPolicy(timeoutMs: number): PipelinePolicy {
@@ -223,14 +223,12 @@ export function createStorageClients(
       const explicit = parts.get(`${service}endpoint`);
       if (explicit) return explicit.replace(/\/+$/, '');
       if (!accountName) {
-        throw new Error(
-          `The storage connection string has no ${service[0]!.toUpperCase()}${service.slice(1)}Endpoint and no AccountName.`,
-        );
+        throw missingEndpoint(service);
       }
       return `${protocol}://${accountName}.${service}.${suffix}`;
     };
     if (!accountName || !accountKey) {
-      throw new Error('The storage connection string needs AccountName and AccountKey.');
+      throw missingSharedKey();
     }
     sharedKey = { accountName, accountKey };
     tableEndpoint = endpoint('table');

@@ -78,7 +78,9 @@ export class CoalescingSender<T> {
     });
   }
 
-  /** Hands over several items; resolves once all of them are stored (possibly in several messages). */
+  /**
+   * Hands over several items; resolves once all of them are stored (possibly in several messages).
+   */
   async addAll(items: readonly T[]): Promise<void> {
     await Promise.all(items.map((item) => this.add(item)));
   }

@@ -8,13 +8,13 @@
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
-import { withStorageErrors } from './storageFaults';
+import { toDomainError } from './storageFaults';
 
 /**
  * `create`, run at most once per client at a time and never again once it succeeded.
  *
  * @returns a function that resolves when the client's resource exists; it throws
- *   {@link DomainError} (via withStorageErrors) when storage refuses or cannot be reached.
+ *   {@link DomainError} (via toDomainError) when storage refuses or cannot be reached.
  */
 export function oncePerClient<C extends object>(
   create: (client: C) => Promise<unknown>,
@@ -23,9 +23,16 @@ export function oncePerClient<C extends object>(
   return (client) => {
     let pending = created.get(client);
     if (!pending) {
-      const attempt = withStorageErrors(async () => {
-        await create(client);
-      });
+      // One frame: the SDK call, its failure mapped on the promise every caller shares.
+      let attempt: Promise<void>;
+      try {
+        attempt = create(client).then(
+          () => undefined,
+          (error: unknown) => Promise.reject(toDomainError(error)),
+        );
+      } catch (error) {
+        attempt = Promise.reject(toDomainError(error));
+      }
       attempt.catch(() => {
         if (created.get(client) === attempt) created.delete(client);
       });

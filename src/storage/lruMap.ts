@@ -26,7 +26,10 @@ export class LruMap<K, V> {
     return entry;
   }
 
-  /** Stores `value` as the most recently used entry, dropping the least recently used past the bound. */
+  /**
+   * Stores `value` as the most recently used entry, dropping the least recently used past the
+   * bound.
+   */
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);

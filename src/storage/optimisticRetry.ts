@@ -16,7 +16,9 @@ export const RETRY = Symbol('retry');
 /** The attempt result that asks for another round. */
 export type Retry = typeof RETRY;
 
-/** The ceiling of the wait after the second loss in a row, in ms; it doubles with every loss. */
+/**
+ * The ceiling of the wait after the second loss in a row, in ms, unless a loop asks for another.
+ */
 export const BACKOFF_BASE_MS = 32;
 
 /** Longest wait between two attempts, in ms, unless a loop asks for another cap. */
@@ -40,7 +42,8 @@ export const realTiming: RetryTiming = {
 
 /**
  * The wait before the next attempt after `lost` lost attempts in a row: 0 after the first, then a
- * random share of `min(capMs, BACKOFF_BASE_MS * 2^(lost - 2))`.
+ * random share of `min(capMs, baseMs * 2^(lost - 2))`. With `waitFirst` the first retry waits too:
+ * a random share of `min(capMs, baseMs * 2^(lost - 1))`.
  *
  * @param random - a number in [0, 1).
  */
@@ -48,9 +51,12 @@ export function backoffMs(
   lost: number,
   random: number,
   capMs: number = DEFAULT_BACKOFF_CAP_MS,
+  baseMs: number = BACKOFF_BASE_MS,
+  waitFirst = false,
 ): number {
-  if (lost <= 1) return 0;
-  return random * Math.min(capMs, BACKOFF_BASE_MS * 2 ** (lost - 2));
+  const doublings = waitFirst ? lost - 1 : lost - 2;
+  if (lost < 1 || doublings < 0) return 0;
+  return random * Math.min(capMs, baseMs * 2 ** doublings);
 }
 
 /** How long {@link retryOptimistically} keeps trying, and what it says when it stops. */
@@ -61,6 +67,10 @@ export interface OptimisticRetryOptions {
   giveUp: (attempts: number) => ContentionError;
   /** Longest wait between attempts, in ms ({@link DEFAULT_BACKOFF_CAP_MS} by default). */
   capMs?: number;
+  /** The curve's first ceiling, in ms ({@link BACKOFF_BASE_MS} by default). */
+  baseMs?: number;
+  /** Wait before the first retry too (default false: the first retry runs at once). */
+  waitFirst?: boolean;
   /** Clock and jitter ({@link realTiming} by default). */
   timing?: RetryTiming;
 }
@@ -71,10 +81,10 @@ export interface OptimisticRetryOptions {
  */
 export async function backOff(
   lost: number,
-  options: Pick<OptimisticRetryOptions, 'capMs' | 'timing'> = {},
+  options: Pick<OptimisticRetryOptions, 'capMs' | 'baseMs' | 'waitFirst' | 'timing'> = {},
 ): Promise<void> {
   const timing = options.timing ?? realTiming;
-  const ms = backoffMs(lost, timing.random(), options.capMs);
+  const ms = backoffMs(lost, timing.random(), options.capMs, options.baseMs, options.waitFirst);
   if (ms > 0) await timing.sleep(ms);
 }
 

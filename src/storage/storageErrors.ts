@@ -39,3 +39,59 @@ export function tryTimedOut(timeoutMs: number, request: PipelineRequest): RestEr
     { code: 'ETIMEDOUT', request },
   );
 }
+
+/** An ETag with a line break cannot be placed in a changeset header (a bug in the caller). */
+export function etagWithLineBreak(etag: string): Error {
+  return new Error(`An ETag must not contain a line break: ${JSON.stringify(etag)}.`);
+}
+
+/** Two ETag conditions for one entity of a transaction (a bug in the caller). */
+export function duplicateCondition(partitionKey: string, rowKey: string): Error {
+  return new Error(`Two conditions name the entity (${partitionKey}, ${rowKey}).`);
+}
+
+/** A condition's entity is addressed by several operations of the transaction (a bug). */
+export function ambiguousCondition(partitionKey: string, rowKey: string): Error {
+  return new Error(`Several operations address the entity (${partitionKey}, ${rowKey}).`);
+}
+
+/** A condition that no delete or update of the transaction can carry (a bug in the caller). */
+export function conditionWithoutOperation(partitionKey: string, rowKey: string): Error {
+  return new Error(
+    `No delete or update of (${partitionKey}, ${rowKey}) in the transaction ` +
+      'can carry its ETag.',
+  );
+}
+
+/** The SDK built a `$batch` body that is not text: nothing was sent. */
+export function batchBodyNotText(): Error {
+  return new Error(
+    'An entity group transaction body is not text: its ETag conditions cannot be placed, ' +
+      'so nothing was sent.',
+  );
+}
+
+/** A transaction went out without the conditions policy (its deletes were unconditional). */
+export function conditionsNotApplied(): Error {
+  return new Error(
+    'An entity group transaction was sent without passing the conditions policy: its deletes ' +
+      'were unconditional.',
+  );
+}
+
+/** A connection string with neither the service's endpoint nor an AccountName. */
+export function missingEndpoint(service: string): Error {
+  return new Error(
+    `The storage connection string has no ${service[0]!.toUpperCase()}${service.slice(1)}Endpoint and no AccountName.`,
+  );
+}
+
+/** A connection string without the shared key (AccountName and AccountKey). */
+export function missingSharedKey(): Error {
+  return new Error('The storage connection string needs AccountName and AccountKey.');
+}
+
+/** The time-keyed insert found every RowKey suffix it drew taken. */
+export function noFreeRowKeySuffix(attempts: number): Error {
+  return new Error(`Could not find a free RowKey suffix after ${attempts} attempts.`);
+}

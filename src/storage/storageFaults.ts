@@ -121,7 +121,8 @@ export function toDomainError(error: unknown, context: StorageErrorContext = {})
 /**
  * Runs a storage call and rethrows its failure as a domain error.
  *
- * @throws {DomainError} for the storage faults {@link toDomainError} knows; the original error otherwise.
+ * @throws {DomainError} for the storage faults {@link toDomainError} knows; the original error
+ *   otherwise.
  */
 export async function withStorageErrors<T>(
   operation: () => Promise<T>,
@@ -137,20 +138,19 @@ export async function withStorageErrors<T>(
 /**
  * Runs a storage read whose target may be absent: its result, or `undefined` on 404.
  *
- * @throws {DomainError} for the other storage faults {@link toDomainError} knows; the original error otherwise.
+ * @throws {DomainError} for the other storage faults {@link toDomainError} knows; the original
+ *   error otherwise.
  */
-export function unlessNotFound<T>(
+export async function unlessNotFound<T>(
   read: () => Promise<T>,
   context: StorageErrorContext = {},
 ): Promise<T | undefined> {
-  return withStorageErrors(async () => {
-    try {
-      return await read();
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  }, context);
+  try {
+    return await read();
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw toDomainError(error, context);
+  }
 }
 
 /**

@@ -5,15 +5,8 @@
  * (a drain's own outbox read, a sweep, a flush, a timer's run).
  *
  * The figures behind the gauges are kept by one {@link DirectoryMetrics} per process, built in the
- * composition root (functions/shared/services.ts) like every other service. A gauge reports an
- * observation only while it is younger than a window (10 minutes by default): an instance that
- * saw a backlog once and then stopped draining falls silent instead of reporting it for as long
- * as it lives, so an alert on the maximum across instances clears when the backlog drained
- * elsewhere (docs/telemetry.md).
- *
- * The API has no proxy meter (unlike tracers): a meter taken before the worker registers its
- * provider would stay a no-op. So instruments are taken from the current provider on use, and
- * taken again when the provider changes.
+ * composition root; a gauge reports an observation only while it is younger than a window.
+ * Why: docs/telemetry.md "Metrics".
  */
 import {
   metrics,
@@ -82,7 +75,9 @@ class FreshObservations<T> {
     this.seen.set(key, { value, at: this.now() });
   }
 
-  /** The observations made within the window, each with when it was made; older ones are forgotten. */
+  /**
+   * The observations made within the window, each with when it was made; older ones are forgotten.
+   */
   fresh(): [string, T, number][] {
     const cutoff = this.now() - this.windowMs;
     const found: [string, T, number][] = [];
@@ -119,6 +114,8 @@ export class DirectoryMetrics {
   }
 
   private instruments(): Instruments {
+    // No proxy meter in the API (unlike tracers): a meter taken before the worker registers its
+    // provider would stay a no-op, so instruments are taken again when the provider changes.
     const provider = this.provider();
     if (this.current?.provider === provider) return this.current.instruments;
     const meter = provider.getMeter(METER_NAME);
@@ -223,7 +220,8 @@ export class DirectoryMetrics {
 
   /**
    * What a drain (or the sweep through it) saw of a department's outbox: `pending` rows, the
-   * oldest committed at `oldest` (ms since 1970). A drain that read its outbox to the end reports 0.
+   * oldest committed at `oldest` (ms since 1970). A drain that read its outbox to the end reports
+   * 0.
    */
   observeOutbox(department: string, pending: number, oldest = this.now()): void {
     this.instruments();

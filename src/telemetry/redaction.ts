@@ -37,7 +37,9 @@ const ACCOUNT_HOST = /^[^.]+\.(?:blob|table|queue|dfs|file)\./i;
 /** An entity or table path segment: `Employees(PartitionKey='…',RowKey='…')`, `Tables('x')`. */
 const KEYED_SEGMENT = /^([^(]*)\((.*)\)$/s;
 
-/** A quoted OData literal (`'…'`, with `''` for a quote inside), optionally typed (`datetime'…'`). */
+/**
+ * A quoted OData literal (`'…'`, with `''` for a quote inside), optionally typed (`datetime'…'`).
+ */
 const ODATA_LITERAL = /'(?:[^']|'')*'/g;
 
 /** An e-mail address, plain or percent-encoded (`%40`). */

@@ -5,13 +5,17 @@
 import { unstorableInstant } from './timeErrors';
 import { MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys/time';
 
-/** Milliseconds in one UTC day (UTC has no daylight-saving shifts; leap seconds are not counted). */
+/**
+ * Milliseconds in one UTC day (UTC has no daylight-saving shifts; leap seconds are not counted).
+ */
 export const MS_PER_DAY = 86_400_000;
 
 /** Milliseconds in one hour. */
 export const MS_PER_HOUR = 3_600_000;
 
-/** True when `at` is a real instant that keys and `DateTime` properties can hold (1601–9999 UTC). */
+/**
+ * True when `at` is a real instant that keys and `DateTime` properties can hold (1601–9999 UTC).
+ */
 export function isStorableInstant(at: Date): boolean {
   const ms = at.getTime();
   return (
@@ -23,7 +27,8 @@ export function isStorableInstant(at: Date): boolean {
  * Checks that an instant can be stored.
  *
  * @param field - where the value came from, named in the error (e.g. `body.at`).
- * @throws {ValidationError} (`InvalidTime`) for an invalid date or one outside 1601-01-01 – 9999-12-31 UTC.
+ * @throws {ValidationError} (`InvalidTime`) for an invalid date or one outside 1601-01-01 –
+ *   9999-12-31 UTC.
  */
 export function assertStorableInstant(at: Date, field: string): void {
   if (!isStorableInstant(at)) {

@@ -15,7 +15,10 @@ import { incarnationOf, listEmployeeEntities, loadDepartment } from '../../direc
  */
 export const EMPLOYEE_PAGE_SIZE = 1_000;
 
-/** Employees one archive activity archives by default (a chunk of a page); `ARCHIVE_CHUNK_SIZE` sets it (at most this). */
+/**
+ * Employees one archive activity archives by default (a chunk of a page); `ARCHIVE_CHUNK_SIZE` sets
+ * it (at most this).
+ */
 export const ARCHIVE_CHUNK_SIZE = 100;
 
 /** A page of a department's employee ids. */

@@ -169,7 +169,8 @@ export interface OrgLastNameAuditPage {
  * index — the names of one page of the store, and those the departments hold in its key range —
  * and says where the audit continues. Safe to run again.
  *
- * @throws {DomainError} for storage faults; {@link ThrottledError} when a member list kept changing.
+ * @throws {DomainError} for storage faults; {@link ThrottledError} when a member list kept
+ *   changing.
  */
 export async function auditOrgLastNamesActivity(
   services: AuditServices,

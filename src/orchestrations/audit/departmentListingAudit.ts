@@ -2,10 +2,10 @@
  * Audit of one department's listing copy (`.departments` partition) against the department
  * entity: the listing must copy the department's current `ListingVersion` and description. A
  * listing that differs (an older copy, or content written before listings carried versions) is
- * stale; the repair is the directory's own conditional copy (directory/departments/departmentListing.ts),
- * which replaces only an older copy, so it can never overwrite what a concurrent `PUT` just
- * listed. A listing whose department does not exist is an orphan, removed conditionally on the
- * ETag read.
+ * stale; the repair is the directory's own conditional copy
+ * (directory/departments/departmentListing.ts), which replaces only an older copy, so it can never
+ * overwrite what a concurrent `PUT` just listed. A listing whose department does not exist is an
+ * orphan, removed conditionally on the ETag read.
  *
  * The audit finds departments through the listing and, for those it misses (a creating `PUT` that
  * failed between its two writes and was not retried), through their department entities

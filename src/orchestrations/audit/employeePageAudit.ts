@@ -4,16 +4,11 @@
  * must list them, `EmployeeIndex` by-id and by-email entries — and the reviews of the page's id
  * range.
  *
- * Race safety: the page's primaries are read, then the entries they imply, then the primaries
- * again; only employees whose ETag did not change between the two primary reads are judged, so an
- * entry is never compared with an older primary (the directory changes a primary and its
- * same-partition entries in one transaction). A repair that creates an entry in the partition is
- * one transaction with a Merge of the employee conditional on the ETag just read, so it fails
- * (harmlessly, not counted) if the employee changed or vanished since.
- *
- * The pages tile the id space (each covers the ids after the previous page's last id, up to its
- * own last one, the last page up to the end), so the by-id entries and reviews of ids with no
- * employee are found here too.
+ * Race safety: primaries, then the entries they imply, then the primaries again; only employees
+ * whose ETag did not change in between are judged. A repair in the partition is one transaction
+ * with a Merge of the employee conditional on the ETag just read. The pages tile the id space, so
+ * by-id entries and reviews of ids with no employee are found here too.
+ * Why: docs/orchestrations.md "Index audit and repair".
  */
 import type { TableClient } from '@azure/data-tables';
 import type { DirectoryContext } from '../../directory';

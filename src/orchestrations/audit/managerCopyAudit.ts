@@ -1,8 +1,8 @@
 /**
  * Audit of a department's denormalized manager copy: the department entity copies its manager's
- * first name, last name and email (directory/departments/departments.ts `setManager`; a manager's own update
- * changes the copy in the same transaction). A copy that differs from the manager employee, or
- * names an employee that no longer exists, is stale.
+ * first name, last name and email (directory/departments/departments.ts `setManager`; a manager's
+ * own update changes the copy in the same transaction). A copy that differs from the manager
+ * employee, or names an employee that no longer exists, is stale.
  *
  * Race safety: the department entity is read BEFORE the manager employee. The repair is one
  * transaction in the department's partition: a Merge of the department conditional on the ETag

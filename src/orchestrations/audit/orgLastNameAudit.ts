@@ -3,22 +3,14 @@
  * `LASTNAME_INDEX_MODE` configures), one bounded page per activity: every employee of every
  * department must be a member of exactly its own normalised last name.
  *
- * The names are audited in consecutive ranges of their key text (`lastNameRowKey`, the order of
- * the entity store's partitions and of the departments' same-partition last-name index entities):
- * a page lists one page of the store ({@link LastNameStore.listPage}), whose largest name `next`
- * closes the range `(after, next]` (`(after, ∞)` on the store's last page), and reads each
- * department's index entities in that range (at most {@link ORG_LAST_NAME_PAGE} per department; a
- * department with more closes the range earlier, and the next page lists the same store page
- * again). So a name that only a department holds is found in the page whose range holds it, and a
- * name the store lists on a later page than its range (the blob store lists `smith-jones.json`
- * before `smith.json`) is audited there, unless a department holds it (then its range did). Every
- * membership found on either side is checked against the employee's primary entity (one point
- * read each), so the counts say what the primaries say.
- *
- * Before each repair the member list is read, then the employee's primary entity again, and the
- * repair is made only if it still applies, as a change conditional on the list as read
- * ({@link LastNameStore.change}), so a change that raced the audit is not undone: a valid member is
- * never removed, a deleted employee never added.
+ * The names are audited in consecutive ranges of their key text (`lastNameRowKey`): a page lists
+ * one page of the store ({@link LastNameStore.listPage}), whose largest name closes the range, and
+ * reads each department's index entities in that range (at most {@link ORG_LAST_NAME_PAGE} each;
+ * a department with more closes the range earlier). Every membership found on either side is
+ * checked against the employee's primary entity. A repair is a change conditional on the member
+ * list as read ({@link LastNameStore.change}), decided after the employee is read again, so a
+ * valid member is never removed, a deleted employee never added.
+ * Why: docs/orchestrations.md "Index audit and repair".
  */
 import { odata, type TableClient } from '@azure/data-tables';
 import { readEmployeeState, readLastNameIndex } from '../../directory/entities';
@@ -124,7 +116,8 @@ async function readDepartmentNames(
  * Audits (and with `repair`, fixes) one bounded page of the organisation-wide last-name index
  * against the departments' last-name index entities and the primaries they name.
  *
- * @throws {DomainError} for storage faults; {@link ThrottledError} when a member list kept changing.
+ * @throws {DomainError} for storage faults; {@link ThrottledError} when a member list kept
+ *   changing.
  */
 export async function auditOrgLastNamePage(
   employees: TableClient,

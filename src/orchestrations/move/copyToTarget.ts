@@ -1,38 +1,17 @@
 /**
  * Step 2 of a move: write the employee into the target department's partition — the employee
  * entity, its email copy, the department's count and the same-partition last-name index — in ONE
- * entity group transaction there, the directory's own insert (insertEmployee.ts). The photo blob
- * is copied to the target department's name first, so the target entity never names a blob that
- * is missing or that the source's photo sweep will delete. Then its yearly reviews follow: exactly
- * those the source employee lists, upserted (repeatable) in transactions of up to 99 that also add
- * their years to the target employee's list, conditional on its ETag, as any review write is
- * (directory/employees/reviews.ts `writeReviewEntities`).
+ * entity group transaction there, the directory's own insert (insertEmployee.ts), after copying
+ * the photo blob to the target department's name; then the reviews the source employee lists,
+ * upserted in transactions of up to 99, each conditional on the target employee's ETag. The copy
+ * keeps the source's incarnation, and a source of another incarnation is never copied.
  *
- * The copy keeps the source's incarnation, and a source of another incarnation than the one the
- * move validated (the employee created again with the id after the move removed it) is never
- * copied.
- *
- * Idempotent and refreshing: the copy carries the move's marker, so a repeated try that finds the
- * employee already there from this move replaces it with the source's CURRENT data (the
- * directory's update: one transaction in the target partition) — the orchestrator copies again
- * when the source changed after the first copy. Any other employee with the id (or another
- * employee with the email) is a permanent refusal, and nothing is written.
- *
- * The target copy is visible (and writable) from its insert on, so a refresh rewrites only what
- * the move still owns, each write conditional on the version it read (a lost race retries the
- * activity, which decides again). The copy records what it carries (`MovedFromDataETag`,
- * `MovedFromPhoto`, `MovedPhoto`, moveRequest.ts), and each part is decided on its own:
- * - the fields while they are the version the move last wrote: the data ETag the previous round
- *   reported (`ownedEtag`; the manager flag, a photo and review writes keep it, as `DataETag`), or,
- *   on a retry of the first round (which reported nothing), the insert's own write id;
- * - the photo while the target names the blob the move named there;
- * - a review while it is absent from the target or still the move's copy (it carries the move's
- *   marker, which a review PUT replaces): a review written on the target wins.
- * A part the target changed itself (a PATCH, a photo answered 200) is never rewritten. If the
- * source changed that same part since the version the target carries, no version of the source
- * is in the target and none may be removed: the copy refuses with `MoveConflict` (the move fails,
- * both kept). Otherwise the step reports the source version it read, which the target now carries
- * in full: the removal deletes exactly that version.
+ * Idempotent and refreshing: a repeated try that finds the move's own copy (its marker) rewrites
+ * only the parts the move still owns — the fields (`ownedEtag`), the photo, each review — each
+ * write conditional on the version it read. A part the target changed itself is never rewritten;
+ * if the source changed that same part too, the copy refuses with `MoveConflict`. Otherwise the
+ * step reports the source version the target now carries in full, which the removal deletes.
+ * Why: docs/orchestrations.md "Move".
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
@@ -118,7 +97,8 @@ export interface CopyResult {
  * Copies the employee of a move into the target partition (see the module comment).
  *
  * @param photos - the photos container (the photo blob is copied to the target's name).
- * @throws {NotFoundError} `EmployeeNotFound` (in neither department), `DepartmentNotFound` (target).
+ * @throws {NotFoundError} `EmployeeNotFound` (in neither department), `DepartmentNotFound`
+ *   (target).
  * @throws {ConflictError} `EmployeeExists`, `EmailTaken` in the target, `LastNameIndexFull`;
  *   `MoveConflict` when source and target copy both changed the same part since the copy.
  * @throws {ThrottledError} when the target department kept changing, or storage is busy.

@@ -37,3 +37,13 @@ export function moveConflict(move: MoveInput, parts: readonly MovedPart[]): Conf
       `is not wanted.`,
   );
 }
+
+/**
+ * The move gave up: the source changed during each copy round. The status reads the code from the
+ * message (`SourceKeptChanging: …`), so it stays a plain Error whose text starts with it.
+ */
+export function sourceKeptChanging(move: MoveInput, rounds: number): Error {
+  return new Error(
+    `SourceKeptChanging: Employee ${move.employeeId} in "${move.department}" changed during each of ${rounds} copies; it is still in the source.`,
+  );
+}

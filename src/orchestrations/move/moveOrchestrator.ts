@@ -15,6 +15,7 @@ import { Activities } from '../names';
 import { isRefusal, refusalError } from '../refusal';
 import { activityRetryOptions } from '../retryPolicy';
 import type { CopyInput, CopyResult } from './copyToTarget';
+import { sourceKeptChanging } from './moveErrors';
 import { MAX_COPY_ROUNDS, type MoveInput, type MoveRequest } from './moveRequest';
 import type { MovePlan, RemoveInput, RemoveResult } from './moveSteps';
 
@@ -95,9 +96,7 @@ export function* moveEmployeeOrchestrator(
     );
     if (!('sourceChanged' in removal)) break;
     if (round === MAX_COPY_ROUNDS) {
-      throw new Error(
-        `SourceKeptChanging: Employee ${move.employeeId} in "${move.department}" changed during each of ${MAX_COPY_ROUNDS} copies; it is still in the source.`,
-      );
+      throw sourceKeptChanging(move, MAX_COPY_ROUNDS);
     }
   }
   const source: ReindexInput = {

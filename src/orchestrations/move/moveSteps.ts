@@ -78,10 +78,10 @@ export type RemoveResult =
 
 /**
  * Removes the employee from the source department (employee, email copy, count, last-name index
- * entry and the reviews it lists, see directory/employees/deleteEmployee.ts) — only if the source entity is
- * still exactly the version the copy step copied (every review write changes it too), and only once the target holds an employee with the id, so neither a mistaken
- * call nor an edit made during the move can be lost. Deleting what is already gone is not an
- * error.
+ * entry and the reviews it lists, see directory/employees/deleteEmployee.ts) — only if the source
+ * entity is still exactly the version the copy step copied (every review write changes it too), and
+ * only once the target holds an employee with the id, so neither a mistaken call nor an edit made
+ * during the move can be lost. Deleting what is already gone is not an error.
  *
  * @returns whether this call deleted it, or `sourceChanged` when the employee or one of its reviews
  *   changed after the copy (the orchestrator copies again, then removes again).

@@ -1,5 +1,5 @@
 /** Continuation tokens: the opaque API token and the SDK's own token for a table position. */
-import { foreignContinuationToken } from './keyErrors';
+import { foreignContinuationToken, unexpectedSdkToken } from './keyErrors';
 
 /** The service's continuation position in a table query. */
 export interface TableContinuation {
@@ -47,7 +47,7 @@ export function fromSdkContinuationToken(sdkToken: string): TableContinuation {
     typeof parsed.nextPartitionKey !== 'string' ||
     (parsed.nextRowKey !== undefined && typeof parsed.nextRowKey !== 'string')
   ) {
-    throw new Error('Unexpected continuation token shape from @azure/data-tables.');
+    throw unexpectedSdkToken();
   }
   return { nextPartitionKey: parsed.nextPartitionKey, nextRowKey: parsed.nextRowKey };
 }

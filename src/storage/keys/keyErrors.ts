@@ -110,3 +110,53 @@ export function invalidFenceVersion(value: number | string): RangeError {
     `Fence ${typeof value === 'number' ? 'version' : 'marker id'} ${String(value)} is invalid: versions are whole numbers up to 10 digits, ids 32 hex digits.`,
   );
 }
+
+/** An encoded key text with a `%` not followed by two hex digits (stored data, not input). */
+export function malformedKeyEscape(encoded: string): Error {
+  return new Error(`Malformed key escape in "${encoded}".`);
+}
+
+/** A text that `encodeKeyText` would not have produced (stored data, not input). */
+export function notEncodedKeyText(encoded: string): Error {
+  return new Error(`Not an encoded key text: "${encoded}".`);
+}
+
+/** `prefixRange` called with a prefix of only U+FFFF (a bug in the caller). */
+export function noPrefixStem(): Error {
+  return new Error('prefixRange needs a prefix with a character below U+FFFF.');
+}
+
+/** A key suffix this code never builds (a bug in the caller). */
+export function invalidKeySuffix(suffix: string): Error {
+  return new Error(`Key suffix "${suffix}" must be 1-64 of [A-Za-z0-9-].`);
+}
+
+/** The SDK handed back a continuation token of a shape this code does not know. */
+export function unexpectedSdkToken(): Error {
+  return new Error('Unexpected continuation token shape from @azure/data-tables.');
+}
+
+/** An org last-name shard outside 0-999 (a bug in the caller). */
+export function lastNameShardOutOfRange(shard: number): Error {
+  return new Error(`Last-name index shard ${shard} must be 0-999.`);
+}
+
+/** A log blob sequence outside 0-999999 (a bug in the caller). */
+export function logSequenceOutOfRange(sequence: number): Error {
+  return new Error(`Log blob sequence ${sequence} is outside 0-999999.`);
+}
+
+/** A name that is not a log hour blob's (a bug in the caller). */
+export function notALogBlobName(logBlob: string): Error {
+  return new Error(`${logBlob} is not a log blob name.`);
+}
+
+/** A log batch id this code never issues (a bug in the caller). */
+export function invalidLogBatchId(batchId: string): Error {
+  return new Error(`Log batch id "${batchId}" is invalid.`);
+}
+
+/** A SAS policy generation that is not a positive integer (a bug in the caller). */
+export function invalidPolicyGeneration(generation: number): Error {
+  return new Error(`SAS policy generation ${generation} must be a positive integer.`);
+}

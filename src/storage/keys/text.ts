@@ -2,6 +2,7 @@
  * Free text in keys: the reversible escape that makes any text key-safe, canonical forms, prefix
  * ranges.
  */
+import { malformedKeyEscape, noPrefixStem, notEncodedKeyText } from './keyErrors';
 
 /** Characters that may not appear in a key, plus `%`, the escape character itself. */
 // eslint-disable-next-line no-control-regex
@@ -28,11 +29,11 @@ export function encodeKeyText(text: string): string {
  * @throws {Error} when the text holds a malformed escape or a character no encoded key can hold.
  */
 export function decodeKeyText(encoded: string): string {
-  if (/%(?![0-9A-F]{2})/.test(encoded)) throw new Error(`Malformed key escape in "${encoded}".`);
+  if (/%(?![0-9A-F]{2})/.test(encoded)) throw malformedKeyEscape(encoded);
   const decoded = encoded.replace(/%([0-9A-F]{2})/g, (_, hex: string) =>
     String.fromCharCode(parseInt(hex, 16)),
   );
-  if (encodeKeyText(decoded) !== encoded) throw new Error(`Not an encoded key text: "${encoded}".`);
+  if (encodeKeyText(decoded) !== encoded) throw notEncodedKeyText(encoded);
   return decoded;
 }
 
@@ -50,7 +51,7 @@ export function normalizeLastName(lastName: string): string {
 export function prefixRange(prefix: string): { ge: string; lt: string } {
   // Trailing U+FFFF cannot be incremented: drop it and carry into the previous character.
   const stem = prefix.replace(/\uffff+$/, '');
-  if (stem === '') throw new Error('prefixRange needs a prefix with a character below U+FFFF.');
+  if (stem === '') throw noPrefixStem();
   const last = stem.charCodeAt(stem.length - 1);
   return { ge: prefix, lt: stem.slice(0, -1) + String.fromCharCode(last + 1) };
 }

@@ -2,7 +2,7 @@
  * Time in keys: .NET ticks (100 ns intervals since 0001-01-01T00:00:00Z), time-ordered and log-
  * tail RowKeys, UTC day stamps.
  */
-import { unstorableTime } from './keyErrors';
+import { invalidKeySuffix, unstorableTime } from './keyErrors';
 
 /** Ticks between 0001-01-01 and the Unix epoch. */
 const EPOCH_TICKS = 621_355_968_000_000_000n;
@@ -35,7 +35,7 @@ const SUFFIX = /^[A-Za-z0-9-]{1,64}$/;
 
 /** @throws {Error} unless the suffix is 1–64 of `[A-Za-z0-9-]` (key builders of this folder). */
 export function assertSuffix(suffix: string): void {
-  if (!SUFFIX.test(suffix)) throw new Error(`Key suffix "${suffix}" must be 1-64 of [A-Za-z0-9-].`);
+  if (!SUFFIX.test(suffix)) throw invalidKeySuffix(suffix);
 }
 
 /**

@@ -6,6 +6,12 @@
  *
  * Pure string work: no I/O, no SDK state.
  */
+import {
+  ambiguousCondition,
+  conditionWithoutOperation,
+  duplicateCondition,
+  etagWithLineBreak,
+} from '../storageErrors';
 
 /** The keys of one entity. */
 export interface EntityKeys {
@@ -59,13 +65,11 @@ export function withIfMatch(body: string, conditions: readonly EntityCondition[]
   const wanted = new Map<string, EntityCondition>();
   for (const condition of conditions) {
     if (/[\r\n]/.test(condition.etag)) {
-      throw new Error(`An ETag must not contain a line break: ${JSON.stringify(condition.etag)}.`);
+      throw etagWithLineBreak(condition.etag);
     }
     const key = keyOf(condition);
     if (wanted.has(key)) {
-      throw new Error(
-        `Two conditions name the entity (${condition.partitionKey}, ${condition.rowKey}).`,
-      );
+      throw duplicateCondition(condition.partitionKey, condition.rowKey);
     }
     wanted.set(key, condition);
   }
@@ -99,9 +103,7 @@ export function withIfMatch(body: string, conditions: readonly EntityCondition[]
         if (condition) {
           const key = keyOf(condition);
           if (applied.has(key)) {
-            throw new Error(
-              `Several operations address the entity (${condition.partitionKey}, ${condition.rowKey}).`,
-            );
+            throw ambiguousCondition(condition.partitionKey, condition.rowKey);
           }
           applied.add(key);
         }
@@ -130,10 +132,7 @@ export function withIfMatch(body: string, conditions: readonly EntityCondition[]
   }
   for (const [key, missing] of wanted) {
     if (!applied.has(key)) {
-      throw new Error(
-        `No delete or update of (${missing.partitionKey}, ${missing.rowKey}) in the transaction ` +
-          'can carry its ETag.',
-      );
+      throw conditionWithoutOperation(missing.partitionKey, missing.rowKey);
     }
   }
   return output.join(LINE_ENDING);

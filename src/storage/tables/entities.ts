@@ -3,7 +3,7 @@
  * helpers of the table layer (no entity type of the domain lives here).
  */
 import type { TableClient, TableEntityResult } from '@azure/data-tables';
-import { unlessNotFound } from '../storageFaults';
+import { isNotFound, toDomainError } from '../storageFaults';
 
 /** Properties of a stored entity, as the SDK reads them. */
 export type StoredProperties = Record<string, unknown>;
@@ -43,12 +43,15 @@ export async function readEntity(
   rowKey: string,
   select?: string[],
 ): Promise<StoredEntity | undefined> {
-  const entity = await unlessNotFound(() =>
-    table.getEntity<StoredProperties>(
+  try {
+    const entity = await table.getEntity<StoredProperties>(
       partitionKey,
       rowKey,
       select ? { queryOptions: { select: withKeys(select) } } : {},
-    ),
-  );
-  return entity && { ...entity, partitionKey, rowKey };
+    );
+    return { ...entity, partitionKey, rowKey };
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw toDomainError(error);
+  }
 }

@@ -22,6 +22,7 @@ import type {
   UpdateMode,
 } from '@azure/data-tables';
 import type { Pipeline, PipelinePolicy } from '@azure/core-rest-pipeline';
+import { batchBodyNotText, conditionsNotApplied } from '../storageErrors';
 import { withIfMatch, type EntityCondition, type EntityKeys } from './changesetConditions';
 
 /**
@@ -57,7 +58,6 @@ interface CallConditions {
 
 const POLICY_NAME = 'entityGroupConditionsPolicy';
 const callConditions = new AsyncLocalStorage<CallConditions>();
-const equippedPipelines = new WeakSet<Pipeline>();
 
 /** The `$batch` body as text (the SDK sends a string; bytes are decoded), else `undefined`. */
 function bodyText(body: unknown): string | undefined {
@@ -80,10 +80,7 @@ function conditionsPolicy(): PipelinePolicy {
       if (call && request.method === 'POST' && /\/\$batch(\?|$)/.test(request.url)) {
         const body = bodyText(request.body);
         if (body === undefined) {
-          throw new Error(
-            'An entity group transaction body is not text: its ETag conditions cannot be placed, ' +
-              'so nothing was sent.',
-          );
+          throw batchBodyNotText();
         }
         request.body = withIfMatch(body, call.conditions);
         if (request.headers.has('Content-Length')) {
@@ -120,12 +117,11 @@ export function equipConditions(pipeline: Pipeline): void {
   equip(pipeline);
 }
 
+/** Adds the policy unless the pipeline already holds it: the pipeline is its own record. */
 function equip(pipeline: Pipeline): void {
-  if (equippedPipelines.has(pipeline)) return;
   if (!pipeline.getOrderedPolicies().some((policy) => policy.name === POLICY_NAME)) {
     pipeline.addPolicy(conditionsPolicy(), { phase: 'Serialize' });
   }
-  equippedPipelines.add(pipeline);
 }
 
 function toSdkAction(action: EntityGroupAction): TransactionAction {
@@ -164,7 +160,8 @@ function conditionOf(action: EntityGroupAction): EntityCondition | undefined {
  * @returns the SDK's answer, one sub-response per action, in order (an update's new ETag).
  * @throws {RestError} when the service refused the transaction as a whole (nothing applied): 412
  *   when a named ETag no longer matches, 404/409 for a missing or existing entity; the message
- *   starts with the failing operation's index (`"1:..."`). Translate with `storage/storageFaults.ts`.
+ *   starts with the failing operation's index (`"1:..."`). Translate with
+ *   `storage/storageFaults.ts`.
  * @throws {Error} when a condition could not be placed on its operation or the body could not be
  *   read (nothing was sent), or when the request left without passing the conditions policy (an
  *   SDK change: a bug).
@@ -182,10 +179,7 @@ export async function submitEntityGroupTransaction(
   const call: CallConditions = { conditions, applied: false };
   const response = await callConditions.run(call, () => table.submitTransaction(sdkActions));
   if (!call.applied) {
-    throw new Error(
-      'An entity group transaction was sent without passing the conditions policy: its deletes ' +
-        'were unconditional.',
-    );
+    throw conditionsNotApplied();
   }
   return response;
 }

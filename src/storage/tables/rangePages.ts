@@ -5,9 +5,10 @@
  * the `odata` template (values are quoted and escaped by the SDK, so no input can widen it).
  *
  * A token records the last RowKey returned and is bound to the query's scope (a hash of the
- * partition and bounds, see `encodeContinuationToken` in src/storage/keys/continuation.ts): the next page asks
- * for `RowKey gt <last>`. A token from another query, a tampered one, or one pointing outside the
- * range is refused with `InvalidContinuationToken` (400) before any storage call.
+ * partition and bounds, see `encodeContinuationToken` in src/storage/keys/continuation.ts): the
+ * next page asks for `RowKey gt <last>`. A token from another query, a tampered one, or one
+ * pointing outside the range is refused with `InvalidContinuationToken` (400) before any storage
+ * call.
  */
 import { createHash } from 'node:crypto';
 import { odata, type TableClient } from '@azure/data-tables';
@@ -48,7 +49,8 @@ export function queryScope(kind: string, range: KeyRange): string {
 /**
  * The RowKey after which the next page starts, from a token of this query.
  *
- * @throws {ValidationError} `InvalidContinuationToken` for a malformed, foreign or out-of-range token.
+ * @throws {ValidationError} `InvalidContinuationToken` for a malformed, foreign or out-of-range
+ *   token.
  */
 export function resumeAfter(kind: string, range: KeyRange, token: string): string {
   const position = decodeContinuationToken(queryScope(kind, range), token);

@@ -11,6 +11,7 @@
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import { NotFoundError, UnavailableError } from '../../domainErrors';
 import { isAlreadyExists, toDomainError, withStorageErrors } from '../storageFaults';
+import { noFreeRowKeySuffix } from '../storageErrors';
 import { newUniqueSuffix } from './uniqueSuffix';
 
 type Entity = TableEntity<Record<string, unknown>>;
@@ -34,7 +35,10 @@ const MAX_SUFFIXES = 3;
 /** How many times an insert whose outcome a lost connection hid is checked and re-sent. */
 const MAX_UNKNOWN_OUTCOMES = 3;
 
-/** True when a value we wrote (plain, `Date`, or an explicitly typed `{value, type}`) was stored as is. */
+/**
+ * True when a value we wrote (plain, `Date`, or an explicitly typed `{value, type}`) was stored as
+ * is.
+ */
 function sameValue(ours: unknown, stored: unknown): boolean {
   if (ours instanceof Date) return stored instanceof Date && ours.getTime() === stored.getTime();
   if (typeof ours === 'object' && ours !== null && 'value' in ours && 'type' in ours) {
@@ -99,5 +103,5 @@ export async function insertTimeKeyed<E extends Entity>(
     const outcome = await insertOnce(table, entity);
     if (outcome !== 'taken') return { entity, etag: outcome.etag };
   }
-  throw new Error(`Could not find a free RowKey suffix after ${MAX_SUFFIXES} attempts.`);
+  throw noFreeRowKeySuffix(MAX_SUFFIXES);
 }

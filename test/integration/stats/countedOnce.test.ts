@@ -17,10 +17,10 @@ import { RestError, type TableClient } from '@azure/data-tables';
 import { ThrottledError } from '../../../src/domainErrors';
 import { MessageStats } from '../../../src/stats/messageStats';
 import {
-  MAX_REMEMBERED_OPERATIONS,
-  OPERATION_MEMORY_MS,
-  OPERATION_RETRY_WINDOW_MS,
-  rememberOperation,
+  MAX_REMEMBERED_INCREMENTS,
+  INCREMENT_MEMORY_MS,
+  INCREMENT_RETRY_WINDOW_MS,
+  rememberIncrement,
 } from '../../../src/stats/incrementMarkers';
 import { employeePartitionKey } from '../../../src/storage/keys/tables/employeePartitions';
 import { hourlyStatsRowKey } from '../../../src/storage/keys/tables/messageStats';
@@ -119,7 +119,7 @@ describe('a retried message-count increment', () => {
     let now = Date.parse('2026-03-04T06:00:00Z');
     const clock = (): Date => {
       const current = new Date(now);
-      now += OPERATION_RETRY_WINDOW_MS + 1;
+      now += INCREMENT_RETRY_WINDOW_MS + 1;
       return current;
     };
 
@@ -145,9 +145,9 @@ describe('a retried message-count increment', () => {
       };
       let list = (await lossy.getEntity<{ RecentOperations: string }>(key.partitionKey, key.rowKey))
         .RecentOperations;
-      for (let n = 0; n <= MAX_REMEMBERED_OPERATIONS; n++) {
+      for (let n = 0; n <= MAX_REMEMBERED_INCREMENTS; n++) {
         list =
-          rememberOperation(list, (0xa0000 + n).toString(16).padStart(16, '0'), new Date()) ?? list;
+          rememberIncrement(list, (0xa0000 + n).toString(16).padStart(16, '0'), new Date()) ?? list;
       }
       await lossy.updateEntity({ ...key, RecentOperations: list }, 'Merge');
     });
@@ -168,7 +168,7 @@ describe('a retried message-count increment', () => {
       (await clients.table(tableName).getEntity(...key)).RecentOperations;
     expect(await markers()).toMatch(/^[0-9a-f]{16}\.[0-9a-z]+$/);
 
-    now += OPERATION_MEMORY_MS + 60_000;
+    now += INCREMENT_MEMORY_MS + 60_000;
     await stats.record('Sales', employeeId, { at: new Date(now) });
     expect(await markers()).toBe('');
     expect((await stats.hourly('Sales', employeeId, day))[23]).toBe(1);

@@ -95,4 +95,19 @@ describe('the optimistic retry routine', () => {
     ).rejects.toBeInstanceOf(ContentionError);
     expect(timing.slept.map(Math.round)).toEqual([32, 40]);
   });
+
+  it('starts a loop’s own curve at its base, and waits before the first retry when asked', async () => {
+    const timing = fakeTiming(1 - Number.EPSILON);
+    await expect(
+      retryOptimistically(
+        { maxAttempts: 5, giveUp, timing, baseMs: 100, capMs: 500, waitFirst: true },
+        () => Promise.resolve(RETRY),
+      ),
+    ).rejects.toBeInstanceOf(ContentionError);
+    // Four losses before the give-up: 100, 200, 400, then the 500 ms cap; none at once.
+    expect(timing.slept.map(Math.round)).toEqual([100, 200, 400, 500]);
+    expect(backoffMs(1, 0.5, 30_000, 1_000, true)).toBe(500);
+    expect(backoffMs(1, 0.5, 30_000, 1_000)).toBe(0);
+    expect(backoffMs(3, 0.5, 30_000, 1_000)).toBe(1_000);
+  });
 });

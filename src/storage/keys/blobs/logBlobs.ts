@@ -1,5 +1,10 @@
 /** Blob names of the log pipeline: hour-prefixed log blobs, tag ledgers, staged batches. */
-import { invalidLogSource } from '../keyErrors';
+import {
+  invalidLogBatchId,
+  invalidLogSource,
+  logSequenceOutOfRange,
+  notALogBlobName,
+} from '../keyErrors';
 import { pad, parseUtcDayStamp } from '../time';
 
 const LOG_SOURCE = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -23,7 +28,7 @@ export function logHourPrefix(source: string, hour: Date): string {
 /** Blob name of the `sequence`-th log blob of an hour: `web/2026/11/22/1500/000000.log`. */
 export function logBlobName(source: string, hour: Date, sequence: number): string {
   if (!Number.isInteger(sequence) || sequence < 0 || sequence > 999_999) {
-    throw new Error(`Log blob sequence ${sequence} is outside 0-999999.`);
+    throw logSequenceOutOfRange(sequence);
   }
   return `${logHourPrefix(source, hour)}${pad(sequence, 6)}.log`;
 }
@@ -68,7 +73,7 @@ const LEGACY_LOG_STAGING_PREFIX = '_staging/';
  * @throws {Error} when `logBlob` is not a log blob name (a bug).
  */
 export function logTagLedgerName(logBlob: string): string {
-  if (!parseLogBlobName(logBlob)) throw new Error(`${logBlob} is not a log blob name.`);
+  if (!parseLogBlobName(logBlob)) throw notALogBlobName(logBlob);
   return `${LOG_LEDGER_PREFIX}${logBlob.slice(0, -'.log'.length)}.tags`;
 }
 
@@ -87,7 +92,7 @@ export function parseLogTagLedgerName(ledgerName: string): string | undefined {
  * @throws {Error} when `logBlob` is not a log blob name (a bug).
  */
 export function legacyLogTagLedgerName(logBlob: string): string {
-  if (!parseLogBlobName(logBlob)) throw new Error(`${logBlob} is not a log blob name.`);
+  if (!parseLogBlobName(logBlob)) throw notALogBlobName(logBlob);
   return `${logBlob.slice(0, -'.log'.length)}.tags`;
 }
 
@@ -100,7 +105,7 @@ const LOG_BATCH_ID = /^[A-Za-z0-9-]{1,64}$/;
  * @throws {Error} when `batchId` is not 1–64 letters, digits or `-` (a bug: ids are UUIDs).
  */
 export function logStagingBlobName(batchId: string): string {
-  if (!LOG_BATCH_ID.test(batchId)) throw new Error(`Log batch id "${batchId}" is invalid.`);
+  if (!LOG_BATCH_ID.test(batchId)) throw invalidLogBatchId(batchId);
   return `${LOG_STAGING_PREFIX}${batchId}.json`;
 }
 

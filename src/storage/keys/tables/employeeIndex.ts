@@ -18,6 +18,7 @@ import {
   parseLastNameRowKey,
 } from './employees';
 import { isFenceRowKey } from './placement';
+import { lastNameShardOutOfRange } from '../keyErrors';
 
 /** PartitionKey of the by-id index of one department: `empid_Sales`. */
 export function idIndexPartitionKey(department: string): string {
@@ -66,8 +67,9 @@ export function idIndexRowKey(employeeId: string): string {
 }
 
 /**
- * RowKey of the drain fence of a by-id or by-email index partition (src/indexing/drain/outboxDrain.ts).
- * No entry can have it: id entries are six digits and every email entry holds an `@`.
+ * RowKey of the drain fence of a by-id or by-email index partition
+ * (src/indexing/drain/outboxDrain.ts). No entry can have it: id entries are six digits and every
+ * email entry holds an `@`.
  */
 export const INDEX_FENCE_ROW_KEY = '~fence';
 
@@ -80,8 +82,8 @@ export function isIndexFenceRowKey(rowKey: string): boolean {
 }
 
 /**
- * PartitionKey of a department's drain lease (src/indexing/drain/drainLease.ts): `~drain_Sales`. Its
- * own partition, apart from the index partitions the audit reads whole and from the org-wide
+ * PartitionKey of a department's drain lease (src/indexing/drain/drainLease.ts): `~drain_Sales`.
+ * Its own partition, apart from the index partitions the audit reads whole and from the org-wide
  * last-name partitions (`lastname_…`, which `~` sorts after).
  */
 export function drainLeasePartitionKey(department: string): string {
@@ -151,7 +153,7 @@ const LASTNAME_SHARD_PREFIX = 'part_';
  */
 export function orgLastNameShardRowKey(shard: number): string {
   if (!Number.isInteger(shard) || shard < 0 || shard > 999) {
-    throw new Error(`Last-name index shard ${shard} must be 0-999.`);
+    throw lastNameShardOutOfRange(shard);
   }
   return LASTNAME_SHARD_PREFIX + String(shard).padStart(3, '0');
 }

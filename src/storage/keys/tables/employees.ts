@@ -90,7 +90,10 @@ export function parseDepartmentListRowKey(rowKey: string): string | undefined {
   return isDepartmentName(rowKey) ? rowKey : undefined;
 }
 
-/** RowKey prefixes of the entity types in a department's partition (also EmployeeIndex's partitions). */
+/**
+ * RowKey prefixes of the entity types in a department's partition (also EmployeeIndex's
+ * partitions).
+ */
 export const EMPLOYEE_PREFIX = 'empid_';
 export const EMAIL_PREFIX = 'email_';
 export const LASTNAME_PREFIX = 'lastname_';

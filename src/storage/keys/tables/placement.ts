@@ -7,7 +7,9 @@ import { invalidFenceVersion } from '../keyErrors';
 import { assertDepartment, assertEmployeeId, isDepartmentName, isEmployeeId } from '../identifiers';
 import { prefixRange } from '../text';
 
-/** PartitionKey of every row of the placement table (one small partition: one row per department). */
+/**
+ * PartitionKey of every row of the placement table (one small partition: one row per department).
+ */
 export const PLACEMENT_PARTITION_KEY = 'department';
 
 /**

@@ -2,6 +2,7 @@
  * Ids of stored access policies (signed identifiers on a table, at most 5 per table, ids ≤ 64
  * chars).
  */
+import { invalidPolicyGeneration } from '../keyErrors';
 
 const SAS_POLICY_PREFIX = 'directory-sas-v';
 
@@ -13,7 +14,7 @@ const SAS_POLICY_PREFIX = 'directory-sas-v';
  */
 export function sasPolicyId(generation: number): string {
   if (!Number.isSafeInteger(generation) || generation < 1) {
-    throw new Error(`SAS policy generation ${generation} must be a positive integer.`);
+    throw invalidPolicyGeneration(generation);
   }
   return `${SAS_POLICY_PREFIX}${generation}`;
 }

@@ -5,7 +5,44 @@
  */
 import { ContainerClient } from '@azure/storage-blob';
 import { ValidationError } from '../../../../src/domainErrors';
-import * as keys from '../../../../src/storage/keys';
+import * as textKeys from '../../../../src/storage/keys/text';
+import * as identifiersKeys from '../../../../src/storage/keys/identifiers';
+import * as timeKeys from '../../../../src/storage/keys/time';
+import * as continuationKeys from '../../../../src/storage/keys/continuation';
+import * as queuesKeys from '../../../../src/storage/keys/queues';
+import * as employeesKeys from '../../../../src/storage/keys/tables/employees';
+import * as employeeIndexKeys from '../../../../src/storage/keys/tables/employeeIndex';
+import * as employeePartitionsKeys from '../../../../src/storage/keys/tables/employeePartitions';
+import * as outboxKeys from '../../../../src/storage/keys/tables/outbox';
+import * as archiveKeys from '../../../../src/storage/keys/tables/archive';
+import * as loginsKeys from '../../../../src/storage/keys/tables/logins';
+import * as messageStatsKeys from '../../../../src/storage/keys/tables/messageStats';
+import * as sasPoliciesKeys from '../../../../src/storage/keys/tables/sasPolicies';
+import * as placementKeys from '../../../../src/storage/keys/tables/placement';
+import * as timerRunsKeys from '../../../../src/storage/keys/tables/timerRuns';
+import * as logBlobsKeys from '../../../../src/storage/keys/blobs/logBlobs';
+import * as photoBlobsKeys from '../../../../src/storage/keys/blobs/photoBlobs';
+
+/** The key families this test reads, under one name. */
+const keys = {
+  ...textKeys,
+  ...identifiersKeys,
+  ...timeKeys,
+  ...continuationKeys,
+  ...queuesKeys,
+  ...employeesKeys,
+  ...employeeIndexKeys,
+  ...employeePartitionsKeys,
+  ...outboxKeys,
+  ...archiveKeys,
+  ...loginsKeys,
+  ...messageStatsKeys,
+  ...sasPoliciesKeys,
+  ...placementKeys,
+  ...timerRunsKeys,
+  ...logBlobsKeys,
+  ...photoBlobsKeys,
+};
 
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_IN_KEYS = /[/\\#?\u0000-\u001f\u007f-\u009f]/;

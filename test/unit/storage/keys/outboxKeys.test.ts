@@ -3,7 +3,11 @@
  * contiguity of one employee's rows, and the one range that holds the outbox rows only.
  */
 import { ValidationError } from '../../../../src/domainErrors';
-import * as keys from '../../../../src/storage/keys';
+import * as employeesKeys from '../../../../src/storage/keys/tables/employees';
+import * as outboxKeys from '../../../../src/storage/keys/tables/outbox';
+
+/** The key families this test reads, under one name. */
+const keys = { ...employeesKeys, ...outboxKeys };
 
 const inRange = (key: string): boolean => {
   const range = keys.outboxRowKeyRange();
