@@ -13,9 +13,8 @@ import type { StorageClients } from '../../src/storage/clients';
 import { runWorkItem } from './activityWorker';
 import { buildClientInput, type DurableClientInput } from './http/clientInput';
 import { randomHexId, type InvokeFunction, type RuntimeContext } from './context';
-import { handleControlMessage } from './controlWorker';
+import { handleControlMessage, type InstanceLocks } from './controlWorker';
 import { handleDurableHttp } from './http/httpApi';
-import { KeyedMutex } from './keyedMutex';
 import { validateTaskHubName } from './store/keys';
 import { QueuePoller } from './queuePoller';
 import { DurableStore } from './store/store';
@@ -116,7 +115,7 @@ export function createDurableRuntime(options: DurableRuntimeOptions): DurableRun
     typeof options.hostBaseUrl === 'function' ? options.hostBaseUrl() : options.hostBaseUrl;
   const clientInputFor = (connectionName?: string, baseUrl?: string): DurableClientInput =>
     buildClientInput(baseUrl ?? hostBaseUrl(), taskHub, connectionName, options.hostKey);
-  const locks = new KeyedMutex();
+  const locks: InstanceLocks = new Map();
 
   const pollerDefaults = {
     store,
