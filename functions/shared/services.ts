@@ -295,8 +295,8 @@ function lazy<T>(build: () => T): () => T {
 }
 
 /**
- * Builds the services over a configuration (default: the process's, src/config/index.ts). Nothing is
- * built until first asked for.
+ * Builds the services over a configuration (default: the process's, src/config/index.ts).
+ * Nothing is built until first asked for.
  */
 export function createServices(readConfig: () => Config = getConfig): Services {
   const config = readConfig;

@@ -52,7 +52,7 @@ export interface DurableRuntimeOptions {
   storage: StorageClients;
   /** `extensions.durableTask.hubName` of host.json. */
   taskHub: string;
-  /** The host's base URL, e.g. `http://127.0.0.1:7071` (a function when known only after listen). */
+  /** The host's base URL, e.g. `http://127.0.0.1:7071` (a function: known only after listen). */
   hostBaseUrl: string | (() => string);
   /** The key the host's own endpoints require, if any (the client's URLs carry it as `code=`). */
   hostKey?: string;
