@@ -229,7 +229,7 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
       lastNameQuery,
     );
     if (department === undefined) {
-      // Organisation-wide: through the last-name index entities (option 1 or 3, LASTNAME_INDEX_MODE).
+      // Organisation-wide: through the last-name index (option 1 or 3, LASTNAME_INDEX_MODE).
       const stores = services().indexStores();
       return json(
         200,

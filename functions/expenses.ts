@@ -1,7 +1,8 @@
 /**
  * Expense claims (log tail), API.md "Expenses":
  * `POST /departments/{dept}/employees/{id}/expenses` and
- * `GET /departments/{dept}/employees/{id}/expenses?top=10` (newest first, one `$top` query per page).
+ * `GET /departments/{dept}/employees/{id}/expenses?top=10` (newest first, one `$top` query per
+ * page).
  */
 // First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
 import './shared/startup';

@@ -1,9 +1,9 @@
 /**
  * Queue trigger on `index-updates`: drains the index outbox of each department a nudge names
- * (src/indexing/drain/outboxDrain.ts) — or, for a v1 change message an earlier deploy left on the queue,
- * reconciles each employee it names (src/indexing/employeeIndex/indexMaintenance.ts) — so the inter-partition index (`EmployeeIndex`) and the
- * organisation-wide last-name index match the primary entities, and removes the photos of
- * employees that are gone.
+ * (src/indexing/drain/outboxDrain.ts) — or, for a v1 change message an earlier deploy left on the
+ * queue, reconciles each employee it names (src/indexing/employeeIndex/indexMaintenance.ts) — so
+ * the inter-partition index (`EmployeeIndex`) and the organisation-wide last-name index match the
+ * primary entities, and removes the photos of employees that are gone.
  */
 // First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
 import './shared/startup';

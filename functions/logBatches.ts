@@ -1,7 +1,8 @@
 /**
  * Queue trigger on `log-batches`: buffers accepted log batches into hour-prefixed blobs. Each
- * invocation drains more messages from the queue and writes them together (src/logs/flush/logFlusher.ts); a
- * pointer message's batch is read from its staging blob (src/logs/ingest/stagedBatch.ts).
+ * invocation drains more messages from the queue and writes them together
+ * (src/logs/flush/logFlusher.ts); a pointer message's batch is read from its staging blob
+ * (src/logs/ingest/stagedBatch.ts).
  * Throwing makes the host retry the triggering message and, after `maxDequeueCount` attempts,
  * move it to `log-batches-poison`.
  */

@@ -104,7 +104,8 @@ export async function runLoginRetention(_timer: Timer, context: InvocationContex
   // Throws while LOGIN_CLEANUP_SCHEDULE is malformed: the timer fired on the default schedule.
   void services().config().logins.cleanupSchedule;
   const { allTables, attempts } = services().logins();
-  // Every account keeps day tables (a user's attempts go to one, docs/accounts.md): each drops its own.
+  // Every account keeps day tables (a user's attempts go to one, docs/accounts.md): each drops
+  // its own.
   const reports = [];
   for (const tables of allTables) {
     reports.push(await dropExpiredLoginTables(tables, attempts.retentionDays));

@@ -1,6 +1,6 @@
 /**
- * Timer trigger: drains every department's index outbox (src/indexing/drain/outboxSweep.ts), picking up
- * changes whose post-commit nudge never reached `index-updates`. Schedule:
+ * Timer trigger: drains every department's index outbox (src/indexing/drain/outboxSweep.ts),
+ * picking up changes whose post-commit nudge never reached `index-updates`. Schedule:
  * `INDEX_OUTBOX_SWEEP_SCHEDULE` (default every 5 minutes).
  */
 // First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).

@@ -6,16 +6,10 @@
  *   npm run -s principal -- --role DirectoryAdmin
  *   npm run -s principal -- --role DirectoryReader:Sales --role TelemetryWriter
  *   npm run -s principal -- --employee Sales/000123
- *   curl -H "x-ms-client-principal: $(npm run -s principal -- --role DirectoryAdmin)" \
- *     http://localhost:7071/api/departments
  *
- * With `--azure` (the app run by `npm start -- --azure`, behind the imitation of App Service
- * authentication, where hand-sent headers are stripped), it prints a bearer access token instead,
- * signed by that run's local test issuer (`--issuer`, default http://127.0.0.1:7072), whose claims
- * make the front hand the app the same principal:
- *
- *   curl -H "Authorization: Bearer $(npm run -s principal -- --azure --role DirectoryAdmin)" \
- *     http://localhost:7071/api/departments
+ * With `--azure` (behind the imitation of App Service authentication, where hand-sent headers are
+ * stripped) it prints a bearer access token instead, signed by that run's test issuer
+ * (`--issuer`, default http://127.0.0.1:7072): docs/azure-mode.md "Run it".
  */
 import { parseArgs } from 'node:util';
 import { encodePrincipalHeader, type PrincipalDescription } from '../src/identity/principal';

@@ -18,7 +18,7 @@ export const BUILD_INPUTS = {
   files: ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'],
 } as const;
 
-/** Where the stamp lives, relative to the project root (inside dist/, which the build recreates). */
+/** Where the stamp lives, relative to the project root (in dist/, which the build recreates). */
 export const STAMP_FILE = path.join('dist', '.sources.sha256');
 
 /** Folders never read as sources wherever they appear. */

@@ -1,25 +1,15 @@
 /**
- * `npm start`: runs the function app locally with one command.
+ * `npm start`: runs the function app locally with one command (docs/local-host.md "Running it").
  *
- * Storage: a configured `AzureWebJobsStorage` (environment, else local.settings.json) that is not
- * the local emulator is used as is. Otherwise an emulator already listening on 10000-10002 is
- * reused — after one SDK call to each service shows it accepts the SDKs' API version; an Azurite
- * started without `--skipApiVersionCheck` is refused with a message saying so — or Azurite is
- * started from node_modules on those ports with its data in `./.azurite/`.
+ * Storage: a configured `AzureWebJobsStorage` that is not the local emulator, as is; else an
+ * emulator already on 10000-10002 that accepts the SDKs' API version; else Azurite from
+ * node_modules with its data in `./.azurite/`. Functions: `func start` when Core Tools are on
+ * PATH, else the local host (tools/host) on 7071 (`PORT`). Ctrl-C stops everything cleanly.
  *
- * Functions: `func start` when Azure Functions Core Tools are on PATH; otherwise the project's
- * local host (tools/host) on port 7071 (`PORT` to change). Ctrl-C stops everything cleanly.
- *
- * Options: --port <n>, --functions <glob> (default package.json main), --listen <address>,
- * --allowed-host <name> (repeatable; a Host to answer to besides loopback names and the listen
- * address), --trust-principal-headers (believe hand-sent principals on a non-loopback address).
- * Off loopback (and in Azure mode) the host's own endpoints (/admin/*, /runtime/webhooks/
- * durabletask/*) want the host key printed at startup, from every caller.
- * --azure (the app as deployed: the local host with a Flex Consumption environment on an internal
- * port, behind an imitation of App Service authentication on the public port and a local token
- * issuer on --issuer-port, default 7072; docs/azure-mode.md). --cpu-prof <dir> (CPU profiles of
- * the app's process and of the Azurite it starts, written to <dir>/app.cpuprofile and
- * <dir>/emulator.cpuprofile when stopped; the local host only).
+ * Options: --port, --functions, --listen, --allowed-host, --trust-principal-headers (as
+ * tools/host/cli.ts); --azure (the app as deployed, behind the imitation of App Service
+ * authentication, issuer on --issuer-port: docs/azure-mode.md); --cpu-prof <dir> (CPU profiles
+ * of the app and the Azurite it starts; the local host only).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

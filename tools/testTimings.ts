@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** What this tool reads of jest's `--json` report (`@jest/test-result`'s `FormattedTestResults`). */
+/** What this tool reads of jest's `--json` report (`FormattedTestResults` of @jest/test-result). */
 export interface JestJsonReport {
   success: boolean;
   startTime: number;

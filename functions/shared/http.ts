@@ -114,7 +114,7 @@ export function handleErrors(handler: HttpHandler): HttpHandler {
   };
 }
 
-/** Deepest nesting of arrays and objects a JSON body may have (API.md: 400 `InvalidJson` past it). */
+/** Deepest nesting of arrays and objects a JSON body may have (400 `InvalidJson` past it). */
 export const MAX_JSON_DEPTH = 64;
 
 /**
@@ -145,7 +145,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
  * Reads a request body while it streams in, stopping as soon as it passes `maxBytes` (a body sent
  * chunked has no length to check up front).
  *
- * @throws {DomainError} from `tooLarge` (default a {@link TooLargeError}) when the declared or the received length passes the limit.
+ * @throws {DomainError} from `tooLarge` (default a {@link TooLargeError}) when the declared or the
+ *   received length passes the limit.
  */
 export async function readBody(
   request: HttpRequest,

@@ -2,9 +2,9 @@
  * The API's OpenAPI 3.1 description, generated from what the app registers: the routes, methods and
  * access rules of functions/shared/route.ts, and the very zod schemas each adapter validates its
  * route parameters, query string and JSON body with, and the schemas of what each answers (its
- * `schemas.responses`; zod 4 emits JSON Schema 2020-12, the dialect of OpenAPI 3.1). Nothing here is
- * written twice: a route, a parameter or a field that changes in an adapter changes here. The e2e
- * tests hold every request they send and every response they get against the served document
+ * `schemas.responses`; zod 4 emits JSON Schema 2020-12, the dialect of OpenAPI 3.1). Nothing here
+ * is written twice: a route, a parameter or a field that changes in an adapter changes here. The
+ * e2e tests hold every request they send and every response they get against the served document
  * (test/support/apiContract.ts).
  */
 import { z } from 'zod';
@@ -109,7 +109,10 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'
   return emitted;
 }
 
-/** `departments/{dept}/employees/by-email/{*email}` → `/departments/{dept}/employees/by-email/{email}`. */
+/**
+ * `departments/{dept}/employees/by-email/{*email}` →
+ * `/departments/{dept}/employees/by-email/{email}`.
+ */
 export function openApiPath(route: string): string {
   return `/${route.replace(/^\/+/, '').replace(/\{\*?([^}:?=]+)[^}]*\}/g, '{$1}')}`;
 }

@@ -260,8 +260,8 @@ export function allowedMethods(
  * the requests no route takes (without it, the host answers both with a bare 404). It answers a
  * caller without identity 401 (except at the paths of anonymous routes), as the protected routes
  * do and as App Service authentication does in Azure; any signed-in caller may learn what a path
- * takes, which the OpenAPI document says anyway. Its `authLevel` is that of every API route. Not part of the API
- * description.
+ * takes, which the OpenAPI document says anyway. Its `authLevel` is that of every API route. Not
+ * part of the API description.
  */
 export function fallbackRoute(name: string, handler: HttpHandler): void {
   // eslint-disable-next-line no-restricted-syntax -- the fallback of every HTTP route

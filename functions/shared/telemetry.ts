@@ -1,23 +1,14 @@
 /**
  * OpenTelemetry for the worker, as Microsoft's "Use OpenTelemetry with Azure Functions" guide sets
- * it up for Node (host.json has `"telemetryMode": "OpenTelemetry"` for the host's own part):
+ * it up for Node (docs/telemetry.md "Setup"): the Azure Monitor distro with
+ * `APPLICATIONINSIGHTS_CONNECTION_STRING`, else the OpenTelemetry Node SDK over OTLP with
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`, else nothing (src/ records into the API's no-ops); in both, the
+ * Azure SDK instrumentation and `AzureFunctionsInstrumentation` (the host's trace context).
+ * Storage keys, blob names and addresses are redacted from every span (spanRedaction.ts).
  *
- * - `APPLICATIONINSIGHTS_CONNECTION_STRING`: the Azure Monitor distro (`useAzureMonitor`, which
- *   includes the Azure SDK instrumentation: every storage call is a dependency), with the managed
- *   identity's Entra token when `APPLICATIONINSIGHTS_AUTHENTICATION_STRING` says so;
- * - `OTEL_EXPORTER_OTLP_ENDPOINT`: the OpenTelemetry Node SDK exporting traces and metrics over
- *   OTLP (`http/protobuf` or `http/json`), with the same Azure SDK instrumentation;
- * - in both, `AzureFunctionsInstrumentation`, which runs each invocation in the trace context the
- *   host passes (the host's request span);
- * - neither: nothing is set up; src/ records into the API's no-ops.
- *
- * Either way storage keys, blob names and addresses are redacted from every span before it is
- * exported (functions/shared/spanRedaction.ts): they are personal data.
- *
- * Started once, by functions/shared/startup.ts, the first import of every entry point: before the
- * storage SDKs and `http`/`https` are loaded, so the instrumentations see them load (the Functions
- * OpenTelemetry guide's order). The settings come from src/config/index.ts only; a malformed one turns
- * telemetry off with one log line and leaves the app alone.
+ * Started once by functions/shared/startup.ts, the first import of every entry point, so the
+ * instrumentations are in place before the storage SDKs and `http`/`https` load. Settings come
+ * from src/config only; a malformed one turns telemetry off with one log line.
  */
 import { createRequire } from 'node:module';
 import { metrics } from '@opentelemetry/api';

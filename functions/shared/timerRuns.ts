@@ -1,10 +1,29 @@
 /**
- * Records each timer run's outcome as the timer's "last run" entity (src/operations/timerRuns.ts),
- * which `GET /api/operations` shows: one upsert per run, after the run, whatever its outcome.
+ * Timer runs, counted (`directory.timer.runs` by timer and outcome, src/telemetry/metrics.ts) and
+ * recorded as the timer's "last run" entity (src/operations/timerRuns.ts), which
+ * `GET /api/operations` shows: one upsert per run, after the run, whatever its outcome.
  */
 import type { InvocationContext, Timer, TimerHandler } from '@azure/functions';
 import { services } from './services';
-import { meteredTimer } from './timers';
+
+type RunHandler = (timer: Timer, context: InvocationContext) => Promise<void>;
+
+/**
+ * The handler, counting each run as `succeeded` or `failed` (a throw, which it passes on).
+ *
+ * @throws whatever the handler throws.
+ */
+export function meteredTimer(name: string, handler: RunHandler): RunHandler {
+  return async (timer, context) => {
+    try {
+      await handler(timer, context);
+      services().metrics().recordTimerRun(name, 'succeeded');
+    } catch (error) {
+      services().metrics().recordTimerRun(name, 'failed');
+      throw error;
+    }
+  };
+}
 
 /**
  * Wraps a timer handler so that each run records its start, end and outcome under `name`, and
@@ -12,10 +31,7 @@ import { meteredTimer } from './timers';
  * Recording is best effort: a failure to record is logged and never changes the run's outcome
  * (the run's own failure is rethrown, so the host still sees it).
  */
-export function recordingRuns(
-  name: string,
-  handler: (timer: Timer, context: InvocationContext) => Promise<void>,
-): TimerHandler {
+export function recordingRuns(name: string, handler: RunHandler): TimerHandler {
   const counted = meteredTimer(name, handler);
   return async (timer, context) => {
     const startedAt = new Date();

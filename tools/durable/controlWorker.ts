@@ -4,15 +4,46 @@
  * sent hidden for the whole seconds until they are due; one that arrives early (a timer longer
  * than a message can stay hidden) re-arms itself.
  */
+import { Mutex } from 'async-mutex';
 import type { RuntimeContext } from './context';
 import { advanceOrchestration } from './episode';
 import { EventType, plainEvent } from './replay/historyEvents';
-import type { KeyedMutex } from './keyedMutex';
 import { timerFiredInboxKey } from './store/keys';
 import { TERMINAL_STATUSES, type ControlMessage } from './store/records';
 
 /** A timer message that arrives more than this early is re-armed; less, and it waits. */
 const SHORT_WAIT_MS = 1000;
+
+/**
+ * The process's instance locks: two passes of one orchestration never run at the same time here
+ * (across processes, the episode commit's insert decides). `waiting` counts the calls whose work
+ * has not started; `users` every call holding the entry, which goes when the last one leaves.
+ */
+export type InstanceLocks = Map<string, { mutex: Mutex; waiting: number; users: number }>;
+
+async function underLock(
+  locks: InstanceLocks,
+  instanceId: string,
+  work: () => Promise<void>,
+): Promise<void> {
+  let entry = locks.get(instanceId);
+  if (!entry) {
+    entry = { mutex: new Mutex(), waiting: 0, users: 0 };
+    locks.set(instanceId, entry);
+  }
+  const held = entry;
+  held.users += 1;
+  held.waiting += 1;
+  try {
+    await held.mutex.runExclusive(() => {
+      held.waiting -= 1;
+      return work();
+    });
+  } finally {
+    held.users -= 1;
+    if (held.users === 0) locks.delete(instanceId);
+  }
+}
 
 /**
  * Handles one control message under the instance's lock.
@@ -21,7 +52,7 @@ const SHORT_WAIT_MS = 1000;
  */
 export async function handleControlMessage(
   ctx: RuntimeContext,
-  locks: KeyedMutex,
+  locks: InstanceLocks,
   message: ControlMessage,
 ): Promise<void> {
   if (message.kind === 'timer') {
@@ -36,8 +67,8 @@ export async function handleControlMessage(
   }
   // A wake-up queued behind another one for the same instance adds nothing: the queued pass
   // starts later and sees every inbox row written before this message was sent.
-  if (message.kind === 'wake' && locks.waiting(message.instanceId) > 0) return;
-  await locks.run(message.instanceId, async () => {
+  if (message.kind === 'wake' && (locks.get(message.instanceId)?.waiting ?? 0) > 0) return;
+  await underLock(locks, message.instanceId, async () => {
     if (message.kind === 'timer') {
       const instance = await ctx.store.getInstance(message.instanceId);
       if (

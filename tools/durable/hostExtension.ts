@@ -9,8 +9,9 @@
  * Durable Functions extension sends it.
  *
  * Settings (task hub, connection, lease, polling, concurrency) are read by
- * {@link readDurableHostSettings} from the app settings `AzureFunctionsJobHost__extensions__durableTask__*`
- * and from host.json `extensions.durableTask` when the host's settings carry that section.
+ * {@link readDurableHostSettings} from the app settings
+ * `AzureFunctionsJobHost__extensions__durableTask__*` and from host.json `extensions.durableTask`
+ * when the host's settings carry that section.
  */
 import type { InputBindingProvider } from '../host/bindings/bindings';
 import type { RpcTypedData } from '../host/core/types';

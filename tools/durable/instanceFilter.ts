@@ -1,5 +1,5 @@
 /**
- * The instance query of the Durable HTTP API's list and purge-by-filter routes (./httpApi.ts):
+ * The instance query of the Durable HTTP API's list and purge-by-filter routes (http/httpApi.ts):
  * `runtimeStatus`, `createdTimeFrom`, `createdTimeTo` and `instanceIdPrefix` as an OData filter of
  * the task hub's Instances table.
  */

@@ -13,9 +13,8 @@ import type { StorageClients } from '../../src/storage/clients';
 import { runWorkItem } from './activityWorker';
 import { buildClientInput, type DurableClientInput } from './http/clientInput';
 import { randomHexId, type InvokeFunction, type RuntimeContext } from './context';
-import { handleControlMessage } from './controlWorker';
+import { handleControlMessage, type InstanceLocks } from './controlWorker';
 import { handleDurableHttp } from './http/httpApi';
-import { KeyedMutex } from './keyedMutex';
 import { validateTaskHubName } from './store/keys';
 import { QueuePoller } from './queuePoller';
 import { DurableStore } from './store/store';
@@ -53,7 +52,7 @@ export interface DurableRuntimeOptions {
   storage: StorageClients;
   /** `extensions.durableTask.hubName` of host.json. */
   taskHub: string;
-  /** The host's base URL, e.g. `http://127.0.0.1:7071` (a function when known only after listen). */
+  /** The host's base URL, e.g. `http://127.0.0.1:7071` (a function: known only after listen). */
   hostBaseUrl: string | (() => string);
   /** The key the host's own endpoints require, if any (the client's URLs carry it as `code=`). */
   hostKey?: string;
@@ -116,7 +115,7 @@ export function createDurableRuntime(options: DurableRuntimeOptions): DurableRun
     typeof options.hostBaseUrl === 'function' ? options.hostBaseUrl() : options.hostBaseUrl;
   const clientInputFor = (connectionName?: string, baseUrl?: string): DurableClientInput =>
     buildClientInput(baseUrl ?? hostBaseUrl(), taskHub, connectionName, options.hostKey);
-  const locks = new KeyedMutex();
+  const locks: InstanceLocks = new Map();
 
   const pollerDefaults = {
     store,

@@ -1,13 +1,13 @@
 /**
  * The environment a Flex Consumption instance gives the app, as far as the app reads it
- * (src/config/index.ts `readPlatformAuth`): the platform markers by which the Functions host knows it is
- * hosted — Flex Consumption sets `WEBSITE_SKU=FlexConsumption`, `CONTAINER_NAME`,
+ * (src/config/index.ts `readPlatformAuth`): the platform markers by which the Functions host knows
+ * it is hosted — Flex Consumption sets `WEBSITE_SKU=FlexConsumption`, `CONTAINER_NAME`,
  * `WEBSITE_POD_NAME` and `LEGION_SERVICE_HOST`, but no `WEBSITE_INSTANCE_ID` — and
  * `WEBSITE_AUTH_ENABLED=True` because App Service authentication is on. The values are
  * placeholders: only their presence counts.
  */
 
-/** Settings that must be absent on a Flex Consumption instance (never set by the platform there). */
+/** Settings that must be absent on a Flex Consumption instance (the platform never sets them). */
 export const FLEX_CONSUMPTION_ABSENT = [
   'WEBSITE_INSTANCE_ID',
   'CONTAINER_APP_NAME',

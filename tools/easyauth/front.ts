@@ -3,17 +3,12 @@
  * the deployment's own settings (`infra/app/auth-settings.json`, {@link ./settings}), so the app
  * runs "as deployed": the platform, not the app, decides who is signed in.
  *
- * Per request, with `platform.enabled`:
- * - `/.auth/login/aad`, `/.auth/login/aad/callback`, `/.auth/logout`, `/.auth/me`: the sign-in
- *   endpoints (an implicit-flow sign-in against the configured issuer, a session cookie);
- * - everything else: client copies of the identity headers are removed; the caller is the one of
- *   a valid `Authorization: Bearer` access token (an invalid one: 401), else of the session
- *   cookie; an authenticated request gets App Service's identity headers ({@link ./clientPrincipal});
- *   an unauthenticated one, unless its path is excluded, gets the configured action (Return401:
- *   {@link UNAUTHENTICATED_BODY}); the request then goes to the app ({@link ./proxy}).
- *
- * With `platform.enabled: false` the front forwards everything untouched, as App Service with
- * authentication off does. What it does not imitate: docs/azure-mode.md.
+ * With `platform.enabled`: the `/.auth/*` sign-in endpoints; everything else loses client copies
+ * of the identity headers, is identified by a valid bearer token (an invalid one: 401) or the
+ * session cookie, gets App Service's identity headers ({@link ./clientPrincipal}) or, when
+ * unauthenticated and not excluded, the configured action ({@link UNAUTHENTICATED_BODY}), and goes
+ * to the app ({@link ./proxy}). Disabled, it forwards everything untouched. What it imitates and
+ * what not: docs/azure-mode.md.
  */
 import { randomBytes } from 'node:crypto';
 import http, {
@@ -69,7 +64,10 @@ export interface FrontOptions {
   clientId: string;
   /** `validation.allowedAudiences` of access tokens; default `[clientId, api://clientId]`. */
   allowedAudiences?: readonly string[];
-  /** The app host's origin (`http://127.0.0.1:<port>`); may be set later ({@link RunningFront.setUpstream}). */
+  /**
+   * The app host's origin (`http://127.0.0.1:<port>`); may be set later
+   * ({@link RunningFront.setUpstream}).
+   */
   upstream?: string;
   /** Default 0 (a free port). */
   port?: number;

@@ -47,7 +47,7 @@ const schema = z.object({
     .default({ tokenStore: { enabled: false } }),
 });
 
-/** The authentication settings the front acts on (App Service's defaults where the file is silent). */
+/** The authentication settings the front acts on (App Service's defaults for what is omitted). */
 export type AuthSettings = z.infer<typeof schema>;
 
 /** A partial override of {@link AuthSettings}, merged section by section (tests). */

@@ -1,19 +1,13 @@
 /**
  * A local stand-in for Microsoft Entra ID, for tests and local trials of the Azure-mode front: an
  * OpenID Connect issuer on its own loopback port with an RS256 key pair made at startup (jose).
+ * It serves discovery and JWKS, the implicit-flow `GET /authorize` page App Service's login uses
+ * (a form per test user), and access tokens: {@link TestIssuer.mintAccessToken} for tests (with
+ * overrides to make bad ones), `POST /dev/token` for `npm run principal -- --azure`.
  *
- * - `GET /.well-known/openid-configuration`, `GET /keys` (JWKS): what App Service reads from the
- *   configured `openIdIssuer` to validate tokens.
- * - `GET /authorize` (the implicit flow App Service's login uses: `response_type=id_token`,
- *   `response_mode=form_post`): a plain HTML page listing the test users, each a form that posts
- *   an `id_token` carrying the request's `nonce`, and its `state`, to the `redirect_uri`.
- * - {@link TestIssuer.mintAccessToken}: access tokens for tests, with overrides (audience, issuer,
- *   expiry, a key the JWKS does not hold) to make bad ones; `POST /dev/token` does the same for
- *   `npm run principal -- --azure`. Anyone who can reach the port can sign in as anybody: it binds
- *   to loopback and exists only in local runs. So that no web page can use it either, it answers
- *   only to its own loopback names (`Host`, else 421: no DNS rebinding) and mints only from a
- *   JSON body (`Content-Type: application/json`, else 415: no cross-site form or `text/plain`
- *   post, which a browser sends without asking).
+ * Anyone who can reach the port can sign in as anybody: it binds to loopback, exists only in local
+ * runs, answers only to its own loopback names (`Host`, else 421) and mints only from a JSON body
+ * (else 415), so no web page can use it either (docs/azure-mode.md).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload, type KeyLike } from 'jose';

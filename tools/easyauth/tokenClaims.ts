@@ -11,7 +11,7 @@ import { OBJECT_ID_CLAIM_URI } from './clientPrincipal';
 /** Who a caller is: a principal description, or an `x-ms-client-principal` value (base64 JSON). */
 export type PrincipalLike = PrincipalDescription | string;
 
-/** Claim types the platform writes itself from the token's own fields; never taken from a header. */
+/** Claim types the platform writes from the token's own fields; never taken from a header. */
 const ISSUED_CLAIMS = new Set(['iss', 'aud', 'exp', 'nbf', 'iat', 'nonce']);
 
 /**

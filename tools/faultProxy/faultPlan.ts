@@ -2,8 +2,8 @@
  * Which requests the fault proxy breaks, and how: a seeded, reproducible plan.
  *
  * Every request to a service the plan covers draws one number to decide whether it faults (with
- * probability `rate`) and, if so, a second one to pick the kind. The same seed and the same order of
- * requests give the same faults, so a failing reliability test can be replayed.
+ * probability `rate`) and, if so, a second one to pick the kind. The same seed and the same order
+ * of requests give the same faults, so a failing reliability test can be replayed.
  */
 
 /** The storage services Azurite serves, one proxy port each. */

@@ -23,7 +23,7 @@ export interface ProxyCounts {
   faultsInjected: number;
   /** Faults per kind, e.g. `503`, `reset`. */
   byFault: Record<string, number>;
-  /** Responses per status code the clients received, e.g. `200`, `503`. Dropped requests have none. */
+  /** Responses per status code the clients received, e.g. `200`, `503` (none for dropped ones). */
   byStatus: Record<string, number>;
 }
 

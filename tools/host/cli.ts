@@ -1,31 +1,13 @@
 /**
  * `node [-r @swc-node/register] tools/host/cli.ts [options]`: runs a function app on the local
- * host until SIGINT/SIGTERM.
+ * host until SIGINT/SIGTERM; exit code 1 when the app cannot start, with every problem printed.
  *
- *   --app-root <dir>     the app's folder (default: current directory)
- *   --functions <glob>   entry points relative to the app root (default: package.json main)
- *   --host-json <file>   host.json to use (default: <app-root>/host.json)
- *   --settings <file>    local.settings.json to load (default: <app-root>/local.settings.json)
- *   --port <n>           default: PORT, else local.settings.json Host.LocalHttpPort, else 7071;
- *                        0 picks a free port
- *   --listen <address>   default 127.0.0.1; on any non-loopback address hand-sent principal
- *                        headers are not believed (TRUST_LOCAL_PRINCIPAL_HEADER forced off), and
- *                        the host's own endpoints (/admin/*, /runtime/webhooks/durabletask/*)
- *                        want the host key printed at startup (x-functions-key or ?code=)
- *   --trust-principal-headers
- *                        believe them there anyway (prints a warning)
- *   --allowed-host <name>
- *                        a Host name to answer to besides loopback names and the listen
- *                        address (repeatable); any other Host gets 421
- *   --metrics-summary    sets DIRECTORY_METRICS_SUMMARY=true for the app: it keeps its metrics
- *                        in the process and prints a one-line summary on SIGUSR2
- *                        (`kill -USR2 <pid>`; docs/telemetry.md)
- *
- * Environment: HOST_LOG_LEVEL (default information), HOST_SHUTDOWN_TIMEOUT_MS (default 30000),
- * LOCAL_HOST_FRONT_SECRET (set by an Azure-mode launcher: the host then serves only what its front
- * forwards with that secret, and wants the host key on its own endpoints).
- 
- * Exit code 1 when the app cannot start, with every problem printed.
+ * Options: --app-root, --functions <glob>, --host-json, --settings, --port (0: a free port),
+ * --listen (default 127.0.0.1; elsewhere hand-sent principals are not believed and the host's own
+ * endpoints want the key printed at startup), --trust-principal-headers, --allowed-host
+ * (repeatable), --metrics-summary. Environment: HOST_LOG_LEVEL, HOST_SHUTDOWN_TIMEOUT_MS,
+ * LOCAL_HOST_FRONT_SECRET (set by the Azure-mode launcher). What each does: docs/local-host.md
+ * "Running it" and "Who may drive it", docs/azure-mode.md.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -83,7 +65,8 @@ async function main(): Promise<void> {
   if (trust.setting === undefined) delete process.env.TRUST_LOCAL_PRINCIPAL_HEADER;
   else process.env.TRUST_LOCAL_PRINCIPAL_HEADER = trust.setting;
   if (trust.message) process.stderr.write(`${trust.message}\n`);
-  // Read by the app's telemetry (src/config/telemetrySettings.ts) when its first function file loads.
+  // Read by the app's telemetry (src/config/telemetrySettings.ts) when its first function file
+  // loads.
   if (values['metrics-summary']) process.env.DIRECTORY_METRICS_SUMMARY = 'true';
   const port = integerSetting(
     '--port',

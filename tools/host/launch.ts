@@ -137,9 +137,9 @@ export function findOnPath(
 
 /**
  * The environment a local run starts from: a copy of `env` without the variables by which the app
- * recognises an Azure instance (src/config/index.ts `AZURE_PLATFORM_MARKERS`). A local run is never an
- * Azure instance, but a shell may carry one of them (a dev container sets `CONTAINER_NAME`); left
- * in place, the app would fail closed and answer every protected route 401.
+ * recognises an Azure instance (src/config/index.ts `AZURE_PLATFORM_MARKERS`). A local run is never
+ * an Azure instance, but a shell may carry one of them (a dev container sets `CONTAINER_NAME`);
+ * left in place, the app would fail closed and answer every protected route 401.
  *
  * @returns the cleaned copy and the names it removed (to say so).
  */
@@ -211,7 +211,7 @@ export function principalTrustFor(options: {
   };
 }
 
-/** The environment variable through which the Azure-mode launcher hands the host its front's secret. */
+/** The environment variable through which the Azure-mode launcher hands the host its secret. */
 export const FRONT_SECRET_SETTING = 'LOCAL_HOST_FRONT_SECRET';
 
 /**

@@ -5,7 +5,7 @@
  * go unnoticed before a deployment.
  */
 
-/** The host's function-name rule: a letter, then letters, digits, `_` or `-` (max 128); not "host". */
+/** The host's function-name rule: a letter, then letters, digits, `_`, `-` (≤ 128); not "host". */
 const FUNCTION_NAME = /^[a-z][a-z0-9_-]{0,127}$/i;
 
 /** Problems found at startup; the host lists them all and exits. */

@@ -57,7 +57,7 @@ export function expensePlan(
   return claims.sort((a, b) => a.submittedAt.localeCompare(b.submittedAt));
 }
 
-/** A year of message counts: every past day of this year but the last two, then those two by hour. */
+/** A year of message counts: each past day of this year but the last two, then those by hour. */
 export interface MessagePlan {
   /** Day of the year (0 = 1 January) and its count. */
   days: { day: number; count: number }[];

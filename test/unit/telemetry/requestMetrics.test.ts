@@ -7,7 +7,7 @@ import { InvocationContext, type Timer } from '@azure/functions';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { SummaryReader } from '../../../functions/shared/metricsSummary';
 import { authorizedHandler } from '../../../functions/shared/route';
-import { meteredTimer } from '../../../functions/shared/timers';
+import { meteredTimer } from '../../../functions/shared/timerRuns';
 import { admin } from '../../../src/identity/access';
 import { MetricNames } from '../../../src/telemetry/metrics';
 import { invokeHttp } from '../../support/invokeHttp';

@@ -1,16 +1,9 @@
 /**
  * The Durable Functions HTTP API the local host serves under `/runtime/webhooks/durabletask/`
- * (the same paths serve the DurableClient's calls; the host checks its key before they get here,
- * tools/host/http/hostKey.ts):
- *
- * - `POST orchestrators/{name}[/{instanceId}]` start (body = JSON input) → 202 + management URLs
- * - `GET instances/{id}[?showHistory&showHistoryOutput&showInput]` → 200 done / 202 in progress
- * - `GET instances/?runtimeStatus&createdTimeFrom&createdTimeTo&instanceIdPrefix&top` → 200 list,
- *   paged with the `x-ms-continuation-token` header
- * - `DELETE instances/{id}` purge one ended instance; `DELETE instances/?...` purge by filter
- * - `POST instances/{id}/raiseEvent/{event}` (body = JSON data) → 202; 410 when ended
- * - `POST instances/{id}/terminate?reason=` → 202; 410 when ended
- * - suspend, resume, rewind, restart and entities → 501 (not supported locally)
+ * (also the DurableClient's calls; the host checks its key first, tools/host/http/hostKey.ts):
+ * start orchestrators, read and list instances (paged with `x-ms-continuation-token`), purge,
+ * raise events, terminate; suspend, resume, rewind, restart and entities answer 501. The routes
+ * and answers: docs/durable.md "HTTP API".
  *
  * Errors are `{"error":{"code","message"}}`. Unsafe methods take no page's writes: an `Origin`, if
  * any, must be a loopback one, and a body must be `Content-Type: application/json` (403

@@ -72,7 +72,7 @@ export interface LocalEventInfo {
   chain?: number;
   /** Retry settings, on a chain's first attempt. */
   retry?: RetryPolicy;
-  /** Set on a retry attempt that must not run (retry timeout passed): fail it with these details. */
+  /** Set on a retry attempt that must not run (retry timeout passed): fail it with these. */
   failImmediately?: FailureDetailsJson;
   /** On a continue-as-new completion: the execution that follows. */
   nextExecutionId?: string;

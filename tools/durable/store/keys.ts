@@ -11,7 +11,7 @@
  * - `<hub>-control` queue: orchestration wake-ups and timers; `<hub>-workitems`: activity work.
  */
 
-/** Task hub names as Durable Functions accepts them: 3-45 letters or digits, starting with a letter. */
+/** Task hub names as Durable Functions accepts them: 3-45 letters or digits, a letter first. */
 const TASK_HUB_PATTERN = /^[A-Za-z][A-Za-z0-9]{2,44}$/;
 
 /** Characters Azure Tables forbid in keys (and that would break the instance URLs). */

@@ -23,7 +23,8 @@ export class TextTooLargeError extends Error {
 /**
  * The properties holding `text` (none when undefined).
  *
- * @throws {TextTooLargeError} when the text needs more than {@link MAX_PROPERTIES_PER_ENTITY} properties.
+ * @throws {TextTooLargeError} when the text needs more than {@link MAX_PROPERTIES_PER_ENTITY}
+ *   properties.
  */
 export function textProperties(
   name: string,

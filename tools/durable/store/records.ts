@@ -1,12 +1,12 @@
 /**
- * What the local durable runtime stores (tools/durable/store/store.ts reads and writes it): instance
- * and episode records, the queue messages, and the codecs between records and table rows.
+ * What the local durable runtime stores (tools/durable/store/store.ts reads and writes it):
+ * instance and episode records, the queue messages, and the codecs between records and table rows.
  */
 import type { TableEntity } from '@azure/data-tables';
 import type { HistoryEventJson } from '../replay/historyEvents';
 import { readTextProperties, textProperties } from './largeText';
 
-/** Orchestration states the runtime stores (ContinuedAsNew is transient: the next execution runs). */
+/** Orchestration states the runtime stores (ContinuedAsNew is transient: the next one runs). */
 export type RuntimeStatus = 'Pending' | 'Running' | 'Completed' | 'Failed' | 'Terminated';
 
 /** The states an instance never leaves. */

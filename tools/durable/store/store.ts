@@ -282,7 +282,7 @@ export class DurableStore {
     this.onSent?.(this.workItems);
   }
 
-  /** Receives up to `count` messages (raw text), hidden from other receivers for `visibilitySeconds`. */
+  /** Receives up to `count` messages (raw text), hidden from others for `visibilitySeconds`. */
   async receive(
     queue: QueueClient,
     count: number,

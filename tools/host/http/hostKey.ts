@@ -1,24 +1,20 @@
 /**
- * The host's own endpoints — the admin API (`/admin/*`) and the Durable webhooks
- * (`/runtime/webhooks/durabletask/*`) — are the host's, not the app's: whoever calls them can run
- * any function with any input, start, terminate or purge any orchestration, and read every
- * instance's input and output, with no identity. In Azure they need the system or master key. The
- * local host answers them without a key only while it is reachable from this machine alone
- * (listening on loopback); otherwise, and behind the Azure-mode front, it has a key (printed at
- * startup) that every caller must present, as Azure's: `x-functions-key` header or `code` query
- * parameter, 401 without (API.md "The host's own endpoints").
+ * The host's own endpoints (`/admin/*`, `/runtime/webhooks/durabletask/*`) run any function and
+ * any orchestration operation with no identity; in Azure they need the system or master key.
+ * Locally they answer without a key only while the host listens on loopback; otherwise, and behind
+ * the Azure-mode front, every caller presents the key printed at startup (`x-functions-key` or
+ * `code`, 401 without; API.md "The host's own endpoints").
  *
- * Behind the Azure-mode front the host is internal: it serves only what comes through the front,
- * which adds a per-run secret header to everything it forwards ({@link FRONT_SECRET_HEADER}), so
- * no other local process can hand the app a principal of its own making. The one exception is a
- * request to the host's own endpoints with the key: the app's Durable client, in the host's own
- * process, calls them directly, as the Durable extension's client does in Azure.
+ * Behind the front the host serves only what carries the front's per-run secret header
+ * ({@link FRONT_SECRET_HEADER}), so no other local process can hand the app a principal; the one
+ * exception is a keyed request to the host's own endpoints (the app's Durable client, in-process).
+ * More: docs/local-host.md "Who may drive it", docs/azure-mode.md.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Refusal } from './requestGuard';
 
-/** Where the Durable extension's HTTP API lives (tools/durable/http/clientInput.ts has the same). */
+/** Where the Durable extension's HTTP API lives (as in tools/durable/http/clientInput.ts). */
 const WEBHOOKS = '/runtime/webhooks/durabletask';
 
 /** The header a caller sends the key in (the query parameter is `code`), as in Azure. */

@@ -1,21 +1,9 @@
 /**
  * Who may drive the local host: the checks its server makes before it serves anything (pure, so
- * they are unit-tested with awkward input).
- *
- * Functions are not key-protected locally and the app may believe hand-sent principal headers, so
- * anything that can send the host a request can act as any user. Listening on loopback keeps other
- * machines out, but not web pages in the developer's own browser:
- *
- * - DNS rebinding: a page on `evil.example` makes its name resolve to 127.0.0.1 and then reads the
- *   host's answers as same-origin. The browser still sends `Host: evil.example`, so the host
- *   answers only to loopback names, its listen address and names it was told ({@link hostRefusal}).
- * - Cross-site writes: any page may POST a form or a `text/plain` fetch to 127.0.0.1 without
- *   reading the answer. Browsers mark such writes with `Origin` and `Sec-Fetch-Site`, so the host
- *   refuses unsafe methods from another origin ({@link crossSiteRefusal}).
- * - The admin API and the Durable webhooks take no page's writes at all
- *   ({@link localWriteRefusal}): a loopback or absent `Origin`, and JSON bodies only (a JSON
- *   `Content-Type` cannot be sent cross-origin without a CORS preflight, which the host never
- *   grants).
+ * they are unit-tested with awkward input). Loopback keeps other machines out but not pages in the
+ * developer's own browser: DNS rebinding ({@link hostRefusal}), cross-site writes
+ * ({@link crossSiteRefusal}), and any page's writes to the admin API and the Durable webhooks
+ * ({@link localWriteRefusal}). The threats and the rules: docs/local-host.md "Who may drive it".
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';

@@ -1,61 +1,10 @@
 /**
- * The small glob the host needs for package.json `main` (`dist/functions/*.js`): `*`, `?`, `**`,
- * `{a,b}` and `[abc]`, matched against '/'-separated paths relative to a root. Node 20 has no
- * `fs.glob`, and the app's dependencies should not change for the host's sake.
+ * The files package.json `main` names (`dist/functions/*.js`), found with picomatch below the
+ * pattern's literal base, skipping node_modules and dot folders.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-
-const MAGIC = /[*?[{]/;
-
-/** The regular expression of one glob (the whole relative path must match). */
-export function globToRegExp(pattern: string): RegExp {
-  let source = '';
-  let i = 0;
-  let braceDepth = 0;
-  while (i < pattern.length) {
-    const char = pattern[i]!;
-    if (char === '*') {
-      if (pattern[i + 1] === '*') {
-        // `**/` matches zero or more directories; a trailing `**` matches anything below.
-        if (pattern[i + 2] === '/') {
-          source += '(?:[^/]+/)*';
-          i += 3;
-        } else {
-          source += '.*';
-          i += 2;
-        }
-        continue;
-      }
-      source += '[^/]*';
-    } else if (char === '?') {
-      source += '[^/]';
-    } else if (char === '[') {
-      const close = pattern.indexOf(']', i + 1);
-      if (close < 0) source += '\\[';
-      else {
-        const body = pattern
-          .slice(i + 1, close)
-          .replace(/^!/, '^')
-          .replace(/\\/g, '\\\\');
-        source += `[${body}]`;
-        i = close;
-      }
-    } else if (char === '{') {
-      braceDepth += 1;
-      source += '(?:';
-    } else if (char === '}' && braceDepth > 0) {
-      braceDepth -= 1;
-      source += ')';
-    } else if (char === ',' && braceDepth > 0) {
-      source += '|';
-    } else {
-      source += char.replace(/[.+^$()|\\]/g, '\\$&');
-    }
-    i += 1;
-  }
-  return new RegExp(`^${source}$`);
-}
+import picomatch from 'picomatch';
 
 function walk(directory: string, relative: string, found: string[]): void {
   let entries: fs.Dirent[];
@@ -78,19 +27,13 @@ function walk(directory: string, relative: string, found: string[]): void {
  */
 export function globFiles(root: string, pattern: string): string[] {
   const normalized = pattern.replace(/\\/g, '/').replace(/^\.\//, '');
-  if (!MAGIC.test(normalized)) {
+  const { base, isGlob } = picomatch.scan(normalized);
+  if (!isGlob) {
     return fs.existsSync(path.join(root, normalized)) ? [normalized] : [];
   }
-  // Walk only below the pattern's literal leading directories.
-  const segments = normalized.split('/');
-  const literal: string[] = [];
-  for (const segment of segments.slice(0, -1)) {
-    if (MAGIC.test(segment)) break;
-    literal.push(segment);
-  }
-  const base = literal.join('/');
   const found: string[] = [];
   walk(path.join(root, base), base, found);
-  const regex = globToRegExp(normalized);
-  return found.filter((file) => regex.test(file)).sort();
+  // `posix`: `[!ab]` negates a bracket as in the shell (without it, `!` is one more member).
+  const matches = picomatch(normalized, { posix: true });
+  return found.filter((file) => matches(file)).sort();
 }

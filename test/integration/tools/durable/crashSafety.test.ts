@@ -20,7 +20,7 @@ import { startTestRuntime, uniqueTaskHub, waitForEnd } from './support/testRunti
 import { WAIT_MS } from '../../../support/waits';
 
 const shim = loadFixtureAppInJest();
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../../../..');
 
 function statusUrl(origin: string, hub: string, id: string): string {
   return `${origin}/runtime/webhooks/durabletask/instances/${id}?taskHub=${hub}`;
@@ -92,7 +92,10 @@ describe('local durable runtime: crash safety', () => {
       );
     } finally {
       child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
+      // A child that already ended (it could not start) sends no further 'exit'.
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
     }
     const childCalls = readCalls(callLog);
     expect(childCalls.map((call) => `${call.name}:${String(call.input)}`)).toEqual([

@@ -1,7 +1,10 @@
 /**
  * Loading an app: the entry-point glob and local.settings.json.
  */
-import { globToRegExp } from '../../../../../tools/host/load/glob';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { globFiles } from '../../../../../tools/host/load/glob';
 import {
   applyLocalSettings,
   parseLocalSettings,
@@ -21,7 +24,14 @@ describe('glob', () => {
     ['functions/[!ab].ts', 'functions/c.ts', true],
     ['a.b/*.js', 'aXb/x.js', false],
   ])('%s against %s: %s', (pattern, file, expected) => {
-    expect(globToRegExp(pattern).test(file)).toBe(expected);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'glob-case-'));
+    try {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), '');
+      expect(globFiles(root, pattern)).toEqual(expected ? [file] : []);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
