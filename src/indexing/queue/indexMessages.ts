@@ -19,6 +19,7 @@ import type { EmployeeChange } from '../../directory';
 import { isDepartmentName, isEmployeeId } from '../../storage/keys/identifiers';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../../storage/queue';
 import { TRACEPARENT_FIELD_BYTES } from '../../telemetry/tracing';
+import { invalidIndexMessage, invalidOutboxNudge } from '../indexingErrors';
 
 const changeSchema = z.object({
   department: z.string().refine(isDepartmentName),
@@ -50,9 +51,7 @@ export interface IndexUpdateMessage {
 export function parseIndexUpdateMessage(payload: unknown): IndexUpdateMessage {
   const parsed = messageSchema.safeParse(payload);
   if (!parsed.success) {
-    throw new Error(
-      `Not an index-updates message: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
-    );
+    throw invalidIndexMessage(parsed.error.issues[0]?.message);
   }
   return parsed.data as IndexUpdateMessage;
 }
@@ -89,7 +88,7 @@ export function parseIndexQueueMessage(payload: unknown): OutboxNudge | IndexUpd
   if ((payload as { v?: unknown } | null)?.v !== 2) return parseIndexUpdateMessage(payload);
   const parsed = nudgeSchema.safeParse(payload);
   if (!parsed.success) {
-    throw new Error(`Not an outbox nudge: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    throw invalidOutboxNudge(parsed.error.issues[0]?.message);
   }
   return parsed.data;
 }

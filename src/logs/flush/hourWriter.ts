@@ -37,7 +37,7 @@ import { logBlobName, logHourPrefix, parseLogBlobName } from '../../storage/keys
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import { parseLogBlockId, type LogBlockSummary } from '../format/blockId';
 import { buildBlock, tagsIn, type HourPart } from '../format/hourBlock';
-import { logBlobContended } from '../logErrors';
+import { logBlobContended, notHourStart } from '../logErrors';
 import { metadataOfBlocks } from '../format/metadata';
 import type { LedgerFacts, TagLedgers } from './tagLedger';
 
@@ -135,8 +135,7 @@ export async function appendToHour(
   clock: () => number,
   ledgers: TagLedgers,
 ): Promise<HourAppendResult> {
-  if (hourStart.getTime() % HOUR_MS !== 0)
-    throw new Error(`${hourStart.toISOString()} is not the start of an hour.`);
+  if (hourStart.getTime() % HOUR_MS !== 0) throw notHourStart(hourStart);
   const requests = {
     list: 0,
     blockList: 0,

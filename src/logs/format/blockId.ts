@@ -9,6 +9,7 @@
  * version (1) | start second (2) | end second (2) | level mask (1) | line count (4) | SHA-256 prefix (26).
  */
 import { createHash } from 'node:crypto';
+import { invalidBlockSummary } from '../logErrors';
 
 const VERSION = 1;
 const RAW_LENGTH = 36;
@@ -39,7 +40,7 @@ export function logBlockId(summary: LogBlockSummary, content: Buffer): string {
     !(levelMask > 0 && levelMask < 256) ||
     !(Number.isInteger(lines) && lines > 0 && lines <= 0xffffffff)
   ) {
-    throw new Error(`Invalid log block summary ${JSON.stringify(summary)}.`);
+    throw invalidBlockSummary(summary);
   }
   const raw = Buffer.alloc(RAW_LENGTH);
   raw.writeUInt8(VERSION, 0);

@@ -8,7 +8,12 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
-import { invalidLogMessage, logEntryTooLarge, noLogMessageParts } from '../logErrors';
+import {
+  invalidLogMessage,
+  lineTagMismatch,
+  logEntryTooLarge,
+  noLogMessageParts,
+} from '../logErrors';
 import { isLogSource, parseLogStagingBlobName } from '../../storage/keys/blobs/logBlobs';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../../storage/queue';
 import { TRACEPARENT_FIELD_BYTES } from '../../telemetry/tracing';
@@ -207,7 +212,7 @@ export function decodeLogBatchMessage(payload: unknown): DecodedLogBatchMessage 
   const headers = message.lines.map((line, index) => {
     try {
       const header = readLineHeader(line);
-      if (header.tag !== tag) throw new Error(`line tag ${header.tag} is not ${tag}`);
+      if (header.tag !== tag) throw lineTagMismatch(header.tag, tag);
       return header;
     } catch (error) {
       throw invalidLogMessage(
