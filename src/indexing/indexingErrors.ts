@@ -52,3 +52,16 @@ export function invalidIndexMessage(detail: string | undefined): Error {
 export function invalidOutboxNudge(detail: string | undefined): Error {
   return new Error(`Not an outbox nudge: ${detail ?? 'invalid'}`);
 }
+
+/** Drained outbox rows kept failing their deletion: they wait for the next nudge or sweep. */
+export function outboxRowsContended(
+  department: string,
+  rows: number,
+  attempts: number,
+): ContentionError {
+  return contended(
+    `${rows} drained outbox rows of "${department}" kept changing while they were deleted.`,
+    attempts,
+    1,
+  );
+}

@@ -63,6 +63,8 @@ export interface OptimisticRetryOptions {
   capMs?: number;
   /** Clock and jitter ({@link realTiming} by default). */
   timing?: RetryTiming;
+  /** Wait before the first retry too (the curve one step on): another writer is known at work. */
+  waitFirst?: boolean;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function retryOptimistically<T>(
   attempt: (n: number) => Promise<T | Retry>,
 ): Promise<T> {
   for (let n = 1; n <= options.maxAttempts; n++) {
-    if (n > 1) await backOff(n - 1, options);
+    if (n > 1) await backOff(options.waitFirst ? n : n - 1, options);
     const result = await attempt(n);
     if (result !== RETRY) return result as T;
   }

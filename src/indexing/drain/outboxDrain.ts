@@ -90,7 +90,7 @@ export {
   MAX_ROWS_PER_ROUND,
 } from './outboxDrainWork';
 import { outboxContended } from '../indexingErrors';
-import { backOff, realTiming } from '../../storage/optimisticRetry';
+import { RETRY, realTiming, retryOptimistically, type Retry } from '../../storage/optimisticRetry';
 
 /** Rounds lost to concurrent changes before giving up (the nudge is then retried). */
 const MAX_LOST_ROUNDS = 8;
@@ -148,18 +148,6 @@ export function noDrainResult(): DrainResult {
 
 /** Longest wait after a lost round, in ms (the shared curve, src/storage/optimisticRetry.ts). */
 const MAX_BACKOFF_MS = 2_000;
-
-/**
- * Waits after the `lost`-th lost round (or member-list write) in a row, on the shared back-off
- * curve capped at {@link MAX_BACKOFF_MS}: never at once (another drainer is at work there), so the
- * curve is taken one step on.
- */
-function backOffAfterLoss(lost: number, sleep: DrainOptions['sleep']): Promise<void> {
-  return backOff(lost + 1, {
-    capMs: MAX_BACKOFF_MS,
-    timing: sleep ? { sleep, random: Math.random } : realTiming,
-  });
-}
 
 /**
  * Drains a department's outbox until it is empty (or only holds rows written meanwhile that a
@@ -222,16 +210,25 @@ async function drainRoundsMetered(
   const partitionKey = departmentPartitionKey(department);
   await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
   const result = noDrainResult();
-  let lost = 0;
   let carried: Work | undefined;
-  const maxLost = options.maxLostRounds ?? MAX_LOST_ROUNDS;
-  while (lost < maxLost) {
+  const timing = options.sleep ? { sleep: options.sleep, random: Math.random } : realTiming;
+  // Each round is an attempt; a lost one runs again after a back-off that never starts at once
+  // (another writer is at work here: a reconcile, or a drainer whose lease ran out), so it gives
+  // that writer room rather than read again at once and lose again.
+  const retry = {
+    maxAttempts: options.maxLostRounds ?? MAX_LOST_ROUNDS,
+    capMs: MAX_BACKOFF_MS,
+    waitFirst: true,
+    timing,
+    giveUp: (rounds: number) => outboxContended(department, rounds),
+  };
+  const oneRound = async (): Promise<'next' | { done: DrainResult } | Retry> => {
     // Before every round but the first, the rerun of a lost round included: a run of lost rounds
     // with their back-offs takes time too, so the invocation's budget and the lease renewal are
     // checked there as well. Stopping before a rerun leaves the lost round's rows in the outbox,
     // and whatever the lost round wrote is harmless (the fences: see the file comment).
     if (result.rounds > 0 && options.beforeRound) {
-      if (!(await options.beforeRound(result.rounds + 1, result))) return result;
+      if (!(await options.beforeRound(result.rounds + 1, result))) return { done: result };
     }
     result.rounds++;
     meter.start();
@@ -262,13 +259,14 @@ async function drainRoundsMetered(
     // meanwhile: this drainer may have written one of them from a read that is stale by now.
     const work = workOf(rows, carried);
     if (work.employeeIds.length === 0 && work.emails.length === 0) {
-      // A round of rows nobody can drain moved them away: the rows behind them come next.
+      // A round of rows nobody can drain moved them away: the rows behind them come next. (No
+      // lost round comes before it: a lost round's carried keys would have made work.)
       if (more && unreadable.length > 0) {
         meter.end('committed');
-        continue;
+        return 'next';
       }
       meter.end('empty');
-      return { ...result, complete: true };
+      return { done: { ...result, complete: true } };
     }
 
     const snapshot = await takeSnapshot(stores, department, work);
@@ -286,39 +284,33 @@ async function drainRoundsMetered(
       if (!written) break;
       await step(name);
     }
-    if (written) {
-      written = await writeLastNames(stores, department, work, snapshot, (tries) =>
-        backOffAfterLoss(tries, options.sleep),
-      );
-    }
+    if (written) written = await writeLastNames(stores, department, work, snapshot, timing);
     if (!written) {
       forgetRound(stores.drainCache, department, work.lastNames);
-      lost++;
       carried = work;
       meter.end('lost');
-      if (lost >= maxLost) break;
-      // Another writer is at work here (a reconcile, or a drainer whose lease ran out): give it
-      // room rather than read again at once and lose again.
-      await backOffAfterLoss(lost, options.sleep);
-      continue;
+      return RETRY;
     }
     await step('lastNames');
 
     const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
     for (const employeeId of gone) await options.onGone?.(department, employeeId);
-    await deleteRows(stores.employees, partitionKey, rows);
+    await deleteRows(stores.employees, department, rows, timing);
     stores.metrics?.recordIndexLag(department, seen);
     meter.end('committed');
     await step('deleted');
     result.rows += rows.length;
     result.employees += work.employeeIds.length;
     result.gone += gone.length;
-    lost = 0;
     carried = undefined;
     if (!more) {
       stores.metrics?.observeOutbox(department, 0);
-      return { ...result, complete: true };
+      return { done: { ...result, complete: true } };
     }
+    return 'next';
+  };
+  for (;;) {
+    const outcome = await retryOptimistically(retry, oneRound);
+    if (outcome !== 'next') return outcome.done;
   }
-  throw outboxContended(department, maxLost);
 }
