@@ -14,8 +14,7 @@ import { routedTable } from '../../src/accounts/routedTable';
 import { PerAccount } from '../../src/accounts/routing';
 import { spreadLastNameStore } from '../../src/accounts/spreadLastNames';
 import type { Config } from '../../src/config';
-import type { LastNameStore } from '../../src/indexing/lastNames/lastNameStore';
-import { lastNameStoreFor } from '../../src/indexing/lastNames/storeForMode';
+import { type LastNameStore, lastNameStoreFor } from '../../src/indexing';
 import type { StorageClients } from '../../src/storage/clients';
 import { readEntity } from '../../src/storage/tables/entities';
 import {
