@@ -1,7 +1,7 @@
 /**
- * Steps 3 and 4 of a drain round (src/indexing/drain/outboxDrain.ts): the index writes that bring the
- * targets in line with the sources, each conditional on what the snapshot read (entries, fences,
- * member lists), and the deletion of the drained rows.
+ * Steps 3 and 4 of a drain round (src/indexing/drain/outboxDrain.ts): the index writes that bring
+ * the targets in line with the sources, each conditional on what the snapshot read (entries,
+ * fences, member lists), and the deletion of the drained rows.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import {
@@ -50,8 +50,8 @@ const MAX_OPERATIONS = MAX_TRANSACTION_OPERATIONS;
  * the snapshot read it (or creating it), each next on the ETag the previous one gave it. A round
  * with nothing to change in the partition still writes the fence. False when a transaction lost
  * a race — another round wrote the partition since our read, or an entry changed — and the round
- * is then lost. `fences` (this process's cache, src/indexing/drain/drainCache.ts) learns the fence's new
- * ETag, or forgets it after a lost race.
+ * is then lost. `fences` (this process's cache, src/indexing/drain/drainCache.ts) learns the
+ * fence's new ETag, or forgets it after a lost race.
  *
  * @throws {DomainError} for storage faults.
  */
@@ -135,7 +135,9 @@ export function idActions(department: string, work: Work, snapshot: Snapshot): E
 /** Tries of one member list in a round: its first write and the reruns of that name alone. */
 export const MAX_LIST_TRIES = 8;
 
-/** The members to add to and remove from `list` so each employee of the round is where it should. */
+/**
+ * The members to add to and remove from `list` so each employee of the round is where it should.
+ */
 function membershipChange(
   department: string,
   work: Work,

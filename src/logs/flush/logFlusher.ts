@@ -56,7 +56,10 @@ export interface LogDrainOptions {
   hourContainer?: HourContainer;
   queue: QueueClient;
   limits: LogBlobLimits;
-  /** The message the trigger delivered, if any: flushed in the first round, acknowledged by the host. */
+  /**
+   * The message the trigger delivered, if any: flushed in the first round, acknowledged by the
+   * host.
+   */
   trigger?: DeliveredLogMessage;
   /** Most messages one flush takes from the queue (besides the trigger's). */
   maxMessages: number;

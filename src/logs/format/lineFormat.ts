@@ -5,18 +5,11 @@
  * 1.0;2026-11-22T15:04:05.123Z;Error;<batchId>.<part>;<message>;<extra JSON>
  * ```
  *
- * - field 1: format version (`1.0`, also the blob's `LogVersion` metadata);
- * - field 2: the entry's time, ISO 8601 UTC with milliseconds (always 24 characters);
- * - field 3: the level;
- * - field 4: the tag of the queue message part that delivered the line (batch id and part index),
- *   which lets a flusher tell whether a redelivered part is already stored;
- * - field 5: the message, escaped;
- * - field 6: the entry's extra fields as a JSON object, escaped, or empty when there are none.
+ * Fields 5 and 6 are escaped (`\\`, `\;`, `\n`, `\r`), so a line never holds a raw line break and
+ * an unescaped `;` always ends a field; field 4, the message part's tag, lets a flusher tell
+ * whether a redelivered part is already stored.
  *
- * Escapes (fields 5 and 6 only; fields 1–4 never need them): `\\` for `\`, `\;` for `;`, `\n` for
- * a line feed, `\r` for a carriage return. So a line never holds a raw line break and an
- * unescaped `;` always ends a field. Lines end with `\n` (the byte 0x0A never occurs inside a
- * multi-byte UTF-8 sequence, so readers may split the raw bytes on it).
+ * Why: docs/logs.md "Line format (version 1.0)".
  */
 import { isLogLevel, type LogLevel } from './levels';
 import type { LogEntry } from '../entry';

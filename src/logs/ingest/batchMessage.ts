@@ -225,7 +225,8 @@ export function decodeLogBatchMessage(payload: unknown): DecodedLogBatchMessage 
 
 /**
  * The `log-batches` message of a batch too large for one queue message: the batch itself waits,
- * whole, in a staging blob of the logs container (src/logs/ingest/stagedBatch.ts); the message points at it.
+ * whole, in a staging blob of the logs container (src/logs/ingest/stagedBatch.ts); the message
+ * points at it.
  */
 export interface LogBatchPointer {
   v: typeof LOG_MESSAGE_VERSION;
@@ -279,7 +280,8 @@ export function decodeLogQueuePayload(payload: unknown): LogQueuePayload {
 }
 
 /**
- * Reads a staging blob's content: the batch's parts, exactly as {@link splitIntoMessages} made them.
+ * Reads a staging blob's content: the batch's parts, exactly as {@link splitIntoMessages} made
+ * them.
  *
  * @throws {ValidationError} when the content is not the parts of batch `batchId`.
  */
