@@ -179,7 +179,7 @@ async function drainRoundsMetered(
     // Before every round but the first, the rerun of a lost round included: a run of lost rounds
     // with their back-offs takes time too, so the invocation's budget and the lease renewal are
     // checked there as well. Stopping before a rerun leaves the lost round's rows in the outbox,
-    // and whatever the lost round wrote is harmless (the fences: see the file comment).
+    // and whatever the lost round wrote is harmless (the fences: docs/queues.md).
     if (result.rounds > 0 && options.beforeRound) {
       if (!(await options.beforeRound(result.rounds + 1, result))) return { done: result };
     }
