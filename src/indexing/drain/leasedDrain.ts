@@ -67,7 +67,7 @@ export interface LeasedDrainOptions extends Omit<
   startedAt?: number;
   /**
    * Lease holders whose expiry nudge asked for this drain (the message's `holder`): if one of
-   * them still holds the lease with the request pending, the nudge is sent again (file comment).
+   * them still holds the lease with the request pending, the nudge is sent again (docs/queues.md).
    */
   standsInFor?: readonly string[];
   /**
