@@ -25,6 +25,15 @@ const directorySurface = (...named) => ({
       ? ` (or here: ${named.map((entry) => `directory/${entry}.ts`).join(', ')}).`
       : '.'),
 });
+/**
+ * A capability without named surfaces (indexing, logs) is imported through its entry,
+ * src/<name>/index.ts; its sub-folders' files stay closed to the folders outside.
+ */
+const capabilitySurface = (name) => ({
+  group: [`**/${name}/*`, `**/${name}/*/**`],
+  message: `Import src/${name} through its surface, src/${name}/index.ts.`,
+});
+const capabilities = [capabilitySurface('indexing'), capabilitySurface('logs')];
 const noSas = {
   group: ['**/sas', '**/sas/**'],
   message:
@@ -89,23 +98,34 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'functions/**/*.ts'],
     ignores: ['src/storage/**'],
-    rules: restrictImports(noTooling, noFunctions, directorySurface()),
+    rules: restrictImports(noTooling, noFunctions, directorySurface(), ...capabilities),
   },
   {
     // The workers that read the Employees table beside the directory's services use its stored
     // shapes; the move orchestration also runs the directory's steps itself.
     files: ['src/indexing/**/*.ts', 'src/archive/**/*.ts', 'src/orchestrations/**/*.ts'],
-    rules: restrictImports(noTooling, noFunctions, directorySurface('entities')),
+    rules: restrictImports(noTooling, noFunctions, directorySurface('entities'), ...capabilities),
   },
   {
     files: ['src/orchestrations/move/**/*.ts'],
-    rules: restrictImports(noTooling, noFunctions, directorySurface('entities', 'moveWrites')),
+    rules: restrictImports(
+      noTooling,
+      noFunctions,
+      directorySurface('entities', 'moveWrites'),
+      ...capabilities,
+    ),
   },
   {
     // Photos own photo names, the locator and the read grant; SAS issuance uses them (src/sas
     // imports src/photos), never the reverse: the two folders once imported each other.
     files: ['src/photos/**/*.ts'],
-    rules: restrictImports(noTooling, noFunctions, directorySurface('entities'), noSas),
+    rules: restrictImports(
+      noTooling,
+      noFunctions,
+      directorySurface('entities'),
+      noSas,
+      ...capabilities,
+    ),
   },
   {
     // The bench seeds tables in bulk through the stored shapes, and otherwise uses the app's

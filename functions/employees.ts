@@ -15,10 +15,7 @@ import {
 } from '../src/identity/access';
 import { canReadDepartment } from '../src/identity/roles';
 import { employeePatchSchema, importBodySchema, newEmployeeSchema } from '../src/directory';
-import {
-  findEmployeesAcrossOrganisation,
-  getEmployeeByEmailEventually,
-} from '../src/indexing/employeeIndex/indexQueries';
+import { findEmployeesAcrossOrganisation, getEmployeeByEmailEventually } from '../src/indexing';
 import type { ImportResult } from '../src/directory';
 import { services } from './shared/services';
 import type { Directory } from '../src/directory';

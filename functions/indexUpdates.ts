@@ -9,7 +9,7 @@
 import './shared/startup';
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
-import { handleIndexUpdateMessage } from '../src/indexing/queue/indexUpdates';
+import { handleIndexUpdateMessage } from '../src/indexing';
 import { services } from './shared/services';
 import { dequeueCount, inMessageTrace } from './shared/queuePayload';
 

@@ -5,10 +5,14 @@
 // First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
 import './shared/startup';
 import { z } from 'zod';
-import { parseLogBatch, toApiEntry } from '../src/logs/entry';
-import type { AcceptedLogBatch } from '../src/logs/ingest/ingest';
-import { LOG_LEVELS, parseLevelFilter } from '../src/logs/format/levels';
-import { MAX_LOG_PAGE_SIZE } from '../src/logs/query/query';
+import {
+  type AcceptedLogBatch,
+  LOG_LEVELS,
+  MAX_LOG_PAGE_SIZE,
+  parseLevelFilter,
+  parseLogBatch,
+  toApiEntry,
+} from '../src/logs';
 import { json, readJson, readQuery } from './shared/http';
 import { admin, anyOf, telemetryWriter } from '../src/identity/access';
 import { queryInt } from './shared/input';

@@ -7,7 +7,7 @@
 import './shared/startup';
 import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
-import { sweepOutboxes } from '../src/indexing/drain/outboxSweep';
+import { sweepOutboxes } from '../src/indexing';
 import { services } from './shared/services';
 import { recordingRuns } from './shared/timerRuns';
 

@@ -13,11 +13,14 @@ import { getArchivedEmployee, type ArchiveDependencies } from '../../src/archive
 import { requestArchive } from '../../src/archive/archiveRequests';
 import type { Employee, EmployeeCheck, Versioned } from '../../src/directory';
 import {
-  queryLogPage,
+  LogFlusher,
+  LogIngest,
   type LogPage,
   type LogPageOptions,
   type LogQuery,
-} from '../../src/logs/query/query';
+  queryLogPage,
+  TagLedgers,
+} from '../../src/logs';
 import { DirectoryMetrics } from '../../src/telemetry/metrics';
 import { samplePoisonQueues } from '../../src/telemetry/poisonQueueGauge';
 import { AccessLog } from '../../src/access/accessLog';
@@ -26,19 +29,18 @@ import { createContext, createDirectory, directoryOver, type Directory } from '.
 import { ExpenseClaimLog } from '../../src/expenses/expenseClaims';
 import { principalTrust, type PrincipalTrust } from '../../src/identity/trust';
 import {
+  type ChangeQueue,
   configuredBackgroundChangeQueue,
   configuredChangeQueue,
   configuredIndexStores,
-} from '../../src/indexing/configuredIndexing';
-import type { IndexStores } from '../../src/indexing/indexStores';
-import type { ChangeQueue } from '../../src/indexing/queue/queueChangeSink';
-import { SharedDrains } from '../../src/indexing/drain/sharedDrains';
-import { writerDrains } from '../../src/indexing/drain/writerDrain';
+  type IndexStores,
+  type LastNameStore,
+  lastNameStoreFor,
+  SharedDrains,
+  writerDrains,
+} from '../../src/indexing';
 import { LoginAttempts } from '../../src/logins/loginAttempts';
 import { LoginDayTables } from '../../src/logins/loginDayTables';
-import { LogFlusher } from '../../src/logs/flush/flusher';
-import { LogIngest } from '../../src/logs/ingest/ingest';
-import { TagLedgers } from '../../src/logs/flush/tagLedger';
 import { OperationsService } from '../../src/operations/operations';
 import { TimerRunLog } from '../../src/operations/timerRuns';
 import type { OrchestrationServices } from '../../src/orchestrations/services';
@@ -55,8 +57,6 @@ import { AccountFence } from '../../src/accounts/partitionFence';
 import { PlacementStore } from '../../src/accounts/placementStore';
 import { routedTable } from '../../src/accounts/routedTable';
 import { spreadLastNameStore } from '../../src/accounts/spreadLastNames';
-import type { LastNameStore } from '../../src/indexing/lastNames/lastNameStore';
-import { lastNameStoreFor } from '../../src/indexing/lastNames/storeForMode';
 import { readEntity } from '../../src/storage/tables/entities';
 import {
   DEPARTMENT_ROW_KEY,

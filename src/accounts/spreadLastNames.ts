@@ -14,7 +14,7 @@ import {
   type LastNameStore,
   type MemberSlice,
   type MembershipPage,
-} from '../indexing/lastNames/lastNameStore';
+} from '../indexing';
 
 /** One account's store. */
 export interface AccountLastNames {

@@ -64,8 +64,8 @@ export const configuredChangeQueue: ConfiguredChangeQueue = (
  * a process sends at most one per department and second however many employees it archives, and
  * an invocation returns once the nudge standing for its change is stored (the message is deleted
  * after that: a process that stops then strands nothing) and fails when it cannot be stored (the
- * message comes back, and its replay publishes the change again). Nobody waits on those index changes
- * (the caller got its 202 long before), and the outbox rows carry them in any case.
+ * message comes back, and its replay publishes the change again). Nobody waits on those index
+ * changes (the caller got its 202 long before), and the outbox rows carry them in any case.
  */
 export const configuredBackgroundChangeQueue: ConfiguredChangeQueue = (
   config,

@@ -16,7 +16,7 @@ export interface IndexStores {
   index: TableClient;
   /** The organisation-wide last-name index (option 1 or 3). */
   lastNames: LastNameStore;
-  /** Versions this process's drains wrote, to read less (src/indexing/drain/drainCache.ts); optional. */
+  /** Versions this process's drains wrote, to read less (drain/drainCache.ts); optional. */
   drainCache?: DrainCache;
   /** The process's metrics the drains report to (outbox gauges, lag, rounds); optional. */
   metrics?: DirectoryMetrics;

@@ -42,3 +42,26 @@ export function outboxContended(department: string, rounds: number): ContentionE
 export function memberListContended(what: string, attempts: number): ContentionError {
   return contended(`${what} kept changing concurrently; try again.`, attempts, 1);
 }
+
+/** A payload of the `index-updates` queue that is not a v1 message (`detail` says why). */
+export function invalidIndexMessage(detail: string | undefined): Error {
+  return new Error(`Not an index-updates message: ${detail ?? 'invalid'}`);
+}
+
+/** A v2 payload of the `index-updates` queue that is not an outbox nudge (`detail` says why). */
+export function invalidOutboxNudge(detail: string | undefined): Error {
+  return new Error(`Not an outbox nudge: ${detail ?? 'invalid'}`);
+}
+
+/** Drained outbox rows kept failing their deletion: they wait for the next nudge or sweep. */
+export function outboxRowsContended(
+  department: string,
+  rows: number,
+  attempts: number,
+): ContentionError {
+  return contended(
+    `${rows} drained outbox rows of "${department}" kept changing while they were deleted.`,
+    attempts,
+    1,
+  );
+}

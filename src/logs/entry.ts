@@ -111,7 +111,7 @@ export function parseLogBatch(body: unknown, limits: LogBatchLimits): LogBatch {
   return { source, entries };
 }
 
-/** The API's JSON form of an entry: `at` (ISO UTC with milliseconds), `level`, `message`, extras. */
+/** The API's JSON form of an entry: `at` (ISO UTC, milliseconds), `level`, `message`, extras. */
 export function toApiEntry(entry: LogEntry): Record<string, unknown> {
   return Object.fromEntries([
     ['at', entry.at.toISOString()],

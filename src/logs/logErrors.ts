@@ -71,3 +71,53 @@ export function logBlobContended(blobName: string, attempts: number): Contention
     1,
   );
 }
+
+/** A batch id or part number that cannot make a line tag (a bug in the caller). */
+export function invalidLineTag(batchId: string, part: number): Error {
+  return new Error(`Invalid batch id "${batchId}" or part ${part}.`);
+}
+
+/** A stored line with an escape the format does not define (`c` follows the backslash). */
+export function malformedLineEscape(c: string): Error {
+  return new Error(`Malformed escape "\\${c}" in a log line.`);
+}
+
+/** A stored line that does not start like a line of `version`. */
+export function notALogLine(version: string, line: string): Error {
+  return new Error(`Not a version ${version} log line: "${line.slice(0, 80)}".`);
+}
+
+/** A stored line whose header (time, level, tag) does not parse. */
+export function malformedLineHeader(header: string): Error {
+  return new Error(`Malformed log line header: "${header}".`);
+}
+
+/** A stored line with more or fewer fields than the format has. */
+export function wrongFieldCount(line: string): Error {
+  return new Error(`Log line has the wrong number of fields: "${line.slice(0, 80)}".`);
+}
+
+/** A stored line whose extra field is JSON but not an object. */
+export function extraNotAnObject(): Error {
+  return new Error('The extra field of a log line is not a JSON object.');
+}
+
+/** A line of a batch message tagged for another batch part (the message is then invalid). */
+export function lineTagMismatch(found: string, expected: string): Error {
+  return new Error(`line tag ${found} is not ${expected}`);
+}
+
+/** Blob metadata asked for no block at all (a bug in the caller). */
+export function noBlocks(): Error {
+  return new Error('A log blob needs at least one block.');
+}
+
+/** An hour blob asked for at an instant that does not start an hour (a bug in the caller). */
+export function notHourStart(hourStart: Date): Error {
+  return new Error(`${hourStart.toISOString()} is not the start of an hour.`);
+}
+
+/** A block summary out of the ranges a block id can carry (a bug in the caller). */
+export function invalidBlockSummary(summary: unknown): Error {
+  return new Error(`Invalid log block summary ${JSON.stringify(summary)}.`);
+}

@@ -15,7 +15,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import { unknownQueue } from './operationsErrors';
-import { earliestLineHour } from '../logs/ingest/backlog';
+import { earliestLineHour } from '../logs';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
   departmentPartitionKey,

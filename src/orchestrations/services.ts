@@ -5,7 +5,7 @@
 import type { TableClient } from '@azure/data-tables';
 import type { DirectoryContext, EmployeeChangeSink, EmployeeService } from '../directory';
 import type { ContainerClient } from '@azure/storage-blob';
-import type { IndexStores } from '../indexing/indexStores';
+import type { IndexStores } from '../indexing';
 
 /** The services behind the orchestrations' activities. */
 export interface OrchestrationServices {

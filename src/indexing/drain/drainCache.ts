@@ -1,8 +1,8 @@
 /**
- * What one process remembers between the rounds of its outbox drains (src/indexing/drain/outboxDrain.ts):
- * the versions its own last writes left. A round that only creates entries takes them instead of
- * reading them again; they serve only as conditions of its writes, so a stale one (another process
- * wrote since) costs a lost round, never a wrong index.
+ * What one process remembers between the rounds of its outbox drains
+ * (src/indexing/drain/outboxDrain.ts): the versions its own last writes left. A round that only
+ * creates entries takes them instead of reading them again; they serve only as conditions of its
+ * writes, so a stale one (another process wrote since) costs a lost round, never a wrong index.
  */
 import {
   emailIndexPartitionKey,

@@ -1,23 +1,16 @@
 /**
  * A department's drain lease: at most one drainer of a department's index outbox runs rounds at a
  * time, across processes, so drains of one department stop losing rounds to each other
- * (src/indexing/drain/leasedDrain.ts). One entity, `~drain_<dept>` / `lease` in `EmployeeIndex`, every
- * write conditional on its ETag:
+ * (leasedDrain.ts). One entity, `~drain_<dept>` / `lease` in `EmployeeIndex`, every write
+ * conditional on its ETag: `Holder` (a random id per drain, `''` when free), `ExpiresAt` (the
+ * holder's clock plus the lease duration; a dead holder's lease expires and is taken over), and
+ * `Requested`, set by a drainer that found it held (its nudge is absorbed): the holder's release
+ * then fails and it drains again, reading the outbox after the request. A renewal takes the
+ * request in too, right before a round. The lease is for progress, not correctness: the drain's
+ * fences keep the indexes right with any number of drainers, so a clock skew costs lost rounds or
+ * a later takeover, never a wrong index.
  *
- * - `Holder` (a random id per drain, `''` when free) and `ExpiresAt` (the holder's clock plus the
- *   lease duration). A lease whose holder died expires, and the next drainer takes it over.
- * - `Requested`: set by a drainer that found the lease held — its nudge is *absorbed*, not run —
- *   so that the holder, which must write the lease to release it, sees that write fail and
- *   drains again. A nudge is sent after its change committed, so the holder's next outbox read,
- *   after it noticed the request, sees the change. A renewal clears the request too: it comes
- *   right before a round, whose outbox read then comes after the request.
- *
- * The lease is for progress, not correctness: the drain's fences keep the indexes right with
- * any number of drainers (docs/queues.md), e.g. when a holder paused past its expiry resumes
- * beside the drainer that took over. The clock of `ExpiresAt` is the holder's: a skew between
- * processes shortens or stretches a lease, which costs lost rounds or a later takeover, never a
- * wrong index; and the nudge sent to outlive a holder, arriving while the lease still looks held
- * by it, is sent again rather than absorbed by its own pending request (leasedDrain.ts).
+ * Why: docs/queues.md "Transactional outbox" ("One drainer per department, bounded invocations").
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import { ensureTable } from '../../storage/createOnce';

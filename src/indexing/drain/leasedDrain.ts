@@ -1,36 +1,16 @@
 /**
  * A drain of one department's outbox as the queue worker and the sweep run it: under the
  * department's drain lease (drainLease.ts), in bounded rounds, within a bounded invocation.
- *
- * - **Nothing to do costs one request.** The drainer reads whether the outbox holds a row
- *   before it touches the lease: a department drained meanwhile (by a writer's own round, another
- *   drainer, an earlier nudge) costs that one query, whatever asked — a nudge, a write's cover,
- *   the sweep. An empty outbox after the nudge arrived means every row committed before it was
- *   deleted by a round that read its sources after that commit. A cover answers only for rows
- *   written before its window closed (`onlyRowsBefore`): younger ones, usually the live writer's
- *   next linger, are left to that writer and to their own cover.
- * - **One drainer at a time.** A drainer that finds the lease held runs no round: it records a
- *   request on the lease (its nudge is absorbed) and returns. The holder cannot release the lease
- *   without seeing the request, and then drains again, so the change behind the nudge is drained
- *   without a round lost to a rival. The first drainer to record a request also sends a nudge
- *   that surfaces when the lease expires, for a holder that dies without releasing it; the nudge
- *   names that holder (`standsInFor`), and when it arrives while the lease still looks held by
- *   it with the request not taken in — the receiver's clock runs behind the holder's, or the
- *   sender's ran ahead — it is sent again, delayed to the expiry as the receiver sees it, instead
- *   of being absorbed by the request it was sent for (which would leave the rows to the sweep).
- *   Otherwise it finds the lease free or expired (and drains), or renewed (the request was taken
- *   in; it records another).
- * - **Bounded.** A round takes at most {@link DrainLimits.changesPerRound} changes; no round
- *   starts once the invocation has run {@link DrainLimits.invocationMs} or drained
- *   {@link DrainLimits.changesPerInvocation} changes: the drainer frees the lease and sends a
- *   nudge that continues in a new invocation. So an invocation lasts about `invocationMs` plus
- *   one round, far below the host's `functionTimeout`, whatever the backlog.
- * - **Renewed** between rounds once a quarter of the lease has passed: a holder that lost it
- *   (paused past its expiry while another took over) stops after its round; the fences keep that
- *   round harmless (outboxDrain.ts).
- *
+ * Nothing to do costs one request (the outbox check, before the lease); a cover answers only for
+ * rows written before its window closed (`onlyRowsBefore`). A drainer that finds the lease held
+ * runs no round: it records a request (its nudge is absorbed), which the holder sees and drains
+ * again; the first one also sends a nudge for the expiry, naming the holder (`standsInFor`). No
+ * round starts past the invocation's budget ({@link DrainLimits}): the drainer frees the lease
+ * and a nudge continues. The lease is renewed between rounds once a quarter of it has passed.
  * Without a nudge sender (`IndexStores.nudge`) nothing could continue the drain elsewhere, so it
  * runs to the end in one invocation and sends no expiry nudge.
+ *
+ * Why: docs/queues.md "Transactional outbox" ("One drainer per department, bounded invocations").
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -87,7 +67,7 @@ export interface LeasedDrainOptions extends Omit<
   startedAt?: number;
   /**
    * Lease holders whose expiry nudge asked for this drain (the message's `holder`): if one of
-   * them still holds the lease with the request pending, the nudge is sent again (file comment).
+   * them still holds the lease with the request pending, the nudge is sent again (docs/queues.md).
    */
   standsInFor?: readonly string[];
   /**

@@ -1,65 +1,16 @@
 /**
- * Draining one department's index outbox (src/directory/entities/outbox.ts) into the asynchronous indexes:
- * the inter-partition index (`EmployeeIndex`: `empid_<dept>`, `email_<dept>`) and the
- * organisation-wide last-name index. One drain round:
+ * Draining one department's index outbox (src/directory/entities/outbox.ts) into the asynchronous
+ * indexes: `EmployeeIndex` (`empid_<dept>`, `email_<dept>`) and the org-wide last-name index. A
+ * round: 1. `read` the partition's outbox rows (outboxDrainWork.ts; unreadable rows go to
+ * dead-letter records, outboxDeadLetter.ts); 2. `snapshot` the targets (entries, each index
+ * partition's drain fence, member lists), then the sources (outboxDrainSnapshot.ts); 3. `emails`,
+ * `ids`, `lastNames`: write what differs, each transaction with its partition's fence, every list
+ * of the round, all conditional on what the snapshot read (outboxDrainWrites.ts); 4. `deleted`:
+ * delete the drained rows, each conditional on its ETag. A lost round runs again with its keys
+ * carried over. Safe with any number of drainers, paused or crashing anywhere: the fences, not the
+ * lease, stop stale writes; the reconcile (indexMaintenance.ts) writes without them.
  *
- * 1. `read`: one range query for the partition's outbox rows (up to {@link MAX_ROWS_PER_ROUND}
- *    rows or {@link MAX_CHANGES_PER_ROUND} changes); they name the employees, emails and last
- *    names to look at.
- * 2. `snapshot`: first the targets — the index entries of those employees and emails (none for
- *    keys only new employees bring), each index partition's *drain fence* (read with the entries,
- *    in the same query) and the member lists of those last names — and only then the *sources* in
- *    the department's partition: the email copies of those addresses (who holds each address now)
- *    and, for an employee no copy speaks for, the employee entity. Several keys of one partition
- *    go in one query (`RowKey eq … or …`, 14 to a query).
- * 3. `emails`, `ids`, `lastNames`: write what differs from the sources — by-email entries, then
- *    by-id entries, each partition in entity group transactions that also write its fence under
- *    the ETag the snapshot read (a round with nothing to change there writes the fence alone),
- *    then every member list of the round, changed or not, under the ETags it was read with. A
- *    list write that lost (lists are org-wide: other departments' drains write them) is tried
- *    again for that name alone, the list read again and then the sources (writeLastNames).
- * 4. `deleted`: delete the drained rows in one transaction of the partition, each conditional on
- *    the ETag it was read with (rows are written once; a row a concurrent drainer already deleted
- *    is simply left out on the next try).
- *
- * Rows without a readable change are moved to dead-letter records in step 1
- * (src/indexing/drain/outboxDeadLetter.ts).
- *
- * A lost round (a write failed its condition) runs again and keeps the lost round's keys even if a
- * concurrent drainer deleted their rows meanwhile: what this drainer wrote may need looking at.
- *
- * Why this is safe with any number of drainers of one partition (two hosts, a sweep and a nudge,
- * a lease holder paused past its expiry and the drainer that took over), any of them paused or
- * crashing anywhere: the rows stay until step 4, so a
- * crash leaves them for the next drain, and every step is idempotent. For the writes, take any
- * index partition (or list) P and the last round R that wrote it. R's write was conditional on
- * P's fence as R read it, so nobody wrote P between R's read of the fence and R's write, and R
- * read its sources after that read (a list tried again alone is read again, and the sources after
- * it). A change to the employees R wrote, committed after R read the
- * sources, wrote an outbox row; the round that drains that row reads the fence after the commit
- * and writes P after that — so after R, which R being the last rules out: the row is still in the
- * outbox and a later round will write P from the change. Hence the last round to write P wrote
- * from sources that no drained change has outdated. Without the fence a round that found nothing
- * to do wrote nothing, and a drainer paused with an older read could then write stale entries,
- * which nobody was left to correct had it crashed before checking its sources again (the check
- * this design replaces). Fences are never deleted (nor are emptied list blobs), since a create
- * from a read that found one absent could not tell it had been written meanwhile. A
- * process may take a fence's ETag from its own last write of it instead of reading it
- * (src/indexing/drain/drainCache.ts): that too is a read from before the sources, and so is a member
- * list as its own last write left it.
- * A writing process's own round (src/indexing/drain/writerDrain.ts, without the lease) is a round like
- * any other, so the argument covers it.
- * The department's drain lease (src/indexing/drain/leasedDrain.ts) is not part of this argument: it
- * only keeps drainers from losing rounds to each other. A holder paused past its expiry still
- * writes beside the drainer that took over, and only the fences stop its stale writes; the fence
- * lives with the data it guards.
- *
- * Not covered: the other writer of these entries, `reconcileEmployeeIndexes`
- * (src/indexing/employeeIndex/indexMaintenance.ts: the move orchestration's re-pointing, the audit's repairs,
- * and v1 change messages an earlier deploy left on the queue), writes without the
- * fence. A drain never overwrites its writes unseen (every entry write is conditional on the
- * entry's ETag, or a create), and the reconcile checks the primary after writing; what remains
- * is its own residual, a pause and a crash between its write and that check.
+ * Why: docs/queues.md "Why a drain never loses an update".
  */
 import { ensureTable } from '../../storage/createOnce';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
@@ -90,7 +41,7 @@ export {
   MAX_ROWS_PER_ROUND,
 } from './outboxDrainWork';
 import { outboxContended } from '../indexingErrors';
-import { backOff, realTiming } from '../../storage/optimisticRetry';
+import { RETRY, realTiming, retryOptimistically, type Retry } from '../../storage/optimisticRetry';
 
 /** Rounds lost to concurrent changes before giving up (the nudge is then retried). */
 const MAX_LOST_ROUNDS = 8;
@@ -150,18 +101,6 @@ export function noDrainResult(): DrainResult {
 const MAX_BACKOFF_MS = 2_000;
 
 /**
- * Waits after the `lost`-th lost round (or member-list write) in a row, on the shared back-off
- * curve capped at {@link MAX_BACKOFF_MS}: never at once (another drainer is at work there), so the
- * curve is taken one step on.
- */
-function backOffAfterLoss(lost: number, sleep: DrainOptions['sleep']): Promise<void> {
-  return backOff(lost + 1, {
-    capMs: MAX_BACKOFF_MS,
-    timing: sleep ? { sleep, random: Math.random } : realTiming,
-  });
-}
-
-/**
  * Drains a department's outbox until it is empty (or only holds rows written meanwhile that a
  * next drain will take), bringing the indexes of every employee it names up to date.
  *
@@ -178,7 +117,9 @@ export function drainOutbox(
   );
 }
 
-/** When each row was committed (ms since 1970), for the index lag; rows of unknown age are left out. */
+/**
+ * When each row was committed (ms since 1970), for the index lag; rows of unknown age are left out.
+ */
 function committedTimes(rows: readonly OutboxRow[]): number[] {
   return rows
     .map((row) => outboxSequenceTime(parseOutboxRowKey(row.rowKey)?.sequence ?? ''))
@@ -222,16 +163,25 @@ async function drainRoundsMetered(
   const partitionKey = departmentPartitionKey(department);
   await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
   const result = noDrainResult();
-  let lost = 0;
   let carried: Work | undefined;
-  const maxLost = options.maxLostRounds ?? MAX_LOST_ROUNDS;
-  while (lost < maxLost) {
+  const timing = options.sleep ? { sleep: options.sleep, random: Math.random } : realTiming;
+  // Each round is an attempt; a lost one runs again after a back-off that never starts at once
+  // (another writer is at work here: a reconcile, or a drainer whose lease ran out), so it gives
+  // that writer room rather than read again at once and lose again.
+  const retry = {
+    maxAttempts: options.maxLostRounds ?? MAX_LOST_ROUNDS,
+    capMs: MAX_BACKOFF_MS,
+    waitFirst: true,
+    timing,
+    giveUp: (rounds: number) => outboxContended(department, rounds),
+  };
+  const oneRound = async (): Promise<'next' | { done: DrainResult } | Retry> => {
     // Before every round but the first, the rerun of a lost round included: a run of lost rounds
     // with their back-offs takes time too, so the invocation's budget and the lease renewal are
     // checked there as well. Stopping before a rerun leaves the lost round's rows in the outbox,
-    // and whatever the lost round wrote is harmless (the fences: see the file comment).
+    // and whatever the lost round wrote is harmless (the fences: docs/queues.md).
     if (result.rounds > 0 && options.beforeRound) {
-      if (!(await options.beforeRound(result.rounds + 1, result))) return result;
+      if (!(await options.beforeRound(result.rounds + 1, result))) return { done: result };
     }
     result.rounds++;
     meter.start();
@@ -262,13 +212,14 @@ async function drainRoundsMetered(
     // meanwhile: this drainer may have written one of them from a read that is stale by now.
     const work = workOf(rows, carried);
     if (work.employeeIds.length === 0 && work.emails.length === 0) {
-      // A round of rows nobody can drain moved them away: the rows behind them come next.
+      // A round of rows nobody can drain moved them away: the rows behind them come next. (No
+      // lost round comes before it: a lost round's carried keys would have made work.)
       if (more && unreadable.length > 0) {
         meter.end('committed');
-        continue;
+        return 'next';
       }
       meter.end('empty');
-      return { ...result, complete: true };
+      return { done: { ...result, complete: true } };
     }
 
     const snapshot = await takeSnapshot(stores, department, work);
@@ -286,39 +237,33 @@ async function drainRoundsMetered(
       if (!written) break;
       await step(name);
     }
-    if (written) {
-      written = await writeLastNames(stores, department, work, snapshot, (tries) =>
-        backOffAfterLoss(tries, options.sleep),
-      );
-    }
+    if (written) written = await writeLastNames(stores, department, work, snapshot, timing);
     if (!written) {
       forgetRound(stores.drainCache, department, work.lastNames);
-      lost++;
       carried = work;
       meter.end('lost');
-      if (lost >= maxLost) break;
-      // Another writer is at work here (a reconcile, or a drainer whose lease ran out): give it
-      // room rather than read again at once and lose again.
-      await backOffAfterLoss(lost, options.sleep);
-      continue;
+      return RETRY;
     }
     await step('lastNames');
 
     const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
     for (const employeeId of gone) await options.onGone?.(department, employeeId);
-    await deleteRows(stores.employees, partitionKey, rows);
+    await deleteRows(stores.employees, department, rows, timing);
     stores.metrics?.recordIndexLag(department, seen);
     meter.end('committed');
     await step('deleted');
     result.rows += rows.length;
     result.employees += work.employeeIds.length;
     result.gone += gone.length;
-    lost = 0;
     carried = undefined;
     if (!more) {
       stores.metrics?.observeOutbox(department, 0);
-      return { ...result, complete: true };
+      return { done: { ...result, complete: true } };
     }
+    return 'next';
+  };
+  for (;;) {
+    const outcome = await retryOptimistically(retry, oneRound);
+    if (outcome !== 'next') return outcome.done;
   }
-  throw outboxContended(department, maxLost);
 }

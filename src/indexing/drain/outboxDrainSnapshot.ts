@@ -1,6 +1,6 @@
 /**
- * Step 2 of a drain round (src/indexing/drain/outboxDrain.ts): what the indexes hold now for the round's
- * keys (the targets, with each index partition's drain fence), then what the department's
+ * Step 2 of a drain round (src/indexing/drain/outboxDrain.ts): what the indexes hold now for the
+ * round's keys (the targets, with each index partition's drain fence), then what the department's
  * partition says they should hold (the sources).
  */
 import type { TableClient } from '@azure/data-tables';
@@ -41,7 +41,7 @@ export interface Snapshot {
   idEntries: Map<string, StoredEntity>;
   emailEntries: Map<string, StoredEntity>;
   lists: Map<string, MemberListSnapshot>;
-  /** ETag of each index partition's drain fence, read before the sources (`undefined`: none yet). */
+  /** ETag of each index partition's drain fence, read before the sources (`undefined`: none). */
   fences: { id: string | undefined; email: string | undefined };
   sources: Sources;
 }

@@ -1,6 +1,6 @@
 /**
- * Step 1 of a drain round (src/indexing/drain/outboxDrain.ts): the department's outbox rows, and the
- * keys they name — employees, emails and last names — that the round works on.
+ * Step 1 of a drain round (src/indexing/drain/outboxDrain.ts): the department's outbox rows, and
+ * the keys they name — employees, emails and last names — that the round works on.
  */
 import type { TableClient } from '@azure/data-tables';
 import { withStorageErrors } from '../../storage/storageFaults';
@@ -51,11 +51,11 @@ export interface UnreadableRow {
 
 /**
  * The partition's outbox rows, up to {@link MAX_ROWS_PER_ROUND} rows and `maxChanges` changes (an
- * import chunk's row holds ~47; rows are taken whole, and always at least one) and `maxLastNames` last names. Entities in the
- * range without a readable change are returned apart (`unreadable`, counted among the rows): they
- * carry nothing to drain, and the round moves them to dead-letter records
- * (src/indexing/drain/outboxDeadLetter.ts) — left in place they would fill every round and stall the
- * department.
+ * import chunk's row holds ~47; rows are taken whole, and always at least one) and `maxLastNames`
+ * last names. Entities in the range without a readable change are returned apart (`unreadable`,
+ * counted among the rows): they carry nothing to drain, and the round moves them to dead-letter
+ * records (src/indexing/drain/outboxDeadLetter.ts) — left in place they would fill every round and
+ * stall the department.
  */
 export async function readOutbox(
   table: TableClient,
@@ -98,9 +98,10 @@ export async function readOutbox(
 /**
  * Whether the partition holds an outbox row to drain (dead-letter candidates included): one
  * query, so a department with nothing to drain costs one request (src/indexing/drain/leasedDrain.ts
- * reads it before the lease). With `before` (a write's cover, src/indexing/queue/queueChangeSink.ts),
- * only rows written before that moment count — the rows' keys carry when they were written — and
- * a row of unknown age counts; the rows of one page are looked at (more than a page: true).
+ * reads it before the lease). With `before` (a write's cover,
+ * src/indexing/queue/queueChangeSink.ts), only rows written before that moment count — the rows'
+ * keys carry when they were written — and a row of unknown age counts; the rows of one page are
+ * looked at (more than a page: true).
  *
  * @throws {DomainError} for storage faults.
  */

@@ -1,7 +1,7 @@
 /**
- * Steps 3 and 4 of a drain round (src/indexing/drain/outboxDrain.ts): the index writes that bring the
- * targets in line with the sources, each conditional on what the snapshot read (entries, fences,
- * member lists), and the deletion of the drained rows.
+ * Steps 3 and 4 of a drain round (src/indexing/drain/outboxDrain.ts): the index writes that bring
+ * the targets in line with the sources, each conditional on what the snapshot read (entries,
+ * fences, member lists), and the deletion of the drained rows.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import {
@@ -32,6 +32,14 @@ import { readRowKeys, readSources, type Snapshot, type Sources } from './outboxD
 import type { Work } from './outboxDrainWork';
 import type { OutboxRow } from '../../directory/entities';
 import type { StoredEntity } from '../../storage/tables/entities';
+import type { ContentionError } from '../../domainErrors';
+import {
+  RETRY,
+  retryOptimistically,
+  type Retry,
+  type RetryTiming,
+} from '../../storage/optimisticRetry';
+import { memberListContended, outboxRowsContended } from '../indexingErrors';
 
 /** The app's transaction budget (100, less what the relocation fence may add). */
 const MAX_OPERATIONS = MAX_TRANSACTION_OPERATIONS;
@@ -42,8 +50,8 @@ const MAX_OPERATIONS = MAX_TRANSACTION_OPERATIONS;
  * the snapshot read it (or creating it), each next on the ETag the previous one gave it. A round
  * with nothing to change in the partition still writes the fence. False when a transaction lost
  * a race — another round wrote the partition since our read, or an entry changed — and the round
- * is then lost. `fences` (this process's cache, src/indexing/drain/drainCache.ts) learns the fence's new
- * ETag, or forgets it after a lost race.
+ * is then lost. `fences` (this process's cache, src/indexing/drain/drainCache.ts) learns the
+ * fence's new ETag, or forgets it after a lost race.
  *
  * @throws {DomainError} for storage faults.
  */
@@ -127,7 +135,9 @@ export function idActions(department: string, work: Work, snapshot: Snapshot): E
 /** Tries of one member list in a round: its first write and the reruns of that name alone. */
 export const MAX_LIST_TRIES = 8;
 
-/** The members to add to and remove from `list` so each employee of the round is where it should. */
+/**
+ * The members to add to and remove from `list` so each employee of the round is where it should.
+ */
 function membershipChange(
   department: string,
   work: Work,
@@ -149,16 +159,20 @@ function membershipChange(
   return { add, remove };
 }
 
+/** Longest wait before a member list is tried again, in ms (as between lost drain rounds). */
+const LIST_BACKOFF_CAP_MS = 2_000;
+
 /**
  * Each employee a member of exactly its current last name, among the names of the round. Every
  * list of the round is written, changed or not (LastNameStore.change): it is that list's fence.
  *
  * A list is org-wide: other departments' drains write it too, and a round that had to win every
  * one of its lists at once could be starved. So a list whose write lost is tried again alone, up
- * to {@link MAX_LIST_TRIES} times (after `wait(try)`): that list read again first, then the
- * round's sources — the order of every round (targets, then sources: src/indexing/drain/outboxDrain.ts),
- * so the write, conditional on the list as read again, is from sources read after it. The lists
- * already written stay written. False only when a list kept losing: the round is then lost.
+ * to {@link MAX_LIST_TRIES} times (after a back-off): that list read again first, then the
+ * round's sources — the order of every round (targets, then sources: drain/outboxDrain.ts), so
+ * the write, conditional on the list as read again, is from sources read after it. The lists
+ * already written stay written. False when a list kept losing (the retry routine gave up): the
+ * round is then lost.
  *
  * @throws {DomainError} for storage faults.
  */
@@ -167,13 +181,27 @@ export async function writeLastNames(
   department: string,
   work: Work,
   snapshot: Snapshot,
-  wait: (lostTries: number) => Promise<void>,
+  timing: RetryTiming,
 ): Promise<boolean> {
   let lists = work.lastNames
     .map((name) => snapshot.lists.get(name))
     .filter((list): list is MemberListSnapshot => list !== undefined);
   let sources = snapshot.sources;
-  for (let tries = 1; ; tries++) {
+  let again: string[] = [];
+  let gaveUp: ContentionError | undefined;
+  const retry = {
+    maxAttempts: MAX_LIST_TRIES,
+    capMs: LIST_BACKOFF_CAP_MS,
+    waitFirst: true,
+    timing,
+    giveUp: (tries: number) =>
+      (gaveUp = memberListContended(`The last-name lists ${again.join(', ')}`, tries)),
+  };
+  const attempt = async (tries: number): Promise<true | Retry> => {
+    if (tries > 1) {
+      lists = await mapBounded(again, 8, (name) => stores.lastNames.snapshot(name));
+      sources = await readSources(stores.employees, departmentPartitionKey(department), work);
+    }
     const lost = await mapBounded(lists, 8, async (list) => {
       const { add, remove } = membershipChange(department, work, sources, list);
       const written = await stores.lastNames.change(list, add, remove);
@@ -181,27 +209,45 @@ export async function writeLastNames(
       else stores.drainCache?.lists.delete(list.lastName);
       return written === undefined ? list.lastName : undefined;
     });
-    const again = lost.filter((name): name is string => name !== undefined);
-    if (again.length === 0) return true;
-    if (tries >= MAX_LIST_TRIES) return false;
-    await wait(tries);
-    lists = await mapBounded(again, 8, (name) => stores.lastNames.snapshot(name));
-    sources = await readSources(stores.employees, departmentPartitionKey(department), work);
+    again = lost.filter((name): name is string => name !== undefined);
+    return again.length === 0 || RETRY;
+  };
+  try {
+    return await retryOptimistically(retry, attempt);
+  } catch (error) {
+    if (error === gaveUp) return false;
+    throw error;
   }
 }
+
+/** Tries of one deletion of drained rows (a row a concurrent drainer deleted drops out). */
+const MAX_DELETE_TRIES = 3;
 
 /**
  * Deletes drained rows, each conditional on the ETag it was read with, in transactions of up to
  * 98. A row already deleted by a concurrent drainer fails its transaction (404): the rows still
- * there are read again and the rest deleted.
+ * there are read again and the rest deleted. Rows still failing after {@link MAX_DELETE_TRIES}
+ * tries (the routine's give-up, `outboxRowsContended`) are left to the next nudge or sweep:
+ * harmless.
+ *
+ * @throws {DomainError} for storage faults.
  */
 export async function deleteRows(
   table: TableClient,
-  partitionKey: string,
+  department: string,
   rows: OutboxRow[],
+  timing: RetryTiming,
 ): Promise<void> {
+  const partitionKey = departmentPartitionKey(department);
   let pending = rows;
-  for (let attempt = 1; attempt <= 3 && pending.length > 0; attempt++) {
+  let gaveUp: ContentionError | undefined;
+  const retry = {
+    maxAttempts: MAX_DELETE_TRIES,
+    timing,
+    giveUp: (tries: number) => (gaveUp = outboxRowsContended(department, pending.length, tries)),
+  };
+  if (pending.length === 0) return;
+  const attempt = async (): Promise<void | Retry> => {
     const failed: OutboxRow[] = [];
     for (let start = 0; start < pending.length; start += MAX_OPERATIONS) {
       const chunk = pending.slice(start, start + MAX_OPERATIONS);
@@ -213,13 +259,18 @@ export async function deleteRows(
       );
       if (!deleted) failed.push(...chunk);
     }
-    if (failed.length === 0) return;
+    if (failed.length === 0) return undefined;
     const still = await readRowKeys(
       table,
       partitionKey,
       failed.map((row) => row.rowKey),
     );
     pending = failed.filter((row) => still.get(row.rowKey)?.etag === row.etag);
+    return pending.length === 0 ? undefined : RETRY;
+  };
+  try {
+    await retryOptimistically(retry, attempt);
+  } catch (error) {
+    if (error !== gaveUp) throw error;
   }
-  // Left-overs are drained again by the next nudge or sweep: harmless.
 }

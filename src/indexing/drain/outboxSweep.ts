@@ -1,22 +1,14 @@
 /**
  * The outbox sweep: drains the index outbox of every listed department, and of every department
- * partition that holds outbox rows, for rows nobody was asked to drain (every write stores a
- * queue message that surfaces after its commit before it answers, so that takes a send that
- * failed after the SDK's retries, or a poisoned message).
+ * partition that holds outbox rows, for rows nobody was asked to drain (a cover whose send failed
+ * after the SDK's retries, or a poisoned message). Idle, it costs one query (the listing, with the
+ * sweep's checkpoint) and one request per department (the outbox check of leasedDrain.ts).
+ * Departments missing from the listing are found from the data
+ * (directory/departments/departmentDiscovery.ts, a scan on the service's side) once per
+ * {@link DISCOVERY_INTERVAL_MS}; the checkpoint records when, and the unlisted departments found,
+ * which every sweep drains until the next discovery. Crashes cost time, never rows.
  *
- * Its cost when there is nothing to do: **one query** for the department listing (with the
- * sweep's checkpoint, which sorts after it in the same partition) and **one request per
- * department** (leasedDrain.ts reads whether the outbox holds a row before it takes the lease).
- *
- * Departments missing from the listing (a creating `PUT` that failed between its two writes and
- * was never repeated) are found from the data, one query across partitions
- * (directory/departments/departmentDiscovery.ts) — a scan of the `Employees` table on the service's side, so
- * it runs once per {@link DISCOVERY_INTERVAL_MS}, not every sweep. The checkpoint records when it
- * last ran and the unlisted departments it found, which every sweep until the next discovery
- * drains too. Crashes cost time, never rows: a sweep that dies before writing the checkpoint
- * leaves the last one (the next sweep discovers again), and a department that becomes unlisted
- * with rows nobody was asked to drain after a discovery waits for the next one — a lost queue
- * message in a department whose creation failed half-way, each already rare.
+ * Why: docs/queues.md "Transactional outbox" ("Lost messages: the sweep").
  */
 import { mapBounded } from '../../storage/parallel';
 import { departmentsHoldingRows } from '../../directory/entities';

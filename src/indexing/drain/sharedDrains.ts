@@ -1,9 +1,10 @@
 /**
  * One process's drains of one set of index stores, shared per department: while a department is
  * being drained, later requests for it wait for one more drain that starts after the running one,
- * however many they are — and for no drain after that one. The composition root (functions/shared/services.ts) builds the process's
- * instance once, with the handler of gone employees, and hands it to the queue worker, the sweep
- * and the writer's drains; nothing here is kept per module.
+ * however many they are — and for no drain after that one. The composition root
+ * (functions/shared/services.ts) builds the process's instance once, with the handler of gone
+ * employees, and hands it to the queue worker, the sweep and the writer's drains; nothing here is
+ * kept per module.
  */
 import type { EmployeeGoneHandler, IndexStores } from '../indexStores';
 import { drainDepartment, type LeasedDrainOptions, type LeasedDrainResult } from './leasedDrain';
@@ -17,8 +18,8 @@ export interface SharedDrainsOptions extends Pick<
   onGone?: EmployeeGoneHandler;
   /**
    * The drain to run (default the leased drain, {@link drainDepartment}; a writing process runs
-   * `drainAfterWrite`, src/indexing/drain/writerDrain.ts). It calls `onHandOver` right before it sends
-   * a nudge that continues it elsewhere (see {@link LeasedDrainOptions.onHandOver}).
+   * `drainAfterWrite`, src/indexing/drain/writerDrain.ts). It calls `onHandOver` right before it
+   * sends a nudge that continues it elsewhere (see {@link LeasedDrainOptions.onHandOver}).
    */
   drain?: (
     stores: IndexStores,
@@ -32,7 +33,7 @@ export interface SharedDrainsOptions extends Pick<
 export interface DrainRequest {
   /** The lease holder an expiry nudge names (leasedDrain.ts `standsInFor`). */
   holder?: string;
-  /** A write's cover: it answers for rows written before this moment (leasedDrain.ts `onlyRowsBefore`). */
+  /** A write's cover: it answers for rows written before this moment (`onlyRowsBefore`). */
   before?: number;
 }
 

@@ -1,20 +1,14 @@
 /**
- * The writing process drains its department's outbox itself, after the nudge's linger, instead of
- * sending the nudge through the `index-updates` queue (src/indexing/queue/queueChangeSink.ts): a queue
- * message costs a send, a receive and a delete, and a queue drain a lease acquire and release, for
- * what is — with writes spread over departments — mostly one outbox row a round.
+ * The writing process drains its department's outbox itself, after the drain linger, instead of
+ * sending the nudge through the `index-updates` queue (queue/queueChangeSink.ts): a queue message
+ * costs a send, a receive and a delete, and a queue drain a lease acquire and release, for what
+ * is — with writes spread over departments — mostly one outbox row a round. It runs **one bounded
+ * round without the drain lease** ({@link WRITER_DRAIN_CHANGES} changes at most) and hands over
+ * to the queue (`IndexStores.nudge`) whenever it cannot finish alone: more than one round, a lost
+ * round, or a storage failure. Correctness does not rest on the lease: the writer's round is a
+ * round like any other, so it may run beside a leased drain; at worst one of them loses its round.
  *
- * The writer's drain is **one bounded round without the drain lease** ({@link
- * WRITER_DRAIN_CHANGES} changes at most), and it hands over to the queue whenever it cannot
- * finish alone: the outbox holds more than one round, or the round was lost (another drainer is
- * at work: a lease holder, another writer), or storage failed — then it sends the nudge after all
- * (`IndexStores.nudge`), and the queue worker drains under the lease as before. So a long backlog
- * (an import) is still worked off in leased, bounded invocations; the writer only ever runs a
- * short round.
- *
- * Correctness does not rest on the lease (docs/queues.md, "Why this is safe"): the writer's round
- * is a round like any other — targets and fences, then sources, writes conditional on the fences
- * and member lists — so it may run beside a leased drain; at worst one of them loses its round.
+ * Why: docs/queues.md "Transactional outbox" ("The writer drains; the queue is the fallback").
  */
 import { ThrottledError } from '../../domainErrors';
 import type { EmployeeGoneHandler, IndexStores } from '../indexStores';
@@ -22,7 +16,9 @@ import type { LeasedDrainOptions, LeasedDrainResult } from './leasedDrain';
 import { drainOutbox, noDrainResult, type DrainOptions } from './outboxDrain';
 import { SharedDrains } from './sharedDrains';
 
-/** Changes a writer's round takes at most: a round of an ordinary write, never an import's backlog. */
+/**
+ * Changes a writer's round takes at most: a round of an ordinary write, never an import's backlog.
+ */
 export const WRITER_DRAIN_CHANGES = 100;
 
 /**

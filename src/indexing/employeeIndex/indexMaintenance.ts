@@ -3,30 +3,14 @@
  * organisation-wide last-name index match the *current* primary entities of one employee. Writes
  * reach the indexes through the outbox drain (outboxDrain.ts); this reconcile serves the move
  * orchestration's re-pointing, the audit's repairs, and v1 change messages an earlier deploy left
- * on `index-updates` (indexUpdates.ts).
+ * on `index-updates` (indexUpdates.ts). It never trusts a message's payload for the new state:
+ * read the primary and its by-id entry (which tracks every key the indexes may hold), record new
+ * keys there first (write-ahead), reconcile each candidate email against the department's email
+ * copy and each last name's membership, then start over if the primary changed, else write the
+ * by-id entry tracking only the current keys. Every step is idempotent; a lost race (412/409/404)
+ * restarts the loop.
  *
- * It never trusts a message's payload for the new state, so duplicated, reordered, late or lost
- * messages cannot leave a stale entry behind:
- *
- * 1. Read the primary employee `P` and its by-id index entry `I`. `I` tracks every email and last
- *    name the indexes may hold entries for (`TrackedEmails`, `TrackedLastNames`).
- * 2. Write-ahead: before adding entries for `P`'s email and last name, record them in `I`
- *    (ETag-conditional). Any entry that ever exists is therefore tracked until a worker has
- *    verified it against the primary state — a crash at any point leaves it findable.
- *    The record has no `SourceETag` until step 5, so it never passes for a finished reconcile.
- * 3. Reconcile each candidate email (tracked ∪ the message's `previous` ∪ `P`'s) against the
- *    source of truth, the department's email copy `email_<address>` in `Employees`: upsert the
- *    index entry from it, or delete the entry (conditional on its ETag) when no employee has the
- *    address any more; re-read the copy afterwards and repeat if it changed meanwhile. `P`'s own
- *    address skips the compare and the re-read: its copy changes only together with `P`, which
- *    step 5 re-reads anyway.
- * 4. Reconcile each candidate last name: the employee is a member exactly of `P`'s last name
- *    (side by side with step 3).
- * 5. If `P` changed while we worked, start over (without the shortcut of step 1: this call's own
- *    entries are verified again); else write `I` tracking only `P`'s keys (conditional on the
- *    ETag of step 2), or delete `I` when the employee is gone.
- *
- * Every step is idempotent; a lost race (412/409/404) restarts the loop.
+ * Why: docs/queues.md "Employee-by-employee reconcile (v1 messages)".
  */
 import type { EmployeeData } from '../../directory';
 import { ensureTable } from '../../storage/createOnce';

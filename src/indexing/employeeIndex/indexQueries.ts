@@ -4,8 +4,9 @@
  * - by email with `consistency=eventual`: one point read of the `EmployeeIndex` email entry,
  *   which holds a copy of the employee (no second read);
  * - organisation-wide by last name: the members from the last-name index (option 1 or 3), then
- *   parallel point reads of one page of the employees (paged with an opaque continuation token). An employee whose current last name no longer matches
- *   (the index lags behind a rename) is left out, so answers are never wrong, at worst late.
+ *   parallel point reads of one page of the employees (paged with an opaque continuation token). An
+ *   employee whose current last name no longer matches (the index lags behind a rename) is left
+ *   out, so answers are never wrong, at worst late.
  */
 import type { TableClient } from '@azure/data-tables';
 import { emailNotFound, pageSizeOf, type Employee, type Versioned } from '../../directory';

@@ -88,8 +88,8 @@ export const MAX_TRANSACTION_OPERATIONS = 100;
  * are deleted after every write of the round), and the round that drains them reads the list after
  * the fence and writes what is still missing.
  *
- * @returns the ETags the shard writes gave (by action) and the fence's last ETag; `undefined` when a
- *   transaction lost its condition, or a fence ETag to chain on was not returned.
+ * @returns the ETags the shard writes gave (by action) and the fence's last ETag; `undefined` when
+ *   a transaction lost its condition, or a fence ETag to chain on was not returned.
  * @throws {DomainError} for storage faults.
  */
 async function submitChained(

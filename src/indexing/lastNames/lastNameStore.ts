@@ -93,7 +93,8 @@ export interface LastNameStore {
    * is conditional on the whole list as read, and a `change` from an older snapshot fails after it.
    *
    * @returns whether storage changed.
-   * @throws {ThrottledError} when the list kept changing under us; {@link DomainError} for storage faults.
+   * @throws {ThrottledError} when the list kept changing under us; {@link DomainError} for storage
+   *   faults.
    */
   add(lastName: string, member: EmployeeRef): Promise<boolean>;
   /**
@@ -101,7 +102,8 @@ export interface LastNameStore {
    * whole list as read, as `add` is; an emptied list is kept, never deleted (see `change`).
    *
    * @returns whether storage changed.
-   * @throws {ThrottledError} when the list kept changing under us; {@link DomainError} for storage faults.
+   * @throws {ThrottledError} when the list kept changing under us; {@link DomainError} for storage
+   *   faults.
    */
   remove(lastName: string, member: EmployeeRef): Promise<boolean>;
   /**

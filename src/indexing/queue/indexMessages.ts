@@ -2,23 +2,22 @@
  * `index-updates` queue messages, two versions:
  *
  * - `{"v":2,"departments":[...]}`: a nudge — drain these departments' index outboxes
- *   (src/indexing/drain/outboxDrain.ts). What changed is in the outbox rows, written in the same
- *   transactions as the changes; the message only says where to look. A nudge sent to outlive a
- *   drain lease's holder names it (`"holder"`, src/indexing/drain/leasedDrain.ts); a write's delayed
- *   cover says which commits it answers for (`"before"`, src/indexing/queue/queueChangeSink.ts).
+ *   (drain/outboxDrain.ts); the message only says where to look. A nudge sent to outlive a drain
+ *   lease's holder names it (`"holder"`, drain/leasedDrain.ts); a write's delayed cover says
+ *   which commits it answers for (`"before"`, queueChangeSink.ts).
  * - `{"v":1,"changes":[...]}`: a batch of employee changes, as the code before the outbox sent
- *   them (and its pre-write announcements). Nothing sends them any more; they are still read, so
- *   that those a deploy leaves on the queue are worked off (src/indexing/queue/indexUpdates.ts).
+ *   them (and its pre-write announcements). Nothing sends them any more; those a deploy leaves on
+ *   the queue are still worked off (indexUpdates.ts).
  *
  * Receivers never trust a message for the new state; they re-read the primary entities. A message
- * only says *which* employees to look at, plus the email and last name they had before, so a
- * worker can find entries the change may have orphaned.
+ * only says *which* employees to look at, plus the email and last name they had before.
  */
 import { z } from 'zod';
 import type { EmployeeChange } from '../../directory';
 import { isDepartmentName, isEmployeeId } from '../../storage/keys/identifiers';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../../storage/queue';
 import { TRACEPARENT_FIELD_BYTES } from '../../telemetry/tracing';
+import { invalidIndexMessage, invalidOutboxNudge } from '../indexingErrors';
 
 const changeSchema = z.object({
   department: z.string().refine(isDepartmentName),
@@ -50,9 +49,7 @@ export interface IndexUpdateMessage {
 export function parseIndexUpdateMessage(payload: unknown): IndexUpdateMessage {
   const parsed = messageSchema.safeParse(payload);
   if (!parsed.success) {
-    throw new Error(
-      `Not an index-updates message: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
-    );
+    throw invalidIndexMessage(parsed.error.issues[0]?.message);
   }
   return parsed.data as IndexUpdateMessage;
 }
@@ -89,7 +86,7 @@ export function parseIndexQueueMessage(payload: unknown): OutboxNudge | IndexUpd
   if ((payload as { v?: unknown } | null)?.v !== 2) return parseIndexUpdateMessage(payload);
   const parsed = nudgeSchema.safeParse(payload);
   if (!parsed.success) {
-    throw new Error(`Not an outbox nudge: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    throw invalidOutboxNudge(parsed.error.issues[0]?.message);
   }
   return parsed.data;
 }

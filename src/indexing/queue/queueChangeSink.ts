@@ -1,38 +1,16 @@
 /**
  * The directory's {@link EmployeeChangeSink} over the `index-updates` queue: the directory records
- * each change as an index outbox row in the change's own transaction (src/directory/entities/outbox.ts),
- * and `publish` makes sure a worker will drain the department's outbox after the commit.
+ * each change as an index outbox row in the change's own transaction
+ * (src/directory/entities/outbox.ts), and `publish` makes sure a worker will drain the
+ * department's outbox after the commit. It resolves only once the write's **cover** is stored: a
+ * message that surfaces after the commit ({@link coverDelayFor}), shared by the writes of a
+ * department within one window, so nothing waits on this process once it answered. The prompt
+ * path runs after the response: the writer's own drain (src/indexing/drain/writerDrain.ts, as
+ * deployed), or a nudge lingering 100 ms (`INDEX_DRAIN_LINGER_MS=0`), or none (the cover is the
+ * delayed nudge, `INDEX_NUDGE_DELAY_SECONDS` > 0). A cover whose send fails is reported
+ * (`onNudgeError`); the writes then wait for the writer's drain, or fail (`failWithoutCover`).
  *
- * **Nothing waits on this process.** Azure Functions does not promise that work started after a
- * function returns completes (an instance may be scaled in or recycled once it answered). So
- * `publish` resolves only once a queue message that surfaces after the commit is stored — the
- * write's **cover**: whatever happens to this process afterwards, a worker on any instance
- * receives it and drains the department. A cover is invisible for a few seconds
- * ({@link coverDelayFor}) and stands in for every commit of its department published before it
- * surfaces (less a margin), so the writes of a department share one message per window and, once
- * it is stored, wait for nothing.
- *
- * The cover is the guarantee; the prompt path runs after the response, as before, and normally
- * drains the rows long before the cover surfaces, which then costs one outbox read
- * (leasedDrain.ts):
- *
- * - with the writer's drain (`drain`, src/indexing/drain/writerDrain.ts, as deployed) the writing
- *   process drains the department itself after the drain linger;
- * - without it (`INDEX_DRAIN_LINGER_MS=0`) a nudge, visible at once, lingers 100 ms for the
- *   nudges of the writes that follow (group commit, src/storage/coalescingSender.ts);
- * - with `INDEX_NUDGE_DELAY_SECONDS` > 0 (fewer, later drains on purpose) there is no prompt
- *   path: the cover is that delayed nudge, one per department and delay.
- *
- * A cover whose send fails after the SDK's retries is reported (`onNudgeError`), and the writes
- * waiting for it then wait for what stands in for it: with the writer's drain, a drain of the
- * department that starts now, after their commits (it ends with the rows drained, or handed over
- * to a nudge that is stored); with `failWithoutCover` (a queue-triggered writer, whose message
- * comes back) the publish fails. Only when that fails too, or without either, does the write
- * answer with its rows left to the outbox sweep — its transaction is committed either way.
- *
- * (Before the outbox, each change travelled as a v1 change message, and an optional pre-write
- * announcement sent one more. Neither is sent any more; the worker still reads v1 messages a
- * deploy may have left on the queue: src/indexing/queue/indexUpdates.ts.)
+ * Why: docs/queues.md "Transactional outbox" ("Nothing waits on the writer", the prompt path).
  */
 import type { QueueClient } from '@azure/storage-queue';
 import type { EmployeeChangeSink } from '../../directory';
@@ -55,8 +33,9 @@ export interface ChangeQueue extends EmployeeChangeSink {
 /** Options of {@link queueChangeSink}. */
 export interface ChangeQueueOptions {
   /**
-   * Visibility delay of a nudge in seconds (default 0); see {@link Config} `indexNudgeDelaySeconds`.
-   * Above 0 the delayed nudge is each write's cover, and nothing else is sent.
+   * Visibility delay of a nudge in seconds (default 0); see {@link Config}
+   * `indexNudgeDelaySeconds`. Above 0 the delayed nudge is each write's cover, and nothing else is
+   * sent.
    */
   nudgeDelaySeconds?: number;
   /**
@@ -76,9 +55,9 @@ export interface ChangeQueueOptions {
    */
   failWithoutCover?: boolean;
   /**
-   * The writing process's own drain of a department's outbox (src/indexing/drain/writerDrain.ts through
-   * a process's shared drains), run after the linger instead of a nudge; when it throws, a nudge
-   * is sent at once (it sends one itself when it cannot finish alone). Not used with a nudge
+   * The writing process's own drain of a department's outbox (src/indexing/drain/writerDrain.ts
+   * through a process's shared drains), run after the linger instead of a nudge; when it throws, a
+   * nudge is sent at once (it sends one itself when it cannot finish alone). Not used with a nudge
    * delay, whose point is fewer, later drains.
    */
   drain?: (department: string) => Promise<unknown>;
@@ -140,9 +119,9 @@ export function queueChangeSink(queue: QueueClient, options: ChangeQueueOptions 
 
 /**
  * Sends one outbox nudge for a department at once, invisible for `delaySeconds` — a drain's own
- * nudges (src/indexing/drain/leasedDrain.ts: the continuation of a drain whose invocation's budget ran
- * out, and the nudge that outlives a lease holder). Unlike a write's nudge, it is awaited, and a
- * failure reaches the caller (whose invocation is then retried).
+ * nudges (src/indexing/drain/leasedDrain.ts: the continuation of a drain whose invocation's budget
+ * ran out, and the nudge that outlives a lease holder). Unlike a write's nudge, it is awaited, and
+ * a failure reaches the caller (whose invocation is then retried).
  *
  * @throws {DomainError} when the message cannot be stored.
  */

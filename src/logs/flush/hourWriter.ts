@@ -2,26 +2,15 @@
  * Appends the lines of one flush to one source's one hour: one staged block and one conditional
  * Put Block List on the hour's current blob (`<source>/YYYY/MM/DD/hh00/NNNNNN.log`).
  *
- * Exactly-once lines under at-least-once delivery rest on three rules:
+ * Exactly-once lines under at-least-once delivery: commits to an hour are serialised (only the
+ * newest blob takes blocks, "full" read from the committed state, every commit conditional on the
+ * ETag it was planned against); a part counts as stored when the blob's tag ledger names it in a
+ * committed block (tagLedger.ts); blocks no ledger describes are downloaded and searched unless
+ * no other delivery of the parts can exist yet (first delivery, within its visibility). So a
+ * crash between commit and acknowledgement, a redelivery, a retried send, or two flushers racing
+ * on the same hour leaves each line stored once.
  *
- * 1. Commits to an hour are serialised. Only the newest blob of the hour is written to, and a blob
- *    stops taking blocks once its committed block list reaches a limit ("full"). Fullness is read
- *    from the committed state, so it only ever goes from false to true; and every commit is
- *    conditioned on the ETag it was planned against (`If-Match`, or `If-None-Match: *` for a new
- *    blob). A commit planned against an out-of-date view fails with 412/409 and is planned again.
- * 2. Every committed block a flusher sees is either accounted for by the blob's tag ledger
- *    (tagLedger.ts: a line `<block id> <tags>` appended before the commit; the block list is read
- *    first, the ledger second), proven not to hold its message parts, or downloaded and searched
- *    for their tags (each line carries `<batchId>.<part>`); a part found there is already stored
- *    and is dropped from the flush. The ledger is consulted for every blob of the hour on every
- *    flush, so a part sent twice (two messages, both on first delivery) is stored once.
- * 3. Blocks the ledger does not describe (written before ledgers existed) need no download when no
- *    other delivery of any of the parts can exist yet: each part arrived on its first delivery
- *    (`dequeueCount` 1) and the view was read before the part's queue visibility could lapse
- *    (`exclusiveUntil`). Otherwise every such block of the hour is searched.
- *
- * So a crash between commit and queue acknowledgement, a redelivery, a retried queue send, or two
- * flushers racing on the same hour leaves each line stored once.
+ * Why: docs/logs.md "Exactly-once lines".
  */
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import {
@@ -37,7 +26,7 @@ import { logBlobName, logHourPrefix, parseLogBlobName } from '../../storage/keys
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import { parseLogBlockId, type LogBlockSummary } from '../format/blockId';
 import { buildBlock, tagsIn, type HourPart } from '../format/hourBlock';
-import { logBlobContended } from '../logErrors';
+import { logBlobContended, notHourStart } from '../logErrors';
 import { metadataOfBlocks } from '../format/metadata';
 import type { LedgerFacts, TagLedgers } from './tagLedger';
 
@@ -105,7 +94,10 @@ interface BlobView {
   full: boolean;
 }
 
-/** True for the errors a lost race produces: ETag mismatch, blob created meanwhile, staged block discarded. */
+/**
+ * True for the errors a lost race produces: ETag mismatch, blob created meanwhile, staged block
+ * discarded.
+ */
 function isLostRace(error: unknown): boolean {
   const status = storageStatus(error);
   return (
@@ -135,8 +127,7 @@ export async function appendToHour(
   clock: () => number,
   ledgers: TagLedgers,
 ): Promise<HourAppendResult> {
-  if (hourStart.getTime() % HOUR_MS !== 0)
-    throw new Error(`${hourStart.toISOString()} is not the start of an hour.`);
+  if (hourStart.getTime() % HOUR_MS !== 0) throw notHourStart(hourStart);
   const requests = {
     list: 0,
     blockList: 0,

@@ -1,48 +1,34 @@
 /**
- * The flusher: many `log-batches` messages become one block per touched hour-blob.
+ * The `log-batches` trigger's flusher: {@link LogFlusher}, built once per process by the
+ * composition root with the queue, the container, the limits and the tag ledgers it keeps
+ * (tagLedger.ts), so every flush of the process shares what it has read of the ledgers.
  *
  * In the Functions model each trigger invocation gets one message; {@link drainAndFlush} makes
  * that invocation also take up to `maxMessages` more from the queue (32 per request, in parallel),
- * writes them all with {@link flushLogMessages}, and deletes the drained messages only after their
- * lines are committed; it repeats that for a few rounds while the queue stays full, receiving the
- * next round while the current one is written and deleting behind both. The host deletes the
- * triggering message when the invocation succeeds. A message whose
- * lines could not be committed is left on the queue and delivered again; hourWriter.ts explains why
- * a redelivery never repeats a line. A pointer message (a batch staged in a blob, stagedBatch.ts)
- * is read into its parts first; its staging blob is deleted once every one of them is stored, so a
- * pointer whose blob is gone is already done.
+ * writes them all (flushMessages.ts), and deletes the drained messages only after their lines are
+ * committed; it repeats that for a few rounds while the queue stays full, receiving the next round
+ * while the current one is written and deleting behind both. The host deletes the triggering
+ * message when the invocation succeeds. A message whose lines could not be committed is left on
+ * the queue and delivered again (hourWriter.ts: a redelivery never repeats a line). A pointer
+ * message (stagedBatch.ts) is read into its parts first; its staging blob is deleted once every
+ * part is stored, so a pointer whose blob is gone is already done.
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 import { unlessNotFound } from '../../storage/storageFaults';
 import { decodeQueueMessage } from '../../storage/queue';
+import type { HourContainer, LogBlobLimits } from './hourWriter';
 import {
-  appendToHour,
-  type HourAppendResult,
-  type HourContainer,
-  type HourPart,
-  type LogBlobLimits,
-} from './hourWriter';
-import { mapSettled } from '../../storage/parallel';
-import {
+  deliveredFromTrigger,
   resolveDelivery,
   DRAIN_VISIBILITY_SECONDS,
   EXCLUSIVITY_MARGIN_MS,
   type DeliveredLogMessage,
-  type PendingLogMessage,
+  type QueueDelivery,
 } from './delivery';
 import { deleteStagedBatch } from '../ingest/stagedBatch';
-import { TagLedgers } from './tagLedger';
-
-/** What one flush did. */
-export interface FlushResult {
-  /** Messages whose every line is now stored (written now or found already stored). */
-  flushed: PendingLogMessage[];
-  /** Messages with at least one hour that could not be written; they must be delivered again. */
-  failed: { message: PendingLogMessage; error: unknown }[];
-  linesWritten: number;
-  hours: HourAppendResult[];
-}
+import type { TagLedgers } from './tagLedger';
+import { flushLogMessages, type FlushResult } from './flushMessages';
 
 /** What {@link drainAndFlush} did, over all its rounds. */
 export interface LogDrainResult extends FlushResult {
@@ -63,101 +49,6 @@ export interface LogDrainResult extends FlushResult {
   flushes: number;
 }
 
-const HOUR_MS = 3_600_000;
-const HOUR_CONCURRENCY = 4; // hours written in parallel by one flush
-interface HourGroup {
-  source: string;
-  hourStart: Date;
-  parts: Map<string, HourPart>;
-  messages: Set<PendingLogMessage>;
-}
-
-/**
- * Writes the lines of `messages`: one block and one Put Block List per touched hour-blob.
- *
- * @param clock - current epoch ms (tests move it to simulate slow flushers).
- * @param ledgers - what this process knows of the tag ledgers (default: nothing yet, as a flush of
- * a process of its own; a process passes the one it keeps, so its flushes read each ledger once).
- * @returns which messages are now fully stored and which are not; it throws only for bugs.
- */
-export async function flushLogMessages(
-  container: ContainerClient,
-  messages: readonly PendingLogMessage[],
-  limits: LogBlobLimits,
-  clock: () => number = Date.now,
-  ledgers: TagLedgers = new TagLedgers(),
-  hourContainer: HourContainer = () => container,
-): Promise<FlushResult> {
-  const groups = new Map<string, HourGroup>();
-  const seenTags = new Set<string>();
-  for (const pending of messages) {
-    const { message, tag, headers } = pending.decoded;
-    // The same part twice in one flush (it was sent twice) is written once.
-    if (seenTags.has(tag)) continue;
-    seenTags.add(tag);
-    headers.forEach((header, index) => {
-      const hour = Math.floor(header.atMs / HOUR_MS) * HOUR_MS;
-      const key = `${message.source}/${hour}`;
-      let group = groups.get(key);
-      if (!group) {
-        group = {
-          source: message.source,
-          hourStart: new Date(hour),
-          parts: new Map(),
-          messages: new Set(),
-        };
-        groups.set(key, group);
-      }
-      group.messages.add(pending);
-      let part = group.parts.get(tag);
-      if (!part) {
-        part = {
-          tag,
-          lines: [],
-          headers: [],
-          dequeueCount: pending.dequeueCount,
-          exclusiveUntil: pending.exclusiveUntil,
-        };
-        group.parts.set(tag, part);
-      }
-      part.lines.push(message.lines[index]!);
-      part.headers.push(header);
-    });
-  }
-
-  const list = [...groups.values()];
-  const outcomes = await mapSettled(list, HOUR_CONCURRENCY, (group) =>
-    appendToHour(
-      hourContainer(group.source, group.hourStart),
-      group.source,
-      group.hourStart,
-      [...group.parts.values()],
-      limits,
-      clock,
-      ledgers,
-    ),
-  );
-  const failures = new Map<string, unknown>();
-  const hours: HourAppendResult[] = [];
-  outcomes.forEach((outcome, index) => {
-    if (outcome.status === 'fulfilled') {
-      hours.push(outcome.value);
-      return;
-    }
-    for (const message of list[index]!.messages) {
-      if (!failures.has(message.decoded.tag)) failures.set(message.decoded.tag, outcome.reason);
-    }
-  });
-  const flushed: PendingLogMessage[] = [];
-  const failed: FlushResult['failed'] = [];
-  for (const message of messages) {
-    const error = failures.get(message.decoded.tag);
-    if (error === undefined) flushed.push(message);
-    else failed.push({ message, error });
-  }
-  return { flushed, failed, linesWritten: hours.reduce((n, h) => n + h.linesWritten, 0), hours };
-}
-
 /** Options of {@link drainAndFlush}. */
 export interface LogDrainOptions {
   /** The logs container (staging blobs; hour blobs too unless `hourContainer` says otherwise). */
@@ -165,7 +56,10 @@ export interface LogDrainOptions {
   hourContainer?: HourContainer;
   queue: QueueClient;
   limits: LogBlobLimits;
-  /** The message the trigger delivered, if any: flushed in the first round, acknowledged by the host. */
+  /**
+   * The message the trigger delivered, if any: flushed in the first round, acknowledged by the
+   * host.
+   */
   trigger?: DeliveredLogMessage;
   /** Most messages one flush takes from the queue (besides the trigger's). */
   maxMessages: number;
@@ -397,4 +291,28 @@ async function receiveRound(
     }
   });
   return { received, undecodable, exhausted };
+}
+
+/** What one triggered flush did, and the trigger's message as delivered. */
+export interface TriggeredFlush {
+  trigger: DeliveredLogMessage;
+  result: LogDrainResult;
+}
+
+/** See the file comment. */
+export class LogFlusher {
+  /** `options`: everything {@link drainAndFlush} takes but the trigger. */
+  constructor(private readonly options: Omit<LogDrainOptions, 'trigger'>) {}
+
+  /**
+   * Flushes the triggering message together with the messages drained from the queue.
+   *
+   * @throws {ValidationError} when the payload is not a log-batches message.
+   * @throws {DomainError} when the trigger's staging blob or the queue cannot be read; failures to
+   * write are in the result (the caller fails the trigger when its own message failed).
+   */
+  async flushTrigger(payload: unknown, delivery: QueueDelivery): Promise<TriggeredFlush> {
+    const trigger = await deliveredFromTrigger(this.options.container, payload, delivery);
+    return { trigger, result: await drainAndFlush({ ...this.options, trigger }) };
+  }
 }

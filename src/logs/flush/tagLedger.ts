@@ -1,25 +1,14 @@
 /**
- * The tag ledger of a log blob: which message parts (`<batchId>.<part>` tags) each block holds.
+ * The tag ledger of a log blob: which message parts (`<batchId>.<part>` tags) each block holds,
+ * an append blob `_pipeline/ledgers/<source>/…/NNNNNN.tags` (`logTagLedgerName`) with one line
+ * `<block id> <tag>,<tag>,…` appended **before** the Put Block List. A part counts as stored only
+ * when a line names it **and** that block id is in the committed block list (read first, the
+ * ledger second). {@link TagLedgers}, one per process, remembers how far it read each ledger and
+ * which committed blocks it accounted for, so a round reads only the bytes added since, and only
+ * when a block is new to it. Blocks committed by the previous version are also looked up in the
+ * old ledger beside the blob (`legacyLogTagLedgerName`, read only).
  *
- * Every `<source>/…/NNNNNN.log` has an append blob `_pipeline/ledgers/<source>/…/NNNNNN.tags`
- * (outside the hour prefix, see `logTagLedgerName`) with one line per block a flusher is about to
- * commit: `<block id> <tag>,<tag>,…\n`. The line is appended **before** the Put Block
- * List, so every committed block written by this code has its line in the ledger by the time the
- * commit is visible. A line proves nothing on its own (its commit may have lost a race, or the
- * flusher died): a part counts as stored only when a line names it **and** that block id is in the
- * blob's committed block list.
- *
- * Reading the committed block list first and the ledger second therefore shows the line of every
- * block in that list. This instance remembers, per blob, how far it has read the ledger and which
- * committed blocks it has accounted for, so a round reads the ledger only when the block list holds
- * a block it has not accounted for yet (another flusher's), and then only the bytes added since.
- * A full blob takes no more blocks, so once accounted for it costs nothing again.
- *
- * Flushers of the previous version kept the ledger beside the log blob, in the hour prefix. A
- * committed block the ledger does not describe is therefore also looked up there
- * (`legacyLogTagLedgerName`, read only), so blocks committed by such a flusher (during a rolling
- * upgrade, or in hours written before it) stay exactly-once. Blobs without either ledger cost one
- * more read the first time a process accounts for them.
+ * Why: docs/logs.md "Exactly-once lines" (and "Blob layout" for the upgrade).
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { isNotFound, storageStatus, withStorageErrors } from '../../storage/storageFaults';

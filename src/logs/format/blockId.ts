@@ -6,9 +6,11 @@
  * equal id, which makes staging idempotent.
  *
  * Layout (36 bytes, 48 characters of base64; every id of a blob must have the same length):
- * version (1) | start second (2) | end second (2) | level mask (1) | line count (4) | SHA-256 prefix (26).
+ * version (1) | start second (2) | end second (2) | level mask (1) | line count (4) |
+ * SHA-256 prefix (26).
  */
 import { createHash } from 'node:crypto';
+import { invalidBlockSummary } from '../logErrors';
 
 const VERSION = 1;
 const RAW_LENGTH = 36;
@@ -39,7 +41,7 @@ export function logBlockId(summary: LogBlockSummary, content: Buffer): string {
     !(levelMask > 0 && levelMask < 256) ||
     !(Number.isInteger(lines) && lines > 0 && lines <= 0xffffffff)
   ) {
-    throw new Error(`Invalid log block summary ${JSON.stringify(summary)}.`);
+    throw invalidBlockSummary(summary);
   }
   const raw = Buffer.alloc(RAW_LENGTH);
   raw.writeUInt8(VERSION, 0);
@@ -51,7 +53,7 @@ export function logBlockId(summary: LogBlockSummary, content: Buffer): string {
   return raw.toString('base64');
 }
 
-/** Reverses the summary part of {@link logBlockId}; `undefined` for a block this code did not write. */
+/** Reverses the summary part of {@link logBlockId}; `undefined` for a block not written here. */
 export function parseLogBlockId(blockId: string): LogBlockSummary | undefined {
   if (blockId.length !== LOG_BLOCK_ID_LENGTH) return undefined;
   const raw = Buffer.from(blockId, 'base64');

@@ -5,21 +5,22 @@
  * 1.0;2026-11-22T15:04:05.123Z;Error;<batchId>.<part>;<message>;<extra JSON>
  * ```
  *
- * - field 1: format version (`1.0`, also the blob's `LogVersion` metadata);
- * - field 2: the entry's time, ISO 8601 UTC with milliseconds (always 24 characters);
- * - field 3: the level;
- * - field 4: the tag of the queue message part that delivered the line (batch id and part index),
- *   which lets a flusher tell whether a redelivered part is already stored;
- * - field 5: the message, escaped;
- * - field 6: the entry's extra fields as a JSON object, escaped, or empty when there are none.
+ * Fields 5 and 6 are escaped (`\\`, `\;`, `\n`, `\r`), so a line never holds a raw line break and
+ * an unescaped `;` always ends a field; field 4, the message part's tag, lets a flusher tell
+ * whether a redelivered part is already stored.
  *
- * Escapes (fields 5 and 6 only; fields 1–4 never need them): `\\` for `\`, `\;` for `;`, `\n` for
- * a line feed, `\r` for a carriage return. So a line never holds a raw line break and an
- * unescaped `;` always ends a field. Lines end with `\n` (the byte 0x0A never occurs inside a
- * multi-byte UTF-8 sequence, so readers may split the raw bytes on it).
+ * Why: docs/logs.md "Line format (version 1.0)".
  */
 import { isLogLevel, type LogLevel } from './levels';
 import type { LogEntry } from '../entry';
+import {
+  extraNotAnObject,
+  invalidLineTag,
+  malformedLineEscape,
+  malformedLineHeader,
+  notALogLine,
+  wrongFieldCount,
+} from '../logErrors';
 
 /** Version written in field 1 and in the `LogVersion` metadata. */
 export const LOG_FORMAT_VERSION = '1.0';
@@ -36,7 +37,7 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', ';': '\\;', '\n': '\\n',
 /** The tag of one part of one batch: `<batchId>.<part>`. */
 export function batchPartTag(batchId: string, part: number): string {
   const tag = `${batchId}.${part}`;
-  if (!TAG.test(tag)) throw new Error(`Invalid batch id "${batchId}" or part ${part}.`);
+  if (!TAG.test(tag)) throw invalidLineTag(batchId, part);
   return tag;
 }
 
@@ -62,7 +63,7 @@ export function unescapeField(text: string): string {
       case 'r':
         return '\r';
       default:
-        throw new Error(`Malformed escape "\\${c}" in a log line.`);
+        throw malformedLineEscape(c);
     }
   });
 }
@@ -94,13 +95,13 @@ export function readLineHeader(line: string): LineHeader {
   const l = line.indexOf(';', a + 1);
   const t = line.indexOf(';', l + 1);
   if (v < 0 || a < 0 || l < 0 || t < 0 || line.slice(0, v) !== LOG_FORMAT_VERSION) {
-    throw new Error(`Not a version ${LOG_FORMAT_VERSION} log line: "${line.slice(0, 80)}".`);
+    throw notALogLine(LOG_FORMAT_VERSION, line);
   }
   const atMs = Date.parse(line.slice(v + 1, a));
   const level = line.slice(a + 1, l);
   const tag = line.slice(l + 1, t);
   if (Number.isNaN(atMs) || !isLogLevel(level) || !TAG.test(tag)) {
-    throw new Error(`Malformed log line header: "${line.slice(0, t)}".`);
+    throw malformedLineHeader(line.slice(0, t));
   }
   return { atMs, level, tag, bodyStart: t + 1 };
 }
@@ -123,7 +124,7 @@ function unescapedSemicolon(text: string, from: number): number {
 export function decodeLogLine(line: string, header: LineHeader = readLineHeader(line)): LogLine {
   const split = unescapedSemicolon(line, header.bodyStart);
   if (split < 0 || unescapedSemicolon(line, split + 1) >= 0) {
-    throw new Error(`Log line has the wrong number of fields: "${line.slice(0, 80)}".`);
+    throw wrongFieldCount(line);
   }
   const message = unescapeField(line.slice(header.bodyStart, split));
   const extraText = unescapeField(line.slice(split + 1));
@@ -131,7 +132,7 @@ export function decodeLogLine(line: string, header: LineHeader = readLineHeader(
   if (extraText !== '') {
     const parsed: unknown = JSON.parse(extraText);
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new Error('The extra field of a log line is not a JSON object.');
+      throw extraNotAnObject();
     }
     extra = parsed as Record<string, unknown>;
   }

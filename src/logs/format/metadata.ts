@@ -6,6 +6,7 @@
 import { formatLogType, parseLogType } from './levels';
 import { LOG_FORMAT_VERSION } from './lineFormat';
 import type { LogBlockSummary } from './blockId';
+import { noBlocks } from '../logErrors';
 
 /** The metadata of one log blob, parsed. */
 export interface LogBlobMetadata {
@@ -27,7 +28,7 @@ export function metadataOfBlocks(
   hourStart: Date,
   blocks: readonly LogBlockSummary[],
 ): Record<string, string> {
-  if (blocks.length === 0) throw new Error('A log blob needs at least one block.');
+  if (blocks.length === 0) throw noBlocks();
   let start = Infinity;
   let end = -Infinity;
   let mask = 0;

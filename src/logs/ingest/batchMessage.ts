@@ -8,7 +8,12 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
-import { invalidLogMessage, logEntryTooLarge, noLogMessageParts } from '../logErrors';
+import {
+  invalidLogMessage,
+  lineTagMismatch,
+  logEntryTooLarge,
+  noLogMessageParts,
+} from '../logErrors';
 import { isLogSource, parseLogStagingBlobName } from '../../storage/keys/blobs/logBlobs';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../../storage/queue';
 import { TRACEPARENT_FIELD_BYTES } from '../../telemetry/tracing';
@@ -207,7 +212,7 @@ export function decodeLogBatchMessage(payload: unknown): DecodedLogBatchMessage 
   const headers = message.lines.map((line, index) => {
     try {
       const header = readLineHeader(line);
-      if (header.tag !== tag) throw new Error(`line tag ${header.tag} is not ${tag}`);
+      if (header.tag !== tag) throw lineTagMismatch(header.tag, tag);
       return header;
     } catch (error) {
       throw invalidLogMessage(
@@ -220,7 +225,8 @@ export function decodeLogBatchMessage(payload: unknown): DecodedLogBatchMessage 
 
 /**
  * The `log-batches` message of a batch too large for one queue message: the batch itself waits,
- * whole, in a staging blob of the logs container (src/logs/ingest/stagedBatch.ts); the message points at it.
+ * whole, in a staging blob of the logs container (src/logs/ingest/stagedBatch.ts); the message
+ * points at it.
  */
 export interface LogBatchPointer {
   v: typeof LOG_MESSAGE_VERSION;
@@ -274,7 +280,8 @@ export function decodeLogQueuePayload(payload: unknown): LogQueuePayload {
 }
 
 /**
- * Reads a staging blob's content: the batch's parts, exactly as {@link splitIntoMessages} made them.
+ * Reads a staging blob's content: the batch's parts, exactly as {@link splitIntoMessages} made
+ * them.
  *
  * @throws {ValidationError} when the content is not the parts of batch `batchId`.
  */

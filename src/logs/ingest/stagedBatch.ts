@@ -1,9 +1,9 @@
 /**
  * Staged log batches: a batch too large for one queue message is written whole to one blob,
- * `_pipeline/staging/<batchId>.json` in the logs container, and a single small pointer message goes on the
- * queue. One Put Blob and one Put Message keep the batch all-or-nothing: until the pointer is sent
- * nothing can flush it, and once it is sent every line is readable. The flusher deletes the blob
- * only after every line is committed, so a missing staging blob means "already stored".
+ * `_pipeline/staging/<batchId>.json` in the logs container, and a single small pointer message goes
+ * on the queue. One Put Blob and one Put Message keep the batch all-or-nothing: until the pointer
+ * is sent nothing can flush it, and once it is sent every line is readable. The flusher deletes the
+ * blob only after every line is committed, so a missing staging blob means "already stored".
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { storageCode, unlessNotFound, withStorageErrors } from '../../storage/storageFaults';

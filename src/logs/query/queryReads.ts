@@ -138,7 +138,7 @@ async function listHour(container: ContainerClient, prefix: string): Promise<Lis
   });
 }
 
-/** The committed block list; `undefined` when the blob has none (one Put Blob); `[]` when deleted. */
+/** The committed block list; `undefined` when the blob has none (one Put Blob), `[]` if deleted. */
 async function committedBlocks(
   container: ContainerClient,
   blobName: string,

@@ -56,7 +56,10 @@ export function blocksOfBlob(
 
 /** How far one slice may grow. */
 export interface SliceBudget {
-  /** Lines the page still needs; the slice stops growing once its blocks are expected to hold this many. */
+  /**
+   * Lines the page still needs; the slice stops growing once its blocks are expected to hold this
+   * many.
+   */
   lines: number;
   /** Bytes of blocks not loaded yet it may read (the first second is read whatever it costs). */
   bytes: number;
@@ -120,7 +123,7 @@ export function planSlice(
     }
   };
   const enough = (endMs: number): boolean => expectedLines(chosen, startMs, endMs) >= budget.lines;
-  /** The first second boundary in `(after, upTo]` (or `upTo`) at which the chosen blocks suffice. */
+  /** The first second boundary in `(after, upTo]` (or `upTo`) where the chosen blocks suffice. */
   const firstSufficient = (after: number, upTo: number): number => {
     let lo = Math.floor(after / 1000) + 1;
     let hi = Math.ceil(upTo / 1000);

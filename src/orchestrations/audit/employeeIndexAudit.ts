@@ -15,15 +15,13 @@ import type { EmployeeData } from '../../directory';
 import {
   emailIndexEntity,
   idIndexEntity,
+  type IndexStores,
   keysOf,
   readTracked,
-  unionKeys,
-} from '../../indexing/employeeIndex/indexEntities';
-import {
   reconcileEmail,
   reconcileEmployeeIndexes,
-} from '../../indexing/employeeIndex/indexMaintenance';
-import type { IndexStores } from '../../indexing/indexStores';
+  unionKeys,
+} from '../../indexing';
 import { tookEffect } from '../../storage/storageFaults';
 import { isEmployeeId } from '../../storage/keys/identifiers';
 import { parseEmailIndexRowKey } from '../../storage/keys/tables/employeeIndex';

@@ -12,7 +12,7 @@
  */
 import type { TableClient } from '@azure/data-tables';
 import type { DirectoryContext } from '../../directory';
-import type { IndexStores } from '../../indexing/indexStores';
+import type { IndexStores } from '../../indexing';
 import {
   MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,

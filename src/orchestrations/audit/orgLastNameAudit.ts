@@ -21,7 +21,7 @@ import {
   type EmployeeRef,
   type LastNameStore,
   type Membership,
-} from '../../indexing/lastNames/lastNameStore';
+} from '../../indexing';
 import { withStorageErrors } from '../../storage/storageFaults';
 import {
   departmentPartitionKey,

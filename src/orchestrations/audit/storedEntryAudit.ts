@@ -10,8 +10,7 @@
  * through `reconcileEmail`, which re-reads the primaries itself.
  */
 import type { TableClient } from '@azure/data-tables';
-import { reconcileEmail } from '../../indexing/employeeIndex/indexMaintenance';
-import type { IndexStores } from '../../indexing/indexStores';
+import { type IndexStores, reconcileEmail } from '../../indexing';
 import { submitEntityGroupTransaction } from '../../storage/tables/entityGroupTransaction';
 import { tookEffect } from '../../storage/storageFaults';
 import {

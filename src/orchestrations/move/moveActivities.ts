@@ -3,7 +3,7 @@
  * errors returned as refusals (see ../refusal.ts) so the orchestrator fails at once with the
  * reason.
  */
-import { reconcileEmployeeIndexes } from '../../indexing/employeeIndex/indexMaintenance';
+import { reconcileEmployeeIndexes } from '../../indexing';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
 import type { OrchestrationServices } from '../services';
 import { copyEmployeeToTarget, type CopyInput, type CopyResult } from './copyToTarget';

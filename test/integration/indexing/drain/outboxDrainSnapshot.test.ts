@@ -1,6 +1,6 @@
 /**
- * The orderings the drain's safety argument rests on (docs/queues.md, "Why this is safe with any
- * number of drainers"), each pinned by a scenario that goes wrong without it:
+ * The orderings the drain's safety argument rests on (docs/queues.md, "Why a drain never loses an
+ * update"), each pinned by a scenario that goes wrong without it:
  *
  * - a round reads the targets (fences, entries, member lists) BEFORE the sources
  *   (src/indexing/drain/outboxDrainSnapshot.ts `takeSnapshot`): a drainer that read its sources, then

@@ -6,7 +6,8 @@
  */
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
-import { drainAndFlush, flushLogMessages } from '../../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../../src/logs/flush/logFlusher';
+import { flushLogMessages } from '../../../../src/logs/flush/flushMessages';
 import { TagLedgers } from '../../../../src/logs/flush/tagLedger';
 import {
   blobLimits,

@@ -1,4 +1,5 @@
-import { drainAndFlush, flushLogMessages } from '../../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../../src/logs/flush/logFlusher';
+import { flushLogMessages } from '../../../../src/logs/flush/flushMessages';
 import { TagLedgers } from '../../../../src/logs/flush/tagLedger';
 import {
   blobLimits,

@@ -5,7 +5,8 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
-import { drainAndFlush, flushLogMessages } from '../../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../../src/logs/flush/logFlusher';
+import { flushLogMessages } from '../../../../src/logs/flush/flushMessages';
 import { TagLedgers } from '../../../../src/logs/flush/tagLedger';
 import {
   LOG_PIPELINE_PREFIX,

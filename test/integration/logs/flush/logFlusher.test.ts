@@ -1,10 +1,10 @@
 /**
- * The `log-batches` trigger's flusher (src/logs/flush/flusher.ts) and the ingest (src/logs/ingest/ingest.ts)
+ * The `log-batches` trigger's flusher (src/logs/flush/logFlusher.ts) and the ingest (src/logs/ingest/ingest.ts)
  * are objects a process builds once: the flusher's flushes share the tag ledgers it was built
  * with, and batches accepted by one ingest at the same time share messages — nothing is kept per
  * module, so two instances share nothing.
  */
-import { LogFlusher } from '../../../../src/logs/flush/flusher';
+import { LogFlusher } from '../../../../src/logs/flush/logFlusher';
 import { LogIngest } from '../../../../src/logs/ingest/ingest';
 import { TagLedgers } from '../../../../src/logs/flush/tagLedger';
 import { parseLogBatch } from '../../../../src/logs/entry';
