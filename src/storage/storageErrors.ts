@@ -39,3 +39,8 @@ export function tryTimedOut(timeoutMs: number, request: PipelineRequest): RestEr
     { code: 'ETIMEDOUT', request },
   );
 }
+
+/** An entity group transaction over the service's operation limit (a bug in the caller). */
+export function transactionTooLarge(operations: number, limit: number): Error {
+  return new Error(`A transaction of ${operations} operations is over the ${limit} limit.`);
+}

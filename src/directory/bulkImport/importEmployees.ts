@@ -51,8 +51,8 @@ import {
 } from '../writes/departmentVersions';
 import {
   PlannedTransaction,
-  submitPlanned,
-  TransactionFailure,
+  submitPlan,
+  type TransactionFailure,
 } from '../writes/plannedTransaction';
 import {
   failure,
@@ -281,66 +281,72 @@ async function writeChunk(
         kind: 'count',
       });
 
+      let refused: TransactionFailure<Role>;
       try {
-        const etags = await submitPlanned(table, plan);
-        plan.roles.forEach((role, i) => {
-          const etag = etags[i];
-          if (role.kind === 'index' && etag) {
-            const version = { value: nextIndexes.get(role.name)!, etag };
-            indexes.set(role.name, version);
-            rememberLastNameIndex(context, department, version);
-          }
-        });
-        const countEtag = etags[etags.length - 1];
-        const nextCount = countEtag
-          ? {
-              shard: count.shard,
-              version: { value: count.version.value + rows.length, etag: countEtag },
+        const submitted = await submitPlan(table, plan);
+        if ('refused' in submitted) {
+          refused = submitted.refused;
+        } else {
+          const { etags } = submitted;
+          plan.roles.forEach((role, i) => {
+            const etag = etags[i];
+            if (role.kind === 'index' && etag) {
+              const version = { value: nextIndexes.get(role.name)!, etag };
+              indexes.set(role.name, version);
+              rememberLastNameIndex(context, department, version);
             }
-          : await loadCountShard(context, department, false);
-        if (!nextCount) throw departmentNotFound(department);
-        rememberCountShard(context, department, nextCount.shard, nextCount.version);
-        return { created: rows, count: nextCount };
+          });
+          const countEtag = etags[etags.length - 1];
+          const nextCount = countEtag
+            ? {
+                shard: count.shard,
+                version: { value: count.version.value + rows.length, etag: countEtag },
+              }
+            : await loadCountShard(context, department, false);
+          if (!nextCount) throw departmentNotFound(department);
+          rememberCountShard(context, department, nextCount.shard, nextCount.version);
+          return { created: rows, count: nextCount };
+        }
       } catch (error) {
         if (error instanceof DomainError) return { error };
-        if (!(error instanceof TransactionFailure)) throw error;
-        forgetVersions(context, department, idsByName.keys());
-        const role = error.role;
-        if (role?.kind === 'employee' && error.status === 409) {
-          const existing = await readEmployeeState(table, partitionKey, role.row.employeeId);
-          if (existing?.meta.writeId === writeId) {
-            // An earlier try of this very transaction committed (its answer was lost): all rows are in.
-            const fresh = await loadCountShard(context, department, false);
-            if (!fresh) throw departmentNotFound(department);
-            for (const [name, version] of await readIndexes(table, partitionKey, [
-              ...idsByName.keys(),
-            ]))
-              indexes.set(name, version);
-            return { created: rows, count: fresh };
-          }
-          const err = employeeExists(department, role.row.employeeId);
-          failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
-          rows = rows.filter((r) => r !== role.row);
-          return afterDrop();
+        throw error;
+      }
+      forgetVersions(context, department, idsByName.keys());
+      const role = refused.role;
+      if (role?.kind === 'employee' && refused.status === 409) {
+        const existing = await readEmployeeState(table, partitionKey, role.row.employeeId);
+        if (existing?.meta.writeId === writeId) {
+          // An earlier try of this very transaction committed (its answer was lost): all rows are in.
+          const fresh = await loadCountShard(context, department, false);
+          if (!fresh) throw departmentNotFound(department);
+          for (const [name, version] of await readIndexes(table, partitionKey, [
+            ...idsByName.keys(),
+          ]))
+            indexes.set(name, version);
+          return { created: rows, count: fresh };
         }
-        if (role?.kind === 'email' && error.status === 409) {
-          const err = emailTaken(department, role.row.email);
-          failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
-          rows = rows.filter((r) => r !== role.row);
-          return afterDrop();
-        }
-        // Someone else changed the count shard or an index entity: read them again (choosing a
-        // shard anew) and resend.
-        const fresh = await loadCountShard(context, department, false);
-        if (!fresh) throw departmentNotFound(department);
-        count = fresh;
-        const names = [...idsByName.keys()];
-        const reread = await readIndexes(table, partitionKey, names);
-        for (const name of names) {
-          const version = reread.get(name);
-          if (version) indexes.set(name, version);
-          else indexes.delete(name);
-        }
+        const err = employeeExists(department, role.row.employeeId);
+        failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
+        rows = rows.filter((r) => r !== role.row);
+        return afterDrop();
+      }
+      if (role?.kind === 'email' && refused.status === 409) {
+        const err = emailTaken(department, role.row.email);
+        failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
+        rows = rows.filter((r) => r !== role.row);
+        return afterDrop();
+      }
+      // Someone else changed the count shard or an index entity: read them again (choosing a
+      // shard anew) and resend.
+      const fresh = await loadCountShard(context, department, false);
+      if (!fresh) throw departmentNotFound(department);
+      count = fresh;
+      const names = [...idsByName.keys()];
+      const reread = await readIndexes(table, partitionKey, names);
+      for (const name of names) {
+        const version = reread.get(name);
+        if (version) indexes.set(name, version);
+        else indexes.delete(name);
       }
       return RETRY;
     });

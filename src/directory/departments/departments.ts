@@ -9,7 +9,7 @@ import {
   departmentPartitionKey,
   employeeRowKey,
 } from '../../storage/keys/tables/employees';
-import type { DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext } from '../context';
 import {
   departmentEntity,
   departmentMerge,
@@ -30,14 +30,10 @@ import {
 import { readEmployeeState, type EmployeeState } from '../entities/employeeState';
 import { DATA_ETAG_PROPERTY } from '../entities/reviewYears';
 import type { StoredProperties } from '../../storage/tables/entities';
-import { RETRY } from '../writes/retry';
+import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import { forgetVersions, loadDepartment, rememberDepartment } from '../writes/departmentVersions';
 import { TtlCache } from './ttlCache';
-import {
-  PlannedTransaction,
-  submitAttempt,
-  writeOptimistically,
-} from '../writes/plannedTransaction';
+import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
 import { departmentBodySchema, pageSizeOf, validateInput } from '../validation';
 import type { Versioned } from '../entities/versionCache';
 import { readRangePage, type Page } from '../../storage/tables/rangePages';
@@ -67,7 +63,8 @@ export async function putDepartment(
   const input = validateInput(departmentBodySchema, body, 'body');
   departmentPartitionKey(name);
   const table = await context.table();
-  const result = await writeOptimistically(context, `Department "${name}"`, async () => {
+  const subject = `Department "${name}"`;
+  const result = await retryOptimistically(directoryRetry(context, subject), async () => {
     // One range read: the department with its count (its shards), as GET shows it.
     const read = await readDepartmentWithCount(table, name);
     const entity = read && { ...read.entity, etag: read.department.etag };
@@ -255,7 +252,7 @@ export async function setManager(
   const table: TableClient = await context.table();
   const subject = `Department "${department}"`;
   let previousMissing: string | undefined;
-  return writeOptimistically(context, subject, async (attempt) => {
+  return retryOptimistically(directoryRetry(context, subject), async (attempt) => {
     const [dept, employee] = await Promise.all([
       loadDepartment(context, department, false),
       readEmployeeState(table, partitionKey, employeeId),
@@ -290,26 +287,22 @@ export async function setManager(
     } else if (previous !== undefined && previous !== employeeId) {
       previousMissing = previous;
     }
-    return submitAttempt(
-      table,
-      plan,
-      attempt,
-      ([etag]) => {
-        const value = { ...dept.value, manager };
-        if (etag) rememberDepartment(context, department, { value, etag });
-        return { value, etag: etag ?? '' };
-      },
-      (failure) => {
-        forgetVersions(context, department);
-        if (failure.role === 'department' && options.ifMatch !== undefined)
-          throw staleVersion(subject);
-        // Gone since: read again without touching the previous manager; changed since (412), or
-        // another role: read again.
-        if (failure.role === 'previousManager' && failure.status === 404) {
-          previousMissing = previous;
-        }
-        return undefined;
-      },
-    );
+    const outcome = await submitPlan(table, plan);
+    if ('refused' in outcome) {
+      const failure = outcome.refused;
+      forgetVersions(context, department);
+      if (failure.role === 'department' && options.ifMatch !== undefined)
+        throw staleVersion(subject);
+      // Gone since: read again without touching the previous manager; changed since (412), or
+      // another role: read again.
+      if (failure.role === 'previousManager' && failure.status === 404) {
+        previousMissing = previous;
+      }
+      return retryUnexplained(failure, attempt);
+    }
+    const [etag] = outcome.etags;
+    const value = { ...dept.value, manager };
+    if (etag) rememberDepartment(context, department, { value, etag });
+    return { value, etag: etag ?? '' };
   });
 }

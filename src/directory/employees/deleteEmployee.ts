@@ -33,7 +33,7 @@ import {
   reviewRowKey,
 } from '../../storage/keys/tables/employees';
 import { normalizeLastName } from '../../storage/keys/text';
-import type { DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext } from '../context';
 import { countShardChange } from '../entities/departmentCount';
 import { departmentMerge } from '../entities/departmentEntity';
 import { employeeNotFound, staleVersion } from '../directoryErrors';
@@ -41,7 +41,6 @@ import { toEmployee, type Employee } from '../entities/employeeEntity';
 import { employeeStateOf, readEmployeeState, versionMatches } from '../entities/employeeState';
 import { lastNameIndexRemoval } from '../entities/partitionLastNameIndex';
 import { outboxAction } from '../entities/outbox';
-import { RETRY } from '../writes/retry';
 import { reviewYearsOf } from './reviews';
 import { employeeReviewYearsMerge, withoutReviewYears } from '../entities/reviewYears';
 import {
@@ -57,11 +56,10 @@ import {
 import {
   PlannedTransaction,
   retryUnexplained,
-  submitAttempt,
-  submitPlanned,
-  TransactionFailure,
-  writeOptimistically,
+  submitPlan,
+  type TransactionFailure,
 } from '../writes/plannedTransaction';
+import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { TableEntity } from '@azure/data-tables';
 import type { StoredEntity, StoredProperties } from '../../storage/tables/entities';
 import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTransaction';
@@ -151,9 +149,8 @@ export async function deleteEmployee(
   // Listed review years whose review turned out to be missing (a transaction failed on it).
   const missingYears = new Set<number>();
 
-  const outcome = await writeOptimistically(
-    context,
-    `Department "${department}"`,
+  const outcome = await retryOptimistically(
+    directoryRetry(context, `Department "${department}"`),
     async (attempt) => {
       if (vanished) return { deleted: true, employee: vanished, vanished: true } as const;
       const useCache = attempt === 1;
@@ -176,13 +173,11 @@ export async function deleteEmployee(
       let etag = current.etag;
       let years = withoutReviewYears(await reviewYearsOf(table, current), missingYears);
 
-      /** What a refused transaction means; `undefined` when it is not a TransactionFailure. */
+      /** What a refused transaction means. */
       const explain = (
-        error: unknown,
+        failure: TransactionFailure<Role>,
         plan: PlannedTransaction<Role>,
-      ): Promise<typeof RETRY> | undefined => {
-        if (!(error instanceof TransactionFailure)) return undefined;
-        const failure = error as TransactionFailure<Role>;
+      ): Promise<typeof RETRY> => {
         if (failure.role === 'employee' && failure.status === 404) {
           vanished = toEmployee(department, current.data);
           return Promise.resolve(RETRY);
@@ -221,16 +216,12 @@ export async function deleteEmployee(
         for (const year of years.slice(0, REVIEWS_PER_TRIM)) {
           trim.add(['delete', { partitionKey, rowKey: reviewRowKey(employeeId, year) }], 'review');
         }
-        try {
-          const [next] = await submitPlanned(table, trim);
-          etag = next ?? (await currentEtag(table, partitionKey, current.entity.rowKey));
-          if (exactEtag !== undefined) exactEtag = etag;
-          years = rest;
-        } catch (error) {
-          const retry = explain(error, trim);
-          if (retry === undefined) throw error;
-          return retry;
-        }
+        const trimmed = await submitPlan(table, trim);
+        if ('refused' in trimmed) return explain(trimmed.refused, trim);
+        const [next] = trimmed.etags;
+        etag = next ?? (await currentEtag(table, partitionKey, current.entity.rowKey));
+        if (exactEtag !== undefined) exactEtag = etag;
+        years = rest;
       }
 
       const lastName = normalizeLastName(current.data.lastName);
@@ -283,38 +274,33 @@ export async function deleteEmployee(
       for (const year of years) {
         plan.add(['delete', { partitionKey, rowKey: reviewRowKey(employeeId, year) }], 'review');
       }
-      return submitAttempt(
-        table,
-        plan,
-        attempt,
-        (etags) => {
-          const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
-          const departmentEtag = etagOf('department');
-          if (dept && departmentEtag) {
-            rememberDepartment(context, department, {
-              value: {
-                ...dept.value,
-                employeeCount: Math.max(0, dept.value.employeeCount - 1),
-                manager: listed ? null : dept.value.manager,
-              },
-              etag: departmentEtag,
-            });
-          }
-          const countEtag = etagOf('count');
-          if (count && countEtag) {
-            rememberCountShard(context, department, count.shard, {
-              value: count.version.value - 1,
-              etag: countEtag,
-            });
-          }
-          rememberIndexWrite(context, department, lastName, removal?.ids, etagOf('lastNameIndex'));
-          return { deleted: true, employee: toEmployee(department, current.data) } as const;
-        },
-        (failure) => {
-          forgetVersions(context, department, [lastName]);
-          return explain(failure, plan);
-        },
-      );
+      const submitted = await submitPlan(table, plan);
+      if ('refused' in submitted) {
+        forgetVersions(context, department, [lastName]);
+        return explain(submitted.refused, plan);
+      }
+      const { etags } = submitted;
+      const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
+      const departmentEtag = etagOf('department');
+      if (dept && departmentEtag) {
+        rememberDepartment(context, department, {
+          value: {
+            ...dept.value,
+            employeeCount: Math.max(0, dept.value.employeeCount - 1),
+            manager: listed ? null : dept.value.manager,
+          },
+          etag: departmentEtag,
+        });
+      }
+      const countEtag = etagOf('count');
+      if (count && countEtag) {
+        rememberCountShard(context, department, count.shard, {
+          value: count.version.value - 1,
+          etag: countEtag,
+        });
+      }
+      rememberIndexWrite(context, department, lastName, removal?.ids, etagOf('lastNameIndex'));
+      return { deleted: true, employee: toEmployee(department, current.data) } as const;
     },
   );
 

@@ -35,14 +35,13 @@ import {
 import { normalizeLastName } from '../../storage/keys/text';
 import { PreconditionFailedError } from '../../domainErrors';
 import type { EmployeeChange } from '../changes';
-import type { DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext } from '../context';
 import { countShardChange } from '../entities/departmentCount';
 import { departmentMerge } from '../entities/departmentEntity';
 import { deleteEmployee } from './deleteEmployee';
 import { employeeStateOf, readEmployeeState, type EmployeeState } from '../entities/employeeState';
 import { lastNameIndexRemoval, type LastNameIndex } from '../entities/partitionLastNameIndex';
 import { outboxActions, type OutboxChange } from '../entities/outbox';
-import { RETRY } from '../writes/retry';
 import { reviewYearsOf } from './reviews';
 import {
   forgetCountShard,
@@ -54,12 +53,8 @@ import {
   rememberDepartment,
   rememberIndexWrite,
 } from '../writes/departmentVersions';
-import {
-  PlannedTransaction,
-  retryUnexplained,
-  submitAttempt,
-  writeOptimistically,
-} from '../writes/plannedTransaction';
+import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
+import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { Versioned } from '../entities/versionCache';
 import type { StoredEntity } from '../../storage/tables/entities';
 import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTransaction';
@@ -242,9 +237,8 @@ async function deleteGroup(
     members = kept;
   };
 
-  const committed = await writeOptimistically(
-    context,
-    `Department "${department}"`,
+  const committed = await retryOptimistically(
+    directoryRetry(context, `Department "${department}"`),
     async (attempt) => {
       if (members.length === 0) return [];
       // The versions a failure did not name stay cached (it forgets the one it names), so a
@@ -324,70 +318,60 @@ async function deleteGroup(
           )
         : [];
       recorded.forEach((action) => plan.add(action, { kind: 'outbox' }));
-      return submitAttempt(
-        table,
-        plan,
-        attempt,
-        (etags) => {
-          plan.roles.forEach((role, i) => {
-            const etag = etags[i];
-            if (role.kind === 'index') {
-              rememberIndexWrite(
-                context,
-                department,
-                role.lastName,
-                written.get(role.lastName),
-                etag,
-              );
-            } else if (role.kind === 'count' && count) {
-              if (etag) {
-                rememberCountShard(context, department, count.shard, {
-                  value: count.version.value - members.length,
-                  etag,
-                });
-              } else forgetCountShard(context, department, count.shard);
-            } else if (role.kind === 'department' && dept && etag) {
-              rememberDepartment(context, department, {
-                value: {
-                  ...dept.value,
-                  employeeCount: Math.max(0, dept.value.employeeCount - members.length),
-                  manager: listed ? null : dept.value.manager,
-                },
-                etag,
-              });
-            }
+      const submitted = await submitPlan(table, plan);
+      if ('refused' in submitted) {
+        const failure = submitted.refused;
+        const role = failure.role;
+        if (count) forgetCountShard(context, department, count.shard);
+        if (role?.kind === 'index') forgetVersions(context, department, [role.lastName]);
+        else if (role?.kind !== 'employee') forgetVersions(context, department, names);
+        if (role?.kind === 'employee' && failure.status === 412) {
+          changed.push(role.employeeId);
+          members = members.filter((m) => m.state.data.employeeId !== role.employeeId);
+          return RETRY;
+        }
+        if (role?.kind === 'employee' && failure.status === 404) {
+          await sortOutVanished();
+          return RETRY;
+        }
+        if (role?.kind === 'email' && failure.status === 404) {
+          const member = members.find((m) => m.state.data.employeeId === role.employeeId);
+          if (member) member.noEmailCopy = true;
+          return RETRY;
+        }
+        if (role?.kind === 'review' && failure.status === 404) {
+          const member = members.find((m) => m.state.data.employeeId === role.employeeId);
+          if (member) member.years = member.years.filter((y) => y !== role.year);
+          return RETRY;
+        }
+        // Another writer changed an index entity, the count shard or the department: read them
+        // again. Unexplained failures are retried a couple of times only.
+        return role === undefined ? retryUnexplained(failure, attempt) : RETRY;
+      }
+      const { etags } = submitted;
+      plan.roles.forEach((role, i) => {
+        const etag = etags[i];
+        if (role.kind === 'index') {
+          rememberIndexWrite(context, department, role.lastName, written.get(role.lastName), etag);
+        } else if (role.kind === 'count' && count) {
+          if (etag) {
+            rememberCountShard(context, department, count.shard, {
+              value: count.version.value - members.length,
+              etag,
+            });
+          } else forgetCountShard(context, department, count.shard);
+        } else if (role.kind === 'department' && dept && etag) {
+          rememberDepartment(context, department, {
+            value: {
+              ...dept.value,
+              employeeCount: Math.max(0, dept.value.employeeCount - members.length),
+              manager: listed ? null : dept.value.manager,
+            },
+            etag,
           });
-          return members;
-        },
-        async (failure): Promise<typeof RETRY> => {
-          const role = failure.role;
-          if (count) forgetCountShard(context, department, count.shard);
-          if (role?.kind === 'index') forgetVersions(context, department, [role.lastName]);
-          else if (role?.kind !== 'employee') forgetVersions(context, department, names);
-          if (role?.kind === 'employee' && failure.status === 412) {
-            changed.push(role.employeeId);
-            members = members.filter((m) => m.state.data.employeeId !== role.employeeId);
-            return RETRY;
-          }
-          if (role?.kind === 'employee' && failure.status === 404) {
-            await sortOutVanished();
-            return RETRY;
-          }
-          if (role?.kind === 'email' && failure.status === 404) {
-            const member = members.find((m) => m.state.data.employeeId === role.employeeId);
-            if (member) member.noEmailCopy = true;
-            return RETRY;
-          }
-          if (role?.kind === 'review' && failure.status === 404) {
-            const member = members.find((m) => m.state.data.employeeId === role.employeeId);
-            if (member) member.years = member.years.filter((y) => y !== role.year);
-            return RETRY;
-          }
-          // Another writer changed an index entity, the count shard or the department: read them
-          // again. Unexplained failures are retried a couple of times only.
-          return role === undefined ? retryUnexplained(failure, attempt) : RETRY;
-        },
-      );
+        }
+      });
+      return members;
     },
   );
   return { deleted: committed, gone, changed };
