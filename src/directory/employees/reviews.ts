@@ -19,6 +19,7 @@ import { directoryRetry, type DirectoryContext } from '../context';
 import {
   contendedError,
   employeeNotFound,
+  notAReviewOf,
   reviewNotFound,
   staleVersion,
   unknownSelectField,
@@ -371,7 +372,7 @@ function copyOfReview(
 ): { year: number; entity: TableEntity<StoredProperties> } {
   const key = typeof review.rowKey === 'string' ? parseReviewRowKey(review.rowKey) : undefined;
   if (!key || key.employeeId !== employeeId) {
-    throw new Error(`Not a review of employee ${employeeId}: ${String(review.rowKey)}.`);
+    throw notAReviewOf(employeeId, review.rowKey);
   }
   const entity: TableEntity<StoredProperties> = {
     partitionKey,

@@ -21,6 +21,7 @@ import { isEmployeeId } from '../../storage/keys/identifiers';
 import { outboxRowKey, parseOutboxRowKey } from '../../storage/keys/tables/outbox';
 import type { EmployeeChange } from '../changes';
 import { EntityTypes, isEntityOfType } from './entityTypes';
+import { outboxRowTooSmall } from '../directoryErrors';
 import type { EntityGroupAction } from '../../storage/tables/entityGroupTransaction';
 import type { StoredProperties } from '../../storage/tables/entities';
 
@@ -116,9 +117,7 @@ export function outboxEntity(
 ): TableEntity<StoredProperties> {
   const json = JSON.stringify(changes.map(storedChange));
   if (changes.length === 0 || json.length > MAX_OUTBOX_CHANGES_CHARS) {
-    throw new Error(
-      `An outbox row holds 1 change or more, in ${MAX_OUTBOX_CHANGES_CHARS} characters.`,
-    );
+    throw outboxRowTooSmall(MAX_OUTBOX_CHANGES_CHARS);
   }
   return {
     partitionKey,

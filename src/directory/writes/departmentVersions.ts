@@ -18,6 +18,7 @@ import {
 import type { Department } from '../entities/departmentEntity';
 import { readLastNameIndex, type LastNameIndex } from '../entities/partitionLastNameIndex';
 import type { Versioned } from '../entities/versionCache';
+import { vanishedAfterWrite } from '../directoryErrors';
 
 /** Cache key of a department entity. */
 export function departmentKey(department: string): string {
@@ -220,6 +221,6 @@ export async function currentEtag(
   rowKey: string,
 ): Promise<string> {
   const entity = await readEntity(table, partitionKey, rowKey, ['RowKey']);
-  if (!entity) throw new Error(`Entity ${rowKey} vanished right after it was written.`);
+  if (!entity) throw vanishedAfterWrite(rowKey);
   return entity.etag;
 }
