@@ -46,9 +46,9 @@ import {
   forgetVersions,
   loadCountShard,
   rememberCountShard,
-  rememberLastNameIndex,
   type ChosenShard,
 } from '../writes/departmentVersions';
+import { rememberLastNameIndex } from '../writes/lastNameVersions';
 import {
   PlannedTransaction,
   submitPlan,

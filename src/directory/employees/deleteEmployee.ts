@@ -38,21 +38,24 @@ import { countShardChange } from '../entities/departmentCount';
 import { departmentMerge } from '../entities/departmentEntity';
 import { employeeNotFound, staleVersion } from '../directoryErrors';
 import { toEmployee, type Employee } from '../entities/employeeEntity';
-import { employeeStateOf, readEmployeeState, versionMatches } from '../entities/employeeState';
+import {
+  currentEtag,
+  employeeStateOf,
+  readEmployeeState,
+  versionMatches,
+} from '../entities/employeeState';
 import { lastNameIndexRemoval } from '../entities/partitionLastNameIndex';
 import { outboxAction } from '../entities/outbox';
 import { reviewYearsOf } from './reviews';
 import { employeeReviewYearsMerge, withoutReviewYears } from '../entities/reviewYears';
 import {
-  currentEtag,
   forgetVersions,
   loadCountShard,
   loadDepartment,
-  loadLastNameIndex,
   rememberCountShard,
   rememberDepartment,
-  rememberIndexWrite,
 } from '../writes/departmentVersions';
+import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
 import {
   PlannedTransaction,
   retryUnexplained,

@@ -48,11 +48,10 @@ import {
   forgetVersions,
   loadCountShard,
   loadDepartment,
-  loadLastNameIndex,
   rememberCountShard,
   rememberDepartment,
-  rememberIndexWrite,
 } from '../writes/departmentVersions';
+import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
 import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { Versioned } from '../entities/versionCache';

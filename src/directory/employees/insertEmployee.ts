@@ -22,18 +22,11 @@ import {
   type EmployeeMeta,
   newIncarnation,
 } from '../entities/employeeEntity';
-import { ownCommit } from '../entities/employeeState';
+import { currentEtag, ownCommit } from '../entities/employeeState';
 import { lastNameIndexEntity, withIds } from '../entities/partitionLastNameIndex';
 import { outboxAction } from '../entities/outbox';
-import {
-  currentEtag,
-  forgetCountShard,
-  lastNameKey,
-  loadCountShard,
-  loadLastNameIndex,
-  rememberCountShard,
-  rememberIndexWrite,
-} from '../writes/departmentVersions';
+import { forgetCountShard, loadCountShard, rememberCountShard } from '../writes/departmentVersions';
+import { lastNameKey, loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
 import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
 import type { Versioned } from '../entities/versionCache';
 import { newEmployeeSchema, validateInput } from '../validation';

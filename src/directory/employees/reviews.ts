@@ -26,10 +26,9 @@ import {
 } from '../directoryErrors';
 import { withFields } from '../entities/employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from '../entities/entityTypes';
-import { readEmployeeState, type EmployeeState } from '../entities/employeeState';
+import { currentEtag, type EmployeeState, readEmployeeState } from '../entities/employeeState';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from '../entities/reviewYears';
-import { currentEtag } from '../writes/departmentVersions';
 import { requireEmployee } from './existence';
 import {
   PlannedTransaction,

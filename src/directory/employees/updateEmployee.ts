@@ -30,21 +30,20 @@ import {
   type Employee,
   type EmployeeData,
 } from '../entities/employeeEntity';
-import { ownCommit, readEmployeeState, versionMatches } from '../entities/employeeState';
+import {
+  currentEtag,
+  ownCommit,
+  readEmployeeState,
+  versionMatches,
+} from '../entities/employeeState';
 import {
   lastNameIndexEntity,
   lastNameIndexRemoval,
   withIds,
 } from '../entities/partitionLastNameIndex';
 import { outboxAction } from '../entities/outbox';
-import {
-  currentEtag,
-  forgetVersions,
-  loadDepartment,
-  loadLastNameIndex,
-  rememberDepartment,
-  rememberIndexWrite,
-} from '../writes/departmentVersions';
+import { forgetVersions, loadDepartment, rememberDepartment } from '../writes/departmentVersions';
+import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
 import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { Versioned } from '../entities/versionCache';

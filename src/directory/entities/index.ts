@@ -6,19 +6,19 @@
  * (lint allows this entry to those folders only).
  */
 export { countShardEntity, DEPARTMENT_COUNT_SHARDS } from './departmentCount';
-export { departmentsHoldingRows } from '../departments/departmentDiscovery';
 export {
   departmentMerge,
   readDepartment,
   readListingVersion,
   type Manager,
 } from './departmentEntity';
-export { listingNeedsUpdate, syncDepartmentListing } from '../departments/departmentListing';
 export {
   emailCopyEntity,
   employeeDataProperties,
   employeeEntity,
   incarnationOf,
+  isPrimaryEmployee,
+  parseEmployeeSelect,
   readEmployeeData,
   readEmployeeFields,
   readEmployeeMeta,
@@ -27,11 +27,6 @@ export {
   withFields,
   type EmployeeField,
 } from './employeeEntity';
-export {
-  isPrimaryEmployee,
-  listEmployeeEntities,
-  parseEmployeeSelect,
-} from '../employees/employeeQueries';
 export { readEmployeeState, type EmployeeState } from './employeeState';
 export { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 export {
@@ -43,4 +38,3 @@ export {
 } from './partitionLastNameIndex';
 export { outboxEntity, outboxSequenceTime, readOutboxRow, type OutboxRow } from './outbox';
 export { DATA_ETAG_PROPERTY } from './reviewYears';
-export { loadDepartment } from '../writes/departmentVersions';

@@ -19,7 +19,7 @@
  * message in a department whose creation failed half-way, each already rare.
  */
 import { mapBounded } from '../../storage/parallel';
-import { departmentsHoldingRows } from '../../directory/entities';
+import { departmentsHoldingRows } from '../../directory';
 import { ensureTable } from '../../storage/createOnce';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,

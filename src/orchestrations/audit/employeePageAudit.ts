@@ -16,7 +16,7 @@
  * employee are found here too.
  */
 import type { TableClient } from '@azure/data-tables';
-import type { DirectoryContext } from '../../directory';
+import { listEmployeeEntities, type DirectoryContext } from '../../directory';
 import type { IndexStores } from '../../indexing/indexStores';
 import {
   MAX_TRANSACTION_OPERATIONS,
@@ -52,7 +52,6 @@ import {
   emailCopyEntity,
   isPrimaryEmployee,
   lastNameIndexEntity,
-  listEmployeeEntities,
   readEmployeeData,
   readLastNameIndex,
   withIds,
