@@ -62,7 +62,7 @@ import {
   type Row,
 } from './importRows';
 import type { Versioned } from '../entities/versionCache';
-import { readEntity } from '../../storage/tables/entities';
+import { readEntity, type StoredEntity } from '../../storage/tables/entities';
 import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTransaction';
 
 /** Most rows one import call accepts. */
@@ -96,22 +96,20 @@ const OUTBOX_OPERATIONS = 2;
 const INDEX_READS_IN_FLIGHT = 16;
 
 /**
- * Index entities of the given names, one point read each (16 at a time). A call reads only the
- * names its rows bring, however large the department: a range between the call's first and last
- * name would return every other name of the department in between, and grow with it (docs/
+ * The versions of an import's last-name index entities, read one point read per name (16 at a
+ * time: `mapBounded(names, INDEX_READS_IN_FLIGHT, …readEntity…)`). A call reads only the names
+ * its rows bring, however large the department: a range between the call's first and last name
+ * would return every other name of the department in between, and grow with it (docs/
  * directory.md, "Import"). Names without an entity are absent from the map.
  */
-async function readIndexes(
-  table: TableClient,
-  partitionKey: string,
-  names: string[],
-): Promise<Map<string, Versioned<LastNameIndex>>> {
+function indexVersionsOf(
+  entities: readonly (StoredEntity | undefined)[],
+): Map<string, Versioned<LastNameIndex>> {
   const found = new Map<string, Versioned<LastNameIndex>>();
-  await mapBounded(names, INDEX_READS_IN_FLIGHT, async (name) => {
-    const entity = await readEntity(table, partitionKey, lastNameRowKey(name));
+  for (const entity of entities) {
     const index = entity && readLastNameIndex(entity);
     if (entity && index) found.set(index.lastName, { value: index, etag: entity.etag });
-  });
+  }
   return found;
 }
 
@@ -150,7 +148,11 @@ export async function importEmployees(
   if (valid.length === 0) return report(0);
 
   const names = [...new Set(valid.map((r) => r.lastName))];
-  const indexes = await readIndexes(table, partitionKey, names);
+  const indexes = indexVersionsOf(
+    await mapBounded(names, INDEX_READS_IN_FLIGHT, (name) =>
+      readEntity(table, partitionKey, lastNameRowKey(name)),
+    ),
+  );
   const finalIds = new Map<string, number>();
   for (const row of valid)
     finalIds.set(
@@ -319,10 +321,10 @@ async function writeChunk(
           // An earlier try of this very transaction committed (its answer was lost): all rows are in.
           const fresh = await loadCountShard(context, department, false);
           if (!fresh) throw departmentNotFound(department);
-          for (const [name, version] of await readIndexes(table, partitionKey, [
-            ...idsByName.keys(),
-          ]))
-            indexes.set(name, version);
+          const reread = await mapBounded([...idsByName.keys()], INDEX_READS_IN_FLIGHT, (name) =>
+            readEntity(table, partitionKey, lastNameRowKey(name)),
+          );
+          for (const [name, version] of indexVersionsOf(reread)) indexes.set(name, version);
           return { created: rows, count: fresh };
         }
         const err = employeeExists(department, role.row.employeeId);
@@ -342,7 +344,11 @@ async function writeChunk(
       if (!fresh) throw departmentNotFound(department);
       count = fresh;
       const names = [...idsByName.keys()];
-      const reread = await readIndexes(table, partitionKey, names);
+      const reread = indexVersionsOf(
+        await mapBounded(names, INDEX_READS_IN_FLIGHT, (name) =>
+          readEntity(table, partitionKey, lastNameRowKey(name)),
+        ),
+      );
       for (const name of names) {
         const version = reread.get(name);
         if (version) indexes.set(name, version);
