@@ -12,7 +12,7 @@ import { ensureTable } from '../storage/createOnce';
 import type { OptimisticRetryOptions } from '../storage/optimisticRetry';
 import { VersionCache } from './entities/versionCache';
 
-/** Attempts before giving up on a contended entity (20 concurrent writers finish well within it). */
+/** Attempts before giving up on a contended entity (20 concurrent writers finish well within). */
 export const DEFAULT_MAX_CONFLICT_ATTEMPTS = 50;
 
 /** How to build a directory. */

@@ -56,7 +56,7 @@ export interface DepartmentService {
   readonly get: Bound<typeof getDepartment>;
   /** A page of the (cached) department list with counts. See {@link listDepartmentsWithCounts}. */
   readonly list: BoundWithCache<typeof listDepartmentsWithCounts>;
-  /** Returns when the department exists (one projected point read). See {@link requireDepartment}. */
+  /** Returns when the department exists (one projected read). See {@link requireDepartment}. */
   readonly requireExists: Bound<typeof requireDepartment>;
   /** Makes an employee the manager. See {@link setManager}. */
   readonly setManager: Bound<typeof setManager>;
@@ -87,9 +87,9 @@ export interface EmployeeService {
   readonly patch: Bound<typeof patchEmployee>;
   /** Sets (or with `null` clears) the photo URL. See {@link setEmployeePhotoUrl}. */
   readonly setPhotoUrl: Bound<typeof setEmployeePhotoUrl>;
-  /** Deletes an employee (or, with `mustExist: false`, if it exists). See {@link deleteEmployee}. */
+  /** Deletes an employee (with `mustExist: false`: if it exists). See {@link deleteEmployee}. */
   readonly delete: Bound<typeof deleteEmployee>;
-  /** Deletes employees each at a given version (the archive). See {@link deleteEmployeeVersions}. */
+  /** Deletes employees each at a version (the archive). See {@link deleteEmployeeVersions}. */
   readonly deleteVersions: Bound<typeof deleteEmployeeVersions>;
 }
 

@@ -3,17 +3,14 @@
  *
  * Rows are validated one by one; invalid rows and duplicates (same id or email twice in the
  * import, or already in the department) are reported in `failed` and never written. Valid rows
- * are written in chunks (see importPlan.ts), each ONE entity group transaction holding the
- * employees, their email copies, their last-name index entities, one shard of the department's
- * count (departmentCount.ts) and one index outbox row for the whole chunk (outbox.ts, when the
- * directory keeps one), so every chunk is all-or-nothing with its indexes.
+ * are written in chunks (importPlan.ts), each ONE entity group transaction holding the employees,
+ * their email copies, their last-name index entities, one count shard and one index outbox row
+ * for the chunk, so every chunk is all-or-nothing with its indexes. Chunks run one after another,
+ * each conditional on its count shard's ETag from the previous chunk's answer (no read between
+ * chunks, no race between them). A row already in the department is dropped from its chunk, which
+ * is sent again.
  *
- * Chunks run one after another: each is conditional on its count shard's ETag, and the new ETag
- * comes back in the previous chunk's transaction response, so no read is needed between chunks,
- * and no chunk ever loses a race against another chunk of the same import (parallel chunks would
- * contend for that shard; see docs/directory.md for the measurements). A
- * row already in the department makes its chunk fail as a whole; the row is dropped from the
- * chunk and the chunk is sent again.
+ * Why: docs/directory.md "Import".
  */
 import { randomUUID } from 'node:crypto';
 import type { TableClient } from '@azure/data-tables';
@@ -318,7 +315,8 @@ async function writeChunk(
       if (role?.kind === 'employee' && refused.status === 409) {
         const existing = await readEmployeeState(table, partitionKey, role.row.employeeId);
         if (existing?.meta.writeId === writeId) {
-          // An earlier try of this very transaction committed (its answer was lost): all rows are in.
+          // An earlier try of this very transaction committed (its answer was lost): all rows
+          // are in.
           const fresh = await loadCountShard(context, department, false);
           if (!fresh) throw departmentNotFound(department);
           const reread = await mapBounded([...idsByName.keys()], INDEX_READS_IN_FLIGHT, (name) =>

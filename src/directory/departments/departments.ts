@@ -50,7 +50,8 @@ export type DepartmentListCache = TtlCache<Page<DepartmentSummary>>;
  * @returns whether it was created, the department and its new ETag.
  * @throws {ValidationError} for an invalid name or body.
  * @param options.mayCreate - false when the caller may update but not create (default true).
- * @throws {PreconditionFailedError} when `ifMatch` is given and is not the current ETag (or the department does not exist).
+ * @throws {PreconditionFailedError} when `ifMatch` is given and is not the current ETag (or the
+ *   department does not exist).
  * @throws {ForbiddenError} when the department does not exist and `mayCreate` is false.
  */
 export async function putDepartment(
@@ -238,7 +239,8 @@ function managerFlag(employee: EmployeeState, isManager: boolean): TableEntity<S
  * so later name/email changes of the manager update the copy in their own transaction.
  *
  * @throws {ValidationError} for an invalid department or id.
- * @throws {NotFoundError} `DepartmentNotFound`, or `EmployeeNotFound` when the employee is not in the department.
+ * @throws {NotFoundError} `DepartmentNotFound`, or `EmployeeNotFound` when the employee is not in
+ *   the department.
  * @throws {PreconditionFailedError} when `ifMatch` is not the department's current ETag.
  */
 export async function setManager(

@@ -3,27 +3,13 @@
  * copy, if it was the manager), its id in the last-name index entity, its yearly reviews and the
  * index outbox row (when the directory keeps one, outbox.ts), in ONE entity group transaction.
  * With `mustExist: false` an absent employee is not an error (delete-if-exists), so queue workers
- * (archive, move) can run it again safely.
+ * (archive, move) can run it again safely. Reviews beyond {@link MAX_REVIEWS_WITH_EMPLOYEE} go
+ * first, in transactions that drop their years from the employee under its ETag. Every delete of
+ * the employee carries the ETag this call read, so a change committed since fails the whole
+ * transaction (412) instead of being deleted unseen; a cached version never decides a write.
  *
- * The reviews are exactly those the employee lists (`ReviewYears`, reviewYears.ts): a review is
- * written only together with its year on the employee, conditional on the employee's ETag, so
- * nothing else of this employee can exist. When they do not fit in the one transaction (more than
- * {@link MAX_REVIEWS_WITH_EMPLOYEE}), they are deleted first, in transactions of up to 97 reviews
- * (the budget, `MAX_TRANSACTION_OPERATIONS`, less the merge), each with a Merge of the employee
- * that drops those years from its list, conditional on its ETag; the employee goes last. A crash
- * in between leaves the employee with fewer reviews, never a review without its employee.
- *
- * Every delete of the employee carries the ETag this call read (and the index entity's;
- * storage/tables/entityGroupTransaction.ts puts it on the wire), so a change committed after the read —
- * even of only a first name — fails the whole transaction with 412 instead of being deleted
- * unseen. With `If-Match` that is answered 412; without it the delete re-reads and deletes the
- * newer version (last writer wins).
- *
- * Department, count and index versions may come from the process's version cache, which other
- * processes (and other directories of this one) do not update: a cache may save a read, never
- * decide a write. Whatever the transaction does or leaves alone on those entities is decided from
- * a version it is conditional on (or, for the manager copy, from the employee's own flag), so a
- * stale cache costs a 412 and a retry on fresh reads.
+ * Why: docs/directory.md "Writes" (`If-Match`, version cache) and "Reviews bound to their
+ * employee".
  */
 import {
   departmentPartitionKey,

@@ -1,30 +1,14 @@
 /**
  * Removing many employees of one department, each exactly at the version its caller read (the
- * department archive: the caller copied those versions first). The deletes are grouped into entity
- * group transactions of up to 100 operations: per employee its entity (conditional on the ETag
- * read), its email copy and the reviews it lists; per group the last-name index entities of its
- * names (each conditional on its ETag, the group's ids removed at once), ONE count shard
- * (−group size), the department's manager copy when a manager is among them, and the index outbox
- * row(s) of the whole group. Every index entity and department version a group decides from is in
- * its transaction, conditional on its ETag (a cached version may be stale: see deleteEmployee.ts).
- * So a group is all-or-nothing with its same-partition indexes, as a
- * single delete is (deleteEmployee.ts), at 2–3 operations per employee instead of a transaction
- * each (32 employees of distinct last names per transaction, up to 47 sharing one).
+ * department archive: the caller copied those versions first), in entity group transactions of up
+ * to 100 operations: per employee its entity (conditional on the ETag read), its email copy and
+ * the reviews it lists; per group the last-name index entities of its names, ONE count shard, the
+ * department's manager copy when a manager is among them, and the outbox row(s). A transaction
+ * refused because of one employee leaves the others to go again without it (`changed`, `gone`,
+ * or without a missing copy). An employee with more reviews than fit beside a group goes through
+ * the single delete (deleteEmployee.ts).
  *
- * A transaction refused because of one employee leaves the others to go again without it:
- * - 412 on an employee: it changed since the caller read it; it is returned in `changed` (the
- *   caller reads and copies it again), never deleted unseen;
- * - 404 on an employee: it is gone (a concurrent delete, or an earlier try of this very
- *   transaction whose answer was lost); the remaining employees are read again, and those gone
- *   are returned in `gone` (gone as asked, as a single delete counts an employee that vanished
- *   under it), those changed in `changed`;
- * - 404 on an email copy or a listed review: that entity is missing (data drift); the group goes
- *   again without that operation;
- * - 412/409 on an index entity, the count shard or the department: another writer; that entity
- *   is read again (the other versions stay cached for one more attempt).
- *
- * An employee with more reviews than fit beside a group goes through the single delete, which
- * trims them ahead of the employee.
+ * Why: docs/directory.md "Deleting at a version (department archive)".
  */
 import {
   departmentPartitionKey,
@@ -241,8 +225,8 @@ async function deleteGroup(
     async (attempt) => {
       if (members.length === 0) return [];
       // The versions a failure did not name stay cached (it forgets the one it names), so a
-      // conflict on one of up to ~32 index entities costs one read, not 32; from the third attempt on
-      // everything is read afresh.
+      // conflict on one of up to ~32 index entities costs one read, not 32; from the third
+      // attempt on everything is read afresh.
       const useCache = attempt <= 2;
       const ids = members.map((m) => m.state.data.employeeId);
       await options.beforeGroup?.(ids);

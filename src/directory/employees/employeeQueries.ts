@@ -54,7 +54,10 @@ export interface ListOptions {
   /** 1-1000, default 100. */
   pageSize?: number;
   continuationToken?: string;
-  /** API field names; all fields when omitted. The keys (`department`, `employeeId`) always come back. */
+  /**
+   * API field names; all fields when omitted. The keys (`department`, `employeeId`) always come
+   * back.
+   */
   select?: readonly string[];
 }
 

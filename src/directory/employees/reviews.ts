@@ -112,7 +112,7 @@ function reviewEntity(
   };
 }
 
-/** A stored review as API JSON (only `fields` plus the key `year`); `undefined` for another type. */
+/** A stored review as API JSON (only `fields` and the key `year`); `undefined` for another type. */
 function projectReview(
   entity: StoredEntity,
   fields: readonly ReviewField[],
@@ -226,7 +226,8 @@ export async function reviewYearsOf(
  *
  * @param select - fields to return (the key `year` always comes back); all when omitted.
  * @throws {ValidationError} for an invalid department, id, select field, page size or token.
- * @throws {NotFoundError} `EmployeeNotFound` when the employee has no reviews because it does not exist.
+ * @throws {NotFoundError} `EmployeeNotFound` when the employee has no reviews because it does not
+ *   exist.
  */
 export async function listReviews(
   context: DirectoryContext,

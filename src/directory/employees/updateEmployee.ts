@@ -4,17 +4,12 @@
  * the manager's name or email changes) in ONE entity group transaction, with the index outbox row
  * when the directory keeps one (outbox.ts). A change of the photo URL alone keeps the employee's
  * data version (`DataETag`, reviewYears.ts): it is not a change of the fields a PATCH writes.
+ * Every operation is conditional on the version its decision came from (the employee just read,
+ * index entities and department perhaps cached), so a lost race or a stale cache costs a retry on
+ * fresh data, never a wrong write; with `If-Match` the retry answers 412 unless only the
+ * employee's review list changed.
  *
- * The employee operation is always conditional on the ETag just read, so the copies can never
- * drift from the employee. A lost race is retried on fresh data: without `If-Match` that is last
- * writer wins; with `If-Match` the retry answers 412 unless only the employee's review list
- * changed (a review write: the caller's version of the data is then still current). Each last-name
- * index entity is replaced, or deleted when it empties, under its own ETag
- * (storage/tables/entityGroupTransaction.ts carries a delete's ETag to the wire), so a concurrent change
- * of it fails the transaction and is retried. Those versions may come from the process's version
- * cache, so each of them is in the transaction whenever a decision is made from it (the old
- * name's index even when it does not list the employee): a stale cache costs a retry, never a
- * wrong write.
+ * Why: docs/directory.md "Writes" (`If-Match`, version cache).
  */
 import { randomUUID } from 'node:crypto';
 import { departmentPartitionKey, emailRowKey } from '../../storage/keys/tables/employees';

@@ -101,7 +101,7 @@ const OWN_PROPERTIES = new Set<string>([
 
 /** Bookkeeping stored on the employee entity beside its data. */
 export interface EmployeeMeta {
-  /** True while the employee is the department's manager (so name/email changes update the copy). */
+  /** True while the employee is the department's manager (name/email changes update the copy). */
   isManager: boolean;
   /** Random id of the write that produced this version, to recognise our own commit on a retry. */
   writeId: string;
