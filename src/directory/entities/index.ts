@@ -3,7 +3,9 @@
  * surface for the code that works on the `Employees` table beside the directory's services — the
  * index workers, the archive, the photo feature, the orchestrations' audit and repair, and the
  * bench's bulk seeding — never for the HTTP adapters, which go through src/directory/index.ts
- * (lint allows this entry to those folders only).
+ * (lint allows this entry to those folders only). Shapes only: the operations those workers run
+ * (department discovery, listing sync, employee pages, the department read) are the directory
+ * entry's.
  */
 export { countShardEntity, DEPARTMENT_COUNT_SHARDS } from './departmentCount';
 export {
