@@ -21,9 +21,9 @@ export interface EmployeeChange {
 /** Receives committed employee changes; implementations must be idempotent. */
 export interface EmployeeChangeSink {
   /**
-   * True when the receiver drains the index outbox (src/directory/entities/outbox.ts): every write then
-   * records its change as an outbox row in its own transaction, and {@link publish} after the
-   * commit only nudges the receiver, so a change is never lost between commit and publish.
+   * True when the receiver drains the index outbox (src/directory/entities/outbox.ts): every write
+   * then records its change as an outbox row in its own transaction, and {@link publish} after
+   * the commit only nudges the receiver, so a change is never lost between commit and publish.
    */
   readonly outbox?: boolean;
   /**

@@ -7,9 +7,13 @@ import { discardChanges, type EmployeeChangeSink } from './changes';
 import { newCountShardChoice, type CountShardChoice } from './entities/departmentCount';
 import type { Department } from './entities/departmentEntity';
 import type { LastNameIndex } from './entities/partitionLastNameIndex';
-import { DEFAULT_MAX_CONFLICT_ATTEMPTS } from './writes/retry';
+import { contendedError } from './directoryErrors';
 import { ensureTable } from '../storage/createOnce';
+import type { OptimisticRetryOptions } from '../storage/optimisticRetry';
 import { VersionCache } from './entities/versionCache';
+
+/** Attempts before giving up on a contended entity (20 concurrent writers finish well within). */
+export const DEFAULT_MAX_CONFLICT_ATTEMPTS = 50;
 
 /** How to build a directory. */
 export interface DirectoryOptions {
@@ -70,5 +74,19 @@ export function createContext(options: DirectoryOptions): DirectoryContext {
     countShardChoice: newCountShardChoice(),
     cacheVersions: options.cacheVersions ?? true,
     maxConflictAttempts: options.maxConflictAttempts ?? DEFAULT_MAX_CONFLICT_ATTEMPTS,
+  };
+}
+
+/**
+ * The options of a directory write's optimistic retry (storage/optimisticRetry.ts): at most the
+ * context's `maxConflictAttempts`, then a `ContentionError` naming `subject`.
+ */
+export function directoryRetry(
+  context: Pick<DirectoryContext, 'maxConflictAttempts'>,
+  subject: string,
+): OptimisticRetryOptions {
+  return {
+    maxAttempts: context.maxConflictAttempts,
+    giveUp: (attempts) => contendedError(subject, attempts),
   };
 }

@@ -4,23 +4,13 @@
  * Build it with {@link createDirectory}, passing the table client (tests pass a client for a
  * unique table; the HTTP adapters pass the configured one) and, optionally, the sink that receives
  * committed employee changes for the asynchronous indexes. The table is created on first use
- * (once per process), or up front with {@link Directory.ensureTables}.
+ * (once per process), or up front with {@link Directory.ensureTables}. Its service objects hold
+ * the operations themselves, bound to one context: no layer of its own between a caller and them.
  */
-import { invalidPhotoUrl } from './directoryErrors';
 import type { DirectoryContext, DirectoryOptions } from './context';
 import { createContext } from './context';
-import { createEmployee } from './employees/createEmployee';
-import {
-  deleteEmployee,
-  type DeleteEmployeeOptions,
-  type EmployeeDeleted,
-} from './employees/deleteEmployee';
-import {
-  deleteEmployeeVersions,
-  type DeleteVersionsOptions,
-  type VersionsDeleted,
-} from './employees/deleteEmployeeVersions';
-import type { Department, DepartmentListItem } from './entities/departmentEntity';
+import { deleteEmployee } from './employees/deleteEmployee';
+import { deleteEmployeeVersions } from './employees/deleteEmployeeVersions';
 import {
   getDepartment,
   listDepartmentsWithCounts,
@@ -28,211 +18,87 @@ import {
   setManager,
   type DepartmentListCache,
 } from './departments/departments';
-import type { Employee } from './entities/employeeEntity';
 import {
   findByLastName,
   getEmployee,
   getEmployeeByEmail,
   listEmployeeEntities,
   listEmployees,
-  type EmployeeRange,
-  type EmployeeRecord,
-  type ListOptions,
 } from './employees/employeeQueries';
 import { requireDepartment, requireEmployee } from './employees/existence';
-import { importEmployees, type ImportResult } from './bulkImport/importEmployees';
-import { listReviews, putReview, type Review } from './employees/reviews';
+import { importEmployees } from './bulkImport/importEmployees';
+import { createEmployee } from './employees/insertEmployee';
+import { listReviews, putReview } from './employees/reviews';
 import { TtlCache } from './departments/ttlCache';
-import { updateEmployee } from './employees/updateEmployee';
-import { employeePatchSchema, validateInput } from './validation';
-import type { Versioned } from './entities/versionCache';
-import type { StoredEntity } from '../storage/tables/entities';
-import type { Page } from '../storage/tables/rangePages';
+import { patchEmployee, setEmployeePhotoUrl } from './employees/updateEmployee';
 
 export type { DirectoryOptions } from './context';
 
-/** The parameters of a directory function after its context (the services pass their own). */
-type WithoutContext<F extends (context: DirectoryContext, ...rest: never[]) => unknown> =
-  Parameters<F> extends [DirectoryContext, ...infer Rest] ? Rest : never;
+/** A directory operation with its context (and the values bound after it) already given. */
+type Bound<F> = F extends (context: DirectoryContext, ...rest: infer A) => infer R
+  ? (...rest: A) => R
+  : never;
+
+/** A department operation with its context and the department list cache already given. */
+type BoundWithCache<F> = F extends (
+  context: DirectoryContext,
+  cache: DepartmentListCache,
+  ...rest: infer A
+) => infer R
+  ? (...rest: A) => R
+  : never;
 
 /** Departments: the department entity, its listing, and its manager. */
-export class DepartmentService {
-  constructor(
-    private readonly context: DirectoryContext,
-    private readonly listCache: DepartmentListCache,
-  ) {}
-
+export interface DepartmentService {
   /** Creates or updates a department. See {@link putDepartment}. */
-  put(
-    name: string,
-    body: unknown,
-    options: { ifMatch?: string; mayCreate?: boolean } = {},
-  ): Promise<{ created: boolean } & Versioned<Department>> {
-    return putDepartment(this.context, this.listCache, name, body, options);
-  }
-
+  readonly put: BoundWithCache<typeof putDepartment>;
   /** One department, one point read. See {@link getDepartment}. */
-  get(name: string): Promise<Versioned<Department>> {
-    return getDepartment(this.context, name);
-  }
-
-  /**
-   * A page of the (cached) department list, each with its current employee count. See
-   * {@link listDepartmentsWithCounts}.
-   */
-  list(
-    options: { pageSize?: number; continuationToken?: string } = {},
-  ): Promise<Page<DepartmentListItem>> {
-    return listDepartmentsWithCounts(this.context, this.listCache, options);
-  }
-
-  /**
-   * Returns when the department exists (one projected point read).
-   *
-   * @throws {NotFoundError} `DepartmentNotFound`. See {@link requireDepartment}.
-   */
-  requireExists(name: string): Promise<void> {
-    return requireDepartment(this.context, name);
-  }
-
+  readonly get: Bound<typeof getDepartment>;
+  /** A page of the (cached) department list with counts. See {@link listDepartmentsWithCounts}. */
+  readonly list: BoundWithCache<typeof listDepartmentsWithCounts>;
+  /** Returns when the department exists (one projected read). See {@link requireDepartment}. */
+  readonly requireExists: Bound<typeof requireDepartment>;
   /** Makes an employee the manager. See {@link setManager}. */
-  setManager(
-    name: string,
-    employeeId: string,
-    options: { ifMatch?: string } = {},
-  ): Promise<Versioned<Department>> {
-    return setManager(this.context, name, employeeId, options);
-  }
+  readonly setManager: Bound<typeof setManager>;
 }
 
 /** Employees: writes through entity group transactions, reads through keys. */
-export class EmployeeService {
-  constructor(private readonly context: DirectoryContext) {}
-
+export interface EmployeeService {
   /** Creates one employee. See {@link createEmployee}. */
-  create(department: string, body: unknown): Promise<Versioned<Employee>> {
-    return createEmployee(this.context, department, body);
-  }
-
+  readonly create: Bound<typeof createEmployee>;
   /** Imports up to 1,000 employees. See {@link importEmployees}. */
-  import(department: string, rows: readonly unknown[]): Promise<ImportResult> {
-    return importEmployees(this.context, department, rows);
-  }
-
+  readonly import: Bound<typeof importEmployees>;
   /** One employee by id, with ETag and stored entity. See {@link getEmployee}. */
-  get(department: string, employeeId: string): Promise<EmployeeRecord> {
-    return getEmployee(this.context, department, employeeId);
-  }
-
+  readonly get: Bound<typeof getEmployee>;
   /**
    * Returns when the employee exists (one projected point read); the services of per-employee
-   * records take it as their `EmployeeCheck`.
-   *
-   * @throws {NotFoundError} `EmployeeNotFound`. See {@link requireEmployee}.
+   * records take it as their `EmployeeCheck`. See {@link requireEmployee}.
    */
-  requireExists(department: string, employeeId: string): Promise<void> {
-    return requireEmployee(this.context, department, employeeId);
-  }
-
+  readonly requireExists: Bound<typeof requireEmployee>;
   /** One employee by email. See {@link getEmployeeByEmail}. */
-  getByEmail(department: string, email: string): Promise<Versioned<Employee>> {
-    return getEmployeeByEmail(this.context, department, email);
-  }
-
+  readonly getByEmail: Bound<typeof getEmployeeByEmail>;
   /** A page of employees by id or email range. See {@link listEmployees}. */
-  list(
-    department: string,
-    range: EmployeeRange = {},
-    options: ListOptions = {},
-  ): Promise<Page<Record<string, unknown>>> {
-    return listEmployees(this.context, department, range, options);
-  }
-
+  readonly list: Bound<typeof listEmployees>;
   /** A page of primary employee entities, for workers. See {@link listEmployeeEntities}. */
-  listEntities(
-    department: string,
-    options: { pageSize?: number; continuationToken?: string } = {},
-  ): Promise<{ entities: StoredEntity[]; continuationToken: string | null }> {
-    return listEmployeeEntities(this.context, department, options);
-  }
-
+  readonly listEntities: Bound<typeof listEmployeeEntities>;
   /** Employees of a department with a last name. See {@link findByLastName}. */
-  findByLastName(
-    department: string,
-    lastName: string,
-    options: ListOptions = {},
-  ): Promise<Page<Record<string, unknown>>> {
-    return findByLastName(this.context, department, lastName, options);
-  }
-
-  /**
-   * Applies a PATCH body (`firstName`, `lastName`, `email`, `age`; `age: null` clears it).
-   *
-   * @throws {ValidationError} for an invalid body. See {@link updateEmployee} for the rest.
-   */
-  async patch(
-    department: string,
-    employeeId: string,
-    body: unknown,
-    options: { ifMatch?: string } = {},
-  ): Promise<Versioned<Employee>> {
-    const patch = validateInput(employeePatchSchema, body, 'body');
-    return updateEmployee(this.context, department, employeeId, patch, options);
-  }
-
-  /**
-   * Sets (or with `null` clears) the employee's photo URL on the employee and its email copy in
-   * one transaction (for the photo upload, which stores the bytes in blob storage).
-   *
-   * @throws {ValidationError} for a URL that is not absolute http(s) or is over 2,048 characters.
-   */
-  async setPhotoUrl(
-    department: string,
-    employeeId: string,
-    photoUrl: string | null,
-    options: { ifMatch?: string } = {},
-  ): Promise<Versioned<Employee>> {
-    if (photoUrl !== null && (photoUrl.length > 2048 || !/^https?:\/\/[^\s]+$/.test(photoUrl))) {
-      throw invalidPhotoUrl();
-    }
-    return updateEmployee(this.context, department, employeeId, { photoUrl }, options);
-  }
-
-  /** Deletes an employee (or, with `mustExist: false`, deletes it if it exists). See {@link deleteEmployee}. */
-  delete(
-    department: string,
-    employeeId: string,
-    options: DeleteEmployeeOptions = {},
-  ): Promise<EmployeeDeleted> {
-    return deleteEmployee(this.context, department, employeeId, options);
-  }
-
-  /**
-   * Deletes employees of one department, each only at the version given, in grouped transactions
-   * (the department archive). See {@link deleteEmployeeVersions}.
-   */
-  deleteVersions(
-    department: string,
-    read: readonly StoredEntity[],
-    options: DeleteVersionsOptions = {},
-  ): Promise<VersionsDeleted> {
-    return deleteEmployeeVersions(this.context, department, read, options);
-  }
+  readonly findByLastName: Bound<typeof findByLastName>;
+  /** Applies a PATCH body. See {@link patchEmployee}. */
+  readonly patch: Bound<typeof patchEmployee>;
+  /** Sets (or with `null` clears) the photo URL. See {@link setEmployeePhotoUrl}. */
+  readonly setPhotoUrl: Bound<typeof setEmployeePhotoUrl>;
+  /** Deletes an employee (with `mustExist: false`: if it exists). See {@link deleteEmployee}. */
+  readonly delete: Bound<typeof deleteEmployee>;
+  /** Deletes employees each at a version (the archive). See {@link deleteEmployeeVersions}. */
+  readonly deleteVersions: Bound<typeof deleteEmployeeVersions>;
 }
 
 /** Yearly reviews (compound key). */
-export class ReviewService {
-  constructor(private readonly context: DirectoryContext) {}
-
+export interface ReviewService {
   /** Writes one review: `(department, employeeId, year, body, options)`. See {@link putReview}. */
-  put(...args: WithoutContext<typeof putReview>): Promise<Versioned<Review>> {
-    return putReview(this.context, ...args);
-  }
-
+  readonly put: Bound<typeof putReview>;
   /** One page of an employee's reviews, by year. See {@link listReviews}. */
-  list(...args: WithoutContext<typeof listReviews>): ReturnType<typeof listReviews> {
-    return listReviews(this.context, ...args);
-  }
+  readonly list: Bound<typeof listReviews>;
 }
 
 /** The directory's services over one `Employees` table. */
@@ -255,7 +121,8 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
 /**
  * The directory services over an existing context (one version cache and one change sink shared
- * with whoever else holds the context, e.g. the orchestrations' activities).
+ * with whoever else holds the context, e.g. the orchestrations' activities). Each service holds
+ * the operations bound to `context` (bound, not wrapped: no call frame of their own).
  */
 export function directoryOver(
   context: DirectoryContext,
@@ -266,9 +133,31 @@ export function directoryOver(
     options.now,
   );
   return {
-    departments: new DepartmentService(context, listCache),
-    employees: new EmployeeService(context),
-    reviews: new ReviewService(context),
+    departments: {
+      put: putDepartment.bind(null, context, listCache),
+      get: getDepartment.bind(null, context),
+      list: listDepartmentsWithCounts.bind(null, context, listCache),
+      requireExists: requireDepartment.bind(null, context),
+      setManager: setManager.bind(null, context),
+    },
+    employees: {
+      create: createEmployee.bind(null, context),
+      import: importEmployees.bind(null, context),
+      get: getEmployee.bind(null, context),
+      requireExists: requireEmployee.bind(null, context),
+      getByEmail: getEmployeeByEmail.bind(null, context),
+      list: listEmployees.bind(null, context),
+      listEntities: listEmployeeEntities.bind(null, context),
+      findByLastName: findByLastName.bind(null, context),
+      patch: patchEmployee.bind(null, context),
+      setPhotoUrl: setEmployeePhotoUrl.bind(null, context),
+      delete: deleteEmployee.bind(null, context),
+      deleteVersions: deleteEmployeeVersions.bind(null, context),
+    },
+    reviews: {
+      put: putReview.bind(null, context),
+      list: listReviews.bind(null, context),
+    },
     ensureTables: async () => {
       await context.table();
     },

@@ -172,3 +172,18 @@ export function blankLastName(): ValidationError {
 export function invalidReviewYear(year: number): RangeError {
   return new RangeError(`Review year ${year} is not an integer in 1900-9999.`);
 }
+
+/** An entity this call just wrote could not be read back (a bug, or the data deleted under it). */
+export function vanishedAfterWrite(rowKey: string): Error {
+  return new Error(`Entity ${rowKey} vanished right after it was written.`);
+}
+
+/** An outbox row must hold 1 change or more within `maxChars` characters (a bug in the caller). */
+export function outboxRowTooSmall(maxChars: number): Error {
+  return new Error(`An outbox row holds 1 change or more, in ${maxChars} characters.`);
+}
+
+/** The entity given as a review is not one of this employee (a bug in the caller). */
+export function notAReviewOf(employeeId: string, rowKey: unknown): Error {
+  return new Error(`Not a review of employee ${employeeId}: ${String(rowKey)}.`);
+}

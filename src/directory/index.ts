@@ -1,12 +1,12 @@
 /**
- * The directory's public surface: its service API (the employees, departments and reviews of the
- * `Employees` table), the contexts the orchestrations write through, the request schemas the
- * adapters validate with, its error catalogue, and the few types callers need. Other folders import
- * from here, never from a file inside this folder (lint enforces it), so the files behind it can
- * change. Two narrower, named surfaces sit beside it, each allowed by lint for its users only:
- * `storedEntities.ts` (the stored shapes, for the workers that read the table beside the
- * directory) and `moveOperations.ts` (the steps the move orchestration runs itself). Generic table
- * helpers (point read, range paging, system properties, the transaction limit) are src/storage's.
+ * The directory's public surface: departments, employees and reviews of the `Employees` table, one
+ * partition per department. The service objects `createDirectory()` returns hold the operations
+ * themselves, bound to one context. Beside them: the contexts the orchestrations write through,
+ * the few operations workers run themselves (department discovery and listing sync, employee
+ * pages, the department read), the request schemas the adapters validate with, the catalogue's
+ * not-found errors and the types callers need. Other folders import this entry, or `entities/`
+ * (the stored shapes, for workers beside the directory), or `moveWrites.ts` (the move's own
+ * writes); lint enforces it. Generic table helpers are src/storage's.
  */
 export type { EmployeeChange, EmployeeChangeSink } from './changes';
 export { createContext, type DirectoryContext, type DirectoryOptions } from './context';
@@ -15,15 +15,23 @@ export type {
   DepartmentListItem,
   DepartmentSummary,
 } from './entities/departmentEntity';
-export { listDepartments } from './departments/departments';
+export {
+  departmentsHoldingRows,
+  listDepartments,
+  listingNeedsUpdate,
+  syncDepartmentListing,
+  TtlCache,
+} from './departments';
 export { createDirectory, directoryOver, type Directory, type EmployeeService } from './directory';
 export { departmentNotFound, emailNotFound, employeeNotFound } from './directoryErrors';
-export type { EmployeeDeleted } from './employees/deleteEmployee';
-export type { EmployeeCheck } from './employees/existence';
+export {
+  listEmployeeEntities,
+  type EmployeeCheck,
+  type EmployeeDeleted,
+  type Review,
+} from './employees';
 export type { Employee, EmployeeData } from './entities/employeeEntity';
-export type { ImportResult } from './bulkImport/importEmployees';
-export type { Review } from './employees/reviews';
-export { TtlCache } from './departments/ttlCache';
+export type { ImportResult } from './bulkImport';
 export {
   MAX_PAGE_SIZE,
   departmentBodySchema,
@@ -35,3 +43,4 @@ export {
   reviewBodySchema,
 } from './validation';
 export type { Versioned } from './entities/versionCache';
+export { loadDepartment } from './writes/departmentVersions';

@@ -100,7 +100,7 @@ export const newEmployeeSchema = z.strictObject({
 });
 export type NewEmployee = z.infer<typeof newEmployeeSchema>;
 
-/** Body of `PATCH /departments/{dept}/employees/{id}`: at least one field; `age: null` clears it. */
+/** Body of `PATCH /departments/{dept}/employees/{id}`: one field or more; `age: null` clears it. */
 export const employeePatchSchema = z
   .strictObject({
     firstName: personNameSchema.optional(),

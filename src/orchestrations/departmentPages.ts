@@ -2,9 +2,13 @@
  * Department names, page by page, from the directory's department listing (one partition range
  * query per page, never a table scan) — and, for an audit, the departments the listing misses.
  */
-import { listDepartments, TtlCache, type DirectoryContext } from '../directory';
+import {
+  departmentsHoldingRows,
+  listDepartments,
+  TtlCache,
+  type DirectoryContext,
+} from '../directory';
 import { departmentWithCountRowKeyRange } from '../storage/keys/tables/employees';
-import { departmentsHoldingRows } from '../directory/entities';
 
 /** One page of department names. */
 export interface DepartmentPage {

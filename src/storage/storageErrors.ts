@@ -95,3 +95,8 @@ export function missingSharedKey(): Error {
 export function noFreeRowKeySuffix(attempts: number): Error {
   return new Error(`Could not find a free RowKey suffix after ${attempts} attempts.`);
 }
+
+/** An entity group transaction over the service's operation limit (a bug in the caller). */
+export function transactionTooLarge(operations: number, limit: number): Error {
+  return new Error(`A transaction of ${operations} operations is over the ${limit} limit.`);
+}

@@ -3,17 +3,14 @@
  *
  * Rows are validated one by one; invalid rows and duplicates (same id or email twice in the
  * import, or already in the department) are reported in `failed` and never written. Valid rows
- * are written in chunks (see importPlan.ts), each ONE entity group transaction holding the
- * employees, their email copies, their last-name index entities, one shard of the department's
- * count (departmentCount.ts) and one index outbox row for the whole chunk (outbox.ts, when the
- * directory keeps one), so every chunk is all-or-nothing with its indexes.
+ * are written in chunks (importPlan.ts), each ONE entity group transaction holding the employees,
+ * their email copies, their last-name index entities, one count shard and one index outbox row
+ * for the chunk, so every chunk is all-or-nothing with its indexes. Chunks run one after another,
+ * each conditional on its count shard's ETag from the previous chunk's answer (no read between
+ * chunks, no race between them). A row already in the department is dropped from its chunk, which
+ * is sent again.
  *
- * Chunks run one after another: each is conditional on its count shard's ETag, and the new ETag
- * comes back in the previous chunk's transaction response, so no read is needed between chunks,
- * and no chunk ever loses a race against another chunk of the same import (parallel chunks would
- * contend for that shard; see docs/directory.md for the measurements). A
- * row already in the department makes its chunk fail as a whole; the row is dropped from the
- * chunk and the chunk is sent again.
+ * Why: docs/directory.md "Import".
  */
 import { randomUUID } from 'node:crypto';
 import type { TableClient } from '@azure/data-tables';
@@ -46,13 +43,13 @@ import {
   forgetVersions,
   loadCountShard,
   rememberCountShard,
-  rememberLastNameIndex,
   type ChosenShard,
 } from '../writes/departmentVersions';
+import { rememberLastNameIndex } from '../writes/lastNameVersions';
 import {
   PlannedTransaction,
-  submitPlanned,
-  TransactionFailure,
+  submitPlan,
+  type TransactionFailure,
 } from '../writes/plannedTransaction';
 import {
   failure,
@@ -62,7 +59,7 @@ import {
   type Row,
 } from './importRows';
 import type { Versioned } from '../entities/versionCache';
-import { readEntity } from '../../storage/tables/entities';
+import { readEntity, type StoredEntity } from '../../storage/tables/entities';
 import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTransaction';
 
 /** Most rows one import call accepts. */
@@ -96,22 +93,20 @@ const OUTBOX_OPERATIONS = 2;
 const INDEX_READS_IN_FLIGHT = 16;
 
 /**
- * Index entities of the given names, one point read each (16 at a time). A call reads only the
- * names its rows bring, however large the department: a range between the call's first and last
- * name would return every other name of the department in between, and grow with it (docs/
+ * The versions of an import's last-name index entities, read one point read per name (16 at a
+ * time: `mapBounded(names, INDEX_READS_IN_FLIGHT, …readEntity…)`). A call reads only the names
+ * its rows bring, however large the department: a range between the call's first and last name
+ * would return every other name of the department in between, and grow with it (docs/
  * directory.md, "Import"). Names without an entity are absent from the map.
  */
-async function readIndexes(
-  table: TableClient,
-  partitionKey: string,
-  names: string[],
-): Promise<Map<string, Versioned<LastNameIndex>>> {
+function indexVersionsOf(
+  entities: readonly (StoredEntity | undefined)[],
+): Map<string, Versioned<LastNameIndex>> {
   const found = new Map<string, Versioned<LastNameIndex>>();
-  await mapBounded(names, INDEX_READS_IN_FLIGHT, async (name) => {
-    const entity = await readEntity(table, partitionKey, lastNameRowKey(name));
+  for (const entity of entities) {
     const index = entity && readLastNameIndex(entity);
     if (entity && index) found.set(index.lastName, { value: index, etag: entity.etag });
-  });
+  }
   return found;
 }
 
@@ -150,7 +145,11 @@ export async function importEmployees(
   if (valid.length === 0) return report(0);
 
   const names = [...new Set(valid.map((r) => r.lastName))];
-  const indexes = await readIndexes(table, partitionKey, names);
+  const indexes = indexVersionsOf(
+    await mapBounded(names, INDEX_READS_IN_FLIGHT, (name) =>
+      readEntity(table, partitionKey, lastNameRowKey(name)),
+    ),
+  );
   const finalIds = new Map<string, number>();
   for (const row of valid)
     finalIds.set(
@@ -281,66 +280,77 @@ async function writeChunk(
         kind: 'count',
       });
 
+      let refused: TransactionFailure<Role>;
       try {
-        const etags = await submitPlanned(table, plan);
-        plan.roles.forEach((role, i) => {
-          const etag = etags[i];
-          if (role.kind === 'index' && etag) {
-            const version = { value: nextIndexes.get(role.name)!, etag };
-            indexes.set(role.name, version);
-            rememberLastNameIndex(context, department, version);
-          }
-        });
-        const countEtag = etags[etags.length - 1];
-        const nextCount = countEtag
-          ? {
-              shard: count.shard,
-              version: { value: count.version.value + rows.length, etag: countEtag },
+        const submitted = await submitPlan(table, plan);
+        if ('refused' in submitted) {
+          refused = submitted.refused;
+        } else {
+          const { etags } = submitted;
+          plan.roles.forEach((role, i) => {
+            const etag = etags[i];
+            if (role.kind === 'index' && etag) {
+              const version = { value: nextIndexes.get(role.name)!, etag };
+              indexes.set(role.name, version);
+              rememberLastNameIndex(context, department, version);
             }
-          : await loadCountShard(context, department, false);
-        if (!nextCount) throw departmentNotFound(department);
-        rememberCountShard(context, department, nextCount.shard, nextCount.version);
-        return { created: rows, count: nextCount };
+          });
+          const countEtag = etags[etags.length - 1];
+          const nextCount = countEtag
+            ? {
+                shard: count.shard,
+                version: { value: count.version.value + rows.length, etag: countEtag },
+              }
+            : await loadCountShard(context, department, false);
+          if (!nextCount) throw departmentNotFound(department);
+          rememberCountShard(context, department, nextCount.shard, nextCount.version);
+          return { created: rows, count: nextCount };
+        }
       } catch (error) {
         if (error instanceof DomainError) return { error };
-        if (!(error instanceof TransactionFailure)) throw error;
-        forgetVersions(context, department, idsByName.keys());
-        const role = error.role;
-        if (role?.kind === 'employee' && error.status === 409) {
-          const existing = await readEmployeeState(table, partitionKey, role.row.employeeId);
-          if (existing?.meta.writeId === writeId) {
-            // An earlier try of this very transaction committed (its answer was lost): all rows are in.
-            const fresh = await loadCountShard(context, department, false);
-            if (!fresh) throw departmentNotFound(department);
-            for (const [name, version] of await readIndexes(table, partitionKey, [
-              ...idsByName.keys(),
-            ]))
-              indexes.set(name, version);
-            return { created: rows, count: fresh };
-          }
-          const err = employeeExists(department, role.row.employeeId);
-          failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
-          rows = rows.filter((r) => r !== role.row);
-          return afterDrop();
+        throw error;
+      }
+      forgetVersions(context, department, idsByName.keys());
+      const role = refused.role;
+      if (role?.kind === 'employee' && refused.status === 409) {
+        const existing = await readEmployeeState(table, partitionKey, role.row.employeeId);
+        if (existing?.meta.writeId === writeId) {
+          // An earlier try of this very transaction committed (its answer was lost): all rows
+          // are in.
+          const fresh = await loadCountShard(context, department, false);
+          if (!fresh) throw departmentNotFound(department);
+          const reread = await mapBounded([...idsByName.keys()], INDEX_READS_IN_FLIGHT, (name) =>
+            readEntity(table, partitionKey, lastNameRowKey(name)),
+          );
+          for (const [name, version] of indexVersionsOf(reread)) indexes.set(name, version);
+          return { created: rows, count: fresh };
         }
-        if (role?.kind === 'email' && error.status === 409) {
-          const err = emailTaken(department, role.row.email);
-          failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
-          rows = rows.filter((r) => r !== role.row);
-          return afterDrop();
-        }
-        // Someone else changed the count shard or an index entity: read them again (choosing a
-        // shard anew) and resend.
-        const fresh = await loadCountShard(context, department, false);
-        if (!fresh) throw departmentNotFound(department);
-        count = fresh;
-        const names = [...idsByName.keys()];
-        const reread = await readIndexes(table, partitionKey, names);
-        for (const name of names) {
-          const version = reread.get(name);
-          if (version) indexes.set(name, version);
-          else indexes.delete(name);
-        }
+        const err = employeeExists(department, role.row.employeeId);
+        failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
+        rows = rows.filter((r) => r !== role.row);
+        return afterDrop();
+      }
+      if (role?.kind === 'email' && refused.status === 409) {
+        const err = emailTaken(department, role.row.email);
+        failed.push(failure(role.row.position, role.row.employeeId, err.code, err.message));
+        rows = rows.filter((r) => r !== role.row);
+        return afterDrop();
+      }
+      // Someone else changed the count shard or an index entity: read them again (choosing a
+      // shard anew) and resend.
+      const fresh = await loadCountShard(context, department, false);
+      if (!fresh) throw departmentNotFound(department);
+      count = fresh;
+      const names = [...idsByName.keys()];
+      const reread = indexVersionsOf(
+        await mapBounded(names, INDEX_READS_IN_FLIGHT, (name) =>
+          readEntity(table, partitionKey, lastNameRowKey(name)),
+        ),
+      );
+      for (const name of names) {
+        const version = reread.get(name);
+        if (version) indexes.set(name, version);
+        else indexes.delete(name);
       }
       return RETRY;
     });

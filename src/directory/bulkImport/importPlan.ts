@@ -10,7 +10,7 @@ import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTran
  * its index entities are large.
  */
 
-/** Payload budget of one chunk: under the 4 MiB transaction limit with room for the multipart framing. */
+/** Payload budget of one chunk: under the 4 MiB transaction limit, with room for the framing. */
 export const MAX_CHUNK_BYTES = 3.5 * 1024 * 1024;
 
 /** One row to place: its index name and its size. */

@@ -9,7 +9,7 @@ import {
   departmentPartitionKey,
   employeeRowKey,
 } from '../../storage/keys/tables/employees';
-import type { DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext } from '../context';
 import {
   departmentEntity,
   departmentMerge,
@@ -30,14 +30,10 @@ import {
 import { readEmployeeState, type EmployeeState } from '../entities/employeeState';
 import { DATA_ETAG_PROPERTY } from '../entities/reviewYears';
 import type { StoredProperties } from '../../storage/tables/entities';
-import { RETRY } from '../writes/retry';
+import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import { forgetVersions, loadDepartment, rememberDepartment } from '../writes/departmentVersions';
 import { TtlCache } from './ttlCache';
-import {
-  PlannedTransaction,
-  submitAttempt,
-  writeOptimistically,
-} from '../writes/plannedTransaction';
+import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
 import { departmentBodySchema, pageSizeOf, validateInput } from '../validation';
 import type { Versioned } from '../entities/versionCache';
 import { readRangePage, type Page } from '../../storage/tables/rangePages';
@@ -54,7 +50,8 @@ export type DepartmentListCache = TtlCache<Page<DepartmentSummary>>;
  * @returns whether it was created, the department and its new ETag.
  * @throws {ValidationError} for an invalid name or body.
  * @param options.mayCreate - false when the caller may update but not create (default true).
- * @throws {PreconditionFailedError} when `ifMatch` is given and is not the current ETag (or the department does not exist).
+ * @throws {PreconditionFailedError} when `ifMatch` is given and is not the current ETag (or the
+ *   department does not exist).
  * @throws {ForbiddenError} when the department does not exist and `mayCreate` is false.
  */
 export async function putDepartment(
@@ -67,7 +64,8 @@ export async function putDepartment(
   const input = validateInput(departmentBodySchema, body, 'body');
   departmentPartitionKey(name);
   const table = await context.table();
-  const result = await writeOptimistically(context, `Department "${name}"`, async () => {
+  const subject = `Department "${name}"`;
+  const result = await retryOptimistically(directoryRetry(context, subject), async () => {
     // One range read: the department with its count (its shards), as GET shows it.
     const read = await readDepartmentWithCount(table, name);
     const entity = read && { ...read.entity, etag: read.department.etag };
@@ -241,7 +239,8 @@ function managerFlag(employee: EmployeeState, isManager: boolean): TableEntity<S
  * so later name/email changes of the manager update the copy in their own transaction.
  *
  * @throws {ValidationError} for an invalid department or id.
- * @throws {NotFoundError} `DepartmentNotFound`, or `EmployeeNotFound` when the employee is not in the department.
+ * @throws {NotFoundError} `DepartmentNotFound`, or `EmployeeNotFound` when the employee is not in
+ *   the department.
  * @throws {PreconditionFailedError} when `ifMatch` is not the department's current ETag.
  */
 export async function setManager(
@@ -255,7 +254,7 @@ export async function setManager(
   const table: TableClient = await context.table();
   const subject = `Department "${department}"`;
   let previousMissing: string | undefined;
-  return writeOptimistically(context, subject, async (attempt) => {
+  return retryOptimistically(directoryRetry(context, subject), async (attempt) => {
     const [dept, employee] = await Promise.all([
       loadDepartment(context, department, false),
       readEmployeeState(table, partitionKey, employeeId),
@@ -290,26 +289,22 @@ export async function setManager(
     } else if (previous !== undefined && previous !== employeeId) {
       previousMissing = previous;
     }
-    return submitAttempt(
-      table,
-      plan,
-      attempt,
-      ([etag]) => {
-        const value = { ...dept.value, manager };
-        if (etag) rememberDepartment(context, department, { value, etag });
-        return { value, etag: etag ?? '' };
-      },
-      (failure) => {
-        forgetVersions(context, department);
-        if (failure.role === 'department' && options.ifMatch !== undefined)
-          throw staleVersion(subject);
-        // Gone since: read again without touching the previous manager; changed since (412), or
-        // another role: read again.
-        if (failure.role === 'previousManager' && failure.status === 404) {
-          previousMissing = previous;
-        }
-        return undefined;
-      },
-    );
+    const outcome = await submitPlan(table, plan);
+    if ('refused' in outcome) {
+      const failure = outcome.refused;
+      forgetVersions(context, department);
+      if (failure.role === 'department' && options.ifMatch !== undefined)
+        throw staleVersion(subject);
+      // Gone since: read again without touching the previous manager; changed since (412), or
+      // another role: read again.
+      if (failure.role === 'previousManager' && failure.status === 404) {
+        previousMissing = previous;
+      }
+      return retryUnexplained(failure, attempt);
+    }
+    const [etag] = outcome.etags;
+    const value = { ...dept.value, manager };
+    if (etag) rememberDepartment(context, department, { value, etag });
+    return { value, etag: etag ?? '' };
   });
 }

@@ -3,27 +3,13 @@
  * copy, if it was the manager), its id in the last-name index entity, its yearly reviews and the
  * index outbox row (when the directory keeps one, outbox.ts), in ONE entity group transaction.
  * With `mustExist: false` an absent employee is not an error (delete-if-exists), so queue workers
- * (archive, move) can run it again safely.
+ * (archive, move) can run it again safely. Reviews beyond {@link MAX_REVIEWS_WITH_EMPLOYEE} go
+ * first, in transactions that drop their years from the employee under its ETag. Every delete of
+ * the employee carries the ETag this call read, so a change committed since fails the whole
+ * transaction (412) instead of being deleted unseen; a cached version never decides a write.
  *
- * The reviews are exactly those the employee lists (`ReviewYears`, reviewYears.ts): a review is
- * written only together with its year on the employee, conditional on the employee's ETag, so
- * nothing else of this employee can exist. When they do not fit in the one transaction (more than
- * {@link MAX_REVIEWS_WITH_EMPLOYEE}), they are deleted first, in transactions of up to 97 reviews
- * (the budget, `MAX_TRANSACTION_OPERATIONS`, less the merge), each with a Merge of the employee
- * that drops those years from its list, conditional on its ETag; the employee goes last. A crash
- * in between leaves the employee with fewer reviews, never a review without its employee.
- *
- * Every delete of the employee carries the ETag this call read (and the index entity's;
- * storage/tables/entityGroupTransaction.ts puts it on the wire), so a change committed after the read —
- * even of only a first name — fails the whole transaction with 412 instead of being deleted
- * unseen. With `If-Match` that is answered 412; without it the delete re-reads and deletes the
- * newer version (last writer wins).
- *
- * Department, count and index versions may come from the process's version cache, which other
- * processes (and other directories of this one) do not update: a cache may save a read, never
- * decide a write. Whatever the transaction does or leaves alone on those entities is decided from
- * a version it is conditional on (or, for the manager copy, from the employee's own flag), so a
- * stale cache costs a 412 and a retry on fresh reads.
+ * Why: docs/directory.md "Writes" (`If-Match`, version cache) and "Reviews bound to their
+ * employee".
  */
 import {
   departmentPartitionKey,
@@ -33,35 +19,36 @@ import {
   reviewRowKey,
 } from '../../storage/keys/tables/employees';
 import { normalizeLastName } from '../../storage/keys/text';
-import type { DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext } from '../context';
 import { countShardChange } from '../entities/departmentCount';
 import { departmentMerge } from '../entities/departmentEntity';
 import { employeeNotFound, staleVersion } from '../directoryErrors';
 import { toEmployee, type Employee } from '../entities/employeeEntity';
-import { employeeStateOf, readEmployeeState, versionMatches } from '../entities/employeeState';
+import {
+  currentEtag,
+  employeeStateOf,
+  readEmployeeState,
+  versionMatches,
+} from '../entities/employeeState';
 import { lastNameIndexRemoval } from '../entities/partitionLastNameIndex';
 import { outboxAction } from '../entities/outbox';
-import { RETRY } from '../writes/retry';
 import { reviewYearsOf } from './reviews';
 import { employeeReviewYearsMerge, withoutReviewYears } from '../entities/reviewYears';
 import {
-  currentEtag,
   forgetVersions,
   loadCountShard,
   loadDepartment,
-  loadLastNameIndex,
   rememberCountShard,
   rememberDepartment,
-  rememberIndexWrite,
 } from '../writes/departmentVersions';
+import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
 import {
   PlannedTransaction,
   retryUnexplained,
-  submitAttempt,
-  submitPlanned,
-  TransactionFailure,
-  writeOptimistically,
+  submitPlan,
+  type TransactionFailure,
 } from '../writes/plannedTransaction';
+import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { TableEntity } from '@azure/data-tables';
 import type { StoredEntity, StoredProperties } from '../../storage/tables/entities';
 import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTransaction';
@@ -151,9 +138,8 @@ export async function deleteEmployee(
   // Listed review years whose review turned out to be missing (a transaction failed on it).
   const missingYears = new Set<number>();
 
-  const outcome = await writeOptimistically(
-    context,
-    `Department "${department}"`,
+  const outcome = await retryOptimistically(
+    directoryRetry(context, `Department "${department}"`),
     async (attempt) => {
       if (vanished) return { deleted: true, employee: vanished, vanished: true } as const;
       const useCache = attempt === 1;
@@ -176,13 +162,11 @@ export async function deleteEmployee(
       let etag = current.etag;
       let years = withoutReviewYears(await reviewYearsOf(table, current), missingYears);
 
-      /** What a refused transaction means; `undefined` when it is not a TransactionFailure. */
+      /** What a refused transaction means. */
       const explain = (
-        error: unknown,
+        failure: TransactionFailure<Role>,
         plan: PlannedTransaction<Role>,
-      ): Promise<typeof RETRY> | undefined => {
-        if (!(error instanceof TransactionFailure)) return undefined;
-        const failure = error as TransactionFailure<Role>;
+      ): Promise<typeof RETRY> => {
         if (failure.role === 'employee' && failure.status === 404) {
           vanished = toEmployee(department, current.data);
           return Promise.resolve(RETRY);
@@ -221,16 +205,12 @@ export async function deleteEmployee(
         for (const year of years.slice(0, REVIEWS_PER_TRIM)) {
           trim.add(['delete', { partitionKey, rowKey: reviewRowKey(employeeId, year) }], 'review');
         }
-        try {
-          const [next] = await submitPlanned(table, trim);
-          etag = next ?? (await currentEtag(table, partitionKey, current.entity.rowKey));
-          if (exactEtag !== undefined) exactEtag = etag;
-          years = rest;
-        } catch (error) {
-          const retry = explain(error, trim);
-          if (retry === undefined) throw error;
-          return retry;
-        }
+        const trimmed = await submitPlan(table, trim);
+        if ('refused' in trimmed) return explain(trimmed.refused, trim);
+        const [next] = trimmed.etags;
+        etag = next ?? (await currentEtag(table, partitionKey, current.entity.rowKey));
+        if (exactEtag !== undefined) exactEtag = etag;
+        years = rest;
       }
 
       const lastName = normalizeLastName(current.data.lastName);
@@ -283,38 +263,33 @@ export async function deleteEmployee(
       for (const year of years) {
         plan.add(['delete', { partitionKey, rowKey: reviewRowKey(employeeId, year) }], 'review');
       }
-      return submitAttempt(
-        table,
-        plan,
-        attempt,
-        (etags) => {
-          const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
-          const departmentEtag = etagOf('department');
-          if (dept && departmentEtag) {
-            rememberDepartment(context, department, {
-              value: {
-                ...dept.value,
-                employeeCount: Math.max(0, dept.value.employeeCount - 1),
-                manager: listed ? null : dept.value.manager,
-              },
-              etag: departmentEtag,
-            });
-          }
-          const countEtag = etagOf('count');
-          if (count && countEtag) {
-            rememberCountShard(context, department, count.shard, {
-              value: count.version.value - 1,
-              etag: countEtag,
-            });
-          }
-          rememberIndexWrite(context, department, lastName, removal?.ids, etagOf('lastNameIndex'));
-          return { deleted: true, employee: toEmployee(department, current.data) } as const;
-        },
-        (failure) => {
-          forgetVersions(context, department, [lastName]);
-          return explain(failure, plan);
-        },
-      );
+      const submitted = await submitPlan(table, plan);
+      if ('refused' in submitted) {
+        forgetVersions(context, department, [lastName]);
+        return explain(submitted.refused, plan);
+      }
+      const { etags } = submitted;
+      const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
+      const departmentEtag = etagOf('department');
+      if (dept && departmentEtag) {
+        rememberDepartment(context, department, {
+          value: {
+            ...dept.value,
+            employeeCount: Math.max(0, dept.value.employeeCount - 1),
+            manager: listed ? null : dept.value.manager,
+          },
+          etag: departmentEtag,
+        });
+      }
+      const countEtag = etagOf('count');
+      if (count && countEtag) {
+        rememberCountShard(context, department, count.shard, {
+          value: count.version.value - 1,
+          etag: countEtag,
+        });
+      }
+      rememberIndexWrite(context, department, lastName, removal?.ids, etagOf('lastNameIndex'));
+      return { deleted: true, employee: toEmployee(department, current.data) } as const;
     },
   );
 

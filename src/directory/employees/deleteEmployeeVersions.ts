@@ -1,30 +1,14 @@
 /**
  * Removing many employees of one department, each exactly at the version its caller read (the
- * department archive: the caller copied those versions first). The deletes are grouped into entity
- * group transactions of up to 100 operations: per employee its entity (conditional on the ETag
- * read), its email copy and the reviews it lists; per group the last-name index entities of its
- * names (each conditional on its ETag, the group's ids removed at once), ONE count shard
- * (−group size), the department's manager copy when a manager is among them, and the index outbox
- * row(s) of the whole group. Every index entity and department version a group decides from is in
- * its transaction, conditional on its ETag (a cached version may be stale: see deleteEmployee.ts).
- * So a group is all-or-nothing with its same-partition indexes, as a
- * single delete is (deleteEmployee.ts), at 2–3 operations per employee instead of a transaction
- * each (32 employees of distinct last names per transaction, up to 47 sharing one).
+ * department archive: the caller copied those versions first), in entity group transactions of up
+ * to 100 operations: per employee its entity (conditional on the ETag read), its email copy and
+ * the reviews it lists; per group the last-name index entities of its names, ONE count shard, the
+ * department's manager copy when a manager is among them, and the outbox row(s). A transaction
+ * refused because of one employee leaves the others to go again without it (`changed`, `gone`,
+ * or without a missing copy). An employee with more reviews than fit beside a group goes through
+ * the single delete (deleteEmployee.ts).
  *
- * A transaction refused because of one employee leaves the others to go again without it:
- * - 412 on an employee: it changed since the caller read it; it is returned in `changed` (the
- *   caller reads and copies it again), never deleted unseen;
- * - 404 on an employee: it is gone (a concurrent delete, or an earlier try of this very
- *   transaction whose answer was lost); the remaining employees are read again, and those gone
- *   are returned in `gone` (gone as asked, as a single delete counts an employee that vanished
- *   under it), those changed in `changed`;
- * - 404 on an email copy or a listed review: that entity is missing (data drift); the group goes
- *   again without that operation;
- * - 412/409 on an index entity, the count shard or the department: another writer; that entity
- *   is read again (the other versions stay cached for one more attempt).
- *
- * An employee with more reviews than fit beside a group goes through the single delete, which
- * trims them ahead of the employee.
+ * Why: docs/directory.md "Deleting at a version (department archive)".
  */
 import {
   departmentPartitionKey,
@@ -35,31 +19,25 @@ import {
 import { normalizeLastName } from '../../storage/keys/text';
 import { PreconditionFailedError } from '../../domainErrors';
 import type { EmployeeChange } from '../changes';
-import type { DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext } from '../context';
 import { countShardChange } from '../entities/departmentCount';
 import { departmentMerge } from '../entities/departmentEntity';
 import { deleteEmployee } from './deleteEmployee';
 import { employeeStateOf, readEmployeeState, type EmployeeState } from '../entities/employeeState';
 import { lastNameIndexRemoval, type LastNameIndex } from '../entities/partitionLastNameIndex';
 import { outboxActions, type OutboxChange } from '../entities/outbox';
-import { RETRY } from '../writes/retry';
 import { reviewYearsOf } from './reviews';
 import {
   forgetCountShard,
   forgetVersions,
   loadCountShard,
   loadDepartment,
-  loadLastNameIndex,
   rememberCountShard,
   rememberDepartment,
-  rememberIndexWrite,
 } from '../writes/departmentVersions';
-import {
-  PlannedTransaction,
-  retryUnexplained,
-  submitAttempt,
-  writeOptimistically,
-} from '../writes/plannedTransaction';
+import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
+import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
+import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { Versioned } from '../entities/versionCache';
 import type { StoredEntity } from '../../storage/tables/entities';
 import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTransaction';
@@ -242,14 +220,13 @@ async function deleteGroup(
     members = kept;
   };
 
-  const committed = await writeOptimistically(
-    context,
-    `Department "${department}"`,
+  const committed = await retryOptimistically(
+    directoryRetry(context, `Department "${department}"`),
     async (attempt) => {
       if (members.length === 0) return [];
       // The versions a failure did not name stay cached (it forgets the one it names), so a
-      // conflict on one of up to ~32 index entities costs one read, not 32; from the third attempt on
-      // everything is read afresh.
+      // conflict on one of up to ~32 index entities costs one read, not 32; from the third
+      // attempt on everything is read afresh.
       const useCache = attempt <= 2;
       const ids = members.map((m) => m.state.data.employeeId);
       await options.beforeGroup?.(ids);
@@ -324,70 +301,60 @@ async function deleteGroup(
           )
         : [];
       recorded.forEach((action) => plan.add(action, { kind: 'outbox' }));
-      return submitAttempt(
-        table,
-        plan,
-        attempt,
-        (etags) => {
-          plan.roles.forEach((role, i) => {
-            const etag = etags[i];
-            if (role.kind === 'index') {
-              rememberIndexWrite(
-                context,
-                department,
-                role.lastName,
-                written.get(role.lastName),
-                etag,
-              );
-            } else if (role.kind === 'count' && count) {
-              if (etag) {
-                rememberCountShard(context, department, count.shard, {
-                  value: count.version.value - members.length,
-                  etag,
-                });
-              } else forgetCountShard(context, department, count.shard);
-            } else if (role.kind === 'department' && dept && etag) {
-              rememberDepartment(context, department, {
-                value: {
-                  ...dept.value,
-                  employeeCount: Math.max(0, dept.value.employeeCount - members.length),
-                  manager: listed ? null : dept.value.manager,
-                },
-                etag,
-              });
-            }
+      const submitted = await submitPlan(table, plan);
+      if ('refused' in submitted) {
+        const failure = submitted.refused;
+        const role = failure.role;
+        if (count) forgetCountShard(context, department, count.shard);
+        if (role?.kind === 'index') forgetVersions(context, department, [role.lastName]);
+        else if (role?.kind !== 'employee') forgetVersions(context, department, names);
+        if (role?.kind === 'employee' && failure.status === 412) {
+          changed.push(role.employeeId);
+          members = members.filter((m) => m.state.data.employeeId !== role.employeeId);
+          return RETRY;
+        }
+        if (role?.kind === 'employee' && failure.status === 404) {
+          await sortOutVanished();
+          return RETRY;
+        }
+        if (role?.kind === 'email' && failure.status === 404) {
+          const member = members.find((m) => m.state.data.employeeId === role.employeeId);
+          if (member) member.noEmailCopy = true;
+          return RETRY;
+        }
+        if (role?.kind === 'review' && failure.status === 404) {
+          const member = members.find((m) => m.state.data.employeeId === role.employeeId);
+          if (member) member.years = member.years.filter((y) => y !== role.year);
+          return RETRY;
+        }
+        // Another writer changed an index entity, the count shard or the department: read them
+        // again. Unexplained failures are retried a couple of times only.
+        return role === undefined ? retryUnexplained(failure, attempt) : RETRY;
+      }
+      const { etags } = submitted;
+      plan.roles.forEach((role, i) => {
+        const etag = etags[i];
+        if (role.kind === 'index') {
+          rememberIndexWrite(context, department, role.lastName, written.get(role.lastName), etag);
+        } else if (role.kind === 'count' && count) {
+          if (etag) {
+            rememberCountShard(context, department, count.shard, {
+              value: count.version.value - members.length,
+              etag,
+            });
+          } else forgetCountShard(context, department, count.shard);
+        } else if (role.kind === 'department' && dept && etag) {
+          rememberDepartment(context, department, {
+            value: {
+              ...dept.value,
+              employeeCount: Math.max(0, dept.value.employeeCount - members.length),
+              manager: listed ? null : dept.value.manager,
+            },
+            etag,
           });
-          return members;
-        },
-        async (failure): Promise<typeof RETRY> => {
-          const role = failure.role;
-          if (count) forgetCountShard(context, department, count.shard);
-          if (role?.kind === 'index') forgetVersions(context, department, [role.lastName]);
-          else if (role?.kind !== 'employee') forgetVersions(context, department, names);
-          if (role?.kind === 'employee' && failure.status === 412) {
-            changed.push(role.employeeId);
-            members = members.filter((m) => m.state.data.employeeId !== role.employeeId);
-            return RETRY;
-          }
-          if (role?.kind === 'employee' && failure.status === 404) {
-            await sortOutVanished();
-            return RETRY;
-          }
-          if (role?.kind === 'email' && failure.status === 404) {
-            const member = members.find((m) => m.state.data.employeeId === role.employeeId);
-            if (member) member.noEmailCopy = true;
-            return RETRY;
-          }
-          if (role?.kind === 'review' && failure.status === 404) {
-            const member = members.find((m) => m.state.data.employeeId === role.employeeId);
-            if (member) member.years = member.years.filter((y) => y !== role.year);
-            return RETRY;
-          }
-          // Another writer changed an index entity, the count shard or the department: read them
-          // again. Unexplained failures are retried a couple of times only.
-          return role === undefined ? retryUnexplained(failure, attempt) : RETRY;
-        },
-      );
+        }
+      });
+      return members;
     },
   );
   return { deleted: committed, gone, changed };

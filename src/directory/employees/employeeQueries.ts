@@ -25,13 +25,11 @@ import {
   idRangeReversed,
   invalidEmailLookup,
   mixedRanges,
-  unknownSelectField,
 } from '../directoryErrors';
 import {
-  EMPLOYEE_FIELDS,
   employeeSelectProperties,
   projectEmployee,
-  readEmployeeData,
+  parseEmployeeSelect,
   storedToEmployee,
   type Employee,
   type EmployeeField,
@@ -56,7 +54,10 @@ export interface ListOptions {
   /** 1-1000, default 100. */
   pageSize?: number;
   continuationToken?: string;
-  /** API field names; all fields when omitted. The keys (`department`, `employeeId`) always come back. */
+  /**
+   * API field names; all fields when omitted. The keys (`department`, `employeeId`) always come
+   * back.
+   */
   select?: readonly string[];
 }
 
@@ -92,21 +93,6 @@ export interface EmployeeRange {
 export interface EmployeeRecord extends Versioned<Employee> {
   /** The stored primary entity (for callers that copy it elsewhere, e.g. the archive). */
   entity: StoredEntity;
-}
-
-/**
- * The `select` fields, validated.
- *
- * @throws {ValidationError} `InvalidSelect` naming an unknown field.
- */
-export function parseEmployeeSelect(select?: readonly string[]): EmployeeField[] | undefined {
-  if (select === undefined) return undefined;
-  for (const field of select) {
-    if (!(EMPLOYEE_FIELDS as readonly string[]).includes(field)) {
-      throw unknownSelectField(field, EMPLOYEE_FIELDS);
-    }
-  }
-  return select as EmployeeField[];
 }
 
 function toJson(
@@ -369,9 +355,4 @@ async function lookUpLastName(
     continuationToken:
       remaining.length > ids.length ? tokenAfter(kind, keys, employeeRowKey(last)) : null,
   };
-}
-
-/** True when a stored entity is a readable primary employee (used by workers that scan pages). */
-export function isPrimaryEmployee(entity: StoredEntity): boolean {
-  return isEntityOfType(entity, EntityTypes.employee) && readEmployeeData(entity) !== undefined;
 }

@@ -1,13 +1,16 @@
 /**
- * Inserting one employee into a department's partition: the employee entity, its email copy, one
- * count shard (the process's next, see departmentCount.ts) of the department (departmentCount.ts) and the last-name index
- * entity change in ONE entity group transaction, conditional on the shard's and the index entity's
- * ETags — plus the index outbox row when the directory keeps one (outbox.ts). The department's existence is read with its shards (departments are never deleted), so
- * concurrent creates in one department collide only on the same shard or last name. Creating an employee and a move's copy into its target both insert this way.
+ * Creating one employee, and inserting one into a department's partition (a create and a move's
+ * copy into its target both insert this way): the employee entity, its email copy, one count shard
+ * of the department (the process's next, departmentCount.ts) and the last-name index entity change
+ * in ONE entity group transaction, conditional on the shard's and the index entity's ETags, plus
+ * the index outbox row when the directory keeps one (outbox.ts). The department's existence is
+ * read with its shards (departments are never deleted), so concurrent creates in one department
+ * collide only on the same shard or last name.
  */
+import { randomUUID } from 'node:crypto';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
 import { normalizeLastName } from '../../storage/keys/text';
-import type { DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext } from '../context';
 import { countShardChange } from '../entities/departmentCount';
 import { departmentNotFound, emailTaken, employeeExists } from '../directoryErrors';
 import {
@@ -17,26 +20,17 @@ import {
   type Employee,
   type EmployeeData,
   type EmployeeMeta,
+  newIncarnation,
 } from '../entities/employeeEntity';
-import { ownCommit } from '../entities/employeeState';
+import { currentEtag, ownCommit } from '../entities/employeeState';
 import { lastNameIndexEntity, withIds } from '../entities/partitionLastNameIndex';
 import { outboxAction } from '../entities/outbox';
-import { RETRY } from '../writes/retry';
-import {
-  currentEtag,
-  forgetCountShard,
-  lastNameKey,
-  loadCountShard,
-  loadLastNameIndex,
-  rememberCountShard,
-  rememberIndexWrite,
-} from '../writes/departmentVersions';
-import {
-  PlannedTransaction,
-  submitAttempt,
-  writeOptimistically,
-} from '../writes/plannedTransaction';
+import { forgetCountShard, loadCountShard, rememberCountShard } from '../writes/departmentVersions';
+import { lastNameKey, loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
+import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
 import type { Versioned } from '../entities/versionCache';
+import { newEmployeeSchema, validateInput } from '../validation';
+import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 
 type Role = 'employee' | 'email' | 'count' | 'lastNameIndex' | 'outbox';
 
@@ -76,51 +70,40 @@ export async function insertEmployee(
     reviewYears: [],
   });
 
-  return writeOptimistically(context, `Department "${department}"`, async (attempt) => {
-    const useCache = attempt === 1;
-    const [count, index] = await Promise.all([
-      // A lost race on a shard only makes that shard's cached version stale: the next attempt
-      // takes another shard from the cache before reading them all again.
-      loadCountShard(context, department, attempt <= 2),
-      loadLastNameIndex(context, department, lastName, useCache),
-    ]);
-    if (!count) throw departmentNotFound(department);
-    const ids = withIds(index?.value.ids ?? [], [data.employeeId]);
-    const indexEntity = lastNameIndexEntity(partitionKey, { lastName, ids });
-    const plan = new PlannedTransaction<Role>()
-      .add(['create', primary], 'employee')
-      .add(['create', emailCopyEntity(primary)], 'email')
-      .add(countShardChange(partitionKey, count.shard, count.version, 1), 'count')
-      .add(
-        index ? ['update', indexEntity, 'Replace', { etag: index.etag }] : ['create', indexEntity],
-        'lastNameIndex',
-      );
-    if (context.outbox) {
-      const current = { email: data.email, lastName: data.lastName };
-      plan.add(
-        outboxAction(partitionKey, { employeeId: data.employeeId, reason: 'created', current }),
-        'outbox',
-      );
-    }
-    return submitAttempt(
-      table,
-      plan,
-      attempt,
-      async ([etag, , countEtag, indexEtag]): Promise<InsertedEmployee> => {
-        if (countEtag) {
-          rememberCountShard(context, department, count.shard, {
-            value: count.version.value + 1,
-            etag: countEtag,
-          });
-        }
-        rememberIndexWrite(context, department, lastName, ids, indexEtag);
-        return {
-          value: toEmployee(department, data),
-          etag: etag ?? (await currentEtag(table, partitionKey, primary.rowKey)),
-          inserted: true,
-        };
-      },
-      async (failure) => {
+  const subject = `Department "${department}"`;
+  return retryOptimistically(
+    directoryRetry(context, subject),
+    async (attempt): Promise<InsertedEmployee | typeof RETRY> => {
+      const useCache = attempt === 1;
+      const [count, index] = await Promise.all([
+        // A lost race on a shard only makes that shard's cached version stale: the next attempt
+        // takes another shard from the cache before reading them all again.
+        loadCountShard(context, department, attempt <= 2),
+        loadLastNameIndex(context, department, lastName, useCache),
+      ]);
+      if (!count) throw departmentNotFound(department);
+      const ids = withIds(index?.value.ids ?? [], [data.employeeId]);
+      const indexEntity = lastNameIndexEntity(partitionKey, { lastName, ids });
+      const plan = new PlannedTransaction<Role>()
+        .add(['create', primary], 'employee')
+        .add(['create', emailCopyEntity(primary)], 'email')
+        .add(countShardChange(partitionKey, count.shard, count.version, 1), 'count')
+        .add(
+          index
+            ? ['update', indexEntity, 'Replace', { etag: index.etag }]
+            : ['create', indexEntity],
+          'lastNameIndex',
+        );
+      if (context.outbox) {
+        const current = { email: data.email, lastName: data.lastName };
+        plan.add(
+          outboxAction(partitionKey, { employeeId: data.employeeId, reason: 'created', current }),
+          'outbox',
+        );
+      }
+      const outcome = await submitPlan(table, plan);
+      if ('refused' in outcome) {
+        const failure = outcome.refused;
         // The transaction applied nothing: only the entity that refused it may be stale.
         if (failure.role === 'count') forgetCountShard(context, department, count.shard);
         else context.lastNameVersions.delete(lastNameKey(department, lastName));
@@ -137,9 +120,47 @@ export async function insertEmployee(
             // Another writer changed or created the same shard: read again, pick again.
             return RETRY;
           default:
-            return undefined;
+            return retryUnexplained(failure, attempt);
         }
-      },
-    );
+      }
+      const [etag, , countEtag, indexEtag] = outcome.etags;
+      if (countEtag) {
+        rememberCountShard(context, department, count.shard, {
+          value: count.version.value + 1,
+          etag: countEtag,
+        });
+      }
+      rememberIndexWrite(context, department, lastName, ids, indexEtag);
+      return {
+        value: toEmployee(department, data),
+        etag: etag ?? (await currentEtag(table, partitionKey, primary.rowKey)),
+        inserted: true,
+      };
+    },
+  );
+}
+
+/**
+ * Creates an employee ({@link insertEmployee} with a new write id and incarnation) and publishes
+ * a `created` change.
+ *
+ * @param input - `{employeeId, firstName, lastName, email, age?}` (validated here).
+ * @returns the employee and the new ETag of its entity.
+ * @throws {ValidationError} for invalid input or department name.
+ * @throws {NotFoundError} `DepartmentNotFound`.
+ * @throws {ConflictError} `EmployeeExists`, `EmailTaken`, `LastNameIndexFull`.
+ * @throws {ThrottledError} when the department kept changing concurrently, or storage is busy.
+ */
+export async function createEmployee(
+  context: DirectoryContext,
+  department: string,
+  input: unknown,
+): Promise<Versioned<Employee>> {
+  const data = validateInput(newEmployeeSchema, input, 'body');
+  const { value, etag } = await insertEmployee(context, department, data, {
+    writeId: randomUUID(),
+    incarnation: newIncarnation(),
   });
+  await context.changes.publish([{ department, employeeId: data.employeeId, reason: 'created' }]);
+  return { value, etag };
 }

@@ -15,29 +15,26 @@ import {
   reviewRowKey,
   reviewRowKeyRange,
 } from '../../storage/keys/tables/employees';
-import type { DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext } from '../context';
 import {
   contendedError,
   employeeNotFound,
+  notAReviewOf,
   reviewNotFound,
   staleVersion,
   unknownSelectField,
 } from '../directoryErrors';
 import { withFields } from '../entities/employeeEntity';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from '../entities/entityTypes';
-import { readEmployeeState, type EmployeeState } from '../entities/employeeState';
-import { RETRY } from '../writes/retry';
-import { retryOptimistically } from '../../storage/optimisticRetry';
+import { currentEtag, type EmployeeState, readEmployeeState } from '../entities/employeeState';
+import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from '../entities/reviewYears';
-import { currentEtag } from '../writes/departmentVersions';
 import { requireEmployee } from './existence';
 import {
   PlannedTransaction,
-  submitAttempt,
-  submitPlanned,
-  TransactionFailure,
+  retryUnexplained,
+  submitPlan,
   unexplainedFailure,
-  writeOptimistically,
 } from '../writes/plannedTransaction';
 import { pageSizeOf, reviewBodySchema, validateInput } from '../validation';
 import type { Versioned } from '../entities/versionCache';
@@ -115,7 +112,7 @@ function reviewEntity(
   };
 }
 
-/** A stored review as API JSON (only `fields` plus the key `year`); `undefined` for another type. */
+/** A stored review as API JSON (only `fields` and the key `year`); `undefined` for another type. */
 function projectReview(
   entity: StoredEntity,
   fields: readonly ReviewField[],
@@ -168,35 +165,34 @@ export async function putReview(
   const entity = { ...reviewEntity(partitionKey, employeeId, year, review), WriteId: writeId };
   const written = (etag: string): Versioned<Review> => ({ value: { year, ...review }, etag });
 
-  return writeOptimistically(context, `Employee ${employeeId}`, async (attempt) => {
+  const subject = `Employee ${employeeId}`;
+  return retryOptimistically(directoryRetry(context, subject), async (attempt) => {
     const plan = (await planReviewYears(table, department, employeeId, [year])).add(
       options.ifMatch === undefined
         ? ['upsert', entity, 'Replace']
         : ['update', entity, 'Replace', { etag: options.ifMatch }],
       'review',
     );
-    return submitAttempt(
-      table,
-      plan,
-      attempt,
-      async ([, etag]) => written(etag ?? (await currentEtag(table, partitionKey, entity.rowKey))),
-      async (failure) => {
-        if (failure.status === 412) {
-          // The SDK may have resent a transaction whose first answer was lost: is it ours?
-          const own = await readEntity(table, partitionKey, entity.rowKey, ['WriteId']);
-          if (own?.WriteId === writeId) return written(own.etag);
-        }
-        if (failure.role === 'review' && failure.status === 404) {
-          throw reviewNotFound(employeeId, year);
-        }
-        if (failure.role === 'review' && failure.status === 412) {
-          throw staleVersion(`The ${year} review of employee ${employeeId}`);
-        }
-        // The employee changed (or was deleted) since the read: read it again.
-        if (failure.role === 'employee') return RETRY;
-        return undefined;
-      },
-    );
+    const outcome = await submitPlan(table, plan);
+    if ('refused' in outcome) {
+      const failure = outcome.refused;
+      if (failure.status === 412) {
+        // The SDK may have resent a transaction whose first answer was lost: is it ours?
+        const own = await readEntity(table, partitionKey, entity.rowKey, ['WriteId']);
+        if (own?.WriteId === writeId) return written(own.etag);
+      }
+      if (failure.role === 'review' && failure.status === 404) {
+        throw reviewNotFound(employeeId, year);
+      }
+      if (failure.role === 'review' && failure.status === 412) {
+        throw staleVersion(`The ${year} review of employee ${employeeId}`);
+      }
+      // The employee changed (or was deleted) since the read: read it again.
+      if (failure.role === 'employee') return RETRY;
+      return retryUnexplained(failure, attempt);
+    }
+    const [, etag] = outcome.etags;
+    return written(etag ?? (await currentEtag(table, partitionKey, entity.rowKey)));
   });
 }
 
@@ -230,7 +226,8 @@ export async function reviewYearsOf(
  *
  * @param select - fields to return (the key `year` always comes back); all when omitted.
  * @throws {ValidationError} for an invalid department, id, select field, page size or token.
- * @throws {NotFoundError} `EmployeeNotFound` when the employee has no reviews because it does not exist.
+ * @throws {NotFoundError} `EmployeeNotFound` when the employee has no reviews because it does not
+ *   exist.
  */
 export async function listReviews(
   context: DirectoryContext,
@@ -322,18 +319,15 @@ export async function writeReviewEntities(
           chunk.map((entity) => entity.year),
         );
         for (const { entity } of chunk) plan.add(reviewWrite(entity, conditions), 'review');
-        try {
-          await submitPlanned(table, plan);
-          return true;
-        } catch (error) {
-          if (!(error instanceof TransactionFailure)) throw error;
-          if (error.role === 'review' && conditions.size > 0) {
-            throw contendedError(`A review of employee ${employeeId}`, attempt);
-          }
-          // The employee changed (or was deleted) since the read: read it again.
-          if (error.role !== 'employee') throw unexplainedFailure(error);
-          return RETRY;
+        const outcome = await submitPlan(table, plan);
+        if (!('refused' in outcome)) return true;
+        const failure = outcome.refused;
+        if (failure.role === 'review' && conditions.size > 0) {
+          throw contendedError(`A review of employee ${employeeId}`, attempt);
         }
+        // The employee changed (or was deleted) since the read: read it again.
+        if (failure.role !== 'employee') throw unexplainedFailure(failure);
+        return RETRY;
       },
     );
   }
@@ -378,7 +372,7 @@ function copyOfReview(
 ): { year: number; entity: TableEntity<StoredProperties> } {
   const key = typeof review.rowKey === 'string' ? parseReviewRowKey(review.rowKey) : undefined;
   if (!key || key.employeeId !== employeeId) {
-    throw new Error(`Not a review of employee ${employeeId}: ${String(review.rowKey)}.`);
+    throw notAReviewOf(employeeId, review.rowKey);
   }
   const entity: TableEntity<StoredProperties> = {
     partitionKey,

@@ -4,25 +4,20 @@
  * the manager's name or email changes) in ONE entity group transaction, with the index outbox row
  * when the directory keeps one (outbox.ts). A change of the photo URL alone keeps the employee's
  * data version (`DataETag`, reviewYears.ts): it is not a change of the fields a PATCH writes.
+ * Every operation is conditional on the version its decision came from (the employee just read,
+ * index entities and department perhaps cached), so a lost race or a stale cache costs a retry on
+ * fresh data, never a wrong write; with `If-Match` the retry answers 412 unless only the
+ * employee's review list changed.
  *
- * The employee operation is always conditional on the ETag just read, so the copies can never
- * drift from the employee. A lost race is retried on fresh data: without `If-Match` that is last
- * writer wins; with `If-Match` the retry answers 412 unless only the employee's review list
- * changed (a review write: the caller's version of the data is then still current). Each last-name
- * index entity is replaced, or deleted when it empties, under its own ETag
- * (storage/tables/entityGroupTransaction.ts carries a delete's ETag to the wire), so a concurrent change
- * of it fails the transaction and is retried. Those versions may come from the process's version
- * cache, so each of them is in the transaction whenever a decision is made from it (the old
- * name's index even when it does not list the employee): a stale cache costs a retry, never a
- * wrong write.
+ * Why: docs/directory.md "Writes" (`If-Match`, version cache).
  */
 import { randomUUID } from 'node:crypto';
 import { departmentPartitionKey, emailRowKey } from '../../storage/keys/tables/employees';
 import { normalizeLastName } from '../../storage/keys/text';
 import type { EmployeeChange } from '../changes';
-import type { DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext } from '../context';
 import { departmentMerge, type Department, type Manager } from '../entities/departmentEntity';
-import { emailTaken, employeeNotFound, staleVersion } from '../directoryErrors';
+import { emailTaken, employeeNotFound, invalidPhotoUrl, staleVersion } from '../directoryErrors';
 import {
   emailCopyEntity,
   employeeEntity,
@@ -30,28 +25,24 @@ import {
   type Employee,
   type EmployeeData,
 } from '../entities/employeeEntity';
-import { ownCommit, readEmployeeState, versionMatches } from '../entities/employeeState';
+import {
+  currentEtag,
+  ownCommit,
+  readEmployeeState,
+  versionMatches,
+} from '../entities/employeeState';
 import {
   lastNameIndexEntity,
   lastNameIndexRemoval,
   withIds,
 } from '../entities/partitionLastNameIndex';
 import { outboxAction } from '../entities/outbox';
-import { RETRY } from '../writes/retry';
-import {
-  currentEtag,
-  forgetVersions,
-  loadDepartment,
-  loadLastNameIndex,
-  rememberDepartment,
-  rememberIndexWrite,
-} from '../writes/departmentVersions';
-import {
-  PlannedTransaction,
-  submitAttempt,
-  writeOptimistically,
-} from '../writes/plannedTransaction';
+import { forgetVersions, loadDepartment, rememberDepartment } from '../writes/departmentVersions';
+import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
+import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
+import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { Versioned } from '../entities/versionCache';
+import { employeePatchSchema, validateInput } from '../validation';
 
 /** Changes to apply; `null` clears an optional field. */
 export interface EmployeeChanges {
@@ -114,115 +105,109 @@ export async function updateEmployee(
   // Set when the old email copy turned out to be missing (damaged data): do not delete it again.
   let missingCopyOf: string | undefined;
 
-  const updated = await writeOptimistically(context, `Employee ${employeeId}`, async (attempt) => {
-    const useCache = attempt === 1;
-    const current = await readEmployeeState(table, partitionKey, employeeId);
-    if (!current) throw employeeNotFound(department, employeeId);
-    if (options.ifMatch !== undefined && !(await versionMatches(table, current, options.ifMatch))) {
-      throw staleVersion(`Employee ${employeeId}`);
-    }
-    const next = applyChanges(current.data, changes);
-    const emailChanged = emailRowKey(next.email) !== emailRowKey(current.data.email);
-    const oldName = normalizeLastName(current.data.lastName);
-    const newName = normalizeLastName(next.lastName);
-    const nameChanged = oldName !== newName;
-    const managerCopyChanged =
-      current.meta.isManager &&
-      (next.firstName !== current.data.firstName ||
-        next.lastName !== current.data.lastName ||
-        next.email !== current.data.email);
-
-    const [dept, oldIndex, newIndex] = await Promise.all([
-      managerCopyChanged ? loadDepartment(context, department, useCache) : undefined,
-      nameChanged ? loadLastNameIndex(context, department, oldName, useCache) : undefined,
-      nameChanged ? loadLastNameIndex(context, department, newName, useCache) : undefined,
-    ]);
-
-    const primary = employeeEntity(partitionKey, next, {
-      isManager: current.meta.isManager,
-      writeId,
-      incarnation: current.meta.incarnation,
-      reviewYears: current.meta.reviewYears,
-      preserved: current.meta.preserved,
-      // A photo change is not a change of the data a PATCH writes: the data version stays.
-      ...(photoOnly ? { dataEtag: current.meta.dataEtag ?? current.etag } : {}),
-    });
-    const plan = new PlannedTransaction<Role>().add(
-      ['update', primary, 'Replace', { etag: current.etag }],
-      'employee',
-    );
-    if (emailChanged) {
-      if (missingCopyOf !== current.data.email) {
-        plan.add(['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }], 'oldEmail');
+  const subject = `Employee ${employeeId}`;
+  const updated = await retryOptimistically(
+    directoryRetry(context, subject),
+    async (attempt): Promise<Versioned<Employee> | typeof RETRY> => {
+      const useCache = attempt === 1;
+      const current = await readEmployeeState(table, partitionKey, employeeId);
+      if (!current) throw employeeNotFound(department, employeeId);
+      if (
+        options.ifMatch !== undefined &&
+        !(await versionMatches(table, current, options.ifMatch))
+      ) {
+        throw staleVersion(`Employee ${employeeId}`);
       }
-      plan.add(['create', emailCopyEntity(primary)], 'email');
-    } else {
-      plan.add(['upsert', emailCopyEntity(primary), 'Replace'], 'email');
-    }
+      const next = applyChanges(current.data, changes);
+      const emailChanged = emailRowKey(next.email) !== emailRowKey(current.data.email);
+      const oldName = normalizeLastName(current.data.lastName);
+      const newName = normalizeLastName(next.lastName);
+      const nameChanged = oldName !== newName;
+      const managerCopyChanged =
+        current.meta.isManager &&
+        (next.firstName !== current.data.firstName ||
+          next.lastName !== current.data.lastName ||
+          next.email !== current.data.email);
 
-    let oldIds: string[] | undefined;
-    let newIds: string[] | undefined;
-    if (nameChanged) {
-      // Conditional on the old name's index as read even when it does not list the employee (a
-      // cached version may predate another process adding it): see lastNameIndexRemoval. No
-      // entity was read from storage just now, after the employee, and only a write of this
-      // employee (which fails this transaction's condition on its ETag) can list it since.
-      if (oldIndex) {
-        const removal = lastNameIndexRemoval(partitionKey, oldIndex, [employeeId]);
-        oldIds = removal.ids;
-        plan.add(removal.action, 'oldIndex');
-      }
-      newIds = withIds(newIndex?.value.ids ?? [], [employeeId]);
-      const entity = lastNameIndexEntity(partitionKey, { lastName: newName, ids: newIds });
-      plan.add(
-        newIndex ? ['update', entity, 'Replace', { etag: newIndex.etag }] : ['create', entity],
-        'newIndex',
-      );
-    }
-    let nextDepartment: Department | undefined;
-    if (dept) {
-      const isListedManager = dept.value.manager?.employeeId === employeeId;
-      const manager = managerCopyChanged && isListedManager ? managerOf(next) : undefined;
-      nextDepartment = manager ? { ...dept.value, manager } : dept.value;
-      plan.add(
-        ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
-        'department',
-      );
-    }
+      const [dept, oldIndex, newIndex] = await Promise.all([
+        managerCopyChanged ? loadDepartment(context, department, useCache) : undefined,
+        nameChanged ? loadLastNameIndex(context, department, oldName, useCache) : undefined,
+        nameChanged ? loadLastNameIndex(context, department, newName, useCache) : undefined,
+      ]);
 
-    previous = {
-      ...(emailChanged ? { email: current.data.email } : {}),
-      ...(nameChanged ? { lastName: current.data.lastName } : {}),
-    };
-    if (context.outbox) {
-      plan.add(
-        outboxAction(partitionKey, {
-          employeeId,
-          reason: 'updated',
-          current: { email: next.email, lastName: next.lastName },
-          ...(Object.keys(previous).length > 0 ? { previous } : {}),
-        }),
-        'outbox',
+      const primary = employeeEntity(partitionKey, next, {
+        isManager: current.meta.isManager,
+        writeId,
+        incarnation: current.meta.incarnation,
+        reviewYears: current.meta.reviewYears,
+        preserved: current.meta.preserved,
+        // A photo change is not a change of the data a PATCH writes: the data version stays.
+        ...(photoOnly ? { dataEtag: current.meta.dataEtag ?? current.etag } : {}),
+      });
+      const plan = new PlannedTransaction<Role>().add(
+        ['update', primary, 'Replace', { etag: current.etag }],
+        'employee',
       );
-    }
-    return submitAttempt(
-      table,
-      plan,
-      attempt,
-      async (etags) => {
-        const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
-        if (dept && nextDepartment) {
-          const etag = etagOf('department');
-          if (etag) rememberDepartment(context, department, { value: nextDepartment, etag });
+      if (emailChanged) {
+        if (missingCopyOf !== current.data.email) {
+          plan.add(
+            ['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }],
+            'oldEmail',
+          );
         }
-        if (oldIds) rememberIndexWrite(context, department, oldName, oldIds, etagOf('oldIndex'));
-        if (newIds) rememberIndexWrite(context, department, newName, newIds, etagOf('newIndex'));
-        return {
-          value: toEmployee(department, next),
-          etag: etagOf('employee') ?? (await currentEtag(table, partitionKey, primary.rowKey)),
-        };
-      },
-      async (failure) => {
+        plan.add(['create', emailCopyEntity(primary)], 'email');
+      } else {
+        plan.add(['upsert', emailCopyEntity(primary), 'Replace'], 'email');
+      }
+
+      let oldIds: string[] | undefined;
+      let newIds: string[] | undefined;
+      if (nameChanged) {
+        // Conditional on the old name's index as read even when it does not list the employee (a
+        // cached version may predate another process adding it): see lastNameIndexRemoval. No
+        // entity was read from storage just now, after the employee, and only a write of this
+        // employee (which fails this transaction's condition on its ETag) can list it since.
+        if (oldIndex) {
+          const removal = lastNameIndexRemoval(partitionKey, oldIndex, [employeeId]);
+          oldIds = removal.ids;
+          plan.add(removal.action, 'oldIndex');
+        }
+        newIds = withIds(newIndex?.value.ids ?? [], [employeeId]);
+        const entity = lastNameIndexEntity(partitionKey, { lastName: newName, ids: newIds });
+        plan.add(
+          newIndex ? ['update', entity, 'Replace', { etag: newIndex.etag }] : ['create', entity],
+          'newIndex',
+        );
+      }
+      let nextDepartment: Department | undefined;
+      if (dept) {
+        const isListedManager = dept.value.manager?.employeeId === employeeId;
+        const manager = managerCopyChanged && isListedManager ? managerOf(next) : undefined;
+        nextDepartment = manager ? { ...dept.value, manager } : dept.value;
+        plan.add(
+          ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
+          'department',
+        );
+      }
+
+      previous = {
+        ...(emailChanged ? { email: current.data.email } : {}),
+        ...(nameChanged ? { lastName: current.data.lastName } : {}),
+      };
+      if (context.outbox) {
+        plan.add(
+          outboxAction(partitionKey, {
+            employeeId,
+            reason: 'updated',
+            current: { email: next.email, lastName: next.lastName },
+            ...(Object.keys(previous).length > 0 ? { previous } : {}),
+          }),
+          'outbox',
+        );
+      }
+      const outcome = await submitPlan(table, plan);
+      if ('refused' in outcome) {
+        const failure = outcome.refused;
         forgetVersions(context, department, nameChanged ? [oldName, newName] : []);
         switch (failure.role) {
           case 'employee': {
@@ -240,13 +225,62 @@ export async function updateEmployee(
           case 'email':
             throw emailTaken(department, next.email);
           default:
-            return undefined;
+            return retryUnexplained(failure, attempt);
         }
-      },
-    );
-  });
+      }
+      const { etags } = outcome;
+      const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
+      if (dept && nextDepartment) {
+        const etag = etagOf('department');
+        if (etag) rememberDepartment(context, department, { value: nextDepartment, etag });
+      }
+      if (oldIds) rememberIndexWrite(context, department, oldName, oldIds, etagOf('oldIndex'));
+      if (newIds) rememberIndexWrite(context, department, newName, newIds, etagOf('newIndex'));
+      return {
+        value: toEmployee(department, next),
+        etag: etagOf('employee') ?? (await currentEtag(table, partitionKey, primary.rowKey)),
+      };
+    },
+  );
   const change: EmployeeChange = { department, employeeId, reason: 'updated' };
   if (previous && Object.keys(previous).length > 0) change.previous = previous;
   await context.changes.publish([change]);
   return updated;
+}
+
+/**
+ * Applies a PATCH body (`firstName`, `lastName`, `email`, `age`; `age: null` clears it): validates
+ * it, then {@link updateEmployee}.
+ *
+ * @throws {ValidationError} for an invalid body. See {@link updateEmployee} for the rest.
+ */
+export async function patchEmployee(
+  context: DirectoryContext,
+  department: string,
+  employeeId: string,
+  body: unknown,
+  options: { ifMatch?: string } = {},
+): Promise<Versioned<Employee>> {
+  const patch = validateInput(employeePatchSchema, body, 'body');
+  return updateEmployee(context, department, employeeId, patch, options);
+}
+
+/**
+ * Sets (or with `null` clears) the employee's photo URL on the employee and its email copy in one
+ * transaction (for the photo upload, which stores the bytes in blob storage).
+ *
+ * @throws {ValidationError} for a URL that is not absolute http(s) or is over 2,048 characters.
+ *   See {@link updateEmployee} for the rest.
+ */
+export async function setEmployeePhotoUrl(
+  context: DirectoryContext,
+  department: string,
+  employeeId: string,
+  photoUrl: string | null,
+  options: { ifMatch?: string } = {},
+): Promise<Versioned<Employee>> {
+  if (photoUrl !== null && (photoUrl.length > 2048 || !/^https?:\/\/[^\s]+$/.test(photoUrl))) {
+    throw invalidPhotoUrl();
+  }
+  return updateEmployee(context, department, employeeId, { photoUrl }, options);
 }

@@ -3,11 +3,11 @@
  * entity): the count is the department entity's own `EmployeeCount` (what departments written
  * before shards hold; frozen once shards exist) plus the `Count` of up to
  * {@link DEPARTMENT_COUNT_SHARDS} shard entities in the department's partition
- * (`department_count_00`…). Each create, delete or import chunk changes ONE shard (each process takes them in turn from a
- * random start)
- * inside its own transaction, conditional on that shard's ETag (or creating it), so two writers
- * collide only when they pick the same shard. The department and its shards are read together with
- * one range query, so `GET /departments/{dept}` stays one storage request.
+ * (`department_count_00`…). Each create, delete or import chunk changes ONE shard (each process
+ * takes them in turn from a random start) inside its own transaction, conditional on that shard's
+ * ETag (or creating it), so two writers collide only when they pick the same shard. The
+ * department and its shards are read together with one range query, so `GET /departments/{dept}`
+ * stays one storage request.
  */
 import type { TableClient } from '@azure/data-tables';
 import type { EntityGroupAction } from '../../storage/tables/entityGroupTransaction';

@@ -22,6 +22,7 @@ import {
 import { LEGACY_INCARNATION } from '../../storage/keys/tables/archive';
 import { isEmployeeId } from '../../storage/keys/identifiers';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
+import { unknownSelectField } from '../directoryErrors';
 import {
   DATA_ETAG_PROPERTY,
   encodeReviewYears,
@@ -100,7 +101,7 @@ const OWN_PROPERTIES = new Set<string>([
 
 /** Bookkeeping stored on the employee entity beside its data. */
 export interface EmployeeMeta {
-  /** True while the employee is the department's manager (so name/email changes update the copy). */
+  /** True while the employee is the department's manager (name/email changes update the copy). */
   isManager: boolean;
   /** Random id of the write that produced this version, to recognise our own commit on a retry. */
   writeId: string;
@@ -334,4 +335,24 @@ export function projectEmployee(
     else if (value !== undefined) json[field] = value;
   }
   return json;
+}
+
+/**
+ * The `select` fields, validated.
+ *
+ * @throws {ValidationError} `InvalidSelect` naming an unknown field.
+ */
+export function parseEmployeeSelect(select?: readonly string[]): EmployeeField[] | undefined {
+  if (select === undefined) return undefined;
+  for (const field of select) {
+    if (!(EMPLOYEE_FIELDS as readonly string[]).includes(field)) {
+      throw unknownSelectField(field, EMPLOYEE_FIELDS);
+    }
+  }
+  return select as EmployeeField[];
+}
+
+/** True when a stored entity is a readable primary employee (used by workers that scan pages). */
+export function isPrimaryEmployee(entity: StoredEntity): boolean {
+  return isEntityOfType(entity, EntityTypes.employee) && readEmployeeData(entity) !== undefined;
 }

@@ -19,6 +19,7 @@ import { EntityTypes, isEntityOfType } from './entityTypes';
 import type { Versioned } from './versionCache';
 import type { Employee } from './employeeEntity';
 import { type StoredEntity, readEntity } from '../../storage/tables/entities';
+import { vanishedAfterWrite } from '../directoryErrors';
 
 /** A stored primary employee entity, decoded. */
 export interface EmployeeState {
@@ -84,8 +85,28 @@ export async function ownCommit(
   employeeId: string,
   writeId: string,
 ): Promise<Versioned<Employee> | undefined> {
-  const state = await readEmployeeState(table, departmentPartitionKey(department), employeeId);
+  const entity = await readEntity(
+    table,
+    departmentPartitionKey(department),
+    employeeRowKey(employeeId),
+  );
+  const state = entity && employeeStateOf(entity);
   return state && state.meta.writeId === writeId
     ? { value: toEmployee(department, state.data), etag: state.etag }
     : undefined;
+}
+
+/**
+ * The current ETag of an entity, for the rare transaction answer that lacks one.
+ *
+ * @throws {DomainError} for storage faults; a plain Error if the entity vanished meanwhile.
+ */
+export async function currentEtag(
+  table: TableClient,
+  partitionKey: string,
+  rowKey: string,
+): Promise<string> {
+  const entity = await readEntity(table, partitionKey, rowKey, ['RowKey']);
+  if (!entity) throw vanishedAfterWrite(rowKey);
+  return entity.etag;
 }

@@ -3,22 +3,24 @@
  * surface for the code that works on the `Employees` table beside the directory's services — the
  * index workers, the archive, the photo feature, the orchestrations' audit and repair, and the
  * bench's bulk seeding — never for the HTTP adapters, which go through src/directory/index.ts
- * (lint allows this entry to those folders only).
+ * (lint allows this entry to those folders only). Shapes only: the operations those workers run
+ * (department discovery, listing sync, employee pages, the department read) are the directory
+ * entry's.
  */
 export { countShardEntity, DEPARTMENT_COUNT_SHARDS } from './departmentCount';
-export { departmentsHoldingRows } from '../departments/departmentDiscovery';
 export {
   departmentMerge,
   readDepartment,
   readListingVersion,
   type Manager,
 } from './departmentEntity';
-export { listingNeedsUpdate, syncDepartmentListing } from '../departments/departmentListing';
 export {
   emailCopyEntity,
   employeeDataProperties,
   employeeEntity,
   incarnationOf,
+  isPrimaryEmployee,
+  parseEmployeeSelect,
   readEmployeeData,
   readEmployeeFields,
   readEmployeeMeta,
@@ -27,11 +29,6 @@ export {
   withFields,
   type EmployeeField,
 } from './employeeEntity';
-export {
-  isPrimaryEmployee,
-  listEmployeeEntities,
-  parseEmployeeSelect,
-} from '../employees/employeeQueries';
 export { readEmployeeState, type EmployeeState } from './employeeState';
 export { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 export {
@@ -43,4 +40,3 @@ export {
 } from './partitionLastNameIndex';
 export { outboxEntity, outboxSequenceTime, readOutboxRow, type OutboxRow } from './outbox';
 export { DATA_ETAG_PROPERTY } from './reviewYears';
-export { loadDepartment } from '../writes/departmentVersions';

@@ -21,7 +21,8 @@ export interface ExpectedIndexEntities {
  * Computes the email copies and last-name index entities that the given primary employee entities
  * (`Employee.v1`, any departments) imply. Other entity types in the input are ignored.
  *
- * @throws {ConflictError} `LastNameIndexFull` if one last name has more ids than an index entity holds.
+ * @throws {ConflictError} `LastNameIndexFull` if one last name has more ids than an index entity
+ *   holds.
  */
 export function expectedSamePartitionIndexes(
   primaries: Iterable<TableEntity<StoredProperties>>,

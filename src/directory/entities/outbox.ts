@@ -1,19 +1,13 @@
 /**
- * The index outbox (transactional outbox pattern): every directory write that changes what the
- * asynchronous indexes hold (the inter-partition index in `EmployeeIndex`, the organisation-wide
- * last-name index) adds one outbox row to its own entity group transaction, in the department's
- * partition. The row commits or fails together with the change, so no crash can separate them;
- * the `index-updates` message sent after the commit only nudges a worker to drain the partition's
- * outbox (src/indexing/drain/outboxDrain.ts), and a lost nudge is made up by the next one or the sweep.
+ * The index outbox row (transactional outbox pattern): every directory write that changes what the
+ * asynchronous indexes hold adds one to its own entity group transaction, in the department's
+ * partition. A row names the employees that changed (one for a single write, all of an import
+ * chunk) and the emails and last names the indexes may have to add or drop: a hint of where to
+ * look, never the new state. RowKey `outbox_<employeeId>_<sequence>` (storage/keys/tables/
+ * outbox.ts): a fresh key per write, so an SDK retry of a committed transaction cannot fail on
+ * it; the drainer does not depend on the order.
  *
- * A row says which employees changed (one for a single write, all of an import chunk) and which email addresses and last names the indexes may have
- * to add or drop: the employee's new ones and the ones it had before. It is a hint of *where* to
- * look, never the new state: the drainer reads the department's entities for that.
- *
- * RowKey `outbox_<employeeId>_<sequence>` (src/storage/keys/tables/outbox.ts): each write adds a new row (an
- * upsert of a fresh key, so an SDK retry of a committed transaction cannot fail on it), a single
- * write's rows are contiguous per employee, and the sequence (milliseconds in base 36, then random) only
- * keeps them unique — the drainer does not depend on their order.
+ * Why: docs/queues.md "Transactional outbox".
  */
 import { randomBytes } from 'node:crypto';
 import type { TableEntity } from '@azure/data-tables';
@@ -21,6 +15,7 @@ import { isEmployeeId } from '../../storage/keys/identifiers';
 import { outboxRowKey, parseOutboxRowKey } from '../../storage/keys/tables/outbox';
 import type { EmployeeChange } from '../changes';
 import { EntityTypes, isEntityOfType } from './entityTypes';
+import { outboxRowTooSmall } from '../directoryErrors';
 import type { EntityGroupAction } from '../../storage/tables/entityGroupTransaction';
 import type { StoredProperties } from '../../storage/tables/entities';
 
@@ -53,8 +48,9 @@ export function newOutboxSequence(now: number = Date.now()): string {
 }
 
 /**
- * When the row of a sequence was written (ms since 1970): the inverse of {@link newOutboxSequence}'s
- * first 9 characters, for the index lag metric. Undefined for a sequence not made that way.
+ * When the row of a sequence was written (ms since 1970): the inverse of
+ * {@link newOutboxSequence}'s first 9 characters, for the index lag metric. Undefined for a
+ * sequence not made that way.
  */
 export function outboxSequenceTime(sequence: string): number | undefined {
   if (!/^[0-9a-z]{9}[0-9a-f]{10}$/.test(sequence)) return undefined;
@@ -116,9 +112,7 @@ export function outboxEntity(
 ): TableEntity<StoredProperties> {
   const json = JSON.stringify(changes.map(storedChange));
   if (changes.length === 0 || json.length > MAX_OUTBOX_CHANGES_CHARS) {
-    throw new Error(
-      `An outbox row holds 1 change or more, in ${MAX_OUTBOX_CHANGES_CHARS} characters.`,
-    );
+    throw outboxRowTooSmall(MAX_OUTBOX_CHANGES_CHARS);
   }
   return {
     partitionKey,

@@ -1,11 +1,8 @@
 /**
- * Reading the shared entities a write depends on (department, last-name index entities), with
- * their ETags, from the version cache or from storage.
+ * The versions of a department's shared entities a write depends on (the department and its
+ * count shards), with their ETags, from the process's version cache or from storage. The
+ * last-name index entities' are in lastNameVersions.ts.
  */
-import type { TableClient } from '@azure/data-tables';
-import { readEntity } from '../../storage/tables/entities';
-import { departmentPartitionKey, lastNameRowKey } from '../../storage/keys/tables/employees';
-import { normalizeLastName } from '../../storage/keys/text';
 import type { DirectoryContext } from '../context';
 import {
   DEPARTMENT_COUNT_SHARDS,
@@ -16,17 +13,12 @@ import {
   type ShardVersion,
 } from '../entities/departmentCount';
 import type { Department } from '../entities/departmentEntity';
-import { readLastNameIndex, type LastNameIndex } from '../entities/partitionLastNameIndex';
 import type { Versioned } from '../entities/versionCache';
+import { lastNameKey } from './lastNameVersions';
 
 /** Cache key of a department entity. */
 export function departmentKey(department: string): string {
   return department;
-}
-
-/** Cache key of a last-name index entity. */
-export function lastNameKey(department: string, lastName: string): string {
-  return `${department}\u0001${normalizeLastName(lastName)}`;
 }
 
 /**
@@ -47,18 +39,20 @@ export async function loadDepartment(
     const cached = context.departmentVersions.get(key);
     if (cached) return cached;
   }
-  return (await readAndRemember(context, department))?.department;
+  const read = await readDepartmentWithCount(await context.table(), department);
+  rememberRead(context, department, read);
+  return read?.department;
 }
 
-/** One range read of the department and its shards, remembered in the version cache. */
-async function readAndRemember(
+/** Remembers a range read of the department and its shards (or forgets an absent department). */
+function rememberRead(
   context: DirectoryContext,
   department: string,
-): Promise<DepartmentWithCount | undefined> {
-  const read = await readDepartmentWithCount(await context.table(), department);
+  read: DepartmentWithCount | undefined,
+): void {
   if (!read) {
     context.departmentVersions.delete(departmentKey(department));
-    return undefined;
+    return;
   }
   rememberDepartment(context, department, read.department);
   if (context.cacheVersions) {
@@ -66,7 +60,6 @@ async function readAndRemember(
       context.countVersions.set(countShardKey(department, shard), version),
     );
   }
-  return read;
 }
 
 /** Cache key of a department count shard. */
@@ -98,7 +91,8 @@ export async function loadCountShard(
     const cached = context.countVersions.get(countShardKey(department, shard));
     if (cached) return { shard, version: cached };
   }
-  const read = await readAndRemember(context, department);
+  const read = await readDepartmentWithCount(await context.table(), department);
+  rememberRead(context, department, read);
   return read && { shard, version: read.shards[shard] ?? { value: 0, etag: '' } };
 }
 
@@ -132,71 +126,6 @@ export function rememberDepartment(
   if (context.cacheVersions) context.departmentVersions.set(departmentKey(department), version);
 }
 
-/**
- * The last-name index entity with its ETag (cached on request), or `undefined` if there is none.
- *
- * @throws {DomainError} for storage faults.
- */
-export async function loadLastNameIndex(
-  context: DirectoryContext,
-  department: string,
-  lastName: string,
-  useCache: boolean,
-): Promise<Versioned<LastNameIndex> | undefined> {
-  const key = lastNameKey(department, lastName);
-  if (useCache && context.cacheVersions) {
-    const cached = context.lastNameVersions.get(key);
-    if (cached) return cached;
-  }
-  const entity = await readEntity(
-    await context.table(),
-    departmentPartitionKey(department),
-    lastNameRowKey(lastName),
-  );
-  const value = entity && readLastNameIndex(entity);
-  if (!entity || !value) {
-    context.lastNameVersions.delete(key);
-    return undefined;
-  }
-  const versioned = { value, etag: entity.etag };
-  rememberLastNameIndex(context, department, versioned);
-  return versioned;
-}
-
-/** Largest id list kept in the version cache (bigger index entities are read each time). */
-const MAX_CACHED_IDS = 5_000;
-
-/** Records (or, for `undefined`, forgets) an index version a write produced. */
-export function rememberLastNameIndex(
-  context: DirectoryContext,
-  department: string,
-  version: Versioned<LastNameIndex> | undefined,
-  lastName = version?.value.lastName,
-): void {
-  if (lastName === undefined) return;
-  const key = lastNameKey(department, lastName);
-  if (context.cacheVersions && version && version.value.ids.length <= MAX_CACHED_IDS) {
-    context.lastNameVersions.set(key, version);
-  } else {
-    context.lastNameVersions.delete(key);
-  }
-}
-
-/**
- * Records the index entity of `lastName` a transaction wrote: `ids` under the ETag it returned,
- * or forgets it when there is none (the next write of that name reads it again).
- */
-export function rememberIndexWrite(
-  context: DirectoryContext,
-  department: string,
-  lastName: string,
-  ids: string[] | undefined,
-  etag: string | undefined,
-): void {
-  const version = ids && etag ? { value: { lastName, ids }, etag } : undefined;
-  rememberLastNameIndex(context, department, version, lastName);
-}
-
 /** Forgets cached versions of a department and some of its last names (after a failed write). */
 export function forgetVersions(
   context: DirectoryContext,
@@ -207,19 +136,4 @@ export function forgetVersions(
   for (let shard = 0; shard < DEPARTMENT_COUNT_SHARDS; shard++)
     context.countVersions.delete(countShardKey(department, shard));
   for (const name of lastNames) context.lastNameVersions.delete(lastNameKey(department, name));
-}
-
-/**
- * The current ETag of an entity, for the rare transaction answer that lacks one.
- *
- * @throws {DomainError} for storage faults; a plain Error if the entity vanished meanwhile.
- */
-export async function currentEtag(
-  table: TableClient,
-  partitionKey: string,
-  rowKey: string,
-): Promise<string> {
-  const entity = await readEntity(table, partitionKey, rowKey, ['RowKey']);
-  if (!entity) throw new Error(`Entity ${rowKey} vanished right after it was written.`);
-  return entity.etag;
 }

@@ -13,10 +13,8 @@ import {
   type EntityGroupAction,
 } from '../../storage/tables/entityGroupTransaction';
 import { storageCode, storageStatus, toDomainError } from '../../storage/storageFaults';
-import type { DirectoryContext } from '../context';
-import { retryOptimistically } from '../../storage/optimisticRetry';
-import { contendedError } from '../directoryErrors';
-import { RETRY } from './retry';
+import { transactionTooLarge } from '../../storage/storageErrors';
+import { RETRY } from '../../storage/optimisticRetry';
 
 /**
  * The operations of one transaction, each with what it is about. A delete or update that names an
@@ -58,40 +56,40 @@ export class TransactionFailure<Role> extends Error {
 }
 
 /**
- * Submits a planned transaction and returns each operation's new ETag (undefined for deletes).
- *
- * @throws {TransactionFailure} when an operation failed with 404, 409 or 412 (nothing was written),
- *   412 also when a delete's or update's ETag no longer matched.
- * @throws {DomainError} for throttling and other storage faults that outlasted the SDK's retries.
+ * What a submitted plan came to: each operation's new ETag (undefined for deletes), or the
+ * refusal of the whole transaction (nothing was written) for the writer to explain by its role.
  */
-export async function submitPlanned<Role>(
+export type PlanOutcome<Role> =
+  { etags: (string | undefined)[] } | { refused: TransactionFailure<Role> };
+
+/**
+ * Submits a planned transaction. An operation that failed with 404, 409 or 412 (412 also when a
+ * delete's or update's ETag no longer matched) refuses the transaction: `{ refused }`.
+ *
+ * @throws {DomainError} for throttling and other storage faults that outlasted the SDK's retries.
+ * @throws {Error} for a plan over the service's operation limit (a bug in the caller).
+ */
+export async function submitPlan<Role>(
   table: TableClient,
   plan: PlannedTransaction<Role>,
-): Promise<(string | undefined)[]> {
-  if (plan.size === 0) return [];
+): Promise<PlanOutcome<Role>> {
+  if (plan.size === 0) return { etags: [] };
   if (plan.size > MAX_TRANSACTION_OPERATIONS) {
-    throw new Error(
-      `A transaction of ${plan.size} operations is over the ${MAX_TRANSACTION_OPERATIONS} limit.`,
-    );
+    throw transactionTooLarge(plan.size, MAX_TRANSACTION_OPERATIONS);
   }
   try {
     const response = await submitEntityGroupTransaction(table, plan.actions);
-    return plan.actions.map((_, i) => response.subResponses[i]?.etag);
+    return { etags: plan.actions.map((_, i) => response.subResponses[i]?.etag) };
   } catch (error) {
     const status = storageStatus(error);
-    if (status === 404 || status === 409 || status === 412) {
-      const index = failedOperationIndex(error);
-      throw new TransactionFailure<Role>(
-        status,
-        storageCode(error),
-        index,
-        index === undefined ? undefined : plan.roles[index],
-        {
-          cause: error,
-        },
-      );
-    }
-    throw toDomainError(error);
+    if (status !== 404 && status !== 409 && status !== 412) throw toDomainError(error);
+    const index = failedOperationIndex(error);
+    const role = index === undefined ? undefined : plan.roles[index];
+    return {
+      refused: new TransactionFailure<Role>(status, storageCode(error), index, role, {
+        cause: error,
+      }),
+    };
   }
 }
 
@@ -118,56 +116,4 @@ export function retryUnexplained(
   return failure.role === undefined && attempt >= 3
     ? Promise.reject(unexplainedFailure(failure))
     : Promise.resolve(RETRY);
-}
-
-/**
- * Submits `plan` as one attempt of an optimistic write ({@link writeOptimistically}): the new ETags
- * go to `committed`, which builds the result. A {@link TransactionFailure} goes to `refused`,
- * which says what the failing operation means — a result, a domain error (thrown), {@link RETRY}
- * (read again), or `undefined` when its role explains nothing, which is retried a couple of times
- * ({@link retryUnexplained}).
- *
- * @throws whatever `committed` or `refused` throws; {@link DomainError} for storage faults.
- */
-export async function submitAttempt<Role, T>(
-  table: TableClient,
-  plan: PlannedTransaction<Role>,
-  attempt: number,
-  committed: (etags: (string | undefined)[]) => Promise<T> | T,
-  refused: (failure: TransactionFailure<Role>) => Promise<Refusal<T>> | Refusal<T>,
-): Promise<T | typeof RETRY> {
-  let etags: (string | undefined)[];
-  try {
-    etags = await submitPlanned(table, plan);
-  } catch (error) {
-    if (!(error instanceof TransactionFailure)) throw error;
-    const failure = error as TransactionFailure<Role>;
-    const outcome = await refused(failure);
-    return outcome === undefined ? retryUnexplained(failure, attempt) : outcome;
-  }
-  return committed(etags);
-}
-
-/** What a refused transaction means to its writer ({@link submitAttempt}). */
-export type Refusal<T> = T | typeof RETRY | undefined;
-
-/**
- * The directory's optimistic write: `attempt` reads state, plans one transaction and submits it
- * ({@link submitAttempt}); it runs again while it returns {@link RETRY} (a lost race), at most the
- * context's `maxConflictAttempts` times.
- *
- * @throws {ContentionError} naming `subject` when every attempt lost; whatever `attempt` throws.
- */
-export function writeOptimistically<T>(
-  context: Pick<DirectoryContext, 'maxConflictAttempts'>,
-  subject: string,
-  attempt: (n: number) => Promise<T | typeof RETRY>,
-): Promise<T> {
-  return retryOptimistically(
-    {
-      maxAttempts: context.maxConflictAttempts,
-      giveUp: (attempts) => contendedError(subject, attempts),
-    },
-    attempt,
-  );
 }

@@ -11,7 +11,7 @@
  * Why: docs/queues.md "Transactional outbox" ("Lost messages: the sweep").
  */
 import { mapBounded } from '../../storage/parallel';
-import { departmentsHoldingRows } from '../../directory/entities';
+import { departmentsHoldingRows } from '../../directory';
 import { ensureTable } from '../../storage/createOnce';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,

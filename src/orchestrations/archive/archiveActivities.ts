@@ -4,10 +4,10 @@
  * the directory's grouped delete, each employee conditional on the version copied).
  */
 import { archiveEmployeePage } from '../../archive/archiveEmployees';
-import { departmentNotFound } from '../../directory';
+import { departmentNotFound, listEmployeeEntities, loadDepartment } from '../../directory';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
 import type { OrchestrationServices } from '../services';
-import { incarnationOf, listEmployeeEntities, loadDepartment } from '../../directory/entities';
+import { incarnationOf } from '../../directory/entities';
 
 /**
  * Employee ids per listing page by default (one activity lists a page; chunk activities then

@@ -13,7 +13,7 @@
  * repair lists it.
  */
 import type { TableClient } from '@azure/data-tables';
-import type { DepartmentSummary } from '../../directory';
+import { listingNeedsUpdate, syncDepartmentListing, type DepartmentSummary } from '../../directory';
 import { tookEffect } from '../../storage/storageFaults';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,
@@ -22,12 +22,7 @@ import {
   departmentPartitionKey,
 } from '../../storage/keys/tables/employees';
 import type { AuditCounts } from './auditCounts';
-import {
-  listingNeedsUpdate,
-  readDepartment,
-  readListingVersion,
-  syncDepartmentListing,
-} from '../../directory/entities';
+import { readDepartment, readListingVersion } from '../../directory/entities';
 import { readEntity } from '../../storage/tables/entities';
 
 /**

@@ -11,7 +11,7 @@
  * Why: docs/orchestrations.md "Index audit and repair".
  */
 import type { TableClient } from '@azure/data-tables';
-import type { DirectoryContext } from '../../directory';
+import { listEmployeeEntities, type DirectoryContext } from '../../directory';
 import type { IndexStores } from '../../indexing';
 import {
   MAX_TRANSACTION_OPERATIONS,
@@ -47,7 +47,6 @@ import {
   emailCopyEntity,
   isPrimaryEmployee,
   lastNameIndexEntity,
-  listEmployeeEntities,
   readEmployeeData,
   readLastNameIndex,
   withIds,

@@ -2,7 +2,12 @@
  * Steps 1 and 4 of a move: check that it can happen (read-only), and remove the employee from
  * the source once the target holds it.
  */
-import { departmentNotFound, employeeNotFound, type DirectoryContext } from '../../directory';
+import {
+  departmentNotFound,
+  employeeNotFound,
+  loadDepartment,
+  type DirectoryContext,
+} from '../../directory';
 import { sameDepartment } from './moveErrors';
 import { departmentPartitionKey, emailRowKey } from '../../storage/keys/tables/employees';
 import { PreconditionFailedError } from '../../domainErrors';
@@ -14,7 +19,7 @@ import {
   type MoveInput,
 } from './moveRequest';
 import { deleteEmployee, emailTaken, employeeExists } from '../../directory/moveWrites';
-import { incarnationOf, loadDepartment, readEmployeeState } from '../../directory/entities';
+import { incarnationOf, readEmployeeState } from '../../directory/entities';
 import { readEntity } from '../../storage/tables/entities';
 
 /** What the validation found. */
