@@ -125,7 +125,9 @@ describe('two instances, each with a service root of its own', () => {
     await first.directory().employees.create('Ops', employeeBody(1, { lastName: 'Lee' }));
   });
   afterAll(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the last nudges leave
+    // Every nudge and writer drain of both roots has ended before their queue and table go: a
+    // nudge still in flight would log after the file ended, which fails the jest run.
+    await Promise.all([first, second].map((services) => services.changeQueue().settled()));
     const clients = testClients();
     await clients.table(names.employees).deleteTable();
     await clients.queue(names.queue).deleteIfExists();
