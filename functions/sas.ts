@@ -15,7 +15,7 @@ import {
   type AccessRule,
 } from '../src/identity/access';
 import type { BlobSasGrant, TableSasGrant } from '../src/sas/service';
-import type { SasIssuer } from '../src/accounts/spreadSas';
+import type { SasIssuer } from '../src/accounts/routing/spreadSas';
 import type { PolicyRotation } from '../src/sas/tablePolicy';
 import { json, readJson, readParams } from './shared/http';
 import { isoInstant } from './shared/output';

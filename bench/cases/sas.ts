@@ -19,7 +19,7 @@ import { sasRoutes } from '../../functions/sas';
 import { authorizedHandler } from '../../functions/shared/route';
 import { createServices } from '../../functions/shared/services';
 import { PHOTO_BLOB_PROPERTY } from '../../src/photos/photoLocator';
-import type { SasIssuer } from '../../src/accounts/spreadSas';
+import type { SasIssuer } from '../../src/accounts/routing/spreadSas';
 import { startBuiltHost } from '../builtHost';
 import { percentile } from '../harness';
 import { asPrincipal, employeePrincipal, PRINCIPAL_HEADER } from '../principals';

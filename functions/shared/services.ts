@@ -50,21 +50,21 @@ import { createSasSigning } from '../../src/sas/signingKey';
 import { DEFAULT_MAX_INCREMENT_ATTEMPTS, MessageStats } from '../../src/stats/messageStats';
 import { systemClock } from '../../src/time/clock';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
-import { forDepartment, PerAccount } from '../../src/accounts/routing';
+import { forDepartment, PerAccount } from '../../src/accounts/routing/perAccount';
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import { AccountFence } from '../../src/accounts/partitionFence';
 import { PlacementStore } from '../../src/accounts/placementStore';
-import { routedTable } from '../../src/accounts/routedTable';
-import { spreadLastNameStore } from '../../src/accounts/spreadLastNames';
+import { routedTable } from '../../src/accounts/routing/routedTable';
+import { spreadLastNameStore } from '../../src/accounts/routing/spreadLastNames';
 import { readEntity } from '../../src/storage/tables/entities';
 import {
   DEPARTMENT_ROW_KEY,
   departmentPartitionKey,
 } from '../../src/storage/keys/tables/employees';
 import { logHourPrefix } from '../../src/storage/keys/blobs/logBlobs';
-import { spreadSas, type SasIssuer } from '../../src/accounts/spreadSas';
-import { routedPhotoContainer } from '../../src/accounts/routedPhotos';
+import { spreadSas, type SasIssuer } from '../../src/accounts/routing/spreadSas';
+import { routedPhotoContainer } from '../../src/accounts/routing/routedPhotos';
 import { AccountSet, HOME_ACCOUNT, type StorageAccount } from '../../src/accounts/accounts';
 import { Placement } from '../../src/accounts/placement';
 import type { RelocationDeps } from '../../src/accounts/relocation/relocationSteps';

@@ -6,13 +6,11 @@
  * write sends anyway; once a relocation has moved the partition on (copying, frozen, moved), the
  * write fails whole — nothing stored — and the writer reads the placement again: it continues
  * under the new version, or answers 503 `Relocating`. While a relocation copies the department,
- * the transaction also records the keys it touched (a change marker), so the relocation's last
- * sync re-copies exactly those.
+ * the transaction also records the keys it touched (a change marker) for the last sync.
  *
- * It is a wrapper around a `TableClient` of one account, so the capabilities' code is unchanged:
- * single-entity writes to a department's partition become one-operation transactions (still one
- * request), transactions get the fence operations appended (the budget leaves room for them:
- * `FENCE_OPERATIONS`), and everything else passes through.
+ * A wrapper around one account's `TableClient`, so the capabilities' code is unchanged: single
+ * writes to a department's partition become one-operation transactions (still one request), and
+ * transactions get the fence operations appended (`FENCE_OPERATIONS` of the budget).
  */
 import { withOverrides } from './overrides';
 import { randomUUID } from 'node:crypto';

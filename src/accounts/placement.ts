@@ -1,21 +1,17 @@
 /**
- * Placement: the one module that decides which storage account holds any key (docs/accounts.md).
+ * Placement: the one module that decides which storage account holds any key.
  *
- * - A department, and everything keyed by it, lives in the account its stored placement names
- *   (the placement table in the home account). A department gets its placement on its first write:
- *   a department that already lives in the home account (written before data accounts were
- *   configured) is recorded there; a new one goes where rendezvous hashing of its name over the
- *   weighted accounts says. Stored, so adding an account moves nothing by itself.
- * - Data keyed by something else (an org-wide last name, a login's user, a log hour) goes where
- *   rendezvous hashing of its own key says; readers of such data, who cannot know which account
- *   holds what was written before an account was added, ask every account ({@link readers}).
+ * - A department, and everything keyed by it, lives where its stored placement says (the placement
+ *   table in the home account), given on its first write: home if it predates data accounts,
+ *   else where rendezvous hashing of its name says. Adding an account moves nothing by itself.
+ * - Data keyed by something else (a last name, a login's user, a log hour) goes where rendezvous
+ *   hashing of its own key says; its readers ask every account ({@link readers}).
  *
- * A process keeps a department's placement for `PLACEMENT_CACHE_SECONDS` after the read that
- * fetched it — but never one that is `frozen`, and the cache never decides a write on its own: a
- * write carries the placement's version to the partition's fence (partitionFence.ts), which
- * refuses it once a relocation moved on, and the writer then reads the placement again.
+ * A department's placement is cached for `PLACEMENT_CACHE_SECONDS` (never a `frozen` one); the
+ * cache never decides a write alone: the write carries the placement's version to the partition's
+ * fence (partitionFence.ts), which refuses it once a relocation moved on.
  *
- * With one account (no `DATA_ACCOUNTS`) every answer is the home account, without any storage read.
+ * One account (no `DATA_ACCOUNTS`): always home, no read. Why: docs/accounts.md, placement.
  */
 import { LruMap } from '../storage/lruMap';
 import { HOME_ACCOUNT, type AccountSet, type StorageAccount } from './accounts';

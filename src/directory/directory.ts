@@ -34,19 +34,15 @@ import { patchEmployee, setEmployeePhotoUrl } from './employees/updateEmployee';
 
 export type { DirectoryOptions } from './context';
 
-/** A directory operation with its context (and the values bound after it) already given. */
-type Bound<F> = F extends (context: DirectoryContext, ...rest: infer A) => infer R
+/** An operation with its first arguments (`Given`: the context, by default) already given. */
+type Bound<F, Given extends unknown[] = [DirectoryContext]> = F extends (
+  ...args: [...Given, ...infer A]
+) => infer R
   ? (...rest: A) => R
   : never;
 
 /** A department operation with its context and the department list cache already given. */
-type BoundWithCache<F> = F extends (
-  context: DirectoryContext,
-  cache: DepartmentListCache,
-  ...rest: infer A
-) => infer R
-  ? (...rest: A) => R
-  : never;
+type BoundWithCache<F> = Bound<F, [DirectoryContext, DepartmentListCache]>;
 
 /** Departments: the department entity, its listing, and its manager. */
 export interface DepartmentService {

@@ -36,6 +36,7 @@ import {
   isNotFound,
   isPreconditionFailed,
   toDomainError,
+  unlessNotFound,
   withStorageErrors,
 } from '../storage/storageFaults';
 import { departmentPartitionKey, employeeRowKey } from '../storage/keys/tables/employees';
@@ -356,12 +357,11 @@ export async function copyPhotoToDepartment(
   const copy = photos.getBlockBlobClient(copyName);
   if (owner.department !== toDepartment) {
     const source = photos.getBlockBlobClient(blobName);
-    try {
+    const copied = await unlessNotFound(async () => {
       await copyPhotoBlob(photos, source, copy);
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw toDomainError(error);
-    }
+      return true;
+    });
+    if (!copied) return undefined;
   }
   return { blobName: copyName, photoUrl: copy.url };
 }

@@ -130,7 +130,7 @@ export class MessageStats {
     await ensureTable(this.table);
     let unknownOutcomes = 0;
     let firstSent: number | undefined;
-    const giveUp = (attempts: number) => countersContended(department, employeeId, attempts);
+    const giveUp = (attempts: number) => countersContended(`${department}/${employeeId}`, attempts);
     const options = { maxAttempts: this.maxAttempts, capMs: 1_000, giveUp };
     return retryOptimistically(options, async (round) => {
       // Only the counter to change and the markers are needed, not all 24 or 183 counters.

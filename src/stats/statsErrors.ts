@@ -41,13 +41,9 @@ export function notAnIncrementId(id: string): Error {
 }
 
 /** 503 (retry after 1 s): every read-modify-write round of an increment lost its race. */
-export function countersContended(
-  department: string,
-  employeeId: string,
-  attempts: number,
-): ContentionError {
+export function countersContended(counters: string, attempts: number): ContentionError {
   return contended(
-    `The message counters of ${department}/${employeeId} are contended: every attempt lost the race.`,
+    `The message counters of ${counters} are contended: every attempt lost the race.`,
     attempts,
     1,
   );

@@ -4,15 +4,14 @@
  *
  * 1. {@link startRelocation}: the placement goes from `stable` at version v to `copying` at v+1
  *    (conditional on its ETag: one relocation at a time).
- * 2. {@link copyChunk}, until done: the department's partitions are brought to v+1 (writers then
- *    record what they touch: change markers), then copied page by page, then its photos.
- * 3. {@link freezeDepartment}: `frozen` at v+2; every partition closes (writes get 503 `Relocating`).
- * 4. {@link syncChunk}, until done: the keys the markers name are copied again, exactly as they are.
- * 5. {@link switchDepartment}: the target's partitions open at v+3 and the placement names the
- *    target (`stable` at v+3) — the orchestration waits a placement cache period after the freeze
- *    first, so no process still trusts an older placement.
- * 6. {@link deleteChunk}, until done (after another cache period, for reads in flight): the
- *    source's rows and photos go; each partition keeps only its closed fence epoch (a tombstone).
+ * 2. {@link copyChunk}, until done: partitions brought to v+1 (writers record what they touch),
+ *    then copied page by page, then the photos.
+ * 3. {@link freezeDepartment}: `frozen` at v+2; every partition closes (503 `Relocating`).
+ * 4. {@link syncChunk}, until done: the keys the change markers name are copied again.
+ * 5. {@link switchDepartment}, a placement cache period after the freeze: the target's partitions
+ *    open and the placement names the target (`stable` at v+3).
+ * 6. {@link deleteChunk}, until done, after another cache period: the source's rows and photos go;
+ *    each partition keeps only its closed fence epoch (a tombstone).
  */
 import { advanceFence } from '../fenceEpoch';
 import {
@@ -64,7 +63,7 @@ export interface RelocationPlan {
 export interface RelocationCursor {
   source: number;
   token?: string;
-  /** Copying: the fences of the fixed partitions and registered ones are up (step 2's first part). */
+  /** Copying: the fences of the fixed and the registered partitions are up (step 2, first part). */
   fenced?: boolean;
 }
 

@@ -1,4 +1,4 @@
-/** Step 4 of a relocation (relocationSteps.ts): the last sync of what writes touched while copying. */
+/** Step 4 of a relocation (relocationSteps.ts): the last sync of what writes touched meanwhile. */
 import type { TableClient } from '@azure/data-tables';
 import { advanceFence } from '../fenceEpoch';
 import { registeredTables } from '../departmentData';

@@ -27,7 +27,12 @@ import { lastNameIndexEntity, withIds } from '../entities/partitionLastNameIndex
 import { outboxAction } from '../entities/outbox';
 import { forgetCountShard, loadCountShard, rememberCountShard } from '../writes/departmentVersions';
 import { lastNameKey, loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
-import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
+import {
+  PlannedTransaction,
+  replaceOrCreate,
+  retryUnexplained,
+  submitPlan,
+} from '../writes/plannedTransaction';
 import type { Versioned } from '../entities/versionCache';
 import { newEmployeeSchema, validateInput } from '../validation';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
@@ -88,12 +93,7 @@ export async function insertEmployee(
         .add(['create', primary], 'employee')
         .add(['create', emailCopyEntity(primary)], 'email')
         .add(countShardChange(partitionKey, count.shard, count.version, 1), 'count')
-        .add(
-          index
-            ? ['update', indexEntity, 'Replace', { etag: index.etag }]
-            : ['create', indexEntity],
-          'lastNameIndex',
-        );
+        .add(replaceOrCreate(indexEntity, index?.etag), 'lastNameIndex');
       if (context.outbox) {
         const current = { email: data.email, lastName: data.lastName };
         plan.add(
@@ -101,9 +101,9 @@ export async function insertEmployee(
           'outbox',
         );
       }
-      const outcome = await submitPlan(table, plan);
-      if ('refused' in outcome) {
-        const failure = outcome.refused;
+      const submitted = await submitPlan(table, plan);
+      if ('refused' in submitted) {
+        const failure = submitted.refused;
         // The transaction applied nothing: only the entity that refused it may be stale.
         if (failure.role === 'count') forgetCountShard(context, department, count.shard);
         else context.lastNameVersions.delete(lastNameKey(department, lastName));
@@ -123,7 +123,7 @@ export async function insertEmployee(
             return retryUnexplained(failure, attempt);
         }
       }
-      const [etag, , countEtag, indexEtag] = outcome.etags;
+      const [etag, , countEtag, indexEtag] = submitted.etags;
       if (countEtag) {
         rememberCountShard(context, department, count.shard, {
           value: count.version.value + 1,

@@ -39,7 +39,12 @@ import {
 import { outboxAction } from '../entities/outbox';
 import { forgetVersions, loadDepartment, rememberDepartment } from '../writes/departmentVersions';
 import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
-import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
+import {
+  PlannedTransaction,
+  replaceOrCreate,
+  retryUnexplained,
+  submitPlan,
+} from '../writes/plannedTransaction';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { Versioned } from '../entities/versionCache';
 import { employeePatchSchema, validateInput } from '../validation';
@@ -174,10 +179,7 @@ export async function updateEmployee(
         }
         newIds = withIds(newIndex?.value.ids ?? [], [employeeId]);
         const entity = lastNameIndexEntity(partitionKey, { lastName: newName, ids: newIds });
-        plan.add(
-          newIndex ? ['update', entity, 'Replace', { etag: newIndex.etag }] : ['create', entity],
-          'newIndex',
-        );
+        plan.add(replaceOrCreate(entity, newIndex?.etag), 'newIndex');
       }
       let nextDepartment: Department | undefined;
       if (dept) {
@@ -207,7 +209,7 @@ export async function updateEmployee(
       }
       const outcome = await submitPlan(table, plan);
       if ('refused' in outcome) {
-        const failure = outcome.refused;
+        const { refused: failure } = outcome;
         forgetVersions(context, department, nameChanged ? [oldName, newName] : []);
         switch (failure.role) {
           case 'employee': {

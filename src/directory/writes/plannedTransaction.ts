@@ -5,7 +5,7 @@
  * The service reports the index of the failing operation at the start of the error message
  * (`"1:The specified entity already exists."`); Azure and Azurite both do.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableClient, TableEntity } from '@azure/data-tables';
 import {
   MAX_TRANSACTION_OPERATIONS,
   failedOperationIndex,
@@ -34,6 +34,14 @@ export class PlannedTransaction<Role> {
   get size(): number {
     return this.actions.length;
   }
+}
+
+/**
+ * Replaces an entity read at `etag` (conditional on it), or creates it when none was read: how a
+ * write keeps a shared entity such as a last-name index entity.
+ */
+export function replaceOrCreate(entity: TableEntity, etag: string | undefined): EntityGroupAction {
+  return etag === undefined ? ['create', entity] : ['update', entity, 'Replace', { etag }];
 }
 
 /** A transaction the service refused as a whole because one operation failed. */

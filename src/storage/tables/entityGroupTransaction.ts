@@ -111,7 +111,7 @@ export function failedOperationIndex(error: unknown): number | undefined {
 
 /**
  * Equips a pipeline with the conditions policy (idempotent): a client that stands in for several
- * (src/accounts/routedTable.ts) equips the one a transaction is sent through.
+ * (src/accounts/routing/routedTable.ts) equips the one a transaction is sent through.
  */
 export function equipConditions(pipeline: Pipeline): void {
   equip(pipeline);

@@ -3,7 +3,7 @@
  * proportion to the weights, and adding a candidate moves only the keys it now wins.
  */
 import { rendezvousPick } from '../../../src/accounts/rendezvous';
-import { pinnedPartition } from '../../../src/accounts/routedTable';
+import { pinnedPartition } from '../../../src/accounts/routing/routedTable';
 import { changeMarkerKeys, readChangeMarkerKeys } from '../../../src/accounts/partitionFence';
 
 const keys = Array.from({ length: 20_000 }, (_, i) => `key${i}`);

@@ -4,8 +4,9 @@
  * department's per-employee partitions (docs/accounts.md "The fence").
  */
 import { invalidFenceVersion } from '../keyErrors';
-import { assertDepartment, assertEmployeeId, isDepartmentName, isEmployeeId } from '../identifiers';
+import { assertDepartment, assertEmployeeId, isEmployeeId } from '../identifiers';
 import { prefixRange } from '../text';
+import { parseDepartmentListRowKey } from './employees';
 
 /**
  * PartitionKey of every row of the placement table (one small partition: one row per department).
@@ -23,9 +24,8 @@ export function placementRowKey(department: string): string {
 }
 
 /** Reverses {@link placementRowKey}; `undefined` for any other RowKey. */
-export function parsePlacementRowKey(rowKey: string): string | undefined {
-  return isDepartmentName(rowKey) ? rowKey : undefined;
-}
+export const parsePlacementRowKey: (rowKey: string) => string | undefined =
+  parseDepartmentListRowKey;
 
 /**
  * RowKey of a partition's fence epoch: the placement version the partition was last brought to

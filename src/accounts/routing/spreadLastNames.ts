@@ -6,15 +6,15 @@
  * older members where they were written (each member is checked against the directory before it
  * is answered, so a left-over member is never shown wrongly; the org-wide audit tidies them).
  */
-import { foreignContinuationToken } from '../storage/keys/keyErrors';
-import { normalizeLastName } from '../storage/keys/text';
+import { foreignContinuationToken } from '../../storage/keys/keyErrors';
+import { normalizeLastName } from '../../storage/keys/text';
 import {
   encodeMember,
   type EmployeeRef,
   type LastNameStore,
   type MemberSlice,
   type MembershipPage,
-} from '../indexing';
+} from '../../indexing';
 
 /** One account's store. */
 export interface AccountLastNames {

@@ -4,8 +4,8 @@
  * placement names. The capabilities' services stay single-account; only the composition root
  * routes.
  */
-import type { AccountSet, StorageAccount } from './accounts';
-import type { Placement } from './placement';
+import type { AccountSet, StorageAccount } from '../accounts';
+import type { Placement } from '../placement';
 
 /** One instance of something per account, built on first use and kept. */
 export class PerAccount<T> {

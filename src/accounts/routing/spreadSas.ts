@@ -5,10 +5,10 @@
  * delegation key from it). Logs are spread over every account: the logs token carries one grant
  * per account.
  */
-import type { Principal } from '../identity/principal';
-import type { BlobSasGrant, SasService } from '../sas/service';
-import type { Placement } from './placement';
-import { forDepartment, type PerAccount } from './routing';
+import type { Principal } from '../../identity/principal';
+import type { BlobSasGrant, SasService } from '../../sas/service';
+import type { Placement } from '../placement';
+import { forDepartment, type PerAccount } from './perAccount';
 
 /** What the SAS routes call (src/sas/service.ts `SasService`, or the spread one below). */
 export type SasIssuer = Pick<

@@ -9,7 +9,7 @@
  * does); a query across partitions (the outbox sweep's discovery) reads every account in turn.
  * Creating the table creates it in every account.
  */
-import { withOverrides } from './overrides';
+import { withOverrides } from '../overrides';
 import type {
   ListTableEntitiesOptions,
   TableClient,
@@ -18,11 +18,11 @@ import type {
   TableEntityResultPage,
   TransactionAction,
 } from '@azure/data-tables';
-import { equipConditions } from '../storage/tables/entityGroupTransaction';
-import { parseDrainLeasePartitionKey } from '../storage/keys/tables/employeeIndex';
-import type { StorageAccount } from './accounts';
-import { departmentPartitionOf, type DepartmentTables } from './departmentData';
-import type { Placement } from './placement';
+import { equipConditions } from '../../storage/tables/entityGroupTransaction';
+import { parseDrainLeasePartitionKey } from '../../storage/keys/tables/employeeIndex';
+import type { StorageAccount } from '../accounts';
+import { departmentPartitionOf, type DepartmentTables } from '../departmentData';
+import type { Placement } from '../placement';
 
 /** What a routed table needs. */
 export interface RoutedTableOptions {

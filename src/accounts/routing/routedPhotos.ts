@@ -3,9 +3,9 @@
  * come from the container of the account that holds the department their name starts with
  * (`Sales/000223/<version>`), so the move's copy reads one account and writes the other.
  */
-import { withOverrides } from './overrides';
+import { withOverrides } from '../overrides';
 import type { ContainerClient } from '@azure/storage-blob';
-import { parsePhotoBlobName } from '../storage/keys/blobs/photoBlobs';
+import { parsePhotoBlobName } from '../../storage/keys/blobs/photoBlobs';
 
 /**
  * A container stand-in that routes blob clients by the department in the blob's name.
