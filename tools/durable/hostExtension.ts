@@ -18,6 +18,7 @@ import type { RpcTypedData } from '../host/core/types';
 import type { HostHttpRequest, TriggerDriver } from '../host/drivers';
 import type { HostFunction } from '../host/functions';
 import type { DriverContext, HostExtension } from '../host/extension';
+import { backoffMs } from '../../src/storage/optimisticRetry';
 import { WEBHOOK_PATH } from './http/clientInput';
 import type { InvokeFunction } from './context';
 import { defaultTaskHub, readDurableHostSettings, type DurableTaskJson } from './hostSettings';
@@ -93,7 +94,8 @@ export function createDurableHostExtension(options: DurableHostOptions = {}): Ho
               `Durable task hub ${taskHub} (connection ${connectionName}) is running.`,
             );
           } catch (error) {
-            const delayMs = Math.min(30_000, 1_000 * 2 ** Math.min(attempt, 5));
+            // The one retry routine's curve: a random wait below 1 s, 2 s, 4 s … at most 30 s.
+            const delayMs = Math.round(backoffMs(attempt + 1, Math.random(), 30_000, 1_000, true));
             context.logger.warn(
               `Durable task hub ${taskHub} could not start (${(error as Error).message}); retrying in ${delayMs} ms.`,
             );
