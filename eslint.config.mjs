@@ -51,6 +51,21 @@ const startupFirst = {
 };
 /** One `no-restricted-imports` rule (a later block's replaces an earlier one's for its files). */
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+/** src/storage/ files at `up` below src/: only the error types and the configuration of src/. */
+const storageLayer = (files, up) => ({
+  files: [files],
+  rules: restrictImports(
+    {
+      group: [`${up}*`, `!${up}domainErrors`, `!${up}config`],
+      message:
+        'src/storage/ never imports the domain (only src/domainErrors.ts and src/config/index.ts).',
+    },
+    {
+      group: ['**/tools/**', '**/functions/**'],
+      message: 'src/storage/ never imports functions/ or tools/.',
+    },
+  ),
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.azurite/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
@@ -147,35 +162,9 @@ export default tseslint.config(
     files: ['console/**/*.ts'],
     rules: restrictImports(noTooling, noFunctions, directorySurface()),
   },
-  {
-    // Storage is the bottom layer: it may use only the error types and the configuration.
-    files: ['src/storage/*.ts'],
-    rules: restrictImports(
-      {
-        group: ['../*', '!../domainErrors', '!../config'],
-        message:
-          'src/storage/ never imports the domain (only src/domainErrors.ts and src/config/index.ts).',
-      },
-      {
-        group: ['**/tools/**', '**/functions/**'],
-        message: 'src/storage/ never imports functions/ or tools/.',
-      },
-    ),
-  },
-  {
-    files: ['src/storage/tables/*.ts'],
-    rules: restrictImports(
-      {
-        group: ['../../*', '!../../domainErrors', '!../../config'],
-        message:
-          'src/storage/ never imports the domain (only src/domainErrors.ts and src/config/index.ts).',
-      },
-      {
-        group: ['**/tools/**', '**/functions/**'],
-        message: 'src/storage/ never imports functions/ or tools/.',
-      },
-    ),
-  },
+  // Storage is the bottom layer: it may use only the error types and the configuration.
+  storageLayer('src/storage/*.ts', '../'),
+  storageLayer('src/storage/tables/*.ts', '../../'),
   {
     // The key families (src/storage/keys/) are pure: their siblings and the error types only.
     files: ['src/storage/keys/*.ts'],
