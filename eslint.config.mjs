@@ -49,6 +49,11 @@ const startupFirst = {
   message:
     "An entry point starts with `import './shared/startup';`: telemetry starts before the SDKs and http/https load (functions/shared/startup.ts).",
 };
+const noLocator = {
+  selector: "CallExpression[callee.name='services']",
+  message:
+    "An adapter receives what it uses: a route's `uses` option (functions/shared/route.ts), a trigger's `withServices` (functions/shared/services.ts); it never calls `services()` itself.",
+};
 /** One `no-restricted-imports` rule (a later block's replaces an earlier one's for its files). */
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 /** src/storage/ files at `up` below src/: only the error types and the configuration of src/. */
@@ -107,8 +112,9 @@ export default tseslint.config(
   },
   {
     // An entry point's first statement starts telemetry, before anything it instruments loads.
+    // It receives its capabilities rather than looking them up (docs/architecture.md).
     files: ['functions/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', onlyRoutes, startupFirst] },
+    rules: { 'no-restricted-syntax': ['error', onlyRoutes, startupFirst, noLocator] },
   },
   {
     files: ['src/**/*.ts', 'functions/**/*.ts'],

@@ -16,7 +16,6 @@ import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self, telemetryWriter } from '../src/identity/access';
 import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
-import { services } from './shared/services';
 import { departmentName, employeeId, employeeRoute, instant, queryInt } from './shared/input';
 
 const eventBody = z.strictObject({
@@ -63,9 +62,10 @@ export const recordAccessEvent = protectedRoute('recordAccessEvent', {
     body: eventBody,
     responses: { 201: { description: 'The stored event.', body: eventJson, headers: ETAG_HEADER } },
   },
-  handler: async (request) => {
+  uses: (s) => s.accessLog(),
+  handler: async ({ request, use: accessLog }) => {
     const body = await readJson(request, eventBody);
-    const { event, etag } = await services().accessLog().record(body);
+    const { event, etag } = await accessLog.record(body);
     return json(201, toJson(event), { etag });
   },
 });
@@ -82,12 +82,11 @@ export const listAccessEvents = protectedRoute('listAccessEvents', {
       200: { description: 'A page of the window, oldest first.', body: pageOf(eventJson) },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.accessLog(),
+  handler: async ({ request, use: accessLog }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { from, to, pageSize, continuationToken } = readQuery(request, windowQuery);
-    const page = await services()
-      .accessLog()
-      .window(dept, id, from, to, { pageSize, continuationToken });
+    const page = await accessLog.window(dept, id, from, to, { pageSize, continuationToken });
     return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
   },
 });

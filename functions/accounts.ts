@@ -36,7 +36,7 @@ import { json, readJson, readParams } from './shared/http';
 import { inActivityTrace, tracedInput, tracedOrchestrator } from './shared/orchestrationTrace';
 import { RETRY_AFTER_SECONDS, started, statusUriOf } from './shared/orchestrationStarts';
 import { protectedRoute } from './shared/route';
-import { services } from './shared/services';
+import { withServices } from './shared/services';
 
 const accountJson = z.strictObject({
   name: z.string(),
@@ -56,8 +56,8 @@ export const listStorageAccounts = protectedRoute('listStorageAccounts', {
   methods: ['GET'],
   access: admin,
   schemas: { responses: { 200: accountsListed } },
-  handler: async () => {
-    const { config, clients, placement } = services();
+  uses: (s) => s,
+  handler: async ({ use: { config, clients, placement } }) => {
     const items = await accountsView(placement(), async () => {
       // One account: its departments are those of the listing (one partition).
       const table = clients().table(config().tables.employees);
@@ -85,19 +85,23 @@ export const startRelocateDepartment = protectedRoute('startRelocateDepartment',
   access: admin,
   schemas: { params: departmentRoute, body: relocateBody, responses: started, errors: [404, 409] },
   extraInputs: [df.input.durableClient()],
-  handler: async (request, context) => {
+  uses: (s) => ({
+    placement: s.placement(),
+    directory: s.directory(),
+    deps: s.relocation(),
+    cacheMs: s.config().accounts.placementCacheMs,
+  }),
+  handler: async ({ request, context, use: { placement, directory, deps, cacheMs } }) => {
     const { dept } = readParams(request, departmentRoute);
     const { account } = await readJson(request, relocateBody);
-    const placement = services().placement();
     placement.accounts.require(account);
     if (!placement.spread) {
       // One account: the department lives in it (or nowhere).
-      await services().directory().departments.get(dept);
+      await directory.departments.get(dept);
       throw alreadyThere(dept, account);
     }
-    const deps = services().relocation();
     const plan = await startRelocation(deps, dept, account, randomUUID().replace(/-/g, ''));
-    const input: RelocateInput = { plan, cacheMs: services().config().accounts.placementCacheMs };
+    const input: RelocateInput = { plan, cacheMs };
     try {
       await df.getClient(context).startNew(Orchestrations.relocateDepartment, {
         instanceId: plan.relocation,
@@ -128,8 +132,11 @@ function activity<I, O>(
   handler: (deps: RelocationDeps, input: I) => Promise<O>,
 ): void {
   df.app.activity(name, {
-    handler: (input: unknown) =>
-      inActivityTrace(name, input, (own) => handler(services().relocation(), own as I)),
+    handler: withServices(
+      (s) => s.relocation(),
+      (relocation, input: unknown) =>
+        inActivityTrace(name, input, (own) => handler(relocation, own as I)),
+    ),
   });
 }
 

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { archiveEmployee } from '../src/archive/archiveEmployee';
 import { parseArchiveRequest, requestedIncarnation } from '../src/archive/archiveRequests';
 import { settingOrDefault } from '../src/config';
-import { services } from './shared/services';
+import { withServices } from './shared/services';
 import { employeeRoute } from './shared/input';
 import { json, readParams, versionedJson } from './shared/http';
 import { departmentEditor, departmentReader } from '../src/identity/access';
@@ -36,9 +36,10 @@ export const requestEmployeeArchive = protectedRoute('requestEmployeeArchive', {
     params: employeeRoute,
     responses: { 202: archiveQueued },
   },
-  handler: async (request) => {
+  uses: (s) => s.archiveRequests(),
+  handler: async ({ request, use: archiveRequests }) => {
     const { dept, id } = readParams(request, employeeRoute);
-    await services().archiveRequests().request(dept, id);
+    await archiveRequests.request(dept, id);
     return json(
       202,
       { status: 'queued' },
@@ -60,9 +61,10 @@ export const getArchived = protectedRoute('getArchivedEmployee', {
       200: { description: 'The archived employee.', body: employeeBody, headers: ETAG_HEADER },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.archiveRequests(),
+  handler: async ({ request, use: archiveRequests }) => {
     const { dept, id } = readParams(request, employeeRoute);
-    return versionedJson(200, await services().archiveRequests().archived(dept, id));
+    return versionedJson(200, await archiveRequests.archived(dept, id));
   },
 });
 
@@ -71,33 +73,36 @@ export const getArchived = protectedRoute('getArchivedEmployee', {
  *
  * @throws for a malformed message or a failure of any step (the host retries, then poisons).
  */
-export async function archiveWorker(
-  queueEntry: unknown,
-  context: InvocationContext,
-): Promise<void> {
-  const queueName = services().config().queues.archive;
-  const { message, incarnation, result } = await inMessageTrace(
-    queueName,
-    queueEntry,
-    async (payload) => {
-      const message = parseArchiveRequest(payload);
-      const incarnation = requestedIncarnation(message);
-      const archiveOptions = { incarnation };
-      const result = await archiveEmployee(
-        services().archive(),
-        message.department,
-        message.employeeId,
-        archiveOptions,
-      );
-      return { message, incarnation, result };
-    },
-  );
-  // `superseded`: the employee the request was accepted for is gone (or was created again with
-  // the id since); nothing was touched and the message completes.
-  context.log(
-    `Archive ${message.department}/${message.employeeId} incarnation ${incarnation} (delivery ${dequeueCount(context)}): ${result.outcome}.`,
-  );
-}
+export const archiveWorker = withServices(
+  (s) => ({ queueName: s.config().queues.archive, archive: s.archive() }),
+  async (
+    { queueName, archive },
+    queueEntry: unknown,
+    context: InvocationContext,
+  ): Promise<void> => {
+    const { message, incarnation, result } = await inMessageTrace(
+      queueName,
+      queueEntry,
+      async (payload) => {
+        const message = parseArchiveRequest(payload);
+        const incarnation = requestedIncarnation(message);
+        const archiveOptions = { incarnation };
+        const result = await archiveEmployee(
+          archive,
+          message.department,
+          message.employeeId,
+          archiveOptions,
+        );
+        return { message, incarnation, result };
+      },
+    );
+    // `superseded`: the employee the request was accepted for is gone (or was created again with
+    // the id since); nothing was touched and the message completes.
+    context.log(
+      `Archive ${message.department}/${message.employeeId} incarnation ${incarnation} (delivery ${dequeueCount(context)}): ${result.outcome}.`,
+    );
+  },
+);
 
 app.storageQueue('archiveEmployee', {
   queueName: settingOrDefault((config) => config.queues.archive),

@@ -17,7 +17,8 @@ import type { HttpResponseInit } from '@azure/functions';
 import { z } from 'zod';
 import { json } from './shared/http';
 import { publicRoute } from './shared/route';
-import { services } from './shared/services';
+import type { StorageClients } from '../src/storage/clients';
+import type { PrincipalTrust } from '../src/identity/trust';
 
 /** dist/console next to dist/functions when compiled; <root>/dist/console when run from source. */
 function consoleDirectory(): string {
@@ -66,9 +67,9 @@ function loadFiles(directory: string): Map<string, StaticFile> {
 }
 
 /** The origins of the storage endpoints SAS URLs point at (for the CSP), or none when unknown. */
-function storageOrigins(): string[] {
+function storageOrigins(storage: () => StorageClients): string[] {
   try {
-    const clients = services().clients();
+    const clients = storage();
     return [...new Set([clients.blobService().url, clients.tableService().url])].map(
       (url) => new URL(url).origin,
     );
@@ -94,9 +95,9 @@ export function consolePolicy(storage: readonly string[]): string {
 }
 
 /** How callers sign in here: a developer sign-in only where hand-sent principals are believed. */
-export function consoleConfig(): { signIn: 'developer' | 'appService' } {
+export function consoleConfig(trusted: PrincipalTrust): { signIn: 'developer' | 'appService' } {
   const platform = readPlatformAuth();
-  if (!platform.inAzure && services().principalTrust().trusted) return { signIn: 'developer' };
+  if (!platform.inAzure && trusted.trusted) return { signIn: 'developer' };
   return { signIn: 'appService' };
 }
 
@@ -119,7 +120,9 @@ publicRoute('webConsole', {
       },
     },
   },
-  handler: async (request): Promise<HttpResponseInit> => {
+  // The clients are built on use: a console without a storage setting still loads.
+  uses: (s) => ({ clients: () => s.clients(), trust: s.principalTrust() }),
+  handler: async ({ request, use: { clients, trust } }): Promise<HttpResponseInit> => {
     const requested = request.params.path ?? '';
     // `/api/console` → `/api/console/`, so the page's relative URLs resolve under it.
     if (requested === '' && !new URL(request.url).pathname.endsWith('/')) {
@@ -128,10 +131,10 @@ publicRoute('webConsole', {
     const security: Record<string, string> = {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
-      'content-security-policy': consolePolicy(storageOrigins()),
+      'content-security-policy': consolePolicy(storageOrigins(clients)),
     };
     if (requested === 'config.json') {
-      return json(200, consoleConfig(), { 'cache-control': 'no-store', ...security });
+      return json(200, consoleConfig(trust), { 'cache-control': 'no-store', ...security });
     }
     // Read once; an empty folder (the console not built yet) is looked at again next time.
     if (!files || files.size === 0) files = loadFiles(consoleDirectory());

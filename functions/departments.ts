@@ -8,8 +8,6 @@ import { z } from 'zod';
 import { departmentEditor, signedIn } from '../src/identity/access';
 import { isDirectoryAdmin } from '../src/identity/roles';
 import { departmentBodySchema, managerBodySchema } from '../src/directory';
-import { services } from './shared/services';
-import type { Directory } from '../src/directory';
 import { departmentRoute, listParams } from './shared/input';
 import {
   conditions,
@@ -22,8 +20,6 @@ import {
 } from './shared/http';
 import { departmentBody, departmentListItem, ETAG_HEADER, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
-
-const directory = (): Directory => services().directory();
 
 const listQuery = z.strictObject({
   pageSize: listParams.pageSize,
@@ -44,9 +40,10 @@ export const listDepartments = protectedRoute('listDepartments', {
       },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const query = readQuery(request, listQuery);
-    return json(200, await directory().departments.list(query));
+    return json(200, await directory.departments.list(query));
   },
 });
 
@@ -67,10 +64,10 @@ export const getDepartment = protectedRoute('getDepartment', {
       200: { description: 'The department.', body: departmentView, headers: ETAG_HEADER },
     },
   },
-  handler: async (request, _context, principal) => {
+  uses: (s) => ({ directory: s.directory(), placement: s.placement() }),
+  handler: async ({ request, principal, use: { directory, placement } }) => {
     const { dept } = readParams(request, departmentRoute);
-    const result = await directory().departments.get(dept);
-    const placement = services().placement();
+    const result = await directory.departments.get(dept);
     // With one account there is nothing to say: the body stays exactly as before.
     if (!isDirectoryAdmin(principal) || !placement.spread) return versionedJson(200, result);
     const { account } = await placement.ofDepartment(dept);
@@ -96,11 +93,12 @@ export const putDepartment = protectedRoute('putDepartment', {
       201: { description: 'Created (admin only).', body: departmentBody, headers: ETAG_HEADER },
     },
   },
-  handler: async (request, _context, principal) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, principal, use: directory }) => {
     const { dept } = readParams(request, departmentRoute);
     // Validated by the directory (RouteSchemas.body).
     const body = await readJson(request, z.unknown());
-    const result = await directory().departments.put(dept, body, {
+    const result = await directory.departments.put(dept, body, {
       ifMatch: ifMatch(request),
       mayCreate: isDirectoryAdmin(principal),
     });
@@ -124,10 +122,11 @@ export const setDepartmentManager = protectedRoute('setDepartmentManager', {
       },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const { dept } = readParams(request, departmentRoute);
     const { employeeId } = await readJson(request, managerBodySchema);
-    const result = await directory().departments.setManager(dept, employeeId, conditions(request));
+    const result = await directory.departments.setManager(dept, employeeId, conditions(request));
     return versionedJson(200, result);
   },
 });

@@ -17,14 +17,10 @@ import { canReadDepartment } from '../src/identity/roles';
 import { employeePatchSchema, importBodySchema, newEmployeeSchema } from '../src/directory';
 import { findEmployeesAcrossOrganisation, getEmployeeByEmailEventually } from '../src/indexing';
 import type { ImportResult } from '../src/directory';
-import { services } from './shared/services';
-import type { Directory } from '../src/directory';
 import { conditions, json, versionedJson, readJson, readParams, readQuery } from './shared/http';
 import { employeeBody, employeeListItem, ETAG_HEADER, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { departmentRoute, employeeRoute, listParams } from './shared/input';
-
-const directory = (): Directory => services().directory();
 
 /** An import body of 1,000 rows with long non-Latin names can pass the default 1 MiB. */
 const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
@@ -72,11 +68,12 @@ export const createEmployee = protectedRoute('createEmployee', {
     body: newEmployeeSchema,
     responses: { 201: { description: 'Created.', ...oneEmployee } },
   },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const { dept } = readParams(request, departmentRoute);
     // Validated by the directory (RouteSchemas.body).
     const body = await readJson(request, z.unknown());
-    const result = await directory().employees.create(dept, body);
+    const result = await directory.employees.create(dept, body);
     return versionedJson(201, result);
   },
 });
@@ -93,10 +90,11 @@ export const importEmployees = protectedRoute('importEmployees', {
       200: { description: 'How many were created; the rows refused.', body: importResult },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const { dept } = readParams(request, departmentRoute);
     const body = await readJson(request, importBodySchema, MAX_IMPORT_BYTES);
-    return json(200, await directory().employees.import(dept, body.employees));
+    return json(200, await directory.employees.import(dept, body.employees));
   },
 });
 
@@ -109,9 +107,10 @@ export const getEmployee = protectedRoute('getEmployee', {
     params: employeeRoute,
     responses: { 200: { description: 'The employee.', ...oneEmployee } },
   },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const result = await directory().employees.get(dept, id);
+    const result = await directory.employees.get(dept, id);
     return versionedJson(200, result);
   },
 });
@@ -130,14 +129,15 @@ export const getEmployeeByEmail = protectedRoute('getEmployeeByEmail', {
     query: byEmailQuery,
     responses: { 200: { description: 'The employee with that email.', ...oneEmployee } },
   },
-  handler: async (request) => {
+  uses: (s) => ({ directory: s.directory(), index: s.indexStores().index }),
+  handler: async ({ request, use: { directory, index } }) => {
     const { dept, email } = readParams(request, byEmailRoute);
     const { consistency } = readQuery(request, byEmailQuery);
     const address = email.replace(/%2F/gi, '/');
     const result =
       consistency === 'eventual'
-        ? await getEmployeeByEmailEventually(services().indexStores().index, dept, address)
-        : await directory().employees.getByEmail(dept, address);
+        ? await getEmployeeByEmailEventually(index, dept, address)
+        : await directory.employees.getByEmail(dept, address);
     return versionedJson(200, result);
   },
 });
@@ -152,12 +152,13 @@ export const listEmployees = protectedRoute('listEmployees', {
     query: listQuery,
     responses: { 200: { description: 'A page of employees.', body: pageOf(employeeListItem) } },
   },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const { dept } = readParams(request, departmentRoute);
     const { pageSize, continuationToken, select, ...range } = readQuery(request, listQuery);
     return json(
       200,
-      await directory().employees.list(dept, range, {
+      await directory.employees.list(dept, range, {
         pageSize,
         continuationToken,
         select,
@@ -176,10 +177,11 @@ export const patchEmployee = protectedRoute('patchEmployee', {
     body: employeePatchSchema,
     responses: { 200: { description: 'The employee as changed.', ...oneEmployee } },
   },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, z.unknown());
-    const result = await directory().employees.patch(dept, id, body, conditions(request));
+    const result = await directory.employees.patch(dept, id, body, conditions(request));
     return versionedJson(200, result);
   },
 });
@@ -190,9 +192,10 @@ export const deleteEmployee = protectedRoute('deleteEmployee', {
   methods: ['DELETE'],
   access: departmentEditor,
   schemas: { params: employeeRoute, responses: { 204: { description: 'Deleted.' } } },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const { dept, id } = readParams(request, employeeRoute);
-    await directory().employees.delete(dept, id, conditions(request));
+    await directory.employees.delete(dept, id, conditions(request));
     return { status: 204 };
   },
 });
@@ -220,14 +223,14 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
   // The value readQuery will use (a repeated key: the last one), so the rule and the search
   // always see the same department.
   target: (request) => ({ department: request.query.getAll('department').at(-1) }),
-  handler: async (request, _context, principal) => {
+  uses: (s) => ({ directory: s.directory(), stores: s.indexStores() }),
+  handler: async ({ request, principal, use: { directory, stores } }) => {
     const { lastName, department, pageSize, continuationToken, select } = readQuery(
       request,
       lastNameQuery,
     );
     if (department === undefined) {
       // Organisation-wide: through the last-name index (option 1 or 3, LASTNAME_INDEX_MODE).
-      const stores = services().indexStores();
       return json(
         200,
         await findEmployeesAcrossOrganisation(stores.employees, stores.lastNames, lastName, {
@@ -240,7 +243,7 @@ export const findEmployeesByLastName = protectedRoute('findEmployeesByLastName',
     }
     return json(
       200,
-      await directory().employees.findByLastName(department, lastName, {
+      await directory.employees.findByLastName(department, lastName, {
         pageSize,
         continuationToken,
         select,

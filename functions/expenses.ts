@@ -17,7 +17,6 @@ import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self } from '../src/identity/access';
 import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
-import { services } from './shared/services';
 import { employeeRoute, instant, queryInt } from './shared/input';
 
 const claimBody = z.strictObject({
@@ -65,10 +64,11 @@ export const submitExpenseClaim = protectedRoute('submitExpenseClaim', {
     body: claimBody,
     responses: { 201: { description: 'The stored claim.', body: claimJson, headers: ETAG_HEADER } },
   },
-  handler: async (request) => {
+  uses: (s) => s.expenseClaims(),
+  handler: async ({ request, use: expenseClaims }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, claimBody);
-    const { claim, etag } = await services().expenseClaims().submit(dept, id, body);
+    const { claim, etag } = await expenseClaims.submit(dept, id, body);
     return json(201, toJson(claim), { etag });
   },
 });
@@ -88,12 +88,14 @@ export const listExpenseClaims = protectedRoute('listExpenseClaims', {
       200: { description: 'A page of the claims, newest first.', body: pageOf(claimJson) },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.expenseClaims(),
+  handler: async ({ request, use: expenseClaims }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { top, pageSize, continuationToken } = readQuery(request, listQuery);
-    const page = await services()
-      .expenseClaims()
-      .page(dept, id, { pageSize: top ?? pageSize, continuationToken });
+    const page = await expenseClaims.page(dept, id, {
+      pageSize: top ?? pageSize,
+      continuationToken,
+    });
     return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
   },
 });

@@ -10,34 +10,15 @@ import './shared/startup';
 import { app } from '@azure/functions';
 import { z } from 'zod';
 import { configProblems, readPlatformAuth } from '../src/config';
-import { CachedHealthCheck, checkHealth, type HealthReport } from '../src/health/health';
 import { describePlatform } from '../src/identity/trust';
 import { json } from './shared/http';
 import { publicRoute } from './shared/route';
-import { services } from './shared/services';
 
 // Where the app believes it runs, once at startup: the first thing to read when every protected
 // route answers 401 after a deployment.
 app.hook.appStart((context) => {
   context.hookData.platform = describePlatform(readPlatformAuth());
   console.info(context.hookData.platform);
-});
-
-/** Without a usable storage connection there is nothing to probe. */
-const NO_STORAGE: HealthReport = {
-  status: 'degraded',
-  storage: 'unreachable',
-  services: { table: false, queue: false, blob: false },
-};
-
-const storageHealth = new CachedHealthCheck(async () => {
-  let clients;
-  try {
-    clients = services().clients();
-  } catch {
-    return NO_STORAGE;
-  }
-  return checkHealth(clients);
 });
 
 /** `{invalid, unresolved, missing}` with the non-empty lists only; undefined when all is well. */
@@ -73,10 +54,11 @@ publicRoute('health', {
       503: { description: 'Storage is unreachable.', body: healthJson },
     },
   },
-  handler: async () => {
+  uses: (s) => ({ storageHealth: s.health(), trusted: s.principalTrust().trusted }),
+  handler: async ({ use: { storageHealth, trusted } }) => {
     const report = await storageHealth.report();
     const settings = settingsReport();
-    const auth = services().principalTrust().trusted ? {} : { auth: 'missing' };
+    const auth = trusted ? {} : { auth: 'missing' };
     return json(
       report.storage === 'ok' ? 200 : 503,
       {

@@ -10,7 +10,7 @@ import './shared/startup';
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { handleIndexUpdateMessage } from '../src/indexing';
-import { services } from './shared/services';
+import { withServices } from './shared/services';
 import { dequeueCount, inMessageTrace } from './shared/queuePayload';
 
 /**
@@ -18,18 +18,17 @@ import { dequeueCount, inMessageTrace } from './shared/queuePayload';
  *
  * @throws for a malformed message or a storage fault (the host retries, then poisons).
  */
-export async function indexUpdatesWorker(
-  queueEntry: unknown,
-  context: InvocationContext,
-): Promise<void> {
-  const queueName = services().config().queues.indexUpdates;
-  const outcome = await inMessageTrace(queueName, queueEntry, (payload) =>
-    handleIndexUpdateMessage(services().indexDrains(), payload),
-  );
-  context.log(
-    `Indexed ${outcome.employees} employees (${outcome.gone} gone), delivery ${dequeueCount(context)}.`,
-  );
-}
+export const indexUpdatesWorker = withServices(
+  (s) => ({ queueName: s.config().queues.indexUpdates, drains: s.indexDrains() }),
+  async ({ queueName, drains }, queueEntry: unknown, context: InvocationContext): Promise<void> => {
+    const outcome = await inMessageTrace(queueName, queueEntry, (payload) =>
+      handleIndexUpdateMessage(drains, payload),
+    );
+    context.log(
+      `Indexed ${outcome.employees} employees (${outcome.gone} gone), delivery ${dequeueCount(context)}.`,
+    );
+  },
+);
 
 app.storageQueue('indexUpdates', {
   queueName: settingOrDefault((config) => config.queues.indexUpdates),

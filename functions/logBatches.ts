@@ -11,35 +11,39 @@ import './shared/startup';
 import { app, type InvocationContext } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { delivery, inMessageTrace } from './shared/queuePayload';
-import { services } from './shared/services';
+import { withServices } from './shared/services';
 
 /**
  * Flushes the triggering message together with up to `LOG_FLUSH_MAX_MESSAGES` drained ones.
  *
  * @throws the triggering message's write failure, so the host retries (and finally poisons) it.
  */
-export async function flushLogBatches(
-  queueEntry: unknown,
-  context: InvocationContext,
-): Promise<void> {
-  const { trigger, result } = await inMessageTrace(
-    services().config().queues.logBatches,
-    queueEntry,
-    (payload) => services().logFlusher().flushTrigger(payload, delivery(context)),
-  );
-  context.log(
-    `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +
-      `${result.linesWritten} lines into ${result.hours.length} hour blobs; ${result.failed.length} failed.`,
-  );
-  // What this flush saw: the messages waiting besides its trigger, and the trigger's lag from
-  // enqueued to stored (the host's insertionTime) — no extra storage request.
-  const inserted = Date.parse(String(context.triggerMetadata?.insertionTime ?? ''));
-  services()
-    .metrics()
-    .recordLogFlush(result.drained, result.triggerFlushed && inserted ? [inserted] : []);
-  const failure = result.failed.find((f) => trigger.parts.includes(f.message));
-  if (failure) throw failure.error;
-}
+export const flushLogBatches = withServices(
+  (s) => ({
+    queueName: s.config().queues.logBatches,
+    flusher: s.logFlusher(),
+    metrics: s.metrics(),
+  }),
+  async (
+    { queueName, flusher, metrics },
+    queueEntry: unknown,
+    context: InvocationContext,
+  ): Promise<void> => {
+    const { trigger, result } = await inMessageTrace(queueName, queueEntry, (payload) =>
+      flusher.flushTrigger(payload, delivery(context)),
+    );
+    context.log(
+      `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +
+        `${result.linesWritten} lines into ${result.hours.length} hour blobs; ${result.failed.length} failed.`,
+    );
+    // What this flush saw: the messages waiting besides its trigger, and the trigger's lag from
+    // enqueued to stored (the host's insertionTime) — no extra storage request.
+    const inserted = Date.parse(String(context.triggerMetadata?.insertionTime ?? ''));
+    metrics.recordLogFlush(result.drained, result.triggerFlushed && inserted ? [inserted] : []);
+    const failure = result.failed.find((f) => trigger.parts.includes(f.message));
+    if (failure) throw failure.error;
+  },
+);
 
 app.storageQueue('flushLogBatches', {
   queueName: settingOrDefault((config) => config.queues.logBatches),

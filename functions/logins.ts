@@ -16,7 +16,7 @@ import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, telemetryWriter, theUser } from '../src/identity/access';
 import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
-import { services } from './shared/services';
+import { withServices } from './shared/services';
 import { recordingRuns } from './shared/timerRuns';
 import { instant, queryInt } from './shared/input';
 
@@ -62,9 +62,10 @@ export const recordLoginAttempt = protectedRoute('recordLoginAttempt', {
       201: { description: 'The stored attempt.', body: attemptJson, headers: ETAG_HEADER },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.logins(),
+  handler: async ({ request, use: logins }) => {
     const body = await readJson(request, attemptBody);
-    const { attempt, etag } = await services().logins().attempts.record(body);
+    const { attempt, etag } = await logins.attempts.record(body);
     return json(201, toJson(attempt), { etag });
   },
 });
@@ -88,41 +89,47 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
   },
   // The catch-all keeps an encoded `/` encoded; the rule compares the decoded id.
   target: (request) => ({ userId: request.params.userId?.replace(/%2F/gi, '/') }),
-  handler: async (request) => {
+  uses: (s) => s.logins(),
+  handler: async ({ request, use: logins }) => {
     const params = readParams(request, userRoute);
     const id = validateInput(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
     const { days, top, pageSize, continuationToken } = readQuery(request, listQuery);
-    const page = await services()
-      .logins()
-      .attempts.page(id, days, { pageSize: top ?? pageSize, continuationToken });
+    const page = await logins.attempts.page(id, days, {
+      pageSize: top ?? pageSize,
+      continuationToken,
+    });
     return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
   },
 });
 
 /** Timer: drops expired day tables, logs what it dropped, pre-creates tomorrow's table. */
-export async function runLoginRetention(_timer: Timer, context: InvocationContext): Promise<void> {
-  // Throws while LOGIN_CLEANUP_SCHEDULE is malformed: the timer fired on the default schedule.
-  void services().config().logins.cleanupSchedule;
-  const { allTables, attempts } = services().logins();
-  // Every account keeps day tables (a user's attempts go to one, docs/accounts.md): each drops
-  // its own.
-  const reports = [];
-  for (const tables of allTables) {
-    reports.push(await dropExpiredLoginTables(tables, attempts.retentionDays));
-  }
-  const report = {
-    dropped: reports.flatMap((r) => r.dropped),
-    alreadyGone: reports.flatMap((r) => r.alreadyGone),
-    kept: reports.flatMap((r) => r.kept),
-    preCreated: reports[0]!.preCreated,
-  };
-  context.log(
-    `dropExpiredLoginTables: dropped ${report.dropped.length} day table(s)` +
-      (report.dropped.length > 0 ? ` (${report.dropped.join(', ')})` : '') +
-      `, ${report.alreadyGone.length} already gone, ${report.kept.length} kept, ` +
-      `${report.preCreated} ready.`,
-  );
-}
+export const runLoginRetention = withServices(
+  (s) => {
+    // Throws while LOGIN_CLEANUP_SCHEDULE is malformed: the timer fired on the default schedule.
+    void s.config().logins.cleanupSchedule;
+    return s.logins();
+  },
+  async ({ allTables, attempts }, _timer: Timer, context: InvocationContext): Promise<void> => {
+    // Every account keeps day tables (a user's attempts go to one, docs/accounts.md): each drops
+    // its own.
+    const reports = [];
+    for (const tables of allTables) {
+      reports.push(await dropExpiredLoginTables(tables, attempts.retentionDays));
+    }
+    const report = {
+      dropped: reports.flatMap((r) => r.dropped),
+      alreadyGone: reports.flatMap((r) => r.alreadyGone),
+      kept: reports.flatMap((r) => r.kept),
+      preCreated: reports[0]!.preCreated,
+    };
+    context.log(
+      `dropExpiredLoginTables: dropped ${report.dropped.length} day table(s)` +
+        (report.dropped.length > 0 ? ` (${report.dropped.join(', ')})` : '') +
+        `, ${report.alreadyGone.length} already gone, ${report.kept.length} kept, ` +
+        `${report.preCreated} ready.`,
+    );
+  },
+);
 
 app.timer('dropExpiredLoginTables', {
   // Read while the file loads: a malformed schedule registers the default one, and the handler,

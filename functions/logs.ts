@@ -18,7 +18,6 @@ import { admin, anyOf, telemetryWriter } from '../src/identity/access';
 import { queryInt } from './shared/input';
 import { pageOf } from './shared/output';
 import { protectedRoute } from './shared/route';
-import { services } from './shared/services';
 
 const isoTime = z.iso.datetime({
   offset: true,
@@ -59,11 +58,11 @@ export const postLogs = protectedRoute('postLogs', {
     body: z.unknown(),
     responses: { 202: { description: 'The batch is durably accepted.', body: acceptedJson } },
   },
-  handler: async (request) => {
-    const config = services().config();
-    const body = await readJson(request, z.unknown(), config.logs.maxBatchBytes);
-    const batch = parseLogBatch(body, config.logs);
-    const accepted = await services().logIngest().accept(batch);
+  uses: (s) => ({ settings: s.config().logs, ingest: s.logIngest() }),
+  handler: async ({ request, use: { settings, ingest } }) => {
+    const body = await readJson(request, z.unknown(), settings.maxBatchBytes);
+    const batch = parseLogBatch(body, settings);
+    const accepted = await ingest.accept(batch);
     return json(202, accepted);
   },
 });
@@ -86,9 +85,10 @@ export const getLogs = protectedRoute('getLogs', {
       },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.logQuery(),
+  handler: async ({ request, use: queryLogs }) => {
     const query = readQuery(request, logQuerySchema);
-    const page = await services().logQuery()(
+    const page = await queryLogs(
       {
         source: query.source,
         from: new Date(query.from),

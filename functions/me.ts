@@ -27,6 +27,6 @@ export const getMe = protectedRoute('getMe', {
   schemas: {
     responses: { 200: { description: 'The caller as the app sees it.', body: callerJson } },
   },
-  handler: async (_request, _context, principal) =>
+  handler: async ({ principal }) =>
     json(200, describeCaller(principal), { 'cache-control': 'no-store' }),
 });

@@ -12,7 +12,6 @@ import { formatUtcDay } from '../src/time/instants';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self, telemetryWriter } from '../src/identity/access';
 import { protectedRoute } from './shared/route';
-import { services } from './shared/services';
 import { employeeRoute, instant, queryInt, utcDay } from './shared/input';
 
 const hourlyQuery = z.object({ day: utcDay });
@@ -33,10 +32,11 @@ export const recordMessages = protectedRoute('recordMessages', {
     body: countBody,
     responses: { 204: { description: 'Both counters include the messages.' } },
   },
-  handler: async (request) => {
+  uses: (s) => s.messageStats(),
+  handler: async ({ request, use: messageStats }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const body = await readJson(request, countBody);
-    await services().messageStats().record(dept, id, body);
+    await messageStats.record(dept, id, body);
     return { status: 204 };
   },
 });
@@ -58,10 +58,11 @@ export const hourlyMessages = protectedRoute('hourlyMessages', {
     query: hourlyQuery,
     responses: { 200: { description: "The day's 24 hourly counts.", body: hourlyJson } },
   },
-  handler: async (request) => {
+  uses: (s) => s.messageStats(),
+  handler: async ({ request, use: messageStats }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { day } = readQuery(request, hourlyQuery);
-    const hours = await services().messageStats().hourly(dept, id, day);
+    const hours = await messageStats.hourly(dept, id, day);
     return json(200, { day: formatUtcDay(day), hours });
   },
 });
@@ -76,10 +77,11 @@ export const dailyMessages = protectedRoute('dailyMessages', {
     query: dailyQuery,
     responses: { 200: { description: "The year's daily counts.", body: dailyJson } },
   },
-  handler: async (request) => {
+  uses: (s) => s.messageStats(),
+  handler: async ({ request, use: messageStats }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { year } = readQuery(request, dailyQuery);
-    const days = await services().messageStats().daily(dept, id, year);
+    const days = await messageStats.daily(dept, id, year);
     return json(200, { year, days });
   },
 });

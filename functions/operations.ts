@@ -15,9 +15,6 @@ import { json, readJson, readParams, readQuery } from './shared/http';
 import { queryInt } from './shared/input';
 import { isoInstant } from './shared/output';
 import { protectedRoute } from './shared/route';
-import { services } from './shared/services';
-
-const operations = (): OperationsService => services().operations();
 
 const overviewBody = z.strictObject({
   generatedAt: isoInstant,
@@ -83,7 +80,8 @@ export const getOperations = protectedRoute('getOperations', {
       },
     },
   },
-  handler: async () => json(200, await operations().overview()),
+  uses: (s) => s.operations(),
+  handler: async ({ use: operations }) => json(200, await operations.overview()),
 });
 
 const queueRoute = z.object({ queue: z.string().min(1).max(63) });
@@ -113,10 +111,10 @@ const queueOf = (request: HttpRequest): string => readParams(request, queueRoute
 const inspectQuery = z.strictObject({ max: queryInt(1, MAX_MESSAGES_PER_CALL).optional() });
 
 /** Reads `{queue}` and `?max` (default 32) and peeks. */
-async function peekPoison(request: HttpRequest): Promise<unknown> {
+async function peekPoison(operations: OperationsService, request: HttpRequest): Promise<unknown> {
   const queue = queueOf(request);
   const { max } = readQuery(request, inspectQuery);
-  return { queue, items: await operations().inspectPoison(queue, max ?? MAX_MESSAGES_PER_CALL) };
+  return { queue, items: await operations.inspectPoison(queue, max ?? MAX_MESSAGES_PER_CALL) };
 }
 
 /** `GET /operations/poison/{queue}?max=N` → up to N (≤ 32, default 32) poison messages, decoded. */
@@ -136,16 +134,17 @@ export const inspectPoisonQueue = protectedRoute('inspectPoisonQueue', {
       },
     },
   },
-  handler: async (request) => json(200, await peekPoison(request)),
+  uses: (s) => s.operations(),
+  handler: async ({ request, use: operations }) => json(200, await peekPoison(operations, request)),
 });
 
 const replayBody = z.strictObject({ max: z.number().int().min(1).max(MAX_REPLAY).optional() });
 
 /** Reads `{queue}` and `{"max"?}` (default 32) and replays. */
-async function replayPoison(request: HttpRequest): Promise<unknown> {
+async function replayPoison(operations: OperationsService, request: HttpRequest): Promise<unknown> {
   const queue = queueOf(request);
   const { max } = await readJson(request, replayBody);
-  const items = await operations().replayPoison(queue, max ?? 32);
+  const items = await operations.replayPoison(queue, max ?? 32);
   return { queue, moved: items.length, items };
 }
 
@@ -166,5 +165,7 @@ export const replayPoisonQueue = protectedRoute('replayPoisonQueue', {
       },
     },
   },
-  handler: async (request) => json(200, await replayPoison(request)),
+  uses: (s) => s.operations(),
+  handler: async ({ request, use: operations }) =>
+    json(200, await replayPoison(operations, request)),
 });

@@ -53,7 +53,7 @@ import { departmentName, departmentRoute, employeeRoute } from './shared/input';
 import { json, readJson, readParams } from './shared/http';
 import { admin } from '../src/identity/access';
 import { protectedRoute } from './shared/route';
-import { services } from './shared/services';
+import { withServices } from './shared/services';
 import { inActivityTrace, tracedInput, tracedOrchestrator } from './shared/orchestrationTrace';
 import { RETRY_AFTER_SECONDS, started, statusUriOf } from './shared/orchestrationStarts';
 
@@ -86,7 +86,7 @@ export const startMoveEmployee = protectedRoute('startMoveEmployee', {
   access: admin,
   schemas: { params: employeeRoute, body: moveBody, responses: started },
   extraInputs: [df.input.durableClient()],
-  handler: async (request, context) => {
+  handler: async ({ request, context }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { toDepartment } = await readJson(request, moveBody);
     if (toDepartment === dept) {
@@ -108,10 +108,10 @@ export const startArchiveDepartment = protectedRoute('startArchiveDepartment', {
   access: admin,
   schemas: { params: departmentRoute, responses: started },
   extraInputs: [df.input.durableClient()],
-  handler: async (request, context) => {
+  uses: (s) => s.config().archive,
+  handler: async ({ request, context, use: { pageSize, chunkSize } }) => {
     const { dept } = readParams(request, departmentRoute);
     // The sizes travel in the input: every replay and continuation uses those it started with.
-    const { pageSize, chunkSize } = services().config().archive;
     const input: ArchiveDepartmentInput = {
       department: dept,
       ...(pageSize === EMPLOYEE_PAGE_SIZE ? {} : { pageSize }),
@@ -134,7 +134,7 @@ export const startIndexAudit = protectedRoute('startIndexAudit', {
   access: admin,
   schemas: { body: auditBody, responses: started },
   extraInputs: [df.input.durableClient()],
-  handler: async (request, context) => {
+  handler: async ({ request, context }) => {
     const { repair, pageSize } = await readJson(request, auditBody);
     const input: AuditInput = { repair: repair ?? false, ...(pageSize ? { pageSize } : {}) };
     return start(context, Orchestrations.auditIndexes, input);
@@ -177,7 +177,7 @@ export const getOrchestration = protectedRoute('getOrchestration', {
     },
   },
   extraInputs: [df.input.durableClient()],
-  handler: async (request, context) => {
+  handler: async ({ request, context }) => {
     const { id } = readParams(request, orchestrationRoute);
     const view = await readOrchestration(df.getClient(context), id);
     return json(200, view, hasEnded(view) ? {} : { 'retry-after': RETRY_AFTER_SECONDS });
@@ -197,8 +197,11 @@ function activity<I, O>(
   handler: (services: OrchestrationServices, input: I) => Promise<O>,
 ): void {
   df.app.activity(name, {
-    handler: (input: unknown) =>
-      inActivityTrace(name, input, (own) => handler(services().orchestrations(), own as I)),
+    handler: withServices(
+      (s) => s.orchestrations(),
+      (orchestrations, input: unknown) =>
+        inActivityTrace(name, input, (own) => handler(orchestrations, own as I)),
+    ),
   });
 }
 

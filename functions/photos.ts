@@ -19,7 +19,7 @@ import {
   uploadPhoto,
 } from '../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../src/photos/sweepUnadopted';
-import { services } from './shared/services';
+import { withServices, type Services } from './shared/services';
 import { recordingRuns } from './shared/timerRuns';
 import { employeeRoute } from './shared/input';
 import { json, readBody, readJson, readParams } from './shared/http';
@@ -41,6 +41,12 @@ const photoSchemas = (own: Omit<RouteSchemas, 'params' | 'errors'>): RouteSchema
   errors: [501],
   ...own,
 });
+/**
+ * What the photo routes use: the photo feature of the account that holds a department, looked up
+ * once the handler has validated the department's name (placement, docs/accounts.md).
+ */
+const photosOfDepartment = (s: Services) => (department: string) => s.photosFor(department);
+
 const photoUrlJson = z.strictObject({ photoUrl: z.string() });
 const redirectToSas = {
   description: 'Redirect to a short-lived read SAS URL of the photo.',
@@ -64,12 +70,13 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
       },
     },
   }),
-  handler: async (request) => {
+  uses: photosOfDepartment,
+  handler: async ({ request, use: photosFor }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim();
     if (contentType === 'application/json') {
       const { blobName } = await readJson(request, adoptBody);
-      const result = await adoptUploadedPhoto(await services().photosFor(dept), dept, id, blobName);
+      const result = await adoptUploadedPhoto(await photosFor(dept), dept, id, blobName);
       return json(200, { photoUrl: result.photoUrl }, { etag: result.etag });
     }
     const bytes = await readBody(
@@ -77,13 +84,7 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
       MAX_PHOTO_BYTES,
       () => new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge'),
     );
-    const result = await uploadPhoto(
-      await services().photosFor(dept),
-      dept,
-      id,
-      bytes,
-      contentType,
-    );
+    const result = await uploadPhoto(await photosFor(dept), dept, id, bytes, contentType);
     return json(200, { photoUrl: result.photoUrl }, { etag: result.etag });
   },
 });
@@ -94,9 +95,10 @@ export const getPhoto = protectedRoute('getEmployeePhoto', {
   methods: ['GET'],
   access: anyOf(self, departmentReader),
   schemas: photoSchemas({ responses: { 302: redirectToSas } }),
-  handler: async (request) => {
+  uses: photosOfDepartment,
+  handler: async ({ request, use: photosFor }) => {
     const { dept, id } = readParams(request, employeeRoute);
-    const { url } = await photoReadUrl(await services().photosFor(dept), dept, id);
+    const { url } = await photoReadUrl(await photosFor(dept), dept, id);
     return { status: 302, headers: { location: url, 'cache-control': 'no-store' } };
   },
 });
@@ -107,9 +109,10 @@ export const removePhoto = protectedRoute('deleteEmployeePhoto', {
   methods: ['DELETE'],
   access: departmentEditor,
   schemas: photoSchemas({ responses: { 204: { description: 'Deleted.' } } }),
-  handler: async (request) => {
+  uses: photosOfDepartment,
+  handler: async ({ request, use: photosFor }) => {
     const { dept, id } = readParams(request, employeeRoute);
-    await deletePhoto(await services().photosFor(dept), dept, id);
+    await deletePhoto(await photosFor(dept), dept, id);
     return { status: 204 };
   },
 });
@@ -122,39 +125,41 @@ const LOGGED_NAMES = 20;
  * logs one line with what it deleted. Fails the invocation when some employee could not be swept
  * (the next run tries again).
  */
-export async function runUnadoptedPhotoSweep(
-  _timer: Timer,
-  context: InvocationContext,
-): Promise<void> {
-  // Throws while PHOTO_SWEEP_SCHEDULE is malformed: the timer fired on the default schedule.
-  void services().config().photos.sweepSchedule;
-  // Each account's photos container is swept on its own (docs/accounts.md).
-  const reports = [];
-  for (const deps of services().allPhotos()) reports.push(await sweepUnadoptedPhotos(deps));
-  const report = {
-    listed: reports.reduce((n, r) => n + r.listed, 0),
-    employees: reports.reduce((n, r) => n + r.employees, 0),
-    deleted: reports.flatMap((r) => r.deleted),
-    ignored: reports.reduce((n, r) => n + r.ignored, 0),
-    failed: reports.flatMap((r) => r.failed),
-  };
-  const shown = report.deleted.slice(0, LOGGED_NAMES);
-  const more = report.deleted.length - shown.length;
-  context.log(
-    `sweepUnadoptedPhotos: deleted ${report.deleted.length} unadopted photo version(s)` +
-      (shown.length > 0 ? ` (${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''})` : '') +
-      `; listed ${report.listed} blob(s), swept ${report.employees} employee(s), ` +
-      `${report.ignored} not photo versions, ${report.failed.length} failed.`,
-  );
-  if (report.failed.length > 0) {
-    for (const { department, employeeId, error } of report.failed) {
-      context.error(`sweepUnadoptedPhotos: ${department}/${employeeId} failed`, error);
-    }
-    throw new Error(
-      `sweepUnadoptedPhotos could not sweep ${report.failed.length} employee(s); the next run retries.`,
+export const runUnadoptedPhotoSweep = withServices(
+  (s) => {
+    // Throws while PHOTO_SWEEP_SCHEDULE is malformed: the timer fired on the default schedule.
+    void s.config().photos.sweepSchedule;
+    // Each account's photos container is swept on its own (docs/accounts.md).
+    return s.allPhotos();
+  },
+  async (allPhotos, _timer: Timer, context: InvocationContext): Promise<void> => {
+    const reports = [];
+    for (const deps of allPhotos) reports.push(await sweepUnadoptedPhotos(deps));
+    const report = {
+      listed: reports.reduce((n, r) => n + r.listed, 0),
+      employees: reports.reduce((n, r) => n + r.employees, 0),
+      deleted: reports.flatMap((r) => r.deleted),
+      ignored: reports.reduce((n, r) => n + r.ignored, 0),
+      failed: reports.flatMap((r) => r.failed),
+    };
+    const shown = report.deleted.slice(0, LOGGED_NAMES);
+    const more = report.deleted.length - shown.length;
+    context.log(
+      `sweepUnadoptedPhotos: deleted ${report.deleted.length} unadopted photo version(s)` +
+        (shown.length > 0 ? ` (${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''})` : '') +
+        `; listed ${report.listed} blob(s), swept ${report.employees} employee(s), ` +
+        `${report.ignored} not photo versions, ${report.failed.length} failed.`,
     );
-  }
-}
+    if (report.failed.length > 0) {
+      for (const { department, employeeId, error } of report.failed) {
+        context.error(`sweepUnadoptedPhotos: ${department}/${employeeId} failed`, error);
+      }
+      throw new Error(
+        `sweepUnadoptedPhotos could not sweep ${report.failed.length} employee(s); the next run retries.`,
+      );
+    }
+  },
+);
 
 app.timer('sweepUnadoptedPhotos', {
   // A malformed schedule registers the default one; the handler then refuses to run.

@@ -7,15 +7,11 @@
 import './shared/startup';
 import { z } from 'zod';
 import { reviewBodySchema } from '../src/directory';
-import { services } from './shared/services';
-import type { Directory } from '../src/directory';
 import { employeeRoute, listParams } from './shared/input';
 import { conditions, json, versionedJson, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, departmentEditor, self } from '../src/identity/access';
 import { ETAG_HEADER, pageOf, reviewBody, reviewListItem } from './shared/output';
 import { protectedRoute } from './shared/route';
-
-const directory = (): Directory => services().directory();
 
 const reviewRoute = employeeRoute.extend({
   year: z
@@ -40,11 +36,12 @@ export const putReview = protectedRoute('putReview', {
       200: { description: 'The review as stored.', body: reviewBody, headers: ETAG_HEADER },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const { dept, id, year } = readParams(request, reviewRoute);
     // Validated by the directory (RouteSchemas.body).
     const body = await readJson(request, z.unknown());
-    const result = await directory().reviews.put(dept, id, year, body, conditions(request));
+    const result = await directory.reviews.put(dept, id, year, body, conditions(request));
     return versionedJson(200, result);
   },
 });
@@ -61,12 +58,13 @@ export const listReviews = protectedRoute('listReviews', {
       200: { description: 'A page of the reviews, ordered by year.', body: pageOf(reviewListItem) },
     },
   },
-  handler: async (request) => {
+  uses: (s) => s.directory(),
+  handler: async ({ request, use: directory }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { select, pageSize, continuationToken } = readQuery(request, listQuery);
     return json(
       200,
-      await directory().reviews.list(dept, id, select, { pageSize, continuationToken }),
+      await directory.reviews.list(dept, id, select, { pageSize, continuationToken }),
     );
   },
 });

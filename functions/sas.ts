@@ -17,10 +17,10 @@ import {
 import type { BlobSasGrant, TableSasGrant } from '../src/sas/service';
 import type { SasIssuer } from '../src/accounts/routing/spreadSas';
 import type { PolicyRotation } from '../src/sas/tablePolicy';
+import type { DirectoryMetrics } from '../src/telemetry/metrics';
 import { json, readJson, readParams } from './shared/http';
 import { isoInstant } from './shared/output';
 import { protectedRoute, type AuthorizedHandler, type RouteSchemas } from './shared/route';
-import { services } from './shared/services';
 
 /** Tokens are secrets with an expiry: never let a proxy or browser keep them. */
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -78,34 +78,42 @@ const departmentParams = z.object({ dept: z.string() });
 const employeeParams = z.object({ dept: z.string(), id: z.string() });
 const tableParams = z.object({ table: z.string() });
 
+/** What the SAS routes use: the issuer, and the metrics that count what it issued. */
+export interface SasUse {
+  issuer: SasIssuer;
+  metrics: Pick<DirectoryMetrics, 'recordSasIssued'>;
+}
+
 /** One SAS route: where it lives, who may call it, what it does. */
 export interface SasRoute {
   name: string;
   route: string;
   access: AccessRule;
   schemas: RouteSchemas;
-  handler: AuthorizedHandler;
+  handler: AuthorizedHandler<SasUse>;
 }
 
 type SasRouteKey = 'expenses' | 'department' | 'photo' | 'logs' | 'rotatePolicy';
 
-/** The SAS routes over a service (the registered ones use the process-wide service). */
-export function sasRoutes(service: () => SasIssuer): Record<SasRouteKey, SasRoute> {
-  const answer = async (kind: string, grant: Promise<unknown>) => {
-    const body = await grant;
-    services().metrics().recordSasIssued(kind);
-    return json(200, body, NO_STORE);
-  };
+/** Answers a grant once it is issued, counting it by kind. */
+async function answer(use: SasUse, kind: string, grant: Promise<unknown>) {
+  const body = await grant;
+  use.metrics.recordSasIssued(kind);
+  return json(200, body, NO_STORE);
+}
+
+/** The SAS routes (registered below over the process's issuer; tests pass their own). */
+export function sasRoutes(): Record<SasRouteKey, SasRoute> {
   return {
     expenses: {
       name: 'sasExpenses',
       route: 'sas/expenses/{dept}/{id}',
       access: anyOf(self),
       schemas: tokenSchemas(employeeParams, lifetimeBody, tableGrant),
-      handler: async (request, _context, principal) => {
+      handler: async ({ request, principal, use }) => {
         const { dept, id } = readParams(request, employeeParams);
         const { minutes } = await readJson(request, lifetimeBody);
-        return answer('expenses', service().expensesSas(principal, dept, id, minutes));
+        return answer(use, 'expenses', use.issuer.expensesSas(principal, dept, id, minutes));
       },
     },
     department: {
@@ -113,10 +121,10 @@ export function sasRoutes(service: () => SasIssuer): Record<SasRouteKey, SasRout
       route: 'sas/departments/{dept}',
       access: departmentReader,
       schemas: tokenSchemas(departmentParams, lifetimeBody, tableGrant),
-      handler: async (request, _context, principal) => {
+      handler: async ({ request, principal, use }) => {
         const { dept } = readParams(request, departmentParams);
         const { minutes } = await readJson(request, lifetimeBody);
-        return answer('department', service().departmentSas(principal, dept, minutes));
+        return answer(use, 'department', use.issuer.departmentSas(principal, dept, minutes));
       },
     },
     photo: {
@@ -125,10 +133,14 @@ export function sasRoutes(service: () => SasIssuer): Record<SasRouteKey, SasRout
       route: 'sas/photos/{dept}/{id}',
       access: anyOf(self, departmentReader, departmentEditor),
       schemas: tokenSchemas(employeeParams, photoBody, blobGrant),
-      handler: async (request, _context, principal) => {
+      handler: async ({ request, principal, use }) => {
         const { dept, id } = readParams(request, employeeParams);
         const { access, minutes } = await readJson(request, photoBody);
-        return answer(`photo-${access}`, service().photoSas(principal, dept, id, access, minutes));
+        return answer(
+          use,
+          `photo-${access}`,
+          use.issuer.photoSas(principal, dept, id, access, minutes),
+        );
       },
     },
     logs: {
@@ -136,9 +148,9 @@ export function sasRoutes(service: () => SasIssuer): Record<SasRouteKey, SasRout
       route: 'sas/logs',
       access: admin,
       schemas: tokenSchemas(undefined, lifetimeBody, blobGrant),
-      handler: async (request, _context, principal) => {
+      handler: async ({ request, principal, use }) => {
         const { minutes } = await readJson(request, lifetimeBody);
-        return answer('logs', service().logsSas(principal, minutes));
+        return answer(use, 'logs', use.issuer.logsSas(principal, minutes));
       },
     },
     rotatePolicy: {
@@ -158,16 +170,21 @@ export function sasRoutes(service: () => SasIssuer): Record<SasRouteKey, SasRout
         // 409: another rotation changed the policy meanwhile (src/sas/tablePolicy.ts).
         errors: [...NOT_CONFIGURED, 409],
       },
-      handler: async (request, _context, principal) => {
+      handler: async ({ request, principal, use }) => {
         const { table } = readParams(request, tableParams);
-        return json(200, await service().rotateSasPolicy(principal, table), NO_STORE);
+        return json(200, await use.issuer.rotateSasPolicy(principal, table), NO_STORE);
       },
     },
   };
 }
 
-for (const { name, route, access, schemas, handler } of Object.values(
-  sasRoutes(() => services().sas()),
-)) {
-  protectedRoute(name, { route, methods: ['POST'], access, schemas, handler });
+for (const { name, route, access, schemas, handler } of Object.values(sasRoutes())) {
+  protectedRoute(name, {
+    route,
+    methods: ['POST'],
+    access,
+    schemas,
+    uses: (s) => ({ issuer: s.sas(), metrics: s.metrics() }),
+    handler,
+  });
 }

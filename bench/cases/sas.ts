@@ -237,8 +237,11 @@ const sasCase: BenchCase = {
       );
 
       // Per-request latency through the HTTP adapter, in process (no HTTP transport).
-      const route = sasRoutes(() => service).expenses;
-      const expensesAdapter = authorizedHandler(route.access, route.schemas, route.handler);
+      const route = sasRoutes().expenses;
+      const expensesAdapter = authorizedHandler(
+        { ...route, uses: (s) => ({ issuer: service, metrics: s.metrics() }) },
+        route.handler,
+      );
       const principalHeader = employeePrincipal(DEPT, EMPLOYEE);
       const requestCount = env.size(5_000);
       let adapterLatency = { p50Ms: 0, p95Ms: 0 };

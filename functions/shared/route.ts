@@ -25,14 +25,34 @@ import { PRINCIPAL_HEADER, type Principal } from '../../src/identity/principal';
 import { authenticate } from '../../src/identity/trust';
 import { handleErrors, type HttpHandler } from './http';
 import { checkRequestBody, refuseCrossSite, type BodySchemas } from './requestGuards';
-import { services } from './services';
+import { services, type Services } from './services';
+
+/**
+ * What a route takes from the composition root, resolved per request after the caller is
+ * authorized: its handler receives the capability itself and never looks it up.
+ */
+export type Uses<U> = (services: Services, request: HttpRequest) => U | Promise<U>;
+
+/** One call of a public route's handler. */
+export interface RouteCall<U> {
+  request: HttpRequest;
+  context: InvocationContext;
+  /** What the route's `uses` resolved (`undefined` without one). */
+  use: U;
+}
+
+/** One call of a protected route's handler: the caller is known to be allowed. */
+export interface AuthorizedCall<U> extends RouteCall<U> {
+  principal: Principal;
+}
 
 /** A handler that runs once the caller is known to be allowed. */
-export type AuthorizedHandler = (
-  request: HttpRequest,
-  context: InvocationContext,
-  principal: Principal,
+export type AuthorizedHandler<U = undefined> = (
+  call: AuthorizedCall<U>,
 ) => Promise<HttpResponseInit>;
+
+/** A public route's handler. */
+export type PublicHandler<U = undefined> = (call: RouteCall<U>) => Promise<HttpResponseInit>;
 
 /** A response header a route sets. */
 export interface ResponseHeader {
@@ -88,8 +108,23 @@ export interface RouteSchemas {
   errors?: readonly number[];
 }
 
+/** Who may call a protected route and what it takes, checked before its handler runs. */
+export interface RouteGuard<U> {
+  /** Who may call. */
+  access: AccessRule;
+  /** The body schemas (415 for a body the route does not take). */
+  schemas: BodySchemas;
+  /**
+   * What the request is about, for the rule. Default: the route's `{dept}`, `{id}` and `{userId}`
+   * parameters (as the host decoded them).
+   */
+  target?: (request: HttpRequest) => AccessTarget;
+  /** What the handler uses from the composition root. */
+  uses?: Uses<U>;
+}
+
 /** A route that needs a caller. */
-export interface ProtectedRouteOptions {
+export interface ProtectedRouteOptions<U = undefined> {
   route: string;
   methods: HttpMethod[];
   /** Input and response schemas, for the API description. */
@@ -101,18 +136,22 @@ export interface ProtectedRouteOptions {
    * parameters (as the host decoded them).
    */
   target?: (request: HttpRequest) => AccessTarget;
+  /** What the handler uses from the composition root (`use`), resolved after authorization. */
+  uses?: Uses<U>;
   extraInputs?: FunctionInput[];
-  handler: AuthorizedHandler;
+  handler: AuthorizedHandler<U>;
 }
 
 /** A route anyone may call. */
-export interface PublicRouteOptions {
+export interface PublicRouteOptions<U = undefined> {
   route: string;
   methods: HttpMethod[];
   /** Input and response schemas, for the API description. */
   schemas: RouteSchemas;
+  /** What the handler uses from the composition root (`use`). */
+  uses?: Uses<U>;
   extraInputs?: FunctionInput[];
-  handler: HttpHandler;
+  handler: PublicHandler<U>;
 }
 
 /** What is known of a registered route (the authorization test and the docs read this). */
@@ -147,18 +186,23 @@ function refused(rule: string, check: () => void): void {
   }
 }
 
+/** What `uses` resolves to for a request (`undefined` for a route without one). */
+async function resolveUses<U>(uses: Uses<U> | undefined, request: HttpRequest): Promise<U> {
+  return (uses ? await uses(services(), request) : undefined) as U;
+}
+
 /**
  * Wraps a handler in the checks every protected route makes, in this order and all before any
  * storage is read: a write from another site is refused (403 `CrossSiteRequest`), then 401 without
  * a (trusted) identity, 403 when the rule does not admit the caller, then 415 for a body the route
- * does not take (functions/shared/requestGuards.ts).
+ * does not take (functions/shared/requestGuards.ts). Only then does it resolve what the route
+ * `uses` (a setting it needs may still answer 503).
  */
-export function authorizedHandler(
-  access: AccessRule,
-  schemas: BodySchemas,
-  handler: AuthorizedHandler,
-  target: (request: HttpRequest) => AccessTarget = routeTarget,
+export function authorizedHandler<U>(
+  guard: RouteGuard<U>,
+  handler: AuthorizedHandler<U>,
 ): HttpHandler {
+  const { access, schemas, target = routeTarget, uses } = guard;
   if (access.anonymous) throw new Error('An anonymous route is registered with publicRoute.');
   return handleErrors(async (request, context) => {
     refused('cross-site', () => refuseCrossSite(request));
@@ -171,7 +215,8 @@ export function authorizedHandler(
       authorize(access, principal, target(request)),
     );
     await checkRequestBody(request, schemas);
-    return handler(request, context, principal!);
+    const use = await resolveUses(uses, request);
+    return handler({ request, context, principal: principal!, use });
   });
 }
 
@@ -180,13 +225,11 @@ export function authorizedHandler(
  *
  * @returns the wrapped handler (tests invoke it directly).
  */
-export function protectedRoute(name: string, options: ProtectedRouteOptions): HttpHandler {
-  const handler = authorizedHandler(
-    options.access,
-    options.schemas,
-    options.handler,
-    options.target,
-  );
+export function protectedRoute<U = undefined>(
+  name: string,
+  options: ProtectedRouteOptions<U>,
+): HttpHandler {
+  const handler = authorizedHandler(options, options.handler);
   return register(name, options, options.access, 'function', handler);
 }
 
@@ -195,11 +238,15 @@ export function protectedRoute(name: string, options: ProtectedRouteOptions): Ht
  *
  * @returns the wrapped handler.
  */
-export function publicRoute(name: string, options: PublicRouteOptions): HttpHandler {
+export function publicRoute<U = undefined>(
+  name: string,
+  options: PublicRouteOptions<U>,
+): HttpHandler {
   const guarded: HttpHandler = async (request, context) => {
     refuseCrossSite(request);
     await checkRequestBody(request, options.schemas);
-    return options.handler(request, context);
+    const use = await resolveUses(options.uses, request);
+    return options.handler({ request, context, use });
   };
   return register(name, options, anonymous, 'anonymous', handleErrors(guarded));
 }
@@ -288,7 +335,7 @@ export function fallbackRoute(name: string, handler: HttpHandler): void {
 /** Records the route for the API description and registers it with the host. */
 function register(
   name: string,
-  options: ProtectedRouteOptions | PublicRouteOptions,
+  options: Pick<PublicRouteOptions, 'route' | 'methods' | 'schemas' | 'extraInputs'>,
   access: AccessRule,
   authLevel: 'function' | 'anonymous',
   handler: HttpHandler,

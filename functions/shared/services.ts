@@ -9,6 +9,7 @@
  * only its own feature (health lists it). Tests build services directly with the same factories
  * (`createDirectory`, `new ExpenseClaimLog(table)`, ...) over their own tables.
  */
+import type { InvocationContext } from '@azure/functions';
 import { getArchivedEmployee, type ArchiveDependencies } from '../../src/archive/archiveEmployee';
 import { requestArchive } from '../../src/archive/archiveRequests';
 import type { Employee, EmployeeCheck, Versioned } from '../../src/directory';
@@ -50,6 +51,7 @@ import { createSasSigning } from '../../src/sas/signingKey';
 import { DEFAULT_MAX_INCREMENT_ATTEMPTS, MessageStats } from '../../src/stats/messageStats';
 import { systemClock } from '../../src/time/clock';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
+import { CachedHealthCheck, checkHealth, STORAGE_UNREACHABLE } from '../../src/health/health';
 import { forDepartment, PerAccount } from '../../src/accounts/routing/perAccount';
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
@@ -261,6 +263,8 @@ export interface Services {
   samplePoisonQueues(): () => Promise<void>;
   /** The app's metrics and the last-seen figures behind its gauges (one per process). */
   metrics(): DirectoryMetrics;
+  /** The storage probe behind `GET /health`, its report reused for a few seconds. */
+  health(): CachedHealthCheck;
 }
 
 /** The archive capability as the HTTP adapters use it. */
@@ -279,7 +283,6 @@ export interface ArchiveRequests {
   archived(department: string, employeeId: string): Promise<Versioned<Employee>>;
 }
 
-/** `build`, called on the first call that does not throw; its result is kept. */
 /**
  * A nudge that could not be sent: no request waits for it (the outbox row is the record), so it
  * goes to the host's log; the outbox sweep drains the department within its schedule.
@@ -289,6 +292,7 @@ function nudgeFailed(error: unknown, department: string): void {
   console.warn(`Index outbox nudge for "${department}" not sent (the sweep drains it): ${reason}`);
 }
 
+/** `build`, called on the first call that does not throw; its result is kept. */
 function lazy<T>(build: () => T): () => T {
   let built: { value: T } | undefined;
   return () => (built ??= { value: build() }).value;
@@ -618,6 +622,19 @@ export function createServices(readConfig: () => Config = getConfig): Services {
         );
     }),
     metrics,
+    health: lazy(
+      () =>
+        new CachedHealthCheck(async () => {
+          // Without a usable storage connection there is nothing to probe.
+          let storage: StorageClients;
+          try {
+            storage = clients();
+          } catch {
+            return STORAGE_UNREACHABLE;
+          }
+          return checkHealth(storage);
+        }),
+    ),
     operations: lazy(
       () =>
         new OperationsService({
@@ -643,6 +660,21 @@ let processServices: Services | undefined;
 export function services(): Services {
   processServices ??= createServices();
   return processServices;
+}
+
+/**
+ * A trigger's handler given what it uses from the process's services (a timer, a queue trigger, an
+ * activity), resolved on each invocation as a route's `uses` is (route.ts), so a setting fixed
+ * meanwhile or a test's {@link resetServices} takes effect. Adapters never call `services()`.
+ *
+ * @returns the handler the host (or a test) invokes with the trigger's input and context.
+ * @throws whatever `uses` or the handler throws.
+ */
+export function withServices<U, T, R>(
+  uses: (services: Services) => U,
+  handler: (use: U, trigger: T, context: InvocationContext) => Promise<R>,
+): (trigger: T, context: InvocationContext) => Promise<R> {
+  return (trigger, context) => handler(uses(services()), trigger, context);
 }
 
 /** Forgets every built service (tests and benches that change the configuration). */

@@ -10,6 +10,13 @@ export interface HealthReport {
   services: { table: boolean; queue: boolean; blob: boolean };
 }
 
+/** The report when no storage client can be built (an unusable connection setting). */
+export const STORAGE_UNREACHABLE: HealthReport = {
+  status: 'degraded',
+  storage: 'unreachable',
+  services: { table: false, queue: false, blob: false },
+};
+
 async function answers(probe: () => Promise<unknown>): Promise<boolean> {
   try {
     await probe();

@@ -8,6 +8,7 @@ import { HttpRequest, InvocationContext, type HttpResponseInit } from '@azure/fu
 import { sasRoutes } from '../../../functions/sas';
 import type { HttpHandler } from '../../../functions/shared/http';
 import { authorizedHandler } from '../../../functions/shared/route';
+import type { Services } from '../../../functions/shared/services';
 import {
   adminPrincipal,
   employeePrincipal,
@@ -23,11 +24,13 @@ let handlers: Record<SasRouteKey, HttpHandler>;
 
 beforeAll(async () => {
   fx = await createSasFixture();
-  const routes = sasRoutes(() => fx.service);
+  const routes = sasRoutes();
+  // The fixture's issuer, in place of the process's (the registered routes use `s.sas()`).
+  const uses = (s: Services) => ({ issuer: fx.service, metrics: s.metrics() });
   handlers = Object.fromEntries(
     Object.entries(routes).map(([key, route]) => [
       key,
-      authorizedHandler(route.access, route.schemas, route.handler),
+      authorizedHandler({ ...route, uses }, route.handler),
     ]),
   ) as Record<SasRouteKey, HttpHandler>;
 });

@@ -33,7 +33,9 @@ async function sums(name: string): Promise<Map<string, number>> {
 }
 
 it('counts refusals by the rule that refused, and nothing for an admitted caller', async () => {
-  const handler = authorizedHandler(admin, {}, async () => ({ status: 204 }));
+  const handler = authorizedHandler({ access: admin, schemas: {} }, async () => ({
+    status: 204,
+  }));
   expect((await invokeHttp(handler, 'GET', {}, { principal: null })).status).toBe(401);
   const employee = employeePrincipal('Sales', '000001');
   expect((await invokeHttp(handler, 'GET', {}, { principal: employee })).status).toBe(403);

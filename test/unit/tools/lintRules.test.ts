@@ -36,6 +36,17 @@ describe('lint rules', () => {
     expect(await ruleIdsFor('functions/first.ts', first)).toEqual([]);
   });
 
+  it('refuse an adapter that looks its services up instead of receiving them', async () => {
+    const head = "import './shared/startup';\nimport { services } from './shared/services';\n";
+    const lookup = `${head}export const f = async () => services().directory();\n`;
+    expect(await ruleIdsFor('functions/lookup.ts', lookup)).toContain('no-restricted-syntax');
+    const received = `${head}export const uses = (s: ReturnType<typeof services>) => s.directory();\n`;
+    expect(await ruleIdsFor('functions/received.ts', received)).toEqual([]);
+    // The helpers that hand the capabilities over are where the lookup lives.
+    const helper = "import { services } from './services';\nexport const s = () => services();\n";
+    expect(await ruleIdsFor('functions/shared/helper.ts', helper)).toEqual([]);
+  });
+
   it('leave the host fixture apps, which are not the app, alone', async () => {
     expect(await ruleIdsFor('test/fixtures/hostapp/functions/rogue.ts', rogueRoute)).toEqual([]);
   });
