@@ -91,9 +91,17 @@ export function missingSharedKey(): Error {
   return new Error('The storage connection string needs AccountName and AccountKey.');
 }
 
-/** The time-keyed insert found every RowKey suffix it drew taken. */
-export function noFreeRowKeySuffix(attempts: number): Error {
-  return new Error(`Could not find a free RowKey suffix after ${attempts} attempts.`);
+/**
+ * 503: the time-keyed insert (storage/tables/timeKeyedInsert.ts) spent its attempts: every RowKey
+ * suffix it drew was taken, or its connection kept dropping before the entity was stored.
+ */
+export function timeKeyedInsertGaveUp(attempts: number): ContentionError {
+  return contended(
+    `Could not insert a time-keyed entity after ${attempts} attempts ` +
+      '(RowKey suffixes taken or the connection kept dropping).',
+    attempts,
+    1,
+  );
 }
 
 /** An entity group transaction over the service's operation limit (a bug in the caller). */

@@ -2,16 +2,18 @@
  * Inserting an entity whose RowKey is a time plus a random suffix (log tail, access log, login
  * attempts), safely under retries; and reading such an entity's keys back.
  *
- * Inserts never overwrite. A 409 means either the suffix collided with another writer's entity in
- * the same tick (draw a new suffix), or the SDK retried our own insert after its response was lost
- * (the stored entity is ours: return it instead of writing a duplicate). A connection lost while
- * the answer was on its way (the SDK does not retry that) leaves the outcome unknown: a point read
- * tells whether the entity is there. Both cases are told apart by comparing stored properties.
+ * Inserts never overwrite, and one attempt budget of the one retry routine covers both unknowns.
+ * A 409 means the suffix collided with another writer's entity in the same tick (draw a new
+ * suffix), or the SDK retried our own insert after its answer was lost (the stored entity is ours:
+ * return it instead of a duplicate). A lost connection that outlasted the SDK's retries leaves the
+ * outcome unknown: a point read tells ours (return it) from absent (send it again). Ours and
+ * another writer's are told apart by comparing stored properties.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import { NotFoundError, UnavailableError } from '../../domainErrors';
-import { isAlreadyExists, toDomainError, withStorageErrors } from '../storageFaults';
-import { noFreeRowKeySuffix } from '../storageErrors';
+import { RETRY, retryOptimistically } from '../optimisticRetry';
+import { isAlreadyExists, toDomainError } from '../storageFaults';
+import { timeKeyedInsertGaveUp } from '../storageErrors';
 import { newUniqueSuffix } from './uniqueSuffix';
 
 type Entity = TableEntity<Record<string, unknown>>;
@@ -30,10 +32,11 @@ export function keysOfType(
     : undefined;
 }
 
-/** How many suffixes to try before giving up (a second collision in one tick is ~2⁻⁶⁴). */
-const MAX_SUFFIXES = 3;
-/** How many times an insert whose outcome a lost connection hid is checked and re-sent. */
-const MAX_UNKNOWN_OUTCOMES = 3;
+/**
+ * Inserts sent before giving up: a second suffix collision in one tick is ~2⁻³², so the budget is
+ * mostly for connections lost before storage saw the insert.
+ */
+const MAX_ATTEMPTS = 4;
 
 /**
  * True when a value we wrote (plain, `Date`, or an explicitly typed `{value, type}`) was stored as
@@ -51,57 +54,57 @@ function isSameEntity(ours: Entity, stored: Record<string, unknown>): boolean {
   return Object.entries(ours).every(([name, value]) => sameValue(value, stored[name]));
 }
 
+/**
+ * The entity stored under `entity`'s keys, or `undefined` when there is none. A missing table is
+ * not "none": it stays a `NotFoundError` (`TableNotFound`) for callers that create tables lazily.
+ */
 async function readStored(
   table: TableClient,
   entity: Entity,
 ): Promise<(Record<string, unknown> & { etag: string }) | undefined> {
   try {
-    return await withStorageErrors(() =>
-      table.getEntity<Record<string, unknown>>(entity.partitionKey, entity.rowKey),
-    );
+    return await table.getEntity<Record<string, unknown>>(entity.partitionKey, entity.rowKey);
   } catch (error) {
-    if (error instanceof NotFoundError && error.code !== 'TableNotFound') return undefined;
-    throw error;
-  }
-}
-
-/** Inserts one entity; `'taken'` when its key holds another writer's entity. */
-async function insertOnce(table: TableClient, entity: Entity): Promise<{ etag: string } | 'taken'> {
-  for (let unknown = 0; ; unknown++) {
-    try {
-      const response = await table.createEntity(entity);
-      return { etag: response.etag ?? '' };
-    } catch (error) {
-      const failure = isAlreadyExists(error) ? undefined : toDomainError(error);
-      if (
-        failure !== undefined &&
-        (!(failure instanceof UnavailableError) || unknown >= MAX_UNKNOWN_OUTCOMES)
-      ) {
-        throw failure;
-      }
-      const stored = await readStored(table, entity);
-      if (stored) return isSameEntity(entity, stored) ? { etag: stored.etag } : 'taken';
-      // Not there after a lost connection: the insert never happened; send it again.
-    }
+    const failure = toDomainError(error);
+    if (failure instanceof NotFoundError && failure.code !== 'TableNotFound') return undefined;
+    throw failure;
   }
 }
 
 /**
- * Inserts `makeEntity(suffix)` with a fresh random suffix, retrying on suffix collisions.
+ * Inserts `makeEntity(suffix)` with a fresh random suffix, drawing a new one when another writer's
+ * entity holds the key, and re-sending when a lost connection hid whether the insert was stored.
  *
- * @returns the stored entity and its ETag.
+ * @returns the stored entity and its ETag (of our own earlier try, when a lost answer hid it).
+ * @throws {ContentionError} (503, `Retry-After: 1`) when {@link MAX_ATTEMPTS} inserts all found
+ *   their key taken or lost their connection before storage saw them.
  * @throws {DomainError} for storage faults that outlast the SDK's retries (a missing table surfaces
- *   as `NotFoundError` with code `TableNotFound`, which callers that create tables lazily handle).
- * @throws {Error} when every suffix collided (should never happen; a bug if it does).
+ *   as `NotFoundError` with code `TableNotFound`, which callers that create tables lazily handle;
+ *   a connection lost while reading back what the insert did as `UnavailableError`).
  */
 export async function insertTimeKeyed<E extends Entity>(
   table: TableClient,
   makeEntity: (uniqueSuffix: string) => E,
 ): Promise<{ entity: E; etag: string }> {
-  for (let attempt = 1; attempt <= MAX_SUFFIXES; attempt++) {
-    const entity = makeEntity(newUniqueSuffix());
-    const outcome = await insertOnce(table, entity);
-    if (outcome !== 'taken') return { entity, etag: outcome.etag };
-  }
-  throw noFreeRowKeySuffix(MAX_SUFFIXES);
+  // The entity the next attempt sends again; none when it must draw a new suffix.
+  let pending: E | undefined;
+  return retryOptimistically(
+    { maxAttempts: MAX_ATTEMPTS, giveUp: timeKeyedInsertGaveUp },
+    async () => {
+      const entity = (pending ??= makeEntity(newUniqueSuffix()));
+      try {
+        const response = await table.createEntity(entity);
+        return { entity, etag: response.etag ?? '' };
+      } catch (error) {
+        const failure = isAlreadyExists(error) ? undefined : toDomainError(error);
+        if (failure !== undefined && !(failure instanceof UnavailableError)) throw failure;
+        const stored = await readStored(table, entity);
+        // Absent: storage never saw the insert (or the key's holder is gone); send it again.
+        if (stored === undefined) return RETRY;
+        if (isSameEntity(entity, stored)) return { entity, etag: stored.etag };
+        pending = undefined;
+        return RETRY;
+      }
+    },
+  );
 }
