@@ -3,7 +3,7 @@
  * (`messageEncoding: base64` in host.json, the host's default).
  */
 import type { QueueClient } from '@azure/storage-queue';
-import { withStorageErrors } from './storageFaults';
+import { toDomainError } from './storageFaults';
 import { queueMessageTooLarge } from './storageErrors';
 
 /** Azure's limit on one queue message, after base64 encoding. */
@@ -39,8 +39,12 @@ export async function sendJsonMessage(
   if (Buffer.byteLength(text) > MAX_QUEUE_MESSAGE_BYTES) {
     throw queueMessageTooLarge(Buffer.byteLength(text), MAX_QUEUE_MESSAGE_BYTES);
   }
-  const response = await withStorageErrors(() =>
-    queue.sendMessage(text, { visibilityTimeout: options.visibilityTimeoutSeconds }),
-  );
-  return response.messageId;
+  try {
+    const response = await queue.sendMessage(text, {
+      visibilityTimeout: options.visibilityTimeoutSeconds,
+    });
+    return response.messageId;
+  } catch (error) {
+    throw toDomainError(error);
+  }
 }

@@ -40,6 +40,7 @@ import {
   type Membership,
 } from './lastNameStore';
 import { indexFenceEntity } from '../employeeIndex/indexEntities';
+import { RETRY, type Retry } from '../../storage/optimisticRetry';
 
 /** Entity type of a shard. */
 export const LAST_NAME_SHARD_TYPE = 'OrgLastNameIndex.v1';
@@ -148,13 +149,13 @@ export function entityLastNameStore(
   const readShards = async (partitionKey: string): Promise<Shard[]> =>
     (await readList(partitionKey)).shards;
 
-  /** One shard write with the fence, as read (true), or `'retry'` when either changed since. */
+  /** One shard write with the fence, as read (true), or `RETRY` when either changed since. */
   const writeFenced = async (
     partitionKey: string,
     fence: string | undefined,
     action: EntityGroupAction,
-  ): Promise<true | 'retry'> =>
-    (await submitChained(table, partitionKey, fence, [action])) === undefined ? 'retry' : true;
+  ): Promise<true | Retry> =>
+    (await submitChained(table, partitionKey, fence, [action])) === undefined ? RETRY : true;
 
   const shardEntity = (
     partitionKey: string,

@@ -15,7 +15,12 @@ import { isDepartmentName, isEmployeeId } from '../../storage/keys/identifiers';
 import { normalizeLastName } from '../../storage/keys/text';
 import { memberListContended } from '../indexingErrors';
 import { foreignContinuationToken } from '../../storage/keys/keyErrors';
-import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
+import {
+  RETRY,
+  retryOptimistically,
+  type OptimisticRetryOptions,
+  type Retry,
+} from '../../storage/optimisticRetry';
 
 /** One member of a last name: an employee of a department. */
 export interface EmployeeRef {
@@ -206,40 +211,30 @@ export function parseMemberList(json: unknown): string[] {
 export const MAX_LIST_ATTEMPTS = 30;
 
 /**
- * Runs a read-modify-write until it does not lose a race (`attempt` returns `'retry'`).
- *
- * @throws {ContentionError} after {@link MAX_LIST_ATTEMPTS} lost races.
+ * The retry options of a list's read-modify-write: at most {@link MAX_LIST_ATTEMPTS} attempts, then
+ * a `ContentionError` naming `what`.
  */
-export async function untilWritten<T>(
-  what: string,
-  attempt: () => Promise<T | 'retry'>,
-): Promise<T> {
-  return retryOptimistically(
-    {
-      maxAttempts: MAX_LIST_ATTEMPTS,
-      giveUp: (attempts) => memberListContended(what, attempts),
-    },
-    async () => {
-      const result = await attempt();
-      return result === 'retry' ? RETRY : result;
-    },
-  );
+export function memberListRetry(what: string): OptimisticRetryOptions {
+  return {
+    maxAttempts: MAX_LIST_ATTEMPTS,
+    giveUp: (attempts) => memberListContended(what, attempts),
+  };
 }
 
 /**
- * One conditional write of an {@link untilWritten} attempt: true when it took effect, `'retry'`
- * when another writer got there first (412, 409, 404).
+ * One conditional write of a list attempt: true when it took effect, {@link RETRY} when another
+ * writer got there first (412, 409, 404).
  *
  * @throws {DomainError} for other storage faults.
  */
-export async function writeOrRetry(write: () => Promise<unknown>): Promise<true | 'retry'> {
-  return (await tookEffect(write)) || 'retry';
+export async function writeOrRetry(write: () => Promise<unknown>): Promise<true | Retry> {
+  return (await tookEffect(write)) || RETRY;
 }
 
 /**
- * Adds or removes one member of a last name's list ({@link LastNameStore.add}, `remove`) as an
- * {@link untilWritten} loop: `attempt` gets the normalised name and the encoded member, reads the
- * list and writes it conditionally (false when there is nothing to do, `'retry'` on a lost race).
+ * Adds or removes one member of a last name's list ({@link LastNameStore.add}, `remove`) on the
+ * retry routine: `attempt` gets the normalised name and the encoded member, reads the list and
+ * writes it conditionally (false when there is nothing to do, {@link RETRY} on a lost race).
  *
  * @throws {ContentionError} after {@link MAX_LIST_ATTEMPTS} lost races.
  */
@@ -247,9 +242,9 @@ export function changeMember(
   what: string,
   lastName: string,
   member: EmployeeRef,
-  attempt: (name: string, encoded: string) => Promise<boolean | 'retry'>,
+  attempt: (name: string, encoded: string) => Promise<boolean | Retry>,
 ): Promise<boolean> {
   const name = normalizeLastName(lastName);
   const encoded = encodeMember(member);
-  return untilWritten(`${what} "${name}"`, () => attempt(name, encoded));
+  return retryOptimistically(memberListRetry(`${what} "${name}"`), () => attempt(name, encoded));
 }

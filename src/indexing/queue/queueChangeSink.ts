@@ -189,16 +189,8 @@ function nudger(
     pending.add(work);
     void work.finally(() => pending.delete(work));
   };
-  const sendMessage = async (
-    nudge: OutboxNudge,
-    delaySeconds: number,
-    traceparent: string | undefined,
-  ) => {
-    await ensureQueue(queue);
-    await sendJsonMessage(queue, traceparent === undefined ? nudge : { ...nudge, traceparent }, {
-      visibilityTimeoutSeconds: delaySeconds > 0 ? delaySeconds : undefined,
-    });
-  };
+  const traced = (nudge: OutboxNudge, traceparent: string | undefined): object =>
+    traceparent === undefined ? nudge : { ...nudge, traceparent };
   const coverSender = new CoalescingSender<string>({
     send: async (departments) => {
       // From here on the message may be stored at any moment: it surfaces after `until`.
@@ -211,11 +203,11 @@ function nudger(
         traceparent ??= cover.traceparent;
       }
       // `before`: the rows of the commits it stands in for were all written before `until`.
-      await sendMessage(
-        { v: 2, departments: [...departments], before: until },
-        coverDelaySeconds,
-        traceparent,
-      );
+      const cover: OutboxNudge = { v: 2, departments: [...departments], before: until };
+      await ensureQueue(queue);
+      await sendJsonMessage(queue, traced(cover, traceparent), {
+        visibilityTimeoutSeconds: coverDelaySeconds > 0 ? coverDelaySeconds : undefined,
+      });
     },
     itemBytes: nudgeDepartmentBytes,
     budgetBytes: nudgeBudget(),
@@ -229,7 +221,8 @@ function nudger(
         unsent.delete(department);
         traces.delete(department);
       }
-      await sendMessage({ v: 2, departments: [...departments] }, 0, traceparent);
+      await ensureQueue(queue);
+      await sendJsonMessage(queue, traced({ v: 2, departments: [...departments] }, traceparent));
     },
     itemBytes: nudgeDepartmentBytes,
     budgetBytes: nudgeBudget(),
