@@ -135,9 +135,9 @@ export async function updateEmployee(
           next.email !== current.data.email);
 
       const [dept, oldIndex, newIndex] = await Promise.all([
-        managerCopyChanged ? loadDepartment(context, department, useCache) : undefined,
-        nameChanged ? loadLastNameIndex(context, department, oldName, useCache) : undefined,
-        nameChanged ? loadLastNameIndex(context, department, newName, useCache) : undefined,
+        managerCopyChanged ? loadDepartment(context, table, department, useCache) : undefined,
+        nameChanged ? loadLastNameIndex(context, table, department, oldName, useCache) : undefined,
+        nameChanged ? loadLastNameIndex(context, table, department, newName, useCache) : undefined,
       ]);
 
       const primary = employeeEntity(partitionKey, next, {
