@@ -203,6 +203,12 @@ async function checkUploadedPhoto(
 
 const MAX_ROUNDS = 10;
 
+/** The employee's ETag once its photo is named, and the blob it named before. */
+interface Named {
+  etag: string;
+  previous: unknown;
+}
+
 async function adopt(
   deps: PhotoDependencies,
   department: string,
@@ -217,7 +223,7 @@ async function adopt(
     maxAttempts: MAX_ROUNDS,
     giveUp: (attempts: number) => photoWriteContended(employeeId, 'set', attempts),
   };
-  return retryOptimistically(retry, async (): Promise<AdoptedPhoto | typeof RETRY> => {
+  const named = await retryOptimistically(retry, async (): Promise<Named | typeof RETRY> => {
     const state = await readEmployeeState(deps.employees, partitionKey, employeeId);
     if (!state) {
       await deleteBlobIfExists(deps.photos, blobName);
@@ -244,23 +250,24 @@ async function adopt(
       if (isPreconditionFailed(error) || isNotFound(error)) return RETRY;
       throw toDomainError(error);
     }
-    let named: { etag: string };
     try {
-      named = await deps.directory.setPhotoUrl(department, employeeId, photoUrl, {
+      const { etag } = await deps.directory.setPhotoUrl(department, employeeId, photoUrl, {
         ifMatch: merged.etag,
       });
+      return { etag, previous: state.entity[PHOTO_BLOB_PROPERTY] };
     } catch (error) {
       if (error instanceof PreconditionFailedError) return RETRY;
       throw error;
     }
-    // The replaced version goes at once; other unreferenced ones once past the grace period.
-    const previous = state.entity[PHOTO_BLOB_PROPERTY];
-    if (typeof previous === 'string' && previous !== '' && previous !== blobName) {
-      await deleteBlobIfExists(deps.photos, previous);
-    }
-    await sweepPhotos(deps, department, employeeId, [blobName]);
-    return { photoUrl, blobName, etag: named.etag };
   });
+  // Once named (nothing is retried after that): the replaced version goes at once; other
+  // unreferenced ones once past the grace period.
+  const { previous } = named;
+  if (typeof previous === 'string' && previous !== '' && previous !== blobName) {
+    await deleteBlobIfExists(deps.photos, previous);
+  }
+  await sweepPhotos(deps, department, employeeId, [blobName]);
+  return { photoUrl, blobName, etag: named.etag };
 }
 
 /**

@@ -6,7 +6,12 @@ import type { ContainerClient } from '@azure/storage-blob';
 import { NotFoundError } from '../domainErrors';
 import { PHOTO_BLOB_PROPERTY } from './photoLocator';
 import { ensureContainer } from '../storage/createOnce';
-import { isNotFound, tookEffect, withStorageErrors } from '../storage/storageFaults';
+import {
+  isAlreadyExists,
+  isNotFound,
+  isPreconditionFailed,
+  toDomainError,
+} from '../storage/storageFaults';
 import { archivedEmployeeRowKeyRange } from '../storage/keys/tables/archive';
 import { departmentPartitionKey, employeeRowKey } from '../storage/keys/tables/employees';
 import { photoBlobPrefix } from '../storage/keys/blobs/photoBlobs';
@@ -46,14 +51,16 @@ export async function sweepPhotos(
   const cutoff = now(deps).getTime() - graceMs;
   const kept = new Set(keep);
   const candidates: { name: string; etag: string }[] = [];
-  await withStorageErrors(async () => {
+  try {
     for await (const blob of deps.photos.listBlobsFlat({ prefix })) {
       const created = blob.properties.createdOn ?? blob.properties.lastModified;
       if (!kept.has(blob.name) && created.getTime() <= cutoff) {
         candidates.push({ name: blob.name, etag: blob.properties.etag });
       }
     }
-  });
+  } catch (error) {
+    throw toDomainError(error);
+  }
   const deleted: string[] = [];
   for (const { name, etag } of candidates) {
     await deps.sweepHooks?.beforeRecheck?.(name);
@@ -131,13 +138,14 @@ export async function deleteBlobIfExists(
   blobName: string,
   etag?: string,
 ): Promise<boolean> {
-  let succeeded = false;
-  // Not found (deleteIfExists) and a changed ETag (412) both mean: nothing of ours to delete.
-  const applied = await tookEffect(async () => {
+  try {
     const response = await container
       .getBlockBlobClient(blobName)
       .deleteIfExists(etag === undefined ? {} : { conditions: { ifMatch: etag } });
-    succeeded = response.succeeded;
-  });
-  return applied && succeeded;
+    return response.succeeded;
+  } catch (error) {
+    // Not found (deleteIfExists) and a changed ETag (412) both mean: nothing of ours to delete.
+    if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error)) return false;
+    throw toDomainError(error);
+  }
 }

@@ -15,7 +15,7 @@
  */
 import type { SignedIdentifier, TableClient } from '@azure/data-tables';
 import { sasPolicyLimit } from './sasErrors';
-import { withStorageErrors } from '../storage/storageFaults';
+import { toDomainError, type StorageErrorContext } from '../storage/storageFaults';
 import { parseSasPolicyId, sasPolicyId } from '../storage/keys/tables/sasPolicies';
 import { CLOCK_SKEW_MS } from '../storage/blobSas';
 
@@ -134,9 +134,12 @@ export class SasPolicyManager {
     ours: { generation: number; identifier: SignedIdentifier }[];
     foreign: SignedIdentifier[];
   }> {
-    const identifiers = await withStorageErrors(() => table.getAccessPolicy(), {
-      notFound: { code: 'TableNotFound', message: `Table ${table.tableName} does not exist.` },
-    });
+    let identifiers: SignedIdentifier[];
+    try {
+      identifiers = await table.getAccessPolicy();
+    } catch (error) {
+      throw toDomainError(error, tableMissing(table));
+    }
     const ours: { generation: number; identifier: SignedIdentifier }[] = [];
     const foreign: SignedIdentifier[] = [];
     for (const identifier of identifiers) {
@@ -152,8 +155,17 @@ export class SasPolicyManager {
     if (identifiers.length > MAX_SIGNED_IDENTIFIERS) {
       throw sasPolicyLimit(table.tableName, identifiers.length, MAX_SIGNED_IDENTIFIERS);
     }
-    await withStorageErrors(() => table.setAccessPolicy(identifiers), {
-      notFound: { code: 'TableNotFound', message: `Table ${table.tableName} does not exist.` },
-    });
+    try {
+      await table.setAccessPolicy(identifiers);
+    } catch (error) {
+      throw toDomainError(error, tableMissing(table));
+    }
   }
+}
+
+/** A 404 on a table's access policy: the table does not exist. */
+function tableMissing(table: TableClient): StorageErrorContext {
+  return {
+    notFound: { code: 'TableNotFound', message: `Table ${table.tableName} does not exist.` },
+  };
 }

@@ -21,7 +21,7 @@ import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../storage/tables/entityGroupTransaction';
-import { storageStatus, toDomainError, withStorageErrors } from '../storage/storageFaults';
+import { storageStatus, toDomainError } from '../storage/storageFaults';
 import { retryOptimistically, RETRY } from '../storage/optimisticRetry';
 import { employeePartitionKey } from '../storage/keys/tables/employeePartitions';
 import { hourlyStatsRowKey, yearlyStatsRowKeys } from '../storage/keys/tables/messageStats';
@@ -243,16 +243,15 @@ export class MessageStats {
     select?: string[],
   ): Promise<StoredEntity | undefined> {
     try {
-      return await withStorageErrors(() =>
-        this.table.getEntity<Record<string, unknown>>(
-          partitionKey,
-          rowKey,
-          select ? { queryOptions: { select } } : {},
-        ),
+      return await this.table.getEntity<Record<string, unknown>>(
+        partitionKey,
+        rowKey,
+        select ? { queryOptions: { select } } : {},
       );
     } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
+      const failure = toDomainError(error);
+      if (failure instanceof NotFoundError) return undefined;
+      throw failure;
     }
   }
 }

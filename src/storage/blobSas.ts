@@ -16,7 +16,7 @@ import {
   type BlobServiceClient,
   type UserDelegationKey,
 } from '@azure/storage-blob';
-import { withStorageErrors } from './storageFaults';
+import { toDomainError } from './storageFaults';
 import type { SharedKey } from './clients';
 
 /**
@@ -85,21 +85,23 @@ export function userDelegationSigner(
 
   const fetchKey = async (): Promise<UserDelegationKey> => {
     const at = now().getTime();
-    const response = await withStorageErrors(() =>
-      blobService.getUserDelegationKey(
+    try {
+      const response = await blobService.getUserDelegationKey(
         new Date(at - 2 * CLOCK_SKEW_MS),
         new Date(at + maxTokenMs + DELEGATION_KEY_SLACK_MS),
-      ),
-    );
-    return {
-      signedObjectId: response.signedObjectId,
-      signedTenantId: response.signedTenantId,
-      signedStartsOn: new Date(response.signedStartsOn),
-      signedExpiresOn: new Date(response.signedExpiresOn),
-      signedService: response.signedService,
-      signedVersion: response.signedVersion,
-      value: response.value,
-    };
+      );
+      return {
+        signedObjectId: response.signedObjectId,
+        signedTenantId: response.signedTenantId,
+        signedStartsOn: new Date(response.signedStartsOn),
+        signedExpiresOn: new Date(response.signedExpiresOn),
+        signedService: response.signedService,
+        signedVersion: response.signedVersion,
+        value: response.value,
+      };
+    } catch (error) {
+      throw toDomainError(error);
+    }
   };
 
   const keyFor = async (values: BlobSASSignatureValues): Promise<UserDelegationKey> => {

@@ -140,7 +140,7 @@ export async function importEmployees(
   });
   const table = await context.table();
   // One range read: the department exists, and the versions of its count shards (one is chosen).
-  let count = await loadCountShard(context, department, false);
+  let count = await loadCountShard(context, table, department, false);
   if (!count) throw departmentNotFound(department);
   if (valid.length === 0) return report(0);
 
@@ -301,7 +301,7 @@ async function writeChunk(
                 shard: count.shard,
                 version: { value: count.version.value + rows.length, etag: countEtag },
               }
-            : await loadCountShard(context, department, false);
+            : await loadCountShard(context, table, department, false);
           if (!nextCount) throw departmentNotFound(department);
           rememberCountShard(context, department, nextCount.shard, nextCount.version);
           return { created: rows, count: nextCount };
@@ -317,7 +317,7 @@ async function writeChunk(
         if (existing?.meta.writeId === writeId) {
           // An earlier try of this very transaction committed (its answer was lost): all rows
           // are in.
-          const fresh = await loadCountShard(context, department, false);
+          const fresh = await loadCountShard(context, table, department, false);
           if (!fresh) throw departmentNotFound(department);
           const reread = await mapBounded([...idsByName.keys()], INDEX_READS_IN_FLIGHT, (name) =>
             readEntity(table, partitionKey, lastNameRowKey(name)),
@@ -338,7 +338,7 @@ async function writeChunk(
       }
       // Someone else changed the count shard or an index entity: read them again (choosing a
       // shard anew) and resend.
-      const fresh = await loadCountShard(context, department, false);
+      const fresh = await loadCountShard(context, table, department, false);
       if (!fresh) throw departmentNotFound(department);
       count = fresh;
       const names = [...idsByName.keys()];

@@ -256,7 +256,7 @@ export async function setManager(
   let previousMissing: string | undefined;
   return retryOptimistically(directoryRetry(context, subject), async (attempt) => {
     const [dept, employee] = await Promise.all([
-      loadDepartment(context, department, false),
+      loadDepartment(context, table, department, false),
       readEmployeeState(table, partitionKey, employeeId),
     ]);
     if (!dept) throw departmentNotFound(department);

@@ -215,9 +215,9 @@ export async function deleteEmployee(
 
       const lastName = normalizeLastName(current.data.lastName);
       const [dept, count, index] = await Promise.all([
-        loadDepartment(context, department, useCache),
-        loadCountShard(context, department, useCache),
-        loadLastNameIndex(context, department, lastName, useCache),
+        loadDepartment(context, table, department, useCache),
+        loadCountShard(context, table, department, useCache),
+        loadLastNameIndex(context, table, department, lastName, useCache),
       ]);
 
       const plan = new PlannedTransaction<Role>().add(

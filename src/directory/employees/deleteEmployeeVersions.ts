@@ -232,9 +232,9 @@ async function deleteGroup(
       await options.beforeGroup?.(ids);
       const names = [...new Set(members.map((m) => m.lastName))];
       const [dept, count, ...indexes] = await Promise.all([
-        loadDepartment(context, department, useCache),
-        loadCountShard(context, department, useCache),
-        ...names.map((name) => loadLastNameIndex(context, department, name, useCache)),
+        loadDepartment(context, table, department, useCache),
+        loadCountShard(context, table, department, useCache),
+        ...names.map((name) => loadLastNameIndex(context, table, department, name, useCache)),
       ]);
       const plan = new PlannedTransaction<Role>();
       for (const member of members) {

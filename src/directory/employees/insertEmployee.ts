@@ -83,8 +83,8 @@ export async function insertEmployee(
       const [count, index] = await Promise.all([
         // A lost race on a shard only makes that shard's cached version stale: the next attempt
         // takes another shard from the cache before reading them all again.
-        loadCountShard(context, department, attempt <= 2),
-        loadLastNameIndex(context, department, lastName, useCache),
+        loadCountShard(context, table, department, attempt <= 2),
+        loadLastNameIndex(context, table, department, lastName, useCache),
       ]);
       if (!count) throw departmentNotFound(department);
       const ids = withIds(index?.value.ids ?? [], [data.employeeId]);

@@ -100,6 +100,22 @@ export async function updateEmployee(
   changes: EmployeeChanges,
   options: { ifMatch?: string } = {},
 ): Promise<Versioned<Employee>> {
+  const { updated, change } = await writeChanges(context, department, employeeId, changes, options);
+  await context.changes.publish([change]);
+  return updated;
+}
+
+/**
+ * {@link updateEmployee} without the publishing: its callers publish the change it returns (one
+ * call less between a handler and the cover message).
+ */
+async function writeChanges(
+  context: DirectoryContext,
+  department: string,
+  employeeId: string,
+  changes: EmployeeChanges,
+  options: { ifMatch?: string },
+): Promise<{ updated: Versioned<Employee>; change: EmployeeChange }> {
   const partitionKey = departmentPartitionKey(department);
   const table = await context.table();
   const writeId = randomUUID();
@@ -135,9 +151,9 @@ export async function updateEmployee(
           next.email !== current.data.email);
 
       const [dept, oldIndex, newIndex] = await Promise.all([
-        managerCopyChanged ? loadDepartment(context, department, useCache) : undefined,
-        nameChanged ? loadLastNameIndex(context, department, oldName, useCache) : undefined,
-        nameChanged ? loadLastNameIndex(context, department, newName, useCache) : undefined,
+        managerCopyChanged ? loadDepartment(context, table, department, useCache) : undefined,
+        nameChanged ? loadLastNameIndex(context, table, department, oldName, useCache) : undefined,
+        nameChanged ? loadLastNameIndex(context, table, department, newName, useCache) : undefined,
       ]);
 
       const primary = employeeEntity(partitionKey, next, {
@@ -246,8 +262,7 @@ export async function updateEmployee(
   );
   const change: EmployeeChange = { department, employeeId, reason: 'updated' };
   if (previous && Object.keys(previous).length > 0) change.previous = previous;
-  await context.changes.publish([change]);
-  return updated;
+  return { updated, change };
 }
 
 /**
@@ -264,7 +279,9 @@ export async function patchEmployee(
   options: { ifMatch?: string } = {},
 ): Promise<Versioned<Employee>> {
   const patch = validateInput(employeePatchSchema, body, 'body');
-  return updateEmployee(context, department, employeeId, patch, options);
+  const { updated, change } = await writeChanges(context, department, employeeId, patch, options);
+  await context.changes.publish([change]);
+  return updated;
 }
 
 /**
@@ -284,5 +301,13 @@ export async function setEmployeePhotoUrl(
   if (photoUrl !== null && (photoUrl.length > 2048 || !/^https?:\/\/[^\s]+$/.test(photoUrl))) {
     throw invalidPhotoUrl();
   }
-  return updateEmployee(context, department, employeeId, { photoUrl }, options);
+  const { updated, change } = await writeChanges(
+    context,
+    department,
+    employeeId,
+    { photoUrl },
+    options,
+  );
+  await context.changes.publish([change]);
+  return updated;
 }

@@ -3,6 +3,7 @@
  * count shards), with their ETags, from the process's version cache or from storage. The
  * last-name index entities' are in lastNameVersions.ts.
  */
+import type { TableClient } from '@azure/data-tables';
 import type { DirectoryContext } from '../context';
 import {
   DEPARTMENT_COUNT_SHARDS,
@@ -31,6 +32,7 @@ export function departmentKey(department: string): string {
  */
 export async function loadDepartment(
   context: DirectoryContext,
+  table: TableClient,
   department: string,
   useCache: boolean,
 ): Promise<Versioned<Department> | undefined> {
@@ -39,7 +41,7 @@ export async function loadDepartment(
     const cached = context.departmentVersions.get(key);
     if (cached) return cached;
   }
-  const read = await readDepartmentWithCount(await context.table(), department);
+  const read = await readDepartmentWithCount(table, department);
   rememberRead(context, department, read);
   return read?.department;
 }
@@ -83,6 +85,7 @@ export interface ChosenShard {
  */
 export async function loadCountShard(
   context: DirectoryContext,
+  table: TableClient,
   department: string,
   useCache: boolean,
 ): Promise<ChosenShard | undefined> {
@@ -91,7 +94,7 @@ export async function loadCountShard(
     const cached = context.countVersions.get(countShardKey(department, shard));
     if (cached) return { shard, version: cached };
   }
-  const read = await readDepartmentWithCount(await context.table(), department);
+  const read = await readDepartmentWithCount(table, department);
   rememberRead(context, department, read);
   return read && { shard, version: read.shards[shard] ?? { value: 0, etag: '' } };
 }

@@ -2,6 +2,7 @@
  * The versions of a department's last-name index entities a write depends on, with their ETags,
  * from the process's version cache or from storage.
  */
+import type { TableClient } from '@azure/data-tables';
 import { readEntity } from '../../storage/tables/entities';
 import { departmentPartitionKey, lastNameRowKey } from '../../storage/keys/tables/employees';
 import { normalizeLastName } from '../../storage/keys/text';
@@ -21,6 +22,7 @@ export function lastNameKey(department: string, lastName: string): string {
  */
 export async function loadLastNameIndex(
   context: DirectoryContext,
+  table: TableClient,
   department: string,
   lastName: string,
   useCache: boolean,
@@ -31,7 +33,7 @@ export async function loadLastNameIndex(
     if (cached) return cached;
   }
   const entity = await readEntity(
-    await context.table(),
+    table,
     departmentPartitionKey(department),
     lastNameRowKey(lastName),
   );

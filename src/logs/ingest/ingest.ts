@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 import { CoalescingSender } from '../../storage/coalescingSender';
-import { isNotFound, withStorageErrors } from '../../storage/storageFaults';
+import { isNotFound, toDomainError } from '../../storage/storageFaults';
 import { encodeQueueMessage } from '../../storage/queue';
 import type { LogBatch } from '../entry';
 import {
@@ -48,17 +48,19 @@ export interface AcceptedLogBatch {
 }
 
 async function send(queue: QueueClient, text: string): Promise<void> {
-  const attempt = (): Promise<unknown> => queue.sendMessage(text);
-  await withStorageErrors(async () => {
-    try {
-      await attempt();
-    } catch (error) {
-      // A fresh deployment (or test) may not have the queue yet; the trigger creates it too.
-      if (!isNotFound(error)) throw error;
-      await queue.createIfNotExists();
-      await attempt();
-    }
-  });
+  try {
+    await queue.sendMessage(text);
+    return;
+  } catch (error) {
+    if (!isNotFound(error)) throw toDomainError(error);
+  }
+  // A fresh deployment (or test) may not have the queue yet; the trigger creates it too.
+  try {
+    await queue.createIfNotExists();
+    await queue.sendMessage(text);
+  } catch (error) {
+    throw toDomainError(error);
+  }
 }
 
 /** A queued part: one batch's lines, inline or compressed. */

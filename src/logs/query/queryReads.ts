@@ -3,7 +3,7 @@
  * GETs of blocks, and the wanted lines of what was downloaded.
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { isNotFound, withStorageErrors } from '../../storage/storageFaults';
+import { isNotFound, toDomainError } from '../../storage/storageFaults';
 import { logBlobName, logHourPrefix, parseLogBlobName } from '../../storage/keys/blobs/logBlobs';
 import { mapBounded } from '../../storage/parallel';
 import { levelBit, levelMask, LOG_LEVELS } from '../format/levels';
@@ -117,25 +117,23 @@ interface ListedBlob {
 }
 
 async function listHour(container: ContainerClient, prefix: string): Promise<ListedBlob[]> {
-  return withStorageErrors(async () => {
-    const blobs: ListedBlob[] = [];
-    try {
-      for await (const item of container.listBlobsFlat({ prefix, includeMetadata: true })) {
-        const parsed = parseLogBlobName(item.name);
-        if (!parsed) continue;
-        blobs.push({
-          name: item.name,
-          sequence: parsed.sequence,
-          contentLength: item.properties.contentLength ?? 0,
-          metadata: item.metadata,
-        });
-      }
-    } catch (error) {
-      // No container yet: nothing was ever logged.
-      if (!isNotFound(error)) throw error;
+  const blobs: ListedBlob[] = [];
+  try {
+    for await (const item of container.listBlobsFlat({ prefix, includeMetadata: true })) {
+      const parsed = parseLogBlobName(item.name);
+      if (!parsed) continue;
+      blobs.push({
+        name: item.name,
+        sequence: parsed.sequence,
+        contentLength: item.properties.contentLength ?? 0,
+        metadata: item.metadata,
+      });
     }
-    return blobs.sort((a, b) => a.sequence - b.sequence);
-  });
+  } catch (error) {
+    // No container yet: nothing was ever logged.
+    if (!isNotFound(error)) throw toDomainError(error);
+  }
+  return blobs.sort((a, b) => a.sequence - b.sequence);
 }
 
 /** The committed block list; `undefined` when the blob has none (one Put Blob), `[]` if deleted. */
@@ -143,17 +141,15 @@ async function committedBlocks(
   container: ContainerClient,
   blobName: string,
 ): Promise<{ name: string; size: number }[] | undefined> {
-  return withStorageErrors(async () => {
-    try {
-      const list = await container.getBlockBlobClient(blobName).getBlockList('committed');
-      const blocks = list.committedBlocks ?? [];
-      return blocks.length > 0 ? blocks : undefined;
-    } catch (error) {
-      // Deleted since it was listed (retention): nothing left to read.
-      if (isNotFound(error)) return [];
-      throw error;
-    }
-  });
+  try {
+    const list = await container.getBlockBlobClient(blobName).getBlockList('committed');
+    const blocks = list.committedBlocks ?? [];
+    return blocks.length > 0 ? blocks : undefined;
+  } catch (error) {
+    // Deleted since it was listed (retention): nothing left to read.
+    if (isNotFound(error)) return [];
+    throw toDomainError(error);
+  }
 }
 
 export async function downloadRange(
@@ -167,22 +163,24 @@ export async function downloadRange(
   const container = containersOf(containers)[Math.floor(range.sequence / SEQUENCE_SPAN)];
   const name = logBlobName(source, new Date(hourStart), range.sequence % SEQUENCE_SPAN);
   if (!container) return Buffer.alloc(0);
-  return withStorageErrors(async () => {
-    let response;
-    try {
-      response = await container
-        .getBlobClient(name)
-        .download(range.offset, range.count, { maxRetryRequests: 5 });
-    } catch (error) {
-      if (isNotFound(error)) return Buffer.alloc(0);
-      throw error;
-    }
-    const chunks: Buffer[] = [];
+  let response;
+  try {
+    response = await container
+      .getBlobClient(name)
+      .download(range.offset, range.count, { maxRetryRequests: 5 });
+  } catch (error) {
+    if (isNotFound(error)) return Buffer.alloc(0);
+    throw toDomainError(error);
+  }
+  const chunks: Buffer[] = [];
+  try {
     for await (const chunk of response.readableStreamBody ?? []) chunks.push(chunk as Buffer);
-    const bytes = Buffer.concat(chunks);
-    stats.bytesRead += bytes.length;
-    return bytes;
-  });
+  } catch (error) {
+    throw toDomainError(error);
+  }
+  const bytes = Buffer.concat(chunks);
+  stats.bytesRead += bytes.length;
+  return bytes;
 }
 
 /**

@@ -50,7 +50,12 @@ export function listEmployeePageActivity(
 ): Promise<EmployeeIdPage | Refusal> {
   return refuseOnPermanentError(async () => {
     if (input.continuationToken === null) {
-      const department = await loadDepartment(services.directory, input.department, false);
+      const department = await loadDepartment(
+        services.directory,
+        await services.directory.table(),
+        input.department,
+        false,
+      );
       if (!department) throw departmentNotFound(input.department);
     }
     const page = await listEmployeeEntities(services.directory, input.department, {

@@ -46,7 +46,7 @@ export async function validateMove(context: DirectoryContext, move: MoveInput): 
   const targetPk = departmentPartitionKey(move.toDepartment);
   const [source, targetDepartment, target] = await Promise.all([
     readEmployeeState(table, departmentPartitionKey(move.department), move.employeeId),
-    loadDepartment(context, move.toDepartment, false),
+    loadDepartment(context, table, move.toDepartment, false),
     readEmployeeState(table, targetPk, move.employeeId),
   ]);
   if (!targetDepartment) throw departmentNotFound(move.toDepartment);

@@ -4,7 +4,7 @@
  * RowKey order is newest first.
  */
 import { odata, type TableClient, type TableEntityResult } from '@azure/data-tables';
-import { withStorageErrors } from '../storageFaults';
+import { toDomainError } from '../storageFaults';
 
 /** Service pages an empty answer may be followed through (it may end a page early, even empty). */
 const MAX_EMPTY_PAGES = 4;
@@ -26,7 +26,7 @@ export async function readPartitionPage(
     afterRowKey === undefined
       ? odata`PartitionKey eq ${partitionKey}`
       : odata`PartitionKey eq ${partitionKey} and RowKey gt ${afterRowKey}`;
-  return withStorageErrors(async () => {
+  try {
     const pages = table
       .listEntities<Record<string, unknown>>({ queryOptions: { filter } })
       .byPage({ maxPageSize: pageSize });
@@ -38,5 +38,7 @@ export async function readPartitionPage(
         return { entities: [...page.value], more };
       }
     }
-  });
+  } catch (error) {
+    throw toDomainError(error);
+  }
 }

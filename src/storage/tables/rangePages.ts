@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { odata, type TableClient } from '@azure/data-tables';
 import { withKeys, type StoredEntity, type StoredProperties } from './entities';
-import { withStorageErrors } from '../storageFaults';
+import { toDomainError } from '../storageFaults';
 import { rowKeyRangeFilter } from './filters';
 import { decodeContinuationToken, encodeContinuationToken } from '../keys/continuation';
 import { foreignContinuationToken } from '../keys/keyErrors';
@@ -98,7 +98,7 @@ export async function readRangePage(
     options.continuationToken === undefined
       ? undefined
       : resumeAfter(kind, range, options.continuationToken);
-  return withStorageErrors(async () => {
+  try {
     const pages = table
       .listEntities<StoredProperties>({
         queryOptions: {
@@ -120,7 +120,9 @@ export async function readRangePage(
       };
     }
     return { entities: [], continuationToken: null };
-  });
+  } catch (error) {
+    throw toDomainError(error);
+  }
 }
 
 /**
@@ -134,15 +136,17 @@ export async function readWholeRange(
   range: KeyRange,
   select?: string[],
 ): Promise<StoredEntity[]> {
-  return withStorageErrors(async () => {
-    const entities: StoredEntity[] = [];
+  const entities: StoredEntity[] = [];
+  try {
     for await (const entity of table.listEntities<StoredProperties>({
       queryOptions: { filter: rangeFilter(range), select: select && withKeys(select) },
     })) {
       entities.push(entity as StoredEntity);
     }
-    return entities;
-  });
+  } catch (error) {
+    throw toDomainError(error);
+  }
+  return entities;
 }
 
 /**
