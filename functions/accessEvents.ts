@@ -14,7 +14,7 @@ import {
 } from '../src/access/accessLog';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self, telemetryWriter } from '../src/identity/access';
-import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
+import { ETAG_HEADER, isoInstant, pageOf, pageBody } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { departmentName, employeeId, employeeRoute, instant, queryInt } from './shared/input';
 
@@ -87,6 +87,6 @@ export const listAccessEvents = protectedRoute('listAccessEvents', {
     const { dept, id } = readParams(request, employeeRoute);
     const { from, to, pageSize, continuationToken } = readQuery(request, windowQuery);
     const page = await accessLog.window(dept, id, from, to, { pageSize, continuationToken });
-    return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
+    return json(200, pageBody(page, toJson));
   },
 });

@@ -48,6 +48,9 @@ export const listDepartments = protectedRoute('listDepartments', {
 });
 
 /** A department as `GET` shows it: with the account holding it, for admins only. */
+/** What a single-department write answers. */
+const oneDepartment = { body: departmentBody, headers: ETAG_HEADER };
+
 const departmentView = departmentBody.extend({ account: z.string().optional() });
 
 /**
@@ -89,8 +92,8 @@ export const putDepartment = protectedRoute('putDepartment', {
     // A PUT states the department: `{}` creates it (or keeps it as it is), no body is refused.
     bodyRequired: true,
     responses: {
-      200: { description: 'Updated.', body: departmentBody, headers: ETAG_HEADER },
-      201: { description: 'Created (admin only).', body: departmentBody, headers: ETAG_HEADER },
+      200: { description: 'Updated.', ...oneDepartment },
+      201: { description: 'Created (admin only).', ...oneDepartment },
     },
   },
   uses: (s) => s.directory(),
@@ -115,11 +118,7 @@ export const setDepartmentManager = protectedRoute('setDepartmentManager', {
     params: departmentRoute,
     body: managerBodySchema,
     responses: {
-      200: {
-        description: "The department with the manager's details copied on.",
-        body: departmentBody,
-        headers: ETAG_HEADER,
-      },
+      200: { description: "The department, the manager's details copied on.", ...oneDepartment },
     },
   },
   uses: (s) => s.directory(),

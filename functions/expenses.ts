@@ -15,7 +15,7 @@ import {
 } from '../src/expenses/expenseClaims';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, self } from '../src/identity/access';
-import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
+import { ETAG_HEADER, isoInstant, pageOf, pageBody } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { employeeRoute, instant, queryInt } from './shared/input';
 
@@ -92,10 +92,8 @@ export const listExpenseClaims = protectedRoute('listExpenseClaims', {
   handler: async ({ request, use: expenseClaims }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const { top, pageSize, continuationToken } = readQuery(request, listQuery);
-    const page = await expenseClaims.page(dept, id, {
-      pageSize: top ?? pageSize,
-      continuationToken,
-    });
-    return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
+    const options = { pageSize: top ?? pageSize, continuationToken };
+    const page = await expenseClaims.page(dept, id, options);
+    return json(200, pageBody(page, toJson));
   },
 });

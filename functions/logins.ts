@@ -14,7 +14,7 @@ import { MAX_LOGIN_USER_ID_LENGTH } from '../src/storage/keys/tables/logins';
 import { validateInput } from '../src/domainErrors';
 import { json, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, telemetryWriter, theUser } from '../src/identity/access';
-import { ETAG_HEADER, isoInstant, pageOf } from './shared/output';
+import { ETAG_HEADER, isoInstant, pageOf, pageBody } from './shared/output';
 import { protectedRoute } from './shared/route';
 import { withServices } from './shared/services';
 import { recordingRuns } from './shared/timerRuns';
@@ -94,11 +94,9 @@ export const listLoginAttempts = protectedRoute('listLoginAttempts', {
     const params = readParams(request, userRoute);
     const id = validateInput(userId, params.userId.replace(/%2F/gi, '/'), 'route.userId');
     const { days, top, pageSize, continuationToken } = readQuery(request, listQuery);
-    const page = await logins.attempts.page(id, days, {
-      pageSize: top ?? pageSize,
-      continuationToken,
-    });
-    return json(200, { items: page.items.map(toJson), continuationToken: page.continuationToken });
+    const options = { pageSize: top ?? pageSize, continuationToken };
+    const page = await logins.attempts.page(id, days, options);
+    return json(200, pageBody(page, toJson));
   },
 });
 

@@ -16,7 +16,7 @@ import {
 import { json, readJson, readQuery } from './shared/http';
 import { admin, anyOf, telemetryWriter } from '../src/identity/access';
 import { queryInt } from './shared/input';
-import { pageOf } from './shared/output';
+import { pageOf, pageBody } from './shared/output';
 import { protectedRoute } from './shared/route';
 
 const isoTime = z.iso.datetime({
@@ -97,10 +97,6 @@ export const getLogs = protectedRoute('getLogs', {
       },
       { pageSize: query.pageSize, continuationToken: query.continuationToken },
     );
-    return json(
-      200,
-      { items: page.items.map(toApiEntry), continuationToken: page.continuationToken },
-      { 'cache-control': 'no-store' },
-    );
+    return json(200, pageBody(page, toApiEntry), { 'cache-control': 'no-store' });
   },
 });

@@ -24,7 +24,16 @@ export function pageOf(item: z.ZodType): z.ZodType {
   return z.strictObject({ items: z.array(item), continuationToken: z.string().nullable() });
 }
 
+/** A page's JSON body (as {@link pageOf} describes it), each item mapped to its JSON. */
+export function pageBody<T, J>(
+  page: { items: readonly T[]; continuationToken: string | null },
+  toJson: (item: T) => J,
+): { items: J[]; continuationToken: string | null } {
+  return { items: page.items.map(toJson), continuationToken: page.continuationToken };
+}
+
 /** A whole list in one answer: `{items}`. */
+
 export function itemsOf(item: z.ZodType): z.ZodType {
   return z.strictObject({ items: z.array(item) });
 }
