@@ -78,7 +78,7 @@ export interface AdoptedPhoto {
  *   empty body.
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `EmployeeNotFound`.
- * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
+ * @throws {ContentionError} (503) when the employee kept changing (the directory's attempts).
  * @throws {DomainError} for storage faults (the new blob may stay behind; a later sweep removes
  *   it).
  */
@@ -147,7 +147,7 @@ export async function uploadPhoto(
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `PhotoBlobNotFound` when nothing was uploaded there; `EmployeeNotFound`.
  * @throws {ConflictError} `PhotoBlobChanged` when the blob changed while it was checked.
- * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
+ * @throws {ContentionError} (503) when the employee kept changing (the directory's attempts).
  * @throws {DomainError} for storage faults.
  */
 export async function adoptUploadedPhoto(
@@ -292,7 +292,7 @@ export async function photoReadUrl(
  * Removes the employee's photo: the entity stops naming it, then the blobs go.
  *
  * @throws {NotFoundError} `EmployeeNotFound`.
- * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
+ * @throws {ContentionError} (503) when the employee kept changing (the directory's attempts).
  * @throws {DomainError} for storage faults.
  */
 export async function deletePhoto(

@@ -2,8 +2,8 @@
  * Changing an employee: the employee entity, its email copy (moved when the email changes), the
  * last-name index entities (when the last name changes) and the department's manager copy (when
  * the manager's name or email changes) in ONE entity group transaction, with the index outbox row
- * when the directory keeps one (outbox.ts). A change of the photo URL alone keeps the employee's
- * data version (`DataETag`, reviewYears.ts): it is not a change of the fields a PATCH writes.
+ * when the directory keeps one (outbox.ts). A change of the photo alone (URL, photo properties)
+ * keeps the employee's data version (`DataETag`, reviewYears.ts): a PATCH does not write it.
  * Every operation is conditional on the version its decision came from (the employee just read,
  * index entities and department perhaps cached), so a lost race or a stale cache costs a retry on
  * fresh data, never a wrong write; with `If-Match` the retry answers 412 unless only the

@@ -151,7 +151,7 @@ it('a photo write that lost to another upload names its own photo and deletes th
   await deps.photos.createIfNotExists();
   // A version the client uploaded itself (write SAS), adopted while a direct upload is held.
   const adoptName = photoBlobName('Sales', '000001', '0000000000000001-aaaaaaaaaaaa');
-  const png = pngImage([9, 9]);
+  const png = pngImage([9, 9, 9]);
   await deps.photos.getBlockBlobClient(adoptName).uploadData(png);
   const gate = holdFirstBatch(deps.employees, namesAPhoto);
   const adoption = adoptUploadedPhoto(deps, 'Sales', '000001', adoptName);
