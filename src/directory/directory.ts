@@ -30,7 +30,15 @@ import { importEmployees } from './bulkImport/importEmployees';
 import { createEmployee } from './employees/insertEmployee';
 import { listReviews, putReview } from './employees/reviews';
 import { TtlCache } from './departments/ttlCache';
-import { patchEmployee, setEmployeePhotoUrl } from './employees/updateEmployee';
+import type { EmployeeChangeSink } from './changes';
+import {
+  patchEmployee,
+  setEmployeePhotoUrl,
+  writeChanges,
+  type PhotoChanges,
+  type WriteOptions,
+  type WrittenChanges,
+} from './employees/updateEmployee';
 
 export type { DirectoryOptions } from './context';
 
@@ -83,6 +91,19 @@ export interface EmployeeService {
   readonly patch: Bound<typeof patchEmployee>;
   /** Sets (or with `null` clears) the photo URL. See {@link setEmployeePhotoUrl}. */
   readonly setPhotoUrl: Bound<typeof setEmployeePhotoUrl>;
+  /**
+   * Names a photo (URL and the photo feature's properties, in the employee's one transaction)
+   * without publishing: the caller publishes the change it returns with {@link publish}. See
+   * {@link writeChanges}.
+   */
+  readonly writePhoto: (
+    department: string,
+    employeeId: string,
+    photo: PhotoChanges,
+    options?: Pick<WriteOptions, 'giveUp'>,
+  ) => Promise<WrittenChanges>;
+  /** Publishes committed changes to the change sink (see {@link EmployeeChangeSink.publish}). */
+  readonly publish: EmployeeChangeSink['publish'];
   /** Deletes an employee (with `mustExist: false`: if it exists). See {@link deleteEmployee}. */
   readonly delete: Bound<typeof deleteEmployee>;
   /** Deletes employees each at a version (the archive). See {@link deleteEmployeeVersions}. */
@@ -147,6 +168,8 @@ export function directoryOver(
       findByLastName: findByLastName.bind(null, context),
       patch: patchEmployee.bind(null, context),
       setPhotoUrl: setEmployeePhotoUrl.bind(null, context),
+      writePhoto: writeChanges.bind(null, context),
+      publish: context.changes.publish.bind(context.changes),
       delete: deleteEmployee.bind(null, context),
       deleteVersions: deleteEmployeeVersions.bind(null, context),
     },

@@ -16,7 +16,10 @@ export interface PhotoDependencies {
   archive: TableClient;
   /** The `photos` container. */
   photos: ContainerClient;
-  /** The directory's employees (sets `PhotoUrl` on the employee and its copies atomically). */
+  /**
+   * The directory's employees: `writePhoto` names a photo on the employee and its email copy in
+   * one transaction, `publish` publishes the change it returns.
+   */
   directory: EmployeeService;
   /** Signs read SAS (service SAS with a key, user delegation otherwise). */
   signer: BlobSasSigner;

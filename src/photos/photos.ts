@@ -13,8 +13,7 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { employeeNotFound } from '../directory';
-import { DomainError, PreconditionFailedError } from '../domainErrors';
-import { retryOptimistically, RETRY } from '../storage/optimisticRetry';
+import { DomainError, NotFoundError } from '../domainErrors';
 import {
   emptyPhoto,
   notAPhotoVersionOf,
@@ -39,7 +38,7 @@ import {
   unlessNotFound,
   withStorageErrors,
 } from '../storage/storageFaults';
-import { departmentPartitionKey, employeeRowKey } from '../storage/keys/tables/employees';
+import { departmentPartitionKey } from '../storage/keys/tables/employees';
 import { parsePhotoBlobName, photoBlobName } from '../storage/keys/blobs/photoBlobs';
 import {
   declaredPhotoType,
@@ -51,7 +50,7 @@ import {
 import { newPhotoVersion, now, type PhotoDependencies } from './dependencies';
 import { deleteBlobIfExists, sweepPhotos } from './sweep';
 import { copyPhotoBlob } from './blobCopy';
-import { DATA_ETAG_PROPERTY, readEmployeeState } from '../directory/entities';
+import { readEmployeeState } from '../directory/entities';
 
 export { newPhotoVersion, type PhotoDependencies } from './dependencies';
 export { PHOTO_SWEEP_GRACE_MS, removePhotosOfGoneEmployee, sweepPhotos } from './sweep';
@@ -79,7 +78,7 @@ export interface AdoptedPhoto {
  *   empty body.
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `EmployeeNotFound`.
- * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
+ * @throws {ContentionError} (503) when the employee kept changing (the directory's attempts).
  * @throws {DomainError} for storage faults (the new blob may stay behind; a later sweep removes
  *   it).
  */
@@ -119,8 +118,20 @@ export async function uploadPhoto(
       conditions: { ifNoneMatch: '*' },
     }),
   );
-  // 2. Then the entity.
-  return adopt(deps, department, employeeId, blobName, sniffed);
+  // 2. Then the entity: blob, type and URL in one conditional transaction (the directory's write,
+  // which retries lost races), without touching the employee's data version.
+  const photoUrl = deps.photos.getBlockBlobClient(blobName).url;
+  const written = await deps.directory
+    .writePhoto(
+      department,
+      employeeId,
+      { photoUrl, photoProperties: photoProperties(blobName, sniffed) },
+      { giveUp: (attempts) => photoWriteContended(employeeId, 'set', attempts) },
+    )
+    .catch(forgetUnnamed(deps.photos, blobName));
+  await deps.directory.publish([written.change]);
+  await dropReplaced(deps, department, employeeId, blobName, written.replaced);
+  return { photoUrl, blobName, etag: written.updated.etag };
 }
 
 /**
@@ -136,7 +147,7 @@ export async function uploadPhoto(
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `PhotoBlobNotFound` when nothing was uploaded there; `EmployeeNotFound`.
  * @throws {ConflictError} `PhotoBlobChanged` when the blob changed while it was checked.
- * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
+ * @throws {ContentionError} (503) when the employee kept changing (the directory's attempts).
  * @throws {DomainError} for storage faults.
  */
 export async function adoptUploadedPhoto(
@@ -150,7 +161,19 @@ export async function adoptUploadedPhoto(
     throw notAPhotoVersionOf(blobName, department, employeeId);
   }
   const checked = await checkUploadedPhoto(deps.photos, blobName);
-  return adopt(deps, department, employeeId, blobName, checked);
+  // As an upload's second step (uploadPhoto).
+  const photoUrl = deps.photos.getBlockBlobClient(blobName).url;
+  const written = await deps.directory
+    .writePhoto(
+      department,
+      employeeId,
+      { photoUrl, photoProperties: photoProperties(blobName, checked) },
+      { giveUp: (attempts) => photoWriteContended(employeeId, 'set', attempts) },
+    )
+    .catch(forgetUnnamed(deps.photos, blobName));
+  await deps.directory.publish([written.change]);
+  await dropReplaced(deps, department, employeeId, blobName, written.replaced);
+  return { photoUrl, blobName, etag: written.updated.etag };
 }
 
 /**
@@ -201,73 +224,40 @@ async function checkUploadedPhoto(
   }
 }
 
-const MAX_ROUNDS = 10;
-
-/** The employee's ETag once its photo is named, and the blob it named before. */
-interface Named {
-  etag: string;
-  previous: unknown;
+/** The photo feature's properties on the employee entity: the blob it names and its type. */
+function photoProperties(blobName: string, type: PhotoContentType | ''): Record<string, string> {
+  return { [PHOTO_BLOB_PROPERTY]: blobName, [PHOTO_TYPE_PROPERTY]: type };
 }
 
-async function adopt(
+/**
+ * The failure handler of naming `blobName`: when the employee is gone, the blob nobody will name
+ * goes at once (the sweep would take it later); every error is thrown on.
+ */
+function forgetUnnamed(photos: ContainerClient, blobName: string) {
+  return async (error: unknown): Promise<never> => {
+    if (error instanceof NotFoundError && error.code === 'EmployeeNotFound') {
+      await deleteBlobIfExists(photos, blobName);
+    }
+    throw error;
+  };
+}
+
+/**
+ * After the employee names `blobName` (nothing is retried after that): the version it replaced
+ * goes at once, other unreferenced ones once past the grace period.
+ */
+async function dropReplaced(
   deps: PhotoDependencies,
   department: string,
   employeeId: string,
   blobName: string,
-  checkedType: PhotoContentType,
-): Promise<AdoptedPhoto> {
-  const partitionKey = departmentPartitionKey(department);
-  const rowKey = employeeRowKey(employeeId);
-  const photoUrl = deps.photos.getBlockBlobClient(blobName).url;
-  const retry = {
-    maxAttempts: MAX_ROUNDS,
-    giveUp: (attempts: number) => photoWriteContended(employeeId, 'set', attempts),
-  };
-  const named = await retryOptimistically(retry, async (): Promise<Named | typeof RETRY> => {
-    const state = await readEmployeeState(deps.employees, partitionKey, employeeId);
-    if (!state) {
-      await deleteBlobIfExists(deps.photos, blobName);
-      throw employeeNotFound(department, employeeId);
-    }
-    // Name the blob and its checked type on the entity (conditional, one write: the pair always
-    // agrees), then rewrite the URL on the employee and its email copy in one transaction; the
-    // directory carries `PhotoBlob` and `PhotoType` over as they stand.
-    let merged: { etag?: string };
-    try {
-      merged = await deps.employees.updateEntity(
-        {
-          partitionKey,
-          rowKey,
-          [PHOTO_BLOB_PROPERTY]: blobName,
-          [PHOTO_TYPE_PROPERTY]: checkedType,
-          // A photo is not a change of the employee's data: its data version stays.
-          [DATA_ETAG_PROPERTY]: state.meta.dataEtag ?? state.etag,
-        },
-        'Merge',
-        { etag: state.etag },
-      );
-    } catch (error) {
-      if (isPreconditionFailed(error) || isNotFound(error)) return RETRY;
-      throw toDomainError(error);
-    }
-    try {
-      const { etag } = await deps.directory.setPhotoUrl(department, employeeId, photoUrl, {
-        ifMatch: merged.etag,
-      });
-      return { etag, previous: state.entity[PHOTO_BLOB_PROPERTY] };
-    } catch (error) {
-      if (error instanceof PreconditionFailedError) return RETRY;
-      throw error;
-    }
-  });
-  // Once named (nothing is retried after that): the replaced version goes at once; other
-  // unreferenced ones once past the grace period.
-  const { previous } = named;
+  replaced: Record<string, unknown>,
+): Promise<void> {
+  const previous = replaced[PHOTO_BLOB_PROPERTY];
   if (typeof previous === 'string' && previous !== '' && previous !== blobName) {
     await deleteBlobIfExists(deps.photos, previous);
   }
   await sweepPhotos(deps, department, employeeId, [blobName]);
-  return { photoUrl, blobName, etag: named.etag };
 }
 
 /**
@@ -302,7 +292,7 @@ export async function photoReadUrl(
  * Removes the employee's photo: the entity stops naming it, then the blobs go.
  *
  * @throws {NotFoundError} `EmployeeNotFound`.
- * @throws {ContentionError} (503) when the employee kept changing for 10 rounds.
+ * @throws {ContentionError} (503) when the employee kept changing (the directory's attempts).
  * @throws {DomainError} for storage faults.
  */
 export async function deletePhoto(
@@ -310,34 +300,14 @@ export async function deletePhoto(
   department: string,
   employeeId: string,
 ): Promise<void> {
-  const partitionKey = departmentPartitionKey(department);
-  const rowKey = employeeRowKey(employeeId);
-  const retry = {
-    maxAttempts: MAX_ROUNDS,
-    giveUp: (attempts: number) => photoWriteContended(employeeId, 'removed', attempts),
-  };
-  await retryOptimistically(retry, async (): Promise<void | typeof RETRY> => {
-    const state = await readEmployeeState(deps.employees, partitionKey, employeeId);
-    if (!state) throw employeeNotFound(department, employeeId);
-    try {
-      const merged = await deps.employees.updateEntity(
-        {
-          partitionKey,
-          rowKey,
-          [PHOTO_BLOB_PROPERTY]: '',
-          [PHOTO_TYPE_PROPERTY]: '',
-          [DATA_ETAG_PROPERTY]: state.meta.dataEtag ?? state.etag,
-        },
-        'Merge',
-        { etag: state.etag },
-      );
-      await deps.directory.setPhotoUrl(department, employeeId, null, { ifMatch: merged.etag });
-    } catch (error) {
-      if (error instanceof PreconditionFailedError || isPreconditionFailed(error)) return RETRY;
-      throw toDomainError(error);
-    }
-    await sweepPhotos(deps, department, employeeId, [], 0);
-  });
+  const written = await deps.directory.writePhoto(
+    department,
+    employeeId,
+    { photoUrl: null, photoProperties: photoProperties('', '') },
+    { giveUp: (attempts) => photoWriteContended(employeeId, 'removed', attempts) },
+  );
+  await deps.directory.publish([written.change]);
+  await sweepPhotos(deps, department, employeeId, [], 0);
 }
 
 /**

@@ -2,8 +2,8 @@
  * Changing an employee: the employee entity, its email copy (moved when the email changes), the
  * last-name index entities (when the last name changes) and the department's manager copy (when
  * the manager's name or email changes) in ONE entity group transaction, with the index outbox row
- * when the directory keeps one (outbox.ts). A change of the photo URL alone keeps the employee's
- * data version (`DataETag`, reviewYears.ts): it is not a change of the fields a PATCH writes.
+ * when the directory keeps one (outbox.ts). A change of the photo alone (URL, photo properties)
+ * keeps the employee's data version (`DataETag`, reviewYears.ts): a PATCH does not write it.
  * Every operation is conditional on the version its decision came from (the employee just read,
  * index entities and department perhaps cached), so a lost race or a stale cache costs a retry on
  * fresh data, never a wrong write; with `If-Match` the retry answers 412 unless only the
@@ -45,8 +45,13 @@ import {
   retryUnexplained,
   submitPlan,
 } from '../writes/plannedTransaction';
-import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
+import {
+  RETRY,
+  retryOptimistically,
+  type OptimisticRetryOptions,
+} from '../../storage/optimisticRetry';
 import type { Versioned } from '../entities/versionCache';
+import type { StoredProperties } from '../../storage/tables/entities';
 import { employeePatchSchema, validateInput } from '../validation';
 
 /** Changes to apply; `null` clears an optional field. */
@@ -56,6 +61,29 @@ export interface EmployeeChanges {
   email?: string;
   age?: number | null;
   photoUrl?: string | null;
+  /**
+   * The photo feature's own properties beside the URL (src/photos: its blob name and checked
+   * type), written over the stored ones in the same transaction; the directory does not read them.
+   */
+  photoProperties?: Readonly<Record<string, string>>;
+}
+
+/** How {@link writeChanges} writes: `ifMatch` as in {@link updateEmployee}. */
+export interface WriteOptions {
+  ifMatch?: string;
+  /** The error when the employee kept changing (default: the directory's `contendedError`). */
+  giveUp?: OptimisticRetryOptions['giveUp'];
+}
+
+/** A photo named (or with `photoUrl: null` removed) in one write: see {@link writeChanges}. */
+export type PhotoChanges = Required<Pick<EmployeeChanges, 'photoUrl' | 'photoProperties'>>;
+
+/** What {@link writeChanges} committed, and the change its caller publishes. */
+export interface WrittenChanges {
+  updated: Versioned<Employee>;
+  change: EmployeeChange;
+  /** The values the write replaced of the {@link EmployeeChanges.photoProperties} it wrote. */
+  replaced: StoredProperties;
 }
 
 type Role = 'employee' | 'oldEmail' | 'email' | 'oldIndex' | 'newIndex' | 'department' | 'outbox';
@@ -107,28 +135,38 @@ export async function updateEmployee(
 
 /**
  * {@link updateEmployee} without the publishing: its callers publish the change it returns (one
- * call less between a handler and the cover message).
+ * call less between a handler and the cover message). The photo feature names a photo through it
+ * (`EmployeeService.writePhoto`): URL and photo properties in the employee's one transaction.
+ *
+ * @throws {ValidationError} for a photo URL that is not absolute http(s) or is over 2,048
+ *   characters. See {@link updateEmployee} for the rest.
  */
-async function writeChanges(
+export async function writeChanges(
   context: DirectoryContext,
   department: string,
   employeeId: string,
   changes: EmployeeChanges,
-  options: { ifMatch?: string },
-): Promise<{ updated: Versioned<Employee>; change: EmployeeChange }> {
+  options: WriteOptions = {},
+): Promise<WrittenChanges> {
+  const { photoUrl } = changes;
+  if (photoUrl != null && (photoUrl.length > 2048 || !/^https?:\/\/[^\s]+$/.test(photoUrl))) {
+    throw invalidPhotoUrl();
+  }
   const partitionKey = departmentPartitionKey(department);
   const table = await context.table();
   const writeId = randomUUID();
   const photoOnly = Object.entries(changes).every(
-    ([field, value]) => field === 'photoUrl' || value === undefined,
+    ([field, value]) => field === 'photoUrl' || field === 'photoProperties' || value === undefined,
   );
+  const photoProperties = changes.photoProperties ?? {};
   let previous: EmployeeChange['previous'];
+  let replaced: StoredProperties = {};
   // Set when the old email copy turned out to be missing (damaged data): do not delete it again.
   let missingCopyOf: string | undefined;
 
   const subject = `Employee ${employeeId}`;
   const updated = await retryOptimistically(
-    directoryRetry(context, subject),
+    { ...directoryRetry(context, subject), ...(options.giveUp ? { giveUp: options.giveUp } : {}) },
     async (attempt): Promise<Versioned<Employee> | typeof RETRY> => {
       const useCache = attempt === 1;
       const current = await readEmployeeState(table, partitionKey, employeeId);
@@ -161,7 +199,7 @@ async function writeChanges(
         writeId,
         incarnation: current.meta.incarnation,
         reviewYears: current.meta.reviewYears,
-        preserved: current.meta.preserved,
+        preserved: { ...current.meta.preserved, ...photoProperties },
         // A photo change is not a change of the data a PATCH writes: the data version stays.
         ...(photoOnly ? { dataEtag: current.meta.dataEtag ?? current.etag } : {}),
       });
@@ -208,6 +246,9 @@ async function writeChanges(
         );
       }
 
+      replaced = Object.fromEntries(
+        Object.keys(photoProperties).map((name) => [name, current.entity[name]]),
+      );
       previous = {
         ...(emailChanged ? { email: current.data.email } : {}),
         ...(nameChanged ? { lastName: current.data.lastName } : {}),
@@ -262,7 +303,7 @@ async function writeChanges(
   );
   const change: EmployeeChange = { department, employeeId, reason: 'updated' };
   if (previous && Object.keys(previous).length > 0) change.previous = previous;
-  return { updated, change };
+  return { updated, change, replaced };
 }
 
 /**
@@ -298,9 +339,6 @@ export async function setEmployeePhotoUrl(
   photoUrl: string | null,
   options: { ifMatch?: string } = {},
 ): Promise<Versioned<Employee>> {
-  if (photoUrl !== null && (photoUrl.length > 2048 || !/^https?:\/\/[^\s]+$/.test(photoUrl))) {
-    throw invalidPhotoUrl();
-  }
   const { updated, change } = await writeChanges(
     context,
     department,
