@@ -51,6 +51,9 @@ export const listDepartments = protectedRoute('listDepartments', {
 /** What a single-department write answers. */
 const oneDepartment = { body: departmentBody, headers: ETAG_HEADER };
 
+/** What setting the manager answers. */
+const withManager = { description: "The department with its manager's details.", ...oneDepartment };
+
 const departmentView = departmentBody.extend({ account: z.string().optional() });
 
 /**
@@ -117,9 +120,7 @@ export const setDepartmentManager = protectedRoute('setDepartmentManager', {
   schemas: {
     params: departmentRoute,
     body: managerBodySchema,
-    responses: {
-      200: { description: "The department, the manager's details copied on.", ...oneDepartment },
-    },
+    responses: { 200: withManager },
   },
   uses: (s) => s.directory(),
   handler: async ({ request, use: directory }) => {

@@ -12,11 +12,11 @@ import { z } from 'zod';
 import { settingOrDefault } from '../src/config';
 import { TooLargeError } from '../src/domainErrors';
 import {
-  adoptUploadedPhoto,
   deletePhoto,
   MAX_PHOTO_BYTES,
   photoReadUrl,
-  uploadPhoto,
+  setEmployeePhoto,
+  type PhotoSource,
 } from '../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../src/photos/sweepUnadopted';
 import { withServices, type Services } from './shared/services';
@@ -47,6 +47,9 @@ const photoSchemas = (own: Omit<RouteSchemas, 'params' | 'errors'>): RouteSchema
  */
 const photosOfDepartment = (s: Services) => (department: string) => s.photosFor(department);
 
+const photoTooLarge = () =>
+  new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge');
+
 const photoUrlJson = z.strictObject({ photoUrl: z.string() });
 const redirectToSas = {
   description: 'Redirect to a short-lived read SAS URL of the photo.',
@@ -74,17 +77,12 @@ export const putPhoto = protectedRoute('putEmployeePhoto', {
   handler: async ({ request, use: photosFor }) => {
     const { dept, id } = readParams(request, employeeRoute);
     const contentType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim();
-    if (contentType === 'application/json') {
-      const { blobName } = await readJson(request, adoptBody);
-      const result = await adoptUploadedPhoto(await photosFor(dept), dept, id, blobName);
-      return json(200, { photoUrl: result.photoUrl }, { etag: result.etag });
-    }
-    const bytes = await readBody(
-      request,
-      MAX_PHOTO_BYTES,
-      () => new TooLargeError(`A photo may be at most ${MAX_PHOTO_BYTES} bytes.`, 'PhotoTooLarge'),
-    );
-    const result = await uploadPhoto(await photosFor(dept), dept, id, bytes, contentType);
+    // JSON names a version the client uploaded through a write SAS; an image body is the photo.
+    const source: PhotoSource =
+      contentType === 'application/json'
+        ? await readJson(request, adoptBody)
+        : { bytes: await readBody(request, MAX_PHOTO_BYTES, photoTooLarge), contentType };
+    const result = await setEmployeePhoto(await photosFor(dept), dept, id, source);
     return json(200, { photoUrl: result.photoUrl }, { etag: result.etag });
   },
 });

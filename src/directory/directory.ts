@@ -33,7 +33,6 @@ import { TtlCache } from './departments/ttlCache';
 import type { EmployeeChangeSink } from './changes';
 import {
   patchEmployee,
-  setEmployeePhotoUrl,
   writeChanges,
   type PhotoChanges,
   type WriteOptions,
@@ -89,8 +88,6 @@ export interface EmployeeService {
   readonly findByLastName: Bound<typeof findByLastName>;
   /** Applies a PATCH body. See {@link patchEmployee}. */
   readonly patch: Bound<typeof patchEmployee>;
-  /** Sets (or with `null` clears) the photo URL. See {@link setEmployeePhotoUrl}. */
-  readonly setPhotoUrl: Bound<typeof setEmployeePhotoUrl>;
   /**
    * Names a photo (URL and the photo feature's properties, in the employee's one transaction)
    * without publishing: the caller publishes the change it returns with {@link publish}. See
@@ -167,7 +164,6 @@ export function directoryOver(
       listEntities: listEmployeeEntities.bind(null, context),
       findByLastName: findByLastName.bind(null, context),
       patch: patchEmployee.bind(null, context),
-      setPhotoUrl: setEmployeePhotoUrl.bind(null, context),
       writePhoto: writeChanges.bind(null, context),
       publish: context.changes.publish.bind(context.changes),
       delete: deleteEmployee.bind(null, context),

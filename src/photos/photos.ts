@@ -67,28 +67,74 @@ export interface AdoptedPhoto {
   etag: string;
 }
 
+/** Where a photo comes from: bytes sent to the API, or a version the client uploaded by SAS. */
+export type PhotoSource = { bytes: Buffer; contentType: string } | { blobName: string };
+
 /**
- * Stores a new photo for an employee and points the employee at it.
+ * Points the employee at a new photo version: bytes sent to the API are stored first (under a
+ * name nobody references yet); a version the client uploaded through a write SAS is checked as a
+ * direct upload would be. Then one conditional write names blob, type and URL on the employee
+ * (the directory's, which retries lost races) without touching its data version, and the version
+ * it replaced goes.
  *
- * @param contentType - the declared type: one of {@link PHOTO_CONTENT_TYPES} (parameters and case
- *   are ignored), and the bytes must be an image of exactly that type.
  * @returns the photo URL now stored on the employee.
- * @throws {ValidationError} `UnsupportedPhotoType` when the content type is not a photo type or the
- *   bytes are not an image of that type (SVG, HTML, a PNG declared as JPEG...); `EmptyPhoto` for an
- *   empty body.
+ * @throws {ValidationError} `UnsupportedPhotoType` when the declared or sniffed type is not a
+ *   photo type or they differ (SVG, HTML, a PNG declared as JPEG...); `EmptyPhoto`;
+ *   `InvalidPhotoBlob` for a blob name that is not a photo version of this employee.
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
- * @throws {NotFoundError} `EmployeeNotFound`.
+ * @throws {NotFoundError} `EmployeeNotFound`; `PhotoBlobNotFound` when nothing was uploaded there.
+ * @throws {ConflictError} `PhotoBlobChanged` when an uploaded blob changed while it was checked.
  * @throws {ContentionError} (503) when the employee kept changing (the directory's attempts).
- * @throws {DomainError} for storage faults (the new blob may stay behind; a later sweep removes
- *   it).
+ * @throws {DomainError} for storage faults (a new blob may stay behind; a later sweep removes it).
  */
-export async function uploadPhoto(
+export async function setEmployeePhoto(
+  deps: PhotoDependencies,
+  department: string,
+  employeeId: string,
+  source: PhotoSource,
+): Promise<AdoptedPhoto> {
+  const { blobName, type } =
+    'blobName' in source
+      ? await checkAdoptedVersion(deps.photos, department, employeeId, source.blobName)
+      : await storeNewVersion(deps, department, employeeId, source);
+  const photoUrl = deps.photos.getBlockBlobClient(blobName).url;
+  const written = await deps.directory
+    .writePhoto(
+      department,
+      employeeId,
+      { photoUrl, photoProperties: photoProperties(blobName, type) },
+      { giveUp: (attempts) => photoWriteContended(employeeId, 'set', attempts) },
+    )
+    .catch(forgetUnnamed(deps.photos, blobName));
+  await deps.directory.publish([written.change]);
+  await dropReplaced(deps, department, employeeId, blobName, written.replaced);
+  return { photoUrl, blobName, etag: written.updated.etag };
+}
+
+/** {@link setEmployeePhoto} of bytes sent to the API, declared as `contentType`. */
+export const uploadPhoto = (
   deps: PhotoDependencies,
   department: string,
   employeeId: string,
   bytes: Buffer,
   contentType: string,
-): Promise<AdoptedPhoto> {
+): Promise<AdoptedPhoto> => setEmployeePhoto(deps, department, employeeId, { bytes, contentType });
+
+/** {@link setEmployeePhoto} of a version blob the client uploaded through a write SAS. */
+export const adoptUploadedPhoto = (
+  deps: PhotoDependencies,
+  department: string,
+  employeeId: string,
+  blobName: string,
+): Promise<AdoptedPhoto> => setEmployeePhoto(deps, department, employeeId, { blobName });
+
+/** Checks the bytes against their declared type and stores them as a new, unreferenced version. */
+async function storeNewVersion(
+  deps: PhotoDependencies,
+  department: string,
+  employeeId: string,
+  { bytes, contentType }: { bytes: Buffer; contentType: string },
+): Promise<{ blobName: string; type: PhotoContentType }> {
   const declared = declaredPhotoType(contentType);
   if (!declared) {
     throw unsupportedPhotoType(
@@ -111,69 +157,33 @@ export async function uploadPhoto(
   }
   await ensureContainer(deps.photos);
   const blobName = photoBlobName(department, employeeId, newPhotoVersion(now(deps)));
-  // 1. The bytes first, under a name nobody references yet (and create-only, as SAS uploads).
+  // Under a name nobody references yet, and create-only (as SAS uploads are).
   await withStorageErrors(() =>
     deps.photos.getBlockBlobClient(blobName).uploadData(bytes, {
       blobHTTPHeaders: { blobContentType: sniffed },
       conditions: { ifNoneMatch: '*' },
     }),
   );
-  // 2. Then the entity: blob, type and URL in one conditional transaction (the directory's write,
-  // which retries lost races), without touching the employee's data version.
-  const photoUrl = deps.photos.getBlockBlobClient(blobName).url;
-  const written = await deps.directory
-    .writePhoto(
-      department,
-      employeeId,
-      { photoUrl, photoProperties: photoProperties(blobName, sniffed) },
-      { giveUp: (attempts) => photoWriteContended(employeeId, 'set', attempts) },
-    )
-    .catch(forgetUnnamed(deps.photos, blobName));
-  await deps.directory.publish([written.change]);
-  await dropReplaced(deps, department, employeeId, blobName, written.replaced);
-  return { photoUrl, blobName, etag: written.updated.etag };
+  return { blobName, type: sniffed };
 }
 
 /**
- * Points the employee at a version blob the client uploaded itself through a write SAS, once the
- * blob passed the same checks as a direct upload: a block blob of at most {@link MAX_PHOTO_BYTES}
- * whose first bytes are a PNG, JPEG, GIF or WebP image. The content type the client declared is
- * ignored: the app sets the sniffed type on the blob (clearing every other header the client set)
- * and records it on the entity. A refused blob is left for the sweep; no token reads it.
- *
- * @throws {ValidationError} `InvalidPhotoBlob` for a name that is not a photo version of this
- *   employee, `UnsupportedPhotoType` when the blob is not such an image (SVG, HTML, text...),
- *   `EmptyPhoto`.
- * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
- * @throws {NotFoundError} `PhotoBlobNotFound` when nothing was uploaded there; `EmployeeNotFound`.
- * @throws {ConflictError} `PhotoBlobChanged` when the blob changed while it was checked.
- * @throws {ContentionError} (503) when the employee kept changing (the directory's attempts).
- * @throws {DomainError} for storage faults.
+ * Checks a version the client uploaded: its name must be a photo version of this employee, and
+ * its bytes pass the checks of a direct upload ({@link checkUploadedPhoto}). The content type the
+ * client declared is ignored: the app sets the sniffed type on the blob (clearing every other
+ * header the client set). A refused blob is left for the sweep; no token reads it.
  */
-export async function adoptUploadedPhoto(
-  deps: PhotoDependencies,
+async function checkAdoptedVersion(
+  photos: ContainerClient,
   department: string,
   employeeId: string,
   blobName: string,
-): Promise<AdoptedPhoto> {
+): Promise<{ blobName: string; type: PhotoContentType }> {
   const owner = parsePhotoBlobName(blobName);
   if (!owner || owner.department !== department || owner.employeeId !== employeeId) {
     throw notAPhotoVersionOf(blobName, department, employeeId);
   }
-  const checked = await checkUploadedPhoto(deps.photos, blobName);
-  // As an upload's second step (uploadPhoto).
-  const photoUrl = deps.photos.getBlockBlobClient(blobName).url;
-  const written = await deps.directory
-    .writePhoto(
-      department,
-      employeeId,
-      { photoUrl, photoProperties: photoProperties(blobName, checked) },
-      { giveUp: (attempts) => photoWriteContended(employeeId, 'set', attempts) },
-    )
-    .catch(forgetUnnamed(deps.photos, blobName));
-  await deps.directory.publish([written.change]);
-  await dropReplaced(deps, department, employeeId, blobName, written.replaced);
-  return { photoUrl, blobName, etag: written.updated.etag };
+  return { blobName, type: await checkUploadedPhoto(photos, blobName) };
 }
 
 /**

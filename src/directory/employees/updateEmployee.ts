@@ -324,28 +324,3 @@ export async function patchEmployee(
   await context.changes.publish([change]);
   return updated;
 }
-
-/**
- * Sets (or with `null` clears) the employee's photo URL on the employee and its email copy in one
- * transaction (for the photo upload, which stores the bytes in blob storage).
- *
- * @throws {ValidationError} for a URL that is not absolute http(s) or is over 2,048 characters.
- *   See {@link updateEmployee} for the rest.
- */
-export async function setEmployeePhotoUrl(
-  context: DirectoryContext,
-  department: string,
-  employeeId: string,
-  photoUrl: string | null,
-  options: { ifMatch?: string } = {},
-): Promise<Versioned<Employee>> {
-  const { updated, change } = await writeChanges(
-    context,
-    department,
-    employeeId,
-    { photoUrl },
-    options,
-  );
-  await context.changes.publish([change]);
-  return updated;
-}

@@ -26,7 +26,8 @@ it('matches the projection after creates, an import, renames, email changes, pho
   );
   await d.employees.patch('Mixed', '000001', { lastName: 'Renamed', email: 'renamed@x.com' });
   await d.employees.patch('Mixed', '000002', { firstName: 'Only', age: null });
-  await d.employees.setPhotoUrl('Mixed', '000003', 'https://photos.example/Mixed/000003/v1');
+  const photo = { photoUrl: 'https://photos.example/Mixed/000003/v1', photoProperties: {} };
+  await d.employees.publish([(await d.employees.writePhoto('Mixed', '000003', photo)).change]);
   await d.departments.setManager('Mixed', '000004');
   await d.employees.patch('Mixed', '000004', { lastName: 'Boss' });
   await d.employees.delete('Mixed', '000005');
@@ -42,10 +43,17 @@ it('matches the projection after creates, an import, renames, email changes, pho
   });
 });
 
-it('setPhotoUrl refuses a non-http URL and clears with null', async () => {
+it('writePhoto refuses a non-http URL and clears with null', async () => {
+  const { employees } = fx.directory;
   await expect(
-    fx.directory.employees.setPhotoUrl('Mixed', '000003', 'javascript:alert(1)'),
+    employees.writePhoto('Mixed', '000003', {
+      photoUrl: 'javascript:alert(1)',
+      photoProperties: {},
+    }),
   ).rejects.toMatchObject({ code: 'InvalidPhotoUrl' });
-  const cleared = await fx.directory.employees.setPhotoUrl('Mixed', '000003', null);
-  expect(cleared.value.photoUrl).toBeUndefined();
+  const cleared = await employees.writePhoto('Mixed', '000003', {
+    photoUrl: null,
+    photoProperties: {},
+  });
+  expect(cleared.updated.value.photoUrl).toBeUndefined();
 });
