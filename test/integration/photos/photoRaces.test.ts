@@ -5,8 +5,6 @@
  */
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import type { TableClient } from '@azure/data-tables';
-import { createDirectory } from '../../../src/directory/directory';
-import { accountKeySigner } from '../../../src/storage/blobSas';
 import {
   adoptUploadedPhoto,
   deletePhoto,
@@ -19,28 +17,11 @@ import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { emailRowKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { holdFirstBatch } from '../../support/batchGate';
 import { pngImage } from '../../support/images';
-import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+import { photoFixture } from './fixture';
 
-const clients = testClients();
 let deps: PhotoDependencies;
 beforeEach(async () => {
-  const employees = clients.table(uniqueTableName('EmpPr'));
-  const directory = createDirectory({ employees });
-  deps = {
-    employees,
-    archive: clients.table(uniqueTableName('ArcPr')),
-    photos: clients.container(uniqueName('photos')),
-    directory: directory.employees,
-    signer: accountKeySigner(clients.sharedKey!),
-    allowHttp: true,
-  };
-  await directory.departments.put('Sales', {});
-  await directory.employees.create('Sales', {
-    employeeId: '000001',
-    firstName: 'A',
-    lastName: 'B',
-    email: 'a@b.c',
-  });
+  deps = await photoFixture('Pr');
 });
 afterEach(async () => {
   await Promise.allSettled([deps.employees.deleteTable(), deps.photos.deleteIfExists()]);

@@ -5,8 +5,6 @@
  * read token pins the checked type, and Azurite serves it with that type.
  */
 import { archiveEmployee } from '../../../src/archive/archiveEmployee';
-import { createDirectory } from '../../../src/directory/directory';
-import { accountKeySigner } from '../../../src/storage/blobSas';
 import {
   deletePhoto,
   PHOTO_SWEEP_GRACE_MS,
@@ -25,29 +23,11 @@ import {
   svgBytes,
   webpBytes,
 } from '../../support/images';
-import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+import { photoFixture } from './fixture';
 
-const clients = testClients();
 let deps: PhotoDependencies;
 beforeEach(async () => {
-  const employees = clients.table(uniqueTableName('EmpPh'));
-  const directory = createDirectory({ employees });
-  deps = {
-    employees,
-    archive: clients.table(uniqueTableName('ArcPh')),
-    photos: clients.container(uniqueName('photos')),
-    directory: directory.employees,
-    signer: accountKeySigner(clients.sharedKey!),
-    allowHttp: true,
-    readSasSeconds: 2,
-  };
-  await directory.departments.put('Sales', {});
-  await directory.employees.create('Sales', {
-    employeeId: '000001',
-    firstName: 'A',
-    lastName: 'B',
-    email: 'a@b.c',
-  });
+  deps = await photoFixture('Ph', { readSasSeconds: 2 });
 });
 afterEach(async () => {
   await Promise.allSettled([deps.employees.deleteTable(), deps.photos.deleteIfExists()]);

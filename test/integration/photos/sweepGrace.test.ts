@@ -4,8 +4,6 @@
  * about to adopt a version uploaded (or copied) just now. Right before each delete the sweep reads
  * the employee's photo again, and it deletes a version only as it listed it (its ETag).
  */
-import { createDirectory } from '../../../src/directory/directory';
-import { accountKeySigner } from '../../../src/storage/blobSas';
 import {
   adoptUploadedPhoto,
   PHOTO_SWEEP_GRACE_MS,
@@ -16,22 +14,11 @@ import {
 import { newPhotoVersion } from '../../../src/photos/dependencies';
 import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { pngImage } from '../../support/images';
-import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+import { photoFixture } from './fixture';
 
-const clients = testClients();
 let deps: PhotoDependencies;
 beforeEach(async () => {
-  const employees = clients.table(uniqueTableName('EmpGr'));
-  const directory = createDirectory({ employees });
-  deps = {
-    employees,
-    archive: clients.table(uniqueTableName('ArcGr')),
-    photos: clients.container(uniqueName('photos')),
-    directory: directory.employees,
-    signer: accountKeySigner(clients.sharedKey!),
-    allowHttp: true,
-  };
-  await directory.departments.put('Sales', {});
+  deps = await photoFixture('Gr', { employee: false });
   await deps.photos.createIfNotExists();
 });
 afterEach(async () => {

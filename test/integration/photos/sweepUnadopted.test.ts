@@ -9,40 +9,21 @@
  * grace period on a clock fixed half a second after the oldest fresh version's creation: at least
  * two recorded seconds lie between old and fresh, however the uploads fall across second marks.
  */
-import { createDirectory } from '../../../src/directory/directory';
-import { accountKeySigner } from '../../../src/storage/blobSas';
 import { uploadPhoto, type PhotoDependencies } from '../../../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../../../src/photos/sweepUnadopted';
 import { PHOTO_BLOB_PROPERTY } from '../../../src/photos/photoLocator';
 import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { pngImage } from '../../support/images';
-import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+import { photoFixture } from './fixture';
 
-const clients = testClients();
 const DEPT = 'Sales';
 const GRACE_MS = 1000;
 
 let deps: PhotoDependencies;
 
 beforeEach(async () => {
-  const employees = clients.table(uniqueTableName('EmpSw'));
-  const directory = createDirectory({ employees });
-  deps = {
-    employees,
-    archive: clients.table(uniqueTableName('ArcSw')),
-    photos: clients.container(uniqueName('photos')),
-    directory: directory.employees,
-    signer: accountKeySigner(clients.sharedKey!),
-    allowHttp: true,
-  };
-  await directory.departments.put(DEPT, {});
-  await directory.employees.create(DEPT, {
-    employeeId: '000001',
-    firstName: 'A',
-    lastName: 'B',
-    email: 'a@b.c',
-  });
+  deps = await photoFixture('Sw');
 });
 
 afterEach(async () => {

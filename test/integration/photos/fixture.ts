@@ -1,0 +1,38 @@
+/**
+ * The photo feature over its own tables and container, with the Sales department (and, unless
+ * asked otherwise, employee 000001 in it): what each photo test starts from.
+ */
+import { createDirectory } from '../../../src/directory/directory';
+import { accountKeySigner } from '../../../src/storage/blobSas';
+import type { PhotoDependencies } from '../../../src/photos/photos';
+import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
+
+const clients = testClients();
+
+/** Builds the photo feature's dependencies over fresh names prefixed `prefix`. */
+export async function photoFixture(
+  prefix: string,
+  options: { employee?: boolean; readSasSeconds?: number } = {},
+): Promise<PhotoDependencies> {
+  const employees = clients.table(uniqueTableName(`Emp${prefix}`));
+  const directory = createDirectory({ employees });
+  const deps: PhotoDependencies = {
+    employees,
+    archive: clients.table(uniqueTableName(`Arc${prefix}`)),
+    photos: clients.container(uniqueName('photos')),
+    directory: directory.employees,
+    signer: accountKeySigner(clients.sharedKey!),
+    allowHttp: true,
+    ...(options.readSasSeconds === undefined ? {} : { readSasSeconds: options.readSasSeconds }),
+  };
+  await directory.departments.put('Sales', {});
+  if (options.employee !== false) {
+    await directory.employees.create('Sales', {
+      employeeId: '000001',
+      firstName: 'A',
+      lastName: 'B',
+      email: 'a@b.c',
+    });
+  }
+  return deps;
+}
