@@ -36,3 +36,15 @@ export async function photoFixture(
   }
   return deps;
 }
+
+/** Deletes what {@link photoFixture} created (best effort: a test may have dropped some). */
+export async function removePhotoFixture(deps: PhotoDependencies): Promise<void> {
+  await Promise.allSettled([deps.employees.deleteTable(), deps.photos.deleteIfExists()]);
+}
+
+/** The names of the blobs in the photos container, in listing order. */
+export async function photoBlobNames(deps: PhotoDependencies): Promise<string[]> {
+  const names: string[] = [];
+  for await (const blob of deps.photos.listBlobsFlat()) names.push(blob.name);
+  return names;
+}

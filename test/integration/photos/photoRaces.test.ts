@@ -17,21 +17,15 @@ import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { emailRowKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { holdFirstBatch } from '../../support/batchGate';
 import { pngImage } from '../../support/images';
-import { photoFixture } from './fixture';
+import { photoFixture, removePhotoFixture, photoBlobNames } from './fixture';
 
 let deps: PhotoDependencies;
 beforeEach(async () => {
   deps = await photoFixture('Pr');
 });
-afterEach(async () => {
-  await Promise.allSettled([deps.employees.deleteTable(), deps.photos.deleteIfExists()]);
-});
+afterEach(() => removePhotoFixture(deps));
 
-const blobs = async () => {
-  const names: string[] = [];
-  for await (const b of deps.photos.listBlobsFlat()) names.push(b.name);
-  return names;
-};
+const blobs = () => photoBlobNames(deps);
 const stored = (rowKey: string) =>
   deps.employees.getEntity<Record<string, unknown>>('Sales', rowKey);
 /** A transaction that writes the photo's blob property (the employee had none before). */

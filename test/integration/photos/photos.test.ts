@@ -23,21 +23,15 @@ import {
   svgBytes,
   webpBytes,
 } from '../../support/images';
-import { photoFixture } from './fixture';
+import { photoFixture, removePhotoFixture, photoBlobNames } from './fixture';
 
 let deps: PhotoDependencies;
 beforeEach(async () => {
   deps = await photoFixture('Ph', { readSasSeconds: 2 });
 });
-afterEach(async () => {
-  await Promise.allSettled([deps.employees.deleteTable(), deps.photos.deleteIfExists()]);
-});
+afterEach(() => removePhotoFixture(deps));
 
-const blobs = async () => {
-  const names: string[] = [];
-  for await (const b of deps.photos.listBlobsFlat()) names.push(b.name);
-  return names;
-};
+const blobs = () => photoBlobNames(deps);
 
 it('uploads, replaces (old version removed), serves a SAS that expires, and deletes', async () => {
   const png1 = pngImage([1, 2, 3]);

@@ -14,16 +14,14 @@ import {
 import { newPhotoVersion } from '../../../src/photos/dependencies';
 import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { pngImage } from '../../support/images';
-import { photoFixture } from './fixture';
+import { photoFixture, removePhotoFixture } from './fixture';
 
 let deps: PhotoDependencies;
 beforeEach(async () => {
   deps = await photoFixture('Gr', { employee: false });
   await deps.photos.createIfNotExists();
 });
-afterEach(async () => {
-  await Promise.allSettled([deps.employees.deleteTable(), deps.photos.deleteIfExists()]);
-});
+afterEach(() => removePhotoFixture(deps));
 
 const create = () =>
   deps.directory.create('Sales', {
