@@ -7,7 +7,7 @@ import './shared/startup';
 import { errorBody, json } from './shared/http';
 import { allowedMethods, fallbackRoute } from './shared/route';
 
-fallbackRoute('routeFallback', async (request) => {
+fallbackRoute(async (request) => {
   const path = request.params.path ?? '';
   const allowed = allowedMethods(path);
   const shown = new URL(request.url).pathname;

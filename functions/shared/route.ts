@@ -300,19 +300,32 @@ export function allowedMethods(
 }
 
 /**
+ * The fallback's function name. The Functions host tries HTTP routes in the order of their
+ * functions' names (ignoring case), first match wins, with no precedence between templates
+ * (docs/local-host.md "What it mirrors"): a catch-all must sort after every other HTTP function, or it
+ * takes their requests. {@link register} refuses a route whose name would sort after it.
+ */
+export const FALLBACK_FUNCTION_NAME = 'zzRouteFallback';
+
+/** Whether the host tries `a` before `b` (.NET's OrdinalIgnoreCase, as it sorts functions). */
+function triedBefore(a: string, b: string): boolean {
+  return a.toUpperCase() < b.toUpperCase();
+}
+
+/**
  * Registers the one function that answers what no route takes: 405 with `Allow` for a known path
  * with another method, 404 for an unknown path, both with the API's JSON error. Its route is the
- * catch-all `{*path}`: the Functions host tries routes most specific first (a catch-all last) and
- * passes over a route whose methods do not include the request's, so this function sees exactly
- * the requests no route takes (without it, the host answers both with a bare 404). It answers a
- * caller without identity 401 (except at the paths of anonymous routes), as the protected routes
- * do and as App Service authentication does in Azure; any signed-in caller may learn what a path
- * takes, which the OpenAPI document says anyway. Its `authLevel` is that of every API route. Not
- * part of the API description.
+ * catch-all `{*path}` and its name ({@link FALLBACK_FUNCTION_NAME}) sorts after every other HTTP
+ * function's; the host passes over a route whose methods do not include the request's, so this
+ * function sees exactly the requests no route takes (without it, the host answers both with a
+ * bare 404). It answers a caller without identity 401 (except at the paths of anonymous routes),
+ * as the protected routes do and as App Service authentication does in Azure; any signed-in caller
+ * may learn what a path takes, which the OpenAPI document says anyway. Its `authLevel` is that of
+ * every API route. Not part of the API description.
  */
-export function fallbackRoute(name: string, handler: HttpHandler): void {
+export function fallbackRoute(handler: HttpHandler): void {
   // eslint-disable-next-line no-restricted-syntax -- the fallback of every HTTP route
-  app.http(name, {
+  app.http(FALLBACK_FUNCTION_NAME, {
     route: '{*path}',
     methods: FALLBACK_METHODS,
     authLevel: 'function',
@@ -332,7 +345,12 @@ export function fallbackRoute(name: string, handler: HttpHandler): void {
   });
 }
 
-/** Records the route for the API description and registers it with the host. */
+/**
+ * Records the route for the API description and registers it with the host.
+ *
+ * @throws {Error} when the function's name would sort after the fallback's, which would then take
+ * its requests in Azure.
+ */
 function register(
   name: string,
   options: Pick<PublicRouteOptions, 'route' | 'methods' | 'schemas' | 'extraInputs'>,
@@ -340,6 +358,11 @@ function register(
   authLevel: 'function' | 'anonymous',
   handler: HttpHandler,
 ): HttpHandler {
+  if (!triedBefore(name, FALLBACK_FUNCTION_NAME)) {
+    throw new Error(
+      `The HTTP function '${name}' sorts after '${FALLBACK_FUNCTION_NAME}': the host tries routes in name order, so the fallback would take its requests. Rename it.`,
+    );
+  }
   registered.push({
     name,
     route: options.route,

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import {
   allowedMethods,
   pathMatchesTemplate,
+  protectedRoute,
+  registeredRoutes,
   routesAt,
   type RegisteredRoute,
 } from '../../../functions/shared/route';
@@ -64,4 +66,17 @@ it('lists the methods of every route of that shape, in Allow order', () => {
   ]);
   expect(allowedMethods('nothing/here', routes)).toEqual([]);
   expect(routesAt('health', routes).map((r) => r.access.anonymous)).toEqual([true]);
+});
+
+it('refuses an HTTP function whose name would sort after the fallback, which would take its requests', () => {
+  const options = {
+    route: 'late',
+    access: signedIn,
+    schemas: { params: z.object({}), responses: { 200: { description: 'ok' } } },
+    handler: async () => ({ status: 200 }),
+  };
+  expect(() => protectedRoute('zzzLateRoute', { ...options, methods: ['GET'] })).toThrow(
+    /'zzzLateRoute' sorts after 'zzRouteFallback'/,
+  );
+  expect(registeredRoutes().map((r) => r.name)).not.toContain('zzzLateRoute');
 });

@@ -3,6 +3,11 @@
  * and the request/response path through the library's own conversion code. Unknown routes and
  * method mismatches are 404 (as the Functions host answers), with the API's JSON error body.
  * Function keys are not checked locally, as with Core Tools.
+ *
+ * Routes are tried in the order of their functions' names, ignoring case, first match wins, as
+ * the Functions host does (it adds one ASP.NET route per function in name order; there is no
+ * precedence between them: Azure/azure-functions-host#9876, azure-functions-nodejs-library#300).
+ * So a catch-all whose function sorts first takes every request, here as in Azure.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TriggerDriver } from '../drivers';
@@ -12,19 +17,21 @@ import { outputValue, type FunctionRunner } from '../runner';
 import { isReservedRoute, routesConflict, type RouteDeclaration } from '../validation';
 import { errorJson, sendJson, sendResponse } from './respond';
 import { fromRpcHttpResponse, toRpcHttpRequest } from './rpcHttp';
-import {
-  comparePrecedence,
-  matchRoute,
-  parseRouteTemplate,
-  routePrecedence,
-  splitPath,
-  type RouteTemplate,
-} from './routeTemplate';
+import { matchRoute, parseRouteTemplate, splitPath, type RouteTemplate } from './routeTemplate';
 
 interface HttpRoute extends RouteDeclaration {
   fn: HostFunction;
   template: RouteTemplate;
-  precedence: number[];
+}
+
+/**
+ * The order the Functions host tries HTTP routes in: by function name, as .NET's
+ * `StringComparer.OrdinalIgnoreCase` compares (upper-cased, then code unit by code unit).
+ */
+export function compareFunctionNames(a: string, b: string): number {
+  const x = a.toUpperCase();
+  const y = b.toUpperCase();
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /**
@@ -112,9 +119,8 @@ export function createHttpDriver(config: HttpDriverOptions): HttpDriver {
           `Function '${fn.name}': the route '${route}' [${declaration.methods.join(',') || '*'}] conflicts with the route defined by function '${conflict.functionName}'.`,
         );
       }
-      routes.push({ ...declaration, fn, template, precedence: routePrecedence(template) });
-      // Stable sort: equal precedence keeps registration order.
-      routes.sort((a, b) => comparePrecedence(a.precedence, b.precedence));
+      routes.push({ ...declaration, fn, template });
+      routes.sort((a, b) => compareFunctionNames(a.functionName, b.functionName));
     },
 
     describe(fn) {

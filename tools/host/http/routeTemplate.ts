@@ -320,27 +320,3 @@ export function matchRoute(
   }
   return segments.length <= template.segments.length ? values : undefined;
 }
-
-/**
- * ASP.NET's inbound precedence, one digit per segment: literal 1, complex 2, constrained
- * parameter 3, parameter 4, catch-all 5. Routes are tried in ascending order, so
- * `departments/new` wins over `departments/{dept}`.
- */
-export function routePrecedence(template: RouteTemplate): number[] {
-  return template.segments.map((segment) => {
-    if (segment.parts.length > 1) return 2;
-    const part = segment.parts[0]!;
-    if (part.kind === 'literal') return 1;
-    if (part.catchAll) return 5;
-    return part.constraints.length > 0 ? 3 : 4;
-  });
-}
-
-/** Orders two precedence vectors (a missing digit counts as 0, as ASP.NET's decimal does). */
-export function comparePrecedence(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const diff = (a[i] ?? 0) - (b[i] ?? 0);
-    if (diff !== 0) return diff;
-  }
-  return 0;
-}

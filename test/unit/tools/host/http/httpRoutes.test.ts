@@ -3,7 +3,7 @@
  */
 import type { RegisteredFunction } from '../../../../../tools/host/core/registry';
 import { describeFunction, type HostFunction } from '../../../../../tools/host/functions';
-import { createHttpDriver } from '../../../../../tools/host/http/httpDriver';
+import { compareFunctionNames, createHttpDriver } from '../../../../../tools/host/http/httpDriver';
 import { createLogger } from '../../../../../tools/host/log';
 import type { FunctionRunner } from '../../../../../tools/host/runner';
 
@@ -38,21 +38,41 @@ function target(driver: ReturnType<typeof driverWith>, method: string, path: str
     : found.kind;
 }
 
-test('requests reach the most specific route regardless of registration order', () => {
+test('requests reach the first matching route in function-name order, ignoring case, as in Azure', () => {
   const driver = driverWith(
     httpFunction('employeeById', 'departments/{dept}/employees/{id:regex(^\\d{{6}}$)}', ['GET']),
-    httpFunction('anyEmployeePath', 'departments/{dept}/employees/{*rest}', ['GET']),
+    httpFunction('AnyEmployeePath', 'departments/{dept}/employees/{*rest}', ['GET']),
     httpFunction('employeesByLastName', 'departments/{dept}/employees/by-last-name', ['GET']),
   );
+  // AnyEmployeePath sorts first (case ignored): its catch-all takes every path below it.
   expect(target(driver, 'GET', '/departments/Sales/employees/by-last-name')).toBe(
-    'employeesByLastName {"dept":"Sales"}',
+    'AnyEmployeePath {"dept":"Sales","rest":"by-last-name"}',
   );
   expect(target(driver, 'GET', '/departments/Sales/employees/000223')).toBe(
-    'employeeById {"dept":"Sales","id":"000223"}',
+    'AnyEmployeePath {"dept":"Sales","rest":"000223"}',
   );
-  expect(target(driver, 'GET', '/departments/Sales/employees/223')).toBe(
-    'anyEmployeePath {"dept":"Sales","rest":"223"}',
+});
+
+test("a route whose methods do not include the request's is passed over", () => {
+  const driver = driverWith(
+    httpFunction('aCatchAll', '{*path}', ['POST']),
+    httpFunction('getItem', 'items/{id}', ['GET']),
   );
+  expect(target(driver, 'GET', '/items/7')).toBe('getItem {"id":"7"}');
+  expect(target(driver, 'POST', '/items/7')).toBe('aCatchAll {"path":"items/7"}');
+});
+
+test('function names compare as .NET OrdinalIgnoreCase does', () => {
+  const names = ['webConsole', 'routeFallback', 'Zeta', 'alpha', 'sasLogs', 'a_b', 'aZ'];
+  expect([...names].sort(compareFunctionNames)).toEqual([
+    'alpha',
+    'aZ',
+    'a_b',
+    'routeFallback',
+    'sasLogs',
+    'webConsole',
+    'Zeta',
+  ]);
 });
 
 test('the same route may serve different methods through different functions', () => {

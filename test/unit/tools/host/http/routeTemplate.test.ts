@@ -1,12 +1,9 @@
 /**
- * Route templates in ASP.NET syntax: what parses, what is refused, how paths match, and the
- * precedence that decides between routes that both match.
+ * Route templates in ASP.NET syntax: what parses, what is refused and how paths match.
  */
 import {
-  comparePrecedence,
   matchRoute,
   parseRouteTemplate,
-  routePrecedence,
   splitPath,
 } from '../../../../../tools/host/http/routeTemplate';
 
@@ -114,23 +111,5 @@ describe('matching', () => {
 
   test('doubled braces are literal braces', () => {
     expect(match('lit/{{x}}', 'lit/{x}')).toEqual({});
-  });
-});
-
-describe('precedence', () => {
-  const ordered = (templates: string[]): string[] =>
-    templates
-      .map((t) => ({ t, p: routePrecedence(parseRouteTemplate(t)) }))
-      .sort((a, b) => comparePrecedence(a.p, b.p))
-      .map((x) => x.t);
-
-  test('literal, then complex, then constrained, then plain parameter, then catch-all', () => {
-    expect(
-      ordered(['items/{*rest}', 'items/{name}', 'items/{id:int}', 'items/v{n}', 'items/new']),
-    ).toEqual(['items/new', 'items/v{n}', 'items/{id:int}', 'items/{name}', 'items/{*rest}']);
-  });
-
-  test('earlier segments weigh more than later ones', () => {
-    expect(ordered(['{a}/b', 'a/{b}'])).toEqual(['a/{b}', '{a}/b']);
   });
 });
