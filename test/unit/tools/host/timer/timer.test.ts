@@ -1,5 +1,5 @@
 /**
- * Timer schedules: six-field NCRONTAB (through cron-parser) or a TimeSpan, evaluated in UTC; the
+ * Timer schedules: NCRONTAB as Azure reads it (six or five fields, day AND day of week, 0-6) or a TimeSpan, evaluated in UTC; the
  * past-due rule; which schedules are monitored.
  */
 import { isMonitorable, parseSchedule } from '../../../../../tools/host/timer/schedule';
@@ -19,13 +19,22 @@ describe('schedules', () => {
     ['0 0 0 1 Jan *', '2024-06-01T00:00:00Z', '2025-01-01T00:00:00.000Z'],
     ['*/15 * * * * *', '2024-01-01T00:00:14.999Z', '2024-01-01T00:00:15.000Z'],
     ['00:10:00', '2024-01-01T00:00:00Z', '2024-01-01T00:10:00.000Z'],
+    // Five fields: no seconds, as the timer extension's CronSchedule reads them (second 0).
+    ['*/5 * * * *', '2024-01-01T00:03:10Z', '2024-01-01T00:05:00.000Z'],
+    // NCrontab ANDs the day and the day of week (Friday the 13th), where Vixie cron ORs them.
+    ['0 0 0 13 * 5', '2026-01-01T00:00:00Z', '2026-02-13T00:00:00.000Z'],
+    ['0 0 0 13 * 5', '2026-02-13T00:00:00Z', '2026-03-13T00:00:00.000Z'],
+    ['0 0 12 29 2 1', '2024-01-01T00:00:00Z', '2044-02-29T12:00:00.000Z'],
+    ['0 0 0 * * 0', '2026-12-07T00:00:00Z', '2026-12-13T00:00:00.000Z'],
   ])('%s after %s is %s (UTC)', (expression, after, next) => {
     expect(parseSchedule(expression).next(at(after)).toISOString()).toBe(next);
   });
 
   test.each([
-    ['0 */5 * * *', /six fields/],
+    ['0 */5 * *', /six fields/],
     ['@daily', /six fields/],
+    ['0 0 0 * * 7', /outside NCRONTAB's range 0-6/],
+    ['0 0 0 * * 5-7', /outside NCRONTAB's range 0-6/],
     ['0 0 0 * * * 2024', /six fields/],
     ['0 0 25 * * *', /expected range 0-23/],
     ['0 0 0 L * *', /syntax NCRONTAB does not support/],
