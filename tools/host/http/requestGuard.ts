@@ -1,9 +1,9 @@
 /**
  * Who may drive the local host: the checks its server makes before it serves anything (pure, so
  * they are unit-tested with awkward input). Loopback keeps other machines out but not pages in the
- * developer's own browser: DNS rebinding ({@link hostRefusal}), cross-site writes
- * ({@link crossSiteRefusal}), and any page's writes to the admin API and the Durable webhooks
- * ({@link localWriteRefusal}). The threats and the rules: docs/local-host.md "Who may drive it".
+ * developer's own browser: DNS rebinding ({@link hostRefusal}) and any page's writes to the admin
+ * API and the Durable webhooks ({@link localWriteRefusal}). Cross-site writes to function routes
+ * are the app's to refuse, as in Azure, whose host checks no `Origin`. The threats and the rules: docs/local-host.md "Who may drive it".
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
@@ -149,31 +149,6 @@ function markedCrossSite(headers: IncomingHttpHeaders): Refusal | undefined {
   return firstValue(headers['sec-fetch-site'])?.trim().toLowerCase() === 'cross-site'
     ? crossSite('The browser marked this request as cross-site (Sec-Fetch-Site).')
     : undefined;
-}
-
-/**
- * Refuses an unsafe method sent by a page of another site: `Sec-Fetch-Site: cross-site`, or an
- * `Origin` that is not this host's own (`http://` and the request's `Host`, port included;
- * `null` is foreign). A request without `Origin` (curl, a server, the tests) is not refused.
- *
- * @returns a 403 `CrossSiteRequest`, or undefined.
- */
-export function crossSiteRefusal(
-  method: string | undefined,
-  headers: IncomingHttpHeaders,
-): Refusal | undefined {
-  if (!isUnsafeMethod(method)) return undefined;
-  const marked = markedCrossSite(headers);
-  if (marked) return marked;
-  const origin = firstValue(headers.origin);
-  if (origin === undefined) return undefined;
-  const own = parseHost(headers.host)?.host;
-  const from = parseOrigin(origin);
-  if (own !== undefined && from?.protocol === 'http:' && from.host === own) return undefined;
-  return crossSite(
-    `A ${method?.toUpperCase()} from the origin ${shown(origin)} is refused: only this host's own ` +
-      `pages (http://${own ?? '?'}) may send one.`,
-  );
 }
 
 /** True when `value` is the media type `application/json` (parameters such as charset allowed). */

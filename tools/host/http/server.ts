@@ -13,7 +13,7 @@ import { describeError, type Logger } from '../log';
 import type { TriggerDriver } from '../drivers';
 import type { HttpDriver } from './httpDriver';
 import { hostAccessRefusal, type HostAccess } from './hostKey';
-import { crossSiteRefusal, hostRefusal, localWriteRefusal, type Refusal } from './requestGuard';
+import { hostRefusal, localWriteRefusal, type Refusal } from './requestGuard';
 import { errorJson, sendJson } from './respond';
 
 /** The Functions host's default request size limit (`FUNCTIONS_REQUEST_BODY_SIZE_LIMIT`). */
@@ -183,13 +183,14 @@ export function createHostServer(options: HostServerOptions): HostServer {
     // Before the body is read: a refused page's request costs nothing.
     const refused =
       hostRefusal(request.headers.host, { listenAddress, allowedHosts: options.allowedHosts }) ??
+      // No cross-site rule for function routes: Azure's host has none, so the app's own
+      // (functions/shared/requestGuards.ts) is what stands there, here as in Azure.
       hostAccessRefusal(
         options.access ?? {},
         pathname,
         new URLSearchParams(query),
         request.headers,
-      ) ??
-      crossSiteRefusal(request.method, request.headers);
+      );
     if (refused) {
       logger.warn(`Refused ${request.method} ${pathname} (${refused.status}): ${refused.message}`);
       refuse(response, refused);
