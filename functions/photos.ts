@@ -36,10 +36,10 @@ const photoRoute = { route: 'departments/{dept}/employees/{id}/photo' } as const
  * What every photo route declares besides its own: the employee in the path, and 501 where an
  * account key is configured but no account name can be found (src/sas/signingKey.ts).
  */
-const photoSchemas = (own: Omit<RouteSchemas, 'params' | 'errors'>): RouteSchemas => ({
+const photoSchemas = (own: Omit<RouteSchemas, 'params'>): RouteSchemas => ({
   params: employeeRoute,
-  errors: [501],
   ...own,
+  errors: [501, ...(own.errors ?? [])],
 });
 /**
  * What the photo routes use: the photo feature of the account that holds a department, looked up
@@ -106,7 +106,8 @@ export const removePhoto = protectedRoute('deleteEmployeePhoto', {
   ...photoRoute,
   methods: ['DELETE'],
   access: departmentEditor,
-  schemas: photoSchemas({ responses: { 204: { description: 'Deleted.' } } }),
+  // 409 PhotoVersionNotDeleted: storage refused to delete a version (a lease...).
+  schemas: photoSchemas({ responses: { 204: { description: 'Deleted.' } }, errors: [409] }),
   uses: photosOfDepartment,
   handler: async ({ request, use: photosFor }) => {
     const { dept, id } = readParams(request, employeeRoute);

@@ -23,7 +23,7 @@ param role string = 'home'
 @description('Replication of the account.')
 param skuName string = 'Standard_LRS'
 
-@description('Shared-key access signs the table SAS tokens (Table storage has no user delegation SAS). The app itself never uses the key for data access.')
+@description('Shared-key access signs the table SAS tokens (table user delegation SAS is a REST-only preview without stored access policies). The app itself never uses the key for data access.')
 param allowSharedKeyAccess bool
 
 @description('Browser origins allowed to use SAS URLs against blob and table storage. Empty: no CORS rules.')
@@ -175,6 +175,10 @@ resource queues 'Microsoft.Storage/storageAccounts/queueServices/queues@2023-05-
 // the platform instead of by the app (no listing, no per-blob delete requests). The prefix is the
 // whole container, so the pipeline's own blobs under logs/_pipeline/ (tag ledgers, staged
 // batches) age out the same way.
+// Photo snapshots: the app never takes one, but a photo write SAS's create (c) permission does
+// (docs/security.md). The app deletes each version with its snapshots; this rule is the backstop
+// for snapshots of a version it keeps (the current or archived photo) or could not delete. Base
+// blobs stay the app's: only it knows which version is current.
 resource lifecycle 'Microsoft.Storage/storageAccounts/managementPolicies@2023-05-01' = {
   parent: storage
   name: 'default'
@@ -193,6 +197,22 @@ resource lifecycle 'Microsoft.Storage/storageAccounts/managementPolicies@2023-05
             actions: {
               baseBlob: {
                 delete: { daysAfterModificationGreaterThan: logRetentionDays }
+              }
+            }
+          }
+        }
+        {
+          name: 'delete-photo-snapshots'
+          enabled: true
+          type: 'Lifecycle'
+          definition: {
+            filters: {
+              blobTypes: ['blockBlob']
+              prefixMatch: ['photos/']
+            }
+            actions: {
+              snapshot: {
+                delete: { daysAfterCreationGreaterThan: 0 }
               }
             }
           }

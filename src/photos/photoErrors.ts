@@ -51,6 +51,34 @@ export function photoBlobChanged(blobName: string): ConflictError {
   );
 }
 
+/**
+ * 409: storage refused to delete a photo version (`code`: a lease on it, an immutability
+ * policy...); it stays until a later sweep can delete it.
+ */
+export function photoVersionNotDeleted(
+  blobName: string,
+  code: string,
+  cause: unknown,
+): ConflictError {
+  return new ConflictError(
+    'PhotoVersionNotDeleted',
+    `Storage refused to delete photo version "${blobName}" (${code}); it stays until a later sweep can delete it.`,
+    { cause },
+  );
+}
+
+/** 409: the blob is the photo of an archived record of the employee id; it stays the archive's. */
+export function photoBlobArchived(
+  blobName: string,
+  department: string,
+  employeeId: string,
+): ConflictError {
+  return new ConflictError(
+    'PhotoBlobArchived',
+    `"${blobName}" is the photo of an archived record of employee ${employeeId} in "${department}" and stays with the archive; upload a new version instead.`,
+  );
+}
+
 /** 404: the error both photo paths answer for an employee without a (usable) photo. */
 export function photoNotFound(department: string, employeeId: string): NotFoundError {
   return new NotFoundError(

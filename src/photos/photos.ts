@@ -13,10 +13,11 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { employeeNotFound } from '../directory';
-import { DomainError, NotFoundError } from '../domainErrors';
+import { ConflictError, DomainError, NotFoundError } from '../domainErrors';
 import {
   emptyPhoto,
   notAPhotoVersionOf,
+  photoBlobArchived,
   photoBlobChanged,
   photoBlobNotFound,
   photoTooLarge,
@@ -48,7 +49,7 @@ import {
   type PhotoContentType,
 } from './imageType';
 import { newPhotoVersion, now, type PhotoDependencies } from './dependencies';
-import { deleteBlobIfExists, sweepPhotos } from './sweep';
+import { archivedPhotos, deleteBlobIfExists, sweepPhotos } from './sweep';
 import { copyPhotoBlob } from './blobCopy';
 import { readEmployeeState } from '../directory/entities';
 
@@ -83,7 +84,9 @@ export type PhotoSource = { bytes: Buffer; contentType: string } | { blobName: s
  *   `InvalidPhotoBlob` for a blob name that is not a photo version of this employee.
  * @throws {TooLargeError} `PhotoTooLarge` over {@link MAX_PHOTO_BYTES}.
  * @throws {NotFoundError} `EmployeeNotFound`; `PhotoBlobNotFound` when nothing was uploaded there.
- * @throws {ConflictError} `PhotoBlobChanged` when an uploaded blob changed while it was checked.
+ * @throws {ConflictError} `PhotoBlobChanged` when an uploaded blob changed while it was checked;
+ *   `PhotoBlobArchived` for a version an archived record of the id names; `PhotoVersionNotDeleted`
+ *   when storage refused to delete the replaced version (the new photo is named).
  * @throws {ContentionError} (503) when the employee kept changing (the directory's attempts).
  * @throws {DomainError} for storage faults (a new blob may stay behind; a later sweep removes it).
  */
@@ -95,7 +98,7 @@ export async function setEmployeePhoto(
 ): Promise<AdoptedPhoto> {
   const { blobName, type } =
     'blobName' in source
-      ? await checkAdoptedVersion(deps.photos, department, employeeId, source.blobName)
+      ? await checkAdoptedVersion(deps, department, employeeId, source.blobName)
       : await storeNewVersion(deps, department, employeeId, source);
   const photoUrl = deps.photos.getBlockBlobClient(blobName).url;
   const written = await deps.directory
@@ -168,13 +171,15 @@ async function storeNewVersion(
 }
 
 /**
- * Checks a version the client uploaded: its name must be a photo version of this employee, and
- * its bytes pass the checks of a direct upload ({@link checkUploadedPhoto}). The content type the
- * client declared is ignored: the app sets the sniffed type on the blob (clearing every other
- * header the client set). A refused blob is left for the sweep; no token reads it.
+ * Checks a version the client uploaded: its name must be a photo version of this employee that no
+ * archived record of the id names (an earlier incarnation's photo stays the archive's: adopting it
+ * would let a replace delete it), and its bytes pass the checks of a direct upload
+ * ({@link checkUploadedPhoto}). The content type the client declared is ignored: the app sets the
+ * sniffed type on the blob (clearing every other header the client set). A refused blob is left
+ * for the sweep; no token reads it.
  */
 async function checkAdoptedVersion(
-  photos: ContainerClient,
+  deps: PhotoDependencies,
   department: string,
   employeeId: string,
   blobName: string,
@@ -183,7 +188,10 @@ async function checkAdoptedVersion(
   if (!owner || owner.department !== department || owner.employeeId !== employeeId) {
     throw notAPhotoVersionOf(blobName, department, employeeId);
   }
-  return { blobName, type: await checkUploadedPhoto(photos, blobName) };
+  if ((await archivedPhotos(deps, department, employeeId)).has(blobName)) {
+    throw photoBlobArchived(blobName, department, employeeId);
+  }
+  return { blobName, type: await checkUploadedPhoto(deps.photos, blobName) };
 }
 
 /**
@@ -241,12 +249,15 @@ function photoProperties(blobName: string, type: PhotoContentType | ''): Record<
 
 /**
  * The failure handler of naming `blobName`: when the employee is gone, the blob nobody will name
- * goes at once (the sweep would take it later); every error is thrown on.
+ * goes at once (the sweep would take it later); every error is thrown on, that one included even
+ * when storage refuses the delete (the daily sweep then reports the blob).
  */
 function forgetUnnamed(photos: ContainerClient, blobName: string) {
   return async (error: unknown): Promise<never> => {
     if (error instanceof NotFoundError && error.code === 'EmployeeNotFound') {
-      await deleteBlobIfExists(photos, blobName);
+      await deleteBlobIfExists(photos, blobName).catch((refused: unknown) => {
+        if (!(refused instanceof ConflictError)) throw refused;
+      });
     }
     throw error;
   };
@@ -254,7 +265,8 @@ function forgetUnnamed(photos: ContainerClient, blobName: string) {
 
 /**
  * After the employee names `blobName` (nothing is retried after that): the version it replaced
- * goes at once, other unreferenced ones once past the grace period.
+ * goes at once unless an archived record names it (read right before the delete), other
+ * unreferenced ones once past the grace period.
  */
 async function dropReplaced(
   deps: PhotoDependencies,
@@ -264,7 +276,12 @@ async function dropReplaced(
   replaced: Record<string, unknown>,
 ): Promise<void> {
   const previous = replaced[PHOTO_BLOB_PROPERTY];
-  if (typeof previous === 'string' && previous !== '' && previous !== blobName) {
+  if (
+    typeof previous === 'string' &&
+    previous !== '' &&
+    previous !== blobName &&
+    !(await archivedPhotos(deps, department, employeeId)).has(previous)
+  ) {
     await deleteBlobIfExists(deps.photos, previous);
   }
   await sweepPhotos(deps, department, employeeId, [blobName]);

@@ -3,15 +3,18 @@
  * employee left the directory, and per employee in the daily sweep (sweepUnadopted.ts).
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { NotFoundError } from '../domainErrors';
+import { ConflictError, NotFoundError } from '../domainErrors';
 import { PHOTO_BLOB_PROPERTY } from './photoLocator';
 import { ensureContainer } from '../storage/createOnce';
 import {
-  isAlreadyExists,
+  isAlreadyGone,
+  isConditionNotMet,
   isNotFound,
-  isPreconditionFailed,
+  storageCode,
+  storageStatus,
   toDomainError,
 } from '../storage/storageFaults';
+import { photoVersionNotDeleted } from './photoErrors';
 import { archivedEmployeeRowKeyRange } from '../storage/keys/tables/archive';
 import { departmentPartitionKey, employeeRowKey } from '../storage/keys/tables/employees';
 import { photoBlobPrefix } from '../storage/keys/blobs/photoBlobs';
@@ -33,10 +36,13 @@ export const PHOTO_SWEEP_GRACE_MS = 15 * 60_000;
  * again since, e.g. copied back by a move, is not the one judged). With no version past the grace
  * period nothing is read. The grace period is what keeps a version a client uploaded (write SAS)
  * or a move copied, and is about to adopt, from being deleted before the employee names it.
- * Deleting a version that is already gone is not an error: sweeps may run at the same time.
+ * Deleting a version that is already gone is not an error: sweeps may run at the same time. A
+ * version storage refuses to delete does not stop the others; the first refusal is thrown after
+ * (see {@link sweepPhotoVersions} for every outcome).
  *
  * @returns the names deleted.
  * @throws {ValidationError} for a bad department or employee id.
+ * @throws {ConflictError} `PhotoVersionNotDeleted` when storage refused to delete a version.
  * @throws {DomainError} for storage faults.
  */
 export async function sweepPhotos(
@@ -46,6 +52,37 @@ export async function sweepPhotos(
   keep: readonly string[],
   graceMs = deps.sweepGraceMs ?? PHOTO_SWEEP_GRACE_MS,
 ): Promise<string[]> {
+  const { deleted, refused } = await sweepPhotoVersions(
+    deps,
+    department,
+    employeeId,
+    keep,
+    graceMs,
+  );
+  if (refused.length > 0) throw refused[0];
+  return deleted;
+}
+
+/** What one employee's sweep did: the versions deleted, and storage's refusals of the others. */
+export interface PhotoSweepOutcome {
+  deleted: string[];
+  /** `PhotoVersionNotDeleted`, one per version storage refused to delete. */
+  refused: ConflictError[];
+}
+
+/**
+ * {@link sweepPhotos}, answering refusals instead of throwing them (the daily sweep reports both).
+ *
+ * @throws {ValidationError} for a bad department or employee id.
+ * @throws {DomainError} for storage faults other than a refused delete.
+ */
+export async function sweepPhotoVersions(
+  deps: PhotoDependencies,
+  department: string,
+  employeeId: string,
+  keep: readonly string[],
+  graceMs = deps.sweepGraceMs ?? PHOTO_SWEEP_GRACE_MS,
+): Promise<PhotoSweepOutcome> {
   const prefix = photoBlobPrefix(department, employeeId);
   await ensureContainer(deps.photos);
   const cutoff = now(deps).getTime() - graceMs;
@@ -62,13 +99,19 @@ export async function sweepPhotos(
     throw toDomainError(error);
   }
   const deleted: string[] = [];
+  const refused: ConflictError[] = [];
   for (const { name, etag } of candidates) {
     await deps.sweepHooks?.beforeRecheck?.(name);
     const referenced = await referencedPhotos(deps, department, employeeId);
     if (referenced.has(name)) continue;
-    if (await deleteBlobIfExists(deps.photos, name, etag)) deleted.push(name);
+    try {
+      if (await deleteBlobIfExists(deps.photos, name, etag)) deleted.push(name);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      refused.push(error);
+    }
   }
-  return deleted;
+  return { deleted, refused };
 }
 
 /**
@@ -80,21 +123,40 @@ async function referencedPhotos(
   department: string,
   employeeId: string,
 ): Promise<Set<string>> {
-  const partitionKey = departmentPartitionKey(department);
   const [current, archived] = await Promise.all([
-    readEntity(deps.employees, partitionKey, employeeRowKey(employeeId), [
+    readEntity(deps.employees, departmentPartitionKey(department), employeeRowKey(employeeId), [
       PHOTO_BLOB_PROPERTY,
     ]).catch(unlessTableMissing(undefined)),
-    readWholeRange(deps.archive, { partitionKey, ...archivedEmployeeRowKeyRange(employeeId) }, [
-      PHOTO_BLOB_PROPERTY,
-    ]).catch(unlessTableMissing([])),
+    archivedPhotos(deps, department, employeeId),
   ]);
-  const referenced = new Set<string>();
-  for (const entity of [current, ...archived]) {
-    const name = entity?.[PHOTO_BLOB_PROPERTY];
-    if (typeof name === 'string' && name !== '') referenced.add(name);
+  const name = current?.[PHOTO_BLOB_PROPERTY];
+  if (typeof name === 'string' && name !== '') archived.add(name);
+  return archived;
+}
+
+/**
+ * The versions the archived copies of every incarnation of the id name (`PhotoBlob`): they stay
+ * the archive's, so no adoption takes them and no replace or sweep deletes them.
+ *
+ * @throws {DomainError} for storage faults (a missing archive table names nothing).
+ */
+export async function archivedPhotos(
+  deps: Pick<PhotoDependencies, 'archive'>,
+  department: string,
+  employeeId: string,
+): Promise<Set<string>> {
+  const partitionKey = departmentPartitionKey(department);
+  const archived = await readWholeRange(
+    deps.archive,
+    { partitionKey, ...archivedEmployeeRowKeyRange(employeeId) },
+    [PHOTO_BLOB_PROPERTY],
+  ).catch(unlessTableMissing([]));
+  const names = new Set<string>();
+  for (const entity of archived) {
+    const name = entity[PHOTO_BLOB_PROPERTY];
+    if (typeof name === 'string' && name !== '') names.add(name);
   }
-  return referenced;
+  return names;
 }
 
 /** A catch handler: `absent` when the table does not exist (yet), else the error again. */
@@ -128,10 +190,13 @@ export async function removePhotosOfGoneEmployee(
 }
 
 /**
- * Deletes a blob (only as it was at `etag`, when given); false when it was already gone or has
- * been written again since.
+ * Deletes a blob with its snapshots (only as it was at `etag`, when given); false when it was
+ * already gone or has been written again since. A write SAS's `c` permission also takes snapshots,
+ * and a blob with snapshots refuses a plain delete (409 `SnapshotsPresent`): the snapshots go too.
  *
- * @throws {DomainError} for storage faults.
+ * @throws {ConflictError} `PhotoVersionNotDeleted` when storage refuses the delete (a lease, an
+ *   immutability policy...).
+ * @throws {DomainError} for other storage faults.
  */
 export async function deleteBlobIfExists(
   container: ContainerClient,
@@ -139,13 +204,18 @@ export async function deleteBlobIfExists(
   etag?: string,
 ): Promise<boolean> {
   try {
-    const response = await container
-      .getBlockBlobClient(blobName)
-      .deleteIfExists(etag === undefined ? {} : { conditions: { ifMatch: etag } });
-    return response.succeeded;
+    await container.getBlobClient(blobName).delete({
+      deleteSnapshots: 'include',
+      ...(etag === undefined ? {} : { conditions: { ifMatch: etag } }),
+    });
+    return true;
   } catch (error) {
-    // Not found (deleteIfExists) and a changed ETag (412) both mean: nothing of ours to delete.
-    if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error)) return false;
+    // Gone already, or written again since (our If-Match): nothing of ours to delete.
+    if (isAlreadyGone(error) || isConditionNotMet(error)) return false;
+    const status = storageStatus(error);
+    if (status === 409 || status === 412) {
+      throw photoVersionNotDeleted(blobName, storageCode(error) ?? String(status), error);
+    }
     throw toDomainError(error);
   }
 }

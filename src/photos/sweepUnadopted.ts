@@ -1,22 +1,23 @@
 /**
  * The daily sweep of photo versions nobody adopted. A write SAS lets a client create one fresh
- * version blob; the per-employee sweep ({@link sweepPhotos}) removes the versions an employee does
- * not use whenever that employee's photo is adopted or deleted, or the employee leaves. Uploads
+ * version blob; the per-employee sweep (sweep.ts) removes the versions an employee does not use
+ * whenever that employee's photo is adopted or deleted, or the employee leaves. Uploads
  * that are never adopted, and versions of employees that no longer exist, would otherwise stay
  * forever: this sweep walks the whole `photos` container (flat listing, page by page), groups the
  * versions by employee (`<dept>/<id>/<version>`, {@link parsePhotoBlobName}) and runs the same
  * per-employee sweep for every employee that has a version past the grace period, a few at a time.
  *
- * It deletes exactly what {@link sweepPhotos} deletes: every version older than the grace period
- * that neither the employee entity (`Employees`) nor its archived copy (`EmployeesArchive`) names,
- * the references being read again right before the deletes. Running it twice, or two runs at
- * once, deletes nothing more. Blobs whose names are not photo versions are left alone.
+ * It deletes exactly what {@link sweepPhotoVersions} deletes: every version older than the grace
+ * period that neither the employee entity (`Employees`) nor its archived copy (`EmployeesArchive`)
+ * names, with its snapshots, the references being read again right before the deletes. Running it
+ * twice, or two runs at once, deletes nothing more. Blobs whose names are not photo versions are
+ * left alone.
  */
 import { parsePhotoBlobName } from '../storage/keys/blobs/photoBlobs';
 import { ensureContainer } from '../storage/createOnce';
 import { withStorageErrors } from '../storage/storageFaults';
 import type { PhotoDependencies } from './dependencies';
-import { PHOTO_SWEEP_GRACE_MS, sweepPhotos } from './sweep';
+import { PHOTO_SWEEP_GRACE_MS, sweepPhotoVersions } from './sweep';
 import { invalidSweepOptions } from './photoErrors';
 
 /** How many employees are swept at the same time by default. */
@@ -50,7 +51,7 @@ export interface UnadoptedPhotoSweepReport {
   deleted: string[];
   /** Blobs whose names are no photo version, left alone. */
   ignored: number;
-  /** Employees whose sweep failed on a storage fault. */
+  /** Employees whose sweep failed on a storage fault or a version storage refused to delete. */
   failed: UnadoptedPhotoSweepFailure[];
 }
 
@@ -63,8 +64,9 @@ interface Owner {
  * Deletes every photo version, across the whole container, that is past the grace period
  * (`deps.sweepGraceMs`, default {@link PHOTO_SWEEP_GRACE_MS}) and is neither the current photo of
  * its employee nor that of the archived copy, including every such version of an employee that no
- * longer exists. A storage fault while sweeping one employee is reported in
- * {@link UnadoptedPhotoSweepReport.failed} and the others are still swept.
+ * longer exists, with its snapshots. A storage fault while sweeping one employee, or a version
+ * storage refuses to delete (a lease...), is reported in {@link UnadoptedPhotoSweepReport.failed}
+ * and the others are still swept.
  *
  * @throws {RangeError} for a concurrency or page size below 1.
  * @throws {DomainError} for a storage fault while listing the container (the employees already
@@ -91,11 +93,21 @@ export async function sweepUnadoptedPhotos(
   const running = new Set<Promise<void>>();
 
   const sweepOne = async (owner: Owner): Promise<void> => {
+    const fail = (error: unknown): void => {
+      report.failed.push({ department: owner.department, employeeId: owner.employeeId, error });
+    };
     try {
-      const deleted = await sweepPhotos(deps, owner.department, owner.employeeId, []);
+      const { deleted, refused } = await sweepPhotoVersions(
+        deps,
+        owner.department,
+        owner.employeeId,
+        [],
+      );
       report.deleted.push(...deleted);
+      // A version storage refused to delete (a lease, a policy...) fails the employee's sweep.
+      if (refused.length > 0) fail(refused[0]);
     } catch (error) {
-      report.failed.push({ ...owner, error });
+      fail(error);
     }
   };
   const dispatch = async (owner: Owner): Promise<void> => {

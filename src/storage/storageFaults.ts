@@ -83,6 +83,36 @@ export function isPreconditionFailed(error: unknown): boolean {
 }
 
 /**
+ * 409 codes that say the thing is going away anyway (its container is being deleted). Every other
+ * 409 on a delete is a refusal (`SnapshotsPresent`, an immutability policy...) and is reported, not
+ * taken for "already gone".
+ */
+const GOING_AWAY_CODES = new Set(['ContainerBeingDeleted']);
+
+/**
+ * 412 codes of a failed `If-Match`/`If-None-Match`/`If-Unmodified-Since` condition. Lease
+ * refusals (`LeaseIdMissing`, `LeaseIdMismatchWithBlobOperation`...) are 412 too, and are not the
+ * caller's condition.
+ */
+const CONDITION_CODES = new Set(['ConditionNotMet', 'UpdateConditionNotSatisfied']);
+
+/**
+ * True when a delete found nothing to delete: 404 (the blob or its container is not there), or one
+ * of the few 409 codes meaning it is being deleted already. Not any other 409.
+ */
+export function isAlreadyGone(error: unknown): boolean {
+  if (isNotFound(error)) return true;
+  const code = storageCode(error);
+  return storageStatus(error) === 409 && code !== undefined && GOING_AWAY_CODES.has(code);
+}
+
+/** True when the request's own condition (an ETag or date) failed; not a lease refusal. */
+export function isConditionNotMet(error: unknown): boolean {
+  const code = storageCode(error);
+  return storageStatus(error) === 412 && code !== undefined && CONDITION_CODES.has(code);
+}
+
+/**
  * Translates a storage error into a domain error; anything unknown is returned unchanged (a bug
  * should surface as such).
  */

@@ -6,6 +6,7 @@
  */
 import { archiveEmployee } from '../../../src/archive/archiveEmployee';
 import {
+  adoptUploadedPhoto,
   deletePhoto,
   PHOTO_SWEEP_GRACE_MS,
   photoReadUrl,
@@ -114,7 +115,7 @@ it('keeps the photo of every archived incarnation of an id after the last one le
     employeeId: '000001',
     firstName: 'C',
     lastName: 'D',
-    email: 'c@d.e',
+    email: 'c@d.example',
   });
   await uploadPhoto(deps, 'Sales', '000001', pngImage(), 'image/png');
   const second = await photoOf();
@@ -122,6 +123,34 @@ it('keeps the photo of every archived incarnation of an id after the last one le
 
   await removePhotosOfGoneEmployee(deps, 'Sales', '000001');
   expect((await blobs()).sort()).toEqual([first, second].sort());
+  await deps.archive.deleteTable();
+});
+
+it('never deletes an archived photo on replace, even when the employee names it', async () => {
+  const archiveDeps = {
+    employees: deps.employees,
+    archive: deps.archive,
+    directory: deps.directory,
+  };
+  const archived = (await uploadPhoto(deps, 'Sales', '000001', pngImage(), 'image/png')).blobName;
+  expect((await archiveEmployee(archiveDeps, 'Sales', '000001')).outcome).toBe('archived');
+  await deps.directory.create('Sales', {
+    employeeId: '000001',
+    firstName: 'C',
+    lastName: 'D',
+    email: 'c@contoso.com',
+  });
+  // Adoption now refuses it (409 PhotoBlobArchived): as data written before that rule, the new
+  // incarnation names the archived photo itself.
+  await expect(adoptUploadedPhoto(deps, 'Sales', '000001', archived)).rejects.toMatchObject({
+    code: 'PhotoBlobArchived',
+  });
+  await deps.employees.updateEntity(
+    { partitionKey: 'Sales', rowKey: employeeRowKey('000001'), [PHOTO_BLOB_PROPERTY]: archived },
+    'Merge',
+  );
+  const fresh = await uploadPhoto(deps, 'Sales', '000001', pngImage([7, 8, 9]), 'image/png');
+  expect((await blobs()).sort()).toEqual([archived, fresh.blobName].sort());
   await deps.archive.deleteTable();
 });
 

@@ -163,6 +163,41 @@ it('never deletes a version the employee adopted after the listing', async () =>
   expect((await blobs()).names).toEqual([stale]);
 });
 
+it('deletes versions with their snapshots, and reports a version storage refuses to delete', async () => {
+  // A write SAS's `c` also takes snapshots; a blob with snapshots refuses a plain delete (409).
+  const snapped = await upload('000001', 'snapped');
+  await deps.photos.getBlockBlobClient(snapped).createSnapshot();
+  // A lease makes the delete fail (412 LeaseIdMissing): no ETag race, a refusal to report.
+  const leased = await upload('000009', 'leased');
+  const after = await upload('000009', 'other');
+  const lease = deps.photos.getBlobClient(leased).getBlobLeaseClient();
+  await lease.acquireLease(-1);
+  const clock = new Date(Date.now() + 60_000);
+  try {
+    const report = await sweepUnadoptedPhotos({
+      ...deps,
+      sweepGraceMs: GRACE_MS,
+      now: () => clock,
+    });
+    // The refusal stops neither the employee's other versions nor the other employees.
+    expect(report.deleted).toEqual([snapped, after].sort());
+    expect(report.failed).toEqual([
+      {
+        department: DEPT,
+        employeeId: '000009',
+        error: expect.objectContaining({ code: 'PhotoVersionNotDeleted' }),
+      },
+    ]);
+    const left: string[] = [];
+    for await (const blob of deps.photos.listBlobsFlat({ includeSnapshots: true })) {
+      left.push(blob.snapshot ? `${blob.name}@snapshot` : blob.name);
+    }
+    expect(left).toEqual([leased]);
+  } finally {
+    await lease.releaseLease();
+  }
+});
+
 it('sweeps an empty or missing container without error', async () => {
   const report = await sweepUnadoptedPhotos(deps);
   expect(report).toEqual({ listed: 0, employees: 0, deleted: [], ignored: 0, failed: [] });

@@ -7,6 +7,7 @@ import { poisonQueueName } from '../../../src/storage/keys/queues';
 import {
   allBicepFiles,
   BicepFile,
+  objectLiterals,
   readRepoFile,
   stringLiterals,
   valueAt,
@@ -173,21 +174,28 @@ describe('storage account settings', () => {
 
   it("admits the web console's origin (the Function App's own host) beside allowedCorsOrigins", () => {
     const main = new BicepFile('main.bicep');
-    expect(main.variable('consoleOrigin')).toBe("'https://${appName}.azurewebsites.net'");
+    // The cloud's App Service suffix (azurewebsites.net in the public cloud: asDeployed.test.ts).
+    expect(main.variable('consoleOrigin')).toBe("'https://${appName}.${appDomainSuffix}'");
     const storageModule = main.modules().find((m) => m.path === './app/storage.bicep')!;
     expect(valueAt(storageModule.body, 'params.allowedCorsOrigins')).toBe(
       'union([consoleOrigin], allowedCorsOrigins)',
     );
   });
 
-  it('deletes log blobs after logRetentionDays with a lifecycle rule on the logs container', () => {
+  /** The lifecycle rules of the account's management policy, by name. */
+  function lifecycleRules(): Map<string, string> {
     const [policy] = storage.resourcesOfType(
       'Microsoft.Storage/storageAccounts/managementPolicies',
     );
     expect(policy).toBeDefined();
     expect(valueAt(policy!.body, 'name')).toBe("'default'");
-    const rules = valueAt(policy!.body, 'properties.policy.rules') ?? '';
-    const rule = rules.slice(rules.indexOf('{'));
+    const rules = objectLiterals(valueAt(policy!.body, 'properties.policy.rules') ?? '');
+    return new Map(rules.map((rule) => [valueAt(`{${rule}}`, 'name') ?? '', `{${rule}}`]));
+  }
+
+  it('deletes log blobs after logRetentionDays with a lifecycle rule on the logs container', () => {
+    const rule = lifecycleRules().get("'delete-old-logs'")!;
+    expect(rule).toBeDefined();
     expect(valueAt(rule, 'enabled')).toBe('true');
     expect(stringLiterals(valueAt(rule, 'definition.filters.prefixMatch') ?? '')).toEqual([
       `${config.containers.logs}/`,
@@ -196,6 +204,34 @@ describe('storage account settings', () => {
       valueAt(rule, 'definition.actions.baseBlob.delete.daysAfterModificationGreaterThan'),
     ).toBe('logRetentionDays');
     expect(storage.param('logRetentionDays').type).toBe('int');
+  });
+
+  it('deletes every snapshot in the photos container (a write SAS can take them), never a base blob', () => {
+    const rule = lifecycleRules().get("'delete-photo-snapshots'")!;
+    expect(rule).toBeDefined();
+    expect(valueAt(rule, 'enabled')).toBe('true');
+    expect(stringLiterals(valueAt(rule, 'definition.filters.prefixMatch') ?? '')).toEqual([
+      `${config.containers.photos}/`,
+    ]);
+    expect(stringLiterals(valueAt(rule, 'definition.filters.blobTypes') ?? '')).toEqual([
+      'blockBlob',
+    ]);
+    expect(valueAt(rule, 'definition.actions.snapshot.delete.daysAfterCreationGreaterThan')).toBe(
+      '0',
+    );
+    // Only the app knows which photo version is current: no rule touches photo base blobs.
+    expect(valueAt(rule, 'definition.actions.baseBlob')).toBeUndefined();
+    for (const [name, other] of lifecycleRules()) {
+      const prefixes = stringLiterals(valueAt(other, 'definition.filters.prefixMatch') ?? '');
+      const coversPhotos =
+        prefixes.length === 0 ||
+        prefixes.some((prefix) => `${config.containers.photos}/`.startsWith(prefix));
+      if (coversPhotos) {
+        expect(`${name}: ${valueAt(other, 'definition.actions.baseBlob')}`).toBe(
+          `${name}: undefined`,
+        );
+      }
+    }
   });
 });
 

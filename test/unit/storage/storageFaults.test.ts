@@ -13,6 +13,8 @@ import {
 } from '../../../src/domainErrors';
 import {
   isAlreadyExists,
+  isAlreadyGone,
+  isConditionNotMet,
   isNotFound,
   isPreconditionFailed,
   storageCode,
@@ -65,6 +67,21 @@ describe('reading storage errors', () => {
     expect(isAlreadyExists(storageError(412))).toBe(false);
     expect(isPreconditionFailed(storageError(412, 'UpdateConditionNotSatisfied'))).toBe(true);
     expect(isPreconditionFailed(undefined)).toBe(false);
+  });
+
+  it('takes only "not there" for already gone and only a failed condition for written since', () => {
+    expect(isAlreadyGone(storageError(404, 'BlobNotFound'))).toBe(true);
+    expect(isAlreadyGone(storageError(404, 'ContainerNotFound'))).toBe(true);
+    expect(isAlreadyGone(storageError(409, 'ContainerBeingDeleted'))).toBe(true);
+    // Refusals: the blob is there and stays.
+    expect(isAlreadyGone(storageError(409, 'SnapshotsPresent'))).toBe(false);
+    expect(isAlreadyGone(storageError(409))).toBe(false);
+    expect(isAlreadyGone(storageError(412, 'LeaseIdMissing'))).toBe(false);
+    expect(isConditionNotMet(storageError(412, 'ConditionNotMet'))).toBe(true);
+    expect(isConditionNotMet(storageError(412, 'UpdateConditionNotSatisfied'))).toBe(true);
+    expect(isConditionNotMet(storageError(412, 'LeaseIdMissing'))).toBe(false);
+    expect(isConditionNotMet(storageError(412, 'LeaseIdMismatchWithBlobOperation'))).toBe(false);
+    expect(isConditionNotMet(storageError(412))).toBe(false);
   });
 });
 
