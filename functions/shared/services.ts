@@ -48,6 +48,7 @@ import type { OrchestrationServices } from '../../src/orchestrations/services';
 import { removePhotosOfGoneEmployee, type PhotoDependencies } from '../../src/photos/photos';
 import { SasService } from '../../src/sas/service';
 import { createSasSigning } from '../../src/sas/signingKey';
+import { lazySigner } from '../../src/storage/blobSas';
 import { DEFAULT_MAX_INCREMENT_ATTEMPTS, MessageStats } from '../../src/stats/messageStats';
 import { systemClock } from '../../src/time/clock';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
@@ -408,10 +409,15 @@ export function createServices(readConfig: () => Config = getConfig): Services {
               clients: account.clients,
               config: {
                 sas: {
-                  ...config().sas,
-                  accountKey: config().accounts.data.find((d) => d.name === account.name)
-                    ?.accountKey,
+                  // Read when a key-signed SAS needs it: while this account's key is unusable,
+                  // only its key-signed SAS answer 503 (home's key plays no part here).
+                  get accountKey() {
+                    return config().accounts.data.find((d) => d.name === account.name)?.accountKey;
+                  },
                   accountName: undefined,
+                  get maxMinutes() {
+                    return config().sas.maxMinutes;
+                  },
                 },
               },
               connect,
@@ -426,7 +432,10 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       archive: table((c) => c.tables.archive),
       photos: accountClients.container(current.containers.photos),
       directory: directory().employees,
-      signer: account ? signings().of(account).blobSigner() : sasSigning().blobSigner(),
+      // Resolved when a read URL is signed: an unusable key fails that URL, not every photo call.
+      signer: lazySigner(() =>
+        account ? signings().of(account).blobSigner() : sasSigning().blobSigner(),
+      ),
       allowHttp: accountClients.isLoopback,
       readSasSeconds: current.sas.defaultMinutes * 60,
       sweepGraceMs: current.photos.sweepGraceMinutes * 60_000,

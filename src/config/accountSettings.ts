@@ -13,6 +13,7 @@
  */
 import { malformedSetting, storageConnectionMissing, ConfigError } from './settingErrors';
 import { readInt, readOptional, type Env, type StorageConnection } from './readSetting';
+import type { Field } from './unreadableSettings';
 
 /** The name the home account (`AzureWebJobsStorage`) goes by. */
 export const HOME_ACCOUNT = 'home';
@@ -24,7 +25,9 @@ export interface DataAccountSetting {
   connection: StorageConnection;
   /**
    * Account key that signs table SAS for an identity-based connection (`<NAME>__accountKey`, in
-   * Azure a Key Vault reference), as `STORAGE_ACCOUNT_KEY` does for the home account.
+   * Azure a Key Vault reference), as `STORAGE_ACCOUNT_KEY` does for the home account. Read on its
+   * own: while it is unusable (an unresolved reference), reading it throws and only this account's
+   * key-signed SAS are off.
    */
   accountKey?: string;
 }
@@ -43,13 +46,37 @@ export interface AccountSettings {
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,62}$/;
 
+/** The public cloud's storage DNS suffix: the default of `STORAGE_ENDPOINT_SUFFIX`. */
+export const PUBLIC_CLOUD_STORAGE_SUFFIX = 'core.windows.net';
+
+/**
+ * `STORAGE_ENDPOINT_SUFFIX`: the DNS suffix of the service URIs built from `<name>__accountName`
+ * (`core.usgovcloudapi.net`, `core.chinacloudapi.cn`...; infra sets the cloud's own,
+ * `environment().suffixes.storage`), the public cloud's when unset.
+ *
+ * @throws {ConfigError} when it is not a DNS suffix (e.g. has a scheme, a dot first or a path).
+ */
+export function readStorageEndpointSuffix(env: Env): string {
+  const suffix = readOptional(env, 'STORAGE_ENDPOINT_SUFFIX') ?? PUBLIC_CLOUD_STORAGE_SUFFIX;
+  if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i.test(suffix)) {
+    throw malformedSetting(
+      'STORAGE_ENDPOINT_SUFFIX',
+      'a DNS suffix (labels of letters, digits and hyphens, joined by dots)',
+      `"${suffix}"`,
+    );
+  }
+  return suffix;
+}
+
 /**
  * Resolves a connection as the Functions host does: a connection string in `name`, else the
- * identity-based `name__accountName` or `name__<service>ServiceUri` settings.
+ * identity-based `name__accountName` or `name__<service>ServiceUri` settings (URIs built from the
+ * account name end in `STORAGE_ENDPOINT_SUFFIX`, where the host would assume the public cloud).
  *
  * @param needsQueue - false for data accounts, whose queues the app never uses (their URI is then
  *   derived from the account name or the table URI when not given).
- * @throws {ConfigError} when neither form is complete, or `__credential` is not `managedidentity`.
+ * @throws {ConfigError} when neither form is complete, `__credential` is not `managedidentity`, or
+ *   `STORAGE_ENDPOINT_SUFFIX` is malformed while a URI is built from `__accountName`.
  */
 export function readConnection(env: Env, name: string, needsQueue = true): StorageConnection {
   const connectionString = readOptional(env, name);
@@ -58,7 +85,9 @@ export function readConnection(env: Env, name: string, needsQueue = true): Stora
   const accountName = readOptional(env, `${name}__accountName`);
   const uri = (service: 'table' | 'queue' | 'blob'): string | undefined =>
     readOptional(env, `${name}__${service}ServiceUri`) ??
-    (accountName ? `https://${accountName}.${service}.core.windows.net` : undefined);
+    (accountName
+      ? `https://${accountName}.${service}.${readStorageEndpointSuffix(env)}`
+      : undefined);
   const tableServiceUri = uri('table');
   const blobServiceUri = uri('blob');
   const queueServiceUri =
@@ -150,15 +179,19 @@ export function readAccountWeights(env: Env, dataNames: readonly string[]): Reco
 /**
  * The accounts beyond home and their weights.
  *
- * @throws {ConfigError} for the first malformed or missing setting.
+ * @param field - how each account key is read: a key serves only its account's key-signed SAS, so
+ *   src/config/index.ts reads it as a field of its own, and an unresolved one leaves the routing
+ *   of every account (and that account's identity access) usable. By default it is read at once.
+ * @throws {ConfigError} for the first malformed or missing setting (an account key's only through
+ *   the default `field`).
  */
-export function readAccountSettings(env: Env): AccountSettings {
+export function readAccountSettings(env: Env, field: Field = (read) => read()): AccountSettings {
   const names = readDataAccountNames(env);
   return {
     data: names.map((connection) => ({
       name: connection,
       connection: readConnection(env, connection, false),
-      accountKey: readOptional(env, `${connection}__accountKey`),
+      accountKey: field(() => readOptional(env, `${connection}__accountKey`)),
     })),
     weights: readAccountWeights(env, names),
     placementCacheMs: readInt(env, 'PLACEMENT_CACHE_SECONDS', 5, 1, 300) * 1000,

@@ -24,6 +24,7 @@ import {
   MAX_QUEUE_NAME,
   readNcrontab,
   readLastNameIndexMode,
+  readSasMaxMinutes,
   readSasTablePolicy,
   readTablePrefix,
   ConfigError,
@@ -37,6 +38,7 @@ import { telemetrySettings, type TelemetrySettings } from './telemetrySettings';
 import { platformAuthOf, type PlatformAuth } from './platform';
 
 export { AZURE_PLATFORM_MARKERS, type PlatformAuth } from './platform';
+export { MAX_SAS_MINUTES } from './readSetting';
 export { HOME_ACCOUNT, type AccountSettings, type DataAccountSetting } from './accountSettings';
 export {
   ConfigError,
@@ -153,10 +155,10 @@ function readStorage(env: Env): StorageConnection {
 }
 
 function buildConfig(env: Env, field: Field): Config {
-  const sasMaxMinutes = field(() => readInt(env, 'SAS_MAX_MINUTES', 60, 1, 7 * 24 * 60));
+  const sasMaxMinutes = field(() => readSasMaxMinutes(env, 'SAS_MAX_MINUTES', 60));
   return {
     storage: field(() => readStorage(env)),
-    accounts: field(() => readAccountSettings(env)),
+    accounts: field(() => readAccountSettings(env, field)),
     tables: {
       employees: field(() => readTableName(env, 'EMPLOYEES_TABLE', 'Employees')),
       archive: field(() => readTableName(env, 'ARCHIVE_TABLE', 'EmployeesArchive')),

@@ -25,8 +25,13 @@ export interface KeyedStorage {
  */
 export type ConnectStorage = (connection: StorageConnection) => StorageClients;
 
-/** The settings signing reads. */
-export type SigningConfig = Pick<Config, 'sas'>;
+/**
+ * The settings signing reads, each when it is first needed: a data account's key is read only by
+ * its key-signed SAS, so an unusable key (an unresolved Key Vault reference) fails those alone.
+ */
+export interface SigningConfig {
+  sas: Pick<Config['sas'], 'accountKey' | 'accountName' | 'maxMinutes'>;
+}
 
 /**
  * The account key for signing, with clients that use it; `undefined` when none is configured.

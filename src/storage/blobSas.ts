@@ -26,6 +26,24 @@ import type { SharedKey } from './clients';
 export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
+ * The start (`st`) of a token issued at `at` that expires at `expiresAt` (ms): {@link CLOCK_SKEW_MS}
+ * in the past, but never so far that the validity storage measures, `se` − `st`, exceeds
+ * `maxLifetimeMs` (the app's cap, which is also the account's SAS expiration policy): the
+ * backdating is counted inside the lifetime, so a token of the longest lifetime starts at `at`.
+ * Whole seconds in, whole seconds out.
+ */
+export function backdatedStart(at: number, expiresAt: number, maxLifetimeMs: number): Date {
+  return new Date(Math.max(at - CLOCK_SKEW_MS, expiresAt - maxLifetimeMs));
+}
+
+/**
+ * The longest a user delegation key is asked to live: Azure refuses a key whose expiry is more
+ * than 7 days after its own clock's now, so 7 days less {@link CLOCK_SKEW_MS} for a storage clock
+ * behind this one. The longest token (SAS_MAX_MINUTES, src/config) must fit in it.
+ */
+export const MAX_DELEGATION_KEY_MS = 7 * 24 * 60 * 60_000 - CLOCK_SKEW_MS;
+
+/**
  * The signed version (`sv`) of every blob SAS. Pinned rather than left to the SDK's newest, so the
  * string-to-sign is one that both Azure and the local emulator compute: SDK 12.32 defaults to
  * 2026-04-06, whose user delegation string-to-sign gained fields Azurite 3.35 does not know yet.
@@ -59,6 +77,25 @@ export function accountKeySigner(key: SharedKey): BlobSasSigner {
   };
 }
 
+/**
+ * A signer resolved when it first signs (and until then again at each use: a resolution that
+ * throws is not kept), so that a signer which cannot be built — an unusable account key — fails
+ * the tokens it would sign, not the feature that holds it.
+ *
+ * @param resolve - builds the signer; what it throws, {@link BlobSasSigner.sign} rejects with
+ *   (and reading `kind` throws).
+ */
+export function lazySigner(resolve: () => BlobSasSigner): BlobSasSigner {
+  let signer: BlobSasSigner | undefined;
+  const resolved = (): BlobSasSigner => (signer ??= resolve());
+  return {
+    get kind() {
+      return resolved().kind;
+    },
+    sign: async (values) => resolved().sign(values),
+  };
+}
+
 /** How long a fetched user delegation key stays valid beyond the longest token it must sign. */
 const DELEGATION_KEY_SLACK_MS = 60 * 60_000;
 
@@ -67,7 +104,8 @@ const DELEGATION_KEY_SLACK_MS = 60 * 60_000;
  *
  * @param blobService - a client authorised with a Microsoft Entra identity.
  * @param accountName - the storage account's name.
- * @param maxTokenMs - the longest token lifetime it will be asked to sign.
+ * @param maxTokenMs - the longest token lifetime it will be asked to sign (at most
+ *   {@link MAX_DELEGATION_KEY_MS}: config refuses a longer SAS_MAX_MINUTES).
  * @param now - clock (tests).
  */
 export function userDelegationSigner(
@@ -88,7 +126,8 @@ export function userDelegationSigner(
     try {
       const response = await blobService.getUserDelegationKey(
         new Date(at - 2 * CLOCK_SKEW_MS),
-        new Date(at + maxTokenMs + DELEGATION_KEY_SLACK_MS),
+        // The slack is what goes past the cap: the key still outlives the longest token.
+        new Date(at + Math.min(maxTokenMs + DELEGATION_KEY_SLACK_MS, MAX_DELEGATION_KEY_MS)),
       );
       return {
         signedObjectId: response.signedObjectId,

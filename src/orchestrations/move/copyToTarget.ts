@@ -7,10 +7,12 @@
  * keeps the source's incarnation, and a source of another incarnation is never copied.
  *
  * Idempotent and refreshing: a repeated try that finds the move's own copy (its marker) rewrites
- * only the parts the move still owns — the fields (`ownedEtag`), the photo, each review — each
- * write conditional on the version it read. A part the target changed itself is never rewritten;
- * if the source changed that same part too, the copy refuses with `MoveConflict`. Otherwise the
- * step reports the source version the target now carries in full, which the removal deletes.
+ * only the parts the move still owns — the fields, the photo, each review — each write conditional
+ * on the version it read. A part the target changed itself is never rewritten; if the source
+ * changed that same part too, the copy refuses with `MoveConflict`. Otherwise the step reports the
+ * source version the target now carries in full, which the removal deletes. Whether a part changed
+ * is decided on what the rows hold (a digest of the fields, photo blob names), never on ETags: a
+ * relocation of either department rewrites its rows with new ETags and changes none of them.
  * Why: docs/orchestrations.md "Move".
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
@@ -30,10 +32,12 @@ import {
 import {
   isCopyOfThisMove,
   isMovedIncarnation,
+  LEGACY_MOVED_FROM_DATA_ETAG_PROPERTY,
   MOVE_MARKER_PROPERTY,
   MOVED_FROM_DATA_PROPERTY,
   MOVED_FROM_PHOTO_PROPERTY,
   MOVED_PHOTO_PROPERTY,
+  movedDataDigest,
   moveWriteId,
   type MoveInput,
 } from './moveRequest';
@@ -63,7 +67,8 @@ export interface CopiedReview {
 export interface CopyInput extends MoveInput {
   /**
    * The data ETag of the target copy as the previous round left it ({@link CopyResult.targetEtag});
-   * absent in the first round, and once the target was edited by someone else.
+   * absent in the first round, and once the target was edited by someone else. Read only for a
+   * copy written before copies carried the digest of their fields (`MovedFromData`).
    */
   ownedEtag?: string;
 }
@@ -102,6 +107,7 @@ export interface CopyResult {
  * @throws {ConflictError} `EmployeeExists`, `EmailTaken` in the target, `LastNameIndexFull`;
  *   `MoveConflict` when source and target copy both changed the same part since the copy.
  * @throws {ThrottledError} when the target department kept changing, or storage is busy.
+ * @throws {DomainError} when the change it publishes cannot be recorded (the activity retries).
  */
 export async function copyEmployeeToTarget(
   context: DirectoryContext,
@@ -124,8 +130,6 @@ export async function copyEmployeeToTarget(
     }
     throw employeeNotFound(move.department, move.employeeId);
   }
-  // The reviews are read after the source employee: a review written later changes the source's
-  // ETag, so the removal (conditional on the ETag read here) sends the move round again.
   // The reviews are read after the source employee: a review written later changes the source's
   // ETag, so the removal (conditional on the ETag read here) sends the move round again.
   const reviews = await sourceReviews(table, source);
@@ -162,7 +166,7 @@ export async function copyEmployeeToTarget(
     // (A copy written before the move recorded its photo: the photo goes with the data, as then.)
     const movedPhoto = target.entity[MOVED_PHOTO_PROPERTY];
     const photoOwned = movedPhoto === undefined ? dataOwned : movedPhoto === photoBlobOf(target);
-    const dataCarried = target.entity[MOVED_FROM_DATA_PROPERTY] === dataEtagOf(source);
+    const dataCarried = carriesSourceData(target, source);
     const photoCarried = target.entity[MOVED_FROM_PHOTO_PROPERTY] === sourcePhoto;
     const conflicts: MovedPart[] = [];
     if (!dataOwned && !dataCarried) conflicts.push('data');
@@ -175,6 +179,11 @@ export async function copyEmployeeToTarget(
     copied = refreshed.copied;
     if (dataOwned) targetEtag = refreshed.dataEtag;
   }
+  // Every try publishes the change the insert recorded in the target's outbox (an insert publishes
+  // none; a try may have crashed in between): none waits for the outbox sweep.
+  await context.changes.publish([
+    { department: move.toDepartment, employeeId: move.employeeId, reason: 'moved' },
+  ]);
   await copyReviews(table, move, reviews, marker);
   return {
     copied,
@@ -192,17 +201,31 @@ function photoBlobOf(employee: EmployeeState): string {
 }
 
 /** The photo's checked content type on a stored employee. */
-function photoTypeOf(employee: EmployeeState): unknown {
-  return employee.entity[PHOTO_TYPE_PROPERTY] ?? '';
+function photoTypeOf(employee: EmployeeState): string {
+  const type = employee.entity[PHOTO_TYPE_PROPERTY];
+  return typeof type === 'string' ? type : '';
 }
 
 /** What a write of the target records of the source version it carries (moveRequest.ts). */
 function copiedFrom(source: EmployeeState, targetPhoto: string): StoredProperties {
   return {
-    [MOVED_FROM_DATA_PROPERTY]: dataEtagOf(source),
+    [MOVED_FROM_DATA_PROPERTY]: movedDataDigest(source.data),
     [MOVED_FROM_PHOTO_PROPERTY]: photoBlobOf(source),
     [MOVED_PHOTO_PROPERTY]: targetPhoto,
   };
+}
+
+/** The digest of the fields the target copy holds as the move wrote them, if it records one. */
+function movedDigestOf(target: EmployeeState): string | undefined {
+  const digest = target.entity[MOVED_FROM_DATA_PROPERTY];
+  return typeof digest === 'string' && digest !== '' ? digest : undefined;
+}
+
+/** True when the target copy carries the source's current fields (the source's were not edited). */
+function carriesSourceData(target: EmployeeState, source: EmployeeState): boolean {
+  const digest = movedDigestOf(target);
+  if (digest !== undefined) return digest === movedDataDigest(source.data);
+  return target.entity[LEGACY_MOVED_FROM_DATA_ETAG_PROPERTY] === dataEtagOf(source);
 }
 
 /** The data ETag of a stored employee: its ETag before review writes that changed only the list. */
@@ -211,10 +234,14 @@ function dataEtagOf(employee: EmployeeState): string {
 }
 
 /**
- * True while the target copy's data is still what this move last wrote: the version the previous
- * round reported, or (first round, retried) the insert's own write, which any PATCH replaces.
+ * True while the target copy's fields are still what this move last wrote: the digest it recorded
+ * with them (an edit of the fields there changes them, not the digest). A copy written before
+ * copies recorded it: the version the previous round reported, or (first round, retried) the
+ * insert's own write, which any PATCH replaces.
  */
 function ownsTargetData(target: EmployeeState, move: CopyInput, marker: string): boolean {
+  const digest = movedDigestOf(target);
+  if (digest !== undefined) return digest === movedDataDigest(target.data);
   if (move.ownedEtag === undefined) return target.meta.writeId === marker;
   return target.etag === move.ownedEtag || target.meta.dataEtag === move.ownedEtag;
 }
@@ -281,10 +308,13 @@ async function targetData(
 
 /**
  * Makes this move's earlier copy in the target carry the source's current version of the parts
- * the move still owns there (`parts`): a conditional Merge first (the photo's name and type, and
- * what the copy now carries, keeping `DataETag`), then the directory's update of the fields and/or
- * the photo URL — employee, email copy and last-name index entities in one transaction,
- * conditional on the version just merged. A part the target changed itself is left as it is.
+ * the move still owns there (`parts`): a conditional Merge first that changes nothing the
+ * directory reads (`DataETag` kept), so that the update is bound to exactly the version decided
+ * on; then the directory's update of the fields and/or the photo URL, with what the copy now
+ * carries (the digest of its fields, the photo's name and type, the blobs) — employee, email copy
+ * and last-name index entities in ONE transaction, conditional on the version just merged, so the
+ * record of what the copy carries never runs ahead of the fields it describes. A part the target
+ * changed itself is left as it is.
  *
  * @returns whether any field or the photo was rewritten, and the target's data version now.
  * @throws {ConflictError} `EmailTaken` when the source's new email is taken in the target.
@@ -303,6 +333,7 @@ async function refreshTarget(
   if (!parts.data && !parts.photo) return { copied: false, dataEtag: dataEtagOf(target) };
   const current = target.data;
   const changes: EmployeeChanges = {};
+  const carried: Record<string, string> = {};
   if (parts.data) {
     const { firstName, lastName, email } = source.data;
     const age = source.data.age ?? null;
@@ -310,25 +341,25 @@ async function refreshTarget(
     if (lastName !== current.lastName) changes.lastName = lastName;
     if (email !== current.email) changes.email = email;
     if (age !== (current.age ?? null)) changes.age = age;
+    carried[MOVED_FROM_DATA_PROPERTY] = movedDataDigest(source.data);
   }
-  const merge: StoredProperties = {
-    partitionKey: target.entity.partitionKey,
-    rowKey: employeeRowKey(move.employeeId),
-    // Bookkeeping only: a retry that finds this merge (the update below not yet done) still
-    // recognises the version the move owns.
-    [DATA_ETAG_PROPERTY]: dataEtagOf(target),
-  };
-  if (parts.data) merge[MOVED_FROM_DATA_PROPERTY] = dataEtagOf(source);
   if (parts.photo) {
     const { data, photoBlob } = await targetData(photos, source, move);
-    merge[PHOTO_BLOB_PROPERTY] = photoBlob;
-    merge[PHOTO_TYPE_PROPERTY] = photoBlob === '' ? '' : photoTypeOf(source);
-    merge[MOVED_FROM_PHOTO_PROPERTY] = photoBlobOf(source);
-    merge[MOVED_PHOTO_PROPERTY] = photoBlob;
+    carried[PHOTO_BLOB_PROPERTY] = photoBlob;
+    carried[PHOTO_TYPE_PROPERTY] = photoBlob === '' ? '' : photoTypeOf(source);
+    carried[MOVED_FROM_PHOTO_PROPERTY] = photoBlobOf(source);
+    carried[MOVED_PHOTO_PROPERTY] = photoBlob;
     if ((data.photoUrl ?? null) !== (current.photoUrl ?? null)) {
       changes.photoUrl = data.photoUrl ?? null;
     }
   }
+  // The update's If-Match alone would also accept a version that changed only bookkeeping since
+  // (a photo named on the target meanwhile): this Merge pins the exact version read.
+  const merge: StoredProperties = {
+    partitionKey: target.entity.partitionKey,
+    rowKey: employeeRowKey(move.employeeId),
+    [DATA_ETAG_PROPERTY]: dataEtagOf(target),
+  };
   let etag: string | undefined;
   try {
     ({ etag } = await table.updateEntity(merge as TableEntity<StoredProperties>, 'Merge', {
@@ -338,16 +369,22 @@ async function refreshTarget(
     if (isPreconditionFailed(error)) throw targetChanged(move);
     throw toDomainError(error);
   }
-  if (Object.keys(changes).length === 0) return { copied: false, dataEtag: dataEtagOf(target) };
-  const updated = await updateEmployee(context, move.toDepartment, move.employeeId, changes, {
-    ifMatch: etag,
-  }).catch((error: unknown) => {
+  const updated = await updateEmployee(
+    context,
+    move.toDepartment,
+    move.employeeId,
+    { ...changes, photoProperties: carried },
+    { ifMatch: etag },
+  ).catch((error: unknown) => {
     if (error instanceof PreconditionFailedError) throw targetChanged(move);
     throw error;
   });
-  // A photo alone keeps the data version (updateEmployee.ts).
+  // A photo alone (or only what the copy carries) keeps the data version (updateEmployee.ts).
   const fieldsWritten = Object.keys(changes).some((field) => field !== 'photoUrl');
-  return { copied: true, dataEtag: fieldsWritten ? updated.etag : dataEtagOf(target) };
+  return {
+    copied: Object.keys(changes).length > 0,
+    dataEtag: fieldsWritten ? updated.etag : dataEtagOf(target),
+  };
 }
 
 /**
