@@ -14,6 +14,7 @@ export abstract class DomainError extends Error {
     | 'conflict'
     | 'preconditionFailed'
     | 'tooLarge'
+    | 'lengthRequired'
     | 'unsupportedMediaType'
     | 'throttled'
     | 'unavailable'
@@ -252,6 +253,17 @@ export class PreconditionFailedError extends DomainError {
 export class TooLargeError extends DomainError {
   readonly kind = 'tooLarge';
   constructor(message: string, code = 'TooLarge') {
+    super(code, message);
+  }
+}
+
+/**
+ * A body was sent without its length (chunked): Azure Functions does not pass such a body to
+ * the app, so it is refused rather than read as empty.
+ */
+export class LengthRequiredError extends DomainError {
+  readonly kind = 'lengthRequired';
+  constructor(message: string, code = 'LengthRequired') {
     super(code, message);
   }
 }

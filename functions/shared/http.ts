@@ -2,6 +2,7 @@
  * What every HTTP adapter shares: reading and validating input, and turning results and domain
  * errors into responses. The mapping of domain errors to status codes lives here and only here.
  */
+import { inspect } from 'node:util';
 import type { HttpRequest, HttpResponseInit, InvocationContext } from '@azure/functions';
 import type { z } from 'zod';
 import {
@@ -12,6 +13,7 @@ import {
   validateInput,
   ValidationError,
 } from '../../src/domainErrors';
+import { redactText } from '../../src/telemetry/redaction';
 
 /** Largest JSON body accepted by default (API.md: 413 above it). */
 export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;
@@ -23,6 +25,7 @@ const STATUS: Record<DomainError['kind'], number> = {
   notFound: 404,
   conflict: 409,
   preconditionFailed: 412,
+  lengthRequired: 411,
   tooLarge: 413,
   unsupportedMediaType: 415,
   throttled: 503,
@@ -73,7 +76,9 @@ export function errorBody(
 
 /**
  * Maps an error to the API's JSON error response. Domain errors get their status; anything else
- * is a bug: logged with its stack and answered 500 without internals.
+ * is a bug: logged with its stack and answered 500 without internals. The log is redacted as spans
+ * are (src/telemetry/redaction.ts): a failed Durable client call's error carries its URL, with the
+ * host key as `code=`.
  */
 export function errorResponse(error: unknown, context?: InvocationContext): HttpResponseInit {
   if (error instanceof DomainError) {
@@ -93,7 +98,7 @@ export function errorResponse(error: unknown, context?: InvocationContext): Http
       headers,
     );
   }
-  context?.error('Unhandled error', error);
+  context?.error(`Unhandled error: ${redactText(inspect(error))}`);
   return json(500, errorBody('InternalError', 'An unexpected error occurred.'));
 }
 

@@ -69,6 +69,7 @@ export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   404: 'Not found.',
   405: 'The path exists but takes other methods: `Allow` lists them (any path of this document, with a method it does not list).',
   409: 'Already exists, or conflicting state.',
+  411: 'A body was sent without Content-Length (chunked): Azure Functions does not pass such a body to the app, so send its length.',
   412: 'The If-Match ETag is stale.',
   413: 'The request (or the data it asks for) is over the limit.',
   415: 'The body is not of a type the operation takes (JSON bodies need content-type application/json).',
@@ -156,6 +157,7 @@ export function errorStatuses(route: RegisteredRoute, method: string): number[] 
   // Writes: cross-site refusals (403) and bodies of another type (415), for every route.
   if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)) {
     statuses.add(403);
+    statuses.add(411);
     statuses.add(415);
     if (!takesBody) statuses.add(400);
   }

@@ -12,7 +12,12 @@
  *   body takes none or `{}` (415 otherwise).
  */
 import type { HttpRequest } from '@azure/functions';
-import { ForbiddenError, UnsupportedMediaTypeError, ValidationError } from '../../src/domainErrors';
+import {
+  ForbiddenError,
+  LengthRequiredError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../../src/domainErrors';
 import { JSON_MEDIA_TYPE, mediaType, notJson, readBody } from './http';
 
 /** Methods that change something: the ones a foreign page must never get the app to perform. */
@@ -74,6 +79,20 @@ export interface BodySchemas {
   bodyRequired?: boolean;
 }
 
+/**
+ * Refuses a body sent without `Content-Length` (chunked): the Functions host passes such a body to
+ * a Node.js worker as nothing (docs/local-host.md), so reading it would act on an empty body.
+ *
+ * @throws {LengthRequiredError} 411 `LengthRequired`.
+ */
+function refuseUnmeasuredBody(request: HttpRequest): void {
+  if (request.headers.get('transfer-encoding') === null) return;
+  if (request.headers.get('content-length') !== null) return;
+  throw new LengthRequiredError(
+    'The request body was sent without Content-Length (chunked transfer encoding), which Azure Functions does not pass to the app: send it with its length.',
+  );
+}
+
 /** Whether the request carries no body at all (no length, or 0, and not chunked). */
 function hasNoBody(request: HttpRequest): boolean {
   const length = request.headers.get('content-length');
@@ -96,6 +115,7 @@ const MAX_EMPTY_BODY_BYTES = 1024;
  */
 export async function checkRequestBody(request: HttpRequest, schemas: BodySchemas): Promise<void> {
   if (!isUnsafeMethod(request.method)) return;
+  refuseUnmeasuredBody(request);
   if (schemas.bodyRequired && hasNoBody(request)) {
     throw new ValidationError(
       `${request.method} ${new URL(request.url).pathname} needs a JSON body (content-type: application/json); send {} to set none of its optional fields.`,

@@ -253,7 +253,8 @@ describe('bodies over the limit (413)', () => {
     await expectNoEmployee(dept);
   });
 
-  it('a large body sent chunked (no content-length) is still 413', async () => {
+  // Azure passes a chunked body to the app as nothing: the app refuses it instead of reading {}.
+  it('a body sent chunked (no content-length) is 411 LengthRequired and stores nothing', async () => {
     const dept = await createDepartment();
     const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
     let sent = 0;
@@ -285,7 +286,8 @@ describe('bodies over the limit (413)', () => {
         text,
         body: JSON.parse(text),
       },
-      413,
+      411,
+      'LengthRequired',
     );
     await expectNoEmployee(dept);
   });

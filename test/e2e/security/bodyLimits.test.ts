@@ -1,7 +1,8 @@
 /**
  * Request bodies are measured while they stream in: a chunked body (no length up front) past the
- * host's `FUNCTIONS_REQUEST_BODY_SIZE_LIMIT` is refused with 413 by the host, and one past a
- * route's own limit by the route — never buffered whole first, never a 500.
+ * host's `FUNCTIONS_REQUEST_BODY_SIZE_LIMIT` is refused with 413 by the host — never buffered
+ * whole first, never a 500. Under that limit, the host passes a chunked body to the app as
+ * nothing (as Azure's does), and the app answers 411 rather than act on an empty body.
  */
 import { startHost, type RunningHost } from '../../support/host';
 import { PRINCIPAL_HEADER, telemetryPrincipal } from '../../support/principals';
@@ -47,9 +48,15 @@ it('the host refuses a chunked body past FUNCTIONS_REQUEST_BODY_SIZE_LIMIT with 
   expect(reply.body.error?.code).toBe('RequestTooLarge');
 });
 
-it('a route refuses a chunked body past its own limit with 413, under the host limit', async () => {
-  // POST /logs takes at most LOG_MAX_BATCH_BYTES (64 KiB here); the host would take 256 KiB.
+it('a chunked body under the host limit reaches the app empty, which answers 411', async () => {
   const reply = await post('/logs', telemetryPrincipal, chunked(2 * 65536));
+  expect(reply.status).toBe(411);
+  expect(reply.body.error?.code).toBe('LengthRequired');
+});
+
+it('a route refuses a body past its own limit with 413, under the host limit', async () => {
+  // POST /logs takes at most LOG_MAX_BATCH_BYTES (64 KiB here); the host would take 256 KiB.
+  const reply = await post('/logs', telemetryPrincipal, ' '.repeat(2 * 65536));
   expect(reply.status).toBe(413);
   expect(reply.body.error?.code).toBe('TooLarge');
 });

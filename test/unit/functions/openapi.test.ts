@@ -77,7 +77,7 @@ describe('openApiPath and templateParameters', () => {
 describe('errorStatuses', () => {
   it('lists what a protected write with parameters and a body can answer', () => {
     expect(errorStatuses(patchRoute, 'PATCH')).toEqual([
-      400, 401, 403, 404, 409, 412, 413, 415, 503,
+      400, 401, 403, 404, 409, 411, 412, 413, 415, 503,
     ]);
   });
   it('gives an anonymous route without input only the storage outage', () => {

@@ -31,7 +31,12 @@ export function queryValues(url: string): Record<string, string> {
   return Object.fromEntries([...grouped].map(([key, values]) => [key, values.join(',')]));
 }
 
-/** Builds the `http` typed data of an HTTP trigger invocation. */
+/**
+ * Builds the `http` typed data of an HTTP trigger invocation. A body sent without
+ * `Content-Length` (chunked) is not passed, as the Functions host passes a body to out-of-process
+ * workers only when its length is known (azure-functions-host#4926, #7930;
+ * azure-functions-nodejs-library#171): the function sees its headers and no body.
+ */
 export function toRpcHttpRequest(parts: IncomingRequestParts): RpcHttpData {
   const headers: Record<string, string> = {};
   for (const [name, values] of Object.entries(parts.headers)) {
@@ -44,7 +49,9 @@ export function toRpcHttpRequest(parts: IncomingRequestParts): RpcHttpData {
     nullableQuery: nullable(queryValues(parts.url)),
     nullableParams: nullable(parts.params),
   };
-  if (parts.body.length > 0) data.body = { bytes: parts.body };
+  if (parts.body.length > 0 && headers['content-length'] !== undefined) {
+    data.body = { bytes: parts.body };
+  }
   return data;
 }
 

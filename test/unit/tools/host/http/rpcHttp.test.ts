@@ -16,14 +16,23 @@ describe('requests', () => {
     const data = toRpcHttpRequest({
       method: 'post',
       url: 'http://localhost:7071/api/x?a=1',
-      headers: { 'x-multi': ['a', 'b'], accept: ['*/*'], missing: undefined },
+      headers: {
+        'x-multi': ['a', 'b'],
+        accept: ['*/*'],
+        'content-length': ['4'],
+        missing: undefined,
+      },
       params: { id: '7' },
       body,
     });
     expect(data).toEqual({
       method: 'POST',
       url: 'http://localhost:7071/api/x?a=1',
-      nullableHeaders: { 'x-multi': { value: 'a,b' }, accept: { value: '*/*' } },
+      nullableHeaders: {
+        'x-multi': { value: 'a,b' },
+        accept: { value: '*/*' },
+        'content-length': { value: '4' },
+      },
       nullableQuery: { a: { value: '1' } },
       nullableParams: { id: { value: '7' } },
       body: { bytes: body },
@@ -39,6 +48,18 @@ describe('requests', () => {
       body: Buffer.alloc(0),
     });
     expect(data.body).toBeUndefined();
+  });
+
+  test('a body sent without Content-Length (chunked) is not passed, as the Functions host does', () => {
+    const data = toRpcHttpRequest({
+      method: 'POST',
+      url: 'http://h/api/x',
+      headers: { 'transfer-encoding': ['chunked'] },
+      params: {},
+      body: Buffer.from('{"a":1}'),
+    });
+    expect(data.body).toBeUndefined();
+    expect(data.nullableHeaders).toEqual({ 'transfer-encoding': { value: 'chunked' } });
   });
 
   test('query values are decoded, repeated keys joined with commas, empty values kept', () => {
