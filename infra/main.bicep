@@ -10,7 +10,41 @@ targetScope = 'subscription'
 param environmentName string
 
 @minLength(1)
-@description('Region of every resource. It must offer the Flex Consumption plan (az functionapp list-flexconsumption-locations).')
+@description('Region of every resource: one that offers the Flex Consumption plan, where plan creation fails otherwise. The list is the one of Microsoft\'s Flex Consumption azd template (Azure-Samples/functions-quickstart-typescript-azd infra/main.bicep) without its canary region; `az functionapp list-flexconsumption-locations` gives the current one (docs/deploy.md).')
+// Recorded with its source in test/fixtures/infra/flex-consumption.json, which the infra tests compare.
+@allowed([
+  'australiaeast'
+  'australiasoutheast'
+  'brazilsouth'
+  'canadacentral'
+  'centralindia'
+  'centralus'
+  'eastasia'
+  'eastus'
+  'eastus2'
+  'francecentral'
+  'germanywestcentral'
+  'italynorth'
+  'japaneast'
+  'koreacentral'
+  'northcentralus'
+  'northeurope'
+  'norwayeast'
+  'southafricanorth'
+  'southcentralus'
+  'southeastasia'
+  'southindia'
+  'spaincentral'
+  'swedencentral'
+  'uaenorth'
+  'uksouth'
+  'ukwest'
+  'westcentralus'
+  'westeurope'
+  'westus'
+  'westus2'
+  'westus3'
+])
 @metadata({ azd: { type: 'location' } })
 param location string
 
@@ -27,8 +61,8 @@ param resourceGroupName string = ''
 @description('Function app name; defaults to func-api-<token>.')
 param functionAppName string = ''
 
-@allowed(['22', '24'])
-@description('Node.js major version of the Functions runtime (package.json engines admits 22 and 24; npm start, npm test and CI run 22, CI also the e2e suite on 24).')
+@allowed(['22'])
+@description('Node.js major version of the Functions runtime: the versions generally available on Flex Consumption (test/fixtures/infra/flex-consumption.json records the catalogue). 24 is in preview there, and ARM accepts a version missing from the regional catalogue without an error; the app then fails at host start. docs/runtime.md says how to admit 24 once it is GA.')
 param nodeVersion string = '22'
 
 @minValue(1)
@@ -75,15 +109,15 @@ param logRetentionDays int = 30
 param loginRetentionDays int = 60
 
 @minValue(1)
-@maxValue(10080)
-@description('Longest SAS lifetime the app issues, in minutes (SAS_MAX_MINUTES); also the storage account SAS expiration policy.')
+@maxValue(10074)
+@description('Longest SAS lifetime the app issues, in minutes (SAS_MAX_MINUTES, at most 7 days less 6 minutes: a user delegation key lives at most 7 days); also the storage account SAS expiration policy.')
 param sasMaxMinutes int = 60
 
 @allowed(['entity', 'blob'])
 @description('Where organisation-wide last-name index entries live (LASTNAME_INDEX_MODE).')
 param lastNameIndexMode string = 'entity'
 
-@description('Issue table SAS tokens. Table storage has no user delegation SAS, so this keeps shared-key access enabled and stores the account key in Key Vault. false: shared-key access off, no Key Vault, the table SAS endpoints answer 501 — the setting to use where a policy denies shared-key access to storage accounts (docs/deploy.md, "The storage key").')
+@description('Issue table SAS tokens. Table user delegation SAS is in preview and REST-only (no JS SDK support, and no stored access policies), so this keeps shared-key access enabled and stores the account key in Key Vault. false: shared-key access off, no Key Vault, the table SAS endpoints answer 501 — the setting to use where a policy denies shared-key access to storage accounts (docs/deploy.md, "The storage key").')
 param enableTableSas bool = true
 
 @allowed(['key1', 'key2'])
@@ -105,6 +139,12 @@ param authClientId string
 @description('Tenant (directory) id whose access tokens the API accepts; defaults to the tenant of the deployment.')
 param authTenantId string = tenant().tenantId
 
+@description('Changes the Key Vault\'s name: a deleted vault keeps its name reserved for its soft-delete retention (7 days), so after `azd down` the next `azd up` needs another. The postdown hook of azure.yaml sets AZURE_KEY_VAULT_NAME_SEED to a new value after every `azd down`, and main.parameters.json passes it (docs/deploy.md, "Again after azd down"). Empty: kv-<resource token>.')
+param keyVaultNameSeed string = ''
+
+@description('DNS suffix of App Service default host names (the web console\'s origin for storage CORS). Empty: the one of the cloud deployed to (environment().name; environment() has no App Service suffix). Set it for a cloud not listed in appServiceDomainSuffixes.')
+param appServiceDomainSuffix string = ''
+
 @description('Create the Azure Monitor alert rules on the app metrics (infra/app/alerts.bicep, docs/operations.md): oldest outbox row older than 5 minutes, poison messages present, drains failing. Off by default.')
 param enableAlerts bool = false
 
@@ -115,9 +155,19 @@ var abbrs = loadJsonContent('./abbreviations.json')
 var resourceToken = toLower(uniqueString(subscription().id, environmentName, location))
 var tags = { 'azd-env-name': environmentName }
 var appName = !empty(functionAppName) ? functionAppName : '${abbrs.webSitesFunctions}api-${resourceToken}'
+// App Service's default host name suffix per cloud: environment() gives storage's, Key Vault's
+// and others, not App Service's. Another cloud sets appServiceDomainSuffix.
+var appServiceDomainSuffixes = {
+  AzureCloud: 'azurewebsites.net'
+  AzureUSGovernment: 'azurewebsites.us'
+  AzureChinaCloud: 'chinacloudsites.cn'
+}
+var appDomainSuffix = !empty(appServiceDomainSuffix) ? appServiceDomainSuffix : appServiceDomainSuffixes[environment().name]
 // The web console (docs/console.md) is served by the app itself at /api/console/ and reads table
 // and blob storage directly with SAS URLs, so storage CORS always admits the app's own origin.
-var consoleOrigin = 'https://${appName}.azurewebsites.net'
+var consoleOrigin = 'https://${appName}.${appDomainSuffix}'
+// A soft-deleted vault keeps its name: a new seed (set after `azd down`) gives a new name.
+var keyVaultName = '${abbrs.keyVaultVaults}${empty(keyVaultNameSeed) ? resourceToken : toLower(uniqueString(resourceToken, keyVaultNameSeed))}'
 // Flex Consumption reads the app package from this blob container.
 var deploymentContainerName = toLower('app-package-${take(appName, 32)}-${take(resourceToken, 7)}')
 // The storage account's SAS policy takes a "D.HH:MM:SS" period.
@@ -207,7 +257,7 @@ module keyVault './app/keyvault.bicep' = if (enableTableSas) {
   name: 'keyvault'
   scope: rg
   params: {
-    name: '${abbrs.keyVaultVaults}${resourceToken}'
+    name: keyVaultName
     location: location
     tags: tags
     storageAccountName: storage.outputs.name
@@ -300,3 +350,6 @@ output AZURE_STORAGE_ACCOUNT_NAME string = storage.outputs.name
 output AZURE_DATA_STORAGE_ACCOUNT_NAMES array = [for i in range(0, dataAccountCount): dataStorage[i].outputs.name]
 output AZURE_KEY_VAULT_NAME string = enableTableSas ? keyVault.outputs.name : ''
 output AZURE_MANAGED_IDENTITY_CLIENT_ID string = identity.outputs.clientId
+// The postdeploy smoke check asks for a token for api://<this>; azd keeps a prompted authClientId
+// in config.json (infra.parameters), not in the environment the hook sees, so it is output here.
+output AZURE_AUTH_CLIENT_ID string = authClientId

@@ -2,6 +2,11 @@
 // docs/telemetry.md): log search alerts over Application Insights' customMetrics table, where the
 // Azure Monitor exporter writes each metric with its attributes in customDimensions. Deployed only
 // with enableAlerts=true (main.bicep). Each rule resolves itself once the condition clears.
+//
+// The rules read the `value` column only: for a gauge or a counter the exporter sends one `value`
+// with count 1 per export and no min or max, so valueMax/valueMin may stay empty. Counters are
+// exported as deltas (each point counts its own interval), so a window's total of `value` is what
+// happened in the window. test/unit/infra/alerts.test.ts runs the installed exporter to check it.
 param appInsightsName string
 param location string
 param tags object = {}
@@ -35,7 +40,7 @@ resource outboxLag 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
     criteria: {
       allOf: [
         {
-          query: 'customMetrics | where name == "directory.outbox.oldest_age" | extend department = tostring(customDimensions["department"]) | project timestamp, department, oldestAgeSeconds = valueMax'
+          query: 'customMetrics | where name == "directory.outbox.oldest_age" | extend department = tostring(customDimensions["department"]) | project timestamp, department, oldestAgeSeconds = value'
           timeAggregation: 'Maximum'
           metricMeasureColumn: 'oldestAgeSeconds'
           dimensions: [
@@ -77,7 +82,7 @@ resource poisonMessages 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
     criteria: {
       allOf: [
         {
-          query: 'customMetrics | where name == "directory.queue.poison.length" | extend queue = tostring(customDimensions["queue"]) | project timestamp, queue, poisonMessages = valueMax'
+          query: 'customMetrics | where name == "directory.queue.poison.length" | extend queue = tostring(customDimensions["queue"]) | project timestamp, queue, poisonMessages = value'
           timeAggregation: 'Maximum'
           metricMeasureColumn: 'poisonMessages'
           dimensions: [
@@ -118,7 +123,7 @@ resource drainFailures 'Microsoft.Insights/scheduledQueryRules@2023-12-01' = {
     criteria: {
       allOf: [
         {
-          query: 'customMetrics | where name == "directory.drain.rounds" and tostring(customDimensions["outcome"]) == "failed" | project timestamp, failedRounds = valueSum'
+          query: 'customMetrics | where name == "directory.drain.rounds" and tostring(customDimensions["outcome"]) == "failed" | project timestamp, failedRounds = value'
           timeAggregation: 'Total'
           metricMeasureColumn: 'failedRounds'
           operator: 'GreaterThan'

@@ -30,7 +30,8 @@ param storageKeySecretUri string = ''
 @description('The data accounts (docs/accounts.md): each `{name, accountName, keySecretUri}` — its connection name (DATA1, ...), storage account, and the Key Vault secret of its key (empty without table SAS).')
 param dataAccounts array = []
 
-@allowed(['22', '24'])
+@allowed(['22'])
+@description('Node.js major version: those generally available on Flex Consumption (main.bicep).')
 param nodeVersion string = '22'
 
 @minValue(1)
@@ -60,6 +61,7 @@ param authClientId string
 @description('OpenID Connect issuer whose access tokens App Service authentication accepts: the v2.0 endpoint of the tenant.')
 param authOpenIdIssuer string
 
+// The cloud's storage suffix (core.windows.net, core.usgovcloudapi.net, core.chinacloudapi.cn...).
 var storageSuffix = environment().suffixes.storage
 
 // 16 MiB photo + 64 KiB of headroom; tools/host reads the same setting locally.
@@ -73,6 +75,9 @@ var storageSettings = {
   AzureWebJobsStorage__blobServiceUri: 'https://${storageAccountName}.blob.${storageSuffix}'
   AzureWebJobsStorage__queueServiceUri: 'https://${storageAccountName}.queue.${storageSuffix}'
   AzureWebJobsStorage__tableServiceUri: 'https://${storageAccountName}.table.${storageSuffix}'
+  // The app builds a connection's URIs from `<name>__accountName` with it (the host cannot: it
+  // assumes the public cloud), e.g. for a data account added by hand.
+  STORAGE_ENDPOINT_SUFFIX: storageSuffix
 }
 
 // Data accounts (DATA_ACCOUNTS=DATA1,...): identity-based connections the app resolves as the host
@@ -97,9 +102,10 @@ var monitoringSettings = {
   APPLICATIONINSIGHTS_AUTHENTICATION_STRING: 'ClientId=${identityClientId};Authorization=AAD'
 }
 
-// SAS issuing: table SAS need the account key (Table storage has no user delegation SAS),
-// resolved from Key Vault by the platform with keyVaultReferenceIdentity; blob SAS are signed with
-// it too when present, otherwise with a user delegation key. Without it the table SAS endpoints
+// SAS issuing: table SAS need the account key (table user delegation SAS is a REST-only preview
+// without stored access policies), resolved from Key Vault by the platform with
+// keyVaultReferenceIdentity. Blob SAS are signed with it too when present, otherwise with a user
+// delegation key (docs/deploy.md, "The storage key"). Without the key the table SAS endpoints
 // answer 501.
 var sasSettings = {
   STORAGE_ACCOUNT_NAME: storageAccountName

@@ -1,5 +1,6 @@
 // Role assignments on one data account (docs/accounts.md): the app's managed identity (and,
-// optionally, the deploying user) get the same storage data roles as on the home account.
+// optionally, the deploying user) get the data roles a data account needs, fewer than the home
+// account's: a data account holds tables and blobs of the directory, no queue, no host storage.
 // Each assignment is named guid(scope, principal, role) so redeploying is idempotent.
 param storageAccountName string
 
@@ -13,14 +14,14 @@ param userPrincipalId string = ''
 param userPrincipalType string = 'User'
 
 // Built-in role definition ids (https://learn.microsoft.com/azure/role-based-access-control/built-in-roles).
-// Storage Blob Data Owner: photos, logs, last-name blobs, and user delegation keys for blob SAS.
-var storageBlobDataOwner = 'b7e6dc6d-f1e8-4753-8033-0f276bb0955b'
-// Storage Queue Data Contributor: the same roles as the home account (no queue is used today).
-var storageQueueDataContributor = '974c5e8b-45b9-4653-ba55-5f855dd0fb88'
+// Storage Blob Data Contributor: photos, logs, last-name blobs; it includes generateUserDelegationKey
+// (user delegation keys for blob SAS). Owner's extra rights (blob ACLs, tags) are not used here.
+var storageBlobDataContributor = 'ba92f5b4-2d11-453d-a403-e96b0029c9fe'
 // Storage Table Data Contributor: entities, and creating/dropping the per-day login tables.
 var storageTableDataContributor = '0a9a7e1f-b9d0-4cc4-a60d-0319b160aaa3'
 
-var storageRoles = [storageBlobDataOwner, storageQueueDataContributor, storageTableDataContributor]
+// No queue role: the app never uses a data account's queues (triggers stay in the home account).
+var storageRoles = [storageBlobDataContributor, storageTableDataContributor]
 
 resource storage 'Microsoft.Storage/storageAccounts@2023-05-01' existing = {
   name: storageAccountName

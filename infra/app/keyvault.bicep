@@ -1,9 +1,10 @@
 // Key Vault holding the storage account key that signs SAS tokens.
 //
-// Why a key at all: Table storage has no user delegation SAS, so a partition-scoped table SAS
-// (the valet-key pattern) must be signed with the account key. The app reads the key only
-// through a Key Vault reference (STORAGE_ACCOUNT_KEY app setting) resolved with its managed
-// identity; nobody pastes it into settings, and the vault's access log records every read.
+// Why a key at all: table user delegation SAS is a REST-only preview (the SDK cannot sign one) and
+// takes no stored access policy, so a partition-scoped table SAS (the valet-key pattern) must be
+// signed with the account key. The app reads the key only through a Key Vault reference
+// (STORAGE_ACCOUNT_KEY app setting) resolved with its managed identity; nobody pastes it into
+// settings, and the vault's access log records every read.
 // Its own data access never uses the key (AzureWebJobsStorage__credential = managedidentity).
 param name string
 param location string

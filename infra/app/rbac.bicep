@@ -16,6 +16,8 @@ param userPrincipalId string = ''
 param userPrincipalType string = 'User'
 
 // Built-in role definition ids (https://learn.microsoft.com/azure/role-based-access-control/built-in-roles).
+// The home account is the host's AzureWebJobsStorage, for which the Functions documentation names
+// Blob Data Owner (data accounts get Blob Data Contributor: dataRbac.bicep).
 // Storage Blob Data Owner: blobs and containers, including the host's leases/secrets, the Flex
 // deployment package, and user delegation keys for blob SAS.
 var storageBlobDataOwner = 'b7e6dc6d-f1e8-4753-8033-0f276bb0955b'

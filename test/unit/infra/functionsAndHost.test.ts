@@ -37,7 +37,11 @@ const hostJson = JSON.parse(readRepoFile('host.json')) as {
     queues: Record<string, string | number>;
     durableTask: {
       hubName: string;
-      storageProvider?: { connectionName?: string; connectionStringName?: string };
+      storageProvider?: {
+        connectionName?: string;
+        connectionStringName?: string;
+        maxQueuePollingInterval?: string;
+      };
     };
   };
   functionTimeout: string;
@@ -127,6 +131,19 @@ describe('host.json', () => {
     );
     // connectionStringName is the extension's obsolete name for the same setting.
     expect(durable.storageProvider?.connectionStringName).toBeUndefined();
+  });
+
+  it('polls the task hub queues at least every 10 s when idle, as Microsoft advises for Flex Consumption', () => {
+    // https://learn.microsoft.com/azure/azure-functions/durable/durable-functions-azure-storage-provider#flex-consumption-plan:
+    // "Reduce the queue polling interval to 10 seconds or less" (the extension's default is 30 s,
+    // so an orchestration waits up to that long between steps after a quiet period).
+    const interval = hostJson.extensions.durableTask.storageProvider?.maxQueuePollingInterval;
+    expect(interval).toBeDefined();
+    expect(timeSpanMs(interval!)).toBeLessThanOrEqual(10_000);
+    expect(timeSpanMs(interval!)).toBeGreaterThanOrEqual(1_000);
+    // The local runtime honours the same bound.
+    const local = readDurableHostSettings(hostJson.extensions.durableTask, {});
+    expect(local.tuning.maxPollIntervalMs).toBe(timeSpanMs(interval!));
   });
 
   it('is read by the local durable runtime with the same connection and hub', () => {

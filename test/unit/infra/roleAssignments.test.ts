@@ -30,6 +30,15 @@ const BUILT_IN_ROLES: Record<string, { variable: string; id: string }> = {
   },
 };
 
+/** Built-in roles a data account's assignments may use (dataRbac.bicep), by the same rule. */
+const DATA_ACCOUNT_ROLES: Record<string, { variable: string; id: string }> = {
+  'Storage Blob Data Contributor': {
+    variable: 'storageBlobDataContributor',
+    id: 'ba92f5b4-2d11-453d-a403-e96b0029c9fe',
+  },
+  'Storage Table Data Contributor': BUILT_IN_ROLES['Storage Table Data Contributor']!,
+};
+
 const assignments = rbac.resourcesOfType('Microsoft.Authorization/roleAssignments');
 
 /** Role variables an assignment grants: its loop array's items, or its single role. */
@@ -148,19 +157,54 @@ describe('role assignments on the data accounts (docs/accounts.md)', () => {
       .split(/[\s,]+/)
       .filter(Boolean);
 
-  it('gives the app identity (and the deploying user, when given) the home account’s storage roles', () => {
-    const home = rbac
-      .variable('storageRoles')
-      .replace(/^\[|\]$/g, '')
-      .split(/[\s,]+/)
-      .filter(Boolean);
+  it.each(Object.entries(DATA_ACCOUNT_ROLES))(
+    'declares %s with its documented id, commented with the role name',
+    (roleName, { variable, id }) => {
+      expect(dataRbac.variable(variable)).toBe(`'${id}'`);
+      const declaration = dataRbac.raw.indexOf(`var ${variable} =`);
+      const commentAbove = dataRbac.raw.slice(0, declaration).split('\n').slice(-4).join('\n');
+      expect(commentAbove).toContain(`// ${roleName}`);
+    },
+  );
+
+  it('gives the app identity (and the deploying user, when given) blob and table data roles only: no queue role, Blob Data Contributor rather than Owner', () => {
+    // A data account holds tables and blobs (no queue: triggers stay in the home account, and
+    // readConnection never needs a data account's queue). Blob Data Contributor includes
+    // generateUserDelegationKey, all the blob SAS need.
     for (const principal of ['appPrincipalId', 'userPrincipalId']) {
       const granted = dataAssignments
         .filter((a) => valueAt(a.body, 'properties.principalId') === principal)
         .flatMap((a) => rolesIn(a).map((role) => `${valueAt(a.body, 'scope')}: ${role}`));
-      expect(granted.sort()).toEqual(home.map((role) => `storage: ${role}`).sort());
+      expect(granted.sort()).toEqual(
+        ['storage: storageBlobDataContributor', 'storage: storageTableDataContributor'].sort(),
+      );
     }
-    for (const variable of home) expect(dataRbac.variable(variable)).toBe(rbac.variable(variable));
+    const ids = dataRbac.text.match(
+      /'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'/g,
+    );
+    expect((ids ?? []).map((id) => id.slice(1, -1)).sort()).toEqual(
+      Object.values(DATA_ACCOUNT_ROLES)
+        .map((role) => role.id)
+        .sort(),
+    );
+    for (const forbidden of ['Storage Blob Data Owner', 'Storage Queue Data Contributor']) {
+      expect(dataRbac.text).not.toContain(BUILT_IN_ROLES[forbidden]!.id);
+    }
+  });
+
+  it("gives the home account, the host's storage, blob owner, queue and table roles", () => {
+    // Blob Data Owner is what the Functions documentation names for AzureWebJobsStorage with an
+    // identity; the queues are the triggers' and the Durable task hub's.
+    expect(
+      rbac
+        .variable('storageRoles')
+        .replace(/^\[|\]$/g, '')
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .sort(),
+    ).toEqual(
+      ['storageBlobDataOwner', 'storageQueueDataContributor', 'storageTableDataContributor'].sort(),
+    );
   });
 
   it('names each assignment guid(scope, principal, role), on an existing account of this deployment', () => {

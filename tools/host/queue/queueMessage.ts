@@ -67,14 +67,34 @@ export function systemMetadata(functionName: string, now: Date): RpcTypedData {
   };
 }
 
-/** Trigger metadata of one queue message, keyed as the host names it. */
+/**
+ * The top-level properties of a JSON object message, as the host adds them to the binding data
+ * (they serve binding expressions such as `{name}`); undefined for any other text.
+ */
+function payloadProperties(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Trigger metadata of one queue message, keyed as the host names it. A JSON object message's
+ * top-level properties are merged in after the host's own names and win over them, ignoring case
+ * as the host's binding data does: a payload property `id` or `dequeueCount` hides the message's
+ * (so payloads must avoid those names; docs/local-host.md).
+ */
 export function queueTriggerMetadata(
   message: QueueMessageFields,
   text: string,
   functionName: string,
   now: Date = new Date(),
 ): Record<string, RpcTypedData> {
-  return {
+  const metadata: Record<string, RpcTypedData> = {
     QueueTrigger: { string: text },
     DequeueCount: { json: String(message.dequeueCount) },
     Id: { string: message.messageId },
@@ -84,6 +104,14 @@ export function queueTriggerMetadata(
     NextVisibleTime: jsonDate(message.nextVisibleOn),
     sys: systemMetadata(functionName, now),
   };
+  for (const [name, value] of Object.entries(payloadProperties(text) ?? {})) {
+    for (const key of Object.keys(metadata)) {
+      if (key.toLowerCase() === name.toLowerCase()) delete metadata[key];
+    }
+    metadata[name] =
+      typeof value === 'string' ? { string: value } : { json: JSON.stringify(value) };
+  }
+  return metadata;
 }
 
 /**

@@ -93,6 +93,25 @@ describe('trigger metadata', () => {
     });
   });
 
+  test("a JSON object message's top-level properties join the metadata and hide the host's names", () => {
+    const fields = { messageId: 'm-1', popReceipt: 'p-1', messageText: '', dequeueCount: 4 };
+    const metadata = queueTriggerMetadata(
+      fields,
+      '{"id":"employee-7","DEQUEUECOUNT":1,"nested":{"a":[1]}}',
+      'archiveEmployee',
+    );
+    expect(metadata).toMatchObject({
+      id: { string: 'employee-7' },
+      DEQUEUECOUNT: { json: '1' },
+      nested: { json: '{"a":[1]}' },
+    });
+    expect(metadata.Id).toBeUndefined();
+    expect(metadata.DequeueCount).toBeUndefined();
+    // Text that is not a JSON object adds nothing.
+    for (const text of ['[1,2]', '"x"', 'plain', '42'])
+      expect(Object.keys(queueTriggerMetadata(fields, text, 'f'))).toHaveLength(8);
+  });
+
   test('dates parse back to the same instant', () => {
     const date = new Date('2030-12-31T23:59:59.999Z');
     expect(new Date(dotNetDate(date)).getTime()).toBe(date.getTime());
