@@ -62,11 +62,28 @@ export async function advanceFence(
   target: FenceEpoch,
   department: string,
 ): Promise<'done' | 'behind'> {
+  return (await advanceFenceEpoch(table, partitionKey, target, department)).outcome;
+}
+
+/**
+ * {@link advanceFence}, answering also the epoch row's ETag once it is at `target.version`: a
+ * transaction that carries a conditional rewrite of the epoch with it applies only while the
+ * partition stays there (the relocation's deletions, relocationRows.ts).
+ *
+ * @throws {ThrottledError} `Relocating` when other advancers kept winning.
+ * @throws {DomainError} for storage faults.
+ */
+export async function advanceFenceEpoch(
+  table: TableClient,
+  partitionKey: string,
+  target: FenceEpoch,
+  department: string,
+): Promise<{ outcome: 'done'; etag: string } | { outcome: 'behind' }> {
   await ensureTable(table);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const epoch = await readFenceEpoch(table, partitionKey);
-    if (epoch && epoch.version > target.version) return 'behind';
-    if (epoch && epoch.version === target.version) return 'done';
+    if (epoch && epoch.version > target.version) return { outcome: 'behind' };
+    if (epoch && epoch.version === target.version) return { outcome: 'done', etag: epoch.etag };
     const row = {
       partitionKey,
       rowKey: FENCE_EPOCH_ROW_KEY,
@@ -86,7 +103,12 @@ export async function advanceFence(
         { partitionKey, rowKey: fenceOpenRowKey(target.version), EntityType: FENCE_ENTITY_TYPE },
       ]);
     }
-    if (await tookEffect(() => submitEntityGroupTransaction(table, actions))) return 'done';
+    let etag: string | undefined;
+    const applied = await tookEffect(async () => {
+      etag = (await submitEntityGroupTransaction(table, actions)).subResponses[0]?.etag;
+    });
+    // Without an ETag in the answer, the next round reads it.
+    if (applied && etag) return { outcome: 'done', etag };
   }
   throw fenceContended(department, MAX_ROUNDS);
 }

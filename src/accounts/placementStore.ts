@@ -20,21 +20,26 @@ const ENTITY_TYPE = 'Placement.v1';
 /**
  * Where a department is in its life across accounts: `stable` (writes go to `account`),
  * `copying` (a relocation copies it to `target`; writes still go to `account` and record what they
- * touched), `frozen` (the relocation's last sync: writes are refused with 503 `Relocating`).
+ * touched), `frozen` (the relocation's last sync: writes are refused with 503 `Relocating`),
+ * `deleting` (switched: writes go to `account` as when stable, while the relocation still deletes
+ * the source; the department stays its until then, so no other relocation starts).
  */
-export type PlacementPhase = 'stable' | 'copying' | 'frozen';
+export type PlacementPhase = 'stable' | 'copying' | 'frozen' | 'deleting';
 
 /** A department's placement as stored (or, `stored: false`, as assumed for an unplaced one). */
 export interface DepartmentPlacement {
   department: string;
   /** The account holding the department now: every read and write goes there. */
   account: string;
-  /** Raised by every change; the fence rows of the department's partitions carry it. */
+  /**
+   * Raised by every change but a relocation's release (`deleting` → `stable`, where nothing moves);
+   * the fence rows of the department's partitions carry it.
+   */
   version: number;
   phase: PlacementPhase;
   /** Where a relocation is moving the department (`copying`, `frozen`). */
   target?: string;
-  /** The relocation's orchestration id (`copying`, `frozen`). */
+  /** The relocation's orchestration id (`copying`, `frozen`, `deleting`). */
   relocation?: string;
   /** False when no row exists (an unplaced department answered from home, version 0). */
   stored: boolean;
@@ -73,7 +78,7 @@ export function fromEntity(entity: StoredEntity): DepartmentPlacement {
     department === undefined ||
     typeof Account !== 'string' ||
     typeof Version !== 'number' ||
-    (Phase !== 'stable' && Phase !== 'copying' && Phase !== 'frozen')
+    (Phase !== 'stable' && Phase !== 'copying' && Phase !== 'frozen' && Phase !== 'deleting')
   ) {
     throw unreadablePlacement(entity.rowKey);
   }

@@ -9,11 +9,18 @@ import { odata, type TableClient, type TableEntity } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import {
   MAX_TRANSACTION_OPERATIONS,
+  failedOperationIndex,
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../../storage/tables/entityGroupTransaction';
 import { SYSTEM_PROPERTIES, readEntity, type StoredEntity } from '../../storage/tables/entities';
-import { isNotFound, tookEffect, withStorageErrors } from '../../storage/storageFaults';
+import {
+  isNotFound,
+  isPreconditionFailed,
+  toDomainError,
+  tookEffect,
+  withStorageErrors,
+} from '../../storage/storageFaults';
 import { ensureTable } from '../../storage/createOnce';
 import {
   FENCE_EPOCH_ROW_KEY,
@@ -23,6 +30,8 @@ import {
 import { parseEmployeePartitionKey } from '../../storage/keys/tables/employeePartitions';
 import { mapBounded } from '../../storage/parallel';
 import { fixedPartitions, registeredTables, type DepartmentTables } from '../departmentData';
+import { advanceFenceEpoch, FENCE_ENTITY_TYPE, type FenceEpoch } from '../fenceEpoch';
+import { fenceContended } from '../accountErrors';
 
 /** One thing a relocation walks: a partition, a table's per-employee partitions, the photos. */
 export type RelocationSource =
@@ -171,6 +180,82 @@ export async function deleteRows(
   });
 }
 
+/** Rounds one transaction of {@link deleteRowsWhileFenced} loses to other runs of its step. */
+const MAX_FENCED_ROUNDS = 10;
+
+/**
+ * Deletes rows of one partition only while its fence stays at `fence` (brought there first, as
+ * {@link advanceFenceEpoch} does): every transaction carries a rewrite of the fence epoch
+ * conditional on its ETag, so once anything moves the partition on (another relocation fencing it
+ * as its target, a switch opening it) nothing more is deleted, however long the caller was held
+ * between its reads and its writes. A rewrite by another run of the same step (the same version)
+ * is taken in stride; a row gone already is skipped.
+ *
+ * @returns `'behind'` when the partition is past `fence.version` (what is left stays).
+ * @throws {ThrottledError} `Relocating` when other runs kept winning.
+ * @throws {DomainError} for storage faults.
+ */
+export async function deleteRowsWhileFenced(
+  client: TableClient,
+  partitionKey: string,
+  rowKeys: readonly string[],
+  fence: FenceEpoch,
+  department: string,
+): Promise<'done' | 'behind'> {
+  const keys = [...new Set(rowKeys)].filter((key) => key !== FENCE_EPOCH_ROW_KEY);
+  const at = await advanceFenceEpoch(client, partitionKey, fence, department);
+  if (at.outcome === 'behind') return 'behind';
+  let etag = at.etag;
+  const epoch = {
+    partitionKey,
+    rowKey: FENCE_EPOCH_ROW_KEY,
+    EntityType: FENCE_ENTITY_TYPE,
+    Version: fence.version,
+    Open: fence.open,
+  };
+  /** One conditional transaction: applied, moved on, or a delete found its row gone. */
+  const send = async (batch: readonly string[]): Promise<'done' | 'behind' | 'gone'> => {
+    for (let round = 0; round < MAX_FENCED_ROUNDS; round++) {
+      try {
+        const response = await submitEntityGroupTransaction(client, [
+          ['update', epoch, 'Replace', { etag }],
+          ...batch.map((rowKey): EntityGroupAction => ['delete', { partitionKey, rowKey }]),
+        ]);
+        const next = response.subResponses[0]?.etag;
+        if (next) etag = next;
+        else {
+          const now = await advanceFenceEpoch(client, partitionKey, fence, department);
+          if (now.outcome === 'behind') return 'behind';
+          etag = now.etag;
+        }
+        return 'done';
+      } catch (error) {
+        const index = failedOperationIndex(error);
+        if (index !== undefined && index > 0 && isNotFound(error)) return 'gone';
+        if (index !== 0 && !isPreconditionFailed(error)) throw toDomainError(error);
+        // The epoch changed: moved on, or rewritten by another run of this step.
+        const now = await advanceFenceEpoch(client, partitionKey, fence, department);
+        if (now.outcome === 'behind') return 'behind';
+        etag = now.etag;
+      }
+    }
+    throw fenceContended(department, MAX_FENCED_ROUNDS);
+  };
+  // One operation of the budget is the epoch's: the rest are deletes.
+  const size = MAX_TRANSACTION_OPERATIONS - 1;
+  for (let i = 0; i < keys.length; i += size) {
+    const batch = keys.slice(i, i + size);
+    const outcome = await send(batch);
+    if (outcome === 'behind') return 'behind';
+    if (outcome === 'done') continue;
+    // One of them was gone already: the others one by one.
+    for (const rowKey of batch) {
+      if ((await send([rowKey])) === 'behind') return 'behind';
+    }
+  }
+  return 'done';
+}
+
 /**
  * Makes the target's rows of `rowKeys` in one partition what the source holds now: copied when
  * present, deleted when gone (the last sync of the keys a write touched while it was copied).
@@ -238,7 +323,7 @@ export async function copyBlobs(
 }
 
 /**
- * One page of the department's photo blob names in one account.
+ * One page of the department's photo blob names in one account, with each blob's ETag as listed.
  *
  * @throws {DomainError} for storage faults.
  */
@@ -247,20 +332,22 @@ export async function readBlobPage(
   department: string,
   token: string | undefined,
   max: number,
-): Promise<{ names: string[]; next: string | undefined }> {
+): Promise<{ names: string[]; etags: string[]; next: string | undefined }> {
   return withStorageErrors(async () => {
     try {
       const page = await container
         .listBlobsFlat({ prefix: `${department}/` })
         .byPage({ maxPageSize: max, continuationToken: token })
         .next();
-      if (page.done) return { names: [], next: undefined };
+      if (page.done) return { names: [], etags: [], next: undefined };
+      const blobs = page.value.segment.blobItems;
       return {
-        names: page.value.segment.blobItems.map((blob) => blob.name),
+        names: blobs.map((blob) => blob.name),
+        etags: blobs.map((blob) => blob.properties.etag),
         next: page.value.continuationToken || undefined,
       };
     } catch (error) {
-      if (isNotFound(error)) return { names: [], next: undefined };
+      if (isNotFound(error)) return { names: [], etags: [], next: undefined };
       throw error;
     }
   });

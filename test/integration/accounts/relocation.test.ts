@@ -7,12 +7,19 @@
  * directory, and the source keeps nothing but its fence tombstones.
  */
 import { createServices, type Services } from '../../../functions/shared/services';
-import { ThrottledError } from '../../../src/domainErrors';
+import { ConflictError, NotFoundError, ThrottledError } from '../../../src/domainErrors';
 import { findEmployeesAcrossOrganisation } from '../../../src/indexing/employeeIndex/indexQueries';
 import { photoReadUrl, uploadPhoto } from '../../../src/photos/photos';
 import type { StorageClients } from '../../../src/storage/clients';
 import { FENCE_EPOCH_ROW_KEY } from '../../../src/storage/keys/tables/placement';
-import { relocationSources } from '../../../src/accounts/relocation/relocationRows';
+import {
+  readRowPage,
+  relocationSources,
+  targetRow,
+  upsertRows,
+} from '../../../src/accounts/relocation/relocationRows';
+import { deleteChunk } from '../../../src/accounts/relocation/relocationDelete';
+import { startRelocation } from '../../../src/accounts/relocation/relocationSteps';
 import {
   accountClients,
   removeEverywhere,
@@ -20,6 +27,7 @@ import {
   spreadSettings,
 } from '../../support/accounts';
 import { holdFirstBatch } from '../../support/batchGate';
+import { holdFirstRequest } from '../../support/requestGate';
 import { pngImage } from '../../support/images';
 import { auditIndexesInProcess, auditServicesFor, driftOf } from '../../support/indexAudit';
 import { relocateInProcess, relocationDeps, type RelocationStep } from '../../support/relocation';
@@ -327,3 +335,111 @@ it.each<[RelocationStep, number]>([
     expect(left.every((key) => key.endsWith(`|${FENCE_EPOCH_ROW_KEY}`))).toBe(true);
   },
 );
+
+describe('two relocations of one department', () => {
+  /** Every employee of the department answers, and the count, the indexes and the search agree. */
+  async function expectWhole(department: string, ids: number[]): Promise<void> {
+    const { departments, employees } = services.directory();
+    expect((await departments.get(department)).value.employeeCount).toBe(ids.length);
+    for (const n of ids) {
+      expect((await employees.get(department, String(n).padStart(6, '0'))).value.firstName).toBe(
+        `First${n}`,
+      );
+    }
+    expect(await drainAndAudit(department)).toEqual([]);
+  }
+  const range = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+  it('a relocation back is refused while the first still deletes its source, then keeps every employee', async () => {
+    const department = 'Twice refused';
+    const from = await seed(department, 12);
+    const to = otherThan(from);
+    const deps = relocationDeps(services, 10);
+    const answers: unknown[] = [];
+    await relocateInProcess(deps, department, to, async (step, chunk) => {
+      // Switched and waiting to delete the source (chunk 0), and midway through deleting it.
+      if (step !== 'delete' || (chunk !== 0 && chunk !== 2)) return;
+      answers.push(await startRelocation(deps, department, from, 'second').catch((e) => e));
+    });
+    expect(
+      answers.map((answer) => [answer instanceof ConflictError, (answer as ConflictError).code]),
+    ).toEqual([
+      [true, 'RelocationRunning'],
+      [true, 'RelocationRunning'],
+    ]);
+    // Released once the source is deleted: the relocation back is accepted and loses nothing.
+    expect(
+      await services.accounts()!.placement.ofDepartment(department, { fresh: true }),
+    ).toMatchObject({ account: to, phase: 'stable' });
+    await relocateInProcess(deps, department, from);
+    await expectWhole(department, range(1, 12));
+    const left = Object.values(await rowsIn(to, department)).flat();
+    expect(left.every((key) => key.endsWith(`|${FENCE_EPOCH_ROW_KEY}`))).toBe(true);
+  });
+
+  it('a deletion chunk held while the department moves back into its account deletes nothing', async () => {
+    const department = 'Twice held';
+    const from = await seed(department, 12);
+    const to = otherThan(from);
+    const deps = relocationDeps(services, 10);
+    // The first delete chunk runs twice (an activity executed again while the first run hung), in
+    // two other processes: one held before it read its page, one just before its deletions.
+    const late = [createServices(() => config), createServices(() => config)];
+    const sourceTable = (s: Services) =>
+      s.accounts()!.accounts.require(from).clients.table(config.tables.employees);
+    const beforePage = holdFirstRequest(sourceTable(late[0]!), (r) => r.method === 'GET');
+    const beforeDelete = holdFirstBatch(sourceTable(late[1]!), (body) => body.includes('DELETE '));
+    let runs: Promise<unknown>[] = [];
+    let outcomes: unknown[] = [];
+    await relocateInProcess(deps, department, to, async (step, chunk, plan, cursor) => {
+      if (step !== 'delete' || chunk !== 0) return;
+      runs = late.map((s) => deleteChunk(relocationDeps(s, 10), plan, cursor));
+      await Promise.all([beforePage.reached, beforeDelete.reached]);
+    });
+    // The relocation back has copied everything into the first account when the late runs go on.
+    await relocateInProcess(deps, department, from, async (step) => {
+      if (step !== 'freeze' || runs.length === 0) return;
+      beforePage.release();
+      beforeDelete.release();
+      outcomes = await Promise.all(runs);
+      runs = [];
+    });
+    await expectWhole(department, range(1, 12));
+    // Each late run stopped without deleting.
+    expect(outcomes).toEqual([
+      { next: undefined, rows: 0 },
+      { next: undefined, rows: 0 },
+    ]);
+  });
+
+  it('a relocation back removes what the target still held of the department: nothing is revived', async () => {
+    const department = 'Twice leftovers';
+    const from = await seed(department, 12);
+    const to = otherThan(from);
+    const deps = relocationDeps(services, 10);
+    // The department's rows in the first account, as a deletion that gave up would leave them.
+    const fromClients = clientsOf(from);
+    const leftovers = [];
+    for (const source of relocationSources(config.tables, department)) {
+      if (source.kind === 'photos') continue;
+      const table = fromClients.table(source.table);
+      const page = await readRowPage(table, source, department, undefined, 1000);
+      expect(page.next).toBeUndefined();
+      leftovers.push({ table, rows: page.rows.map((row) => targetRow(row, (url) => url)) });
+    }
+    await relocateInProcess(deps, department, to);
+    for (const { table, rows } of leftovers) await upsertRows(table, rows);
+    // Meanwhile, in the new account: one employee leaves, another changes.
+    await services.directory().employees.delete(department, '000009');
+    await services.directory().employees.patch(department, '000010', { lastName: 'Renamed' });
+    await relocateInProcess(deps, department, from);
+    await expect(services.directory().employees.get(department, '000009')).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    expect((await services.directory().employees.get(department, '000010')).value.lastName).toBe(
+      'Renamed',
+    );
+    await expectWhole(department, [...range(1, 8), ...range(10, 12)]);
+  });
+});
