@@ -1,12 +1,15 @@
 /**
- * Where the account key that signs table SAS (and service blob SAS) comes from, and how this
- * process signs: the {@link SasSigning} the composition root builds once and hands to both SAS
- * issuance and the photo feature.
+ * Where the account key that signs table SAS comes from, and how this process signs: the
+ * {@link SasSigning} the composition root builds once and hands to both SAS issuance and the photo
+ * feature.
  *
- * Table storage has no user delegation SAS, so a table SAS can only be signed with an account
- * key: the one in the storage connection string, or `STORAGE_ACCOUNT_KEY` (in Azure a Key Vault
- * reference) beside a managed-identity connection that the app itself uses for data access. The
- * key is held in memory only; it is never logged nor returned.
+ * Table user delegation SAS is only a REST-only public preview without stored access policies
+ * (docs/deploy.md "The storage key"), so a table SAS is signed with an account key: the one in
+ * the storage connection string, or `STORAGE_ACCOUNT_KEY` (in Azure a Key Vault reference) beside
+ * a managed-identity connection. Blob SAS follow Microsoft's advice: user delegation whenever the
+ * app reaches storage with its identity, even with a key configured; a service SAS signed with the
+ * key only where the app itself connects with one (a connection string, Azurite). The key is held
+ * in memory only; it is never logged nor returned.
  */
 import type { Config, StorageConnection } from '../config';
 import { sasAccountNameUnknown, sasKeyNotConfigured } from './sasErrors';
@@ -91,7 +94,8 @@ export interface SasSigning {
    */
   keyed(): KeyedStorage | undefined;
   /**
-   * The one blob signer: service SAS with the key, user delegation otherwise.
+   * The one blob signer: user delegation when the app's clients use an identity, a service SAS
+   * signed with the key when they carry one.
    *
    * @throws {NotConfiguredError} as {@link SasSigning.keyed}.
    */
@@ -122,10 +126,9 @@ export function createSasSigning(options: {
     keyed: resolveKeyed,
     blobSigner() {
       if (!signer) {
-        const key = resolveKeyed()?.key;
         const blobService = clients.blobService();
-        signer = key
-          ? accountKeySigner(key)
+        signer = clients.sharedKey
+          ? accountKeySigner(clients.sharedKey)
           : userDelegationSigner(
               blobService,
               config.sas.accountName ?? blobService.accountName,

@@ -8,12 +8,13 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AccessToken, TokenCredential } from '@azure/core-auth';
-import { loadConfig, type Config } from '../../../src/config';
+import { loadConfig, MAX_SAS_MINUTES, type Config } from '../../../src/config';
 import { NotConfiguredError } from '../../../src/domainErrors';
 import { createStorageClients, type StorageClients } from '../../../src/storage/clients';
 import { employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { PHOTO_BLOB_PROPERTY } from '../../../src/photos/photoLocator';
+import { MAX_DELEGATION_KEY_MS } from '../../../src/storage/blobSas';
 import { startAzurite, type RunningAzurite } from '../../../tools/azurite';
 import { createLoopbackCertificate, type CertificateFiles } from '../../../tools/certs';
 import { uniqueName, uniqueTableName } from '../../support/storage';
@@ -146,6 +147,31 @@ describe('user delegation SAS (managed identity, no account key)', () => {
     fetchKey.mockRestore();
   });
 
+  it('asks for a key within Azure’s 7 days, and its token within the cap, at the longest lifetime', async () => {
+    const longest = loadConfig({
+      AzureWebJobsStorage: azurite.connectionString,
+      EMPLOYEES_TABLE: config.tables.employees,
+      PHOTOS_CONTAINER: config.containers.photos,
+      SAS_MAX_MINUTES: String(MAX_SAS_MINUTES),
+    });
+    const service = newSasService({ clients: identity, config: longest });
+    const fetchKey = jest.spyOn(identity.blobService(), 'getUserDelegationKey');
+    const read = await service.photoSas(admin, DEPT, '000223', 'read', MAX_SAS_MINUTES);
+    expect(fetchKey).toHaveBeenCalledTimes(1);
+    // getUserDelegationKey(startsOn, expiresOn): the typings pick the options overload.
+    const keyExpiresOn = (fetchKey.mock.calls[0]![1] as unknown as Date).getTime();
+    fetchKey.mockRestore();
+    // Azure refuses a key that expires more than 7 days after its now (a storage clock behind
+    // this one has 5 minutes); Azurite does not check, so the request is what is held to it.
+    expect(MAX_DELEGATION_KEY_MS).toBe(7 * 24 * 60 * 60_000 - 5 * 60_000);
+    expect(keyExpiresOn).toBeLessThanOrEqual(Date.now() + MAX_DELEGATION_KEY_MS);
+    // The key outlives the token, whose validity (se − st) is the cap, not the cap + 5 minutes.
+    const expiresOn = Date.parse(read.expiresOn);
+    expect(keyExpiresOn).toBeGreaterThanOrEqual(expiresOn);
+    expect(expiresOn - Date.parse(read.startsOn)).toBe(MAX_SAS_MINUTES * 60_000);
+    expect((await blobClientFrom(read.url).downloadToBuffer()).equals(photoBytes)).toBe(true);
+  });
+
   it('is refused when the token is edited (the signature covers the permissions)', async () => {
     const service = newSasService({ clients: identity, config });
     const read = await service.photoSas(admin, DEPT, '000223', 'read');
@@ -161,7 +187,9 @@ describe('user delegation SAS (managed identity, no account key)', () => {
     await expect(service.departmentSas(admin, DEPT)).rejects.toThrow(NotConfiguredError);
   });
 
-  it('uses a service SAS instead as soon as a key is configured', async () => {
+  // Microsoft's advice: user delegation wherever the app has an identity; a configured key then
+  // signs table SAS only (docs/deploy.md "The storage key").
+  it('keeps user delegation for blob SAS when a key is configured too', async () => {
     const withKey = loadConfig({
       AzureWebJobsStorage: azurite.connectionString,
       EMPLOYEES_TABLE: config.tables.employees,
@@ -169,6 +197,14 @@ describe('user delegation SAS (managed identity, no account key)', () => {
       STORAGE_ACCOUNT_KEY: keyed.sharedKey!.accountKey,
     });
     const service = newSasService({ clients: identity, config: withKey });
+    const read = await service.photoSas(admin, DEPT, '000223', 'read');
+    expect(read.signedWith).toBe('userDelegationKey');
+    expect(new URLSearchParams(read.sas).get('skoid')).toBe(OBJECT_ID);
+    expect((await blobClientFrom(read.url).downloadToBuffer()).equals(photoBytes)).toBe(true);
+  });
+
+  it('signs blob SAS with the key where the app itself connects with one', async () => {
+    const service = newSasService({ clients: keyed, config });
     const read = await service.photoSas(admin, DEPT, '000223', 'read');
     expect(read.signedWith).toBe('accountKey');
     expect(new URLSearchParams(read.sas).has('skoid')).toBe(false);
