@@ -50,31 +50,85 @@ export function isOrchestrationId(text: string): boolean {
   return INSTANCE_ID.test(text);
 }
 
+/** The longest `failure` a client gets (a reason is a sentence, not a payload). */
+const MAX_FAILURE_LENGTH = 500;
+
+/** Durable's wrapper around a failed orchestration's reason (nested for sub-orchestrations). */
+const ORCHESTRATOR_WRAPPER = /^Orchestrator function '[^']*' failed:\s*/;
+/** The extension's wrapper around a failed activity's message; the activity's name is kept. */
+const ACTIVITY_WRAPPER = /^(Activity function '[^']*' failed:)\s*/;
+/** A leading type name: the plain `Error` of JavaScript, or a dotted .NET one (`System.Exception`). */
+const TYPE_PREFIX = /^(?:Error|(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*):\s+/;
+/** A dotted .NET exception type name anywhere, e.g. `Microsoft.Azure.….RpcException`. */
+const DOTNET_EXCEPTION_NAME = /\b(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?:Exception|Error)\b:?\s*/g;
+/** The Functions host's text of a worker error: only the exception's message is kept. */
+const RPC_EXCEPTION_TEXT = /Result: \w+\r?\nException:([^\r\n]*)(?:\r?\nStack:[\s\S]*)?/;
+
 /**
- * The reason of a failed instance. Durable sets a failed instance's output to
- * `Orchestrator function '<name>' failed: <message>`; the message of a plain `Error` reads
- * `Error: <text>`. Both wrappers are removed; any other output is kept as text.
+ * The reason of a failed instance, as one plain line. Whatever shape the Durable runtime gives:
+ * - `Orchestrator function '<name>' failed: <message>` (the extension's output; the wrapper goes);
+ * - an uncaught activity failure, which durable-functions makes `<Reason> \n <Details>` where
+ *   Details is a serialised .NET exception (`$type`, the host's `Result: Failure\nException: …
+ *   \nStack: …` text): only the reason's line stays, `Activity function '<name>' failed: <message>`;
+ * - FailureDetails (`<ErrorType>: <message>`) and a plain `Error`'s `Error: ` prefix: the type goes;
+ * - an object (`message`, `Message`, `ErrorMessage`) or a serialised exception's JSON: its message.
+ * No `$type`, stack line or .NET type name is left; the line is cut at 500 characters.
  */
 export function failureReason(output: unknown): string {
-  let text: string;
-  if (typeof output === 'string') {
-    text = output;
-  } else if (
-    typeof output === 'object' &&
-    output !== null &&
-    typeof (output as { message?: unknown }).message === 'string'
-  ) {
-    text = (output as { message: string }).message;
-  } else if (output === null || output === undefined) {
-    text = '';
-  } else {
-    text = JSON.stringify(output);
-  }
-  const reason = text
-    .replace(/^Orchestrator function '[^']*' failed: /, '')
-    .replace(/^Error: /, '')
-    .trim();
+  const reason = plainLine(failureText(output));
   return reason === '' ? 'The orchestration failed without a reason.' : reason;
+}
+
+/** The message of a failure value, or its JSON text without `$` properties. */
+function failureText(output: unknown): string {
+  if (typeof output === 'string') {
+    const trimmed = output.trim();
+    if (!trimmed.startsWith('{')) return output;
+    try {
+      return failureText(JSON.parse(trimmed) as unknown);
+    } catch {
+      return output;
+    }
+  }
+  if (output === null || output === undefined) return '';
+  if (typeof output === 'object') {
+    const record = output as Record<string, unknown>;
+    for (const key of ['message', 'Message', 'ErrorMessage', 'errorMessage', 'Reason', 'reason']) {
+      if (typeof record[key] === 'string') return record[key];
+    }
+    return JSON.stringify(output, (key, value: unknown) =>
+      key.startsWith('$') ? undefined : value,
+    );
+  }
+  return JSON.stringify(output);
+}
+
+function plainLine(text: string): string {
+  const firstLine =
+    text
+      .replace(RPC_EXCEPTION_TEXT, '$1')
+      .split(/\r?\n|\r/)
+      .map((line) => line.trim())
+      .find((line) => line !== '') ?? '';
+  // Details glued to the reason on one line: a serialised exception starts with {"$type".
+  const glued = firstLine.search(/\{\s*"\$type"/);
+  let line = glued >= 0 ? firstLine.slice(0, glued) : firstLine;
+  let previous: string;
+  do {
+    previous = line;
+    line = line.replace(ORCHESTRATOR_WRAPPER, '').replace(TYPE_PREFIX, '').trim();
+  } while (line !== previous);
+  const activity = ACTIVITY_WRAPPER.exec(line);
+  if (activity) {
+    let message = line.slice(activity[0].length);
+    do {
+      previous = message;
+      message = message.replace(TYPE_PREFIX, '').trim();
+    } while (message !== previous);
+    line = `${activity[1]} ${message}`;
+  }
+  line = line.replace(DOTNET_EXCEPTION_NAME, '').replace(/\s+/g, ' ').trim();
+  return line.length > MAX_FAILURE_LENGTH ? `${line.slice(0, MAX_FAILURE_LENGTH - 1)}…` : line;
 }
 
 const ENDED = new Set(['Completed', 'Failed', 'Terminated', 'Canceled']);

@@ -5,8 +5,8 @@
  */
 import type { RuntimeContext } from './context';
 import {
+  activityFailure,
   EventType,
-  failureDetailsOf,
   plainEvent,
   type HistoryEventJson,
 } from './replay/historyEvents';
@@ -44,12 +44,11 @@ export async function runWorkItem(ctx: RuntimeContext, item: WorkItemMessage): P
       Result: JSON.stringify(value ?? null),
     });
   } catch (error) {
-    const details = failureDetailsOf(error);
+    // Azure's shape (Reason + a serialised .NET exception, no FailureDetails), so orchestrations
+    // and the status API see here what they see deployed.
     result = plainEvent(EventType.TaskFailed, ctx.clock(), {
       TaskScheduledId: item.taskScheduledId,
-      Reason: details.ErrorMessage,
-      Details: details.StackTrace,
-      FailureDetails: details,
+      ...activityFailure(item.name, error),
     });
   }
   await ctx.store.putInbox(

@@ -6,7 +6,12 @@
  * activity may then run twice: activities are at-least-once, as in Azure).
  */
 import type { RuntimeContext } from './context';
-import { EventType, plainEvent, type HistoryEventJson } from './replay/historyEvents';
+import {
+  EventType,
+  orchestrationFailureDetails,
+  plainEvent,
+  type HistoryEventJson,
+} from './replay/historyEvents';
 import { createInstance, writeStartEvent } from './instances';
 import { taskResultInboxKey } from './store/keys';
 import { TERMINAL_STATUSES, type EpisodeRecord, type InstanceRecord } from './store/records';
@@ -27,9 +32,8 @@ export async function dispatchEpisode(
       if (failure) {
         const failed = plainEvent(EventType.TaskFailed, now, {
           TaskScheduledId: event.EventId,
-          Reason: failure.ErrorMessage,
-          Details: failure.StackTrace,
-          FailureDetails: failure,
+          Reason: failure.Reason,
+          Details: failure.Details,
         });
         await store.putInbox(
           instance.instanceId,
@@ -146,7 +150,7 @@ async function startSubOrchestration(
     const failed = plainEvent(EventType.SubOrchestrationInstanceFailed, now, {
       TaskScheduledId: event.EventId,
       Reason: problem,
-      FailureDetails: { ErrorType: 'Error', ErrorMessage: problem },
+      Details: orchestrationFailureDetails(problem),
     });
     await ctx.store.putInbox(
       parent.instanceId,
@@ -203,7 +207,7 @@ async function notifyParent(
     : plainEvent(EventType.SubOrchestrationInstanceFailed, now, {
         TaskScheduledId: parentTaskScheduledId,
         Reason: reason,
-        FailureDetails: completion.FailureDetails ?? { ErrorType: 'Error', ErrorMessage: reason },
+        Details: completion.Details ?? orchestrationFailureDetails(reason),
       });
   await ctx.store.putInbox(
     parentInstanceId,

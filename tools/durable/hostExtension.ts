@@ -17,12 +17,18 @@ import type { InputBindingProvider } from '../host/bindings/bindings';
 import type { RpcTypedData } from '../host/core/types';
 import type { HostHttpRequest, TriggerDriver } from '../host/drivers';
 import type { HostFunction } from '../host/functions';
+import { HostStartupError } from '../host/validation';
 import type { DriverContext, HostExtension } from '../host/extension';
 import { backoffMs } from '../../src/storage/optimisticRetry';
 import { WEBHOOK_PATH } from './http/clientInput';
 import type { InvokeFunction } from './context';
 import { defaultTaskHub, readDurableHostSettings, type DurableTaskJson } from './hostSettings';
-import { createDurableRuntime, type DurableRuntime, type DurableTuning } from './runtime';
+import {
+  createDurableRuntime,
+  TaskHubInUseError,
+  type DurableRuntime,
+  type DurableTuning,
+} from './runtime';
 
 /** How the durable extension of the local host is set up. */
 export interface DurableHostOptions {
@@ -94,6 +100,13 @@ export function createDurableHostExtension(options: DurableHostOptions = {}): Ho
               `Durable task hub ${taskHub} (connection ${connectionName}) is running.`,
             );
           } catch (error) {
+            if (error instanceof TaskHubInUseError) {
+              // Beside a real task hub nothing may run: no retry. At startup the host refuses to
+              // start; found on a later attempt (storage was down at first), durable work stays off.
+              if (attempt === 0) throw new HostStartupError([error.message]);
+              context.logger.error(`${error.message} Durable functions will not run.`);
+              return;
+            }
             // The one retry routine's curve: a random wait below 1 s, 2 s, 4 s … at most 30 s.
             const delayMs = Math.round(backoffMs(attempt + 1, Math.random(), 30_000, 1_000, true));
             context.logger.warn(

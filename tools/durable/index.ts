@@ -8,7 +8,7 @@
  * `queuePoller.ts`). Beside it: `replay/` the pure replay engine, `store/` the task hub's storage,
  * `http/` the durable HTTP API and the client binding's value. The host imports this entry.
  */
-export { createDurableRuntime, DEFAULT_TUNING } from './runtime';
+export { createDurableRuntime, DEFAULT_TUNING, TaskHubInUseError } from './runtime';
 export type { DurableRuntime, DurableRuntimeOptions, DurableTuning } from './runtime';
 export type { DurableTriggerKind, InvokeFunction } from './context';
 export type { DurableClientInput } from './http/clientInput';

@@ -8,6 +8,12 @@
  * the process dies, the lease runs out and the message is delivered again. A failed handler makes
  * the message visible again after a short back-off; after `maxDequeueCount` deliveries it is
  * dropped with a log line (the start-up recovery scan wakes every unfinished orchestration).
+ *
+ * A message the poller cannot read as one of the runtime's own (not base64 JSON, or JSON of
+ * another shape — e.g. a DurableTask.AzureStorage message, which is plain or base64 JSON with
+ * `$type`) is never deleted: it is not this runtime's to drop. It stays in the queue, hidden for
+ * `unreadableHideSeconds` so it is not read in a tight loop, and each sighting is logged as an
+ * error naming the queue and the message id.
  */
 import type { QueueClient } from '@azure/storage-queue';
 import { decodeQueueMessage } from '../../src/storage/queue';
@@ -19,12 +25,16 @@ export interface QueuePollerOptions<T> {
   name: string;
   store: DurableStore;
   queue: QueueClient;
+  /** The decoded JSON as a message of this queue, or undefined when it is not one. */
+  parse: (value: unknown) => T | undefined;
   handle: (body: T, message: ReceivedMessage) => Promise<void>;
   concurrency: number;
   leaseSeconds: number;
   minIntervalMs: number;
   maxIntervalMs: number;
   maxDequeueCount: number;
+  /** How long a message that is not the runtime's own is hidden before it is seen again. */
+  unreadableHideSeconds: number;
   log: (...args: unknown[]) => void;
 }
 
@@ -98,12 +108,22 @@ export class QueuePoller<T> {
 
   async #process(message: ReceivedMessage): Promise<void> {
     const o = this.#options;
-    let body: T;
+    let body: T | undefined;
     try {
-      body = decodeQueueMessage<T>(message.text);
-    } catch (error) {
-      o.log(`[durable] ${o.name}: dropping an unreadable message`, error);
-      await o.store.deleteMessage(o.queue, message).catch(() => undefined);
+      body = o.parse(decodeQueueMessage<unknown>(message.text));
+    } catch {
+      body = undefined;
+    }
+    if (body === undefined) {
+      o.log(
+        `[durable] ${o.name}: ERROR: message ${message.messageId} in queue '${o.queue.name}' is not one of this runtime's (${describeText(message.text)}). ` +
+          `It is left in the queue, not deleted, and hidden for ${o.unreadableHideSeconds} s: something else writes to this queue — check the task hub name and storage account.`,
+      );
+      await o.store
+        .extendMessage(o.queue, message, o.unreadableHideSeconds)
+        .catch((error: unknown) =>
+          o.log(`[durable] ${o.name}: could not hide message ${message.messageId}`, error),
+        );
       return;
     }
     const renewEveryMs = Math.max(200, (o.leaseSeconds * 1000) / 3);
@@ -160,4 +180,10 @@ export class QueuePoller<T> {
       this.#wakeSleep = done;
     });
   }
+}
+
+/** The start of a message's text for the log (enough to recognise it, never the whole payload). */
+function describeText(text: string): string {
+  const head = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  return `${text.length} characters: ${JSON.stringify(head)}`;
 }

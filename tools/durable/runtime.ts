@@ -18,7 +18,12 @@ import { handleDurableHttp } from './http/httpApi';
 import { validateTaskHubName } from './store/keys';
 import { QueuePoller } from './queuePoller';
 import { DurableStore } from './store/store';
-import type { ControlMessage, WorkItemMessage } from './store/records';
+import {
+  asControlMessage,
+  asWorkItemMessage,
+  type ControlMessage,
+  type WorkItemMessage,
+} from './store/records';
 
 /** Knobs with defaults suited to local development. */
 export interface DurableTuning {
@@ -34,6 +39,8 @@ export interface DurableTuning {
   maxPollIntervalMs: number;
   /** A message whose handler failed this many times is dropped (logged). */
   maxDequeueCount: number;
+  /** A message that is not the runtime's own stays in its queue, hidden this long (logged). */
+  unreadableHideSeconds: number;
 }
 
 /** The tuning the local runtime uses unless told otherwise (leases, concurrency, polling). */
@@ -44,7 +51,29 @@ export const DEFAULT_TUNING: DurableTuning = {
   minPollIntervalMs: 50,
   maxPollIntervalMs: 1000,
   maxDequeueCount: 10,
+  unreadableHideSeconds: 600,
 };
+
+/**
+ * The storage account holds a task hub of the real Durable extension under the same hub name: the
+ * local runtime refuses to start beside it (docs/durable.md "Storage layout").
+ */
+export class TaskHubInUseError extends Error {
+  constructor(
+    readonly taskHub: string,
+    readonly found: readonly string[],
+  ) {
+    super(
+      `Task hub "${taskHub}" exists in this storage account as a Durable Functions extension task hub ` +
+        `(found ${found.join(', ')}). The local durable runtime refuses to start beside it and has ` +
+        `created and deleted nothing. Use another hub name for local runs ` +
+        `(AzureFunctionsJobHost__extensions__durableTask__hubName) or another storage account. ` +
+        `If this is Azurite and the names are leftovers of the local runtime before it had names of ` +
+        `its own (${taskHub}Instances, ${taskHub}History, ${taskHub.toLowerCase()}-workitems), delete them.`,
+    );
+    this.name = 'TaskHubInUseError';
+  }
+}
 
 /** How to start the local durable runtime. */
 export interface DurableRuntimeOptions {
@@ -84,7 +113,13 @@ export interface DurableRuntime {
   registerOrchestration(name: string): void;
   /** Declares a function registered with an `activityTrigger`. */
   registerActivity(name: string): void;
-  /** Creates the hub's tables and queues, wakes unfinished orchestrations, starts polling. */
+  /**
+   * Creates the hub's tables and queues, wakes unfinished orchestrations, starts polling.
+   *
+   * @throws {TaskHubInUseError} when the account holds a real Durable extension task hub of the
+   *   same name (then nothing is created, deleted or polled).
+   * @throws storage errors left after the SDK's retries.
+   */
   start(): Promise<void>;
   /** Stops polling and waits for the work in flight. */
   stop(): Promise<void>;
@@ -123,12 +158,14 @@ export function createDurableRuntime(options: DurableRuntimeOptions): DurableRun
     minIntervalMs: tuning.minPollIntervalMs,
     maxIntervalMs: tuning.maxPollIntervalMs,
     maxDequeueCount: tuning.maxDequeueCount,
+    unreadableHideSeconds: tuning.unreadableHideSeconds,
     log,
   };
   const controlPoller = new QueuePoller<ControlMessage>({
     ...pollerDefaults,
     name: 'control',
     queue: store.control,
+    parse: asControlMessage,
     concurrency: tuning.orchestrationConcurrency,
     handle: (message) => handleControlMessage(ctx, locks, message),
   });
@@ -136,6 +173,7 @@ export function createDurableRuntime(options: DurableRuntimeOptions): DurableRun
     ...pollerDefaults,
     name: 'workitems',
     queue: store.workItems,
+    parse: asWorkItemMessage,
     concurrency: tuning.activityConcurrency,
     handle: (message) => runWorkItem(ctx, message),
   });
@@ -155,6 +193,8 @@ export function createDurableRuntime(options: DurableRuntimeOptions): DurableRun
     },
     async start() {
       if (started) return;
+      const found = await store.findAzureStorageHubResources();
+      if (found.length > 0) throw new TaskHubInUseError(taskHub, found);
       await store.ensureCreated();
       await wakeUnfinished(store);
       controlPoller.start();

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ActivityCall } from '../../fixtures/durableapp/control';
 import { PROJECT_ROOT, startHost, type RunningHost } from '../../support/host';
+import { testClients } from '../../support/storage';
 import { WAIT_MS } from '../../support/waits';
 
 const APP_ROOT = path.join(PROJECT_ROOT, 'test/fixtures/durableapp');
@@ -105,9 +106,12 @@ describe('durable functions on the local host', () => {
       });
       const payload = (await response.json()) as Record<string, string>;
       const status = await pollUntilEnded(host, payload.id!);
+      // Azure's shape: the activity's Reason, then its Details (a serialised .NET exception).
       expect(status).toMatchObject({
         runtimeStatus: 'Failed',
-        output: "Orchestrator function 'DoomedWithRetry' failed: Error: no such department",
+        output: expect.stringMatching(
+          /^Orchestrator function 'DoomedWithRetry' failed: Activity function 'AlwaysFails' failed: {2}no such department \n \{"\$type":/,
+        ),
       });
 
       const unknown = await fetch(statusRoute(host, 'no-such-instance'));
@@ -162,5 +166,22 @@ describe('durable functions on the local host', () => {
       await second.stop();
       fs.rmSync(callLog, { force: true });
     }
+  });
+  it('refuses to start beside a real Durable task hub of the same name, and leaves its messages', async () => {
+    const taskHub = `E2e${randomBytes(5).toString('hex')}`;
+    // What DurableTask.AzureStorage creates for a hub: a control queue per partition, ….
+    const control = testClients().queue(`${taskHub.toLowerCase()}-control-00`);
+    await control.create();
+    await control.sendMessage(
+      '{"$type":"DurableTask.AzureStorage.MessageData, DurableTask.AzureStorage"}',
+    );
+
+    await expect(hostFor(taskHub)).rejects.toThrow(
+      new RegExp(`Host startup failed: Task hub "${taskHub}" exists in this storage account`),
+    );
+    const left = await control.peekMessages();
+    expect(left.peekedMessageItems.map((m) => m.messageText)).toEqual([
+      '{"$type":"DurableTask.AzureStorage.MessageData, DurableTask.AzureStorage"}',
+    ]);
   });
 });

@@ -111,6 +111,111 @@ describe('failureReason', () => {
   });
 });
 
+/**
+ * What the deployed extension hands a JavaScript orchestrator for a failed activity (legacy error
+ * propagation, extension bundle 4): TaskFailed's Reason = "Activity function '<name>' failed:
+ * <text after '\nException:'>" (TaskActivityShim + OutOfProcExceptionHelpers) and Details = the
+ * exception serialised with TypeNameHandling.Objects, wrapping the host's RpcException
+ * ("Result: Failure\nException: <message>\nStack: <stack>"). durable-functions rejects the task
+ * with `${Reason} \n ${Details}`, and the extension fails the orchestration with
+ * "Orchestrator function '<name>' failed: <that message>". Written by hand from those sources.
+ */
+const NODE_STACK =
+  'Error: Storage is unavailable\n    at archiveChunk (/home/site/wwwroot/dist/src/orchestrations/archive/archiveChunk.js:41:15)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)';
+const AZURE_DETAILS = JSON.stringify({
+  $type: 'System.Exception, System.Private.CoreLib',
+  ClassName: 'System.Exception',
+  Message: ' Storage is unavailable',
+  Data: null,
+  InnerException: {
+    $type:
+      'Microsoft.Azure.WebJobs.Script.Workers.Rpc.RpcException, Microsoft.Azure.WebJobs.Script',
+    ClassName: 'Microsoft.Azure.WebJobs.Script.Workers.Rpc.RpcException',
+    Message: `Result: Failure\nException: Storage is unavailable\nStack: ${NODE_STACK}`,
+    Data: { $type: 'System.Collections.ListDictionaryInternal, System.Private.CoreLib' },
+    InnerException: null,
+    HelpURL: null,
+    StackTraceString:
+      '   at Microsoft.Azure.WebJobs.Script.Description.WorkerFunctionInvoker.InvokeCore(Object[] parameters, FunctionInvocationContext context)',
+    RemoteStackTraceString: null,
+    RemoteStackIndex: 0,
+    ExceptionMethod: null,
+    HResult: -2146233088,
+    Source: 'System.Private.CoreLib',
+    WatsonBuckets: null,
+  },
+  HelpURL: null,
+  StackTraceString: null,
+  RemoteStackTraceString: null,
+  RemoteStackIndex: 0,
+  ExceptionMethod: null,
+  HResult: -2146233088,
+  Source: null,
+  WatsonBuckets: null,
+});
+const AZURE_ACTIVITY_FAILURE = `Orchestrator function 'ArchiveDepartmentOrchestrator' failed: Activity function 'archiveDepartmentChunk' failed:  Storage is unavailable \n ${AZURE_DETAILS}`;
+
+/** What a `failure` must never show. */
+function expectPlainLine(failure: string): void {
+  expect(failure).not.toMatch(/[\r\n]/);
+  expect(failure).not.toContain('$type');
+  expect(failure).not.toMatch(/\bat .*:\d+:\d+/);
+  expect(failure).not.toMatch(/\b(?:System|Microsoft)\.\w/);
+  expect(failure).not.toMatch(/Result: Failure|StackTrace|Stack:/);
+  expect(failure.length).toBeLessThanOrEqual(500);
+}
+
+describe('failureReason with the shapes the deployed runtime gives', () => {
+  it('keeps only the reason line of an uncaught activity failure (Reason + serialised .NET exception)', () => {
+    const failure = failureReason(AZURE_ACTIVITY_FAILURE);
+    expect(failure).toBe(
+      "Activity function 'archiveDepartmentChunk' failed: Storage is unavailable",
+    );
+    expectPlainLine(failure);
+  });
+
+  it('unwraps nested sub-orchestration failures and the retry-exhausted activity the same way', () => {
+    const nested = `Orchestrator function 'Parent' failed: Orchestrator function 'Child' failed: Activity function 'copyChunk' failed:  gave up \n ${AZURE_DETAILS}`;
+    expect(failureReason(nested)).toBe("Activity function 'copyChunk' failed: gave up");
+    const details = `Orchestrator function 'Parent' failed: Orchestrator function 'Child' failed: boom \n Message: boom, StackTrace:    at Microsoft.Azure.WebJobs.Extensions.DurableTask.OutOfProcOrchestrationShim.ScheduleDurableTaskEvents(OrchestrationInvocationResult result)`;
+    expect(failureReason(details)).toBe('boom');
+  });
+
+  it('drops .NET type names, the host RpcException text and FailureDetails shapes', () => {
+    const shapes: unknown[] = [
+      "Orchestrator function 'X' failed: System.Exception: Storage is unavailable",
+      `Orchestrator function 'X' failed: Microsoft.Azure.WebJobs.Script.Workers.Rpc.RpcException: Result: Failure\nException: Storage is unavailable\nStack: ${NODE_STACK}`,
+      {
+        ErrorType: 'System.Exception',
+        ErrorMessage: 'Storage is unavailable',
+        StackTrace: NODE_STACK,
+      },
+      JSON.stringify({
+        $type: 'System.Exception, System.Private.CoreLib',
+        Message: 'Storage is unavailable',
+      }),
+      `Orchestrator function 'X' failed: Storage is unavailable ${AZURE_DETAILS}`,
+    ];
+    for (const shape of shapes) {
+      const failure = failureReason(shape);
+      expect(failure).toBe('Storage is unavailable');
+      expectPlainLine(failure);
+    }
+    expect(failureReason({ $type: 'Some.Thing', code: 7 })).toBe('{"code":7}');
+  });
+
+  it('keeps a refusal as the orchestrator threw it, and cuts a very long reason', () => {
+    expect(
+      failureReason(
+        `Orchestrator function 'X' failed: EmployeeExists: Employee 000002 already exists`,
+      ),
+    ).toBe('EmployeeExists: Employee 000002 already exists');
+    const long = failureReason(`Orchestrator function 'X' failed: ${'x'.repeat(2000)}`);
+    expect(long).toHaveLength(500);
+    expectPlainLine(long);
+  });
+});
+
 describe('isOrchestrationId', () => {
   it('accepts the 32 lowercase hex digits Durable hands out, and nothing else', () => {
     expect(isOrchestrationId(ID)).toBe(true);

@@ -8,7 +8,9 @@
 import { flattenActions, MalformedActionsError, type OrchestratorAction } from './actions';
 import {
   EventType,
+  orchestrationFailureDetails,
   type FailureDetailsJson,
+  type FailureText,
   type HistoryEventJson,
   type LocalEventInfo,
 } from './historyEvents';
@@ -130,9 +132,12 @@ function failed(
   customStatus: unknown,
 ): EpisodeDecision {
   const reason = `Orchestrator function '${input.orchestrationName}' failed: ${message}`;
+  // As the extension records it (legacy error propagation): the reason as the result, Details as
+  // `OutOfProcOrchestrationShim` writes them; a parent receives both on
+  // SubOrchestrationInstanceFailed.
   const completion: HistoryEventJson = {
     ...completionEvent(input.now, 'Failed', reason),
-    FailureDetails: failureDetails,
+    Details: orchestrationFailureDetails(message, failureDetails.StackTrace),
   };
   return { events: [completion], status: 'Failed', customStatus };
 }
@@ -206,14 +211,20 @@ function retryTimer(chain: RetryChain, now: Date): Omit<HistoryEventJson, 'Event
   };
 }
 
+/** The Reason and Details of a chain's last failure (a retry timeout passed: it fails again). */
+function lastFailureText(last: HistoryEventJson | undefined): FailureText {
+  if (last?.Reason !== undefined && last.Details !== undefined) {
+    return { Reason: last.Reason, Details: last.Details };
+  }
+  const reason = last?.Reason ?? 'The retry timeout passed before the next attempt.';
+  return { Reason: reason, Details: orchestrationFailureDetails(reason) };
+}
+
 function retryAttempt(input: EpisodeInput, chain: RetryChain): Omit<HistoryEventJson, 'EventId'> {
   // The retry timeout has passed: the attempt still takes its sequence number (the library
   // counts it) but fails at once with the last real failure instead of running.
   const failImmediately = retryTimedOut(chain.policy, chain.firstAttemptAt, input.now)
-    ? (chain.lastFailure?.FailureDetails ?? {
-        ErrorType: 'RetryTimeoutError',
-        ErrorMessage: 'The retry timeout passed before the next attempt.',
-      })
+    ? lastFailureText(chain.lastFailure)
     : undefined;
   const Local: LocalEventInfo = { origin: 'retry', chain: chain.firstId, failImmediately };
   const Timestamp = input.now.toISOString();

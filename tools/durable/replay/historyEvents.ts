@@ -73,7 +73,7 @@ export interface LocalEventInfo {
   /** Retry settings, on a chain's first attempt. */
   retry?: RetryPolicy;
   /** Set on a retry attempt that must not run (retry timeout passed): fail it with these. */
-  failImmediately?: FailureDetailsJson;
+  failImmediately?: FailureText;
   /** On a continue-as-new completion: the execution that follows. */
   nextExecutionId?: string;
 }
@@ -125,36 +125,90 @@ export function plainEvent(
   return { EventType: eventType, EventId: -1, Timestamp: timestamp.toISOString(), ...fields };
 }
 
+/** The Reason and Details of a failure, as the extension writes them on TaskFailed etc. */
+export interface FailureText {
+  Reason: string;
+  Details: string;
+}
+
+/** `HResult` of a plain `System.Exception` (COR_E_EXCEPTION). */
+const COR_E_EXCEPTION = -2146233088;
+
 /**
- * Failure details of a thrown value. A message that is itself the JSON payload the library writes
- * when an exception-properties provider is registered (`{errorType, errorMessage, properties}`)
- * is unpacked so the properties reach the orchestrator.
+ * A serialised .NET exception as the extension's error data converter writes it (Newtonsoft,
+ * `TypeNameHandling.Objects`, the ISerializable fields of `System.Exception`).
  */
-export function failureDetailsOf(error: unknown): FailureDetailsJson {
-  const err = error instanceof Error ? error : new Error(String(error));
-  try {
-    const payload = JSON.parse(err.message) as Record<string, unknown>;
-    if (typeof payload.errorType === 'string' && typeof payload.errorMessage === 'string') {
-      return {
-        ErrorType: payload.errorType,
-        ErrorMessage: payload.errorMessage,
-        StackTrace: typeof payload.stackTrace === 'string' ? payload.stackTrace : err.stack,
-        IsNonRetriable: payload.isNonRetriable === true,
-        Properties:
-          payload.properties && typeof payload.properties === 'object'
-            ? (payload.properties as Record<string, unknown>)
-            : undefined,
-      };
-    }
-  } catch {
-    // Not a JSON payload: an ordinary error message.
-  }
+function dotnetException(
+  typeName: string,
+  assembly: string,
+  message: string,
+  inner: Record<string, unknown> | null,
+  stackTrace: string | null,
+): Record<string, unknown> {
   return {
-    ErrorType: err.name || 'Error',
-    ErrorMessage: err.message,
-    StackTrace: err.stack,
-    IsNonRetriable: false,
+    $type: `${typeName}, ${assembly}`,
+    ClassName: typeName,
+    Message: message,
+    Data: null,
+    InnerException: inner,
+    HelpURL: null,
+    StackTraceString: stackTrace,
+    RemoteStackTraceString: null,
+    RemoteStackIndex: 0,
+    ExceptionMethod: null,
+    HResult: COR_E_EXCEPTION,
+    Source: stackTrace === null ? null : 'Microsoft.Azure.WebJobs.Script',
+    WatsonBuckets: null,
   };
+}
+
+/**
+ * TaskFailed's Reason and Details for an activity that threw, in the shape the Durable extension
+ * gives out-of-process (JavaScript) orchestrators; `durable-functions` then rejects the task with
+ * an `Error` whose message is `<Reason> \n <Details>` (TaskOrchestrationExecutor), so an orchestration that
+ * does not catch it fails with that whole text. How Azure builds it:
+ * - the Node.js worker reports the error as `{message: error.message, stackTrace: error.stack}`
+ *   (azure-functions-nodejs-worker `toRpcStatus`);
+ * - the host wraps it in an `RpcException` whose message is
+ *   `Result: Failure\nException: <message>\nStack: <stack>` (azure-functions-host
+ *   `Workers/Rpc/MessageExtensions/RpcException.cs`);
+ * - the extension's `TaskActivityShim` takes the text between `\nException:` and `\nStack:` as the
+ *   friendly message (`OutOfProcExceptionHelpers`, leading space included), throws
+ *   `TaskFailureException("Activity function '<name>' failed: <friendly>",
+ *   Utils.SerializeCause(new Exception(friendly, rpcException)))`, and DurableTask.Core records its
+ *   message as Reason and the serialised exception as Details.
+ * The .NET stack trace of the host's frames is an approximation; the rest follows those sources.
+ */
+export function activityFailure(activityName: string, error: unknown): FailureText {
+  const err = error instanceof Error ? error : new Error(String(error));
+  const stack = err.stack ?? '';
+  const rpcMessage = `Result: Failure\nException: ${err.message}\nStack: ${stack}`;
+  const friendly = rpcMessage.slice(
+    rpcMessage.indexOf('\nException:') + '\nException:'.length,
+    rpcMessage.indexOf('\nStack:'),
+  );
+  const rpcException = dotnetException(
+    'Microsoft.Azure.WebJobs.Script.Workers.Rpc.RpcException',
+    'Microsoft.Azure.WebJobs.Script',
+    rpcMessage,
+    null,
+    '   at Microsoft.Azure.WebJobs.Script.Description.WorkerFunctionInvoker.InvokeCore(Object[] parameters, FunctionInvocationContext context)',
+  );
+  return {
+    Reason: `Activity function '${activityName}' failed: ${friendly}`,
+    Details: JSON.stringify(
+      dotnetException('System.Exception', 'System.Private.CoreLib', friendly, rpcException, null),
+    ),
+  };
+}
+
+/**
+ * The Details the extension gives a failed orchestration (`OutOfProcOrchestrationShim`:
+ * `Message: <error>, StackTrace: <stack>`), which a parent receives on
+ * SubOrchestrationInstanceFailed with the child's reason.
+ */
+export function orchestrationFailureDetails(message: string, stackTrace?: string): string {
+  return `Message: ${message}, StackTrace: ${stackTrace ?? ''}`;
 }
 
 /** A copy of the event as the orchestrator receives it: no runtime bookkeeping, `IsPlayed` set. */

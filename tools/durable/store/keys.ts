@@ -2,13 +2,24 @@
  * Every table, queue and key name of the local durable runtime, built and parsed here.
  *
  * Layout (like the Durable Task Azure Storage provider, simplified to one control queue):
- * - `<hub>Instances`: one row per orchestration instance, PartitionKey = instance id, RowKey = "".
- * - `<hub>History`: PartitionKey = instance id, so one instance's history is one partition and an
- *   episode commits atomically in one entity group transaction. RowKeys start with the execution id
- *   (a new one per start / continue-as-new), then `-E-<episode>-<part>` for committed episodes or
+ * - `<hub>InstancesLocal`: one row per orchestration instance, PartitionKey = instance id,
+ *   RowKey = "".
+ * - `<hub>HistoryLocal`: PartitionKey = instance id, so one instance's history is one partition and
+ *   an episode commits atomically in one entity group transaction. RowKeys start with the execution
+ *   id (a new one per start / continue-as-new), then `-E-<episode>-<part>` for committed episodes or
  *   `-I-<inbox key>` for events that arrived (activity results, timers, raised events) and await
  *   the next episode.
- * - `<hub>-control` queue: orchestration wake-ups and timers; `<hub>-workitems`: activity work.
+ * - `<hub>-local-control` queue: orchestration wake-ups and timers; `<hub>-local-workitems`:
+ *   activity work.
+ *
+ * The names are the local runtime's own: the real extension's storage provider
+ * (DurableTask.AzureStorage) names its hub's resources `<hub>Instances`, `<hub>History`,
+ * `<hub>Partitions`, `<hub>-control-NN`, `<hub>-workitems`, `<hub>-leases`, `<hub>-applease` and
+ * `<hub>-largemessages` (see {@link azureStorageHubResources}), with another layout. Every real
+ * table name ends in `Instances`, `History` or `Partitions` and every real queue name in
+ * `-workitems` or `-control-NN` after a hyphen-free hub name, while the local ones end in `Local`,
+ * `-local-control` and `-local-workitems`: no hub name gives a local name that a real hub (of any
+ * name) uses, so the local runtime never reads or deletes a deployed hub's messages.
  */
 
 /** Task hub names as Durable Functions accepts them: 3-45 letters or digits, a letter first. */
@@ -21,10 +32,10 @@ const FORBIDDEN_KEY_CHARS = /[/\\#?\u0000-\u001f\u007f-\u009f]/;
 /** The longest instance id accepted (Durable's own limit is 256 characters). */
 export const MAX_INSTANCE_ID_LENGTH = 256;
 
-const INSTANCES_SUFFIX = 'Instances';
-const HISTORY_SUFFIX = 'History';
-const CONTROL_SUFFIX = '-control';
-const WORK_ITEMS_SUFFIX = '-workitems';
+const INSTANCES_SUFFIX = 'InstancesLocal';
+const HISTORY_SUFFIX = 'HistoryLocal';
+const CONTROL_SUFFIX = '-local-control';
+const WORK_ITEMS_SUFFIX = '-local-workitems';
 
 /**
  * Checks a task hub name.
@@ -40,27 +51,27 @@ export function validateTaskHubName(taskHub: string): string {
   return taskHub;
 }
 
-/** `<hub>Instances`. @throws {Error} for an invalid hub name. */
+/** `<hub>InstancesLocal`. @throws {Error} for an invalid hub name. */
 export function instancesTableName(taskHub: string): string {
   return `${validateTaskHubName(taskHub)}${INSTANCES_SUFFIX}`;
 }
 
-/** The hub of an `<hub>Instances` table name, or undefined for any other name. */
+/** The hub of an `<hub>InstancesLocal` table name, or undefined for any other name. */
 export function parseInstancesTableName(tableName: string): string | undefined {
   return parseSuffixed(tableName, INSTANCES_SUFFIX);
 }
 
-/** `<hub>History`. @throws {Error} for an invalid hub name. */
+/** `<hub>HistoryLocal`. @throws {Error} for an invalid hub name. */
 export function historyTableName(taskHub: string): string {
   return `${validateTaskHubName(taskHub)}${HISTORY_SUFFIX}`;
 }
 
-/** The hub of a `<hub>History` table name, or undefined for any other name. */
+/** The hub of a `<hub>HistoryLocal` table name, or undefined for any other name. */
 export function parseHistoryTableName(tableName: string): string | undefined {
   return parseSuffixed(tableName, HISTORY_SUFFIX);
 }
 
-/** `<hub>-control`, lowercase (queue names are). @throws {Error} for an invalid hub name. */
+/** `<hub>-local-control`, lowercase (queue names are). @throws {Error} for an invalid hub name. */
 export function controlQueueName(taskHub: string): string {
   return `${validateTaskHubName(taskHub).toLowerCase()}${CONTROL_SUFFIX}`;
 }
@@ -71,7 +82,7 @@ export function parseControlQueueName(queueName: string): string | undefined {
   return hub !== undefined && hub === hub.toLowerCase() ? hub : undefined;
 }
 
-/** `<hub>-workitems`, lowercase. @throws {Error} for an invalid hub name. */
+/** `<hub>-local-workitems`, lowercase. @throws {Error} for an invalid hub name. */
 export function workItemQueueName(taskHub: string): string {
   return `${validateTaskHubName(taskHub).toLowerCase()}${WORK_ITEMS_SUFFIX}`;
 }
@@ -80,6 +91,43 @@ export function workItemQueueName(taskHub: string): string {
 export function parseWorkItemQueueName(queueName: string): string | undefined {
   const hub = parseSuffixed(queueName, WORK_ITEMS_SUFFIX);
   return hub !== undefined && hub === hub.toLowerCase() ? hub : undefined;
+}
+
+/** The partition count DurableTask.AzureStorage allows at most (`control-00` … `control-15`). */
+const MAX_PARTITIONS = 16;
+
+/** The storage resources a task hub of the real Durable extension (Azure Storage provider) has. */
+export interface AzureStorageHubResources {
+  tables: string[];
+  queues: string[];
+  containers: string[];
+}
+
+/**
+ * The names DurableTask.AzureStorage gives task hub `taskHub`'s resources (Azure/durabletask,
+ * src/DurableTask.AzureStorage: `AzureStorageOrchestrationServiceSettings` `InstanceTableName`,
+ * `HistoryTableName`, `PartitionTableName`; `AzureStorageOrchestrationService`
+ * `GetControlQueueName` = `<hub>-control-{index:00}` for up to 16 partitions,
+ * `GetWorkItemQueueName` = `<hub>-workitems`, the `-leases`, `-applease` and `-largemessages`
+ * containers; queue and container names lowercased). The local runtime never uses these names;
+ * it looks for them to refuse to start beside a real hub.
+ *
+ * @throws {Error} for an invalid hub name.
+ */
+export function azureStorageHubResources(taskHub: string): AzureStorageHubResources {
+  const hub = validateTaskHubName(taskHub);
+  const lower = hub.toLowerCase();
+  return {
+    tables: [`${hub}Instances`, `${hub}History`, `${hub}Partitions`],
+    queues: [
+      `${lower}-workitems`,
+      ...Array.from(
+        { length: MAX_PARTITIONS },
+        (_, index) => `${lower}-control-${String(index).padStart(2, '0')}`,
+      ),
+    ],
+    containers: [`${lower}-leases`, `${lower}-applease`, `${lower}-largemessages`],
+  };
 }
 
 function parseSuffixed(name: string, suffix: string): string | undefined {
@@ -122,7 +170,7 @@ function checkExecutionId(executionId: string): string {
 const EPISODE_DIGITS = 10;
 const PART_DIGITS = 3;
 
-/** A parsed `<hub>History` RowKey. */
+/** A parsed `<hub>HistoryLocal` RowKey. */
 export type HistoryRowKey =
   | { kind: 'episode'; executionId: string; episode: number; part: number }
   | { kind: 'inbox'; executionId: string; inboxKey: string };

@@ -16,7 +16,7 @@ export const TERMINAL_STATUSES: ReadonlySet<RuntimeStatus> = new Set([
   'Terminated',
 ]);
 
-/** One row of `<hub>Instances`. JSON values are kept as JSON text. */
+/** One row of `<hub>InstancesLocal`. JSON values are kept as JSON text. */
 export interface InstanceRecord {
   instanceId: string;
   name: string;
@@ -60,6 +60,57 @@ export interface WorkItemMessage {
   name: string;
   input?: string;
   inputInHistory?: boolean;
+}
+
+/**
+ * The value as a {@link ControlMessage}, or undefined when it is not one (something else wrote to
+ * the queue: it must not be taken for the runtime's own work).
+ */
+export function asControlMessage(value: unknown): ControlMessage | undefined {
+  if (!isRecord(value) || typeof value.instanceId !== 'string') return undefined;
+  if (value.kind === 'wake') return { kind: 'wake', instanceId: value.instanceId };
+  if (
+    value.kind === 'timer' &&
+    typeof value.executionId === 'string' &&
+    Number.isSafeInteger(value.timerId) &&
+    typeof value.fireAt === 'string'
+  ) {
+    return {
+      kind: 'timer',
+      instanceId: value.instanceId,
+      executionId: value.executionId,
+      timerId: value.timerId as number,
+      fireAt: value.fireAt,
+    };
+  }
+  return undefined;
+}
+
+/** The value as a {@link WorkItemMessage}, or undefined when it is not one. */
+export function asWorkItemMessage(value: unknown): WorkItemMessage | undefined {
+  if (
+    !isRecord(value) ||
+    typeof value.instanceId !== 'string' ||
+    typeof value.executionId !== 'string' ||
+    !Number.isSafeInteger(value.taskScheduledId) ||
+    typeof value.name !== 'string' ||
+    (value.input !== undefined && typeof value.input !== 'string') ||
+    (value.inputInHistory !== undefined && typeof value.inputInHistory !== 'boolean')
+  ) {
+    return undefined;
+  }
+  return {
+    instanceId: value.instanceId,
+    executionId: value.executionId,
+    taskScheduledId: value.taskScheduledId as number,
+    name: value.name,
+    ...(value.input === undefined ? {} : { input: value.input }),
+    ...(value.inputInHistory === undefined ? {} : { inputInHistory: value.inputInHistory }),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A received queue message and what is needed to delete or extend it. */

@@ -1,6 +1,7 @@
 /**
  * All storage access of the local durable runtime: the Instances table, the History table
- * (committed episodes and inbox rows) and the two queues. Nothing else touches storage.
+ * (committed episodes and inbox rows) and the two queues, and the look for a real task hub's
+ * resources before the runtime starts. Nothing else touches storage.
  */
 import {
   odata,
@@ -26,6 +27,7 @@ import {
   type WorkItemMessage,
 } from './records';
 import {
+  azureStorageHubResources,
   controlQueueName,
   episodeRowKey,
   executionRowKeyRange,
@@ -53,6 +55,8 @@ const MAX_EPISODE_ROWS = 4;
 
 /** All storage access of the local durable runtime (see the file's comment). */
 export class DurableStore {
+  readonly #clients: StorageClients;
+  readonly #taskHub: string;
   readonly instances: TableClient;
   readonly history: TableClient;
   readonly control: QueueClient;
@@ -61,6 +65,8 @@ export class DurableStore {
   onSent?: (queue: QueueClient) => void;
 
   constructor(clients: StorageClients, taskHub: string) {
+    this.#clients = clients;
+    this.#taskHub = taskHub;
     this.instances = clients.table(instancesTableName(taskHub));
     this.history = clients.table(historyTableName(taskHub));
     this.control = clients.queue(controlQueueName(taskHub));
@@ -75,6 +81,25 @@ export class DurableStore {
       this.control.createIfNotExists(),
       this.workItems.createIfNotExists(),
     ]);
+  }
+
+  /**
+   * The resources of a real Durable extension task hub of the same name that exist in the account
+   * (only reads: nothing is created or deleted).
+   *
+   * @returns their names, empty when there is none.
+   * @throws storage errors left after the SDK's retries.
+   */
+  async findAzureStorageHubResources(): Promise<string[]> {
+    const { tables, queues, containers } = azureStorageHubResources(this.#taskHub);
+    const checks = [
+      ...tables.map(async (name) => ((await tableExists(this.#clients.table(name))) ? name : '')),
+      ...queues.map(async (name) => ((await this.#clients.queue(name).exists()) ? name : '')),
+      ...containers.map(async (name) =>
+        (await this.#clients.container(name).exists()) ? name : '',
+      ),
+    ];
+    return (await Promise.all(checks)).filter((name) => name !== '');
   }
 
   // ---- Instances -------------------------------------------------------------------------
@@ -318,6 +343,20 @@ export class DurableStore {
       clampDelay(seconds),
     );
     if (response.popReceipt) message.popReceipt = response.popReceipt;
+  }
+}
+
+/** True when the table exists; a read, because table names resolve case-insensitively. */
+async function tableExists(table: TableClient): Promise<boolean> {
+  try {
+    await table
+      .listEntities({ queryOptions: { select: ['PartitionKey'] } })
+      .byPage({ maxPageSize: 1 })
+      .next();
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
   }
 }
 

@@ -16,6 +16,7 @@ import {
 } from '../../../fixtures/durableapp/control';
 import { loadFixtureAppInJest } from '../../../fixtures/durableapp/harness/loadInJest';
 import { testClients } from '../../../support/storage';
+import { instancesTableName } from '../../../../tools/durable/store/keys';
 import { startTestRuntime, uniqueTaskHub, waitForEnd } from './support/testRuntime';
 import { WAIT_MS } from '../../../support/waits';
 
@@ -46,7 +47,9 @@ describe('local durable runtime: crash safety', () => {
     await firstGreetDone;
     await first.stop();
     // Stopped mid-way: the stored instance is still running, Bo not yet greeted.
-    const stored = await testClients().table(`${taskHub}Instances`).getEntity('handover-1', '');
+    const stored = await testClients()
+      .table(instancesTableName(taskHub))
+      .getEntity('handover-1', '');
     expect(stored.RuntimeStatus).toBe('Running');
     expect(callCount('Greet', 'Bo')).toBe(0);
 

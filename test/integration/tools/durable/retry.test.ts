@@ -1,8 +1,11 @@
 /**
  * `callActivityWithRetry` on the local runtime: a flaky activity succeeds on a later attempt, with
  * the history the library's RetryableTask expects (TaskFailed → retry timer → TaskScheduled);
- * an activity that keeps failing fails the orchestration with its reason.
+ * an activity that keeps failing fails the orchestration with its reason, in the shape the
+ * extension gives it in Azure (Reason + a serialised .NET exception), which the status API cuts to
+ * one line.
  */
+import { orchestrationView } from '../../../../src/orchestrations/status';
 import { callCount, resetFixtureControl } from '../../../fixtures/durableapp/control';
 import { loadFixtureAppInJest } from '../../../fixtures/durableapp/harness/loadInJest';
 import { startTestRuntime, waitForEnd, type TestRuntime } from './support/testRuntime';
@@ -72,10 +75,18 @@ describe('local durable runtime: activities with retry', () => {
 
     expect(httpStatus).toBe(200);
     expect(body.runtimeStatus).toBe('Failed');
-    expect(body.output).toBe(
-      "Orchestrator function 'DoomedWithRetry' failed: Error: the ledger is locked",
+    // Azure's shape: the task failed with Reason + Details (a serialised .NET exception), which
+    // durable-functions joins with " \n " into the orchestrator's error.
+    const output = String(body.output);
+    expect(output).toMatch(
+      /^Orchestrator function 'DoomedWithRetry' failed: Activity function 'AlwaysFails' failed: {2}the ledger is locked \n \{"\$type":"System\.Exception, System\.Private\.CoreLib"/,
     );
+    expect(output).toContain('Result: Failure\\nException: the ledger is locked\\nStack: Error');
     expect(callCount('AlwaysFails')).toBe(2);
+    // What GET /api/orchestrations/{id} makes of it: one plain line.
+    expect(orchestrationView(body).failure).toBe(
+      "Activity function 'AlwaysFails' failed: the ledger is locked",
+    );
   });
 
   it('reports a failed orchestration as 500 when returnInternalServerErrorOnFailure=true', async () => {

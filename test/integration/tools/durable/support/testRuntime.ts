@@ -67,7 +67,13 @@ export async function startTestRuntime(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   registerDurableFunctions(shim, runtime);
-  await runtime.start();
+  try {
+    await runtime.start();
+  } catch (error) {
+    // Refused (e.g. beside a real task hub): nothing is left listening.
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
   return {
     runtime,
     taskHub,

@@ -126,10 +126,10 @@ describe('durable episode decisions', () => {
   it('fails the next attempt at once, with the last real failure, when the retry timeout has passed', () => {
     const action = retryAction({ retryTimeoutInMilliseconds: 500 });
     const first = decide([], [started], [action]);
-    const failure = { ErrorType: 'Error', ErrorMessage: 'first failure' };
+    const failure = { Reason: 'first failure', Details: 'its details' };
     const failed = plainEvent(EventType.TaskFailed, at(10_100), {
       TaskScheduledId: 0,
-      FailureDetails: failure,
+      ...failure,
     });
     const history = [started, ...first.events];
     const second = decide(history, [failed], [action]);
@@ -217,7 +217,7 @@ describe('durable episode decisions', () => {
     expect(thrown).toMatchObject({ status: 'Failed', customStatus: 'mid' });
     expect(thrown.events[0]).toMatchObject({
       Result: JSON.stringify("Orchestrator function 'Orch' failed: Error: no"),
-      FailureDetails: { ErrorMessage: 'no' },
+      Details: 'Message: Error: no, StackTrace: ',
     });
   });
 

@@ -9,7 +9,11 @@ import {
   MalformedActionsError,
 } from '../../../../../tools/durable/replay/actions';
 import { buildClientInput, managementPayload } from '../../../../../tools/durable/http/clientInput';
-import { EventType, failureDetailsOf } from '../../../../../tools/durable/replay/historyEvents';
+import {
+  activityFailure,
+  EventType,
+  orchestrationFailureDetails,
+} from '../../../../../tools/durable/replay/historyEvents';
 import {
   outcomeFromError,
   outcomeFromReturn,
@@ -148,28 +152,27 @@ describe('durable protocol: orchestrator results', () => {
     });
   });
 
-  it('turns thrown values into failure details, unpacking the exception-properties payload', () => {
-    expect(failureDetailsOf(new RangeError('too far'))).toMatchObject({
-      ErrorType: 'RangeError',
-      ErrorMessage: 'too far',
-      IsNonRetriable: false,
+  it('gives a failed activity the Reason and Details the extension writes (a serialised .NET exception)', () => {
+    const error = new RangeError('too far');
+    const { Reason, Details } = activityFailure('CopyChunk', error);
+    // TaskActivityShim: "Activity function '<name>' failed: <text after '\nException:'>".
+    expect(Reason).toBe("Activity function 'CopyChunk' failed:  too far");
+    expect(JSON.parse(Details)).toMatchObject({
+      $type: 'System.Exception, System.Private.CoreLib',
+      ClassName: 'System.Exception',
+      Message: ' too far',
+      InnerException: {
+        $type:
+          'Microsoft.Azure.WebJobs.Script.Workers.Rpc.RpcException, Microsoft.Azure.WebJobs.Script',
+        Message: `Result: Failure\nException: too far\nStack: ${error.stack}`,
+      },
     });
-    expect(failureDetailsOf('plain string')).toMatchObject({
-      ErrorType: 'Error',
-      ErrorMessage: 'plain string',
-    });
-    const payload = JSON.stringify({
-      errorType: 'QuotaError',
-      errorMessage: 'over quota',
-      isNonRetriable: true,
-      properties: { limit: 5 },
-    });
-    expect(failureDetailsOf(new Error(payload))).toMatchObject({
-      ErrorType: 'QuotaError',
-      ErrorMessage: 'over quota',
-      IsNonRetriable: true,
-      Properties: { limit: 5 },
-    });
+    expect(activityFailure('X', 'plain string').Reason).toBe(
+      "Activity function 'X' failed:  plain string",
+    );
+    expect(orchestrationFailureDetails('boom', 'at here')).toBe(
+      'Message: boom, StackTrace: at here',
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 /** Names and keys of the local durable runtime: every builder has a parser, awkward input included. */
 import {
+  azureStorageHubResources,
   controlQueueName,
   episodeRowKey,
   eventRaisedInboxKey,
@@ -28,14 +29,67 @@ const EXEC = '0123456789abcdef0123456789abcdef';
 
 describe('durable task hub names', () => {
   it('builds and parses table and queue names from the hub', () => {
-    expect(instancesTableName('DirectoryHub')).toBe('DirectoryHubInstances');
-    expect(historyTableName('DirectoryHub')).toBe('DirectoryHubHistory');
-    expect(controlQueueName('DirectoryHub')).toBe('directoryhub-control');
-    expect(workItemQueueName('DirectoryHub')).toBe('directoryhub-workitems');
-    expect(parseInstancesTableName('DirectoryHubInstances')).toBe('DirectoryHub');
-    expect(parseHistoryTableName('DirectoryHubHistory')).toBe('DirectoryHub');
-    expect(parseControlQueueName('directoryhub-control')).toBe('directoryhub');
-    expect(parseWorkItemQueueName('directoryhub-workitems')).toBe('directoryhub');
+    expect(instancesTableName('DirectoryHub')).toBe('DirectoryHubInstancesLocal');
+    expect(historyTableName('DirectoryHub')).toBe('DirectoryHubHistoryLocal');
+    expect(controlQueueName('DirectoryHub')).toBe('directoryhub-local-control');
+    expect(workItemQueueName('DirectoryHub')).toBe('directoryhub-local-workitems');
+    expect(parseInstancesTableName('DirectoryHubInstancesLocal')).toBe('DirectoryHub');
+    expect(parseHistoryTableName('DirectoryHubHistoryLocal')).toBe('DirectoryHub');
+    expect(parseControlQueueName('directoryhub-local-control')).toBe('directoryhub');
+    expect(parseWorkItemQueueName('directoryhub-local-workitems')).toBe('directoryhub');
+  });
+
+  it('lists the names DurableTask.AzureStorage gives a real hub', () => {
+    const real = azureStorageHubResources('DirectoryHub');
+    expect(real.tables).toEqual([
+      'DirectoryHubInstances',
+      'DirectoryHubHistory',
+      'DirectoryHubPartitions',
+    ]);
+    expect(real.queues).toEqual(
+      expect.arrayContaining([
+        'directoryhub-workitems',
+        'directoryhub-control-00',
+        'directoryhub-control-15',
+      ]),
+    );
+    expect(real.queues).toHaveLength(17);
+    expect(real.containers).toEqual([
+      'directoryhub-leases',
+      'directoryhub-applease',
+      'directoryhub-largemessages',
+    ]);
+  });
+
+  it('never uses a name a real hub of any name uses (Azure names compare case-insensitively)', () => {
+    // Every name a real hub can have, as patterns over all valid hub names.
+    const realTable = /^[a-z][a-z0-9]{2,44}(instances|history|partitions)$/i;
+    const realQueueOrContainer =
+      /^[a-z][a-z0-9]{2,44}-(workitems|control-\d\d|leases|applease|largemessages)$/;
+    const hubs = ['DirectoryHub', 'abc', 'HubInstances', 'x'.repeat(45), 'LocalHub', 'Hub1Local'];
+    for (const hub of hubs) {
+      for (const table of [instancesTableName(hub), historyTableName(hub)]) {
+        expect(table).not.toMatch(realTable);
+        expect(table.length).toBeLessThanOrEqual(63);
+      }
+      for (const queue of [controlQueueName(hub), workItemQueueName(hub)]) {
+        expect(queue).not.toMatch(realQueueOrContainer);
+        expect(queue.length).toBeLessThanOrEqual(63);
+      }
+      // And not the real names of this hub or of any hub listed.
+      const realNames = hubs.flatMap((other) => {
+        const r = azureStorageHubResources(other);
+        return [...r.tables, ...r.queues, ...r.containers].map((n) => n.toLowerCase());
+      });
+      for (const local of [
+        instancesTableName(hub),
+        historyTableName(hub),
+        controlQueueName(hub),
+        workItemQueueName(hub),
+      ]) {
+        expect(realNames).not.toContain(local.toLowerCase());
+      }
+    }
   });
 
   it('rejects hub names Durable Functions rejects, and foreign names', () => {
@@ -44,9 +98,11 @@ describe('durable task hub names', () => {
     }
     expect(validateTaskHubName('a'.repeat(45))).toHaveLength(45);
     expect(parseInstancesTableName('Employees')).toBeUndefined();
-    expect(parseInstancesTableName('Instances')).toBeUndefined();
-    expect(parseControlQueueName('Hub1-control')).toBeUndefined();
-    expect(parseWorkItemQueueName('hub1-control')).toBeUndefined();
+    expect(parseInstancesTableName('InstancesLocal')).toBeUndefined();
+    expect(parseInstancesTableName('DirectoryHubInstances')).toBeUndefined();
+    expect(parseControlQueueName('Hub1-local-control')).toBeUndefined();
+    expect(parseControlQueueName('hub1-control-00')).toBeUndefined();
+    expect(parseWorkItemQueueName('hub1-workitems')).toBeUndefined();
   });
 });
 

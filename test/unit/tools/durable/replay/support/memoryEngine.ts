@@ -10,7 +10,7 @@ import type { CoreShim } from '../../../../../fixtures/durableapp/harness/functi
 import { decideEpisode } from '../../../../../../tools/durable/replay/decide';
 import {
   EventType,
-  failureDetailsOf,
+  activityFailure,
   plainEvent,
   type HistoryEventJson,
 } from '../../../../../../tools/durable/replay/historyEvents';
@@ -133,11 +133,9 @@ async function runActivity(
       Result: JSON.stringify(value ?? null),
     });
   } catch (error) {
-    const details = failureDetailsOf(error);
     return plainEvent(EventType.TaskFailed, at, {
       TaskScheduledId: scheduled.EventId,
-      Reason: details.ErrorMessage,
-      FailureDetails: details,
+      ...activityFailure(scheduled.Name!, error),
     });
   }
 }
