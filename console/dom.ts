@@ -4,6 +4,7 @@
  * whose submission shows its progress and its error next to the form.
  */
 import { ConsoleError } from './api';
+import { EMAIL_RULE, isDirectoryEmail } from '../src/directory/emailRule';
 
 export { plural } from './figures';
 
@@ -106,6 +107,29 @@ export function input(
   attributes: Record<string, string | boolean | undefined> = {},
 ): HTMLInputElement {
   return h('input', { name, ...attributes });
+}
+
+/**
+ * An email input held to the API's one rule (src/directory/emailRule.ts), not the browser's
+ * looser `type="email"` one: a value the API would refuse is refused before it is sent, with the
+ * rule in words. A value it was given (a row stored under the looser rule before) is not judged
+ * until it is edited.
+ */
+export function emailInput(
+  attributes: Record<string, string | boolean | undefined> = {},
+): HTMLInputElement {
+  const email = input('email', {
+    type: 'text',
+    inputmode: 'email',
+    spellcheck: 'false',
+    autocapitalize: 'off',
+    ...attributes,
+  });
+  email.addEventListener('input', () => {
+    const value = email.value.trim();
+    email.setCustomValidity(value === '' || isDirectoryEmail(value) ? '' : `Email ${EMAIL_RULE}.`);
+  });
+  return email;
 }
 
 /**

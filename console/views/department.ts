@@ -4,7 +4,7 @@
  * the manager and add an employee; an admin may also archive the whole department.
  */
 import { api, apiVersioned } from '../api';
-import { actionForm, app, field, h, input, link, loading, seg } from '../dom';
+import { actionForm, app, emailInput, field, h, input, link, loading, seg } from '../dom';
 import { href } from '../routes';
 import {
   canEdit,
@@ -106,9 +106,8 @@ function addEmployeeForm(department: string): HTMLElement {
     autocomplete: 'off',
   });
   const lastName = input('lastName', { id: 'new-last-name', required: true, autocomplete: 'off' });
-  const email = input('email', {
+  const email = emailInput({
     id: 'new-email',
-    type: 'email',
     required: true,
     autocomplete: 'off',
   });

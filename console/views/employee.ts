@@ -6,6 +6,7 @@
 import { apiVersioned } from '../api';
 import { app, h, loading, seg } from '../dom';
 import { canEdit, canRead, isSelf, may, state, type Employee } from '../session';
+import { mailtoHref } from '../text';
 import { employeeActions } from './employeeActions';
 import { renderExpenses } from './expenses';
 import { renderHourly, renderYear } from './messages';
@@ -22,7 +23,8 @@ function card(employee: Employee, photo: HTMLElement): HTMLElement {
       'dl',
       { class: 'facts' },
       h('dt', {}, 'Email'),
-      h('dd', { class: 'email' }, h('a', { href: `mailto:${employee.email}` }, employee.email)),
+      // Encoded: a stored address from before the email rule may carry `?bcc=` or `%40`.
+      h('dd', { class: 'email' }, h('a', { href: mailtoHref(employee.email) }, employee.email)),
       h('dt', {}, 'Department'),
       h('dd', {}, employee.department),
       h('dt', {}, 'Employee id'),

@@ -5,7 +5,7 @@
  * message; the page waits until the archive has them).
  */
 import { api, apiVersioned, ConsoleError } from '../api';
-import { actionForm, field, h, input, link, seg } from '../dom';
+import { actionForm, emailInput, field, h, input, link, seg } from '../dom';
 import { href } from '../routes';
 import { state, type Employee, type Page } from '../session';
 import { photoUploadForm, type PhotoFrame } from './photo';
@@ -35,9 +35,8 @@ function editForm(employee: Employee, etag: string | undefined, path: string): H
     required: true,
     value: employee.lastName,
   });
-  const email = input('email', {
+  const email = emailInput({
     id: 'edit-email',
-    type: 'email',
     required: true,
     value: employee.email,
   });

@@ -6,6 +6,7 @@
 import { api, hourPrefix, readLogHour, type SasGrant } from '../api';
 import { app, clearError, field, h, input, loading, plural } from '../dom';
 import { state } from '../session';
+import { visibleControls } from '../text';
 import { heading } from './shell';
 
 /** Renders the log window. */
@@ -61,16 +62,25 @@ export function renderLogs(): void {
             ? `No lines from ${name} between ${hh}:00 and ${hh}:59 UTC on ${day}.`
             : `${plural(lines.length, 'line')} from ${name} between ${hh}:00 and ${hh}:59 UTC on ${day}.`,
         ),
-        h(
-          'pre',
-          { class: 'log', id: 'log-lines', tabindex: '0' },
-          lines
-            .map(
-              (l) =>
-                `${l.entry.at.toISOString().slice(11, 23)}  ${l.entry.level.padEnd(11)} ${l.entry.message}`,
-            )
-            .join('\n') || '(no lines)',
-        ),
+        // One element per entry, its message on one line: a message cannot draw lines of its own
+        // (a forged "Critical" line after a newline shows as `␊07:59 Critical …` inside it).
+        lines.length === 0
+          ? h('pre', { class: 'log', id: 'log-lines', tabindex: '0' }, '(no lines)')
+          : h(
+              'ol',
+              { class: 'log', id: 'log-lines', tabindex: '0', 'aria-label': 'Log lines' },
+              ...lines.map((l) =>
+                h(
+                  'li',
+                  { class: 'log-entry' },
+                  h('time', {}, l.entry.at.toISOString().slice(11, 23)),
+                  '  ',
+                  h('span', { class: 'log-level' }, visibleControls(l.entry.level).padEnd(11)),
+                  ' ',
+                  h('span', { class: 'log-message' }, visibleControls(l.entry.message)),
+                ),
+              ),
+            ),
         h(
           'details',
           { class: 'how' },

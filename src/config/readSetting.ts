@@ -86,6 +86,33 @@ export function readInt(
 }
 
 /**
+ * The longest SAS lifetime, in minutes, `SAS_MAX_MINUTES` may set: 7 days less 6 minutes. Blob
+ * SAS signed with the app's identity use a user delegation key, which Azure issues for at most 7
+ * days from its own clock's now; the key must outlive the longest token by the signer's minute of
+ * slack, and is asked 5 minutes short of the 7 days for a storage clock behind this one
+ * (src/storage/blobSas.ts `MAX_DELEGATION_KEY_MS`).
+ */
+export const MAX_SAS_MINUTES = 7 * 24 * 60 - 5 - 1;
+
+/**
+ * `SAS_MAX_MINUTES`: a whole number of minutes from 1 to {@link MAX_SAS_MINUTES}.
+ *
+ * @throws {ConfigError} when it is not, naming the 7-day limit of user delegation keys.
+ */
+export function readSasMaxMinutes(env: Env, name: string, fallback: number): number {
+  const minutes = readInt(env, name, fallback, 1, Number.MAX_SAFE_INTEGER);
+  if (minutes > MAX_SAS_MINUTES) {
+    throw malformedSetting(
+      name,
+      `at most ${MAX_SAS_MINUTES} minutes (7 days less 6: a user delegation key, which signs blob ` +
+        "SAS with the app's identity, lives at most 7 days and must outlast the longest token)",
+      String(minutes),
+    );
+  }
+  return minutes;
+}
+
+/**
  * A table name (3-63 letters or digits, starting with a letter). @throws {ConfigError} when it is
  * malformed.
  */

@@ -26,11 +26,11 @@ import type { SharedKey } from './clients';
 export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
- * The start (`st`) of a token issued at `at` that expires at `expiresAt` (ms): {@link CLOCK_SKEW_MS}
- * in the past, but never so far that the validity storage measures, `se` − `st`, exceeds
- * `maxLifetimeMs` (the app's cap, which is also the account's SAS expiration policy): the
- * backdating is counted inside the lifetime, so a token of the longest lifetime starts at `at`.
- * Whole seconds in, whole seconds out.
+ * The start (`st`) of a token issued at `at` that expires at `expiresAt` (ms):
+ * {@link CLOCK_SKEW_MS} in the past, but never so far that the validity storage measures,
+ * `se` − `st`, exceeds `maxLifetimeMs` (the app's cap, which is also the account's SAS expiration
+ * policy): the backdating is counted inside the lifetime, so a token of the longest lifetime
+ * starts at `at`. Whole seconds in, whole seconds out.
  */
 export function backdatedStart(at: number, expiresAt: number, maxLifetimeMs: number): Date {
   return new Date(Math.max(at - CLOCK_SKEW_MS, expiresAt - maxLifetimeMs));

@@ -4,9 +4,11 @@
  * ids (login tables) and last names; blob names carry employee ids (`photos`) and last names
  * (`lastname-index`); `$filter` literals and continuation tokens carry keys too. Before a span is
  * exported, every string it carries (its name, attributes and event attributes) goes through
- * {@link redactText}: keys, blob names, filter literals, continuation keys, SAS signatures and
- * e-mail addresses become {@link REDACTED}. What stays is what an operator needs to read a
- * dependency: the account, the table, container or queue, the operation, the status.
+ * {@link redactText}: keys, blob names, filter literals, continuation keys, e-mail addresses and
+ * secrets (SAS signatures, the host key of the Durable client's `code=`, account keys of
+ * connection strings, bearer tokens) become {@link REDACTED}. What stays is what an operator
+ * needs to read a dependency: the account, the table, container or queue, the operation, the
+ * status.
  *
  * Wired where telemetry starts (functions/shared/spanRedaction.ts); docs/telemetry.md.
  */
@@ -20,7 +22,6 @@ const KEY_PARAMETERS = new Set([
   'nextrowkey',
   'prefix',
   'marker',
-  'sig',
   'startpk',
   'endpk',
   'startrk',
@@ -30,6 +31,42 @@ const KEY_PARAMETERS = new Set([
   'srk',
   'erk',
 ]);
+
+/**
+ * Query parameters and connection-string fields whose values are credentials: a SAS signature,
+ * a Functions key (the Durable client's URLs carry the host key as `code=`), account and access
+ * keys, tokens, passwords. Compared lower-case; redacted in URLs and in any text.
+ */
+const SECRET_PARAMETERS = [
+  'sig',
+  'code',
+  'x-functions-key',
+  'accountkey',
+  'sharedaccesskey',
+  'sharedaccesssignature',
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'client_secret',
+  'api-key',
+  'apikey',
+  'password',
+  'pwd',
+];
+const SECRET_NAMES = new Set(SECRET_PARAMETERS);
+
+/**
+ * A secret as `name=value` in any text (a query string, a connection string): the name at the
+ * start or after `?`, `&` or `;` (not after a space: `exit code=1` is prose), the value up to the
+ * next separator.
+ */
+const SECRET_IN_TEXT = new RegExp(
+  `(^|[?&;])(${SECRET_PARAMETERS.map((name) => name.replace(/[-_]/g, '[-_]')).join('|')})=([^&;\\s'"]+)`,
+  'gi',
+);
+
+/** An HTTP credential in a header's form: `Bearer <token>`, `SharedKey <account>:<signature>`. */
+const CREDENTIAL_HEADER = /\b(Bearer|SharedKey(?:Lite)?)\s+[A-Za-z0-9\-._~+/:=]+/g;
 
 /** A host that names the account (`<account>.blob.core.windows.net`): no account in the path. */
 const ACCOUNT_HOST = /^[^.]+\.(?:blob|table|queue|dfs|file)\./i;
@@ -49,9 +86,10 @@ const EMAIL = /[^\s'"/\\()<>,;:=&?@%]+(?:@|%40)[^\s'"/\\()<>,;:=&?@%]+\.[A-Za-z]
 const URL_IN_TEXT = /https?:\/\/[^\s"'<>]+/g;
 
 /**
- * The text with every storage key, blob name, filter literal, continuation key, SAS signature and
- * e-mail address it contains redacted: URLs (whole, or a path with its query), entity keys in any
- * message (`PartitionKey='…'`), and addresses anywhere.
+ * The text with every storage key, blob name, filter literal, continuation key, e-mail address and
+ * secret it contains redacted: URLs (whole, or a path with its query), entity keys in any message
+ * (`PartitionKey='…'`), secrets as `name=value` or as an `Authorization` value anywhere
+ * ({@link SECRET_PARAMETERS}), and addresses anywhere.
  */
 export function redactText(text: string): string {
   let out = text.replace(URL_IN_TEXT, (url) => redactUrl(url));
@@ -61,7 +99,9 @@ export function redactText(text: string): string {
       /((?:Partition|Row)Key\s*(?:eq|ne|gt|ge|lt|le|=)\s*)'(?:[^']|'')*'/g,
       `$1'${REDACTED}'`,
     )
-    .replace(/((?:Partition|Row)Key=)'(?:[^']|'')*'/g, `$1'${REDACTED}'`);
+    .replace(/((?:Partition|Row)Key=)'(?:[^']|'')*'/g, `$1'${REDACTED}'`)
+    .replace(SECRET_IN_TEXT, `$1$2=${REDACTED}`)
+    .replace(CREDENTIAL_HEADER, `$1 ${REDACTED}`);
   return out.replace(EMAIL, REDACTED);
 }
 
@@ -120,7 +160,7 @@ function redactQuery(query: string): string {
       if (eq === -1) return pair;
       const name = pair.slice(0, eq);
       const lower = safeDecode(name).toLowerCase();
-      if (KEY_PARAMETERS.has(lower)) return `${name}=${REDACTED}`;
+      if (KEY_PARAMETERS.has(lower) || SECRET_NAMES.has(lower)) return `${name}=${REDACTED}`;
       if (lower === '$filter') {
         const filter = safeDecode(pair.slice(eq + 1).replaceAll('+', ' '));
         return `${name}=${encodeURIComponent(redactLiterals(filter))}`;

@@ -9,12 +9,14 @@ import {
   getConfig,
   isKeyVaultReference,
   loadConfig,
+  MAX_SAS_MINUTES,
   readConfig,
   resetConfig,
   setConfigWarningSink,
   settingOrDefault,
 } from '../../src/config';
 import { SettingUnavailableError } from '../../src/domainErrors';
+import { MAX_DELEGATION_KEY_MS } from '../../src/storage/blobSas';
 
 const CONNECTION = 'UseDevelopmentStorage=true';
 
@@ -93,6 +95,14 @@ describe('defaults', () => {
     expect(config.directory.lastNameIndexMode).toBe('blob');
   });
 
+  it('takes SAS_MAX_MINUTES up to the 7-day limit of a user delegation key, less its margins', () => {
+    const config = loadConfig({ AzureWebJobsStorage: CONNECTION, SAS_MAX_MINUTES: '10074' });
+    expect(config.sas.maxMinutes).toBe(MAX_SAS_MINUTES);
+    // The longest token plus the signer's minute of slack fits the longest key it asks for.
+    expect(MAX_SAS_MINUTES * 60_000 + 60_000).toBe(MAX_DELEGATION_KEY_MS);
+    expect(MAX_DELEGATION_KEY_MS).toBeLessThan(7 * 24 * 60 * 60_000);
+  });
+
   it('caps the default SAS lifetime at the maximum', () => {
     const config = loadConfig({
       AzureWebJobsStorage: CONNECTION,
@@ -128,6 +138,10 @@ describe('malformed settings name the setting', () => {
     ['LASTNAME_INDEX_MODE', 'table', /"entity" or "blob"/],
     ['LOGIN_TABLE_PREFIX', 'Login_Attempts', /LOGIN_TABLE_PREFIX/],
     ['INDEX_NUDGE_DELAY_SECONDS', '61', /between 0 and 60/],
+    // A user delegation key lives at most 7 days and must outlast the longest token.
+    ['SAS_MAX_MINUTES', '10075', /at most 10074 minutes \(7 days less 6: a user delegation key/],
+    ['SAS_MAX_MINUTES', '10080', /SAS_MAX_MINUTES must be at most 10074 minutes/],
+    ['SAS_MAX_MINUTES', '0', /between 1 and/],
     ['INDEX_NUDGE_DELAY_SECONDS', '0.5', /whole number/],
     ['INDEX_OUTBOX_SWEEP_SCHEDULE', '*/5 * * * *', /INDEX_OUTBOX_SWEEP_SCHEDULE/],
   ])('%s=%j is refused', (setting, value, message) => {

@@ -70,7 +70,8 @@ const call = (method: string, path: string, options?: SendOptions): Promise<Repl
 /** Text a user can type that breaks naive keys, filters and URLs. */
 const AWKWARD_FIRST = `Zoë "Z" O'Neil/#?%&\\ 東京 🚀`;
 const AWKWARD_LAST = `Ström-Øst'"/\\#?%&`;
-const AWKWARD_EMAIL = `zoë/o'neil"#1?%&\\🚀@exämple.com`;
+/** What of that an email may hold (src/directory/emailRule.ts): no `"`, `?`, `%`, `\\` or emoji. */
+const AWKWARD_EMAIL = `zoë/o'neil#1&{x}=y@exämple.com`;
 
 async function createDepartment(prefix: string, description = 'Acceptance test'): Promise<string> {
   const dept = uniqueDepartment(prefix);
@@ -248,7 +249,7 @@ describe.each(MODES)('the directory contract (%s)', (_mode, start) => {
 
     it('by-email with consistency=eventual reads the index table once it has caught up', async () => {
       const dept = await createDepartment('Eventual');
-      const body = employee('000500', { email: `ev'"/#?%&🚀@exämple.com` });
+      const body = employee('000500', { email: `ev'/#&{~}@exämple.com` });
       expectJson(await createEmployee(dept, body), 201);
       const path = `/departments/${seg(dept)}/employees/by-email/${seg(body.email as string)}?consistency=eventual`;
       const found = await eventually(async () => {
@@ -301,7 +302,7 @@ describe.each(MODES)('the directory contract (%s)', (_mode, start) => {
       expectJson(await createEmployee(dept, employee('000010')), 201);
       const rows = [
         employee('000011'),
-        employee('000012', { lastName: AWKWARD_LAST, email: `imp'"/#?%&@example.com` }),
+        employee('000012', { lastName: AWKWARD_LAST, email: `imp'/#&{~}@example.com` }),
         { ...employee('000013'), email: 'broken' },
         employee('000010'),
         employee('000014'),
@@ -489,7 +490,7 @@ describe.each(MODES)('the directory contract (%s)', (_mode, start) => {
     it('POST archive is 202 with a Location; the queue then moves the employee out of the directory and every index', async () => {
       const dept = await createDepartment('Arch');
       const lastName = `Archer-${randomBytes(4).toString('hex')}'"/#?`;
-      const body = employee('000042', { lastName, email: `arch'"/#?%&🚀@exämple.com` });
+      const body = employee('000042', { lastName, email: `arch'/#&{~}@exämple.com` });
       expectJson(await createEmployee(dept, body), 201);
       const path = `/departments/${seg(dept)}/employees/000042`;
       const eventualEmail = `/departments/${seg(dept)}/employees/by-email/${seg(body.email as string)}?consistency=eventual`;

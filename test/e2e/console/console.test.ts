@@ -23,6 +23,8 @@ import {
 import { allowEveryConsoleOrigin, describeInBrowser, launchChromium } from '../../support/chromium';
 import { checkExchange } from '../../support/apiContract';
 import { PROJECT_ROOT, startHost, type RunningHost } from '../../support/host';
+import { testClients } from '../../support/storage';
+import { employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { pngImage } from '../../support/images';
 import { employeePrincipal, telemetryPrincipal } from '../../support/principals';
 import { WAIT_MS } from '../../support/waits';
@@ -42,6 +44,8 @@ const otherDept = uniqueDepartment('ConsoleOther');
 const id = '000042';
 const logSource = `console${Date.now().toString(36)}`;
 const logMessage = `Console log line ${Date.now()}`;
+/** A telemetry writer's message that tries to draw a line of its own (issue 41, log forging). */
+const forgedMessage = 'user signed in\n07:59:18.639  Critical    FORGED: admin disabled MFA';
 
 let host: RunningHost;
 let browser: Browser;
@@ -134,7 +138,10 @@ describeInBrowser('the web console in Chromium', () => {
       '/logs',
       {
         source: logSource,
-        entries: [{ at: new Date().toISOString(), level: 'Error', message: logMessage }],
+        entries: [
+          { at: new Date().toISOString(), level: 'Error', message: logMessage },
+          { at: new Date().toISOString(), level: 'Information', message: forgedMessage },
+        ],
       },
       telemetryPrincipal,
     );
@@ -424,7 +431,7 @@ describeInBrowser('the web console in Chromium', () => {
             employeeId: `00000${n}`,
             firstName: 'Temp',
             lastName: `Worker${n}`,
-            email: `temp${n}.${doomed.toLowerCase()}@example.com`,
+            email: `temp${n}.${doomed.replace(/\W/g, '').toLowerCase()}@example.com`,
           })),
         },
       },
@@ -461,6 +468,14 @@ describeInBrowser('the web console in Chromium', () => {
     await page.click('#read-logs');
     await page.waitForSelector('#log-lines');
     expect(await page.textContent('#log-lines')).toContain(logMessage);
+    // One element per entry, and a message's newline shown, not followed: the forged "Critical"
+    // line stays inside the entry that carried it, and the window reads as two lines.
+    const entries = page.locator('#log-lines .log-entry');
+    expect(await entries.count()).toBe(2);
+    const forged = (await entries.filter({ hasText: 'FORGED' }).innerText()).trim();
+    expect(forged).toMatch(/Information\s+user signed in␊07:59:18\.639 {2}Critical {4}FORGED/);
+    expect(forged).not.toContain('\n');
+    expect((await page.locator('#log-lines').innerText()).trim().split('\n')).toHaveLength(2);
     const listing = requests.find((r) => r.url().includes('comp=list'));
     expect(listing).toBeDefined();
     const listed = new URL(listing!.url());
@@ -473,6 +488,50 @@ describeInBrowser('the web console in Chromium', () => {
     ).toBe(true);
     expect(requests.some((r) => r.url().includes('/api/logs?'))).toBe(false);
     await page.screenshot({ path: path.join(ARTIFACTS, 'admin-logs.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it("holds a new address to the API's email rule before sending, and mails a stored one as one recipient", async () => {
+    const { page, requests } = await signIn('admin');
+    await page.goto(`${host.baseUrl}/console/#/departments/${seg(dept)}`);
+    await page.getByText('Add an employee', { exact: true }).click();
+    await page.getByLabel('Employee id', { exact: true }).fill('000077');
+    await page.getByLabel('First name', { exact: true }).fill('Ada');
+    await page.getByLabel('Last name', { exact: true }).fill('Lovelace');
+    const email = page.getByLabel('Email', { exact: true });
+    // The browser's own type="email" takes `ada@lovelace`; the API's rule does not.
+    await email.fill('ada@lovelace');
+    await page.getByRole('button', { name: 'Add employee' }).click();
+    expect(
+      await email.evaluate(
+        (input) => (input as unknown as { validationMessage: string }).validationMessage,
+      ),
+    ).toMatch(/domain with a dot/);
+    expect(requests.some((r) => r.method() === 'POST' && r.url().endsWith('/employees'))).toBe(
+      false,
+    );
+
+    // A row stored before the rule, with a mailto: query in its address: the card's link is one
+    // recipient (the whole address encoded), with no `bcc` header.
+    const legacy = 'ada%40contoso.com?bcc=attacker@evil.example';
+    await email.fill(`ada.${Date.now()}@contoso.com`);
+    await page.getByRole('button', { name: 'Add employee' }).click();
+    await page.waitForURL(`**/console/#/departments/${seg(dept)}/employees/000077`);
+    const table = testClients().table('Employees');
+    await table.updateEntity(
+      { partitionKey: dept, rowKey: employeeRowKey('000077'), Email: legacy },
+      'Merge',
+    );
+    // Away and back within the page (a reload would drop the answers still being checked).
+    await page.goto(`${host.baseUrl}/console/#/departments/${seg(dept)}`);
+    await page.locator('#view-title', { hasText: dept }).waitFor();
+    await page.goto(`${host.baseUrl}/console/#/departments/${seg(dept)}/employees/000077`);
+    const link = page.locator('#employee-card .email a');
+    await link.waitFor();
+    expect(await link.textContent()).toBe(legacy);
+    const href = (await link.getAttribute('href'))!;
+    expect(href).toBe('mailto:ada%2540contoso.com%3Fbcc%3Dattacker@evil.example');
+    expect(new URL(href).search).toBe('');
     await page.context().close();
   });
 });

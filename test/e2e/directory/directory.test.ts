@@ -49,7 +49,7 @@ const awkward = {
   employeeId: '000223',
   firstName: `Zoë "Z" O'Neil`,
   lastName: 'Ström-Øst',
-  email: `zoë/o'neil#1?@exämple.com`,
+  email: `zoë/o'neil#1&x@exämple.com`,
   age: 31,
 };
 

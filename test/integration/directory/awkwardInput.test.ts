@@ -22,18 +22,20 @@ beforeAll(async () => {
 afterAll(() => fx.cleanup());
 
 const awkward = [
+  // Emails hold what the email rule lets in (src/directory/emailRule.ts): `/` and `#` still
+  // need escaping in keys, `'` in filters.
   {
     firstName: `O'Brien "Bob"`,
     lastName: `d'Artagnan / \\ # ? % & x`,
-    email: `o'brien+"x"/y\\z#q?r%s&t@ex.com`,
+    email: `o'brien+x/y#q&t=s{r}|~@ex.com`,
   },
   { firstName: 'Ωμέγα', lastName: '山田', email: 'ünïcödé.用户@例子.广告' },
-  { firstName: '😀 Smiley', lastName: '🦄 Unicorn', email: '😀😀@emoji.io' },
-  { firstName: 'Space  Two', lastName: 'van der Berg', email: 'first last@spaces.com' },
+  { firstName: '😀 Smiley', lastName: '🦄 Unicorn', email: 'smiley.unicorn@emoji.io' },
+  { firstName: 'Space  Two', lastName: 'van der Berg', email: 'first.last@spaces.com' },
   {
     firstName: `x' or PartitionKey ne '`,
     lastName: `x' or PartitionKey ne '`,
-    email: `x' or PartitionKey ne '@evil.com`,
+    email: `x'+or+PartitionKey+ne+'@evil.com`,
   },
 ];
 
@@ -95,6 +97,8 @@ it('refuses control characters, lone surrogates, over-long names and emails (400
     { email: `${'a'.repeat(250)}@x.com` },
     { email: 'two@at@signs.com' },
     { email: ' padded@x.com' },
+    { email: 'first last@spaces.com' },
+    { email: `o'brien"x"\\z?r%s@ex.com` },
     { firstName: '   ' },
   ];
   for (const [i, override] of bad.entries()) {

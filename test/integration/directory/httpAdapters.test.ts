@@ -229,8 +229,8 @@ describe('employees over HTTP', () => {
 
   it('imports rows and reports failures; refuses over 1,000 rows with 400', async () => {
     const rows = [
-      { employeeId: '000001', firstName: 'A', lastName: 'B', email: 'a@b.c' },
-      { employeeId: '000223', firstName: 'Dup', lastName: 'B', email: 'dup@b.c' },
+      { employeeId: '000001', firstName: 'A', lastName: 'B', email: 'a@b.example' },
+      { employeeId: '000223', firstName: 'Dup', lastName: 'B', email: 'dup@b.example' },
     ];
     const result = await call(
       employees.importEmployees,

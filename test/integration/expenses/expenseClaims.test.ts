@@ -7,6 +7,7 @@ import { ExpenseClaimLog } from '../../../src/expenses/expenseClaims';
 import { employeePartitionKey } from '../../../src/storage/keys/tables/employeePartitions';
 import { parseInvertedTicksRowKey } from '../../../src/storage/keys/time';
 import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
+import { seededRandom } from '../../../tools/faultProxy/faultPlan';
 import { testClients, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();
@@ -17,10 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => proxy.stop());
 
+/** `items` in an order drawn from a fixed seed: any order must do, and a failing one replays. */
 function shuffled<T>(items: T[]): T[] {
+  const random = seededRandom(223);
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
+    const j = Math.floor(random() * (i + 1));
     [copy[i], copy[j]] = [copy[j]!, copy[i]!];
   }
   return copy;

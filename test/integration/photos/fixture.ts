@@ -31,7 +31,7 @@ export async function photoFixture(
       employeeId: '000001',
       firstName: 'A',
       lastName: 'B',
-      email: 'a@b.c',
+      email: 'a@b.example',
     });
   }
   return deps;

@@ -62,7 +62,7 @@ it('names blob, type and URL in one transaction, keeping the data version', asyn
     [DATA_ETAG_PROPERTY]: before.etag,
   });
   expect(photo.etag).toBe(employee.etag);
-  expect((await stored(emailRowKey('a@b.c'))).PhotoUrl).toBe(photo.photoUrl);
+  expect((await stored(emailRowKey('a@b.example'))).PhotoUrl).toBe(photo.photoUrl);
 
   await deletePhoto(deps, 'Sales', '000001');
   expect(requests.batches()).toBe(2);
@@ -70,7 +70,7 @@ it('names blob, type and URL in one transaction, keeping the data version', asyn
   const cleared = await stored(employeeRowKey('000001'));
   expect(cleared).toMatchObject({ [PHOTO_BLOB_PROPERTY]: '', [PHOTO_TYPE_PROPERTY]: '' });
   expect(cleared.PhotoUrl).toBeUndefined();
-  expect((await stored(emailRowKey('a@b.c'))).PhotoUrl).toBeUndefined();
+  expect((await stored(emailRowKey('a@b.example'))).PhotoUrl).toBeUndefined();
   expect(await blobs()).toEqual([]);
 });
 
@@ -90,7 +90,7 @@ it('keeps a PATCH that lands between the photo write read and its transaction, a
   expect(entity[PHOTO_TYPE_PROPERTY]).toBe('image/png');
   // The photo kept the version of the PATCH's data: a client holding it may still write.
   expect(entity[DATA_ETAG_PROPERTY]).toBe(patched.etag);
-  const copy = await stored(emailRowKey('a@b.c'));
+  const copy = await stored(emailRowKey('a@b.example'));
   expect(copy).toMatchObject({ FirstName: 'Patched', PhotoUrl: photo.photoUrl });
   const again = await deps.directory.patch(
     'Sales',
@@ -118,7 +118,7 @@ it('keeps a PATCH that lands while a photo is being removed, and removes the pho
   expect(employee.value.firstName).toBe('Patched');
   expect(employee.value.photoUrl).toBeUndefined();
   expect((await stored(employeeRowKey('000001')))[PHOTO_BLOB_PROPERTY]).toBe('');
-  expect((await stored(emailRowKey('a@b.c'))).PhotoUrl).toBeUndefined();
+  expect((await stored(emailRowKey('a@b.example'))).PhotoUrl).toBeUndefined();
   expect(await blobs()).toEqual([]);
 });
 

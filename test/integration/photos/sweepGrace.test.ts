@@ -28,7 +28,7 @@ const create = () =>
     employeeId: '000001',
     firstName: 'A',
     lastName: 'B',
-    email: 'a@b.c',
+    email: 'a@b.example',
   });
 /** A version uploaded the way a write SAS lets a client do it: one Put Blob, not adopted yet. */
 const uploadUnadopted = async (): Promise<string> => {

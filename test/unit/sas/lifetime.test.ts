@@ -27,6 +27,30 @@ describe('SAS lifetime', () => {
     }
   });
 
+  // Storage (and the account's SAS expiration policy, set to the cap) measures se − st: the
+  // backdating is counted inside the cap, so no token is valid for longer than the cap.
+  it.each([1, 15, 54, 55, 56, 59, 60])(
+    'keeps se − st of a %i-minute token within the 60-minute cap, and se at now + lifetime',
+    (minutes) => {
+      const window = sasWindow(now, minutes, limits);
+      const issued = Date.parse('2026-11-22T10:00:00Z');
+      expect(window.expiresOn.getTime()).toBe(issued + minutes * 60_000);
+      expect(window.expiresOn.getTime() - window.startsOn.getTime()).toBeLessThanOrEqual(
+        60 * 60_000,
+      );
+      // As far back as the cap leaves room for, at most the clock-skew margin.
+      expect(issued - window.startsOn.getTime()).toBe(
+        Math.min(CLOCK_SKEW_MS, (60 - minutes) * 60_000),
+      );
+    },
+  );
+
+  it('starts a token of the longest lifetime at its issue, valid exactly the cap', () => {
+    const window = sasWindow(now, 60, limits);
+    expect(window.startsOn.toISOString()).toBe('2026-11-22T10:00:00.000Z');
+    expect(window.expiresOn.getTime() - window.startsOn.getTime()).toBe(60 * 60_000);
+  });
+
   it.each([0, -5, 1.5, Number.NaN])('refuses a lifetime of %p minutes', (minutes) => {
     expect(() => sasWindow(now, minutes, limits)).toThrow(ValidationError);
   });

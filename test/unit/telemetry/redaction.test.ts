@@ -43,6 +43,31 @@ it.each([
     `https://acct.blob.core.windows.net/photos/${REDACTED}?sv=2024-11-04&sig=${REDACTED}`,
   ],
   [
+    "the Durable client's webhook call: the host key as code=",
+    'http://127.0.0.1:7071/runtime/webhooks/durabletask/instances/abc?taskHub=Hub&connection=Storage&code=k3y_-Z%3D',
+    `http://127.0.0.1:7071/runtime/webhooks/${REDACTED}?taskHub=Hub&connection=Storage&code=${REDACTED}`,
+  ],
+  [
+    'secret query parameters in any spelling of their names',
+    'https://x.example/a?Code=1&SIG=2&api-key=3&access_token=4&x-functions-key=5&comp=list',
+    `https://x.example/a?Code=${REDACTED}&SIG=${REDACTED}&api-key=${REDACTED}&access_token=${REDACTED}&x-functions-key=${REDACTED}&comp=list`,
+  ],
+  [
+    'a query string in a message (no URL around it)',
+    'GET /runtime?taskHub=Hub&code=k3y failed',
+    `GET /runtime?taskHub=Hub&code=${REDACTED} failed`,
+  ],
+  [
+    'a connection string: the account key and a SAS',
+    'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Eby8vdM02x+NOCf==;EndpointSuffix=core.windows.net|SharedAccessSignature=sv=2024&sig=abc',
+    `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${REDACTED};EndpointSuffix=core.windows.net|SharedAccessSignature=sv=2024&sig=${REDACTED}`,
+  ],
+  [
+    'credentials in a header form',
+    'authorization: Bearer eyJhbGciOi.x.y; Authorization: SharedKey acct:c2lnbmF0dXJl',
+    `authorization: Bearer ${REDACTED}; Authorization: SharedKey ${REDACTED}`,
+  ],
+  [
     'a queue message (its id is the service GUID)',
     'http://127.0.0.1:10001/devstoreaccount1/index-updates/messages/0b0d1c7e-5c55-4c66-9b1a-3c6b9c0c0a11?popreceipt=x',
     'http://127.0.0.1:10001/devstoreaccount1/index-updates/messages/0b0d1c7e-5c55-4c66-9b1a-3c6b9c0c0a11?popreceipt=x',
@@ -69,6 +94,8 @@ it('leaves what names no one alone', () => {
     'index-updates process',
     `${AZURITE}/Tables`,
     'https://acct.queue.core.windows.net/archive-requests/messages',
+    'the process ended with exit code=1',
+    'ErrorCode=SnapshotsPresent',
   ]) {
     expect(redactText(text)).toBe(text);
   }
