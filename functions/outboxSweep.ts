@@ -14,27 +14,43 @@ import { recordingRuns } from './shared/timerRuns';
 /**
  * Runs one sweep.
  *
- * @throws when a department's outbox could not be drained (logged; the next run retries).
+ * @throws when a department's outbox could not be drained, or an account could not be swept
+ *   (logged, after every other department was drained; the next run retries).
  */
 export const runOutboxSweep = withServices(
-  (s) => ({ drains: s.indexDrains(), samplePoisonQueues: s.samplePoisonQueues() }),
+  (s) => ({
+    drains: s.indexDrains(),
+    samplePoisonQueues: s.samplePoisonQueues(),
+    // Data spread over several accounts: each account's own client, so that one that cannot be
+    // reached costs only its departments (docs/accounts.md).
+    accounts: s.accounts()?.accounts.all.map((account) => ({
+      name: account.name,
+      employees: account.clients.table(s.config().tables.employees),
+    })),
+  }),
   async (
-    { drains, samplePoisonQueues },
+    { drains, samplePoisonQueues, accounts },
     _timer: Timer,
     context: InvocationContext,
   ): Promise<void> => {
-    const report = await sweepOutboxes(drains);
+    const report = await sweepOutboxes(drains, accounts ? { accounts } : {});
     context.log(`Swept ${report.departments} department outboxes, ${report.rows} rows drained.`);
     // The poison queues' lengths, sampled here (a few reads every run), never per request.
     await samplePoisonQueues().catch((error: unknown) =>
       context.warn('Poison queue lengths not sampled', error),
     );
-    if (report.failed.length > 0) {
-      for (const { department, error } of report.failed) {
-        context.error(`sweepIndexOutboxes: ${department} failed`, error);
-      }
+    for (const { account, error } of report.failedAccounts) {
+      context.error(`sweepIndexOutboxes: account ${account} could not be swept`, error);
+    }
+    for (const { department, error } of report.failed) {
+      context.error(`sweepIndexOutboxes: ${department} failed`, error);
+    }
+    if (report.failed.length > 0 || report.failedAccounts.length > 0) {
+      const accounts = report.failedAccounts.map(({ account }) => account).join(', ');
       throw new Error(
-        `sweepIndexOutboxes could not drain ${report.failed.length} department(s); the next run retries.`,
+        `sweepIndexOutboxes could not drain ${report.failed.length} department(s)` +
+          (accounts ? ` nor sweep account(s) ${accounts}` : '') +
+          '; every other department was drained, and the next run retries.',
       );
     }
   },

@@ -25,3 +25,13 @@ export function invalidChunkSize(): RangeError {
 export function refusalFailure(code: string, message: string): Error {
   return new Error(`${code}: ${message}`);
 }
+
+/**
+ * An orchestration waited out a relocation's frozen window for longer than it allows (the status
+ * shows the code first): the relocation itself stopped while the department was frozen.
+ */
+export function relocationOutlasted(activity: string, seconds: number, reason: string): Error {
+  return new Error(
+    `RelocationOutlasted: ${activity} waited ${seconds} s for a relocation to finish; ${reason}`,
+  );
+}

@@ -7,7 +7,9 @@
  *
  * A query names its partition first (`PartitionKey eq '…' and …`, as every query of the app's
  * does); a query across partitions (the outbox sweep's discovery) reads every account in turn.
- * Creating the table creates it in every account.
+ * Creating the table (`ensureTable`) creates it in home at once and in each other account on the
+ * first call routed there: an account that cannot be reached fails only the calls that go to it,
+ * not every caller's creation of the table.
  */
 import { withOverrides } from '../overrides';
 import type {
@@ -18,6 +20,7 @@ import type {
   TableEntityResultPage,
   TransactionAction,
 } from '@azure/data-tables';
+import { ensureTable } from '../../storage/createOnce';
 import { equipConditions } from '../../storage/tables/entityGroupTransaction';
 import { parseDrainLeasePartitionKey } from '../../storage/keys/tables/employeeIndex';
 import type { StorageAccount } from '../accounts';
@@ -72,6 +75,13 @@ export function routedTable(options: RoutedTableOptions): TableClient {
   const { placement, tableName } = options;
   const home = options.clientOf(placement.accounts.home);
 
+  // Set once a caller created the table: from then on each account's is created on first use.
+  let wanted = false;
+  const ready = async (client: TableClient): Promise<TableClient> => {
+    if (wanted) await ensureTable(client);
+    return client;
+  };
+
   const departmentOf = (partitionKey: string): string | undefined =>
     departmentPartitionOf(options.tables, tableName, partitionKey)?.department ??
     parseDrainLeasePartitionKey(partitionKey);
@@ -79,11 +89,11 @@ export function routedTable(options: RoutedTableOptions): TableClient {
   /** The client of the account holding `partitionKey` (placing its department on a write). */
   const route = async (partitionKey: string, write: boolean): Promise<TableClient> => {
     const department = departmentOf(partitionKey);
-    if (department === undefined) return home;
+    if (department === undefined) return ready(home);
     const placed = await placement.ofDepartment(department, { place: write });
     const client = options.clientOf(placement.accountOf(placed));
     equipConditions(client.pipeline);
-    return client;
+    return ready(client);
   };
   const everywhere = (): TableClient[] =>
     placement.accounts.all.map((account) => options.clientOf(account));
@@ -101,7 +111,9 @@ export function routedTable(options: RoutedTableOptions): TableClient {
       const partitionKey = pinnedPartition(list.queryOptions?.filter);
       return lazyPaged<T>(async () =>
         partitionKey === undefined
-          ? everywhere().map((client) => client.listEntities<T>(list) as Paged<T>)
+          ? (await Promise.all(everywhere().map(ready))).map(
+              (client) => client.listEntities<T>(list) as Paged<T>,
+            )
           : [(await route(partitionKey, false)).listEntities<T>(list) as Paged<T>],
       );
     },
@@ -137,12 +149,10 @@ export function routedTable(options: RoutedTableOptions): TableClient {
         ...rest,
       );
     },
-    createTable: async (...args: unknown[]) => {
-      await Promise.all(
-        everywhere().map((client) =>
-          (client.createTable as (...a: unknown[]) => Promise<unknown>)(...args),
-        ),
-      );
+    createTable: async () => {
+      // Shared with the routed calls' own creation in home (one request per process).
+      await ensureTable(home);
+      wanted = true;
     },
     deleteTable: async (...args: unknown[]) => {
       await Promise.all(

@@ -6,10 +6,13 @@
  * Departments missing from the listing are found from the data
  * (directory/departments/departmentDiscovery.ts, a scan on the service's side) once per
  * {@link DISCOVERY_INTERVAL_MS}; the checkpoint records when, and the unlisted departments found,
- * which every sweep drains until the next discovery. Crashes cost time, never rows.
+ * which every sweep drains until the next discovery. Crashes cost time, never rows. With data
+ * spread over several accounts, an account that cannot be reached costs only its own departments:
+ * the others are still found and drained, and the report names it.
  *
  * Why: docs/queues.md "Transactional outbox" ("Lost messages: the sweep").
  */
+import type { TableClient } from '@azure/data-tables';
 import { mapBounded } from '../../storage/parallel';
 import { departmentsHoldingRows } from '../../directory';
 import { ensureTable } from '../../storage/createOnce';
@@ -48,6 +51,17 @@ export interface SweepReport {
   discovered: boolean;
   /** Departments whose drain failed (the next sweep or nudge tries again). */
   failed: { department: string; error: unknown }[];
+  /**
+   * Accounts whose table could not be created or scanned (with {@link SweepOptions.accounts}):
+   * departments they hold were not discovered this time, and the next sweep discovers again.
+   */
+  failedAccounts: { account: string; error: unknown }[];
+}
+
+/** One storage account's own client of the `Employees` table (data spread over several). */
+export interface SweptAccount {
+  name: string;
+  employees: TableClient;
 }
 
 /** Options of {@link sweepOutboxes}. */
@@ -56,6 +70,12 @@ export interface SweepOptions {
   now?: () => number;
   /** Default {@link DISCOVERY_INTERVAL_MS}. */
   discoveryIntervalMs?: number;
+  /**
+   * With data spread over several accounts: every account (home too), each with its own client,
+   * so that the table is created and departments are discovered account by account and one that
+   * fails is reported rather than failing the sweep. Without it, through the drains' table.
+   */
+  accounts?: readonly SweptAccount[];
 }
 
 /** The checkpoint as stored: when discovery last ran, and the unlisted departments it found. */
@@ -85,10 +105,13 @@ function readCheckpoint(entity: StoredEntity | undefined): { at: number; unliste
  * a sweep and the nudges of the same process never drain one department twice at once, each
  * under the department's drain lease and within an invocation's budget (leasedDrain.ts): a
  * department drained elsewhere is left to its holder, one with a long backlog continues through
- * a nudge, so the sweep ends well within the host's `functionTimeout`.
+ * a nudge, so the sweep ends well within the host's `functionTimeout`. A department whose drain
+ * fails (its account unreachable, say) is reported in `failed`; with `options.accounts`, an account
+ * whose table cannot be created or scanned is reported in `failedAccounts` and the sweep goes on.
  *
- * @throws {DomainError} when the department list cannot be read, or the discovery's scan or
- *   checkpoint fails (the next sweep tries again).
+ * @throws {DomainError} when the department list (home) cannot be read, or the checkpoint cannot
+ *   be written; without `options.accounts`, also when the discovery's scan fails in any account
+ *   (the next sweep tries again).
  */
 export async function sweepOutboxes(
   drains: SharedDrains,
@@ -97,7 +120,14 @@ export async function sweepOutboxes(
   const { stores } = drains;
   const now = (options.now ?? Date.now)();
   const interval = options.discoveryIntervalMs ?? DISCOVERY_INTERVAL_MS;
-  await ensureTable(stores.employees);
+  const failedAccounts: SweepReport['failedAccounts'] = [];
+  // Each account's own: one that cannot be reached is left out of this sweep's discovery.
+  const reachable = options.accounts
+    ? await eachAccount(options.accounts, failedAccounts, (account) =>
+        ensureTable(account.employees),
+      )
+    : undefined;
+  if (!reachable) await ensureTable(stores.employees);
   const rows = await readWholeRange(
     stores.employees,
     { partitionKey: DEPARTMENT_LIST_PARTITION_KEY, ...departmentListingAndSweepRange() },
@@ -113,9 +143,17 @@ export async function sweepOutboxes(
   const discover = !(now - checkpoint.at < interval && checkpoint.at - now < interval);
   let unlisted = checkpoint.unlisted.filter((name) => !listed.has(name));
   if (discover) {
-    const withRows = await departmentsHoldingRows(stores.employees, outboxRowKeyRange());
-    unlisted = withRows.filter((name) => !listed.has(name));
+    const withRows = reachable
+      ? (
+          await eachAccount(reachable, failedAccounts, (account) =>
+            departmentsHoldingRows(account.employees, outboxRowKeyRange()),
+          )
+        ).flatMap(({ result }) => result)
+      : await departmentsHoldingRows(stores.employees, outboxRowKeyRange());
+    unlisted = [...new Set(withRows)].filter((name) => !listed.has(name)).sort();
     const list = JSON.stringify(unlisted);
+    // Stamped only when every account was scanned: otherwise the next sweep discovers again.
+    const complete = list.length <= MAX_UNLISTED_CHARS && failedAccounts.length === 0;
     await withStorageErrors(() =>
       stores.employees.upsertEntity(
         {
@@ -123,7 +161,7 @@ export async function sweepOutboxes(
           rowKey: OUTBOX_SWEEP_ROW_KEY,
           EntityType: OUTBOX_SWEEP_ENTITY_TYPE,
           // A list too long to keep: no date either, so the next sweep discovers again.
-          DiscoveredAt: new Date(list.length <= MAX_UNLISTED_CHARS ? now : 0),
+          DiscoveredAt: new Date(complete ? now : 0),
           Unlisted: list.length <= MAX_UNLISTED_CHARS ? list : '[]',
         },
         'Replace',
@@ -136,6 +174,7 @@ export async function sweepOutboxes(
     rows: 0,
     discovered: discover,
     failed: [],
+    failedAccounts,
   };
   await mapBounded(departments, 4, async (department) => {
     try {
@@ -145,4 +184,23 @@ export async function sweepOutboxes(
     }
   });
   return report;
+}
+
+/**
+ * Runs `step` in every account at once; an account whose step fails is added to `failed` and left
+ * out of the answer.
+ */
+async function eachAccount<T>(
+  accounts: readonly SweptAccount[],
+  failed: SweepReport['failedAccounts'],
+  step: (account: SweptAccount) => Promise<T>,
+): Promise<(SweptAccount & { result: T })[]> {
+  const outcomes = await Promise.allSettled(accounts.map(step));
+  const done: (SweptAccount & { result: T })[] = [];
+  outcomes.forEach((outcome, i) => {
+    const account = accounts[i]!;
+    if (outcome.status === 'fulfilled') done.push({ ...account, result: outcome.value });
+    else failed.push({ account: account.name, error: outcome.reason });
+  });
+  return done;
 }

@@ -6,6 +6,7 @@
 import { archiveEmployeePage } from '../../archive/archiveEmployees';
 import { departmentNotFound, listEmployeeEntities, loadDepartment } from '../../directory';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
+import { waitOnRelocating, type RelocationWait } from '../relocationWait';
 import type { OrchestrationServices } from '../services';
 import { incarnationOf } from '../../directory/entities';
 
@@ -77,7 +78,14 @@ export function listEmployeePageActivity(
  * queue message is for the one-employee worker. Only the listed incarnation of each employee is
  * archived: one created again with the id since it was listed is `superseded` and left alone.
  */
-export async function archiveEmployeeChunkActivity(
+export function archiveEmployeeChunkActivity(
+  services: OrchestrationServices,
+  input: { department: string; employeeIds: string[]; incarnations?: string[] },
+): Promise<ChunkArchived | RelocationWait> {
+  return waitOnRelocating(() => archiveChunk(services, input));
+}
+
+async function archiveChunk(
   services: OrchestrationServices,
   input: { department: string; employeeIds: string[]; incarnations?: string[] },
 ): Promise<ChunkArchived> {

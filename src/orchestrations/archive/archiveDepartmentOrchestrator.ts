@@ -11,6 +11,7 @@
 import type { OrchestrationContext, Task } from 'durable-functions';
 import { Activities } from '../names';
 import { isRefusal, refusalError } from '../refusal';
+import { callAllWaitingOutRelocation } from '../relocationWait';
 import { activityRetryOptions, chunk } from '../retryPolicy';
 import { ARCHIVE_CHUNK_SIZE, type ChunkArchived, type EmployeeIdPage } from './archiveActivities';
 
@@ -84,14 +85,16 @@ export function* archiveDepartmentOrchestrator(
     const listed = employeeIds.map((id, i) => ({ id, incarnation: incarnations?.[i] }));
     const chunks = chunk(listed, chunkSize ?? ARCHIVE_CHUNK_SIZE);
     for (const wave of chunk(chunks, ARCHIVE_PARALLEL_CHUNKS)) {
-      const results = (yield context.df.Task.all(
-        wave.map((members) =>
-          context.df.callActivityWithRetry(Activities.archiveEmployeeChunk, retry, {
-            department,
-            employeeIds: members.map((m) => m.id),
-            ...(incarnations ? { incarnations: members.map((m) => m.incarnation!) } : {}),
-          }),
-        ),
+      // A chunk that found the department frozen by a relocation runs again after a timer.
+      const results = (yield* callAllWaitingOutRelocation(
+        context,
+        Activities.archiveEmployeeChunk,
+        retry,
+        wave.map((members) => ({
+          department,
+          employeeIds: members.map((m) => m.id),
+          ...(incarnations ? { incarnations: members.map((m) => m.incarnation!) } : {}),
+        })),
       )) as ChunkArchived[];
       for (const result of results) {
         output.archived += result.archived;

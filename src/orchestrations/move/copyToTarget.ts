@@ -7,13 +7,11 @@
  * keeps the source's incarnation, and a source of another incarnation is never copied.
  *
  * Idempotent and refreshing: a repeated try that finds the move's own copy (its marker) rewrites
- * only the parts the move still owns — the fields, the photo, each review — each write conditional
- * on the version it read. A part the target changed itself is never rewritten; if the source
- * changed that same part too, the copy refuses with `MoveConflict`. Otherwise the step reports the
- * source version the target now carries in full, which the removal deletes. Whether a part changed
- * is decided on what the rows hold (a digest of the fields, photo blob names), never on ETags: a
- * relocation of either department rewrites its rows with new ETags and changes none of them.
- * Why: docs/orchestrations.md "Move".
+ * only the parts the move still owns (fields, photo, each review), each write conditional on the
+ * version read. A part the target changed is never rewritten; if the source changed it too, the
+ * copy refuses with `MoveConflict`. Otherwise it reports the source version the target now carries
+ * in full, which the removal deletes. "Changed" is decided on what rows hold (fields' digest, photo
+ * blob names), never on ETags, which relocations rewrite. Why: docs/orchestrations.md "Move".
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
@@ -39,6 +37,7 @@ import {
   MOVED_PHOTO_PROPERTY,
   movedDataDigest,
   moveWriteId,
+  recordedDataDigest,
   type MoveInput,
 } from './moveRequest';
 import { readWholeRange } from '../../storage/tables/rangePages';
@@ -215,15 +214,9 @@ function copiedFrom(source: EmployeeState, targetPhoto: string): StoredPropertie
   };
 }
 
-/** The digest of the fields the target copy holds as the move wrote them, if it records one. */
-function movedDigestOf(target: EmployeeState): string | undefined {
-  const digest = target.entity[MOVED_FROM_DATA_PROPERTY];
-  return typeof digest === 'string' && digest !== '' ? digest : undefined;
-}
-
 /** True when the target copy carries the source's current fields (the source's were not edited). */
 function carriesSourceData(target: EmployeeState, source: EmployeeState): boolean {
-  const digest = movedDigestOf(target);
+  const digest = recordedDataDigest(target.entity);
   if (digest !== undefined) return digest === movedDataDigest(source.data);
   return target.entity[LEGACY_MOVED_FROM_DATA_ETAG_PROPERTY] === dataEtagOf(source);
 }
@@ -240,7 +233,7 @@ function dataEtagOf(employee: EmployeeState): string {
  * insert's own write, which any PATCH replaces.
  */
 function ownsTargetData(target: EmployeeState, move: CopyInput, marker: string): boolean {
-  const digest = movedDigestOf(target);
+  const digest = recordedDataDigest(target.entity);
   if (digest !== undefined) return digest === movedDataDigest(target.data);
   if (move.ownedEtag === undefined) return target.meta.writeId === marker;
   return target.etag === move.ownedEtag || target.meta.dataEtag === move.ownedEtag;
@@ -308,13 +301,11 @@ async function targetData(
 
 /**
  * Makes this move's earlier copy in the target carry the source's current version of the parts
- * the move still owns there (`parts`): a conditional Merge first that changes nothing the
- * directory reads (`DataETag` kept), so that the update is bound to exactly the version decided
- * on; then the directory's update of the fields and/or the photo URL, with what the copy now
- * carries (the digest of its fields, the photo's name and type, the blobs) — employee, email copy
- * and last-name index entities in ONE transaction, conditional on the version just merged, so the
- * record of what the copy carries never runs ahead of the fields it describes. A part the target
- * changed itself is left as it is.
+ * the move still owns there (`parts`): a conditional Merge that changes nothing the directory
+ * reads (`DataETag` kept) pins the version decided on; then the directory's update of the fields
+ * and/or photo URL with what the copy now carries (fields' digest, photo name and type, blobs) —
+ * employee, email copy and last-name index entities in ONE transaction, conditional on the merged
+ * version, so the record never runs ahead of the fields. A part the target changed is left alone.
  *
  * @returns whether any field or the photo was rewritten, and the target's data version now.
  * @throws {ConflictError} `EmailTaken` when the source's new email is taken in the target.

@@ -1,10 +1,12 @@
 /**
  * The move's activities: each a small, idempotent call into a service, with permanent domain
  * errors returned as refusals (see ../refusal.ts) so the orchestrator fails at once with the
- * reason.
+ * reason, and a department frozen by a relocation returned as a wait (../relocationWait.ts) so
+ * the orchestrator calls again once it is served from its new account.
  */
 import { reconcileEmployeeIndexes } from '../../indexing';
 import { refuseOnPermanentError, type Refusal } from '../refusal';
+import { waitOnRelocating, type RelocationWait } from '../relocationWait';
 import type { OrchestrationServices } from '../services';
 import { copyEmployeeToTarget, type CopyInput, type CopyResult } from './copyToTarget';
 import type { ReindexInput } from './moveOrchestrator';
@@ -29,12 +31,14 @@ export function validateMoveActivity(
 export function copyToTargetActivity(
   services: OrchestrationServices,
   move: CopyInput,
-): Promise<CopyResult | Refusal> {
-  return refuseOnPermanentError(async () =>
-    copyEmployeeToTarget(
-      services.directory,
-      (await services.photosFor?.([move.department, move.toDepartment])) ?? services.photos,
-      move,
+): Promise<CopyResult | Refusal | RelocationWait> {
+  return waitOnRelocating(() =>
+    refuseOnPermanentError(async () =>
+      copyEmployeeToTarget(
+        services.directory,
+        (await services.photosFor?.([move.department, move.toDepartment])) ?? services.photos,
+        move,
+      ),
     ),
   );
 }
@@ -43,8 +47,10 @@ export function copyToTargetActivity(
 export function removeFromSourceActivity(
   services: OrchestrationServices,
   input: RemoveInput,
-): Promise<RemoveResult | Refusal> {
-  return refuseOnPermanentError(() => removeFromSource(services.directory, input));
+): Promise<RemoveResult | Refusal | RelocationWait> {
+  return waitOnRelocating(() =>
+    refuseOnPermanentError(() => removeFromSource(services.directory, input)),
+  );
 }
 
 /**
@@ -52,10 +58,12 @@ export function removeFromSourceActivity(
  * its current primary entity in `input.department` (present: added; gone: removed), with the
  * indexing code's reconcile — the same function the `index-updates` worker runs.
  */
-export async function reindexEmployeeActivity(
+export function reindexEmployeeActivity(
   services: OrchestrationServices,
   input: ReindexInput,
-): Promise<{ present: boolean }> {
-  const result = await reconcileEmployeeIndexes(services.indexStores, input);
-  return { present: result.present };
+): Promise<{ present: boolean } | RelocationWait> {
+  return waitOnRelocating(async () => {
+    const result = await reconcileEmployeeIndexes(services.indexStores, input);
+    return { present: result.present };
+  });
 }

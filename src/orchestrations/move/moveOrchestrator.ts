@@ -8,11 +8,13 @@
  * activity is safe to run again (the runtime may replay any of them after a crash). Until the
  * removal, the source is intact; the target copy is visible and writable from its insert on, and a
  * later round never rewrites what was edited there (copyToTarget.ts); a failed validation or copy
- * leaves nothing moved.
+ * leaves nothing moved. A step that finds a department frozen by a relocation is called again
+ * after a durable timer (../relocationWait.ts), not failed.
  */
 import type { OrchestrationContext, Task } from 'durable-functions';
 import { Activities } from '../names';
 import { isRefusal, refusalError } from '../refusal';
+import { callWaitingOutRelocation } from '../relocationWait';
 import { activityRetryOptions } from '../retryPolicy';
 import type { CopyInput, CopyResult } from './copyToTarget';
 import { sourceKeptChanging } from './moveErrors';
@@ -81,10 +83,10 @@ export function* moveEmployeeOrchestrator(
     // made during the move wins (copyToTarget.ts).
     const copyInput: CopyInput = { ...moving, ownedEtag: copy?.targetEtag };
     copy = settled<CopyResult>(
-      yield context.df.callActivityWithRetry(Activities.copyToTarget, retry, copyInput),
+      yield* callWaitingOutRelocation(context, Activities.copyToTarget, retry, copyInput),
     );
     const target: ReindexInput = { department: move.toDepartment, employeeId: move.employeeId };
-    settled(yield context.df.callActivityWithRetry(Activities.reindexEmployee, retry, target));
+    settled(yield* callWaitingOutRelocation(context, Activities.reindexEmployee, retry, target));
 
     context.df.setCustomStatus({ step: 'remove', round });
     const removeInput: RemoveInput = {
@@ -92,7 +94,7 @@ export function* moveEmployeeOrchestrator(
       copied: { sourceEtag: copy.sourceEtag, copiedReviews: copy.copiedReviews },
     };
     const removal = settled<RemoveResult>(
-      yield context.df.callActivityWithRetry(Activities.removeFromSource, retry, removeInput),
+      yield* callWaitingOutRelocation(context, Activities.removeFromSource, retry, removeInput),
     );
     if (!('sourceChanged' in removal)) break;
     if (round === MAX_COPY_ROUNDS) {
@@ -104,7 +106,7 @@ export function* moveEmployeeOrchestrator(
     employeeId: move.employeeId,
     previous: plan.employee,
   };
-  settled(yield context.df.callActivityWithRetry(Activities.reindexEmployee, retry, source));
+  settled(yield* callWaitingOutRelocation(context, Activities.reindexEmployee, retry, source));
   context.df.setCustomStatus({ step: 'done' });
   return summary(true, copy?.reviews ?? 0);
 }

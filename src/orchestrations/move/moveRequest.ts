@@ -1,7 +1,9 @@
-import { incarnationOf } from '../../directory/entities';
 /**
  * What a move is about, and the write id that marks the copies one move writes.
  */
+import { createHash } from 'node:crypto';
+import type { EmployeeData } from '../../directory';
+import { incarnationOf } from '../../directory/entities';
 
 /** Move employee `employeeId` from `department` to `toDepartment`. */
 export interface MoveRequest {
@@ -66,12 +68,36 @@ export function isCopyOfThisMove(
 /**
  * Properties on the target copy that say what the move copied into it, so that a later round can
  * tell, per part, whether the source changed since and whether the target is still the move's:
- * the source's data version (`DataETag`, else its ETag) whose fields the copy holds, the source's
- * photo blob whose photo it holds (`''` for none), and the photo blob the move named on the target.
- * The directory carries them through edits of the target as it carries `MovedBy`.
+ * the digest of the fields the copy holds ({@link movedDataDigest} of the source's fields copied,
+ * which are the fields the move wrote on the target), the source's photo blob whose photo it holds
+ * (`''` for none), and the photo blob the move named on the target. None is an ETag: a relocation
+ * of either department rewrites every row in another account (new ETags) and edits nothing, and
+ * must not make the move take a side for edited. The directory carries them through edits of the
+ * target as it carries `MovedBy`.
  */
-export const MOVED_FROM_DATA_PROPERTY = 'MovedFromDataETag';
+export const MOVED_FROM_DATA_PROPERTY = 'MovedFromData';
 /** See {@link MOVED_FROM_DATA_PROPERTY}. */
 export const MOVED_FROM_PHOTO_PROPERTY = 'MovedFromPhoto';
 /** See {@link MOVED_FROM_DATA_PROPERTY}. */
 export const MOVED_PHOTO_PROPERTY = 'MovedPhoto';
+/**
+ * What copies written before {@link MOVED_FROM_DATA_PROPERTY} recorded instead: the source's data
+ * ETag. Read only for such a copy (a move in flight across the upgrade).
+ */
+export const LEGACY_MOVED_FROM_DATA_ETAG_PROPERTY = 'MovedFromDataETag';
+
+/**
+ * The digest of the employee fields a move carries as its data part (first and last name, email,
+ * age: what a PATCH writes; the photo is a part of its own): equal digests, equal fields, in
+ * whichever account and under whichever ETag the row is stored.
+ */
+export function movedDataDigest(data: EmployeeData): string {
+  const fields = [data.firstName, data.lastName, data.email, data.age ?? null];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url');
+}
+
+/** The digest a stored target copy records ({@link MOVED_FROM_DATA_PROPERTY}), if any. */
+export function recordedDataDigest(entity: Record<string, unknown>): string | undefined {
+  const digest = entity[MOVED_FROM_DATA_PROPERTY];
+  return typeof digest === 'string' && digest !== '' ? digest : undefined;
+}

@@ -406,11 +406,14 @@ it("keeps a PATCH of the target that lands between the refresh's read and its tr
   gate.release();
   // The refresh lost its condition: the activity fails and the runtime runs it again.
   await expect(second).rejects.toMatchObject({ code: 'StorageBusy' });
+  // Its retry finds both sides edited: the record of what the copy carries was written with the
+  // fields (not ahead of them), so the source's edit is not taken for carried.
   const retried = await copyToTargetActivity(services, { ...move, ownedEtag: first.targetEtag });
-  expect(retried).toMatchObject({ copied: false });
+  expect(retried).toMatchObject({ refused: { code: 'MoveConflict' } });
 
   expect((await directory.employees.get('Marketing', '000001')).value).toMatchObject({
     firstName: 'Edited',
     lastName: 'Jones',
   });
+  expect((await directory.employees.get('Sales', '000001')).value.lastName).toBe('Smith');
 });

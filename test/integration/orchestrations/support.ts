@@ -15,6 +15,7 @@ import {
 } from '../../../src/orchestrations/move/moveActivities';
 import { MAX_COPY_ROUNDS, type MoveInput } from '../../../src/orchestrations/move/moveRequest';
 import { isRefusal } from '../../../src/orchestrations/refusal';
+import { isRelocationWait } from '../../../src/orchestrations/relocationWait';
 import type { OrchestrationServices } from '../../../src/orchestrations/services';
 import type { StorageClients } from '../../../src/storage/clients';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
@@ -138,10 +139,12 @@ export async function runCopyAndRemove(
   for (let round = 1; round <= MAX_COPY_ROUNDS; round++) {
     const result = await copyToTargetActivity(services, { ...move, ownedEtag: copy?.targetEtag });
     if (isRefusal(result)) throw new Error(`${result.refused.code}: ${result.refused.message}`);
+    if (isRelocationWait(result)) throw new Error(`Relocating: ${result.relocating.message}`);
     copy = result;
     if (round === 1) await meanwhile();
     const removal = await removeFromSourceActivity(services, { ...move, copied: copy });
     if (isRefusal(removal)) throw new Error(removal.refused.message);
+    if (isRelocationWait(removal)) throw new Error(`Relocating: ${removal.relocating.message}`);
     if (!('sourceChanged' in removal)) return round;
   }
   throw new Error('the source kept changing');

@@ -143,6 +143,36 @@ describe('move orchestrator', () => {
     expect(fakes.calls.filter((c) => c.name === Activities.copyToTarget)).toHaveLength(3);
     await expectDeterministic(Orchestrations.moveEmployee, run);
   });
+
+  it('waits out a relocation that froze the source on a timer, however many tries, then removes', async () => {
+    // Ten answers `Relocating`: more than the 6 attempts of the retry policy.
+    fakes.removalsRelocating = 10;
+    const run = await runInMemory(shim, Orchestrations.moveEmployee, moveRequest);
+    expect(run.status).toBe('Completed');
+    expect(run.output).toEqual({ ...moveRequest, moved: true, reviewsCopied: 2 });
+    expect(fakes.calls.filter((c) => c.name === Activities.removeFromSource)).toHaveLength(11);
+    // One copy: a wait is not a changed source.
+    expect(fakes.calls.filter((c) => c.name === Activities.copyToTarget)).toHaveLength(1);
+    const waits = run.history
+      .filter((event) => event.EventType === EventType.TimerCreated)
+      .map((event) => event.FireAt);
+    expect(waits).toHaveLength(10);
+    await expectDeterministic(Orchestrations.moveEmployee, run);
+  });
+
+  it('gives up waiting after RELOCATION_WAIT_SECONDS of waits (a relocation that stays frozen)', async () => {
+    fakes.removalsRelocating = 1_000;
+    const run = await runInMemory(shim, Orchestrations.moveEmployee, moveRequest, {
+      maxEpisodes: 200,
+    });
+    expect(run.status).toBe('Failed');
+    expect(JSON.stringify(run.output)).toContain('RelocationOutlasted');
+    // Waits doubling from 2 s to 30 s: a bounded history.
+    const removals = fakes.calls.filter((c) => c.name === Activities.removeFromSource).length;
+    expect(removals).toBeGreaterThan(6);
+    expect(removals).toBeLessThan(30);
+    await expectDeterministic(Orchestrations.moveEmployee, run);
+  });
 });
 
 describe('department archive orchestrator', () => {
@@ -180,6 +210,26 @@ describe('department archive orchestrator', () => {
       notFound: 1,
       continuationToken: '2000',
     });
+    await expectDeterministic(Orchestrations.archiveDepartment, run);
+  });
+
+  it('runs a chunk that found the department frozen again after a timer, and counts every employee once', async () => {
+    // Three pages of 10 (the fake's page size), one chunk each; the first chunk finds the
+    // department frozen 8 times.
+    fakes.employeeIds = ids(30);
+    fakes.chunksRelocating = 8;
+    const run = await runInMemory(
+      shim,
+      Orchestrations.archiveDepartment,
+      { department: 'Sales' },
+      { maxEpisodes: 200, followContinueAsNew: true },
+    );
+    expect(run.status).toBe('Completed');
+    expect(run.output).toEqual({ department: 'Sales', archived: 29, notFound: 1 });
+    const chunks = fakes.calls.filter((c) => c.name === Activities.archiveEmployeeChunk);
+    expect(chunks).toHaveLength(3 + 8);
+    const timers = run.executions.flat().filter((e) => e.EventType === EventType.TimerCreated);
+    expect(timers).toHaveLength(8);
     await expectDeterministic(Orchestrations.archiveDepartment, run);
   });
 

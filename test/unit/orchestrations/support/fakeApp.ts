@@ -19,6 +19,10 @@ export const fakes = {
   copyFaults: 0,
   /** Answer `sourceChanged` (the source was edited after the copy) on this many first removals. */
   sourceChanges: 0,
+  /** Answer a relocation wait (the source is frozen) on this many first removals. */
+  removalsRelocating: 0,
+  /** Answer a relocation wait (the department is frozen) on this many first chunk archives. */
+  chunksRelocating: 0,
   /** Employees of the department to archive, paged by `pageSize`. */
   employeeIds: [] as string[],
   pageSize: 10,
@@ -30,6 +34,8 @@ export const fakes = {
     this.refuseValidation = undefined;
     this.copyFaults = 0;
     this.sourceChanges = 0;
+    this.removalsRelocating = 0;
+    this.chunksRelocating = 0;
     this.employeeIds = [];
     this.pageSize = 10;
     this.departments = [];
@@ -69,7 +75,14 @@ fake(Activities.copyToTarget, () => {
   };
 });
 fake(Activities.reindexEmployee, () => ({ present: true }));
+/** What an activity answers while its department is frozen (../relocationWait.ts). */
+const frozen = { relocating: { retryAfterSeconds: 2, message: 'Department "Sales" is moving.' } };
+
 fake(Activities.removeFromSource, () => {
+  if (fakes.removalsRelocating > 0) {
+    fakes.removalsRelocating--;
+    return frozen;
+  }
   if (fakes.sourceChanges > 0) {
     fakes.sourceChanges--;
     return { removed: false, sourceChanged: true };
@@ -89,6 +102,10 @@ fake(
 );
 // Employee 000013 vanished before its turn.
 fake(Activities.archiveEmployeeChunk, (input: { employeeIds: string[] }) => {
+  if (fakes.chunksRelocating > 0) {
+    fakes.chunksRelocating--;
+    return frozen;
+  }
   const notFound = input.employeeIds.filter((id) => id === '000013').length;
   return { archived: input.employeeIds.length - notFound, notFound };
 });
