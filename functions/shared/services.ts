@@ -438,6 +438,7 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       ),
       allowHttp: accountClients.isLoopback,
       readSasSeconds: current.sas.defaultMinutes * 60,
+      maxSasSeconds: current.sas.maxMinutes * 60,
       sweepGraceMs: current.photos.sweepGraceMinutes * 60_000,
     };
   };

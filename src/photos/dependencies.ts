@@ -28,6 +28,11 @@ export interface PhotoDependencies {
   /** Lifetime of a read SAS, seconds (default 300). */
   readSasSeconds?: number;
   /**
+   * The longest validity (`se` − `st`) a token may have, seconds: `SAS_MAX_MINUTES`, the account's
+   * SAS expiration policy (default: `readSasSeconds` plus the clock-skew backdating).
+   */
+  maxSasSeconds?: number;
+  /**
    * Unreferenced versions younger than this are kept (in-flight SAS uploads; default
    * {@link PHOTO_SWEEP_GRACE_MS}).
    */

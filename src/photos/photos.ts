@@ -25,7 +25,7 @@ import {
   unsupportedPhotoType,
 } from './photoErrors';
 import { ensureContainer } from '../storage/createOnce';
-import { CLOCK_SKEW_MS } from '../storage/blobSas';
+import { backdatedStart, CLOCK_SKEW_MS } from '../storage/blobSas';
 import {
   employeeEntityPhotoLocator,
   PHOTO_BLOB_PROPERTY,
@@ -300,7 +300,14 @@ export async function photoReadUrl(
   employeeId: string,
 ): Promise<{ url: string; expiresOn: Date }> {
   const at = now(deps).getTime();
-  const expiresOn = new Date(Math.floor((at + (deps.readSasSeconds ?? 300) * 1000) / 1000) * 1000);
+  const lifetimeMs = (deps.readSasSeconds ?? 300) * 1000;
+  const expiresOn = new Date(Math.floor((at + lifetimeMs) / 1000) * 1000);
+  // Backdated for clock skew, but never past the cap the account's SAS policy measures.
+  const startsOn = backdatedStart(
+    at,
+    expiresOn.getTime(),
+    deps.maxSasSeconds === undefined ? lifetimeMs + CLOCK_SKEW_MS : deps.maxSasSeconds * 1000,
+  );
   const { url } = await photoReadGrant(
     {
       locator: employeeEntityPhotoLocator(deps.employees),
@@ -310,7 +317,7 @@ export async function photoReadUrl(
     },
     department,
     employeeId,
-    { startsOn: new Date(at - CLOCK_SKEW_MS), expiresOn },
+    { startsOn, expiresOn },
   );
   return { url, expiresOn };
 }

@@ -219,3 +219,15 @@ it('pins application/octet-stream for a photo adopted before types were checked'
   expect(read.status).toBe(200);
   expect(read.headers.get('content-type')).toBe('application/octet-stream');
 });
+
+it('keeps a read URL within the SAS cap: backdating counts inside its lifetime', async () => {
+  const deps = { ...(await photoFixture('Cap', { readSasSeconds: 600 })), maxSasSeconds: 600 };
+  await uploadPhoto(deps, 'Sales', '000001', pngImage([7]), 'image/png');
+  const { url } = await photoReadUrl(deps, 'Sales', '000001');
+  const query = new URL(url).searchParams;
+  const validity = Date.parse(query.get('se')!) - Date.parse(query.get('st')!);
+  // What the account's SAS expiration policy measures: never over the cap.
+  expect(validity).toBeLessThanOrEqual(600_000);
+  expect((await fetch(url)).status).toBe(200);
+  await removePhotoFixture(deps);
+});
