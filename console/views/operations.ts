@@ -7,6 +7,7 @@
 import uPlot from 'uplot';
 import { api, type Session } from '../api';
 import { timeWindow, utcClock } from '../figures';
+import { visibleControls } from '../text';
 import { fitToWidth } from './charts';
 
 /** What `GET /api/operations` answers (the fields the page shows). */
@@ -186,15 +187,20 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
         node('h3', { text: `Poison messages of ${queue}` }),
         peeked.items.length === 0
           ? node('p', { text: 'None.', attrs: { class: 'muted' } })
-          : node('pre', {
-              attrs: { class: 'log', id: 'poison-list', tabindex: '0' },
-              text: peeked.items
-                .map(
-                  (m) =>
+          : // One element per message, control characters shown: a message's text cannot
+            // draw lines that look like other messages.
+            node(
+              'ol',
+              { attrs: { class: 'log', id: 'poison-list', tabindex: '0' } },
+              peeked.items.map((m) =>
+                node('li', {
+                  attrs: { class: 'log-entry' },
+                  text: visibleControls(
                     `${m.messageId} (dequeued ${m.dequeueCount}×) ${m.text ?? JSON.stringify(m.body)}`,
-                )
-                .join('\n'),
-            }),
+                  ),
+                }),
+              ),
+            ),
       );
     });
 

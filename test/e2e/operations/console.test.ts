@@ -88,7 +88,10 @@ describeInBrowser('the Operations page in Chromium', () => {
 
     await logPoison.getByRole('button', { name: 'Inspect' }).click();
     await page.waitForSelector('#poison-list');
-    expect(await page.textContent('#poison-list')).toContain('poisoned-in-console-test');
+    // One element per message (a raw message's newlines cannot draw lines of their own).
+    const entries = page.locator('#poison-list li.log-entry');
+    expect(await entries.count()).toBe(1);
+    expect(await entries.first().textContent()).toContain('poisoned-in-console-test');
 
     drainer = await startDrainingHost(settings);
     // The page refreshes itself: the department leaves the table, the sweep's run appears.
