@@ -338,20 +338,18 @@ describe('signing key configuration', () => {
       ['STORAGE_ACCOUNT_KEY', 'keyVaultReference'],
     ]);
     const service = newSasService({ clients: identityClients(), config });
-    for (const issue of [
-      () => service.expensesSas(jane, 'Sales', '000223'),
-      () => service.logsSas(admin),
-    ]) {
-      const error = await issue().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(SettingUnavailableError);
-      const response = errorResponse(error);
-      expect(response.status).toBe(503);
-      expect(response.jsonBody).toMatchObject({
-        error: { code: 'KeyVaultReferenceUnresolved' },
-      });
-      expect(JSON.stringify(response.jsonBody)).toContain('STORAGE_ACCOUNT_KEY');
-      expect(JSON.stringify(response.jsonBody)).not.toContain('kv-test');
-    }
+    const error = await service.expensesSas(jane, 'Sales', '000223').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SettingUnavailableError);
+    const response = errorResponse(error);
+    expect(response.status).toBe(503);
+    expect(response.jsonBody).toMatchObject({
+      error: { code: 'KeyVaultReferenceUnresolved' },
+    });
+    expect(JSON.stringify(response.jsonBody)).toContain('STORAGE_ACCOUNT_KEY');
+    expect(JSON.stringify(response.jsonBody)).not.toContain('kv-test');
+    // Blob SAS by identity are user delegation SAS: the key is never read for them.
+    const blob = await service.logsSas(admin).catch((e: unknown) => e);
+    expect(blob).not.toBeInstanceOf(SettingUnavailableError);
   });
 
   it('signs with STORAGE_ACCOUNT_KEY beside a managed identity, and never returns the key', async () => {
