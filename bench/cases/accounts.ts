@@ -15,9 +15,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServices, type Services } from '../../functions/shared/services';
+import { copyChunk } from '../../src/accounts/relocation/relocationCopy';
 import { deleteChunk } from '../../src/accounts/relocation/relocationDelete';
 import {
-  copyChunk,
   freezeDepartment,
   startRelocation,
   switchDepartment,

@@ -302,8 +302,8 @@ export function allowedMethods(
 /**
  * The fallback's function name. The Functions host tries HTTP routes in the order of their
  * functions' names (ignoring case), first match wins, with no precedence between templates
- * (docs/local-host.md "What it mirrors"): a catch-all must sort after every other HTTP function, or it
- * takes their requests. {@link register} refuses a route whose name would sort after it.
+ * (docs/local-host.md "What it mirrors"): a catch-all must sort after every other HTTP function,
+ * or it takes their requests. {@link register} refuses a route whose name would sort after it.
  */
 export const FALLBACK_FUNCTION_NAME = 'zzRouteFallback';
 

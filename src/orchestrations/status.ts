@@ -57,7 +57,9 @@ const MAX_FAILURE_LENGTH = 500;
 const ORCHESTRATOR_WRAPPER = /^Orchestrator function '[^']*' failed:\s*/;
 /** The extension's wrapper around a failed activity's message; the activity's name is kept. */
 const ACTIVITY_WRAPPER = /^(Activity function '[^']*' failed:)\s*/;
-/** A leading type name: the plain `Error` of JavaScript, or a dotted .NET one (`System.Exception`). */
+/**
+ * A leading type name: the plain `Error` of JavaScript, or a dotted .NET one (`System.Exception`).
+ */
 const TYPE_PREFIX = /^(?:Error|(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*):\s+/;
 /** A dotted .NET exception type name anywhere, e.g. `Microsoft.Azure.….RpcException`. */
 const DOTNET_EXCEPTION_NAME = /\b(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?:Exception|Error)\b:?\s*/g;
@@ -69,8 +71,10 @@ const RPC_EXCEPTION_TEXT = /Result: \w+\r?\nException:([^\r\n]*)(?:\r?\nStack:[\
  * - `Orchestrator function '<name>' failed: <message>` (the extension's output; the wrapper goes);
  * - an uncaught activity failure, which durable-functions makes `<Reason> \n <Details>` where
  *   Details is a serialised .NET exception (`$type`, the host's `Result: Failure\nException: …
- *   \nStack: …` text): only the reason's line stays, `Activity function '<name>' failed: <message>`;
- * - FailureDetails (`<ErrorType>: <message>`) and a plain `Error`'s `Error: ` prefix: the type goes;
+ *   \nStack: …` text): only the reason's line stays,
+ *   `Activity function '<name>' failed: <message>`;
+ * - FailureDetails (`<ErrorType>: <message>`) and a plain `Error`'s `Error: ` prefix: the type
+ *   goes;
  * - an object (`message`, `Message`, `ErrorMessage`) or a serialised exception's JSON: its message.
  * No `$type`, stack line or .NET type name is left; the line is cut at 500 characters.
  */

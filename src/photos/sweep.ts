@@ -46,19 +46,9 @@ export const PHOTO_SWEEP_GRACE_MS = 15 * 60_000;
  * @throws {DomainError} for storage faults.
  */
 export async function sweepPhotos(
-  deps: PhotoDependencies,
-  department: string,
-  employeeId: string,
-  keep: readonly string[],
-  graceMs = deps.sweepGraceMs ?? PHOTO_SWEEP_GRACE_MS,
+  ...args: Parameters<typeof sweepPhotoVersions>
 ): Promise<string[]> {
-  const { deleted, refused } = await sweepPhotoVersions(
-    deps,
-    department,
-    employeeId,
-    keep,
-    graceMs,
-  );
+  const { deleted, refused } = await sweepPhotoVersions(...args);
   if (refused.length > 0) throw refused[0];
   return deleted;
 }

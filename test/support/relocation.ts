@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../../functions/shared/services';
+import { copyChunk } from '../../src/accounts/relocation/relocationCopy';
 import { deleteChunk } from '../../src/accounts/relocation/relocationDelete';
 import {
-  copyChunk,
   freezeDepartment,
   startRelocation,
   switchDepartment,

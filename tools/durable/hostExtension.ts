@@ -102,7 +102,8 @@ export function createDurableHostExtension(options: DurableHostOptions = {}): Ho
           } catch (error) {
             if (error instanceof TaskHubInUseError) {
               // Beside a real task hub nothing may run: no retry. At startup the host refuses to
-              // start; found on a later attempt (storage was down at first), durable work stays off.
+              // start; found on a later attempt (storage was down at first), durable work stays
+              // off.
               if (attempt === 0) throw new HostStartupError([error.message]);
               context.logger.error(`${error.message} Durable functions will not run.`);
               return;

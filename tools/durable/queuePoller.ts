@@ -3,17 +3,11 @@
  * immediately again while messages keep coming, backing off (doubling up to a maximum) while the
  * queue is empty, with a bounded number of messages in flight.
  *
- * A message is deleted only after its handler succeeded. While the handler runs, the message's
- * lease (visibility timeout) is renewed, so a long activity is not handed to a second worker; if
- * the process dies, the lease runs out and the message is delivered again. A failed handler makes
- * the message visible again after a short back-off; after `maxDequeueCount` deliveries it is
- * dropped with a log line (the start-up recovery scan wakes every unfinished orchestration).
- *
- * A message the poller cannot read as one of the runtime's own (not base64 JSON, or JSON of
- * another shape — e.g. a DurableTask.AzureStorage message, which is plain or base64 JSON with
- * `$type`) is never deleted: it is not this runtime's to drop. It stays in the queue, hidden for
- * `unreadableHideSeconds` so it is not read in a tight loop, and each sighting is logged as an
- * error naming the queue and the message id.
+ * A message is deleted only after its handler succeeded; its lease is renewed while the handler
+ * runs. A failed handler makes it visible again after a short back-off; after `maxDequeueCount`
+ * deliveries it is dropped with a log line (the start-up recovery scan wakes every unfinished
+ * orchestration). A message that is not one of the runtime's own is never deleted, only hidden for
+ * `unreadableHideSeconds` and logged (docs/durable.md "Storage layout", "Crash safety").
  */
 import type { QueueClient } from '@azure/storage-queue';
 import { decodeQueueMessage } from '../../src/storage/queue';

@@ -6,12 +6,7 @@
  */
 import { relocationLost } from '../accountErrors';
 import { advanceFence } from '../fenceEpoch';
-import {
-  isNotFound,
-  isPreconditionFailed,
-  tookEffect,
-  withStorageErrors,
-} from '../../storage/storageFaults';
+import { tookEffect } from '../../storage/storageFaults';
 import { submitEntityGroupTransaction } from '../../storage/tables/entityGroupTransaction';
 import { drainLeasePartitionKey } from '../../storage/keys/tables/employeeIndex';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
@@ -19,6 +14,7 @@ import { mapBounded } from '../../storage/parallel';
 import { readWholeRange } from '../../storage/tables/rangePages';
 import type { DepartmentPlacement } from '../placement';
 import {
+  deleteBlobAsListed,
   deleteRowsWhileFenced,
   readBlobPage,
   readRowPage,
@@ -28,6 +24,7 @@ import {
   account,
   ownPlacement,
   type ChunkResult,
+  type ChunkStep,
   type RelocationCursor,
   type RelocationDeps,
   type RelocationPlan,
@@ -44,11 +41,7 @@ import {
  * @throws {ConflictError} `RelocationLost` when the placement is no longer this relocation's.
  * @throws {DomainError} for storage faults (the activity is retried; deleting again is harmless).
  */
-export async function deleteChunk(
-  deps: RelocationDeps,
-  plan: RelocationPlan,
-  cursor: RelocationCursor = { source: 0 },
-): Promise<ChunkResult> {
+export const deleteChunk: ChunkStep = async (deps, plan, cursor = { source: 0 }) => {
   const placement = await ownPlacement(deps, plan);
   if (placement.account !== plan.to) throw relocationLost(plan.department, plan.relocation);
   // Released already: the last chunk ran (this is it again).
@@ -101,15 +94,7 @@ export async function deleteChunk(
     const page = await readBlobPage(container, plan.department, cursor.token, deps.chunkRows);
     if (!(await stillHere())) return giveUp(0);
     await mapBounded(page.names, 8, (name, i) =>
-      withStorageErrors(async () => {
-        try {
-          await container
-            .getBlockBlobClient(name)
-            .deleteIfExists({ conditions: { ifMatch: page.etags[i] } });
-        } catch (error) {
-          if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
-        }
-      }),
+      deleteBlobAsListed(container, name, page.etags[i]),
     );
     return { next: after(page.next), rows: page.names.length };
   }
@@ -126,7 +111,7 @@ export async function deleteChunk(
   );
   if (outcomes.includes('behind')) return giveUp(0);
   return { next: after(page.next), rows: page.rows.length };
-}
+};
 
 /**
  * Gives the department back once its source is deleted: `deleting` at this relocation's last

@@ -352,3 +352,23 @@ export async function readBlobPage(
     }
   });
 }
+
+/**
+ * Deletes one photo blob only as it was listed (`etag`): a blob written again since is kept, and
+ * one gone already is fine.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function deleteBlobAsListed(
+  container: ContainerClient,
+  name: string,
+  etag: string | undefined,
+): Promise<void> {
+  await withStorageErrors(async () => {
+    try {
+      await container.getBlockBlobClient(name).deleteIfExists({ conditions: { ifMatch: etag } });
+    } catch (error) {
+      if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
+    }
+  });
+}

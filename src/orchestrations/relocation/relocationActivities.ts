@@ -2,9 +2,9 @@
  * The relocation's activities: each one bounded, idempotent step of src/accounts/relocation/,
  * with what it needs (placement, table names, chunk size) passed in by the composition root.
  */
+import { copyChunk } from '../../accounts/relocation/relocationCopy';
 import { deleteChunk } from '../../accounts/relocation/relocationDelete';
 import {
-  copyChunk,
   freezeDepartment,
   switchDepartment,
   type ChunkResult,

@@ -222,7 +222,7 @@ it('pins application/octet-stream for a photo adopted before types were checked'
 
 it('keeps a read URL within the SAS cap: backdating counts inside its lifetime', async () => {
   const deps = { ...(await photoFixture('Cap', { readSasSeconds: 600 })), maxSasSeconds: 600 };
-  await uploadPhoto(deps, 'Sales', '000001', pngImage([7]), 'image/png');
+  await uploadPhoto(deps, 'Sales', '000001', pngImage([7, 7, 7]), 'image/png');
   const { url } = await photoReadUrl(deps, 'Sales', '000001');
   const query = new URL(url).searchParams;
   const validity = Date.parse(query.get('se')!) - Date.parse(query.get('st')!);

@@ -165,8 +165,8 @@ function dotnetException(
 /**
  * TaskFailed's Reason and Details for an activity that threw, in the shape the Durable extension
  * gives out-of-process (JavaScript) orchestrators; `durable-functions` then rejects the task with
- * an `Error` whose message is `<Reason> \n <Details>` (TaskOrchestrationExecutor), so an orchestration that
- * does not catch it fails with that whole text. How Azure builds it:
+ * an `Error` whose message is `<Reason> \n <Details>` (TaskOrchestrationExecutor), so an
+ * orchestration that does not catch it fails with that whole text. How Azure builds it:
  * - the Node.js worker reports the error as `{message: error.message, stackTrace: error.stack}`
  *   (azure-functions-nodejs-worker `toRpcStatus`);
  * - the host wraps it in an `RpcException` whose message is

@@ -1,25 +1,15 @@
 /**
- * Every table, queue and key name of the local durable runtime, built and parsed here.
+ * Every table, queue and key name of the local durable runtime, built and parsed here
+ * (docs/durable.md "Storage layout"):
+ * - `<hub>InstancesLocal`: one row per instance, PartitionKey = instance id, RowKey = "".
+ * - `<hub>HistoryLocal`: PartitionKey = instance id (an episode commits in one entity group
+ *   transaction); RowKeys start with the execution id, then `-E-<episode>-<part>` for committed
+ *   episodes or `-I-<inbox key>` for events awaiting the next episode.
+ * - `<hub>-local-control` queue: wake-ups and timers; `<hub>-local-workitems`: activity work.
  *
- * Layout (like the Durable Task Azure Storage provider, simplified to one control queue):
- * - `<hub>InstancesLocal`: one row per orchestration instance, PartitionKey = instance id,
- *   RowKey = "".
- * - `<hub>HistoryLocal`: PartitionKey = instance id, so one instance's history is one partition and
- *   an episode commits atomically in one entity group transaction. RowKeys start with the execution
- *   id (a new one per start / continue-as-new), then `-E-<episode>-<part>` for committed episodes or
- *   `-I-<inbox key>` for events that arrived (activity results, timers, raised events) and await
- *   the next episode.
- * - `<hub>-local-control` queue: orchestration wake-ups and timers; `<hub>-local-workitems`:
- *   activity work.
- *
- * The names are the local runtime's own: the real extension's storage provider
- * (DurableTask.AzureStorage) names its hub's resources `<hub>Instances`, `<hub>History`,
- * `<hub>Partitions`, `<hub>-control-NN`, `<hub>-workitems`, `<hub>-leases`, `<hub>-applease` and
- * `<hub>-largemessages` (see {@link azureStorageHubResources}), with another layout. Every real
- * table name ends in `Instances`, `History` or `Partitions` and every real queue name in
- * `-workitems` or `-control-NN` after a hyphen-free hub name, while the local ones end in `Local`,
- * `-local-control` and `-local-workitems`: no hub name gives a local name that a real hub (of any
- * name) uses, so the local runtime never reads or deletes a deployed hub's messages.
+ * The names are the local runtime's own, never a real hub's ({@link azureStorageHubResources}):
+ * no hub name gives a local name that a deployed hub uses, so the local runtime never reads or
+ * deletes a deployed hub's messages.
  */
 
 /** Task hub names as Durable Functions accepts them: 3-45 letters or digits, a letter first. */

@@ -3,7 +3,8 @@
  * they are unit-tested with awkward input). Loopback keeps other machines out but not pages in the
  * developer's own browser: DNS rebinding ({@link hostRefusal}) and any page's writes to the admin
  * API and the Durable webhooks ({@link localWriteRefusal}). Cross-site writes to function routes
- * are the app's to refuse, as in Azure, whose host checks no `Origin`. The threats and the rules: docs/local-host.md "Who may drive it".
+ * are the app's to refuse, as in Azure, whose host checks no `Origin`. The threats and the rules:
+ * docs/local-host.md "Who may drive it".
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
