@@ -75,6 +75,15 @@ async function checkBrowserResponse(response: BrowserResponse): Promise<void> {
   });
 }
 
+/**
+ * Closes the page's context once the checks of the answers it received are done: a check reads the
+ * answer from the browser, which a closed context no longer has.
+ */
+async function closeAfterChecks(page: Page): Promise<void> {
+  await Promise.all([...browserChecks]);
+  await page.context().close();
+}
+
 describeInBrowser('the web console in Chromium', () => {
   beforeAll(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -267,7 +276,7 @@ describeInBrowser('the web console in Chromium', () => {
     expect(drawn.painted).toBeGreaterThan(500);
     await page.waitForSelector('#heat .heat span.l4');
     await page.screenshot({ path: path.join(ARTIFACTS, 'employee.png'), fullPage: true });
-    await page.context().close();
+    await closeAfterChecks(page);
   });
 
   it("tells a reader who opens another department's link, in plain words, what it would need, and asks the API nothing it would refuse", async () => {
@@ -287,7 +296,7 @@ describeInBrowser('the web console in Chromium', () => {
     );
     expect(await page.locator('#error').isHidden()).toBe(true);
     await page.screenshot({ path: path.join(ARTIFACTS, 'reader-other.png'), fullPage: true });
-    await page.context().close();
+    await closeAfterChecks(page);
   });
 
   it('uploads a photo the valet-key way: a write SAS, one Put Blob straight to storage with progress, then the API adopts it', async () => {
@@ -321,7 +330,7 @@ describeInBrowser('the web console in Chromium', () => {
     }, before);
     const after = await send(host.baseUrl, 'GET', `/departments/${seg(dept)}/employees/${id}`);
     expect((after.body as { photoUrl: string }).photoUrl).not.toBe('');
-    await page.context().close();
+    await closeAfterChecks(page);
   });
 
   it('lets an admin work on a card: edit, review, expense, manager, then move and archive, each through the API', async () => {
@@ -413,7 +422,7 @@ describeInBrowser('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Archive employee' }).click();
     await done('archive-employee', 'is archived and no longer in the directory.');
     expect((await api(`${path}/000001`)).status).toBe(404);
-    await page.context().close();
+    await closeAfterChecks(page);
   });
 
   it('archives a department after its name is typed, showing the orchestration until it is done', async () => {
@@ -457,7 +466,7 @@ describeInBrowser('the web console in Chromium', () => {
     expect(requests.some((r) => /\/api\/orchestrations\/[0-9a-f]{32}$/.test(r.url()))).toBe(true);
     const gone = await send(host.baseUrl, 'GET', `/departments/${seg(doomed)}`);
     expect((gone.body as { employeeCount: number }).employeeCount).toBe(0);
-    await page.context().close();
+    await closeAfterChecks(page);
   });
 
   it('lets an admin read a log window straight from the blob endpoint', async () => {
@@ -488,7 +497,7 @@ describeInBrowser('the web console in Chromium', () => {
     ).toBe(true);
     expect(requests.some((r) => r.url().includes('/api/logs?'))).toBe(false);
     await page.screenshot({ path: path.join(ARTIFACTS, 'admin-logs.png'), fullPage: true });
-    await page.context().close();
+    await closeAfterChecks(page);
   });
 
   it("holds a new address to the API's email rule before sending, and mails a stored one as one recipient", async () => {
@@ -532,6 +541,6 @@ describeInBrowser('the web console in Chromium', () => {
     const href = (await link.getAttribute('href'))!;
     expect(href).toBe('mailto:ada%2540contoso.com%3Fbcc%3Dattacker@evil.example');
     expect(new URL(href).search).toBe('');
-    await page.context().close();
+    await closeAfterChecks(page);
   });
 });
