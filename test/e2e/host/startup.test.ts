@@ -40,9 +40,9 @@ test('function names that differ only in case', async () => {
   );
 });
 
-test('a timer schedule that is not six-field NCRONTAB, naming the function', async () => {
+test('a timer schedule NCRONTAB refuses (weekday 7), naming the function', async () => {
   expect(await refusal('badSchedule')).toMatch(
-    /Function 'fiveFieldTimer': The schedule expression '0 \*\/5 \* \* \*' was not recognized .*six fields/,
+    /Function 'sundaySevenTimer': The schedule expression '0 0 0 \* \* 7' was not recognized .*range 0-6/,
   );
 });
 
