@@ -382,6 +382,20 @@ function pageAnswer(result: PageResult): unknown {
   };
 }
 
+/** The next page of the same query from both emulators, which must answer it alike. */
+async function nextPagesAlike(
+  iterators: AsyncIterator<unknown>[],
+  filter: string,
+  page: number,
+): Promise<[PageResult, PageResult]> {
+  const [a, b] = (await Promise.all(iterators.map((pagesOf) => pagesOf.next()))) as [
+    PageResult,
+    PageResult,
+  ];
+  expect({ filter, page, answer: pageAnswer(a) }).toEqual({ filter, page, answer: pageAnswer(b) });
+  return [a, b];
+}
+
 async function everything(client: TableClient): Promise<unknown[]> {
   const all: unknown[] = [];
   for await (const entity of client.listEntities()) all.push(visible(entity));
@@ -760,15 +774,7 @@ describe(`the emulator's table-store patch (seed ${SEED})`, () => {
       client.listEntities({ queryOptions: { filter } }).byPage({ maxPageSize: 3 }),
     );
     for (let page = 0; page < 5; page++) {
-      const [a, b] = (await Promise.all(iterators.map((pagesOf) => pagesOf.next()))) as [
-        PageResult,
-        PageResult,
-      ];
-      expect({ filter, page, answer: pageAnswer(a) }).toEqual({
-        filter,
-        page,
-        answer: pageAnswer(b),
-      });
+      const [a] = await nextPagesAlike(iterators, filter, page);
       const returned = a.done ? [] : (a.value ?? []).map((e) => e.rowKey!);
       expect({ page, returned: returned.length }).toEqual({ page, returned: 3 });
       if (page < 4) expect(a.value?.continuationToken).toEqual(expect.any(String));
@@ -801,15 +807,7 @@ describe(`the emulator's table-store patch (seed ${SEED})`, () => {
         client.listEntities({ queryOptions: { filter } }).byPage({ maxPageSize: 3 }),
       );
       for (let page = 0; page < 4; page++) {
-        const [a, b] = (await Promise.all(iterators.map((pagesOf) => pagesOf.next()))) as [
-          PageResult,
-          PageResult,
-        ];
-        expect({ filter, page, answer: pageAnswer(a) }).toEqual({
-          filter,
-          page,
-          answer: pageAnswer(b),
-        });
+        const [a] = await nextPagesAlike(iterators, filter, page);
         if (a.done) break;
         // Writes, most of them in the partition being paged (keys before, at and after the
         // continuation point), some elsewhere.
