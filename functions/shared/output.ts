@@ -32,12 +32,6 @@ export function pageBody<T, J>(
   return { items: page.items.map(toJson), continuationToken: page.continuationToken };
 }
 
-/** A whole list in one answer: `{items}`. */
-
-export function itemsOf(item: z.ZodType): z.ZodType {
-  return z.strictObject({ items: z.array(item) });
-}
-
 /** An ISO 8601 UTC instant as the API writes it (`Date.toISOString()`). */
 export const isoInstant = z.iso.datetime();
 

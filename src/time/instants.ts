@@ -10,9 +10,6 @@ import { MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys/time';
  */
 export const MS_PER_DAY = 86_400_000;
 
-/** Milliseconds in one hour. */
-export const MS_PER_HOUR = 3_600_000;
-
 /**
  * True when `at` is a real instant that keys and `DateTime` properties can hold (1601–9999 UTC).
  */

@@ -15,7 +15,6 @@ import type { TableEntity } from '@azure/data-tables';
 import type { EntityGroupAction } from '../../storage/tables/entityGroupTransaction';
 import { lastNameIndexFull } from '../directoryErrors';
 import { lastNameRowKey } from '../../storage/keys/tables/employees';
-import { normalizeLastName } from '../../storage/keys/text';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 import type { StoredProperties } from '../../storage/tables/entities';
 import type { Versioned } from './versionCache';
@@ -112,11 +111,6 @@ export function withIds(ids: readonly string[], added: Iterable<string>): string
 export function withoutIds(ids: readonly string[], removed: Iterable<string>): string[] {
   const drop = new Set(removed);
   return ids.filter((id) => !drop.has(id));
-}
-
-/** The normalised last name an index entity is keyed by. */
-export function indexName(lastName: string): string {
-  return normalizeLastName(lastName);
 }
 
 /**

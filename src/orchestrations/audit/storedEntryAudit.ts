@@ -29,7 +29,7 @@ import {
 import { isEmployeeId } from '../../storage/keys/identifiers';
 import { normalizeLastName } from '../../storage/keys/text';
 import { mapBounded } from '../../storage/parallel';
-import { noCounts, type AuditCounts } from './auditCounts';
+import type { AuditCounts } from './auditCounts';
 import { readEntity, type StoredEntity } from '../../storage/tables/entities';
 import { readRangePage, type KeyRange } from '../../storage/tables/rangePages';
 import {
@@ -182,9 +182,11 @@ export async function auditByEmailPage(
 }
 
 /**
- * Up to `pageSize` ids of one same-partition last-name index entity: an id whose employee is gone
- * or carries another last name is stale; the repair rewrites the entity without them (or deletes
- * it when none is left), conditional on the ETag read.
+ * Up to `pageSize` ids of the department's same-partition last-name index entities, across as many
+ * entities as hold them (a department of thousands of distinct last names costs a page per
+ * `pageSize` ids, not one per name): an id whose employee is gone or carries another last name is
+ * stale; the repair rewrites its entity without them (or deletes it when none is left),
+ * conditional on the ETag read.
  *
  * @throws {DomainError} for storage faults.
  */
@@ -194,30 +196,72 @@ export async function auditLastNameEntityPage(
 ): Promise<StoredPageResult> {
   const partitionKey = departmentPartitionKey(department);
   const range = { partitionKey, ...lastNameRowKeyRange() };
-  const page = await rangePage(table, 'audit-last-names', range, position, 1);
-  const entity: StoredEntity | undefined = page.entities[0];
-  const index = entity && readLastNameIndex(entity);
-  if (!entity || !index) return { counts: noCounts(), next: nextOf(page.continuationToken) };
-  const resume = position.rowKey === entity.rowKey ? position.afterId : undefined;
-  const remaining = index.ids.filter((id) => resume === undefined || id > resume);
-  const slice = remaining.slice(0, options.pageSize);
-  const owners = await primariesOf(table, partitionKey, slice);
-  const stale = slice.filter(
-    (_, i) => !owners[i] || normalizeLastName(owners[i].lastName) !== index.lastName,
+  const page = await rangePage(table, 'audit-last-names', range, position, options.pageSize);
+  const { picked, unfinished } = pickIds(page.entities, position, options.pageSize);
+  const owners = await primariesOf(
+    table,
+    partitionKey,
+    picked.flatMap((p) => p.ids),
   );
-  const counts = orphanCounts(stale.length);
-  if (options.repair && stale.length > 0) {
-    const ids = withoutIds(index.ids, stale);
-    const write = lastNameIndexWrite(partitionKey, index.lastName, ids, entity.etag);
+  const counts = orphanCounts(0);
+  let offset = 0;
+  for (const { entity, index, ids } of picked) {
+    const mine = owners.slice(offset, (offset += ids.length));
+    const stale = ids.filter(
+      (_, i) => !mine[i] || normalizeLastName(mine[i].lastName) !== index.lastName,
+    );
+    counts.checked += stale.length;
+    counts.stale += stale.length;
+    if (!options.repair || stale.length === 0) continue;
+    const write = lastNameIndexWrite(
+      partitionKey,
+      index.lastName,
+      withoutIds(index.ids, stale),
+      entity.etag,
+    );
     if (await tookEffect(() => submitEntityGroupTransaction(table, [write]))) {
       counts.repaired += stale.length;
     }
   }
+  const last = picked.at(-1);
   const next: StoredPosition | undefined =
-    remaining.length > slice.length
-      ? { token: position.token, rowKey: entity.rowKey, afterId: slice[slice.length - 1] }
+    unfinished && last
+      ? { token: position.token, rowKey: last.entity.rowKey, afterId: last.ids.at(-1) }
       : nextOf(page.continuationToken);
   return { counts, next };
+}
+
+/** The ids of one index entity a page audits. */
+interface PickedIds {
+  entity: StoredEntity;
+  index: NonNullable<ReturnType<typeof readLastNameIndex>>;
+  ids: string[];
+}
+
+/**
+ * Up to `budget` ids from a page of index entities, in key order, resuming after the position's
+ * entity and id; `unfinished` when ids of the page are left for the next call.
+ */
+function pickIds(
+  entities: readonly StoredEntity[],
+  position: StoredPosition,
+  budget: number,
+): { picked: PickedIds[]; unfinished: boolean } {
+  const picked: PickedIds[] = [];
+  for (const entity of entities) {
+    if (position.rowKey !== undefined && entity.rowKey < position.rowKey) continue;
+    const index = readLastNameIndex(entity);
+    if (!index) continue;
+    const resume = entity.rowKey === position.rowKey ? position.afterId : undefined;
+    const remaining = index.ids.filter((id) => resume === undefined || id > resume);
+    if (remaining.length === 0) continue;
+    if (budget === 0) return { picked, unfinished: true };
+    const ids = remaining.slice(0, budget);
+    budget -= ids.length;
+    picked.push({ entity, index, ids });
+    if (ids.length < remaining.length) return { picked, unfinished: true };
+  }
+  return { picked, unfinished: false };
 }
 
 function orphanCounts(orphans: number): AuditCounts {

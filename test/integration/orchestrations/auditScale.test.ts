@@ -134,3 +134,30 @@ it('finds drift on every page once, repairs it once, and finds none after', asyn
     (await world.directory.employees.getByEmail('Big', 'p000025@contoso.com')).value,
   ).toMatchObject({ employeeId: '000025' });
 });
+
+it('audits a department of distinct last names a page of ids at a time, not an entity at a time', async () => {
+  // 30 employees, 29 last names (two share one): the pass spans entities within each page.
+  const wide = people(30, 101).map((p, i) => ({ ...p, lastName: `Name${Math.min(i, 28)}` }));
+  await seed(world.directory, 'Wide', wide);
+  await world.employees.deleteEntity('Wide', 'empid_000115'); // its membership is now stale
+  const pageSize = 10;
+  const pages: number[] = [];
+  let stale = 0;
+  let step: DepartmentAuditStep | null = { pass: 'lastNames', position: { token: null } };
+  while (step?.pass === 'lastNames') {
+    requests = 0;
+    const page = await auditDepartmentPageActivity(world.services, {
+      department: 'Wide',
+      repair: false,
+      step,
+      pageSize,
+    });
+    pages.push(requests);
+    stale += page.counts.lastNameEntities!.stale;
+    step = page.next;
+  }
+  // ⌈30 / 10⌉ pages (one per entity would be 29), each a page of entities plus a read per id.
+  expect(pages).toHaveLength(3);
+  for (const n of pages) expect(n).toBeLessThanOrEqual(1 + pageSize);
+  expect(stale).toBe(1);
+});

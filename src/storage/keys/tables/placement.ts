@@ -36,7 +36,6 @@ export const FENCE_EPOCH_ROW_KEY = '~placement';
 
 const OPEN_PREFIX = `${FENCE_EPOCH_ROW_KEY}_open_`;
 const CHANGED_PREFIX = `${FENCE_EPOCH_ROW_KEY}_changed_`;
-const VERSION = /^\d{10}$/;
 
 function versionText(version: number): string {
   if (!Number.isInteger(version) || version < 0 || version > 9_999_999_999) {
@@ -53,13 +52,6 @@ function versionText(version: number): string {
  */
 export function fenceOpenRowKey(version: number): string {
   return OPEN_PREFIX + versionText(version);
-}
-
-/** Reverses {@link fenceOpenRowKey}; `undefined` for any other RowKey. */
-export function parseFenceOpenRowKey(rowKey: string): number | undefined {
-  if (!rowKey.startsWith(OPEN_PREFIX)) return undefined;
-  const digits = rowKey.slice(OPEN_PREFIX.length);
-  return VERSION.test(digits) ? Number(digits) : undefined;
 }
 
 /**
