@@ -1,18 +1,22 @@
 /**
- * `npm run azurite`: Azurite in the foreground on the standard ports (10000-10002) with its data
- * in `./.azurite/`, started exactly as `npm start` starts it (same function, same flags:
- * {@link AZURITE_FLAGS}). For `func start`, or to keep storage running across `npm start`s, which
- * then reuse it. Ctrl-C stops it.
+ * `npm run azurite`: Azurite in the foreground on the standard ports (10000-10002, or
+ * `EMULATOR_PORTS`) with its data in `./.azurite/`, started exactly as `npm start` starts it (same
+ * function, same flags: {@link AZURITE_FLAGS}) and recorded as this checkout's emulator. For `func
+ * start`, or to keep storage running across `npm start`s, which then reuse it. Ctrl-C stops it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { AZURITE_FLAGS, isListening, startAzurite } from './azurite';
-import { findProjectRoot, STANDARD_EMULATOR_PORTS } from './host/launch';
+import { findProjectRoot } from './host/launch';
+import { recordEmulator } from './startup/emulatorOwner';
+import { parseStartCommand } from './startup/startOptions';
 
 async function main(): Promise<void> {
-  const ports = Object.values(STANDARD_EMULATOR_PORTS);
+  const command = parseStartCommand([], process.env);
+  if (command.kind !== 'run') throw new Error(command.kind === 'refused' ? command.message : '');
+  const chosen = command.options.emulatorPorts;
   const busy = [];
-  for (const port of ports) if (await isListening(port)) busy.push(port);
+  for (const port of Object.values(chosen)) if (await isListening(port)) busy.push(port);
   if (busy.length > 0) {
     process.stderr.write(
       `Port ${busy.join(', ')} is already in use: is an emulator running? Stop it first.\n`,
@@ -21,7 +25,8 @@ async function main(): Promise<void> {
   }
   const location = path.join(findProjectRoot(__dirname), '.azurite');
   fs.mkdirSync(location, { recursive: true });
-  const azurite = await startAzurite({ ports: { ...STANDARD_EMULATOR_PORTS }, location });
+  const azurite = await startAzurite({ ports: { ...chosen }, location });
+  if (azurite.process.pid) recordEmulator(location, azurite.process.pid, chosen);
   process.stdout.write(
     `Azurite (${AZURITE_FLAGS.join(' ')}) listening on blob ${azurite.ports.blob}, queue ` +
       `${azurite.ports.queue}, table ${azurite.ports.table}; data in ${location}.\n` +

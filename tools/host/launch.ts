@@ -43,15 +43,18 @@ export type StoragePlan =
   | { kind: 'configured'; description: string }
   | { kind: 'reuseEmulator' }
   | { kind: 'startEmulator' }
-  | { kind: 'portsBusy'; busy: Service[] };
+  | { kind: 'portsBusy'; busy: Service[] }
+  | { kind: 'portsHeld' };
 
 /**
  * Chooses the storage for `npm start`: a configured account as is; for the emulator (or
- * nothing configured), an emulator already listening on 10000-10002, else an embedded one.
+ * nothing configured), the emulator already listening on the emulator ports when it is this
+ * checkout's own (or `reuse` says any will do), else an embedded one.
  */
 export function planStorage(
   env: Record<string, string | undefined>,
   listening: Record<Service, boolean>,
+  emulator: { own: boolean; reuse: boolean },
 ): StoragePlan {
   const connection = env.AzureWebJobsStorage?.trim();
   if (connection && !isStandardEmulator(connection)) {
@@ -66,7 +69,9 @@ export function planStorage(
   }
   const services = Object.keys(STANDARD_EMULATOR_PORTS) as Service[];
   const busy = services.filter((service) => listening[service]);
-  if (busy.length === services.length) return { kind: 'reuseEmulator' };
+  if (busy.length === services.length) {
+    return emulator.own || emulator.reuse ? { kind: 'reuseEmulator' } : { kind: 'portsHeld' };
+  }
   if (busy.length === 0) return { kind: 'startEmulator' };
   return { kind: 'portsBusy', busy };
 }

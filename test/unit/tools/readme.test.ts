@@ -72,8 +72,8 @@ describe("README's func start recipe", () => {
     expect(scripts.azurite).toBe('node -r @swc-node/register tools/runAzurite.ts');
     const tool = fs.readFileSync(path.join(ROOT, 'tools/runAzurite.ts'), 'utf8');
     // The same launcher function, hence the same flags, as npm start.
-    expect(tool).toMatch(
-      /startAzurite\(\{ ports: \{ \.\.\.STANDARD_EMULATOR_PORTS \}, location \}\)/,
-    );
+    expect(tool).toMatch(/startAzurite\(\{ ports: \{ \.\.\.chosen \}, location \}\)/);
+    // Recorded as this checkout's emulator, so `npm start` reuses it (and nobody else's).
+    expect(tool).toMatch(/recordEmulator\(location, azurite\.process\.pid, chosen\)/);
   });
 });

@@ -12,17 +12,18 @@ import {
 
 const none = { blob: false, queue: false, table: false };
 const all = { blob: true, queue: true, table: true };
+const own = { own: true, reuse: false };
 
 describe('storage plan', () => {
   test('a real account is used as configured, whatever listens locally', () => {
     const env = {
       AzureWebJobsStorage: 'DefaultEndpointsProtocol=https;AccountName=prod;AccountKey=a2V5',
     };
-    expect(planStorage(env, all)).toEqual({
+    expect(planStorage(env, all, own)).toEqual({
       kind: 'configured',
       description: 'AzureWebJobsStorage (account prod)',
     });
-    expect(planStorage({ AzureWebJobsStorage__accountName: 'prod' }, none)).toMatchObject({
+    expect(planStorage({ AzureWebJobsStorage__accountName: 'prod' }, none, own)).toMatchObject({
       kind: 'configured',
     });
   });
@@ -31,22 +32,27 @@ describe('storage plan', () => {
     const env = {
       AzureWebJobsStorage: azuriteConnectionString({ blob: 20000, queue: 20001, table: 20002 }),
     };
-    expect(planStorage(env, none).kind).toBe('configured');
+    expect(planStorage(env, none, own).kind).toBe('configured');
   });
 
-  test('the standard emulator, or nothing configured: reuse a running one, else start one', () => {
+  test("the standard emulator, or nothing configured: reuse this checkout's running one, else start one", () => {
     for (const env of [
       {},
       { AzureWebJobsStorage: 'UseDevelopmentStorage=true' },
       { AzureWebJobsStorage: ' ' },
     ]) {
-      expect(planStorage(env, all)).toEqual({ kind: 'reuseEmulator' });
-      expect(planStorage(env, none)).toEqual({ kind: 'startEmulator' });
+      expect(planStorage(env, all, own)).toEqual({ kind: 'reuseEmulator' });
+      expect(planStorage(env, none, own)).toEqual({ kind: 'startEmulator' });
     }
   });
 
+  test("another checkout's (or anybody's) emulator is not reused unless asked", () => {
+    expect(planStorage({}, all, { own: false, reuse: false })).toEqual({ kind: 'portsHeld' });
+    expect(planStorage({}, all, { own: false, reuse: true })).toEqual({ kind: 'reuseEmulator' });
+  });
+
   test('some standard ports busy but not all: refuse rather than guess', () => {
-    expect(planStorage({}, { blob: true, queue: false, table: true })).toEqual({
+    expect(planStorage({}, { blob: true, queue: false, table: true }, own)).toEqual({
       kind: 'portsBusy',
       busy: ['blob', 'table'],
     });
