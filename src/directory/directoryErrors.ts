@@ -187,3 +187,22 @@ export function outboxRowTooSmall(maxChars: number): Error {
 export function notAReviewOf(employeeId: string, rowKey: unknown): Error {
   return new Error(`Not a review of employee ${employeeId}: ${String(rowKey)}.`);
 }
+
+/** A transaction the service refused as a whole because one operation failed. */
+export class TransactionFailure<Role> extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    /** The failing operation's index, when the service said. */
+    readonly index: number | undefined,
+    /** The failing operation's role, when the index is known. */
+    readonly role: Role | undefined,
+    options: { cause: unknown },
+  ) {
+    super(
+      `Entity group transaction failed (${status} ${code ?? ''}) at operation ${index ?? '?'}.`,
+      options,
+    );
+    this.name = 'TransactionFailure';
+  }
+}

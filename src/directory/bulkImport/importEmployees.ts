@@ -46,11 +46,8 @@ import {
   type ChosenShard,
 } from '../writes/departmentVersions';
 import { rememberLastNameIndex } from '../writes/lastNameVersions';
-import {
-  PlannedTransaction,
-  submitPlan,
-  type TransactionFailure,
-} from '../writes/plannedTransaction';
+import { PlannedTransaction, submitPlan } from '../writes/plannedTransaction';
+import type { TransactionFailure } from '../directoryErrors';
 import {
   failure,
   screenRows,

@@ -42,12 +42,8 @@ import {
   rememberDepartment,
 } from '../writes/departmentVersions';
 import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
-import {
-  PlannedTransaction,
-  retryUnexplained,
-  submitPlan,
-  type TransactionFailure,
-} from '../writes/plannedTransaction';
+import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
+import type { TransactionFailure } from '../directoryErrors';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { TableEntity } from '@azure/data-tables';
 import type { StoredEntity, StoredProperties } from '../../storage/tables/entities';

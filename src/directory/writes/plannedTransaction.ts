@@ -15,6 +15,7 @@ import {
 import { storageCode, storageStatus, toDomainError } from '../../storage/storageFaults';
 import { transactionTooLarge } from '../../storage/storageErrors';
 import { RETRY } from '../../storage/optimisticRetry';
+import { TransactionFailure } from '../directoryErrors';
 
 /**
  * The operations of one transaction, each with what it is about. A delete or update that names an
@@ -42,25 +43,6 @@ export class PlannedTransaction<Role> {
  */
 export function replaceOrCreate(entity: TableEntity, etag: string | undefined): EntityGroupAction {
   return etag === undefined ? ['create', entity] : ['update', entity, 'Replace', { etag }];
-}
-
-/** A transaction the service refused as a whole because one operation failed. */
-export class TransactionFailure<Role> extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string | undefined,
-    /** The failing operation's index, when the service said. */
-    readonly index: number | undefined,
-    /** The failing operation's role, when the index is known. */
-    readonly role: Role | undefined,
-    options: { cause: unknown },
-  ) {
-    super(
-      `Entity group transaction failed (${status} ${code ?? ''}) at operation ${index ?? '?'}.`,
-      options,
-    );
-    this.name = 'TransactionFailure';
-  }
 }
 
 /**
