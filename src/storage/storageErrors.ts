@@ -1,6 +1,6 @@
 /**
  * The storage layer's own errors, phrased once: give-ups of optimistic writes, limits of the
- * services, and guards of its helpers. (Storage faults become domain errors in errors.ts.)
+ * services, and guards of its helpers. (Storage faults become domain errors in storageFaults.ts.)
  */
 import { RestError, type PipelineRequest } from '@azure/core-rest-pipeline';
 import { ContentionError, TooLargeError } from '../domainErrors';
@@ -30,8 +30,8 @@ export function notPositiveInteger(name: string, value: number): RangeError {
 }
 
 /**
- * The SDK-shaped error of a try that storage did not answer in time, so errors.ts maps it as a
- * connection failure (`ETIMEDOUT`) and the SDK's retry policy retries it.
+ * The SDK-shaped error of a try that storage did not answer in time, so storageFaults.ts maps it
+ * as a connection failure (`ETIMEDOUT`) and the SDK's retry policy retries it.
  */
 export function tryTimedOut(timeoutMs: number, request: PipelineRequest): RestError {
   return new RestError(
