@@ -26,7 +26,12 @@ import { applyFlexConsumptionEnvironment } from './easyauth/flexEnvironment';
 import { startAzureFront, type AzureFront } from './easyauth/launch';
 import { PROFILE_FILES, startSelfProfile, type SelfProfile } from './cpuProfile';
 import { parseStartCommand, START_USAGE, type StartOptions } from './startup/startOptions';
-import { LaunchError, prepareLocalStorage, type LocalStorage } from './startup/localStorage';
+import {
+  behindTargets,
+  LaunchError,
+  prepareLocalStorage,
+  type LocalStorage,
+} from './startup/localStorage';
 
 function say(line = ''): void {
   process.stdout.write(`${line}\n`);
@@ -52,7 +57,7 @@ async function main(): Promise<void> {
   // This file runs from tools/ or dist/tools/.
   const root = findProjectRoot(__dirname);
   const port = prepareEnvironment(root, options);
-  const storage = await prepareLocalStorage(
+  const local = await prepareLocalStorage(
     {
       root,
       ports: options.emulatorPorts,
@@ -62,6 +67,13 @@ async function main(): Promise<void> {
     },
     process.env,
   );
+  const storage =
+    options.targetsFactor === undefined
+      ? local
+      : await behindTargets(local, options.targetsFactor, process.env).catch(async (error) => {
+          await local.stop();
+          throw error;
+        });
   // If this process dies abruptly, do not leave a detached Azurite behind.
   process.once('exit', () => storage.azurite?.process.kill('SIGKILL'));
 

@@ -39,14 +39,17 @@ function escapeXml(text: string): string {
 /**
  * A storage-style error answer for `service`.
  *
- * @param retryAfterSeconds - adds `Retry-After`, as Azure does when it throttles.
+ * @param options.retryAfterSeconds - adds `Retry-After` (the fault plan's `503-retry-after`).
+ * @param options.message - the message in place of the status's usual one (Azure's throttling
+ *   messages name the scope: "Operations per second is over the account limit.").
  */
 export function storageErrorResponse(
   service: StorageService,
   status: SyntheticStatus,
-  options: { retryAfterSeconds?: number; now?: Date; requestId?: string } = {},
+  options: { retryAfterSeconds?: number; now?: Date; requestId?: string; message?: string } = {},
 ): SyntheticResponse {
-  const { code, message } = SYNTHETIC_ERRORS[status];
+  const { code } = SYNTHETIC_ERRORS[status];
+  const message = options.message ?? SYNTHETIC_ERRORS[status].message;
   const requestId = options.requestId ?? randomUUID();
   const now = options.now ?? new Date();
   // Azure appends the request id and time to every error message.

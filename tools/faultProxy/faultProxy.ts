@@ -21,6 +21,8 @@ import {
   type StorageService,
 } from './faultPlan';
 import { storageErrorResponse, type SyntheticStatus } from './errorResponses';
+import { admitRequest, THROTTLE_MESSAGES, type Admission } from '../targets/admission';
+import type { TargetsLimiter } from '../targets/targetsLimiter';
 import {
   requestHeadBytes,
   responseHeadBytes,
@@ -56,6 +58,11 @@ export interface FaultProxyOptions {
   faults?: FaultSettings;
   /** Interface to listen on and where Azurite runs (default `127.0.0.1`). */
   host?: string;
+  /**
+   * Azure's scalability targets to enforce (tools/targets): past them the proxy answers 503
+   * `ServerBusy` as Azure does, before storage sees the request.
+   */
+  targets?: TargetsLimiter;
 }
 
 /**
@@ -112,10 +119,11 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     response: ServerResponse,
     status: SyntheticStatus,
     retryAfterSeconds?: number,
+    message?: string,
   ): void {
     // The client may have gone already (its own timeout): nobody to answer.
     if (response.destroyed || response.writableEnded) return;
-    const synthetic = storageErrorResponse(service, status, { retryAfterSeconds });
+    const synthetic = storageErrorResponse(service, status, { retryAfterSeconds, message });
     const statusMessage = http.STATUS_CODES[status] ?? '';
     counter.status(status);
     counter.received(
@@ -140,12 +148,14 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   }
 
   /** Counts the entities of a table read's answer once it has all arrived. */
-  function countEntities(upstreamResponse: IncomingMessage): void {
+  function countEntities(upstreamResponse: IncomingMessage, partition?: string): void {
     const chunks: Buffer[] = [];
     upstreamResponse.on('data', (chunk: Buffer) => chunks.push(chunk));
-    upstreamResponse.once('end', () =>
-      counter.entities(entitiesInTableAnswer(Buffer.concat(chunks).toString('utf8'))),
-    );
+    upstreamResponse.once('end', () => {
+      const entities = entitiesInTableAnswer(Buffer.concat(chunks).toString('utf8'));
+      counter.entities(entities);
+      if (partition !== undefined) void options.targets?.chargeRead(partition, entities);
+    });
   }
 
   function forward(
@@ -153,6 +163,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     request: IncomingMessage,
     response: ServerResponse,
     dropAnswer: boolean,
+    admitted?: Admission,
   ): void {
     const upstream = http.request(
       {
@@ -177,7 +188,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         counter.received(responseHeadBytes(status, statusMessage, headers));
         upstreamResponse.on('data', (chunk: Buffer) => counter.received(chunk.length));
         if (service === 'table' && request.method === 'GET' && status === 200)
-          countEntities(upstreamResponse);
+          countEntities(upstreamResponse, admitted?.units.partition?.key);
         response.writeHead(status, statusMessage, headers);
         // Storage dropping the connection mid-answer: the client sees its connection drop too.
         upstreamResponse.once('error', () => response.destroy());
@@ -194,7 +205,32 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     });
     // A client that drops its connection mid-body must not leave half a request upstream.
     request.once('error', () => upstream.destroy());
-    request.pipe(upstream);
+    if (admitted) upstream.end(admitted.body);
+    else request.pipe(upstream);
+  }
+
+  /** With targets: the whole body, then the targets' decision, then forward or ServerBusy. */
+  function throughTargets(
+    targets: TargetsLimiter,
+    service: StorageService,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): void {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    afterBody(request, () => {
+      const method = request.method ?? 'GET';
+      const url = request.url ?? '/';
+      admitRequest(targets, service, { method, url, body: Buffer.concat(chunks) }).then(
+        (admission) => {
+          if (!admission.throttle) return forward(service, request, response, false, admission);
+          const { scope } = admission.throttle;
+          const message = scope === 'account' ? THROTTLE_MESSAGES.account : THROTTLE_MESSAGES.other;
+          answer(service, response, 503, undefined, message);
+        },
+        () => answer(service, response, 500),
+      );
+    });
   }
 
   function inject(
@@ -237,7 +273,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     const current = plan;
     const fault = current?.next(service);
     if (!fault || !current) {
-      forward(service, request, response, false);
+      if (options.targets) throughTargets(options.targets, service, request, response);
+      else forward(service, request, response, false);
       return;
     }
     counter.fault(fault);

@@ -19,6 +19,9 @@ import { planStorage, refusedEmulatorMessage } from '../host/launch';
 import { describeError } from '../host/log';
 import { allowConsoleOrigins, localOrigins } from '../storageCors';
 import { isOwnEmulator, portHolder, recordEmulator } from './emulatorOwner';
+import { startFaultProxy } from '../faultProxy/faultProxy';
+import { describeTargets, scaledTargets } from '../targets/azureTargets';
+import { TargetsLimiter } from '../targets/targetsLimiter';
 
 /** A condition the user can fix; printed without a stack trace. */
 export class LaunchError extends Error {}
@@ -29,6 +32,8 @@ export interface LocalStorage {
   azurite?: RunningAzurite;
   /** What the banner says: the storage, then (for an emulator) its CORS and endpoints. */
   lines: string[];
+  /** The emulator's ports, when the storage is the emulator. */
+  emulatorPorts?: AzuritePorts;
   stop(): Promise<void>;
 }
 
@@ -121,7 +126,42 @@ export async function prepareLocalStorage(
     `  Queue:   http://127.0.0.1:${ports.queue}/devstoreaccount1`,
     `  Table:   http://127.0.0.1:${ports.table}/devstoreaccount1`,
   ];
-  return { ...(azurite ? { azurite } : {}), lines, stop };
+  return { ...(azurite ? { azurite } : {}), lines, stop, emulatorPorts: ports };
+}
+
+/**
+ * Puts the targets front (the fault proxy holding Azure's targets ÷ `factor`) between the app and
+ * the emulator: `env.AzureWebJobsStorage` then names the front.
+ *
+ * @throws {LaunchError} when the storage is not the emulator (a real account has its own).
+ */
+export async function behindTargets(
+  storage: LocalStorage,
+  factor: number,
+  env: NodeJS.ProcessEnv,
+): Promise<LocalStorage> {
+  if (!storage.emulatorPorts)
+    throw new LaunchError('--targets fronts the local emulator; a storage account has its own.');
+  const targets = scaledTargets(factor);
+  const front = await startFaultProxy({
+    target: storage.emulatorPorts,
+    targets: new TargetsLimiter(targets),
+  });
+  env.AzureWebJobsStorage = front.connectionString;
+  const [first, second] = describeTargets(targets, factor);
+  return {
+    ...storage,
+    lines: [
+      ...storage.lines,
+      `  Targets: ${first}`,
+      `           ${second}`,
+      `           (the app talks to the front: blob ${front.ports.blob}, queue ${front.ports.queue}, table ${front.ports.table})`,
+    ],
+    stop: async () => {
+      await front.stop();
+      await storage.stop();
+    },
+  };
 }
 
 function heldMessage(ports: AzuritePorts, range: string): string {

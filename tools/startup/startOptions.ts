@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { AzuritePorts } from '../azurite';
 import { STANDARD_EMULATOR_PORTS } from '../host/launch';
+import { DEFAULT_TARGETS_FACTOR } from '../targets/azureTargets';
 
 /** What `npm start -- --help` prints. */
 export const START_USAGE = `Usage: npm start [-- options]
@@ -27,6 +28,8 @@ Options:
                               authentication (docs/azure-mode.md)
   --issuer-port <n>           port of Azure mode's token issuer
   --cpu-prof <dir>            write CPU profiles of the app and its Azurite there
+  --targets [factor]          hold the emulator to Azure's scalability targets divided by factor
+                              (default ${DEFAULT_TARGETS_FACTOR}): past them 503 ServerBusy (docs/targets.md)
   --verbose                   log every invocation's start and end (HOST_LOG_LEVEL=debug)
   -h, --help                  this text
 `;
@@ -48,6 +51,8 @@ export interface StartOptions {
   issuerPort?: string;
   cpuProf?: string;
   verbose: boolean;
+  /** Azure's targets divided by this factor, enforced in front of the emulator. */
+  targetsFactor?: number;
 }
 
 /** Parses `npm start`'s arguments; never throws. */
@@ -58,7 +63,7 @@ export function parseStartCommand(
   let values;
   try {
     ({ values } = parseArgs({
-      args: [...args],
+      args: withTargetsFactor(args),
       options: {
         port: { type: 'string' },
         'emulator-ports': { type: 'string' },
@@ -71,6 +76,7 @@ export function parseStartCommand(
         'issuer-port': { type: 'string' },
         'cpu-prof': { type: 'string' },
         verbose: { type: 'boolean' },
+        targets: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -84,6 +90,12 @@ export function parseStartCommand(
   const emulatorPorts =
     portsText === undefined ? { ...STANDARD_EMULATOR_PORTS } : parsePorts(portsText);
   if (typeof emulatorPorts === 'string') return { kind: 'refused', message: emulatorPorts };
+  const factor = values.targets === undefined ? undefined : Number(values.targets);
+  if (factor !== undefined && !(Number.isFinite(factor) && factor >= 1))
+    return {
+      kind: 'refused',
+      message: `--targets wants a factor of 1 or more, got "${values.targets}".`,
+    };
   return {
     kind: 'run',
     options: {
@@ -98,8 +110,18 @@ export function parseStartCommand(
       issuerPort: values['issuer-port'],
       cpuProf: values['cpu-prof'],
       verbose: values.verbose ?? false,
+      ...(factor === undefined ? {} : { targetsFactor: factor }),
     },
   };
+}
+
+/** `--targets` with no factor after it takes the default one. */
+function withTargetsFactor(args: readonly string[]): string[] {
+  return args.map((arg, i) =>
+    arg === '--targets' && (args[i + 1] === undefined || args[i + 1]!.startsWith('-'))
+      ? `--targets=${DEFAULT_TARGETS_FACTOR}`
+      : arg,
+  );
 }
 
 /** `"20000"` (three ports from there) or `"20000,20001,20002"`; a reason when neither. */

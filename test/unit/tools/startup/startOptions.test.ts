@@ -20,6 +20,7 @@ describe('npm start options', () => {
       '--issuer-port',
       '--cpu-prof',
       '--verbose',
+      '--targets',
       '--help',
     ]) {
       expect(START_USAGE).toContain(option);
@@ -70,5 +71,18 @@ describe('npm start options', () => {
   test('--verbose and --reuse-emulator are off unless given', () => {
     const command = parseStartCommand(['--verbose'], {});
     expect(command).toMatchObject({ options: { verbose: true, reuseEmulator: false } });
+  });
+
+  test('--targets takes a factor, or the default one when none follows', () => {
+    const factor = (args: string[]) => {
+      const command = parseStartCommand(args, {});
+      return command.kind === 'run' ? command.options.targetsFactor : command;
+    };
+    expect(factor([])).toBeUndefined();
+    expect(factor(['--targets'])).toBe(100);
+    expect(factor(['--targets', '--verbose'])).toBe(100);
+    expect(factor(['--targets', '20'])).toBe(20);
+    expect(factor(['--targets=0.5'])).toMatchObject({ kind: 'refused' });
+    expect(factor(['--targets', 'x'])).toMatchObject({ kind: 'refused' });
   });
 });
