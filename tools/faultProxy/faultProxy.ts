@@ -43,6 +43,8 @@ export interface FaultProxy {
   ports: AzuritePorts;
   /** Starts, changes or (with `null`) stops injecting faults; restarts the seeded sequence. */
   setFaults(faults: FaultSettings | null): void;
+  /** Starts, changes or (with `null`) stops enforcing Azure's targets. */
+  setTargets(targets: TargetsLimiter | null): void;
   /** What arrived since the start or the last {@link FaultProxy.resetCounts}. */
   counts(): ProxyCounts;
   resetCounts(): void;
@@ -107,6 +109,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const host = options.host ?? '127.0.0.1';
   const counter = new TrafficCounter();
   let plan: FaultPlan | undefined = options.faults ? createFaultPlan(options.faults) : undefined;
+  let targets: TargetsLimiter | undefined = options.targets;
   const upstreamAgent = new http.Agent({
     keepAlive: true,
     maxSockets: 128,
@@ -154,7 +157,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     upstreamResponse.once('end', () => {
       const entities = entitiesInTableAnswer(Buffer.concat(chunks).toString('utf8'));
       counter.entities(entities);
-      if (partition !== undefined) void options.targets?.chargeRead(partition, entities);
+      if (partition !== undefined) void targets?.chargeRead(partition, entities);
     });
   }
 
@@ -273,7 +276,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     const current = plan;
     const fault = current?.next(service);
     if (!fault || !current) {
-      if (options.targets) throughTargets(options.targets, service, request, response);
+      if (targets) throughTargets(targets, service, request, response);
       else forward(service, request, response, false);
       return;
     }
@@ -312,6 +315,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     ports,
     setFaults(faults) {
       plan = faults ? createFaultPlan(faults) : undefined;
+    },
+    setTargets(limiter) {
+      targets = limiter ?? undefined;
     },
     counts: () => counter.snapshot(),
     resetCounts: () => counter.reset(),
