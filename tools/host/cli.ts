@@ -6,8 +6,8 @@
  * --listen (default 127.0.0.1; elsewhere hand-sent principals are not believed and the host's own
  * endpoints want the key printed at startup), --trust-principal-headers, --allowed-host
  * (repeatable), --metrics-summary. Environment: HOST_LOG_LEVEL, HOST_SHUTDOWN_TIMEOUT_MS,
- * LOCAL_HOST_FRONT_SECRET (set by the Azure-mode launcher). What each does: docs/local-host.md
- * "Running it" and "Who may drive it", docs/azure-mode.md.
+ * HOST_HTTP_RESPONSE_LIMIT_MS, LOCAL_HOST_FRONT_SECRET (set by the Azure-mode launcher). What
+ * each does: docs/local-host.md "Running it" and "Who may drive it", docs/azure-mode.md.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';

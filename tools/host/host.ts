@@ -7,10 +7,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { createQueueOutputHandler } from './bindings/queueOutput';
 import { loadHostSettings, type HostSettings } from './config/hostJson';
-import { createCoreApi, installCoreModule } from './core/coreModule';
-import { createInvoker } from './core/invoke';
-import { FunctionAppRegistry } from './core/registry';
-import type { HookContext } from './core/types';
+import { LocalWorker } from './core/worker';
 import {
   assignDrivers,
   createAcceptingDriver,
@@ -18,7 +15,7 @@ import {
   type TriggerDriver,
 } from './drivers';
 import { describeFunction, type HostFunction } from './functions';
-import { createHttpDriver } from './http/httpDriver';
+import { createHttpDriver, HTTP_RESPONSE_LIMIT_MS } from './http/httpDriver';
 import { createAdminApi, type HostState } from './http/admin';
 import { createHostServer, requestBodyLimit } from './http/server';
 import type { HostAccess } from './http/hostKey';
@@ -118,17 +115,20 @@ const WORKER_CAPABILITIES: Record<string, string> = {
   HandlesWorkerTerminateMessage: 'true',
 };
 
-async function runAppHooks(
-  registry: FunctionAppRegistry,
-  hookName: 'appStart' | 'appTerminate',
-  extra: Record<string, unknown>,
-): Promise<void> {
-  const context: HookContext = {
-    hookData: registry.appLevelOnlyHookData,
-    appHookData: registry.appHookData,
-    ...extra,
-  };
-  for (const hook of registry.hooks(hookName)) await hook(context);
+/**
+ * `HOST_HTTP_RESPONSE_LIMIT_MS` (tests shorten it): how long the front waits for an HTTP answer;
+ * Azure's 230 s when absent.
+ *
+ * @throws {HostStartupError} when it is not a positive whole number.
+ */
+export function httpResponseLimit(setting: string | undefined): number {
+  if (setting === undefined || setting.trim() === '') return HTTP_RESPONSE_LIMIT_MS;
+  const value = Number(setting.trim());
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new HostStartupError([
+      `HOST_HTTP_RESPONSE_LIMIT_MS must be a positive whole number of milliseconds, got "${setting}".`,
+    ]);
+  return value;
 }
 
 const DURABLE_KINDS = new Set(['orchestration', 'activity', 'entity']);
@@ -168,26 +168,31 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
   }
   const hostId = hostIdFor(appRoot, env);
 
-  // The core module must be in place before the first `require('@azure/functions')`.
-  const registry = new FunctionAppRegistry();
-  installCoreModule(
-    createCoreApi(registry, (level, category, message) =>
-      logger.log(
-        level === 'information' && category === 'system' ? 'debug' : level,
-        'worker',
-        message,
-      ),
-    ),
-  );
+  // The core module must be in place before the first `require('@azure/functions')`; the worker
+  // installs it, loads the app, and loads it again when it restarts at functionTimeout.
   const pattern = options.functionsGlob ?? packageMain(appRoot);
+  let worker: LocalWorker;
   try {
-    const files = loadEntryPoints(appRoot, pattern, registry);
-    logger.debug(`Loaded ${files.length} entry point(s) matching "${pattern}".`);
+    worker = new LocalWorker({
+      appRoot,
+      logger,
+      functionTimeoutMs: settings.functionTimeoutMs,
+      log: (level, category, message) =>
+        logger.log(
+          level === 'information' && category === 'system' ? 'debug' : level,
+          'worker',
+          message,
+        ),
+      load: (registry) => {
+        const files = loadEntryPoints(appRoot, pattern, registry);
+        logger.debug(`Loaded ${files.length} entry point(s) matching "${pattern}".`);
+      },
+    });
   } catch (error) {
     logger.error(describeError((error as Error).cause ?? error));
     throw new HostStartupError([(error as Error).message]);
   }
-  registry.lock();
+  const registry = worker.registry;
 
   const problems: string[] = [];
   const warnings: string[] = [];
@@ -212,11 +217,8 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
   problems.push(...namingProblems(functions.map((fn) => fn.name)));
 
   const connections = new ConnectionResolver(env);
-  const invoker = createInvoker(registry, logger, {
-    functionTimeoutMs: settings.functionTimeoutMs,
-  });
   const runner = new FunctionRunner(
-    invoker,
+    worker,
     [],
     [createQueueOutputHandler(env, connections, settings.queues.messageEncoding)],
   );
@@ -237,7 +239,12 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
     extensionDrivers.push(...(added.drivers ?? []));
     for (const provider of added.inputProviders ?? []) runner.addInputProvider(provider);
   }
-  const httpDriver = createHttpDriver({ routePrefix: settings.routePrefix, runner, logger });
+  const httpDriver = createHttpDriver({
+    routePrefix: settings.routePrefix,
+    runner,
+    logger,
+    responseLimitMs: httpResponseLimit(env.HOST_HTTP_RESPONSE_LIMIT_MS),
+  });
   const drivers: TriggerDriver[] = [
     ...extensionDrivers,
     httpDriver,
@@ -265,7 +272,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
   for (const warning of warnings) logger.warn(warning);
   if (functions.length === 0) logger.warn(`No functions found in "${pattern}".`);
 
-  await runAppHooks(registry, 'appStart', { functionAppDirectory: appRoot });
+  await worker.runAppHooks('appStart', { functionAppDirectory: appRoot });
 
   let state: HostState = 'Running';
   const admin = createAdminApi({
@@ -322,7 +329,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
           ),
         ]);
         try {
-          await runAppHooks(registry, 'appTerminate', {});
+          await worker.runAppHooks('appTerminate');
         } catch (error) {
           logger.error(`An appTerminate hook failed: ${describeError(error)}`);
         }

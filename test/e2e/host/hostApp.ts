@@ -54,10 +54,14 @@ export function parseRecords(output: string): Array<Record<string, unknown>> {
  *
  * @throws {Error} with the host's output when it refuses to start.
  */
-export async function startHostApp(env: Record<string, string> = {}): Promise<HostApp> {
+export async function startHostApp(
+  env: Record<string, string> = {},
+  options: { hostJsonPath?: string } = {},
+): Promise<HostApp> {
   const queues = hostAppQueues();
   const host = await startHost({
     appRoot: HOSTAPP_ROOT,
+    ...options,
     env: {
       HOSTAPP_ALWAYS_FAIL_QUEUE: queues.alwaysFail,
       HOSTAPP_FAIL_ONCE_QUEUE: queues.failOnce,

@@ -74,24 +74,17 @@ describe('routes', () => {
     });
   });
 
-  test('an unknown route is a 404 with the API error shape', async () => {
-    const response = await getJson(`${api}/no/such/route`);
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      error: { code: 'NotFound', message: expect.stringContaining('GET /api/no/such/route') },
-    });
-    const outside = await getJson(`${app.host.origin}/elsewhere`);
-    expect(outside.status).toBe(404);
-    expect(outside.body).toEqual({ error: { code: 'NotFound', message: expect.any(String) } });
+  test('an unknown route is a bare 404, as Azure answers', async () => {
+    const response = await fetch(`${api}/no/such/route`);
+    expect([response.status, await response.text()]).toEqual([404, '']);
+    const outside = await fetch(`${app.host.origin}/elsewhere`);
+    expect([outside.status, await outside.text()]).toEqual([404, '']);
   });
 
-  test('a method the route does not accept is a 404, as in Azure, naming the accepted methods', async () => {
-    const response = await getJson(`${api}/echo/x`, { method: 'DELETE' });
-    expect(response.status).toBe(404);
-    expect(response.body).toEqual({
-      error: { code: 'NotFound', message: expect.stringContaining('accepts GET, POST, PUT') },
-    });
-    expect((await getJson(`${api}/items/1`, { method: 'PUT' })).status).toBe(404);
+  test('a method the route does not accept is a bare 404, as in Azure', async () => {
+    const response = await fetch(`${api}/echo/x`, { method: 'DELETE' });
+    expect([response.status, await response.text()]).toEqual([404, '']);
+    expect((await fetch(`${api}/items/1`, { method: 'PUT' })).status).toBe(404);
     expect((await fetch(`${api}/items/1`, { method: 'HEAD' })).status).toBe(404);
   });
 

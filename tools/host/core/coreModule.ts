@@ -36,22 +36,26 @@ export interface CoreApi {
   Disposable: typeof Disposable;
 }
 
-/** Builds the module object over a registry; `log` receives the library's system logs. */
+/**
+ * Builds the module object over a registry (or the current one of a restartable worker); `log`
+ * receives the library's system logs.
+ */
 export function createCoreApi(
-  registry: FunctionAppRegistry,
+  registry: FunctionAppRegistry | (() => FunctionAppRegistry),
   log: (level: RpcLogLevel, category: RpcLogCategory, message: string) => void,
 ): CoreApi {
+  const current = typeof registry === 'function' ? registry : () => registry;
   return {
     version: CORE_API_VERSION,
     get hostVersion() {
       return HOST_VERSION;
     },
-    registerFunction: (metadata, callback) => registry.registerFunction(metadata, callback),
-    registerHook: (hookName, callback) => registry.registerHook(hookName, callback),
+    registerFunction: (metadata, callback) => current().registerFunction(metadata, callback),
+    registerHook: (hookName, callback) => current().registerHook(hookName, callback),
     setProgrammingModel: (model) => {
-      registry.programmingModel = model;
+      current().programmingModel = model;
     },
-    getProgrammingModel: () => registry.programmingModel,
+    getProgrammingModel: () => current().programmingModel,
     log,
     Disposable,
   };

@@ -1,7 +1,7 @@
 /**
  * The HTTP trigger (`app.http`): a route table built from the registered routes and methods,
  * and the request/response path through the library's own conversion code. Unknown routes and
- * method mismatches are 404 (as the Functions host answers), with the API's JSON error body.
+ * method mismatches are 404 without a body (as the Functions host answers).
  * Function keys are not checked locally, as with Core Tools.
  *
  * Routes are tried in the order of their functions' names, ignoring case, first match wins, as
@@ -15,7 +15,8 @@ import { stringOption, type HostFunction } from '../functions';
 import { describeError, type Logger } from '../log';
 import { outputValue, type FunctionRunner } from '../runner';
 import { isReservedRoute, routesConflict, type RouteDeclaration } from '../validation';
-import { errorJson, sendJson, sendResponse } from './respond';
+import { sendBare, sendResponse } from './respond';
+import { withForwardedHeaders } from './forwarded';
 import { fromRpcHttpResponse, toRpcHttpRequest } from './rpcHttp';
 import { matchRoute, parseRouteTemplate, splitPath, type RouteTemplate } from './routeTemplate';
 
@@ -61,7 +62,19 @@ export interface HttpDriverOptions {
   routePrefix: string;
   runner: FunctionRunner;
   logger: Logger;
+  /** When the front gives up on an answer (default {@link HTTP_RESPONSE_LIMIT_MS}). */
+  responseLimitMs?: number;
 }
+
+/**
+ * How long Azure's front waits for an HTTP function's answer, whatever `functionTimeout`: 230 s,
+ * the Azure Load Balancer's idle timeout (learn.microsoft.com azure-functions/functions-scale,
+ * "Function app timeout duration"). The function itself runs on until it ends or times out.
+ */
+export const HTTP_RESPONSE_LIMIT_MS = 230_000;
+
+/** What the local front answers when a function has not answered in time. */
+export const HTTP_RESPONSE_LIMIT_STATUS = 502;
 
 function methodsOf(fn: HostFunction): string[] {
   const methods = fn.trigger.binding.methods;
@@ -141,21 +154,22 @@ export function createHttpDriver(config: HttpDriverOptions): HttpDriver {
         const detail =
           found.kind === 'methodMismatch' ? ` (the route accepts ${found.allowed.join(', ')})` : '';
         const path = `${prefix}/${pathBelowPrefix.replace(/^\//, '')}`;
-        sendJson(
-          response,
-          404,
-          errorJson('NotFound', `No function matches ${method} ${path}${detail}.`),
-        );
+        // Bare, as Azure's host answers when no route matches (the app's JSON 404s come from its
+        // own catch-all, which the host tries last).
+        config.logger.debug(`No function matches ${method} ${path}${detail}.`);
+        sendBare(response, 404);
         return;
       }
       const fn = found.route.fn;
+      const limitMs = config.responseLimitMs ?? HTTP_RESPONSE_LIMIT_MS;
+      let limitTimer: NodeJS.Timeout | undefined;
       try {
-        const rpcResponse = await config.runner.run(fn, {
+        const run = config.runner.run(fn, {
           data: {
             http: toRpcHttpRequest({
               method,
               url: `${origin}${request.url ?? '/'}`,
-              headers: request.headersDistinct,
+              headers: withForwardedHeaders(request),
               params: found.params,
               body,
             }),
@@ -163,6 +177,25 @@ export function createHttpDriver(config: HttpDriverOptions): HttpDriver {
           metadata: {},
           reason: `This function was programmatically called via the host APIs.`,
         });
+        const limit = new Promise<undefined>((resolve) => {
+          limitTimer = setTimeout(() => resolve(undefined), limitMs);
+        });
+        const rpcResponse = await Promise.race([run, limit]);
+        if (rpcResponse === undefined) {
+          // The front gives up; the invocation runs on (its later failure is logged by the worker).
+          run.catch(() => undefined);
+          config.logger.log(
+            'warning',
+            fn.name,
+            `HTTP ${method} ${request.url}: no answer within ${limitMs} ms; the front answers ${HTTP_RESPONSE_LIMIT_STATUS}.`,
+          );
+          sendResponse(response, {
+            status: HTTP_RESPONSE_LIMIT_STATUS,
+            headers: [],
+            body: Buffer.alloc(0),
+          });
+          return;
+        }
         const output = fn.outputs.find((o) => String(o.binding.type).toLowerCase() === 'http');
         const value = output ? outputValue(rpcResponse, output) : undefined;
         sendResponse(response, fromRpcHttpResponse(value));
@@ -176,6 +209,8 @@ export function createHttpDriver(config: HttpDriverOptions): HttpDriver {
         if (!response.headersSent)
           sendResponse(response, { status: 500, headers: [], body: Buffer.alloc(0) });
         else response.destroy();
+      } finally {
+        clearTimeout(limitTimer);
       }
     },
   };

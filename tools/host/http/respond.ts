@@ -21,7 +21,17 @@ export function sendResponse(response: ServerResponse, outgoing: OutgoingRespons
   response.end(body);
 }
 
-/** Writes a JSON response of the host itself (404s, admin API). */
+/**
+ * Writes one of the answers the Functions host gives itself (no route: 404; body over the limit:
+ * 413): a status without a body, as Azure's host (ASP.NET Core, Kestrel) sends them; the API's
+ * JSON shape is the app's, not the host's.
+ */
+export function sendBare(response: ServerResponse, status: number): void {
+  response.writeHead(status, { 'content-length': '0' });
+  response.end();
+}
+
+/** Writes a JSON response of the host's local-only endpoints (admin API, refusals). */
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = Buffer.from(JSON.stringify(body), 'utf8');
   response.writeHead(status, {

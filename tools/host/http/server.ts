@@ -14,7 +14,7 @@ import type { TriggerDriver } from '../drivers';
 import type { HttpDriver } from './httpDriver';
 import { hostAccessRefusal, type HostAccess } from './hostKey';
 import { hostRefusal, localWriteRefusal, type Refusal } from './requestGuard';
-import { errorJson, sendJson } from './respond';
+import { errorJson, sendBare, sendJson } from './respond';
 
 /** The Functions host's default request size limit (`FUNCTIONS_REQUEST_BODY_SIZE_LIMIT`). */
 export const MAX_REQUEST_BODY_BYTES = 100 * 1024 * 1024;
@@ -203,12 +203,10 @@ export function createHostServer(options: HostServerOptions): HostServer {
       body = await readBody(request, bodyLimit);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
-        // The rest of the body is drained unbuffered, so the client can read this answer.
-        sendJson(
-          response,
-          413,
-          errorJson('RequestTooLarge', `The request body is over ${bodyLimit} bytes.`),
-        );
+        // The rest of the body is drained unbuffered, so the client can read this answer: bare,
+        // as Azure's host refuses a body over FUNCTIONS_REQUEST_BODY_SIZE_LIMIT.
+        logger.debug(`${request.method} ${pathname}: the request body is over ${bodyLimit} bytes.`);
+        sendBare(response, 413);
       } else response.destroy();
       return;
     }
@@ -227,14 +225,8 @@ export function createHostServer(options: HostServerOptions): HostServer {
     else if (lower === prefix || lower.startsWith(`${prefix}/`))
       below = pathname.slice(prefix.length);
     if (below === undefined) {
-      sendJson(
-        response,
-        404,
-        errorJson(
-          'NotFound',
-          `No function matches ${request.method} ${pathname}; functions are served under ${prefix || '/'}.`,
-        ),
-      );
+      logger.debug(`No function matches ${request.method} ${pathname} (outside ${prefix || '/'}).`);
+      sendBare(response, 404);
       return;
     }
     await httpDriver.handle(request, response, below, body, clientOrigin);

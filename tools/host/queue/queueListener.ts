@@ -63,6 +63,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A 404 `QueueNotFound` from the queue service. */
+function isQueueNotFound(error: unknown): boolean {
+  const { statusCode, code } = error as { statusCode?: number; code?: string };
+  return statusCode === 404 && (code === undefined || code === 'QueueNotFound');
+}
+
 const seconds = (ms: number): number => Math.max(0, Math.round(ms / 1000));
 
 /**
@@ -128,23 +134,7 @@ export class QueueListener {
     const { queue, options } = this.config;
     const signal = this.#stop.signal;
     let failing = false;
-    while (!signal.aborted) {
-      try {
-        // Azure creates a trigger's queue when it is missing; retried until storage answers.
-        await queue.createIfNotExists({ abortSignal: signal });
-        break;
-      } catch (error) {
-        if (signal.aborted) return;
-        if (!failing)
-          this.#log(
-            'error',
-            `The listener for queue '${queue.name}' could not start and will keep retrying: ${(error as Error).message}`,
-          );
-        failing = true;
-        await this.#sleep(this.#backoff.next(false), signal);
-      }
-    }
-    failing = false;
+    let missing = false;
     // Whether a poll found messages since the last polling delay: the next delay is then the
     // minimum, and grows only while polls keep finding the queue empty.
     let foundWork = false;
@@ -163,10 +153,26 @@ export class QueueListener {
           abortSignal: signal,
         });
         messages = response.receivedMessageItems;
+        if (missing) this.#log('information', `Queue '${queue.name}' exists now.`);
+        missing = false;
         if (failing) this.#log('information', `Queue '${queue.name}' is reachable again.`);
         failing = false;
       } catch (error) {
         if (signal.aborted) break;
+        if (isQueueNotFound(error)) {
+          // Azure's listener does not create a missing queue: it backs off as from an empty one
+          // (azure-webjobs-sdk QueueListener.ExecuteAsync, IsNotFoundQueueNotFound). The app or
+          // its infrastructure creates the queues it listens on.
+          if (!missing)
+            this.#log(
+              'warning',
+              `Queue '${queue.name}' does not exist; polling it with back-off until it does.`,
+            );
+          missing = true;
+          await this.#sleep(this.#backoff.next(false), signal);
+          foundWork = false;
+          continue;
+        }
         if (!failing)
           this.#log(
             'warning',

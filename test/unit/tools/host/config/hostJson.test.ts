@@ -2,6 +2,8 @@
  * host.json as the local host reads it: the Functions host's defaults, TimeSpan durations, and a
  * clear error naming any malformed setting.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { readHostSettings } from '../../../../../tools/host/config/hostJson';
 import { formatTimeSpan, parseTimeSpan } from '../../../../../tools/host/config/timeSpan';
 import {
@@ -47,6 +49,32 @@ describe('host settings', () => {
       },
       functionTimeoutMs: 30 * 60_000,
     });
+  });
+
+  test("the project's host.json sets every queue setting, and the host reads it as written", () => {
+    // Azure's defaults (maxPollingInterval 1 min, batchSize 16, newBatchThreshold batchSize/2 per
+    // core, visibilityTimeout 0, maxDequeueCount 5) are the host's too; the app names its own so
+    // local and deployed figures never rest on either host's defaults.
+    const file = JSON.parse(
+      fs.readFileSync(path.resolve(__dirname, '../../../../../host.json'), 'utf8'),
+    ) as { extensions: { queues: Record<string, unknown> } };
+    const queues = file.extensions.queues;
+    expect(Object.keys(queues).sort()).toEqual(
+      [
+        'batchSize',
+        'maxDequeueCount',
+        'maxPollingInterval',
+        'messageEncoding',
+        'newBatchThreshold',
+        'visibilityTimeout',
+      ].sort(),
+    );
+    const read = readHostSettings(file, 64).queues;
+    expect(read.batchSize).toBe(queues.batchSize);
+    expect(read.newBatchThreshold).toBe(queues.newBatchThreshold);
+    expect(read.maxDequeueCount).toBe(queues.maxDequeueCount);
+    expect(read.maxPollingIntervalMs).toBe(parseTimeSpan(String(queues.maxPollingInterval), 'x'));
+    expect(read.visibilityTimeoutMs).toBe(parseTimeSpan(String(queues.visibilityTimeout), 'x'));
   });
 
   test('reads the project settings', () => {
