@@ -160,8 +160,9 @@ export function createInvoker(
       const span = startInvocationSpan(fn.metadata, request);
       request.traceContext = span.traceContext;
       const started = Date.now();
+      // One line per invocation by default (its end); the start only with --verbose / debug.
       logger.log(
-        'information',
+        'debug',
         name,
         `Executing 'Functions.${name}' (Reason='${invokeOptions.reason}', Id=${invocationId})`,
       );
