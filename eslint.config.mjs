@@ -54,6 +54,16 @@ const noLocator = {
   message:
     "An adapter receives what it uses: a route's `uses` option (functions/shared/route.ts), a trigger's `withServices` (functions/shared/services.ts); it never calls `services()` itself.",
 };
+/**
+ * A retry timeout hangs an orchestration in Azure once it passes (durable-js#629): DurableTask.Core
+ * stops retrying without the timer durable-functions waits for. The local runtime refuses it too.
+ */
+const noRetryTimeout = {
+  selector:
+    "MemberExpression[property.name='retryTimeoutInMilliseconds'], Property[key.name='retryTimeoutInMilliseconds']",
+  message:
+    'Do not set RetryOptions.retryTimeoutInMilliseconds: in Azure the orchestration hangs Running once it passes (Azure/azure-functions-durable-js#629). Bound retries with maxNumberOfAttempts.',
+};
 /** One `no-restricted-imports` rule (a later block's replaces an earlier one's for its files). */
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 /** src/storage/ files at `up` below src/: only the error types and the configuration of src/. */
@@ -108,13 +118,15 @@ export default tseslint.config(
     // The app registers HTTP functions only through functions/shared/route.ts, so no route can
     // exist without an access rule (the fixture apps of the host's own tests are not the app).
     files: ['functions/**/*.ts', 'src/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', onlyRoutes] },
+    rules: { 'no-restricted-syntax': ['error', onlyRoutes, noRetryTimeout] },
   },
   {
     // An entry point's first statement starts telemetry, before anything it instruments loads.
     // It receives its capabilities rather than looking them up (docs/architecture.md).
     files: ['functions/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', onlyRoutes, startupFirst, noLocator] },
+    rules: {
+      'no-restricted-syntax': ['error', onlyRoutes, startupFirst, noLocator, noRetryTimeout],
+    },
   },
   {
     files: ['src/**/*.ts', 'functions/**/*.ts'],

@@ -14,20 +14,14 @@ import { taskResultInboxKey } from './store/keys';
 import { TERMINAL_STATUSES, type WorkItemMessage } from './store/records';
 
 /**
- * Handles a work item. Work for an instance that has ended or moved to another execution is
- * dropped.
+ * Handles a work item. As in Azure, the activity runs whatever became of its instance
+ * (DurableTask.AzureStorage `LockNextTaskActivityWorkItem` looks at no instance state): a work
+ * item queued before the instance ended, was terminated or continued as new still runs, and its
+ * result is then dropped, as the orchestration dispatcher drops it there.
  *
  * @throws storage errors left after the SDK's retries (the message is then retried).
  */
 export async function runWorkItem(ctx: RuntimeContext, item: WorkItemMessage): Promise<void> {
-  const instance = await ctx.store.getInstance(item.instanceId);
-  if (
-    !instance ||
-    instance.executionId !== item.executionId ||
-    TERMINAL_STATUSES.has(instance.runtimeStatus)
-  ) {
-    return;
-  }
   const inputText = item.inputInHistory ? await inputFromHistory(ctx, item) : item.input;
 
   let result: HistoryEventJson;
@@ -50,6 +44,14 @@ export async function runWorkItem(ctx: RuntimeContext, item: WorkItemMessage): P
       TaskScheduledId: item.taskScheduledId,
       ...activityFailure(item.name, error),
     });
+  }
+  const instance = await ctx.store.getInstance(item.instanceId);
+  if (
+    !instance ||
+    instance.executionId !== item.executionId ||
+    TERMINAL_STATUSES.has(instance.runtimeStatus)
+  ) {
+    return;
   }
   await ctx.store.putInbox(
     item.instanceId,

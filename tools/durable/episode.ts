@@ -93,7 +93,7 @@ async function runPass(
     appended = [];
     customStatusValue = parseJson(instance.customStatus);
   } else {
-    newEvents = orderNewEvents(ledger, fresh);
+    newEvents = orderNewEvents(ledger, fresh, now);
     const outcome = await invokeOrchestrator(ctx, instance, past, [
       orchestratorStarted,
       ...newEvents,
@@ -106,6 +106,8 @@ async function runPass(
       outcome,
       now,
       newExecutionId: ctx.newId,
+      known: { activities: ctx.activities, orchestrations: ctx.orchestrations },
+      previousCustomStatus: parseJson(instance.customStatus),
     });
     appended = decision.events;
     customStatusValue = decision.customStatus;

@@ -7,8 +7,11 @@
  * - `storageProvider.connectionName` (default `AzureWebJobsStorage`; the obsolete
  *   `connectionStringName` is still read, when `connectionName` is not set)
  * - `storageProvider.workItemQueueVisibilityTimeout` (TimeSpan; the message lease, default 30 s)
- * - `storageProvider.maxQueuePollingInterval` (TimeSpan; longest idle poll wait, default 1 s)
- * - `maxConcurrentActivityFunctions`, `maxConcurrentOrchestratorFunctions` (default 8 each)
+ * - `storageProvider.maxQueuePollingInterval` (TimeSpan; longest idle poll wait, default 30 s)
+ * - `maxConcurrentActivityFunctions`, `maxConcurrentOrchestratorFunctions` (default 10 and 5,
+ *   the extension's Consumption defaults)
+ * - `storageProvider.partitionCount` (1-16, default 4): checked as the extension checks it; the
+ *   local runtime has one control queue whatever the count (docs/durable.md).
  */
 import { parseTimeSpan } from '../host/config/timeSpan';
 import type { DurableTuning } from './runtime';
@@ -23,6 +26,7 @@ export interface DurableTaskJson {
     connectionName?: unknown;
     workItemQueueVisibilityTimeout?: unknown;
     maxQueuePollingInterval?: unknown;
+    partitionCount?: unknown;
   };
 }
 
@@ -32,6 +36,8 @@ export interface DurableHostSettings {
   taskHub?: string;
   connectionName: string;
   tuning: Partial<DurableTuning>;
+  /** `storageProvider.partitionCount` when set (the local runtime polls one control queue). */
+  partitionCount?: number;
 }
 
 /**
@@ -98,7 +104,13 @@ export function readDurableHostSettings(
   const orchestrators = count(['maxConcurrentOrchestratorFunctions']);
   if (orchestrators !== undefined) tuning.orchestrationConcurrency = orchestrators;
 
+  const partitionCount = count(['storageProvider', 'partitionCount']);
+  if (partitionCount !== undefined && partitionCount > 16) {
+    throw new Error('durableTask.storageProvider.partitionCount must be between 1 and 16.');
+  }
+
   return {
+    ...(partitionCount !== undefined ? { partitionCount } : {}),
     taskHub: text(['hubName']),
     // connectionName is the current name (host.json uses it), connectionStringName the obsolete
     // one: an app setting of either beats host.json, and then the current name wins.

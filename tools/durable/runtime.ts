@@ -43,13 +43,19 @@ export interface DurableTuning {
   unreadableHideSeconds: number;
 }
 
-/** The tuning the local runtime uses unless told otherwise (leases, concurrency, polling). */
+/**
+ * The tuning the local runtime uses unless host.json or the caller says otherwise: the Durable
+ * extension's own defaults (Azure Storage provider, Consumption plan: `maxQueuePollingInterval`
+ * 30 s, `maxConcurrentOrchestratorFunctions` 5, `maxConcurrentActivityFunctions` 10,
+ * `workItemQueueVisibilityTimeout` 5 min is replaced by a 30 s lease renewed while it runs), so
+ * local figures are not more optimistic than Azure's. Tests override them.
+ */
 export const DEFAULT_TUNING: DurableTuning = {
   leaseSeconds: 30,
-  activityConcurrency: 8,
-  orchestrationConcurrency: 8,
+  activityConcurrency: 10,
+  orchestrationConcurrency: 5,
   minPollIntervalMs: 50,
-  maxPollIntervalMs: 1000,
+  maxPollIntervalMs: 30_000,
   maxDequeueCount: 10,
   unreadableHideSeconds: 600,
 };

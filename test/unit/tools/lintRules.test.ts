@@ -135,4 +135,14 @@ describe('lint rules', () => {
       ),
     ).toEqual([]);
   });
+
+  it('refuse a retry timeout in the app, which hangs an orchestration in Azure (durable-js#629)', async () => {
+    const head =
+      "import * as df from 'durable-functions';\nconst o = new df.RetryOptions(1000, 3);\n";
+    const set = `${head}o.retryTimeoutInMilliseconds = 60_000;\nexport const r = o;\n`;
+    expect(await ruleIdsFor('src/orchestrations/x.ts', set)).toContain('no-restricted-syntax');
+    const literal = 'export const r = { maxNumberOfAttempts: 3, retryTimeoutInMilliseconds: 1 };\n';
+    expect(await ruleIdsFor('functions/shared/x.ts', literal)).toContain('no-restricted-syntax');
+    expect(await ruleIdsFor('src/orchestrations/x.ts', `${head}export const r = o;\n`)).toEqual([]);
+  });
 });

@@ -37,7 +37,7 @@ export type OrchestratorAction =
       input: unknown;
       retry?: RetryPolicy;
     }
-  | { kind: 'timer'; fireAt: string }
+  | { kind: 'timer'; fireAt: string; canceled?: boolean }
   | { kind: 'waitForEvent'; name: string }
   | { kind: 'continueAsNew'; input: unknown }
   | { kind: 'unsupported'; description: string };
@@ -59,27 +59,58 @@ const UNSUPPORTED: Record<number, string> = {
 };
 
 /**
- * Flattens the (JSON) action list depth-first.
+ * One node of the action list: a `Task.all` / `Task.any` over its children, or one action. The
+ * extension awaits the top-level nodes one after the other (OutOfProcOrchestrationShim).
+ */
+export type ActionNode =
+  { kind: 'all' | 'any'; children: ActionNode[] } | { kind: 'leaf'; action: OrchestratorAction };
+
+/**
+ * The top-level nodes in yield order (nested arrays of schema V1 read as one sequence).
  *
  * @throws {MalformedActionsError} when an entry is not a recognisable action.
  */
-export function flattenActions(actions: unknown): OrchestratorAction[] {
-  const flat: OrchestratorAction[] = [];
+export function actionTree(actions: unknown): ActionNode[] {
+  const nodes: ActionNode[] = [];
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) {
       for (const child of node) visit(child);
       return;
     }
-    const action = asRecord(node, 'action');
-    const type = action.actionType;
-    if (type === ActionType.WhenAll || type === ActionType.WhenAny) {
-      visit(action.compoundActions ?? []);
-      return;
-    }
-    flat.push(decodeAction(action));
+    nodes.push(decodeNode(node));
   };
   visit(actions);
-  return flat;
+  return nodes;
+}
+
+function decodeNode(node: unknown): ActionNode {
+  const action = asRecord(node, 'action');
+  const type = action.actionType;
+  if (type === ActionType.WhenAll || type === ActionType.WhenAny) {
+    const children = action.compoundActions ?? [];
+    if (!Array.isArray(children)) {
+      throw new MalformedActionsError('compoundActions must be an array.');
+    }
+    return {
+      kind: type === ActionType.WhenAll ? 'all' : 'any',
+      children: children.map(decodeNode),
+    };
+  }
+  return { kind: 'leaf', action: decodeAction(action) };
+}
+
+/** The actions of `nodes` depth-first: the order in which `durable-functions` numbered them. */
+export function leavesOf(nodes: readonly ActionNode[]): OrchestratorAction[] {
+  return nodes.flatMap((node) => (node.kind === 'leaf' ? [node.action] : leavesOf(node.children)));
+}
+
+/**
+ * Flattens the (JSON) action list depth-first.
+ *
+ * @throws {MalformedActionsError} when an entry is not a recognisable action.
+ */
+export function flattenActions(actions: unknown): OrchestratorAction[] {
+  return leavesOf(actionTree(actions));
 }
 
 function decodeAction(action: Record<string, unknown>): OrchestratorAction {
@@ -116,7 +147,12 @@ function decodeAction(action: Record<string, unknown>): OrchestratorAction {
           `Timer action has an invalid fireAt: ${String(action.fireAt)}.`,
         );
       }
-      return { kind: 'timer', fireAt: fireAt.toISOString() };
+      // A cancelled timer (`timer.cancel()` after Task.any) completes at once in the extension.
+      return {
+        kind: 'timer',
+        fireAt: fireAt.toISOString(),
+        ...(action.isCanceled === true ? { canceled: true } : {}),
+      };
     }
     case ActionType.WaitForExternalEvent:
       return {

@@ -5,7 +5,15 @@
  * its tasks, and the completion if the execution is over. Pure: no I/O, no clock, no randomness
  * beyond what the caller passes in.
  */
-import { flattenActions, MalformedActionsError, type OrchestratorAction } from './actions';
+import { actionTree, leavesOf, MalformedActionsError, type OrchestratorAction } from './actions';
+import {
+  customStatusProblem,
+  missingTaskProblem,
+  nodeDone,
+  retryTimeoutProblem,
+  unknownFunctionProblem,
+  type KnownFunctions,
+} from './extensionRules';
 import {
   EventType,
   orchestrationFailureDetails,
@@ -22,6 +30,7 @@ import {
   type RetryChain,
   type ScheduledTask,
 } from './ledger';
+import { nextLeg, nextLegOf, timerFields } from './longTimers';
 import type { OrchestratorOutcome } from './orchestratorInput';
 import { retryDelayMs, retryTimedOut } from './retry';
 
@@ -40,6 +49,10 @@ export interface EpisodeInput {
   now: Date;
   /** Supplies the execution id that follows a continue-as-new. */
   newExecutionId: () => string;
+  /** The app's functions; calls to others fail the orchestration (unchecked when absent). */
+  known?: KnownFunctions;
+  /** The custom status before this episode (kept when the new one is refused). */
+  previousCustomStatus?: unknown;
 }
 
 /** How an instance stands after an episode. */
@@ -59,58 +72,51 @@ class EpisodeFailure extends Error {}
 /** Decides one episode. Never throws for orchestrator mistakes: they fail the orchestration. */
 export function decideEpisode(input: EpisodeInput): EpisodeDecision {
   const { outcome, now } = input;
+  const { state } = outcome;
   const customStatus = outcome.kind === 'state' ? outcome.state.customStatus : outcome.customStatus;
-  if (outcome.kind === 'failed') {
-    return failed(input, outcome.message, outcome.failureDetails, customStatus);
+  // The extension sets the custom status before it replays anything, and refuses one over 16 KB.
+  const statusProblem = customStatusProblem(customStatus);
+  if (statusProblem) {
+    return failed(
+      input,
+      statusProblem,
+      { ErrorType: 'ArgumentException', ErrorMessage: statusProblem },
+      input.previousCustomStatus,
+    );
+  }
+  // A plain exception (no OrchestrationFailureError state) fails at once, as in the extension.
+  if (!state) {
+    const { message, failureDetails } = outcome as Extract<OrchestratorOutcome, { kind: 'failed' }>;
+    return failed(input, message, failureDetails, customStatus);
   }
   const scheduled: HistoryEventJson[] = [];
   try {
     for (const event of input.newEvents) {
       const step = retryStepOf(input.ledger, event);
+      const longTimer = nextLegOf(input.ledger, event, now);
       recordEvent(input.ledger, event);
+      if (longTimer) scheduled.push(schedule(input.ledger, nextLeg(longTimer, now)));
       if (step?.step === 'failedAttempt') {
         scheduled.push(schedule(input.ledger, retryTimer(step.chain, now)));
       } else if (step?.step === 'retryTimerFired' && step.retry) {
         scheduled.push(schedule(input.ledger, retryAttempt(input, step.chain)));
       }
     }
-
-    let continueAsNew: Extract<OrchestratorAction, { kind: 'continueAsNew' }> | undefined;
-    const known = input.ledger.actionTasks.length;
-    let index = 0;
-    for (const action of flattenActions(outcome.state.actions)) {
-      if (action.kind === 'waitForEvent') continue;
-      if (action.kind === 'continueAsNew') {
-        continueAsNew = action;
-        continue;
-      }
-      if (action.kind === 'unsupported') {
-        throw new EpisodeFailure(
-          `The local durable runtime does not support ${action.description}; run this orchestration under Azure Functions.`,
-        );
-      }
-      if (index < known) {
-        const task = input.ledger.actionTasks[index]!;
-        if (!sameTask(task, action)) {
-          throw new EpisodeFailure(
-            `Non-deterministic orchestration: the history has ${describeTask(task)} at sequence number ${task.eventId}, ` +
-              `but this replay asked for ${describeAction(action)} there. Was the orchestrator code changed while this instance was running?`,
-          );
-        }
-      } else {
-        scheduled.push(schedule(input.ledger, forAction(input, action)));
-      }
-      index += 1;
+    const walk = walkActions(input, state.actions, scheduled);
+    // Until every yielded task is done the extension is still awaiting: Running, whatever the
+    // orchestrator returned or threw (siblings of a failed Task.all keep running and land).
+    if (walk.waiting) return { events: scheduled, status: 'Running', customStatus };
+    if (outcome.kind === 'failed') {
+      return failed(input, outcome.message, outcome.failureDetails, customStatus);
     }
-
-    if (!outcome.state.isDone) return { events: scheduled, status: 'Running', customStatus };
-    if (continueAsNew) {
-      const completion = completionEvent(now, 'ContinuedAsNew', continueAsNew.input, {
+    if (!state.isDone) return { events: scheduled, status: 'Running', customStatus };
+    if (walk.continueAsNew) {
+      const completion = completionEvent(now, 'ContinuedAsNew', walk.continueAsNew.input, {
         nextExecutionId: input.newExecutionId(),
       });
       return { events: [...scheduled, completion], status: 'ContinuedAsNew', customStatus };
     }
-    const completion = completionEvent(now, 'Completed', outcome.state.output ?? null);
+    const completion = completionEvent(now, 'Completed', state.output ?? null);
     return { events: [...scheduled, completion], status: 'Completed', customStatus };
   } catch (error) {
     if (error instanceof EpisodeFailure || error instanceof MalformedActionsError) {
@@ -123,6 +129,71 @@ export function decideEpisode(input: EpisodeInput): EpisodeDecision {
     }
     throw error;
   }
+}
+
+/**
+ * Goes through the yielded actions as the extension's shim does: node after node, checking each
+ * task against the history and scheduling the new ones, until a node is not done yet — the
+ * extension has not reached the nodes after it, so their tasks wait.
+ */
+function walkActions(
+  input: EpisodeInput,
+  actions: unknown,
+  scheduled: HistoryEventJson[],
+): { waiting: boolean; continueAsNew?: Extract<OrchestratorAction, { kind: 'continueAsNew' }> } {
+  const { ledger } = input;
+  const known = ledger.actionTasks.length;
+  const leafInfo = new Map<OrchestratorAction, { task?: ScheduledTask; eventOrdinal?: number }>();
+  const waits = new Map<string, number>();
+  let continueAsNew: Extract<OrchestratorAction, { kind: 'continueAsNew' }> | undefined;
+  let index = 0;
+  let waiting = false;
+  for (const node of actionTree(actions)) {
+    for (const action of leavesOf([node])) {
+      if (action.kind === 'waitForEvent') {
+        const ordinal = (waits.get(action.name) ?? 0) + 1;
+        waits.set(action.name, ordinal);
+        leafInfo.set(action, { eventOrdinal: ordinal });
+        continue;
+      }
+      if (action.kind === 'continueAsNew') {
+        if (!waiting) continueAsNew = action;
+        continue;
+      }
+      if (action.kind === 'unsupported') {
+        throw new EpisodeFailure(
+          `The local durable runtime does not support ${action.description}; run this orchestration under Azure Functions.`,
+        );
+      }
+      const problem = waiting
+        ? undefined
+        : (unknownFunctionProblem(action, input.known) ?? retryTimeoutProblem(action));
+      if (problem) throw new EpisodeFailure(problem);
+      let task: ScheduledTask | undefined;
+      if (index < known) {
+        task = ledger.actionTasks[index]!;
+        if (!sameTask(task, action)) {
+          throw new EpisodeFailure(
+            `Non-deterministic orchestration: the history has ${describeTask(task)} at sequence number ${task.eventId}, ` +
+              `but this replay asked for ${describeAction(action)} there. Was the orchestrator code changed while this instance was running?`,
+          );
+        }
+      } else if (!waiting) {
+        const event = schedule(ledger, forAction(input, action));
+        scheduled.push(event);
+        task = ledger.tasks.get(event.EventId);
+      }
+      leafInfo.set(action, { task });
+      index += 1;
+    }
+    if (!waiting && !nodeDone(node, ledger, (action) => leafInfo.get(action) ?? {})) {
+      waiting = true;
+    }
+  }
+  // The history holds a task this replay did not ask for: DurableTask.Core fails the
+  // orchestration (NonDeterministicOrchestrationException).
+  if (index < known) throw new EpisodeFailure(missingTaskProblem(ledger.actionTasks[index]!));
+  return { waiting, continueAsNew };
 }
 
 function failed(
@@ -191,13 +262,15 @@ function forAction(
         Input: jsonText(action.input),
         Local: { origin, retry: action.retry },
       };
-    case 'timer':
+    case 'timer': {
+      const { FireAt, finalFireAt } = timerFields(input.now, action.fireAt);
       return {
         EventType: EventType.TimerCreated,
         Timestamp,
-        FireAt: action.fireAt,
-        Local: { origin },
+        FireAt,
+        Local: finalFireAt ? { origin, finalFireAt } : { origin },
       };
+    }
   }
 }
 

@@ -66,10 +66,15 @@ export interface RetryPolicy {
 export interface LocalEventInfo {
   /** The inbox row this event came from (marks that row as consumed). */
   inboxKey?: string;
-  /** Scheduled because the orchestrator yielded an action, or by the runtime for a retry. */
-  origin?: 'action' | 'retry';
-  /** Retry chain: the EventId of the chain's first attempt. */
+  /**
+   * Scheduled because the orchestrator yielded an action, by the runtime for a retry, or as the
+   * next leg of a long timer.
+   */
+  origin?: 'action' | 'retry' | 'leg';
+  /** Retry chain: the EventId of the chain's first attempt; a leg: the timer's first leg. */
   chain?: number;
+  /** On the first leg of a timer longer than the longest single timer: when it really fires. */
+  finalFireAt?: string;
   /** Retry settings, on a chain's first attempt. */
   retry?: RetryPolicy;
   /** Set on a retry attempt that must not run (retry timeout passed): fail it with these. */

@@ -13,6 +13,7 @@ import {
   type HistoryEventJson,
   type RetryPolicy,
 } from './historyEvents';
+import { nextLegOf, type LongTimer } from './longTimers';
 import { shouldRetry } from './retry';
 
 /** A task the history scheduled. */
@@ -20,7 +21,7 @@ export interface ScheduledTask {
   eventId: number;
   event: HistoryEventJson;
   kind: 'activity' | 'subOrchestration' | 'timer';
-  origin: 'action' | 'retry';
+  origin: 'action' | 'retry' | 'leg';
   chain?: number;
 }
 
@@ -42,6 +43,8 @@ export interface RetryChain {
   /** The retry timer created after the latest failure, until the next attempt is scheduled. */
   retryTimerId?: number;
   lastFailure?: HistoryEventJson;
+  /** The retry task has its outcome: an attempt succeeded, or the last retry timer fired. */
+  done: boolean;
 }
 
 /**
@@ -55,7 +58,13 @@ export interface Ledger {
   actionTasks: ScheduledTask[];
   tasks: Map<number, ScheduledTask>;
   chains: Map<number, RetryChain>;
+  /** Long timers by the EventId of their first leg. */
+  longTimers: Map<number, LongTimer>;
   consumedInboxKeys: Set<string>;
+  /** Sequence numbers of the tasks whose result (completed, failed, fired) is in the history. */
+  results: Set<number>;
+  /** EventRaised events per event name. */
+  raised: Map<string, number>;
   started: boolean;
   /** The execution has completed, failed, been terminated or continued as new. */
   finished: boolean;
@@ -80,7 +89,10 @@ export function buildLedger(history: readonly HistoryEventJson[]): Ledger {
     actionTasks: [],
     tasks: new Map(),
     chains: new Map(),
+    longTimers: new Map(),
     consumedInboxKeys: new Set(),
+    results: new Set(),
+    raised: new Map(),
     started: false,
     finished: false,
   };
@@ -110,6 +122,7 @@ export function recordEvent(ledger: Ledger, event: HistoryEventJson): void {
       break;
     case EventType.TaskFailed:
     case EventType.SubOrchestrationInstanceFailed: {
+      if (event.TaskScheduledId !== undefined) ledger.results.add(event.TaskScheduledId);
       const chain = chainOfAttempt(ledger, event.TaskScheduledId);
       if (chain) {
         chain.failures += 1;
@@ -117,6 +130,29 @@ export function recordEvent(ledger: Ledger, event: HistoryEventJson): void {
       }
       break;
     }
+    case EventType.TaskCompleted:
+    case EventType.SubOrchestrationInstanceCompleted: {
+      if (event.TaskScheduledId !== undefined) ledger.results.add(event.TaskScheduledId);
+      const chain = chainOfAttempt(ledger, event.TaskScheduledId);
+      if (chain) chain.done = true;
+      break;
+    }
+    case EventType.TimerFired: {
+      if (event.TimerId === undefined) break;
+      ledger.results.add(event.TimerId);
+      const task = ledger.tasks.get(event.TimerId);
+      const chain = task?.chain === undefined ? undefined : ledger.chains.get(task.chain);
+      if (
+        chain &&
+        chain.retryTimerId === event.TimerId &&
+        !shouldRetry(chain.policy, chain.failures)
+      )
+        chain.done = true;
+      break;
+    }
+    case EventType.EventRaised:
+      ledger.raised.set(event.Name ?? '', (ledger.raised.get(event.Name ?? '') ?? 0) + 1);
+      break;
     default:
       break;
   }
@@ -139,8 +175,25 @@ function recordScheduled(ledger: Ledger, event: HistoryEventJson): void {
   const task: ScheduledTask = { eventId: event.EventId, event, kind, origin };
   ledger.tasks.set(event.EventId, task);
 
+  if (origin === 'leg') {
+    const timer =
+      event.Local?.chain === undefined ? undefined : ledger.longTimers.get(event.Local.chain);
+    if (!timer) throw new CorruptHistoryError(`Timer leg ${event.EventId} names no long timer.`);
+    task.chain = timer.firstId;
+    timer.lastLegId = event.EventId;
+    return;
+  }
   if (origin === 'action') {
     ledger.actionTasks.push(task);
+    if (kind === 'timer' && event.Local?.finalFireAt) {
+      const { EventId: firstId } = event;
+      task.chain = firstId;
+      ledger.longTimers.set(firstId, {
+        firstId,
+        finalFireAt: event.Local.finalFireAt,
+        lastLegId: firstId,
+      });
+    }
     if (event.Local?.retry && kind !== 'timer') {
       task.chain = event.EventId;
       ledger.chains.set(event.EventId, {
@@ -153,6 +206,7 @@ function recordScheduled(ledger: Ledger, event: HistoryEventJson): void {
         firstAttemptAt: new Date(event.Timestamp),
         failures: 0,
         currentAttemptId: event.EventId,
+        done: false,
       });
     }
     return;
@@ -211,13 +265,15 @@ export function retryStepOf(ledger: Ledger, event: HistoryEventJson): RetryStep 
 /**
  * Orders the events of a new episode the way the runtime numbers its work: the start first, then
  * the events that make `durable-functions` take a sequence number for a retry (a failed attempt
- * takes one for its timer; a retry timer takes one for the next attempt) — neither resumes the
+ * takes one for its timer; a retry timer takes one for the next attempt; so does a long timer's
+ * leg that another leg follows, given the episode's time `now`) — none resumes the
  * orchestrator code — then everything else in arrival order. New actions the orchestrator yields
  * while processing the latter then get the numbers after the retry ones.
  */
 export function orderNewEvents(
   ledger: Ledger,
   events: readonly HistoryEventJson[],
+  now?: Date,
 ): HistoryEventJson[] {
   const starts: HistoryEventJson[] = [];
   const retrySteps: HistoryEventJson[] = [];
@@ -228,7 +284,9 @@ export function orderNewEvents(
       continue;
     }
     const step = retryStepOf(ledger, event);
-    if (step && (step.step === 'failedAttempt' || step.retry)) retrySteps.push(event);
+    // A long timer's leg that another leg follows takes a sequence number the same way.
+    const leg = now !== undefined && nextLegOf(ledger, event, now) !== undefined;
+    if (leg || (step && (step.step === 'failedAttempt' || step.retry))) retrySteps.push(event);
     else rest.push(event);
   }
   return [...starts, ...retrySteps, ...rest];

@@ -5,18 +5,11 @@
  * after `$OutOfProcData$:` (lib/src/error/OrchestrationFailureError.js).
  */
 import { forOrchestrator, type FailureDetailsJson, type HistoryEventJson } from './historyEvents';
+import { LONG_RUNNING_TIMER_INTERVAL_DURATION, MAXIMUM_SHORT_TIMER_DURATION } from './longTimers';
 
 /** Replay schema V3 (`ReplaySchema.V3` = 2): compound actions, timers with explicit limits. */
 export const UPPER_SCHEMA_VERSION = 2;
 
-/**
- * Timers up to this long are single timers. Set far beyond any real wait so the library never
- * splits a timer into "long timer" segments; the runtime re-arms timers longer than a queue
- * message can wait.
- */
-export const MAXIMUM_SHORT_TIMER_DURATION = '3650.00:00:00';
-/** How long one leg of a long timer waits before the next leg (as the durable SDK expects). */
-export const LONG_RUNNING_TIMER_INTERVAL_DURATION = '3.00:00:00';
 /** How long the SDK waits between two polls of an HTTP 202 (callHttp). */
 export const DEFAULT_HTTP_ASYNC_SLEEP_MS = 30_000;
 
@@ -74,7 +67,17 @@ export interface OrchestratorStateJson {
 /** The result of one orchestrator invocation. */
 export type OrchestratorOutcome =
   | { kind: 'state'; state: OrchestratorStateJson }
-  | { kind: 'failed'; message: string; failureDetails: FailureDetailsJson; customStatus?: unknown };
+  | {
+      kind: 'failed';
+      message: string;
+      failureDetails: FailureDetailsJson;
+      customStatus?: unknown;
+      /**
+       * The state the orchestrator threw with (OrchestrationFailureError): the extension replays
+       * its actions, awaiting each, before it fails the orchestration.
+       */
+      state?: OrchestratorStateJson;
+    };
 
 const OUT_OF_PROC_DATA_LABEL = '\n\n$OutOfProcData$:';
 
@@ -113,7 +116,12 @@ export function outcomeFromError(error: unknown): OrchestratorOutcome {
       },
     };
   }
-  let state: { error?: unknown; failureDetails?: unknown; customStatus?: unknown } = {};
+  let state: {
+    error?: unknown;
+    failureDetails?: unknown;
+    customStatus?: unknown;
+    actions?: unknown;
+  } = {};
   try {
     state = JSON.parse(text.slice(at + OUT_OF_PROC_DATA_LABEL.length)) as typeof state;
   } catch {
@@ -131,7 +139,15 @@ export function outcomeFromError(error: unknown): OrchestratorOutcome {
           ErrorMessage: message,
           StackTrace: error instanceof Error ? error.stack : undefined,
         };
-  return { kind: 'failed', message, failureDetails, customStatus: state.customStatus };
+  return {
+    kind: 'failed',
+    message,
+    failureDetails,
+    customStatus: state.customStatus,
+    ...(Array.isArray(state.actions)
+      ? { state: { isDone: false, actions: state.actions, customStatus: state.customStatus } }
+      : {}),
+  };
 }
 
 /**

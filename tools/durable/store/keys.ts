@@ -264,3 +264,13 @@ function pad(value: number, digits: number): string {
   }
   return String(value).padStart(digits, '0');
 }
+
+const PAYLOADS_SUFFIX = '-local-payloads';
+
+/**
+ * `<hub>-local-payloads`, lowercase: the blob container of texts too large for a table row (the
+ * local counterpart of the real hub's `-largemessages`). @throws {Error} for an invalid hub name.
+ */
+export function payloadContainerName(taskHub: string): string {
+  return `${validateTaskHubName(taskHub).toLowerCase()}${PAYLOADS_SUFFIX}`;
+}

@@ -15,10 +15,7 @@ import { isAlreadyExists, isNotFound } from '../../../src/storage/storageFaults'
 import { encodeQueueMessage, MAX_QUEUE_MESSAGE_BYTES } from '../../../src/storage/queue';
 import type { HistoryEventJson } from '../replay/historyEvents';
 import {
-  fromInstance,
-  instanceProperties,
   toEpisode,
-  toInstance,
   type ControlMessage,
   type EpisodeRecord,
   type ExecutionRows,
@@ -35,15 +32,17 @@ import {
   inboxRowKey,
   instancesTableName,
   parseHistoryRowKey,
+  payloadContainerName,
   workItemQueueName,
 } from './keys';
 import {
-  readTextProperties,
-  splitText,
-  textProperties,
-  TextTooLargeError,
-  CHARS_PER_PROPERTY,
-} from './largeText';
+  inlineBlobText,
+  instanceEntityProperties,
+  PayloadBlobs,
+  readInstanceEntity,
+  storedText,
+} from './payloadBlobs';
+import { readTextProperties, splitText, textProperties, CHARS_PER_PROPERTY } from './largeText';
 
 /** Longest a queue message can stay invisible (7 days). */
 export const MAX_VISIBILITY_SECONDS = 7 * 24 * 3600;
@@ -61,6 +60,7 @@ export class DurableStore {
   readonly history: TableClient;
   readonly control: QueueClient;
   readonly workItems: QueueClient;
+  readonly payloads: PayloadBlobs;
   /** Called after this process enqueued an immediately visible message on a queue. */
   onSent?: (queue: QueueClient) => void;
 
@@ -71,6 +71,7 @@ export class DurableStore {
     this.history = clients.table(historyTableName(taskHub));
     this.control = clients.queue(controlQueueName(taskHub));
     this.workItems = clients.queue(workItemQueueName(taskHub));
+    this.payloads = new PayloadBlobs(clients.container(payloadContainerName(taskHub)));
   }
 
   /** Creates the tables and queues if they do not exist. */
@@ -80,6 +81,7 @@ export class DurableStore {
       this.history.createTable(),
       this.control.createIfNotExists(),
       this.workItems.createIfNotExists(),
+      this.payloads.ensureCreated(),
     ]);
   }
 
@@ -107,7 +109,8 @@ export class DurableStore {
   /** The instance row, or undefined when there is none. */
   async getInstance(instanceId: string): Promise<InstanceRecord | undefined> {
     try {
-      return toInstance(await this.instances.getEntity<Record<string, unknown>>(instanceId, ''));
+      const entity = await this.instances.getEntity<Record<string, unknown>>(instanceId, '');
+      return await readInstanceEntity(this.payloads, entity);
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw error;
@@ -116,7 +119,12 @@ export class DurableStore {
 
   /** Writes the whole row (replacing any earlier one with the same id). */
   async putInstance(record: InstanceRecord): Promise<void> {
-    await this.instances.upsertEntity(fromInstance(record), 'Replace');
+    const { instanceId, ...fields } = record;
+    const properties = await instanceEntityProperties(this.payloads, instanceId, fields);
+    await this.instances.upsertEntity(
+      { partitionKey: instanceId, rowKey: '', ...properties },
+      'Replace',
+    );
   }
 
   /** Updates the given fields of the row. */
@@ -125,7 +133,7 @@ export class DurableStore {
     patch: Partial<Omit<InstanceRecord, 'instanceId'>>,
   ): Promise<void> {
     const entity: TableEntity<Record<string, unknown>> = { partitionKey: instanceId, rowKey: '' };
-    Object.assign(entity, instanceProperties(patch));
+    Object.assign(entity, await instanceEntityProperties(this.payloads, instanceId, patch));
     await this.instances.updateEntity(entity, 'Merge');
   }
 
@@ -145,7 +153,9 @@ export class DurableStore {
     const page = await pages.next();
     if (page.done) return { items: [] };
     return {
-      items: page.value.map(toInstance),
+      items: await Promise.all(
+        page.value.map((entity) => readInstanceEntity(this.payloads, entity)),
+      ),
       continuationToken: (page.value as { continuationToken?: string }).continuationToken,
     };
   }
@@ -164,6 +174,7 @@ export class DurableStore {
       const rowKey = entity.rowKey ?? '';
       const key = parseHistoryRowKey(rowKey);
       if (!key) continue;
+      await inlineBlobText(this.payloads, entity, key.kind === 'episode' ? 'Events' : 'Event');
       if (key.kind === 'episode') {
         const list = parts.get(key.episode) ?? [];
         list.push({ part: key.part, entity });
@@ -189,7 +200,6 @@ export class DurableStore {
    * Commits an episode atomically (one entity group transaction).
    *
    * @returns false when the episode number is taken (another worker committed it first).
-   * @throws {TextTooLargeError} when the episode does not fit in {@link MAX_EPISODE_ROWS} rows.
    */
   async commitEpisode(
     instanceId: string,
@@ -199,15 +209,21 @@ export class DurableStore {
     customStatus: string | undefined,
   ): Promise<boolean> {
     const text = JSON.stringify(events);
-    const rowsText = splitText(text, EPISODE_CHARS_PER_ROW);
-    if (rowsText.length > MAX_EPISODE_ROWS)
-      throw new TextTooLargeError('The episode history', text.length);
+    let rowsText = splitText(text, EPISODE_CHARS_PER_ROW);
+    let inBlob: Record<string, string | number> = {};
+    if (rowsText.length > MAX_EPISODE_ROWS) {
+      // Too large for the rows of one transaction: the events go to a blob the row names.
+      const prefix = `${instanceId}/${executionId}/episode-${episode}`;
+      inBlob = { Events_Parts: 0, Events_Blob: await this.payloads.put(prefix, text) };
+      rowsText = [''];
+    }
     const actions: TransactionAction[] = rowsText.map((rowText, part) => [
       'create',
       {
         partitionKey: instanceId,
         rowKey: episodeRowKey(executionId, episode, part),
         ...textProperties('Events', rowText),
+        ...inBlob,
         ...(part === 0
           ? {
               Parts: rowsText.length,
@@ -252,7 +268,12 @@ export class DurableStore {
         partitionKey: instanceId,
         rowKey: inboxRowKey(executionId, inboxKey),
         ArrivedAt: arrivedAt.toISOString(),
-        ...textProperties('Event', JSON.stringify(stored)),
+        ...(await storedText(
+          this.payloads,
+          'Event',
+          JSON.stringify(stored),
+          `${instanceId}/${executionId}/inbox`,
+        )),
       },
       'Replace',
     );
@@ -282,6 +303,7 @@ export class DurableStore {
     await Promise.all(
       rowKeys.map((rowKey) => ignoreNotFound(this.history.deleteEntity(instanceId, rowKey))),
     );
+    await this.payloads.deleteUnder(instanceId);
     return rowKeys.length;
   }
 

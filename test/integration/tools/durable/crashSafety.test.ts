@@ -114,7 +114,11 @@ describe('local durable runtime: crash safety', () => {
         output: { greetings: ['Hello, Ann!', 'Hello, Bo!'], total: 18 },
       });
       expect(callCount('Greet', 'Ann')).toBe(0); // completed before the crash: not re-run
-      expect(callCount('Greet', 'Bo')).toBe(1); // interrupted: re-run once
+      // Interrupted: re-run. Twice when the kill landed between sending Bo's work item and
+      // marking its episode dispatched: the episode is dispatched again, and as in Azure a queued
+      // work item runs even once its instance has completed (at-least-once).
+      expect(callCount('Greet', 'Bo')).toBeGreaterThanOrEqual(1);
+      expect(callCount('Greet', 'Bo')).toBeLessThanOrEqual(2);
       expect(callCount('Double', 4)).toBe(1);
       expect(callCount('Double', 5)).toBe(1);
     } finally {

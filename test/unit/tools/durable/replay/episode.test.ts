@@ -123,27 +123,11 @@ describe('durable episode decisions', () => {
     expect(fourth.events[0]).toMatchObject({ EventId: 3, FireAt: at(14_000).toISOString() });
   });
 
-  it('fails the next attempt at once, with the last real failure, when the retry timeout has passed', () => {
-    const action = retryAction({ retryTimeoutInMilliseconds: 500 });
-    const first = decide([], [started], [action]);
-    const failure = { Reason: 'first failure', Details: 'its details' };
-    const failed = plainEvent(EventType.TaskFailed, at(10_100), {
-      TaskScheduledId: 0,
-      ...failure,
-    });
-    const history = [started, ...first.events];
-    const second = decide(history, [failed], [action]);
-    history.push(failed, ...second.events);
-    const third = decide(
-      history,
-      [plainEvent(EventType.TimerFired, at(11_000), { TimerId: 1 })],
-      [action],
-      { now: at(11_000) },
-    );
-    expect(third.events[0]).toMatchObject({
-      EventId: 2,
-      Local: { origin: 'retry', chain: 0, failImmediately: failure },
-    });
+  it('refuses a retry timeout, which hangs the orchestration in Azure (durable-js#629)', () => {
+    const decision = decide([], [started], [retryAction({ retryTimeoutInMilliseconds: 500 })]);
+    expect(decision.status).toBe('Failed');
+    expect(decision.events).toHaveLength(1);
+    expect(decision.events[0]!.Result).toContain('retryTimeoutInMilliseconds');
   });
 
   it('orders an episode: start, then retry steps, then the rest in arrival order', () => {
@@ -160,8 +144,13 @@ describe('durable episode decisions', () => {
       [],
       [started],
       [
-        { actionType: 2, functionName: 'Child', input: { a: 1 } },
-        { actionType: 2, functionName: 'Child', instanceId: 'chosen', input: 'x' },
+        {
+          actionType: 12,
+          compoundActions: [
+            { actionType: 2, functionName: 'Child', input: { a: 1 } },
+            { actionType: 2, functionName: 'Child', instanceId: 'chosen', input: 'x' },
+          ],
+        },
       ],
     );
     expect(decision.events.map((e) => [e.EventType, e.EventId, e.InstanceId, e.Input])).toEqual([

@@ -144,6 +144,8 @@ describe('durable protocol: orchestrator results', () => {
       message: 'Error: boom',
       failureDetails: { ErrorType: 'Error', ErrorMessage: 'boom' },
       customStatus: 'half',
+      // The actions travel on: the extension replays them before it fails the orchestration.
+      state: { isDone: false, actions: [[]], customStatus: 'half' },
     });
     expect(outcomeFromError(new TypeError('no binding'))).toMatchObject({
       kind: 'failed',

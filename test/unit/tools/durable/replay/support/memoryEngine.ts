@@ -55,7 +55,7 @@ export async function runInMemory(
   for (let episode = 1; episode <= (options.maxEpisodes ?? 50); episode += 1) {
     const ledger = buildLedger(history);
     const started = plainEvent(EventType.OrchestratorStarted, now());
-    const newEvents = orderNewEvents(ledger, inbox);
+    const newEvents = orderNewEvents(ledger, inbox, new Date(started.Timestamp));
     const triggerValue = buildOrchestratorInput({
       instanceId: 'memory-1',
       pastEvents: history,
