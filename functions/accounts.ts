@@ -7,34 +7,33 @@
 import './shared/startup';
 import * as df from 'durable-functions';
 import { z } from 'zod';
-import { alreadyThere } from '../src/accounts/accountErrors';
+import { alreadyThere, RelocationRunningError } from '../src/accounts/accountErrors';
 import { accountsView } from '../src/accounts/accountsView';
-import {
-  abandonRelocation,
-  startRelocation,
-  type RelocationDeps,
-} from '../src/accounts/relocation/relocationSteps';
+import type { RelocationDeps } from '../src/accounts/relocation/relocationSteps';
 import { randomUUID } from 'node:crypto';
 import { admin } from '../src/identity/access';
 import { Activities, Orchestrations } from '../src/orchestrations/names';
-import {
-  relocateDepartmentOrchestrator,
-  type RelocateInput,
-} from '../src/orchestrations/relocation/relocateOrchestrator';
+import { relocateDepartmentOrchestrator } from '../src/orchestrations/relocation/relocateOrchestrator';
 import {
   relocationCopyActivity,
   relocationDeleteActivity,
   relocationFreezeActivity,
+  relocationRollbackActivity,
   relocationSwitchActivity,
   relocationSyncActivity,
 } from '../src/orchestrations/relocation/relocationActivities';
+import {
+  relocateOrResume,
+  type RelocationInstances,
+} from '../src/orchestrations/relocation/relocationStart';
+import { isInstanceNotFound } from '../src/orchestrations/status';
 import { readWholeRange } from '../src/storage/tables/rangePages';
 import { DEPARTMENT_LIST_PARTITION_KEY } from '../src/storage/keys/tables/employees';
 import { ensureTable } from '../src/storage/createOnce';
 import { departmentRoute } from './shared/input';
-import { json, readJson, readParams } from './shared/http';
+import { errorBody, json, readJson, readParams } from './shared/http';
 import { inActivityTrace, tracedInput, tracedOrchestrator } from './shared/orchestrationTrace';
-import { RETRY_AFTER_SECONDS, started, statusUriOf } from './shared/orchestrationStarts';
+import { RETRY_AFTER_SECONDS, statusUriOf } from './shared/orchestrationStarts';
 import { protectedRoute } from './shared/route';
 import { withServices } from './shared/services';
 
@@ -75,15 +74,72 @@ export const listStorageAccounts = protectedRoute('listStorageAccounts', {
 
 const relocateBody = z.strictObject({ account: z.string().min(1).max(64) });
 
+const relocationState = {
+  id: z.string(),
+  statusUri: z.string(),
+  phase: z
+    .string()
+    .describe('copying, frozen, deleting (switched), rollingBack (failed before its switch)'),
+};
+
+const relocateResponses = {
+  202: {
+    description:
+      'Started, or a relocation that had stopped (failed, terminated) resumed under its own id (`resumed`): poll `statusUri`.',
+    body: z.strictObject({ ...relocationState, resumed: z.boolean() }),
+    headers: {
+      location: { description: 'The status URI.' },
+      'retry-after': { description: 'Seconds to wait before asking for the status.' },
+    },
+  },
+  409: {
+    description:
+      '`AlreadyThere`, or `RelocationRunning`: a relocation holds the department (running, or stopped and to be resumed with its own account); `relocation` names it.',
+    body: z.strictObject({
+      error: z.strictObject({ code: z.string(), message: z.string() }),
+      relocation: z
+        .strictObject({ ...relocationState, runtimeStatus: z.string().optional() })
+        .optional(),
+    }),
+  },
+};
+
+/** The Durable client as the relocation's start uses it. */
+function instancesOf(client: df.DurableClient): RelocationInstances {
+  return {
+    status: async (id) => {
+      try {
+        const status = await client.getStatus(id, { showInput: true });
+        return { runtimeStatus: String(status.runtimeStatus), input: status.input };
+      } catch (error) {
+        if (isInstanceNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+    start: async (id, input) => {
+      await client.startNew(Orchestrations.relocateDepartment, {
+        instanceId: id,
+        input: tracedInput(input),
+      });
+    },
+  };
+}
+
 /**
- * `POST /departments/{dept}/relocate` `{"account"}` → 202 `{id, statusUri}`; 400
- * `UnknownAccount`, 404 `DepartmentNotFound`, 409 `AlreadyThere` or `RelocationRunning`.
+ * `POST /departments/{dept}/relocate` `{"account"}` → 202 `{id, statusUri, phase, resumed}`
+ * (started, or the stopped relocation that holds the department resumed); 400 `UnknownAccount`,
+ * 404 `DepartmentNotFound`, 409 `AlreadyThere` or `RelocationRunning` (with `relocation`).
  */
 export const startRelocateDepartment = protectedRoute('startRelocateDepartment', {
   route: 'departments/{dept}/relocate',
   methods: ['POST'],
   access: admin,
-  schemas: { params: departmentRoute, body: relocateBody, responses: started, errors: [404, 409] },
+  schemas: {
+    params: departmentRoute,
+    body: relocateBody,
+    responses: relocateResponses,
+    errors: [404],
+  },
   extraInputs: [df.input.durableClient()],
   uses: (s) => ({
     placement: s.placement(),
@@ -100,22 +156,33 @@ export const startRelocateDepartment = protectedRoute('startRelocateDepartment',
       await directory.departments.get(dept);
       throw alreadyThere(dept, account);
     }
-    const plan = await startRelocation(deps, dept, account, randomUUID().replace(/-/g, ''));
-    const input: RelocateInput = { plan, cacheMs };
+    let answer;
     try {
-      await df.getClient(context).startNew(Orchestrations.relocateDepartment, {
-        instanceId: plan.relocation,
-        input: tracedInput(input),
+      answer = await relocateOrResume(deps, instancesOf(df.getClient(context)), {
+        department: dept,
+        to: account,
+        cacheMs,
+        newId: () => randomUUID().replace(/-/g, ''),
       });
     } catch (error) {
-      await abandonRelocation(deps, plan);
-      throw error;
+      if (!(error instanceof RelocationRunningError)) throw error;
+      const { relocation: id, phase, runtimeStatus } = error;
+      return json(409, {
+        ...(errorBody(error.code, error.message) as object),
+        relocation: {
+          id,
+          statusUri: statusUriOf(id),
+          phase,
+          ...(runtimeStatus ? { runtimeStatus } : {}),
+        },
+      });
     }
-    context.log(`Started the relocation of "${dept}" to ${account}: instance ${plan.relocation}.`);
-    const statusUri = statusUriOf(plan.relocation);
+    const verb = answer.resumed ? `Resumed (${answer.phase})` : 'Started';
+    context.log(`${verb} the relocation of "${dept}" to ${account}: instance ${answer.id}.`);
+    const statusUri = statusUriOf(answer.id);
     return json(
       202,
-      { id: plan.relocation, statusUri },
+      { ...answer, statusUri },
       { location: statusUri, 'retry-after': RETRY_AFTER_SECONDS },
     );
   },
@@ -145,3 +212,4 @@ activity(Activities.relocationFreeze, relocationFreezeActivity);
 activity(Activities.relocationSync, relocationSyncActivity);
 activity(Activities.relocationSwitch, relocationSwitchActivity);
 activity(Activities.relocationDelete, relocationDeleteActivity);
+activity(Activities.relocationRollback, relocationRollbackActivity);

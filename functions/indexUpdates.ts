@@ -24,8 +24,12 @@ export const indexUpdatesWorker = withServices(
     const outcome = await inMessageTrace(queueName, queueEntry, (payload) =>
       handleIndexUpdateMessage(drains, payload),
     );
+    // A department frozen by a relocation was nudged again for after the wait (not a failure).
+    const waiting = outcome.waiting
+      ? `; relocating, asked again: ${outcome.waiting.join(', ')}`
+      : '';
     context.log(
-      `Indexed ${outcome.employees} employees (${outcome.gone} gone), delivery ${dequeueCount(context)}.`,
+      `Indexed ${outcome.employees} employees (${outcome.gone} gone)${waiting}, delivery ${dequeueCount(context)}.`,
     );
   },
 );

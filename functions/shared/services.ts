@@ -53,7 +53,7 @@ import { DEFAULT_MAX_INCREMENT_ATTEMPTS, MessageStats } from '../../src/stats/me
 import { systemClock } from '../../src/time/clock';
 import { createStorageClients, type StorageClients } from '../../src/storage/clients';
 import { CachedHealthCheck, checkHealth, STORAGE_UNREACHABLE } from '../../src/health/health';
-import { forDepartment, PerAccount } from '../../src/accounts/routing/perAccount';
+import { forDepartment, heldBy, PerAccount } from '../../src/accounts/routing/perAccount';
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import { AccountFence } from '../../src/accounts/partitionFence';
@@ -86,6 +86,11 @@ export interface AccountServices {
    * for a table of department-keyed data, the home account's for any other.
    */
   table(tableName: string): TableClient;
+  /**
+   * {@link table}, but a department's partitions only in the account `pinnedTo` names for it (one
+   * request's account handle): a department held elsewhere answers 503 `Relocating`.
+   */
+  pinnedTable(tableName: string, pinnedTo: (department: string) => string | undefined): TableClient;
   /** The org-wide last-name index over every account. */
   lastNames(): LastNameStore;
   /** The logs container an hour's blobs go to. */
@@ -167,6 +172,11 @@ export function createAccountServices(
         tableClients.set(tableName, client);
       }
       return client;
+    },
+    pinnedTable(tableName, pinnedTo) {
+      if (!routed.has(tableName)) return home.table(tableName);
+      const clientOf = (account: StorageAccount) => fences.of(account).table(tableName);
+      return routedTable({ tableName, tables, placement, clientOf, pinnedTo });
     },
     lastNames() {
       lastNames ??= spreadLastNameStore(
@@ -334,6 +344,10 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       employees: spread.table(tables.employees),
       index: spread.table(tables.employeeIndex),
       lastNames: spread.lastNames(),
+      holderOf: async (department, fresh) => {
+        const placed = await spread.placement.ofDepartment(department, { fresh });
+        return `${placed.account}@${placed.version}`;
+      },
     };
   });
   // One set of drains per process: the queue worker's nudges, the sweep and the writer's drains
@@ -376,23 +390,21 @@ export function createServices(readConfig: () => Config = getConfig): Services {
       archive: table((c) => c.tables.archive),
       photos: clients().container(config().containers.photos),
       ...(spread && {
-        // A move's photo copy reads the source department's account and writes the target's.
-        photosFor: async (departments: readonly string[]) =>
-          routedPhotoContainer(
-            new Map(
-              await Promise.all(
-                departments.map(async (department) => {
-                  const placed = await spread.placement.ofDepartment(department);
-                  const account = spread.placement.accountOf(placed);
-                  return [
-                    department,
-                    account.clients.container(config().containers.photos),
-                  ] as const;
-                }),
+        // A move's step: each department's rows and photos in the one account resolved for it
+        // now (a switch meanwhile answers Relocating there, and the step is called again).
+        pinnedFor: async (departments: readonly string[]) => {
+          const held = await heldBy(spread.placement, departments);
+          const pinned = spread.pinnedTable(config().tables.employees, (d) => held.get(d)?.name);
+          return {
+            directory: createContext({ employees: pinned, changes }),
+            photos: routedPhotoContainer(
+              new Map(
+                [...held].map(([d, account]) => [d, account.clients.container(photosName())]),
               ),
+              clients().container(photosName()),
             ),
-            clients().container(config().containers.photos),
-          ),
+          };
+        },
       }),
       indexStores: indexStores(),
       changes,
@@ -424,14 +436,24 @@ export function createServices(readConfig: () => Config = getConfig): Services {
             }),
       ),
   );
-  const photosOf = (account: StorageAccount | undefined): PhotoDependencies => {
+  const photosName = () => config().containers.photos;
+  // `pinned`: the tables of a request serve it only from `account`, whose container holds its
+  // photos (a switch meanwhile answers 503 Relocating: a photo is never named where it is not).
+  const photosOf = (account: StorageAccount | undefined, pinned = false): PhotoDependencies => {
     const current = config();
     const accountClients = account?.clients ?? clients();
+    const spread = pinned ? accounts() : undefined;
+    const pinTo = account?.name;
+    const tableOf = (name: string) =>
+      spread && pinTo ? spread.pinnedTable(name, () => pinTo) : table(() => name);
+    const employees = tableOf(current.tables.employees);
     return {
-      employees: table((c) => c.tables.employees),
-      archive: table((c) => c.tables.archive),
+      employees,
+      archive: tableOf(current.tables.archive),
       photos: accountClients.container(current.containers.photos),
-      directory: directory().employees,
+      directory: pinned
+        ? createDirectory({ employees, changes: changeQueue() }).employees
+        : directory().employees,
       // Resolved when a read URL is signed: an unusable key fails that URL, not every photo call.
       signer: lazySigner(() =>
         account ? signings().of(account).blobSigner() : sasSigning().blobSigner(),
@@ -443,10 +465,12 @@ export function createServices(readConfig: () => Config = getConfig): Services {
     };
   };
   const photos = lazy((): PhotoDependencies => photosOf(undefined));
-  const accountPhotos = lazy(() => new PerAccount(accounts()!.accounts, photosOf));
+  // Unpinned: the sweeps of each account's container read where the placement says.
+  const accountPhotos = lazy(() => new PerAccount(accounts()!.accounts, (a) => photosOf(a)));
+  const pinnedPhotos = lazy(() => new PerAccount(accounts()!.accounts, (a) => photosOf(a, true)));
   const photosFor = async (department: string): Promise<PhotoDependencies> => {
     const spread = accounts();
-    return spread ? forDepartment(spread.placement, accountPhotos(), department) : photos();
+    return spread ? forDepartment(spread.placement, pinnedPhotos(), department) : photos();
   };
 
   const timerRuns = lazy(() => new TimerRunLog(table((c) => c.tables.operations)));

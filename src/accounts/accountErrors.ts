@@ -21,11 +21,36 @@ export function alreadyThere(department: string, account: string): ConflictError
   );
 }
 
-/** 409: another relocation of the department is under way. */
-export function relocationRunning(department: string, instanceId: string): ConflictError {
-  return new ConflictError(
-    'RelocationRunning',
-    `Department "${department}" is being relocated already (orchestration ${instanceId}); wait for it to finish.`,
+/** 409: another relocation of the department is under way; names it and where it is. */
+export class RelocationRunningError extends ConflictError {
+  constructor(
+    message: string,
+    /** The relocation's orchestration id. */
+    readonly relocation: string,
+    /** Where it is: a placement phase, or `rollingBack` (failed before its switch). */
+    readonly phase: string,
+    /** Its orchestration's runtime status, when known. */
+    readonly runtimeStatus?: string,
+  ) {
+    super('RelocationRunning', message);
+  }
+}
+
+/** 409: another relocation of the department is under way (or failed and awaits its resume). */
+export function relocationRunning(
+  department: string,
+  instanceId: string,
+  phase = 'unknown',
+  runtimeStatus?: string,
+): RelocationRunningError {
+  const failed = runtimeStatus === 'Failed' || runtimeStatus === 'Terminated';
+  return new RelocationRunningError(
+    failed
+      ? `The relocation of department "${department}" (orchestration ${instanceId}) stopped at ${phase}; resume it with the same account.`
+      : `Department "${department}" is being relocated already (orchestration ${instanceId}, ${phase}); wait for it to finish.`,
+    instanceId,
+    phase,
+    runtimeStatus,
   );
 }
 

@@ -29,6 +29,14 @@ export interface IndexStores {
    * @throws {DomainError} when the nudge cannot be stored (the invocation fails and is retried).
    */
   nudge?: (department: string, delaySeconds: number, holder?: string) => Promise<void>;
+  /**
+   * With data spread over accounts: which account (and placement version) holds `department`,
+   * from the process's cache or read afresh (`fresh`). A reconcile compares the two before and
+   * after its unfenced last-name list writes: a cache older than a relocation read the source.
+   *
+   * @throws {DomainError} for storage faults of the placement table.
+   */
+  holderOf?: (department: string, fresh: boolean) => Promise<string>;
 }
 
 /**

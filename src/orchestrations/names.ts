@@ -27,4 +27,5 @@ export const Activities = {
   relocationSync: 'RelocationSyncActivity',
   relocationSwitch: 'RelocationSwitchActivity',
   relocationDelete: 'RelocationDeleteActivity',
+  relocationRollback: 'RelocationRollbackActivity',
 } as const;

@@ -35,3 +35,20 @@ export function relocationOutlasted(activity: string, seconds: number, reason: s
     `RelocationOutlasted: ${activity} waited ${seconds} s for a relocation to finish; ${reason}`,
   );
 }
+
+/**
+ * A relocation failed before its switch and was rolled back: the department is `stable` in its
+ * source again (the status shows the code first, then the step's failure).
+ */
+export function relocationRolledBack(department: string, from: string, reason: string): Error {
+  return new Error(
+    `RelocationRolledBack: department "${department}" is back in account "${from}" and takes writes; relocate it again. The relocation failed: ${reason}`,
+  );
+}
+
+/** A relocation failed and found its placement taken over by another change: nothing rolled back. */
+export function relocationLostFailure(department: string, reason: string): Error {
+  return new Error(
+    `RelocationLost: the placement of department "${department}" is no longer this relocation's; nothing was rolled back. The relocation failed: ${reason}`,
+  );
+}

@@ -7,6 +7,13 @@ import type { DirectoryContext, EmployeeChangeSink, EmployeeService } from '../d
 import type { ContainerClient } from '@azure/storage-blob';
 import type { IndexStores } from '../indexing';
 
+/** A move step's account handle (see {@link OrchestrationServices.pinnedFor}). */
+export interface PinnedServices {
+  directory: DirectoryContext;
+  /** Blob clients of a department's photos come from the same account as its rows. */
+  photos: ContainerClient;
+}
+
 /** The services behind the orchestrations' activities. */
 export interface OrchestrationServices {
   /** The directory's shared state over the `Employees` table (for the move's transactions). */
@@ -18,10 +25,12 @@ export interface OrchestrationServices {
   /** The photos container (a move copies the photo blob to the target department's name). */
   photos: ContainerClient;
   /**
-   * With departments held by different accounts (docs/accounts.md): the photos container a move
-   * between `departments` uses, whose blob clients come from each department's own account.
+   * With departments held by different accounts (docs/accounts.md): what one step of a move
+   * between `departments` uses, resolved for that step: each department's rows (a directory
+   * context over them) and photo blobs in the one account holding it now. A department switched
+   * away since answers 503 `Relocating` there, so its photo is never named in another account.
    */
-  photosFor?: (departments: readonly string[]) => Promise<ContainerClient>;
+  pinnedFor?: (departments: readonly string[]) => Promise<PinnedServices>;
   /** The indexes outside the department partitions (`EmployeeIndex`, org-wide last names). */
   indexStores: IndexStores;
   /**

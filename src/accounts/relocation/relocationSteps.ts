@@ -86,8 +86,9 @@ export async function startRelocation(
   account(deps, to);
   const current = await deps.placement.ofDepartment(department, { fresh: true });
   if (!current.stored) throw departmentNotPlaced(department);
-  if (current.phase !== 'stable') {
-    throw relocationRunning(department, current.relocation ?? 'unknown');
+  // A rolled-back relocation still names itself (`stable`) until its cleanup is done.
+  if (current.phase !== 'stable' || current.relocation !== undefined) {
+    throw relocationRunning(department, current.relocation ?? 'unknown', relocationPhase(current));
   }
   if (current.account === to) throw alreadyThere(department, to);
   const claimed = await deps.placement.change(current, {
@@ -99,9 +100,16 @@ export async function startRelocation(
   });
   if (!claimed) {
     const now = await deps.placement.ofDepartment(department, { fresh: true });
-    throw relocationRunning(department, now.relocation ?? 'unknown');
+    throw relocationRunning(department, now.relocation ?? 'unknown', relocationPhase(now));
   }
   return { department, relocation, from: current.account, to, version: claimed.version };
+}
+
+/** Where the relocation holding `placement` is: its phase, or `rollingBack` (rolled back). */
+export function relocationPhase(placement: DepartmentPlacement): string {
+  return placement.phase === 'stable' && placement.relocation !== undefined
+    ? 'rollingBack'
+    : placement.phase;
 }
 
 /**

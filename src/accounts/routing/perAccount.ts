@@ -53,6 +53,24 @@ export async function forDepartment<T>(
   return instances.of(placed.account);
 }
 
+/**
+ * The account each of `departments` is held by now, as its placement says (unplaced: home): one
+ * request's account handle, for a table pinned to it and its photo container.
+ *
+ * @throws {DomainError} for storage faults of the placement table.
+ */
+export async function heldBy(
+  placement: Placement,
+  departments: readonly string[],
+): Promise<Map<string, StorageAccount>> {
+  const placed = await Promise.all(
+    departments.map(
+      async (d) => [d, placement.accountOf(await placement.ofDepartment(d))] as const,
+    ),
+  );
+  return new Map(placed);
+}
+
 /** A method that takes the department first. */
 type DepartmentMethod = (department: string, ...rest: never[]) => unknown;
 

@@ -9,7 +9,8 @@
  * does); a query across partitions (the outbox sweep's discovery) reads every account in turn.
  * Creating the table (`ensureTable`) creates it in home at once and in each other account on the
  * first call routed there: an account that cannot be reached fails only the calls that go to it,
- * not every caller's creation of the table.
+ * not every caller's creation of the table. A table pinned to accounts (`pinnedTo`) serves a
+ * request whose other storage (a photo container) was chosen in one account: only from there.
  */
 import { withOverrides } from '../overrides';
 import type {
@@ -26,6 +27,7 @@ import { parseDrainLeasePartitionKey } from '../../storage/keys/tables/employeeI
 import type { StorageAccount } from '../accounts';
 import { departmentPartitionOf, type DepartmentTables } from '../departmentData';
 import type { Placement } from '../placement';
+import { relocating } from '../accountErrors';
 
 /** What a routed table needs. */
 export interface RoutedTableOptions {
@@ -34,6 +36,12 @@ export interface RoutedTableOptions {
   placement: Placement;
   /** The client of `tableName` in one account (fenced when data is spread). */
   clientOf: (account: StorageAccount) => TableClient;
+  /**
+   * The account a department's calls must go to (one request's account handle: its photo
+   * container is there), or `undefined` to follow the placement. A call for a department its
+   * placement names elsewhere is refused with `Relocating`, never served by the other account.
+   */
+  pinnedTo?: (department: string) => string | undefined;
 }
 
 /** What `TableClient.listEntities<T>` returns. */
@@ -91,6 +99,9 @@ export function routedTable(options: RoutedTableOptions): TableClient {
     const department = departmentOf(partitionKey);
     if (department === undefined) return ready(home);
     const placed = await placement.ofDepartment(department, { place: write });
+    const pinned = options.pinnedTo?.(department);
+    // A write still carries the fence of its account: a switch after this check refuses it there.
+    if (pinned !== undefined && pinned !== placed.account) throw relocating(department);
     const client = options.clientOf(placement.accountOf(placed));
     equipConditions(client.pipeline);
     return ready(client);

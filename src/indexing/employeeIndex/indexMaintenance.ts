@@ -100,6 +100,8 @@ export async function reconcileEmployeeIndexes(
       giveUp: (attempts) => employeeIndexesContended(department, employeeId, attempts),
     },
     async (attempt): Promise<ReconcileResult | Retry> => {
+      // The holder the reads below are routed by (the process's cached placement).
+      const holder = await stores.holderOf?.(department, false);
       const [primary, entry] = await Promise.all([
         readEmployeeState(stores.employees, partitionKey, employeeId),
         readEntity(stores.index, idKeys.pk, idKeys.rk),
@@ -141,6 +143,9 @@ export async function reconcileEmployeeIndexes(
       }
       touched = unionKeys(touched, wanted);
 
+      // The last-name lists live in accounts of their own, unfenced: decide them only on reads
+      // from the account that holds the department now (a retry reads there).
+      if (!(await sameHolder(stores, department, holder))) return RETRY;
       // Emails and last names are different entities: reconcile them side by side.
       const memberOf = wanted.lastNames[0];
       const current = primary ? wanted.emails[0] : undefined;
@@ -162,6 +167,8 @@ export async function reconcileEmployeeIndexes(
         'EmployeeId',
       ]);
       if (now?.etag !== primary?.etag) return RETRY; // changed meanwhile: reconcile the new version
+      // Moved meanwhile: the lists are checked again against the new account's rows.
+      if (!(await sameHolder(stores, department, holder))) return RETRY;
 
       const settled = primary
         ? await tookEffect(() =>
@@ -180,6 +187,15 @@ export async function reconcileEmployeeIndexes(
       return { present: primary !== undefined, attempts: attempt };
     },
   );
+}
+
+/** True unless the department's holder, read afresh, is not `holder` (one account: true). */
+async function sameHolder(
+  stores: IndexStores,
+  department: string,
+  holder: string | undefined,
+): Promise<boolean> {
+  return !stores.holderOf || (await stores.holderOf(department, true)) === holder;
 }
 
 /**

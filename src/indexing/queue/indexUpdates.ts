@@ -3,7 +3,8 @@
  *
  * - a nudge (v2) drains the outbox of each department it names through the process's shared
  *   drains (sharedDrains.ts), each under the department's drain lease and within a bounded
- *   invocation (leasedDrain.ts, outboxDrain.ts);
+ *   invocation (leasedDrain.ts, outboxDrain.ts); a department frozen by a relocation is nudged
+ *   again for after the wait instead of failing the message;
  * - a change batch (v1) is only read, never written any more: writes record their changes in the
  *   index outbox, but a deploy may leave v1 messages of the earlier code on the queue. Each
  *   employee it names is reconciled once (several changes of one employee collapse into one
@@ -12,12 +13,62 @@
 import { mapBounded } from '../../storage/parallel';
 import { parseIndexQueueMessage, type IndexUpdateMessage } from './indexMessages';
 import { reconcileEmployeeIndexes, type PreviousKeys } from '../employeeIndex/indexMaintenance';
-import type { SharedDrains } from '../drain/sharedDrains';
+import type { DrainRequest, SharedDrains } from '../drain/sharedDrains';
+import type { LeasedDrainResult } from '../drain/leasedDrain';
+import { ThrottledError } from '../../domainErrors';
+import { toDomainError } from '../../storage/storageFaults';
 
 /** What one message did. */
 export interface IndexUpdateOutcome {
   employees: number;
   gone: number;
+  /** Departments frozen by a relocation or refused by busy storage, nudged again for later. */
+  waiting?: string[];
+}
+
+/**
+ * Shortest wait before a frozen department's drain is asked again: a frozen window lasts at
+ * least a placement cache period (5 s by default), so sooner would only be refused again.
+ */
+export const RELOCATING_NUDGE_DELAY_SECONDS = 5;
+
+/**
+ * Seconds to wait when a drain failed for a reason that passes — its department frozen by a
+ * relocation (`Relocating`), or storage throttling past the SDK's retries (`ServerBusy`, 503/500
+ * after the budget: Azure's scalability targets) — else `undefined`.
+ */
+function waitOf(error: unknown): number | undefined {
+  if (error instanceof ThrottledError) return error.retryAfterSeconds;
+  const busy = toDomainError(error);
+  return busy instanceof ThrottledError ? busy.retryAfterSeconds : undefined;
+}
+
+/**
+ * A drain of a department frozen by a relocation, or refused by busy storage: nothing was
+ * written, and the same drain goes through later. That is a wait, not a failure: thrown, the
+ * message would be retried 5 times within seconds and poisoned during a long freeze or a burst
+ * over Azure's targets. So a nudge for the department is sent for after the wait and this
+ * message completes (a nudge that storage refuses too fails the message, retried as usual).
+ *
+ * @returns the drain's result, or `undefined` when the department waits.
+ * @throws whatever the drain throws otherwise, or when no nudge can be sent.
+ */
+async function drainOrWait(
+  drains: SharedDrains,
+  department: string,
+  request: DrainRequest,
+): Promise<LeasedDrainResult | undefined> {
+  try {
+    return await drains.request(department, request);
+  } catch (error) {
+    const nudge = drains.stores.nudge;
+    const wait = waitOf(error);
+    if (wait === undefined || !nudge) throw error;
+    const delay = Math.max(wait, RELOCATING_NUDGE_DELAY_SECONDS);
+    // A plain nudge (not a cover): the drain then looks at every row, which covers them all.
+    await nudge(department, delay, request.holder);
+    return undefined;
+  }
 }
 
 /**
@@ -33,12 +84,16 @@ export async function handleIndexUpdateMessage(
 ): Promise<IndexUpdateOutcome> {
   const message = parseIndexQueueMessage(payload);
   if (message.v === 2) {
+    const request = { holder: message.holder, before: message.before };
     const results = await mapBounded(message.departments, 8, (d) =>
-      drains.request(d, { holder: message.holder, before: message.before }),
+      drainOrWait(drains, d, request),
     );
+    const done = results.filter((r): r is LeasedDrainResult => r !== undefined);
+    const waiting = message.departments.filter((_, i) => results[i] === undefined);
     return {
-      employees: results.reduce((sum, r) => sum + r.employees, 0),
-      gone: results.reduce((sum, r) => sum + r.gone, 0),
+      employees: done.reduce((sum, r) => sum + r.employees, 0),
+      gone: done.reduce((sum, r) => sum + r.gone, 0),
+      ...(waiting.length > 0 && { waiting }),
     };
   }
   return reconcileChanges(drains, message);

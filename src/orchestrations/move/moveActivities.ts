@@ -33,13 +33,15 @@ export function copyToTargetActivity(
   move: CopyInput,
 ): Promise<CopyResult | Refusal | RelocationWait> {
   return waitOnRelocating(() =>
-    refuseOnPermanentError(async () =>
-      copyEmployeeToTarget(
-        services.directory,
-        (await services.photosFor?.([move.department, move.toDepartment])) ?? services.photos,
+    refuseOnPermanentError(async () => {
+      // Resolved per call: the photo copy and the target's insert go to one account.
+      const pinned = await services.pinnedFor?.([move.department, move.toDepartment]);
+      return copyEmployeeToTarget(
+        pinned?.directory ?? services.directory,
+        pinned?.photos ?? services.photos,
         move,
-      ),
-    ),
+      );
+    }),
   );
 }
 

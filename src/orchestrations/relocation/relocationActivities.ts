@@ -13,6 +13,7 @@ import {
   type RelocationPlan,
 } from '../../accounts/relocation/relocationSteps';
 import { syncChunk } from '../../accounts/relocation/relocationSync';
+import { rollbackChunk, type RollbackResult } from '../../accounts/relocation/relocationRollback';
 
 /** Input of a chunked step: the relocation and where it resumes. */
 export interface RelocationChunkInput {
@@ -60,4 +61,12 @@ export function relocationDeleteActivity(
   input: RelocationChunkInput,
 ): Promise<ChunkResult> {
   return deleteChunk(deps, input.plan, input.cursor);
+}
+
+/** Activity: one chunk of the rollback of a relocation that failed before its switch. */
+export function relocationRollbackActivity(
+  deps: RelocationDeps,
+  input: RelocationChunkInput,
+): Promise<RollbackResult> {
+  return rollbackChunk(deps, input.plan, input.cursor);
 }

@@ -109,8 +109,15 @@ it('relocates a department while writes continue: none lost, the rest refused wi
   }
   const start = await send(host, 'POST', '/departments/Ops/relocate', { account: 'DATA2' });
   expect(start.status).toBe(202);
+  expect(start.json).toMatchObject({ phase: 'copying', resumed: false });
   const again = await send(host, 'POST', '/departments/Ops/relocate', { account: 'DATA2' });
   expect([again.status, again.json.error?.code]).toEqual([409, 'RelocationRunning']);
+  // The answer names the relocation that holds the department, where it is and that it runs.
+  expect(again.json.relocation).toMatchObject({
+    id: start.json.id,
+    statusUri: start.json.statusUri,
+    phase: expect.stringMatching(/^(copying|frozen|deleting)$/),
+  });
   // Writes go on during the relocation: each is acknowledged (201) or refused (503) — never lost.
   const acknowledged: number[] = [];
   const refused: number[] = [];
