@@ -46,7 +46,7 @@ export function relocationRolledBack(department: string, from: string, reason: s
   );
 }
 
-/** A relocation failed and found its placement taken over by another change: nothing rolled back. */
+/** A relocation failed and found its placement taken over by another change: nothing undone. */
 export function relocationLostFailure(department: string, reason: string): Error {
   return new Error(
     `RelocationLost: the placement of department "${department}" is no longer this relocation's; nothing was rolled back. The relocation failed: ${reason}`,
