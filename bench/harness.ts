@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { StorageClients } from '../src/storage/clients';
 import type { FaultProxy, ProxyCounts } from '../tools/faultProxy/faultProxy';
+import { goalLabel, goalOf, tally, tallyLine, whyLine, type GoalVerdict } from './goals';
 import type { RunEnvironment } from './machine';
 import type {
   BenchCase,
@@ -190,15 +191,21 @@ export function ratio(baseline: number, pattern: number): number | null {
   return pattern > 0 ? round(baseline / pattern, 2) : null;
 }
 
-export interface ComparisonResult extends Comparison {
+export interface ComparisonResult extends Omit<Comparison, 'goal'> {
   /** Baseline / pattern: above 1 means the pattern is cheaper or faster. */
   ratios: { time: number | null; requests: number | null; bytes: number | null };
+  /** The goal's verdict; only its words in results written before verdicts (see `goalOf`). */
+  goal?: GoalVerdict | string;
 }
 
 export interface CaseResult {
   name: string;
   file: string;
-  status: 'passed' | 'failed';
+  /**
+   * `ran`: the case finished without an exception (whether its goals were met is in its
+   * comparisons' goals); results written before verdicts say `passed` for the same.
+   */
+  status: 'ran' | 'failed' | 'passed';
   durationMs: number;
   comparisons: ComparisonResult[];
   error?: string;
@@ -286,7 +293,7 @@ export async function runCase(
     );
     const output = caseOutput(result);
     outcome = {
-      status: 'passed',
+      status: 'ran',
       comparisons: output.comparisons.map(withRatios),
       ...(output.data !== undefined && { data: output.data }),
     };
@@ -413,12 +420,33 @@ function renderRows(rows: string[][]): string[] {
   );
 }
 
+/** Every goal of `results`, in run order, as verdicts (words only from before verdicts). */
+export function goalsOf(results: readonly Pick<CaseResult, 'comparisons'>[]): GoalVerdict[] {
+  return results.flatMap((r) =>
+    r.comparisons.flatMap((c) => {
+      const goal = goalOf(c.goal);
+      return goal ? [goal] : [];
+    }),
+  );
+}
+
+/** `17 of 19 cases ran, 2 failed; 9 of 14 goals met, 3 missed, 2 not judged`. */
+export function runSummary(results: readonly CaseResult[]): string {
+  const failed = results.filter((r) => r.status === 'failed').length;
+  return (
+    `${results.length - failed} of ${results.length} case(s) ran, ${failed} failed; ` +
+    tallyLine(tally(goalsOf(results)))
+  );
+}
+
 /**
- * The console report: per comparison, the pattern and baseline rows and the baseline/pattern
- * ratios for time, requests and bytes, with the goal; failed cases with their error.
+ * The console report: the run's goals tallied first, then per comparison the pattern and
+ * baseline rows, the baseline/pattern ratios for time, requests and bytes, and the goal marked ✔
+ * (met), ✗ (missed, with one line on why) or – (not judged, with the reason); failed cases with
+ * their error. The tally is repeated last.
  */
 export function formatReport(results: readonly CaseResult[]): string {
-  const lines: string[] = [];
+  const lines: string[] = [runSummary(results), ''];
   for (const result of results) {
     if (result.status === 'failed') {
       lines.push(`✗ ${result.name} FAILED (${formatNumber(result.durationMs)} ms)`);
@@ -432,7 +460,7 @@ export function formatReport(results: readonly CaseResult[]): string {
       continue;
     }
     for (const c of result.comparisons) {
-      lines.push(`■ ${c.name}${c.goal ? `   — goal: ${c.goal}` : ''}`);
+      lines.push(`■ ${c.name}`);
       const rows = [
         [...COLUMNS],
         measurementRow('pattern', c.pattern),
@@ -444,12 +472,17 @@ export function formatReport(results: readonly CaseResult[]): string {
           `requests ${formatRatio(c.ratios.requests, c.baseline.requests)}, ` +
           `bytes ${formatRatio(c.ratios.bytes, c.baseline.bytes)}`,
       );
+      const goal = goalOf(c.goal);
+      if (goal) {
+        lines.push(`  goal ${goalLabel(goal)}`);
+        const why = whyLine(goal);
+        if (why) lines.push(`    ${why}`);
+      }
       if (c.notes) lines.push(`  notes: ${c.notes}`);
       lines.push('');
     }
   }
-  const failed = results.filter((r) => r.status === 'failed').length;
-  lines.push(`${results.length - failed} case(s) passed, ${failed} failed.`);
+  lines.push(runSummary(results));
   return lines.join('\n');
 }
 

@@ -356,7 +356,7 @@ async function scenario(api: ScaleApi, options: RealSizeOptions): Promise<number
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   say(`Results written to ${path.relative(process.cwd(), file) || file}`);
-  return verdicts.every((v) => v.passed) ? 0 : 1;
+  return verdicts.every((v) => v.verdict === 'met') ? 0 : 1;
 }
 
 void main()

@@ -19,12 +19,14 @@ import { createStorageClients } from '../src/storage/clients';
 import { resetServices } from '../functions/shared/services';
 import { startAzurite } from '../tools/azurite';
 import { startFaultProxy } from '../tools/faultProxy/faultProxy';
+import { tally, tallyLine } from './goals';
 import { runEnvironment } from './machine';
 import {
   buildReport,
   createBenchEnv,
   defaultResultsFile,
   formatReport,
+  goalsOf,
   loadCases,
   runCases,
   selectCases,
@@ -108,7 +110,8 @@ async function main(): Promise<number> {
       caseTimeoutMs,
       (result) =>
         process.stdout.write(
-          `${result.status === 'passed' ? '✓' : '✗'} ${result.name} (${(result.durationMs / 1000).toFixed(1)} s)\n`,
+          `${result.status === 'failed' ? '✗' : '✓'} ${result.name} (${(result.durationMs / 1000).toFixed(1)} s` +
+            `${result.status === 'failed' ? '' : `; ${tallyLine(tally(goalsOf([result])))}`})\n`,
         ),
       (name) => process.stdout.write(`… ${name}\n`),
     );

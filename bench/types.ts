@@ -4,6 +4,7 @@
  * wire, counted by the fault proxy in pass-through mode) beside wall time on Azurite.
  */
 import type { StorageClients } from '../src/storage/clients';
+import type { GoalVerdict } from './goals';
 
 /** What the counting proxy saw between two snapshots. */
 export interface TrafficCounts {
@@ -39,8 +40,11 @@ export interface Comparison {
   name: string;
   pattern: Measurement;
   baseline: Measurement;
-  /** The goal the issue sets, in words, e.g. "≥ 500× faster". */
-  goal?: string;
+  /**
+   * The goal the issue sets, judged by the case against its own figures (`judge` in
+   * bench/goals.ts): its words, met / missed / not judged, what was measured and why.
+   */
+  goal?: GoalVerdict;
   notes?: string;
 }
 

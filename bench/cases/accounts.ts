@@ -14,6 +14,7 @@
  *    without a relocation (for as long, at most a minute), for their rate.
  */
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { createServices, type Services } from '../../functions/shared/services';
 import { copyChunk } from '../../src/accounts/relocation/relocationCopy';
 import { deleteChunk } from '../../src/accounts/relocation/relocationDelete';
@@ -30,6 +31,8 @@ import { ThrottledError } from '../../src/domainErrors';
 import { azuriteConnectionString, dataEmulatorAccount, startAzurite } from '../../tools/azurite';
 import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy/faultProxy';
 import { benchEmployee } from '../employees';
+import { spreadGoal } from '../caseGoals';
+import { exactly, holds, judge } from '../goals';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 
 const WRITERS = 32;
@@ -169,12 +172,21 @@ async function spreadComparison(env: BenchEnv, data: DataAccounts): Promise<Comp
     name: `${count} creates with index maintenance by ${WRITERS} writers over ${DEPARTMENTS} departments: two data accounts vs one`,
     pattern,
     baseline,
-    goal: 'two data accounts ≥ 1.4× the throughput of one, requests per create unchanged',
+    goal: spreadGoal(pattern, baseline, os.cpus().length),
     notes:
       `throughput ratio ${(pattern.opsPerSecond / baseline.opsPerSecond).toFixed(2)}× ` +
       `(runs: one ${runs.one.map((m) => m.opsPerSecond).join(', ')}/s; two ${runs.two.map((m) => m.opsPerSecond).join(', ')}/s); ` +
       `requests per create one ${perCreate(baseline)}, two ${perCreate(pattern)} (over every account).`,
   };
+}
+
+/** Refusals before the freeze or after every placement cache saw the switch: there must be none. */
+function refusedOutside(at: number[], around: { from: number; to: number }, refused: number) {
+  const outside = at.filter((t) => t < around.from || t > around.to).length;
+  return holds(
+    `${outside} of ${refused} refusals outside the freeze-to-switch window`,
+    outside === 0,
+  );
 }
 
 /** Writes to the department until `stop`: creates of new employees and renames of seeded ones. */
@@ -184,8 +196,16 @@ async function writeWhile(
   first: number,
   seeded: number,
   stop: () => boolean,
-): Promise<{ acknowledged: Map<string, string>; refused: number; failed: number; writes: number }> {
+): Promise<{
+  acknowledged: Map<string, string>;
+  refused: number;
+  /** When each refusal came (`now()`), to tell whether they all fell around the switch. */
+  refusedAt: number[];
+  failed: number;
+  writes: number;
+}> {
   const acknowledged = new Map<string, string>();
+  const refusedAt: number[] = [];
   let refused = 0;
   let failed = 0;
   let writes = 0;
@@ -206,13 +226,14 @@ async function writeWhile(
         } catch (error) {
           if (error instanceof ThrottledError && error.code === 'Relocating') {
             refused++;
+            refusedAt.push(now());
             await sleep(200);
           } else failed++;
         }
       }
     }),
   );
-  return { acknowledged, refused, failed, writes };
+  return { acknowledged, refused, refusedAt, failed, writes };
 }
 
 /** The relocation's steps in the orchestrator's order, with its waits for the placement cache. */
@@ -241,11 +262,14 @@ async function relocate(deps: RelocationDeps, department: string, to: string, ca
   const syncMs = now() - frozenAt;
   await sleep(Math.max(0, frozenAt + cacheMs + 1_000 - now()));
   await switchDepartment(deps, plan);
-  const frozenMs = now() - freezing;
+  const switchedAt = now();
+  const frozenMs = switchedAt - freezing;
   await sleep(cacheMs + 1_000);
   const deleting = now();
   await run((c) => deleteChunk(deps, plan, c));
-  return { copied, frozenMs, copyMs, syncMs, synced, deleteMs: now() - deleting };
+  // Around the switch: from the freeze until placement caches have all seen the switch.
+  const aroundSwitch = { from: freezing, to: switchedAt + cacheMs + 1_000 };
+  return { copied, frozenMs, copyMs, syncMs, synced, deleteMs: now() - deleting, aroundSwitch };
 }
 
 async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<Comparison> {
@@ -279,7 +303,7 @@ async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<
     photosContainer: config.containers.photos,
     chunkRows: config.accounts.relocationChunkRows,
   };
-  const { copied, frozenMs, copyMs, syncMs, synced, deleteMs } = await relocate(
+  const { copied, frozenMs, copyMs, syncMs, synced, deleteMs, aroundSwitch } = await relocate(
     deps,
     department,
     to,
@@ -326,7 +350,10 @@ async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<
       requests: 0,
       bytes: 0,
     },
-    goal: 'no acknowledged write lost; writes refused only around the switch',
+    goal: judge('no acknowledged write lost; writes refused only around the switch', [
+      exactly('acknowledged writes lost', lost, 0),
+      refusedOutside(during.refusedAt, aroundSwitch, during.refused),
+    ]),
     notes:
       `${(relocationMs / 1000).toFixed(1)} s, ${copied} rows and blobs copied; writes during it: ${during.writes} ` +
       `(${during.acknowledged.size} acknowledged, ${during.refused} refused with 503 Relocating, ${during.failed} failed otherwise); ` +

@@ -10,6 +10,7 @@ import { createDirectory } from '../../src/directory';
 import { percentile, requestsPerOperationByKind } from '../harness';
 import { benchEmployee } from '../employees';
 import type { BenchCase, BenchEnv, Measurement } from '../types';
+import { atLeast, atMost, exactly, judge } from '../goals';
 
 const WRITERS = 16;
 
@@ -78,7 +79,11 @@ const departmentContention: BenchCase = {
       name: `${count} creates by ${WRITERS} concurrent writers: one department vs spread`,
       pattern: one.measurement,
       baseline: spread.measurement,
-      goal: 'one department ≥ 0.7× the spread throughput, p99 ≤ 1 s, no failure',
+      goal: judge('one department ≥ 0.7× the spread throughput, p99 ≤ 1 s, no failure', [
+        atLeast('throughput one / spread', ratio, 0.7, '×'),
+        atMost('p99 one department', one.p99, 1000, ' ms'),
+        exactly('failed creates', one.failures + spread.failures, 0),
+      ]),
       notes:
         `one/spread throughput ${ratio.toFixed(2)}×; p99 one ${one.p99} ms, spread ${spread.p99} ms; ` +
         `requests per create one ${(one.measurement.requests / count).toFixed(2)}, spread ${(spread.measurement.requests / count).toFixed(2)}; ` +

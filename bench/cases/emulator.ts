@@ -8,11 +8,13 @@
  *   9,000, in partitions of 1,000; their RowKeys repeat the big partitions'). Per size: point
  *   reads, inserts in transactions of 100 (as the import writes), a partition-pinned RowKey range
  *   query (100 entities), and the partition's first pages of 1,000.
- * - `BENCH_EMULATOR_SHARED` (default 50,000) entities sharing one RowKey, each in its own partition
- *   (the org-wide last-name index's shard `000`): point reads and inserts of that RowKey.
+ * - Per size in `BENCH_EMULATOR_SHARED` (default 1,000 and 50,000), that many entities sharing one
+ *   RowKey, each in its own partition (the org-wide last-name index's shard `000`): point reads and
+ *   inserts of that RowKey.
  *
  * Two cases, each with its own pair of emulators, run only when named. Both emulators must give
- * the same answers; a difference fails the case. `BENCH_QUICK` scales every size to a tenth.
+ * the same answers; a difference fails the case. The goal judges the patched side's time at each
+ * size against the smallest size's (flat). `BENCH_QUICK` scales every size to a tenth.
  */
 import { TableClient, type TransactionAction } from '@azure/data-tables';
 import { mapBounded } from '../../src/storage/parallel';
@@ -20,6 +22,8 @@ import { startAzurite, type RunningAzurite } from '../../tools/azurite';
 import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy/faultProxy';
 import { percentile, trafficBetween } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
+import { FLAT, flatAgainst } from '../caseGoals';
+import { holds, judge } from '../goals';
 
 /** One emulator as the case uses it. */
 interface Emulator {
@@ -152,13 +156,32 @@ async function compare(
   const b = await timed(published, calls, (i) => work(published, i));
   if (JSON.stringify(a.answers) !== JSON.stringify(b.answers))
     throw new Error(`${name}: the patched and the published emulator answered differently.`);
-  return {
-    name: `emulator: ${name}`,
-    pattern: a.measurement,
-    baseline: b.measurement,
-    goal: 'same answers; time flat in the partition size and in entities sharing a RowKey',
-    notes,
-  };
+  return { name: `emulator: ${name}`, pattern: a.measurement, baseline: b.measurement, notes };
+}
+
+/**
+ * The goal of each comparison: the same answers (a difference failed the case already) and the
+ * patched side's time flat in `growing`: each comparison (`perSize` per size, in the sizes' order)
+ * against the same call at the smallest size.
+ */
+function withFlatGoals(
+  comparisons: Comparison[],
+  sizes: readonly number[],
+  perSize: number,
+  growing: string,
+): Comparison[] {
+  const smallest = sizes.indexOf(Math.min(...sizes));
+  return comparisons.map((c, i) => ({
+    ...c,
+    goal: judge(`same answers; time flat in ${growing} (p50 ≤ ${FLAT}× the smallest size's)`, [
+      holds('same answers as the published emulator', true),
+      flatAgainst(
+        'patched p50',
+        c.pattern,
+        comparisons[smallest * perSize + (i % perSize)]?.pattern,
+      ),
+    ]),
+  }));
 }
 
 /** Keys of a query's first `pages` pages of up to `pageSize` entities (with their continuation). */
@@ -283,10 +306,20 @@ async function departmentsComparisons(
       ),
     );
   }
-  return out;
+  return withFlatGoals(out, sizes, 4, 'the partition size');
 }
 
 async function sharedRowKeyComparisons(
+  env: BenchEnv,
+  emulators: readonly [Emulator, Emulator],
+  sizes: number[],
+): Promise<Comparison[]> {
+  const out: Comparison[] = [];
+  for (const shared of sizes) out.push(...(await sharedRowKeyAt(env, emulators, shared)));
+  return withFlatGoals(out, sizes, 2, 'the entities sharing a RowKey');
+}
+
+async function sharedRowKeyAt(
   env: BenchEnv,
   emulators: readonly [Emulator, Emulator],
   shared: number,
@@ -358,8 +391,8 @@ const sharedRowKey: BenchCase = {
   name: 'emulator: patched vs published Azurite, entities sharing one RowKey',
   onlyWhenNamed: true,
   async run(env) {
-    const [shared] = sizesFrom('BENCH_EMULATOR_SHARED', [50_000]).map(env.size);
-    return sharedRowKeyComparisons(env, await bothEmulators(env), shared!);
+    const sizes = sizesFrom('BENCH_EMULATOR_SHARED', [1_000, 50_000]).map(env.size);
+    return sharedRowKeyComparisons(env, await bothEmulators(env), sizes);
   },
 };
 

@@ -42,6 +42,7 @@ import { percentile, requestsPerOperationByKind } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 import { benchEmployee } from '../employees';
 import { perOperation, requestKindCounter, type RequestKinds } from '../requestKinds';
+import { atMost, judge, notJudged, num, type GoalVerdict } from '../goals';
 
 /**
  * Writes are spread over this many departments (10/s each): every create of a department updates
@@ -269,7 +270,8 @@ interface Load {
   importRows?: number;
   /** Measure the outbox sweep over the run's departments afterwards, all of them idle. */
   sweep?: boolean;
-  goal?: string;
+  /** The goal of this load, judged on what it measured (`achievedRate`: writes/s offered). */
+  goal?: (measured: { pattern: Measurement; writes: number; achievedRate: number }) => GoalVerdict;
 }
 
 /** Index lag and requests per write at one offered write rate, with fresh tables and queue. */
@@ -431,7 +433,7 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
     name: `index lag, ${writes} creates at ${writesPerSecond}/s over ${departments} departments${importLabel} (${drainsLabel})`,
     pattern,
     baseline,
-    goal: load.goal,
+    goal: load.goal?.({ pattern, writes, achievedRate }),
     notes:
       `offered write rate ${achievedRate.toFixed(0)}/s; failed writes (emulator overload, both sides) ${failedWrites}; ${importNote}index lag p50 ${pattern.p50Ms} ms, p95 ${pattern.p95Ms} ms, ` +
       `max ${round2(Math.max(...lags))} ms (create returned → the drain that took its outbox row finished). ` +
@@ -443,6 +445,25 @@ async function lagAt(env: BenchEnv, load: Load): Promise<Comparison> {
       `(proxy: ${requestsPerOperationByKind(traffic, writes)}). Workers in-process (2 pollers × 16 messages), ` +
       `not through the host; failed worker calls (retried): ${workers.failures()}.${sweepNote}`,
   };
+}
+
+/**
+ * Index lag p95 ≤ 1 s at 50 writes/s beside an import: judged only when the machine offered at
+ * least 90% of that rate, since a lower rate is not the load the goal is about.
+ */
+function importLagGoal(m: { pattern: Measurement; achievedRate: number }): GoalVerdict {
+  const text = `index lag p95 ≤ 1 s at ${SUSTAINABLE_WRITES_PER_SECOND} writes/s while an import runs`;
+  if (m.achievedRate < 0.9 * SUSTAINABLE_WRITES_PER_SECOND)
+    return notJudged(
+      text,
+      `index lag p95 ${num(m.pattern.p95Ms ?? NaN)} ms at ${num(m.achievedRate)} writes/s`,
+      `this machine offered only ${num(m.achievedRate)} of ${SUSTAINABLE_WRITES_PER_SECOND} writes/s`,
+    );
+  return judge(
+    text,
+    [atMost('index lag p95', m.pattern.p95Ms, 1000, ' ms')],
+    `offered ${num(m.achievedRate)} writes/s`,
+  );
 }
 
 const indexLag: BenchCase = {
@@ -457,7 +478,10 @@ const indexLag: BenchCase = {
         departments: SPREAD_DEPARTMENTS,
         drains: 'writer',
         sweep: true,
-        goal: 'index maintenance ≤ 6 storage requests per create in total',
+        goal: ({ pattern, writes }) =>
+          judge('index maintenance ≤ 6 storage requests per create in total', [
+            atMost('storage requests per create', pattern.requests / writes, 6),
+          ]),
       }),
       await lagAt(env, {
         writesPerSecond: SPREAD_WRITES_PER_SECOND,
@@ -480,7 +504,7 @@ const indexLag: BenchCase = {
         departments: DEPARTMENTS,
         drains: 'writer',
         importRows: env.size(CONCURRENT_IMPORT_ROWS),
-        goal: 'index lag p95 ≤ 1 s at 50 writes/s while an import runs',
+        goal: importLagGoal,
       }),
     ];
   },

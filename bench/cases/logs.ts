@@ -32,6 +32,7 @@ import { mapSettled } from '../../src/storage/parallel';
 import { LOG_LEVELS } from '../../src/logs/format/levels';
 import { ticksRowKey, utcDayStamp } from '../../src/storage/keys/time';
 import type { BenchCase, BenchEnv, Comparison, Measurement, TrafficCounts } from '../types';
+import { atLeast, atMost, judge } from '../goals';
 
 const ENTRIES_PER_BATCH = 100;
 const START = Date.parse('2026-11-22T15:30:00Z');
@@ -311,14 +312,22 @@ async function run(env: BenchEnv): Promise<Comparison[]> {
         name: 'logs: flush end to end (drain + write + delete) vs one table entity per line',
         pattern: flushPath,
         baseline: per10kLines(perEntry),
-        goal: 'flush ≥ 50,000 entries/s',
+        goal: judge('flush ≥ 50,000 entries/s', [
+          atLeast('flush end to end', endToEnd.opsPerSecond, 50_000, ' entries/s'),
+        ]),
         notes,
       },
       {
         name: 'logs: hour blobs (blob write only) vs one table entity per line',
         pattern: blobPath,
         baseline: per10kLines(perEntry),
-        goal: 'blob path ≤ 1/500 of the per-line table requests',
+        goal: judge('blob path ≤ 1/500 of the per-line table requests', [
+          atMost(
+            'blob requests / per-line table requests',
+            blobRequests / lines / (perEntry.requests / sampleLines),
+            1 / 500,
+          ),
+        ]),
         notes,
       },
       {

@@ -22,6 +22,7 @@ import { startBuiltHost } from '../builtHost';
 import { percentile } from '../harness';
 import { adminPrincipal, asPrincipal, readerPrincipal } from '../principals';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
+import { atLeast, atMost, exactly, holds, judge, num, type Criterion } from '../goals';
 
 const TRANSACTION_SIZE = 100;
 
@@ -99,7 +100,18 @@ const transactions: BenchCase = {
       name: this.name,
       pattern,
       baseline,
-      goal: `${TRANSACTION_SIZE}× fewer requests (one per ${TRANSACTION_SIZE} entities), faster`,
+      goal: judge(
+        `${TRANSACTION_SIZE}× fewer requests (one per ${TRANSACTION_SIZE} entities), faster`,
+        [
+          atLeast(
+            'requests single / batched',
+            baseline.requests / pattern.requests,
+            TRANSACTION_SIZE,
+            '×',
+          ),
+          faster(pattern, baseline),
+        ],
+      ),
       notes:
         'Same entities, same partition; each transaction is atomic. Azure bills an EGT as one transaction, ' +
         'so the request ratio is also the cost ratio.',
@@ -137,6 +149,23 @@ async function expectOk(response: Response, what: string): Promise<void> {
   if (!response.ok)
     throw new Error(`${what} answered ${response.status}: ${await response.text()}`);
   await response.arrayBuffer();
+}
+
+/** The pattern took less wall time than the baseline. */
+function faster(pattern: Measurement, baseline: Measurement): Criterion {
+  const ratio = baseline.wallMs / pattern.wallMs;
+  return holds(
+    `${num(ratio)}× faster`,
+    ratio > 1,
+    `time single / batched ${num(ratio)}×: not faster`,
+  );
+}
+
+/** The host's overhead per call at p50, reported beside the judged figures. */
+function overhead(pattern: Measurement, baseline: Measurement): string | undefined {
+  return pattern.p50Ms === undefined || baseline.p50Ms === undefined
+    ? undefined
+    : `host overhead p50 +${num(pattern.p50Ms - baseline.p50Ms)} ms per call`;
 }
 
 const hostPointRead: BenchCase = {
@@ -192,7 +221,11 @@ const hostPointRead: BenchCase = {
         name: this.name,
         pattern,
         baseline,
-        goal: 'same storage requests; host adds only HTTP + invocation overhead per call',
+        goal: judge(
+          'same storage requests; host adds only HTTP + invocation overhead per call',
+          [exactly('storage requests host − in-process', pattern.requests - baseline.requests, 0)],
+          overhead(pattern, baseline),
+        ),
         notes:
           'Here "pattern" is the deployed shape (HTTP through the Functions host) and the baseline the bare ' +
           'storage call: a time ratio below 1 is the host overhead. Requests should match one-for-one.',
@@ -230,7 +263,19 @@ const hostHealth: BenchCase = {
         name: this.name,
         pattern,
         baseline,
-        goal: 'same 3 storage requests per call; host overhead small beside them',
+        goal: judge(
+          'same 3 storage requests per call; host overhead (p50) ≤ the storage calls’ own p50',
+          [
+            exactly('storage requests per call via the host', pattern.requests / calls, 3),
+            exactly('in-process', baseline.requests / calls, 3),
+            atMost(
+              'p50 overhead / in-process p50',
+              ((pattern.p50Ms ?? NaN) - (baseline.p50Ms ?? NaN)) / (baseline.p50Ms ?? NaN),
+              1,
+              '×',
+            ),
+          ],
+        ),
         notes: 'Both sides list one table, queue and container per call (in parallel).',
       };
     } finally {

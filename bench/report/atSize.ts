@@ -5,8 +5,10 @@
  * Markdown (and chart definitions) out.
  */
 import type { BenchReport } from '../harness';
+import { MARK, tally, tallyLine } from '../goals';
 import { renderLineChart, scaleCharts } from '../scale/chart';
 import type { ScaleData, StepResult } from '../scale/metrics';
+import { realSizeVerdictOf } from '../scale/goals';
 import { msPerThousandRows, type RealSizeReport } from '../scale/realSizeReport';
 import { describeEnvironment, describeLoad } from './benchRun';
 import {
@@ -26,9 +28,9 @@ export function scaleDataOf(report: BenchReport): ScaleData {
   const scale = report.cases.find((c) => c.name.startsWith('scale:'));
   if (!scale) throw new Error('The report has no scale case (run `npm run bench -- scale`).');
   const data = scale.data as Partial<ScaleData> | undefined;
-  if (scale.status !== 'passed' || !data || !Array.isArray(data.steps))
+  if (scale.status === 'failed' || !data || !Array.isArray(data.steps))
     throw new Error(
-      `The scale case ${scale.status === 'passed' ? 'left no steps in its data' : `failed: ${(scale.error ?? '').split('\n')[0]}`}.`,
+      `The scale case ${scale.status !== 'failed' ? 'left no steps in its data' : `failed: ${(scale.error ?? '').split('\n')[0]}`}.`,
     );
   return data as ScaleData;
 }
@@ -152,7 +154,8 @@ function realSizeCells(r: RealSizeReport): string[] {
   const audit = f.audit;
   const logs = f.logs;
   const archive = f.archive;
-  const failed = r.verdicts.filter((v) => !v.passed);
+  const verdicts = r.verdicts.map(realSizeVerdictOf);
+  const failed = verdicts.filter((v) => v.verdict !== 'met');
   return [
     `${count(f.imported)} of ${count(f.employees)} in ${f.importCallMs.length} calls`,
     per
@@ -181,9 +184,8 @@ function realSizeCells(r: RealSizeReport): string[] {
         (archive.archived && archive.ms > 0
           ? ` (${figure(archive.archived / (archive.ms / 1000))}/s)`
           : ''),
-    failed.length === 0
-      ? `all ${r.verdicts.length} met`
-      : `${failed.length} of ${r.verdicts.length} failed (${failed.map((v) => v.goal.split(':')[0]).join(', ')})`,
+    `${tallyLine(tally(verdicts))}` +
+      (failed.length ? ` (✗ ${failed.map((v) => v.text.split(':')[0]).join(', ')})` : ''),
   ];
 }
 
@@ -237,8 +239,10 @@ export function renderRealSize(
       parts.push(
         `Goals at ${count(r.employees)} employees:`,
         table(
-          ['Goal', 'Verdict', 'Measured'],
-          r.verdicts.map((v) => [v.goal, v.passed ? 'PASS' : 'FAIL', v.measured]),
+          ['Goal', 'Verdict', 'Measured', 'Why'],
+          r.verdicts
+            .map(realSizeVerdictOf)
+            .map((v) => [v.text, `${MARK[v.verdict]} ${v.verdict}`, v.measured, v.why ?? '']),
         ),
       );
   return parts.join('\n\n');

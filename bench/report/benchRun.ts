@@ -8,6 +8,7 @@
 import { formatBytes, formatRatio, type BenchReport, type ComparisonResult } from '../harness';
 import type { RunEnvironment } from '../machine';
 import type { Measurement } from '../types';
+import { goalCell, goalNotes, goalTally } from './goalsReport';
 import {
   bullets,
   count,
@@ -325,9 +326,14 @@ export function describeLoad(
   return parts.length ? parts.join(', ') : undefined;
 }
 
+/** The run's goals tallied, the first line of its report: `**12 of 15 goals met, … in this run.**` */
+function goalHeading(report: BenchReport): string {
+  return `**${goalTally(report)} in this run.**`;
+}
+
 /** The README's first lines: which run, on what. */
 function runLine(report: BenchReport, source: string): string {
-  const passed = report.cases.filter((c) => c.status === 'passed').length;
+  const ran = report.cases.filter((c) => c.status !== 'failed').length;
   const load = describeLoad(report.loadAverage, report.loadAverageAtEnd);
   const kind = report.quick
     ? ' **at quick sizes (`BENCH_QUICK`): not a measurement**'
@@ -336,8 +342,9 @@ function runLine(report: BenchReport, source: string): string {
       : '';
   return paragraph(
     `One run of \`npm run bench\`${kind}, started ${utcMinute(report.date)} and ${duration(report.durationMs)} ` +
-      `long: ${describeEnvironment(report)}${load ? `; ${load}` : ''}. ${passed} of ` +
-      `${report.cases.length} cases passed. Every figure in this section comes from that run ` +
+      `long: ${describeEnvironment(report)}${load ? `; ${load}` : ''}. ${ran} of ` +
+      `${report.cases.length} cases ran to the end (a case that ran may still miss its goals). ` +
+      `Every figure in this section comes from that run ` +
       `([\`${source}\`](${source}) holds all of them, with each case’s notes); earlier runs and why ` +
       'their figures differ are in [docs/benchmarks.md](docs/benchmarks.md#history).',
   );
@@ -362,7 +369,7 @@ function headlineTable(report: BenchReport): string {
         requestsPerOp(c),
         requestsRatio(c),
         headline.speed ? headline.speed(c) : speedRatio(c),
-        c.goal ?? '–',
+        goalCell(c),
       ]);
       meanings.push(`**${title}**: ${headline.meaning(c)}`);
     }
@@ -384,10 +391,14 @@ function headlineTable(report: BenchReport): string {
     paragraph(
       '"Speed" is the baseline’s time over the pattern’s for the same operations (above 1× the ' +
         'pattern is faster) unless the cell names another figure; wall times on Azurite vary ' +
-        'between runs, request and entity counts do not.',
+        'between runs, request and entity counts do not. A goal is ✔ met, ✗ missed or – not ' +
+        'judged, as the run judged it from its own figures; below, why each goal of the run that ' +
+        'is not met missed or was not judged.',
     ),
     bullets(meanings),
   ];
+  const notes = goalNotes(report);
+  if (notes) out.push(notes);
   if (failed.length)
     out.push(
       bullets(
@@ -403,7 +414,7 @@ function headlineTable(report: BenchReport): string {
 /** The cost case's requests per API operation, as a table, when the run has it. */
 function costTable(report: BenchReport): string | undefined {
   const cost = report.cases.find((c) => c.name.startsWith('cost: storage requests per API'));
-  if (!cost || cost.status !== 'passed') return undefined;
+  if (!cost || cost.status === 'failed') return undefined;
   const rows = cost.comparisons.map((c) => [
     c.name.replace(/^requests per /, ''),
     figure(perOp(c.pattern)),
@@ -422,7 +433,7 @@ function costTable(report: BenchReport): string | undefined {
 
 /** The README's benchmark report from one full run (`source`: the published report's path). */
 export function renderReadmeRun(report: BenchReport, source: string): string {
-  return [runLine(report, source), headlineTable(report), costTable(report)]
+  return [goalHeading(report), runLine(report, source), headlineTable(report), costTable(report)]
     .filter((part): part is string => part !== undefined)
     .join('\n\n');
 }
@@ -438,7 +449,7 @@ export function renderAllComparisons(report: BenchReport, source: string): strin
       ? `${p50p95(c.pattern)} / ${p50p95(c.baseline)}`
       : '',
     `${formatBytes(c.pattern.bytes)} / ${formatBytes(c.baseline.bytes)}`,
-    c.goal ?? '',
+    goalCell(c, true),
   ]);
   const failed = report.cases
     .filter((c) => c.status === 'failed')
@@ -446,7 +457,9 @@ export function renderAllComparisons(report: BenchReport, source: string): strin
       (c) =>
         `**${escapeText(c.name)}** failed: ${escapeText((c.error ?? '').split('\n')[0] ?? '')}`,
     );
+  const notes = goalNotes(report);
   return [
+    goalHeading(report),
     paragraph(
       `Every comparison of the run the README reports (started ${utcMinute(report.date)}; ` +
         `${describeEnvironment(report)}), with each side’s label; [\`${source}\`](${source}) ` +
@@ -464,6 +477,7 @@ export function renderAllComparisons(report: BenchReport, source: string): strin
       ],
       rows,
     ),
+    ...(notes ? [notes] : []),
     ...(failed.length ? [bullets(failed)] : []),
   ].join('\n\n');
 }

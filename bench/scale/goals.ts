@@ -3,6 +3,9 @@
  * against what it measured, and the summary it prints. Pure, so each goal's verdict is tested.
  */
 import { parseArgs } from 'node:util';
+import { MARK, tally, tallyLine, type GoalVerdict } from '../goals';
+
+export type { GoalVerdict } from '../goals';
 
 /** What `npm run bench:real-size -- [options]` takes. */
 export interface RealSizeOptions {
@@ -156,11 +159,18 @@ export interface RealSizeFigures {
   archive?: { runtimeStatus: string; ms: number; archived?: number };
 }
 
-/** One goal's verdict. */
-export interface GoalVerdict {
-  goal: string;
-  measured: string;
-  passed: boolean;
+/** A verdict as a real-size results file holds it (see {@link realSizeVerdictOf}). */
+export type StoredVerdict = GoalVerdict | { goal: string; measured: string; passed: boolean };
+
+/**
+ * A real-size verdict in the shape every bench goal has; files written before that shape held
+ * `{ goal, measured, passed }`, judged all the same, so they read as met or missed.
+ */
+export function realSizeVerdictOf(stored: StoredVerdict): GoalVerdict {
+  if ('verdict' in stored) return stored;
+  return stored.passed
+    ? { text: stored.goal, verdict: 'met', measured: stored.measured }
+    : { text: stored.goal, verdict: 'missed', measured: stored.measured, why: stored.measured };
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -171,89 +181,132 @@ export function importRatio(callMs: readonly number[]): number | undefined {
   return callMs.at(-1)! / callMs[0]!;
 }
 
-/** Every goal of the scenario against what it measured (a stage never reached fails its goal). */
+/** Met when `passed`, else missed with `why` (one line: what fell short). */
+function verdict(text: string, measured: string, passed: boolean, why: string): GoalVerdict {
+  return passed ? { text, verdict: 'met', measured } : { text, verdict: 'missed', measured, why };
+}
+
+/** Every goal of the scenario against what it measured (a stage never reached misses its goal). */
 export function checkGoals(figures: RealSizeFigures, options: RealSizeOptions): GoalVerdict[] {
   const ratio = importRatio(figures.importCallMs);
+  const max = options.maxImportRatio;
   const verdicts: GoalVerdict[] = [];
-  verdicts.push({
-    goal: `import: all ${figures.employees} rows created`,
-    measured: `${figures.imported} created`,
-    passed: figures.imported === figures.employees,
-  });
-  verdicts.push({
-    goal: `import: last call ≤ ${options.maxImportRatio}× the first`,
-    measured:
+  verdicts.push(
+    verdict(
+      `import: all ${figures.employees} rows created`,
+      `${figures.imported} created`,
+      figures.imported === figures.employees,
+      `${figures.employees - figures.imported} of ${figures.employees} rows not created`,
+    ),
+  );
+  verdicts.push(
+    verdict(
+      `import: last call ≤ ${max}× the first`,
       ratio === undefined
         ? 'no calls'
         : `${ratio.toFixed(2)}× (first ${seconds(figures.importCallMs[0]!)}, last ${seconds(figures.importCallMs.at(-1)!)})`,
-    passed: ratio !== undefined && ratio <= options.maxImportRatio,
-  });
+      ratio !== undefined && ratio <= max,
+      ratio === undefined
+        ? 'no import call was timed'
+        : `last call ${ratio.toFixed(2)}× the first, above ${max}×`,
+    ),
+  );
   const probe = figures.probeMs;
   if (ratio !== undefined && probe !== undefined && probe.first > 0) {
     // The emulator's growth at the same sizes divided out: what the app itself adds per call.
     const emulatorRatio = probe.last / probe.first;
     const adjusted = ratio / emulatorRatio;
-    verdicts.push({
-      goal: `import: last/first ≤ ${options.maxImportRatio}× beyond the emulator's own growth`,
-      measured:
+    verdicts.push(
+      verdict(
+        `import: last/first ≤ ${max}× beyond the emulator's own growth`,
         `${adjusted.toFixed(2)}× (raw inserts into the partition: ${seconds(probe.first)} → ` +
-        `${seconds(probe.last)}, ${emulatorRatio.toFixed(1)}×)`,
-      passed: adjusted <= options.maxImportRatio,
-    });
+          `${seconds(probe.last)}, ${emulatorRatio.toFixed(1)}×)`,
+        adjusted <= max,
+        `${adjusted.toFixed(2)}× beyond the emulator's own ${emulatorRatio.toFixed(1)}×, above ${max}×`,
+      ),
+    );
   }
   const found = figures.searchAllFoundAfterMs;
-  verdicts.push({
-    goal: `search: all ${figures.searchExpected} of the shared name within ${seconds(options.searchGoalMs)}`,
-    measured:
+  verdicts.push(
+    verdict(
+      `search: all ${figures.searchExpected} of the shared name within ${seconds(options.searchGoalMs)}`,
       found === undefined
         ? `${figures.searchFound} of ${figures.searchExpected} found, gave up`
         : `all found ${seconds(found)} after the last call`,
-    passed: found !== undefined && found <= options.searchGoalMs && figures.searchExpected > 0,
-  });
+      found !== undefined && found <= options.searchGoalMs && figures.searchExpected > 0,
+      found === undefined
+        ? `only ${figures.searchFound} of ${figures.searchExpected} found when the wait ended`
+        : figures.searchExpected > 0
+          ? `all found after ${seconds(found)}, later than ${seconds(options.searchGoalMs)}`
+          : 'no employee of the shared name to find',
+    ),
+  );
   const audit = figures.audit;
-  verdicts.push({
-    goal: 'audit: nothing missing',
-    measured:
+  verdicts.push(
+    verdict(
+      'audit: nothing missing',
       audit === undefined
         ? 'not run'
         : audit.runtimeStatus !== 'Completed'
           ? audit.runtimeStatus
           : `checked ${audit.checked ?? '?'}, missing ${audit.missing ?? '?'}, stale ${audit.stale ?? '?'}`,
-    passed: audit?.runtimeStatus === 'Completed' && audit.missing === 0,
-  });
+      audit?.runtimeStatus === 'Completed' && audit.missing === 0,
+      audit === undefined
+        ? 'the audit did not run'
+        : audit.runtimeStatus !== 'Completed'
+          ? `the audit ended ${audit.runtimeStatus}`
+          : `${audit.missing ?? 'an unknown number of'} index entries missing`,
+    ),
+  );
   const logs = figures.logs;
-  verdicts.push({
-    goal: 'logs: the hour read back exactly (every entry once, in time order)',
-    measured:
+  verdicts.push(
+    verdict(
+      'logs: the hour read back exactly (every entry once, in time order)',
       logs === undefined
         ? 'not run'
         : logs.problem === undefined
           ? `${logs.read} of ${logs.posted} in ${logs.pages} pages, ${seconds(logs.readMs)}`
           : logs.problem,
-    passed: logs !== undefined && logs.problem === undefined && logs.read === logs.posted,
-  });
+      logs !== undefined && logs.problem === undefined && logs.read === logs.posted,
+      logs === undefined
+        ? 'the log hour was not read back'
+        : (logs.problem ?? `${logs.read} of ${logs.posted} entries read back`),
+    ),
+  );
   const archive = figures.archive;
-  verdicts.push({
-    goal: `archive: the department within ${seconds(options.archiveGoalMs)}`,
-    measured:
+  verdicts.push(
+    verdict(
+      `archive: the department within ${seconds(options.archiveGoalMs)}`,
       archive === undefined
         ? 'not run'
         : `${archive.runtimeStatus} in ${seconds(archive.ms)}, archived ${archive.archived ?? '?'}`,
-    passed:
       archive?.runtimeStatus === 'Completed' &&
-      archive.ms <= options.archiveGoalMs &&
-      archive.archived === figures.employees,
-  });
+        archive.ms <= options.archiveGoalMs &&
+        archive.archived === figures.employees,
+      archive === undefined
+        ? 'the archive did not run'
+        : archive.runtimeStatus !== 'Completed'
+          ? `the archive ended ${archive.runtimeStatus}`
+          : archive.archived !== figures.employees
+            ? `archived ${archive.archived ?? '?'} of ${figures.employees}`
+            : `took ${seconds(archive.ms)}, longer than ${seconds(options.archiveGoalMs)}`,
+    ),
+  );
   return verdicts;
 }
 
-/** The summary table: one line per goal, PASS or FAIL, then the overall verdict. */
+/**
+ * The summary: one line per goal, ✔ met or ✗ missed with what was measured (and, for a goal
+ * missed, why on the next line), then `N of M goals met`.
+ */
 export function formatVerdicts(verdicts: readonly GoalVerdict[]): string {
-  const width = Math.max(...verdicts.map((v) => v.goal.length));
-  const lines = verdicts.map(
-    (v) => `${v.passed ? 'PASS' : 'FAIL'}  ${v.goal.padEnd(width)}  ${v.measured}`,
-  );
-  const failed = verdicts.filter((v) => !v.passed).length;
-  lines.push(failed === 0 ? 'All goals met.' : `${failed} of ${verdicts.length} goals failed.`);
+  const width = Math.max(...verdicts.map((v) => v.text.length));
+  const lines = verdicts.flatMap((v) => [
+    `${MARK[v.verdict]} ${v.text.padEnd(width)}  ${v.measured}`,
+    ...(v.verdict === 'met'
+      ? []
+      : [`    ${v.verdict === 'missed' ? 'missed' : 'not judged'}: ${v.why ?? ''}`]),
+  ]);
+  lines.push(`${tallyLine(tally(verdicts))}.`);
   return lines.join('\n');
 }

@@ -4,7 +4,7 @@
  * `npm run bench:report` to render. Pure but for what the caller passes in.
  */
 import type { RunEnvironment } from '../machine';
-import type { GoalVerdict, RealSizeFigures, RealSizeOptions } from './goals';
+import type { GoalVerdict, RealSizeFigures, RealSizeOptions, StoredVerdict } from './goals';
 
 /** Marks the file as the real-size scenario's (the report refuses anything else in its place). */
 export const REAL_SIZE_KIND = 'real-size';
@@ -22,7 +22,8 @@ export interface RealSizeReport extends RunEnvironment {
   /** The goals' limits the verdicts were judged against. */
   goals: { maxImportRatio: number; searchGoalMs: number; archiveGoalMs: number };
   figures: RealSizeFigures;
-  verdicts: GoalVerdict[];
+  /** Each goal's verdict (`{ goal, measured, passed }` in files written before verdicts). */
+  verdicts: StoredVerdict[];
   /** Every goal met. */
   passed: boolean;
 }
@@ -55,7 +56,7 @@ export function buildRealSizeReport(input: {
     },
     figures,
     verdicts,
-    passed: verdicts.every((v) => v.passed),
+    passed: verdicts.every((v) => v.verdict === 'met'),
   };
 }
 

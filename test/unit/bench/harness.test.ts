@@ -21,7 +21,9 @@ import {
   type CaseSession,
   type LoadedCase,
   type SharedBenchEnv,
+  type CaseResult,
 } from '../../../bench/harness';
+import { atLeast, judge, notJudged } from '../../../bench/goals';
 import type { BenchCase, BenchEnv, Measurement } from '../../../bench/types';
 import type { ProxyCounts } from '../../../tools/faultProxy/faultProxy';
 
@@ -247,7 +249,7 @@ describe('running cases', () => {
         },
       };
       const results = await runCases([busy, quiet], openSession, 30);
-      expect(results.map((r) => r.status)).toEqual(['failed', 'passed']);
+      expect(results.map((r) => r.status)).toEqual(['failed', 'ran']);
       expect(events).toEqual(['open 1', 'close 1', 'open 2', 'quiet runs', 'close 2']);
       await new Promise((resolve) => setTimeout(resolve, 150));
       // It reached storage while it ran; what it still sent after its end was refused.
@@ -277,7 +279,7 @@ describe('running cases', () => {
     const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       const result = await runCase({ file: 'tidy.js', benchCase: tidy }, quietEnv, 1_000);
-      expect(result.status).toBe('passed');
+      expect(result.status).toBe('ran');
     } finally {
       stderr.mockRestore();
     }
@@ -289,23 +291,86 @@ describe('running cases', () => {
     expect(result).toMatchObject({ name: 'bad.js', status: 'failed', error: 'SyntaxError' });
   });
 
-  it('adds ratios and prints both sides with the goal', async () => {
+  it('adds ratios and prints both sides with the goal’s verdict, tallied first and last', async () => {
     const egt: BenchCase = {
       name: 'egt',
-      run: async () => ({
-        name: 'EGT vs single',
-        pattern: measurement('batched', 100, 10, 800_000),
-        baseline: measurement('single', 700, 1_000, 1_100_000),
-        goal: '100× fewer requests',
-      }),
+      run: async () => {
+        const pattern = measurement('batched', 100, 10, 800_000);
+        const baseline = measurement('single', 700, 1_000, 1_100_000);
+        return [
+          {
+            name: 'EGT vs single',
+            pattern,
+            baseline,
+            goal: judge('100× fewer requests', [
+              atLeast('requests single / batched', baseline.requests / pattern.requests, 100, '×'),
+            ]),
+          },
+          {
+            name: 'EGT vs single, faster?',
+            pattern,
+            baseline,
+            goal: judge('≥ 10× faster', [
+              atLeast('time single / batched', baseline.wallMs / pattern.wallMs, 10, '×'),
+            ]),
+          },
+        ];
+      },
     };
     const result = await runCase({ file: 'egt.js', benchCase: egt }, quietEnv, 1_000);
+    expect(result.status).toBe('ran');
     expect(result.comparisons[0]!.ratios).toEqual({ time: 7, requests: 100, bytes: 1.38 });
-    const report = formatReport([result]);
-    expect(report).toContain('■ EGT vs single   — goal: 100× fewer requests');
-    expect(report).toContain('baseline/pattern: time 7.00×, requests 100×, bytes 1.38×');
-    expect(report).toMatch(/pattern\s+batched\s+100\.0/);
-    expect(report).toContain('1 case(s) passed, 0 failed.');
+    expect(result.comparisons.map((c) => c.goal)).toEqual([
+      { text: '100× fewer requests', verdict: 'met', measured: 'requests single / batched 100×' },
+      {
+        text: '≥ 10× faster',
+        verdict: 'missed',
+        measured: 'time single / batched 7×',
+        why: 'time single / batched 7×, below 10×',
+      },
+    ]);
+    const lines = formatReport([result]).split('\n');
+    const summary = '1 of 1 case(s) ran, 0 failed; 1 of 2 goals met, 1 missed, 0 not judged';
+    expect(lines[0]).toBe(summary);
+    expect(lines.at(-1)).toBe(summary);
+    expect(lines).toContain('■ EGT vs single');
+    expect(lines).toContain('  goal ✔ 100× fewer requests (requests single / batched 100×)');
+    expect(lines).toContain('  goal ✗ ≥ 10× faster (time single / batched 7×)');
+    expect(lines).toContain('    missed: time single / batched 7×, below 10×');
+    expect(lines).toContain('  baseline/pattern: time 7.00×, requests 100×, bytes 1.38×');
+    expect(lines.some((l) => /pattern\s+batched\s+100\.0/.test(l))).toBe(true);
+  });
+
+  const noRatios = { time: 1, requests: 1, bytes: 1 };
+
+  it('prints a goal not judged with its reason, and one recorded before verdicts as such', () => {
+    const m = measurement('p', 1, 1, 1);
+    const old: CaseResult = {
+      name: 'old',
+      file: 'old.js',
+      status: 'passed',
+      durationMs: 1,
+      comparisons: [
+        { name: 'words only', pattern: m, baseline: m, goal: '≥ 2× faster', ratios: noRatios },
+        {
+          name: 'small machine',
+          pattern: m,
+          baseline: m,
+          goal: notJudged('≥ 1.4× throughput', 'throughput 1.1×', 'a 2-core machine'),
+          ratios: noRatios,
+        },
+      ],
+    };
+    const text = formatReport([old]);
+    expect(text).toContain(
+      '  goal – ≥ 2× faster — not judged\n    not judged: recorded before verdicts',
+    );
+    expect(text).toContain(
+      '  goal – ≥ 1.4× throughput — not judged (throughput 1.1×)\n    not judged: a 2-core machine',
+    );
+    expect(text.split('\n')[0]).toBe(
+      '1 of 1 case(s) ran, 0 failed; 0 of 2 goals met, 0 missed, 2 not judged',
+    );
   });
 
   it('keeps the data a case returns beside its comparisons (the scale case’s steps)', async () => {
@@ -324,7 +389,7 @@ describe('running cases', () => {
     };
     const result = await runCase({ file: 'd.js', benchCase: withData }, quietEnv, 1_000);
     expect(result).toMatchObject({
-      status: 'passed',
+      status: 'ran',
       data: { steps: [{ step: 'import', size: 1_000 }] },
     });
     expect(result.comparisons[0]!.ratios.time).toBe(2);

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { atLeast, judge, notJudged } from '../../../../bench/goals';
 import type { BenchReport } from '../../../../bench/harness';
 import {
   describeEnvironment,
@@ -32,8 +33,8 @@ function row(markdown: string, title: string): string[] {
 describe('the README report of one run', () => {
   const markdown = renderReadmeRun(fixture(), 'docs/results/bench.json');
 
-  it('names the run: date, length, machine, Node, Azurite with its patch, commit, load, cases passed', () => {
-    const intro = markdown.split('\n\n')[0]!.replace(/\n/g, ' ');
+  it('names the run: date, length, machine, Node, Azurite with its patch, commit, load, cases ran', () => {
+    const intro = markdown.split('\n\n')[1]!.replace(/\n/g, ' ');
     expect(intro).toContain('started 2026-11-28 10:00 UTC and 750 s long');
     expect(intro).toContain('2 cores (Intel(R) Xeon(R) Processor), 23.5 GiB');
     expect(intro).toContain('Node v22.23.3');
@@ -44,7 +45,8 @@ describe('the README report of one run', () => {
     expect(intro).toContain(
       'load average 0.3 when it started, 15-minute load average 1.7 when it ended',
     );
-    expect(intro).toContain('4 of 5 cases passed');
+    expect(intro).toContain('4 of 5 cases ran to the end');
+    expect(intro).not.toContain('passed');
     expect(intro).toContain('[`docs/results/bench.json`](docs/results/bench.json)');
   });
 
@@ -56,7 +58,7 @@ describe('the README report of one run', () => {
       '0.01 vs 1.00',
       '100× fewer',
       '10.8×',
-      '100× fewer requests (one per 100 entities), faster',
+      '– 100× fewer requests (one per 100 entities), faster',
     ]);
     // The create figure the README used to state by hand is the run's: 2.37 vs 1.00, 0.44×.
     const create = row(markdown, 'Create one by one, 100 employees');
@@ -98,6 +100,80 @@ describe('the README report of one run', () => {
 
   it('renders the same Markdown from the same run', () => {
     expect(renderReadmeRun(fixture(), 'docs/results/bench.json')).toBe(markdown);
+  });
+});
+
+describe('goals', () => {
+  it('reports goals recorded before verdicts as not judged, never as met', () => {
+    const markdown = renderReadmeRun(fixture(), 'docs/results/bench.json');
+    expect(markdown.split('\n\n')[0]).toBe(
+      '**0 of 2 goals met, 0 missed, 2 not judged in this run.**',
+    );
+    expect(markdown.replace(/\n/g, ' ')).toContain(
+      'This run was recorded before verdicts: its results hold 2 goals as words only, so each is ' +
+        'shown as not judged (–) rather than guessed at',
+    );
+    const rows = markdown.split('\n').filter((l) => l.startsWith('| '));
+    expect(rows.join('\n')).not.toMatch(/[✔✗]/);
+  });
+
+  /** The fixture run with the goals a run now records: one met, one missed, one not judged. */
+  function judgedRun(): BenchReport {
+    const report = fixture();
+    const [egt, create, lag] = report.cases.slice(0, 3).map((c) => c.comparisons[0]!);
+    egt!.goal = judge('100× fewer requests (one per 100 entities), faster', [
+      atLeast('requests single / batched', 100, 100, '×'),
+    ]);
+    create!.goal = judge('service ≥ 0.8× the raw transaction of the same entities', [
+      atLeast('throughput service / raw', 0.44, 0.8, '×'),
+    ]);
+    lag!.goal = notJudged(
+      'index lag p95 ≤ 1 s',
+      'p95 14.6 s',
+      'this machine offered only 76 writes/s',
+    );
+    report.cases.forEach((c) => {
+      if (c.status === 'passed') c.status = 'ran';
+    });
+    return report;
+  }
+
+  it('marks each goal ✔, ✗ or – with the tally first and one line on each goal not met', () => {
+    const markdown = renderReadmeRun(judgedRun(), 'docs/results/bench.json');
+    expect(markdown.split('\n\n')[0]).toBe(
+      '**1 of 3 goals met, 1 missed, 1 not judged in this run.**',
+    );
+    expect(markdown.split('\n\n')[1]).toContain('4 of 5 cases ran');
+    expect(row(markdown, 'Batched writes, 100 entities')[6]).toBe(
+      '✔ 100× fewer requests (one per 100 entities), faster',
+    );
+    expect(row(markdown, 'Create one by one, 100 employees')[6]).toBe(
+      '✗ service ≥ 0.8× the raw transaction of the same entities',
+    );
+    expect(row(markdown, 'Index lag at 200 writes/s')[6]).toBe('– index lag p95 ≤ 1 s');
+    const flat = markdown.replace(/\n\s*/g, ' ');
+    expect(flat).toContain(
+      '- ✗ **create 100 employees one by one (as deployed: outbox row + nudge)** — service ≥ 0.8× ' +
+        'the raw transaction of the same entities: missed, throughput service / raw 0.44×, below 0.8×',
+    );
+    expect(flat).toContain(
+      '- – **index lag, 1000 creates at 200/s over 20 departments (writers drain, queue as ' +
+        'fallback)** — index lag p95 ≤ 1 s: not judged, this machine offered only 76 writes/s ' +
+        '(measured: p95 14.6 s)',
+    );
+    expect(flat).not.toContain('recorded before verdicts');
+  });
+
+  it('shows each goal’s verdict and what was measured in docs/benchmarks.md', () => {
+    const markdown = renderAllComparisons(judgedRun(), 'results/bench.json');
+    expect(markdown.split('\n\n')[0]).toBe(
+      '**1 of 3 goals met, 1 missed, 1 not judged in this run.**',
+    );
+    const egt = markdown.split('\n').find((l) => l.startsWith('| platform: entity group'))!;
+    expect(egt).toMatch(
+      /\| ✔ 100× fewer requests \(one per 100 entities\), faster: requests single \/ batched 100× +\|$/,
+    );
+    expect(markdown).toContain('throughput service / raw 0.44×, below 0.8×');
   });
 });
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { renderRealSize } from '../../../../bench/report/atSize';
-import { parseRealSizeArgs } from '../../../../bench/scale/goals';
+import { parseRealSizeArgs, realSizeVerdictOf } from '../../../../bench/scale/goals';
 import {
   buildRealSizeReport,
   msPerThousandRows,
@@ -69,8 +69,8 @@ describe('the real-size table', () => {
       'Completed in 900 s, 50,000 archived (55.6/s)',
     ]);
     expect(row(markdown, 'Goals').slice(1)).toEqual([
-      'all 6 met',
-      '2 of 6 failed (search, archive)',
+      '6 of 6 goals met, 0 missed, 0 not judged',
+      '4 of 6 goals met, 2 missed, 0 not judged (✗ search, archive)',
     ]);
   });
 
@@ -87,10 +87,12 @@ describe('the real-size table', () => {
 
   it('gives each run its verdicts when asked (the docs), not otherwise (the README)', () => {
     const larger = markdown.split('Goals at 50,000 employees:')[1]!;
-    expect(row(markdown, 'archive: the department within 360.0 s')[1]).toBe('PASS');
+    expect(row(markdown, 'archive: the department within 360.0 s')[1]).toBe('✔ met');
+    // A file from before the common verdict shape: its judgement kept, its measure as the why.
     expect(row(larger, 'archive: the department within 360.0 s')).toEqual([
       'archive: the department within 360.0 s',
-      'FAIL',
+      '✗ missed',
+      'Completed in 900.0 s, archived 50000',
       'Completed in 900.0 s, archived 50000',
     ]);
     expect(renderRealSize(runs, sources, { verdicts: false })).not.toContain('Goals at');
@@ -108,7 +110,7 @@ describe('the results file of a run', () => {
     const report = buildRealSizeReport({
       options,
       figures,
-      verdicts: runs[0]!.verdicts,
+      verdicts: runs[0]!.verdicts.map(realSizeVerdictOf),
       environment: {
         node: 'v22.23.3',
         platform: 'linux',

@@ -84,8 +84,12 @@ describe('rendering the documents', () => {
   const rendered = renderDocuments(published(), current);
 
   it('fills every section from its run', () => {
-    expect(section(rendered.readme, 'readme-run')).toMatch(/^One run of `npm run bench`, started/);
-    expect(section(rendered.docs, 'docs-all')).toMatch(/^Every comparison of the run/);
+    expect(section(rendered.readme, 'readme-run')).toMatch(
+      /^\*\*0 of 2 goals met, 0 missed, 2 not judged in this run\.\*\*\n\nOne run of `npm run bench`, started/,
+    );
+    expect(section(rendered.docs, 'docs-all')).toMatch(
+      /^\*\*0 of 2 goals met, 0 missed, 2 not judged in this run\.\*\*\n\nEvery comparison of the run/,
+    );
     expect(section(rendered.readme, 'readme-scale')).toMatch(
       /^From one `npm run bench -- scale` run, started 2026-11-28 00:12 UTC/,
     );

@@ -7,6 +7,7 @@ import {
   formatVerdicts,
   importRatio,
   parseRealSizeArgs,
+  realSizeVerdictOf,
   type RealSizeFigures,
 } from '../../../../bench/scale/goals';
 
@@ -27,8 +28,8 @@ const met = (): RealSizeFigures => ({
 
 const failedGoals = (figures: RealSizeFigures): string[] =>
   checkGoals(figures, options)
-    .filter((v) => !v.passed)
-    .map((v) => v.goal.split(':')[0]!);
+    .filter((v) => v.verdict !== 'met')
+    .map((v) => v.text.split(':')[0]!);
 
 describe('options', () => {
   it('defaults to the issue’s scenario against npm start', () => {
@@ -120,8 +121,8 @@ describe('goals', () => {
     // The app's calls grew 30×, raw inserts into the same partition 20×: 1.5× beyond the emulator.
     const grown = { ...met(), importCallMs: [1_000, 30_000], probeMs: { first: 100, last: 2_000 } };
     const verdicts = checkGoals(grown, options);
-    const adjusted = verdicts.find((v) => v.goal.includes('beyond the emulator'))!;
-    expect(adjusted).toMatchObject({ passed: true });
+    const adjusted = verdicts.find((v) => v.text.includes('beyond the emulator'))!;
+    expect(adjusted).toMatchObject({ verdict: 'met' });
     expect(adjusted.measured).toMatch(
       /^1\.50× \(raw inserts into the partition: 0\.1 s → 2\.0 s, 20\.0×\)$/,
     );
@@ -130,7 +131,7 @@ describe('goals', () => {
     const slow = { ...grown, probeMs: { first: 100, last: 500 } };
     expect(failedGoals(slow)).toEqual(['import', 'import']);
     // No probe: no adjusted verdict.
-    expect(checkGoals(met(), options).some((v) => v.goal.includes('emulator'))).toBe(false);
+    expect(checkGoals(met(), options).some((v) => v.text.includes('emulator'))).toBe(false);
   });
 
   it('fails the search when it found everyone late, or never', () => {
@@ -170,17 +171,60 @@ describe('goals', () => {
 });
 
 describe('the summary', () => {
-  it('prints PASS or FAIL per goal with what was measured, then the verdict', () => {
+  it('prints ✔ or ✗ per goal with what was measured, why under each ✗, then the tally', () => {
     const text = formatVerdicts(checkGoals({ ...met(), searchAllFoundAfterMs: 75_000 }, options));
     const lines = text.split('\n');
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(8);
     expect(lines[1]).toMatch(
-      /^PASS {2}import: last call ≤ 2× the first +1\.93× \(first 1\.5 s, last 2\.9 s\)$/,
+      /^✔ import: last call ≤ 2× the first +1\.93× \(first 1\.5 s, last 2\.9 s\)$/,
     );
     expect(lines[2]).toMatch(
-      /^FAIL {2}search: all 5000 of the shared name within 60\.0 s +all found 75\.0 s after the last call$/,
+      /^✗ search: all 5000 of the shared name within 60\.0 s +all found 75\.0 s after the last call$/,
     );
-    expect(lines[6]).toBe('1 of 6 goals failed.');
-    expect(formatVerdicts(checkGoals(met(), options)).endsWith('All goals met.')).toBe(true);
+    expect(lines[3]).toBe('    missed: all found after 75.0 s, later than 60.0 s');
+    expect(lines[7]).toBe('5 of 6 goals met, 1 missed, 0 not judged.');
+    expect(
+      formatVerdicts(checkGoals(met(), options)).endsWith(
+        '6 of 6 goals met, 0 missed, 0 not judged.',
+      ),
+    ).toBe(true);
+  });
+
+  it('gives every missed goal one line on why', () => {
+    const verdicts = checkGoals(
+      {
+        ...met(),
+        imported: 19_990,
+        importCallMs: [1_000, 2_500],
+        searchAllFoundAfterMs: undefined,
+        searchFound: 4_000,
+        audit: { runtimeStatus: 'Failed' },
+        logs: undefined,
+        archive: { runtimeStatus: 'Completed', ms: 10_000, archived: 19_000 },
+      },
+      options,
+    );
+    expect(verdicts.map((v) => [v.verdict, v.why])).toEqual([
+      ['missed', '10 of 20000 rows not created'],
+      ['missed', 'last call 2.50× the first, above 2×'],
+      ['missed', 'only 4000 of 5000 found when the wait ended'],
+      ['missed', 'the audit ended Failed'],
+      ['missed', 'the log hour was not read back'],
+      ['missed', 'archived 19000 of 20000'],
+    ]);
+  });
+
+  it('reads verdicts of files written before the common shape as met or missed', () => {
+    expect(
+      realSizeVerdictOf({ goal: 'audit: nothing missing', measured: 'ok', passed: true }),
+    ).toEqual({ text: 'audit: nothing missing', verdict: 'met', measured: 'ok' });
+    expect(
+      realSizeVerdictOf({ goal: 'archive', measured: 'Failed in 3 s', passed: false }),
+    ).toEqual({
+      text: 'archive',
+      verdict: 'missed',
+      measured: 'Failed in 3 s',
+      why: 'Failed in 3 s',
+    });
   });
 });
