@@ -14,12 +14,20 @@ export interface Session {
   functionKey?: string;
 }
 
+/** One invalid input field as the API names it (`body.firstName`) and what is wrong with it. */
+export interface InputProblem {
+  field: string;
+  problem: string;
+}
+
 /** An error with a sentence a person can read. */
 export class ConsoleError extends Error {
   constructor(
     message: string,
     readonly status?: number,
     readonly code?: string,
+    /** Every invalid field of a 400, as the API listed them. */
+    readonly problems: readonly InputProblem[] = [],
   ) {
     super(message);
   }
@@ -66,9 +74,26 @@ async function call(
     parsed = undefined;
   }
   if (!response.ok) {
-    const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
-    if (error?.message)
-      throw new ConsoleError(sentence(error.message), response.status, error.code);
+    const error = (
+      parsed as
+        | {
+            error?: {
+              code?: string;
+              message?: string;
+              target?: string;
+              details?: InputProblem[];
+            };
+          }
+        | undefined
+    )?.error;
+    if (error?.message) {
+      const problems = Array.isArray(error.details)
+        ? error.details
+        : error.target
+          ? [{ field: error.target, problem: '' }]
+          : [];
+      throw new ConsoleError(sentence(error.message), response.status, error.code, problems);
+    }
     throw new ConsoleError(
       `The API answered ${response.status} ${response.statusText || ''}`.trim() + '.',
       response.status,

@@ -23,7 +23,8 @@ export async function buildConsole() {
     platform: 'browser',
     logLevel: 'warning',
   });
-  fs.copyFileSync(path.join(here, 'index.html'), path.join(out, 'index.html'));
+  for (const file of ['index.html', 'favicon.svg'])
+    fs.copyFileSync(path.join(here, file), path.join(out, file));
   return out;
 }
 

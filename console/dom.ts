@@ -5,12 +5,14 @@
  */
 import { ConsoleError } from './api';
 import { EMAIL_RULE, isDirectoryEmail } from '../src/directory/emailRule';
+import { inPeoplesWords } from './text';
 
 export { plural } from './figures';
 
 /** Where the views render. */
 export const app = document.getElementById('app')!;
 const errorBox = document.getElementById('error')!;
+const noticeBox = document.getElementById('notice')!;
 /** Who is signed in (header). */
 export const who = document.getElementById('who')!;
 /** The main navigation (header). */
@@ -52,6 +54,12 @@ export function messageOf(error: unknown): string {
 export function showError(error: unknown): void {
   errorBox.textContent = messageOf(error);
   errorBox.hidden = false;
+}
+
+/** Shows what the last action did above the view (none: hides the line). */
+export function showNotice(text: string | undefined): void {
+  noticeBox.textContent = text ?? '';
+  noticeBox.hidden = !text;
 }
 
 /** Empties the alert box. */
@@ -132,10 +140,30 @@ export function emailInput(
   return email;
 }
 
+/** The visible label of `form`'s control named `name`, if it has one. */
+function labelOf(form: HTMLFormElement, name: string): string | undefined {
+  const control = form.querySelector(`[name="${CSS.escape(name)}"]`);
+  if (!control?.id) return undefined;
+  return form.querySelector(`label[for="${CSS.escape(control.id)}"]`)?.textContent ?? undefined;
+}
+
+/** An error of `form`'s work in a person's words, the fields it names marked invalid. */
+function formMessage(form: HTMLFormElement, error: unknown): string {
+  if (!(error instanceof ConsoleError)) return messageOf(error);
+  for (const problem of error.problems) {
+    const name = /^(?:body|query)\.([A-Za-z0-9_]+)/i.exec(problem.field)?.[1];
+    const control = name ? form.querySelector(`[name="${CSS.escape(name)}"]`) : null;
+    control?.setAttribute('aria-invalid', 'true');
+  }
+  return inPeoplesWords(error.message, error.problems, (name) => labelOf(form, name));
+}
+
 /**
  * A form that runs `work` on submit: its submit button is disabled meanwhile, and what it says
- * (done, or the API's error) appears in its own status line (`role="status"`, errors as
- * `role="alert"`), next to the fields, instead of the page's alert box.
+ * (done, or the API's error in the form's own words) appears in its own status line
+ * (`role="status"`, errors as `role="alert"`), next to the fields, instead of the page's alert
+ * box. An error goes as soon as the person changes a field (or the browser finds another problem):
+ * it would no longer be about what the form holds.
  */
 export function actionForm(
   attributes: Record<string, string>,
@@ -146,9 +174,22 @@ export function actionForm(
   const button = h('button', { type: 'submit' }, submit);
   const status = h('p', { class: 'form-status', role: 'status' });
   const form = h('form', attributes, ...fields, h('div', { class: 'actions' }, button), status);
+  const clearProblem = (): void => {
+    if (!status.classList.contains('bad')) return;
+    status.className = 'form-status';
+    status.setAttribute('role', 'status');
+    status.textContent = '';
+    for (const marked of form.querySelectorAll('[aria-invalid]'))
+      marked.removeAttribute('aria-invalid');
+  };
+  form.addEventListener('input', clearProblem);
+  form.addEventListener('change', clearProblem);
+  // `invalid` does not bubble: caught on its way down instead.
+  form.addEventListener('invalid', clearProblem, true);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     clearError();
+    clearProblem();
     button.disabled = true;
     status.className = 'form-status';
     status.setAttribute('role', 'status');
@@ -161,12 +202,27 @@ export function actionForm(
       (error: unknown) => {
         status.className = 'form-status bad';
         status.setAttribute('role', 'alert');
-        status.textContent = messageOf(error);
+        status.textContent = formMessage(form, error);
         button.disabled = false;
       },
     );
   });
   return form;
+}
+
+/**
+ * Names each body cell of `table` after its column, so a narrow screen can stack a row's cells
+ * under their names (`table.stack` in styles.css) instead of scrolling sideways. Call it again
+ * after adding rows.
+ */
+export function stackRows(table: HTMLTableElement): void {
+  table.classList.add('stack');
+  const names = [...table.querySelectorAll('thead th')].map((th) => th.textContent ?? '');
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, i) => {
+      if (cell.tagName === 'TD' && names[i]) cell.setAttribute('data-label', names[i]);
+    });
+  }
 }
 
 /** A link inside the console (a route's fragment). */

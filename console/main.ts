@@ -7,9 +7,10 @@
  * (dom.ts), the session (session.ts) and the API client (api.ts).
  */
 import { api } from './api';
-import { app, clearError, h, link, showError, signOut } from './dom';
+import { app, clearError, h, link, showError, showNotice, signOut } from './dom';
 import { href, parseRoute, type Route } from './routes';
 import { forgetSession, may, openableDepartments, savedSession, state } from './session';
+import { onRedraw, takeNotice } from './settle';
 import { renderDepartment } from './views/department';
 import { renderDepartments } from './views/departments';
 import { renderEmployee } from './views/employee';
@@ -43,6 +44,7 @@ function refused(text: string): void {
 /** Shows the view of the current URL (or the sign-in when nobody is signed in). */
 async function show(): Promise<void> {
   clearError();
+  showNotice(takeNotice());
   if (!state.identity) {
     renderSignIn(mode, () => void show());
     return;
@@ -57,17 +59,17 @@ async function show(): Promise<void> {
   window.scrollTo(0, 0);
   switch (route.view) {
     case 'departments':
-      return renderDepartments();
+      return renderDepartments(route.pages);
     case 'department':
-      return renderDepartment(route.department);
+      return renderDepartment(route.department, route.pages);
     case 'employee':
       return renderEmployee(route.department, route.employeeId);
     case 'search':
-      return renderSearch(route.lastName);
+      return renderSearch(route.lastName, route.pages);
     case 'logs':
       if (!abilities.admin)
         return refused('The logs are for directory admins (the role DirectoryAdmin).');
-      return renderLogs();
+      return renderLogs(route.source, route.hour);
     case 'operations':
       if (!abilities.admin)
         return refused('Operations are for directory admins (the role DirectoryAdmin).');
@@ -87,6 +89,7 @@ signOut.addEventListener('click', () => {
   void show();
 });
 window.addEventListener('hashchange', () => void show());
+onRedraw(() => void show());
 
 /** Starts the console: the saved session's view, or sign-in. */
 async function start(): Promise<void> {

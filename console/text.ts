@@ -33,3 +33,48 @@ export function visibleControls(text: string): string {
 export function mailtoHref(address: string): string {
   return `mailto:${encodeURIComponent(address).replaceAll('%40', '@')}`;
 }
+
+/** An invalid input as the API names it (`body.firstName`) and what is wrong with it. */
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
+/** `body.firstName`, `body.entries[3].level` → the form field's name (`firstName`, `entries`). */
+function fieldName(path: string): string | undefined {
+  return /^(?:body|query)\.([A-Za-z0-9_]+)/i.exec(path)?.[1];
+}
+
+/** A label as a name in a sentence: "Age (empty: not given)" → "Age". */
+function labelName(label: string): string {
+  return label.replace(/\s*\(.*\)\s*$/, '').trim();
+}
+
+/**
+ * An API error in a person's words: each `body.field: problem` becomes "<the field's label>
+ * problem." (`labelOf` finds the label of a form field by its name). A message naming no field
+ * the form has is kept, its `body.…:` path taken off.
+ */
+export function inPeoplesWords(
+  message: string,
+  problems: readonly FieldProblem[],
+  labelOf: (name: string) => string | undefined,
+): string {
+  const label = (path: string): string | undefined => {
+    const name = fieldName(path);
+    const found = name === undefined ? undefined : labelOf(name);
+    return found ? labelName(found) : undefined;
+  };
+  const described = problems
+    .filter((p) => p.problem.trim() !== '')
+    .map((p) => ({ label: label(p.field), problem: p.problem.trim().replace(/\.$/, '') }));
+  if (described.length > 0 && described.every((d) => d.label !== undefined)) {
+    return described.map((d) => `${d.label} ${d.problem}.`).join(' ');
+  }
+  const prefixed = /^((?:body|query)\.[A-Za-z0-9_.[\]]+):\s*(.*)$/is.exec(message.trim());
+  if (!prefixed) return message;
+  const rest = prefixed[2]!;
+  const name = label(prefixed[1]!);
+  if (name) return `${name} ${rest}`;
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}

@@ -1,7 +1,8 @@
 /**
  * One department: its description, manager and count (one `GET /departments/{dept}`), its
- * employees a page at a time, and — for whoever may change it — forms to edit the description, set
- * the manager and add an employee; an admin may also archive the whole department.
+ * employees a page at a time ("Show more" kept in the URL), and — for whoever may change it — forms
+ * to edit the description, set the manager and add an employee; an admin may also archive the
+ * whole department while it has anyone to archive. Every action ends through settle.ts.
  */
 import { api, apiVersioned } from '../api';
 import { actionForm, app, emailInput, field, h, input, link, loading, seg } from '../dom';
@@ -15,6 +16,7 @@ import {
   type Employee,
   type Page,
 } from '../session';
+import { settled } from '../settle';
 import { archiveDepartmentPanel } from './departmentArchive';
 import { peopleList } from './people';
 import { heading } from './shell';
@@ -58,8 +60,7 @@ function editForms(department: Department, etag: string | undefined): HTMLElemen
     'Save description',
     async () => {
       await apiVersioned(state.session, 'PUT', path, { description: description.value }, etag);
-      void renderDepartment(department.name);
-      return 'Saved.';
+      settled(`Saved the description of ${department.name}.`);
     },
   );
   const managerId = input('employeeId', {
@@ -81,11 +82,15 @@ function editForms(department: Department, etag: string | undefined): HTMLElemen
     ],
     'Set manager',
     async () => {
-      await apiVersioned(state.session, 'PUT', `${path}/manager`, {
+      const { value } = await apiVersioned<Department>(state.session, 'PUT', `${path}/manager`, {
         employeeId: managerId.value.trim(),
       });
-      void renderDepartment(department.name);
-      return 'Manager set.';
+      const manager = value.manager;
+      settled(
+        manager
+          ? `${manager.firstName} ${manager.lastName} now manages ${department.name}.`
+          : 'Manager set.',
+      );
     },
   );
   return h('details', { class: 'panel-form' }, h('summary', {}, 'Edit department'), edit, manager);
@@ -142,15 +147,18 @@ function addEmployeeForm(department: string): HTMLElement {
         `/departments/${seg(department)}/employees`,
         body,
       );
-      location.hash = href({ view: 'employee', department, employeeId: value.employeeId });
-      return `Added ${value.firstName} ${value.lastName}.`;
+      settled(`Added ${value.firstName} ${value.lastName} to ${department}.`, {
+        view: 'employee',
+        department,
+        employeeId: value.employeeId,
+      });
     },
   );
   return h('details', { class: 'panel-form' }, h('summary', {}, 'Add an employee'), form);
 }
 
-/** Renders the department view. */
-export async function renderDepartment(name: string): Promise<void> {
+/** Renders the department view, its list showing `pages` pages. */
+export async function renderDepartment(name: string, pages?: number): Promise<void> {
   const abilities = may();
   const head = heading(
     name,
@@ -160,19 +168,21 @@ export async function renderDepartment(name: string): Promise<void> {
   );
   const top = h('section', { id: 'department' });
   const people = h('section', { id: 'people', 'aria-labelledby': 'people-title' });
-  app.replaceChildren(head, top, people);
+  // The employees' section comes once the department is read: no empty card under "Loading…".
+  app.replaceChildren(head, top);
   const read = await loading(top, name, () =>
     apiVersioned<Department>(state.session, 'GET', `/departments/${seg(name)}`),
   );
-  if (!read) {
-    people.remove();
-    return;
-  }
+  // Another view drawn meanwhile (the person went on): this one adds nothing to it.
+  if (!read || !top.isConnected) return;
+  app.append(people);
   const department = read.value;
   top.replaceChildren(facts(department));
   const editable = canEdit(abilities, name);
   if (editable) top.append(editForms(department, read.etag), addEmployeeForm(name));
-  if (abilities.admin) top.append(archiveDepartmentPanel(department));
+  // An archived (emptied) department has nobody left to archive.
+  if (abilities.admin && department.employeeCount > 0)
+    top.append(archiveDepartmentPanel(department));
   people.append(h('h3', { id: 'people-title' }, 'Employees'));
   if (!canRead(abilities, name)) {
     people.append(
@@ -189,6 +199,13 @@ export async function renderDepartment(name: string): Promise<void> {
   await loading(body, `the employees of ${name}`, async () => {
     const list = await peopleList('employees', {
       total: department.employeeCount,
+      ...(pages ? { pages } : {}),
+      onPages: (shown) =>
+        history.replaceState(
+          null,
+          '',
+          href({ view: 'department', department: name, pages: shown }),
+        ),
       page: (token) => {
         const query = new URLSearchParams({ pageSize: String(PAGE_SIZE) });
         if (token) query.set('continuationToken', token);

@@ -2,11 +2,12 @@
  * Archiving a whole department (admins): the department archive orchestration moves every
  * employee to the archive in chunks. The page asks for the department's name as confirmation,
  * starts it (`POST /departments/{dept}/archive`) and shows its progress from
- * `GET /orchestrations/{id}` until it ends.
+ * `GET /orchestrations/{id}` until it ends; then the department is drawn again from the API.
  */
 import { api, ConsoleError } from '../api';
 import { actionForm, field, h, input, plural, seg } from '../dom';
 import { state, type Department } from '../session';
+import { settled } from '../settle';
 import { watchOrchestration } from './progress';
 
 /** The orchestration's progress and output (src/orchestrations/archive). */
@@ -60,7 +61,9 @@ export function archiveDepartmentPanel(department: Department): HTMLElement {
       progress.replaceChildren(watch.element);
       say('Archiving…');
       const end = await watch.done;
-      return end?.runtimeStatus === 'Completed' ? 'Archived.' : '';
+      if (end?.runtimeStatus !== 'Completed') return '';
+      const archived = (end.output as ArchiveCounts | undefined)?.archived ?? 0;
+      settled(`Archived ${plural(archived, 'employee')} of ${name}: they are in the archive now.`);
     },
   );
   return h(

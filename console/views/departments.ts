@@ -7,6 +7,8 @@ import { api, apiVersioned, ConsoleError } from '../api';
 import { actionForm, app, field, h, input, link, loading, plural, seg, showError } from '../dom';
 import { href } from '../routes';
 import { may, openableDepartments, state, type Department, type Page } from '../session';
+import { settled } from '../settle';
+import { allDepartments } from './departmentNames';
 import { heading } from './shell';
 
 /** Departments per page of the admin's list. */
@@ -79,25 +81,21 @@ function createDepartmentForm(): HTMLElement {
     'Create department',
     async () => {
       const department = name.value.trim();
-      // PUT would update an existing department: a create form must not.
-      const existing = await api<Department>(
-        state.session,
-        'GET',
-        `/departments/${seg(department)}`,
-      ).catch(() => undefined);
-      if (existing) throw new ConsoleError(`There is already a department called ${department}.`);
+      // PUT would update an existing department: a create form must not. (The list, not a read
+      // of the department, which would leave a 404 in the browser's console.)
+      if ((await allDepartments()).includes(department))
+        throw new ConsoleError(`There is already a department called ${department}.`);
       await apiVersioned<Department>(state.session, 'PUT', `/departments/${seg(department)}`, {
         description: description.value,
       });
-      location.hash = href({ view: 'department', department });
-      return `Created ${department}.`;
+      settled(`Created ${department}.`, { view: 'department', department });
     },
   );
   return h('details', { class: 'panel-form' }, h('summary', {}, 'New department'), form);
 }
 
-/** Renders the departments view. */
-export async function renderDepartments(): Promise<void> {
+/** Renders the departments view, the admin's list showing `pages` pages. */
+export async function renderDepartments(pages = 1): Promise<void> {
   const abilities = may();
   const body = h('div');
   const section = h('section', { id: 'departments' }, body);
@@ -145,6 +143,7 @@ export async function renderDepartments(): Promise<void> {
     'Show more departments',
   );
   let shown = 0;
+  let loaded = 0;
   let token: string | null = null;
   const load = async (): Promise<boolean> => {
     const query = new URLSearchParams({ pageSize: String(PAGE_SIZE) });
@@ -156,6 +155,7 @@ export async function renderDepartments(): Promise<void> {
     );
     add(page.items);
     shown += page.items.length;
+    loaded += 1;
     token = page.continuationToken;
     summary.textContent = token
       ? `The first ${plural(shown, 'department')}; more to show.`
@@ -166,11 +166,17 @@ export async function renderDepartments(): Promise<void> {
   more.addEventListener('click', () => {
     more.disabled = true;
     void load()
+      // In the URL: a reload or Back shows as many departments again.
+      .then(() => history.replaceState(null, '', href({ view: 'departments', pages: loaded })))
       .catch(showError)
       .finally(() => (more.disabled = false));
   });
-  const loaded = await loading(body, 'the departments', load);
-  if (!loaded) return;
+  const read = await loading(body, 'the departments', async () => {
+    await load();
+    while (token && loaded < pages) await load();
+    return true;
+  });
+  if (!read) return;
   body.replaceChildren(
     summary,
     shown === 0 ? h('p', {}, 'No departments yet: create the first one above.') : table,

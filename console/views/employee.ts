@@ -1,11 +1,13 @@
 /**
- * One employee: the card (one point read; the photo through its read SAS), then what this caller
- * may see and do about them — edit, photo upload, manager, move, archive, reviews, expenses and
- * message statistics. Each part is its own module; this one lays them out.
+ * One employee: the card (one point read, with the department's for its manager; the photo through
+ * its read SAS), then what this caller may see and do about them — edit, photo upload, manager,
+ * move, archive, reviews, expenses and message statistics. Each part is its own module; this one
+ * lays them out. An employee the directory no longer has gets a card that says so, with no action.
  */
-import { apiVersioned } from '../api';
-import { app, h, loading, seg } from '../dom';
-import { canEdit, canRead, isSelf, may, state, type Employee } from '../session';
+import { api, apiVersioned, ConsoleError } from '../api';
+import { app, h, link, seg, showError } from '../dom';
+import { href } from '../routes';
+import { canEdit, canRead, isSelf, may, state, type Department, type Employee } from '../session';
 import { mailtoHref } from '../text';
 import { employeeActions } from './employeeActions';
 import { renderExpenses } from './expenses';
@@ -14,7 +16,7 @@ import { photoFrame } from './photo';
 import { renderReviews } from './reviews';
 import { heading } from './shell';
 
-function card(employee: Employee, photo: HTMLElement): HTMLElement {
+function card(employee: Employee, photo: HTMLElement, manages: boolean): HTMLElement {
   return h(
     'div',
     { class: 'card', id: 'employee-card' },
@@ -31,8 +33,28 @@ function card(employee: Employee, photo: HTMLElement): HTMLElement {
       h('dd', {}, employee.employeeId),
       typeof employee.age === 'number' ? h('dt', {}, 'Age') : null,
       typeof employee.age === 'number' ? h('dd', {}, String(employee.age)) : null,
+      manages ? h('dt', {}, 'Role') : null,
+      manages ? h('dd', { id: 'employee-role' }, `Manager of ${employee.department}`) : null,
     ),
   );
+}
+
+/** What the card shows when the employee cannot be read: gone (404), or the error. */
+function notThere(department: string, employeeId: string, error: unknown): HTMLElement[] {
+  if (!(error instanceof ConsoleError) || error.status !== 404) {
+    showError(error);
+    return [h('p', { class: 'muted' }, 'Could not load the employee.')];
+  }
+  const title = app.querySelector('#view-title');
+  if (title) title.textContent = 'Not in the directory';
+  return [
+    h(
+      'p',
+      { id: 'employee-gone' },
+      `${department} has no employee ${employeeId}: they may have moved to another department or been archived.`,
+    ),
+    h('p', {}, link(href({ view: 'department', department }), `Open ${department}`)),
+  ];
 }
 
 /** Renders the employee view. */
@@ -51,20 +73,42 @@ export async function renderEmployee(department: string, employeeId: string): Pr
   const top = h('section', { id: 'card' });
   app.replaceChildren(heading(self ? 'My card' : 'Employee', trail), top);
   const path = `/departments/${seg(department)}/employees/${seg(employeeId)}`;
-  const read = await loading(top, 'the employee', () =>
-    apiVersioned<Employee>(state.session, 'GET', path),
-  );
-  if (!read) return;
+  top.setAttribute('aria-busy', 'true');
+  top.replaceChildren(h('p', { class: 'loading' }, 'Loading the employee…'));
+  let read: { value: Employee; etag: string | undefined };
+  let departmentRead: Department | undefined;
+  try {
+    [read, departmentRead] = await Promise.all([
+      apiVersioned<Employee>(state.session, 'GET', path),
+      // Only for its manager: the card stands without it.
+      api<Department>(state.session, 'GET', `/departments/${seg(department)}`).catch(
+        () => undefined,
+      ),
+    ]);
+  } catch (error) {
+    if (top.isConnected) top.replaceChildren(...notThere(department, employeeId, error));
+    return;
+  } finally {
+    top.removeAttribute('aria-busy');
+  }
+  // Another view drawn meanwhile (the person went on): this one adds nothing to it.
+  if (!top.isConnected) return;
   const employee = read.value;
+  const manages = departmentRead?.manager?.employeeId === employee.employeeId;
   const title = app.querySelector('#view-title');
   if (title) title.textContent = `${employee.firstName} ${employee.lastName}`;
   document.title = `${employee.firstName} ${employee.lastName} · Directory console`;
-  const photo = photoFrame(employee);
-  top.replaceChildren(card(employee, photo.element));
+  top.replaceChildren(card(employee, photoFrame(employee), manages));
   const mayEdit = canEdit(abilities, department);
   if (mayEdit || self || abilities.admin) {
     top.append(
-      employeeActions(employee, read.etag, { mayEdit, self, admin: abilities.admin, photo }),
+      employeeActions(employee, read.etag, {
+        mayEdit,
+        self,
+        admin: abilities.admin,
+        mayList: canRead(abilities, department),
+        isManager: manages,
+      }),
     );
   }
   // Reviews: the employee or the department's editors; expenses and messages: the employee (and

@@ -1,14 +1,16 @@
 /**
  * What may be done to an employee from the card, each as a labelled form: edit the details (PATCH
- * conditional on the version shown), upload a photo, make them the department's manager, move
- * them to another department (an orchestration, followed to its end) and archive them (a queue
- * message; the page waits until the archive has them).
+ * conditional on the version shown), upload a photo, make them the department's manager (not
+ * offered to the manager), move them to another department (an orchestration, followed to its
+ * end) and archive them (a queue message; the page waits until the directory no longer has them).
+ * Each ends through settle.ts: the card drawn again from the API, where the employee now lives.
  */
 import { api, apiVersioned, ConsoleError } from '../api';
-import { actionForm, emailInput, field, h, input, link, seg } from '../dom';
-import { href } from '../routes';
+import { actionForm, emailInput, field, h, input, seg } from '../dom';
 import { state, type Employee, type Page } from '../session';
-import { photoUploadForm, type PhotoFrame } from './photo';
+import { settled } from '../settle';
+import { allDepartments } from './departmentNames';
+import { photoUploadForm } from './photo';
 import { watchOrchestration } from './progress';
 
 /** Who is looking, as the actions need it. */
@@ -16,7 +18,10 @@ export interface Viewer {
   mayEdit: boolean;
   self: boolean;
   admin: boolean;
-  photo: PhotoFrame;
+  /** May list the department's employees (the archive is awaited through that list). */
+  mayList: boolean;
+  /** The employee manages their department (no "Make manager" then). */
+  isManager: boolean;
 }
 
 function panel(summary: string, id: string, ...content: HTMLElement[]): HTMLElement {
@@ -78,11 +83,8 @@ function editForm(employee: Employee, etag: string | undefined, path: string): H
           );
         throw error;
       });
-      Object.assign(employee, saved.value);
       version = saved.etag;
-      const title = document.getElementById('view-title');
-      if (title) title.textContent = `${employee.firstName} ${employee.lastName}`;
-      return 'Saved.';
+      settled(`Saved the details of ${saved.value.firstName} ${saved.value.lastName}.`);
     },
   );
 }
@@ -102,27 +104,9 @@ function managerForm(employee: Employee): HTMLElement {
       await api(state.session, 'PUT', `/departments/${seg(employee.department)}/manager`, {
         employeeId: employee.employeeId,
       });
-      return `${employee.firstName} now manages ${employee.department}.`;
+      settled(`${employee.firstName} ${employee.lastName} now manages ${employee.department}.`);
     },
   );
-}
-
-/** Every department name (admins only: the move's target list). */
-async function allDepartments(): Promise<string[]> {
-  const names: string[] = [];
-  let token: string | null = null;
-  do {
-    const query = new URLSearchParams({ pageSize: '1000' });
-    if (token) query.set('continuationToken', token);
-    const page: Page<{ name: string }> = await api(
-      state.session,
-      'GET',
-      `/departments?${query.toString()}`,
-    );
-    names.push(...page.items.map((d) => d.name));
-    token = page.continuationToken;
-  } while (token && names.length < 10_000);
-  return names;
 }
 
 function moveForm(employee: Employee): HTMLElement {
@@ -172,23 +156,43 @@ function moveForm(employee: Employee): HTMLElement {
       say('Moving…');
       const end = await watch.done;
       if (end?.runtimeStatus !== 'Completed') return '';
-      progress.append(
-        h(
-          'p',
-          {},
-          link(
-            href({ view: 'employee', department: toDepartment, employeeId: employee.employeeId }),
-            `Open the card in ${toDepartment}`,
-          ),
-        ),
-      );
-      return 'Moved.';
+      // The card where the employee now lives: the old one is gone from the directory.
+      settled(`Moved ${employee.firstName} ${employee.lastName} to ${toDepartment}.`, {
+        view: 'employee',
+        department: toDepartment,
+        employeeId: employee.employeeId,
+      });
     },
   );
   return form;
 }
 
-function archiveForm(employee: Employee, path: string): HTMLElement {
+/**
+ * Whether the directory still has the employee. A department's reader asks the id range (an
+ * answer either way, no 404 in the browser's console); anyone else reads the employee.
+ */
+async function stillListed(employee: Employee, mayList: boolean): Promise<boolean> {
+  const department = `/departments/${seg(employee.department)}/employees`;
+  if (mayList) {
+    const id = employee.employeeId;
+    const query = new URLSearchParams({ fromId: id, toId: id, pageSize: '1' });
+    const page = await api<Page<Employee>>(
+      state.session,
+      'GET',
+      `${department}?${query.toString()}`,
+    );
+    return page.items.length > 0;
+  }
+  try {
+    await api(state.session, 'GET', `${department}/${seg(employee.employeeId)}`);
+    return true;
+  } catch (error) {
+    if (error instanceof ConsoleError && error.status === 404) return false;
+    throw error;
+  }
+}
+
+function archiveForm(employee: Employee, path: string, mayList: boolean): HTMLElement {
   const name = `${employee.firstName} ${employee.lastName}`;
   const sure = input('confirm', {
     id: 'archive-employee-confirm',
@@ -210,13 +214,14 @@ function archiveForm(employee: Employee, path: string): HTMLElement {
       if (!sure.checked) throw new ConsoleError('Tick the box to confirm.');
       await api(state.session, 'POST', `${path}/archive`, {});
       say('Queued; waiting for the archive to have them…');
-      const archived = `/archive/departments/${seg(employee.department)}/employees/${seg(employee.employeeId)}`;
       for (let attempt = 0; attempt < 60; attempt++) {
-        try {
-          await api(state.session, 'GET', archived);
-          return `${name} is archived and no longer in the directory.`;
-        } catch (error) {
-          if (!(error instanceof ConsoleError) || error.status !== 404) throw error;
+        if (!(await stillListed(employee, mayList))) {
+          // The card has nothing left to show: the department, without them, is where they were.
+          settled(`${name} is archived and no longer in the directory.`, {
+            view: 'department',
+            department: employee.department,
+          });
+          return;
         }
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
@@ -236,10 +241,12 @@ export function employeeActions(
   if (viewer.mayEdit)
     parts.push(panel('Edit details', 'edit-panel', editForm(employee, etag, path)));
   if (viewer.mayEdit || viewer.self)
-    parts.push(panel('Upload a photo', 'photo-panel', photoUploadForm(employee, viewer.photo)));
-  if (viewer.mayEdit) parts.push(panel('Make manager', 'manager-panel', managerForm(employee)));
+    parts.push(panel('Upload a photo', 'photo-panel', photoUploadForm(employee)));
+  if (viewer.mayEdit && !viewer.isManager)
+    parts.push(panel('Make manager', 'manager-panel', managerForm(employee)));
   if (viewer.admin)
     parts.push(panel('Move to another department', 'move-panel', moveForm(employee)));
-  if (viewer.mayEdit) parts.push(panel('Archive', 'archive-panel', archiveForm(employee, path)));
+  if (viewer.mayEdit)
+    parts.push(panel('Archive', 'archive-panel', archiveForm(employee, path, viewer.mayList)));
   return h('div', { class: 'actions-list' }, ...parts);
 }

@@ -3,9 +3,17 @@
  * endpoint with an expenses SAS (log tail + valet key), ten at a time following storage's own
  * continuation; and a form that adds a claim through the API.
  */
-import { api, readExpenses, type ExpenseRow, type SasGrant, type TableContinuation } from '../api';
-import { actionForm, field, h, input, loading, seg, showError } from '../dom';
+import {
+  api,
+  ConsoleError,
+  readExpenses,
+  type ExpenseRow,
+  type SasGrant,
+  type TableContinuation,
+} from '../api';
+import { actionForm, field, h, input, loading, seg, showError, stackRows } from '../dom';
 import { state } from '../session';
+import { settled } from '../settle';
 
 /** Claims per page. */
 const TOP = 10;
@@ -105,13 +113,22 @@ export async function renderExpenses(
         ),
       ),
     );
+    stackRows(table);
     older.hidden = !next;
     return result.rows.length;
   };
   const first = async (): Promise<void> => {
     tbody.replaceChildren();
     next = undefined;
-    const rows = await page();
+    let rows: number;
+    try {
+      rows = await page();
+    } catch (error) {
+      // Storage has no expenses table before the first claim of all: nothing to show yet.
+      if (!(error instanceof ConsoleError) || error.code !== 'TableNotFound') throw error;
+      body.replaceChildren(h('p', { class: 'muted' }, 'No expense claims yet.'));
+      return;
+    }
     body.replaceChildren(
       rows === 0 ? h('p', { class: 'muted' }, 'No expense claims yet.') : table,
       older,
@@ -167,10 +184,7 @@ export async function renderExpenses(
         `/departments/${seg(department)}/employees/${seg(employeeId)}/expenses`,
         claim,
       );
-      amount.value = '';
-      description.value = '';
-      await first();
-      return 'Added.';
+      settled('Added the expense.');
     },
   );
   section.append(h('details', { class: 'panel-form' }, h('summary', {}, 'Add an expense'), form));

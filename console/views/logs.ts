@@ -1,31 +1,39 @@
 /**
  * The admin's log window: one hour of one source, read by the browser straight from blob storage
  * with a read+list SAS on the `logs` container (hour-prefixed blobs, as Storage Analytics lays
- * them out), never through the API.
+ * them out), never through the API. The source and the hour are the URL's (Back returns to the
+ * hour before "‹ Earlier"; a reload reads the same hour); without an hour it reads the current one.
  */
 import { api, hourPrefix, readLogHour, type SasGrant } from '../api';
 import { app, clearError, field, h, input, loading, plural } from '../dom';
+import { href } from '../routes';
 import { state } from '../session';
 import { visibleControls } from '../text';
 import { heading } from './shell';
 
-/** Renders the log window. */
-export function renderLogs(): void {
+/** Renders the log window of `sourceName` (default `web`) at `hourName` (default: this hour). */
+export function renderLogs(sourceName = 'web', hourName?: string): void {
   const source = input('source', {
     id: 'log-source',
-    value: 'web',
+    value: sourceName,
     required: true,
     autocomplete: 'off',
   });
-  const now = new Date();
   const hour = input('hour', {
     id: 'log-hour',
     type: 'datetime-local',
     step: '3600',
     required: true,
-    value: `${now.toISOString().slice(0, 13)}:00`,
+    value: `${hourName ?? new Date().toISOString().slice(0, 13)}:00`,
   });
   const body = h('div', { id: 'log-window' });
+  /** The hour the field holds (an emptied or unreadable field: the current hour). */
+  const shownHour = (): Date => {
+    const at = new Date(`${hour.value.slice(0, 13)}:00:00Z`);
+    return Number.isNaN(at.getTime())
+      ? new Date(`${new Date().toISOString().slice(0, 13)}:00:00Z`)
+      : at;
+  };
   const form = h(
     'form',
     { class: 'row', 'aria-label': 'Log window' },
@@ -36,7 +44,7 @@ export function renderLogs(): void {
   const step = (hours: number, text: string, id: string): HTMLButtonElement => {
     const button = h('button', { type: 'button', class: 'secondary', id }, text);
     button.addEventListener('click', () => {
-      const at = new Date(`${hour.value.slice(0, 13)}:00:00Z`);
+      const at = shownHour();
       at.setUTCHours(at.getUTCHours() + hours);
       hour.value = `${at.toISOString().slice(0, 13)}:00`;
       form.requestSubmit();
@@ -46,8 +54,19 @@ export function renderLogs(): void {
   form.append(step(-1, '‹ Earlier', 'log-earlier'), step(1, 'Later ›', 'log-later'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    const target = href({
+      view: 'logs',
+      source: source.value.trim(),
+      // `YYYY-MM-DDThh`; the router drops one it cannot read (and opens on the current hour).
+      hour: hour.value.slice(0, 13),
+    });
+    // Another hour or source is another URL (the router reads it); the same one is read again.
+    if (target !== location.hash) location.hash = target;
+    else read();
+  });
+  const read = (): void => {
     clearError();
-    const at = new Date(`${hour.value.slice(0, 13)}:00:00Z`);
+    const at = shownHour();
     const name = source.value.trim();
     const day = at.toISOString().slice(0, 10);
     const hh = at.toISOString().slice(11, 13);
@@ -95,11 +114,12 @@ export function renderLogs(): void {
         ),
       );
     });
-  });
+  };
   app.replaceChildren(
     heading('Logs'),
     h('p', { class: 'muted' }, 'Read one hour of log lines of a source, oldest first.'),
     form,
     body,
   );
+  read();
 }

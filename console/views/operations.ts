@@ -6,6 +6,7 @@
  */
 import uPlot from 'uplot';
 import { api, type Session } from '../api';
+import { stackRows } from '../dom';
 import { timeWindow, utcClock } from '../figures';
 import { visibleControls } from '../text';
 import { fitToWidth } from './charts';
@@ -64,7 +65,12 @@ function table(id: string, headings: string[], rows: HTMLTableRowElement[]): HTM
     {},
     headings.map((text) => node('th', { text })),
   );
-  return node('table', { attrs: { id } }, [node('thead', {}, [head]), node('tbody', {}, rows)]);
+  const made = node('table', { attrs: { id } }, [
+    node('thead', {}, [head]),
+    node('tbody', {}, rows),
+  ]);
+  stackRows(made);
+  return made;
 }
 
 function row(cells: (string | Node)[]): HTMLTableRowElement {

@@ -1,7 +1,8 @@
 /**
  * A list of employees that pages through continuation tokens: "100 of 150 employees" (when the
  * total is known, from the department's count) and a button that shows the next page, until the
- * API says there is no more.
+ * API says there is no more. How many pages show is the URL's (`pages=`), so a reload or Back
+ * shows as many again.
  */
 import { h, link, plural, showError } from '../dom';
 import { href } from '../routes';
@@ -17,6 +18,10 @@ export interface PeopleSource {
   showDepartment?: boolean;
   /** What the list is of, in the count line ("employees", "results"). */
   noun?: [string, string];
+  /** Pages to show at once (the URL's `pages=`: "Show more" survives a reload and Back). */
+  pages?: number;
+  /** Told how many pages show after each "Show more" (to keep it in the URL). */
+  onPages?: (pages: number) => void;
 }
 
 /**
@@ -37,6 +42,7 @@ export async function peopleList(id: string, source: PeopleSource): Promise<HTML
   const count = h('p', { class: 'count', id: `${id}-count`, 'aria-live': 'polite' });
   const more = h('button', { type: 'button', class: 'secondary', id: `${id}-more` });
   let shown = 0;
+  let pages = 0;
   let token: string | null = null;
   const load = async (): Promise<void> => {
     const page = await source.page(token);
@@ -61,6 +67,7 @@ export async function peopleList(id: string, source: PeopleSource): Promise<HTML
       ),
     );
     shown += page.items.length;
+    pages += 1;
     token = page.continuationToken;
     const total = source.total !== undefined ? Math.max(source.total, shown) : undefined;
     count.textContent =
@@ -78,11 +85,13 @@ export async function peopleList(id: string, source: PeopleSource): Promise<HTML
   more.addEventListener('click', () => {
     more.disabled = true;
     void load()
+      .then(() => source.onPages?.(pages))
       .catch(showError)
       .finally(() => {
         more.disabled = false;
       });
   });
   await load();
+  while (token && pages < (source.pages ?? 1)) await load();
   return h('div', { class: 'people' }, count, table, more);
 }

@@ -7,18 +7,13 @@
 import { api, ConsoleError, uploadToSas, type SasGrant } from '../api';
 import { actionForm, field, h, input, seg } from '../dom';
 import { state, type Employee } from '../session';
-
-/** The photo on the card, and a way to show it again after an upload. */
-export interface PhotoFrame {
-  element: HTMLElement;
-  refresh(): void;
-}
+import { settled } from '../settle';
 
 const initials = (e: Employee): string =>
   `${[...e.firstName][0] ?? ''}${[...e.lastName][0] ?? ''}`.toUpperCase();
 
 /** The card's photo: the blob through its read SAS, or the employee's initials. */
-export function photoFrame(employee: Employee): PhotoFrame {
+export function photoFrame(employee: Employee): HTMLElement {
   const element = h('div', { class: 'photo', id: 'photo' });
   const placeholder = (text: string): HTMLElement =>
     h('div', { class: 'nophoto', role: 'img', 'aria-label': text }, initials(employee));
@@ -50,7 +45,7 @@ export function photoFrame(employee: Employee): PhotoFrame {
   };
   element.append(placeholder(employee.photoUrl ? 'Loading the photo' : 'No photo yet'));
   if (employee.photoUrl) void show();
-  return { element, refresh: () => void show() };
+  return element;
 }
 
 const TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
@@ -58,7 +53,7 @@ const TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 const MAX_BYTES = 16 * 1024 * 1024;
 
 /** The form that uploads a new photo through a write SAS, then has the API adopt it. */
-export function photoUploadForm(employee: Employee, frame: PhotoFrame): HTMLElement {
+export function photoUploadForm(employee: Employee): HTMLElement {
   const file = input('photo', {
     id: 'photo-file',
     type: 'file',
@@ -92,13 +87,18 @@ export function photoUploadForm(employee: Employee, frame: PhotoFrame): HTMLElem
         state.session,
         'PUT',
         `/departments/${seg(employee.department)}/employees/${seg(employee.employeeId)}/photo`,
-        {
-          blobName: grant.blobName,
-        },
-      );
-      frame.refresh();
-      file.value = '';
-      return 'Photo updated.';
+        { blobName: grant.blobName },
+      ).catch((error: unknown) => {
+        // The API's message names the uploaded blob; the person chose a file.
+        if (error instanceof ConsoleError && error.code === 'UnsupportedPhotoType')
+          throw new ConsoleError(
+            `${chosen.name} is not a PNG, JPEG, GIF or WebP image: choose a photo in one of those formats.`,
+            error.status,
+            error.code,
+          );
+        throw error;
+      });
+      settled('Photo updated.');
     },
   );
 }

@@ -4,7 +4,8 @@
  * replaces that year's review).
  */
 import { api } from '../api';
-import { actionForm, field, h, input, loading, seg } from '../dom';
+import { actionForm, field, h, input, loading, seg, stackRows } from '../dom';
+import { settled } from '../settle';
 import { state, type Page } from '../session';
 
 interface Review {
@@ -48,6 +49,7 @@ function reviewTable(items: Review[]): HTMLElement {
         ),
     ),
   );
+  stackRows(table);
   return h('div', {}, table, h('p', { class: 'muted' }, 'Ratings out of 10.'));
 }
 
@@ -113,8 +115,7 @@ export async function renderReviews(
         peerRating: Number(peer.value),
         comments: comments.value,
       });
-      await show();
-      return `Saved the review of ${year.value}.`;
+      settled(`Saved the review of ${year.value}.`);
     },
   );
   section.append(h('details', { class: 'panel-form' }, h('summary', {}, 'Write a review'), form));

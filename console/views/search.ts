@@ -10,8 +10,8 @@ import { may, state, type Employee, type Page } from '../session';
 import { peopleList } from './people';
 import { heading } from './shell';
 
-/** Renders the search view for `lastName` (empty: the form alone). */
-export async function renderSearch(lastName: string): Promise<void> {
+/** Renders the search view for `lastName` (empty: the form alone), `pages` pages of results. */
+export async function renderSearch(lastName: string, pages?: number): Promise<void> {
   const box = input('lastName', {
     id: 'last-name',
     required: true,
@@ -40,7 +40,11 @@ export async function renderSearch(lastName: string): Promise<void> {
       lastName ? [{ text: 'Search', route: { view: 'search', lastName: '' } }] : [],
     ),
     form,
-    h('p', { class: 'muted' }, `Finds employees by last name (any case) in ${scope}.`),
+    h(
+      'p',
+      { class: 'muted' },
+      `Finds employees by their whole last name (any case), not by its first letters, in ${scope}.`,
+    ),
     results,
   );
   if (!lastName) {
@@ -51,6 +55,9 @@ export async function renderSearch(lastName: string): Promise<void> {
     const list = await peopleList('results-list', {
       showDepartment: true,
       noun: ['person', 'people'],
+      ...(pages ? { pages } : {}),
+      onPages: (shown) =>
+        history.replaceState(null, '', href({ view: 'search', lastName, pages: shown })),
       page: (token) => {
         const query = new URLSearchParams({ lastName, pageSize: '50' });
         if (token) query.set('continuationToken', token);

@@ -1,8 +1,8 @@
 /**
  * The console's static route through the local host (no browser needed): the page and its bundle
  * with their content types and a Content Security Policy that admits the storage endpoints the SAS
- * URLs point at; `/api/console` redirected to `/api/console/`; `config.json` saying how to sign in
- * here; and nothing but the built files reachable, whatever the path tries.
+ * URLs point at; its icon; `/api/console` redirected to `/api/console/`; `config.json` saying how
+ * to sign in here; and nothing but the built files reachable, whatever the path tries.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -55,6 +55,16 @@ describe('GET /api/console/{*path}', () => {
     expect(await styles.text()).toContain('.uplot'); // uPlot's stylesheet is bundled in
   });
 
+  it('serves the icon the page names, so the browser asks for no /favicon.ico', async () => {
+    expect(await (await get('/')).text()).toContain(
+      '<link rel="icon" href="favicon.svg" type="image/svg+xml" />',
+    );
+    const icon = await get('/favicon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg /);
+  });
+
   it('redirects /api/console to /api/console/ so relative URLs resolve', async () => {
     const reply = await fetch(`${host.baseUrl}/console`, { redirect: 'manual' });
     expect(reply.status).toBe(308);
@@ -69,17 +79,23 @@ describe('GET /api/console/{*path}', () => {
   });
 
   it.each([
-    '/..%2F..%2Fpackage.json',
-    '/%2e%2e/%2e%2e/package.json',
-    '/..%5C..%5Cpackage.json',
-    '/../../host.json',
-    '/app.js%00.html',
-    '/missing.js',
-  ])('answers 404 in the JSON error shape for %s, never another file', async (p) => {
+    ['/..%2F..%2Fpackage.json', 'json'],
+    ['/..%5C..%5Cpackage.json', 'json'],
+    ['/app.js%00.html', 'json'],
+    ['/missing.js', 'json'],
+    // `..` (also as `%2e%2e`) is resolved by the URL itself: outside /api, the host's own 404,
+    // bare as Azure's.
+    ['/%2e%2e/%2e%2e/package.json', 'bare'],
+    ['/../../host.json', 'bare'],
+  ])('answers 404 for %s (%s), never another file', async (p, shape) => {
     const reply = await get(p);
     const text = await reply.text();
     expect(reply.status).toBe(404);
-    expect(JSON.parse(text)).toMatchObject({ error: { code: expect.any(String) } });
+    if (shape === 'json') {
+      expect(JSON.parse(text)).toMatchObject({ error: { code: expect.any(String) } });
+    } else {
+      expect(text).toBe('');
+    }
     expect(text).not.toContain('"dependencies"');
     expect(text).not.toContain('extensionBundle');
   });

@@ -15,6 +15,10 @@ describe('console routes', () => {
     { view: 'search', lastName: "O'Brien-Łukasz" },
     { view: 'search', lastName: '' },
     { view: 'logs' },
+    { view: 'logs', source: 'web app', hour: '2026-12-07T13' },
+    { view: 'departments', pages: 3 },
+    { view: 'department', department: 'Sales', pages: 2 },
+    { view: 'search', lastName: 'Jones', pages: 4 },
     { view: 'operations' },
   ];
 
@@ -30,6 +34,23 @@ describe('console routes', () => {
     expect(href({ view: 'department', department: 'Human Resources' })).toBe(
       '#/departments/Human%20Resources',
     );
+  });
+
+  it("keeps a list's pages and a log window in the query, ignoring what does not parse", () => {
+    expect(href({ view: 'department', department: 'Sales', pages: 1 })).toBe('#/departments/Sales');
+    expect(parseRoute('#/departments/Sales?pages=abc')).toEqual({
+      view: 'department',
+      department: 'Sales',
+    });
+    expect(parseRoute('#/departments?pages=999')).toEqual({ view: 'departments', pages: 50 });
+    expect(parseRoute('#/logs?source=web&hour=2026-12-07T25')).toEqual({
+      view: 'logs',
+      source: 'web',
+    });
+    expect(parseRoute('#/logs?hour=2026-12-07T09')).toEqual({
+      view: 'logs',
+      hour: '2026-12-07T09',
+    });
   });
 
   it('answers "not found" for paths it does not know or cannot decode', () => {

@@ -2,7 +2,7 @@
  * Untrusted text in the console: a log message's control characters are shown, never followed
  * (no forged lines), and a `mailto:` link has exactly the one recipient it shows.
  */
-import { mailtoHref, visibleControls } from '../../../console/text';
+import { inPeoplesWords, mailtoHref, visibleControls } from '../../../console/text';
 
 describe('visibleControls', () => {
   it('shows a newline as ␊, so a message cannot draw a line of its own', () => {
@@ -49,6 +49,47 @@ describe('mailtoHref', () => {
   it('encodes the characters a mailto: URL gives a meaning to', () => {
     expect(mailtoHref("o'brien+x&y=z#1,b@ex.com")).toBe(
       "mailto:o'brien%2Bx%26y%3Dz%231%2Cb@ex.com",
+    );
+  });
+});
+
+describe('inPeoplesWords', () => {
+  const labels: Record<string, string> = { firstName: 'First name', age: 'Age (empty: not given)' };
+  const labelOf = (name: string): string | undefined => labels[name];
+
+  it("names the field by its label, not the API's path", () => {
+    expect(
+      inPeoplesWords(
+        'Body.firstName: must not be blank.',
+        [{ field: 'body.firstName', problem: 'must not be blank' }],
+        labelOf,
+      ),
+    ).toBe('First name must not be blank.');
+    expect(
+      inPeoplesWords(
+        'Body.firstName: must not be blank. body.age: must be at most 150.',
+        [
+          { field: 'body.firstName', problem: 'must not be blank' },
+          { field: 'body.age', problem: 'must be at most 150' },
+        ],
+        labelOf,
+      ),
+    ).toBe('First name must not be blank. Age must be at most 150.');
+  });
+
+  it('takes the path off a message whose field the form does not have, and keeps any other', () => {
+    expect(
+      inPeoplesWords(
+        'Body.employeeId: must be six digits.',
+        [{ field: 'body.employeeId', problem: '' }],
+        labelOf,
+      ),
+    ).toBe('Must be six digits.');
+    expect(inPeoplesWords('Query.age: must be a number.', [], labelOf)).toBe(
+      'Age must be a number.',
+    );
+    expect(inPeoplesWords('Someone changed it meanwhile.', [], labelOf)).toBe(
+      'Someone changed it meanwhile.',
     );
   });
 });
