@@ -45,7 +45,7 @@ import { requireKeyedStorage, type SasSigning } from './signingKey';
 import { SasPolicyManager, TABLE_SAS_PERMISSION, type PolicyRotation } from './tablePolicy';
 import type { BlobSasGrant, PhotoAccess, TableSasGrant } from './grants';
 import { signTableSas, type TableSasScope } from './tableSas';
-import { ensureContainer } from '../storage/createOnce';
+import { ensureContainer, ensureTable } from '../storage/createOnce';
 import { readEntity } from '../storage/tables/entities';
 
 export type { BlobSasGrant, PhotoAccess, TableSasGrant, UploadHeaders } from './grants';
@@ -291,6 +291,9 @@ export class SasService {
   private async tableSas(scope: TableSasScope, window: SasWindow): Promise<TableSasGrant> {
     const keyed = requireKeyedStorage(this.signing.keyed(), 'A table SAS');
     const table = keyed.clients.table(scope.table);
+    // Created on first use like every table the app writes: before the first expense claim, a
+    // grant still reads an empty partition (and binds to a policy), not 404 TableNotFound.
+    await ensureTable(table);
     const policyId =
       this.config.sas.tablePolicy === 'stored'
         ? await this.policies.currentPolicyId(table)

@@ -16,6 +16,7 @@ import { employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { invertedTicksRowKey } from '../../../src/storage/keys/time';
 import { sasPolicyId } from '../../../src/storage/keys/tables/sasPolicies';
 import { loadConfig, readConfig } from '../../../src/config';
+import { uniqueTableName } from '../../support/storage';
 import { SettingUnavailableError } from '../../../src/domainErrors';
 import { errorResponse } from '../../../functions/shared/http';
 import {
@@ -94,6 +95,17 @@ describe('expenses SAS (one employee partition, read only)', () => {
       own.push(e);
     }
     expect(own).toHaveLength(3);
+  });
+
+  it('grants before the first claim ever: the table is created, the token reads an empty list', async () => {
+    const fresh = uniqueTableName('Exp');
+    const service = fx.serviceWith({ env: { EXPENSES_TABLE: fresh } });
+    try {
+      const grant = await service.expensesSas(jane, 'Sales', '000223');
+      expect(await listAll(tableClientFrom(grant))).toEqual([]);
+    } finally {
+      await fx.clients.table(fresh).deleteTable();
+    }
   });
 
   it('lets a DirectoryAdmin read any employee’s expenses', async () => {
