@@ -144,6 +144,8 @@ export interface SasGrant {
   container?: string;
   /** The blob a photo write SAS is for (adopt it with `PUT .../photo` `{"blobName"}`). */
   blobName?: string;
+  /** `POST /sas/logs` with data over several accounts: every account's logs container. */
+  accounts?: { account: string; url: string; sas: string }[];
 }
 
 /** A storage error as a sentence (table OData JSON or blob XML bodies). */
@@ -229,7 +231,10 @@ export async function readExpenses(
 }
 
 /** The logs container URL and SAS of a grant. */
-function containerParts(grant: SasGrant): { container: string; sas: string } {
+function containerParts(grant: Pick<SasGrant, 'url' | 'sas'>): {
+  container: string;
+  sas: string;
+} {
   const url = new URL(grant.url);
   url.search = '';
   return { container: url.toString().replace(/\/$/, ''), sas: grant.sas };
@@ -244,6 +249,22 @@ export function hourPrefix(source: string, hour: Date): string {
 /** A log window: the lines of one hour of one source, read from blob storage with the logs SAS. */
 export async function readLogHour(
   grant: SasGrant,
+  source: string,
+  hour: Date,
+): Promise<{ blobs: string[]; lines: LogLine[] }> {
+  // With data over several accounts each holds some of the hour's blobs: read them all.
+  const containers = grant.accounts?.length ? grant.accounts : [grant];
+  const read = await Promise.all(
+    containers.map(({ url, sas }) => readAccountLogHour({ url, sas }, source, hour)),
+  );
+  const lines = read.flatMap((r) => r.lines);
+  lines.sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime());
+  return { blobs: read.flatMap((r) => r.blobs), lines };
+}
+
+/** The hour's blobs and lines in one account's logs container. */
+async function readAccountLogHour(
+  grant: Pick<SasGrant, 'url' | 'sas'>,
   source: string,
   hour: Date,
 ): Promise<{ blobs: string[]; lines: LogLine[] }> {
@@ -271,7 +292,6 @@ export async function readLogHour(
       }
     }
   }
-  lines.sort((a, b) => a.entry.at.getTime() - b.entry.at.getTime());
   return { blobs, lines };
 }
 

@@ -66,16 +66,28 @@ function loadFiles(directory: string): Map<string, StaticFile> {
   return found;
 }
 
-/** The origins of the storage endpoints SAS URLs point at (for the CSP), or none when unknown. */
-function storageOrigins(storage: () => StorageClients): string[] {
+/**
+ * The origins of the storage endpoints SAS URLs point at (for the CSP): every account's, since a
+ * department's photos, expenses and log lines live in its own account; none when unknown.
+ */
+function storageOrigins(storage: () => readonly StorageClients[]): string[] {
+  let accounts: readonly StorageClients[];
   try {
-    const clients = storage();
-    return [...new Set([clients.blobService().url, clients.tableService().url])].map(
-      (url) => new URL(url).origin,
-    );
+    accounts = storage();
   } catch {
     return [];
   }
+  const origins = new Set<string>();
+  for (const clients of accounts) {
+    try {
+      for (const url of [clients.blobService().url, clients.tableService().url]) {
+        origins.add(new URL(url).origin);
+      }
+    } catch {
+      // An account whose clients cannot be built (an unresolved key): its SAS are not issued.
+    }
+  }
+  return [...origins];
 }
 
 /** The console's Content Security Policy. */
@@ -121,7 +133,10 @@ publicRoute('webConsole', {
     },
   },
   // The clients are built on use: a console without a storage setting still loads.
-  uses: (s) => ({ clients: () => s.clients(), trust: s.principalTrust() }),
+  uses: (s) => ({
+    clients: () => s.accounts()?.accounts.all.map((account) => account.clients) ?? [s.clients()],
+    trust: s.principalTrust(),
+  }),
   handler: async ({ request, use: { clients, trust } }): Promise<HttpResponseInit> => {
     const requested = request.params.path ?? '';
     // `/api/console` → `/api/console/`, so the page's relative URLs resolve under it.

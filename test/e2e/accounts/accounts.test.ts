@@ -94,6 +94,21 @@ it('searches the organisation across accounts and issues SAS by the account that
   ]);
 });
 
+it("lets the console reach every account: its CSP names each account's blob and table origins", async () => {
+  const response = await fetch(`${host.baseUrl}/console/config.json`);
+  expect(response.status).toBe(200);
+  const policy = response.headers.get('content-security-policy') ?? '';
+  const connect = policy.split('; ').find((d) => d.startsWith('connect-src')) ?? '';
+  const image = policy.split('; ').find((d) => d.startsWith('img-src')) ?? '';
+  for (const setting of ['AzureWebJobsStorage', 'DATA1', 'DATA2']) {
+    for (const service of ['Blob', 'Table']) {
+      const endpoint = new RegExp(`${service}Endpoint=([^;]+)`).exec(settings[setting]!)![1]!;
+      expect(connect.split(' ')).toContain(new URL(endpoint).origin);
+      if (service === 'Blob') expect(image.split(' ')).toContain(new URL(endpoint).origin);
+    }
+  }
+});
+
 it('refuses relocations to unknown accounts, to where it is, and twice at once', async () => {
   expect(
     (await send(host, 'POST', '/departments/Sales/relocate', { account: 'DATA9' })).json.error
