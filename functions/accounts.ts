@@ -33,7 +33,7 @@ import { ensureTable } from '../src/storage/createOnce';
 import { departmentRoute } from './shared/input';
 import { errorBody, json, readJson, readParams } from './shared/http';
 import { inActivityTrace, tracedInput, tracedOrchestrator } from './shared/orchestrationTrace';
-import { RETRY_AFTER_SECONDS, statusUriOf } from './shared/orchestrationStarts';
+import { RETRY_AFTER_SECONDS, startedHeaders, statusUriOf } from './shared/orchestrationStarts';
 import { protectedRoute } from './shared/route';
 import { withServices } from './shared/services';
 
@@ -87,10 +87,7 @@ const relocateResponses = {
     description:
       'Started, or a relocation that had stopped (failed, terminated) resumed under its own id (`resumed`): poll `statusUri`.',
     body: z.strictObject({ ...relocationState, resumed: z.boolean() }),
-    headers: {
-      location: { description: 'The status URI.' },
-      'retry-after': { description: 'Seconds to wait before asking for the status.' },
-    },
+    headers: startedHeaders,
   },
   409: {
     description:

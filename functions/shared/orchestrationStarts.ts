@@ -6,15 +6,18 @@
 import { z } from 'zod';
 import type { RouteSchemas } from './route';
 
+/** The headers of every start's 202. */
+export const startedHeaders = {
+  location: { description: 'The status URI.' },
+  'retry-after': { description: 'Seconds to wait before asking for the status.' },
+};
+
 /** What every start answers. */
 export const started: RouteSchemas['responses'] = {
   202: {
     description: 'Started: poll `statusUri`.',
     body: z.strictObject({ id: z.string(), statusUri: z.string() }),
-    headers: {
-      location: { description: 'The status URI.' },
-      'retry-after': { description: 'Seconds to wait before asking for the status.' },
-    },
+    headers: startedHeaders,
   },
 };
 

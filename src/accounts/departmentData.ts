@@ -15,8 +15,17 @@ import {
   idIndexPartitionKey,
   parseIndexPartitionKey,
 } from '../storage/keys/tables/employeeIndex';
-import { parseEmployeePartitionKey } from '../storage/keys/tables/employeePartitions';
-import { type RegisteredTable } from '../storage/keys/tables/placement';
+import {
+  employeePartitionKey,
+  parseEmployeePartitionKey,
+} from '../storage/keys/tables/employeePartitions';
+import {
+  parsePartitionRegistryRowKey,
+  partitionRegistryRowKeyRange,
+  type RegisteredTable,
+} from '../storage/keys/tables/placement';
+import type { TableClient } from '@azure/data-tables';
+import { readWholeRange } from '../storage/tables/rangePages';
 
 /** The table names of department-keyed data. */
 export type DepartmentTables = Pick<
@@ -80,4 +89,28 @@ export function fixedPartitions(tables: DepartmentTables, department: string): T
     { table: tables.employeeIndex, partitionKey: idIndexPartitionKey(department) },
     { table: tables.employeeIndex, partitionKey: emailIndexPartitionKey(department) },
   ];
+}
+
+/**
+ * The per-employee partitions the department's registry names (every one it ever wrote), read
+ * whole from its own partition in the `employees` table given.
+ *
+ * @throws {RestError} for storage faults.
+ */
+export async function registeredPartitions(
+  tables: DepartmentTables,
+  employees: TableClient,
+  department: string,
+): Promise<TablePartition[]> {
+  const registry = await readWholeRange(employees, {
+    partitionKey: department,
+    ...partitionRegistryRowKeyRange(),
+  });
+  const names = registeredTables(tables);
+  return registry.flatMap((row) => {
+    const entry = parsePartitionRegistryRowKey(row.rowKey);
+    if (!entry) return [];
+    const partitionKey = employeePartitionKey(department, entry.employeeId);
+    return [{ table: names[entry.table], partitionKey }];
+  });
 }

@@ -3,15 +3,9 @@
  * the target's leftovers removed, then its rows and photos copied page by page.
  */
 import { relocationLost } from '../accountErrors';
-import { registeredTables } from '../departmentData';
+import { registeredPartitions } from '../departmentData';
 import { advanceFence, readFenceEpoch, type FenceEpoch } from '../fenceEpoch';
 import { readEntity } from '../../storage/tables/entities';
-import { employeePartitionKey } from '../../storage/keys/tables/employeePartitions';
-import {
-  parsePartitionRegistryRowKey,
-  partitionRegistryRowKeyRange,
-} from '../../storage/keys/tables/placement';
-import { readWholeRange } from '../../storage/tables/rangePages';
 import { mapBounded } from '../../storage/parallel';
 import { withStorageErrors } from '../../storage/storageFaults';
 import {
@@ -56,16 +50,9 @@ async function fenceForCopying(deps: RelocationDeps, plan: RelocationPlan): Prom
     if (s.kind !== 'partition') continue;
     await fence(s.table, s.partitionKey);
   }
-  const registry = await readWholeRange(source.table(deps.tables.employees), {
-    partitionKey: plan.department,
-    ...partitionRegistryRowKeyRange(),
-  });
-  const tables = registeredTables(deps.tables);
-  await mapBounded(registry, 8, async (row) => {
-    const entry = parsePartitionRegistryRowKey(row.rowKey);
-    if (!entry) return;
-    await fence(tables[entry.table], employeePartitionKey(plan.department, entry.employeeId));
-  });
+  const employees = source.table(deps.tables.employees);
+  const registered = await registeredPartitions(deps.tables, employees, plan.department);
+  await mapBounded(registered, 8, (p) => fence(p.table, p.partitionKey));
 }
 
 /**

@@ -7,17 +7,12 @@
  * into that account removes what the source lacks and overwrites the rest.
  */
 import type { TableClient } from '@azure/data-tables';
-import { registeredTables } from '../departmentData';
+import { registeredPartitions } from '../departmentData';
 import { advanceFence } from '../fenceEpoch';
 import type { DepartmentPlacement } from '../placement';
 import { tookEffect } from '../../storage/storageFaults';
 import { submitEntityGroupTransaction } from '../../storage/tables/entityGroupTransaction';
-import { employeePartitionKey } from '../../storage/keys/tables/employeePartitions';
-import {
-  fenceChangeRowKeyRange,
-  parsePartitionRegistryRowKey,
-  partitionRegistryRowKeyRange,
-} from '../../storage/keys/tables/placement';
+import { fenceChangeRowKeyRange } from '../../storage/keys/tables/placement';
 import { readWholeRange } from '../../storage/tables/rangePages';
 import { mapBounded } from '../../storage/parallel';
 import { relocationSources } from './relocationRows';
@@ -133,20 +128,12 @@ export async function rollbackChunk(
     const rows = await clean(partition.table, partition.partitionKey);
     return { next: { source: cursor.source + 1 }, rows };
   }
-  const registry = await readWholeRange(source.table(deps.tables.employees), {
-    partitionKey: plan.department,
-    ...partitionRegistryRowKeyRange(),
-  });
+  const employees = source.table(deps.tables.employees);
+  const registry = await registeredPartitions(deps.tables, employees, plan.department);
   // Registered partitions, a chunk's worth at a time (their order is the registry's).
   const start = Number(cursor.token ?? '0');
   const page = registry.slice(start, start + deps.chunkRows);
-  const tables = registeredTables(deps.tables);
-  const counts = await mapBounded(page, 8, async (row) => {
-    const entry = parsePartitionRegistryRowKey(row.rowKey);
-    if (!entry) return 0;
-    const partitionKey = employeePartitionKey(plan.department, entry.employeeId);
-    return clean(tables[entry.table], partitionKey);
-  });
+  const counts = await mapBounded(page, 8, (p) => clean(p.table, p.partitionKey));
   const rows = counts.reduce((n, c) => n + c, 0);
   if (start + page.length < registry.length) {
     return { next: { source: cursor.source, token: String(start + page.length) }, rows };
