@@ -76,7 +76,7 @@ async function startDataAccounts(): Promise<DataAccounts> {
 }
 
 /** Settings with names of this run's own, so every run starts empty. */
-function freshNames(env: BenchEnv): Record<string, string> {
+export function freshNames(env: BenchEnv): Record<string, string> {
   const table = (prefix: string): string => env.uniqueName(prefix, { table: true });
   return {
     EMPLOYEES_TABLE: table('AccEmp'),
@@ -92,12 +92,13 @@ function freshNames(env: BenchEnv): Record<string, string> {
   };
 }
 
-function configOf(env: BenchEnv, settings: Record<string, string>): Config {
+/** The configuration of one side: the harness's home account (its counting proxy) and `settings`. */
+export function configOf(env: BenchEnv, settings: Record<string, string>): Config {
   return loadConfig({ ...process.env, AzureWebJobsStorage: env.connectionString, ...settings });
 }
 
 /** Requests storage saw so far, per account (each a counting proxy). */
-type Counter = () => number;
+export type Counter = () => number;
 
 /** Requests every account saw since `before`. */
 function requestsSince(counters: Counter[], before: number[]): number {
@@ -113,15 +114,19 @@ function countersOf(env: BenchEnv, data: DataAccounts): Counter[] {
   ];
 }
 
-/** Creates `count` employees over the departments, WRITERS at a time, indexes brought up to date. */
-async function spreadWrites(
+/**
+ * Creates `count` employees over `spread` departments, WRITERS at a time, indexes brought up to
+ * date.
+ */
+export async function spreadWrites(
   services: Services,
   counters: Counter[],
   label: string,
   count: number,
+  spread = DEPARTMENTS,
 ): Promise<Measurement> {
   const { departments, employees } = services.directory();
-  for (let d = 0; d < DEPARTMENTS; d++) await departments.put(departmentName(d), {});
+  for (let d = 0; d < spread; d++) await departments.put(departmentName(d), {});
   const before = counters.map((counter) => counter());
   const started = now();
   let next = 1;
@@ -129,13 +134,13 @@ async function spreadWrites(
     Array.from({ length: WRITERS }, async () => {
       while (next <= count) {
         const n = next++;
-        await employees.create(departmentName(n % DEPARTMENTS), benchEmployee(n));
+        await employees.create(departmentName(n % spread), benchEmployee(n));
       }
     }),
   );
   // Index maintenance is part of the work: every outbox drained.
   await services.changeQueue().settled();
-  for (let d = 0; d < DEPARTMENTS; d++) await services.indexDrains().request(departmentName(d));
+  for (let d = 0; d < spread; d++) await services.indexDrains().request(departmentName(d));
   const wallMs = now() - started;
   return {
     label,

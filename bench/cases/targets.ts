@@ -1,0 +1,137 @@
+/**
+ * Scale-out under Azure's targets (docs/targets.md, issue 43): `npm run bench -- targets`. Each
+ * data account is an Azurite process of its own behind a targets front holding it to Azure's
+ * scalability targets divided by {@link FACTOR}, so an account's capacity is its target, not
+ * this machine's CPU — as in Azure. Creates with index maintenance from 32 writers over
+ * {@link SPREAD} departments (offered load above one account's target) on 1, 2 and 4 data
+ * accounts: throughput ratios, requests per create (admitted, over every account), requests
+ * per account (even within ±15%), the home account's share and refusals per create. The home
+ * account (placements, the index queue, the task hub) is counted but not throttled: what it
+ * carries per create is reported as its share.
+ */
+import { createServices } from '../../functions/shared/services';
+import { azuriteConnectionString, dataEmulatorAccount, startAzurite } from '../../tools/azurite';
+import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy/faultProxy';
+import { describeTargets, scaledTargets } from '../../tools/targets/azureTargets';
+import { TargetsLimiter } from '../../tools/targets/targetsLimiter';
+import { atLeast, atMost, judge } from '../goals';
+import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
+import { configOf, freshNames, spreadWrites, type Counter } from './accounts';
+
+/** Azure's targets ÷ 400: 50 requests/s per account, 5 entities/s per partition. */
+const FACTOR = 400;
+/** Departments the creates spread over: enough that no partition's target binds first. */
+const SPREAD = 128;
+const ACCOUNT_COUNTS = [1, 2, 4] as const;
+const progress = (line: string): void => void process.stdout.write(`    ${line}\n`);
+
+/** One data account: its emulator behind a targets front of its own. */
+interface FrontedAccount {
+  name: string;
+  connection: string;
+  proxy: FaultProxy;
+  limiter: TargetsLimiter;
+  stop(): Promise<void>;
+}
+
+async function startFrontedAccount(index: number): Promise<FrontedAccount> {
+  const account = dataEmulatorAccount(index);
+  const azurite = await startAzurite({ account });
+  const limiter = new TargetsLimiter(scaledTargets(FACTOR));
+  const proxy = await startFaultProxy({ target: azurite.ports, targets: limiter });
+  return {
+    name: `DATA${index}`,
+    connection: azuriteConnectionString(proxy.ports, '127.0.0.1', 'http', account),
+    proxy,
+    limiter,
+    async stop() {
+      await proxy.stop();
+      await azurite.stop();
+    },
+  };
+}
+
+/** What one run over `accounts` measured, beside its throughput. */
+interface ScaleRun {
+  measurement: Measurement;
+  /** Requests admitted by each data account (refused ones are not storage work). */
+  perAccount: number[];
+  home: number;
+  refused: number;
+}
+
+const refusedBy = (account: FrontedAccount): number =>
+  Object.values(account.limiter.throttled()).reduce((a, b) => a + b, 0);
+
+async function runOver(
+  env: BenchEnv,
+  accounts: readonly FrontedAccount[],
+  count: number,
+): Promise<ScaleRun> {
+  const settings = {
+    ...freshNames(env),
+    DATA_ACCOUNTS: accounts.map((a) => a.name).join(','),
+    ...Object.fromEntries(accounts.map((a) => [a.name, a.connection])),
+  };
+  const config = configOf(env, settings);
+  const services = createServices(() => config);
+  env.resetTraffic();
+  const admitted = accounts.map((a) => () => a.proxy.counts().requests - refusedBy(a));
+  const counters: Counter[] = [() => env.traffic().requests, ...admitted];
+  const before = counters.map((c) => c());
+  const refusedBefore = accounts.map(refusedBy);
+  const label = `${accounts.length} data account${accounts.length > 1 ? 's' : ''}`;
+  const measurement = await spreadWrites(services, counters, label, count, SPREAD);
+  const after = counters.map((c, i) => c() - before[i]!);
+  const refused = accounts.reduce((sum, a, i) => sum + refusedBy(a) - refusedBefore[i]!, 0);
+  return { measurement, home: after[0]!, perAccount: after.slice(1), refused };
+}
+
+function comparison(one: ScaleRun, many: ScaleRun, minimumRatio: number): Comparison {
+  const ratio = many.measurement.opsPerSecond / one.measurement.opsPerSecond;
+  const perCreate = (run: ScaleRun) => run.measurement.requests / run.measurement.operations;
+  const mean = many.perAccount.reduce((a, b) => a + b, 0) / many.perAccount.length;
+  const spreadOff = Math.max(...many.perAccount.map((n) => Math.abs(n / mean - 1)));
+  const homeShare = (run: ScaleRun) => run.home / run.measurement.requests;
+  return {
+    name: `creates with index maintenance over ${SPREAD} departments under Azure's targets ÷ ${FACTOR}: ${many.measurement.label} vs one`,
+    pattern: many.measurement,
+    baseline: one.measurement,
+    goal: judge(
+      `≥ ${minimumRatio}× the creates/s of one account; requests per create within 0.3 of one's; accounts even within ±15%`,
+      [
+        atLeast('throughput', ratio, minimumRatio, '×'),
+        atMost('requests per create over one', Math.abs(perCreate(many) - perCreate(one)), 0.3),
+        atMost('largest account off the mean', spreadOff * 100, 15, '%'),
+      ],
+    ),
+    notes:
+      `${one.measurement.opsPerSecond} vs ${many.measurement.opsPerSecond} creates/s; requests per create ` +
+      `${perCreate(one).toFixed(2)} vs ${perCreate(many).toFixed(2)} (admitted, every account); ` +
+      `per data account ${many.perAccount.join(' / ')}; home share ${(homeShare(one) * 100).toFixed(0)}% vs ` +
+      `${(homeShare(many) * 100).toFixed(0)}%; refused per create ` +
+      `${(one.refused / one.measurement.operations).toFixed(2)} vs ${(many.refused / many.measurement.operations).toFixed(2)}.`,
+  };
+}
+
+const targetsCase: BenchCase = {
+  name: "targets: scale-out over data accounts under Azure's targets",
+  onlyWhenNamed: true,
+  timeoutMs: 1_200_000,
+  async run(env) {
+    for (const line of describeTargets(scaledTargets(FACTOR), FACTOR)) progress(line);
+    const fronted = await Promise.all([1, 2, 3, 4].map(startFrontedAccount));
+    env.defer(() => Promise.all(fronted.map((a) => a.stop())));
+    const count = env.size(600);
+    const runs = new Map<number, ScaleRun>();
+    for (const n of ACCOUNT_COUNTS) {
+      const run = await runOver(env, fronted.slice(0, n), count);
+      runs.set(n, run);
+      progress(`${run.measurement.label}: ${run.measurement.opsPerSecond} creates/s`);
+    }
+    const one = runs.get(1)!;
+    return [comparison(one, runs.get(2)!, 1.8), comparison(one, runs.get(4)!, 3.4)];
+  },
+};
+
+export default targetsCase;
