@@ -27,7 +27,7 @@ import {
 } from '../../src/accounts/relocation/relocationSteps';
 import { syncChunk } from '../../src/accounts/relocation/relocationSync';
 import { loadConfig, type Config } from '../../src/config';
-import { ThrottledError } from '../../src/domainErrors';
+import { ConflictError, ThrottledError } from '../../src/domainErrors';
 import { azuriteConnectionString, dataEmulatorAccount, startAzurite } from '../../tools/azurite';
 import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy/faultProxy';
 import { benchEmployee } from '../employees';
@@ -115,6 +115,24 @@ function countersOf(env: BenchEnv, data: DataAccounts): Counter[] {
 }
 
 /**
+ * Runs `work` as an API caller would: a 503 (storage busy past the app's retries, Azure's
+ * targets) is waited out for its `Retry-After` and tried again; a create that then finds itself
+ * already there (its earlier try landed) is done.
+ */
+async function asCaller(work: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await work();
+      return;
+    } catch (error) {
+      if (attempt > 0 && error instanceof ConflictError) return;
+      if (!(error instanceof ThrottledError) || error.code === 'Relocating') throw error;
+      await sleep(Math.max(1, error.retryAfterSeconds) * 1000);
+    }
+  }
+}
+
+/**
  * Creates `count` employees over `spread` departments, WRITERS at a time, indexes brought up to
  * date.
  */
@@ -126,7 +144,7 @@ export async function spreadWrites(
   spread = DEPARTMENTS,
 ): Promise<Measurement> {
   const { departments, employees } = services.directory();
-  for (let d = 0; d < spread; d++) await departments.put(departmentName(d), {});
+  for (let d = 0; d < spread; d++) await asCaller(() => departments.put(departmentName(d), {}));
   const before = counters.map((counter) => counter());
   const started = now();
   let next = 1;
@@ -134,13 +152,15 @@ export async function spreadWrites(
     Array.from({ length: WRITERS }, async () => {
       while (next <= count) {
         const n = next++;
-        await employees.create(departmentName(n % spread), benchEmployee(n));
+        await asCaller(() => employees.create(departmentName(n % spread), benchEmployee(n)));
       }
     }),
   );
   // Index maintenance is part of the work: every outbox drained.
   await services.changeQueue().settled();
-  for (let d = 0; d < spread; d++) await services.indexDrains().request(departmentName(d));
+  for (let d = 0; d < spread; d++) {
+    await asCaller(() => services.indexDrains().request(departmentName(d)));
+  }
   const wallMs = now() - started;
   return {
     label,

@@ -66,19 +66,24 @@ test('a table partition over its target: 503 ServerBusy in the Table service JSO
 });
 
 test('a batch counts its operations against the partition', async () => {
-  const { proxy } = await front({ ...ROOMY, partitionEntities: 3 });
+  const { proxy } = await front({ ...ROOMY, partitionEntities: 4 });
   const table = clientsThrough(proxy, { STORAGE_MAX_RETRIES: '0' }).table(uniqueTableName('Tgt'));
   await table.createTable();
+  await table.createEntity({ partitionKey: 'q', rowKey: '0' });
+  await table.createEntity({ partitionKey: 'p', rowKey: '0' });
+  // 1 + 4 entities in the partition's second: over its 4.
   const batch = new TableTransaction();
   for (const rowKey of ['1', '2', '3', '4']) batch.createEntity({ partitionKey: 'p', rowKey });
   await expect(table.submitTransaction(batch.actions)).rejects.toMatchObject({
     statusCode: 503,
     code: 'ServerBusy',
   });
-  // Nothing reached storage.
+  // Nothing of it reached storage (read with the targets off: the partition's second is spent).
+  proxy.setTargets(null);
   const stored = [];
-  for await (const entity of table.listEntities()) stored.push(entity);
-  expect(stored).toHaveLength(0);
+  const filter = "PartitionKey eq 'p'";
+  for await (const entity of table.listEntities({ queryOptions: { filter } })) stored.push(entity);
+  expect(stored).toHaveLength(1);
 });
 
 test('blobs and queues over their targets answer in the XML error shape; the account its own message', async () => {
