@@ -79,9 +79,13 @@ async function checkBrowserResponse(response: BrowserResponse): Promise<void> {
  * answer from the browser, which a closed context no longer has.
  */
 async function closeAfterChecks(page: Page): Promise<void> {
-  // A view drawn again after an action is still reading: its answers are checked too.
-  await page.waitForLoadState('networkidle');
-  await Promise.all([...browserChecks]);
+  // A view drawn again after an action is still reading: its answers are checked too, and so are
+  // any that arrive while the earlier ones are being checked (until no new answer comes).
+  for (let seen = -1; seen !== browserChecks.length;) {
+    seen = browserChecks.length;
+    await page.waitForLoadState('networkidle');
+    await Promise.all([...browserChecks]);
+  }
   await page.context().close();
 }
 
