@@ -69,20 +69,18 @@ function editForm(employee: Employee, etag: string | undefined, path: string): H
       const newAge = age.value === '' ? null : Number(age.value);
       if (newAge !== (employee.age ?? null)) patch.age = newAge;
       if (Object.keys(patch).length === 0) return 'Nothing changed.';
-      const saved = await apiVersioned<Employee>(
-        state.session,
-        'PATCH',
-        path,
-        patch,
-        version,
-      ).catch((error: unknown) => {
-        if (error instanceof ConsoleError && error.status === 412)
-          throw new ConsoleError(
-            'Someone changed this employee meanwhile: reload the page to see their change.',
-            412,
-          );
-        throw error;
-      });
+      let saved;
+      try {
+        saved = await apiVersioned<Employee>(state.session, 'PATCH', path, patch, version);
+      } catch (error) {
+        if (!(error instanceof ConsoleError && error.status === 412)) throw error;
+        // Show what is stored now (the one mechanism after every action), and say so.
+        settled(
+          'Someone changed this employee meanwhile: this is what is stored now. Your changes ' +
+            'were not saved; make them again if they still apply.',
+        );
+        return;
+      }
       version = saved.etag;
       settled(`Saved the details of ${saved.value.firstName} ${saved.value.lastName}.`);
     },

@@ -183,4 +183,31 @@ describeInBrowser('the console after an action, in Chromium', () => {
     expect(consoleErrors).toEqual([]);
     await page.context().close();
   });
+  it('shows what is stored when someone changed the employee meanwhile, and says the edit was not saved', async () => {
+    const dept = uniqueDepartment('Stale');
+    expect((await api('PUT', `/departments/${seg(dept)}`, {})).status).toBe(201);
+    const path = `/departments/${seg(dept)}/employees`;
+    const body = {
+      employeeId: '000001',
+      firstName: 'Ines',
+      lastName: 'Duarte',
+      email: `ines.${Date.now()}@example.com`,
+    };
+    expect((await api('POST', path, body)).status).toBe(201);
+    const { page } = await openAsAdmin(browser, host.baseUrl);
+    await page.goto(`${host.baseUrl}/console/#/departments/${seg(dept)}/employees/000001`);
+    await page.locator('#view-title', { hasText: 'Ines Duarte' }).waitFor();
+    await page.locator('summary', { hasText: 'Edit details' }).click();
+    await page.getByLabel('First name', { exact: true }).fill('Inês');
+    // Someone else renames her while the form is open.
+    expect((await api('PATCH', `${path}/000001`, { lastName: 'Duarte-Silva' })).status).toBe(200);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.locator('#notice', { hasText: 'Someone changed this employee meanwhile' }).waitFor();
+    await page.locator('#view-title', { hasText: 'Ines Duarte-Silva' }).waitFor();
+    expect((await api('GET', `${path}/000001`)).body).toMatchObject({
+      firstName: 'Ines',
+      lastName: 'Duarte-Silva',
+    });
+    await page.context().close();
+  });
 });
