@@ -95,3 +95,21 @@ export async function removeEverywhere(settings: Record<string, string>): Promis
     }),
   );
 }
+
+/** The other one of the two data accounts the tests spread over. */
+export function otherDataAccount(account: string): string {
+  return account === 'DATA1' ? 'DATA2' : 'DATA1';
+}
+
+/** Employee number `n` of the accounts tests (`Last<n>` unless another last name is given). */
+export function spreadPerson(
+  n: number,
+  lastName = `Last${n}`,
+): { employeeId: string; firstName: string; lastName: string; email: string } {
+  return {
+    employeeId: String(n).padStart(6, '0'),
+    firstName: `First${n}`,
+    lastName,
+    email: `u${n}@contoso.com`,
+  };
+}

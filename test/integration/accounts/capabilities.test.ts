@@ -22,6 +22,7 @@ import {
   removeEverywhere,
   spreadConfig,
   spreadSettings,
+  spreadPerson,
 } from '../../support/accounts';
 import { pngImage } from '../../support/images';
 import { runCopyAndRemove } from '../orchestrations/support';
@@ -36,20 +37,13 @@ beforeAll(() => {
 });
 afterAll(() => removeEverywhere(settings));
 
-const body = (n: number, lastName = `Last${n}`) => ({
-  employeeId: String(n).padStart(6, '0'),
-  firstName: `First${n}`,
-  lastName,
-  email: `u${n}@contoso.com`,
-});
-
 it('sweeps the outboxes of every account, and the operations view says where each waits', async () => {
   const { departments, employees } = services.directory();
   // Sales lives in DATA1, HR in DATA2.
   await departments.put('Sales', {});
   await departments.put('HR', {});
-  await employees.create('Sales', body(1));
-  await employees.create('HR', body(2));
+  await employees.create('Sales', spreadPerson(1));
+  await employees.create('HR', spreadPerson(2));
   await services.changeQueue().settled();
   const overview = await services.operations().overview();
   expect(overview.outbox.departments.map((d) => [d.department, d.account]).sort()).toEqual([

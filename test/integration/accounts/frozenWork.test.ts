@@ -14,7 +14,13 @@ import {
   handleIndexUpdateMessage,
   RELOCATING_NUDGE_DELAY_SECONDS,
 } from '../../../src/indexing/queue/indexUpdates';
-import { removeEverywhere, spreadConfig, spreadSettings } from '../../support/accounts';
+import {
+  removeEverywhere,
+  spreadConfig,
+  spreadSettings,
+  spreadPerson,
+  otherDataAccount,
+} from '../../support/accounts';
 import { relocateInProcess, relocationDeps } from '../../support/relocation';
 
 const settings = spreadSettings({ INDEX_DRAIN_LINGER_MS: '1' });
@@ -28,14 +34,6 @@ beforeAll(() => {
 });
 afterAll(() => removeEverywhere(settings));
 
-const person = (n: number, lastName = `Last${n}`) => ({
-  employeeId: String(n).padStart(6, '0'),
-  firstName: `First${n}`,
-  lastName,
-  email: `u${n}@contoso.com`,
-});
-
-const otherThan = (account: string) => (account === 'DATA1' ? 'DATA2' : 'DATA1');
 const placementOf = (department: string) =>
   services.accounts()!.placement.ofDepartment(department, { fresh: true });
 
@@ -52,7 +50,7 @@ it.each([
       employees: services.accounts()!.table(config.tables.employees),
       outbox: true,
     });
-    for (let n = 1; n <= 3; n++) await silent.employees.create(department, person(n));
+    for (let n = 1; n <= 3; n++) await silent.employees.create(department, spreadPerson(n));
     const nudges: [string, number][] = [];
     const drains = new SharedDrains({
       ...services.indexStores(),
@@ -60,7 +58,7 @@ it.each([
         nudges.push([d, delaySeconds]);
       },
     });
-    const to = otherThan((await placementOf(department)).account);
+    const to = otherDataAccount((await placementOf(department)).account);
     let outcome: unknown;
     await relocateInProcess(relocationDeps(services), department, to, async (step, chunk) => {
       if (step !== 'sync' || chunk !== 0) return;
@@ -92,7 +90,7 @@ it('a reconcile by a process whose placement predates a relocation keeps the liv
   const department = 'Stale reconcile';
   const { departments, employees } = services.directory();
   await departments.put(department, { description: department });
-  await employees.create(department, person(1, 'Zebedee'));
+  await employees.create(department, spreadPerson(1, 'Zebedee'));
   await services.changeQueue().settled();
   await services.indexDrains().request(department);
   const stores = services.indexStores();
@@ -102,7 +100,7 @@ it('a reconcile by a process whose placement predates a relocation keeps the liv
   // The other process read the placement before the relocation, and trusts it for a minute.
   const stale = createServices(() => staleConfig);
   const before = await stale.accounts()!.placement.ofDepartment(department);
-  await relocateInProcess(relocationDeps(services), department, otherThan(before.account));
+  await relocateInProcess(relocationDeps(services), department, otherDataAccount(before.account));
   expect((await stale.accounts()!.placement.ofDepartment(department)).account).toBe(before.account);
   // A reconcile there (a move's re-pointing, an audit repair) with the name as its hint.
   const result = await reconcileEmployeeIndexes(stale.indexStores(), {

@@ -12,7 +12,12 @@ import {
   removeFromSourceActivity,
 } from '../../../src/orchestrations/move/moveActivities';
 import type { MoveInput } from '../../../src/orchestrations/move/moveRequest';
-import { removeEverywhere, spreadConfig, spreadSettings } from '../../support/accounts';
+import {
+  removeEverywhere,
+  spreadConfig,
+  spreadSettings,
+  spreadPerson,
+} from '../../support/accounts';
 import { relocateInProcess, relocationDeps } from '../../support/relocation';
 import { runCopyAndRemove } from '../orchestrations/support';
 
@@ -25,13 +30,6 @@ beforeAll(() => {
 });
 afterAll(() => removeEverywhere(settings));
 
-const person = (n: number) => ({
-  employeeId: String(n).padStart(6, '0'),
-  firstName: `First${n}`,
-  lastName: `Last${n}`,
-  email: `u${n}@contoso.com`,
-});
-
 /**
  * Two departments, the source with a few employees, the target with one. The moved employee
  * (`000002`) was only created and edited (no review, no photo): its data version is its ETag.
@@ -40,8 +38,8 @@ async function seed(source: string, target: string): Promise<void> {
   const { departments, employees, reviews } = services.directory();
   await departments.put(source, { description: source });
   await departments.put(target, { description: target });
-  for (let n = 1; n <= 4; n++) await employees.create(source, person(n));
-  await employees.create(target, person(9));
+  for (let n = 1; n <= 4; n++) await employees.create(source, spreadPerson(n));
+  await employees.create(target, spreadPerson(9));
   await employees.patch(source, '000002', { age: 41 });
   await reviews.put(source, '000001', 2024, { managerRating: 4, peerRating: 5, comments: 'ok' });
   await services.changeQueue().settled();

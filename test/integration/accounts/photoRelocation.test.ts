@@ -13,7 +13,13 @@ import { copyToTargetActivity } from '../../../src/orchestrations/move/moveActiv
 import type { MoveInput } from '../../../src/orchestrations/move/moveRequest';
 import { photoReadUrl, uploadPhoto, type PhotoDependencies } from '../../../src/photos/photos';
 import { isRelocationWait } from '../../../src/orchestrations/relocationWait';
-import { removeEverywhere, spreadConfig, spreadSettings } from '../../support/accounts';
+import {
+  removeEverywhere,
+  spreadConfig,
+  spreadSettings,
+  spreadPerson,
+  otherDataAccount,
+} from '../../support/accounts';
 import { pngImage } from '../../support/images';
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { relocateInProcess, relocationDeps, type RelocationStep } from '../../support/relocation';
@@ -27,16 +33,8 @@ beforeAll(() => {
 });
 afterAll(() => removeEverywhere(settings));
 
-const person = (n: number) => ({
-  employeeId: String(n).padStart(6, '0'),
-  firstName: `First${n}`,
-  lastName: `Last${n}`,
-  email: `u${n}@contoso.com`,
-});
-
 const placementOf = (department: string) =>
   services.accounts()!.placement.ofDepartment(department, { fresh: true });
-const otherThan = (account: string) => (account === 'DATA1' ? 'DATA2' : 'DATA1');
 
 /** A gate: `wait()` resolves once `open()` was called. */
 function gate(): { wait: () => Promise<void>; open: () => void } {
@@ -125,8 +123,9 @@ it.each<[At, At]>([
   async (uploadAt, nameAt) => {
     const department = `Photo ${uploadAt.join('')} ${nameAt.join('')}`;
     await services.directory().departments.put(department, { description: department });
-    for (let n = 1; n <= 3; n++) await services.directory().employees.create(department, person(n));
-    const to = otherThan((await placementOf(department)).account);
+    for (let n = 1; n <= 3; n++)
+      await services.directory().employees.create(department, spreadPerson(n));
+    const to = otherDataAccount((await placementOf(department)).account);
     // The request resolves its account now; its upload and its naming write run where held.
     const upload = gate();
     const uploaded = gate();
@@ -178,10 +177,10 @@ it("a move's photo copy whose target is switched before the insert waits, then n
   const { departments, employees } = services.directory();
   await departments.put(source, { description: source });
   await departments.put(target, { description: target });
-  await employees.create(source, person(1));
-  await employees.create(target, person(9));
+  await employees.create(source, spreadPerson(1));
+  await employees.create(target, spreadPerson(9));
   await uploadPhoto(await services.photosFor(source), source, '000001', pngImage(), 'image/png');
-  const to = otherThan((await placementOf(target)).account);
+  const to = otherDataAccount((await placementOf(target)).account);
   const move: MoveInput = {
     department: source,
     employeeId: '000001',

@@ -25,6 +25,8 @@ import {
   removeEverywhere,
   spreadConfig,
   spreadSettings,
+  spreadPerson,
+  otherDataAccount,
 } from '../../support/accounts';
 import { holdFirstBatch } from '../../support/batchGate';
 import { holdFirstRequest } from '../../support/requestGate';
@@ -43,16 +45,6 @@ beforeAll(() => {
 });
 afterAll(() => removeEverywhere(settings));
 
-const body = (n: number, lastName = `Last${n}`) => ({
-  employeeId: String(n).padStart(6, '0'),
-  firstName: `First${n}`,
-  lastName,
-  email: `u${n}@contoso.com`,
-});
-
-/** The other data account. */
-const otherThan = (account: string) => (account === 'DATA1' ? 'DATA2' : 'DATA1');
-
 function clientsOf(name: string): StorageClients {
   const all = accountClients();
   return name === 'DATA1' ? all.data1 : name === 'DATA2' ? all.data2 : all.home;
@@ -63,7 +55,7 @@ async function seed(department: string, employees = 30): Promise<string> {
   const { departments, employees: people, reviews } = services.directory();
   await departments.put(department, { description: `${department} team` });
   for (let n = 1; n <= employees; n++)
-    await people.create(department, body(n, n % 3 ? `Last${n}` : 'Jones'));
+    await people.create(department, spreadPerson(n, n % 3 ? `Last${n}` : 'Jones'));
   await departments.setManager(department, '000001');
   await reviews.put(department, '000002', 2024, {
     managerRating: 4,
@@ -115,7 +107,7 @@ async function drainAndAudit(department: string): Promise<string[]> {
 
 it('moves every row, index and photo of a department to the target; the source keeps only tombstones', async () => {
   const from = await seed('Sales');
-  const to = otherThan(from);
+  const to = otherDataAccount(from);
   const { plan, copied } = await relocateInProcess(relocationDeps(services), 'Sales', to);
   expect(copied).toBeGreaterThan(60);
   expect(await services.accounts()!.placement.ofDepartment('Sales', { fresh: true })).toMatchObject(
@@ -189,7 +181,7 @@ it.each<[RelocationStep, number, 'relocating' | 'stale', Outcome['applied']]>([
   async (step, chunk, writer, applied) => {
     const department = `Reloc ${step} ${chunk}`;
     const from = await seed(department, 12);
-    const to = otherThan(from);
+    const to = otherDataAccount(from);
     // Another process, which read the placement before the relocation started (and keeps it).
     const stale = createServices(() => staleConfig);
     await stale.directory().employees.get(department, '000001');
@@ -246,7 +238,7 @@ it.each<[RelocationStep, number, 'relocating' | 'stale', Outcome['applied']]>([
 it('an expense claimed while its table is copied reaches the target once (registered, marked, synced)', async () => {
   const department = 'Reloc expenses';
   const from = await seed(department, 6);
-  const to = otherThan(from);
+  const to = otherDataAccount(from);
   const stale = createServices(() => staleConfig);
   await stale.expenseClaims().newest(department, '000003', 1);
   let claimed = 0;
@@ -308,7 +300,7 @@ it.each<[RelocationStep, number]>([
   async (step, chunk) => {
     const department = `Crash ${step}`;
     const from = await seed(department, 8);
-    const to = otherThan(from);
+    const to = otherDataAccount(from);
     let wrote = false;
     await relocateInProcess(
       relocationDeps(services, 10),
@@ -354,7 +346,7 @@ describe('two relocations of one department', () => {
   it('a relocation back is refused while the first still deletes its source, then keeps every employee', async () => {
     const department = 'Twice refused';
     const from = await seed(department, 12);
-    const to = otherThan(from);
+    const to = otherDataAccount(from);
     const deps = relocationDeps(services, 10);
     const answers: unknown[] = [];
     await relocateInProcess(deps, department, to, async (step, chunk) => {
@@ -381,7 +373,7 @@ describe('two relocations of one department', () => {
   it('a deletion chunk held while the department moves back into its account deletes nothing', async () => {
     const department = 'Twice held';
     const from = await seed(department, 12);
-    const to = otherThan(from);
+    const to = otherDataAccount(from);
     const deps = relocationDeps(services, 10);
     // The first delete chunk runs twice (an activity executed again while the first run hung), in
     // two other processes: one held before it read its page, one just before its deletions.
@@ -416,7 +408,7 @@ describe('two relocations of one department', () => {
   it('a relocation back removes what the target still held of the department: nothing is revived', async () => {
     const department = 'Twice leftovers';
     const from = await seed(department, 12);
-    const to = otherThan(from);
+    const to = otherDataAccount(from);
     const deps = relocationDeps(services, 10);
     // The department's rows in the first account, as a deletion that gave up would leave them.
     const fromClients = clientsOf(from);

@@ -21,6 +21,7 @@ import {
   removeEverywhere,
   spreadConfig,
   spreadSettings,
+  otherDataAccount,
 } from '../../support/accounts';
 import { auditIndexesInProcess, auditServicesFor, driftOf } from '../../support/indexAudit';
 import { relocationDeps } from '../../support/relocation';
@@ -35,7 +36,6 @@ beforeAll(() => {
 });
 afterAll(() => removeEverywhere(settings));
 
-const otherThan = (account: string) => (account === 'DATA1' ? 'DATA2' : 'DATA1');
 const id = (n: number) => String(n).padStart(6, '0');
 
 function clientsOf(name: string): StorageClients {
@@ -141,7 +141,7 @@ it.each<[string, string, number, Fault]>([
   async (step, activity, at, fault) => {
     const department = `Fails at ${step}`;
     const from = await seed(department);
-    const to = otherThan(from);
+    const to = otherDataAccount(from);
     const instances = new InProcessInstances(relocationDeps(services, 10));
     const relocate = relocator(instances);
     instances.before = writeWhileCopying(department);
@@ -166,7 +166,7 @@ it.each<[string, string, number, Fault]>([
 it('a switch that took effect but whose answer was lost goes forward, not back', async () => {
   const department = 'Switch lost';
   const from = await seed(department);
-  const to = otherThan(from);
+  const to = otherDataAccount(from);
   const instances = new InProcessInstances(relocationDeps(services, 10));
   instances.before = writeWhileCopying(department);
   instances.fault = (name) => (name === Activities.relocationSwitch ? 'after' : undefined);
@@ -178,7 +178,7 @@ it('a switch that took effect but whose answer was lost goes forward, not back',
 it('a deletion failing for good is resumed forward by the same request; others get 409 naming it', async () => {
   const department = 'Fails at delete';
   const from = await seed(department);
-  const to = otherThan(from);
+  const to = otherDataAccount(from);
   const instances = new InProcessInstances(relocationDeps(services, 10));
   const relocate = relocator(instances);
   const whileRunning: unknown[] = [];
@@ -228,7 +228,7 @@ it.each<[string, number]>([
   async (phase, at) => {
     const department = `Rollback ${phase}`;
     const from = await seed(department);
-    const to = otherThan(from);
+    const to = otherDataAccount(from);
     const instances = new InProcessInstances(relocationDeps(services, 10));
     const relocate = relocator(instances);
     instances.before = writeWhileCopying(department);

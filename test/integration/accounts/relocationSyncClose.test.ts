@@ -8,7 +8,12 @@
  */
 import { createServices, type Services } from '../../../functions/shared/services';
 import { ThrottledError } from '../../../src/domainErrors';
-import { removeEverywhere, spreadConfig, spreadSettings } from '../../support/accounts';
+import {
+  removeEverywhere,
+  spreadConfig,
+  spreadSettings,
+  spreadPerson,
+} from '../../support/accounts';
 import { holdFirstBatch } from '../../support/batchGate';
 import { relocateInProcess, relocationDeps } from '../../support/relocation';
 
@@ -28,12 +33,7 @@ it('a claim by a process still copying, held across the sync, is refused, not ac
   const { departments, employees } = services.directory();
   await departments.put(department, { description: department });
   for (let n = 1; n <= 6; n++) {
-    await employees.create(department, {
-      employeeId: String(n).padStart(6, '0'),
-      firstName: `First${n}`,
-      lastName: `Last${n}`,
-      email: `u${n}@contoso.com`,
-    });
+    await employees.create(department, spreadPerson(n));
   }
   const from = (await services.accounts()!.placement.ofDepartment(department)).account;
   const to = from === 'DATA1' ? 'DATA2' : 'DATA1';
