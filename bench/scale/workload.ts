@@ -1,9 +1,11 @@
 /**
  * The real-size workload of the scale case and the real-size scenario (the real-size issue): one
  * department of N employees imported in calls of 1,000 rows, a quarter of them sharing one last
- * name (so the org-wide last-name index holds N/4 members of one name), and an hour of log lines.
+ * name (so the org-wide last-name index holds N/4 members of one name), the others named as a real
+ * organisation is (./surnames.ts: thousands of distinct names), and an hour of log lines.
  */
 import type { BenchEmployee } from '../employees';
+import { realisticSurname } from './surnames';
 
 /** Rows per import call, the API's maximum. */
 export const IMPORT_CALL_ROWS = 1000;
@@ -14,14 +16,14 @@ export const SHARED_LAST_NAME = 'Scalesharedname';
 
 /**
  * Employee number `n` (1-based) of a scale run: every fourth carries `sharedLastName`
- * ({@link SHARED_LAST_NAME} by default).
+ * ({@link SHARED_LAST_NAME} by default), the others a realistic last name.
  */
 export function scaleEmployee(n: number, sharedLastName = SHARED_LAST_NAME): BenchEmployee {
   const employeeId = String(n).padStart(6, '0');
   return {
     employeeId,
     firstName: `First${n % 500}`,
-    lastName: n % 4 === 0 ? sharedLastName : `Surname${String(n % 200).padStart(3, '0')}`,
+    lastName: n % 4 === 0 ? sharedLastName : realisticSurname(n),
     email: `scale.${employeeId}@contoso.com`,
     age: 20 + (n % 45),
   };

@@ -19,6 +19,7 @@ import { tookEffect } from '../storage/storageFaults';
 import { ensureTable } from '../storage/createOnce';
 import { FENCE_EPOCH_ROW_KEY, fenceOpenRowKey } from '../storage/keys/tables/placement';
 import { fenceContended } from './accountErrors';
+import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
 
 /** The entity type of every fence row. */
 export const FENCE_ENTITY_TYPE = 'PartitionFence.v1';
@@ -80,10 +81,13 @@ export async function advanceFenceEpoch(
   department: string,
 ): Promise<{ outcome: 'done'; etag: string } | { outcome: 'behind' }> {
   await ensureTable(table);
-  for (let round = 0; round < MAX_ROUNDS; round++) {
+  const retry = { maxAttempts: MAX_ROUNDS, giveUp: (n: number) => fenceContended(department, n) };
+  return retryOptimistically(retry, async () => {
     const epoch = await readFenceEpoch(table, partitionKey);
-    if (epoch && epoch.version > target.version) return { outcome: 'behind' };
-    if (epoch && epoch.version === target.version) return { outcome: 'done', etag: epoch.etag };
+    if (epoch && epoch.version > target.version) return { outcome: 'behind' as const };
+    if (epoch && epoch.version === target.version) {
+      return { outcome: 'done' as const, etag: epoch.etag };
+    }
     const row = {
       partitionKey,
       rowKey: FENCE_EPOCH_ROW_KEY,
@@ -108,7 +112,7 @@ export async function advanceFenceEpoch(
       etag = (await submitEntityGroupTransaction(table, actions)).subResponses[0]?.etag;
     });
     // Without an ETag in the answer, the next round reads it.
-    if (applied && etag) return { outcome: 'done', etag };
-  }
-  throw fenceContended(department, MAX_ROUNDS);
+    if (applied && etag) return { outcome: 'done' as const, etag };
+    return RETRY;
+  });
 }

@@ -37,6 +37,7 @@ import {
 } from '../storage/keys/tables/placement';
 import { LruMap } from '../storage/lruMap';
 import { fenceContended, relocating } from './accountErrors';
+import { RETRY, retryOptimistically } from '../storage/optimisticRetry';
 import {
   departmentPartitionOf,
   type DepartmentPartition,
@@ -160,7 +161,11 @@ export class AccountFence {
       partitionKey === undefined ? undefined : this.partitionOf(target.tableName, partitionKey);
     if (!partition || partitionKey === undefined) return target.submitTransaction(actions);
     let fresh = false;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const retry = {
+      maxAttempts: MAX_ATTEMPTS,
+      giveUp: (n: number) => fenceContended(partition.department, n),
+    };
+    return retryOptimistically(retry, async () => {
       const placement = await withoutCallConditions(() => this.writable(partition, fresh));
       if (placement.phase === 'copying' && partition.registry) {
         await withoutCallConditions(() =>
@@ -181,9 +186,9 @@ export class AccountFence {
           this.bringUp(target.tableName, partitionKey, partition, current),
         );
         fresh = outcome === 'behind';
+        return RETRY;
       }
-    }
-    throw fenceContended(partition.department, MAX_ATTEMPTS);
+    });
   }
 
   /**

@@ -8,7 +8,7 @@
  * ceiling, capped — so writers that keep colliding fall out of step instead of retrying together.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { ContentionError } from '../domainErrors';
+import type { ThrottledError } from '../domainErrors';
 
 /** Returned by an attempt that lost a race and should run again. */
 export const RETRY = Symbol('retry');
@@ -63,8 +63,11 @@ export function backoffMs(
 export interface OptimisticRetryOptions {
   /** Attempts before giving up (at least 1). */
   maxAttempts: number;
-  /** The error thrown after `attempts` lost attempts; a catalogue factory phrases it. */
-  giveUp: (attempts: number) => ContentionError;
+  /**
+   * The error thrown after `attempts` lost attempts; a catalogue factory phrases it (usually a
+   * `ContentionError`; a loop whose loss means something else says so with its own code).
+   */
+  giveUp: (attempts: number) => ThrottledError;
   /** Longest wait between attempts, in ms ({@link DEFAULT_BACKOFF_CAP_MS} by default). */
   capMs?: number;
   /** The curve's first ceiling, in ms ({@link BACKOFF_BASE_MS} by default). */
@@ -92,7 +95,7 @@ export async function backOff(
  * Runs `attempt` (given its 1-based number) until it returns something other than {@link RETRY},
  * backing off between attempts ({@link backoffMs}).
  *
- * @throws {ContentionError} from `options.giveUp` when `maxAttempts` attempts all lost.
+ * @throws {ThrottledError} from `options.giveUp` when `maxAttempts` attempts all lost.
  * @throws whatever `attempt` throws (not retried: only a lost race is).
  */
 export async function retryOptimistically<T>(
