@@ -6,8 +6,21 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { buildState, writeStamp } from './sourceStamp';
+import { parseStartCommand, START_USAGE } from './startup/startOptions';
 
-// Run from tools/ (npm start); only Node's own modules and the stamp load before the build.
+// `--help` and a mistyped option answer at once, from the sources: not after a minute of building
+// (the launcher answers them the same way, tools/start.ts).
+const command = parseStartCommand(process.argv.slice(2), process.env);
+if (command.kind === 'help') {
+  process.stdout.write(START_USAGE);
+  process.exit(0);
+}
+if (command.kind === 'refused') {
+  process.stderr.write(`npm start: ${command.message}\n\n${START_USAGE}`);
+  process.exit(2);
+}
+// Run from tools/ (npm start); only the options, the stamp and Node's own modules load before the
+// build.
 const root = path.resolve(__dirname, '..');
 const state = buildState(root);
 if (state.current) {

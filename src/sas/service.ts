@@ -71,6 +71,7 @@ export class SasService {
   private readonly signing: SasSigning;
   private readonly containerUrls = new Map<string, string>();
   private photos: ContainerClient | undefined;
+  private logs: ContainerClient | undefined;
 
   constructor(options: SasServiceOptions) {
     this.clients = options.clients;
@@ -216,10 +217,15 @@ export class SasService {
    *
    * @throws {ValidationError} for a bad lifetime.
    * @throws {ForbiddenError} unless the caller is a `DirectoryAdmin`.
+   * @throws {DomainError} when the container cannot be created (storage refuses or is down).
    */
   async logsSas(principal: Principal, minutes?: number): Promise<BlobSasGrant> {
     const window = this.window(minutes);
     requireDirectoryAdmin(principal, 'read the logs container');
+    // As for photos: an account no log hour was flushed to yet has no container, and a token
+    // listing one that does not exist answers 404 where the reader expects no lines.
+    this.logs ??= this.clients.container(this.config.containers.logs);
+    await ensureContainer(this.logs);
     return this.blobSas(
       this.config.containers.logs,
       undefined,

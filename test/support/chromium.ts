@@ -63,12 +63,14 @@ export function launchChromiumProfile(
 }
 
 /**
- * The console's storage CORS rule on the shared test Azurite, admitting every origin: browser
- * suites run at the same time on ports of their own, and a rule naming one suite's origin would
- * replace another's (the rule is a service property, one per account).
+ * The console's storage CORS rule on the shared test Azurite (and the `more` accounts' emulators,
+ * by connection string), admitting every origin: browser suites run at the same time on ports of
+ * their own, and a rule naming one suite's origin would replace another's (the rule is a service
+ * property, one per account).
  *
- * @throws {Error} when the emulator refuses the change.
+ * @throws {Error} when an emulator refuses the change.
  */
-export async function allowEveryConsoleOrigin(): Promise<void> {
-  await allowConsoleOrigins(process.env.AzureWebJobsStorage!, ['*']);
+export async function allowEveryConsoleOrigin(more: readonly string[] = []): Promise<void> {
+  for (const connection of [process.env.AzureWebJobsStorage!, ...more])
+    await allowConsoleOrigins(connection, ['*']);
 }

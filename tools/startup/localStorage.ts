@@ -18,6 +18,7 @@ import { cpuProfileNodeArgs, PROFILE_FILES } from '../cpuProfile';
 import { planStorage, refusedEmulatorMessage } from '../host/launch';
 import { describeError } from '../host/log';
 import { allowConsoleOrigins, localOrigins } from '../storageCors';
+import { allowConsoleOnDataEmulators } from './dataAccountsCors';
 import { isOwnEmulator, portHolder, recordEmulator } from './emulatorOwner';
 import { startFaultProxy } from '../faultProxy/faultProxy';
 import { describeTargets, scaledTargets } from '../targets/azureTargets';
@@ -122,6 +123,7 @@ export async function prepareLocalStorage(
   const lines = [
     `Storage: ${line}`,
     `  CORS:    blob and table admit ${localOrigins(request.apiPort).join(' and ')} (the web console)`,
+    ...(await allowConsoleOnDataEmulators(env, request.apiPort)),
     `  Blob:    http://127.0.0.1:${ports.blob}/devstoreaccount1`,
     `  Queue:   http://127.0.0.1:${ports.queue}/devstoreaccount1`,
     `  Table:   http://127.0.0.1:${ports.table}/devstoreaccount1`,
