@@ -64,6 +64,10 @@ const noRetryTimeout = {
   message:
     'Do not set RetryOptions.retryTimeoutInMilliseconds: in Azure the orchestration hangs Running once it passes (Azure/azure-functions-durable-js#629). Bound retries with maxNumberOfAttempts.',
 };
+const noTestsFromTools = {
+  group: ['**/test/**', '**/bench/**'],
+  message: 'tools/ never imports test/ or bench/.',
+};
 /** One `no-restricted-imports` rule (a later block's replaces an earlier one's for its files). */
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 /** src/storage/ files at `up` below src/: only the error types and the configuration of src/. */
@@ -167,13 +171,19 @@ export default tseslint.config(
     rules: restrictImports(directorySurface('entities')),
   },
   {
-    // The local tooling serves the app; it never reaches into the tests or the bench.
+    // The local tooling serves the app; it never reaches into the tests or the bench, and takes
+    // product code only through tools/product.ts, so the stand-ins never share the app's bugs.
     files: ['tools/**/*.ts'],
-    rules: restrictImports(
-      { group: ['**/test/**', '**/bench/**'], message: 'tools/ never imports test/ or bench/.' },
-      noFunctions,
-      directorySurface(),
-    ),
+    ignores: ['tools/product.ts'],
+    rules: restrictImports(noTestsFromTools, {
+      group: ['**/src', '**/src/**', '**/functions/**'],
+      message:
+        'tools/ takes product code (src/, functions/) only through tools/product.ts (docs/local-host.md).',
+    }),
+  },
+  {
+    files: ['tools/product.ts'],
+    rules: restrictImports(noTestsFromTools, noFunctions, directorySurface()),
   },
   {
     // The console is bundled for the browser: pure modules of src/ only, never the host's code

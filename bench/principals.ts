@@ -3,7 +3,8 @@
  * header values (API.md "Authorization"), the same shape as test/support/principals.ts (which
  * bench/ does not import).
  */
-import { encodePrincipalHeader, PRINCIPAL_HEADER } from '../src/identity/principal';
+import { PRINCIPAL_HEADER } from '../src/identity/principal';
+import { encodePrincipalHeader } from '../tools/easyauth/principalHeader';
 import { directoryReaderRole } from '../src/identity/roles';
 
 export { PRINCIPAL_HEADER };

@@ -12,7 +12,7 @@
  * (`--issuer`, default http://127.0.0.1:7072): docs/azure-mode.md "Run it".
  */
 import { parseArgs } from 'node:util';
-import { encodePrincipalHeader, type PrincipalDescription } from '../src/identity/principal';
+import { encodePrincipalHeader, type PrincipalDescription } from './easyauth/principalHeader';
 import { DEFAULT_ISSUER_PORT } from './easyauth/launch';
 import { claimsForPrincipal } from './easyauth/tokenClaims';
 

@@ -10,10 +10,7 @@
  * connection (environment).
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config';
-import { replayPoisonMessages } from '../src/operations/poisonQueues';
-import { createStorageClients } from '../src/storage/clients';
-import { poisonQueueName } from '../src/storage/keys/queues';
+import { createStorageClients, loadConfig, poisonQueueName, replayPoisonMessages } from './product';
 
 /** Parsed command line. */
 export interface ReplayCommand {

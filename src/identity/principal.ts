@@ -6,7 +6,7 @@
  * The platform sets this header after it has validated the caller's token and strips any copy a
  * client sent, so it can be trusted only when App Service authentication is switched on for the
  * app (see {@link ./trust} and docs/security.md). Locally the same header is sent by hand
- * (`npm run principal`).
+ * (`npm run principal`, which encodes it with tools/easyauth/principalHeader.ts).
  *
  * Only three things in it decide anything, and each is read exactly as sent (no trimming, no case
  * folding): the `roles` claims, and the pair of `department` and `employeeId` claims. The header's
@@ -141,47 +141,6 @@ export function parsePrincipalHeader(header: string | null | undefined): Princip
       : {}),
     claims,
   };
-}
-
-/** Who a hand-made principal is: what {@link encodePrincipalHeader} turns into claims. */
-export interface PrincipalDescription {
-  userId?: string;
-  name?: string;
-  roles?: readonly string[];
-  employee?: EmployeeIdentity;
-  /** Extra claims, sent as given (tests of forged or odd headers). */
-  claims?: readonly Claim[];
-  /** The header's `role_typ` (App Service sends the role claim URI; the app ignores it). */
-  roleType?: string;
-}
-
-/**
- * Encodes a principal the way App Service does (tests, local clients, `npm run principal`).
- *
- * @param principal - who the caller is; roles become `roles` claims, the employee its
- *   `department` and `employeeId` claims.
- */
-export function encodePrincipalHeader(principal: PrincipalDescription): string {
-  const claims: Claim[] = [...(principal.claims ?? [])];
-  if (principal.userId !== undefined) {
-    claims.push({
-      typ: 'http://schemas.microsoft.com/identity/claims/objectidentifier',
-      val: principal.userId,
-    });
-  }
-  if (principal.name !== undefined) claims.push({ typ: NAME_CLAIM, val: principal.name });
-  if (principal.employee !== undefined) {
-    claims.push({ typ: DEPARTMENT_CLAIM, val: principal.employee.department });
-    claims.push({ typ: EMPLOYEE_ID_CLAIM, val: principal.employee.employeeId });
-  }
-  for (const role of principal.roles ?? []) claims.push({ typ: ROLE_CLAIM, val: role });
-  const body = {
-    auth_typ: 'aad',
-    name_typ: NAME_CLAIM,
-    role_typ: principal.roleType ?? 'http://schemas.microsoft.com/ws/2008/06/identity/claims/role',
-    claims,
-  };
-  return Buffer.from(JSON.stringify(body), 'utf8').toString('base64');
 }
 
 /** What `GET /api/me` tells a caller about itself: who the app believes it is. */

@@ -5,11 +5,11 @@
  *   await fetch(`${host.baseUrl}/departments`, asAdmin());
  *   await fetch(url, asPrincipal(employeePrincipal('Sales', '000223'), { method: 'POST', body }));
  */
+import { PRINCIPAL_HEADER } from '../../src/identity/principal';
 import {
   encodePrincipalHeader,
-  PRINCIPAL_HEADER,
   type PrincipalDescription,
-} from '../../src/identity/principal';
+} from '../../tools/easyauth/principalHeader';
 import { directoryEditorRole, directoryReaderRole } from '../../src/identity/roles';
 
 export { PRINCIPAL_HEADER };

@@ -19,7 +19,6 @@ import type { HostHttpRequest, TriggerDriver } from '../host/drivers';
 import type { HostFunction } from '../host/functions';
 import { HostStartupError } from '../host/validation';
 import type { DriverContext, HostExtension } from '../host/extension';
-import { backoffMs } from '../../src/storage/optimisticRetry';
 import { WEBHOOK_PATH } from './http/clientInput';
 import type { InvokeFunction } from './context';
 import { defaultTaskHub, readDurableHostSettings, type DurableTaskJson } from './hostSettings';
@@ -108,8 +107,8 @@ export function createDurableHostExtension(options: DurableHostOptions = {}): Ho
               context.logger.error(`${error.message} Durable functions will not run.`);
               return;
             }
-            // The one retry routine's curve: a random wait below 1 s, 2 s, 4 s … at most 30 s.
-            const delayMs = Math.round(backoffMs(attempt + 1, Math.random(), 30_000, 1_000, true));
+            // Exponential back-off with full jitter: a random wait below 1 s, 2 s, 4 s … 30 s.
+            const delayMs = Math.round(Math.random() * Math.min(30_000, 1_000 * 2 ** attempt));
             context.logger.warn(
               `Durable task hub ${taskHub} could not start (${(error as Error).message}); retrying in ${delayMs} ms.`,
             );

@@ -10,9 +10,9 @@
  * `unreadableHideSeconds` and logged (docs/durable.md "Storage layout", "Crash safety").
  */
 import type { QueueClient } from '@azure/storage-queue';
-import { decodeQueueMessage } from '../../src/storage/queue';
 import type { DurableStore } from './store/store';
 import type { ReceivedMessage } from './store/records';
+import { decodeMessage } from './store/storageWire';
 
 /** How a queue poller reads, decodes and hands out its messages. */
 export interface QueuePollerOptions<T> {
@@ -104,7 +104,7 @@ export class QueuePoller<T> {
     const o = this.#options;
     let body: T | undefined;
     try {
-      body = o.parse(decodeQueueMessage<unknown>(message.text));
+      body = o.parse(decodeMessage(message.text));
     } catch {
       body = undefined;
     }

@@ -9,7 +9,6 @@
  */
 import { odata } from '@azure/data-tables';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { StorageClients } from '../../src/storage/clients';
 import { runWorkItem } from './activityWorker';
 import { buildClientInput, type DurableClientInput } from './http/clientInput';
 import { randomHexId, type InvokeFunction, type RuntimeContext } from './context';
@@ -18,6 +17,7 @@ import { handleDurableHttp } from './http/httpApi';
 import { validateTaskHubName } from './store/keys';
 import { QueuePoller } from './queuePoller';
 import { DurableStore } from './store/store';
+import type { TaskHubStorage } from './store/storageWire';
 import {
   asControlMessage,
   asWorkItemMessage,
@@ -83,8 +83,8 @@ export class TaskHubInUseError extends Error {
 
 /** How to start the local durable runtime. */
 export interface DurableRuntimeOptions {
-  /** Clients of the storage account that holds the task hub (`createStorageClients`). */
-  storage: StorageClients;
+  /** Clients of the storage account that holds the task hub (the host's connection). */
+  storage: TaskHubStorage;
   /** `extensions.durableTask.hubName` of host.json. */
   taskHub: string;
   /** The host's base URL, e.g. `http://127.0.0.1:7071` (a function: known only after listen). */

@@ -14,7 +14,7 @@
  * ({@link isPlatformIdentityHeader}); the app parses the principal in src/identity/principal.ts.
  */
 import type { JWTPayload } from 'jose';
-import { PRINCIPAL_HEADER, type Claim } from '../../src/identity/principal';
+import { PRINCIPAL_HEADER, type Claim } from './principalHeader';
 
 /** Claim type under which .NET (and so App Service) also writes the object id. */
 export const OBJECT_ID_CLAIM_URI = 'http://schemas.microsoft.com/identity/claims/objectidentifier';

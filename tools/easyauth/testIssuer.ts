@@ -11,7 +11,6 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload, type KeyLike } from 'jose';
-import { directoryEditorRole, directoryReaderRole } from '../../src/identity/roles';
 import { isJsonContentType, isLoopbackHostname, parseHost } from '../host/http/requestGuard';
 import {
   BodyTooLargeError,
@@ -48,7 +47,7 @@ export const DEFAULT_TEST_USERS: readonly TestUser[] = [
       oid: '00000000-0000-4000-8000-000000000e01',
       name: 'Eve Editor',
       preferred_username: 'eve.editor@test.invalid',
-      roles: [directoryEditorRole('Sales')],
+      roles: ['DirectoryEditor:Sales'],
     },
   },
   {
@@ -57,7 +56,7 @@ export const DEFAULT_TEST_USERS: readonly TestUser[] = [
       oid: '00000000-0000-4000-8000-000000000d01',
       name: 'Rob Reader',
       preferred_username: 'rob.reader@test.invalid',
-      roles: [directoryReaderRole('Sales')],
+      roles: ['DirectoryReader:Sales'],
     },
   },
   {

@@ -5,8 +5,8 @@
  * through the Azure-mode front the same caller is a bearer token with these claims.
  */
 import type { JWTPayload } from 'jose';
-import { encodePrincipalHeader, type PrincipalDescription } from '../../src/identity/principal';
 import { OBJECT_ID_CLAIM_URI } from './clientPrincipal';
+import { encodePrincipalHeader, type PrincipalDescription } from './principalHeader';
 
 /** Who a caller is: a principal description, or an `x-ms-client-principal` value (base64 JSON). */
 export type PrincipalLike = PrincipalDescription | string;

@@ -3,10 +3,10 @@
  * starting processes): which storage to use, whether Azure Functions Core Tools are there, and
  * (with tools/host/cli.ts) whether hand-sent principal headers are believed.
  */
-import { AZURE_PLATFORM_MARKERS } from '../../src/config';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseConnectionString } from '../../src/storage/clients';
+import { AZURE_PLATFORM_MARKERS } from '../product';
+import { parseConnectionString } from './connectionString';
 import { HOST_KEY_HEADER, newSecret, type HostAccess } from './http/hostKey';
 import { isLoopbackHostname, parseHost } from './http/requestGuard';
 

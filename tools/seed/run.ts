@@ -8,7 +8,7 @@
  * It signs its requests with hand-made principals, which only a local host believes
  * (`TRUST_LOCAL_PRINCIPAL_HEADER`, on by default for `npm start` on loopback).
  */
-import { encodePrincipalHeader } from '../../src/identity/principal';
+import { encodePrincipalHeader } from '../easyauth/principalHeader';
 import { avatarPng, hashSeed } from './avatar';
 import {
   DEPARTMENTS,

@@ -11,7 +11,7 @@
  *   const report = await runSmokeChecks({ baseUrl: 'https://func-api-x.azurewebsites.net' });
  *   for (const result of report.results) console.log(formatSmokeResult(result));
  */
-import { encodePrincipalHeader, PRINCIPAL_HEADER } from '../../src/identity/principal';
+import { encodePrincipalHeader, PRINCIPAL_HEADER } from '../easyauth/principalHeader';
 import { appErrorCode, clip, get, parseJson, type Answer } from './http';
 import { hostEndpointsRefused } from './hostEndpoints';
 import { validateOpenApi } from './openApi';

@@ -3,7 +3,8 @@
  * imitation of App Service authentication (tools/easyauth/front.ts) configured with
  * infra/app/auth-settings.json. The platform, not the app, decides who the caller is.
  */
-import { encodePrincipalHeader, PRINCIPAL_HEADER } from '../../../src/identity/principal';
+import { PRINCIPAL_HEADER } from '../../../src/identity/principal';
+import { encodePrincipalHeader } from '../../../tools/easyauth/principalHeader';
 import { expectPlatformRefusal, startAzureMode, type AzureMode } from '../../support/azureMode';
 import { expectError, expectJson, send } from '../acceptance/client';
 

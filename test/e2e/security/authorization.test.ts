@@ -11,7 +11,8 @@
  * shape, decided before the input is even validated.
  */
 import { randomBytes } from 'node:crypto';
-import { encodePrincipalHeader, PRINCIPAL_HEADER } from '../../../src/identity/principal';
+import { PRINCIPAL_HEADER } from '../../../src/identity/principal';
+import { encodePrincipalHeader } from '../../../tools/easyauth/principalHeader';
 import { outsideTheDocument } from '../../support/apiContract';
 import { expectPlatformRefusal, startAzureMode } from '../../support/azureMode';
 import { registeredHttpRoutes, startHost, type RunningHost } from '../../support/host';

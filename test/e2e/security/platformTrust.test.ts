@@ -5,7 +5,7 @@
  * Service authentication is on, whatever `TRUST_LOCAL_PRINCIPAL_HEADER` says. A host started as if
  * in Azure without it: a hand-made admin header gets 401, and health says why.
  */
-import { encodePrincipalHeader } from '../../../src/identity/principal';
+import { encodePrincipalHeader } from '../../../tools/easyauth/principalHeader';
 import { startHost, type RunningHost } from '../../support/host';
 import { expectError, expectJson, send } from '../acceptance/client';
 

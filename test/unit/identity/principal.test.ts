@@ -1,5 +1,6 @@
 import { UnauthenticatedError } from '../../../src/domainErrors';
-import { encodePrincipalHeader, parsePrincipalHeader } from '../../../src/identity/principal';
+import { parsePrincipalHeader } from '../../../src/identity/principal';
+import { encodePrincipalHeader } from '../../../tools/easyauth/principalHeader';
 
 const b64 = (value: unknown): string =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value), 'utf8').toString('base64');

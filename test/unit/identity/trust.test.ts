@@ -1,6 +1,6 @@
 import { readPlatformAuth } from '../../../src/config';
 import { UnauthenticatedError } from '../../../src/domainErrors';
-import { encodePrincipalHeader } from '../../../src/identity/principal';
+import { encodePrincipalHeader } from '../../../tools/easyauth/principalHeader';
 import { authenticate, describePlatform, principalTrust } from '../../../src/identity/trust';
 
 const adminHeader = encodePrincipalHeader({ userId: 'boss', roles: ['DirectoryAdmin'] });

@@ -136,6 +136,22 @@ describe('lint rules', () => {
     ).toEqual([]);
   });
 
+  it('refuse product code in tools/ anywhere but tools/product.ts, the one listed door', async () => {
+    const config = "import { loadConfig } from '../../src/config';\nexport const x = loadConfig;\n";
+    expect(await ruleIdsFor('tools/host/x.ts', config)).toContain('no-restricted-imports');
+    const reexport = "export { encodeQueueMessage } from '../../../src/storage/queue';\n";
+    expect(await ruleIdsFor('tools/durable/store/x.ts', reexport)).toContain(
+      'no-restricted-imports',
+    );
+    const adapter = "import { json } from '../functions/shared/http';\nexport const x = json;\n";
+    expect(await ruleIdsFor('tools/x.ts', adapter)).toContain('no-restricted-imports');
+    const door = "export { loadConfig } from '../src/config';\n";
+    expect(await ruleIdsFor('tools/product.ts', door)).toEqual([]);
+    // The host's own functions.ts is not the app's functions/.
+    const own = "import { stringOption } from '../functions';\nexport const x = stringOption;\n";
+    expect(await ruleIdsFor('tools/host/http/x.ts', own)).toEqual([]);
+  });
+
   it('refuse a retry timeout in the app, which hangs an orchestration in Azure (durable-js#629)', async () => {
     const head =
       "import * as df from 'durable-functions';\nconst o = new df.RetryOptions(1000, 3);\n";

@@ -6,9 +6,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ContainerClient } from '@azure/storage-blob';
-import { isNotFound } from '../../../src/storage/storageFaults';
 import { MAX_PROPERTIES_PER_ENTITY, splitText, textProperties } from './largeText';
 import { instanceProperties, toInstance, type InstanceRecord } from './records';
+import { isNotFound } from './storageWire';
 
 /** The blob container of one task hub's large texts. */
 export class PayloadBlobs {

@@ -10,9 +10,6 @@ import {
   type TransactionAction,
 } from '@azure/data-tables';
 import type { QueueClient } from '@azure/storage-queue';
-import type { StorageClients } from '../../../src/storage/clients';
-import { isAlreadyExists, isNotFound } from '../../../src/storage/storageFaults';
-import { encodeQueueMessage, MAX_QUEUE_MESSAGE_BYTES } from '../../../src/storage/queue';
 import type { HistoryEventJson } from '../replay/historyEvents';
 import {
   toEpisode,
@@ -43,6 +40,8 @@ import {
   storedText,
 } from './payloadBlobs';
 import { readTextProperties, splitText, textProperties, CHARS_PER_PROPERTY } from './largeText';
+import { encodeMessage, isConflict, isNotFound, MAX_QUEUE_MESSAGE_BYTES } from './storageWire';
+import type { TaskHubStorage } from './storageWire';
 
 /** Longest a queue message can stay invisible (7 days). */
 export const MAX_VISIBILITY_SECONDS = 7 * 24 * 3600;
@@ -54,7 +53,7 @@ const MAX_EPISODE_ROWS = 4;
 
 /** All storage access of the local durable runtime (see the file's comment). */
 export class DurableStore {
-  readonly #clients: StorageClients;
+  readonly #clients: TaskHubStorage;
   readonly #taskHub: string;
   readonly instances: TableClient;
   readonly history: TableClient;
@@ -64,7 +63,7 @@ export class DurableStore {
   /** Called after this process enqueued an immediately visible message on a queue. */
   onSent?: (queue: QueueClient) => void;
 
-  constructor(clients: StorageClients, taskHub: string) {
+  constructor(clients: TaskHubStorage, taskHub: string) {
     this.#clients = clients;
     this.#taskHub = taskHub;
     this.instances = clients.table(instancesTableName(taskHub));
@@ -237,7 +236,7 @@ export class DurableStore {
       await this.history.submitTransaction(actions);
       return true;
     } catch (error) {
-      if (isAlreadyExists(error)) return false;
+      if (isConflict(error)) return false;
       throw error;
     }
   }
@@ -312,7 +311,7 @@ export class DurableStore {
   /** Sends a control message, invisible for `delaySeconds` (at most 7 days). */
   async sendControl(message: ControlMessage, delaySeconds = 0): Promise<void> {
     const visibilityTimeout = clampDelay(delaySeconds);
-    await this.control.sendMessage(encodeQueueMessage(message), {
+    await this.control.sendMessage(encodeMessage(message), {
       visibilityTimeout,
       messageTimeToLive: -1,
     });
@@ -321,9 +320,9 @@ export class DurableStore {
 
   /** Sends an activity work item; an input too large for a message stays in the history. */
   async sendWorkItem(message: WorkItemMessage): Promise<void> {
-    let text = encodeQueueMessage(message);
+    let text = encodeMessage(message);
     if (Buffer.byteLength(text) > MAX_QUEUE_MESSAGE_BYTES) {
-      text = encodeQueueMessage({ ...message, input: undefined, inputInHistory: true });
+      text = encodeMessage({ ...message, input: undefined, inputInHistory: true });
     }
     await this.workItems.sendMessage(text, { messageTimeToLive: -1 });
     this.onSent?.(this.workItems);

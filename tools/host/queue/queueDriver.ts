@@ -10,10 +10,9 @@ import { stringOption, type HostFunction } from '../functions';
 import type { Logger } from '../log';
 import type { FunctionRunner } from '../runner';
 import { DEFAULT_CONNECTION, type ConnectionResolver } from '../storage';
-import { poisonQueueName } from '../../../src/storage/keys/queues';
 import { QueueListener } from './queueListener';
 import { queueTriggerMetadata } from './queueMessage';
-import { resolveQueueName } from './queueName';
+import { poisonQueueFor, resolveQueueName } from './queueName';
 
 /** How the queue driver reaches storage and invokes functions. */
 export interface QueueDriverOptions {
@@ -50,7 +49,7 @@ export function createQueueDriver(config: QueueDriverOptions): TriggerDriver {
         new QueueListener({
           fn,
           queue: clients.queue(queueName),
-          poisonQueue: clients.queue(poisonQueueName(queueName)),
+          poisonQueue: clients.queue(poisonQueueFor(queueName)),
           options: config.options,
           runner: config.runner,
           logger: config.logger,

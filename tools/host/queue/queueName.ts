@@ -4,6 +4,11 @@
  */
 import { resolveBindingExpressions } from '../config/bindingExpressions';
 
+/** The queue where the host moves a message that failed every delivery: `<queue>-poison`. */
+export function poisonQueueFor(queueName: string): string {
+  return `${queueName}-poison`;
+}
+
 /** Why a queue name is invalid, or undefined when it is valid. */
 export function queueNameProblem(name: string): string | undefined {
   if (!/^[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9]$/.test(name)) {
