@@ -9,12 +9,13 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.join(here, '..', 'dist', 'console');
 
-export async function buildConsole() {
-  fs.rmSync(out, { recursive: true, force: true });
-  fs.mkdirSync(out, { recursive: true });
+// `target`: another folder, e.g. the deployment package's dist/console (tools/package).
+export async function buildConsole(target = out) {
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.mkdirSync(target, { recursive: true });
   await build({
     entryPoints: { app: path.join(here, 'main.ts'), styles: path.join(here, 'styles.css') },
-    outdir: out,
+    outdir: target,
     bundle: true,
     minify: true,
     sourcemap: true,
@@ -24,12 +25,12 @@ export async function buildConsole() {
     logLevel: 'warning',
   });
   for (const file of ['index.html', 'favicon.svg'])
-    fs.copyFileSync(path.join(here, file), path.join(out, file));
-  return out;
+    fs.copyFileSync(path.join(here, file), path.join(target, file));
+  return target;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  buildConsole().then(
+  buildConsole(process.argv[2] ? path.resolve(process.argv[2]) : out).then(
     (dir) => console.log(`Console built into ${path.relative(process.cwd(), dir)}`),
     (error) => {
       console.error(error);

@@ -20,22 +20,25 @@ import { redactingExporter, spanRedactor } from './spanRedaction';
 
 /**
  * The SDKs are loaded only by the setup that uses them: together they take seconds to load, which
- * a worker (or a local host) without telemetry should not pay at every cold start.
+ * a worker (or a local host) without telemetry should not pay at every cold start. Each is a
+ * `require` of a literal name, so the deployment package's bundler (tools/package) bundles it and
+ * still loads it only when called.
  */
-const load = createRequire(__filename);
+/* eslint-disable @typescript-eslint/no-require-imports */
 const sdk = {
-  distro: (): typeof import('@azure/monitor-opentelemetry') => load('@azure/monitor-opentelemetry'),
+  distro: (): typeof import('@azure/monitor-opentelemetry') =>
+    require('@azure/monitor-opentelemetry'),
   functions: (): typeof import('@azure/functions-opentelemetry-instrumentation') =>
-    load('@azure/functions-opentelemetry-instrumentation'),
+    require('@azure/functions-opentelemetry-instrumentation'),
   azureSdk: (): typeof import('@azure/opentelemetry-instrumentation-azure-sdk') =>
-    load('@azure/opentelemetry-instrumentation-azure-sdk'),
-  identity: (): typeof import('@azure/identity') => load('@azure/identity'),
-  node: (): typeof import('@opentelemetry/sdk-node') => load('@opentelemetry/sdk-node'),
+    require('@azure/opentelemetry-instrumentation-azure-sdk'),
+  identity: (): typeof import('@azure/identity') => require('@azure/identity'),
+  node: (): typeof import('@opentelemetry/sdk-node') => require('@opentelemetry/sdk-node'),
   http: (): typeof import('@opentelemetry/instrumentation-http') =>
-    load('@opentelemetry/instrumentation-http'),
-  metrics: (): typeof import('@opentelemetry/sdk-metrics') => load('@opentelemetry/sdk-metrics'),
-  resources: (): typeof import('@opentelemetry/resources') => load('@opentelemetry/resources'),
-  summary: (): typeof import('./metricsSummary') => load('./metricsSummary'),
+    require('@opentelemetry/instrumentation-http'),
+  metrics: (): typeof import('@opentelemetry/sdk-metrics') => require('@opentelemetry/sdk-metrics'),
+  resources: (): typeof import('@opentelemetry/resources') => require('@opentelemetry/resources'),
+  summary: (): typeof import('./metricsSummary') => require('./metricsSummary'),
 };
 
 /** What was started. */
@@ -67,14 +70,12 @@ function otlpExporters(target: Extract<TelemetryTarget, { kind: 'otlp' }>) {
   // per-signal endpoints, headers and timeouts themselves, as the specification says.
   // The http and proto packages export the same classes: one shape, two wire formats.
   const json = target.protocol === 'http/json';
-  const traces: typeof import('@opentelemetry/exporter-trace-otlp-http') = load(
-    json ? '@opentelemetry/exporter-trace-otlp-http' : '@opentelemetry/exporter-trace-otlp-proto',
-  );
-  const metrics: typeof import('@opentelemetry/exporter-metrics-otlp-http') = load(
-    json
-      ? '@opentelemetry/exporter-metrics-otlp-http'
-      : '@opentelemetry/exporter-metrics-otlp-proto',
-  );
+  const traces: typeof import('@opentelemetry/exporter-trace-otlp-http') = json
+    ? require('@opentelemetry/exporter-trace-otlp-http')
+    : require('@opentelemetry/exporter-trace-otlp-proto');
+  const metrics: typeof import('@opentelemetry/exporter-metrics-otlp-http') = json
+    ? require('@opentelemetry/exporter-metrics-otlp-http')
+    : require('@opentelemetry/exporter-metrics-otlp-proto');
   const metricExporter = new metrics.OTLPMetricExporter();
   // Gauges as observed (functions/shared/metricsSummary.ts), the rest as the exporter prefers.
   const select = metricExporter.selectAggregationTemporality.bind(metricExporter);
@@ -89,12 +90,20 @@ function otlpExporters(target: Extract<TelemetryTarget, { kind: 'otlp' }>) {
  * later `require` of an already loaded module is patched all the same.
  */
 function patchLoadedModules(): void {
-  load('@azure/functions');
-  load('node:http');
-  load('node:https');
-  // `@azure/core-tracing` is the storage SDKs' dependency, resolved from where they load it.
-  createRequire(require.resolve('@azure/data-tables'))('@azure/core-tracing');
+  require('@azure/functions');
+  require('node:http');
+  require('node:https');
+  // `@azure/core-tracing` is the storage SDKs' dependency, resolved from where they load it; in
+  // the deployment package they are bundled and load the one copy the package keeps external.
+  let fromSdks: NodeJS.Require = require;
+  try {
+    fromSdks = createRequire(require.resolve('@azure/data-tables'));
+  } catch {
+    // Bundled: no @azure/data-tables folder to resolve from.
+  }
+  fromSdks('@azure/core-tracing');
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /**
  * Sets up the exporters the settings ask for. Never throws: a failure to start is logged and

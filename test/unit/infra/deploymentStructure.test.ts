@@ -92,18 +92,24 @@ describe('azd wiring', () => {
     }
   ).parameters;
 
-  it('declares one function service "api" in TypeScript at the project root', () => {
+  it('declares one function service "api" in TypeScript, deployed from the built package', () => {
     const service = /^services:\n {2}(\w+):\n((?: {4}.*\n)+)/m.exec(azureYaml);
     expect(service?.[1]).toBe('api');
     const fields = Object.fromEntries(
-      [...(service?.[2] ?? '').matchAll(/^ {4}(\w+):\s*(\S+)/gm)].map((m) => [m[1], m[2]]),
+      [...(service?.[2] ?? '').matchAll(/^ {4}(\w+):[ \t]*(\S*)$/gm)].map((m) => [m[1], m[2]]),
     );
+    // Zip deploy of what `npm run package` builds, without a remote build (docs/deploy.md).
     expect(fields).toEqual({
       project: '.',
       language: 'ts',
       host: 'function',
-      remoteBuild: 'true',
+      dist: '.package/app',
+      remoteBuild: 'false',
+      hooks: '',
     });
+    const hook = /^ {6}prepackage:\n((?: {8}.*\n)+)/m.exec(service?.[2] ?? '')?.[1] ?? '';
+    expect(hook).toMatch(/^ {8}shell: sh$/m);
+    expect(hook).toMatch(/^ {8}run: npm run package$/m);
   });
 
   it('requires the azd version whose .funcignore handling the package relies on', () => {

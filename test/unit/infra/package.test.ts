@@ -1,14 +1,14 @@
 /**
- * The package `azd deploy` uploads, computed from `.funcignore` the way azd reads it (gitignore
- * semantics, paths from the project root, an ignored folder is not descended into), over the
- * files on disk — node_modules and dist included when they exist. With `remoteBuild: true` the
- * platform installs, builds and prunes, so the package must carry what the build needs (sources,
- * lock file, tsconfig) and nothing the app does not run: no node_modules (every devDependency
- * would ship), no tests, benchmarks, local tools, docs or infra.
+ * The deployment package, as configured (without building it: test/e2e/package/ builds, unpacks
+ * and runs it). azure.yaml deploys the folder `npm run package` builds, without a remote build;
+ * `.funcignore` (azd reads it, gitignore semantics) leaves out nothing that folder holds; the
+ * packages kept out of the bundle are the ones OpenTelemetry patches as they load, and every
+ * package the app loads at run time is a dependency, so the bundler finds it installed.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import ignore from 'ignore';
+import { EXTERNAL_PACKAGES } from '../../../tools/package/build';
 import { readRepoFile, REPO_ROOT } from './bicep';
 
 interface PackageJson {
@@ -19,37 +19,27 @@ interface PackageJson {
 }
 
 const packageJson = JSON.parse(readRepoFile('package.json')) as PackageJson;
-const funcignore: Ignore = ignore().add(readRepoFile('.funcignore'));
 
-/** Every file under the project root that the package would hold (POSIX paths). */
-function packagedFiles(): string[] {
-  const files: string[] = [];
-  const walk = (relativeDir: string): void => {
-    for (const entry of fs.readdirSync(path.join(REPO_ROOT, relativeDir), {
-      withFileTypes: true,
-    })) {
-      const relative = relativeDir ? `${relativeDir}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) {
-        if (!funcignore.ignores(`${relative}/`)) walk(relative);
-      } else if (!funcignore.ignores(relative)) {
-        files.push(relative);
-      }
-    }
-  };
-  walk('');
-  return files.sort();
-}
-
-const shipped = packagedFiles();
-
-/** The relative module specifiers a TypeScript file imports or re-exports. */
-function relativeImports(source: string): string[] {
-  return [...source.matchAll(/(?:from|import|require\()\s*'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
+/** Every TypeScript file under `dir` (POSIX paths from the project root). */
+function sources(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? sources(`${dir}/${entry.name}`)
+        : entry.name.endsWith('.ts')
+          ? [`${dir}/${entry.name}`]
+          : [],
+    );
 }
 
 /** Bare package names a TypeScript file loads at run time (type-only imports are erased). */
 function runtimePackages(source: string): string[] {
-  return [...source.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s+'([^.'][^']*)'/gms)]
+  const imports = [
+    ...source.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s+'([^.'][^']*)'/gms),
+  ];
+  const requires = [...source.matchAll(/\brequire\('([^.'][^']*)'\)/g)];
+  return [...imports, ...requires]
     .map((m) => m[1]!)
     .filter((specifier) => !specifier.startsWith('node:'))
     .map((specifier) =>
@@ -59,85 +49,63 @@ function runtimePackages(source: string): string[] {
     );
 }
 
-describe('the deployment package (.funcignore, remote build)', () => {
-  it('is built remotely: azure.yaml asks for it and package.json builds, then prunes', () => {
-    expect(readRepoFile('azure.yaml')).toMatch(/^ {4}remoteBuild: true$/m);
-    // tsc compiles the app; esbuild bundles the web console (console/) into dist/console/.
-    expect(packageJson.scripts.build).toBe('tsc -p tsconfig.build.json && node console/build.mjs');
-    // Oryx runs `npm run build:azure` after `npm run build` (doc/runtimes/nodejs.md).
-    expect(packageJson.scripts['build:azure']).toBe('npm prune --omit=dev');
+describe('the deployment package (npm run package, zip deploy)', () => {
+  it('is built by npm run package and deployed by azd as built, without a remote build', () => {
+    expect(packageJson.scripts.package).toBe('node -r @swc-node/register tools/package/cli.ts');
+    // No prune step any more: nothing is built on the platform.
+    expect(packageJson.scripts['build:azure']).toBeUndefined();
+    const azureYaml = readRepoFile('azure.yaml');
+    expect(azureYaml).toMatch(/^ {4}remoteBuild: false$/m);
+    expect(azureYaml).toMatch(/^ {4}dist: \.package\/app$/m);
+    expect(azureYaml).toMatch(/^ {6}prepackage:\n {8}shell: sh\n {8}run: npm run package$/m);
+    expect(readRepoFile('.gitignore')).toMatch(/^\.package\/$/m);
+    // The bundle is the one file `main` finds in the package (test/e2e/package/ checks it).
     expect(packageJson.main).toBe('dist/functions/*.js');
   });
 
-  it('ships no installed package, so no devDependency, and no local build output', () => {
-    expect(shipped.filter((file) => /^(node_modules|dist)\//.test(file))).toEqual([]);
-    // Also when node_modules is not on disk: every devDependency's folder is ignored.
-    const devDependencies = Object.keys(packageJson.devDependencies);
-    expect(devDependencies.length).toBeGreaterThan(5);
-    expect(
-      devDependencies.filter((name) => !funcignore.ignores(`node_modules/${name}/package.json`)),
-    ).toEqual([]);
-    expect(funcignore.ignores('node_modules/.bin/tsc')).toBe(true);
-  });
-
-  it('ships no tests, benchmarks, local tools, docs, infra, settings or tool configuration', () => {
-    const unwanted = shipped.filter(
-      (file) =>
-        /^(test|bench|tools|docs|infra|coverage|\.azurite|\.ci|\.vscode)\//.test(file) ||
-        /(^|\/)local\.settings(\.sample)?\.json$/.test(file) ||
-        /\.(test|spec)\.ts$/.test(file) ||
-        /\.log$/.test(file),
-    );
-    expect(unwanted).toEqual([]);
-  });
-
-  it('ships TypeScript only under functions/, src/ and console/, the remote build inputs', () => {
-    expect(
-      shipped.filter((file) => file.endsWith('.ts') && !/^(functions|src|console)\//.test(file)),
-    ).toEqual([]);
-    expect(shipped).toEqual(expect.arrayContaining(['console/build.mjs', 'console/index.html']));
-  });
-
-  it('ships exactly what the remote build and the host need at the top level', () => {
-    const topLevel = [...new Set(shipped.map((file) => file.split('/')[0]!))].sort();
-    expect(topLevel).toEqual([
-      'console',
-      'functions',
+  it('leaves out nothing the package holds (.funcignore)', () => {
+    const funcignore = ignore().add(readRepoFile('.funcignore'));
+    const held = [
       'host.json',
-      'package-lock.json',
       'package.json',
-      'src',
-      'tsconfig.build.json',
-      'tsconfig.json',
-    ]);
+      'dist/functions/app.js',
+      'dist/console/index.html',
+      ...EXTERNAL_PACKAGES.map((name) => `node_modules/${name}/package.json`),
+    ];
+    // Relative to the package folder, or to the project root should azd read it from there.
+    for (const prefix of ['', '.package/app/']) {
+      expect(held.filter((file) => funcignore.ignores(`${prefix}${file}`))).toEqual([]);
+    }
+    expect(funcignore.ignores('local.settings.json')).toBe(true);
   });
 
-  it('ships every source the build compiles, and they import nothing left out', () => {
-    const sources = shipped.filter((file) => file.endsWith('.ts'));
-    expect(sources.filter((file) => file.startsWith('functions/')).length).toBeGreaterThan(5);
-    const unresolved = sources.flatMap((file) => {
-      const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
-      return relativeImports(text).flatMap((specifier) => {
-        const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
-        const candidates = [`${target}.ts`, `${target}/index.ts`, target];
-        return candidates.some((candidate) => shipped.includes(candidate))
-          ? []
-          : [`${file} imports ${specifier}`];
-      });
-    });
-    expect(unresolved).toEqual([]);
+  it('keeps out of the bundle exactly the packages the instrumentations patch on require', () => {
+    const hooked = (file: string) =>
+      fs.readFileSync(path.join(REPO_ROOT, 'node_modules', file), 'utf8');
+    expect(
+      hooked('@azure/opentelemetry-instrumentation-azure-sdk/dist/commonjs/instrumentation.js'),
+    ).toContain('"@azure/core-tracing"');
+    expect(
+      hooked(
+        '@azure/functions-opentelemetry-instrumentation/dist/azure-functions-instrumentation.js',
+      ),
+    ).toContain("'@azure/functions'");
+    expect([...EXTERNAL_PACKAGES].sort()).toEqual(['@azure/core-tracing', '@azure/functions']);
+    for (const name of EXTERNAL_PACKAGES) {
+      const resolvable =
+        name in packageJson.dependencies ||
+        fs.existsSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'));
+      expect(`${name}: ${resolvable}`).toBe(`${name}: true`);
+    }
   });
 
-  it('loads at run time only packages that survive the prune (dependencies)', () => {
+  it('loads at run time only packages that are dependencies (installed for the bundler)', () => {
     const dependencies = new Set(Object.keys(packageJson.dependencies));
-    // console/ is bundled by the build (before the prune) and never loaded by the host.
-    const missing = shipped
-      .filter((file) => file.endsWith('.ts') && !file.startsWith('console/'))
-      .flatMap((file) =>
-        runtimePackages(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))
-          .filter((name) => !dependencies.has(name))
-          .map((name) => `${file}: ${name}`),
-      );
+    const missing = [...sources('functions'), ...sources('src')].flatMap((file) =>
+      runtimePackages(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))
+        .filter((name) => !dependencies.has(name))
+        .map((name) => `${file}: ${name}`),
+    );
     expect(missing).toEqual([]);
   });
 });
