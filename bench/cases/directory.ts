@@ -9,9 +9,8 @@
  *   keeps one): as deployed (outbox row + nudge), without the outbox, and without the version
  *   cache (a read of the department and of the index entity first).
  * - Bulk import of 5,000 employees through the service in 1,000-row calls vs raw batched upserts
- *   of the same primary and email entities (transactions of 100 operations), run one after
- *   another and four at a time, and raw batched inserts (Azurite handles inserts faster than
- *   upserts, and the service inserts).
+ *   of the same primary and email entities (transactions of 100 operations, one at a time: the
+ *   mean of a run before and one after the service), four at a time, and raw batched inserts.
  */
 import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
 import { createDirectory, type Directory, type DirectoryOptions } from '../../src/directory';
@@ -23,6 +22,9 @@ import { benchEmployee, rawCreateOfSameEntities } from '../employees';
 import { atLeast, exactly, judge } from '../goals';
 
 const DEPT = 'Sales';
+/** The import warm-up's department and first employee number (far above the measured ones). */
+const WARM_UP_DEPT = 'WarmUp';
+const WARM_UP_FIRST = 900_001;
 
 /** A realistic employee: last names from a pool of 200, so several employees share each. */
 
@@ -272,10 +274,23 @@ const bulkImport: BenchCase = {
       const label = `raw ${operation === 'upsert' ? 'upserts' : 'inserts'}, 100-operation transactions, ${concurrency} at a time`;
       return env.measure(label, total, () => rawBatches(raw, 1, total, concurrency, operation));
     };
-    // Azurite slows down as it holds more data and the machine may be busy: the headline baseline
-    // runs BEFORE the pattern, so any drift counts against the pattern, not for it.
-    const baselines: Measurement[] = [await rawRun(variants[0])];
+    // Both sides run before measuring (a batch of each; 2 × 200 rows into another department),
+    // so neither pays for the JIT; the measured department's version caches stay cold.
+    const warmRaw = env.clients.table(env.uniqueName('DirImportWarm', { table: true }));
+    await warmRaw.createTable();
+    await rawBatches(warmRaw, WARM_UP_FIRST, 100, 1, 'upsert');
     const { directory } = await freshDirectory(env, 'DirImport');
+    await directory.departments.put(WARM_UP_DEPT, { description: 'Warm-up' });
+    // Two calls with the same last names: the second takes the index entities' update path.
+    for (const first of [WARM_UP_FIRST, WARM_UP_FIRST + 200]) {
+      const warm = Array.from({ length: 200 }, (_, k) => benchEmployee(first + k));
+      if ((await directory.employees.import(WARM_UP_DEPT, warm)).created !== warm.length)
+        throw new Error('The warm-up import refused rows.');
+    }
+    // Azurite slows down as it holds more data (the raw inserts after the pattern have taken twice
+    // as long as the raw upserts before it): the headline baseline runs once BEFORE the pattern and
+    // once AFTER it, and the pattern is judged against their mean, so drift favours neither side.
+    const before = await rawRun(variants[0]);
     const pattern = await env.measure('service import, 1,000-row calls', total, async () => {
       for (let i = 0; i < total; i += 1000) {
         const rows = Array.from({ length: Math.min(1000, total - i) }, (_, k) =>
@@ -289,22 +304,39 @@ const bulkImport: BenchCase = {
         }
       }
     });
+    const after = await rawRun(variants[0]);
+    const wallMs = (before.wallMs + after.wallMs) / 2;
+    const headline: Measurement = {
+      ...before,
+      label: `${before.label}, mean of one run before and one after the service`,
+      wallMs: Math.round(wallMs * 10) / 10,
+      opsPerSecond: Math.round((total / (wallMs / 1000)) * 10) / 10,
+    };
+    const baselines: Measurement[] = [headline];
     for (const variant of variants.slice(1)) baselines.push(await rawRun(variant));
+    const drift =
+      `raw upserts before the service ${Math.round(before.wallMs)} ms, after it ` +
+      `${Math.round(after.wallMs)} ms`;
     return baselines.map((baseline, i): Comparison => ({
       name: `import ${total} employees vs ${baseline.label}`,
       pattern,
       baseline,
       goal:
         i === 0
-          ? judge('≥ 0.9× raw throughput', [
-              atLeast('throughput / raw', pattern.opsPerSecond / baseline.opsPerSecond, 0.9, '×'),
-            ])
+          ? judge(
+              '≥ 0.9× raw throughput',
+              [atLeast('throughput / raw', pattern.opsPerSecond / baseline.opsPerSecond, 0.9, '×')],
+              drift,
+            )
           : undefined,
       notes:
         `throughput pattern/raw = ${(pattern.opsPerSecond / baseline.opsPerSecond).toFixed(2)}` +
-        `${i === 0 ? ' (raw ran first)' : ' (raw ran after the pattern)'}. ` +
-        'The service also writes the department count and last-name index entities in every chunk, ' +
-        'and runs its chunks one after another (each is conditional on the department ETag returned by the previous one).',
+        `${i === 0 ? ` (${drift})` : ' (raw ran after the pattern)'}. ` +
+        'The service also writes a count shard, the last-name index entities and (when it keeps one) ' +
+        'the outbox row in every chunk, and inserts (the raw side upserts), so its chunks outnumber the ' +
+        'raw transactions; it runs up to 4 chains of chunks at once (CHUNKS_IN_FLIGHT), each chunk on ' +
+        'its own count shard (chains share no index entity). Index entities of names this process ' +
+        'has not written are taken as absent in a department of ≤ 5,000 (no reads), else read.',
     }));
   },
 };

@@ -128,7 +128,13 @@ export async function archiveEmployee(
     maxAttempts: MAX_ROUNDS,
     giveUp: (attempts: number) => archiveContended(employeeId, attempts),
   };
+  // The first round takes the record to be absent, as it is unless a run of this incarnation
+  // got as far as its copy: it reads no record and creates it (never replacing one). Finding a
+  // record, or no employee of the incarnation, every later round reads the record first.
+  let recordKnownAbsent = true;
   return retryOptimistically<ArchiveOutcome>(retry, async () => {
+    const assumeNoRecord = recordKnownAbsent;
+    recordKnownAbsent = false;
     if (incarnation === undefined) {
       // A caller that knew no incarnation: bind to the one current now (or, with none, to the
       // newest archive record).
@@ -142,9 +148,13 @@ export async function archiveEmployee(
     // cannot take a review that was not archived. The record is read first so that the copy,
     // conditional on it, can never replace a newer version another run archived meanwhile: any
     // version it holds was read from the directory before the employee is read here.
-    const record = await readEntity(archive, partitionKey, archiveRowKey(rowKey, bound));
+    const record = assumeNoRecord
+      ? undefined
+      : await readEntity(archive, partitionKey, archiveRowKey(rowKey, bound));
     const current = await readEmployeeEntity(employees, partitionKey, rowKey);
     const ours = current && incarnationOf(current) === bound ? current : undefined;
+    // Gone, with no record read: read it first, as the next round does.
+    if (!ours && assumeNoRecord) return RETRY;
     const reviews = ours ? await readOwnReviews(employees, ours) : [];
     await options.afterStep?.('read');
     if (!ours) {

@@ -99,6 +99,38 @@ export async function loadCountShard(
   return read && { shard, version: read.shards[shard] ?? { value: 0, etag: '' } };
 }
 
+/**
+ * The department's count shards and its employee count as one range read finds them (the
+ * department and every shard, remembered in the version cache), for a writer that hands out
+ * several shards at once (an import's concurrent chunks, {@link takeCountShard}); `undefined`
+ * when the department does not exist.
+ *
+ * @throws {ValidationError} for an invalid department name.
+ * @throws {DomainError} for storage faults.
+ */
+export async function loadCountShards(
+  context: DirectoryContext,
+  table: TableClient,
+  department: string,
+): Promise<{ shards: ShardVersion[]; employeeCount: number } | undefined> {
+  const read = await readDepartmentWithCount(table, department);
+  rememberRead(context, department, read);
+  return read && { shards: read.shards, employeeCount: read.department.value.employeeCount };
+}
+
+/**
+ * Chooses a count shard for one more concurrent write of this process ({@link pickShard}: one no
+ * other write of the process is using), with its version from `shards` (kept by the caller).
+ */
+export function takeCountShard(
+  context: DirectoryContext,
+  department: string,
+  shards: readonly ShardVersion[],
+): ChosenShard {
+  const shard = pickShard(context.countShardChoice, (s) => countShardKey(department, s));
+  return { shard, version: shards[shard] ?? { value: 0, etag: '' } };
+}
+
 /** Forgets the cached version of one count shard (after a write on it failed). */
 export function forgetCountShard(
   context: DirectoryContext,
