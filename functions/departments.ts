@@ -26,7 +26,10 @@ const listQuery = z.strictObject({
   continuationToken: listParams.continuationToken,
 });
 
-/** `GET /departments` → a page of `{name, description, employeeCount}`. */
+/**
+ * `GET /departments` → a page of `{name, description, employeeCount, countAsOf}`: one range query
+ * over the listing, whose counts the index drain keeps (eventually consistent).
+ */
 export const listDepartments = protectedRoute('listDepartments', {
   route: 'departments',
   methods: ['GET'],
@@ -35,7 +38,9 @@ export const listDepartments = protectedRoute('listDepartments', {
     query: listQuery,
     responses: {
       200: {
-        description: 'A page of departments, each with its current employee count.',
+        description:
+          'A page of departments, each with its employee count as the listing carries it ' +
+          '(eventually consistent: as of countAsOf; GET /departments/{dept} is exact).',
         body: pageOf(departmentListItem),
       },
     },

@@ -22,7 +22,7 @@ export const indexUpdatesWorker = withServices(
   (s) => ({ queueName: s.config().queues.indexUpdates, drains: s.indexDrains() }),
   async ({ queueName, drains }, queueEntry: unknown, context: InvocationContext): Promise<void> => {
     const outcome = await inMessageTrace(queueName, queueEntry, (payload) =>
-      handleIndexUpdateMessage(drains, payload),
+      handleIndexUpdateMessage(drains, payload, { redelivered: dequeueCount(context) > 1 }),
     );
     // A department frozen by a relocation was nudged again for after the wait (not a failure).
     const waiting = outcome.waiting

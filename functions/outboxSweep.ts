@@ -1,6 +1,7 @@
 /**
- * Timer trigger: drains every department's index outbox (src/indexing/drain/outboxSweep.ts),
- * picking up changes whose post-commit nudge never reached `index-updates`. Schedule:
+ * Timer trigger: drains the index outbox of the departments marked pending and of those the
+ * hourly walk finds (src/indexing/drain/outboxSweep.ts), picking up changes whose post-commit
+ * nudge never reached `index-updates` or whose drain failed. Schedule:
  * `INDEX_OUTBOX_SWEEP_SCHEDULE` (default every 5 minutes).
  */
 // First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
@@ -34,7 +35,11 @@ export const runOutboxSweep = withServices(
     context: InvocationContext,
   ): Promise<void> => {
     const report = await sweepOutboxes(drains, accounts ? { accounts } : {});
-    context.log(`Swept ${report.departments} department outboxes, ${report.rows} rows drained.`);
+    context.log(
+      `Swept ${report.departments} department outboxes (${report.marked} marked, ` +
+        `${report.cleared} cleared${report.discovered ? ', walk step' : ''}), ` +
+        `${report.rows} rows drained.`,
+    );
     // The poison queues' lengths, sampled here (a few reads every run), never per request.
     await samplePoisonQueues().catch((error: unknown) =>
       context.warn('Poison queue lengths not sampled', error),

@@ -1,7 +1,8 @@
 /**
- * The departments a caller may open. An admin pages through `GET /departments` (each row with its
- * employee count) and may create a department; anyone else sees the departments their roles open
- * (one `GET /departments/{dept}` each), never one the API would refuse them.
+ * The departments a caller may open. An admin pages through `GET /departments` (each row with the
+ * employee count its listing carries: eventually consistent, as of `countAsOf`) and may create a
+ * department; anyone else sees the departments their roles open (one `GET /departments/{dept}`
+ * each: exact counts), never one the API would refuse them.
  */
 import { api, apiVersioned, ConsoleError } from '../api';
 import { actionForm, app, field, h, input, link, loading, plural, seg, showError } from '../dom';
@@ -14,11 +15,13 @@ import { heading } from './shell';
 /** Departments per page of the admin's list. */
 const PAGE_SIZE = 50;
 
-/** A department row as `GET /departments` lists it. */
+/** A department row as `GET /departments` lists it (or as `GET /departments/{dept}` reads it). */
 interface DepartmentRow {
   name: string;
   description: string;
   employeeCount: number;
+  /** When a listed count was read (the list's counts follow changes within seconds). */
+  countAsOf?: string;
 }
 
 function departmentTable(): { table: HTMLTableElement; add(rows: DepartmentRow[]): void } {
@@ -53,7 +56,13 @@ function departmentTable(): { table: HTMLTableElement; add(rows: DepartmentRow[]
             }),
             d.description ? h('div', { class: 'muted narrow-only' }, d.description) : null,
           ),
-          h('td', { class: 'num' }, d.employeeCount.toLocaleString('en')),
+          h(
+            'td',
+            d.countAsOf
+              ? { class: 'num', title: `Counted ${new Date(d.countAsOf).toLocaleString('en')}` }
+              : { class: 'num' },
+            d.employeeCount.toLocaleString('en'),
+          ),
           h('td', { class: 'wide-only' }, d.description),
         ),
       ),
@@ -157,9 +166,12 @@ export async function renderDepartments(pages = 1): Promise<void> {
     shown += page.items.length;
     loaded += 1;
     token = page.continuationToken;
+    // The list's counts follow changes within seconds; a department's own page counts exactly.
     summary.textContent = token
       ? `The first ${plural(shown, 'department')}; more to show.`
       : `${plural(shown, 'department')}.`;
+    summary.title =
+      'Employee counts here follow changes within seconds; a department page is exact.';
     more.hidden = !token;
     return true;
   };

@@ -282,10 +282,11 @@ export function operationsPage(host: OperationsPageHost): HTMLElement {
     const parts: (Node | null)[] = [
       node('h3', { text: 'Index outbox' }),
       node('p', {
+        // The view lists the departments marked as waiting for the sweep (no queued message covers
+        // their changes); changes a message covers drain on their own (docs/queues.md).
         text:
-          `${outbox.departmentsChecked} department${outbox.departmentsChecked === 1 ? '' : 's'} checked` +
-          (outbox.departmentsTruncated ? ' (more not read)' : '') +
-          `; ${outbox.departments.length} with changes waiting.`,
+          `${outbox.departments.length} department${outbox.departments.length === 1 ? '' : 's'} ` +
+          'with changes waiting for the sweep; changes a queued message covers drain on their own.',
         attrs: { id: 'outbox-summary' },
       }),
       outbox.departments.length === 0

@@ -60,19 +60,29 @@ const managerBody = z.strictObject({
   email: z.string(),
 });
 
+/** An employee count: a whole number, never negative. */
+const employeeCount = z.number().int().min(0);
+
 /** A department (src/directory/entities/departmentEntity.ts `Department`). */
 export const departmentBody = z.strictObject({
   name: z.string(),
   description: z.string(),
-  employeeCount: z.number().int().min(0),
+  employeeCount,
   manager: managerBody.nullable(),
 }) satisfies z.ZodType<Department>;
 
-/** One row of `GET /departments`: the listing's copy and the department's current count. */
+/** One row of `GET /departments`: the listing's copy with its (eventually consistent) count. */
 export const departmentListItem = z.strictObject({
   name: z.string(),
   description: z.string(),
-  employeeCount: z.number().int().min(0),
+  employeeCount: employeeCount.describe(
+    'Eventually consistent: the count as of countAsOf, refreshed by the index drain a few ' +
+      'seconds after employees join or leave. GET /departments/{dept} gives the exact count.',
+  ),
+  countAsOf: z
+    .string()
+    .datetime()
+    .describe('When employeeCount was read from the department (ISO 8601, UTC).'),
 }) satisfies z.ZodType<DepartmentListItem>;
 
 /** A yearly review (src/directory/employees/reviews.ts `Review`). */

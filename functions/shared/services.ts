@@ -37,6 +37,7 @@ import {
   type IndexStores,
   type LastNameStore,
   lastNameStoreFor,
+  markPending,
   SharedDrains,
   writerDrains,
 } from '../../src/indexing';
@@ -364,7 +365,9 @@ export function createServices(readConfig: () => Config = getConfig): Services {
   // writing process drains its departments' outboxes itself after the nudge's linger; the queue
   // nudge is the fallback (src/indexing/drain/writerDrain.ts).
   const changeQueue = lazy(() =>
-    configuredChangeQueue(config(), clients(), nudgeFailed, writerDrains(indexDrains())),
+    configuredChangeQueue(config(), clients(), nudgeFailed, writerDrains(indexDrains()), (dept) =>
+      markPending(indexStores().employees, dept, 'cover-failed'),
+    ),
   );
 
   // The directory is built twice over the same `Employees` table, on purpose: the HTTP adapters'

@@ -11,13 +11,8 @@ import type { DirectoryContext, DirectoryOptions } from './context';
 import { createContext } from './context';
 import { deleteEmployee } from './employees/deleteEmployee';
 import { deleteEmployeeVersions } from './employees/deleteEmployeeVersions';
-import {
-  getDepartment,
-  listDepartmentsWithCounts,
-  putDepartment,
-  setManager,
-  type DepartmentListCache,
-} from './departments/departments';
+import { getDepartment, putDepartment, setManager } from './departments/departments';
+import { listDepartmentsWithCounts, type DepartmentListCache } from './departments/departmentList';
 import {
   findByLastName,
   getEmployee,

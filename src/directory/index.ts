@@ -19,8 +19,12 @@ export {
   departmentsHoldingRows,
   listDepartments,
   listingNeedsUpdate,
+  refreshListingCount,
   syncDepartmentListing,
   TtlCache,
+  type CountRefresh,
+  type ListingCountOptions,
+  type ListingEtags,
 } from './departments';
 export { createDirectory, directoryOver, type Directory, type EmployeeService } from './directory';
 export { departmentNotFound, emailNotFound, employeeNotFound } from './directoryErrors';

@@ -26,6 +26,7 @@ export type ConfiguredChangeQueue = (
   clients: StorageClients,
   onNudgeError?: ChangeQueueOptions['onNudgeError'],
   drain?: ChangeQueueOptions['drain'],
+  markUncovered?: ChangeQueueOptions['markUncovered'],
 ) => ChangeQueue;
 
 /**
@@ -42,17 +43,20 @@ export type ConfiguredChangeQueue = (
  * a queue worker — for a host that serves the API without drains of its own, or for the lowest
  * lag when every instance runs the index worker; a cover that cannot be stored is only reported
  * then (the sweep drains its rows). With `INDEX_NUDGE_DELAY_SECONDS` > 0 the cover is that delayed
- * nudge, one per department and delay, and the writer does not drain.
+ * nudge, one per department and delay, and the writer does not drain. `markUncovered` records a
+ * department whose cover could not be stored (the pending-work marker the sweep reads).
  */
 export const configuredChangeQueue: ConfiguredChangeQueue = (
   config,
   clients,
   onNudgeError,
   drain,
+  markUncovered,
 ) =>
   outboxNudges(config, clients, {
     nudgeDelaySeconds: config.directory.indexNudgeDelaySeconds,
     onNudgeError,
+    markUncovered,
     ...(config.directory.indexDrainLingerMs > 0
       ? { drain, drainLingerMs: config.directory.indexDrainLingerMs }
       : {}),

@@ -13,6 +13,7 @@ export {
 } from './configuredIndexing';
 export type { EmployeeGoneHandler, IndexStores } from './indexStores';
 export { sweepOutboxes } from './drain/outboxSweep';
+export { markPending, readPendingWork } from './drain/pendingMarkers';
 export { SharedDrains } from './drain/sharedDrains';
 export { writerDrains } from './drain/writerDrain';
 export {

@@ -3,24 +3,20 @@
  * (`GET /api/operations`, the console's Operations page) — the same figures the OpenTelemetry
  * metrics report (docs/telemetry.md), for an admin without Application Insights at hand.
  *
- * Bounded in storage requests, whatever the backlog: at most
- * `1 + min(departments, MAX_DEPARTMENTS) + poison queues + 2 + 1` requests (plus the `Employees`
- * table's creation check, once per process) —
- * one page of the department list, one page (≤ {@link OUTBOX_PENDING_CAP} rows, RowKey and
- * Timestamp only) of each listed department's outbox, one `getProperties` per poison queue, one
- * `getProperties` and one one-message peek of the log batch queue, one partition query of the
- * timers' last runs. A department with more pending rows than the cap reports the cap and
- * `pendingCapped: true`, and its oldest row is the oldest of the rows read (a lower bound of the
- * age: outbox rows sort by employee id, not by time).
+ * Its cost follows the pending work, not the organisation: the outbox part reads the
+ * pending-work markers (one query of `.pending`, src/indexing/drain/pendingMarkers.ts: every
+ * department whose rows no stored message stands for, wherever it sorts, never truncated) and
+ * one page (≤ {@link OUTBOX_PENDING_CAP} rows, RowKey and Timestamp only) of each marked
+ * department's outbox; then one `getProperties` per poison queue, one `getProperties` and one
+ * one-message peek of the log batch queue, one partition query of the timers' last runs (plus the
+ * `Employees` table's creation check, once per process). A department with more pending rows than
+ * the cap reports the cap and `pendingCapped: true`, and its oldest row is the oldest of the rows
+ * read (a lower bound of the age: outbox rows sort by employee id, not by time).
  */
 import type { TableClient } from '@azure/data-tables';
 import { unknownQueue } from './operationsErrors';
 import { earliestLineHour } from '../logs';
-import {
-  DEPARTMENT_LIST_PARTITION_KEY,
-  departmentPartitionKey,
-  parseDepartmentListRowKey,
-} from '../storage/keys/tables/employees';
+import { departmentPartitionKey } from '../storage/keys/tables/employees';
 import { outboxRowKeyRange } from '../storage/keys/tables/outbox';
 import { poisonQueueName } from '../storage/keys/queues';
 import { mapBounded } from '../storage/parallel';
@@ -38,9 +34,8 @@ import {
 } from './poisonQueues';
 import type { TimerRun, TimerRunLog } from './timerRuns';
 import { readRangePage } from '../storage/tables/rangePages';
+import { readPendingWork } from '../indexing';
 
-/** Departments whose outbox one view reads (one page of the department list). */
-export const MAX_DEPARTMENTS = 200;
 /** Outbox rows counted per department (one query page). */
 export const OUTBOX_PENDING_CAP = 1_000;
 /** Messages one replay request moves at most (two requests each: it stays well within a call). */
@@ -85,9 +80,12 @@ export interface PoisonQueueLength {
 export interface OperationsOverview {
   generatedAt: Date;
   outbox: {
-    /** Departments whose outbox was read. */
+    /** Departments whose outbox was read: every department marked pending. */
     departmentsChecked: number;
-    /** True when the department list had more than {@link MAX_DEPARTMENTS} (the rest unread). */
+    /**
+     * Always false: every marked department is read (kept for the clients of the earlier view,
+     * which read one page of the department list).
+     */
     departmentsTruncated: boolean;
     pendingCap: number;
     /** Departments with pending rows, oldest row first. */
@@ -114,7 +112,7 @@ export interface OperationsOverview {
 
 /** What the service reads. */
 export interface OperationsDependencies {
-  /** The `Employees` table (department list and outbox rows). */
+  /** The `Employees` table (the pending-work markers in home, and outbox rows). */
   employees: TableClient;
   queues: QueueSource;
   /** The app's queues (config `queues`): the only ones whose poison queues it reads or replays. */
@@ -197,16 +195,8 @@ export class OperationsService {
   private async outbox(): Promise<OperationsOverview['outbox']> {
     // Once per process (a fresh account has no `Employees` table until the first write).
     await ensureTable(this.deps.employees);
-    const listed = await readRangePage(
-      this.deps.employees,
-      'operations-departments',
-      // Department names use only characters from " " (U+0020) to "z": this range holds them all.
-      { partitionKey: DEPARTMENT_LIST_PARTITION_KEY, ge: ' ', lt: '~' },
-      { pageSize: MAX_DEPARTMENTS, select: ['RowKey'] },
-    );
-    const departments = listed.entities
-      .map((entity) => parseDepartmentListRowKey(entity.rowKey))
-      .filter((name): name is string => name !== undefined);
+    const { markers } = await readPendingWork(this.deps.employees);
+    const departments = markers.map((marker) => marker.department);
     const now = this.clock().getTime();
     const backlogs = await mapBounded(departments, PARALLEL_READS, (department) =>
       this.departmentBacklog(department, now),
@@ -220,7 +210,7 @@ export class OperationsService {
     }
     return {
       departmentsChecked: departments.length,
-      departmentsTruncated: listed.continuationToken !== null,
+      departmentsTruncated: false,
       pendingCap: OUTBOX_PENDING_CAP,
       departments: pending,
       ...(accounts && {

@@ -10,7 +10,8 @@
  * ETag it read, and starts over when another writer got there first. So whichever order
  * concurrent writers' copies land in, the newest department version is what stays listed; and a
  * writer that died before its copy is repaired by the next write or by the index audit, which
- * calls the same function.
+ * calls the same function. A replacement keeps the count the listing carries (the index drain's,
+ * listingCount.ts): it is conditional on the ETag of the read it copies the count from.
  */
 import type { TableClient } from '@azure/data-tables';
 import {
@@ -28,8 +29,10 @@ import { contendedError } from '../directoryErrors';
 import {
   departmentListingEntity,
   readDepartmentListing,
+  readListedCount,
   storedVersion,
   type DepartmentSummary,
+  type ListedCount,
 } from '../entities/departmentEntity';
 import { type StoredEntity, readEntity } from '../../storage/tables/entities';
 
@@ -69,7 +72,8 @@ export function listingNeedsUpdate(
 
 /**
  * Makes the department's listing copy `summary` at `version`, unless it already copies that or a
- * newer version. Idempotent.
+ * newer version. Idempotent. A new listing carries `count` (none: the list reads the department's
+ * count itself until a drain writes one); a replaced one keeps the count it carried.
  *
  * @throws {ContentionError} when other writers kept changing the listing.
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
@@ -78,9 +82,9 @@ export async function syncDepartmentListing(
   table: TableClient,
   summary: DepartmentSummary,
   version: number,
+  count?: ListedCount,
 ): Promise<ListingOutcome> {
   const rowKey = departmentListRowKey(summary.name);
-  const entity = departmentListingEntity(summary, version);
   const retry = {
     maxAttempts: MAX_ROUNDS,
     giveUp: (attempts: number) =>
@@ -90,11 +94,13 @@ export async function syncDepartmentListing(
     const listing = await readEntity(table, DEPARTMENT_LIST_PARTITION_KEY, rowKey);
     try {
       if (!listing) {
-        await table.createEntity(entity);
+        await table.createEntity(departmentListingEntity(summary, version, count));
         return 'written';
       }
       const decision = listingNeedsUpdate(listing, summary, version);
       if (decision !== 'replace') return decision;
+      const kept = readListedCount(listing);
+      const entity = departmentListingEntity(summary, version, kept);
       await table.updateEntity(entity, 'Replace', { etag: listing.etag });
       return 'written';
     } catch (error) {

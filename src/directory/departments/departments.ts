@@ -1,23 +1,16 @@
 /**
- * Departments: create/update, point read, the cached department list, and the manager (whose
- * details are copied onto the department entity: denormalization).
+ * Departments: create/update, point read, and the manager (whose details are copied onto the
+ * department entity: denormalization). The cached department list: departmentList.ts.
  */
 import type { TableClient, TableEntity } from '@azure/data-tables';
 import { isPreconditionFailed, isAlreadyExists, toDomainError } from '../../storage/storageFaults';
-import {
-  DEPARTMENT_LIST_PARTITION_KEY,
-  departmentPartitionKey,
-  employeeRowKey,
-} from '../../storage/keys/tables/employees';
+import { departmentPartitionKey, employeeRowKey } from '../../storage/keys/tables/employees';
 import { directoryRetry, type DirectoryContext } from '../context';
 import {
   departmentEntity,
   departmentMerge,
-  readDepartmentListing,
   readListingVersion,
   type Department,
-  type DepartmentListItem,
-  type DepartmentSummary,
 } from '../entities/departmentEntity';
 import { readDepartmentWithCount } from '../entities/departmentCount';
 import { syncDepartmentListing } from './departmentListing';
@@ -32,14 +25,10 @@ import { DATA_ETAG_PROPERTY } from '../entities/reviewYears';
 import type { StoredProperties } from '../../storage/tables/entities';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import { forgetVersions, loadDepartment, rememberDepartment } from '../writes/departmentVersions';
-import { TtlCache } from './ttlCache';
 import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
-import { departmentBodySchema, pageSizeOf, validateInput } from '../validation';
+import { departmentBodySchema, validateInput } from '../validation';
 import type { Versioned } from '../entities/versionCache';
-import { readRangePage, type Page } from '../../storage/tables/rangePages';
-
-/** The department list cache of one directory instance. */
-export type DepartmentListCache = TtlCache<Page<DepartmentSummary>>;
+import type { DepartmentListCache } from './departmentList';
 
 /**
  * Creates a department or updates its description, and lists it in the department listing: the
@@ -65,6 +54,8 @@ export async function putDepartment(
   departmentPartitionKey(name);
   const table = await context.table();
   const subject = `Department "${name}"`;
+  // Before the read: the count a listing created below carries is at least this recent.
+  const readAt = new Date();
   const result = await retryOptimistically(directoryRetry(context, subject), async () => {
     // One range read: the department with its count (its shards), as GET shows it.
     const read = await readDepartmentWithCount(table, name);
@@ -132,6 +123,7 @@ export async function putDepartment(
     table,
     { name, description: result.value.description },
     result.listingVersion,
+    { employeeCount: result.value.employeeCount, asOf: readAt },
   );
   listCache.clear();
   return { created: result.created, value: result.value, etag: result.etag };
@@ -152,73 +144,6 @@ export async function getDepartment(
   const read = await readDepartmentWithCount(await context.table(), name);
   if (!read) throw departmentNotFound(name);
   return read.department;
-}
-
-/**
- * A page of the department list (`{name, description}` in name order), from the in-process cache
- * when a fresh copy is there, else one range query over the listing partition.
- *
- * @throws {ValidationError} for an invalid page size or continuation token.
- */
-export async function listDepartments(
-  context: DirectoryContext,
-  listCache: DepartmentListCache,
-  options: { pageSize?: number; continuationToken?: string } = {},
-): Promise<Page<DepartmentSummary>> {
-  const pageSize = pageSizeOf(options.pageSize);
-  const key = `${pageSize}|${options.continuationToken ?? ''}`;
-  const cached = listCache.get(key);
-  if (cached) return cached;
-  // Department names use only characters from " " (U+0020) to "z": this range holds them all.
-  const range = { partitionKey: DEPARTMENT_LIST_PARTITION_KEY, ge: ' ', lt: '~' };
-  const page = await readRangePage(await context.table(), 'departments', range, {
-    pageSize,
-    continuationToken: options.continuationToken,
-  });
-  const result = {
-    items: page.entities
-      .map(readDepartmentListing)
-      .filter((d): d is DepartmentSummary => d !== undefined),
-    continuationToken: page.continuationToken,
-  };
-  listCache.set(key, result);
-  return result;
-}
-
-/** Count reads of one department page running at once. */
-const COUNT_READS_IN_PARALLEL = 16;
-
-/**
- * A page of the department list with each department's current employee count: the page as
- * {@link listDepartments} reads it (cached), then, for each department on it, the same one range
- * query over its department entity and count shards that `GET /departments/{dept}` makes, at most
- * {@link COUNT_READS_IN_PARALLEL} at a time. So a page of n departments costs n + 1 requests (n
- * when the page is cached), and each count is as fresh as a point read of that department. A
- * listed department whose entity is gone (a listing not yet repaired) counts 0.
- *
- * @throws {ValidationError} for an invalid page size or continuation token.
- * @throws {DomainError} for storage faults that outlasted the SDK's retries.
- */
-export async function listDepartmentsWithCounts(
-  context: DirectoryContext,
-  listCache: DepartmentListCache,
-  options: { pageSize?: number; continuationToken?: string } = {},
-): Promise<Page<DepartmentListItem>> {
-  const page = await listDepartments(context, listCache, options);
-  const table = await context.table();
-  const items: DepartmentListItem[] = new Array(page.items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(COUNT_READS_IN_PARALLEL, page.items.length) }, async () => {
-      while (next < page.items.length) {
-        const i = next++;
-        const summary = page.items[i]!;
-        const read = await readDepartmentWithCount(table, summary.name);
-        items[i] = { ...summary, employeeCount: read?.department.value.employeeCount ?? 0 };
-      }
-    }),
-  );
-  return { items, continuationToken: page.continuationToken };
 }
 
 type ManagerRole = 'department' | 'employee' | 'previousManager';

@@ -1,9 +1,16 @@
 /**
  * Department operations: put, get, the cached list and its listing copy (the `.departments`
- * partition), the manager, departments found from the data. The directory's entry (../index.ts)
- * exposes these; files of the directory import the files here, never this entry.
+ * partition) with the count the index drain refreshes, the manager, departments found from the
+ * data. The directory's entry (../index.ts) exposes these; files of the directory import the
+ * files here, never this entry.
  */
 export { departmentsHoldingRows } from './departmentDiscovery';
 export { listingNeedsUpdate, syncDepartmentListing } from './departmentListing';
-export { listDepartments } from './departments';
+export { listDepartments } from './departmentList';
+export {
+  refreshListingCount,
+  type CountRefresh,
+  type ListingCountOptions,
+  type ListingEtags,
+} from './listingCount';
 export { TtlCache } from './ttlCache';

@@ -48,6 +48,7 @@ import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import type { TableEntity } from '@azure/data-tables';
 import type { StoredEntity, StoredProperties } from '../../storage/tables/entities';
 import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTransaction';
+import { publishingIfUncertain } from '../writes/uncertainCommit';
 
 /** Options of {@link deleteEmployee}. */
 export interface DeleteEmployeeOptions {
@@ -134,9 +135,9 @@ export async function deleteEmployee(
   // Listed review years whose review turned out to be missing (a transaction failed on it).
   const missingYears = new Set<number>();
 
-  const outcome = await retryOptimistically(
-    directoryRetry(context, `Department "${department}"`),
-    async (attempt) => {
+  const uncertain = { department, employeeId, reason: options.reason ?? 'deleted' } as const;
+  const outcome = await publishingIfUncertain(context, uncertain, () =>
+    retryOptimistically(directoryRetry(context, `Department "${department}"`), async (attempt) => {
       if (vanished) return { deleted: true, employee: vanished, vanished: true } as const;
       const useCache = attempt === 1;
       const given =
@@ -286,7 +287,7 @@ export async function deleteEmployee(
       }
       rememberIndexWrite(context, department, lastName, removal?.ids, etagOf('lastNameIndex'));
       return { deleted: true, employee: toEmployee(department, current.data) } as const;
-    },
+    }),
   );
 
   if (outcome.deleted && outcome.employee) {

@@ -36,6 +36,7 @@ import {
 import type { Versioned } from '../entities/versionCache';
 import { newEmployeeSchema, validateInput } from '../validation';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
+import { publishingIfUncertain } from '../writes/uncertainCommit';
 
 type Role = 'employee' | 'email' | 'count' | 'lastNameIndex' | 'outbox';
 
@@ -157,10 +158,13 @@ export async function createEmployee(
   input: unknown,
 ): Promise<Versioned<Employee>> {
   const data = validateInput(newEmployeeSchema, input, 'body');
-  const { value, etag } = await insertEmployee(context, department, data, {
-    writeId: randomUUID(),
-    incarnation: newIncarnation(),
-  });
-  await context.changes.publish([{ department, employeeId: data.employeeId, reason: 'created' }]);
-  return { value, etag };
+  const change = { department, employeeId: data.employeeId, reason: 'created' as const };
+  const inserted = await publishingIfUncertain(context, change, () =>
+    insertEmployee(context, department, data, {
+      writeId: randomUUID(),
+      incarnation: newIncarnation(),
+    }),
+  );
+  await context.changes.publish([change]);
+  return { value: inserted.value, etag: inserted.etag };
 }

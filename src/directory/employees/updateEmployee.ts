@@ -53,6 +53,7 @@ import {
 import type { Versioned } from '../entities/versionCache';
 import type { StoredProperties } from '../../storage/tables/entities';
 import { employeePatchSchema, validateInput } from '../validation';
+import { publishingIfUncertain } from '../writes/uncertainCommit';
 
 /** Changes to apply; `null` clears an optional field. */
 export interface EmployeeChanges {
@@ -128,7 +129,11 @@ export async function updateEmployee(
   changes: EmployeeChanges,
   options: { ifMatch?: string } = {},
 ): Promise<Versioned<Employee>> {
-  const { updated, change } = await writeChanges(context, department, employeeId, changes, options);
+  const { updated, change } = await publishingIfUncertain(
+    context,
+    { department, employeeId, reason: 'updated' },
+    () => writeChanges(context, department, employeeId, changes, options),
+  );
   await context.changes.publish([change]);
   return updated;
 }
@@ -320,7 +325,11 @@ export async function patchEmployee(
   options: { ifMatch?: string } = {},
 ): Promise<Versioned<Employee>> {
   const patch = validateInput(employeePatchSchema, body, 'body');
-  const { updated, change } = await writeChanges(context, department, employeeId, patch, options);
+  const { updated, change } = await publishingIfUncertain(
+    context,
+    { department, employeeId, reason: 'updated' },
+    () => writeChanges(context, department, employeeId, patch, options),
+  );
   await context.changes.publish([change]);
   return updated;
 }

@@ -9,7 +9,9 @@
  * partition, so no transaction can hold both: the department carries `ListingVersion`, a counter
  * that each change of what the listing copies (the description) increases, and the listing
  * carries the version it copies, so the listing is only ever replaced by a newer copy
- * (departmentListing.ts).
+ * (departmentListing.ts). The listing also carries the department's employee count as the index
+ * drain last took it (`EmployeeCount`, `CountAsOf`: eventually consistent, listingCount.ts), so a
+ * page of the list is one range query.
  */
 import type { TableEntity } from '@azure/data-tables';
 import {
@@ -47,9 +49,17 @@ export interface DepartmentSummary {
   description: string;
 }
 
-/** One row of `GET /departments`: the listing's copy and the department's current count. */
+/** One row of `GET /departments`: the listing's copy with its count and when that was taken. */
 export interface DepartmentListItem extends DepartmentSummary {
   employeeCount: number;
+  /** When the count was read from the department (ISO 8601): the listing may lag behind. */
+  countAsOf: string;
+}
+
+/** A department's employee count as the listing carries it, and when it was read. */
+export interface ListedCount {
+  employeeCount: number;
+  asOf: Date;
 }
 
 /**
@@ -148,6 +158,7 @@ export function storedVersion(value: unknown): number {
 export function departmentListingEntity(
   summary: DepartmentSummary,
   version: number,
+  count?: ListedCount,
 ): TableEntity<StoredProperties> {
   return {
     partitionKey: DEPARTMENT_LIST_PARTITION_KEY,
@@ -156,7 +167,26 @@ export function departmentListingEntity(
     Name: summary.name,
     Description: summary.description,
     Version: version,
+    ...(count ? listedCountProperties(count) : {}),
   };
+}
+
+/** The listing's count properties (what a Merge of the count sets). */
+export function listedCountProperties(count: ListedCount): StoredProperties {
+  return { EmployeeCount: count.employeeCount, CountAsOf: count.asOf };
+}
+
+/**
+ * The count a stored listing carries; `undefined` for a listing written before listings carried
+ * counts (or of another shape).
+ */
+export function readListedCount(entity: StoredProperties): ListedCount | undefined {
+  const count = entity.EmployeeCount;
+  const asOf = entity.CountAsOf;
+  const at = asOf instanceof Date ? asOf : typeof asOf === 'string' ? new Date(asOf) : undefined;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
+  if (at === undefined || Number.isNaN(at.getTime())) return undefined;
+  return { employeeCount: count, asOf: at };
 }
 
 /** A stored listing entity as API JSON; `undefined` for another entity type. */

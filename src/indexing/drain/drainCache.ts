@@ -17,6 +17,15 @@ export interface DrainCache {
   fences: LruMap<string, string>;
   /** Each org-wide member list as this process last wrote it, by normalised last name. */
   lists: LruMap<string, MemberListSnapshot>;
+  /**
+   * The ETag of each department's listing as this process's count refresh last wrote it, by
+   * department (src/directory/departments/listingCount.ts): a refresh then reads no listing.
+   */
+  listings: LruMap<string, string>;
+  /** When this process last refreshed each department's listed count (ms), by department. */
+  countRefreshedAt: LruMap<string, number>;
+  /** Departments whose listed count a timer of this process refreshes soon (listedCount.ts). */
+  trailingRefreshes: Set<string>;
 }
 
 /** Index partitions (two per department) and last names remembered, each. */
@@ -24,7 +33,13 @@ const REMEMBERED = 2_000;
 
 /** An empty {@link DrainCache}: one per process (configuredIndexStores builds it). */
 export function newDrainCache(): DrainCache {
-  return { fences: new LruMap(REMEMBERED), lists: new LruMap(REMEMBERED) };
+  return {
+    fences: new LruMap(REMEMBERED),
+    lists: new LruMap(REMEMBERED),
+    listings: new LruMap(REMEMBERED),
+    countRefreshedAt: new LruMap(REMEMBERED),
+    trailingRefreshes: new Set(),
+  };
 }
 
 /**

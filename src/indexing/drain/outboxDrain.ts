@@ -5,10 +5,11 @@
  * dead-letter records, outboxDeadLetter.ts); 2. `snapshot` the targets (entries, each index
  * partition's drain fence, member lists), then the sources (outboxDrainSnapshot.ts); 3. `emails`,
  * `ids`, `lastNames`: write what differs, each transaction with its partition's fence, every list
- * of the round, all conditional on what the snapshot read (outboxDrainWrites.ts); 4. `deleted`:
- * delete the drained rows, each conditional on its ETag. A lost round runs again with its keys
- * carried over. Safe with any number of drainers, paused or crashing anywhere: the fences, not the
- * lease, stop stale writes; the reconcile (indexMaintenance.ts) writes without them.
+ * of the round, all conditional on what the snapshot read (outboxDrainWrites.ts), then the listed
+ * count after a membership change (listedCount.ts); 4. `deleted`: delete the drained rows, each
+ * conditional on its ETag. A lost round runs again with its keys carried over. Safe with any
+ * number of drainers, paused or crashing anywhere: the fences, not the lease, stop stale writes;
+ * the reconcile (indexMaintenance.ts) writes without them.
  *
  * Why: docs/queues.md "Why a drain never loses an update".
  */
@@ -34,6 +35,7 @@ import {
   writeLastNames,
 } from './outboxDrainWrites';
 import { outboxSequenceTime, type OutboxRow } from '../../directory/entities';
+import { COUNT_REFRESH_EVERY_MS, refreshAfterRound } from './listedCount';
 
 export {
   MAX_CHANGES_PER_ROUND,
@@ -74,6 +76,12 @@ export interface DrainOptions {
   log?: (line: string) => void;
   /** Waits after a lost round (default: a timer; tests pass a fake). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * A round that drained a membership change refreshes the department listing's count, at once
+   * or — when this process did so less than this many ms ago — trailing (default
+   * `COUNT_REFRESH_EVERY_MS`, 5 s; listedCount.ts `refreshAfterRound`).
+   */
+  countRefreshEveryMs?: number;
 }
 
 /** What a drain did. */
@@ -124,6 +132,11 @@ function committedTimes(rows: readonly OutboxRow[]): number[] {
   return rows
     .map((row) => outboxSequenceTime(parseOutboxRowKey(row.rowKey)?.sequence ?? ''))
     .filter((at): at is number => at !== undefined);
+}
+
+/** Whether a row holds a change that moves an employee in or out (not a mere update). */
+function changesMembership(row: OutboxRow): boolean {
+  return row.changes.some((change) => change.reason !== 'updated');
 }
 
 /** Counts each round once, by how it ended; a round still open when the drain throws failed. */
@@ -246,6 +259,12 @@ async function drainRoundsMetered(
     }
     await step('lastNames');
 
+    // The listing's count (eventually consistent): refreshed once a round, only when the round
+    // drained a membership change; before the rows go, so a failure leaves them to drain again.
+    if (rows.some(changesMembership)) {
+      const every = options.countRefreshEveryMs ?? COUNT_REFRESH_EVERY_MS;
+      await refreshAfterRound(stores, department, every);
+    }
     const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
     for (const employeeId of gone) await options.onGone?.(department, employeeId);
     await deleteRows(stores.employees, department, rows, timing);

@@ -1,11 +1,13 @@
 /**
  * One process's drains of one set of index stores, shared per department: while a department is
  * being drained, later requests for it wait for one more drain that starts after the running one,
- * however many they are — and for no drain after that one. The composition root
+ * however many they are — and for no drain after that one. A drain that answers a write's cover
+ * then refreshes the department listing's count (listedCount.ts). The composition root
  * (functions/shared/services.ts) builds the process's instance once, with the handler of gone
  * employees, and hands it to the queue worker, the sweep and the writer's drains; nothing here is
  * kept per module.
  */
+import { refreshListedCount } from './listedCount';
 import type { EmployeeGoneHandler, IndexStores } from '../indexStores';
 import { drainDepartment, type LeasedDrainOptions, type LeasedDrainResult } from './leasedDrain';
 
@@ -41,6 +43,8 @@ export interface DrainRequest {
 interface Waiter {
   /** When the request came (the clock of the drains): a drain's budget runs from its earliest. */
   at: number;
+  /** The request is a write's cover: its drain refreshes the listing's count after it. */
+  cover: boolean;
   resolve(result: LeasedDrainResult): void;
   reject(error: unknown): void;
 }
@@ -109,7 +113,12 @@ export class SharedDrains {
    */
   request(department: string, request: DrainRequest = {}): Promise<LeasedDrainResult> {
     return new Promise<LeasedDrainResult>((resolve, reject) => {
-      const waiter: Waiter = { at: this.now(), resolve, reject };
+      const waiter: Waiter = {
+        at: this.now(),
+        cover: request.before !== undefined,
+        resolve,
+        reject,
+      };
       const running = this.running.get(department);
       if (running) return note(running, request, waiter);
       const requested: Requested = { waiters: [], holders: new Set(), plain: false };
@@ -153,6 +162,11 @@ export class SharedDrains {
                 onlyRowsBefore,
                 onHandOver,
               });
+          // After the drain, whatever it found or did (drained, absorbed, continued): the count is
+          // read after the covered commits, and the refresh needs no lease (its ETag condition).
+          if (answered.some((waiter) => waiter.cover)) {
+            await refreshListedCount(this.stores, department);
+          }
         } catch (error) {
           for (const waiter of [...answered, ...take(requested)]) waiter.reject(error);
           return;

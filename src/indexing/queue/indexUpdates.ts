@@ -9,6 +9,8 @@
  *   index outbox, but a deploy may leave v1 messages of the earlier code on the queue. Each
  *   employee it names is reconciled once (several changes of one employee collapse into one
  *   reconcile with all their `previous` hints), different employees in parallel.
+ * A nudge delivered again (an earlier delivery failed or died) or whose drain fails marks its
+ * departments pending (drain/pendingMarkers.ts): poisoned, it leaves the sweep the marker.
  */
 import { mapBounded } from '../../storage/parallel';
 import { parseIndexQueueMessage, type IndexUpdateMessage } from './indexMessages';
@@ -17,6 +19,7 @@ import type { DrainRequest, SharedDrains } from '../drain/sharedDrains';
 import type { LeasedDrainResult } from '../drain/leasedDrain';
 import { ThrottledError } from '../../domainErrors';
 import { toDomainError } from '../../storage/storageFaults';
+import { markPending } from '../drain/pendingMarkers';
 
 /** What one message did. */
 export interface IndexUpdateOutcome {
@@ -73,7 +76,8 @@ async function drainOrWait(
 
 /**
  * Drains the outboxes of the departments a nudge names, or reconciles every employee a change
- * batch names; gone employees are reported to the drains' handler.
+ * batch names; gone employees are reported to the drains' handler. `delivery.redelivered`: the
+ * message came before (the host's dequeue count is above 1), so its departments are marked first.
  *
  * @throws {Error} for a payload that is not an index-updates message (the host poisons it).
  * @throws {DomainError} for storage faults (the host retries the message).
@@ -81,13 +85,23 @@ async function drainOrWait(
 export async function handleIndexUpdateMessage(
   drains: SharedDrains,
   payload: unknown,
+  delivery: { redelivered?: boolean } = {},
 ): Promise<IndexUpdateOutcome> {
   const message = parseIndexQueueMessage(payload);
   if (message.v === 2) {
     const request = { holder: message.holder, before: message.before };
-    const results = await mapBounded(message.departments, 8, (d) =>
-      drainOrWait(drains, d, request),
-    );
+    // Best effort: a marker that cannot be written leaves the rows to the outbox walk.
+    const mark = (department: string): Promise<void> =>
+      markPending(drains.stores.employees, department, 'drain-failed').catch(() => undefined);
+    if (delivery.redelivered) await mapBounded(message.departments, 8, mark);
+    const results = await mapBounded(message.departments, 8, async (d) => {
+      try {
+        return await drainOrWait(drains, d, request);
+      } catch (error) {
+        if (!delivery.redelivered) await mark(d);
+        throw error;
+      }
+    });
     const done = results.filter((r): r is LeasedDrainResult => r !== undefined);
     const waiting = message.departments.filter((_, i) => results[i] === undefined);
     return {

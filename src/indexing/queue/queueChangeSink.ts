@@ -55,6 +55,13 @@ export interface ChangeQueueOptions {
    */
   failWithoutCover?: boolean;
   /**
+   * Records that a department's rows have no stored message (its cover could not be stored): the
+   * pending-work marker the sweep reads (src/indexing/drain/pendingMarkers.ts). The writes wait
+   * for it, before the writer's drain that stands in for the cover; when it fails too, that is
+   * reported (`onNudgeError`) and the outbox walk is what finds the rows. Default: none.
+   */
+  markUncovered?: (department: string) => Promise<void>;
+  /**
    * The writing process's own drain of a department's outbox (src/indexing/drain/writerDrain.ts
    * through a process's shared drains), run after the linger instead of a nudge; when it throws, a
    * nudge is sent at once (it sends one itself when it cannot finish alone). Not used with a nudge
@@ -240,6 +247,11 @@ function nudger(
       // Perhaps not stored: the next commit opens a cover of its own.
       if (covers.get(department) === cover) covers.delete(department);
       onError(error, department);
+      // Recorded first: if this process stops before what stands in for the cover ends, the
+      // sweep's next run still finds the department without walking every other one.
+      await options
+        .markUncovered?.(department)
+        .catch((failed: unknown) => onError(failed, department));
       if (options.drain) {
         // The writes that waited for this cover committed before now: a drain requested now
         // reads the outbox after them, and ends with their rows drained or handed over to a

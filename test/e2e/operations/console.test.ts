@@ -1,6 +1,7 @@
 /**
  * The console's Operations page in Chromium: an admin sees a backlog made on purpose (a host
- * without index workers: the department's outbox rows stay pending) and a poison message; a
+ * without index workers: the department's outbox rows stay pending, marked as a cover that could
+ * not be stored marks them) and a poison message; a
  * second host drains the backlog and the page, refreshing itself, shows it gone, with the outbox
  * sweep's last run; the poison message is inspected (decoded) and replayed from the page.
  * Screenshots land in test-artifacts/console/ (gitignored).
@@ -10,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { sendJsonMessage } from '../../../src/storage/queue';
+import { markPending } from '../../../src/indexing/drain/pendingMarkers';
 import { describeInBrowser, launchChromium } from '../../support/chromium';
 import { PROJECT_ROOT, type RunningHost } from '../../support/host';
 import { testClients } from '../../support/storage';
@@ -51,6 +53,7 @@ describeInBrowser('the Operations page in Chromium', () => {
       });
       expect(created.status).toBe(201);
     }
+    await markPending(testClients().table(settings.EMPLOYEES_TABLE), dept, 'cover-failed');
     const poison = testClients().queue(`${settings.LOG_QUEUE}-poison`);
     await poison.createIfNotExists();
     await sendJsonMessage(poison, { marker: 'poisoned-in-console-test' });
@@ -97,7 +100,7 @@ describeInBrowser('the Operations page in Chromium', () => {
     // The page refreshes itself: the department leaves the table, the sweep's run appears.
     await page.waitForSelector('#timers-table >> text=sweepIndexOutboxes', { timeout: WAIT_MS });
     await outbox.waitFor({ state: 'detached', timeout: WAIT_MS });
-    expect(await page.textContent('#outbox-summary')).toContain('0 with changes waiting');
+    expect(await page.textContent('#outbox-summary')).toContain('0 departments with changes waiting for the sweep');
     await page.screenshot({ path: path.join(ARTIFACTS, 'operations-drained.png'), fullPage: true });
 
     // Replay asks first; an empty poison queue offers no Replay at all.

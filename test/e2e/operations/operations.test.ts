@@ -1,6 +1,7 @@
 /**
  * `GET /api/operations` and the poison routes through the local host: a backlog made on purpose
- * (a host without index workers) shows as pending outbox rows of the department, a second host
+ * (a host without index workers, its department marked pending as a cover that could not be
+ * stored marks it) shows as pending outbox rows of the department, a second host
  * drains it and the view shows it gone, with the outbox sweep's last run; a poison message is
  * inspected decoded and replayed twice (moved once); unknown queues are refused with 400, and a
  * replay is a write like any other (JSON only, same-site only).
@@ -8,6 +9,7 @@
 import type { RunningHost } from '../../support/host';
 import { testClients } from '../../support/storage';
 import { sendJsonMessage } from '../../../src/storage/queue';
+import { markPending } from '../../../src/indexing/drain/pendingMarkers';
 import {
   eventually,
   expectError,
@@ -66,6 +68,9 @@ describe('GET /api/operations', () => {
       expect(created.status).toBe(201);
     }
 
+    // Work a stored cover answers for is the queue's: the view lists marked departments only.
+    expect((await overview()).outbox.departments).toEqual([]);
+    await markPending(testClients().table(settings.EMPLOYEES_TABLE), dept, 'cover-failed');
     const before = await overview();
     expect(before.outbox.departmentsChecked).toBe(1);
     expect(before.outbox.departments).toEqual([

@@ -8,6 +8,7 @@ import { createServices, type Services } from '../../../functions/shared/service
 import { rendezvousPick } from '../../../src/accounts/rendezvous';
 import { getEmployeeByEmailEventually } from '../../../src/indexing/employeeIndex/indexQueries';
 import { sweepOutboxes } from '../../../src/indexing/drain/outboxSweep';
+import { markPending } from '../../../src/indexing/drain/pendingMarkers';
 import { dropExpiredLoginTables } from '../../../src/logins/retention';
 import { drainAndFlush } from '../../../src/logs/flush/logFlusher';
 import { TagLedgers } from '../../../src/logs/flush/tagLedger';
@@ -45,6 +46,10 @@ it('sweeps the outboxes of every account, and the operations view says where eac
   await employees.create('Sales', spreadPerson(1));
   await employees.create('HR', spreadPerson(2));
   await services.changeQueue().settled();
+  // As if neither cover had been stored: both marked pending (in home), each shown in its account.
+  for (const department of ['Sales', 'HR']) {
+    await markPending(services.indexDrains().stores.employees, department, 'cover-failed');
+  }
   const overview = await services.operations().overview();
   expect(overview.outbox.departments.map((d) => [d.department, d.account]).sort()).toEqual([
     ['HR', 'DATA2'],

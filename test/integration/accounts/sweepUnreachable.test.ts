@@ -1,13 +1,13 @@
 /**
  * The outbox sweep with one data account unreachable (docs/accounts.md "Reading across
  * accounts"): the timer's run drains every department of the other accounts, reports the account
- * and its departments, and the next sweep discovers again.
+ * and its departments, and the next sweep goes on with the walk of that account.
  */
 import { createServer } from 'node:net';
 import { InvocationContext, type Timer } from '@azure/functions';
 import { createServices, resetServices, type Services } from '../../../functions/shared/services';
 import { resetConfig } from '../../../src/config';
-import { sweepOutboxes } from '../../../src/indexing';
+import { markPending, sweepOutboxes } from '../../../src/indexing';
 import { normalizeLastName } from '../../../src/storage/keys/text';
 import { removeEverywhere, spreadConfig, spreadSettings } from '../../support/accounts';
 
@@ -72,6 +72,10 @@ it('drains the other accounts when one is unreachable, and names it', async () =
     });
   }
   await services.changeQueue().settled();
+  // As if neither cover had been stored: both departments marked pending (in home).
+  for (const department of ['Sales', 'HR']) {
+    await markPending(services.indexDrains().stores.employees, department, 'cover-failed');
+  }
   expect(await pending()).toEqual(['HR@DATA2', 'Sales@DATA1']);
 
   // The timer's own run, in a process whose DATA2 connection names a port nobody listens on.
@@ -100,7 +104,7 @@ it('drains the other accounts when one is unreachable, and names it', async () =
   // Sales was drained all the same; HR waits for its account.
   expect(await pending()).toEqual(['HR@DATA2']);
 
-  // The discovery missed an account, so it was not stamped: the next sweep discovers again.
+  // The walk missed an account, so it keeps that account's cursor: the next sweep walks it.
   const report = await sweepOutboxes(services.indexDrains());
   expect(report).toMatchObject({ discovered: true, failed: [], failedAccounts: [] });
   expect(await pending()).toEqual([]);

@@ -83,7 +83,7 @@ describe('departments over HTTP', () => {
       request('GET', {}, { query: { pageSize: '10' } }),
     );
     expect(list.jsonBody).toEqual({
-      items: [{ name: 'Sales', description: 'T', employeeCount: 0 }],
+      items: [{ name: 'Sales', description: 'T', employeeCount: 0, countAsOf: expect.any(String) }],
       continuationToken: null,
     });
   });

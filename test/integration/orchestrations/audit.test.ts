@@ -135,6 +135,7 @@ it('counts injected drift per index, writes nothing without repair, and repairs 
     name: 'Marketing',
     description: marketing.value.description,
     employeeCount: expect.any(Number),
+    countAsOf: expect.any(String),
   });
   expect(
     (await world.directory.employees.getByEmail('Sales', 'p000003@contoso.com')).value,

@@ -1,6 +1,6 @@
 /** Index outbox rows in a department partition of `Employees` (transactional outbox). */
 import { invalidOutboxSequence, notAnOutboxRowKey } from '../keyErrors';
-import { assertEmployeeId, isEmployeeId } from '../identifiers';
+import { assertDepartment, assertEmployeeId, isDepartmentName, isEmployeeId } from '../identifiers';
 import { prefixRange } from '../text';
 
 const OUTBOX_PREFIX = 'outbox_';
@@ -71,16 +71,39 @@ export function outboxDeadLetterRowKeyRange(): { ge: string; lt: string } {
 }
 
 /**
- * RowKey of the outbox sweep's checkpoint (src/indexing/drain/outboxSweep.ts), in the department
- * listing's partition (`.departments`): it sorts after every department name (names use only
- * " " to "z"), so listing reads (`[" ", "~")`) never see it.
+ * PartitionKey of the pending-work markers in `Employees` (home): one row per department whose
+ * outbox rows no stored message stands for (src/indexing/drain/pendingMarkers.ts). It starts with
+ * `.`, which no department name may contain, so it never collides with a department partition.
  */
-export const OUTBOX_SWEEP_ROW_KEY = '~outbox-sweep';
+export const PENDING_WORK_PARTITION_KEY = '.pending';
+
+const PENDING_MARKER_PREFIX = 'pending_';
 
 /**
- * Bounds of the department listing's rows together with {@link OUTBOX_SWEEP_ROW_KEY}: the sweep
- * reads both in one query.
+ * RowKey of a department's pending-work marker: `pending_<department>`.
+ *
+ * @throws {ValidationError} for an invalid department name.
  */
-export function departmentListingAndSweepRange(): { ge: string; lt: string } {
-  return { ge: ' ', lt: '~~' };
+export function pendingMarkerRowKey(department: string): string {
+  assertDepartment(department);
+  return `${PENDING_MARKER_PREFIX}${department}`;
 }
+
+/** Reverses {@link pendingMarkerRowKey}; `undefined` for any other RowKey. */
+export function parsePendingMarkerRowKey(rowKey: string): string | undefined {
+  if (!rowKey.startsWith(PENDING_MARKER_PREFIX)) return undefined;
+  const department = rowKey.slice(PENDING_MARKER_PREFIX.length);
+  return isDepartmentName(department) ? department : undefined;
+}
+
+/** Bounds of every pending-work marker in {@link PENDING_WORK_PARTITION_KEY}. */
+export function pendingMarkerRowKeyRange(): { ge: string; lt: string } {
+  return prefixRange(PENDING_MARKER_PREFIX);
+}
+
+/**
+ * RowKey of the outbox walk's checkpoint (when the last full walk began, and the resume cursor of
+ * one under way), in {@link PENDING_WORK_PARTITION_KEY}: it sorts after every marker, so the
+ * sweep reads the markers and the checkpoint in one query of the whole partition.
+ */
+export const OUTBOX_WALK_ROW_KEY = '~outbox-walk';
