@@ -100,7 +100,9 @@ describeInBrowser('the Operations page in Chromium', () => {
     // The page refreshes itself: the department leaves the table, the sweep's run appears.
     await page.waitForSelector('#timers-table >> text=sweepIndexOutboxes', { timeout: WAIT_MS });
     await outbox.waitFor({ state: 'detached', timeout: WAIT_MS });
-    expect(await page.textContent('#outbox-summary')).toContain('0 departments with changes waiting for the sweep');
+    expect(await page.textContent('#outbox-summary')).toContain(
+      '0 departments with changes waiting for the sweep',
+    );
     await page.screenshot({ path: path.join(ARTIFACTS, 'operations-drained.png'), fullPage: true });
 
     // Replay asks first; an empty poison queue offers no Replay at all.
