@@ -4,6 +4,7 @@
  * ports). A test gets its own table, queue and container names, the same in every account, and
  * removes them from all three afterwards.
  */
+import { createServices, type Services } from '../../functions/shared/services';
 import { loadConfig, type Config } from '../../src/config';
 import type { StorageClients } from '../../src/storage/clients';
 import { azuriteConnectionString, testClients, uniqueName, uniqueTableName } from './storage';
@@ -112,4 +113,20 @@ export function spreadPerson(
     lastName,
     email: `u${n}@contoso.com`,
   };
+}
+
+/**
+ * The set-up most accounts tests share: a spread deployment over `extra` settings, its services
+ * built once for the test file, and what it made under its names removed after the file's tests.
+ */
+export function spreadDeployment(extra: Record<string, string> = {}): {
+  settings: Record<string, string>;
+  config: Config;
+  services: Services;
+} {
+  const settings = spreadSettings(extra);
+  const config = spreadConfig(settings);
+  const services = createServices(() => config);
+  afterAll(() => removeEverywhere(settings));
+  return { settings, config, services };
 }

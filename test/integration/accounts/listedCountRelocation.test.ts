@@ -4,7 +4,6 @@
  * writes it home. A relocation moves the department, never its listing: the count survives it,
  * and writes made while it copies and after its switch still reach the listed count.
  */
-import { createServices, type Services } from '../../../functions/shared/services';
 import { createDirectory, type Directory } from '../../../src/directory/directory';
 import { handleIndexUpdateMessage } from '../../../src/indexing/queue/indexUpdates';
 import { decodeQueueMessage } from '../../../src/storage/queue';
@@ -16,22 +15,13 @@ import { readEntity } from '../../../src/storage/tables/entities';
 import {
   accountClients,
   otherDataAccount,
-  removeEverywhere,
-  spreadConfig,
+  spreadDeployment,
   spreadPerson,
-  spreadSettings,
 } from '../../support/accounts';
 import { relocateInProcess, relocationDeps } from '../../support/relocation';
 import { WAIT_MS } from '../../support/waits';
 
-const settings = spreadSettings({ INDEX_DRAIN_LINGER_MS: '1' });
-const config = spreadConfig(settings);
-let services: Services;
-
-beforeAll(() => {
-  services = createServices(() => config);
-});
-afterAll(() => removeEverywhere(settings));
+const { config, services } = spreadDeployment({ INDEX_DRAIN_LINGER_MS: '1' });
 
 /** A reader without a cached page. */
 const reader = (): Directory =>

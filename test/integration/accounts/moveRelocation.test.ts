@@ -5,30 +5,17 @@
  * must take neither side for edited. It completes, the employee ends up in exactly one department,
  * and an edit made meanwhile on either side (the source, or the copy in the target) survives.
  */
-import { createServices, type Services } from '../../../functions/shared/services';
 import { archiveEmployeeChunkActivity } from '../../../src/orchestrations/archive/archiveActivities';
 import {
   copyToTargetActivity,
   removeFromSourceActivity,
 } from '../../../src/orchestrations/move/moveActivities';
 import type { MoveInput } from '../../../src/orchestrations/move/moveRequest';
-import {
-  removeEverywhere,
-  spreadConfig,
-  spreadSettings,
-  spreadPerson,
-} from '../../support/accounts';
+import { spreadDeployment, spreadPerson } from '../../support/accounts';
 import { relocateInProcess, relocationDeps } from '../../support/relocation';
 import { runCopyAndRemove } from '../orchestrations/support';
 
-const settings = spreadSettings({ INDEX_DRAIN_LINGER_MS: '1' });
-const config = spreadConfig(settings);
-let services: Services;
-
-beforeAll(() => {
-  services = createServices(() => config);
-});
-afterAll(() => removeEverywhere(settings));
+const { services } = spreadDeployment({ INDEX_DRAIN_LINGER_MS: '1' });
 
 /**
  * Two departments, the source with a few employees, the target with one. The moved employee

@@ -7,31 +7,17 @@
  * source is deleted. Never acknowledged, then lost. The same for a move's photo copy whose target
  * department is switched between the copy of the blob and the insert that names it.
  */
-import { createServices, type Services } from '../../../functions/shared/services';
 import { ThrottledError } from '../../../src/domainErrors';
 import { copyToTargetActivity } from '../../../src/orchestrations/move/moveActivities';
 import type { MoveInput } from '../../../src/orchestrations/move/moveRequest';
 import { photoReadUrl, uploadPhoto, type PhotoDependencies } from '../../../src/photos/photos';
 import { isRelocationWait } from '../../../src/orchestrations/relocationWait';
-import {
-  removeEverywhere,
-  spreadConfig,
-  spreadSettings,
-  spreadPerson,
-  otherDataAccount,
-} from '../../support/accounts';
+import { otherDataAccount, spreadDeployment, spreadPerson } from '../../support/accounts';
 import { pngImage } from '../../support/images';
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import { relocateInProcess, relocationDeps, type RelocationStep } from '../../support/relocation';
 
-const settings = spreadSettings({ INDEX_DRAIN_LINGER_MS: '1' });
-const config = spreadConfig(settings);
-let services: Services;
-
-beforeAll(() => {
-  services = createServices(() => config);
-});
-afterAll(() => removeEverywhere(settings));
+const { services } = spreadDeployment({ INDEX_DRAIN_LINGER_MS: '1' });
 
 const placementOf = (department: string) =>
   services.accounts()!.placement.ofDepartment(department, { fresh: true });

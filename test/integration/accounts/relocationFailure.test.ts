@@ -9,32 +9,18 @@
  * and the placement is `stable`; while a relocation runs, or stopped, the request answers it.
  */
 import { randomUUID } from 'node:crypto';
-import { createServices, type Services } from '../../../functions/shared/services';
 import { RelocationRunningError } from '../../../src/accounts/accountErrors';
 import { ThrottledError } from '../../../src/domainErrors';
 import { Activities } from '../../../src/orchestrations/names';
 import { relocateOrResume } from '../../../src/orchestrations/relocation/relocationStart';
 import type { StorageClients } from '../../../src/storage/clients';
 import { FENCE_EPOCH_ROW_KEY } from '../../../src/storage/keys/tables/placement';
-import {
-  accountClients,
-  removeEverywhere,
-  spreadConfig,
-  spreadSettings,
-  otherDataAccount,
-} from '../../support/accounts';
+import { accountClients, otherDataAccount, spreadDeployment } from '../../support/accounts';
 import { auditIndexesInProcess, auditServicesFor, driftOf } from '../../support/indexAudit';
 import { relocationDeps } from '../../support/relocation';
 import { InProcessInstances, type Fault } from '../../support/relocationRunner';
 
-const settings = spreadSettings({ INDEX_DRAIN_LINGER_MS: '1' });
-const config = spreadConfig(settings);
-let services: Services;
-
-beforeAll(() => {
-  services = createServices(() => config);
-});
-afterAll(() => removeEverywhere(settings));
+const { config, services } = spreadDeployment({ INDEX_DRAIN_LINGER_MS: '1' });
 
 const id = (n: number) => String(n).padStart(6, '0');
 

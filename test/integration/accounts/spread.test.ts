@@ -3,7 +3,6 @@
  * departments are placed over the data accounts and everything keyed by a department lives in its
  * account; the org-wide last-name search, logins and logs read every account and merge.
  */
-import { createServices, type Services } from '../../../functions/shared/services';
 import { createDirectory } from '../../../src/directory/directory';
 import { findEmployeesAcrossOrganisation } from '../../../src/indexing/employeeIndex/indexQueries';
 import { readEntity } from '../../../src/storage/tables/entities';
@@ -13,21 +12,9 @@ import {
   employeeRowKey,
 } from '../../../src/storage/keys/tables/employees';
 import { employeePartitionKey } from '../../../src/storage/keys/tables/employeePartitions';
-import {
-  accountClients,
-  removeEverywhere,
-  spreadConfig,
-  spreadSettings,
-} from '../../support/accounts';
+import { accountClients, spreadDeployment } from '../../support/accounts';
 
-const settings = spreadSettings();
-const config = spreadConfig(settings);
-let services: Services;
-
-beforeAll(() => {
-  services = createServices(() => config);
-});
-afterAll(() => removeEverywhere(settings));
+const { config, services } = spreadDeployment();
 
 // Sales, Ops, Legal go to DATA1 and Engineering, HR to DATA2 (rendezvous hashing of the names).
 const departments = ['Sales', 'Ops', 'Legal', 'Engineering', 'HR'];
