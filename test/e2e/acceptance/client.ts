@@ -190,3 +190,24 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/**
+ * Posts one Warning line from `source` as a telemetry client and waits until `GET /logs` reads it
+ * back (the line goes through the log queue and the flush first).
+ */
+export async function logLineAndWait(
+  baseUrl: string,
+  source: string,
+  message: string,
+  principal: string,
+): Promise<void> {
+  const entries = [{ at: new Date().toISOString(), level: 'Warning', message }];
+  const logged = await send(baseUrl, 'POST', '/logs', { json: { source, entries }, principal });
+  if (logged.status !== 202) throw new Error(`POST /logs answered ${logged.status}.`);
+  await eventually(async () => {
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const reply = await send(baseUrl, 'GET', `/logs?source=${source}&from=${from}&to=${to}`);
+    return JSON.stringify(reply.body).includes(message) ? true : undefined;
+  });
+}

@@ -11,7 +11,7 @@ import { allowEveryConsoleOrigin, describeInBrowser, launchChromium } from '../.
 import type { RunningHost } from '../../support/host';
 import { pngImage } from '../../support/images';
 import { employeePrincipal, telemetryPrincipal } from '../../support/principals';
-import { eventually, send, seg } from '../acceptance/client';
+import { logLineAndWait, send, seg } from '../acceptance/client';
 import { openAsAdmin } from '../console/consolePage';
 import { hostWith } from '../orchestrations/support';
 
@@ -70,22 +70,7 @@ describeInBrowser('the console with data over three accounts, in Chromium', () =
       });
       expect(claim.status).toBe(201);
     }
-    const logged = await api(
-      'POST',
-      '/logs',
-      {
-        source: logSource,
-        entries: [{ at: new Date().toISOString(), level: 'Warning', message: logMessage }],
-      },
-      telemetryPrincipal,
-    );
-    expect(logged.status).toBe(202);
-    await eventually(async () => {
-      const from = new Date(Date.now() - 3_600_000).toISOString();
-      const to = new Date(Date.now() + 60_000).toISOString();
-      const reply = await api('GET', `/logs?source=${logSource}&from=${from}&to=${to}`);
-      return JSON.stringify(reply.body).includes(logMessage) ? true : undefined;
-    });
+    await logLineAndWait(host.baseUrl, logSource, logMessage, telemetryPrincipal);
     browser = await launchChromium();
   }, 180_000);
 

@@ -14,7 +14,7 @@ import { allowEveryConsoleOrigin, describeInBrowser, launchChromium } from '../.
 import { startHost, type RunningHost } from '../../support/host';
 import { testClients } from '../../support/storage';
 import { telemetryPrincipal } from '../../support/principals';
-import { eventually, send, seg, uniqueDepartment } from '../acceptance/client';
+import { logLineAndWait, send, seg, uniqueDepartment } from '../acceptance/client';
 import { openAsAdmin, sidewaysOverflow } from './consolePage';
 
 let host: RunningHost;
@@ -90,22 +90,7 @@ describeInBrowser('the console on a phone, in its URLs and in its words, in Chro
     }));
     const imported = await api('POST', `/departments/${seg(big)}/employees/import`, { employees });
     expect((imported.body as { created: number }).created).toBe(150);
-    const logged = await api(
-      'POST',
-      '/logs',
-      {
-        source: logSource,
-        entries: [{ at: new Date().toISOString(), level: 'Warning', message: logMessage }],
-      },
-      telemetryPrincipal,
-    );
-    expect(logged.status).toBe(202);
-    await eventually(async () => {
-      const from = new Date(Date.now() - 3_600_000).toISOString();
-      const to = new Date(Date.now() + 60_000).toISOString();
-      const reply = await api('GET', `/logs?source=${logSource}&from=${from}&to=${to}`);
-      return JSON.stringify(reply.body).includes(logMessage) ? true : undefined;
-    });
+    await logLineAndWait(host.baseUrl, logSource, logMessage, telemetryPrincipal);
     browser = await launchChromium();
   }, 180_000);
 
