@@ -9,6 +9,7 @@
  * timer), so their requests are theirs alone. Goals: a listing page ≤ 5 storage requests, the
  * operations view not truncated and showing the last department, the idle sweep ≤ 50 requests.
  */
+import { odata } from '@azure/data-tables';
 import { loadConfig } from '../../src/config';
 import { createServices } from '../../functions/shared/services';
 import { createDirectory } from '../../src/directory';
@@ -85,7 +86,7 @@ const organisation: BenchCase = {
     const rawListing = await env.measure('raw listing page (SDK range)', 1, async () => {
       const pages = employees
         .listEntities({
-          queryOptions: { filter: `PartitionKey eq '${DEPARTMENT_LIST_PARTITION_KEY}'` },
+          queryOptions: { filter: odata`PartitionKey eq ${DEPARTMENT_LIST_PARTITION_KEY}` },
         })
         .byPage({ maxPageSize: 1000 });
       for await (const page of pages) return void page;
