@@ -44,13 +44,13 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const progress = (line: string): void => void process.stdout.write(`    ${line}\n`);
 
 /** Two data accounts, each an Azurite process of its own behind a counting proxy. */
-interface DataAccounts {
+export interface DataAccounts {
   settings: Record<string, string>;
   proxies: FaultProxy[];
   stop(): Promise<void>;
 }
 
-async function startDataAccounts(): Promise<DataAccounts> {
+export async function startDataAccounts(): Promise<DataAccounts> {
   const started = await Promise.all(
     [1, 2].map(async (index) => {
       const account = dataEmulatorAccount(index);

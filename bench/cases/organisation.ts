@@ -8,6 +8,8 @@
  * departments pending. The sweeps run in this process over the host's tables (the host loads no
  * timer), so their requests are theirs alone. Goals: a listing page ≤ 5 storage requests, the
  * operations view not truncated and showing the last department, the idle sweep ≤ 50 requests.
+ * `BENCH_ORG_ACCOUNTS=2` spreads the departments over two data accounts (each an emulator behind
+ * a counting proxy of its own; their requests are added to every measurement).
  */
 import { odata } from '@azure/data-tables';
 import { loadConfig } from '../../src/config';
@@ -22,6 +24,7 @@ import { benchEmployee } from '../employees';
 import { atMost, holds, judge } from '../goals';
 import { adminPrincipal, asPrincipal } from '../principals';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
+import { startDataAccounts, type DataAccounts } from './accounts';
 
 const FUNCTIONS = 'dist/functions/{departments,employees,operations}.js';
 const CREATORS = 8;
@@ -45,6 +48,27 @@ async function call(base: string, method: string, path: string, body?: unknown):
   return text ? (JSON.parse(text) as unknown) : undefined;
 }
 
+/** The two data accounts of `BENCH_ORG_ACCOUNTS=2` (stopped with the case), or none. */
+async function dataAccountsOf(env: BenchEnv): Promise<DataAccounts | undefined> {
+  const accounts = process.env.BENCH_ORG_ACCOUNTS ?? '1';
+  if (accounts === '1') return undefined;
+  if (accounts !== '2') throw new Error(`BENCH_ORG_ACCOUNTS must be 1 or 2, not ${accounts}`);
+  const data = await startDataAccounts();
+  env.defer(() => data.stop());
+  return data;
+}
+
+/** `env.measure`, with the data accounts' requests added to the home account's. */
+function measuring(env: BenchEnv, data: DataAccounts | undefined): BenchEnv['measure'] {
+  const elsewhere = (): number =>
+    (data?.proxies ?? []).reduce((sum, proxy) => sum + proxy.counts().requests, 0);
+  return async (label, operations, work) => {
+    const before = elsewhere();
+    const measured = await env.measure(label, operations, work);
+    return { ...measured, requests: measured.requests + elsewhere() - before };
+  };
+}
+
 const organisation: BenchCase = {
   name: 'organisation: listing, operations view and sweep over many departments',
   onlyWhenNamed: true,
@@ -54,7 +78,9 @@ const organisation: BenchCase = {
     if (!Number.isInteger(departments) || departments < 1) {
       throw new Error(`BENCH_ORG_DEPARTMENTS must be a positive integer, not ${departments}`);
     }
+    const data = await dataAccountsOf(env);
     const settings = {
+      ...data?.settings,
       EMPLOYEES_TABLE: env.uniqueName('OrgEmp', { table: true }),
       ARCHIVE_TABLE: env.uniqueName('OrgArc', { table: true }),
       EMPLOYEE_INDEX_TABLE: env.uniqueName('OrgIdx', { table: true }),
@@ -64,11 +90,12 @@ const organisation: BenchCase = {
       ARCHIVE_QUEUE: env.uniqueName('org-arc'),
       LOG_QUEUE: env.uniqueName('org-log'),
     };
+    const measure = measuring(env, data);
     const host = await startBuiltHost(env, FUNCTIONS, settings);
     const base = host.baseUrl;
     const names = Array.from({ length: departments }, (_, i) => nameOf(i + 1));
 
-    const create = await env.measure('create departments (PUT, 8 at a time)', departments, () =>
+    const create = await measure('create departments (PUT, 8 at a time)', departments, () =>
       mapBounded(names, CREATORS, (name) =>
         call(base, 'PUT', `departments/${encodeURIComponent(name)}`, {}),
       ).then(() => undefined),
@@ -76,14 +103,14 @@ const organisation: BenchCase = {
     await call(base, 'PUT', `departments/${encodeURIComponent(LAST)}`, {});
 
     let listed = 0;
-    const listing = await env.measure('GET /departments?pageSize=1000', 1, async () => {
+    const listing = await measure('GET /departments?pageSize=1000', 1, async () => {
       const page = (await call(base, 'GET', 'departments?pageSize=1000')) as { items?: unknown[] };
       listed = page.items?.length ?? 0;
     });
     const config = loadConfig({ AzureWebJobsStorage: env.connectionString, ...settings });
     const services = createServices(() => config);
     const employees = services.indexDrains().stores.employees;
-    const rawListing = await env.measure('raw listing page (SDK range)', 1, async () => {
+    const rawListing = await measure('raw listing page (SDK range)', 1, async () => {
       const pages = employees
         .listEntities({
           queryOptions: { filter: odata`PartitionKey eq ${DEPARTMENT_LIST_PARTITION_KEY}` },
@@ -98,14 +125,14 @@ const organisation: BenchCase = {
     await silent.employees.create(LAST, benchEmployee(1));
     await markPending(employees, LAST, 'cover-failed');
     let view: { outbox: { departmentsTruncated: boolean; departments: { department: string }[] } };
-    const operations = await env.measure('GET /operations', 1, async () => {
+    const operations = await measure('GET /operations', 1, async () => {
       view = (await call(base, 'GET', 'operations')) as typeof view;
     });
     const shown = view!.outbox.departments.some((d) => d.department === LAST);
 
     const drains = services.indexDrains();
     const first = await sweepOutboxes(drains); // the first ever: the walk, and LAST drained
-    const idle = await env.measure('idle sweep', 1, async () => {
+    const idle = await measure('idle sweep', 1, async () => {
       await sweepOutboxes(drains);
     });
     const pendingNames = names.slice(-PENDING);
@@ -114,13 +141,9 @@ const organisation: BenchCase = {
       await markPending(employees, name, 'cover-failed');
     }
     let drained = 0;
-    const busy = await env.measure(
-      `sweep with ${PENDING} departments pending`,
-      PENDING,
-      async () => {
-        drained = (await sweepOutboxes(drains)).rows;
-      },
-    );
+    const busy = await measure(`sweep with ${PENDING} departments pending`, PENDING, async () => {
+      drained = (await sweepOutboxes(drains)).rows;
+    });
 
     const rate = departments / (create.wallMs / 1000);
     process.stdout.write(
@@ -134,7 +157,7 @@ const organisation: BenchCase = {
         `  sweep with ${PENDING} pending: ${busy.requests} requests, ${busy.wallMs.toFixed(0)} ms, ${drained} rows\n\n`,
     );
     const against = (pattern: Measurement, name: string, goal: Comparison['goal']): Comparison => ({
-      name: `organisation (${departments.toLocaleString('en-US')} departments): ${name}`,
+      name: `organisation (${departments.toLocaleString('en-US')} departments${data ? ', two data accounts' : ''}): ${name}`,
       pattern,
       baseline: rawListing,
       goal,

@@ -96,10 +96,40 @@ async function runOver(
   const before = counters.map((c) => c());
   const refusedBefore = accounts.map(refusedBy);
   const label = `${accounts.length} data account${accounts.length > 1 ? 's' : ''}`;
+  const kindsBefore = accounts.map((a) => ({ ...a.proxy.counts().byKind }));
+  const statusBefore = accounts.map((a) => ({ ...a.proxy.counts().byStatus }));
   const measurement = await spreadWrites(services, counters, label, count, SPREAD);
   const after = counters.map((c, i) => c() - before[i]!);
+  progress(
+    `${label}, per create: requests by kind (refused ones included) ` +
+      `${perCreate(accounts, 'byKind', kindsBefore, count)}; answers by status ` +
+      perCreate(accounts, 'byStatus', statusBefore, count),
+  );
   const refused = accounts.reduce((sum, a, i) => sum + refusedBy(a) - refusedBefore[i]!, 0);
   return { measurement, home: after[0]!, perAccount: after.slice(1), refused };
+}
+
+/**
+ * Per create, over `accounts` since `before`, largest first: requests of each `service:METHOD`
+ * (`byKind`) or answers of each status (`byStatus`) — where the work under throttling goes.
+ */
+function perCreate(
+  accounts: readonly FrontedAccount[],
+  field: 'byKind' | 'byStatus',
+  before: Record<string, number>[],
+  count: number,
+): string {
+  const sums = new Map<string, number>();
+  accounts.forEach((a, i) => {
+    for (const [kind, n] of Object.entries(a.proxy.counts()[field])) {
+      sums.set(kind, (sums.get(kind) ?? 0) + n - (before[i]![kind] ?? 0));
+    }
+  });
+  return [...sums]
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${kind} ${(n / count).toFixed(2)}`)
+    .join(', ');
 }
 
 function comparison(one: ScaleRun, many: ScaleRun, minimumRatio: number): Comparison {
