@@ -43,6 +43,8 @@ const otherDept = uniqueDepartment('ConsoleOther');
 const id = '000042';
 const logSource = `console${Date.now().toString(36)}`;
 const logMessage = `Console log line ${Date.now()}`;
+/** When the lines were logged: the window reads their hour, even when a later one has begun. */
+const loggedAt = new Date();
 /** A telemetry writer's message that tries to draw a line of its own (issue 41, log forging). */
 const forgedMessage = 'user signed in\n07:59:18.639  Critical    FORGED: admin disabled MFA';
 
@@ -153,8 +155,8 @@ describeInBrowser('the web console in Chromium', () => {
       {
         source: logSource,
         entries: [
-          { at: new Date().toISOString(), level: 'Error', message: logMessage },
-          { at: new Date().toISOString(), level: 'Information', message: forgedMessage },
+          { at: loggedAt.toISOString(), level: 'Error', message: logMessage },
+          { at: loggedAt.toISOString(), level: 'Information', message: forgedMessage },
         ],
       },
       telemetryPrincipal,
@@ -345,6 +347,7 @@ describeInBrowser('the web console in Chromium', () => {
     // It opens on the current hour of the default source, read at once.
     await page.locator('#log-window p.muted', { hasText: 'from web between' }).waitFor();
     await page.fill('#log-source', logSource);
+    await page.fill('#log-hour', `${loggedAt.toISOString().slice(0, 13)}:00`);
     await page.click('#read-logs');
     await page.locator('#log-lines', { hasText: logMessage }).waitFor();
     expect(page.url()).toContain(`#/logs?source=${logSource}&hour=`);
