@@ -76,18 +76,22 @@ async function checkBrowserResponse(response: BrowserResponse): Promise<void> {
   });
 }
 
+/** The page's API requests that have not yet finished or failed. */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
 /**
- * Closes the page's context once the checks of the answers it received are done: a check reads the
- * answer from the browser, which a closed context no longer has.
+ * Closes the page's context once every API request it made has been answered and the answers
+ * checked: a check reads the answer from the browser, which a closed context no longer has. A view
+ * drawn again after an action may still be asking (`networkidle` does not wait for that: it was
+ * reached once, at load), so this waits for no request in flight for a quiet moment.
  */
 async function closeAfterChecks(page: Page): Promise<void> {
-  // A view drawn again after an action is still reading: its answers are checked too, and so are
-  // any that arrive while the earlier ones are being checked (until no new answer comes).
-  for (let seen = -1; seen !== browserChecks.length;) {
-    seen = browserChecks.length;
-    await page.waitForLoadState('networkidle');
-    await Promise.all([...browserChecks]);
+  const pending = inFlight.get(page) ?? new Set<Request>();
+  for (let quiet = 0; quiet < 3;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    quiet = pending.size === 0 ? quiet + 1 : 0;
   }
+  await Promise.all([...browserChecks]);
   await page.context().close();
 }
 
@@ -197,7 +201,14 @@ describeInBrowser('the web console in Chromium', () => {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     const requests: Request[] = [];
-    page.on('request', (request) => requests.push(request));
+    const pending = new Set<Request>();
+    inFlight.set(page, pending);
+    page.on('request', (request) => {
+      requests.push(request);
+      if (request.url().startsWith(`${host.baseUrl}/`)) pending.add(request);
+    });
+    page.on('requestfinished', (request) => pending.delete(request));
+    page.on('requestfailed', (request) => pending.delete(request));
     page.on('response', (response) => {
       if (response.url().startsWith(`${host.baseUrl}/`)) {
         browserChecks.push(checkBrowserResponse(response));
