@@ -129,6 +129,20 @@ export async function send(
   };
 }
 
+/**
+ * A caller of the app whose base URL `baseUrl` gives when called (a test's host starts after the
+ * caller is made): an optional JSON body, as admin unless a principal is given.
+ */
+export function callerOf(
+  baseUrl: () => string,
+): (method: string, path: string, json?: unknown, principal?: string) => Promise<Reply> {
+  return (method, path, json, principal) =>
+    send(baseUrl(), method, path, {
+      ...(json === undefined ? {} : { json }),
+      ...(principal ? { principal } : {}),
+    });
+}
+
 /** The body as an object (fails the test when it is not one). */
 export function obj(reply: Reply): JsonObject {
   expect(typeof reply.body).toBe('object');

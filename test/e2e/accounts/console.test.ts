@@ -11,7 +11,7 @@ import { allowEveryConsoleOrigin, describeInBrowser, launchChromium } from '../.
 import type { RunningHost } from '../../support/host';
 import { pngImage } from '../../support/images';
 import { employeePrincipal, telemetryPrincipal } from '../../support/principals';
-import { logLineAndWait, send, seg } from '../acceptance/client';
+import { callerOf, logLineAndWait, send, seg } from '../acceptance/client';
 import { openAsAdmin } from '../console/consolePage';
 import { hostWith } from '../orchestrations/support';
 
@@ -35,11 +35,7 @@ function origin(connection: string, service: 'Blob' | 'Table'): string {
 }
 
 describeInBrowser('the console with data over three accounts, in Chromium', () => {
-  const api = (method: string, p: string, json?: unknown, principal?: string) =>
-    send(host.baseUrl, method, p, {
-      ...(json === undefined ? {} : { json }),
-      ...(principal ? { principal } : {}),
-    });
+  const api = callerOf(() => host.baseUrl);
 
   beforeAll(async () => {
     host = await hostWith(settings);

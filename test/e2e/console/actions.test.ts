@@ -15,7 +15,7 @@ import { allowEveryConsoleOrigin, describeInBrowser, launchChromium } from '../.
 import { startHost, type RunningHost } from '../../support/host';
 import { testClients } from '../../support/storage';
 import { WAIT_MS } from '../../support/waits';
-import { send, seg, uniqueDepartment } from '../acceptance/client';
+import { callerOf, seg, uniqueDepartment } from '../acceptance/client';
 import { openAsAdmin } from './consolePage';
 
 let host: RunningHost;
@@ -36,8 +36,7 @@ describeInBrowser('the console after an action, in Chromium', () => {
     await host?.stop();
   });
 
-  const api = (method: string, p: string, json?: unknown) =>
-    send(host.baseUrl, method, p, json === undefined ? {} : { json });
+  const api = callerOf(() => host.baseUrl);
 
   it('shows the edit, the manager, the move and the archive as stored, each without a reload', async () => {
     const from = uniqueDepartment('Work');

@@ -14,7 +14,7 @@ import { allowEveryConsoleOrigin, describeInBrowser, launchChromium } from '../.
 import { startHost, type RunningHost } from '../../support/host';
 import { testClients } from '../../support/storage';
 import { telemetryPrincipal } from '../../support/principals';
-import { logLineAndWait, send, seg, uniqueDepartment } from '../acceptance/client';
+import { callerOf, logLineAndWait, seg, uniqueDepartment } from '../acceptance/client';
 import { openAsAdmin, sidewaysOverflow } from './consolePage';
 
 let host: RunningHost;
@@ -36,11 +36,7 @@ const CLAIMS = [
 ] as const;
 
 describeInBrowser('the console on a phone, in its URLs and in its words, in Chromium', () => {
-  const api = (method: string, p: string, json?: unknown, principal?: string) =>
-    send(host.baseUrl, method, p, {
-      ...(json === undefined ? {} : { json }),
-      ...(principal ? { principal } : {}),
-    });
+  const api = callerOf(() => host.baseUrl);
 
   beforeAll(async () => {
     host = await startHost();

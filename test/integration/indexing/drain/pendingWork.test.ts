@@ -6,7 +6,7 @@
  * removes the marker; a marker written again during the sweep's drain stays; the outbox walk goes
  * on from its cursor, one bounded step a sweep.
  */
-import { RestError, type TableClient } from '@azure/data-tables';
+import type { TableClient } from '@azure/data-tables';
 import { createDirectory } from '../../../../src/directory/directory';
 import { sweepOutboxes } from '../../../../src/indexing/drain/outboxSweep';
 import { walkStep } from '../../../../src/indexing/drain/outboxWalk';
@@ -23,6 +23,7 @@ import {
 } from '../../../../src/storage/keys/tables/employees';
 import { startFaultProxy, type FaultProxy } from '../../../../tools/faultProxy/faultProxy';
 import { testClients, uniqueName, uniqueTableName } from '../../../support/storage';
+import { refuseCovers } from '../../../support/queueFaults';
 import { createIndexingFixture, employeeBody as body, pauseAfter } from '../fixture';
 import type { IndexingFixture } from '../fixture';
 
@@ -64,21 +65,6 @@ async function seedDepartments(table: TableClient, names: readonly string[]): Pr
   );
 }
 
-/** The fixture's queue client, refusing every delayed send (a cover) as storage under strain. */
-function queueRefusingCovers() {
-  const queue = fx.clients.queue(fx.names.queue);
-  queue['storageClientContext'].queuesClient.pipeline.addPolicy({
-    name: 'refuseCovers',
-    async sendRequest(request, next) {
-      if (request.method === 'POST' && /visibilitytimeout=[1-9]/i.test(request.url)) {
-        throw new RestError('The server is busy.', { statusCode: 503, request });
-      }
-      return next(request);
-    },
-  });
-  return queue;
-}
-
 it('sweeps 3,000 idle departments in a few requests; a cover that failed is marked, shown and drained', async () => {
   const names = Array.from({ length: DEPARTMENTS }, (_, i) => nameOf(i + 1));
   await seedDepartments(fx.stores.employees, names);
@@ -101,7 +87,7 @@ it('sweeps 3,000 idle departments in a few requests; a cover that failed is mark
 
   // A write in the last department whose cover cannot be stored, with no drain of its own.
   const failed: string[] = [];
-  const sink = queueChangeSink(queueRefusingCovers(), {
+  const sink = queueChangeSink(refuseCovers(fx.clients.queue(fx.names.queue)), {
     nudgeDelaySeconds: 10,
     onNudgeError: (_error, department) => failed.push(department),
     markUncovered: (department) => markPending(fx.stores.employees, department, 'cover-failed'),

@@ -4,7 +4,6 @@
  * within the linger share that round; a round lost to another drainer, a backlog larger than one
  * round and a drain that fails all hand over to the queue worker through a nudge.
  */
-import { RestError } from '@azure/core-rest-pipeline';
 import { createDirectory, type Directory } from '../../../../src/directory/directory';
 import { newDrainCache } from '../../../../src/indexing/drain/drainCache';
 import { getEmployeeByEmailEventually } from '../../../../src/indexing/employeeIndex/indexQueries';
@@ -34,6 +33,7 @@ import {
   type IndexingFixture,
 } from '../fixture';
 import { WAIT_MS } from '../../../support/waits';
+import { refuseCovers } from '../../../support/queueFaults';
 
 let fx: IndexingFixture;
 beforeEach(async () => {
@@ -243,25 +243,10 @@ it("leaves no change to a writer that stops before its drain: the cover, stored 
   expect(await fx.drift()).toEqual([]);
 });
 
-/** A client of the fixture's queue on which every delayed send (a cover) fails, not retried. */
-function queueRefusingCovers() {
-  const queue = fx.clients.queue(fx.names.queue);
-  queue['storageClientContext'].queuesClient.pipeline.addPolicy({
-    name: 'refuseCovers',
-    async sendRequest(request, next) {
-      if (request.method === 'POST' && /visibilitytimeout=[1-9]/i.test(request.url)) {
-        throw new RestError('The server is busy.', { statusCode: 503, request });
-      }
-      return next(request);
-    },
-  });
-  return queue;
-}
-
 it('makes a write whose cover cannot be stored wait for its own drain instead', async () => {
   const drains = writerDrains(new SharedDrains({ ...fx.stores, drainCache: newDrainCache() }));
   const failed: string[] = [];
-  const sink = queueChangeSink(queueRefusingCovers(), {
+  const sink = queueChangeSink(refuseCovers(fx.clients.queue(fx.names.queue)), {
     drain: drains,
     drainLingerMs: 60_000, // the prompt path would come long after the answer
     onNudgeError: (_error, department) => failed.push(department),

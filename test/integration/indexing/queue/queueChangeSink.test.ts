@@ -4,11 +4,11 @@
  * must still get a nudge of its own, not wait for its cover or the outbox sweep. And a write
  * returns only once its cover — a delayed message that surfaces after its commit — is stored.
  */
-import { RestError } from '@azure/core-rest-pipeline';
 import type { QueueClient } from '@azure/storage-queue';
 import { queueChangeSink } from '../../../../src/indexing/queue/queueChangeSink';
 import { decodeQueueMessage } from '../../../../src/storage/queue';
 import { testClients, uniqueName } from '../../../support/storage';
+import { refuseCovers } from '../../../support/queueFaults';
 
 /**
  * Holds the answer of the first send of a message visible at once (a nudge, not a delayed cover)
@@ -87,15 +87,7 @@ it('returns a write once its cover is stored, and shares the cover between the w
 });
 
 it('fails the publish of a queue-triggered writer whose cover cannot be stored, so that its message comes back', async () => {
-  queue['storageClientContext'].queuesClient.pipeline.addPolicy({
-    name: 'refuseCovers',
-    async sendRequest(request, next) {
-      if (request.method === 'POST' && /visibilitytimeout=[1-9]/i.test(request.url)) {
-        throw new RestError('The server is busy.', { statusCode: 503, request });
-      }
-      return next(request);
-    },
-  });
+  refuseCovers(queue);
   const change = { department: 'Sales', employeeId: '000001', reason: 'archived' } as const;
   const background = queueChangeSink(queue, { nudgeDelaySeconds: 1, failWithoutCover: true });
   await expect(background.publish([change])).rejects.toMatchObject({ kind: 'throttled' });
