@@ -10,9 +10,9 @@
 //   3. folders holding more than 15 modules directly (*.ts, not *.d.ts)
 //   4. plain `new Error(` in src/ outside catalogue files (*Errors.ts, errors.ts)
 //   5. the share of comment lines (per top folder and per src capability)
-//   6. (information) src folders without an index.ts entry, and entries whose opening comment is
-//      missing or over the limit
-//   7. (information) hubs: imports of the key barrel, of directory/storedEntities, `services()`
+//   6. (information) src folders with neither an index.ts surface nor a README.md, entries that
+//      export nothing, and entries whose opening comment is missing or over the limit
+//   7. (information) hubs: imports of directory/storedEntities, `services()`
 //      calls in functions/ outside functions/shared, modules `RETRY` is imported from
 // --strict: exit 1 when any of checks 1-4 finds something (check 3 exempts functions/, whose
 // root holds one entry file per function group by package.json `main`; check 4 counts src/ only).
@@ -164,13 +164,19 @@ for (const file of stats.keys()) {
 for (const [dir, names] of [...folders].sort()) {
   if (names.length > MAX_MODULES) report.folders.push({ folder: dir, modules: names.length });
   const entry = names.includes('index.ts') ? `${dir}/index.ts` : undefined;
+  const readme = fs.existsSync(path.join(root, dir, 'README.md'));
+  // A folder says what it is in an entry other folders import through, or in a README.md.
   const problem = !entry
-    ? 'no index.ts'
-    : stats.get(entry).opening === 0
-      ? 'index.ts has no opening comment'
-      : stats.get(entry).opening > MAX_OPENING
-        ? `index.ts opening comment ${stats.get(entry).opening} lines`
-        : undefined;
+    ? readme
+      ? undefined
+      : 'neither an index.ts surface nor a README.md'
+    : /^export \{\};$/m.test(fs.readFileSync(path.join(root, entry), 'utf8'))
+      ? 'index.ts exports nothing (describe the folder in README.md)'
+      : stats.get(entry).opening === 0
+        ? 'index.ts has no opening comment'
+        : stats.get(entry).opening > MAX_OPENING
+          ? `index.ts opening comment ${stats.get(entry).opening} lines`
+          : undefined;
   if (problem && dir.startsWith('src/')) report.entries.push({ folder: dir, problem });
 }
 report.folders.sort((a, b) => b.modules - a.modules);
@@ -198,13 +204,11 @@ for (const [file, s] of stats) {
 const srcErrors = report.plainErrors.filter((e) => e.file.startsWith('src/'));
 
 // Hubs, by the import specifiers (relative) of each file.
-const hubs = { keyBarrel: [], storedEntities: [], servicesCalls: [], retryFrom: new Map() };
+const hubs = { storedEntities: [], servicesCalls: [], retryFrom: new Map() };
 for (const file of stats.keys()) {
   const text = fs.readFileSync(path.join(root, file), 'utf8');
   for (const m of text.matchAll(/from\s+'([^']+)'/g)) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]));
-    if (target === 'src/storage/keys' || target === 'src/storage/keys/index')
-      hubs.keyBarrel.push(file);
     if (target === 'src/directory/storedEntities') hubs.storedEntities.push(file);
   }
   for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
@@ -263,10 +267,6 @@ if (asJson) {
 }
 if (!asJson) {
   console.log('\n## 7. (information) hubs');
-  const barrel = [...new Set(hubs.keyBarrel)];
-  console.log(
-    `  key barrel (src/storage/keys) imported by ${barrel.length} files (${barrel.filter((f) => f.startsWith('src/')).length} in src/)`,
-  );
   console.log(`  directory/storedEntities imported by ${new Set(hubs.storedEntities).size} files`);
   console.log(
     `  services() called in ${hubs.servicesCalls.length} files of functions/ outside functions/shared: ${hubs.servicesCalls.join(', ')}`,
