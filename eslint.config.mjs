@@ -15,15 +15,14 @@ const noFunctions = {
 /**
  * The directory is imported through its surface, src/directory/index.ts; `named` lists the
  * narrower named surfaces beside it that a folder may use too (entities: the stored shapes, for
- * the workers that read the table beside the directory; moveWrites: the move's own writes).
+ * the workers that read the table beside the directory; departments: the listing they keep;
+ * moveWrites: the move's own writes; validation: the request schemas the adapters use).
  */
 const directorySurface = (...named) => ({
   group: ['**/directory/*', ...named.map((entry) => `!**/directory/${entry}`)],
   message:
     'Import the directory through its surface, src/directory/index.ts' +
-    (named.length
-      ? ` (or here: ${named.map((entry) => `directory/${entry}.ts`).join(', ')}).`
-      : '.'),
+    (named.length ? ` (or here: ${named.map((entry) => `directory/${entry}`).join(', ')}).` : '.'),
 });
 /**
  * A capability without named surfaces (indexing, logs) is imported through its entry,
@@ -138,17 +137,28 @@ export default tseslint.config(
     rules: restrictImports(noTooling, noFunctions, directorySurface(), ...capabilities),
   },
   {
+    // The adapters validate request bodies with the directory's schemas.
+    files: ['functions/**/*.ts'],
+    rules: restrictImports(noTooling, noFunctions, directorySurface('validation'), ...capabilities),
+  },
+  {
     // The workers that read the Employees table beside the directory's services use its stored
-    // shapes; the move orchestration also runs the directory's steps itself.
+    // shapes and keep its department listing; the move orchestration also runs the directory's
+    // steps itself.
     files: ['src/indexing/**/*.ts', 'src/archive/**/*.ts', 'src/orchestrations/**/*.ts'],
-    rules: restrictImports(noTooling, noFunctions, directorySurface('entities'), ...capabilities),
+    rules: restrictImports(
+      noTooling,
+      noFunctions,
+      directorySurface('entities', 'departments'),
+      ...capabilities,
+    ),
   },
   {
     files: ['src/orchestrations/move/**/*.ts'],
     rules: restrictImports(
       noTooling,
       noFunctions,
-      directorySurface('entities', 'moveWrites'),
+      directorySurface('entities', 'departments', 'moveWrites'),
       ...capabilities,
     ),
   },

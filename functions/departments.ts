@@ -7,7 +7,7 @@ import './shared/startup';
 import { z } from 'zod';
 import { departmentEditor, signedIn } from '../src/identity/access';
 import { isDirectoryAdmin } from '../src/identity/roles';
-import { departmentBodySchema, managerBodySchema } from '../src/directory';
+import { departmentBodySchema, managerBodySchema } from '../src/directory/validation';
 import { departmentRoute, listParams } from './shared/input';
 import {
   conditions,

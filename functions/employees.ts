@@ -14,7 +14,11 @@ import {
   self,
 } from '../src/identity/access';
 import { canReadDepartment } from '../src/identity/roles';
-import { employeePatchSchema, importBodySchema, newEmployeeSchema } from '../src/directory';
+import {
+  employeePatchSchema,
+  importBodySchema,
+  newEmployeeSchema,
+} from '../src/directory/validation';
 import { findEmployeesAcrossOrganisation, getEmployeeByEmailEventually } from '../src/indexing';
 import type { ImportResult } from '../src/directory';
 import { conditions, json, versionedJson, readJson, readParams, readQuery } from './shared/http';

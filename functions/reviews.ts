@@ -6,7 +6,7 @@
 // First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
 import './shared/startup';
 import { z } from 'zod';
-import { reviewBodySchema } from '../src/directory';
+import { reviewBodySchema } from '../src/directory/validation';
 import { employeeRoute, listParams } from './shared/input';
 import { conditions, json, versionedJson, readJson, readParams, readQuery } from './shared/http';
 import { anyOf, departmentEditor, self } from '../src/identity/access';

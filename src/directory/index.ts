@@ -2,11 +2,12 @@
  * The directory's public surface: departments, employees and reviews of the `Employees` table, one
  * partition per department. The service objects `createDirectory()` returns hold the operations
  * themselves, bound to one context. Beside them: the contexts the orchestrations write through,
- * the few operations workers run themselves (department discovery and listing sync, employee
- * pages, the department read), the request schemas the adapters validate with, the catalogue's
- * not-found errors and the types callers need. Other folders import this entry, or `entities/`
- * (the stored shapes, for workers beside the directory), or `moveWrites.ts` (the move's own
- * writes); lint enforces it. Generic table helpers are src/storage's.
+ * the few operations workers run themselves (employee pages, the department read), the page size
+ * rule, the catalogue's not-found errors and the types callers need. Other folders import this
+ * entry, or a narrower surface lint lets them use: `entities/` (the stored shapes, for workers
+ * beside the directory), `departments/` (the listing those workers keep), `moveWrites.ts` (the
+ * move's own writes), `validation.ts` (the request schemas the adapters validate bodies with).
+ * Generic table helpers are src/storage's.
  */
 export type { EmployeeChange, EmployeeChangeSink } from './changes';
 export { createContext, type DirectoryContext, type DirectoryOptions } from './context';
@@ -15,17 +16,7 @@ export type {
   DepartmentListItem,
   DepartmentSummary,
 } from './entities/departmentEntity';
-export {
-  departmentsHoldingRows,
-  listDepartments,
-  listingNeedsUpdate,
-  refreshListingCount,
-  syncDepartmentListing,
-  TtlCache,
-  type CountRefresh,
-  type ListingCountOptions,
-  type ListingEtags,
-} from './departments';
+export { listDepartments } from './departments';
 export { createDirectory, directoryOver, type Directory, type EmployeeService } from './directory';
 export { departmentNotFound, emailNotFound, employeeNotFound } from './directoryErrors';
 export {
@@ -36,15 +27,6 @@ export {
 } from './employees';
 export type { Employee, EmployeeData } from './entities/employeeEntity';
 export type { ImportResult } from './bulkImport';
-export {
-  MAX_PAGE_SIZE,
-  departmentBodySchema,
-  employeePatchSchema,
-  importBodySchema,
-  managerBodySchema,
-  newEmployeeSchema,
-  pageSizeOf,
-  reviewBodySchema,
-} from './validation';
+export { MAX_PAGE_SIZE, pageSizeOf } from './validation';
 export type { Versioned } from './entities/versionCache';
 export { loadDepartment } from './writes/departmentVersions';

@@ -2,12 +2,8 @@
  * Department names, page by page, from the directory's department listing (one partition range
  * query per page, never a table scan) — and, for an audit, the departments the listing misses.
  */
-import {
-  departmentsHoldingRows,
-  listDepartments,
-  TtlCache,
-  type DirectoryContext,
-} from '../directory';
+import type { DirectoryContext } from '../directory';
+import { departmentsHoldingRows, listDepartments, TtlCache } from '../directory/departments';
 import { departmentWithCountRowKeyRange } from '../storage/keys/tables/employees';
 
 /** One page of department names. */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_PROBLEMS, validateInput, ValidationError } from '../../src/domainErrors';
-import { newEmployeeSchema } from '../../src/directory';
+import { newEmployeeSchema } from '../../src/directory/validation';
 
 function refusal(schema: z.ZodType, value: unknown, where = 'body'): ValidationError {
   try {

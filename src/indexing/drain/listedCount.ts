@@ -10,7 +10,7 @@
  *
  * Why: docs/queues.md "The listed employee count".
  */
-import { refreshListingCount, type CountRefresh } from '../../directory';
+import { refreshListingCount, type CountRefresh } from '../../directory/departments';
 import type { IndexStores } from '../indexStores';
 
 /** Shortest time between two refreshes of one department by drain rounds of one process. */

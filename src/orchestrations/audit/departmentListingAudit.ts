@@ -13,7 +13,8 @@
  * repair lists it.
  */
 import type { TableClient } from '@azure/data-tables';
-import { listingNeedsUpdate, syncDepartmentListing, type DepartmentSummary } from '../../directory';
+import type { DepartmentSummary } from '../../directory';
+import { listingNeedsUpdate, syncDepartmentListing } from '../../directory/departments';
 import { tookEffect } from '../../storage/storageFaults';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,

@@ -10,7 +10,7 @@ import type { TableClient } from '@azure/data-tables';
 import { archiveEmployee } from '../../../../src/archive/archiveEmployee';
 import { createContext } from '../../../../src/directory/context';
 import { createDirectory, type Directory } from '../../../../src/directory/directory';
-import { refreshListingCount } from '../../../../src/directory';
+import { refreshListingCount } from '../../../../src/directory/departments';
 import { newDrainCache } from '../../../../src/indexing/drain/drainCache';
 import { SharedDrains } from '../../../../src/indexing/drain/sharedDrains';
 import { writerDrains } from '../../../../src/indexing/drain/writerDrain';
