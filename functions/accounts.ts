@@ -8,7 +8,6 @@ import './shared/startup';
 import * as df from 'durable-functions';
 import { z } from 'zod';
 import { alreadyThere, RelocationRunningError } from '../src/accounts/accountErrors';
-import { accountsView } from '../src/accounts/accountsView';
 import type { RelocationDeps } from '../src/accounts/relocation/relocationSteps';
 import { randomUUID } from 'node:crypto';
 import { admin } from '../src/identity/access';
@@ -27,9 +26,6 @@ import {
   type RelocationInstances,
 } from '../src/orchestrations/relocation/relocationStart';
 import { isInstanceNotFound } from '../src/orchestrations/status';
-import { readWholeRange } from '../src/storage/tables/rangePages';
-import { DEPARTMENT_LIST_PARTITION_KEY } from '../src/storage/keys/tables/employees';
-import { ensureTable } from '../src/storage/createOnce';
 import { departmentRoute } from './shared/input';
 import { errorBody, json, readJson, readParams } from './shared/http';
 import { inActivityTrace, tracedInput, tracedOrchestrator } from './shared/orchestrationTrace';
@@ -55,19 +51,9 @@ export const listStorageAccounts = protectedRoute('listStorageAccounts', {
   methods: ['GET'],
   access: admin,
   schemas: { responses: { 200: accountsListed } },
-  uses: (s) => s,
-  handler: async ({ use: { config, clients, placement } }) => {
-    const items = await accountsView(placement(), async () => {
-      // One account: its departments are those of the listing (one partition).
-      const table = clients().table(config().tables.employees);
-      await ensureTable(table);
-      const listed = await readWholeRange(
-        table,
-        { partitionKey: DEPARTMENT_LIST_PARTITION_KEY, ge: ' ', lt: '~' },
-        ['RowKey'],
-      );
-      return listed.length;
-    });
+  uses: (s) => s.storageAccounts(),
+  handler: async ({ use: storageAccounts }) => {
+    const items = await storageAccounts();
     return json(200, { items });
   },
 });

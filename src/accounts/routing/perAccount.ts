@@ -1,8 +1,8 @@
 /**
  * Serving each request from the account that holds its data: one instance of a service per
  * account (built on first use), and a router that hands each call to the instance of the account
- * placement names. The capabilities' services stay single-account; only the composition root
- * routes.
+ * placement names. The capabilities' services stay single-account; only the account layer
+ * (../accountLayer.ts) and the composition root's builders route.
  */
 import type { AccountSet, StorageAccount } from '../accounts';
 import type { Placement } from '../placement';
