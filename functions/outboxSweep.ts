@@ -3,6 +3,7 @@
  * hourly walk finds (src/indexing/drain/outboxSweep.ts), picking up changes whose post-commit
  * nudge never reached `index-updates` or whose drain failed. Schedule:
  * `INDEX_OUTBOX_SWEEP_SCHEDULE` (default every 5 minutes).
+ * Glossary: "sweep" (docs/glossary.md).
  */
 // First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
 import './shared/startup';

@@ -8,6 +8,7 @@
  *   fenced write merges it with `If-Match: *` in its own transaction, so a write fails, whole,
  *   once the partition is closed or moved to a newer version, without any extra request while it
  *   is open.
+ * Glossary: "epoch" (docs/glossary.md).
  */
 import type { TableClient } from '@azure/data-tables';
 import {

@@ -1,12 +1,13 @@
 /**
- * The relocation fence (docs/accounts.md "The fence"): with data spread over several accounts,
- * every write to a partition of a department's data carries, in its own entity group transaction,
- * a merge of the partition's open fence row for the placement version the writer believes in
- * (fenceEpoch.ts). While the placement is unchanged that costs one operation in a request the
- * write sends anyway; once a relocation has moved the partition on (copying, frozen, moved), the
- * write fails whole — nothing stored — and the writer reads the placement again: it continues
- * under the new version, or answers 503 `Relocating`. While a relocation copies the department,
- * the transaction also records the keys it touched (a change marker) for the last sync.
+ * The relocation fence (docs/accounts.md "The fence"; docs/glossary.md): with data spread over
+ * several accounts, every write to a partition of a department's data carries, in its own entity
+ * group transaction, a merge of the partition's open fence row for the placement version the
+ * writer believes in (fenceEpoch.ts). While the placement is unchanged that costs one operation
+ * in a request the write sends anyway; once a relocation has moved the partition on (copying,
+ * frozen, moved), the write fails whole — nothing stored — and the writer reads the placement
+ * again: it continues under the new version, or answers 503 `Relocating`. While a relocation
+ * copies the department, the transaction also records the keys it touched (a change marker) for
+ * the last sync.
  *
  * A wrapper around one account's `TableClient`, so the capabilities' code is unchanged: single
  * writes to a department's partition become one-operation transactions (still one request), and

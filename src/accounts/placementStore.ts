@@ -2,6 +2,7 @@
  * The placement table (home account): one row per department saying which account holds it, at
  * which version, and whether a relocation is copying or has frozen it. Every change is conditional
  * on the row's ETag, so two relocations (or a relocation and a first placement) never both win.
+ * Glossary: "placement" (docs/glossary.md).
  */
 import type { TableClient } from '@azure/data-tables';
 import { ensureTable } from '../storage/createOnce';

@@ -6,6 +6,7 @@
  * The score of a weighted account is `-weight / ln(u)` with `u` a uniform hash of (account, key)
  * in (0, 1): the chance an account wins is its weight over the total (Schindelhauer & Schomaker,
  * "Weighted distributed hash tables").
+ * Glossary: "spread" (docs/glossary.md).
  */
 import { createHash } from 'node:crypto';
 import { noWeightedAccount } from './accountErrors';

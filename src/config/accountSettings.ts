@@ -10,6 +10,7 @@
  *   `DATA1__accountName` / `DATA1__tableServiceUri` / `__blobServiceUri` / `__queueServiceUri`
  *   (+ `DATA1__credential`, `DATA1__clientId`);
  * - `ACCOUNT_WEIGHTS` (`home=0,DATA1=2,DATA2=1`) weighs the accounts in placement.
+ * Glossary: "home account" (docs/glossary.md).
  */
 import { malformedSetting, storageConnectionMissing, ConfigError } from './settingErrors';
 import { readInt, readOptional, type Env, type StorageConnection } from './readSetting';

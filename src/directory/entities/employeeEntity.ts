@@ -6,6 +6,7 @@
  * email is one point query that returns everything. Both are written in the same entity group
  * transaction; every data change rewrites both, which also makes the copy's ETag change exactly
  * when the employee's data does.
+ * Glossary: "incarnation" (docs/glossary.md).
  */
 import type { TableEntity } from '@azure/data-tables';
 import {

@@ -8,6 +8,7 @@
  * it; the drainer does not depend on the order.
  *
  * Why: docs/queues.md "Transactional outbox".
+ * Glossary: "outbox" (docs/glossary.md).
  */
 import { randomBytes } from 'node:crypto';
 import type { TableEntity } from '@azure/data-tables';

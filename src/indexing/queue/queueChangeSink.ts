@@ -10,7 +10,8 @@
  * delayed nudge, `INDEX_NUDGE_DELAY_SECONDS` > 0). A cover whose send fails is reported
  * (`onNudgeError`); the writes then wait for the writer's drain, or fail (`failWithoutCover`).
  *
- * Why: docs/queues.md "Transactional outbox" ("Nothing waits on the writer", the prompt path).
+ * Why: docs/queues.md "Transactional outbox" ("Nothing waits on the writer", the prompt path);
+ * the words nudge, cover, linger: docs/glossary.md.
  */
 import type { QueueClient } from '@azure/storage-queue';
 import type { EmployeeChangeSink } from '../../directory';

@@ -6,6 +6,7 @@
  * The invariant that makes replay line up: every sequence number `durable-functions` hands out
  * while replaying (one per activity, timer or sub-orchestration task, and one per retry timer and
  * retry attempt) has exactly one scheduled event here, with that number as its EventId.
+ * Glossary: "ledger" (docs/glossary.md).
  */
 import {
   EventType,
