@@ -1,14 +1,16 @@
 /**
- * Creates a storage resource (table, queue, container) on first use, once per process and
- * client: creating it on every request would cost a storage call each time. Concurrent first
- * calls share one creation; a failed creation is forgotten, so the next call tries again. The
- * SDK calls used treat "already exists" as success, so other instances creating the same
- * resource are fine.
+ * Storage created on first use (docs/architecture.md "Storage created on first use"). The way:
+ * {@link creatingOnMissing} — use the resource, and only when storage answers that it is not
+ * there create it and use it once more, which costs no request while it exists. The earlier way,
+ * still used where tables are read (a missing table and a missing entity both answer 404):
+ * `ensureX`, a creation once per process and client before the first use (concurrent first calls
+ * share it; a failed one is forgotten, so the next call tries again). The SDK calls used treat
+ * "already exists" as success, so other instances creating the same resource are fine.
  */
 import type { TableClient } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
-import { toDomainError } from './storageFaults';
+import { isNotFound, storageCode, toDomainError } from './storageFaults';
 
 /**
  * `create`, run at most once per client at a time and never again once it succeeded.
@@ -69,3 +71,34 @@ export const ensureQueue: (queue: QueueClient) => Promise<void> = oncePerClient(
 export const ensureContainer: (container: ContainerClient) => Promise<void> = oncePerClient(
   (container) => container.createIfNotExists(),
 );
+
+/**
+ * Runs `use` against a queue, container or blob; only when it fails because the resource is not
+ * there (`missing`, default: a 404) creates it with `create` and runs `use` once more. No request
+ * while the resource exists; the first use of a missing one costs the creation and the retry.
+ *
+ * @throws {DomainError} for storage faults (via toDomainError), the creation's included.
+ */
+export async function creatingOnMissing(
+  use: () => Promise<unknown>,
+  create: () => Promise<unknown>,
+  missing: (error: unknown) => boolean = isNotFound,
+): Promise<void> {
+  try {
+    await use();
+    return;
+  } catch (error) {
+    if (!missing(error)) throw toDomainError(error);
+  }
+  try {
+    await create();
+    await use();
+  } catch (error) {
+    throw toDomainError(error);
+  }
+}
+
+/** For {@link creatingOnMissing}: the blob's container is not there (a missing blob is not). */
+export function isContainerMissing(error: unknown): boolean {
+  return storageCode(error) === 'ContainerNotFound';
+}

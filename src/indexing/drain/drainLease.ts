@@ -12,15 +12,25 @@
  *
  * Why: docs/queues.md "Transactional outbox" ("One drainer per department, bounded invocations").
  */
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableClient, TableEntity, TableEntityResult } from '@azure/data-tables';
 import { ensureTable } from '../../storage/createOnce';
-import { tookEffect, unlessNotFound } from '../../storage/storageFaults';
+import {
+  isAlreadyExists,
+  isNotFound,
+  isPreconditionFailed,
+  toDomainError,
+} from '../../storage/storageFaults';
 import {
   DRAIN_LEASE_ROW_KEY,
   drainLeasePartitionKey,
 } from '../../storage/keys/tables/employeeIndex';
 import { drainLeaseContended } from '../indexingErrors';
-import { RETRY, retryOptimistically, type Retry } from '../../storage/optimisticRetry';
+import {
+  RETRY,
+  retryOptimistically,
+  type OptimisticRetryOptions,
+  type Retry,
+} from '../../storage/optimisticRetry';
 
 /** `EntityType` of the lease entity. */
 export const DRAIN_LEASE_ENTITY_TYPE = 'IndexDrainLease.v1';
@@ -85,13 +95,13 @@ function leaseEntity(
 
 /** The lease as stored; `undefined` when there is none yet. */
 async function readLease(table: TableClient, department: string): Promise<LeaseState | undefined> {
-  const entity = await unlessNotFound(() =>
-    table.getEntity<Record<string, unknown>>(
-      drainLeasePartitionKey(department),
-      DRAIN_LEASE_ROW_KEY,
-    ),
-  );
-  if (!entity) return undefined;
+  let entity: TableEntityResult<Record<string, unknown>>;
+  try {
+    entity = await table.getEntity(drainLeasePartitionKey(department), DRAIN_LEASE_ROW_KEY);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw toDomainError(error);
+  }
   const expiresAt = new Date(entity.ExpiresAt as string | Date).getTime();
   return {
     holder: typeof entity.Holder === 'string' ? entity.Holder : '',
@@ -109,26 +119,26 @@ async function writeLease(
   state: Omit<LeaseState, 'etag'>,
 ): Promise<string | undefined> {
   const entity = leaseEntity(department, state);
-  let written: string | undefined;
-  const applied = await tookEffect(async () => {
+  try {
     const response =
       etag === undefined
         ? await table.createEntity(entity)
         : await table.updateEntity(entity, 'Replace', { etag });
-    written = response.etag;
-  });
-  return applied ? written : undefined;
+    return response.etag;
+  } catch (error) {
+    // Lost to another drainer's write (412, 409 or 404; as `tookEffect` decides).
+    if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error))
+      return undefined;
+    throw toDomainError(error);
+  }
 }
 
-/** The shared retry routine, giving up after {@link MAX_LEASE_ATTEMPTS} lost writes. */
-function untilLeaseWritten<T>(department: string, attempt: () => Promise<T | Retry>): Promise<T> {
-  return retryOptimistically(
-    {
-      maxAttempts: MAX_LEASE_ATTEMPTS,
-      giveUp: (attempts) => drainLeaseContended(department, attempts),
-    },
-    attempt,
-  );
+/** The shared retry routine's options, giving up after {@link MAX_LEASE_ATTEMPTS} lost writes. */
+function leaseRetry(department: string): OptimisticRetryOptions {
+  return {
+    maxAttempts: MAX_LEASE_ATTEMPTS,
+    giveUp: (attempts) => drainLeaseContended(department, attempts),
+  };
 }
 
 /**
@@ -145,7 +155,7 @@ export async function acquireDrainLease(
   clock: LeaseClock,
 ): Promise<LeaseAttempt> {
   await ensureTable(table);
-  return untilLeaseWritten(department, async (): Promise<LeaseAttempt | Retry> => {
+  return retryOptimistically(leaseRetry(department), async (): Promise<LeaseAttempt | Retry> => {
     const state = await readLease(table, department);
     const now = clock.now();
     if (!state || state.holder === '' || state.expiresAt <= now) {
@@ -180,19 +190,22 @@ export async function renewDrainLease(
   clock: LeaseClock,
 ): Promise<HeldLease | undefined> {
   let current = lease;
-  return untilLeaseWritten(lease.department, async (): Promise<HeldLease | undefined | Retry> => {
-    const now = clock.now();
-    const etag = await writeLease(table, lease.department, current.etag, {
-      holder: lease.holder,
-      expiresAt: now + clock.durationMs,
-      requested: false,
-    });
-    if (etag !== undefined) return { ...current, etag, writtenAt: now };
-    const state = await readLease(table, lease.department);
-    if (state?.holder !== lease.holder) return undefined;
-    current = { ...current, etag: state.etag };
-    return RETRY;
-  });
+  return retryOptimistically(
+    leaseRetry(lease.department),
+    async (): Promise<HeldLease | undefined | Retry> => {
+      const now = clock.now();
+      const etag = await writeLease(table, lease.department, current.etag, {
+        holder: lease.holder,
+        expiresAt: now + clock.durationMs,
+        requested: false,
+      });
+      if (etag !== undefined) return { ...current, etag, writtenAt: now };
+      const state = await readLease(table, lease.department);
+      if (state?.holder !== lease.holder) return undefined;
+      current = { ...current, etag: state.etag };
+      return RETRY;
+    },
+  );
 }
 
 /**
@@ -210,7 +223,7 @@ export async function releaseDrainLease(
   whenRequested: 'report' | 'ignore',
 ): Promise<Release> {
   let current = lease;
-  return untilLeaseWritten(lease.department, async (): Promise<Release | Retry> => {
+  return retryOptimistically(leaseRetry(lease.department), async (): Promise<Release | Retry> => {
     const etag = await writeLease(table, lease.department, current.etag, {
       holder: '',
       expiresAt: 0,

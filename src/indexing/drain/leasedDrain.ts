@@ -25,12 +25,16 @@ import { ensureTable } from '../../storage/createOnce';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
 import { outboxPending } from './outboxDrainWork';
 import {
-  drainOutbox,
+  drainRound,
+  endRound,
   MAX_CHANGES_PER_ROUND,
   noDrainResult,
+  startRounds,
   type DrainOptions,
   type DrainResult,
+  type Rounds,
 } from './outboxDrain';
+import { retryOptimistically } from '../../storage/optimisticRetry';
 
 /** Bounds of one drain invocation. */
 export interface DrainLimits {
@@ -132,6 +136,7 @@ export async function drainDepartment(
   const clock: LeaseClock = { durationMs: limits.leaseMs, now };
   const startedAt = options.startedAt ?? now();
   const total = nothingDrained();
+  // The index table: created by the lease acquire below (drainLease.ts) before any round.
   await ensureTable(stores.employees);
   const partitionKey = departmentPartitionKey(department);
   if (!(await outboxPending(stores.employees, partitionKey, options.onlyRowsBefore))) {
@@ -156,19 +161,28 @@ export async function drainDepartment(
     bounded &&
     (now() - startedAt >= limits.invocationMs ||
       total.employees + drainedNow >= limits.changesPerInvocation);
+  const roundOptions: DrainOptions = {
+    ...options,
+    maxChangesPerRound: limits.changesPerRound,
+    beforeRound: async (_round, soFar) => {
+      if (spent(soFar.employees)) return false;
+      if (lease && now() - lease.writtenAt >= limits.leaseMs / 4) {
+        lease = await renewDrainLease(stores.index, lease, clock);
+      }
+      return lease !== undefined;
+    },
+  };
+  let rounds: Rounds | undefined;
   try {
     for (;;) {
-      const result = await drainOutbox(stores, department, {
-        ...options,
-        maxChangesPerRound: limits.changesPerRound,
-        beforeRound: async (_round, soFar) => {
-          if (spent(soFar.employees)) return false;
-          if (lease && now() - lease.writtenAt >= limits.leaseMs / 4) {
-            lease = await renewDrainLease(stores.index, lease, clock);
-          }
-          return lease !== undefined;
-        },
-      });
+      // The rounds to the outbox's end (or the budget), each an attempt of the lost-round retry.
+      const drained = startRounds(stores, department, roundOptions);
+      rounds = drained;
+      let outcome = await retryOptimistically(drained.retry, () => drainRound(drained));
+      while (outcome === 'next') {
+        outcome = await retryOptimistically(drained.retry, () => drainRound(drained));
+      }
+      const result = outcome.done;
       addUp(total, result);
       if (!lease) return { ...total, outcome: 'lost' };
       if (result.complete) {
@@ -189,6 +203,7 @@ export async function drainDepartment(
       return { ...total, outcome: 'continued' };
     }
   } catch (error) {
+    if (rounds) endRound(rounds, 'failed');
     // Free the lease for the retry of this message (or the next nudge) rather than make it wait
     // for the expiry; if storage refuses that too, the lease expires.
     if (lease) await releaseDrainLease(stores.index, lease, clock, 'ignore').catch(() => undefined);

@@ -7,11 +7,10 @@
  * `ids`, `lastNames`: write what differs, each transaction with its partition's fence, every list
  * of the round, all conditional on what the snapshot read (outboxDrainWrites.ts), then the listed
  * count after a membership change (listedCount.ts); 4. `deleted`: delete the drained rows, each
- * conditional on its ETag. A lost round runs again with its keys carried over. Safe with any
- * number of drainers, paused or crashing anywhere: the fences, not the lease, stop stale writes;
- * the reconcile (indexMaintenance.ts) writes without them.
- *
- * Why: docs/queues.md "Why a drain never loses an update".
+ * conditional on its ETag. A round ({@link drainRound}) is a retry's attempt: a lost one runs
+ * again with its keys carried over. Safe with any number of drainers, paused or crashing anywhere:
+ * the fences, not the lease, stop stale writes (docs/queues.md "Why a drain never loses an
+ * update"; the calls from the trigger: "The drain traced").
  */
 import { ensureTable } from '../../storage/createOnce';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
@@ -20,8 +19,7 @@ import {
   idIndexPartitionKey,
 } from '../../storage/keys/tables/employeeIndex';
 import { parseOutboxRowKey } from '../../storage/keys/tables/outbox';
-import type { DirectoryMetrics, DrainRoundOutcome } from '../../telemetry/metrics';
-import { inSpan } from '../../telemetry/tracing';
+import type { DrainRoundOutcome } from '../../telemetry/metrics';
 import { forgetRound } from './drainCache';
 import type { EmployeeGoneHandler, IndexStores } from '../indexStores';
 import { takeSnapshot } from './outboxDrainSnapshot';
@@ -43,7 +41,14 @@ export {
   MAX_ROWS_PER_ROUND,
 } from './outboxDrainWork';
 import { outboxContended } from '../indexingErrors';
-import { RETRY, realTiming, retryOptimistically, type Retry } from '../../storage/optimisticRetry';
+import {
+  RETRY,
+  realTiming,
+  retryOptimistically,
+  type OptimisticRetryOptions,
+  type Retry,
+  type RetryTiming,
+} from '../../storage/optimisticRetry';
 
 /** Rounds lost to concurrent changes before giving up (the nudge is then retried). */
 const MAX_LOST_ROUNDS = 8;
@@ -109,20 +114,76 @@ export function noDrainResult(): DrainResult {
 const MAX_BACKOFF_MS = 2_000;
 
 /**
+ * One drain's rounds so far: what they did, the keys of a lost round carried into the next, when
+ * the open round started (each round is metered once, by how it ended), and the lost-round retry.
+ * {@link drainOutbox} and the leased drain (leasedDrain.ts) each loop {@link drainRound} over it.
+ */
+export interface Rounds {
+  readonly stores: IndexStores;
+  readonly department: string;
+  readonly options: DrainOptions;
+  readonly result: DrainResult;
+  /** Each round is an attempt of this retry; a lost one runs again after its back-off. */
+  readonly retry: OptimisticRetryOptions;
+  readonly timing: RetryTiming;
+  carried?: Work;
+  /** When the open round started (ms), until it is metered. */
+  startedAt?: number;
+}
+
+/**
+ * The rounds of a drain of `department`, none run yet. A lost round runs again after a back-off
+ * that never starts at once (another writer is at work here: a reconcile, or a drainer whose lease
+ * ran out), so it gives that writer room rather than read again at once and lose again.
+ */
+export function startRounds(
+  stores: IndexStores,
+  department: string,
+  options: DrainOptions,
+): Rounds {
+  const timing = options.sleep ? { sleep: options.sleep, random: Math.random } : realTiming;
+  const retry = {
+    maxAttempts: options.maxLostRounds ?? MAX_LOST_ROUNDS,
+    capMs: MAX_BACKOFF_MS,
+    waitFirst: true,
+    timing,
+    giveUp: (rounds: number) => outboxContended(department, rounds),
+  };
+  return { stores, department, options, result: noDrainResult(), retry, timing };
+}
+
+/** Meters the open round by how it ended (`failed`: the drain threw with a round open). */
+export function endRound(rounds: Rounds, outcome: DrainRoundOutcome): void {
+  if (rounds.startedAt === undefined) return;
+  rounds.stores.metrics?.recordDrainRound(outcome, Date.now() - rounds.startedAt);
+  rounds.startedAt = undefined;
+}
+
+/**
  * Drains a department's outbox until it is empty (or only holds rows written meanwhile that a
- * next drain will take), bringing the indexes of every employee it names up to date.
+ * next drain will take), bringing the indexes of every employee it names up to date. No lease:
+ * the writer's own round (writerDrain.ts); the queue worker and the sweep drain under the lease
+ * (leasedDrain.ts `drainDepartment`).
  *
  * @throws {ThrottledError} when the department kept changing for {@link MAX_LOST_ROUNDS} rounds.
  * @throws {DomainError} for storage faults (the nudge is retried; the rows stay).
  */
-export function drainOutbox(
+export async function drainOutbox(
   stores: IndexStores,
   department: string,
   options: DrainOptions = {},
 ): Promise<DrainResult> {
-  return inSpan('directory.outbox.drain', { 'directory.department': department }, () =>
-    drainRounds(stores, department, options),
-  );
+  await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
+  const rounds = startRounds(stores, department, options);
+  try {
+    for (;;) {
+      const outcome = await retryOptimistically(rounds.retry, () => drainRound(rounds));
+      if (outcome !== 'next') return outcome.done;
+    }
+  } catch (error) {
+    endRound(rounds, 'failed');
+    throw error;
+  }
 }
 
 /**
@@ -139,150 +200,105 @@ function changesMembership(row: OutboxRow): boolean {
   return row.changes.some((change) => change.reason !== 'updated');
 }
 
-/** Counts each round once, by how it ended; a round still open when the drain throws failed. */
-function roundMeter(metrics: DirectoryMetrics | undefined): {
-  start(): void;
-  end(outcome: DrainRoundOutcome): void;
-  failed(): void;
-} {
-  let started: number | undefined;
-  const end = (outcome: DrainRoundOutcome): void => {
-    if (started !== undefined) metrics?.recordDrainRound(outcome, Date.now() - started);
-    started = undefined;
-  };
-  return { start: () => void (started = Date.now()), end, failed: () => end('failed') };
-}
-
-async function drainRounds(
-  stores: IndexStores,
-  department: string,
-  options: DrainOptions,
-): Promise<DrainResult> {
-  const meter = roundMeter(stores.metrics);
-  try {
-    return await drainRoundsMetered(stores, department, options, meter);
-  } catch (error) {
-    meter.failed();
-    throw error;
+/**
+ * One round (the steps of the file comment), an attempt of `rounds.retry`: `'next'` when rows are
+ * left, `done` when the outbox is drained (or `beforeRound` stopped the drain), `RETRY` when the
+ * round was lost (its keys are carried into the next).
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function drainRound(rounds: Rounds): Promise<'next' | { done: DrainResult } | Retry> {
+  const { stores, department, options, result } = rounds;
+  // Before every round but the first, the rerun of a lost round included: a run of lost rounds
+  // with their back-offs takes time too, so the invocation's budget and the lease renewal are
+  // checked there as well. Stopping before a rerun leaves the lost round's rows in the outbox,
+  // and whatever the lost round wrote is harmless (the fences: docs/queues.md).
+  if (result.rounds > 0 && options.beforeRound) {
+    if (!(await options.beforeRound(result.rounds + 1, result))) return { done: result };
   }
-}
-
-async function drainRoundsMetered(
-  stores: IndexStores,
-  department: string,
-  options: DrainOptions,
-  meter: ReturnType<typeof roundMeter>,
-): Promise<DrainResult> {
+  result.rounds++;
+  rounds.startedAt = Date.now();
+  const round = result.rounds;
+  const step = async (name: DrainStep): Promise<void> => {
+    await options.afterStep?.(name, round);
+  };
   const partitionKey = departmentPartitionKey(department);
-  await Promise.all([ensureTable(stores.employees), ensureTable(stores.index)]);
-  const result = noDrainResult();
-  let carried: Work | undefined;
-  const timing = options.sleep ? { sleep: options.sleep, random: Math.random } : realTiming;
-  // Each round is an attempt; a lost one runs again after a back-off that never starts at once
-  // (another writer is at work here: a reconcile, or a drainer whose lease ran out), so it gives
-  // that writer room rather than read again at once and lose again.
-  const retry = {
-    maxAttempts: options.maxLostRounds ?? MAX_LOST_ROUNDS,
-    capMs: MAX_BACKOFF_MS,
-    waitFirst: true,
-    timing,
-    giveUp: (rounds: number) => outboxContended(department, rounds),
-  };
-  const oneRound = async (): Promise<'next' | { done: DrainResult } | Retry> => {
-    // Before every round but the first, the rerun of a lost round included: a run of lost rounds
-    // with their back-offs takes time too, so the invocation's budget and the lease renewal are
-    // checked there as well. Stopping before a rerun leaves the lost round's rows in the outbox,
-    // and whatever the lost round wrote is harmless (the fences: docs/queues.md).
-    if (result.rounds > 0 && options.beforeRound) {
-      if (!(await options.beforeRound(result.rounds + 1, result))) return { done: result };
-    }
-    result.rounds++;
-    meter.start();
-    const round = result.rounds;
-    const step = async (name: DrainStep): Promise<void> => {
-      await options.afterStep?.(name, round);
-    };
 
-    const { rows, unreadable, more } = await readOutbox(
-      stores.employees,
-      partitionKey,
-      options.maxChangesPerRound,
-      options.maxLastNamesPerRound,
-    );
-    if (unreadable.length > 0) {
-      const log = options.log ?? ((line: string) => console.warn(line));
-      result.deadLettered += await deadLetterRows(stores.employees, partitionKey, unreadable, log);
-    }
-    // Seen now, at no extra cost: the rows this round read (a lower bound when there are more).
-    const seen = committedTimes(rows);
-    stores.metrics?.observeOutbox(
-      department,
-      rows.length,
-      seen.length > 0 ? Math.min(...seen) : undefined,
-    );
-    await step('read');
-    // A lost round's keys are worked on again even when a concurrent drainer deleted their rows
-    // meanwhile: this drainer may have written one of them from a read that is stale by now.
-    const work = workOf(rows, carried);
-    if (work.employeeIds.length === 0 && work.emails.length === 0) {
-      // A round of rows nobody can drain moved them away: the rows behind them come next. (No
-      // lost round comes before it: a lost round's carried keys would have made work.)
-      if (more && unreadable.length > 0) {
-        meter.end('committed');
-        return 'next';
-      }
-      meter.end('empty');
-      return { done: { ...result, complete: true } };
-    }
-
-    const snapshot = await takeSnapshot(stores, department, work);
-    await step('snapshot');
-    // One index partition after the other, so a crash test can stop between any two.
-    const partitions = [
-      ['emails', emailIndexPartitionKey(department), emailActions, snapshot.fences.email],
-      ['ids', idIndexPartitionKey(department), idActions, snapshot.fences.id],
-    ] as const;
-    let written = true;
-    for (const [name, indexPartition, actionsOf, fence] of partitions) {
-      const actions = actionsOf(department, work, snapshot);
-      const fences = stores.drainCache?.fences;
-      written = await submitFenced(stores.index, indexPartition, actions, fence, fences);
-      if (!written) break;
-      await step(name);
-    }
-    if (written) written = await writeLastNames(stores, department, work, snapshot, timing);
-    if (!written) {
-      forgetRound(stores.drainCache, department, work.lastNames);
-      carried = work;
-      meter.end('lost');
-      return RETRY;
-    }
-    await step('lastNames');
-
-    // The listing's count (eventually consistent): refreshed once a round, only when the round
-    // drained a membership change; before the rows go, so a failure leaves them to drain again.
-    if (rows.some(changesMembership)) {
-      const every = options.countRefreshEveryMs ?? COUNT_REFRESH_EVERY_MS;
-      await refreshAfterRound(stores, department, every);
-    }
-    const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
-    for (const employeeId of gone) await options.onGone?.(department, employeeId);
-    await deleteRows(stores.employees, department, rows, timing);
-    stores.metrics?.recordIndexLag(department, seen);
-    meter.end('committed');
-    await step('deleted');
-    result.rows += rows.length;
-    result.employees += work.employeeIds.length;
-    result.gone += gone.length;
-    carried = undefined;
-    if (!more) {
-      stores.metrics?.observeOutbox(department, 0);
-      return { done: { ...result, complete: true } };
-    }
-    return 'next';
-  };
-  for (;;) {
-    const outcome = await retryOptimistically(retry, oneRound);
-    if (outcome !== 'next') return outcome.done;
+  const { rows, unreadable, more } = await readOutbox(
+    stores.employees,
+    partitionKey,
+    options.maxChangesPerRound,
+    options.maxLastNamesPerRound,
+  );
+  if (unreadable.length > 0) {
+    const log = options.log ?? ((line: string) => console.warn(line));
+    result.deadLettered += await deadLetterRows(stores.employees, partitionKey, unreadable, log);
   }
+  // Seen now, at no extra cost: the rows this round read (a lower bound when there are more).
+  const seen = committedTimes(rows);
+  stores.metrics?.observeOutbox(
+    department,
+    rows.length,
+    seen.length > 0 ? Math.min(...seen) : undefined,
+  );
+  await step('read');
+  // A lost round's keys are worked on again even when a concurrent drainer deleted their rows
+  // meanwhile: this drainer may have written one of them from a read that is stale by now.
+  const work = workOf(rows, rounds.carried);
+  if (work.employeeIds.length === 0 && work.emails.length === 0) {
+    // A round of rows nobody can drain moved them away: the rows behind them come next. (No
+    // lost round comes before it: a lost round's carried keys would have made work.)
+    if (more && unreadable.length > 0) {
+      endRound(rounds, 'committed');
+      return 'next';
+    }
+    endRound(rounds, 'empty');
+    return { done: { ...result, complete: true } };
+  }
+
+  const snapshot = await takeSnapshot(stores, department, work);
+  await step('snapshot');
+  // One index partition after the other, so a crash test can stop between any two.
+  const partitions = [
+    ['emails', emailIndexPartitionKey(department), emailActions, snapshot.fences.email],
+    ['ids', idIndexPartitionKey(department), idActions, snapshot.fences.id],
+  ] as const;
+  let written = true;
+  for (const [name, indexPartition, actionsOf, fence] of partitions) {
+    const actions = actionsOf(department, work, snapshot);
+    const fences = stores.drainCache?.fences;
+    written = await submitFenced(stores.index, indexPartition, actions, fence, fences);
+    if (!written) break;
+    await step(name);
+  }
+  if (written) written = await writeLastNames(stores, department, work, snapshot, rounds.timing);
+  if (!written) {
+    forgetRound(stores.drainCache, department, work.lastNames);
+    rounds.carried = work;
+    endRound(rounds, 'lost');
+    return RETRY;
+  }
+  await step('lastNames');
+
+  // The listing's count (eventually consistent): refreshed once a round, only when the round
+  // drained a membership change; before the rows go, so a failure leaves them to drain again.
+  if (rows.some(changesMembership)) {
+    const every = options.countRefreshEveryMs ?? COUNT_REFRESH_EVERY_MS;
+    await refreshAfterRound(stores, department, every);
+  }
+  const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
+  for (const employeeId of gone) await options.onGone?.(department, employeeId);
+  await deleteRows(stores.employees, department, rows, rounds.timing);
+  stores.metrics?.recordIndexLag(department, seen);
+  endRound(rounds, 'committed');
+  await step('deleted');
+  result.rows += rows.length;
+  result.employees += work.employeeIds.length;
+  result.gone += gone.length;
+  rounds.carried = undefined;
+  if (!more) {
+    stores.metrics?.observeOutbox(department, 0);
+    return { done: { ...result, complete: true } };
+  }
+  return 'next';
 }

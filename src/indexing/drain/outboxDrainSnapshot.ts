@@ -6,7 +6,7 @@
 import type { TableClient } from '@azure/data-tables';
 import { odata } from '@azure/data-tables';
 import type { EmployeeData } from '../../directory';
-import { withStorageErrors } from '../../storage/storageFaults';
+import { toDomainError } from '../../storage/storageFaults';
 import { mapBounded } from '../../storage/parallel';
 import {
   departmentPartitionKey,
@@ -70,19 +70,29 @@ export async function readRowKeys(
   for (let i = 0; i < unique.length; i += KEYS_PER_QUERY) {
     chunks.push(unique.slice(i, i + KEYS_PER_QUERY));
   }
-  await mapBounded(chunks, 8, (chunk) =>
-    withStorageErrors(async () => {
-      const keys = chunk.map((rowKey) => odata`RowKey eq ${rowKey}`).join(' or ');
-      const filter = `${odata`PartitionKey eq ${partitionKey}`} and (${keys})`;
-      for await (const entity of table.listEntities<Record<string, unknown>>({
-        queryOptions: { filter },
-      })) {
-        const stored = { ...entity, partitionKey, rowKey: entity.rowKey ?? '' } as StoredEntity;
-        found.set(stored.rowKey, stored);
-      }
-    }),
-  );
+  await mapBounded(chunks, 8, (chunk) => queryRowKeys(table, partitionKey, chunk, found));
   return found;
+}
+
+/** One `RowKey eq … or …` query of {@link readRowKeys}, its entities added to `found`. */
+async function queryRowKeys(
+  table: TableClient,
+  partitionKey: string,
+  rowKeys: readonly string[],
+  found: Map<string, StoredEntity>,
+): Promise<void> {
+  const keys = rowKeys.map((rowKey) => odata`RowKey eq ${rowKey}`).join(' or ');
+  const filter = `${odata`PartitionKey eq ${partitionKey}`} and (${keys})`;
+  try {
+    for await (const entity of table.listEntities<Record<string, unknown>>({
+      queryOptions: { filter },
+    })) {
+      const stored = { ...entity, partitionKey, rowKey: entity.rowKey ?? '' } as StoredEntity;
+      found.set(stored.rowKey, stored);
+    }
+  } catch (error) {
+    throw toDomainError(error);
+  }
 }
 
 /**

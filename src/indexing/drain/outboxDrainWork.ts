@@ -3,7 +3,7 @@
  * the keys they name — employees, emails and last names — that the round works on.
  */
 import type { TableClient } from '@azure/data-tables';
-import { withStorageErrors } from '../../storage/storageFaults';
+import { toDomainError, withStorageErrors } from '../../storage/storageFaults';
 import { rowKeyRangeFilter } from '../../storage/tables/filters';
 import { normalizeEmail, normalizeLastName } from '../../storage/keys/text';
 import { outboxRowKeyRange, parseOutboxRowKey } from '../../storage/keys/tables/outbox';
@@ -63,15 +63,14 @@ export async function readOutbox(
   maxChanges = MAX_CHANGES_PER_ROUND,
   maxLastNames = MAX_LAST_NAMES_PER_ROUND,
 ): Promise<{ rows: OutboxRow[]; unreadable: UnreadableRow[]; more: boolean }> {
-  const range = outboxRowKeyRange();
-  return withStorageErrors(async () => {
-    const rows: OutboxRow[] = [];
-    const unreadable: UnreadableRow[] = [];
-    let changes = 0;
-    const names = new Set<string>();
-    const entities = table.listEntities<Record<string, unknown>>({
-      queryOptions: { filter: rowKeyRangeFilter(partitionKey, range) },
-    });
+  const rows: OutboxRow[] = [];
+  const unreadable: UnreadableRow[] = [];
+  let changes = 0;
+  const names = new Set<string>();
+  const entities = table.listEntities<Record<string, unknown>>({
+    queryOptions: { filter: rowKeyRangeFilter(partitionKey, outboxRowKeyRange()) },
+  });
+  try {
     for await (const entity of entities) {
       const taken = rows.length + unreadable.length;
       const row = readOutboxRow(entity);
@@ -91,8 +90,10 @@ export async function readOutbox(
       changes += row.changes.length;
       for (const name of rowNames) names.add(name);
     }
-    return { rows, unreadable, more: false };
-  });
+  } catch (error) {
+    throw toDomainError(error);
+  }
+  return { rows, unreadable, more: false };
 }
 
 /**

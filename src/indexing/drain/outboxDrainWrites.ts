@@ -9,7 +9,13 @@ import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../../storage/tables/entityGroupTransaction';
-import { tookEffect } from '../../storage/storageFaults';
+import {
+  isAlreadyExists,
+  isNotFound,
+  isPreconditionFailed,
+  tookEffect,
+  toDomainError,
+} from '../../storage/storageFaults';
 import type { LruMap } from '../../storage/lruMap';
 import { mapBounded } from '../../storage/parallel';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
@@ -72,10 +78,13 @@ export async function submitFenced(
         : ['update', indexFenceEntity(partitionKey), 'Replace', { etag }];
     const chunk = [fenceAction, ...actions.slice(start, start + perTransaction)];
     let next: string | undefined;
-    const applied = await tookEffect(async () => {
+    try {
       next = (await submitEntityGroupTransaction(table, chunk)).subResponses[0]?.etag;
-    });
-    if (!applied) return false;
+    } catch (error) {
+      // Lost to a concurrent change (412, 409 or 404; as `tookEffect` decides): the round is lost.
+      if (isPreconditionFailed(error) || isAlreadyExists(error) || isNotFound(error)) return false;
+      throw toDomainError(error);
+    }
     // Without the new ETag the next transaction could not be chained to this one: lose the round
     // rather than read the fence again (a read now could see another round's write).
     if (next === undefined && start + perTransaction < actions.length) return false;

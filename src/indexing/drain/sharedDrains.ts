@@ -2,14 +2,19 @@
  * One process's drains of one set of index stores, shared per department: while a department is
  * being drained, later requests for it wait for one more drain that starts after the running one,
  * however many they are — and for no drain after that one. A drain that answers a write's cover
- * then refreshes the department listing's count (listedCount.ts). The composition root
- * (functions/shared/services.ts) builds the process's instance once, with the handler of gone
- * employees, and hands it to the queue worker, the sweep and the writer's drains; nothing here is
- * kept per module.
+ * then refreshes the department listing's count (listedCount.ts). Each drain runs in the call of
+ * one caller it answers: there is no loop of its own. The composition root
+ * (functions/shared/composition/indexing.ts) builds the process's instance once, with the handler
+ * of gone employees, and hands it to the queue worker, the sweep and the writer's drains; nothing
+ * here is kept per module.
  */
 import { refreshListedCount } from './listedCount';
 import type { EmployeeGoneHandler, IndexStores } from '../indexStores';
 import { drainDepartment, type LeasedDrainOptions, type LeasedDrainResult } from './leasedDrain';
+import { inSpan } from '../../telemetry/tracing';
+
+/** The span of one drain: its outbox check, lease and rounds (their writes are its children). */
+const DRAIN_SPAN = 'directory.outbox.drain';
 
 /** Options of {@link SharedDrains}. */
 export interface SharedDrainsOptions extends Pick<
@@ -39,13 +44,16 @@ export interface DrainRequest {
   before?: number;
 }
 
+/** What a waiting caller is told: the drain that answers it, or that it runs the next one. */
+type Turn = { result: LeasedDrainResult } | { runs: true };
+
 /** A caller waiting for a drain that starts after its request. */
 interface Waiter {
   /** When the request came (the clock of the drains): a drain's budget runs from its earliest. */
   at: number;
   /** The request is a write's cover: its drain refreshes the listing's count after it. */
   cover: boolean;
-  resolve(result: LeasedDrainResult): void;
+  resolve(turn: Turn): void;
   reject(error: unknown): void;
 }
 
@@ -109,74 +117,66 @@ export class SharedDrains {
    * `request` says what the message behind it names. It does not wait for the drains after that
    * one, which later requests may keep asking for.
    *
+   * Each drain runs in the call of one caller it answers — the first, or the first of those that
+   * came while the drain before ran — and answers the requests made before it started and — when
+   * it continues in a new invocation — those made before it began sending that nudge (the message
+   * is stored after them, so its drain reads the outbox after their commits). A request made after
+   * that moment is not answered by it — the message may already be stored and drained, before that
+   * request's commit, by the time its send's answer arrives — so it waits for the next drain,
+   * which its own call or an earlier waiter's runs. No caller is held for the drains that later
+   * requests ask for: a department written to without pause would otherwise keep the invocation
+   * that asked first running past its budget and the host's `functionTimeout`. A drain's budget
+   * runs from the earliest request it answers.
+   *
    * @throws whatever that drain throws (every waiting caller gets it; their nudges are retried).
    */
-  request(department: string, request: DrainRequest = {}): Promise<LeasedDrainResult> {
-    return new Promise<LeasedDrainResult>((resolve, reject) => {
-      const waiter: Waiter = {
-        at: this.now(),
-        cover: request.before !== undefined,
-        resolve,
-        reject,
-      };
-      const running = this.running.get(department);
-      if (running) return note(running, request, waiter);
-      const requested: Requested = { waiters: [], holders: new Set(), plain: false };
-      note(requested, request, waiter);
+  async request(department: string, request: DrainRequest = {}): Promise<LeasedDrainResult> {
+    const at = this.now();
+    const cover = request.before !== undefined;
+    let requested = this.running.get(department);
+    if (requested) {
+      const waiting = requested;
+      const turn = await new Promise<Turn>((resolve, reject) =>
+        note(waiting, request, { at, cover, resolve, reject }),
+      );
+      if ('result' in turn) return turn.result;
+    } else {
+      requested = { waiters: [], holders: new Set(), plain: false };
+      note(requested, request, { at, cover, resolve: () => undefined, reject: () => undefined });
       this.running.set(department, requested);
-      void this.drainWhileRequested(department, requested);
-    });
-  }
-
-  /**
-   * Drains as long as requests come: each drain answers the requests made before it started, and
-   * — when it continues in a new invocation — those made before it began sending that nudge (the
-   * message is stored after them, so its drain reads the outbox after their commits). A request
-   * made after that moment is not answered by it — the message may already be stored and
-   * drained, before that request's commit, by the time its send's answer arrives — so it waits
-   * for the next drain. Each caller is answered by the first drain that answers it, never held
-   * for the drains that later requests ask for: a department written to without pause would
-   * otherwise keep the invocation that asked first running past its budget and the host's
-   * `functionTimeout`. A drain's budget runs from the earliest request it answers.
-   */
-  private async drainWhileRequested(department: string, requested: Requested): Promise<void> {
-    const { drain, limits } = this;
-    try {
-      while (requested.waiters.length > 0) {
-        const standsInFor = [...requested.holders];
-        const onlyRowsBefore = requested.plain ? undefined : requested.before;
-        let answered = take(requested);
-        const startedAt = Math.min(...answered.map((waiter) => waiter.at));
-        const onHandOver = (): void => {
-          answered = answered.concat(take(requested));
-        };
-        let result: LeasedDrainResult;
-        try {
-          result = drain
-            ? await drain(this.stores, department, this.onGone, onHandOver)
-            : await drainDepartment(this.stores, department, {
-                ...limits,
-                startedAt,
-                onGone: this.onGone,
-                standsInFor,
-                onlyRowsBefore,
-                onHandOver,
-              });
-          // After the drain, whatever it found or did (drained, absorbed, continued): the count is
-          // read after the covered commits, and the refresh needs no lease (its ETag condition).
-          if (answered.some((waiter) => waiter.cover)) {
-            await refreshListedCount(this.stores, department);
-          }
-        } catch (error) {
-          for (const waiter of [...answered, ...take(requested)]) waiter.reject(error);
-          return;
-        }
-        for (const waiter of answered) waiter.resolve(result);
-      }
-    } finally {
-      // No await between the last look at the requests and this: a request either is answered
-      // by one more drain or finds no drain running and starts one.
-      this.running.delete(department);
     }
+    // This call runs the drain, for the requests noted so far (its own among them).
+    const standsInFor = [...requested.holders];
+    const onlyRowsBefore = requested.plain ? undefined : requested.before;
+    let answered = take(requested);
+    const startedAt = Math.min(...answered.map((waiter) => waiter.at));
+    const taken = requested;
+    const onHandOver = (): void => {
+      answered = answered.concat(take(taken));
+    };
+    let result: LeasedDrainResult;
+    try {
+      const { stores, drain, onGone, limits } = this;
+      const options = { ...limits, startedAt, onGone, standsInFor, onlyRowsBefore, onHandOver };
+      result = await inSpan(DRAIN_SPAN, { 'directory.department': department }, () =>
+        drain
+          ? drain(stores, department, onGone, onHandOver)
+          : drainDepartment(stores, department, options),
+      );
+      // After the drain, whatever it found or did (drained, absorbed, continued): the count is
+      // read after the covered commits, and the refresh needs no lease (its ETag condition).
+      if (answered.some((waiter) => waiter.cover)) await refreshListedCount(stores, department);
+    } catch (error) {
+      for (const waiter of [...answered, ...take(requested)]) waiter.reject(error);
+      this.running.delete(department);
+      throw error;
+    }
+    for (const waiter of answered) waiter.resolve({ result });
+    // No await between this look at the requests and what follows: a request either is noted
+    // before it, and its first waiter runs the next drain, or finds no drain running.
+    const next = requested.waiters[0];
+    if (next) next.resolve({ runs: true });
+    else this.running.delete(department);
+    return result;
   }
 }

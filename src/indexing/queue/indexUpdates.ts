@@ -47,31 +47,44 @@ function waitOf(error: unknown): number | undefined {
 }
 
 /**
- * A drain of a department frozen by a relocation, or refused by busy storage: nothing was
- * written, and the same drain goes through later. That is a wait, not a failure: thrown, the
- * message would be retried 5 times within seconds and poisoned during a long freeze or a burst
- * over Azure's targets. So a nudge for the department is sent for after the wait and this
- * message completes (a nudge that storage refuses too fails the message, retried as usual).
+ * A failed drain of one department a nudge names. Frozen by a relocation, or refused by busy
+ * storage: nothing was written, and the same drain goes through later. That is a wait, not a
+ * failure: thrown, the message would be retried 5 times within seconds and poisoned during a long
+ * freeze or a burst over Azure's targets. So a nudge for the department is sent for after the wait
+ * and this message completes (a nudge that storage refuses too fails the message, retried as
+ * usual). Any other failure marks the department pending (unless the delivery is a redelivery,
+ * marked before its drains) and fails the message.
  *
- * @returns the drain's result, or `undefined` when the department waits.
- * @throws whatever the drain throws otherwise, or when no nudge can be sent.
+ * @returns `undefined` when the department waits.
+ * @throws `error` otherwise, or the nudge's failure when it cannot be sent.
  */
-async function drainOrWait(
+async function drainFailed(
   drains: SharedDrains,
   department: string,
   request: DrainRequest,
-): Promise<LeasedDrainResult | undefined> {
-  try {
-    return await drains.request(department, request);
-  } catch (error) {
-    const nudge = drains.stores.nudge;
-    const wait = waitOf(error);
-    if (wait === undefined || !nudge) throw error;
+  delivery: { redelivered?: boolean },
+  error: unknown,
+): Promise<undefined> {
+  const nudge = drains.stores.nudge;
+  const wait = waitOf(error);
+  let failure = error;
+  if (wait !== undefined && nudge) {
     const delay = Math.max(wait, RELOCATING_NUDGE_DELAY_SECONDS);
-    // A plain nudge (not a cover): the drain then looks at every row, which covers them all.
-    await nudge(department, delay, request.holder);
-    return undefined;
+    try {
+      // A plain nudge (not a cover): the drain then looks at every row, which covers them all.
+      await nudge(department, delay, request.holder);
+      return undefined;
+    } catch (nudgeFailure) {
+      failure = nudgeFailure;
+    }
   }
+  if (!delivery.redelivered) await markDrainFailed(drains, department);
+  throw failure;
+}
+
+/** Best effort: a marker that cannot be written leaves the rows to the outbox walk. */
+function markDrainFailed(drains: SharedDrains, department: string): Promise<void> {
+  return markPending(drains.stores.employees, department, 'drain-failed').catch(() => undefined);
 }
 
 /**
@@ -90,18 +103,12 @@ export async function handleIndexUpdateMessage(
   const message = parseIndexQueueMessage(payload);
   if (message.v === 2) {
     const request = { holder: message.holder, before: message.before };
-    // Best effort: a marker that cannot be written leaves the rows to the outbox walk.
-    const mark = (department: string): Promise<void> =>
-      markPending(drains.stores.employees, department, 'drain-failed').catch(() => undefined);
-    if (delivery.redelivered) await mapBounded(message.departments, 8, mark);
-    const results = await mapBounded(message.departments, 8, async (d) => {
-      try {
-        return await drainOrWait(drains, d, request);
-      } catch (error) {
-        if (!delivery.redelivered) await mark(d);
-        throw error;
-      }
-    });
+    if (delivery.redelivered) {
+      await mapBounded(message.departments, 8, (d) => markDrainFailed(drains, d));
+    }
+    const results = await mapBounded(message.departments, 8, (d) =>
+      drains.request(d, request).catch((error) => drainFailed(drains, d, request, delivery, error)),
+    );
     const done = results.filter((r): r is LeasedDrainResult => r !== undefined);
     const waiting = message.departments.filter((_, i) => results[i] === undefined);
     return {

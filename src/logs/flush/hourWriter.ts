@@ -24,6 +24,7 @@ import {
 } from '../../storage/storageFaults';
 import { logBlobName, logHourPrefix, parseLogBlobName } from '../../storage/keys/blobs/logBlobs';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
+import { creatingOnMissing, isContainerMissing } from '../../storage/createOnce';
 import { parseLogBlockId, type LogBlockSummary } from '../format/blockId';
 import { buildBlock, tagsIn, type HourPart } from '../format/hourBlock';
 import { logBlobContended, notHourStart } from '../logErrors';
@@ -345,13 +346,9 @@ async function stageCreatingContainer(
   blockId: string,
   content: Buffer,
 ): Promise<void> {
-  await withStorageErrors(async () => {
-    try {
-      await client.stageBlock(blockId, content, content.length);
-    } catch (error) {
-      if (storageCode(error) !== 'ContainerNotFound') throw error;
-      await container.createIfNotExists();
-      await client.stageBlock(blockId, content, content.length);
-    }
-  });
+  await creatingOnMissing(
+    () => client.stageBlock(blockId, content, content.length),
+    () => container.createIfNotExists(),
+    isContainerMissing,
+  );
 }

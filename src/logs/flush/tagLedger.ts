@@ -12,6 +12,7 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { isNotFound, storageStatus, withStorageErrors } from '../../storage/storageFaults';
+import { creatingOnMissing } from '../../storage/createOnce';
 import { legacyLogTagLedgerName, logTagLedgerName } from '../../storage/keys/blobs/logBlobs';
 
 /** What the ledger says about a blob's committed blocks. */
@@ -130,22 +131,20 @@ export class TagLedgers {
   ): Promise<void> {
     const client = container.getAppendBlobClient(logTagLedgerName(logBlob));
     const line = Buffer.from(`${blockId} ${tags.join(',')}\n`, 'utf8');
-    await withStorageErrors(async () => {
-      if (!blobHasBlocks) {
-        requests.ledgerAppend++;
-        // If-None-Match: * — never truncates a ledger another flusher already started.
-        await client.createIfNotExists();
-      }
+    if (!blobHasBlocks) {
       requests.ledgerAppend++;
-      try {
-        await client.appendBlock(line, line.length);
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
+      // A new log blob's ledger is new too: created before the append rather than after a 404.
+      // If-None-Match: * — never truncates a ledger another flusher already started.
+      await withStorageErrors(() => client.createIfNotExists());
+    }
+    requests.ledgerAppend++;
+    await creatingOnMissing(
+      () => client.appendBlock(line, line.length),
+      () => {
         requests.ledgerAppend += 2;
-        await client.createIfNotExists();
-        await client.appendBlock(line, line.length);
-      }
-    });
+        return client.createIfNotExists();
+      },
+    );
   }
 
   /** What is known of a full `logBlob` accounted for earlier, without any request. */

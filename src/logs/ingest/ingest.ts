@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 import { CoalescingSender } from '../../storage/coalescingSender';
-import { isNotFound, toDomainError } from '../../storage/storageFaults';
+import { creatingOnMissing } from '../../storage/createOnce';
 import { encodeQueueMessage } from '../../storage/queue';
 import type { LogBatch } from '../entry';
 import {
@@ -47,20 +47,15 @@ export interface AcceptedLogBatch {
   staged: boolean;
 }
 
-async function send(queue: QueueClient, text: string): Promise<void> {
-  try {
-    await queue.sendMessage(text);
-    return;
-  } catch (error) {
-    if (!isNotFound(error)) throw toDomainError(error);
-  }
-  // A fresh deployment (or test) may not have the queue yet; the trigger creates it too.
-  try {
-    await queue.createIfNotExists();
-    await queue.sendMessage(text);
-  } catch (error) {
-    throw toDomainError(error);
-  }
+/**
+ * Sends `text`; a fresh deployment (or test) may not have the queue yet: it is created then (the
+ * trigger creates it too).
+ */
+function send(queue: QueueClient, text: string): Promise<void> {
+  return creatingOnMissing(
+    () => queue.sendMessage(text),
+    () => queue.createIfNotExists(),
+  );
 }
 
 /** A queued part: one batch's lines, inline or compressed. */

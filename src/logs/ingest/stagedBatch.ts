@@ -6,7 +6,8 @@
  * blob only after every line is committed, so a missing staging blob means "already stored".
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { storageCode, unlessNotFound, withStorageErrors } from '../../storage/storageFaults';
+import { unlessNotFound } from '../../storage/storageFaults';
+import { creatingOnMissing, isContainerMissing } from '../../storage/createOnce';
 import { logStagingBlobName } from '../../storage/keys/blobs/logBlobs';
 import {
   decodeStagedBatch,
@@ -35,15 +36,7 @@ export async function stageBatch(
     blob.upload(body, body.length, {
       blobHTTPHeaders: { blobContentType: 'application/json; charset=utf-8' },
     });
-  await withStorageErrors(async () => {
-    try {
-      await upload();
-    } catch (error) {
-      if (storageCode(error) !== 'ContainerNotFound') throw error;
-      await container.createIfNotExists();
-      await upload();
-    }
-  });
+  await creatingOnMissing(upload, () => container.createIfNotExists(), isContainerMissing);
   return { v: LOG_MESSAGE_VERSION, batchId, stagingBlob };
 }
 

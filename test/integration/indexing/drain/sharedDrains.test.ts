@@ -10,6 +10,7 @@ import { handleIndexUpdateMessage } from '../../../../src/indexing/queue/indexUp
 import { sweepOutboxes } from '../../../../src/indexing/drain/outboxSweep';
 import { SharedDrains } from '../../../../src/indexing/drain/sharedDrains';
 import { writerDrains } from '../../../../src/indexing/drain/writerDrain';
+import { nothingDrained } from '../../../../src/indexing/drain/leasedDrain';
 import { outboxPending } from '../../../../src/indexing/drain/outboxDrainWork';
 import { departmentPartitionKey } from '../../../../src/storage/keys/tables/employees';
 import { createIndexingFixture, employeeBody as body, type IndexingFixture } from '../fixture';
@@ -185,4 +186,53 @@ it('answers a request with the drain that started after it, not with the drains 
   expect(reads).toBeGreaterThanOrEqual(6);
   expect(await outboxHolds()).toBe(false);
   expect(await fx.drift()).toEqual([]);
+});
+
+it('fails every caller a failing drain answers, and the next request drains afresh', async () => {
+  // A drain of this process's own, held until released, then failing once.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let drains = 0;
+  const shared = new SharedDrains(fx.stores, {
+    drain: async () => {
+      drains += 1;
+      if (drains > 1) return { ...nothingDrained(), complete: true };
+      await held;
+      throw new Error('storage went away');
+    },
+  });
+
+  const first = shared.request('Sales');
+  const second = shared.request('Sales');
+  release();
+  await expect(first).rejects.toThrow('storage went away');
+  await expect(second).rejects.toThrow('storage went away');
+  expect(shared.isRunning('Sales')).toBe(false);
+
+  await expect(shared.request('Sales')).resolves.toMatchObject({ outcome: 'drained' });
+  expect(drains).toBe(2);
+});
+
+it('runs the drain for requests that came during another in the call of one of them', async () => {
+  // The first caller's drain is held; two requests join meanwhile. Once the first drain ends, its
+  // caller is answered at once, and one drain more answers both of the others.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const started: number[] = [];
+  const shared = new SharedDrains(fx.stores, {
+    drain: async () => {
+      started.push(started.length + 1);
+      if (started.length === 1) await held;
+      return { ...nothingDrained(), rows: started.length, complete: true };
+    },
+  });
+
+  const first = shared.request('Sales');
+  const second = shared.request('Sales');
+  const third = shared.request('Sales');
+  release();
+  expect(await first).toMatchObject({ rows: 1 });
+  expect(await Promise.all([second, third])).toMatchObject([{ rows: 2 }, { rows: 2 }]);
+  expect(started).toEqual([1, 2]);
+  expect(shared.isRunning('Sales')).toBe(false);
 });
