@@ -10,7 +10,7 @@
  * conditional on its ETag. A round ({@link drainRound}) is a retry's attempt: a lost one runs
  * again with its keys carried over. Safe with any number of drainers, paused or crashing anywhere:
  * the fences, not the lease, stop stale writes (docs/queues.md "Why a drain never loses an
- * update"; the calls from the trigger: "The drain traced").
+ * update"; the calls from the trigger: "The drain traced"; the word: docs/glossary.md).
  */
 import { ensureTable } from '../../storage/createOnce';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';

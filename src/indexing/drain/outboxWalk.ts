@@ -10,7 +10,7 @@
  * sweep never nears the host's `functionTimeout` however large the table. Crashes cost time,
  * never rows: the cursor is written after the pages it passes, so a crash reads them again.
  *
- * Why: docs/queues.md "Pending work without walking every department".
+ * Why: docs/queues.md "Pending work without walking every department" (and docs/glossary.md).
  */
 import { odata, type TableClient } from '@azure/data-tables';
 import { parseDepartmentPartitionKey } from '../../storage/keys/tables/employees';

@@ -8,6 +8,7 @@
  * partition, not every department: their cost follows the failures, not the organisation.
  *
  * Why: docs/queues.md "Pending work without walking every department".
+ * Glossary: "pending marker" (docs/glossary.md).
  */
 import type { TableClient } from '@azure/data-tables';
 import { ensureTable } from '../../storage/createOnce';

@@ -9,6 +9,7 @@
  * old ledger beside the blob (`legacyLogTagLedgerName`, read only).
  *
  * Why: docs/logs.md "Exactly-once lines" (and "Blob layout" for the upgrade).
+ * Glossary: "tag ledger" (docs/glossary.md).
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import { isNotFound, storageStatus, withStorageErrors } from '../../storage/storageFaults';
