@@ -3,13 +3,14 @@
  * the newest runs and renders the README's and docs/benchmarks.md's figures from them.
  *
  * 1. Publishes each results file (default: `bench/results.json`, `bench/results-scale.json`,
- *    `bench/results-real-size-*.json`, those that exist) into `docs/results/` — the full run as
- *    `bench.json`, the scale run as `scale.json`, each real-size run as
- *    `real-size-<employees>.json` — unless it is a quick run or a partial run in the full run's
- *    place (`--allow-quick` takes those too, to try the report).
+ *    `bench/results-real-size-*.json`, `bench/results-organisation.json`, those that exist) into
+ *    `docs/results/` — the full run as `bench.json`, the scale run as `scale.json`, each real-size
+ *    run as `real-size-<employees>.json`, an organisation run as `organisation.json` (or
+ *    `organisation-2-accounts.json`) — unless it is a quick run or a partial run in the full
+ *    run's place (`--allow-quick` takes those too, to try the report).
  * 2. Renders from `docs/results/` alone the sections between the `bench-report:` markers of
- *    README.md and docs/benchmarks.md and the scale charts (`docs/img/benchmarks-scale-*.svg`,
- *    removing charts the run no longer draws), formatted with Prettier.
+ *    README.md and docs/benchmarks.md and the charts (`docs/img/benchmarks-scale-*.svg`,
+ *    `benchmarks-organisation-*.svg`, removing charts no run draws), formatted with Prettier.
  *
  * With `--check` it publishes nothing and writes nothing: it exits 1 when a generated section or
  * chart differs from what the published runs give (a hand-edited figure, a stale chart).
@@ -30,7 +31,7 @@ import {
 const README = 'README.md';
 const DOCS = 'docs/benchmarks.md';
 const IMG_DIR = 'docs/img';
-const CHART_FILE = /^benchmarks-scale-.*\.svg$/;
+const CHART_FILE = /^benchmarks-(scale|organisation)-.*\.svg$/;
 
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -45,7 +46,7 @@ function defaultInputs(root: string): string[] {
   const dir = path.join(root, 'bench');
   return fs
     .readdirSync(dir)
-    .filter((file) => /^results(-scale|-real-size-\d+)?\.json$/.test(file))
+    .filter((file) => /^results(-scale|-real-size-\d+|-organisation)?\.json$/.test(file))
     .sort()
     .map((file) => path.join(dir, file));
 }

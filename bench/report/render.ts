@@ -16,6 +16,12 @@ import {
 } from './atSize';
 import { renderAllComparisons, renderReadmeRun } from './benchRun';
 import { paragraph, replaceSection } from './markdown';
+import {
+  organisationChartFiles,
+  organisationDataOf,
+  organisationFileName,
+  renderOrganisation,
+} from './organisation';
 
 /** Where published runs live, from the checkout's root (committed, unlike bench/results*.json). */
 export const PUBLISHED_DIR = 'docs/results';
@@ -32,13 +38,15 @@ export interface Published {
   scale?: PublishedRun<BenchReport>;
   /** Real-size runs, fewest employees first. */
   realSize: PublishedRun<RealSizeReport>[];
+  /** Organisation runs (issue 45): one account, over two data accounts. */
+  organisation?: PublishedRun<BenchReport>[];
 }
 
 /** The sections and files a render produces. */
 export interface Rendered {
   readme: string;
   docs: string;
-  /** Scale charts by file name (docs/img/). */
+  /** Scale and organisation charts by file name (docs/img/). */
   charts: Record<string, string>;
 }
 
@@ -101,16 +109,43 @@ export function renderDocuments(
       { verdicts: true },
     ),
   );
-  return { readme, docs, charts: scale ? scaleChartFiles(scale.report) : {} };
+  const organisation = published.organisation ?? [];
+  readme = replaceSection(
+    readme,
+    'readme-organisation',
+    renderOrganisation(
+      organisation,
+      organisation.map((r) => r.source),
+      { imgDir: 'docs/img', msChart: false },
+    ),
+  );
+  docs = replaceSection(
+    docs,
+    'docs-organisation',
+    renderOrganisation(
+      organisation,
+      organisation.map((r) => fromDocs(r.source)),
+      { imgDir: 'img', msChart: true },
+    ),
+  );
+  return {
+    readme,
+    docs,
+    charts: {
+      ...(scale ? scaleChartFiles(scale.report) : {}),
+      ...organisationChartFiles(organisation),
+    },
+  };
 }
 
 /** Which slot a results file fills, under which published name; or why it cannot be published. */
 export type Publication =
-  { slot: 'bench' | 'scale' | 'realSize'; name: string } | { refused: string };
+  { slot: 'bench' | 'scale' | 'realSize' | 'organisation'; name: string } | { refused: string };
 
 /**
  * Where a results file (parsed) goes among the published runs: a run of every default case is
- * `bench.json`, a run with the scale case `scale.json`, a real-size run `real-size-<employees>.json`.
+ * `bench.json`, a run with the scale case `scale.json`, a real-size run `real-size-<employees>.json`,
+ * an organisation run `organisation.json` (`organisation-2-accounts.json` over two data accounts).
  * A quick run, or a run of only some cases in the bench slot, is refused unless `allowQuick`.
  */
 export function publicationOf(content: unknown, allowQuick = false): Publication {
@@ -133,6 +168,13 @@ export function publicationOf(content: unknown, allowQuick = false): Publication
       return { refused: (error as Error).message };
     }
     return { slot: 'scale', name: 'scale.json' };
+  }
+  if (report.cases.some((c) => c.name.startsWith('organisation:'))) {
+    try {
+      return { slot: 'organisation', name: organisationFileName(report) };
+    } catch (error) {
+      return { refused: (error as Error).message };
+    }
   }
   if (report.filters.length > 0 && !allowQuick)
     return {
@@ -168,5 +210,12 @@ export function readPublished(root: string): Published {
       source: source(file),
     }))
     .sort((a, b) => a.report.employees - b.report.employees);
+  published.organisation = files
+    .filter((file) => /^organisation(-\d+-accounts)?\.json$/.test(file))
+    .map((file) => ({
+      report: readJson(path.join(dir, file)) as BenchReport,
+      source: source(file),
+    }))
+    .sort((a, b) => organisationDataOf(a.report).accounts - organisationDataOf(b.report).accounts);
   return published;
 }

@@ -89,6 +89,8 @@ export interface ChartSeries {
   points: ChartPoint[];
   /** Drawn dashed (the raw-SDK measurements). */
   dashed?: boolean;
+  /** Its colour's place in the palette, to share one between series (default its own place). */
+  colour?: number;
 }
 
 export interface LineChart {
@@ -100,6 +102,10 @@ export interface LineChart {
   series: ChartSeries[];
   width?: number;
   height?: number;
+  /** Room on the right for the legend (default 230). */
+  legendWidth?: number;
+  /** The legend's "timed out: at least" line (default shown; off where nothing can time out). */
+  lowerBoundNote?: boolean;
 }
 
 /** Escapes text for SVG content and attribute values. */
@@ -137,7 +143,12 @@ const round1 = (value: number): string => (Math.round(value * 10) / 10).toString
 export function renderLineChart(chart: LineChart): string {
   const width = chart.width ?? 760;
   const height = chart.height ?? 420;
-  const margin = { top: chart.subtitle ? 56 : 40, right: 230, bottom: 50, left: 70 };
+  const margin = {
+    top: chart.subtitle ? 56 : 40,
+    right: chart.legendWidth ?? 230,
+    bottom: 50,
+    left: 70,
+  };
   const plotted = chart.series.map((s) => ({
     ...s,
     points: s.points
@@ -179,7 +190,7 @@ export function renderLineChart(chart: LineChart): string {
     `<text transform="translate(16 ${(top + bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.yLabel)}</text>`,
   );
   plotted.forEach((series, i) => {
-    const colour = PALETTE[i % PALETTE.length]!;
+    const colour = PALETTE[(series.colour ?? i) % PALETTE.length]!;
     const dash = series.dashed ? ' stroke-dasharray="6 4"' : '';
     const coords = series.points.map((p) => `${round1(x(p.x))},${round1(y(p.y))}`);
     out.push(`<g data-series="${escapeXml(series.name)}">`);
@@ -203,11 +214,12 @@ export function renderLineChart(chart: LineChart): string {
     );
   });
   const noteY = top + 8 + plotted.length * 20 + 10;
-  out.push(
-    `<circle cx="${right + 28}" cy="${noteY}" r="4" fill="#ffffff" stroke="#333" stroke-width="2"/>`,
-    `<text x="${right + 46}" y="${noteY}" dominant-baseline="middle">timed out: at least</text>`,
-    '</svg>',
-  );
+  if (chart.lowerBoundNote !== false)
+    out.push(
+      `<circle cx="${right + 28}" cy="${noteY}" r="4" fill="#ffffff" stroke="#333" stroke-width="2"/>`,
+      `<text x="${right + 46}" y="${noteY}" dominant-baseline="middle">timed out: at least</text>`,
+    );
+  out.push('</svg>');
   return `${out.join('\n')}\n`;
 }
 

@@ -19,8 +19,8 @@ const read = <T>(file: string): T =>
   JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8')) as T;
 
 const SECTIONS = {
-  readme: ['readme-run', 'readme-scale', 'readme-real-size'],
-  docs: ['docs-all', 'docs-scale', 'docs-real-size'],
+  readme: ['readme-run', 'readme-scale', 'readme-real-size', 'readme-organisation'],
+  docs: ['docs-all', 'docs-scale', 'docs-real-size', 'docs-organisation'],
 };
 const template = (names: string[]): string =>
   names.map((name) => `## ${name}\n\n${markers(name).open}\n\n${markers(name).close}\n`).join('\n');
@@ -39,7 +39,22 @@ const published = (): Published => ({
     report: read<RealSizeReport>(`real-size-${n}.json`),
     source: `docs/results/real-size-${n}.json`,
   })),
+  organisation: [
+    {
+      report: read<BenchReport>('results-organisation.json'),
+      source: 'docs/results/organisation.json',
+    },
+  ],
 });
+
+/** The organisation fixture as if run over two data accounts. */
+function overTwoAccounts(): BenchReport {
+  const report = read<BenchReport>('results-organisation.json');
+  return {
+    ...report,
+    cases: report.cases.map((c) => ({ ...c, data: { ...c.data, accounts: 2 } })),
+  };
+}
 
 describe('publishing a results file', () => {
   it('puts a full run, a scale run and each real-size run in their own place', () => {
@@ -78,6 +93,30 @@ describe('publishing a results file', () => {
     });
     expect(publicationOf([1, 2])).toEqual({ refused: expect.stringMatching(/no date/) });
   });
+
+  it('puts an organisation run in its place by its accounts, refusing one without sizes', () => {
+    const organisation = read<BenchReport>('results-organisation.json');
+    expect(organisation.filters).toEqual(['organisation']);
+    expect(publicationOf(organisation)).toEqual({
+      slot: 'organisation',
+      name: 'organisation.json',
+    });
+    expect(publicationOf(overTwoAccounts())).toEqual({
+      slot: 'organisation',
+      name: 'organisation-2-accounts.json',
+    });
+    // A run from before the case measured several sizes.
+    const oneSize = {
+      ...organisation,
+      cases: organisation.cases.map((c) => ({ ...c, data: { departments: 20_000 } })),
+    };
+    expect(publicationOf(oneSize)).toEqual({
+      refused: 'The organisation case left no sizes in its data.',
+    });
+    expect(publicationOf({ ...organisation, quick: true })).toEqual({
+      refused: expect.stringMatching(/quick run/),
+    });
+  });
 });
 
 describe('rendering the documents', () => {
@@ -105,21 +144,61 @@ describe('rendering the documents', () => {
     expect(readme).toContain('(docs/img/benchmarks-scale-logline-requests.svg)');
     expect(readme).not.toContain('-ms.svg');
     const docs = section(rendered.docs, 'docs-scale');
-    for (const file of Object.keys(rendered.charts)) expect(docs).toContain(`(img/${file})`);
+    for (const file of Object.keys(rendered.charts).filter((f) => f.includes('-scale-')))
+      expect(docs).toContain(`(img/${file})`);
     expect(docs).toMatch(/\| archive +\| 46\.3 ms, 2\.21 req, 4\.44 ent \|/);
     expect(docs).toContain('timed out at 250: ≥ 17.9 ms, 1.20 req');
     expect(docs).toContain('- import at 100: 1 calls; first 1617 ms, last 1617 ms');
   });
 
-  it('draws the scale charts of the published run, dated with it', () => {
+  it('draws the scale and organisation charts of the published runs, dated with them', () => {
     expect(Object.keys(rendered.charts).sort()).toEqual([
+      'benchmarks-organisation-creation.svg',
+      'benchmarks-organisation-ms.svg',
+      'benchmarks-organisation-requests.svg',
       'benchmarks-scale-employee-ms.svg',
       'benchmarks-scale-employee-requests.svg',
       'benchmarks-scale-logline-ms.svg',
       'benchmarks-scale-logline-requests.svg',
     ]);
-    for (const svg of Object.values(rendered.charts))
-      expect(svg).toContain('npm run bench -- scale, 2026-11-28 00:12 UTC, commit c75868f');
+    for (const [file, svg] of Object.entries(rendered.charts))
+      expect(svg).toContain(
+        file.includes('organisation')
+          ? 'npm run bench -- organisation, 2026-12-07 18:50 UTC (one account), commit 8d1949f'
+          : 'npm run bench -- scale, 2026-11-28 00:12 UTC, commit c75868f',
+      );
+  });
+
+  it('shows the organisation runs as a table per run, one column per size, goals marked', () => {
+    const docs = section(rendered.docs, 'docs-organisation');
+    expect(docs).toMatch(/^\| one account: departments +\| 50 +\| 200 +\|/);
+    expect(docs).toMatch(
+      /\| a listing page of 1,000 with counts \(goal ≤ 5 req\) +\| 1 req, 207 ms ✔ +\|/,
+    );
+    expect(docs.replace(/\s+/g, ' ')).toContain('6 of 6 goals met, 0 missed, 0 not judged');
+    expect(docs).toContain('(img/benchmarks-organisation-ms.svg)');
+    const readme = section(rendered.readme, 'readme-organisation');
+    expect(readme).toContain('(docs/img/benchmarks-organisation-requests.svg)');
+    expect(readme).toContain(
+      '([`docs/results/organisation.json`](docs/results/organisation.json))',
+    );
+    expect(readme).not.toContain('-ms.svg');
+    const both = renderDocuments(
+      {
+        ...published(),
+        organisation: [
+          { report: overTwoAccounts(), source: 'docs/results/organisation-2-accounts.json' },
+          ...published().organisation!,
+        ],
+      },
+      current,
+    );
+    const twoTables = section(both.docs, 'docs-organisation');
+    // One account first, whatever the order given.
+    expect(twoTables.indexOf('| one account:')).toBeLessThan(
+      twoTables.indexOf('| 2 data accounts:'),
+    );
+    expect(both.charts['benchmarks-organisation-requests.svg']).toContain('idle sweep, 2 accounts');
   });
 
   it('says what is not published yet instead of showing old figures', () => {
@@ -129,6 +208,7 @@ describe('rendering the documents', () => {
     );
     expect(section(empty.docs, 'docs-scale')).toMatch(/^No scale run is published yet/);
     expect(section(empty.readme, 'readme-real-size')).toBe('No real-size run is published yet.');
+    expect(section(empty.docs, 'docs-organisation')).toMatch(/^No organisation run is published/);
     expect(empty.charts).toEqual({});
   });
 
