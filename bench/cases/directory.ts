@@ -17,6 +17,7 @@ import { createDirectory, type Directory, type DirectoryOptions } from '../../sr
 import { emailCopyEntity, employeeEntity } from '../../src/directory/entities';
 import { queueChangeSink } from '../../src/indexing/queue/queueChangeSink';
 import { employeeRowKeyRange } from '../../src/storage/keys/tables/employees';
+import { requestsPerOperationByKind } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 import { benchEmployee, rawCreateOfSameEntities } from '../employees';
 import { atLeast, exactly, judge } from '../goals';
@@ -271,6 +272,7 @@ const bulkImport: BenchCase = {
         env.uniqueName(`DirImportRaw${operation}${concurrency}`, { table: true }),
       );
       await raw.createTable();
+      env.resetTraffic();
       const label = `raw ${operation === 'upsert' ? 'upserts' : 'inserts'}, 100-operation transactions, ${concurrency} at a time`;
       return env.measure(label, total, () => rawBatches(raw, 1, total, concurrency, operation));
     };
@@ -291,6 +293,8 @@ const bulkImport: BenchCase = {
     // as long as the raw upserts before it): the headline baseline runs once BEFORE the pattern and
     // once AFTER it, and the pattern is judged against their mean, so drift favours neither side.
     const before = await rawRun(variants[0]);
+    const rawKinds = requestsPerOperationByKind(env.traffic(), total / 1000);
+    env.resetTraffic();
     const pattern = await env.measure('service import, 1,000-row calls', total, async () => {
       for (let i = 0; i < total; i += 1000) {
         const rows = Array.from({ length: Math.min(1000, total - i) }, (_, k) =>
@@ -304,6 +308,7 @@ const bulkImport: BenchCase = {
         }
       }
     });
+    const patternKinds = requestsPerOperationByKind(env.traffic(), total / 1000);
     const after = await rawRun(variants[0]);
     const wallMs = (before.wallMs + after.wallMs) / 2;
     const headline: Measurement = {
@@ -317,6 +322,9 @@ const bulkImport: BenchCase = {
     const drift =
       `raw upserts before the service ${Math.round(before.wallMs)} ms, after it ` +
       `${Math.round(after.wallMs)} ms`;
+    const perRow =
+      `requests per 1,000 rows: service ${((1000 * pattern.requests) / total).toFixed(1)} ` +
+      `(${patternKinds}), raw upserts ${((1000 * before.requests) / total).toFixed(1)} (${rawKinds})`;
     return baselines.map((baseline, i): Comparison => ({
       name: `import ${total} employees vs ${baseline.label}`,
       pattern,
@@ -331,7 +339,7 @@ const bulkImport: BenchCase = {
           : undefined,
       notes:
         `throughput pattern/raw = ${(pattern.opsPerSecond / baseline.opsPerSecond).toFixed(2)}` +
-        `${i === 0 ? ` (${drift})` : ' (raw ran after the pattern)'}. ` +
+        `${i === 0 ? ` (${drift})` : ' (raw ran after the pattern)'}; ${perRow}. ` +
         'The service also writes a count shard, the last-name index entities and (when it keeps one) ' +
         'the outbox row in every chunk, and inserts (the raw side upserts), so its chunks outnumber the ' +
         'raw transactions; it runs up to 4 chains of chunks at once (CHUNKS_IN_FLIGHT), each chunk on ' +

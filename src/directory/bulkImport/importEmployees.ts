@@ -116,7 +116,6 @@ export async function importEmployees(
     throw tooManyImportRows(MAX_IMPORT_ROWS);
   }
   const failed: PlacedFailure[] = [];
-  const valid = screenRows(rows, failed);
   const report = (created: number): ImportResult => ({
     created,
     failed: failed
@@ -124,8 +123,11 @@ export async function importEmployees(
       .map(({ employeeId, error }) => ({ employeeId, error })),
   });
   const table = await context.table();
-  // One range read: the department exists, and the versions of its count shards.
-  const counted = await loadCountShards(context, table, department);
+  // One range read: the department exists, and the versions of its count shards. In flight while
+  // the rows are screened (CPU work), so neither waits for the other.
+  const counting = loadCountShards(context, table, department);
+  const valid = screenRows(rows, failed);
+  const counted = await counting;
   if (!counted) throw departmentNotFound(department);
   const shards: ShardVersion[] = counted.shards;
   if (valid.length === 0) return report(0);
