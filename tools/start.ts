@@ -167,19 +167,33 @@ async function runLocalHost(
     ...(frontSecret ? { frontSecret } : {}),
   });
   const logger = createLogger({ level: parseLogLevel(process.env.HOST_LOG_LEVEL) });
-  let host;
+  const host = await startHostOrExit(storage, {
+    appRoot: root,
+    functionsGlob: options.functions,
+    // Azure mode: the host is internal; the front takes the public port.
+    port: options.azure ? 0 : port,
+    listenAddress: options.azure ? '127.0.0.1' : options.listen,
+    allowedHosts: options.allowedHosts,
+    access,
+    logger,
+    extensions: defaultExtensions,
+  });
+  const azureFront = frontSecret
+    ? await startFrontOrStop(root, port, options, storage, host, frontSecret)
+    : undefined;
+  printBanner(storage, host, options, keyLine, azureFront);
+  stopOnSignals(storage, host, logger, azureFront, afterStop);
+}
+
+type LocalHost = Awaited<ReturnType<typeof startLocalHost>>;
+
+/** Starts the local host; on a startup error stops storage and exits (1) with its message. */
+async function startHostOrExit(
+  storage: LocalStorage,
+  hostOptions: Parameters<typeof startLocalHost>[0],
+): Promise<LocalHost> {
   try {
-    host = await startLocalHost({
-      appRoot: root,
-      functionsGlob: options.functions,
-      // Azure mode: the host is internal; the front takes the public port.
-      port: options.azure ? 0 : port,
-      listenAddress: options.azure ? '127.0.0.1' : options.listen,
-      allowedHosts: options.allowedHosts,
-      access,
-      logger,
-      extensions: defaultExtensions,
-    });
+    return await startLocalHost(hostOptions);
   } catch (error) {
     await storage.stop();
     if (error instanceof HostStartupError) {
@@ -188,23 +202,45 @@ async function runLocalHost(
     }
     throw error;
   }
-  let azureFront: AzureFront | undefined;
-  if (options.azure) {
-    try {
-      azureFront = await startAzureFront({
-        projectRoot: root,
-        port,
-        upstream: host.origin,
-        upstreamSecret: frontSecret!,
-        ...(options.listen ? { listenAddress: options.listen } : {}),
-        ...(options.issuerPort ? { issuerPort: Number(options.issuerPort) } : {}),
-      });
-    } catch (error) {
-      await host.stop(0);
-      await storage.stop();
-      throw new LaunchError(`Azure mode: ${describeError(error)}`);
-    }
+}
+
+/**
+ * Azure mode's front on the public port, forwarding to the host with `frontSecret`.
+ *
+ * @throws {LaunchError} when it does not start (the host and storage are stopped first).
+ */
+async function startFrontOrStop(
+  root: string,
+  port: number,
+  options: StartOptions,
+  storage: LocalStorage,
+  host: LocalHost,
+  frontSecret: string,
+): Promise<AzureFront> {
+  try {
+    return await startAzureFront({
+      projectRoot: root,
+      port,
+      upstream: host.origin,
+      upstreamSecret: frontSecret,
+      ...(options.listen ? { listenAddress: options.listen } : {}),
+      ...(options.issuerPort ? { issuerPort: Number(options.issuerPort) } : {}),
+    });
+  } catch (error) {
+    await host.stop(0);
+    await storage.stop();
+    throw new LaunchError(`Azure mode: ${describeError(error)}`);
   }
+}
+
+/** The banner: storage, the host's admin address and key, then the URLs a person opens next. */
+function printBanner(
+  storage: LocalStorage,
+  host: LocalHost,
+  options: StartOptions,
+  keyLine: string | undefined,
+  azureFront: AzureFront | undefined,
+): void {
   const shown = azureFront?.publicOrigin ?? host.origin.replace('//127.0.0.1:', '//localhost:');
   const api = `${shown}${host.baseUrl.slice(host.origin.length)}`;
   // The banner ends with what a person opens next: the URLs.
@@ -224,7 +260,19 @@ async function runLocalHost(
   say(`  Console: ${api}/console/`);
   say(`  Health:  ${api}/health`);
   say(`  OpenAPI: ${api}/openapi.json`);
+}
 
+/**
+ * On SIGINT/SIGTERM: stops the host, the front, storage, then `afterStop`, and exits; a second
+ * signal exits at once. Logs Azurite exiting on its own meanwhile.
+ */
+function stopOnSignals(
+  storage: LocalStorage,
+  host: LocalHost,
+  logger: ReturnType<typeof createLogger>,
+  azureFront: AzureFront | undefined,
+  afterStop: () => Promise<void>,
+): void {
   let stopping = false;
   storage.azurite?.process.once('exit', (code, signal) => {
     if (!stopping)
@@ -232,7 +280,6 @@ async function runLocalHost(
         `Azurite exited unexpectedly (${signal ?? code}); storage calls will fail until it runs again.`,
       );
   });
-  const running = host;
   const shutdown = (signal: NodeJS.Signals): void => {
     if (stopping) {
       say(`${signal} again: exiting without waiting.`);
@@ -240,7 +287,7 @@ async function runLocalHost(
     }
     stopping = true;
     say(`\n${signal}: stopping the host, then storage...`);
-    running
+    host
       .stop(Number(process.env.HOST_SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_GRACE_MS))
       .then(() => azureFront?.easyAuth.close())
       .then(() => storage.stop())

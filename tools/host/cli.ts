@@ -15,11 +15,12 @@ import {
   DEFAULT_SHUTDOWN_GRACE_MS,
   HostStartupError,
   startLocalHost,
+  type LocalHostOptions,
   type RunningLocalHost,
 } from './host';
 import { FRONT_SECRET_SETTING, hostAccessFor, principalTrustFor } from './launch';
 import { applyLocalSettings, readLocalSettings } from './load/localSettings';
-import { createLogger, describeError, parseLogLevel } from './log';
+import { createLogger, describeError, parseLogLevel, type Logger } from './log';
 import { defaultExtensions } from './extensions';
 
 function integerSetting(name: string, value: string | undefined, fallback: number): number {
@@ -29,8 +30,9 @@ function integerSetting(name: string, value: string | undefined, fallback: numbe
   return Number(value);
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
+/** The command line (`--help` is not one: an unknown option throws). */
+function parseCommandLine() {
+  return parseArgs({
     options: {
       'app-root': { type: 'string' },
       functions: { type: 'string' },
@@ -43,10 +45,18 @@ async function main(): Promise<void> {
       'metrics-summary': { type: 'boolean' },
     },
     strict: true,
-  });
-  const appRoot = path.resolve(values['app-root'] ?? process.cwd());
-  const logger = createLogger({ level: parseLogLevel(process.env.HOST_LOG_LEVEL) });
+  }).values;
+}
 
+type CommandLine = ReturnType<typeof parseCommandLine>;
+
+/**
+ * Sets the app's environment before it loads: local.settings.json (what the environment does not
+ * set already), principal trust, the metrics summary.
+ *
+ * @returns the local settings read, if any (their `localHttpPort` is the default port).
+ */
+function prepareEnvironment(values: CommandLine, appRoot: string, logger: Logger) {
   const settingsFile = path.resolve(values.settings ?? path.join(appRoot, 'local.settings.json'));
   const localSettings = readLocalSettings(settingsFile);
   if (localSettings) {
@@ -68,6 +78,14 @@ async function main(): Promise<void> {
   // Read by the app's telemetry (src/config/telemetrySettings.ts) when its first function file
   // loads.
   if (values['metrics-summary']) process.env.DIRECTORY_METRICS_SUMMARY = 'true';
+  return localSettings;
+}
+
+async function main(): Promise<void> {
+  const values = parseCommandLine();
+  const appRoot = path.resolve(values['app-root'] ?? process.cwd());
+  const logger = createLogger({ level: parseLogLevel(process.env.HOST_LOG_LEVEL) });
+  const localSettings = prepareEnvironment(values, appRoot, logger);
   const port = integerSetting(
     '--port',
     values.port ?? process.env.PORT,
@@ -84,19 +102,27 @@ async function main(): Promise<void> {
   delete process.env[FRONT_SECRET_SETTING];
   const { access, line: keyLine } = hostAccessFor({ listenAddress: values.listen, frontSecret });
 
-  let host: RunningLocalHost;
+  const host = await startOrExit({
+    appRoot,
+    functionsGlob: values.functions,
+    hostJsonPath: values['host-json'],
+    port,
+    listenAddress: values.listen,
+    allowedHosts: values['allowed-host'],
+    access,
+    logger,
+    extensions: defaultExtensions,
+  });
+  if (keyLine) process.stdout.write(`${keyLine}\n`);
+  // Printed whatever the log level: launchers and the e2e helper wait for this line.
+  process.stdout.write(`Host listening on ${host.origin} (API base ${host.baseUrl})\n`);
+  stopOnSignals(host, graceMs, logger);
+}
+
+/** Starts the host; exits (1) with every problem printed when the app cannot start. */
+async function startOrExit(options: LocalHostOptions): Promise<RunningLocalHost> {
   try {
-    host = await startLocalHost({
-      appRoot,
-      functionsGlob: values.functions,
-      hostJsonPath: values['host-json'],
-      port,
-      listenAddress: values.listen,
-      allowedHosts: values['allowed-host'],
-      access,
-      logger,
-      extensions: defaultExtensions,
-    });
+    return await startLocalHost(options);
   } catch (error) {
     if (error instanceof HostStartupError) {
       process.stderr.write(`Host startup failed: ${error.message}\n`);
@@ -104,11 +130,10 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+}
 
-  if (keyLine) process.stdout.write(`${keyLine}\n`);
-  // Printed whatever the log level: launchers and the e2e helper wait for this line.
-  process.stdout.write(`Host listening on ${host.origin} (API base ${host.baseUrl})\n`);
-
+/** Stops the host on SIGINT/SIGTERM (up to `graceMs` for running invocations), then exits. */
+function stopOnSignals(host: RunningLocalHost, graceMs: number, logger: Logger): void {
   let signals = 0;
   const shutdown = (signal: NodeJS.Signals): void => {
     signals += 1;

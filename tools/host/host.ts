@@ -6,20 +6,20 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { createQueueOutputHandler } from './bindings/queueOutput';
-import { loadHostSettings, type HostSettings } from './config/hostJson';
-import { LocalWorker } from './core/worker';
+import type { HostSettings } from './config/hostJson';
+import type { LocalWorker } from './core/worker';
 import {
   assignDrivers,
   createAcceptingDriver,
   DURABLE_TRIGGER_TYPES,
   type TriggerDriver,
 } from './drivers';
-import { describeFunction, type HostFunction } from './functions';
+import type { HostFunction } from './functions';
 import { createHttpDriver, HTTP_RESPONSE_LIMIT_MS } from './http/httpDriver';
 import { createAdminApi, type HostState } from './http/admin';
 import { createHostServer, requestBodyLimit } from './http/server';
 import type { HostAccess } from './http/hostKey';
-import { loadEntryPoints, packageMain } from './load/entryPoints';
+import { packageMain } from './load/entryPoints';
 import { createLogger, describeError, parseLogLevel, type Logger } from './log';
 import { createQueueDriver } from './queue/queueDriver';
 import { FunctionRunner } from './runner';
@@ -27,7 +27,8 @@ import { ConnectionResolver, DEFAULT_CONNECTION } from './storage';
 import { createBlobScheduleMonitor, HOSTS_CONTAINER } from './timer/scheduleMonitor';
 import { createTimerDriver } from './timer/timerDriver';
 import type { DriverContext, HostExtension } from './extension';
-import { HostStartupError, namingProblems } from './validation';
+import { HostStartupError } from './validation';
+import { describeApp, hostSettingsOf, startWorker } from './appLoad';
 
 export { HostStartupError } from './validation';
 
@@ -104,17 +105,6 @@ export function hostIdFor(appRoot: string, env: Record<string, string | undefine
   return `local-${createHash('sha256').update(path.resolve(appRoot)).digest('hex').slice(0, 26)}`;
 }
 
-const WORKER_CAPABILITIES: Record<string, string> = {
-  RawHttpBodyBytes: 'true',
-  RpcHttpTriggerMetadataRemoved: 'true',
-  RpcHttpBodyOnly: 'true',
-  IgnoreEmptyValuedRpcHttpHeaders: 'true',
-  UseNullableValueDictionaryForHttp: 'true',
-  WorkerStatus: 'true',
-  TypedDataCollection: 'true',
-  HandlesWorkerTerminateMessage: 'true',
-};
-
 /**
  * `HOST_HTTP_RESPONSE_LIMIT_MS` (tests shorten it): how long the front waits for an HTTP answer;
  * Azure's 230 s when absent.
@@ -159,70 +149,81 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
   const hostJsonPath = options.hostJsonPath
     ? path.resolve(options.hostJsonPath)
     : path.join(appRoot, 'host.json');
-
-  let settings: HostSettings;
-  try {
-    settings = loadHostSettings(hostJsonPath);
-  } catch (error) {
-    throw new HostStartupError([(error as Error).message]);
-  }
+  const settings = hostSettingsOf(hostJsonPath);
   const hostId = hostIdFor(appRoot, env);
-
-  // The core module must be in place before the first `require('@azure/functions')`; the worker
-  // installs it, loads the app, and loads it again when it restarts at functionTimeout.
   const pattern = options.functionsGlob ?? packageMain(appRoot);
-  let worker: LocalWorker;
-  try {
-    worker = new LocalWorker({
-      appRoot,
-      logger,
-      functionTimeoutMs: settings.functionTimeoutMs,
-      log: (level, category, message) =>
-        logger.log(
-          level === 'information' && category === 'system' ? 'debug' : level,
-          'worker',
-          message,
-        ),
-      load: (registry) => {
-        const files = loadEntryPoints(appRoot, pattern, registry);
-        logger.debug(`Loaded ${files.length} entry point(s) matching "${pattern}".`);
-      },
-    });
-  } catch (error) {
-    logger.error(describeError((error as Error).cause ?? error));
-    throw new HostStartupError([(error as Error).message]);
-  }
-  const registry = worker.registry;
+  const worker = startWorker(appRoot, pattern, settings, logger);
+  const { functions, problems } = await describeApp(worker);
 
-  const problems: string[] = [];
-  const warnings: string[] = [];
-  const model = registry.programmingModel;
-  if (model?.getCapabilities) {
-    const capabilities = await model.getCapabilities({ ...WORKER_CAPABILITIES });
-    if (capabilities.HttpUri) {
-      problems.push(
-        'HTTP streaming (app.setup({ enableHttpStream: true })) is not supported by the local host.',
-      );
-    }
-  }
+  const served = { origin: '' };
+  const { runner, httpDriver, drivers } = createDrivers(options, {
+    env,
+    settings,
+    worker,
+    logger,
+    hostId,
+    origin: () => served.origin,
+  });
+  const assignment = assignDrivers(functions, drivers, (fn) => runner.prepare(fn));
+  problems.push(...assignment.problems);
+  if (problems.length > 0) throw new HostStartupError(problems);
+  for (const warning of assignment.warnings) logger.warn(warning);
+  if (functions.length === 0) logger.warn(`No functions found in "${pattern}".`);
 
-  const functions: HostFunction[] = [];
-  for (const registration of registry.functions()) {
-    try {
-      functions.push(describeFunction(registration));
-    } catch (error) {
-      problems.push((error as Error).message);
-    }
-  }
-  problems.push(...namingProblems(functions.map((fn) => fn.name)));
+  await worker.runAppHooks('appStart', { functionAppDirectory: appRoot });
 
+  let state: HostState = 'Running';
+  const admin = createAdminApi({
+    functions,
+    driverOf: assignment.driverOf,
+    hostId,
+    state: () => state,
+  });
+  const server = createHostServer({
+    maxRequestBodyBytes: requestBodyLimit(env.FUNCTIONS_REQUEST_BODY_SIZE_LIMIT),
+    routePrefix: settings.routePrefix,
+    httpDriver,
+    admin,
+    logger,
+    drivers,
+    allowedHosts: options.allowedHosts,
+    ...(options.access ? { access: options.access } : {}),
+  });
+  const listenAddress = options.listenAddress ?? '127.0.0.1';
+  const port = await server.listen(options.port ?? 7071, listenAddress);
+  const origin = server.origin();
+  served.origin = origin;
+  const baseUrl = settings.routePrefix ? `${origin}/${settings.routePrefix}` : origin;
+  await Promise.all(drivers.map((driver) => driver.start()));
+  logFunctions(logger, functions, assignment.driverOf, origin);
+  logger.debug(`Host id ${hostId}; API base ${baseUrl}.`);
+
+  const stop = stopper(logger, server, drivers, worker, (next) => (state = next));
+  return { port, origin, baseUrl, hostId, functions, stop };
+}
+
+/** What the drivers of {@link createDrivers} share. */
+interface DriverSetup {
+  env: Record<string, string | undefined>;
+  settings: HostSettings;
+  worker: LocalWorker;
+  logger: Logger;
+  hostId: string;
+  /** The host's origin once it listens. */
+  origin: () => string;
+}
+
+/** The runner and every trigger driver: the extensions' first, then HTTP, queue, timer. */
+function createDrivers(
+  options: LocalHostOptions,
+  { env, settings, worker, logger, hostId, origin }: DriverSetup,
+) {
   const connections = new ConnectionResolver(env);
   const runner = new FunctionRunner(
     worker,
     [],
     [createQueueOutputHandler(env, connections, settings.queues.messageEncoding)],
   );
-  let origin = '';
   const context: DriverContext = {
     env,
     settings,
@@ -230,7 +231,7 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
     runner,
     logger,
     hostId,
-    origin: () => origin,
+    origin,
     ...(options.access?.key === undefined ? {} : { hostKey: options.access.key }),
   };
   const extensionDrivers: TriggerDriver[] = [];
@@ -264,42 +265,19 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
       'registered; the local host does not run durable functions',
     ),
   ];
-  const assignment = assignDrivers(functions, drivers, (fn) => runner.prepare(fn));
-  const driverOf = assignment.driverOf;
-  problems.push(...assignment.problems);
-  warnings.push(...assignment.warnings);
-  if (problems.length > 0) throw new HostStartupError(problems);
-  for (const warning of warnings) logger.warn(warning);
-  if (functions.length === 0) logger.warn(`No functions found in "${pattern}".`);
+  return { runner, httpDriver, drivers };
+}
 
-  await worker.runAppHooks('appStart', { functionAppDirectory: appRoot });
-
-  let state: HostState = 'Running';
-  const admin = createAdminApi({
-    functions,
-    driverOf,
-    hostId,
-    state: () => state,
-  });
-
-  const server = createHostServer({
-    maxRequestBodyBytes: requestBodyLimit(env.FUNCTIONS_REQUEST_BODY_SIZE_LIMIT),
-    routePrefix: settings.routePrefix,
-    httpDriver,
-    admin,
-    logger,
-    drivers,
-    allowedHosts: options.allowedHosts,
-    ...(options.access ? { access: options.access } : {}),
-  });
-  const listenAddress = options.listenAddress ?? '127.0.0.1';
-  const port = await server.listen(options.port ?? 7071, listenAddress);
-  origin = server.origin();
-  const baseUrl = settings.routePrefix ? `${origin}/${settings.routePrefix}` : origin;
-  await Promise.all(drivers.map((driver) => driver.start()));
-
-  // One line per function would bury the URLs the launcher prints next: a count here, the list
-  // at debug level and from the admin API (docs/functions.md describes each function).
+/**
+ * One line per function would bury the URLs the launcher prints next: a count at info level, the
+ * list at debug level and from the admin API (docs/functions.md describes each function).
+ */
+function logFunctions(
+  logger: Logger,
+  functions: readonly HostFunction[],
+  driverOf: ReadonlyMap<HostFunction, TriggerDriver>,
+  origin: string,
+): void {
   logger.info(
     `${functionCounts(functions)}; the list: GET ${origin}/admin/functions (or HOST_LOG_LEVEL=debug).`,
   );
@@ -307,36 +285,40 @@ export async function startLocalHost(options: LocalHostOptions): Promise<Running
     const description = driverOf.get(fn)?.describe(fn) ?? 'not run locally';
     logger.debug(`  ${fn.name}: ${description.replace(/^\[([^\]]*)\] /, `[$1] ${origin}`)}`);
   }
-  logger.debug(`Host id ${hostId}; API base ${baseUrl}.`);
+}
 
+/**
+ * The host's `stop`: no new work, running invocations get up to `graceMs`, then the app's
+ * `appTerminate` hooks; once only (a second call waits for the first).
+ */
+function stopper(
+  logger: Logger,
+  server: ReturnType<typeof createHostServer>,
+  drivers: readonly TriggerDriver[],
+  worker: LocalWorker,
+  setState: (state: HostState) => void,
+): RunningLocalHost['stop'] {
   let stopping: Promise<void> | undefined;
-  return {
-    port,
-    origin,
-    baseUrl,
-    hostId,
-    functions,
-    stop(graceMs = DEFAULT_SHUTDOWN_GRACE_MS) {
-      stopping ??= (async () => {
-        state = 'Stopping';
-        logger.info('Stopping: no new work is taken; waiting for running invocations.');
-        await Promise.all([
-          server.close(graceMs),
-          ...drivers.map((driver) =>
-            driver
-              .stop(graceMs)
-              .catch((error) => logger.error(`A trigger failed to stop: ${describeError(error)}`)),
-          ),
-        ]);
-        try {
-          await worker.runAppHooks('appTerminate');
-        } catch (error) {
-          logger.error(`An appTerminate hook failed: ${describeError(error)}`);
-        }
-        state = 'Stopped';
-        logger.info('Host stopped.');
-      })();
-      return stopping;
-    },
+  return (graceMs = DEFAULT_SHUTDOWN_GRACE_MS) => {
+    stopping ??= (async () => {
+      setState('Stopping');
+      logger.info('Stopping: no new work is taken; waiting for running invocations.');
+      await Promise.all([
+        server.close(graceMs),
+        ...drivers.map((driver) =>
+          driver
+            .stop(graceMs)
+            .catch((error) => logger.error(`A trigger failed to stop: ${describeError(error)}`)),
+        ),
+      ]);
+      try {
+        await worker.runAppHooks('appTerminate');
+      } catch (error) {
+        logger.error(`An appTerminate hook failed: ${describeError(error)}`);
+      }
+      setState('Stopped');
+      logger.info('Host stopped.');
+    })();
+    return stopping;
   };
 }

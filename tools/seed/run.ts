@@ -8,7 +8,6 @@
  * It signs its requests with hand-made principals, which only a local host believes
  * (`TRUST_LOCAL_PRINCIPAL_HEADER`, on by default for `npm start` on loopback).
  */
-import { encodePrincipalHeader } from '../easyauth/principalHeader';
 import { avatarPng, hashSeed } from './avatar';
 import {
   DEPARTMENTS,
@@ -18,6 +17,7 @@ import {
   type SeedPerson,
 } from './people';
 import { expensePlan, logLines, messagePlan, reviewFor } from './activity';
+import { apiCaller, inPool, TELEMETRY, type Call } from './api';
 
 /** What `seedDirectory` did, step by step. */
 export interface SeedReport {
@@ -29,13 +29,6 @@ export interface SeedReport {
   messageCountsPosted: number;
   logLinesPosted: number;
 }
-
-const ADMIN = encodePrincipalHeader({
-  userId: 'seed',
-  name: 'Sample data',
-  roles: ['DirectoryAdmin'],
-});
-const TELEMETRY = encodePrincipalHeader({ userId: 'seed-telemetry', roles: ['TelemetryWriter'] });
 
 /** What to seed (the defaults are the sample organisation; tests seed a small one). */
 export interface SeedOptions {
@@ -56,22 +49,17 @@ export interface SeedOptions {
   now?: Date;
 }
 
-/** A failed call, with what the API said. */
-class SeedError extends Error {}
-
-/** Runs `work` over `items`, at most `limit` at a time. */
-async function inPool<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
+/** One seed run: the app, the plan, and what it did so far. */
+interface SeedRun {
+  call: Call;
+  say: (line: string) => void;
+  report: SeedReport;
+  departments: readonly SeedDepartment[];
+  people: SeedPerson[];
+  options: SeedOptions;
 }
+
+const seg = encodeURIComponent;
 
 /**
  * Seeds the app at `baseUrl` (`http://localhost:7071/api`); `say` reports progress.
@@ -84,66 +72,49 @@ export async function seedDirectory(
   options: SeedOptions = {},
 ): Promise<SeedReport> {
   const departments = options.departments ?? DEPARTMENTS;
-  const activePerDepartment = options.activePerDepartment ?? 8;
-  const chattyPerDepartment = options.chattyPerDepartment ?? 2;
-  const logSource = options.logSource ?? 'web';
-  const call = async (
-    method: string,
-    path: string,
-    options: {
-      json?: unknown;
-      raw?: Buffer;
-      type?: string;
-      principal?: string;
-      ok?: number[];
-    } = {},
-  ): Promise<unknown> => {
-    const headers: Record<string, string> = { 'x-ms-client-principal': options.principal ?? ADMIN };
-    let body: string | Buffer | undefined;
-    if (options.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.json);
-    } else if (options.raw) {
-      headers['content-type'] = options.type ?? 'application/octet-stream';
-      body = options.raw;
-    }
-    let response: Response;
-    try {
-      response = await fetch(`${baseUrl}${path}`, { method, headers, body });
-    } catch {
-      throw new SeedError(`Nothing answers at ${baseUrl}: start the app with "npm start" first.`);
-    }
-    const text = await response.text();
-    if (!response.ok && !(options.ok ?? []).includes(response.status)) {
-      if (response.status === 401)
-        throw new SeedError(
-          `${baseUrl} does not believe hand-made principals: seed a local "npm start" (not --azure).`,
-        );
-      throw new SeedError(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-    }
-    return text ? (JSON.parse(text) as unknown) : undefined;
+  const run: SeedRun = {
+    call: apiCaller(baseUrl),
+    say,
+    report: {
+      departments: 0,
+      employeesCreated: 0,
+      photosUploaded: 0,
+      reviewsWritten: 0,
+      expensesAdded: 0,
+      messageCountsPosted: 0,
+      logLinesPosted: 0,
+    },
+    departments,
+    people: seedPeople(departments),
+    options,
   };
-  const seg = encodeURIComponent;
-  const report: SeedReport = {
-    departments: 0,
-    employeesCreated: 0,
-    photosUploaded: 0,
-    reviewsWritten: 0,
-    expensesAdded: 0,
-    messageCountsPosted: 0,
-    logLinesPosted: 0,
-  };
-  await call('GET', '/health', { ok: [503] });
+  await run.call('GET', '/health', { ok: [503] });
+  await seedDepartments(run);
+  const photoOf = await seedEmployees(run);
+  await seedManagers(run);
+  await seedPhotos(run, photoOf);
+  const now = options.now ?? new Date();
+  await seedActivity(run, now);
+  await seedLogLines(run, now);
+  return run.report;
+}
 
-  // 1. Departments (PUT is idempotent).
+/** 1. Departments (PUT is idempotent). */
+async function seedDepartments({ call, say, report, departments }: SeedRun): Promise<void> {
   for (const d of departments) {
     await call('PUT', `/departments/${seg(d.name)}`, { json: { description: d.description } });
     report.departments++;
   }
   say(`Departments: ${report.departments}.`);
+}
 
-  // 2. Employees: import whoever is missing, a department at a time.
-  const people = seedPeople(departments);
+/**
+ * 2. Employees: imports whoever is missing, a department at a time.
+ *
+ * @returns whether each employee listed before the import has a photo (by `Dept/id`).
+ */
+async function seedEmployees(run: SeedRun): Promise<Map<string, boolean>> {
+  const { call, say, report, departments, people } = run;
   const photoOf = new Map<string, boolean>();
   for (const d of departments) {
     const listed = (await call(
@@ -173,13 +144,19 @@ export async function seedDirectory(
       say(`  ${d.name}/${f.employeeId} not created: ${f.error.message}`);
   }
   say(`Employees: ${people.length} in the plan, ${report.employeesCreated} created now.`);
+  return photoOf;
+}
 
-  // 3. Managers: the first employee of each department.
+/** 3. Managers: the first employee of each department. */
+async function seedManagers({ call, departments }: SeedRun): Promise<void> {
   for (const d of departments) {
     await call('PUT', `/departments/${seg(d.name)}/manager`, { json: { employeeId: '000001' } });
   }
+}
 
-  // 4. Photos: a drawn avatar for everyone without a photo.
+/** 4. Photos: a drawn avatar for everyone without a photo. */
+async function seedPhotos(run: SeedRun, photoOf: Map<string, boolean>): Promise<void> {
+  const { call, say, report, people } = run;
   const withoutPhoto = people.filter((p) => !photoOf.get(`${p.department}/${p.employeeId}`));
   await inPool(withoutPhoto, 6, async (p) => {
     await call('PUT', `/departments/${seg(p.department)}/employees/${p.employeeId}/photo`, {
@@ -189,13 +166,19 @@ export async function seedDirectory(
     report.photosUploaded++;
   });
   say(`Photos: ${report.photosUploaded} uploaded now.`);
+}
 
-  // 5. Activity of the first employees of each department: reviews, expenses, messages.
-  const active = departments.flatMap((d) =>
-    people.filter((p) => p.department === d.name).slice(0, activePerDepartment),
+/** The first `perDepartment` people of each department. */
+function firstOfEach(run: SeedRun, perDepartment: number): SeedPerson[] {
+  return run.departments.flatMap((d) =>
+    run.people.filter((p) => p.department === d.name).slice(0, perDepartment),
   );
-  const now = options.now ?? new Date();
-  await inPool(active, 4, async (p) => {
+}
+
+/** 5. Activity of the first employees of each department: reviews, expenses, messages. */
+async function seedActivity(run: SeedRun, now: Date): Promise<void> {
+  const { call, say, report, options } = run;
+  await inPool(firstOfEach(run, options.activePerDepartment ?? 8), 4, async (p) => {
     const path = `/departments/${seg(p.department)}/employees/${p.employeeId}`;
     const random = seededRandom(hashSeed(path));
     for (const year of [
@@ -214,12 +197,9 @@ export async function seedDirectory(
       }
     }
   });
-  const chatty = departments.flatMap((d) =>
-    people.filter((p) => p.department === d.name).slice(0, chattyPerDepartment),
-  );
   // One employee's counts land on the same day and year entities (a wide entity): posted one
   // after the other, so they do not fight over its ETag; several employees at once.
-  await inPool(chatty, 6, async (p) => {
+  await inPool(firstOfEach(run, options.chattyPerDepartment ?? 2), 6, async (p) => {
     const path = `/departments/${seg(p.department)}/employees/${p.employeeId}`;
     const posted = await seedMessages(call, path, p, now, options.messageDays);
     report.messageCountsPosted += posted;
@@ -227,32 +207,40 @@ export async function seedDirectory(
   say(
     `Reviews: ${report.reviewsWritten} written; expenses: ${report.expensesAdded} added; message counts: ${report.messageCountsPosted} posted.`,
   );
+}
 
-  // 6. Log lines of the last three hours up to now: each hour's lines are planned whole (the same
-  // plan every run); a run posts those after the newest line stored, so an hour begun in one run
-  // is topped up by the next and nothing is posted twice.
-  const newestOf = async (hour: Date): Promise<string | undefined> => {
-    const to = new Date(hour.getTime() + 3_600_000).toISOString();
-    const query = `source=${encodeURIComponent(logSource)}&from=${hour.toISOString()}&to=${to}`;
-    let newest: string | undefined;
-    let token: string | null = null;
-    do {
-      const more: string = token ? `&continuationToken=${encodeURIComponent(token)}` : '';
-      const page = (await call('GET', `/logs?${query}&pageSize=1000${more}`)) as {
-        items: { at: string }[];
-        continuationToken: string | null;
-      };
-      newest = page.items.at(-1)?.at ?? newest;
-      token = page.continuationToken;
-    } while (token);
-    return newest;
-  };
+/** The `at` of the newest log line of `source` stored in the hour from `hour`. */
+async function newestLogLine(call: Call, source: string, hour: Date): Promise<string | undefined> {
+  const to = new Date(hour.getTime() + 3_600_000).toISOString();
+  const query = `source=${encodeURIComponent(source)}&from=${hour.toISOString()}&to=${to}`;
+  let newest: string | undefined;
+  let token: string | null = null;
+  do {
+    const more: string = token ? `&continuationToken=${encodeURIComponent(token)}` : '';
+    const page = (await call('GET', `/logs?${query}&pageSize=1000${more}`)) as {
+      items: { at: string }[];
+      continuationToken: string | null;
+    };
+    newest = page.items.at(-1)?.at ?? newest;
+    token = page.continuationToken;
+  } while (token);
+  return newest;
+}
+
+/**
+ * 6. Log lines of the last three hours up to now: each hour's lines are planned whole (the same
+ * plan every run); a run posts those after the newest line stored, so an hour begun in one run
+ * is topped up by the next and nothing is posted twice.
+ */
+async function seedLogLines(run: SeedRun, now: Date): Promise<void> {
+  const { call, say, report, people } = run;
+  const logSource = run.options.logSource ?? 'web';
   const posted: { hour: Date; last: string }[] = [];
   for (let back = 2; back >= 0; back--) {
     const hour = new Date(
       Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), now.getUTCHours() - back),
     );
-    const stored = await newestOf(hour);
+    const stored = await newestLogLine(call, logSource, hour);
     const planned = logLines(
       seededRandom(hour.getTime() / 1000),
       hour,
@@ -272,21 +260,14 @@ export async function seedDirectory(
   // Accepted lines become readable once the app's buffer flushes (seconds): wait for them, so a
   // run right after this one sees them and posts nothing twice.
   for (const deadline = Date.now() + 60_000; posted.length > 0 && Date.now() < deadline;) {
-    const newest = await newestOf(posted[0]!.hour);
+    const newest = await newestLogLine(call, logSource, posted[0]!.hour);
     if (newest && Date.parse(newest) >= Date.parse(posted[0]!.last)) posted.shift();
     else await new Promise((resolve) => setTimeout(resolve, 500));
   }
   if (posted.length > 0)
     say('  (some log lines are not readable yet: the app has not flushed them)');
   say(`Log lines: ${report.logLinesPosted} posted.`);
-  return report;
 }
-
-type Call = (
-  method: string,
-  path: string,
-  options?: { json?: unknown; principal?: string },
-) => Promise<unknown>;
 
 /**
  * Posts the message counts this employee's plan has and storage has not: a count per past day of
