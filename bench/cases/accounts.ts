@@ -27,7 +27,7 @@ import {
 } from '../../src/accounts/relocation/relocationSteps';
 import { syncChunk } from '../../src/accounts/relocation/relocationSync';
 import { loadConfig, type Config } from '../../src/config';
-import { ConflictError, ThrottledError } from '../../src/domainErrors';
+import { ConflictError, ThrottledError, UnavailableError } from '../../src/domainErrors';
 import { azuriteConnectionString, dataEmulatorAccount, startAzurite } from '../../tools/azurite';
 import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy/faultProxy';
 import { benchEmployee } from '../employees';
@@ -116,24 +116,25 @@ function countersOf(env: BenchEnv, data: DataAccounts): Counter[] {
 
 /**
  * Runs `work` as an API caller would: a 503 (storage busy past the app's retries, Azure's
- * targets) is waited out for its `Retry-After` and tried again; a create that then finds itself
+ * targets; or out of reach, `Retry-After: 5`) is waited out and tried again; a create that then finds itself
  * already there (its earlier try landed) is done.
  */
-async function asCaller(work: () => Promise<unknown>): Promise<void> {
+export async function asCaller(work: () => Promise<unknown>): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       await work();
       return;
     } catch (error) {
       if (attempt > 0 && error instanceof ConflictError) return;
-      if (!(error instanceof ThrottledError) || error.code === 'Relocating') throw error;
-      await sleep(Math.max(1, error.retryAfterSeconds) * 1000);
+      if (error instanceof UnavailableError) await sleep(5_000);
+      else if (!(error instanceof ThrottledError) || error.code === 'Relocating') throw error;
+      else await sleep(Math.max(1, error.retryAfterSeconds) * 1000);
     }
   }
 }
 
 /**
- * Creates `count` employees over `spread` departments, WRITERS at a time, indexes brought up to
+ * Creates `count` employees over `spread` departments, `writers` at a time, indexes brought up to
  * date.
  */
 export async function spreadWrites(
@@ -142,6 +143,7 @@ export async function spreadWrites(
   label: string,
   count: number,
   spread = DEPARTMENTS,
+  writers = WRITERS,
 ): Promise<Measurement> {
   const { departments, employees } = services.directory();
   for (let d = 0; d < spread; d++) await asCaller(() => departments.put(departmentName(d), {}));
@@ -149,18 +151,23 @@ export async function spreadWrites(
   const started = now();
   let next = 1;
   await Promise.all(
-    Array.from({ length: WRITERS }, async () => {
+    Array.from({ length: writers }, async () => {
       while (next <= count) {
         const n = next++;
         await asCaller(() => employees.create(departmentName(n % spread), benchEmployee(n)));
       }
     }),
   );
-  // Index maintenance is part of the work: every outbox drained.
+  // Index maintenance is part of the work: every outbox drained, as many at once as writers.
   await services.changeQueue().settled();
-  for (let d = 0; d < spread; d++) {
-    await asCaller(() => services.indexDrains().request(departmentName(d)));
-  }
+  let drained = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(writers, spread) }, async () => {
+      for (let d = drained++; d < spread; d = drained++) {
+        await asCaller(() => services.indexDrains().request(departmentName(d)));
+      }
+    }),
+  );
   const wallMs = now() - started;
   return {
     label,
