@@ -166,6 +166,42 @@ async function writeFenced(
   return (await submitChained(table, partitionKey, fence, [action])) === undefined ? RETRY : true;
 }
 
+/** The list of one name as read, with what a single-member change writes through. */
+interface ListRead {
+  partitionKey: string;
+  name: string;
+  shards: Shard[];
+  fence: string | undefined;
+}
+
+/**
+ * A single-member change of the entity store: reads the name's list, lets `edit` decide, and
+ * runs again on a lost race.
+ */
+function changeOneMember(
+  table: TableClient,
+  lastName: string,
+  member: EmployeeRef,
+  edit: (list: ListRead, encoded: string) => Promise<boolean | Retry>,
+): Promise<boolean> {
+  return changeMember('Last-name index', lastName, member, async (name, encoded) => {
+    const partitionKey = orgLastNamePartitionKey(name);
+    return edit({ partitionKey, name, ...(await readList(table, partitionKey)) }, encoded);
+  });
+}
+
+/** A shard's members replaced, with the fence, both as read (see {@link writeFenced}). */
+function replaceShard(
+  table: TableClient,
+  list: ListRead,
+  shard: Shard,
+  members: string[],
+): Promise<true | Retry> {
+  const entity = shardEntity(list.partitionKey, list.name, shard.number, members);
+  const action: EntityGroupAction = ['update', entity, 'Replace', { etag: shard.etag }];
+  return writeFenced(table, list.partitionKey, list.fence, action);
+}
+
 /**
  * {@link LastNameStore.add} of the entity store: into the first shard with room, or a new shard.
  *
@@ -177,23 +213,16 @@ export function addMember(
   lastName: string,
   member: EmployeeRef,
 ): Promise<boolean> {
-  return changeMember('Last-name index', lastName, member, async (name, encoded) => {
-    const partitionKey = orgLastNamePartitionKey(name);
-    const { shards, fence } = await readList(table, partitionKey);
-    if (shards.some((s) => s.members.includes(encoded))) return false;
-    const fits = shards.find((s) => JSON.stringify([...s.members, encoded]).length <= maxChars);
-    if (fits) {
-      const members = [...fits.members, encoded].sort();
-      const entity = shardEntity(partitionKey, name, fits.number, members);
-      return writeFenced(table, partitionKey, fence, [
-        'update',
-        entity,
-        'Replace',
-        { etag: fits.etag },
-      ]);
-    }
-    const entity = shardEntity(partitionKey, name, freeShardNumber(shards), [encoded]);
-    return writeFenced(table, partitionKey, fence, ['create', entity]);
+  return changeOneMember(table, lastName, member, async (list, encoded) => {
+    if (list.shards.some((s) => s.members.includes(encoded))) return false;
+    const fits = list.shards.find(
+      (s) => JSON.stringify([...s.members, encoded]).length <= maxChars,
+    );
+    if (fits) return replaceShard(table, list, fits, [...fits.members, encoded].sort());
+    const entity = shardEntity(list.partitionKey, list.name, freeShardNumber(list.shards), [
+      encoded,
+    ]);
+    return writeFenced(table, list.partitionKey, list.fence, ['create', entity]);
   });
 }
 
@@ -207,20 +236,12 @@ export function removeMember(
   lastName: string,
   member: EmployeeRef,
 ): Promise<boolean> {
-  return changeMember('Last-name index', lastName, member, async (name, encoded) => {
-    const partitionKey = orgLastNamePartitionKey(name);
-    const { shards, fence } = await readList(table, partitionKey);
-    const holding = shards.find((s) => s.members.includes(encoded));
+  return changeOneMember(table, lastName, member, async (list, encoded) => {
+    const holding = list.shards.find((s) => s.members.includes(encoded));
     if (!holding) return false;
     // An emptied shard is kept (listing nobody), never deleted: with the fence, the list never
     // goes back to absent (see LastNameStore.change).
     const members = holding.members.filter((m) => m !== encoded);
-    const entity = shardEntity(partitionKey, name, holding.number, members);
-    return writeFenced(table, partitionKey, fence, [
-      'update',
-      entity,
-      'Replace',
-      { etag: holding.etag },
-    ]);
+    return replaceShard(table, list, holding, members);
   });
 }

@@ -37,10 +37,7 @@ const MAX_SHARD_READS = 4;
  */
 export async function listMembers(table: TableClient, lastName: string): Promise<EmployeeRef[]> {
   const { shards } = await readList(table, orgLastNamePartitionKey(normalizeLastName(lastName)));
-  return [...new Set(shards.flatMap((s) => s.members))]
-    .sort()
-    .map((m) => decodeMember(m))
-    .filter((m): m is EmployeeRef => m !== undefined);
+  return toRefs([...new Set(shards.flatMap((s) => s.members))].sort());
 }
 
 /**
