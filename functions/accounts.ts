@@ -25,7 +25,7 @@ import {
   relocateOrResume,
   type RelocationInstances,
 } from '../src/orchestrations/relocation/relocationStart';
-import { isInstanceNotFound } from '../src/orchestrations/status';
+import { isInstanceNotFound, startInstance } from '../src/orchestrations/status';
 import { departmentRoute } from './shared/input';
 import { errorBody, json, readJson, readParams } from './shared/http';
 import { inActivityTrace, tracedInput, tracedOrchestrator } from './shared/orchestrationTrace';
@@ -100,7 +100,8 @@ function instancesOf(client: df.DurableClient): RelocationInstances {
       }
     },
     start: async (id, input) => {
-      await client.startNew(Orchestrations.relocateDepartment, {
+      // A start its throttled extension refuses is a 503 UnavailableError, never a 500.
+      await startInstance(client, Orchestrations.relocateDepartment, {
         instanceId: id,
         input: tracedInput(input),
       });

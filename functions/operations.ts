@@ -64,6 +64,27 @@ const overviewBody = z.strictObject({
     oldestQueuedAt: isoInstant.nullable(),
     oldestHour: isoInstant.nullable(),
   }),
+  // This instance's storage tries answered ServerBusy since it started (docs/operations.md).
+  throttling: z
+    .strictObject({
+      since: isoInstant,
+      throttled: z.number().int(),
+      accounts: z.array(
+        z.strictObject({
+          account: z.string(),
+          throttled: z.number().int(),
+          scopes: z.array(
+            z.strictObject({
+              service: z.enum(['table', 'queue', 'blob']),
+              resource: z.string(),
+              partitionKey: z.string().optional(),
+              throttled: z.number().int(),
+            }),
+          ),
+        }),
+      ),
+    })
+    .optional(),
 });
 
 /** `GET /operations` → outbox backlog per department, poison counts, timers, log backlog. */

@@ -46,6 +46,7 @@ import {
   hasEnded,
   isOrchestrationId,
   readOrchestration,
+  startInstance,
   type OrchestrationView,
 } from '../src/orchestrations/status';
 import { ValidationError } from '../src/domainErrors';
@@ -65,7 +66,8 @@ const moveBody = z.strictObject({
  * Starts `orchestration` with `input` and answers 202 `{"id", "statusUri"}`, with `Location` set
  * to the status URI.
  *
- * @throws {Error} when the durable client cannot start the instance.
+ * @throws {UnavailableError} when the Durable extension answers the start with a server error.
+ * @throws {Error} when the durable client cannot start the instance otherwise.
  */
 async function start(
   context: InvocationContext,
@@ -73,7 +75,7 @@ async function start(
   input: unknown,
 ): Promise<HttpResponseInit> {
   const client = df.getClient(context);
-  const id = await client.startNew(orchestration, { input: tracedInput(input) });
+  const id = await startInstance(client, orchestration, { input: tracedInput(input) });
   context.log(`Started ${orchestration} instance ${id}.`);
   const statusUri = statusUriOf(id);
   return json(202, { id, statusUri }, { location: statusUri, 'retry-after': RETRY_AFTER_SECONDS });

@@ -35,6 +35,7 @@ import {
 import type { TimerRun, TimerRunLog } from './timerRuns';
 import { readRangePage } from '../storage/tables/rangePages';
 import { readPendingWork } from '../indexing';
+import type { ThrottleSnapshot } from '../storage/throttleCounts';
 
 /** Outbox rows counted per department (one query page). */
 export const OUTBOX_PENDING_CAP = 1_000;
@@ -108,6 +109,12 @@ export interface OperationsOverview {
      */
     oldestHour: Date | null;
   };
+  /**
+   * Storage tries this instance saw answered `ServerBusy` since it started, per account and its
+   * busiest partitions, queues and containers (src/storage/throttleCounts.ts); absent when not
+   * counted. Apart from lost optimistic races: those are retried, these are storage's refusals.
+   */
+  throttling?: ThrottleSnapshot;
 }
 
 /** What the service reads. */
@@ -121,6 +128,8 @@ export interface OperationsDependencies {
   clock?: Clock;
   /** With data spread over several accounts: their names, and which holds a department. */
   accounts?: { names: readonly string[]; of(department: string): Promise<string> };
+  /** This instance's storage throttle counts (no storage read). */
+  throttling?: () => ThrottleSnapshot;
 }
 
 /** The operations view and the poison queue tools of the admin routes. */
@@ -158,7 +167,15 @@ export class OperationsService {
       this.deps.timerRuns.list(),
       this.logBacklog(),
     ]);
-    return { generatedAt: this.clock(), outbox, poisonQueues, timers, logBacklog };
+    const throttling = this.deps.throttling?.();
+    return {
+      generatedAt: this.clock(),
+      outbox,
+      poisonQueues,
+      timers,
+      logBacklog,
+      ...(throttling && { throttling }),
+    };
   }
 
   /**

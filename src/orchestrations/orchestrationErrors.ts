@@ -16,6 +16,14 @@ export function orchestrationStatusUnavailable(cause: unknown): UnavailableError
   );
 }
 
+/** 503: the Durable extension answered a start with a server error (its storage busy). */
+export function orchestrationStartUnavailable(cause: unknown): UnavailableError {
+  return new UnavailableError(
+    'The orchestration could not be started just now (the Durable extension answered with a server error); try again.',
+    { cause },
+  );
+}
+
 /** A chunk size that is not a positive integer (a bug in the orchestrator). */
 export function invalidChunkSize(): RangeError {
   return new RangeError('chunk size must be ≥ 1');

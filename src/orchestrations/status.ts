@@ -3,7 +3,11 @@
  * runtime status, the output once it completed, and the reason once it failed. Nothing of the
  * Durable Functions management API (URLs, keys, input, history) leaves through here.
  */
-import { orchestrationNotFound, orchestrationStatusUnavailable } from './orchestrationErrors';
+import {
+  orchestrationNotFound,
+  orchestrationStartUnavailable,
+  orchestrationStatusUnavailable,
+} from './orchestrationErrors';
 
 /** `GET /orchestrations/{id}`: the status of one orchestration instance. */
 export interface OrchestrationView {
@@ -205,4 +209,29 @@ export async function readOrchestration(
     throw error;
   }
   return orchestrationView(status);
+}
+
+/** What `DurableClient` offers for starting an instance. */
+export interface OrchestrationStarter {
+  startNew(name: string, options: { instanceId?: string; input?: unknown }): Promise<string>;
+}
+
+/**
+ * Starts an instance of orchestration `name` and returns its id. The extension answers a start
+ * with a server error while its storage is throttled: a passing condition, answered 503.
+ *
+ * @throws {UnavailableError} when the Durable extension answers with a server error.
+ * @throws {Error} whatever else the durable client throws.
+ */
+export async function startInstance(
+  starter: OrchestrationStarter,
+  name: string,
+  options: { instanceId?: string; input?: unknown },
+): Promise<string> {
+  try {
+    return await starter.startNew(name, options);
+  } catch (error) {
+    if (isExtensionUnavailable(error)) throw orchestrationStartUnavailable(error);
+    throw error;
+  }
 }

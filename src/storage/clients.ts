@@ -29,6 +29,7 @@ import {
 import type { Pipeline, PipelinePolicy } from '@azure/core-rest-pipeline';
 import type { Config, StorageConnection } from '../config';
 import { missingEndpoint, missingSharedKey, tryTimedOut } from './storageErrors';
+import { throttleCountingPolicy, type ThrottleSink } from './throttleCounts';
 
 /** The account name and key parsed from a connection string, when it carries one. */
 export interface SharedKey {
@@ -78,6 +79,18 @@ export function parseConnectionString(connectionString: string): Map<string, str
     pairs.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).trim());
   }
   return pairs;
+}
+
+/** The storage account's name: the connection string's, or the first label of the table host. */
+function accountNameOf(connection: StorageConnection): string | undefined {
+  if (connection.kind === 'connectionString') {
+    return parseConnectionString(connection.connectionString).get('accountname');
+  }
+  try {
+    return new URL(connection.tableServiceUri).hostname.split('.')[0];
+  } catch {
+    return undefined;
+  }
 }
 
 function isLoopbackUrl(url: string): boolean {
@@ -139,9 +152,13 @@ type BlobOptions = StoragePipelineOptions;
 type QueueCredential = QueueSharedKeyCredential | TokenCredential;
 type QueueOptions = QueuePipelineOptions;
 
-/** Gives every try of a storage client's pipeline a client-side deadline (after signing). */
-function addTryTimeout(pipeline: Pipeline, tryTimeoutMs: number): void {
+/**
+ * Gives every try of a storage client's pipeline a client-side deadline (after signing), and the
+ * other per-try policies (throttle counting).
+ */
+function addTryTimeout(pipeline: Pipeline, tryTimeoutMs: number, more: PipelinePolicy[]): void {
   pipeline.addPolicy(tryTimeoutPolicy(tryTimeoutMs), { afterPhase: 'Sign' });
+  for (const policy of more) pipeline.addPolicy(policy, { afterPhase: 'Sign' });
 }
 
 // The two subclasses below differ only in their base: the pipeline is protected, so only a
@@ -152,18 +169,30 @@ function addTryTimeout(pipeline: Pipeline, tryTimeoutMs: number): void {
  * from it share its pipeline, so the policy is added once, here.
  */
 class BlobServiceWithTryTimeout extends BlobServiceClient {
-  constructor(url: string, credential: BlobCredential, options: BlobOptions, timeoutMs: number) {
+  constructor(
+    url: string,
+    credential: BlobCredential,
+    options: BlobOptions,
+    timeoutMs: number,
+    more: PipelinePolicy[] = [],
+  ) {
     super(url, credential, options);
-    addTryTimeout(this.storageClientContext.pipeline, timeoutMs);
+    addTryTimeout(this.storageClientContext.pipeline, timeoutMs, more);
   }
 }
 
 /** Queue service client whose every try has a client-side deadline (see above). */
 class QueueServiceWithTryTimeout extends QueueServiceClient {
-  constructor(url: string, credential: QueueCredential, options: QueueOptions, timeoutMs: number) {
+  constructor(
+    url: string,
+    credential: QueueCredential,
+    options: QueueOptions,
+    timeoutMs: number,
+    more: PipelinePolicy[] = [],
+  ) {
     super(url, credential, options);
     // storage-queue 12.32's generated layer keeps the pipeline on its `queuesClient`.
-    addTryTimeout(this.storageClientContext.queuesClient.pipeline, timeoutMs);
+    addTryTimeout(this.storageClientContext.queuesClient.pipeline, timeoutMs, more);
   }
 }
 // jscpd:ignore-end
@@ -174,13 +203,18 @@ class QueueServiceWithTryTimeout extends QueueServiceClient {
  * @param connection - a connection string, or service URIs for managed identity.
  * @param retry - the retry budget shared by every client.
  * @param credential - overrides `DefaultAzureCredential` for identity-based connections (tests).
+ * @param throttles - told of every try storage answers `ServerBusy` (storage/throttleCounts.ts).
  * @throws {Error} when a connection string names no table, queue or blob endpoint.
  */
 export function createStorageClients(
   connection: StorageConnection,
   retry: Config['retry'],
   credential?: TokenCredential,
+  throttles?: ThrottleSink,
 ): StorageClients {
+  const account = accountNameOf(connection);
+  const counting = (service: 'table' | 'queue' | 'blob'): PipelinePolicy[] =>
+    throttles && account ? [throttleCountingPolicy(service, account, throttles)] : [];
   const tableOptions = {
     retryOptions: {
       maxRetries: retry.maxRetries,
@@ -189,6 +223,7 @@ export function createStorageClients(
     },
     additionalPolicies: [
       { policy: tryTimeoutPolicy(retry.tryTimeoutMs), position: 'perRetry' as const },
+      ...counting('table').map((policy) => ({ policy, position: 'perRetry' as const })),
     ],
   };
   // Blob and Queue ship separate (identical) policy types; each client gets its own SDK's.
@@ -238,12 +273,14 @@ export function createStorageClients(
       new StorageSharedKeyCredential(accountName, accountKey),
       blobOptions,
       retry.tryTimeoutMs,
+      counting('blob'),
     );
     queueService = new QueueServiceWithTryTimeout(
       endpoint('queue'),
       new QueueSharedKeyCredential(accountName, accountKey),
       queueOptions,
       retry.tryTimeoutMs,
+      counting('queue'),
     );
   } else {
     const tokenCredential =
@@ -255,12 +292,14 @@ export function createStorageClients(
       tokenCredential,
       blobOptions,
       retry.tryTimeoutMs,
+      counting('blob'),
     );
     queueService = new QueueServiceWithTryTimeout(
       connection.queueServiceUri,
       tokenCredential,
       queueOptions,
       retry.tryTimeoutMs,
+      counting('queue'),
     );
   }
 

@@ -17,6 +17,7 @@ import {
   type MeterProvider,
   type ObservableResult,
 } from '@opentelemetry/api';
+import type { ThrottleEvent } from '../storage/throttleCounts';
 
 /** Meter name of every instrument (agreed with the operations view and the alerts). */
 export const METER_NAME = 'table-patterns-directory';
@@ -34,6 +35,7 @@ export const MetricNames = {
   timerRuns: 'directory.timer.runs',
   sasIssued: 'directory.sas.issued',
   authRefusals: 'directory.auth.refusals',
+  storageThrottled: 'directory.storage.throttled',
 } as const;
 
 /** How a drain round ended. */
@@ -50,6 +52,7 @@ interface Instruments {
   timerRuns: Counter;
   sasIssued: Counter;
   authRefusals: Counter;
+  storageThrottled: Counter;
 }
 
 /** Options of {@link DirectoryMetrics}. */
@@ -203,6 +206,12 @@ export class DirectoryMetrics {
         unit: '{request}',
         ...int,
       }),
+      storageThrottled: meter.createCounter(MetricNames.storageThrottled, {
+        description:
+          'Storage tries answered ServerBusy (each retried try counted), by account and partition.',
+        unit: '{request}',
+        ...int,
+      }),
     };
     this.current = { provider, instruments: built };
     return built;
@@ -258,6 +267,20 @@ export class DirectoryMetrics {
   /** Counts an issued SAS token (`kind`: what it grants, e.g. `table`, `photo-read`). */
   recordSasIssued(kind: string): void {
     this.instruments().sasIssued.add(1, { kind });
+  }
+
+  /**
+   * Counts a storage try answered `ServerBusy` (src/storage/throttleCounts.ts): per account,
+   * service, table/queue/container and table partition.
+   */
+  recordStorageThrottle(event: ThrottleEvent): void {
+    this.instruments().storageThrottled.add(1, {
+      account: event.account,
+      service: event.service,
+      resource: event.resource,
+      ...(event.partitionKey !== undefined && { partition: event.partitionKey }),
+      code: event.code,
+    });
   }
 
   /** Counts a request an authorization rule refused. */

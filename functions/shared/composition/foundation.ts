@@ -14,6 +14,7 @@ import type { Placement } from '../../../src/accounts/placement';
 import { settingOrDefault, type Config } from '../../../src/config';
 import { createStorageClients, type StorageClients } from '../../../src/storage/clients';
 import { DirectoryMetrics } from '../../../src/telemetry/metrics';
+import { ThrottleCounts } from '../../../src/storage/throttleCounts';
 
 /** `build`, called on the first call that does not throw; its result is kept. */
 export function lazy<T>(build: () => T): () => T {
@@ -44,16 +45,25 @@ export interface Foundation extends FoundationServices {
   connect(connection: Config['storage']): StorageClients;
   /** A table's client as the services use it: routed by the account layer, if any. */
   table(name: (config: Config) => string): TableClient;
+  /** Storage tries answered `ServerBusy`, per account and partition (one per process). */
+  throttles(): ThrottleCounts;
 }
 
 /** The foundation over a configuration; nothing is built until first asked for. */
 export function createFoundation(readConfig: () => Config): Foundation {
   // A malformed retry tunable falls back to its default: it changes how long a call retries,
   // never what it does (health lists it).
+  const metrics = lazy(() => new DirectoryMetrics());
+  const throttles = new ThrottleCounts();
   const connect = (connection: Config['storage']): StorageClients =>
     createStorageClients(
       connection,
       settingOrDefault((c) => ({ ...c.retry }), readConfig()),
+      undefined,
+      (event) => {
+        throttles.record(event);
+        metrics().recordStorageThrottle(event);
+      },
     );
   const clients = lazy(() => connect(readConfig().storage));
   const accounts = lazy(() => openAccountLayer(readConfig(), clients(), connect));
@@ -62,7 +72,8 @@ export function createFoundation(readConfig: () => Config): Foundation {
     clients,
     accounts,
     placement: lazy(() => accounts()?.placement ?? homePlacement(clients())),
-    metrics: lazy(() => new DirectoryMetrics()),
+    metrics,
+    throttles: () => throttles,
     connect,
     table: (name) => accounts()?.table(name(readConfig())) ?? clients().table(name(readConfig())),
   };

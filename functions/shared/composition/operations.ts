@@ -35,6 +35,7 @@ export function operationServices(base: Foundation): OperationServices {
         queues: clients(),
         queueNames: config().queues,
         timerRuns: timerRuns(),
+        throttling: () => base.throttles().snapshot(),
         ...(spread && {
           accounts: {
             names: spread.accounts.names(),

@@ -12,6 +12,7 @@ import { markPending } from '../../../src/indexing/drain/pendingMarkers';
 import { TimerRunLog } from '../../../src/operations/timerRuns';
 import { poisonQueueName } from '../../../src/storage/keys/queues';
 import { sendJsonMessage } from '../../../src/storage/queue';
+import { ThrottleCounts } from '../../../src/storage/throttleCounts';
 import { uniqueName, uniqueTableName } from '../../support/storage';
 import { createIndexingFixture, employeeBody, type IndexingFixture } from '../indexing/fixture';
 
@@ -104,6 +105,32 @@ describe('the operations view', () => {
       approximateCount: 0,
       oldestQueuedAt: null,
       oldestHour: null,
+    });
+  });
+
+  it("shows this instance's throttle counts when given, and no throttling part without", async () => {
+    expect(await service.overview()).not.toHaveProperty('throttling');
+    const counts = new ThrottleCounts(now);
+    const event = { account: 'home', service: 'table', resource: 'E', code: 'ServerBusy' } as const;
+    counts.record({ ...event, partitionKey: 'Sales' });
+    const counted = new OperationsService({
+      employees: fx.clients.table(fx.names.employees),
+      queues: fx.clients,
+      queueNames,
+      timerRuns: new TimerRunLog(fx.clients.table(operationsTable)),
+      clock: () => now,
+      throttling: () => counts.snapshot(),
+    });
+    expect((await counted.overview()).throttling).toEqual({
+      since: now,
+      throttled: 1,
+      accounts: [
+        {
+          account: 'home',
+          throttled: 1,
+          scopes: [{ service: 'table', resource: 'E', partitionKey: 'Sales', throttled: 1 }],
+        },
+      ],
     });
   });
 

@@ -14,6 +14,7 @@ import {
   isOrchestrationId,
   orchestrationView,
   readOrchestration,
+  startInstance,
   type DurableStatusFields,
   type OrchestrationStatusSource,
 } from '../../../src/orchestrations/status';
@@ -302,5 +303,37 @@ describe('readOrchestration', () => {
     expect(isInstanceNotFound('HTTP 404')).toBe(false);
     const source: OrchestrationStatusSource = { getStatus: () => Promise.reject(failure) };
     await expect(readOrchestration(source, ID)).rejects.toBe(failure);
+  });
+});
+
+describe('startInstance', () => {
+  it('returns the id the client started, with the name and options passed on', async () => {
+    const calls: unknown[] = [];
+    const starter = {
+      startNew: (name: string, options: unknown) => {
+        calls.push([name, options]);
+        return Promise.resolve(ID);
+      },
+    };
+    await expect(startInstance(starter, 'MoveEmployee', { input: { a: 1 } })).resolves.toBe(ID);
+    expect(calls).toEqual([['MoveEmployee', { input: { a: 1 } }]]);
+  });
+
+  it('turns a server error of the extension (its storage throttled) into a 503, not a 500', async () => {
+    const failure = new Error(
+      'The operation failed with an unexpected status code: 500. Details: {}',
+    );
+    const starter = { startNew: () => Promise.reject(failure) };
+    const error = await startInstance(starter, 'MoveEmployee', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect((error as UnavailableError).cause).toBe(failure);
+  });
+
+  it('lets any other client error through', async () => {
+    const failure = new Error(
+      'The operation failed with an unexpected status code: 400. Details: {}',
+    );
+    const starter = { startNew: () => Promise.reject(failure) };
+    await expect(startInstance(starter, 'MoveEmployee', {})).rejects.toBe(failure);
   });
 });

@@ -25,6 +25,11 @@ import { decodeMessageText, queueTriggerMetadata } from './queueMessage';
 /** How long a received message stays invisible while its function runs (the host's lease). */
 export const DEFAULT_MESSAGE_LEASE_MS = 10 * 60_000;
 
+/** Tries of releasing a failed message for its next delivery (each with the SDK's own retries). */
+const RELEASE_ATTEMPTS = 5;
+/** The wait after the first failed release, doubled after each further one (1, 2, 4, 8 s). */
+const RELEASE_BACKOFF_MS = 1_000;
+
 /** How one queue listener polls, retries and moves poison messages. */
 export interface QueueListenerOptions {
   fn: HostFunction;
@@ -284,7 +289,28 @@ export class QueueListener {
     } else if (message.dequeueCount >= options.maxDequeueCount) {
       await this.#moveToPoison(entry);
     } else {
-      await this.#release(entry, options.visibilityTimeoutMs);
+      await this.#releaseForRetry(entry, options.visibilityTimeoutMs);
+    }
+  }
+
+  /**
+   * Releases a failed message for its next delivery. Storage refusing the update (throttled past
+   * the SDK's retries) is tried again a few times, with back-off: a message left as it is stays
+   * invisible for its whole lease (10 minutes) instead of `visibilityTimeout`.
+   */
+  async #releaseForRetry(entry: InFlight, visibleAfterMs: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#release(entry, visibleAfterMs);
+        return;
+      } catch (error) {
+        if (attempt >= RELEASE_ATTEMPTS || entry.abandoned) throw error;
+        this.#log(
+          'warning',
+          `Could not release message ${entry.message.messageId} (${(error as Error).message}); trying again.`,
+        );
+        await this.#sleep(RELEASE_BACKOFF_MS * 2 ** (attempt - 1), this.#stop.signal);
+      }
     }
   }
 
