@@ -4,7 +4,8 @@
  * (src/logs/flush/logFlusher.ts); a pointer message's batch is read from its staging blob
  * (src/logs/ingest/stagedBatch.ts).
  * Throwing makes the host retry the triggering message and, after `maxDequeueCount` attempts,
- * move it to `log-batches-poison`.
+ * move it to `log-batches-poison`; a write busy storage refused is deferred instead (a copy for
+ * after the wait), so throttling slows the log down rather than poisoning it.
  */
 // First: telemetry starts before anything it instruments is loaded (functions/shared/startup.ts).
 import './shared/startup';
@@ -16,7 +17,8 @@ import { withServices } from './shared/services';
 /**
  * Flushes the triggering message together with up to `LOG_FLUSH_MAX_MESSAGES` drained ones.
  *
- * @throws the triggering message's write failure, so the host retries (and finally poisons) it.
+ * @throws the triggering message's write failure (not a throttle), so the host retries (and
+ *   finally poisons) it.
  */
 export const flushLogBatches = withServices(
   (s) => ({
@@ -29,9 +31,13 @@ export const flushLogBatches = withServices(
     queueEntry: unknown,
     context: InvocationContext,
   ): Promise<void> => {
-    const { trigger, result } = await inMessageTrace(queueName, queueEntry, (payload) =>
-      flusher.flushTrigger(payload, delivery(context)),
+    const { result, outcome } = await inMessageTrace(queueName, queueEntry, (payload) =>
+      flusher.handleTrigger(payload, delivery(context)),
     );
+    if (outcome === 'deferred') {
+      context.warn('Storage is busy: the batch is queued again for later.');
+    }
+    if (!result) return;
     context.log(
       `Flushed ${result.flushed.length} log messages (${result.drained} drained), ` +
         `${result.linesWritten} lines into ${result.hours.length} hour blobs; ${result.failed.length} failed.`,
@@ -40,8 +46,6 @@ export const flushLogBatches = withServices(
     // enqueued to stored (the host's insertionTime) — no extra storage request.
     const inserted = Date.parse(String(context.triggerMetadata?.insertionTime ?? ''));
     metrics.recordLogFlush(result.drained, result.triggerFlushed && inserted ? [inserted] : []);
-    const failure = result.failed.find((f) => trigger.parts.includes(f.message));
-    if (failure) throw failure.error;
   },
 );
 

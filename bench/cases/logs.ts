@@ -23,7 +23,7 @@ import {
   resolveDelivery,
   type PendingLogMessage,
 } from '../../src/logs/flush/delivery';
-import { drainAndFlush } from '../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../src/logs/flush/logDrain';
 import { flushLogMessages } from '../../src/logs/flush/flushMessages';
 import { decodeQueueMessage } from '../../src/storage/queue';
 import { LogIngest } from '../../src/logs/ingest/ingest';

@@ -1,9 +1,14 @@
 /**
  * The log capability's errors, phrased once: bad queries and batches (4xx to the caller), queue
  * messages the flusher cannot read (the host retries, then moves them to the poison queue), and
- * the flusher's give-up when a log blob keeps changing.
+ * the flusher's give-up when a log blob keeps changing or busy storage refuses a deferred batch.
  */
-import { TooLargeError, ValidationError, type ContentionError } from '../domainErrors';
+import {
+  ThrottledError,
+  TooLargeError,
+  ValidationError,
+  type ContentionError,
+} from '../domainErrors';
 import { contended } from '../storage/storageErrors';
 
 /** 400: a query's source that is not a log source name. */
@@ -69,6 +74,14 @@ export function logBlobContended(blobName: string, attempts: number): Contention
     `Log blob ${blobName} kept changing; gave up after ${attempts} attempts.`,
     attempts,
     1,
+  );
+}
+
+/** 503: busy storage refused a deferred batch's copy too (the trigger fails, to come back). */
+export function logBatchDeferRefused(attempts: number): ThrottledError {
+  return new ThrottledError(
+    `Storage is busy: a log batch could be neither written nor queued again (${attempts} tries).`,
+    5,
   );
 }
 

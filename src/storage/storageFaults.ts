@@ -149,6 +149,17 @@ export function toDomainError(error: unknown, context: StorageErrorContext = {})
 }
 
 /**
+ * Seconds to wait when `error` is storage throttling past the SDK's retries (`ServerBusy`, 503 or
+ * 500 after the budget: Azure's scalability targets) or another {@link ThrottledError} (a
+ * relocation's freeze, contention), else `undefined`: a failure that passes, for work that
+ * should slow down rather than spend its queue deliveries.
+ */
+export function throttleWaitSeconds(error: unknown): number | undefined {
+  const domain = toDomainError(error);
+  return domain instanceof ThrottledError ? domain.retryAfterSeconds : undefined;
+}
+
+/**
  * Runs a storage call and rethrows its failure as a domain error.
  *
  * @throws {DomainError} for the storage faults {@link toDomainError} knows; the original error

@@ -17,8 +17,7 @@ import { parseIndexQueueMessage, type IndexUpdateMessage } from './indexMessages
 import { reconcileEmployeeIndexes, type PreviousKeys } from '../employeeIndex/indexMaintenance';
 import type { DrainRequest, SharedDrains } from '../drain/sharedDrains';
 import type { LeasedDrainResult } from '../drain/leasedDrain';
-import { ThrottledError } from '../../domainErrors';
-import { toDomainError } from '../../storage/storageFaults';
+import { throttleWaitSeconds } from '../../storage/storageFaults';
 import { markPending } from '../drain/pendingMarkers';
 
 /** What one message did. */
@@ -34,17 +33,6 @@ export interface IndexUpdateOutcome {
  * least a placement cache period (5 s by default), so sooner would only be refused again.
  */
 export const RELOCATING_NUDGE_DELAY_SECONDS = 5;
-
-/**
- * Seconds to wait when a drain failed for a reason that passes — its department frozen by a
- * relocation (`Relocating`), or storage throttling past the SDK's retries (`ServerBusy`, 503/500
- * after the budget: Azure's scalability targets) — else `undefined`.
- */
-function waitOf(error: unknown): number | undefined {
-  if (error instanceof ThrottledError) return error.retryAfterSeconds;
-  const busy = toDomainError(error);
-  return busy instanceof ThrottledError ? busy.retryAfterSeconds : undefined;
-}
 
 /**
  * A failed drain of one department a nudge names. Frozen by a relocation, or refused by busy
@@ -66,7 +54,7 @@ async function drainFailed(
   error: unknown,
 ): Promise<undefined> {
   const nudge = drains.stores.nudge;
-  const wait = waitOf(error);
+  const wait = throttleWaitSeconds(error);
   let failure = error;
   if (wait !== undefined && nudge) {
     const delay = Math.max(wait, RELOCATING_NUDGE_DELAY_SECONDS);

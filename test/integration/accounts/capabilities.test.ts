@@ -10,7 +10,7 @@ import { getEmployeeByEmailEventually } from '../../../src/indexing/employeeInde
 import { sweepOutboxes } from '../../../src/indexing/drain/outboxSweep';
 import { markPending } from '../../../src/indexing/drain/pendingMarkers';
 import { dropExpiredLoginTables } from '../../../src/logins/retention';
-import { drainAndFlush } from '../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../src/logs/flush/logDrain';
 import { TagLedgers } from '../../../src/logs/flush/tagLedger';
 import {
   reindexEmployeeActivity,

@@ -4,7 +4,7 @@
  * entry still ends up stored exactly once.
  */
 import { startFaultProxy, type FaultProxy } from '../../../tools/faultProxy/faultProxy';
-import { drainAndFlush } from '../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../src/logs/flush/logDrain';
 import { TagLedgers } from '../../../src/logs/flush/tagLedger';
 import { testClients } from '../../support/storage';
 import {

@@ -1,4 +1,4 @@
-import { drainAndFlush } from '../../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../../src/logs/flush/logDrain';
 import { flushLogMessages } from '../../../../src/logs/flush/flushMessages';
 import { TagLedgers } from '../../../../src/logs/flush/tagLedger';
 import {

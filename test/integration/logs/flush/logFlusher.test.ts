@@ -4,7 +4,8 @@
  * with, and batches accepted by one ingest at the same time share messages — nothing is kept per
  * module, so two instances share nothing.
  */
-import { LogFlusher } from '../../../../src/logs/flush/logFlusher';
+import { RestError } from '@azure/core-rest-pipeline';
+import { LogFlusher, MIN_DEFER_SECONDS } from '../../../../src/logs/flush/logFlusher';
 import { LogIngest } from '../../../../src/logs/ingest/ingest';
 import { TagLedgers } from '../../../../src/logs/flush/tagLedger';
 import { parseLogBatch } from '../../../../src/logs/entry';
@@ -14,6 +15,7 @@ import {
   entriesFrom,
   ingest,
   logRig,
+  readAll,
   receive,
   type LogRig,
   type ReceivedLogMessage,
@@ -36,6 +38,9 @@ async function triggerWith(flusher: LogFlusher) {
   await rig.queue.deleteMessage(item!.messageId, item!.popReceipt);
   return flushed.result;
 }
+
+/** The HTTP pipeline the rig's container and every blob client made from it send through. */
+const blobPipeline = () => rig.container['storageClientContext'].pipeline;
 
 const flusherWith = (ledgers: TagLedgers): LogFlusher =>
   new LogFlusher({ container: rig.container, queue: rig.queue, limits, maxMessages: 32, ledgers });
@@ -85,4 +90,66 @@ it('packs the batches one ingest accepts at once into shared messages, and no ot
   expect(withAlone).toHaveLength(1);
   expect(withAlone[0]!.parts).toHaveLength(1);
   expect(messages.filter((m) => linesOf(m).includes('shared')).length).toBeLessThan(20);
+});
+
+it('defers a trigger whose write busy storage refused: a copy comes back after the wait, its lines stored once', async () => {
+  await ingest(rig, 'web', entriesFrom('busy', '2026-11-22T15:04:00Z', 3));
+  const [item] = (await rig.queue.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 60 }))
+    .receivedMessageItems;
+  const payload = decodeQueueMessage(item!.messageText);
+  let busy = true;
+  blobPipeline().addPolicy({
+    name: 'busyBlobs',
+    async sendRequest(request, next) {
+      if (busy && request.method === 'PUT') {
+        throw new RestError('The server is busy.', {
+          statusCode: 503,
+          code: 'ServerBusy',
+          request,
+        });
+      }
+      return next(request);
+    },
+  });
+  const flusher = flusherWith(new TagLedgers());
+
+  const refused = await flusher.flushTrigger(payload, { dequeueCount: item!.dequeueCount });
+  expect(refused.result.failed).toHaveLength(1);
+  expect(await flusher.settleTrigger(payload, refused)).toBe('deferred');
+  // The trigger completes (the host deletes it); the copy is invisible for the wait.
+  await rig.queue.deleteMessage(item!.messageId, item!.popReceipt);
+  expect((await rig.queue.receiveMessages()).receivedMessageItems).toHaveLength(0);
+  expect((await rig.queue.getProperties()).approximateMessagesCount).toBe(1);
+
+  busy = false;
+  blobPipeline().removePolicy({ name: 'busyBlobs' });
+  await new Promise((resolve) => setTimeout(resolve, MIN_DEFER_SECONDS * 1000));
+  const again = await triggerWith(flusher);
+  expect(again).toMatchObject({ triggerFlushed: true, linesWritten: 3, failed: [] });
+  expect((await readAll(rig.container)).flatMap((b) => b.messages)).toHaveLength(3);
+});
+
+it('fails a trigger whose write failed for another reason, so the host retries it', async () => {
+  await ingest(rig, 'web', entriesFrom('bad', '2026-11-22T15:04:00Z', 2));
+  const [item] = (await rig.queue.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 60 }))
+    .receivedMessageItems;
+  const payload = decodeQueueMessage(item!.messageText);
+  blobPipeline().addPolicy({
+    name: 'forbiddenBlobs',
+    async sendRequest(request, next) {
+      if (request.method === 'PUT') {
+        throw new RestError('Forbidden.', {
+          statusCode: 403,
+          code: 'AuthorizationFailure',
+          request,
+        });
+      }
+      return next(request);
+    },
+  });
+  const flusher = flusherWith(new TagLedgers());
+  const refused = await flusher.flushTrigger(payload, { dequeueCount: item!.dequeueCount });
+  blobPipeline().removePolicy({ name: 'forbiddenBlobs' });
+  await expect(flusher.settleTrigger(payload, refused)).rejects.toMatchObject({ statusCode: 403 });
+  expect((await rig.queue.getProperties()).approximateMessagesCount).toBe(1);
 });

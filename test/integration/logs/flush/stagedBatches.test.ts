@@ -4,7 +4,7 @@
  * arrives.
  */
 import type { QueueClient } from '@azure/storage-queue';
-import { drainAndFlush } from '../../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../../src/logs/flush/logDrain';
 import { flushLogMessages } from '../../../../src/logs/flush/flushMessages';
 import { EXCLUSIVITY_MARGIN_MS, resolveDelivery } from '../../../../src/logs/flush/delivery';
 import { parseLogBatch } from '../../../../src/logs/entry';

@@ -5,7 +5,7 @@
  */
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
-import { drainAndFlush } from '../../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../../src/logs/flush/logDrain';
 import { flushLogMessages } from '../../../../src/logs/flush/flushMessages';
 import { TagLedgers } from '../../../../src/logs/flush/tagLedger';
 import {

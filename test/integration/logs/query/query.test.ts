@@ -1,5 +1,5 @@
 import { startFaultProxy, type FaultProxy } from '../../../../tools/faultProxy/faultProxy';
-import { drainAndFlush } from '../../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../../src/logs/flush/logDrain';
 import { queryLogPage, type LogQuery } from '../../../../src/logs/query/query';
 import type { ContainerClient } from '@azure/storage-blob';
 import { toApiEntry } from '../../../../src/logs/entry';

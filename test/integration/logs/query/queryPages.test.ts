@@ -6,7 +6,7 @@
  * hour of 10,000 to 50,000 lines is the bench's scale case.)
  */
 import type { ContainerClient } from '@azure/storage-blob';
-import { drainAndFlush } from '../../../../src/logs/flush/logFlusher';
+import { drainAndFlush } from '../../../../src/logs/flush/logDrain';
 import type { LogEntry } from '../../../../src/logs/entry';
 import {
   LOG_PAGE_MAX_BYTES,
