@@ -42,6 +42,17 @@ async function triggerWith(flusher: LogFlusher) {
 /** The HTTP pipeline the rig's container and every blob client made from it send through. */
 const blobPipeline = () => rig.container['storageClientContext'].pipeline;
 
+/** Every blob write of the rig fails with `status`/`code`, not retried, until the policy goes. */
+function refuseBlobWrites(statusCode: number, code: string): void {
+  blobPipeline().addPolicy({
+    name: 'refuseBlobWrites',
+    async sendRequest(request, next) {
+      if (request.method !== 'PUT') return next(request);
+      throw new RestError(`Refused (${code}).`, { statusCode, code, request });
+    },
+  });
+}
+
 const flusherWith = (ledgers: TagLedgers): LogFlusher =>
   new LogFlusher({ container: rig.container, queue: rig.queue, limits, maxMessages: 32, ledgers });
 
@@ -97,20 +108,7 @@ it('defers a trigger whose write busy storage refused: a copy comes back after t
   const [item] = (await rig.queue.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 60 }))
     .receivedMessageItems;
   const payload = decodeQueueMessage(item!.messageText);
-  let busy = true;
-  blobPipeline().addPolicy({
-    name: 'busyBlobs',
-    async sendRequest(request, next) {
-      if (busy && request.method === 'PUT') {
-        throw new RestError('The server is busy.', {
-          statusCode: 503,
-          code: 'ServerBusy',
-          request,
-        });
-      }
-      return next(request);
-    },
-  });
+  refuseBlobWrites(503, 'ServerBusy');
   const flusher = flusherWith(new TagLedgers());
 
   const refused = await flusher.flushTrigger(payload, { dequeueCount: item!.dequeueCount });
@@ -121,8 +119,7 @@ it('defers a trigger whose write busy storage refused: a copy comes back after t
   expect((await rig.queue.receiveMessages()).receivedMessageItems).toHaveLength(0);
   expect((await rig.queue.getProperties()).approximateMessagesCount).toBe(1);
 
-  busy = false;
-  blobPipeline().removePolicy({ name: 'busyBlobs' });
+  blobPipeline().removePolicy({ name: 'refuseBlobWrites' });
   await new Promise((resolve) => setTimeout(resolve, MIN_DEFER_SECONDS * 1000));
   const again = await triggerWith(flusher);
   expect(again).toMatchObject({ triggerFlushed: true, linesWritten: 3, failed: [] });
@@ -134,22 +131,10 @@ it('fails a trigger whose write failed for another reason, so the host retries i
   const [item] = (await rig.queue.receiveMessages({ numberOfMessages: 1, visibilityTimeout: 60 }))
     .receivedMessageItems;
   const payload = decodeQueueMessage(item!.messageText);
-  blobPipeline().addPolicy({
-    name: 'forbiddenBlobs',
-    async sendRequest(request, next) {
-      if (request.method === 'PUT') {
-        throw new RestError('Forbidden.', {
-          statusCode: 403,
-          code: 'AuthorizationFailure',
-          request,
-        });
-      }
-      return next(request);
-    },
-  });
+  refuseBlobWrites(403, 'AuthorizationFailure');
   const flusher = flusherWith(new TagLedgers());
   const refused = await flusher.flushTrigger(payload, { dequeueCount: item!.dequeueCount });
-  blobPipeline().removePolicy({ name: 'forbiddenBlobs' });
+  blobPipeline().removePolicy({ name: 'refuseBlobWrites' });
   await expect(flusher.settleTrigger(payload, refused)).rejects.toMatchObject({ statusCode: 403 });
   expect((await rig.queue.getProperties()).approximateMessagesCount).toBe(1);
 });
