@@ -168,8 +168,41 @@ export function renderLineChart(chart: LineChart): string {
     out.push(
       `<text x="${titleX}" y="40" text-anchor="middle" fill="#555">${escapeXml(chart.subtitle)}</text>`,
     );
-  const [top, bottom] = [margin.top, height - margin.bottom];
-  const [left, right] = [margin.left, width - margin.right];
+  const plot: Plot = {
+    x,
+    y,
+    top: margin.top,
+    bottom: height - margin.bottom,
+    left: margin.left,
+    right: width - margin.right,
+  };
+  const { top, right } = plot;
+  out.push(...axes(chart, plot, height));
+  plotted.forEach((series, i) => out.push(...seriesLines(series, i, plot)));
+  const noteY = top + 8 + plotted.length * 20 + 10;
+  if (chart.lowerBoundNote !== false)
+    out.push(
+      `<circle cx="${right + 28}" cy="${noteY}" r="4" fill="#ffffff" stroke="#333" stroke-width="2"/>`,
+      `<text x="${right + 46}" y="${noteY}" dominant-baseline="middle">timed out: at least</text>`,
+    );
+  out.push('</svg>');
+  return `${out.join('\n')}\n`;
+}
+
+/** The plot area of a chart: its scales and edges (px). */
+interface Plot {
+  x: Scale;
+  y: Scale;
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+/** The grid lines and ticks of both log axes, the frame, and the axis labels. */
+function axes(chart: LineChart, plot: Plot, height: number): string[] {
+  const { x, y, top, bottom, left, right } = plot;
+  const out: string[] = [];
   for (const tick of logTicks(...x.domain)) {
     const px = round1(x(tick));
     out.push(
@@ -189,38 +222,35 @@ export function renderLineChart(chart: LineChart): string {
     `<text x="${(left + right) / 2}" y="${height - 12}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`,
     `<text transform="translate(16 ${(top + bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.yLabel)}</text>`,
   );
-  plotted.forEach((series, i) => {
-    const colour = PALETTE[(series.colour ?? i) % PALETTE.length]!;
-    const dash = series.dashed ? ' stroke-dasharray="6 4"' : '';
-    const coords = series.points.map((p) => `${round1(x(p.x))},${round1(y(p.y))}`);
-    out.push(`<g data-series="${escapeXml(series.name)}">`);
-    if (coords.length > 1)
-      out.push(
-        `<polyline points="${coords.join(' ')}" fill="none" stroke="${colour}" stroke-width="2"${dash}/>`,
-      );
-    for (const p of series.points) {
-      const fill = p.lowerBound ? '#ffffff' : colour;
-      out.push(
-        `<circle cx="${round1(x(p.x))}" cy="${round1(y(p.y))}" r="4" fill="${fill}" stroke="${colour}" stroke-width="2"><title>${escapeXml(
-          `${series.name} at ${p.x}: ${p.lowerBound ? '≥ ' : ''}${Number(p.y.toPrecision(3))}`,
-        )}</title></circle>`,
-      );
-    }
-    const ly = top + 8 + i * 20;
+  return out;
+}
+
+/** The `i`th series: its polyline, a marker per point (hollow: a lower bound), its legend entry. */
+function seriesLines(series: ChartSeries, i: number, plot: Plot): string[] {
+  const { x, y, top, right } = plot;
+  const colour = PALETTE[(series.colour ?? i) % PALETTE.length]!;
+  const dash = series.dashed ? ' stroke-dasharray="6 4"' : '';
+  const coords = series.points.map((p) => `${round1(x(p.x))},${round1(y(p.y))}`);
+  const out = [`<g data-series="${escapeXml(series.name)}">`];
+  if (coords.length > 1)
     out.push(
-      `<line x1="${right + 16}" y1="${ly}" x2="${right + 40}" y2="${ly}" stroke="${colour}" stroke-width="2"${dash}/>`,
-      `<text x="${right + 46}" y="${ly}" dominant-baseline="middle">${escapeXml(series.name)}</text>`,
-      '</g>',
+      `<polyline points="${coords.join(' ')}" fill="none" stroke="${colour}" stroke-width="2"${dash}/>`,
     );
-  });
-  const noteY = top + 8 + plotted.length * 20 + 10;
-  if (chart.lowerBoundNote !== false)
+  for (const p of series.points) {
+    const fill = p.lowerBound ? '#ffffff' : colour;
     out.push(
-      `<circle cx="${right + 28}" cy="${noteY}" r="4" fill="#ffffff" stroke="#333" stroke-width="2"/>`,
-      `<text x="${right + 46}" y="${noteY}" dominant-baseline="middle">timed out: at least</text>`,
+      `<circle cx="${round1(x(p.x))}" cy="${round1(y(p.y))}" r="4" fill="${fill}" stroke="${colour}" stroke-width="2"><title>${escapeXml(
+        `${series.name} at ${p.x}: ${p.lowerBound ? '≥ ' : ''}${Number(p.y.toPrecision(3))}`,
+      )}</title></circle>`,
     );
-  out.push('</svg>');
-  return `${out.join('\n')}\n`;
+  }
+  const ly = top + 8 + i * 20;
+  out.push(
+    `<line x1="${right + 16}" y1="${ly}" x2="${right + 40}" y2="${ly}" stroke="${colour}" stroke-width="2"${dash}/>`,
+    `<text x="${right + 46}" y="${ly}" dominant-baseline="middle">${escapeXml(series.name)}</text>`,
+    '</g>',
+  );
+  return out;
 }
 
 /** Which run a chart's figures come from, as the chart says it. */

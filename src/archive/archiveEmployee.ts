@@ -171,27 +171,9 @@ export async function archiveEmployee(
     const employee = storedToEmployee(ours);
     if (!employee) return { outcome: 'notFound' };
 
-    // 2. Insert-or-replace into this incarnation's archive records (the employee last, so its
-    // presence means complete; conditional on the record read in step 1). Another incarnation's
-    // records have other keys: never touched.
-    try {
-      await copyToArchive(
-        archive,
-        [
-          ...reviews.map((review) => archivable(review, bound)),
-          {
-            ...archivable(ours, bound),
-            ArchivedAt: new Date(),
-            [ARCHIVED_FROM_PROPERTY]: ours.etag,
-          },
-        ],
-        { lastIfMatch: record?.etag ?? null },
-      );
-    } catch (error) {
-      // Another run wrote the record since step 1: read again.
-      if (error instanceof PreconditionFailedError || isAlreadyExists(error)) return RETRY;
-      throw error;
-    }
+    // 2. Copy into this incarnation's archive records; another run wrote the record since step 1:
+    // read again.
+    if (!(await copyIncarnation(archive, ours, reviews, bound, record))) return RETRY;
     await options.afterStep?.('archived');
 
     // 3. Remove from the directory, only if it is still the version we archived, leaving the
@@ -220,6 +202,41 @@ export async function archiveEmployee(
     await options.afterStep?.('removed');
     return { outcome: 'archived', employee };
   });
+}
+
+/**
+ * Step 2 of {@link archiveEmployee}: insert-or-replace into this incarnation's archive records
+ * (the employee last, so its presence means complete; conditional on the record read in step 1).
+ * Another incarnation's records have other keys: never touched.
+ *
+ * @returns false when another run wrote the record since step 1 (nothing of ours written last).
+ * @throws {DomainError} for storage faults.
+ */
+async function copyIncarnation(
+  archive: TableClient,
+  employee: StoredRow,
+  reviews: readonly StoredRow[],
+  incarnation: string,
+  record: { etag?: string } | undefined,
+): Promise<boolean> {
+  try {
+    await copyToArchive(
+      archive,
+      [
+        ...reviews.map((review) => archivable(review, incarnation)),
+        {
+          ...archivable(employee, incarnation),
+          ArchivedAt: new Date(),
+          [ARCHIVED_FROM_PROPERTY]: employee.etag,
+        },
+      ],
+      { lastIfMatch: record?.etag ?? null },
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof PreconditionFailedError || isAlreadyExists(error)) return false;
+    throw error;
+  }
 }
 
 /**

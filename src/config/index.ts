@@ -154,11 +154,9 @@ function readStorage(env: Env): StorageConnection {
   return readConnection(env, 'AzureWebJobsStorage');
 }
 
-function buildConfig(env: Env, field: Field): Config {
-  const sasMaxMinutes = field(() => readSasMaxMinutes(env, 'SAS_MAX_MINUTES', 60));
+/** The names of the app's tables, queues and containers (each overridable by a setting). */
+function storeNames(env: Env, field: Field): Pick<Config, 'tables' | 'queues' | 'containers'> {
   return {
-    storage: field(() => readStorage(env)),
-    accounts: field(() => readAccountSettings(env, field)),
     tables: {
       employees: field(() => readTableName(env, 'EMPLOYEES_TABLE', 'Employees')),
       archive: field(() => readTableName(env, 'ARCHIVE_TABLE', 'EmployeesArchive')),
@@ -188,6 +186,15 @@ function buildConfig(env: Env, field: Field): Config {
       photos: field(() => readQueueOrContainerName(env, 'PHOTOS_CONTAINER', 'photos')),
       logs: field(() => readQueueOrContainerName(env, 'LOGS_CONTAINER', 'logs')),
     },
+  };
+}
+
+function buildConfig(env: Env, field: Field): Config {
+  const sasMaxMinutes = field(() => readSasMaxMinutes(env, 'SAS_MAX_MINUTES', 60));
+  return {
+    storage: field(() => readStorage(env)),
+    accounts: field(() => readAccountSettings(env, field)),
+    ...storeNames(env, field),
     logins: {
       retentionDays: field(() => readInt(env, 'LOGIN_RETENTION_DAYS', 60, 1, 3650)),
       cleanupSchedule: field(() => readNcrontab(env, 'LOGIN_CLEANUP_SCHEDULE', '0 0 1 * * *')),

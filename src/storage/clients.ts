@@ -1,16 +1,15 @@
 /**
- * The one place that creates storage clients.
- *
- * Every client gets the same retry budget through its SDK's own policy: the Tables SDK uses the
- * core pipeline's exponential retry (`retryOptions`), Blob and Queue use
- * `StorageRetryPolicyType.EXPONENTIAL`. None of the three gives a try a client-side deadline that
- * is then retried: the core HTTP client's `request.timeout` aborts with an `AbortError`, which both
- * retry policies rethrow at once, and the Blob/Queue `tryTimeoutInMs` only sets the service-side
- * `timeout` parameter (a connection that never answers would hang). So one small policy runs inside
- * the retry loop of every client, abandons a try after `tryTimeoutMs` and reports it as a
- * retriable `ETIMEDOUT`; a timed-out try is then retried like any other transient fault.
+ * The one place that creates storage clients: every client of an account gets the same retry
+ * budget through its SDK's own policy (the Tables SDK's exponential `retryOptions`, Blob and
+ * Queue `StorageRetryPolicyType.EXPONENTIAL`), each try bounded by a client-side deadline
+ * (./tryTimeout.ts, why there), and `ServerBusy` answers counted (./throttleCounts.ts).
  */
-import { AzureNamedKeyCredential, TableClient, TableServiceClient } from '@azure/data-tables';
+import {
+  AzureNamedKeyCredential,
+  TableClient,
+  TableServiceClient,
+  type TableServiceClientOptions,
+} from '@azure/data-tables';
 import { DefaultAzureCredential, type TokenCredential } from '@azure/identity';
 import {
   BlobServiceClient,
@@ -26,10 +25,17 @@ import {
   type QueueClient,
   type StoragePipelineOptions as QueuePipelineOptions,
 } from '@azure/storage-queue';
-import type { Pipeline, PipelinePolicy } from '@azure/core-rest-pipeline';
+import type { PipelinePolicy } from '@azure/core-rest-pipeline';
 import type { Config, StorageConnection } from '../config';
-import { missingEndpoint, missingSharedKey, tryTimedOut } from './storageErrors';
+import { missingEndpoint, missingSharedKey } from './storageErrors';
+import {
+  BlobServiceWithTryTimeout,
+  QueueServiceWithTryTimeout,
+  tryTimeoutPolicy,
+} from './tryTimeout';
 import { throttleCountingPolicy, type ThrottleSink } from './throttleCounts';
+
+export { tryTimeoutPolicy } from './tryTimeout';
 
 /** The account name and key parsed from a connection string, when it carries one. */
 export interface SharedKey {
@@ -103,101 +109,6 @@ function isLoopbackUrl(url: string): boolean {
 }
 
 /**
- * Gives each try its own deadline. Runs inside the SDK's retry loop (once per try): it swaps the
- * request's abort signal for one that fires after `timeoutMs` (or when the caller aborts), and
- * turns its own expiry into a `RestError` with code `ETIMEDOUT`, which every retry policy retries.
- * The caller's abort still ends the whole operation. A streamed response (blob download) is bounded
- * until its headers arrive; the caller's signal keeps covering the stream afterwards.
- */
-export function tryTimeoutPolicy(timeoutMs: number): PipelinePolicy {
-  return {
-    name: 'tryTimeoutPolicy',
-    async sendRequest(request, next) {
-      const callerSignal = request.abortSignal;
-      if (callerSignal?.aborted) return next(request);
-      const tryAbort = new AbortController();
-      const forwardCallerAbort = (): void => tryAbort.abort();
-      callerSignal?.addEventListener('abort', forwardCallerAbort);
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        tryAbort.abort();
-      }, timeoutMs);
-      request.abortSignal = tryAbort.signal;
-      let streaming = false;
-      try {
-        const response = await next(request);
-        const stream = response.readableStreamBody;
-        if (stream && callerSignal) {
-          streaming = true;
-          stream.once('close', () => callerSignal.removeEventListener('abort', forwardCallerAbort));
-        }
-        return response;
-      } catch (error) {
-        if (timedOut && !callerSignal?.aborted) {
-          throw tryTimedOut(timeoutMs, request);
-        }
-        throw error;
-      } finally {
-        clearTimeout(timer);
-        if (!streaming) callerSignal?.removeEventListener('abort', forwardCallerAbort);
-        request.abortSignal = callerSignal;
-      }
-    },
-  };
-}
-
-type BlobCredential = StorageSharedKeyCredential | TokenCredential;
-type BlobOptions = StoragePipelineOptions;
-type QueueCredential = QueueSharedKeyCredential | TokenCredential;
-type QueueOptions = QueuePipelineOptions;
-
-/**
- * Gives every try of a storage client's pipeline a client-side deadline (after signing), and the
- * other per-try policies (throttle counting).
- */
-function addTryTimeout(pipeline: Pipeline, tryTimeoutMs: number, more: PipelinePolicy[]): void {
-  pipeline.addPolicy(tryTimeoutPolicy(tryTimeoutMs), { afterPhase: 'Sign' });
-  for (const policy of more) pipeline.addPolicy(policy, { afterPhase: 'Sign' });
-}
-
-// The two subclasses below differ only in their base: the pipeline is protected, so only a
-// subclass of each client reaches it (jscpd would count their shared lines as a copy).
-// jscpd:ignore-start
-/**
- * Blob service client whose every try has a client-side deadline. Containers and blobs obtained
- * from it share its pipeline, so the policy is added once, here.
- */
-class BlobServiceWithTryTimeout extends BlobServiceClient {
-  constructor(
-    url: string,
-    credential: BlobCredential,
-    options: BlobOptions,
-    timeoutMs: number,
-    more: PipelinePolicy[] = [],
-  ) {
-    super(url, credential, options);
-    addTryTimeout(this.storageClientContext.pipeline, timeoutMs, more);
-  }
-}
-
-/** Queue service client whose every try has a client-side deadline (see above). */
-class QueueServiceWithTryTimeout extends QueueServiceClient {
-  constructor(
-    url: string,
-    credential: QueueCredential,
-    options: QueueOptions,
-    timeoutMs: number,
-    more: PipelinePolicy[] = [],
-  ) {
-    super(url, credential, options);
-    // storage-queue 12.32's generated layer keeps the pipeline on its `queuesClient`.
-    addTryTimeout(this.storageClientContext.queuesClient.pipeline, timeoutMs, more);
-  }
-}
-// jscpd:ignore-end
-
-/**
  * Creates the clients of one storage account.
  *
  * @param connection - a connection string, or service URIs for managed identity.
@@ -213,19 +124,42 @@ export function createStorageClients(
   throttles?: ThrottleSink,
 ): StorageClients {
   const account = accountNameOf(connection);
-  const counting = (service: 'table' | 'queue' | 'blob'): PipelinePolicy[] =>
-    throttles && account ? [throttleCountingPolicy(service, account, throttles)] : [];
-  const tableOptions = {
-    retryOptions: {
-      maxRetries: retry.maxRetries,
-      retryDelayInMs: retry.retryDelayMs,
-      maxRetryDelayInMs: retry.maxRetryDelayMs,
-    },
-    additionalPolicies: [
-      { policy: tryTimeoutPolicy(retry.tryTimeoutMs), position: 'perRetry' as const },
-      ...counting('table').map((policy) => ({ policy, position: 'perRetry' as const })),
-    ],
-  };
+  const options = clientOptions(retry, (service) =>
+    throttles && account ? [throttleCountingPolicy(service, account, throttles)] : [],
+  );
+  const connected =
+    connection.kind === 'connectionString'
+      ? connectWithKey(connection.connectionString, options)
+      : connectWithIdentity(
+          connection,
+          options,
+          credential ??
+            new DefaultAzureCredential({ managedIdentityClientId: connection.clientId }),
+        );
+  return clientsOf(connected, options);
+}
+
+/** What each SDK's clients are created with: one retry budget, each try bounded, busy counted. */
+interface ClientOptions {
+  table: TableServiceClientOptions;
+  blob: StoragePipelineOptions;
+  queue: QueuePipelineOptions;
+  tryTimeoutMs: number;
+  /** The policies that count `ServerBusy` answers of a service (none without a sink). */
+  counting: (service: 'table' | 'queue' | 'blob') => PipelinePolicy[];
+}
+
+/** The services of an account and how its tables are reached, as its connection gives them. */
+interface Connected {
+  sharedKey?: SharedKey;
+  tableEndpoint: string;
+  tableCredential: AzureNamedKeyCredential | TokenCredential;
+  blobService: BlobServiceClient;
+  queueService: QueueServiceClient;
+}
+
+/** The three SDKs' options for one retry budget. */
+function clientOptions(retry: Config['retry'], counting: ClientOptions['counting']): ClientOptions {
   // Blob and Queue ship separate (identical) policy types; each client gets its own SDK's.
   const storageRetry = {
     maxTries: retry.maxRetries + 1,
@@ -235,81 +169,116 @@ export function createStorageClients(
     // deadline is tryTimeoutPolicy's.
     tryTimeoutInMs: Math.max(1_000, retry.tryTimeoutMs),
   };
-  const blobOptions: StoragePipelineOptions = {
-    retryOptions: { ...storageRetry, retryPolicyType: StorageRetryPolicyType.EXPONENTIAL },
+  return {
+    table: {
+      retryOptions: {
+        maxRetries: retry.maxRetries,
+        retryDelayInMs: retry.retryDelayMs,
+        maxRetryDelayInMs: retry.maxRetryDelayMs,
+      },
+      additionalPolicies: [
+        { policy: tryTimeoutPolicy(retry.tryTimeoutMs), position: 'perRetry' },
+        ...counting('table').map((policy) => ({ policy, position: 'perRetry' as const })),
+      ],
+    },
+    blob: {
+      retryOptions: { ...storageRetry, retryPolicyType: StorageRetryPolicyType.EXPONENTIAL },
+    },
+    queue: {
+      retryOptions: { ...storageRetry, retryPolicyType: QueueRetryPolicyType.EXPONENTIAL },
+    },
+    tryTimeoutMs: retry.tryTimeoutMs,
+    counting,
   };
-  const queueOptions: QueuePipelineOptions = {
-    retryOptions: { ...storageRetry, retryPolicyType: QueueRetryPolicyType.EXPONENTIAL },
-  };
+}
 
-  let sharedKey: SharedKey | undefined;
-  let tableEndpoint: string;
-  let tableCredential: AzureNamedKeyCredential | TokenCredential;
-  let blobService: BlobServiceClient;
-  let queueService: QueueServiceClient;
-
-  if (connection.kind === 'connectionString') {
-    const parts = parseConnectionString(connection.connectionString);
-    const accountName = parts.get('accountname');
-    const accountKey = parts.get('accountkey');
-    const protocol = parts.get('defaultendpointsprotocol') ?? 'https';
-    const suffix = parts.get('endpointsuffix') ?? 'core.windows.net';
-    const endpoint = (service: 'table' | 'queue' | 'blob'): string => {
-      const explicit = parts.get(`${service}endpoint`);
-      if (explicit) return explicit.replace(/\/+$/, '');
-      if (!accountName) {
-        throw missingEndpoint(service);
-      }
-      return `${protocol}://${accountName}.${service}.${suffix}`;
-    };
-    if (!accountName || !accountKey) {
-      throw missingSharedKey();
+/**
+ * An account reached with the shared key of its connection string (Azurite, key-based accounts);
+ * endpoints the string does not name are the account's default ones.
+ *
+ * @throws {Error} when the string carries no account name or key, or names no endpoint.
+ */
+function connectWithKey(connectionString: string, options: ClientOptions): Connected {
+  const parts = parseConnectionString(connectionString);
+  const accountName = parts.get('accountname');
+  const accountKey = parts.get('accountkey');
+  const protocol = parts.get('defaultendpointsprotocol') ?? 'https';
+  const suffix = parts.get('endpointsuffix') ?? 'core.windows.net';
+  const endpoint = (service: 'table' | 'queue' | 'blob'): string => {
+    const explicit = parts.get(`${service}endpoint`);
+    if (explicit) return explicit.replace(/\/+$/, '');
+    if (!accountName) {
+      throw missingEndpoint(service);
     }
-    sharedKey = { accountName, accountKey };
-    tableEndpoint = endpoint('table');
-    tableCredential = new AzureNamedKeyCredential(accountName, accountKey);
-    blobService = new BlobServiceWithTryTimeout(
-      endpoint('blob'),
-      new StorageSharedKeyCredential(accountName, accountKey),
-      blobOptions,
-      retry.tryTimeoutMs,
-      counting('blob'),
-    );
-    queueService = new QueueServiceWithTryTimeout(
-      endpoint('queue'),
-      new QueueSharedKeyCredential(accountName, accountKey),
-      queueOptions,
-      retry.tryTimeoutMs,
-      counting('queue'),
-    );
-  } else {
-    const tokenCredential =
-      credential ?? new DefaultAzureCredential({ managedIdentityClientId: connection.clientId });
-    tableEndpoint = connection.tableServiceUri.replace(/\/+$/, '');
-    tableCredential = tokenCredential;
-    blobService = new BlobServiceWithTryTimeout(
-      connection.blobServiceUri,
-      tokenCredential,
-      blobOptions,
-      retry.tryTimeoutMs,
-      counting('blob'),
-    );
-    queueService = new QueueServiceWithTryTimeout(
-      connection.queueServiceUri,
-      tokenCredential,
-      queueOptions,
-      retry.tryTimeoutMs,
-      counting('queue'),
-    );
+    return `${protocol}://${accountName}.${service}.${suffix}`;
+  };
+  if (!accountName || !accountKey) {
+    throw missingSharedKey();
   }
+  return {
+    sharedKey: { accountName, accountKey },
+    tableEndpoint: endpoint('table'),
+    tableCredential: new AzureNamedKeyCredential(accountName, accountKey),
+    ...services(
+      options,
+      [endpoint('blob'), new StorageSharedKeyCredential(accountName, accountKey)],
+      [endpoint('queue'), new QueueSharedKeyCredential(accountName, accountKey)],
+    ),
+  };
+}
 
+/** An account reached with a token credential (managed identity) at its service URIs. */
+function connectWithIdentity(
+  connection: Exclude<StorageConnection, { kind: 'connectionString' }>,
+  options: ClientOptions,
+  tokenCredential: TokenCredential,
+): Connected {
+  return {
+    tableEndpoint: connection.tableServiceUri.replace(/\/+$/, ''),
+    tableCredential: tokenCredential,
+    ...services(
+      options,
+      [connection.blobServiceUri, tokenCredential],
+      [connection.queueServiceUri, tokenCredential],
+    ),
+  };
+}
+
+/** The Blob and Queue service clients at their URLs, each try bounded. */
+function services(
+  options: ClientOptions,
+  [blobUrl, blobCredential]: [string, StorageSharedKeyCredential | TokenCredential],
+  [queueUrl, queueCredential]: [string, QueueSharedKeyCredential | TokenCredential],
+): Pick<Connected, 'blobService' | 'queueService'> {
+  const { tryTimeoutMs, counting } = options;
+  return {
+    blobService: new BlobServiceWithTryTimeout(
+      blobUrl,
+      blobCredential,
+      options.blob,
+      tryTimeoutMs,
+      counting('blob'),
+    ),
+    queueService: new QueueServiceWithTryTimeout(
+      queueUrl,
+      queueCredential,
+      options.queue,
+      tryTimeoutMs,
+      counting('queue'),
+    ),
+  };
+}
+
+/** The account's clients: table clients made once per table, the services as connected. */
+function clientsOf(connected: Connected, options: ClientOptions): StorageClients {
+  const { tableEndpoint, tableCredential, blobService, queueService } = connected;
   const isLoopback = isLoopbackUrl(tableEndpoint);
-  const tableClientOptions = { ...tableOptions, allowInsecureConnection: isLoopback };
+  const tableClientOptions = { ...options.table, allowInsecureConnection: isLoopback };
   const tables = new Map<string, TableClient>();
   let tableService: TableServiceClient | undefined;
 
   return {
-    sharedKey,
+    sharedKey: connected.sharedKey,
     isLoopback,
     table(tableName) {
       let client = tables.get(tableName);

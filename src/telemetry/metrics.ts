@@ -14,6 +14,7 @@ import {
   type Attributes,
   type Counter,
   type Histogram,
+  type Meter,
   type MeterProvider,
   type ObservableResult,
 } from '@opentelemetry/api';
@@ -122,6 +123,14 @@ export class DirectoryMetrics {
     const provider = this.provider();
     if (this.current?.provider === provider) return this.current.instruments;
     const meter = provider.getMeter(METER_NAME);
+    this.observeGauges(meter);
+    const built = createInstruments(meter);
+    this.current = { provider, instruments: built };
+    return built;
+  }
+
+  /** Registers the observable gauges, which report the fresh figures this object keeps. */
+  private observeGauges(meter: Meter): void {
     const int = { valueType: ValueType.INT };
     const observe = (
       name: string,
@@ -173,48 +182,6 @@ export class DirectoryMetrics {
         for (const [, waiting] of this.logBatchesSeen.fresh()) result.observe(waiting);
       },
     );
-    const built: Instruments = {
-      indexLag: meter.createHistogram(MetricNames.indexLag, {
-        description: 'Outbox commit to change drained into the indexes.',
-        unit: 'ms',
-      }),
-      drainRounds: meter.createCounter(MetricNames.drainRounds, {
-        description: 'Outbox drain rounds by outcome.',
-        unit: '{round}',
-        ...int,
-      }),
-      drainRoundDuration: meter.createHistogram(MetricNames.drainRoundDuration, {
-        description: 'Duration of one outbox drain round.',
-        unit: 'ms',
-      }),
-      logFlushLag: meter.createHistogram(MetricNames.logFlushLag, {
-        description: 'Log batch enqueued to its lines written into the hour blob.',
-        unit: 'ms',
-      }),
-      timerRuns: meter.createCounter(MetricNames.timerRuns, {
-        description: 'Timer function runs by outcome.',
-        unit: '{run}',
-        ...int,
-      }),
-      sasIssued: meter.createCounter(MetricNames.sasIssued, {
-        description: 'SAS tokens issued by kind.',
-        unit: '{token}',
-        ...int,
-      }),
-      authRefusals: meter.createCounter(MetricNames.authRefusals, {
-        description: 'Requests refused by an authorization rule.',
-        unit: '{request}',
-        ...int,
-      }),
-      storageThrottled: meter.createCounter(MetricNames.storageThrottled, {
-        description:
-          'Storage tries answered ServerBusy (each retried try counted), by account and partition.',
-        unit: '{request}',
-        ...int,
-      }),
-    };
-    this.current = { provider, instruments: built };
-    return built;
   }
 
   /** Records the index lag of drained outbox rows: commit time (ms since 1970) to now. */
@@ -260,7 +227,7 @@ export class DirectoryMetrics {
   }
 
   /** Counts a timer function's run. */
-  recordTimerRun(timer: string, outcome: 'succeeded' | 'failed'): void {
+  recordTimerRun(timer: string, outcome: 'succeeded' | 'failed' | 'deferred'): void {
     this.instruments().timerRuns.add(1, { timer, outcome });
   }
 
@@ -287,4 +254,49 @@ export class DirectoryMetrics {
   recordAuthRefusal(rule: string): void {
     this.instruments().authRefusals.add(1, { rule });
   }
+}
+
+/** The counters and histograms, recorded as work happens. */
+function createInstruments(meter: Meter): Instruments {
+  const int = { valueType: ValueType.INT };
+  return {
+    indexLag: meter.createHistogram(MetricNames.indexLag, {
+      description: 'Outbox commit to change drained into the indexes.',
+      unit: 'ms',
+    }),
+    drainRounds: meter.createCounter(MetricNames.drainRounds, {
+      description: 'Outbox drain rounds by outcome.',
+      unit: '{round}',
+      ...int,
+    }),
+    drainRoundDuration: meter.createHistogram(MetricNames.drainRoundDuration, {
+      description: 'Duration of one outbox drain round.',
+      unit: 'ms',
+    }),
+    logFlushLag: meter.createHistogram(MetricNames.logFlushLag, {
+      description: 'Log batch enqueued to its lines written into the hour blob.',
+      unit: 'ms',
+    }),
+    timerRuns: meter.createCounter(MetricNames.timerRuns, {
+      description: 'Timer function runs by outcome.',
+      unit: '{run}',
+      ...int,
+    }),
+    sasIssued: meter.createCounter(MetricNames.sasIssued, {
+      description: 'SAS tokens issued by kind.',
+      unit: '{token}',
+      ...int,
+    }),
+    authRefusals: meter.createCounter(MetricNames.authRefusals, {
+      description: 'Requests refused by an authorization rule.',
+      unit: '{request}',
+      ...int,
+    }),
+    storageThrottled: meter.createCounter(MetricNames.storageThrottled, {
+      description:
+        'Storage tries answered ServerBusy (each retried try counted), by account and partition.',
+      unit: '{request}',
+      ...int,
+    }),
+  };
 }

@@ -24,34 +24,34 @@ export async function dispatchEpisode(
 ): Promise<void> {
   const { store } = ctx;
   const now = ctx.clock();
-  let wakeSelf = false;
+  const workWakes = await sendScheduledWork(ctx, instance, episode, now);
+  const statusWakes = await recordStatus(ctx, instance, episode, now);
+  await store.markDispatched(instance.instanceId, instance.executionId, episode.episode);
+  const consumed = episode.events.flatMap((event) =>
+    event.Local?.inboxKey ? [event.Local.inboxKey] : [],
+  );
+  await store.deleteInbox(instance.instanceId, instance.executionId, consumed);
+  if (workWakes || statusWakes) {
+    await store.sendControl({ kind: 'wake', instanceId: instance.instanceId });
+  }
+}
 
+/**
+ * Sends the work the episode scheduled: activities, timers, sub-orchestrations.
+ *
+ * @returns true when the instance has new inbox events to replay (a task that failed at once).
+ */
+async function sendScheduledWork(
+  ctx: RuntimeContext,
+  instance: InstanceRecord,
+  episode: EpisodeRecord,
+  now: Date,
+): Promise<boolean> {
+  const { store } = ctx;
+  let wakeSelf = false;
   for (const event of episode.events) {
     if (event.EventType === EventType.TaskScheduled) {
-      const failure = event.Local?.failImmediately;
-      if (failure) {
-        const failed = plainEvent(EventType.TaskFailed, now, {
-          TaskScheduledId: event.EventId,
-          Reason: failure.Reason,
-          Details: failure.Details,
-        });
-        await store.putInbox(
-          instance.instanceId,
-          instance.executionId,
-          taskResultInboxKey(event.EventId),
-          failed,
-          now,
-        );
-        wakeSelf = true;
-      } else {
-        await store.sendWorkItem({
-          instanceId: instance.instanceId,
-          executionId: instance.executionId,
-          taskScheduledId: event.EventId,
-          name: event.Name ?? '',
-          input: event.Input,
-        });
-      }
+      if (await sendTask(ctx, instance, event, now)) wakeSelf = true;
     } else if (event.EventType === EventType.TimerCreated) {
       const fireAt = event.FireAt ?? now.toISOString();
       await store.sendControl(
@@ -68,7 +68,61 @@ export async function dispatchEpisode(
       if (await startSubOrchestration(ctx, instance, event)) wakeSelf = true;
     }
   }
+  return wakeSelf;
+}
 
+/**
+ * Sends an activity's work item, or, for a task that fails without running (`failImmediately`),
+ * puts its failure in the instance's inbox.
+ *
+ * @returns true when the failure was put in the inbox.
+ */
+async function sendTask(
+  { store }: RuntimeContext,
+  instance: InstanceRecord,
+  event: HistoryEventJson,
+  now: Date,
+): Promise<boolean> {
+  const failure = event.Local?.failImmediately;
+  if (!failure) {
+    await store.sendWorkItem({
+      instanceId: instance.instanceId,
+      executionId: instance.executionId,
+      taskScheduledId: event.EventId,
+      name: event.Name ?? '',
+      input: event.Input,
+    });
+    return false;
+  }
+  const failed = plainEvent(EventType.TaskFailed, now, {
+    TaskScheduledId: event.EventId,
+    Reason: failure.Reason,
+    Details: failure.Details,
+  });
+  await store.putInbox(
+    instance.instanceId,
+    instance.executionId,
+    taskResultInboxKey(event.EventId),
+    failed,
+    now,
+  );
+  return true;
+}
+
+/**
+ * Writes the instance row's new status: running, the next execution of a continue-as-new (its
+ * start event first), or ended (the parent notified first).
+ *
+ * @returns true when a next execution was started and must run.
+ * @throws {Error} when a continue-as-new completion carries no next execution id.
+ */
+async function recordStatus(
+  ctx: RuntimeContext,
+  instance: InstanceRecord,
+  episode: EpisodeRecord,
+  now: Date,
+): Promise<boolean> {
+  const { store } = ctx;
   const completion = episode.events.find(
     (event) =>
       event.EventType === EventType.ExecutionCompleted ||
@@ -81,7 +135,9 @@ export async function dispatchEpisode(
       customStatus: episode.customStatus,
       lastUpdatedTime,
     });
-  } else if (completion.OrchestrationStatus === 'ContinuedAsNew') {
+    return false;
+  }
+  if (completion.OrchestrationStatus === 'ContinuedAsNew') {
     const next = completion.Local?.nextExecutionId;
     if (!next) throw new Error('A continue-as-new completion has no next execution id.');
     await writeStartEvent(ctx, instance.instanceId, next, instance.name, completion.Result);
@@ -93,29 +149,22 @@ export async function dispatchEpisode(
       customStatus: episode.customStatus,
       lastUpdatedTime,
     });
-    wakeSelf = true;
-  } else {
-    const terminated = completion.EventType === EventType.ExecutionTerminated;
-    // The parent first: once the status says ended, nothing re-dispatches this episode.
-    await notifyParent(ctx, instance, completion);
-    await store.patchInstance(instance.instanceId, {
-      runtimeStatus: terminated
-        ? 'Terminated'
-        : completion.OrchestrationStatus === 'Failed'
-          ? 'Failed'
-          : 'Completed',
-      output: terminated ? (completion.Input ?? JSON.stringify('')) : completion.Result,
-      customStatus: episode.customStatus,
-      lastUpdatedTime,
-    });
+    return true;
   }
-
-  await store.markDispatched(instance.instanceId, instance.executionId, episode.episode);
-  const consumed = episode.events.flatMap((event) =>
-    event.Local?.inboxKey ? [event.Local.inboxKey] : [],
-  );
-  await store.deleteInbox(instance.instanceId, instance.executionId, consumed);
-  if (wakeSelf) await store.sendControl({ kind: 'wake', instanceId: instance.instanceId });
+  const terminated = completion.EventType === EventType.ExecutionTerminated;
+  // The parent first: once the status says ended, nothing re-dispatches this episode.
+  await notifyParent(ctx, instance, completion);
+  await store.patchInstance(instance.instanceId, {
+    runtimeStatus: terminated
+      ? 'Terminated'
+      : completion.OrchestrationStatus === 'Failed'
+        ? 'Failed'
+        : 'Completed',
+    output: terminated ? (completion.Input ?? JSON.stringify('')) : completion.Result,
+    customStatus: episode.customStatus,
+    lastUpdatedTime,
+  });
+  return false;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { RuntimeContext } from './context';
 import { decideEpisode } from './replay/decide';
 import { dispatchEpisode } from './dispatch';
 import { EventType, plainEvent, type HistoryEventJson } from './replay/historyEvents';
-import { buildLedger, orderNewEvents } from './replay/ledger';
+import { buildLedger, orderNewEvents, type Ledger } from './replay/ledger';
 import { TextTooLargeError } from './store/largeText';
 import {
   buildOrchestratorInput,
@@ -46,6 +46,10 @@ export async function advanceOrchestration(ctx: RuntimeContext, instanceId: stri
   }
 }
 
+/**
+ * One pass: dispatches a committed episode left undispatched, or runs the orchestrator over the
+ * inbox's new events and commits and dispatches the episode it decides.
+ */
 async function runPass(
   ctx: RuntimeContext,
   instanceId: string,
@@ -65,93 +69,154 @@ async function runPass(
 
   const past = rows.episodes.flatMap((episode) => episode.events);
   const ledger = buildLedger(past);
+  const fresh = await newInboxEvents(ctx, instance, ledger, rows.inbox);
+  if (fresh === undefined) return 'idle';
+
+  const now = ctx.clock();
+  const pass: Pass = {
+    ctx,
+    instance,
+    past,
+    ledger,
+    now,
+    started: plainEvent(EventType.OrchestratorStarted, now),
+    completed: plainEvent(EventType.OrchestratorCompleted, now),
+  };
+  const decided = await decideNext(pass, fresh);
+  const episode = await commitEpisode(pass, (last?.episode ?? 0) + 1, decided);
+  await dispatchEpisode(ctx, instance, episode);
+  return 'committed';
+}
+
+/** What one pass that runs the orchestrator works from: the history so far, its clock reading. */
+interface Pass {
+  ctx: RuntimeContext;
+  instance: InstanceRecord;
+  past: HistoryEventJson[];
+  ledger: Ledger;
+  now: Date;
+  /** The OrchestratorStarted and OrchestratorCompleted events that frame the episode. */
+  started: HistoryEventJson;
+  completed: HistoryEventJson;
+}
+
+/** The events an episode adds between its frame, and the custom status it leaves. */
+interface Decided {
+  events: HistoryEventJson[];
+  customStatus: unknown;
+}
+
+/**
+ * The inbox events no episode consumed yet (the consumed ones are deleted), or `undefined` when
+ * there is nothing to run: the execution finished, nothing new, or it has not started yet.
+ */
+async function newInboxEvents(
+  ctx: RuntimeContext,
+  instance: InstanceRecord,
+  ledger: Ledger,
+  inbox: readonly HistoryEventJson[],
+): Promise<HistoryEventJson[] | undefined> {
   const fresh: HistoryEventJson[] = [];
   const consumed: string[] = [];
-  for (const event of rows.inbox) {
+  for (const event of inbox) {
     const key = event.Local?.inboxKey ?? '';
     if (ledger.consumedInboxKeys.has(key)) consumed.push(key);
     else fresh.push(event);
   }
-  if (ledger.finished) return 'idle';
-  if (consumed.length > 0) await ctx.store.deleteInbox(instanceId, instance.executionId, consumed);
-  if (fresh.length === 0) return 'idle';
+  if (ledger.finished) return undefined;
+  if (consumed.length > 0) {
+    await ctx.store.deleteInbox(instance.instanceId, instance.executionId, consumed);
+  }
+  if (fresh.length === 0) return undefined;
   if (!ledger.started && !fresh.some((event) => event.EventType === EventType.ExecutionStarted)) {
-    return 'idle';
+    return undefined;
   }
+  return fresh;
+}
 
-  const now = ctx.clock();
-  const orchestratorStarted = plainEvent(EventType.OrchestratorStarted, now);
+/**
+ * What the episode adds to the history: a termination ends the execution without running the
+ * orchestrator; otherwise the orchestrator replays over the new events and
+ * {@link decideEpisode} turns its outcome into events and the custom status.
+ */
+async function decideNext(pass: Pass, fresh: HistoryEventJson[]): Promise<Decided> {
+  const { ctx, instance, ledger, now } = pass;
   const terminate = fresh.find((event) => event.EventType === EventType.ExecutionTerminated);
-  let newEvents: HistoryEventJson[];
-  let appended: HistoryEventJson[];
-  let customStatusValue: unknown;
   if (terminate) {
-    newEvents = [
-      ...fresh.filter((event) => event.EventType === EventType.ExecutionStarted),
-      terminate,
-    ];
-    appended = [];
-    customStatusValue = parseJson(instance.customStatus);
-  } else {
-    newEvents = orderNewEvents(ledger, fresh, now);
-    const outcome = await invokeOrchestrator(ctx, instance, past, [
-      orchestratorStarted,
-      ...newEvents,
-    ]);
-    const decision = decideEpisode({
-      instanceId,
-      orchestrationName: instance.name,
-      ledger,
-      newEvents,
-      outcome,
-      now,
-      newExecutionId: ctx.newId,
-      known: { activities: ctx.activities, orchestrations: ctx.orchestrations },
-      previousCustomStatus: parseJson(instance.customStatus),
-    });
-    appended = decision.events;
-    customStatusValue = decision.customStatus;
+    const started = fresh.filter((event) => event.EventType === EventType.ExecutionStarted);
+    return { events: [...started, terminate], customStatus: parseJson(instance.customStatus) };
   }
+  const newEvents = orderNewEvents(ledger, fresh, now);
+  const outcome = await invokeOrchestrator(ctx, instance, pass.past, [pass.started, ...newEvents]);
+  const decision = decideEpisode({
+    instanceId: instance.instanceId,
+    orchestrationName: instance.name,
+    ledger,
+    newEvents,
+    outcome,
+    now,
+    newExecutionId: ctx.newId,
+    known: { activities: ctx.activities, orchestrations: ctx.orchestrations },
+    previousCustomStatus: parseJson(instance.customStatus),
+  });
+  return { events: [...newEvents, ...decision.events], customStatus: decision.customStatus };
+}
 
-  const episodeNumber = (last?.episode ?? 0) + 1;
-  const orchestratorCompleted = plainEvent(EventType.OrchestratorCompleted, now);
-  let events = [orchestratorStarted, ...newEvents, ...appended, orchestratorCompleted];
-  let customStatus = jsonOrUndefined(customStatusValue);
+/**
+ * Commits episode `episodeNumber` (inserted, never overwritten). One too big to store is
+ * replaced by a small episode that fails the orchestration and says why.
+ *
+ * @returns the episode as committed.
+ * @throws {EpisodeConflictError} when another process committed the episode first.
+ */
+async function commitEpisode(
+  pass: Pass,
+  episodeNumber: number,
+  decided: Decided,
+): Promise<EpisodeRecord> {
+  const { ctx, instance, started, completed } = pass;
+  const { instanceId, executionId } = instance;
+  let episode: EpisodeRecord = {
+    episode: episodeNumber,
+    events: [started, ...decided.events, completed],
+    dispatched: false,
+    customStatus: jsonOrUndefined(decided.customStatus),
+  };
   const commit = (): Promise<boolean> =>
-    ctx.store.commitEpisode(instanceId, instance.executionId, episodeNumber, events, customStatus);
+    ctx.store.commitEpisode(
+      instanceId,
+      executionId,
+      episodeNumber,
+      episode.events,
+      episode.customStatus,
+    );
   let committed: boolean;
   try {
     committed = await commit();
   } catch (error) {
     if (!(error instanceof TextTooLargeError)) throw error;
-    // Too big to store: fail the orchestration with a small episode that says why.
     const failure = decideEpisode({
       instanceId,
       orchestrationName: instance.name,
-      ledger: buildLedger(past),
+      ledger: buildLedger(pass.past),
       newEvents: [],
       outcome: {
         kind: 'failed',
         message: error.message,
         failureDetails: { ErrorType: error.name, ErrorMessage: error.message },
       },
-      now,
+      now: pass.now,
       newExecutionId: ctx.newId,
     });
-    events = [orchestratorStarted, ...failure.events, orchestratorCompleted];
-    customStatus = undefined;
+    episode = {
+      ...episode,
+      events: [started, ...failure.events, completed],
+      customStatus: undefined,
+    };
     committed = await commit();
   }
   if (!committed) throw new EpisodeConflictError(instanceId, episodeNumber);
-
-  const episode: EpisodeRecord = {
-    episode: episodeNumber,
-    events,
-    dispatched: false,
-    customStatus,
-  };
-  await dispatchEpisode(ctx, instance, episode);
-  return 'committed';
+  return episode;
 }
 
 async function invokeOrchestrator(

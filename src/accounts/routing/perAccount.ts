@@ -1,8 +1,9 @@
 /**
  * Serving each request from the account that holds its data: one instance of a service per
- * account (built on first use), and a router that hands each call to the instance of the account
- * placement names. The capabilities' services stay single-account; only the account layer
- * (../accountLayer.ts) and the composition root's builders route.
+ * account (built on first use), the instance of the account a department's placement names, and
+ * the account each of some departments is held by. The capabilities' services stay
+ * single-account; only the account layer (../accountLayer.ts) and the composition root's builders
+ * route.
  */
 import type { AccountSet, StorageAccount } from '../accounts';
 import type { Placement } from '../placement';
@@ -69,40 +70,4 @@ export async function heldBy(
     ),
   );
   return new Map(placed);
-}
-
-/** A method that takes the department first. */
-type DepartmentMethod = (department: string, ...rest: never[]) => unknown;
-
-/**
- * A stand-in for a service whose methods all take the department first: each call runs on the
- * instance `resolve` gives for that department (`write` is false for the methods in `reads`).
- * Members of `own` are served as they are (methods without a department).
- */
-export function routedByDepartment<T extends object>(
-  resolve: (department: string, write: boolean) => Promise<T>,
-  reads: readonly (keyof T)[],
-  own: Partial<T> = {},
-): T {
-  const methods = new Map<PropertyKey, (department: string, ...rest: unknown[]) => unknown>();
-  return new Proxy(own as T, {
-    get(target, property) {
-      if (Object.prototype.hasOwnProperty.call(target, property)) {
-        return Reflect.get(target, property);
-      }
-      // Not thenable: a router is never awaited as a promise.
-      if (property === 'then') return undefined;
-      let method = methods.get(property);
-      if (!method) {
-        const write = !reads.includes(property as keyof T);
-        method = async (department: string, ...rest: unknown[]) => {
-          const instance = await resolve(department, write);
-          const call = instance[property as keyof T] as unknown as DepartmentMethod;
-          return (call as (...args: unknown[]) => unknown).call(instance, department, ...rest);
-        };
-        methods.set(property, method);
-      }
-      return method;
-    },
-  });
 }

@@ -14,36 +14,38 @@
  */
 import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import {
-  isNotFound,
   isPreconditionFailed,
   storageCode,
   storageStatus,
   toDomainError,
-  unlessNotFound,
-  withStorageErrors,
 } from '../../storage/storageFaults';
-import { logBlobName, logHourPrefix, parseLogBlobName } from '../../storage/keys/blobs/logBlobs';
-import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
+import { RETRY, retryOptimistically, type Retry } from '../../storage/optimisticRetry';
 import { creatingOnMissing, isContainerMissing } from '../../storage/createOnce';
-import { parseLogBlockId, type LogBlockSummary } from '../format/blockId';
-import { buildBlock, tagsIn, type HourPart } from '../format/hourBlock';
+import { buildBlock, type HourPart } from '../format/hourBlock';
 import { logBlobContended, notHourStart } from '../logErrors';
 import { metadataOfBlocks } from '../format/metadata';
-import type { LedgerFacts, TagLedgers } from './tagLedger';
+import type { TagLedgers } from './tagLedger';
+import {
+  blobClient,
+  consult,
+  dropStoredParts,
+  firstView,
+  readView,
+  search,
+  type BlobView,
+  type HourAppend,
+  type HourRequests,
+  type LogBlobLimits,
+} from './hourView';
 
 export type { HourPart } from '../format/hourBlock';
+export type { LogBlobLimits } from './hourView';
 
 /**
  * The container an hour's blobs are written to: the logs container of the account that rendezvous
  * hashing of the hour picks when data is spread over several accounts (docs/accounts.md).
  */
 export type HourContainer = (source: string, hourStart: Date) => ContainerClient;
-
-/** When a log blob is closed and the next `NNNNNN` started. */
-export interface LogBlobLimits {
-  maxBlobBytes: number;
-  maxBlobBlocks: number;
-}
 
 /** What {@link appendToHour} did. */
 export interface HourAppendResult {
@@ -57,17 +59,7 @@ export interface HourAppendResult {
   /** Put Block List attempts (1 without contention). */
   commitAttempts: number;
   /** Blob requests this call made, by kind. */
-  requests: {
-    list: number;
-    blockList: number;
-    /** Tag ledger reads (only the bytes added since this process last read it). */
-    ledgerRead: number;
-    /** Tag ledger appends (and creations). */
-    ledgerAppend: number;
-    download: number;
-    stage: number;
-    commit: number;
-  };
+  requests: HourRequests;
 }
 
 /** Planning again after a lost race has a bound; past it the flush fails and is retried later. */
@@ -76,24 +68,6 @@ const MAX_COMMIT_ATTEMPTS = 40;
 const DONE = 'done';
 const CONTENT_TYPE = 'text/plain; charset=utf-8';
 const HOUR_MS = 3_600_000;
-
-interface CommittedBlock {
-  name: string;
-  size: number;
-  offset: number;
-  summary?: LogBlockSummary;
-}
-
-interface BlobView {
-  sequence: number;
-  name: string;
-  /** False when the blob has no committed blocks (not there, or only staged blocks). */
-  exists: boolean;
-  etag?: string;
-  blocks: CommittedBlock[];
-  bytes: number;
-  full: boolean;
-}
 
 /**
  * True for the errors a lost race produces: ETag mismatch, blob created meanwhile, staged block
@@ -129,215 +103,136 @@ export async function appendToHour(
   ledgers: TagLedgers,
 ): Promise<HourAppendResult> {
   if (hourStart.getTime() % HOUR_MS !== 0) throw notHourStart(hourStart);
-  const requests = {
-    list: 0,
-    blockList: 0,
-    ledgerRead: 0,
-    ledgerAppend: 0,
-    download: 0,
-    stage: 0,
-    commit: 0,
+  const hour: HourAppend = {
+    container,
+    source,
+    hourStart,
+    limits,
+    ledgers,
+    requests: {
+      list: 0,
+      blockList: 0,
+      ledgerRead: 0,
+      ledgerAppend: 0,
+      download: 0,
+      stage: 0,
+      commit: 0,
+    },
+    pending: new Map(parts.map((part) => [part.tag, part])),
+    alreadyStored: [],
+    verified: new Set(),
   };
-  const pending = new Map(parts.map((part) => [part.tag, part]));
-  const alreadyStored: string[] = [];
-  /** `<sequence>/<block id>` of every block proven not to hold a pending part. */
-  const verified = new Set<string>();
-
-  const blobClient = (sequence: number): BlockBlobClient =>
-    container.getBlockBlobClient(logBlobName(source, hourStart, sequence));
-
-  const read = async (sequence: number): Promise<BlobView> => {
-    const name = logBlobName(source, hourStart, sequence);
-    requests.blockList++;
-    const response = await unlessNotFound(() => blobClient(sequence).getBlockList('committed'));
-    let offset = 0;
-    const blocks = (response?.committedBlocks ?? []).map((block): CommittedBlock => {
-      const committed = {
-        name: block.name,
-        size: block.size,
-        offset,
-        summary: parseLogBlockId(block.name),
-      };
-      offset += block.size;
-      return committed;
-    });
-    const contentLength = response?.blobContentLength ?? 0;
-    // A blob this code did not write (foreign block ids, or no block list) is never appended to.
-    const foreign = blocks.some((b) => !b.summary) || (blocks.length === 0 && contentLength > 0);
-    const exists = blocks.length > 0 || contentLength > 0;
-    return {
-      sequence,
-      name,
-      exists,
-      etag: exists ? response?.etag : undefined,
-      blocks,
-      bytes: offset,
-      full: foreign || blocks.length >= limits.maxBlobBlocks || offset >= limits.maxBlobBytes,
-    };
-  };
-
-  /** Downloads the blocks of `view` not yet verified and drops the pending parts found in them. */
-  const search = async (view: BlobView): Promise<void> => {
-    const unverified = view.blocks.filter((b) => !verified.has(`${view.sequence}/${b.name}`));
-    if (unverified.length === 0) return;
-    const first = unverified[0]!;
-    const last = unverified[unverified.length - 1]!;
-    requests.download++;
-    const bytes = await withStorageErrors(() =>
-      blobClient(view.sequence).downloadToBuffer(
-        first.offset,
-        last.offset + last.size - first.offset,
-      ),
-    );
-    for (const tag of tagsIn(bytes)) {
-      if (pending.delete(tag)) alreadyStored.push(tag);
-    }
-    for (const block of unverified) verified.add(`${view.sequence}/${block.name}`);
-  };
-
-  /** Drops the pending parts the ledger shows stored; blocks it describes need no download. */
-  const apply = (sequence: number, facts: LedgerFacts, blocks: readonly CommittedBlock[]): void => {
-    for (const tag of [...pending.keys()]) {
-      if (!facts.stored.has(tag)) continue;
-      pending.delete(tag);
-      alreadyStored.push(tag);
-    }
-    for (const block of blocks) {
-      if (facts.described.has(block.name)) verified.add(`${sequence}/${block.name}`);
-    }
-  };
-
-  /** Consults the ledger of `view` (read after its block list, as the ledger requires). */
-  const consult = async (view: BlobView): Promise<void> => {
-    const ids = view.blocks.map((b) => b.name);
-    apply(
-      view.sequence,
-      await ledgers.facts(container, view.name, ids, view.full, requests),
-      view.blocks,
-    );
-  };
-
-  const trust = (view: BlobView): void => {
-    for (const block of view.blocks) verified.add(`${view.sequence}/${block.name}`);
-  };
-
-  // First view: the newest blob that is not full.
-  requests.list++;
-  const passed = new Map<number, BlobView>();
-  let view = await read(await newestSequence(container, logHourPrefix(source, hourStart)));
-  while (view.full) {
-    passed.set(view.sequence, view);
-    view = await read(view.sequence + 1);
-  }
+  const { view, passed } = await firstView(hour);
   const firstViewAt = clock();
   const mayBeStoredElsewhere = parts.some(
     (p) => p.dequeueCount > 1 || firstViewAt >= p.exclusiveUntil,
   );
-  // Every blob of the hour, older (full, so final) ones first: the ledger catches a part that was
-  // sent twice and stored from its other copy, even on a first delivery. Blocks the ledger does
-  // not describe (written before ledgers existed) are searched by download when a redelivery or
-  // a lapsed visibility means the part may be stored already.
-  for (let sequence = 0; sequence < view.sequence; sequence++) {
-    const name = logBlobName(source, hourStart, sequence);
-    const known = mayBeStoredElsewhere ? undefined : ledgers.finalFacts(container, name);
-    if (known) {
-      apply(sequence, known, []);
-      continue;
-    }
-    const older = passed.get(sequence) ?? (await read(sequence));
-    await consult(older);
-    if (mayBeStoredElsewhere) await search(older);
-  }
-  await consult(view);
-  if (mayBeStoredElsewhere) await search(view);
-  else trust(view);
-
-  const attemptedIds = new Set<string>();
-  /** `<blob>/<block id>` of the ledger lines this call appended. */
-  const recorded = new Set<string>();
-  let commitAttempts = 0;
-  let linesWritten = 0;
-  let writtenParts: string[] = [];
-  const retry = {
-    maxAttempts: MAX_COMMIT_ATTEMPTS,
-    giveUp: (attempts: number) => logBlobContended(view.name, attempts),
-  };
-  await retryOptimistically(retry, async () => {
-    if (pending.size === 0) return DONE;
-    const block = buildBlock(hourStart, [...pending.values()]);
-    attemptedIds.add(block.id);
-    const client = blobClient(view.sequence);
-    requests.stage++;
-    await stageCreatingContainer(container, client, block.id, block.content);
-    const tags = [...pending.keys()];
-    // Before the commit, so that whoever sees the block committed finds its line. A retry of the
-    // same block (nothing was found stored meanwhile) reuses its line: the ledger, an append blob,
-    // takes at most 50,000 lines, so lines must stay close to one per committed block.
-    if (!recorded.has(`${view.name}/${block.id}`)) {
-      await ledgers.record(container, view.name, block.id, tags, view.blocks.length > 0, requests);
-      recorded.add(`${view.name}/${block.id}`);
-    }
-    const summaries = [...view.blocks.map((b) => b.summary!), block.summary];
-    commitAttempts++;
-    requests.commit++;
-    try {
-      await client.commitBlockList([...view.blocks.map((b) => b.name), block.id], {
-        metadata: metadataOfBlocks(hourStart, summaries),
-        blobHTTPHeaders: { blobContentType: CONTENT_TYPE },
-        conditions: view.exists ? { ifMatch: view.etag } : { ifNoneMatch: '*' },
-      });
-      linesWritten = block.lines;
-      writtenParts = tags;
-      ledgers.committed(container, view.name, block.id, tags);
-      return DONE;
-    } catch (error) {
-      if (!isLostRace(error)) throw toDomainError(error);
-    }
-    // Lost a race (or our own commit landed but its response was lost): look again.
-    const again = await read(view.sequence);
-    const landed = again.blocks.find((b) => attemptedIds.has(b.name));
-    if (landed) {
-      // Pending parts only shrink between attempts, so the landed block holds every one of them.
-      linesWritten = landed.summary!.lines;
-      writtenParts = [...pending.keys()];
-      view = again;
-      return DONE;
-    }
-    view = again;
-    await consult(view);
-    await search(view);
-    while (view.full) {
-      view = await read(view.sequence + 1);
-      await consult(view);
-      await search(view);
-    }
-    // Everything left may have turned out stored already: then there is nothing to commit.
-    return pending.size === 0 ? DONE : RETRY;
-  });
+  await dropStoredParts(hour, view, passed, mayBeStoredElsewhere);
+  const commit = await commitPending(hour, view);
   return {
-    blobName: view.name,
-    linesWritten,
-    writtenParts,
-    alreadyStoredParts: alreadyStored,
-    commitAttempts,
-    requests,
+    blobName: commit.view.name,
+    linesWritten: commit.linesWritten,
+    writtenParts: commit.writtenParts,
+    alreadyStoredParts: hour.alreadyStored,
+    commitAttempts: commit.attempts,
+    requests: hour.requests,
   };
 }
 
-/** Highest `NNNNNN` among the hour's blobs, 0 when there are none. */
-async function newestSequence(container: ContainerClient, prefix: string): Promise<number> {
-  let newest = 0;
-  await withStorageErrors(async () => {
-    try {
-      for await (const item of container.listBlobsFlat({ prefix })) {
-        const parsed = parseLogBlobName(item.name);
-        if (parsed && parsed.sequence > newest) newest = parsed.sequence;
-      }
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
-  });
-  return newest;
+/** The commit loop's state: the view it plans against, what it tried, what it wrote. */
+interface HourCommit {
+  view: BlobView;
+  /** Block ids staged by this call (one of them may have landed though its commit "failed"). */
+  attemptedIds: Set<string>;
+  /** `<blob>/<block id>` of the ledger lines this call appended. */
+  recorded: Set<string>;
+  attempts: number;
+  linesWritten: number;
+  writtenParts: string[];
+}
+
+/**
+ * Stages the pending parts as one block and commits it to the newest blob, conditional on the
+ * ETag planned against; after a lost race, plans again (up to {@link MAX_COMMIT_ATTEMPTS}).
+ */
+async function commitPending(hour: HourAppend, view: BlobView): Promise<HourCommit> {
+  const commit: HourCommit = {
+    view,
+    attemptedIds: new Set(),
+    recorded: new Set(),
+    attempts: 0,
+    linesWritten: 0,
+    writtenParts: [],
+  };
+  const retry = {
+    maxAttempts: MAX_COMMIT_ATTEMPTS,
+    giveUp: (attempts: number) => logBlobContended(commit.view.name, attempts),
+  };
+  await retryOptimistically(retry, () => commitAttempt(hour, commit));
+  return commit;
+}
+
+/** One attempt: stage, record the ledger line, commit; a lost race looks again. */
+async function commitAttempt(hour: HourAppend, commit: HourCommit): Promise<typeof DONE | Retry> {
+  const { container, hourStart, pending, requests } = hour;
+  const { view } = commit;
+  if (pending.size === 0) return DONE;
+  const block = buildBlock(hourStart, [...pending.values()]);
+  commit.attemptedIds.add(block.id);
+  const client = blobClient(hour, view.sequence);
+  requests.stage++;
+  await stageCreatingContainer(container, client, block.id, block.content);
+  const tags = [...pending.keys()];
+  // Before the commit, so that whoever sees the block committed finds its line. A retry of the
+  // same block (nothing was found stored meanwhile) reuses its line: the ledger, an append blob,
+  // takes at most 50,000 lines, so lines must stay close to one per committed block.
+  if (!commit.recorded.has(`${view.name}/${block.id}`)) {
+    const appending = view.blocks.length > 0;
+    await hour.ledgers.record(container, view.name, block.id, tags, appending, requests);
+    commit.recorded.add(`${view.name}/${block.id}`);
+  }
+  const summaries = [...view.blocks.map((b) => b.summary!), block.summary];
+  commit.attempts++;
+  requests.commit++;
+  try {
+    await client.commitBlockList([...view.blocks.map((b) => b.name), block.id], {
+      metadata: metadataOfBlocks(hourStart, summaries),
+      blobHTTPHeaders: { blobContentType: CONTENT_TYPE },
+      conditions: view.exists ? { ifMatch: view.etag } : { ifNoneMatch: '*' },
+    });
+    commit.linesWritten = block.lines;
+    commit.writtenParts = tags;
+    hour.ledgers.committed(container, view.name, block.id, tags);
+    return DONE;
+  } catch (error) {
+    if (!isLostRace(error)) throw toDomainError(error);
+  }
+  return lookAgain(hour, commit);
+}
+
+/**
+ * After a lost race (or our own commit landed but its response was lost): reads the blob again,
+ * done when one of our blocks landed, else drops what is now stored and moves past full blobs.
+ */
+async function lookAgain(hour: HourAppend, commit: HourCommit): Promise<typeof DONE | Retry> {
+  const again = await readView(hour, commit.view.sequence);
+  commit.view = again;
+  const landed = again.blocks.find((b) => commit.attemptedIds.has(b.name));
+  if (landed) {
+    // Pending parts only shrink between attempts, so the landed block holds every one of them.
+    commit.linesWritten = landed.summary!.lines;
+    commit.writtenParts = [...hour.pending.keys()];
+    return DONE;
+  }
+  await consult(hour, commit.view);
+  await search(hour, commit.view);
+  while (commit.view.full) {
+    commit.view = await readView(hour, commit.view.sequence + 1);
+    await consult(hour, commit.view);
+    await search(hour, commit.view);
+  }
+  // Everything left may have turned out stored already: then there is nothing to commit.
+  return hour.pending.size === 0 ? DONE : RETRY;
 }
 
 async function stageCreatingContainer(

@@ -119,106 +119,158 @@ export async function queryLogPage(
   query: LogQuery,
   options: LogPageOptions = {},
 ): Promise<LogPage> {
+  const read = startPage(container, query, options);
+  while (read.position.atMs < read.scope.toMs && read.items.length < read.pageSize) {
+    // Reaching here again means the previous hour was read to its end: progress was made.
+    if (overBudget(read)) break;
+    const hourStart = Math.floor(read.position.atMs / HOUR_MS) * HOUR_MS;
+    const limit = Math.min(read.scope.toMs, hourStart + HOUR_MS);
+    if ((await readHour(read, hourStart, limit)) === 'budgetSpent') return pageOf(read);
+    if (read.position.atMs >= limit) read.position = { atMs: limit, sequence: 0, offset: 0 };
+  }
+  return pageOf(read);
+}
+
+/** One page being read: the query's scope, where it stands, what it found and spent. */
+interface PageRead {
+  container: LogContainers;
+  source: string;
+  scope: LogCursorScope;
+  pageSize: number;
+  position: LogCursor;
+  items: LogEntry[];
+  stats: LogQueryStats;
+  /** Whether a slice was read yet (the first is read whatever it costs). */
+  sliceRead: boolean;
+}
+
+/**
+ * A page about to be read: the query and page size checked, where the token says to resume.
+ *
+ * @throws {ValidationError} as {@link queryLogPage} says.
+ */
+function startPage(container: LogContainers, query: LogQuery, options: LogPageOptions): PageRead {
   validateLogQuery(query);
   const pageSize = options.pageSize ?? DEFAULT_LOG_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_LOG_PAGE_SIZE) {
     throw wholeNumberOutOfRange('query.pageSize', MAX_LOG_PAGE_SIZE);
   }
-  const wanted = query.levels && query.levels.length > 0 ? levelMask(query.levels) : ALL_LEVELS;
-  const to = query.to.getTime();
   const scope: LogCursorScope = {
     source: query.source,
     fromMs: query.from.getTime(),
-    toMs: to,
-    levelMask: wanted,
+    toMs: query.to.getTime(),
+    levelMask: query.levels && query.levels.length > 0 ? levelMask(query.levels) : ALL_LEVELS,
   };
-  let position: LogCursor =
-    options.continuationToken === undefined
-      ? { atMs: scope.fromMs, sequence: 0, offset: 0 }
-      : decodeLogCursor(scope, options.continuationToken);
+  return {
+    container,
+    source: query.source,
+    scope,
+    pageSize,
+    position:
+      options.continuationToken === undefined
+        ? { atMs: scope.fromMs, sequence: 0, offset: 0 }
+        : decodeLogCursor(scope, options.continuationToken),
+    items: [],
+    stats: { hourPrefixes: [], blobsListed: 0, blockLists: 0, downloads: 0, bytesRead: 0 },
+    sliceRead: false,
+  };
+}
 
-  const stats: LogQueryStats = {
-    hourPrefixes: [],
-    blobsListed: 0,
-    blockLists: 0,
-    downloads: 0,
-    bytesRead: 0,
-  };
-  const requests = (): number => stats.hourPrefixes.length + stats.blockLists + stats.downloads;
-  const items: LogEntry[] = [];
-  const page = (): LogPage => ({
+/** The page as it stands, with a token unless the window is read to its end. */
+function pageOf({ items, position, scope, stats }: PageRead): LogPage {
+  return {
     items,
-    continuationToken: position.atMs < to ? encodeLogCursor(scope, position) : null,
+    continuationToken: position.atMs < scope.toMs ? encodeLogCursor(scope, position) : null,
+    stats,
+  };
+}
+
+/** Whether the page has used its request or byte budget. */
+function overBudget({ stats }: PageRead): boolean {
+  const requests = stats.hourPrefixes.length + stats.blockLists + stats.downloads;
+  return requests >= LOG_PAGE_MAX_REQUESTS || stats.bytesRead >= LOG_PAGE_MAX_BYTES;
+}
+
+/** The wanted lines of the blocks this page downloaded from one hour, and those blocks. */
+interface LoadedBlocks {
+  lines: Map<HourBlock, Match[]>;
+  blocks: Set<HourBlock>;
+}
+
+/**
+ * Reads the hour from the page's position up to `limit`, slice by slice, until the page is full
+ * or (after its first slice) the budget is spent.
+ */
+async function readHour(
+  read: PageRead,
+  hourStart: number,
+  limit: number,
+): Promise<'budgetSpent' | 'read'> {
+  const { container, source, scope, stats } = read;
+  const blocks = await blocksOfHour(container, source, hourStart, read.position.atMs, limit, {
+    wanted: scope.levelMask,
     stats,
   });
-  let sliceRead = false;
-
-  while (position.atMs < to && items.length < pageSize) {
-    // Reaching here again means the previous hour was read to its end: progress was made.
-    if (requests() >= LOG_PAGE_MAX_REQUESTS || stats.bytesRead >= LOG_PAGE_MAX_BYTES) break;
-    const hourStart = Math.floor(position.atMs / HOUR_MS) * HOUR_MS;
-    const limit = Math.min(to, hourStart + HOUR_MS);
-    const blocks = await blocksOfHour(container, query.source, hourStart, position.atMs, limit, {
-      wanted,
-      stats,
-    });
-    // The wanted lines of each block downloaded by this page: a block spanning many slices (late
-    // entries flushed with current ones) is downloaded and parsed once per page, not per slice.
-    const loaded = new Map<HourBlock, Match[]>();
-    const loadedSet = new Set<HourBlock>();
-    while (position.atMs < limit && items.length < pageSize) {
-      if (
-        sliceRead &&
-        (requests() >= LOG_PAGE_MAX_REQUESTS || stats.bytesRead >= LOG_PAGE_MAX_BYTES)
-      ) {
-        return page();
-      }
-      const needed = pageSize - items.length;
-      const slice = planSlice(
-        blocks,
-        position.atMs,
-        limit,
-        {
-          lines: needed,
-          bytes: LOG_PAGE_MAX_BYTES - stats.bytesRead,
-          blocks: SLICE_MAX_BLOCKS,
-        },
-        loadedSet,
-      );
-      sliceRead = true;
-      const missing = slice.blocks.filter((block) => !loadedSet.has(block));
-      const read = await mapBounded(
-        rangesOf(missing, RANGE_MAX_GAP),
-        READ_CONCURRENCY,
-        async (range) =>
-          wantedLinesByBlock(
-            await downloadRange(container, query.source, hourStart, range, stats),
-            range,
-            missing,
-            wanted,
-          ),
-      );
-      for (const [block, lines] of read.flatMap((byBlock) => [...byBlock])) {
-        loaded.set(block, lines);
-        loadedSet.add(block);
-      }
-      const from = position;
-      const matches = slice.blocks
-        .flatMap((block) => loaded.get(block) ?? [])
-        .filter(
-          (match) =>
-            match.key.atMs >= slice.startMs &&
-            match.key.atMs < slice.endMs &&
-            compareCursors(match.key, from) >= 0,
-        )
-        .sort((a, b) => compareCursors(a.key, b.key));
-      for (const match of matches.slice(0, needed)) {
-        items.push(decodeLogLine(match.line, match.header).entry);
-      }
-      const rest = matches[needed];
-      position = rest ? rest.key : { atMs: slice.endMs, sequence: 0, offset: 0 };
-    }
-    position = position.atMs < limit ? position : { atMs: limit, sequence: 0, offset: 0 };
+  // The wanted lines of each block downloaded by this page: a block spanning many slices (late
+  // entries flushed with current ones) is downloaded and parsed once per page, not per slice.
+  const loaded: LoadedBlocks = { lines: new Map(), blocks: new Set() };
+  while (read.position.atMs < limit && read.items.length < read.pageSize) {
+    if (read.sliceRead && overBudget(read)) return 'budgetSpent';
+    await readSlice(read, hourStart, limit, blocks, loaded);
   }
-  return page();
+  return 'read';
+}
+
+/**
+ * Reads the next time slice of the hour: downloads the blocks it needs that this page has not
+ * loaded yet (nearby blocks in one ranged GET), and takes its entries in key order.
+ */
+async function readSlice(
+  read: PageRead,
+  hourStart: number,
+  limit: number,
+  blocks: readonly HourBlock[],
+  loaded: LoadedBlocks,
+): Promise<void> {
+  const { container, source, scope, stats, items } = read;
+  const needed = read.pageSize - items.length;
+  const slice = planSlice(
+    blocks,
+    read.position.atMs,
+    limit,
+    { lines: needed, bytes: LOG_PAGE_MAX_BYTES - stats.bytesRead, blocks: SLICE_MAX_BLOCKS },
+    loaded.blocks,
+  );
+  read.sliceRead = true;
+  const missing = slice.blocks.filter((block) => !loaded.blocks.has(block));
+  const found = await mapBounded(
+    rangesOf(missing, RANGE_MAX_GAP),
+    READ_CONCURRENCY,
+    async (range) =>
+      wantedLinesByBlock(
+        await downloadRange(container, source, hourStart, range, stats),
+        range,
+        missing,
+        scope.levelMask,
+      ),
+  );
+  for (const [block, lines] of found.flatMap((byBlock) => [...byBlock])) {
+    loaded.lines.set(block, lines);
+    loaded.blocks.add(block);
+  }
+  const from = read.position;
+  const matches = slice.blocks
+    .flatMap((block) => loaded.lines.get(block) ?? [])
+    .filter(
+      (match) =>
+        match.key.atMs >= slice.startMs &&
+        match.key.atMs < slice.endMs &&
+        compareCursors(match.key, from) >= 0,
+    )
+    .sort((a, b) => compareCursors(a.key, b.key));
+  for (const match of matches.slice(0, needed)) {
+    items.push(decodeLogLine(match.line, match.header).entry);
+  }
+  const rest = matches[needed];
+  read.position = rest ? rest.key : { atMs: slice.endMs, sequence: 0, offset: 0 };
 }

@@ -62,6 +62,24 @@ export function entityKeysOfUrl(url: string): EntityKeys | undefined {
  *   request must not be sent without the condition the caller asked for.
  */
 export function withIfMatch(body: string, conditions: readonly EntityCondition[]): string {
+  const wanted = conditionsByEntity(conditions);
+  if (wanted.size === 0) return body;
+  return applyEdits(body, ifMatchEdits(body, wanted));
+}
+
+/** An edit of the body: `body.slice(from, to)` replaced with `text`. */
+interface Edit {
+  from: number;
+  to: number;
+  text: string;
+}
+
+/**
+ * The conditions by entity key.
+ *
+ * @throws {Error} when an ETag holds a line break or two conditions name one entity.
+ */
+function conditionsByEntity(conditions: readonly EntityCondition[]): Map<string, EntityCondition> {
   const wanted = new Map<string, EntityCondition>();
   for (const condition of conditions) {
     if (/[\r\n]/.test(condition.etag)) {
@@ -73,18 +91,25 @@ export function withIfMatch(body: string, conditions: readonly EntityCondition[]
     }
     wanted.set(key, condition);
   }
-  if (wanted.size === 0) return body;
+  return wanted;
+}
 
-  // Walks the body line by line by offsets, without splitting it: a chunk's body holds ~1,000
-  // lines, and only its few conditioned operations change (edits spliced in at the end).
+/**
+ * The edits that put each wanted condition on the operation addressing its entity, in body order.
+ * Walks the body line by line by offsets, without splitting it: a chunk's body holds ~1,000
+ * lines, and only its few conditioned operations change.
+ *
+ * @throws {Error} when a condition names an entity that no delete or update addresses, or that
+ *   several do.
+ */
+function ifMatchEdits(body: string, wanted: ReadonlyMap<string, EntityCondition>): Edit[] {
   const applied = new Set<string>();
   type State = 'outside' | 'partHeaders' | 'requestLine' | 'requestHeaders';
   let state: State = 'outside';
   let condition: EntityCondition | undefined;
   let ifMatchWritten = false;
   let requestLineEnd = -1;
-  /** Replace `body.slice(from, to)` with `text`. */
-  const edits: { from: number; to: number; text: string }[] = [];
+  const edits: Edit[] = [];
 
   for (let start = 0; start <= body.length;) {
     const found = body.indexOf(LINE_ENDING, start);
@@ -102,22 +127,12 @@ export function withIfMatch(body: string, conditions: readonly EntityCondition[]
       case 'partHeaders':
         if (empty) state = 'requestLine';
         break;
-      case 'requestLine': {
-        const [, method = '', url = ''] = REQUEST_LINE.exec(body.slice(start, end)) ?? [];
-        const keys = CONDITIONAL_METHODS.has(method) ? entityKeysOfUrl(url) : undefined;
-        condition = keys && wanted.get(keyOf(keys));
-        if (condition) {
-          const key = keyOf(condition);
-          if (applied.has(key)) {
-            throw ambiguousCondition(condition.partitionKey, condition.rowKey);
-          }
-          applied.add(key);
-        }
+      case 'requestLine':
+        condition = conditionOfRequestLine(body.slice(start, end), wanted, applied);
         ifMatchWritten = false;
         requestLineEnd = end;
         state = 'requestHeaders';
         break;
-      }
       case 'requestHeaders':
         if (empty) {
           if (condition && !ifMatchWritten) {
@@ -140,7 +155,36 @@ export function withIfMatch(body: string, conditions: readonly EntityCondition[]
       throw conditionWithoutOperation(missing.partitionKey, missing.rowKey);
     }
   }
-  // The edits are in body order: a part gets an inserted header only if none was replaced.
+  return edits;
+}
+
+/**
+ * The wanted condition on the entity an operation's request line addresses (a delete or update),
+ * marked applied.
+ *
+ * @throws {Error} when an earlier operation of the body already took that condition.
+ */
+function conditionOfRequestLine(
+  line: string,
+  wanted: ReadonlyMap<string, EntityCondition>,
+  applied: Set<string>,
+): EntityCondition | undefined {
+  const [, method = '', url = ''] = REQUEST_LINE.exec(line) ?? [];
+  const keys = CONDITIONAL_METHODS.has(method) ? entityKeysOfUrl(url) : undefined;
+  const condition = keys && wanted.get(keyOf(keys));
+  if (condition) {
+    const key = keyOf(condition);
+    if (applied.has(key)) {
+      throw ambiguousCondition(condition.partitionKey, condition.rowKey);
+    }
+    applied.add(key);
+  }
+  return condition;
+}
+
+/** The body with the edits (in body order) spliced in. */
+function applyEdits(body: string, edits: readonly Edit[]): string {
+  // A part gets an inserted header only if none was replaced, so the edits never overlap.
   let output = '';
   let copied = 0;
   for (const edit of edits) {

@@ -164,76 +164,36 @@ function requestOrigin(request: IncomingMessage, fallback: string): string {
   }
 }
 
+/** The server's state: its options and where it listens, and the requests being served. */
+interface ServerState {
+  options: HostServerOptions;
+  bodyLimit: number;
+  /** `/<routePrefix>` lower-cased, or empty. */
+  prefix: string;
+  origin: string;
+  listenAddress: string;
+  closing: boolean;
+  active: Set<Promise<void>>;
+}
+
 /**
  * Starts the host's HTTP server: functions under the route prefix, the admin API and the durable
  * webhooks.
  */
 export function createHostServer(options: HostServerOptions): HostServer {
-  const { routePrefix, httpDriver, admin, logger, drivers } = options;
-  const bodyLimit = options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES;
-  const prefix = routePrefix ? `/${routePrefix.toLowerCase()}` : '';
-  let origin = 'http://127.0.0.1';
-  let listenAddress = '127.0.0.1';
-  let closing = false;
-  const active = new Set<Promise<void>>();
-
-  const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    if (closing) response.setHeader('connection', 'close');
-    const [pathname = '/', query = ''] = (request.url ?? '/').split('?', 2);
-    // Before the body is read: a refused page's request costs nothing.
-    const refused =
-      hostRefusal(request.headers.host, { listenAddress, allowedHosts: options.allowedHosts }) ??
-      // No cross-site rule for function routes: Azure's host has none, so the app's own
-      // (functions/shared/requestGuards.ts) is what stands there, here as in Azure.
-      hostAccessRefusal(
-        options.access ?? {},
-        pathname,
-        new URLSearchParams(query),
-        request.headers,
-      );
-    if (refused) {
-      logger.warn(`Refused ${request.method} ${pathname} (${refused.status}): ${refused.message}`);
-      refuse(response, refused);
-      return;
-    }
-    let body: Buffer;
-    try {
-      const declared = Number(request.headers['content-length'] ?? NaN);
-      if (Number.isFinite(declared) && declared > bodyLimit) throw new BodyTooLargeError();
-      body = await readBody(request, bodyLimit);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) {
-        // The rest of the body is drained unbuffered, so the client can read this answer: bare,
-        // as Azure's host refuses a body over FUNCTIONS_REQUEST_BODY_SIZE_LIMIT.
-        logger.debug(`${request.method} ${pathname}: the request body is over ${bodyLimit} bytes.`);
-        sendBare(response, 413);
-      } else response.destroy();
-      return;
-    }
-    if (pathname === '/admin' || pathname.startsWith('/admin/')) {
-      await handleAdmin(admin, request, response, pathname, body);
-      return;
-    }
-    const clientOrigin = requestOrigin(request, origin);
-    for (const driver of drivers) {
-      if (await driver.serveHttp?.({ request, response, pathname, body, origin: clientOrigin }))
-        return;
-    }
-    const lower = pathname.toLowerCase();
-    let below: string | undefined;
-    if (prefix === '') below = pathname;
-    else if (lower === prefix || lower.startsWith(`${prefix}/`))
-      below = pathname.slice(prefix.length);
-    if (below === undefined) {
-      logger.debug(`No function matches ${request.method} ${pathname} (outside ${prefix || '/'}).`);
-      sendBare(response, 404);
-      return;
-    }
-    await httpDriver.handle(request, response, below, body, clientOrigin);
+  const { routePrefix, logger } = options;
+  const state: ServerState = {
+    options,
+    bodyLimit: options.maxRequestBodyBytes ?? MAX_REQUEST_BODY_BYTES,
+    prefix: routePrefix ? `/${routePrefix.toLowerCase()}` : '',
+    origin: 'http://127.0.0.1',
+    listenAddress: '127.0.0.1',
+    closing: false,
+    active: new Set<Promise<void>>(),
   };
 
   const server = http.createServer((request, response) => {
-    const work = serve(request, response)
+    const work = serve(state, request, response)
       .catch((error) => {
         logger.error(`Request ${request.method} ${request.url} failed: ${describeError(error)}`);
         if (!response.headersSent)
@@ -244,8 +204,8 @@ export function createHostServer(options: HostServerOptions): HostServer {
           );
         else response.destroy();
       })
-      .finally(() => active.delete(work));
-    active.add(work);
+      .finally(() => state.active.delete(work));
+    state.active.add(work);
   });
   // Functions may legitimately take minutes (up to functionTimeout); do not cut them off.
   server.requestTimeout = 0;
@@ -256,39 +216,127 @@ export function createHostServer(options: HostServerOptions): HostServer {
   server.headersTimeout = 65_000;
 
   return {
-    origin: () => origin,
-    listen(port, address) {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, address, () => {
-          server.off('error', reject);
-          listenAddress = address;
-          const bound = (server.address() as AddressInfo).port;
-          // A wildcard address is reached over loopback (and the Host check accepts loopback).
-          const host =
-            address === '0.0.0.0'
-              ? '127.0.0.1'
-              : address === '::'
-                ? '[::1]'
-                : address.includes(':')
-                  ? `[${address}]`
-                  : address;
-          origin = `http://${host}:${bound}`;
-          resolve(bound);
-        });
-      });
-    },
-    async close(graceMs) {
-      closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...active]).then(() => closed),
-        new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
-      ]);
-      clearTimeout(timer);
-      server.closeAllConnections();
-      await closed;
-    },
+    origin: () => state.origin,
+    listen: (port, address) => listen(server, state, port, address),
+    close: (graceMs) => close(server, state, graceMs),
   };
+}
+
+/**
+ * One request: refused by the host or access checks before its body is read, then its body
+ * (413 past the limit), then the admin API, a driver's host-level path, or a function.
+ */
+async function serve(
+  state: ServerState,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const { options, prefix } = state;
+  const { logger } = options;
+  if (state.closing) response.setHeader('connection', 'close');
+  const [pathname = '/', query = ''] = (request.url ?? '/').split('?', 2);
+  // Before the body is read: a refused page's request costs nothing.
+  const refused =
+    hostRefusal(request.headers.host, {
+      listenAddress: state.listenAddress,
+      allowedHosts: options.allowedHosts,
+    }) ??
+    // No cross-site rule for function routes: Azure's host has none, so the app's own
+    // (functions/shared/requestGuards.ts) is what stands there, here as in Azure.
+    hostAccessRefusal(options.access ?? {}, pathname, new URLSearchParams(query), request.headers);
+  if (refused) {
+    logger.warn(`Refused ${request.method} ${pathname} (${refused.status}): ${refused.message}`);
+    refuse(response, refused);
+    return;
+  }
+  const body = await receiveBody(state, request, response, pathname);
+  if (body === undefined) return;
+  if (pathname === '/admin' || pathname.startsWith('/admin/')) {
+    await handleAdmin(options.admin, request, response, pathname, body);
+    return;
+  }
+  const clientOrigin = requestOrigin(request, state.origin);
+  for (const driver of options.drivers) {
+    if (await driver.serveHttp?.({ request, response, pathname, body, origin: clientOrigin }))
+      return;
+  }
+  const lower = pathname.toLowerCase();
+  let below: string | undefined;
+  if (prefix === '') below = pathname;
+  else if (lower === prefix || lower.startsWith(`${prefix}/`))
+    below = pathname.slice(prefix.length);
+  if (below === undefined) {
+    logger.debug(`No function matches ${request.method} ${pathname} (outside ${prefix || '/'}).`);
+    sendBare(response, 404);
+    return;
+  }
+  await options.httpDriver.handle(request, response, below, body, clientOrigin);
+}
+
+/**
+ * The request's body, or `undefined` once answered: a bare 413 past the limit, as Azure's host
+ * refuses a body over FUNCTIONS_REQUEST_BODY_SIZE_LIMIT (a broken stream: the socket dropped).
+ */
+async function receiveBody(
+  { bodyLimit, options }: ServerState,
+  request: IncomingMessage,
+  response: ServerResponse,
+  pathname: string,
+): Promise<Buffer | undefined> {
+  try {
+    const declared = Number(request.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > bodyLimit) throw new BodyTooLargeError();
+    return await readBody(request, bodyLimit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      // The rest of the body is drained unbuffered, so the client can read this answer.
+      options.logger.debug(
+        `${request.method} ${pathname}: the request body is over ${bodyLimit} bytes.`,
+      );
+      sendBare(response, 413);
+    } else response.destroy();
+    return undefined;
+  }
+}
+
+/** Listens on `address` and resolves with the bound port; the origin is then known. */
+function listen(
+  server: http.Server,
+  state: ServerState,
+  port: number,
+  address: string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, address, () => {
+      server.off('error', reject);
+      state.listenAddress = address;
+      const bound = (server.address() as AddressInfo).port;
+      // A wildcard address is reached over loopback (and the Host check accepts loopback).
+      const host =
+        address === '0.0.0.0'
+          ? '127.0.0.1'
+          : address === '::'
+            ? '[::1]'
+            : address.includes(':')
+              ? `[${address}]`
+              : address;
+      state.origin = `http://${host}:${bound}`;
+      resolve(bound);
+    });
+  });
+}
+
+/** Stops accepting, waits up to `graceMs` for the requests being served, then cuts the rest. */
+async function close(server: http.Server, state: ServerState, graceMs: number): Promise<void> {
+  state.closing = true;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled([...state.active]).then(() => closed),
+    new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+  ]);
+  clearTimeout(timer);
+  server.closeAllConnections();
+  await closed;
 }
