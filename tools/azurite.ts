@@ -43,6 +43,12 @@ export interface AzuriteOptions {
   extraArgs?: string[];
   /** Print Azurite's access log. */
   verbose?: boolean;
+  /**
+   * Keep the last lines Azurite wrote to stderr (`RunningAzurite.stderrTail`), still passing them
+   * on to this process's stderr: the test setup names what an emulator said before it died. Not
+   * for a detached emulator, which must outlive this process (a pipe would break with it).
+   */
+  keepStderrTail?: boolean;
   /** Use https endpoints in the connection string (with `--cert`). */
   https?: boolean;
   /**
@@ -84,6 +90,25 @@ export interface RunningAzurite {
   connectionString: string;
   process: ChildProcess;
   stop(): Promise<void>;
+  /** The last lines Azurite wrote to stderr (with `keepStderrTail`; otherwise empty). */
+  stderrTail(): string;
+}
+
+/** How many of Azurite's last stderr lines `keepStderrTail` keeps. */
+const STDERR_TAIL_LINES = 40;
+
+/** Passes a child's stderr on to ours, keeping its last lines. */
+function tailOf(child: ChildProcess): () => string {
+  const lines: string[] = [];
+  let partial = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    const parts = (partial + chunk.toString('utf8')).split('\n');
+    partial = parts.pop()!;
+    lines.push(...parts);
+    lines.splice(0, Math.max(0, lines.length - STDERR_TAIL_LINES));
+  });
+  return () => [...lines, partial].filter(Boolean).join('\n');
 }
 
 /**
@@ -188,13 +213,16 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
   args.push(...(options.extraArgs ?? []));
 
   const child = spawn(process.execPath, args, {
-    stdio: options.verbose ? 'inherit' : ['ignore', 'ignore', 'inherit'],
+    stdio: options.verbose
+      ? 'inherit'
+      : ['ignore', 'ignore', options.keepStderrTail && !options.detached ? 'pipe' : 'inherit'],
     cwd: options.location ? path.resolve(options.location) : process.cwd(),
     detached: options.detached ?? false,
     env: options.account
       ? { ...process.env, AZURITE_ACCOUNTS: `${options.account.name}:${options.account.key}` }
       : process.env,
   });
+  const stderrTail = tailOf(child);
   try {
     await waitForPorts(ports, child, 90_000);
   } catch (error) {
@@ -211,6 +239,7 @@ export async function startAzurite(options: AzuriteOptions = {}): Promise<Runnin
       options.account,
     ),
     process: child,
+    stderrTail,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

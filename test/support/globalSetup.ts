@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { dataEmulatorAccount, startAzurite } from '../../tools/azurite';
+import { dataEmulatorAccount } from '../../tools/azurite';
+import { EmulatorWatch } from './emulatorWatch';
 
 export const STATE_FILE = path.join(os.tmpdir(), `table-patterns-jest-${process.pid}.json`);
 
@@ -24,16 +25,17 @@ export default async function globalSetup(globalConfig: SelectedProjects = {}): 
   // The home account, and two data accounts of their own (each its own process and ports) for
   // the tests that spread data over accounts (docs/accounts.md): they set DATA_ACCOUNTS to
   // TEST_DATA1,TEST_DATA2 themselves; every other test runs on the home account alone.
+  const watch = new EmulatorWatch();
+  (globalThis as { __EMULATORS__?: EmulatorWatch }).__EMULATORS__ = watch;
   const [azurite, data1, data2] = await Promise.all([
-    startAzurite(),
-    startAzurite({ account: dataEmulatorAccount(1) }),
-    startAzurite({ account: dataEmulatorAccount(2) }),
+    watch.start('home'),
+    watch.start('data1', { account: dataEmulatorAccount(1) }),
+    watch.start('data2', { account: dataEmulatorAccount(2) }),
   ]);
   process.env.AzureWebJobsStorage = azurite.connectionString;
   process.env.TEST_AZURITE_PORTS = JSON.stringify(azurite.ports);
   process.env.TEST_DATA1 = data1.connectionString;
   process.env.TEST_DATA2 = data2.connectionString;
-  (globalThis as { __AZURITE__?: (typeof azurite)[] }).__AZURITE__ = [azurite, data1, data2];
   fs.writeFileSync(
     STATE_FILE,
     JSON.stringify({ pids: [azurite, data1, data2].map((a) => a.process.pid) }),

@@ -13,6 +13,10 @@ import { DirectoryMetrics, MetricNames } from '../../../src/telemetry/metrics';
 // sampler is chosen as a deployment chooses it (docs/telemetry.md) so the probe does not depend
 // on speed.
 process.env.OTEL_TRACES_SAMPLER = 'always_on';
+// Statsbeat (the exporter's own usage reports) runs on timers that shutdownAzureMonitor does not
+// stop; one firing after this file, in the same jest worker, crashed that worker mid-run in CI
+// (a dynamic import inside a torn-down test environment). The legacy switch turns all of it off.
+process.env.APPLICATION_INSIGHTS_NO_STATSBEAT = 'true';
 
 it('records the app spans and metrics through the providers the distro registered', async () => {
   const log = jest.fn();
