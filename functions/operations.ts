@@ -54,7 +54,7 @@ const overviewBody = z.strictObject({
       timer: z.string(),
       startedAt: isoInstant,
       finishedAt: isoInstant,
-      outcome: z.enum(['succeeded', 'failed']),
+      outcome: z.enum(['succeeded', 'failed', 'deferred']),
       error: z.string().optional(),
     }),
   ),

@@ -11,7 +11,7 @@ import { app, type InvocationContext, type Timer } from '@azure/functions';
 import { settingOrDefault } from '../src/config';
 import { sweepOutboxes } from '../src/indexing';
 import { withServices } from './shared/services';
-import { recordingRuns } from './shared/timerRuns';
+import { recordingRuns, unfinishedRun } from './shared/timerRuns';
 
 /**
  * Runs one sweep.
@@ -53,10 +53,11 @@ export const runOutboxSweep = withServices(
     }
     if (report.failed.length > 0 || report.failedAccounts.length > 0) {
       const accounts = report.failedAccounts.map(({ account }) => account).join(', ');
-      throw new Error(
+      throw unfinishedRun(
         `sweepIndexOutboxes could not drain ${report.failed.length} department(s)` +
           (accounts ? ` nor sweep account(s) ${accounts}` : '') +
           '; every other department was drained, and the next run retries.',
+        [...report.failed, ...report.failedAccounts].map(({ error }) => error),
       );
     }
   },

@@ -20,7 +20,7 @@ import {
 } from '../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../src/photos/sweepUnadopted';
 import { withServices, type Services } from './shared/services';
-import { recordingRuns } from './shared/timerRuns';
+import { recordingRuns, unfinishedRun } from './shared/timerRuns';
 import { employeeRoute } from './shared/input';
 import { json, readBody, readJson, readParams } from './shared/http';
 import { anyOf, departmentEditor, departmentReader, self } from '../src/identity/access';
@@ -153,8 +153,9 @@ export const runUnadoptedPhotoSweep = withServices(
       for (const { department, employeeId, error } of report.failed) {
         context.error(`sweepUnadoptedPhotos: ${department}/${employeeId} failed`, error);
       }
-      throw new Error(
+      throw unfinishedRun(
         `sweepUnadoptedPhotos could not sweep ${report.failed.length} employee(s); the next run retries.`,
+        report.failed.map(({ error }) => error),
       );
     }
   },

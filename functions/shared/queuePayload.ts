@@ -1,5 +1,6 @@
 /** What a queue trigger hands over, as the handlers need it. */
 import type { InvocationContext } from '@azure/functions';
+import { whileBusy } from '../../src/storage/busyRetry';
 import { decodeQueueMessage } from '../../src/storage/queue';
 import { continueTrace, messageTraceparent } from '../../src/telemetry/tracing';
 
@@ -38,7 +39,12 @@ export function delivery(context: InvocationContext): {
  * Runs a queue handler's work on the parsed payload in the trace of the request that sent the
  * message (its optional `traceparent`), linked to the invocation's span.
  *
- * @throws whatever `work` throws.
+ * Storage refusing for load (Azure's targets) is waited out within the invocation, with growing
+ * jittered waits (src/storage/busyRetry.ts), before the delivery fails: a message has five
+ * deliveries five seconds apart (host.json), so work failing at once would be poisoned by a burst
+ * of half a minute. Running the work again is safe: a delivery may always be repeated.
+ *
+ * @throws whatever `work` throws (storage busy past the waits as a `ThrottledError`).
  */
 export function inMessageTrace<T>(
   queueName: string,
@@ -50,6 +56,6 @@ export function inMessageTrace<T>(
     queueName,
     messageTraceparent(payload),
     { 'messaging.system': 'azure_queue', 'messaging.destination.name': queueName },
-    () => work(payload),
+    () => whileBusy(() => work(payload)),
   );
 }

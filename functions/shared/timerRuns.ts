@@ -1,15 +1,42 @@
 /**
  * Timer runs, counted (`directory.timer.runs` by timer and outcome, src/telemetry/metrics.ts) and
  * recorded as the timer's "last run" entity (src/operations/timerRuns.ts), which
- * `GET /api/operations` shows: one upsert per run, after the run, whatever its outcome.
+ * `GET /api/operations` shows: one upsert per run, after the run, whatever its outcome. A run that
+ * busy storage stopped (Azure's targets, past the retries) is `deferred`, not `failed`: the code
+ * did nothing wrong and the next scheduled run picks the work up (docs/targets.md).
  */
 import type { InvocationContext, Timer, TimerHandler } from '@azure/functions';
+import { ThrottledError } from '../../src/domainErrors';
+import { throttleWaitSeconds } from '../../src/storage/storageFaults';
 import { services } from './services';
 
 type RunHandler = (timer: Timer, context: InvocationContext) => Promise<void>;
 
+/** How a run ended: its handler returned, threw, or was stopped by busy storage. */
+type RunOutcome = 'succeeded' | 'failed' | 'deferred';
+
+/** `deferred` when `failure` is busy storage (or another wait-and-retry refusal), else `failed`. */
+function outcomeOf(failure: unknown): RunOutcome {
+  return throttleWaitSeconds(failure) === undefined ? 'failed' : 'deferred';
+}
+
 /**
- * The handler, counting each run as `succeeded` or `failed` (a throw, which it passes on).
+ * What a run that left some of its work undone throws: a `ThrottledError` (the run is deferred)
+ * when every failure was busy storage or another wait-and-retry refusal, a plain failure otherwise.
+ *
+ * @param failures - the errors of the parts left undone (at least one).
+ */
+export function unfinishedRun(message: string, failures: readonly unknown[]): Error {
+  const waits = failures.map(throttleWaitSeconds);
+  if (waits.length > 0 && waits.every((wait) => wait !== undefined)) {
+    return new ThrottledError(message, Math.max(...waits), { cause: failures[0] });
+  }
+  return new Error(message, { cause: failures[0] });
+}
+
+/**
+ * The handler, counting each run as `succeeded`, `failed` or `deferred` (a throw, which it passes
+ * on).
  *
  * @throws whatever the handler throws.
  */
@@ -19,7 +46,7 @@ export function meteredTimer(name: string, handler: RunHandler): RunHandler {
       await handler(timer, context);
       services().metrics().recordTimerRun(name, 'succeeded');
     } catch (error) {
-      services().metrics().recordTimerRun(name, 'failed');
+      services().metrics().recordTimerRun(name, outcomeOf(error));
       throw error;
     }
   };
@@ -28,8 +55,11 @@ export function meteredTimer(name: string, handler: RunHandler): RunHandler {
 /**
  * Wraps a timer handler so that each run records its start, end and outcome under `name`, and
  * counts it in `directory.timer.runs` ({@link meteredTimer}).
- * Recording is best effort: a failure to record is logged and never changes the run's outcome
- * (the run's own failure is rethrown, so the host still sees it).
+ * Recording is best effort: a failure to record is logged and never changes the run's outcome.
+ * A failed run's error is rethrown, so the host still sees it; a deferred run is logged as a
+ * warning and ends normally.
+ *
+ * @throws the handler's failure when it is not busy storage.
  */
 export function recordingRuns(name: string, handler: RunHandler): TimerHandler {
   const counted = meteredTimer(name, handler);
@@ -41,6 +71,7 @@ export function recordingRuns(name: string, handler: RunHandler): TimerHandler {
     } catch (error) {
       failure = error;
     }
+    const outcome: RunOutcome = failure === undefined ? 'succeeded' : outcomeOf(failure);
     try {
       await services()
         .timerRuns()
@@ -48,13 +79,17 @@ export function recordingRuns(name: string, handler: RunHandler): TimerHandler {
           timer: name,
           startedAt,
           finishedAt: new Date(),
-          outcome: failure === undefined ? 'succeeded' : 'failed',
+          outcome,
           ...(failure === undefined
             ? {}
             : { error: failure instanceof Error ? failure.message : String(failure) }),
         });
     } catch (error) {
       context.warn(`${name}: its last run could not be recorded`, error);
+    }
+    if (outcome === 'deferred') {
+      context.warn(`${name}: storage was busy; the next scheduled run picks up the rest`, failure);
+      return;
     }
     if (failure !== undefined) throw failure;
   };

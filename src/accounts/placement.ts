@@ -53,6 +53,8 @@ export class Placement {
   private readonly cache = new LruMap<string, { placement: DepartmentPlacement; until: number }>(
     10_000,
   );
+  /** Reads of the placement table under way, per department, with when each was sent. */
+  private readonly reading = new Map<string, PlacementRead>();
   private readonly now: () => number;
 
   constructor(private readonly options: PlacementOptions) {
@@ -84,9 +86,10 @@ export class Placement {
       const cached = this.cache.get(department);
       if (cached && this.now() < cached.until) return cached.placement;
     }
-    // Trusted from before the read was sent: the state it returns is at least that recent.
-    const asOf = this.now();
-    let placement = await store.read(department);
+    const { asOf, read } = query.fresh
+      ? readNow(store, department, this.now)
+      : this.readShared(store, department);
+    let placement = await read;
     if (!placement) {
       if (await this.options.livesInHome(department)) {
         placement = await store.place(department, firstPlacement(HOME_ACCOUNT));
@@ -119,6 +122,8 @@ export class Placement {
   /** Forgets the process's copy of a department's placement (the next read fetches it). */
   forget(department: string): void {
     this.cache.delete(department);
+    // A read sent before now may predate what made the caller forget (a relocation's step).
+    this.reading.delete(department);
   }
 
   /**
@@ -153,11 +158,42 @@ export class Placement {
     return rendezvousPick(`department\n${department}`, this.accounts.all);
   }
 
+  /**
+   * The read of `department`'s placement under way, else a new one. The cache's misses for one
+   * department come together (a write's parallel reads, a drain's, after the cache period ran
+   * out): one read answers them all, as a read a moment earlier would have filled the cache for
+   * them. Trusted from when it was sent, as the cache is; a `fresh` query never shares one.
+   */
+  private readShared(store: PlacementStore, department: string): PlacementRead {
+    const shared = this.reading.get(department);
+    if (shared) return shared;
+    const started = readNow(store, department, this.now);
+    const done = () => {
+      if (this.reading.get(department) === started) this.reading.delete(department);
+    };
+    started.read.then(done, done);
+    this.reading.set(department, started);
+    return started;
+  }
+
   private remember(placement: DepartmentPlacement, asOf: number): void {
     // A frozen placement changes within seconds (the switch): read it every time.
     if (placement.phase === 'frozen') this.cache.delete(placement.department);
     else this.cache.set(placement.department, { placement, until: asOf + this.options.cacheMs });
   }
+}
+
+/** A read of the placement table, and when it was sent. */
+interface PlacementRead {
+  /** The read is trusted from here: the state it returns is at least that recent. */
+  asOf: number;
+  read: Promise<DepartmentPlacement | undefined>;
+}
+
+/** The stored placement of `department`, read now. */
+function readNow(store: PlacementStore, department: string, now: () => number): PlacementRead {
+  const asOf = now();
+  return { asOf, read: store.read(department) };
 }
 
 function firstPlacement(account: string): PlacementFields {

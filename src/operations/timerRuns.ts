@@ -12,8 +12,11 @@ import {
   timerRunRowKey,
 } from '../storage/keys/tables/timerRuns';
 
-/** How a timer run ended. */
-export type TimerOutcome = 'succeeded' | 'failed';
+/**
+ * How a timer run ended: `deferred` when busy storage (Azure's targets, past the retries) left
+ * work undone and nothing else failed — the next scheduled run picks it up (docs/targets.md).
+ */
+export type TimerOutcome = 'succeeded' | 'failed' | 'deferred';
 
 /** One timer's last run. */
 export interface TimerRun {
@@ -21,7 +24,7 @@ export interface TimerRun {
   startedAt: Date;
   finishedAt: Date;
   outcome: TimerOutcome;
-  /** The failure's message (first 1,000 characters), for a failed run. */
+  /** The failure's message (first 1,000 characters), for a failed or deferred run. */
   error?: string;
 }
 
@@ -41,6 +44,7 @@ interface StoredTimerRun {
 }
 
 const ENTITY_TYPE = 'TimerRun.v1';
+const OUTCOMES: readonly TimerOutcome[] = ['succeeded', 'failed', 'deferred'];
 
 /** The last-run entities of the timers, in the operations status table. */
 export class TimerRunLog {
@@ -92,7 +96,7 @@ export class TimerRunLog {
             timer,
             startedAt: new Date(entity.StartedAt),
             finishedAt: new Date(entity.FinishedAt),
-            outcome: entity.Outcome === 'failed' ? 'failed' : 'succeeded',
+            outcome: OUTCOMES.find((o) => o === entity.Outcome) ?? 'succeeded',
             ...(entity.Error !== undefined ? { error: entity.Error } : {}),
           });
         }

@@ -8,12 +8,11 @@ import { advanceFence, readFenceEpoch, type FenceEpoch } from '../fenceEpoch';
 import { readEntity } from '../../storage/tables/entities';
 import { mapBounded } from '../../storage/parallel';
 import { withStorageErrors } from '../../storage/storageFaults';
+import { whileBusy } from '../../storage/busyRetry';
+import { copyBlobs, deleteBlobAsListed, readBlobPage } from './relocationBlobs';
 import {
-  copyBlobs,
-  deleteBlobAsListed,
   deleteRowsWhileFenced,
   photoUrlRewrite,
-  readBlobPage,
   readRowPage,
   relocationSources,
   targetRow,
@@ -85,7 +84,8 @@ async function clearTarget(
       const page = await readBlobPage(container, plan.department, at.token, budget);
       const there = from.container(deps.photosContainer);
       await mapBounded(page.names, 8, async (name, i) => {
-        if (await withStorageErrors(() => there.getBlockBlobClient(name).exists())) return;
+        const exists = () => withStorageErrors(() => there.getBlockBlobClient(name).exists());
+        if (await whileBusy(exists)) return;
         await deleteBlobAsListed(container, name, page.etags[i]);
       });
       budget -= page.names.length;
@@ -98,8 +98,10 @@ async function clearTarget(
         at.token,
         budget,
       );
-      const inSource = await mapBounded(page.rows, 32, (row) =>
-        readEntity(from.table(source.table), row.partitionKey, row.rowKey, ['PartitionKey']),
+      const inSource = await mapBounded(page.rows, 16, (row) =>
+        whileBusy(() =>
+          readEntity(from.table(source.table), row.partitionKey, row.rowKey, ['PartitionKey']),
+        ),
       );
       const byPartition = new Map<string, string[]>();
       page.rows.forEach((row, i) => {

@@ -13,13 +13,8 @@ import { departmentPartitionKey } from '../../storage/keys/tables/employees';
 import { mapBounded } from '../../storage/parallel';
 import { readWholeRange } from '../../storage/tables/rangePages';
 import type { DepartmentPlacement } from '../placement';
-import {
-  deleteBlobAsListed,
-  deleteRowsWhileFenced,
-  readBlobPage,
-  readRowPage,
-  relocationSources,
-} from './relocationRows';
+import { deleteBlobAsListed, readBlobPage } from './relocationBlobs';
+import { deleteRowsWhileFenced, readRowPage, relocationSources } from './relocationRows';
 import {
   account,
   ownPlacement,

@@ -29,6 +29,7 @@ import {
 } from '../../storage/keys/tables/placement';
 import { parseEmployeePartitionKey } from '../../storage/keys/tables/employeePartitions';
 import { mapBounded } from '../../storage/parallel';
+import { whileBusy } from '../../storage/busyRetry';
 import { fixedPartitions, registeredTables, type DepartmentTables } from '../departmentData';
 import { advanceFenceEpoch, FENCE_ENTITY_TYPE, type FenceEpoch } from '../fenceEpoch';
 import { fenceContended } from '../accountErrors';
@@ -83,6 +84,18 @@ export async function readRowPage(
       ? odata`PartitionKey eq ${source.partitionKey}`
       : // Per-employee keys are `<department>_<six digits>`: digits sort before `:`.
         odata`PartitionKey ge ${`${department}_0`} and PartitionKey lt ${`${department}_:`}`;
+  return whileBusy(() => readRows(client, filter, source, department, token, max, options));
+}
+
+async function readRows(
+  client: TableClient,
+  filter: string,
+  source: Extract<RelocationSource, { kind: 'partition' | 'employees' }>,
+  department: string,
+  token: string | undefined,
+  max: number,
+  options: { withFenceRows?: boolean },
+): Promise<RowPage> {
   return withStorageErrors(async () => {
     let page;
     try {
@@ -151,7 +164,7 @@ export async function upsertRows(target: TableClient, rows: readonly TableEntity
   await ensureTable(target);
   const actions = rows.map((row): EntityGroupAction => ['upsert', row, 'Replace']);
   await mapBounded(transactions(actions), 4, (chunk) =>
-    withStorageErrors(() => submitEntityGroupTransaction(target, chunk)),
+    whileBusy(() => withStorageErrors(() => submitEntityGroupTransaction(target, chunk))),
   );
 }
 
@@ -172,13 +185,21 @@ export async function deleteRows(
       { partitionKey: row.partitionKey, rowKey: row.rowKey },
     ]);
   await mapBounded(transactions(actions), 4, async (chunk) => {
-    if (await tookEffect(() => submitEntityGroupTransaction(client, chunk))) return;
+    if (await whileBusy(() => tookEffect(() => submitEntityGroupTransaction(client, chunk)))) {
+      return;
+    }
     // One of them was gone already: delete the others one by one.
     for (const action of chunk) {
-      await tookEffect(() => submitEntityGroupTransaction(client, [action]));
+      await whileBusy(() => tookEffect(() => submitEntityGroupTransaction(client, [action])));
     }
   });
 }
+
+/**
+ * Keys the last sync reads at once: enough to overlap their round trips, few enough that an
+ * account held to its target is not met by a wall of reads that mostly come back refused.
+ */
+const SYNC_READS_IN_FLIGHT = 16;
 
 /** Rounds one transaction of {@link deleteRowsWhileFenced} loses to other runs of its step. */
 const MAX_FENCED_ROUNDS = 10;
@@ -196,6 +217,17 @@ const MAX_FENCED_ROUNDS = 10;
  * @throws {DomainError} for storage faults.
  */
 export async function deleteRowsWhileFenced(
+  client: TableClient,
+  partitionKey: string,
+  rowKeys: readonly string[],
+  fence: FenceEpoch,
+  department: string,
+): Promise<'done' | 'behind'> {
+  // Running it again is safe: the fence is where it was, and a row gone already is skipped.
+  return whileBusy(() => deleteFenced(client, partitionKey, rowKeys, fence, department));
+}
+
+async function deleteFenced(
   client: TableClient,
   partitionKey: string,
   rowKeys: readonly string[],
@@ -271,7 +303,10 @@ export async function syncRows(
   rewrite: UrlRewrite,
 ): Promise<StoredEntity[]> {
   const keys = [...new Set(rowKeys)].filter((key) => !isFenceRowKey(key));
-  const read = await mapBounded(keys, 32, (rowKey) => readEntity(source, partitionKey, rowKey));
+  // Each read waits out a busy account on its own: one refusal does not fail the others.
+  const read = await mapBounded(keys, SYNC_READS_IN_FLIGHT, (rowKey) =>
+    whileBusy(() => readEntity(source, partitionKey, rowKey)),
+  );
   const present = read.filter((row): row is StoredEntity => row !== undefined);
   const presentKeys = new Set(present.map((row) => row.rowKey));
   await upsertRows(
@@ -284,91 +319,4 @@ export async function syncRows(
     keys.filter((key) => !presentKeys.has(key)).map((rowKey) => ({ partitionKey, rowKey })),
   );
   return present;
-}
-
-/**
- * Copies photo blobs from one account's container to another's (bytes through the app: a copy
- * across accounts would need a SAS on the source), with their content type and metadata. A blob
- * gone meanwhile is skipped.
- *
- * @throws {DomainError} for storage faults.
- */
-export async function copyBlobs(
-  from: ContainerClient,
-  to: ContainerClient,
-  names: readonly string[],
-): Promise<number> {
-  if (names.length === 0) return 0;
-  await withStorageErrors(() => to.createIfNotExists());
-  const copied = await mapBounded(names, 4, (name) =>
-    withStorageErrors(async () => {
-      const source = from.getBlockBlobClient(name);
-      try {
-        const [bytes, properties] = await Promise.all([
-          source.downloadToBuffer(),
-          source.getProperties(),
-        ]);
-        await to.getBlockBlobClient(name).uploadData(bytes, {
-          blobHTTPHeaders: { blobContentType: properties.contentType },
-          metadata: properties.metadata,
-        });
-        return 1;
-      } catch (error) {
-        if (isNotFound(error)) return 0;
-        throw error;
-      }
-    }),
-  );
-  return copied.reduce<number>((n, c) => n + c, 0);
-}
-
-/**
- * One page of the department's photo blob names in one account, with each blob's ETag as listed.
- *
- * @throws {DomainError} for storage faults.
- */
-export async function readBlobPage(
-  container: ContainerClient,
-  department: string,
-  token: string | undefined,
-  max: number,
-): Promise<{ names: string[]; etags: string[]; next: string | undefined }> {
-  return withStorageErrors(async () => {
-    try {
-      const page = await container
-        .listBlobsFlat({ prefix: `${department}/` })
-        .byPage({ maxPageSize: max, continuationToken: token })
-        .next();
-      if (page.done) return { names: [], etags: [], next: undefined };
-      const blobs = page.value.segment.blobItems;
-      return {
-        names: blobs.map((blob) => blob.name),
-        etags: blobs.map((blob) => blob.properties.etag),
-        next: page.value.continuationToken || undefined,
-      };
-    } catch (error) {
-      if (isNotFound(error)) return { names: [], etags: [], next: undefined };
-      throw error;
-    }
-  });
-}
-
-/**
- * Deletes one photo blob only as it was listed (`etag`): a blob written again since is kept, and
- * one gone already is fine.
- *
- * @throws {DomainError} for storage faults.
- */
-export async function deleteBlobAsListed(
-  container: ContainerClient,
-  name: string,
-  etag: string | undefined,
-): Promise<void> {
-  await withStorageErrors(async () => {
-    try {
-      await container.getBlockBlobClient(name).deleteIfExists({ conditions: { ifMatch: etag } });
-    } catch (error) {
-      if (!isPreconditionFailed(error) && !isNotFound(error)) throw error;
-    }
-  });
 }

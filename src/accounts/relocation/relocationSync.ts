@@ -14,7 +14,9 @@ import {
 } from '../../storage/keys/tables/placement';
 import { readWholeRange } from '../../storage/tables/rangePages';
 import { mapBounded } from '../../storage/parallel';
-import { copyBlobs, photoUrlRewrite, relocationSources, syncRows } from './relocationRows';
+import { whileBusy } from '../../storage/busyRetry';
+import { copyBlobs } from './relocationBlobs';
+import { photoUrlRewrite, relocationSources, syncRows } from './relocationRows';
 import { account, ownPlacement, type ChunkStep, type RelocationCursor } from './relocationSteps';
 
 /**
@@ -31,33 +33,37 @@ async function readMarkerPage(
   token: string | undefined,
   max: number,
 ): Promise<{ markers: StoredEntity[]; next: string | undefined }> {
-  return withStorageErrors(async () => {
-    let page;
-    try {
-      page = await client
-        .listEntities<Record<string, unknown>>({
-          queryOptions: {
-            filter: rowKeyRangeFilter(partitionKey, fenceChangeRowKeyRange(version)),
-          },
-        })
-        .byPage({ maxPageSize: max, continuationToken: token })
-        .next();
-    } catch (error) {
-      if (isNotFound(error)) return { markers: [], next: undefined };
-      throw error;
-    }
-    if (page.done) return { markers: [], next: undefined };
-    return {
-      markers: page.value as StoredEntity[],
-      next: page.value.continuationToken ?? undefined,
-    };
-  });
+  return whileBusy(() =>
+    withStorageErrors(async () => {
+      let page;
+      try {
+        page = await client
+          .listEntities<Record<string, unknown>>({
+            queryOptions: {
+              filter: rowKeyRangeFilter(partitionKey, fenceChangeRowKeyRange(version)),
+            },
+          })
+          .byPage({ maxPageSize: max, continuationToken: token })
+          .next();
+      } catch (error) {
+        if (isNotFound(error)) return { markers: [], next: undefined };
+        throw error;
+      }
+      if (page.done) return { markers: [], next: undefined };
+      return {
+        markers: page.value as StoredEntity[],
+        next: page.value.continuationToken ?? undefined,
+      };
+    }),
+  );
 }
 
 /**
  * Copies again, exactly, what the writes made while copying touched (step 4), one page of one
  * fixed partition's change markers per call; a registry key in the department partition's markers
  * names a per-employee partition written meanwhile, which is closed and synced on the spot.
+ * Every read and write waits out a busy account (busyRetry.ts) on its own: the writes are frozen
+ * meanwhile, and a chunk that failed whole would start its reads over (docs/targets.md).
  *
  * @throws {DomainError} for storage faults (the activity is retried; syncing again is harmless).
  */
@@ -101,11 +107,10 @@ export const syncChunk: ChunkStep = async (deps, plan, cursor = { source: 0 }) =
     const table = tables[entry.table];
     const partitionKey = employeePartitionKey(plan.department, entry.employeeId);
     const closed = { version: plan.version + 1, open: false };
-    await advanceFence(from.table(table), partitionKey, closed, plan.department);
-    const markers = await readWholeRange(from.table(table), {
-      partitionKey,
-      ...fenceChangeRowKeyRange(plan.version),
-    });
+    await whileBusy(() => advanceFence(from.table(table), partitionKey, closed, plan.department));
+    const markers = await whileBusy(() =>
+      readWholeRange(from.table(table), { partitionKey, ...fenceChangeRowKeyRange(plan.version) }),
+    );
     return sync(table, partitionKey, [...new Set(markers.flatMap(readChangeMarkerKeys))]);
   });
   rows += perEmployee.reduce((n, count) => n + count, 0);

@@ -14,6 +14,7 @@
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
 import type { EmployeeChange } from '../changes';
 import type { DirectoryContext } from '../context';
+import { ThrottledError } from '../../domainErrors';
 import { departmentNotFound, tooManyImportRows } from '../directoryErrors';
 import type { ShardVersion } from '../entities/departmentCount';
 import type { LastNameIndex } from '../entities/partitionLastNameIndex';
@@ -102,6 +103,8 @@ async function indexVersions(
  * @returns how many were created and why the others were not.
  * @throws {ValidationError} for an invalid department name or more than 1,000 rows.
  * @throws {NotFoundError} `DepartmentNotFound` (nothing is written).
+ * @throws {ThrottledError} when storage was too busy (or too contended) to write any row: nothing
+ *   was written, and the caller sends the import again after `retryAfterSeconds`.
  * @throws {DomainError} for storage faults before anything was written; later faults are reported
  *   per row in `failed`, with the chunks already written kept.
  */
@@ -165,6 +168,9 @@ export async function importEmployees(
       failed.push(failure(row.position, row.employeeId, error.code, error.message));
   };
   let stoppedBy: { code: string; message: string } | undefined;
+  // Storage refused for load (or lost races) past the retries: with nothing written, the call
+  // answers as any other would, 503 with Retry-After, instead of 200 with every row failed.
+  let busy: ThrottledError | undefined;
   const runChain = async (chain: Row[][]): Promise<void> => {
     for (let c = 0; c < chain.length; c++) {
       if (stopped) {
@@ -188,6 +194,7 @@ export async function importEmployees(
         // written; chunks already in flight finish.
         stopped = true;
         stoppedBy = outcome.error;
+        if (outcome.error instanceof ThrottledError) busy ??= outcome.error;
         notWritten(chain.slice(c), outcome.error);
         return;
       }
@@ -216,5 +223,6 @@ export async function importEmployees(
       }
     }),
   );
+  if (created === 0 && busy) throw busy;
   return report(created);
 }

@@ -41,6 +41,7 @@ export {
   MAX_ROWS_PER_ROUND,
 } from './outboxDrainWork';
 import { outboxContended } from '../indexingErrors';
+import { whileBusy, type BusyRetryOptions } from '../../storage/busyRetry';
 import {
   RETRY,
   realTiming,
@@ -112,6 +113,23 @@ export function noDrainResult(): DrainResult {
 
 /** Longest wait after a lost round, in ms (the shared curve, src/storage/optimisticRetry.ts). */
 const MAX_BACKOFF_MS = 2_000;
+
+/**
+ * How a round's step waits out a busy account (busyRetry.ts) past the SDK's own retries: a few
+ * more tries of that step, seconds apart, before the round fails.
+ */
+const BUSY_STEP: BusyRetryOptions = { maxAttempts: 4, baseMs: 500, capMs: 4_000 };
+
+/**
+ * Runs one step of a round, again after a back-off while storage refuses it for load. Each step
+ * is safe to repeat: a read, or a write conditional on what the round read (a repeat that meets
+ * its own earlier success loses the round, as any lost race does). Failing the round instead
+ * would pay again for every read before the step: the rerun (or the queue worker's drain it hands
+ * over to) reads the outbox and the snapshot anew — admitted work that buys nothing.
+ */
+function patiently<T>(rounds: Rounds, step: () => Promise<T>): Promise<T> {
+  return whileBusy(step, { ...BUSY_STEP, timing: rounds.timing });
+}
 
 /**
  * One drain's rounds so far: what they did, the keys of a lost round carried into the next, when
@@ -224,11 +242,13 @@ export async function drainRound(rounds: Rounds): Promise<'next' | { done: Drain
   };
   const partitionKey = departmentPartitionKey(department);
 
-  const { rows, unreadable, more } = await readOutbox(
-    stores.employees,
-    partitionKey,
-    options.maxChangesPerRound,
-    options.maxLastNamesPerRound,
+  const { rows, unreadable, more } = await patiently(rounds, () =>
+    readOutbox(
+      stores.employees,
+      partitionKey,
+      options.maxChangesPerRound,
+      options.maxLastNamesPerRound,
+    ),
   );
   if (unreadable.length > 0) {
     const log = options.log ?? ((line: string) => console.warn(line));
@@ -256,7 +276,7 @@ export async function drainRound(rounds: Rounds): Promise<'next' | { done: Drain
     return { done: { ...result, complete: true } };
   }
 
-  const snapshot = await takeSnapshot(stores, department, work);
+  const snapshot = await patiently(rounds, () => takeSnapshot(stores, department, work));
   await step('snapshot');
   // One index partition after the other, so a crash test can stop between any two.
   const partitions = [
@@ -267,11 +287,17 @@ export async function drainRound(rounds: Rounds): Promise<'next' | { done: Drain
   for (const [name, indexPartition, actionsOf, fence] of partitions) {
     const actions = actionsOf(department, work, snapshot);
     const fences = stores.drainCache?.fences;
-    written = await submitFenced(stores.index, indexPartition, actions, fence, fences);
+    written = await patiently(rounds, () =>
+      submitFenced(stores.index, indexPartition, actions, fence, fences),
+    );
     if (!written) break;
     await step(name);
   }
-  if (written) written = await writeLastNames(stores, department, work, snapshot, rounds.timing);
+  if (written) {
+    written = await patiently(rounds, () =>
+      writeLastNames(stores, department, work, snapshot, rounds.timing),
+    );
+  }
   if (!written) {
     forgetRound(stores.drainCache, department, work.lastNames);
     rounds.carried = work;
@@ -288,7 +314,7 @@ export async function drainRound(rounds: Rounds): Promise<'next' | { done: Drain
   }
   const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
   for (const employeeId of gone) await options.onGone?.(department, employeeId);
-  await deleteRows(stores.employees, department, rows, rounds.timing);
+  await patiently(rounds, () => deleteRows(stores.employees, department, rows, rounds.timing));
   stores.metrics?.recordIndexLag(department, seen);
   endRound(rounds, 'committed');
   await step('deleted');

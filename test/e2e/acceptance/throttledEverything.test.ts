@@ -348,7 +348,22 @@ async function expectConverged(ledger: Ledger): Promise<void> {
     poisonQueues: { queue: string; approximateCount: number }[];
     timers: { timer: string; outcome: string }[];
   };
-  expect(overview.poisonQueues.filter((q) => q.approximateCount > 0)).toEqual([]);
+  const poisoned = overview.poisonQueues.filter((q) => q.approximateCount > 0);
+  // A poisoned message says why in the host's lines of its failed deliveries.
+  const lines = host.output().split('\n');
+  const failures = lines
+    .flatMap((line, i) =>
+      /\(Failed/.test(line)
+        ? [line, lines[i + 1]!]
+        : /MaxDequeueCount|\] Message /.test(line)
+          ? [line]
+          : [],
+    )
+    .slice(-60);
+  expect({ poisoned, failures: poisoned.length > 0 ? failures : [] }).toEqual({
+    poisoned: [],
+    failures: [],
+  });
   expect(overview.timers.map((t) => t.timer).sort()).toEqual(
     expect.arrayContaining([...TIMERS].sort()),
   );
