@@ -37,10 +37,10 @@ export function classifyTableRequest(
   if (names('~drain_')) return request.method === 'GET' ? 'lease read' : 'lease write';
   if (table === 'index') {
     if (request.method === 'GET') {
-      if (names('lastname_')) return 'member list read';
+      if (names('lastname_') || names('lastnames_')) return 'member list read';
       return 'index entries/fence read';
     }
-    if (names('lastname_')) return 'member list write';
+    if (names('lastname_') || names('lastnames_')) return 'member list write';
     if (names('email_')) return 'by-email EGT';
     if (names('empid_')) return 'by-id EGT';
     return `index ${request.method}`;

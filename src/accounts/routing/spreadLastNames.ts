@@ -41,6 +41,33 @@ function decodePosition(
 const key = encodeMember;
 
 /**
+ * A batch over the accounts: each account's store gets its own items in one call (the stores run
+ * at once); the results come back in the items' order.
+ */
+async function byStore<T, R>(
+  items: readonly T[],
+  storeOf: (item: T) => LastNameStore,
+  call: (store: LastNameStore, items: T[]) => Promise<R[]>,
+): Promise<R[]> {
+  const groups = new Map<LastNameStore, number[]>();
+  items.forEach((item, i) => {
+    const store = storeOf(item);
+    groups.set(store, [...(groups.get(store) ?? []), i]);
+  });
+  const results = new Array<R>(items.length);
+  await Promise.all(
+    [...groups].map(async ([store, indexes]) => {
+      const answers = await call(
+        store,
+        indexes.map((i) => items[i]!),
+      );
+      indexes.forEach((at, j) => (results[at] = answers[j]!));
+    }),
+  );
+  return results;
+}
+
+/**
  * The spread store (see the file comment).
  *
  * @param stores - every account's store, in the accounts' order.
@@ -57,6 +84,13 @@ export function spreadLastNameStore(
   return {
     snapshot: (lastName) => storeOf(lastName).snapshot(lastName),
     change: (snapshot, add, remove) => storeOf(snapshot.lastName).change(snapshot, add, remove),
+    snapshots: (names) => byStore(names, storeOf, (store, some) => store.snapshots(some)),
+    changes: (changes) =>
+      byStore(
+        changes,
+        (c) => storeOf(c.snapshot.lastName),
+        (store, some) => store.changes(some),
+      ),
     add: (lastName, member) => storeOf(lastName).add(lastName, member),
     remove: (lastName, member) => storeOf(lastName).remove(lastName, member),
     async members(lastName) {

@@ -22,6 +22,7 @@ import {
 } from '../../storage/keys/tables/employeeIndex';
 import type { IndexStores } from '../indexStores';
 import type { MemberListSnapshot } from '../lastNames/lastNameStore';
+import { snapshotsCached } from '../lastNames/listBatches';
 import type { Work } from './outboxDrainWork';
 import { EntityTypes, isEntityOfType, readEmployeeData } from '../../directory/entities';
 import type { StoredEntity } from '../../storage/tables/entities';
@@ -132,11 +133,7 @@ export async function takeSnapshot(
   const [id, email, lists] = await Promise.all([
     readTargets(stores, idIndexPartitionKey(department), ids.map(idIndexRowKey)),
     readTargets(stores, emailIndexPartitionKey(department), emails.map(emailIndexRowKey)),
-    mapBounded(
-      work.lastNames,
-      8,
-      async (name) => stores.drainCache?.lists.get(name) ?? stores.lastNames.snapshot(name),
-    ),
+    snapshotsCached(stores.lastNames, work.lastNames, (name) => stores.drainCache?.lists.get(name)),
   ]);
   const sources = await readSources(stores.employees, departmentPartitionKey(department), work);
   return {

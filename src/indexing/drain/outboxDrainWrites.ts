@@ -17,7 +17,6 @@ import {
   toDomainError,
 } from '../../storage/storageFaults';
 import type { LruMap } from '../../storage/lruMap';
-import { mapBounded } from '../../storage/parallel';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
 import { emailIndexRowKey, idIndexRowKey } from '../../storage/keys/tables/employeeIndex';
 import { normalizeLastName } from '../../storage/keys/text';
@@ -208,15 +207,21 @@ export async function writeLastNames(
   };
   const attempt = async (tries: number): Promise<true | Retry> => {
     if (tries > 1) {
-      lists = await mapBounded(again, 8, (name) => stores.lastNames.snapshot(name));
+      lists = await stores.lastNames.snapshots(again);
       sources = await readSources(stores.employees, departmentPartitionKey(department), work);
     }
-    const lost = await mapBounded(lists, 8, async (list) => {
-      const { add, remove } = membershipChange(department, work, sources, list);
-      const written = await stores.lastNames.change(list, add, remove);
-      if (written) stores.drainCache?.lists.set(list.lastName, written);
+    // All the round's lists at once: the store writes names sharing a partition together.
+    const written = await stores.lastNames.changes(
+      lists.map((list) => ({
+        snapshot: list,
+        ...membershipChange(department, work, sources, list),
+      })),
+    );
+    const lost = lists.map((list, i) => {
+      const wrote = written[i];
+      if (wrote) stores.drainCache?.lists.set(list.lastName, wrote);
       else stores.drainCache?.lists.delete(list.lastName);
-      return written === undefined ? list.lastName : undefined;
+      return wrote === undefined ? list.lastName : undefined;
     });
     again = lost.filter((name): name is string => name !== undefined);
     return again.length === 0 || RETRY;

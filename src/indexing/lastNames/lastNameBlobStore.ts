@@ -29,6 +29,7 @@ import {
   type Membership,
   type MemberSlice,
 } from './lastNameStore';
+import { oneByOne } from './listBatches';
 import {
   firstMemberAfter,
   MEMBERS_OPENING,
@@ -73,7 +74,7 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
       });
   };
 
-  const store: LastNameStore = {
+  const store: Omit<LastNameStore, 'snapshots' | 'changes'> = {
     snapshot: async (lastName) => {
       const name = normalizeLastName(lastName);
       const current = await read(lastNameBlobName(name));
@@ -176,7 +177,8 @@ export function blobLastNameStore(container: ContainerClient): LastNameStore {
       return byName;
     },
   };
-  return store;
+  // One blob per list: a batch is each list on its own.
+  return { ...store, ...oneByOne(store) };
 }
 
 function parseMembers(buffer: Buffer): string[] {

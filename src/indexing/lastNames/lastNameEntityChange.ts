@@ -1,13 +1,13 @@
 /**
  * The entity store's writes (option 3, `lastNameEntityStore.ts`): the snapshot and the chained
  * change the outbox drain uses ({@link changeList}), and one member at a time ({@link addMember},
- * {@link removeMember}). Every write holds the partition's drain fence, conditional on it as read.
+ * {@link removeMember}). Every write holds the name's drain fence, conditional on it as read.
  */
 import type { TableClient } from '@azure/data-tables';
 import { ensureTable } from '../../storage/createOnce';
 import type { EntityGroupAction } from '../../storage/tables/entityGroupTransaction';
 import {
-  orgLastNamePartitionKey,
+  orgLastNameGroupKey,
   orgLastNameShardRowKey,
 } from '../../storage/keys/tables/employeeIndex';
 import { normalizeLastName } from '../../storage/keys/text';
@@ -37,7 +37,7 @@ export async function snapshotList(
   lastName: string,
 ): Promise<MemberListSnapshot> {
   const name = normalizeLastName(lastName);
-  const list = await readList(table, orgLastNamePartitionKey(name));
+  const list = await readList(table, name);
   return { lastName: name, members: list.shards.flatMap((s) => s.members), version: list };
 }
 
@@ -67,7 +67,7 @@ function placeMembers(
 }
 
 /** The shard writes of a change, and the shards after it with the action that wrote each. */
-interface ShardWrites {
+export interface ShardWrites {
   /** The shard writes; `after` refers to them by index. */
   actions: EntityGroupAction[];
   /** The shards after the change, with the action that wrote each (none: unchanged). */
@@ -76,7 +76,6 @@ interface ShardWrites {
 
 /** The writes turning `read` into `next` and `created`: unchanged shards are not written. */
 function shardWrites(
-  partitionKey: string,
   name: string,
   read: readonly Shard[],
   { next, created }: { next: Shard[]; created: Shard[] },
@@ -91,27 +90,68 @@ function shardWrites(
       after.push({ shard });
       return;
     }
-    const key = { partitionKey, rowKey: orgLastNameShardRowKey(shard.number) };
+    const key = {
+      partitionKey: orgLastNameGroupKey(name),
+      rowKey: orgLastNameShardRowKey(name, shard.number),
+    };
     if (shard.members.length === 0) {
       actions.push(['delete', key, { etag: shard.etag }]);
       return;
     }
-    const entity = shardEntity(partitionKey, name, shard.number, shard.members);
+    const entity = shardEntity(name, shard.number, shard.members);
     after.push({
       shard,
       action: actions.push(['update', entity, 'Replace', { etag: shard.etag }]) - 1,
     });
   });
   for (const shard of created) {
-    const entity = shardEntity(partitionKey, name, shard.number, shard.members);
+    const entity = shardEntity(name, shard.number, shard.members);
     after.push({ shard, action: actions.push(['create', entity]) - 1 });
   }
   return writes;
 }
 
 /**
- * {@link LastNameStore.change} of the entity store: the changed shards and the fence in chained
- * transactions ({@link submitChained}), conditional on the snapshot.
+ * The writes of one change of the entity store: the changed shards (the fence is added when they
+ * are submitted), and the shards after them.
+ */
+export function planChange(
+  maxChars: number,
+  snapshot: MemberListSnapshot,
+  add: readonly EmployeeRef[],
+  remove: readonly EmployeeRef[],
+): ShardWrites {
+  const { shards: read } = snapshot.version as ListVersion;
+  return shardWrites(snapshot.lastName, read, placeMembers(read, add, remove, maxChars));
+}
+
+/**
+ * The list as a change left it, from the ETags its writes gave (`etags` by action, `fence` the
+ * fence's); read again when the service left one out.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function writtenList(
+  table: TableClient,
+  name: string,
+  { after }: ShardWrites,
+  etags: readonly (string | undefined)[],
+  fence: string | undefined,
+): Promise<MemberListSnapshot> {
+  const shards: Shard[] = [];
+  for (const { shard, action } of after) {
+    const etag = action === undefined ? shard.etag : etags[action];
+    if (etag === undefined) return snapshotList(table, name);
+    shards.push({ ...shard, etag });
+  }
+  if (fence === undefined) return snapshotList(table, name);
+  const version: ListVersion = { shards, fence };
+  return { lastName: name, members: version.shards.flatMap((s) => s.members), version };
+}
+
+/**
+ * {@link LastNameStore.change} of the entity store: the changed shards and the name's fence in
+ * chained transactions ({@link submitChained}), conditional on the snapshot.
  *
  * @returns the list as written, or `undefined` when it changed since `snapshot`.
  * @throws {DomainError} for storage faults.
@@ -124,30 +164,15 @@ export async function changeList(
   remove: readonly EmployeeRef[],
 ): Promise<MemberListSnapshot | undefined> {
   const name = snapshot.lastName;
-  const partitionKey = orgLastNamePartitionKey(name);
-  const { shards: read, fence } = snapshot.version as ListVersion;
-  // The partition's fence is written whatever else is (created once, never deleted): so the
-  // change is conditional on the whole list as read, and a later change from an older
-  // snapshot fails even when this one changed nothing (see LastNameStore.change).
-  const { actions, after } = shardWrites(
-    partitionKey,
-    name,
-    read,
-    placeMembers(read, add, remove, maxChars),
-  );
+  const { fence } = snapshot.version as ListVersion;
+  // The name's fence is written whatever else is (created once, never deleted): so the change
+  // is conditional on the whole list as read, and a later change from an older snapshot fails
+  // even when this one changed nothing (see LastNameStore.change).
+  const writes = planChange(maxChars, snapshot, add, remove);
   await ensureTable(table);
-  const written = await submitChained(table, partitionKey, fence, actions);
+  const written = await submitChained(table, name, fence, writes.actions);
   if (written === undefined) return undefined;
-  // The ETags each write gave (a service that leaves one out: read the list instead).
-  const shards: Shard[] = [];
-  for (const { shard, action } of after) {
-    const etag = action === undefined ? shard.etag : written.etags[action];
-    if (etag === undefined) return snapshotList(table, name);
-    shards.push({ ...shard, etag });
-  }
-  if (written.fence === undefined) return snapshotList(table, name);
-  const version: ListVersion = { shards, fence: written.fence };
-  return { lastName: name, members: version.shards.flatMap((s) => s.members), version };
+  return writtenList(table, name, writes, written.etags, written.fence);
 }
 
 // One member at a time (the v1 reconcile, the audit's repairs): the shard's write and the
@@ -159,16 +184,15 @@ export async function changeList(
 /** One shard write with the fence, as read (true), or `RETRY` when either changed since. */
 async function writeFenced(
   table: TableClient,
-  partitionKey: string,
+  name: string,
   fence: string | undefined,
   action: EntityGroupAction,
 ): Promise<true | Retry> {
-  return (await submitChained(table, partitionKey, fence, [action])) === undefined ? RETRY : true;
+  return (await submitChained(table, name, fence, [action])) === undefined ? RETRY : true;
 }
 
 /** The list of one name as read, with what a single-member change writes through. */
 interface ListRead {
-  partitionKey: string;
   name: string;
   shards: Shard[];
   fence: string | undefined;
@@ -185,8 +209,7 @@ function changeOneMember(
   edit: (list: ListRead, encoded: string) => Promise<boolean | Retry>,
 ): Promise<boolean> {
   return changeMember('Last-name index', lastName, member, async (name, encoded) => {
-    const partitionKey = orgLastNamePartitionKey(name);
-    return edit({ partitionKey, name, ...(await readList(table, partitionKey)) }, encoded);
+    return edit({ name, ...(await readList(table, name)) }, encoded);
   });
 }
 
@@ -197,9 +220,9 @@ function replaceShard(
   shard: Shard,
   members: string[],
 ): Promise<true | Retry> {
-  const entity = shardEntity(list.partitionKey, list.name, shard.number, members);
+  const entity = shardEntity(list.name, shard.number, members);
   const action: EntityGroupAction = ['update', entity, 'Replace', { etag: shard.etag }];
-  return writeFenced(table, list.partitionKey, list.fence, action);
+  return writeFenced(table, list.name, list.fence, action);
 }
 
 /**
@@ -219,10 +242,8 @@ export function addMember(
       (s) => JSON.stringify([...s.members, encoded]).length <= maxChars,
     );
     if (fits) return replaceShard(table, list, fits, [...fits.members, encoded].sort());
-    const entity = shardEntity(list.partitionKey, list.name, freeShardNumber(list.shards), [
-      encoded,
-    ]);
-    return writeFenced(table, list.partitionKey, list.fence, ['create', entity]);
+    const entity = shardEntity(list.name, freeShardNumber(list.shards), [encoded]);
+    return writeFenced(table, list.name, list.fence, ['create', entity]);
   });
 }
 

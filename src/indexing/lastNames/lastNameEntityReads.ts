@@ -6,11 +6,10 @@ import { odata, type TableClient } from '@azure/data-tables';
 import { ensureTable } from '../../storage/createOnce';
 import { withStorageErrors } from '../../storage/storageFaults';
 import {
-  orgLastNamePartitionKey,
-  orgLastNamePartitionKeyRange,
+  orgLastNameGroupKey,
+  orgLastNameGroupKeyRange,
   orgLastNameShardRowKey,
-  parseOrgLastNamePartitionKey,
-  parseOrgLastNameShardRowKey,
+  parseOrgLastNameRowKey,
 } from '../../storage/keys/tables/employeeIndex';
 import { normalizeLastName } from '../../storage/keys/text';
 import {
@@ -36,7 +35,7 @@ const MAX_SHARD_READS = 4;
  * @throws {DomainError} for storage faults.
  */
 export async function listMembers(table: TableClient, lastName: string): Promise<EmployeeRef[]> {
-  const { shards } = await readList(table, orgLastNamePartitionKey(normalizeLastName(lastName)));
+  const { shards } = await readList(table, lastName);
   return toRefs([...new Set(shards.flatMap((s) => s.members))].sort());
 }
 
@@ -53,15 +52,18 @@ export async function membersSlice(
   after: string | undefined,
   limit: number,
 ): Promise<MemberSlice> {
-  const partitionKey = orgLastNamePartitionKey(normalizeLastName(lastName));
+  const name = normalizeLastName(lastName);
+  const partitionKey = orgLastNameGroupKey(name);
   const start = after === undefined ? { number: 0, member: '' } : parseMemberPosition(after, 3);
   await ensureTable(table);
   return withStorageErrors(async () => {
-    // One shard per request, from the position's shard on (the fence row sorts after them).
+    // One shard per request, from the position's shard on (the name's fence sorts after them).
+    const from = orgLastNameShardRowKey(name, start.number);
+    const through = orgLastNameShardRowKey(name, MAX_SHARD);
     const pages = table
       .listEntities<Record<string, unknown>>({
         queryOptions: {
-          filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${orgLastNameShardRowKey(start.number)} and RowKey le ${orgLastNameShardRowKey(MAX_SHARD)}`,
+          filter: odata`PartitionKey eq ${partitionKey} and RowKey ge ${from} and RowKey le ${through}`,
         },
       })
       .byPage({ maxPageSize: 1 });
@@ -71,7 +73,7 @@ export async function membersSlice(
     for await (const page of pages) {
       reads++;
       for (const entity of page) {
-        const number = parseOrgLastNameShardRowKey(entity.rowKey ?? '');
+        const number = parseOrgLastNameRowKey(entity.rowKey ?? '')?.shard;
         if (number === undefined || entity.EntityType !== LAST_NAME_SHARD_TYPE) continue;
         const from = number === start.number ? start.member : '';
         const rest = parseMemberList(entity.Members)
@@ -95,7 +97,7 @@ export async function membersSlice(
 
 /** The shard entities of every last name (`byPage` of it reads the index page by page). */
 function listShardEntities(table: TableClient) {
-  const range = orgLastNamePartitionKeyRange();
+  const range = orgLastNameGroupKeyRange();
   return table.listEntities<Record<string, unknown>>({
     queryOptions: { filter: odata`PartitionKey ge ${range.ge} and PartitionKey lt ${range.lt}` },
   });
@@ -118,7 +120,7 @@ export async function membershipsPage(
     const memberships: Membership[] = [];
     for await (const page of pages) {
       for (const entity of page) {
-        const lastName = parseOrgLastNamePartitionKey(entity.partitionKey ?? '');
+        const lastName = parseOrgLastNameRowKey(entity.rowKey ?? '')?.lastName;
         if (lastName === undefined || entity.EntityType !== LAST_NAME_SHARD_TYPE) continue;
         for (const member of toRefs(parseMemberList(entity.Members))) {
           memberships.push({ lastName, member });
@@ -140,7 +142,7 @@ export async function allMembers(table: TableClient): Promise<Map<string, Employ
   const byName = new Map<string, EmployeeRef[]>();
   await withStorageErrors(async () => {
     for await (const entity of listShardEntities(table)) {
-      const name = parseOrgLastNamePartitionKey(entity.partitionKey ?? '');
+      const name = parseOrgLastNameRowKey(entity.rowKey ?? '')?.lastName;
       if (name === undefined || entity.EntityType !== LAST_NAME_SHARD_TYPE) continue;
       const members = parseMemberList(entity.Members)
         .map((m) => decodeMember(m))

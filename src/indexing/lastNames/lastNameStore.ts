@@ -65,6 +65,13 @@ export interface MemberListSnapshot {
   version: unknown;
 }
 
+/** One list's change in a batch ({@link LastNameStore.changes}). */
+export interface ListChange {
+  snapshot: MemberListSnapshot;
+  add: readonly EmployeeRef[];
+  remove: readonly EmployeeRef[];
+}
+
 /** The organisation-wide last-name index. */
 export interface LastNameStore {
   /**
@@ -93,6 +100,22 @@ export interface LastNameStore {
     add: readonly EmployeeRef[],
     remove: readonly EmployeeRef[],
   ): Promise<MemberListSnapshot | undefined>;
+  /**
+   * {@link snapshot} of each of `names`, in their order: the entity store reads the names that
+   * share a partition in one query (a drain round's names cost a few reads, not one each).
+   *
+   * @throws {DomainError} for storage faults.
+   */
+  snapshots(names: readonly string[]): Promise<MemberListSnapshot[]>;
+  /**
+   * {@link change} of each list, in their order, each conditional on its own snapshot only: the
+   * entity store writes the names that share a partition in one transaction (a name that changed
+   * since its snapshot never makes the others fail).
+   *
+   * @returns each list as written, or `undefined` where it changed since its snapshot.
+   * @throws {DomainError} for storage faults.
+   */
+  changes(changes: readonly ListChange[]): Promise<(MemberListSnapshot | undefined)[]>;
   /**
    * Adds the employee to the last name's members (no-op when present). Like `change`, the write
    * is conditional on the whole list as read, and a `change` from an older snapshot fails after it.

@@ -39,9 +39,10 @@ it('shards org-wide last-name entities at LASTNAME_INDEX_SHARD_CHARS', async () 
     await Promise.all(members.map((member) => stores.lastNames.add('Jones', member)));
     const shards: string[] = [];
     for await (const e of stores.index.listEntities<{ Members: string }>({
-      queryOptions: { filter: odata`PartitionKey eq ${'lastname_jones'}` },
+      queryOptions: { filter: odata`PartitionKey eq ${'lastnames_j'}` },
     })) {
-      if (e.rowKey === '~fence') continue; // written with every change (lastNameStoreChange.test.ts)
+      // Written with every change (lastNameStoreChange.test.ts).
+      if (e.rowKey === 'jones%~~fence') continue;
       expect(e.Members.length).toBeLessThanOrEqual(200);
       shards.push(String(e.rowKey));
     }

@@ -10,13 +10,7 @@ import {
   prefixRange,
 } from '../text';
 import { assertDepartment, assertEmployeeId, isDepartmentName } from '../identifiers';
-import {
-  EMAIL_PREFIX,
-  EMPLOYEE_PREFIX,
-  LASTNAME_PREFIX,
-  nextEmployeeId,
-  parseLastNameRowKey,
-} from './employees';
+import { EMAIL_PREFIX, EMPLOYEE_PREFIX, nextEmployeeId } from './employees';
 import { isFenceRowKey } from './placement';
 import { lastNameShardOutOfRange } from '../keyErrors';
 
@@ -84,7 +78,7 @@ export function isIndexFenceRowKey(rowKey: string): boolean {
 /**
  * PartitionKey of a department's drain lease (src/indexing/drain/drainLease.ts): `~drain_Sales`.
  * Its own partition, apart from the index partitions the audit reads whole and from the org-wide
- * last-name partitions (`lastname_…`, which `~` sorts after).
+ * last-name partitions (`lastnames_…`, which `~` sorts after).
  */
 export function drainLeasePartitionKey(department: string): string {
   assertDepartment(department);
@@ -117,16 +111,6 @@ export function parseEmailIndexRowKey(rowKey: string): string | undefined {
   }
 }
 
-/** PartitionKey of an org-wide last-name index entity (option 3): `lastname_jones`. */
-export function orgLastNamePartitionKey(lastName: string): string {
-  return LASTNAME_PREFIX + encodeKeyText(normalizeLastName(lastName));
-}
-
-/** Reverses {@link orgLastNamePartitionKey}, giving the normalised last name. */
-export function parseOrgLastNamePartitionKey(partitionKey: string): string | undefined {
-  return parseLastNameRowKey(partitionKey);
-}
-
 /** Blob name of an org-wide last-name index blob (option 1) in `lastname-index`. */
 export function lastNameBlobName(lastName: string): string {
   return `${encodeKeyText(normalizeLastName(lastName))}.json`;
@@ -142,29 +126,84 @@ export function parseLastNameBlobName(blobName: string): string | undefined {
   }
 }
 
-const LASTNAME_SHARD_PREFIX = 'part_';
+// The org-wide last-name index entities (option 3), grouped: the names that start with the same
+// character share one partition (`lastnames_j` holds jones, johnson, ...), so one entity group
+// transaction writes many names' lists at once. Within it each name has its shard rows
+// `<name>%~part_000`, `part_001`, ... and its own drain fence `<name>%~~fence`: a change is
+// conditional on its own name's rows only, never on its neighbours'. The separator `%~` cannot
+// occur inside an encoded name (`%` there is always followed by two hex digits), so one name's
+// rows are exactly one RowKey prefix. Partitions sort in name order, and within a partition rows
+// sort by name, so listing the index walks names in (almost) key order.
+
+/** PartitionKey prefix of the grouped org-wide last-name partitions. */
+export const ORG_LAST_NAME_GROUP_PREFIX = 'lastnames_';
+
+const SEPARATOR = '%~';
+const SHARD = 'part_';
+const FENCE = '~fence';
+
+/** The encoded normalised name. */
+function encodedName(lastName: string): string {
+  return encodeKeyText(normalizeLastName(lastName));
+}
 
 /**
- * RowKey of one shard of an org-wide last-name index entity (option 3): `part_000`. A last name
- * whose member list outgrows one entity continues in `part_001`, ... of the same partition, so one
- * partition query still reads all of it.
+ * PartitionKey of the group holding `lastName`: `lastnames_` and the first character of the
+ * encoded normalised name (a whole `%XX` escape, a whole surrogate pair).
+ */
+export function orgLastNameGroupKey(lastName: string): string {
+  const encoded = encodedName(lastName);
+  const first = encoded.startsWith('%') ? encoded.slice(0, 3) : (Array.from(encoded)[0] ?? '');
+  return ORG_LAST_NAME_GROUP_PREFIX + first;
+}
+
+/** Bounds of every grouped org-wide last-name partition. */
+export function orgLastNameGroupKeyRange(): { ge: string; lt: string } {
+  return prefixRange(ORG_LAST_NAME_GROUP_PREFIX);
+}
+
+/** `[ge, lt)` bounds of every row of one name (its shards and its fence) in its group. */
+export function orgLastNameRowRange(lastName: string): { ge: string; lt: string } {
+  return prefixRange(encodedName(lastName) + SEPARATOR);
+}
+
+/**
+ * RowKey of shard `shard` of a name's member list: `jones%~part_000`.
  *
  * @throws {Error} for a shard number outside 0-999.
  */
-export function orgLastNameShardRowKey(shard: number): string {
+export function orgLastNameShardRowKey(lastName: string, shard: number): string {
   if (!Number.isInteger(shard) || shard < 0 || shard > 999) {
     throw lastNameShardOutOfRange(shard);
   }
-  return LASTNAME_SHARD_PREFIX + String(shard).padStart(3, '0');
+  return `${encodedName(lastName)}${SEPARATOR}${SHARD}${String(shard).padStart(3, '0')}`;
 }
 
-/** Reverses {@link orgLastNameShardRowKey}. */
-export function parseOrgLastNameShardRowKey(rowKey: string): number | undefined {
-  const match = /^part_(\d{3})$/.exec(rowKey);
-  return match ? Number(match[1]) : undefined;
+/** RowKey of a name's drain fence: `jones%~~fence` (sorts after the name's shards). */
+export function orgLastNameFenceRowKey(lastName: string): string {
+  return `${encodedName(lastName)}${SEPARATOR}${FENCE}`;
 }
 
-/** Bounds of every org-wide last-name index partition (option 3) in `EmployeeIndex`. */
-export function orgLastNamePartitionKeyRange(): { ge: string; lt: string } {
-  return prefixRange(LASTNAME_PREFIX);
+/** What a grouped row is: a name's shard (`shard`) or its fence (`shard` undefined). */
+export interface OrgLastNameRow {
+  /** The normalised last name. */
+  lastName: string;
+  shard?: number;
+}
+
+/** Reverses {@link orgLastNameShardRowKey} and {@link orgLastNameFenceRowKey}. */
+export function parseOrgLastNameRowKey(rowKey: string): OrgLastNameRow | undefined {
+  const at = rowKey.lastIndexOf(SEPARATOR);
+  if (at <= 0) return undefined;
+  const rest = rowKey.slice(at + SEPARATOR.length);
+  const match = /^part_(\d{3})$/.exec(rest);
+  if (!match && rest !== FENCE) return undefined;
+  let lastName: string;
+  try {
+    lastName = decodeKeyText(rowKey.slice(0, at));
+  } catch {
+    return undefined;
+  }
+  if (normalizeLastName(lastName) !== lastName) return undefined;
+  return match ? { lastName, shard: Number(match[1]) } : { lastName };
 }

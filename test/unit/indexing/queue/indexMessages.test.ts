@@ -8,7 +8,7 @@ import { decodeMember, encodeMember } from '../../../../src/indexing/lastNames/l
 import { CoalescingSender } from '../../../../src/storage/coalescingSender';
 import {
   orgLastNameShardRowKey,
-  parseOrgLastNameShardRowKey,
+  parseOrgLastNameRowKey,
 } from '../../../../src/storage/keys/tables/employeeIndex';
 import { encodeQueueMessage } from '../../../../src/storage/queue';
 
@@ -24,9 +24,13 @@ it('round-trips members and shard keys, and rejects awkward ones', () => {
     employeeId: '000001',
   });
   expect(decodeMember('Sales/12')).toBeUndefined();
-  expect(parseOrgLastNameShardRowKey(orgLastNameShardRowKey(7))).toBe(7);
-  expect(() => orgLastNameShardRowKey(1000)).toThrow();
-  expect(parseOrgLastNameShardRowKey('part_7')).toBeUndefined();
+  expect(parseOrgLastNameRowKey(orgLastNameShardRowKey('Jones', 7))).toEqual({
+    lastName: 'jones',
+    shard: 7,
+  });
+  expect(() => orgLastNameShardRowKey('jones', 1000)).toThrow();
+  expect(parseOrgLastNameRowKey('jones%~part_7')).toBeUndefined();
+  expect(parseOrgLastNameRowKey('part_007')).toBeUndefined();
 });
 
 describe('outbox nudges', () => {

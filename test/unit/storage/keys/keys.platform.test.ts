@@ -125,7 +125,7 @@ describe('free text in keys', () => {
       expect(partitionKey).not.toBe(keys.idIndexPartitionKey(department));
       expect(partitionKey).not.toBe(keys.emailIndexPartitionKey(department));
       expect(keys.parseIndexPartitionKey(partitionKey)).toBeUndefined();
-      expect(between(partitionKey, keys.orgLastNamePartitionKeyRange())).toBe(false);
+      expect(between(partitionKey, keys.orgLastNameGroupKeyRange())).toBe(false);
     }
     expect(keys.parseDrainLeasePartitionKey(keys.idIndexPartitionKey('Sales'))).toBeUndefined();
     expect(keys.parseDrainLeasePartitionKey('~drain_')).toBeUndefined();
@@ -148,9 +148,17 @@ describe('free text in keys', () => {
     (lastName) => {
       const normalised = keys.normalizeLastName(lastName);
       expect(keys.parseLastNameRowKey(keys.lastNameRowKey(lastName))).toBe(normalised);
-      expect(keys.parseOrgLastNamePartitionKey(keys.orgLastNamePartitionKey(lastName))).toBe(
-        normalised,
-      );
+      for (const shard of [0, 999]) {
+        const rowKey = keys.orgLastNameShardRowKey(lastName, shard);
+        expect(keys.parseOrgLastNameRowKey(rowKey)).toEqual({ lastName: normalised, shard });
+        expect(between(rowKey, keys.orgLastNameRowRange(lastName))).toBe(true);
+      }
+      const fence = keys.orgLastNameFenceRowKey(lastName);
+      expect(keys.parseOrgLastNameRowKey(fence)).toEqual({ lastName: normalised });
+      expect(between(fence, keys.orgLastNameRowRange(lastName))).toBe(true);
+      const group = keys.orgLastNameGroupKey(lastName);
+      expect(group).not.toMatch(FORBIDDEN_IN_KEYS);
+      expect(between(group, keys.orgLastNameGroupKeyRange())).toBe(true);
       const blobName = keys.lastNameBlobName(lastName);
       // A "/" would create a virtual folder; the blob name must stay flat.
       expect(blobName).not.toContain('/');
