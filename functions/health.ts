@@ -11,6 +11,7 @@ import { app } from '@azure/functions';
 import { z } from 'zod';
 import { configProblems, readPlatformAuth } from '../src/config';
 import { describePlatform } from '../src/identity/trust';
+import { HEALTH_PROBE_INTERVAL_MS } from '../src/health/health';
 import { json } from './shared/http';
 import { publicRoute } from './shared/route';
 
@@ -20,6 +21,8 @@ app.hook.appStart((context) => {
   context.hookData.platform = describePlatform(readPlatformAuth());
   console.info(context.hookData.platform);
 });
+
+const HEALTH_PROBE_SECONDS = Math.ceil(HEALTH_PROBE_INTERVAL_MS / 1_000);
 
 /** `{invalid, unresolved, missing}` with the non-empty lists only; undefined when all is well. */
 function settingsReport(): Record<string, string[]> | undefined {
@@ -66,7 +69,11 @@ publicRoute('health', {
         ...(settings ? { status: 'degraded', settings } : {}),
         ...auth,
       },
-      { 'cache-control': 'no-store' },
+      {
+        'cache-control': 'no-store',
+        // The report is kept that long: asking again sooner gets the same answer.
+        ...(report.storage === 'ok' ? {} : { 'retry-after': String(HEALTH_PROBE_SECONDS) }),
+      },
     );
   },
 });

@@ -57,7 +57,7 @@ export const runOutboxSweep = withServices(
         `sweepIndexOutboxes could not drain ${report.failed.length} department(s)` +
           (accounts ? ` nor sweep account(s) ${accounts}` : '') +
           '; every other department was drained, and the next run retries.',
-        [...report.failed, ...report.failedAccounts].map(({ error }) => error),
+        [...report.failed, ...report.failedAccounts],
       );
     }
   },

@@ -155,7 +155,7 @@ export const runUnadoptedPhotoSweep = withServices(
       }
       throw unfinishedRun(
         `sweepUnadoptedPhotos could not sweep ${report.failed.length} employee(s); the next run retries.`,
-        report.failed.map(({ error }) => error),
+        report.failed,
       );
     }
   },

@@ -24,14 +24,15 @@ function outcomeOf(failure: unknown): RunOutcome {
  * What a run that left some of its work undone throws: a `ThrottledError` (the run is deferred)
  * when every failure was busy storage or another wait-and-retry refusal, a plain failure otherwise.
  *
- * @param failures - the errors of the parts left undone (at least one).
+ * @param failures - the parts left undone, each with its error (at least one).
  */
-export function unfinishedRun(message: string, failures: readonly unknown[]): Error {
-  const waits = failures.map(throttleWaitSeconds);
+export function unfinishedRun(message: string, failures: readonly { error: unknown }[]): Error {
+  const waits = failures.map(({ error }) => throttleWaitSeconds(error));
+  const cause = failures[0]?.error;
   if (waits.length > 0 && waits.every((wait) => wait !== undefined)) {
-    return new ThrottledError(message, Math.max(...waits), { cause: failures[0] });
+    return new ThrottledError(message, Math.max(...waits), { cause });
   }
-  return new Error(message, { cause: failures[0] });
+  return new Error(message, { cause });
 }
 
 /**

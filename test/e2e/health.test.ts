@@ -38,6 +38,8 @@ test('health is 503 with storage unreachable when nothing listens at the storage
   });
   const response = await fetch(`${host.baseUrl}/health`);
   expect(response.status).toBe(503);
+  // Asking again within the probe interval gets the same cached report.
+  expect(response.headers.get('retry-after')).toBe('5');
   expect(await response.json()).toMatchObject({ status: 'degraded', storage: 'unreachable' });
 });
 

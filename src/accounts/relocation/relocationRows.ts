@@ -210,21 +210,18 @@ const MAX_FENCED_ROUNDS = 10;
  * conditional on its ETag, so once anything moves the partition on (another relocation fencing it
  * as its target, a switch opening it) nothing more is deleted, however long the caller was held
  * between its reads and its writes. A rewrite by another run of the same step (the same version)
- * is taken in stride; a row gone already is skipped.
+ * is taken in stride; a row gone already is skipped. Arguments: the table client, the partition,
+ * the row keys, the fence and the department (for errors), as {@link deleteFenced} takes them.
  *
  * @returns `'behind'` when the partition is past `fence.version` (what is left stays).
  * @throws {ThrottledError} `Relocating` when other runs kept winning.
  * @throws {DomainError} for storage faults.
  */
 export async function deleteRowsWhileFenced(
-  client: TableClient,
-  partitionKey: string,
-  rowKeys: readonly string[],
-  fence: FenceEpoch,
-  department: string,
+  ...args: Parameters<typeof deleteFenced>
 ): Promise<'done' | 'behind'> {
   // Running it again is safe: the fence is where it was, and a row gone already is skipped.
-  return whileBusy(() => deleteFenced(client, partitionKey, rowKeys, fence, department));
+  return whileBusy(() => deleteFenced(...args));
 }
 
 async function deleteFenced(

@@ -122,13 +122,16 @@ it('records a run busy storage stopped as deferred, and ends it without a failur
 
   // A sweep that left parts undone: deferred only when every part was refused by busy storage.
   await wrap('sweepParts', async () => {
-    throw unfinishedRun('2 departments left', [busy, busy]);
+    throw unfinishedRun('2 departments left', [{ error: busy }, { error: busy }]);
   })(timer, quiet());
   expect((await runs()).find((r) => r.timer === 'sweepParts')).toMatchObject({
     outcome: 'deferred',
     error: '2 departments left',
   });
-  const mixed = unfinishedRun('2 departments left', [busy, new Error('a bug')]);
+  const mixed = unfinishedRun('2 departments left', [
+    { error: busy },
+    { error: new Error('a bug') },
+  ]);
   await expect(
     wrap('sweepParts', async () => {
       throw mixed;
