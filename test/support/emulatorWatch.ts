@@ -25,6 +25,11 @@ export class EmulatorWatch {
   readonly #running = new Map<string, RunningAzurite>();
   #stopping = false;
 
+  /** @param say - where a death is told as it happens (stderr; a test of the watch keeps it). */
+  constructor(
+    private readonly say: (text: string) => void = (text) => process.stderr.write(text),
+  ) {}
+
   /**
    * Starts one emulator under watch.
    *
@@ -48,14 +53,14 @@ export class EmulatorWatch {
         stderrTail: azurite.stderrTail(),
       };
       this.deaths.push(death);
-      process.stderr.write(describeDeath(death));
+      this.say(describeDeath(death));
       if (restarts >= MAX_RESTARTS) return;
       startAzurite({ ...options, keepStderrTail: true }).then(
         (again) => {
           if (this.#stopping) void again.stop();
           else this.#watch(name, options, again, restarts + 1);
         },
-        (error: unknown) => process.stderr.write(`${name} emulator did not restart: ${error}\n`),
+        (error: unknown) => this.say(`${name} emulator did not restart: ${error}\n`),
       );
     });
   }

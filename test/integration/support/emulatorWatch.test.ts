@@ -21,7 +21,8 @@ async function until<T>(probe: () => Promise<T | undefined>): Promise<T> {
 afterEach(() => watch.stop());
 
 it('reports an emulator killed mid-run and starts it again on the same ports', async () => {
-  watch = new EmulatorWatch();
+  const told: string[] = [];
+  watch = new EmulatorWatch((text) => told.push(text));
   const first = await watch.start('probe');
   first.process.kill('SIGKILL');
 
@@ -29,6 +30,7 @@ it('reports an emulator killed mid-run and starts it again on the same ports', a
   expect(death).toMatchObject({ name: 'probe', code: null, signal: 'SIGKILL' });
   expect(describeDeath(death)).toContain('The probe emulator (Azurite) died');
   expect(describeDeath(death)).toContain('signal SIGKILL');
+  expect(told).toEqual([describeDeath(death)]);
   await until(async () =>
     (await Promise.all(Object.values(first.ports).map((port) => isListening(port)))).every(Boolean)
       ? true

@@ -119,12 +119,12 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
 
   it('finishes a new employee whose first drain crashed after its index entries, before its last name', async () => {
     await fx.directory.employees.create('Sales', body(1));
-    const realChange = fx.stores.lastNames.change;
-    fx.stores.lastNames.change = async () => {
+    const realChanges = fx.stores.lastNames.changes;
+    fx.stores.lastNames.changes = async () => {
       throw new Error('crash');
     };
     await expect(fx.drain({ visibilityTimeout: 1 })).rejects.toThrow('crash');
-    fx.stores.lastNames.change = realChange;
+    fx.stores.lastNames.changes = realChanges;
     await new Promise((r) => setTimeout(r, 1200));
     expect(await fx.drain()).toBeGreaterThan(0);
     expect(await fx.drift()).toEqual([]);
@@ -141,13 +141,13 @@ describe.each(['entity', 'blob'] as const)('index maintenance with last-name mod
       lastName: 'Crashed',
     });
     // Simulated crash: the last-name store fails once in the middle of the drain.
-    const realChange = fx.stores.lastNames.change;
-    fx.stores.lastNames.change = async () => {
+    const realChanges = fx.stores.lastNames.changes;
+    fx.stores.lastNames.changes = async () => {
       throw new Error('crash');
     };
     // The crashed message must come back (as the trigger's would after its visibility timeout).
     await expect(fx.drain({ visibilityTimeout: 1 })).rejects.toThrow('crash');
-    fx.stores.lastNames.change = realChange;
+    fx.stores.lastNames.changes = realChanges;
     await new Promise((r) => setTimeout(r, 1200));
     expect(await fx.drain()).toBeGreaterThan(0);
     expect(await fx.drift()).toEqual([]);
