@@ -7,6 +7,7 @@
  */
 import type { InvocationContext, Timer, TimerHandler } from '@azure/functions';
 import { ThrottledError } from '../../src/domainErrors';
+import { whileBusy } from '../../src/storage/busyRetry';
 import { throttleWaitSeconds } from '../../src/storage/storageFaults';
 import { services } from './services';
 
@@ -73,18 +74,18 @@ export function recordingRuns(name: string, handler: RunHandler): TimerHandler {
       failure = error;
     }
     const outcome: RunOutcome = failure === undefined ? 'succeeded' : outcomeOf(failure);
+    const run = {
+      timer: name,
+      startedAt,
+      finishedAt: new Date(),
+      outcome,
+      ...(failure === undefined
+        ? {}
+        : { error: failure instanceof Error ? failure.message : String(failure) }),
+    };
     try {
-      await services()
-        .timerRuns()
-        .record({
-          timer: name,
-          startedAt,
-          finishedAt: new Date(),
-          outcome,
-          ...(failure === undefined
-            ? {}
-            : { error: failure instanceof Error ? failure.message : String(failure) }),
-        });
+      // No caller waits on a timer: a record refused for load is waited out, not lost.
+      await whileBusy(() => services().timerRuns().record(run));
     } catch (error) {
       context.warn(`${name}: its last run could not be recorded`, error);
     }

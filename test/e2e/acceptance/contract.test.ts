@@ -605,7 +605,10 @@ describe.each(MODES)('the directory contract (%s)', (_mode, start) => {
       const userId = `user-${randomBytes(4).toString('hex')}'"/#?%& 東京🚀`;
       const now = Date.now();
       const older = new Date(now - 2 * 86_400_000).toISOString();
-      const newer = new Date(now - 60_000).toISOString();
+      // A minute ago, but today (UTC): `days=1` reads today's table only, and a run in the first
+      // minute after midnight would put "a minute ago" in yesterday's.
+      const today = now - (now % 86_400_000);
+      const newer = new Date(Math.max(now - 60_000, today)).toISOString();
       expectJson(
         await call('POST', '/logins', {
           json: { userId, succeeded: false, ip: '10.0.0.1', at: older },
