@@ -11,28 +11,27 @@
  * 2. A relocation of a 5,000-employee department to the other data account while writes to it
  *    continue: its time, rows copied, writes acknowledged and refused (503 `Relocating`), and every
  *    acknowledged write read back afterwards (none may be missing). Baseline: the same writes
- *    without a relocation (for as long, at most a minute), for their rate.
+ *    without a relocation (for as long, at most a minute), for their rate. Its writes and steps
+ *    are in bench/accounts/relocationWrites.ts.
  */
-import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { createServices, type Services } from '../../functions/shared/services';
-import { copyChunk } from '../../src/accounts/relocation/relocationCopy';
-import { deleteChunk } from '../../src/accounts/relocation/relocationDelete';
-import {
-  freezeDepartment,
-  startRelocation,
-  switchDepartment,
-  type RelocationCursor,
-  type RelocationDeps,
-} from '../../src/accounts/relocation/relocationSteps';
-import { syncChunk } from '../../src/accounts/relocation/relocationSync';
+import type { RelocationDeps } from '../../src/accounts/relocation/relocationSteps';
 import { loadConfig, type Config } from '../../src/config';
 import { ConflictError, ThrottledError, UnavailableError } from '../../src/domainErrors';
 import { azuriteConnectionString, dataEmulatorAccount, startAzurite } from '../../tools/azurite';
 import { startFaultProxy, type FaultProxy } from '../../tools/faultProxy/faultProxy';
 import { benchEmployee } from '../employees';
 import { spreadGoal } from '../caseGoals';
-import { exactly, holds, judge } from '../goals';
+import { exactly, judge } from '../goals';
+import {
+  lostWrites,
+  refusedOutside,
+  relocate,
+  seedDepartment,
+  writesAlone,
+  writeWhile,
+} from '../accounts/relocationWrites';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 
 const WRITERS = 32;
@@ -144,30 +143,18 @@ export async function spreadWrites(
   count: number,
   spread = DEPARTMENTS,
   writers = WRITERS,
-): Promise<Measurement> {
-  const { departments, employees } = services.directory();
+): Promise<Measurement & { setupRequests: number }> {
+  const { departments } = services.directory();
+  const setupFrom = counters.map((counter) => counter());
   for (let d = 0; d < spread; d++) await asCaller(() => departments.put(departmentName(d), {}));
+  // One create per department first, its index brought up to date: what a department's first
+  // write sets up once (its placement, each partition's fence in a data account) is reported
+  // apart, so requests per create are those of the steady state on both sides.
+  await createAll(services, spread, writers, (d) => [departmentName(d), count + 1 + d]);
+  const setupRequests = requestsSince(counters, setupFrom);
   const before = counters.map((counter) => counter());
   const started = now();
-  let next = 1;
-  await Promise.all(
-    Array.from({ length: writers }, async () => {
-      while (next <= count) {
-        const n = next++;
-        await asCaller(() => employees.create(departmentName(n % spread), benchEmployee(n)));
-      }
-    }),
-  );
-  // Index maintenance is part of the work: every outbox drained, as many at once as writers.
-  await services.changeQueue().settled();
-  let drained = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(writers, spread) }, async () => {
-      for (let d = drained++; d < spread; d = drained++) {
-        await asCaller(() => services.indexDrains().request(departmentName(d)));
-      }
-    }),
-  );
+  await createAll(services, count, writers, (i) => [departmentName((i + 1) % spread), i + 1]);
   const wallMs = now() - started;
   return {
     label,
@@ -176,13 +163,55 @@ export async function spreadWrites(
     opsPerSecond: Math.round((count / wallMs) * 10_000) / 10,
     requests: requestsSince(counters, before),
     bytes: 0,
+    setupRequests,
   };
 }
+
+/**
+ * Creates `count` employees (`which(i)`: the department and number of the i-th), `writers` at a
+ * time, then drains every department's outbox, as many at once as writers: index maintenance is
+ * part of the work.
+ */
+async function createAll(
+  services: Services,
+  count: number,
+  writers: number,
+  which: (i: number) => [department: string, n: number],
+): Promise<void> {
+  const { employees } = services.directory();
+  const touched = new Set<string>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (next < count) {
+        const [department, n] = which(next++);
+        touched.add(department);
+        await asCaller(() => employees.create(department, benchEmployee(n)));
+      }
+    }),
+  );
+  await services.changeQueue().settled();
+  const pending = [...touched];
+  await Promise.all(
+    Array.from({ length: Math.min(writers, pending.length) }, async () => {
+      for (let department = pending.pop(); department !== undefined; department = pending.pop()) {
+        await asCaller(() => services.indexDrains().request(department));
+      }
+    }),
+  );
+}
+
+/** One side's run of {@link spreadWrites}. */
+type SpreadRun = Measurement & { setupRequests: number };
+
+/** The set-up requests of the run that counts. */
+const setupOf = (runs: SpreadRun[], chosen: Measurement): number | undefined =>
+  runs.find((run) => run === chosen)?.setupRequests;
 
 async function spreadComparison(env: BenchEnv, data: DataAccounts): Promise<Comparison> {
   const count = env.size(2_000);
   const all = countersOf(env, data);
-  const runs: { one: Measurement[]; two: Measurement[] } = { one: [], two: [] };
+  const runs: { one: SpreadRun[]; two: SpreadRun[] } = { one: [], two: [] };
   for (let round = 0; round < 2; round++) {
     // Each side's configuration is made once: the composition root reads it on every use, and
     // names made anew per read would scatter a side over tables no routing knows.
@@ -208,100 +237,10 @@ async function spreadComparison(env: BenchEnv, data: DataAccounts): Promise<Comp
     notes:
       `throughput ratio ${(pattern.opsPerSecond / baseline.opsPerSecond).toFixed(2)}× ` +
       `(runs: one ${runs.one.map((m) => m.opsPerSecond).join(', ')}/s; two ${runs.two.map((m) => m.opsPerSecond).join(', ')}/s); ` +
-      `requests per create one ${perCreate(baseline)}, two ${perCreate(pattern)} (over every account).`,
+      `requests per create one ${perCreate(baseline)}, two ${perCreate(pattern)} (over every account); ` +
+      `set up once before (the departments, one create each and its drain): one account ` +
+      `${setupOf(runs.one, baseline)}, two ${setupOf(runs.two, pattern)} requests.`,
   };
-}
-
-/** Refusals before the freeze or after every placement cache saw the switch: there must be none. */
-function refusedOutside(at: number[], around: { from: number; to: number }, refused: number) {
-  const outside = at.filter((t) => t < around.from || t > around.to).length;
-  return holds(
-    `${outside} of ${refused} refusals outside the freeze-to-switch window`,
-    outside === 0,
-  );
-}
-
-/** Writes to the department until `stop`: creates of new employees and renames of seeded ones. */
-async function writeWhile(
-  services: Services,
-  department: string,
-  first: number,
-  seeded: number,
-  stop: () => boolean,
-): Promise<{
-  acknowledged: Map<string, string>;
-  refused: number;
-  /** When each refusal came (`now()`), to tell whether they all fell around the switch. */
-  refusedAt: number[];
-  failed: number;
-  writes: number;
-}> {
-  const acknowledged = new Map<string, string>();
-  const refusedAt: number[] = [];
-  let refused = 0;
-  let failed = 0;
-  let writes = 0;
-  let next = first;
-  const { employees } = services.directory();
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      while (!stop()) {
-        const n = next++;
-        writes++;
-        const create = n % 2 === 0;
-        const id = create ? String(n).padStart(6, '0') : String((n % seeded) + 1).padStart(6, '0');
-        const value = `Late${n}`;
-        try {
-          if (create) await employees.create(department, { ...benchEmployee(n), lastName: value });
-          else await employees.patch(department, id, { lastName: value });
-          acknowledged.set(id, value);
-        } catch (error) {
-          if (error instanceof ThrottledError && error.code === 'Relocating') {
-            refused++;
-            refusedAt.push(now());
-            await sleep(200);
-          } else failed++;
-        }
-      }
-    }),
-  );
-  return { acknowledged, refused, refusedAt, failed, writes };
-}
-
-/** The relocation's steps in the orchestrator's order, with its waits for the placement cache. */
-async function relocate(deps: RelocationDeps, department: string, to: string, cacheMs: number) {
-  const plan = await startRelocation(deps, department, to, randomUUID().replace(/-/g, ''));
-  const run = async (
-    step: (c?: RelocationCursor) => Promise<{ next?: RelocationCursor; rows: number }>,
-  ) => {
-    let cursor: RelocationCursor | undefined;
-    let rows = 0;
-    do {
-      const result = await step(cursor);
-      rows += result.rows;
-      cursor = result.next;
-    } while (cursor);
-    return rows;
-  };
-  const started = now();
-  const copied = await run((c) => copyChunk(deps, plan, c));
-  const copyMs = now() - started;
-  progress(`copied ${copied} rows and blobs in ${(copyMs / 1000).toFixed(1)} s`);
-  const freezing = now();
-  await freezeDepartment(deps, plan);
-  const frozenAt = now();
-  const synced = await run((c) => syncChunk(deps, plan, c));
-  const syncMs = now() - frozenAt;
-  await sleep(Math.max(0, frozenAt + cacheMs + 1_000 - now()));
-  await switchDepartment(deps, plan);
-  const switchedAt = now();
-  const frozenMs = switchedAt - freezing;
-  await sleep(cacheMs + 1_000);
-  const deleting = now();
-  await run((c) => deleteChunk(deps, plan, c));
-  // Around the switch: from the freeze until placement caches have all seen the switch.
-  const aroundSwitch = { from: freezing, to: switchedAt + cacheMs + 1_000 };
-  return { copied, frozenMs, copyMs, syncMs, synced, deleteMs: now() - deleting, aroundSwitch };
 }
 
 async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<Comparison> {
@@ -309,17 +248,7 @@ async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<
   const config = configOf(env, { ...freshNames(env), ...data.settings });
   const services = createServices(() => config);
   const department = 'Sales';
-  const { departments, employees } = services.directory();
-  await departments.put(department, { description: 'Relocated' });
-  for (let i = 0; i < seeded; i += 1_000) {
-    const rows = Array.from({ length: Math.min(1_000, seeded - i) }, (_, k) =>
-      benchEmployee(i + k + 1),
-    );
-    await employees.import(department, rows);
-  }
-  await services.changeQueue().settled();
-  await services.indexDrains().request(department);
-  progress(`seeded ${seeded} employees`);
+  await seedDepartment(services, department, seeded);
   const from = (await services.placement().ofDepartment(department)).account;
   const to = from === 'DATA1' ? 'DATA2' : 'DATA1';
   const all = countersOf(env, data);
@@ -346,23 +275,10 @@ async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<
   const during = await writing;
   const requests = requestsSince(all, before);
 
-  // Every acknowledged write is there, exactly as acknowledged.
-  let lost = 0;
-  for (const [id, lastName] of during.acknowledged) {
-    const current = await employees.get(department, id).catch(() => undefined);
-    if (current?.value.lastName !== lastName) lost++;
-  }
-  const count = (await departments.get(department)).value.employeeCount;
-
-  const quiet = { acknowledged: 0 };
-  let stop = false;
-  const quietStarted = now();
-  const alone = writeWhile(services, department, 900_001, seeded, () => stop);
+  const lost = await lostWrites(services, department, during.acknowledged);
+  const count = (await services.directory().departments.get(department)).value.employeeCount;
   // A minute at most: enough for a rate.
-  await sleep(Math.min(relocationMs, 60_000));
-  stop = true;
-  quiet.acknowledged = (await alone).acknowledged.size;
-  const quietMs = now() - quietStarted;
+  const quiet = await writesAlone(services, department, seeded, Math.min(relocationMs, 60_000));
 
   return {
     name: `relocation of a ${seeded}-employee department to the other data account while writes continue`,
@@ -376,9 +292,9 @@ async function relocationComparison(env: BenchEnv, data: DataAccounts): Promise<
     },
     baseline: {
       label: 'the same writes without a relocation',
-      wallMs: Math.round(quietMs),
+      wallMs: Math.round(quiet.ms),
       operations: quiet.acknowledged,
-      opsPerSecond: Math.round((quiet.acknowledged / quietMs) * 10_000) / 10,
+      opsPerSecond: Math.round((quiet.acknowledged / quiet.ms) * 10_000) / 10,
       requests: 0,
       bytes: 0,
     },

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../tools/azurite';
 import { withoutPlatformMarkers } from '../../tools/host/launch';
-import { buildPackage, PACKAGE_LIMITS } from '../../tools/package/build';
+import { buildPackage, PACKAGE_LIMITS, type BuiltPackage } from '../../tools/package/build';
 import { filesUnder, unzipTo } from '../../tools/package/zip';
 import { atMost, judge, num, type GoalVerdict } from '../goals';
 import { adminPrincipal, asPrincipal } from '../principals';
@@ -189,6 +189,100 @@ function productionTree(): { files: number; bytes: number } {
     .reduce((a, b) => ({ files: a.files + b.files, bytes: a.bytes + b.bytes }));
 }
 
+/** The hosts' settings: fresh names, and telemetry exported as in Azure to a local sink. */
+async function hostSettings(env: BenchEnv): Promise<Record<string, string>> {
+  return {
+    AzureWebJobsStorage: env.directConnectionString,
+    APPLICATIONINSIGHTS_CONNECTION_STRING: `InstrumentationKey=00000000-0000-0000-0000-000000000000;IngestionEndpoint=${await ingestionSink(env)}`,
+    APPLICATIONINSIGHTS_STATSBEAT_DISABLED: 'true',
+    EMPLOYEES_TABLE: env.uniqueName('ColdEmp', { table: true }),
+    EMPLOYEE_INDEX_TABLE: env.uniqueName('ColdIdx', { table: true }),
+    ARCHIVE_QUEUE: env.uniqueName('cold-archive'),
+    INDEX_QUEUE: env.uniqueName('cold-index'),
+    LOG_QUEUE: env.uniqueName('cold-logs'),
+  };
+}
+
+/**
+ * Starts each layout once uncounted, then {@link RUNS} times alternating: each layout's start
+ * times, by its label.
+ */
+async function timeStarts(
+  env: BenchEnv,
+  layouts: readonly Layout[],
+  settings: Record<string, string>,
+): Promise<Map<string, StartTimes[]>> {
+  let next = 0;
+  const id = (): string => String(900_000 + (next += 1));
+  const times = new Map<string, StartTimes[]>(layouts.map((l) => [l.label, []]));
+  // Uncounted starts: the department (created by the first) and a warm file cache for both.
+  for (const layout of layouts) await startOnce(env, layout, settings, id(), true);
+  for (let run = 0; run < RUNS; run += 1) {
+    // Alternating, so a slower moment of the machine falls on both layouts alike.
+    for (const layout of layouts) {
+      const t = await startOnce(env, layout, settings, id());
+      times.get(layout.label)!.push(t);
+      progress(
+        `${layout.label}: health ${Math.round(t.healthMs)} ms, create ${Math.round(t.createMs)} ms`,
+      );
+    }
+  }
+  return times;
+}
+
+/** The start comparisons, package against the unbundled layout: to health, and to a create. */
+function startComparisons(
+  [packagedLayout, unbundledLayout]: readonly Layout[],
+  times: ReadonlyMap<string, StartTimes[]>,
+): Comparison[] {
+  const packaged = times.get(packagedLayout!.label)!;
+  const unbundled = times.get(unbundledLayout!.label)!;
+  const health = (list: StartTimes[]) => list.map((t) => t.healthMs);
+  const create = (list: StartTimes[]) => list.map((t) => t.createMs);
+  return [
+    {
+      name: 'cold start: process start → first 200 of GET /api/health',
+      pattern: measurement(packagedLayout!.label, health(packaged)),
+      baseline: measurement(unbundledLayout!.label, health(unbundled)),
+      goal: coldStartGoal('health', health(packaged), health(unbundled)),
+      notes: `${RUNS} starts each, alternating; p50/p95 columns are p50/max; telemetry: the Azure Monitor distro.`,
+    },
+    {
+      name: 'cold start: process start → first 201 of an employee create',
+      pattern: measurement(packagedLayout!.label, create(packaged)),
+      baseline: measurement(unbundledLayout!.label, create(unbundled)),
+      goal: coldStartGoal('create', create(packaged), create(unbundled)),
+      notes: 'The create is sent as soon as health answers 200.',
+    },
+  ];
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** The package's size beside today's production tree (files as operations), judged on its limits. */
+function sizeComparison(built: BuiltPackage, tree: { files: number; bytes: number }): Comparison {
+  const size = (label: string, files: number, bytes: number): Measurement => ({
+    label,
+    wallMs: 0,
+    operations: files,
+    opsPerSecond: 0,
+    requests: 0,
+    bytes,
+  });
+  return {
+    name: "deployed package: npm run package vs today's production tree (files as operations)",
+    pattern: size('npm run package', built.files, built.bytes),
+    baseline: size('pruned node_modules + dist', tree.files, tree.bytes),
+    goal: judge(`≤ 60 MB and ≤ ${num(PACKAGE_LIMITS.files)} files`, [
+      atMost('package', built.bytes / 1024 / 1024, PACKAGE_LIMITS.bytes / 1024 / 1024, ' MB'),
+      atMost('package files', built.files, PACKAGE_LIMITS.files),
+    ]),
+    notes:
+      `package ${built.files} files, ${mb(built.bytes)} (zip ${mb(built.zipBytes)}); today's ` +
+      `production tree ${num(tree.files)} files, ${mb(tree.bytes)} (npm ls --omit=dev, and dist/).`,
+  };
+}
+
 const coldStartCase: BenchCase = {
   name: 'coldStart: the deployment package vs the unbundled layout, telemetry on',
   timeoutMs: 900_000,
@@ -198,16 +292,7 @@ const coldStartCase: BenchCase = {
     const built = await buildPackage(path.join(work, 'out'));
     const app = path.join(work, 'app');
     unzipTo(built.zip, app);
-    const settings = {
-      AzureWebJobsStorage: env.directConnectionString,
-      APPLICATIONINSIGHTS_CONNECTION_STRING: `InstrumentationKey=00000000-0000-0000-0000-000000000000;IngestionEndpoint=${await ingestionSink(env)}`,
-      APPLICATIONINSIGHTS_STATSBEAT_DISABLED: 'true',
-      EMPLOYEES_TABLE: env.uniqueName('ColdEmp', { table: true }),
-      EMPLOYEE_INDEX_TABLE: env.uniqueName('ColdIdx', { table: true }),
-      ARCHIVE_QUEUE: env.uniqueName('cold-archive'),
-      INDEX_QUEUE: env.uniqueName('cold-index'),
-      LOG_QUEUE: env.uniqueName('cold-logs'),
-    };
+    const settings = await hostSettings(env);
     const layouts: Layout[] = [
       { label: 'npm run package', args: ['--app-root', app] },
       {
@@ -215,64 +300,10 @@ const coldStartCase: BenchCase = {
         args: ['--app-root', PROJECT_ROOT, '--functions', 'dist/functions/*.js'],
       },
     ];
-    let next = 0;
-    const id = (): string => String(900_000 + (next += 1));
-    const times = new Map<string, StartTimes[]>(layouts.map((l) => [l.label, []]));
-    // Uncounted starts: the department (created by the first) and a warm file cache for both.
-    for (const layout of layouts) await startOnce(env, layout, settings, id(), true);
-    for (let run = 0; run < RUNS; run += 1) {
-      // Alternating, so a slower moment of the machine falls on both layouts alike.
-      for (const layout of layouts) {
-        const t = await startOnce(env, layout, settings, id());
-        times.get(layout.label)!.push(t);
-        progress(
-          `${layout.label}: health ${Math.round(t.healthMs)} ms, create ${Math.round(t.createMs)} ms`,
-        );
-      }
-    }
-    const [packaged, unbundled] = layouts.map((l) => times.get(l.label)!);
-    const health = (list: StartTimes[]) => list.map((t) => t.healthMs);
-    const create = (list: StartTimes[]) => list.map((t) => t.createMs);
+    const times = await timeStarts(env, layouts, settings);
     const tree = productionTree();
-    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-    const comparisons: Comparison[] = [
-      {
-        name: 'cold start: process start → first 200 of GET /api/health',
-        pattern: measurement(layouts[0]!.label, health(packaged!)),
-        baseline: measurement(layouts[1]!.label, health(unbundled!)),
-        goal: coldStartGoal('health', health(packaged!), health(unbundled!)),
-        notes: `${RUNS} starts each, alternating; p50/p95 columns are p50/max; telemetry: the Azure Monitor distro.`,
-      },
-      {
-        name: 'cold start: process start → first 201 of an employee create',
-        pattern: measurement(layouts[0]!.label, create(packaged!)),
-        baseline: measurement(layouts[1]!.label, create(unbundled!)),
-        goal: coldStartGoal('create', create(packaged!), create(unbundled!)),
-        notes: 'The create is sent as soon as health answers 200.',
-      },
-    ];
-    const size = (label: string, files: number, bytes: number): Measurement => ({
-      label,
-      wallMs: 0,
-      operations: files,
-      opsPerSecond: 0,
-      requests: 0,
-      bytes,
-    });
-    comparisons.push({
-      name: "deployed package: npm run package vs today's production tree (files as operations)",
-      pattern: size('npm run package', built.files, built.bytes),
-      baseline: size('pruned node_modules + dist', tree.files, tree.bytes),
-      goal: judge(`≤ 60 MB and ≤ ${num(PACKAGE_LIMITS.files)} files`, [
-        atMost('package', built.bytes / 1024 / 1024, PACKAGE_LIMITS.bytes / 1024 / 1024, ' MB'),
-        atMost('package files', built.files, PACKAGE_LIMITS.files),
-      ]),
-      notes:
-        `package ${built.files} files, ${mb(built.bytes)} (zip ${mb(built.zipBytes)}); today's ` +
-        `production tree ${num(tree.files)} files, ${mb(tree.bytes)} (npm ls --omit=dev, and dist/).`,
-    });
     return {
-      comparisons,
+      comparisons: [...startComparisons(layouts, times), sizeComparison(built, tree)],
       data: {
         package: { files: built.files, bytes: built.bytes, zipBytes: built.zipBytes },
         productionTree: tree,

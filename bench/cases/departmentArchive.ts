@@ -12,6 +12,7 @@
  * (its code compiled, its pollers awake). `BENCH_ARCHIVE_SIZES` (comma-separated) overrides the
  * department sizes; `BENCH_QUICK` scales them to a tenth.
  */
+import type { QueueClient } from '@azure/storage-queue';
 import { loadConfig } from '../../src/config';
 import { createDirectory } from '../../src/directory';
 import { createStorageClients } from '../../src/storage/clients';
@@ -23,6 +24,7 @@ import {
   archiveRequest,
   enqueueSteadily,
   readIncarnations,
+  type Incarnations,
   waitForEmptyQueue,
 } from '../archiveQueue';
 import { startBuiltHost, type BuiltHost } from '../builtHost';
@@ -82,6 +84,148 @@ async function archiveDepartment(host: BuiltHost, department: string): Promise<u
   }
 }
 
+/** This run's tables, queues and task hub. */
+function namesOf(env: BenchEnv) {
+  return {
+    employees: env.uniqueName('DeptArcEmp', { table: true }),
+    archive: env.uniqueName('DeptArcArc', { table: true }),
+    index: env.uniqueName('DeptArcIdx', { table: true }),
+    archiveQueue: env.uniqueName('dept-arc'),
+    indexQueue: env.uniqueName('dept-arc-idx'),
+    hub: `DeptArc${Date.now().toString(36)}`,
+  };
+}
+type Names = ReturnType<typeof namesOf>;
+
+/** The departments seeded: the queue side's ids, its warm-up's, and the orchestration's sizes. */
+interface Seeded {
+  queueIds: string[];
+  warmQueueIds: string[];
+  departments: { name: string; size: number }[];
+}
+
+/**
+ * Seeds every department of the case into the employees table: the queue side's (and its warm-up),
+ * the orchestration's warm-up, and one department of each size.
+ */
+async function seedAll(
+  env: BenchEnv,
+  names: Names,
+  queueCount: number,
+  departmentSizes: readonly number[],
+): Promise<Seeded> {
+  // Distinct id ranges per department, so the archive table's counts tell them apart.
+  let next = 1;
+  const take = (count: number): number => {
+    const first = next;
+    next += count;
+    return first;
+  };
+  const queueIds = await seed(env, names.employees, 'Queued', take(queueCount), queueCount);
+  const warmQueueIds = await seed(env, names.employees, 'WarmQueued', take(100), 100);
+  await seed(env, names.employees, 'WarmArchive', take(200), 200);
+  const departments: { name: string; size: number }[] = [];
+  for (const size of departmentSizes) {
+    const name = `Dept${size}`;
+    await seed(env, names.employees, name, take(size), size);
+    departments.push({ name, size });
+  }
+  return { queueIds, warmQueueIds, departments };
+}
+
+/** What the case measured: the queue-triggered side, and the orchestration at each size. */
+interface Measured {
+  queued: Measurement;
+  orchestrated: { size: number; measurement: Measurement }[];
+}
+
+/** What the queue-triggered side sends through: the queue (and uncounted, to poll it) and ids. */
+interface QueueSide {
+  archive: QueueClient;
+  direct: QueueClient;
+  incarnations: Incarnations;
+}
+
+/**
+ * In the running host: a warm-up both ways (not measured), the queue-triggered archive of the
+ * `Queued` department, then the orchestration on each department in turn.
+ */
+async function measureInHost(
+  env: BenchEnv,
+  host: BuiltHost,
+  queues: QueueSide,
+  seeded: Seeded,
+): Promise<Measured> {
+  const { incarnations } = queues;
+  await mapBounded(seeded.warmQueueIds, ARCHIVE_HOST_BATCH, (employeeId) =>
+    sendJsonMessage(queues.archive, archiveRequest(incarnations, 'WarmQueued', employeeId)),
+  );
+  await waitForEmptyQueue(queues.direct, 60_000);
+  await archiveDepartment(host, 'WarmArchive');
+
+  const queueCount = seeded.queueIds.length;
+  const queued = await env.measure(
+    `queue-triggered archive, one department, steady stream`,
+    queueCount,
+    async () => {
+      await enqueueSteadily(
+        incarnations,
+        queues.archive,
+        queues.direct,
+        seeded.queueIds.map((employeeId) => ({ department: 'Queued', employeeId })),
+      );
+      await waitForEmptyQueue(queues.direct, 600_000);
+      return { entities: queueCount };
+    },
+  );
+  const orchestrated: Measured['orchestrated'] = [];
+  for (const { name, size } of seeded.departments) {
+    const measurement = await env.measure(
+      `POST /departments/${name}/archive (orchestration, chunks of 100)`,
+      size,
+      async () => {
+        const output = (await archiveDepartment(host, name)) as { archived?: number };
+        if (output.archived !== size) {
+          throw new Error(`${name}: archived ${output.archived} of ${size}.`);
+        }
+        return { entities: size };
+      },
+    );
+    orchestrated.push({ size, measurement });
+  }
+  return { queued, orchestrated };
+}
+
+/** One comparison per department size, judged against the queue side and the smallest size. */
+function comparisonsOf({ queued, orchestrated }: Measured, queueCount: number): Comparison[] {
+  const smallest = orchestrated.reduce<(typeof orchestrated)[number] | undefined>(
+    (a, b) => (a === undefined || b.size < a.size ? b : a),
+    undefined,
+  )?.measurement;
+  return orchestrated.map(({ size, measurement }): Comparison => ({
+    name: `archive a department of ${size} employees`,
+    pattern: measurement,
+    baseline: queued,
+    goal: judge(
+      `≥ 0.5× the queue-triggered rate; time per 1,000 flat (≤ ${FLAT}× the smallest's)`,
+      [
+        atLeast('rate / queue-triggered', measurement.opsPerSecond / queued.opsPerSecond, 0.5, '×'),
+        flatAgainst('time per 1,000', measurement, smallest),
+      ],
+    ),
+    notes:
+      `rate orchestration/queue = ${(measurement.opsPerSecond / queued.opsPerSecond).toFixed(2)}; ` +
+      `${(1000 / measurement.opsPerSecond).toFixed(2)} s per 1,000 employees; requests per ` +
+      `employee: orchestration ${(measurement.requests / size).toFixed(2)} (listing, the ` +
+      `durable runtime's work items and history, one range read of the chunk's employees ` +
+      `and one of their reviews, archive copies in transactions of 100, grouped conditional ` +
+      `deletes of 32–47 employees per transaction, outbox nudges; status polls every 250 ms), ` +
+      `queue-triggered ${(queued.requests / queueCount).toFixed(2)}. The queue-triggered ` +
+      `side archives ${queueCount} employees of one department (messages sent as a steady ` +
+      `stream of at most 64 waiting, 16 handled at once).`,
+  }));
+}
+
 const departmentArchive: BenchCase = {
   name: 'department archive: chunked orchestration vs queue-triggered archive',
   async run(env) {
@@ -89,30 +233,8 @@ const departmentArchive: BenchCase = {
     const queueCount = env.size(1_000);
     const directConfig = loadConfig({ AzureWebJobsStorage: env.directConnectionString });
     const direct = createStorageClients(directConfig.storage, directConfig.retry);
-    const names = {
-      employees: env.uniqueName('DeptArcEmp', { table: true }),
-      archive: env.uniqueName('DeptArcArc', { table: true }),
-      index: env.uniqueName('DeptArcIdx', { table: true }),
-      archiveQueue: env.uniqueName('dept-arc'),
-      indexQueue: env.uniqueName('dept-arc-idx'),
-      hub: `DeptArc${Date.now().toString(36)}`,
-    };
-    // Distinct id ranges per department, so the archive table's counts tell them apart.
-    let next = 1;
-    const take = (count: number): number => {
-      const first = next;
-      next += count;
-      return first;
-    };
-    const queueIds = await seed(env, names.employees, 'Queued', take(queueCount), queueCount);
-    const warmQueueIds = await seed(env, names.employees, 'WarmQueued', take(100), 100);
-    await seed(env, names.employees, 'WarmArchive', take(200), 200);
-    const departments: { name: string; size: number }[] = [];
-    for (const size of departmentSizes) {
-      const name = `Dept${size}`;
-      await seed(env, names.employees, name, take(size), size);
-      departments.push({ name, size });
-    }
+    const names = namesOf(env);
+    const seeded = await seedAll(env, names, queueCount, departmentSizes);
     await env.clients.queue(names.archiveQueue).create();
     const incarnations = await readIncarnations(env.clients.table(names.employees));
 
@@ -124,46 +246,14 @@ const departmentArchive: BenchCase = {
       INDEX_QUEUE: names.indexQueue,
       AzureFunctionsJobHost__extensions__durableTask__hubName: names.hub,
     });
-    const archiveQueue = env.clients.queue(names.archiveQueue);
-    const directQueue = direct.queue(names.archiveQueue);
-    let queued: Measurement;
-    const orchestrated: { size: number; measurement: Measurement }[] = [];
+    const queues: QueueSide = {
+      archive: env.clients.queue(names.archiveQueue),
+      direct: direct.queue(names.archiveQueue),
+      incarnations,
+    };
+    let measured: Measured;
     try {
-      // Warm-up, both ways (not measured).
-      await mapBounded(warmQueueIds, ARCHIVE_HOST_BATCH, (employeeId) =>
-        sendJsonMessage(archiveQueue, archiveRequest(incarnations, 'WarmQueued', employeeId)),
-      );
-      await waitForEmptyQueue(directQueue, 60_000);
-      await archiveDepartment(host, 'WarmArchive');
-
-      queued = await env.measure(
-        `queue-triggered archive, one department, steady stream`,
-        queueCount,
-        async () => {
-          await enqueueSteadily(
-            incarnations,
-            archiveQueue,
-            directQueue,
-            queueIds.map((employeeId) => ({ department: 'Queued', employeeId })),
-          );
-          await waitForEmptyQueue(directQueue, 600_000);
-          return { entities: queueCount };
-        },
-      );
-      for (const { name, size } of departments) {
-        const measurement = await env.measure(
-          `POST /departments/${name}/archive (orchestration, chunks of 100)`,
-          size,
-          async () => {
-            const output = (await archiveDepartment(host, name)) as { archived?: number };
-            if (output.archived !== size) {
-              throw new Error(`${name}: archived ${output.archived} of ${size}.`);
-            }
-            return { entities: size };
-          },
-        );
-        orchestrated.push({ size, measurement });
-      }
+      measured = await measureInHost(env, host, queues, seeded);
     } catch (error) {
       process.stderr.write(host.output());
       throw error;
@@ -173,38 +263,7 @@ const departmentArchive: BenchCase = {
     const total = queueCount + 100 + 200 + departmentSizes.reduce((a, b) => a + b, 0);
     const archived = await countArchived(direct.table(names.archive));
     if (archived !== total) throw new Error(`Only ${archived} of ${total} employees archived.`);
-
-    const smallest = orchestrated.reduce<(typeof orchestrated)[number] | undefined>(
-      (a, b) => (a === undefined || b.size < a.size ? b : a),
-      undefined,
-    )?.measurement;
-    return orchestrated.map(({ size, measurement }): Comparison => ({
-      name: `archive a department of ${size} employees`,
-      pattern: measurement,
-      baseline: queued,
-      goal: judge(
-        `≥ 0.5× the queue-triggered rate; time per 1,000 flat (≤ ${FLAT}× the smallest's)`,
-        [
-          atLeast(
-            'rate / queue-triggered',
-            measurement.opsPerSecond / queued.opsPerSecond,
-            0.5,
-            '×',
-          ),
-          flatAgainst('time per 1,000', measurement, smallest),
-        ],
-      ),
-      notes:
-        `rate orchestration/queue = ${(measurement.opsPerSecond / queued.opsPerSecond).toFixed(2)}; ` +
-        `${(1000 / measurement.opsPerSecond).toFixed(2)} s per 1,000 employees; requests per ` +
-        `employee: orchestration ${(measurement.requests / size).toFixed(2)} (listing, the ` +
-        `durable runtime's work items and history, one range read of the chunk's employees ` +
-        `and one of their reviews, archive copies in transactions of 100, grouped conditional ` +
-        `deletes of 32–47 employees per transaction, outbox nudges; status polls every 250 ms), ` +
-        `queue-triggered ${(queued.requests / queueCount).toFixed(2)}. The queue-triggered ` +
-        `side archives ${queueCount} employees of one department (messages sent as a steady ` +
-        `stream of at most 64 waiting, 16 handled at once).`,
-    }));
+    return comparisonsOf(measured, queueCount);
   },
 };
 

@@ -8,24 +8,19 @@
  *   email copy, count shard, last-name index entity, and the index outbox row when the service
  *   keeps one): as deployed (outbox row + nudge), without the outbox, and without the version
  *   cache (a read of the department and of the index entity first).
- * - Bulk import of 5,000 employees through the service in 1,000-row calls vs raw batched upserts
- *   of the same primary and email entities (transactions of 100 operations, one at a time: the
- *   mean of a run before and one after the service), four at a time, and raw batched inserts.
+ *
+ * The bulk import's comparison is in `directoryImport.ts` (the runner loads it right after this).
  */
-import { odata, type TableClient, type TransactionAction } from '@azure/data-tables';
+import { odata, type TableClient } from '@azure/data-tables';
 import { createDirectory, type Directory, type DirectoryOptions } from '../../src/directory';
-import { emailCopyEntity, employeeEntity } from '../../src/directory/entities';
 import { queueChangeSink } from '../../src/indexing/queue/queueChangeSink';
 import { employeeRowKeyRange } from '../../src/storage/keys/tables/employees';
-import { requestsPerOperationByKind } from '../harness';
 import type { BenchCase, BenchEnv, Comparison, Measurement } from '../types';
 import { benchEmployee, rawCreateOfSameEntities } from '../employees';
 import { atLeast, exactly, judge } from '../goals';
 
-const DEPT = 'Sales';
-/** The import warm-up's department and first employee number (far above the measured ones). */
-const WARM_UP_DEPT = 'WarmUp';
-const WARM_UP_FIRST = 900_001;
+/** The department every side measures in. */
+export const DEPT = 'Sales';
 
 /** A realistic employee: last names from a pool of 200, so several employees share each. */
 
@@ -47,7 +42,7 @@ async function timed(op: () => Promise<unknown>, samples: number[]): Promise<voi
 }
 
 /** A fresh table with a department, through the counting proxy. */
-async function freshDirectory(
+export async function freshDirectory(
   env: BenchEnv,
   prefix: string,
   options: Pick<DirectoryOptions, 'cacheVersions' | 'changes'> = {},
@@ -56,43 +51,6 @@ async function freshDirectory(
   const directory = createDirectory({ employees: table, ...options });
   await directory.departments.put(DEPT, { description: 'Benchmark' });
   return { directory, table };
-}
-
-/** The entities a raw loader writes for one employee: the same primary and email copy. */
-function rawEntities(n: number, operation: 'upsert' | 'create' = 'upsert'): TransactionAction[] {
-  const primary = employeeEntity(DEPT, benchEmployee(n), { isManager: false, writeId: 'raw' });
-  return operation === 'upsert'
-    ? [
-        ['upsert', primary, 'Replace'],
-        ['upsert', emailCopyEntity(primary), 'Replace'],
-      ]
-    : [
-        ['create', primary],
-        ['create', emailCopyEntity(primary)],
-      ];
-}
-
-async function rawBatches(
-  table: TableClient,
-  first: number,
-  count: number,
-  concurrency: number,
-  operation: 'upsert' | 'create',
-): Promise<void> {
-  const batches: TransactionAction[][] = [];
-  for (let i = 0; i < count; i += 50) {
-    batches.push(
-      Array.from({ length: Math.min(50, count - i) }, (_, k) =>
-        rawEntities(first + i + k, operation),
-      ).flat(),
-    );
-  }
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < batches.length) await table.submitTransaction(batches[next++]!);
-    }),
-  );
 }
 
 const emailLookup: BenchCase = {
@@ -255,98 +213,4 @@ const createOneByOne: BenchCase = {
   },
 };
 
-const bulkImport: BenchCase = {
-  name: 'directory: bulk import (service vs raw batched upserts)',
-  async run(env) {
-    const total = env.size(5000);
-    const variants = [
-      { operation: 'upsert', concurrency: 1 },
-      { operation: 'create', concurrency: 1 },
-      { operation: 'upsert', concurrency: 4 },
-    ] as const;
-    const rawRun = async ({
-      operation,
-      concurrency,
-    }: (typeof variants)[number]): Promise<Measurement> => {
-      const raw = env.clients.table(
-        env.uniqueName(`DirImportRaw${operation}${concurrency}`, { table: true }),
-      );
-      await raw.createTable();
-      env.resetTraffic();
-      const label = `raw ${operation === 'upsert' ? 'upserts' : 'inserts'}, 100-operation transactions, ${concurrency} at a time`;
-      return env.measure(label, total, () => rawBatches(raw, 1, total, concurrency, operation));
-    };
-    // Both sides run before measuring (a batch of each; 2 × 200 rows into another department),
-    // so neither pays for the JIT; the measured department's version caches stay cold.
-    const warmRaw = env.clients.table(env.uniqueName('DirImportWarm', { table: true }));
-    await warmRaw.createTable();
-    await rawBatches(warmRaw, WARM_UP_FIRST, 100, 1, 'upsert');
-    const { directory } = await freshDirectory(env, 'DirImport');
-    await directory.departments.put(WARM_UP_DEPT, { description: 'Warm-up' });
-    // Two calls with the same last names: the second takes the index entities' update path.
-    for (const first of [WARM_UP_FIRST, WARM_UP_FIRST + 200]) {
-      const warm = Array.from({ length: 200 }, (_, k) => benchEmployee(first + k));
-      if ((await directory.employees.import(WARM_UP_DEPT, warm)).created !== warm.length)
-        throw new Error('The warm-up import refused rows.');
-    }
-    // Azurite slows down as it holds more data (the raw inserts after the pattern have taken twice
-    // as long as the raw upserts before it): the headline baseline runs once BEFORE the pattern and
-    // once AFTER it, and the pattern is judged against their mean, so drift favours neither side.
-    const before = await rawRun(variants[0]);
-    const rawKinds = requestsPerOperationByKind(env.traffic(), total / 1000);
-    env.resetTraffic();
-    const pattern = await env.measure('service import, 1,000-row calls', total, async () => {
-      for (let i = 0; i < total; i += 1000) {
-        const rows = Array.from({ length: Math.min(1000, total - i) }, (_, k) =>
-          benchEmployee(i + k + 1),
-        );
-        const result = await directory.employees.import(DEPT, rows);
-        if (result.failed.length > 0) {
-          throw new Error(
-            `Import refused ${result.failed.length} rows: ${JSON.stringify(result.failed[0])}`,
-          );
-        }
-      }
-    });
-    const patternKinds = requestsPerOperationByKind(env.traffic(), total / 1000);
-    const after = await rawRun(variants[0]);
-    const wallMs = (before.wallMs + after.wallMs) / 2;
-    const headline: Measurement = {
-      ...before,
-      label: `${before.label}, mean of one run before and one after the service`,
-      wallMs: Math.round(wallMs * 10) / 10,
-      opsPerSecond: Math.round((total / (wallMs / 1000)) * 10) / 10,
-    };
-    const baselines: Measurement[] = [headline];
-    for (const variant of variants.slice(1)) baselines.push(await rawRun(variant));
-    const drift =
-      `raw upserts before the service ${Math.round(before.wallMs)} ms, after it ` +
-      `${Math.round(after.wallMs)} ms`;
-    const perRow =
-      `requests per 1,000 rows: service ${((1000 * pattern.requests) / total).toFixed(1)} ` +
-      `(${patternKinds}), raw upserts ${((1000 * before.requests) / total).toFixed(1)} (${rawKinds})`;
-    return baselines.map((baseline, i): Comparison => ({
-      name: `import ${total} employees vs ${baseline.label}`,
-      pattern,
-      baseline,
-      goal:
-        i === 0
-          ? judge(
-              '≥ 0.9× raw throughput',
-              [atLeast('throughput / raw', pattern.opsPerSecond / baseline.opsPerSecond, 0.9, '×')],
-              drift,
-            )
-          : undefined,
-      notes:
-        `throughput pattern/raw = ${(pattern.opsPerSecond / baseline.opsPerSecond).toFixed(2)}` +
-        `${i === 0 ? ` (${drift})` : ' (raw ran after the pattern)'}; ${perRow}. ` +
-        'The service also writes a count shard, the last-name index entities and (when it keeps one) ' +
-        'the outbox row in every chunk, and inserts (the raw side upserts), so its chunks outnumber the ' +
-        'raw transactions; it runs up to 4 chains of chunks at once (CHUNKS_IN_FLIGHT), each chunk on ' +
-        'its own count shard (chains share no index entity). Index entities of names this process ' +
-        'has not written are taken as absent in a department of ≤ 5,000 (no reads), else read.',
-    }));
-  },
-};
-
-export default [emailLookup, createOneByOne, bulkImport];
+export default [emailLookup, createOneByOne];

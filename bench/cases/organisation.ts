@@ -125,6 +125,135 @@ const cost = (m: Measurement): { requests: number; ms: number } => ({
   ms: Math.round(m.wallMs * 10) / 10,
 });
 
+/** What one size's steps run against: the host, its drains, and a way to mark work pending. */
+interface OrgRun {
+  base: string;
+  measure: BenchEnv['measure'];
+  drains: ReturnType<ReturnType<typeof createServices>['indexDrains']>;
+  /** Writes an employee into `department` that no message stands for, and marks it pending. */
+  pendingIn(department: string): Promise<void>;
+  /** Sweep steps that walked the table (uncounted). */
+  walks: number;
+}
+
+/** The host on fresh tables (and the data accounts' settings), with the last department created. */
+async function startOrganisation(env: BenchEnv, data: DataAccounts | undefined): Promise<OrgRun> {
+  const settings = {
+    ...data?.settings,
+    EMPLOYEES_TABLE: env.uniqueName('OrgEmp', { table: true }),
+    ARCHIVE_TABLE: env.uniqueName('OrgArc', { table: true }),
+    EMPLOYEE_INDEX_TABLE: env.uniqueName('OrgIdx', { table: true }),
+    OPERATIONS_TABLE: env.uniqueName('OrgOps', { table: true }),
+    LASTNAME_INDEX_CONTAINER: env.uniqueName('org-lastname'),
+    INDEX_QUEUE: env.uniqueName('org-idx'),
+    ARCHIVE_QUEUE: env.uniqueName('org-arc'),
+    LOG_QUEUE: env.uniqueName('org-log'),
+  };
+  const measure = measuring(env, data);
+  const host = await startBuiltHost(env, FUNCTIONS, settings);
+  const base = host.baseUrl;
+  const config = loadConfig({ AzureWebJobsStorage: env.connectionString, ...settings });
+  const services = createServices(() => config);
+  const drains = services.indexDrains();
+  const employees = drains.stores.employees;
+  // Writes no message stands for, marked as a cover that could not be stored marks them.
+  const silent = createDirectory({ employees, outbox: true });
+  let employeeNo = 0;
+  const pendingIn = async (department: string): Promise<void> => {
+    await silent.employees.create(department, benchEmployee(++employeeNo));
+    await markPending(employees, department, 'cover-failed');
+  };
+  await call(base, 'PUT', `departments/${encodeURIComponent(LAST)}`, {});
+  return { base, measure, drains, pendingIn, walks: 0 };
+}
+
+/** Creates departments `from + 1`..`size`, {@link CREATORS} at a time. */
+async function measureCreation(org: OrgRun, from: number, size: number) {
+  const batch = Array.from({ length: size - from }, (_, i) => nameOf(from + i + 1));
+  const create = await org.measure(
+    `create departments ${from + 1}–${size} (PUT, 8 at a time)`,
+    batch.length,
+    () =>
+      mapBounded(batch, CREATORS, (name) =>
+        call(org.base, 'PUT', `departments/${encodeURIComponent(name)}`, {}),
+      ).then(() => undefined),
+  );
+  return { create, created: batch.length };
+}
+
+/** One listing page through the API, and the same page read raw. */
+async function measureListing(org: OrgRun) {
+  let items = 0;
+  const listing = await org.measure('GET /departments?pageSize=1000', 1, async () => {
+    const page = (await call(org.base, 'GET', 'departments?pageSize=1000')) as {
+      items?: unknown[];
+    };
+    items = page.items?.length ?? 0;
+  });
+  const rawListing = await org.measure('raw listing page (SDK range)', 1, async () => {
+    const pages = org.drains.stores.employees
+      .listEntities({
+        queryOptions: { filter: odata`PartitionKey eq ${DEPARTMENT_LIST_PARTITION_KEY}` },
+      })
+      .byPage({ maxPageSize: 1000 });
+    for await (const page of pages) return void page;
+  });
+  return { listing, rawListing, items };
+}
+
+/** The operations view with the last department of the list holding pending work. */
+async function measureOperationsView(org: OrgRun) {
+  await org.pendingIn(LAST);
+  let view: OperationsView | undefined;
+  const operations = await org.measure('GET /operations', 1, async () => {
+    view = (await call(org.base, 'GET', 'operations')) as OperationsView;
+  });
+  return {
+    operations,
+    truncated: view!.outbox.departmentsTruncated,
+    lastShown: view!.outbox.departments.some((d) => d.department === LAST),
+  };
+}
+
+/** An idle sweep (the hourly walk finished first), then one with {@link PENDING} pending. */
+async function measureSweeps(org: OrgRun, size: number) {
+  // Drains the last department; the first sweep of all starts the hourly walk, finished here
+  // (in bounded steps) so the idle sweep measures the frequent sweep alone.
+  for (let settle = 0; settle < 1_000; settle++) {
+    const report = await sweepOutboxes(org.drains);
+    if (report.discovered) org.walks++;
+    if (!report.discovered || report.walkFinished) break;
+  }
+  const idle = await org.measure('idle sweep', 1, async () => {
+    await sweepOutboxes(org.drains);
+  });
+  const pendingNames = Array.from({ length: Math.min(PENDING, size) }, (_, i) => nameOf(size - i));
+  for (const name of pendingNames) await org.pendingIn(name);
+  let rows = 0;
+  const busy = await org.measure(`sweep with ${PENDING} departments pending`, PENDING, async () => {
+    rows = (await sweepOutboxes(org.drains)).rows;
+  });
+  return { idle, busy, pending: pendingNames.length, rows };
+}
+
+/** Grows the organisation from `from` to `size` departments and measures it there. */
+async function measureSize(org: OrgRun, from: number, size: number, accounts: number) {
+  const { create, created } = await measureCreation(org, from, size);
+  const { listing, rawListing, items } = await measureListing(org);
+  const { operations, truncated, lastShown } = await measureOperationsView(org);
+  const { idle, busy, pending, rows } = await measureSweeps(org, size);
+  const point: OrganisationPoint = {
+    departments: size,
+    creation: { ...cost(create), created },
+    listing: { ...cost(listing), items },
+    operations: { ...cost(operations), truncated, lastShown },
+    idleSweep: cost(idle),
+    busySweep: { ...cost(busy), pending, rows },
+  };
+  const measured = { create, listing, operations, idle, busy };
+  return { point, comparisons: comparisonsAt(point, measured, rawListing, accounts) };
+}
+
 const organisation: BenchCase = {
   name: 'organisation: listing, operations view and sweep over many departments',
   onlyWhenNamed: true,
@@ -136,109 +265,17 @@ const organisation: BenchCase = {
     );
     const data = await dataAccountsOf(env);
     const accounts = data ? 2 : 1;
-    const settings = {
-      ...data?.settings,
-      EMPLOYEES_TABLE: env.uniqueName('OrgEmp', { table: true }),
-      ARCHIVE_TABLE: env.uniqueName('OrgArc', { table: true }),
-      EMPLOYEE_INDEX_TABLE: env.uniqueName('OrgIdx', { table: true }),
-      OPERATIONS_TABLE: env.uniqueName('OrgOps', { table: true }),
-      LASTNAME_INDEX_CONTAINER: env.uniqueName('org-lastname'),
-      INDEX_QUEUE: env.uniqueName('org-idx'),
-      ARCHIVE_QUEUE: env.uniqueName('org-arc'),
-      LOG_QUEUE: env.uniqueName('org-log'),
-    };
-    const measure = measuring(env, data);
-    const host = await startBuiltHost(env, FUNCTIONS, settings);
-    const base = host.baseUrl;
-    const config = loadConfig({ AzureWebJobsStorage: env.connectionString, ...settings });
-    const services = createServices(() => config);
-    const drains = services.indexDrains();
-    const employees = drains.stores.employees;
-    // Writes no message stands for, marked as a cover that could not be stored marks them.
-    const silent = createDirectory({ employees, outbox: true });
-    let employeeNo = 0;
-    const pendingIn = async (department: string): Promise<void> => {
-      await silent.employees.create(department, benchEmployee(++employeeNo));
-      await markPending(employees, department, 'cover-failed');
-    };
-    await call(base, 'PUT', `departments/${encodeURIComponent(LAST)}`, {});
-
+    const org = await startOrganisation(env, data);
     const points: OrganisationPoint[] = [];
     const comparisons: Comparison[] = [];
-    let walks = 0;
     for (const [step, size] of sizes.entries()) {
       const from = step === 0 ? 0 : sizes[step - 1]!;
-      const batch = Array.from({ length: size - from }, (_, i) => nameOf(from + i + 1));
-      const create = await measure(
-        `create departments ${from + 1}–${size} (PUT, 8 at a time)`,
-        batch.length,
-        () =>
-          mapBounded(batch, CREATORS, (name) =>
-            call(base, 'PUT', `departments/${encodeURIComponent(name)}`, {}),
-          ).then(() => undefined),
-      );
-
-      let items = 0;
-      const listing = await measure('GET /departments?pageSize=1000', 1, async () => {
-        const page = (await call(base, 'GET', 'departments?pageSize=1000')) as {
-          items?: unknown[];
-        };
-        items = page.items?.length ?? 0;
-      });
-      const rawListing = await measure('raw listing page (SDK range)', 1, async () => {
-        const pages = employees
-          .listEntities({
-            queryOptions: { filter: odata`PartitionKey eq ${DEPARTMENT_LIST_PARTITION_KEY}` },
-          })
-          .byPage({ maxPageSize: 1000 });
-        for await (const page of pages) return void page;
-      });
-
-      await pendingIn(LAST);
-      let view: OperationsView | undefined;
-      const operations = await measure('GET /operations', 1, async () => {
-        view = (await call(base, 'GET', 'operations')) as OperationsView;
-      });
-      const lastShown = view!.outbox.departments.some((d) => d.department === LAST);
-
-      // Drains the last department; the first sweep of all starts the hourly walk, finished here
-      // (in bounded steps) so the idle sweep measures the frequent sweep alone.
-      for (let settle = 0; settle < 1_000; settle++) {
-        const report = await sweepOutboxes(drains);
-        if (report.discovered) walks++;
-        if (!report.discovered || report.walkFinished) break;
-      }
-      const idle = await measure('idle sweep', 1, async () => {
-        await sweepOutboxes(drains);
-      });
-      const pendingNames = Array.from({ length: Math.min(PENDING, size) }, (_, i) =>
-        nameOf(size - i),
-      );
-      for (const name of pendingNames) await pendingIn(name);
-      let rows = 0;
-      const busy = await measure(`sweep with ${PENDING} departments pending`, PENDING, async () => {
-        rows = (await sweepOutboxes(drains)).rows;
-      });
-
-      const point: OrganisationPoint = {
-        departments: size,
-        creation: { ...cost(create), created: batch.length },
-        listing: { ...cost(listing), items },
-        operations: {
-          ...cost(operations),
-          truncated: view!.outbox.departmentsTruncated,
-          lastShown,
-        },
-        idleSweep: cost(idle),
-        busySweep: { ...cost(busy), pending: pendingNames.length, rows },
-      };
-      points.push(point);
-      process.stdout.write(describePoint(point));
-      comparisons.push(
-        ...comparisonsAt(point, { create, listing, operations, idle, busy }, rawListing, accounts),
-      );
+      const measured = await measureSize(org, from, size, accounts);
+      points.push(measured.point);
+      process.stdout.write(describePoint(measured.point));
+      comparisons.push(...measured.comparisons);
     }
-    process.stdout.write(`  (sweep steps that walked the table, uncounted: ${walks})\n\n`);
+    process.stdout.write(`  (sweep steps that walked the table, uncounted: ${org.walks})\n\n`);
     const result: OrganisationData = { accounts, sizes, points };
     return { comparisons, data: { ...result } };
   },

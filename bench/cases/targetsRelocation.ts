@@ -9,25 +9,15 @@
  * write lost, every refusal a 503 with `Retry-After`, none outside the freeze-to-switch window;
  * reported: the frozen window, the writes refused in it, the steps' throttles.
  */
-import { randomUUID } from 'node:crypto';
 import { errorResponse } from '../../functions/shared/http';
 import { createServices, type Services } from '../../functions/shared/services';
-import { copyChunk } from '../../src/accounts/relocation/relocationCopy';
-import { deleteChunk } from '../../src/accounts/relocation/relocationDelete';
-import {
-  freezeDepartment,
-  startRelocation,
-  switchDepartment,
-  type ChunkStep,
-  type RelocationCursor,
-  type RelocationDeps,
-  type RelocationPlan,
-} from '../../src/accounts/relocation/relocationSteps';
-import { syncChunk } from '../../src/accounts/relocation/relocationSync';
+import type { RelocationDeps } from '../../src/accounts/relocation/relocationSteps';
+import type { Config } from '../../src/config';
 import { ConflictError, ThrottledError } from '../../src/domainErrors';
 import { AZURE_TARGETS, scaledTargets } from '../../tools/targets/azureTargets';
 import { benchEmployee } from '../employees';
 import { exactly, holds, judge } from '../goals';
+import { relocate } from '../relocation/relocateSteps';
 import { dataSettings, progress, refusedBy, startFrontedAccount } from '../targetsFronts';
 import type { BenchCase, Comparison } from '../types';
 import { asCaller, configOf, freshNames } from './accounts';
@@ -42,7 +32,6 @@ const FACTOR = 100;
 
 const DEPARTMENT = 'Moved';
 const WRITERS = 4;
-const ATTEMPTS = 6;
 /**
  * Rows per relocation chunk (`RELOCATION_CHUNK_ROWS`, default 1,000): scaled with the account's
  * target (1,000 rows need a few hundredths of a second of Azure's 20,000 requests/s; 100 rows
@@ -63,22 +52,6 @@ interface Writes {
   busy: number;
   failed: number;
   writes: number;
-}
-
-/**
- * Runs a relocation step as the orchestrator runs its activity (`activityRetryOptions`): a 503
- * tried again after 1 s, doubling, up to {@link ATTEMPTS} attempts (about 31 s).
- */
-async function asActivity<T>(step: () => Promise<T>, throttled: { count: number }): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await step();
-    } catch (error) {
-      if (!(error instanceof ThrottledError) || attempt >= ATTEMPTS) throw error;
-      throttled.count++;
-      await sleep(1_000 * 2 ** (attempt - 1));
-    }
-  }
 }
 
 /** Writes to the department until `stop`: creates of new employees and renames of seeded ones. */
@@ -132,49 +105,142 @@ async function writeWhile(services: Services, seeded: number, stop: () => boolea
   return w;
 }
 
-/** The relocation's steps in the orchestrator's order, with its waits for the placement cache. */
-async function relocate(deps: RelocationDeps, to: string, cacheMs: number) {
-  const throttled = { count: 0 };
-  const plan = await asActivity(
-    () => startRelocation(deps, DEPARTMENT, to, randomUUID().replace(/-/g, '')),
-    throttled,
-  );
-  const run = async (step: ChunkStep, p: RelocationPlan) => {
-    let cursor: RelocationCursor | undefined;
-    let rows = 0;
-    do {
-      const at = cursor;
-      const result = await asActivity(() => step(deps, p, at), throttled);
-      rows += result.rows;
-      cursor = result.next;
-    } while (cursor);
-    return rows;
-  };
+type FrontedAccount = Awaited<ReturnType<typeof startFrontedAccount>>;
+
+/** Seeds the department with the fronts open (the seed is not measured), then holds them. */
+async function seedDepartment(
+  fronted: FrontedAccount[],
+  services: Services,
+  seeded: number,
+  accountRequests: number,
+): Promise<void> {
+  const { departments, employees } = services.directory();
+  for (const a of fronted) a.proxy.setTargets(null);
+  await departments.put(DEPARTMENT, { description: 'Relocated under targets' });
+  for (let i = 0; i < seeded; i += 500) {
+    const rows = Array.from({ length: Math.min(500, seeded - i) }, (_, k) =>
+      benchEmployee(i + k + 1),
+    );
+    await employees.import(DEPARTMENT, rows);
+  }
+  await services.changeQueue().settled();
+  await services.indexDrains().request(DEPARTMENT);
+  for (const a of fronted) a.proxy.setTargets(a.limiter);
+  progress(`seeded ${seeded} employees; the fronts hold ${accountRequests} requests/s`);
+}
+
+/** The department moved to the other account while the writers write. */
+async function relocateWhileWriting(
+  fronted: FrontedAccount[],
+  services: Services,
+  config: Config,
+  seeded: number,
+) {
+  const from = (await services.placement().ofDepartment(DEPARTMENT)).account;
+  const to = from === 'DATA1' ? 'DATA2' : 'DATA1';
+  const refusedBefore = fronted.map(refusedBy);
+  let relocating = true;
   const started = now();
-  const copied = await run(copyChunk, plan);
-  const copyMs = now() - started;
-  progress(`copied ${copied} rows and blobs in ${(copyMs / 1000).toFixed(1)} s`);
-  const freezing = now();
-  await asActivity(() => freezeDepartment(deps, plan), throttled);
-  const frozenAt = now();
-  const synced = await run(syncChunk, plan);
-  const syncMs = now() - frozenAt;
-  await sleep(Math.max(0, frozenAt + cacheMs + 1_000 - now()));
-  await asActivity(() => switchDepartment(deps, plan), throttled);
-  const switchedAt = now();
-  await sleep(cacheMs + 1_000);
-  const deleting = now();
-  await run(deleteChunk, plan);
+  const writing = writeWhile(services, seeded, () => !relocating);
+  const deps: RelocationDeps = {
+    placement: services.placement(),
+    tables: config.tables,
+    photosContainer: config.containers.photos,
+    chunkRows: config.accounts.relocationChunkRows,
+  };
+  const moved = await relocate(deps, DEPARTMENT, to, config.accounts.placementCacheMs)
+    .catch((error: unknown) => {
+      const scopes = fronted.map((a) => `${a.name} ${JSON.stringify(a.limiter.throttled())}`);
+      throw new Error(`relocation failed; refused so far: ${scopes.join(', ')}`, {
+        cause: error,
+      });
+    })
+    .finally(() => {
+      relocating = false;
+    });
+  const relocationMs = now() - started;
+  const w = await writing;
+  const refusedByFronts = fronted.reduce((sum, a, i) => sum + refusedBy(a) - refusedBefore[i]!, 0);
+  return { from, to, moved, relocationMs, w, refusedByFronts };
+}
+
+type Relocated = Awaited<ReturnType<typeof relocateWhileWriting>>;
+
+/** Acknowledged writes not there, exactly as acknowledged. */
+async function countLost(services: Services, acknowledged: Map<string, string>): Promise<number> {
+  const { employees } = services.directory();
+  let lost = 0;
+  for (const [id, lastName] of acknowledged) {
+    let read: string | undefined;
+    await asCaller(async () => {
+      read = (await employees.get(DEPARTMENT, id)).value.lastName;
+    }).catch(() => undefined);
+    if (read !== lastName) lost++;
+  }
+  return lost;
+}
+
+/** The comparison: the relocation with writes beside its frozen window, the goals judged. */
+function relocationComparison(
+  r: Relocated,
+  after: { lost: number; placedIn: string },
+  seeded: number,
+  placementCacheMs: number,
+): Comparison {
+  const { from, to, moved, relocationMs, w, refusedByFronts } = r;
+  const { lost, placedIn } = after;
+  const refused = w.refusedAt.length;
+  const outside = w.refusedAt.filter(
+    (t) => t < moved.aroundSwitch.from || t > moved.aroundSwitch.to,
+  ).length;
+  progress(
+    `frozen ${Math.round(moved.frozenMs)} ms; ${refused} writes refused; ${lost} lost; ` +
+      `${w.busy} waits on ServerBusy`,
+  );
   return {
-    copied,
-    synced,
-    copyMs,
-    syncMs,
-    frozenMs: switchedAt - freezing,
-    deleteMs: now() - deleting,
-    throttled: throttled.count,
-    // From the freeze until every placement cache has seen the switch.
-    aroundSwitch: { from: freezing, to: switchedAt + cacheMs + 1_000 },
+    name: `relocation of a ${seeded}-employee department while ${WRITERS} writers continue, each account held to Azure's target ÷ ${FACTOR}`,
+    pattern: {
+      label: 'relocation with writes, under the targets',
+      wallMs: Math.round(relocationMs),
+      operations: moved.copied,
+      opsPerSecond: Math.round((moved.copied / relocationMs) * 10_000) / 10,
+      requests: 0,
+      bytes: 0,
+    },
+    baseline: {
+      label: 'the frozen window (ms)',
+      wallMs: Math.round(moved.frozenMs),
+      operations: refused,
+      opsPerSecond: 0,
+      requests: 0,
+      bytes: 0,
+    },
+    goal: judge(
+      'no acknowledged write lost; every refusal a 503 with Retry-After, only around the switch',
+      [
+        exactly('acknowledged writes lost', lost, 0),
+        exactly(
+          'refusals not answered 503 with Retry-After',
+          refused - w.refusedAs503WithRetryAfter,
+          0,
+        ),
+        holds(
+          `${outside} of ${refused} refusals outside the freeze-to-switch window`,
+          outside === 0,
+        ),
+        holds(`department in ${placedIn} after, moved to ${to}`, placedIn === to),
+        exactly('writes failed otherwise', w.failed, 0),
+      ],
+      `frozen ${Math.round(moved.frozenMs)} ms`,
+    ),
+    notes:
+      `${(relocationMs / 1000).toFixed(1)} s from ${from} to ${to}, ${moved.copied} rows and blobs copied in ` +
+      `${(moved.copyMs / 1000).toFixed(1)} s; frozen ${Math.round(moved.frozenMs)} ms (last sync ` +
+      `${Math.round(moved.syncMs)} ms for ${moved.synced} keys, placement cache ${placementCacheMs / 1000} s); ` +
+      `source deleted in ${(moved.deleteMs / 1000).toFixed(1)} s; writes ${w.writes}: ${w.acknowledged.size} ` +
+      `acknowledged, ${refused} refused (503 Relocating, ${w.refusedAs503WithRetryAfter} with Retry-After), ` +
+      `${w.failed} failed otherwise, ${w.busy} ServerBusy waits; lost ${lost}; steps retried on 503 ${moved.throttled} times; ` +
+      `${refusedByFronts} requests refused by the fronts.`,
   };
 }
 
@@ -192,115 +258,17 @@ const relocationCase: BenchCase = {
       RELOCATION_CHUNK_ROWS: String(CHUNK_ROWS),
     });
     const services = createServices(() => config);
-    const { departments, employees } = services.directory();
-
-    // Seeded with the fronts open: the seed is not what is measured.
-    for (const a of fronted) a.proxy.setTargets(null);
     const seeded = env.size(1_000);
-    await departments.put(DEPARTMENT, { description: 'Relocated under targets' });
-    for (let i = 0; i < seeded; i += 500) {
-      const rows = Array.from({ length: Math.min(500, seeded - i) }, (_, k) =>
-        benchEmployee(i + k + 1),
-      );
-      await employees.import(DEPARTMENT, rows);
-    }
-    await services.changeQueue().settled();
-    await services.indexDrains().request(DEPARTMENT);
-    for (const a of fronted) a.proxy.setTargets(a.limiter);
-    progress(`seeded ${seeded} employees; the fronts hold ${held.accountRequests} requests/s`);
-
-    const from = (await services.placement().ofDepartment(DEPARTMENT)).account;
-    const to = from === 'DATA1' ? 'DATA2' : 'DATA1';
-    const refusedBefore = fronted.map(refusedBy);
-    let relocating = true;
-    const started = now();
-    const writing = writeWhile(services, seeded, () => !relocating);
-    const deps: RelocationDeps = {
-      placement: services.placement(),
-      tables: config.tables,
-      photosContainer: config.containers.photos,
-      chunkRows: config.accounts.relocationChunkRows,
-    };
-    const moved = await relocate(deps, to, config.accounts.placementCacheMs)
-      .catch((error: unknown) => {
-        const scopes = fronted.map((a) => `${a.name} ${JSON.stringify(a.limiter.throttled())}`);
-        throw new Error(`relocation failed; refused so far: ${scopes.join(', ')}`, {
-          cause: error,
-        });
-      })
-      .finally(() => {
-        relocating = false;
-      });
-    const relocationMs = now() - started;
-    const w = await writing;
-    const refusedByFronts = fronted.reduce(
-      (sum, a, i) => sum + refusedBy(a) - refusedBefore[i]!,
-      0,
-    );
-
-    // Every acknowledged write is there, exactly as acknowledged.
-    let lost = 0;
-    for (const [id, lastName] of w.acknowledged) {
-      let read: string | undefined;
-      await asCaller(async () => {
-        read = (await employees.get(DEPARTMENT, id)).value.lastName;
-      }).catch(() => undefined);
-      if (read !== lastName) lost++;
-    }
+    await seedDepartment(fronted, services, seeded, held.accountRequests);
+    const relocated = await relocateWhileWriting(fronted, services, config, seeded);
+    const lost = await countLost(services, relocated.w.acknowledged);
     const placedIn = (await services.placement().ofDepartment(DEPARTMENT, { fresh: true })).account;
-    const refused = w.refusedAt.length;
-    const outside = w.refusedAt.filter(
-      (t) => t < moved.aroundSwitch.from || t > moved.aroundSwitch.to,
-    ).length;
-    progress(
-      `frozen ${Math.round(moved.frozenMs)} ms; ${refused} writes refused; ${lost} lost; ` +
-        `${w.busy} waits on ServerBusy`,
+    return relocationComparison(
+      relocated,
+      { lost, placedIn },
+      seeded,
+      config.accounts.placementCacheMs,
     );
-    return {
-      name: `relocation of a ${seeded}-employee department while ${WRITERS} writers continue, each account held to Azure's target ÷ ${FACTOR}`,
-      pattern: {
-        label: 'relocation with writes, under the targets',
-        wallMs: Math.round(relocationMs),
-        operations: moved.copied,
-        opsPerSecond: Math.round((moved.copied / relocationMs) * 10_000) / 10,
-        requests: 0,
-        bytes: 0,
-      },
-      baseline: {
-        label: 'the frozen window (ms)',
-        wallMs: Math.round(moved.frozenMs),
-        operations: refused,
-        opsPerSecond: 0,
-        requests: 0,
-        bytes: 0,
-      },
-      goal: judge(
-        'no acknowledged write lost; every refusal a 503 with Retry-After, only around the switch',
-        [
-          exactly('acknowledged writes lost', lost, 0),
-          exactly(
-            'refusals not answered 503 with Retry-After',
-            refused - w.refusedAs503WithRetryAfter,
-            0,
-          ),
-          holds(
-            `${outside} of ${refused} refusals outside the freeze-to-switch window`,
-            outside === 0,
-          ),
-          holds(`department in ${placedIn} after, moved to ${to}`, placedIn === to),
-          exactly('writes failed otherwise', w.failed, 0),
-        ],
-        `frozen ${Math.round(moved.frozenMs)} ms`,
-      ),
-      notes:
-        `${(relocationMs / 1000).toFixed(1)} s from ${from} to ${to}, ${moved.copied} rows and blobs copied in ` +
-        `${(moved.copyMs / 1000).toFixed(1)} s; frozen ${Math.round(moved.frozenMs)} ms (last sync ` +
-        `${Math.round(moved.syncMs)} ms for ${moved.synced} keys, placement cache ${config.accounts.placementCacheMs / 1000} s); ` +
-        `source deleted in ${(moved.deleteMs / 1000).toFixed(1)} s; writes ${w.writes}: ${w.acknowledged.size} ` +
-        `acknowledged, ${refused} refused (503 Relocating, ${w.refusedAs503WithRetryAfter} with Retry-After), ` +
-        `${w.failed} failed otherwise, ${w.busy} ServerBusy waits; lost ${lost}; steps retried on 503 ${moved.throttled} times; ` +
-        `${refusedByFronts} requests refused by the fronts.`,
-    };
   },
 };
 

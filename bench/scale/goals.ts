@@ -186,20 +186,16 @@ function verdict(text: string, measured: string, passed: boolean, why: string): 
   return passed ? { text, verdict: 'met', measured } : { text, verdict: 'missed', measured, why };
 }
 
-/** Every goal of the scenario against what it measured (a stage never reached misses its goal). */
-export function checkGoals(figures: RealSizeFigures, options: RealSizeOptions): GoalVerdict[] {
+/** The import's goals: every row created, and the last call not much slower than the first. */
+function importVerdicts(figures: RealSizeFigures, max: number): GoalVerdict[] {
   const ratio = importRatio(figures.importCallMs);
-  const max = options.maxImportRatio;
-  const verdicts: GoalVerdict[] = [];
-  verdicts.push(
+  const verdicts = [
     verdict(
       `import: all ${figures.employees} rows created`,
       `${figures.imported} created`,
       figures.imported === figures.employees,
       `${figures.employees - figures.imported} of ${figures.employees} rows not created`,
     ),
-  );
-  verdicts.push(
     verdict(
       `import: last call ≤ ${max}× the first`,
       ratio === undefined
@@ -210,7 +206,7 @@ export function checkGoals(figures: RealSizeFigures, options: RealSizeOptions): 
         ? 'no import call was timed'
         : `last call ${ratio.toFixed(2)}× the first, above ${max}×`,
     ),
-  );
+  ];
   const probe = figures.probeMs;
   if (ratio !== undefined && probe !== undefined && probe.first > 0) {
     // The emulator's growth at the same sizes divided out: what the app itself adds per call.
@@ -226,73 +222,90 @@ export function checkGoals(figures: RealSizeFigures, options: RealSizeOptions): 
       ),
     );
   }
-  const found = figures.searchAllFoundAfterMs;
-  verdicts.push(
-    verdict(
-      `search: all ${figures.searchExpected} of the shared name within ${seconds(options.searchGoalMs)}`,
-      found === undefined
-        ? `${figures.searchFound} of ${figures.searchExpected} found, gave up`
-        : `all found ${seconds(found)} after the last call`,
-      found !== undefined && found <= options.searchGoalMs && figures.searchExpected > 0,
-      found === undefined
-        ? `only ${figures.searchFound} of ${figures.searchExpected} found when the wait ended`
-        : figures.searchExpected > 0
-          ? `all found after ${seconds(found)}, later than ${seconds(options.searchGoalMs)}`
-          : 'no employee of the shared name to find',
-    ),
-  );
-  const audit = figures.audit;
-  verdicts.push(
-    verdict(
-      'audit: nothing missing',
-      audit === undefined
-        ? 'not run'
-        : audit.runtimeStatus !== 'Completed'
-          ? audit.runtimeStatus
-          : `checked ${audit.checked ?? '?'}, missing ${audit.missing ?? '?'}, stale ${audit.stale ?? '?'}`,
-      audit?.runtimeStatus === 'Completed' && audit.missing === 0,
-      audit === undefined
-        ? 'the audit did not run'
-        : audit.runtimeStatus !== 'Completed'
-          ? `the audit ended ${audit.runtimeStatus}`
-          : `${audit.missing ?? 'an unknown number of'} index entries missing`,
-    ),
-  );
-  const logs = figures.logs;
-  verdicts.push(
-    verdict(
-      'logs: the hour read back exactly (every entry once, in time order)',
-      logs === undefined
-        ? 'not run'
-        : logs.problem === undefined
-          ? `${logs.read} of ${logs.posted} in ${logs.pages} pages, ${seconds(logs.readMs)}`
-          : logs.problem,
-      logs !== undefined && logs.problem === undefined && logs.read === logs.posted,
-      logs === undefined
-        ? 'the log hour was not read back'
-        : (logs.problem ?? `${logs.read} of ${logs.posted} entries read back`),
-    ),
-  );
-  const archive = figures.archive;
-  verdicts.push(
-    verdict(
-      `archive: the department within ${seconds(options.archiveGoalMs)}`,
-      archive === undefined
-        ? 'not run'
-        : `${archive.runtimeStatus} in ${seconds(archive.ms)}, archived ${archive.archived ?? '?'}`,
-      archive?.runtimeStatus === 'Completed' &&
-        archive.ms <= options.archiveGoalMs &&
-        archive.archived === figures.employees,
-      archive === undefined
-        ? 'the archive did not run'
-        : archive.runtimeStatus !== 'Completed'
-          ? `the archive ended ${archive.runtimeStatus}`
-          : archive.archived !== figures.employees
-            ? `archived ${archive.archived ?? '?'} of ${figures.employees}`
-            : `took ${seconds(archive.ms)}, longer than ${seconds(options.archiveGoalMs)}`,
-    ),
-  );
   return verdicts;
+}
+
+/** The search's goal: every employee of the shared name found within the goal's time. */
+function searchVerdict(figures: RealSizeFigures, goalMs: number): GoalVerdict {
+  const found = figures.searchAllFoundAfterMs;
+  return verdict(
+    `search: all ${figures.searchExpected} of the shared name within ${seconds(goalMs)}`,
+    found === undefined
+      ? `${figures.searchFound} of ${figures.searchExpected} found, gave up`
+      : `all found ${seconds(found)} after the last call`,
+    found !== undefined && found <= goalMs && figures.searchExpected > 0,
+    found === undefined
+      ? `only ${figures.searchFound} of ${figures.searchExpected} found when the wait ended`
+      : figures.searchExpected > 0
+        ? `all found after ${seconds(found)}, later than ${seconds(goalMs)}`
+        : 'no employee of the shared name to find',
+  );
+}
+
+/** The audit's goal: it completed and found no index entry missing. */
+function auditVerdict({ audit }: RealSizeFigures): GoalVerdict {
+  return verdict(
+    'audit: nothing missing',
+    audit === undefined
+      ? 'not run'
+      : audit.runtimeStatus !== 'Completed'
+        ? audit.runtimeStatus
+        : `checked ${audit.checked ?? '?'}, missing ${audit.missing ?? '?'}, stale ${audit.stale ?? '?'}`,
+    audit?.runtimeStatus === 'Completed' && audit.missing === 0,
+    audit === undefined
+      ? 'the audit did not run'
+      : audit.runtimeStatus !== 'Completed'
+        ? `the audit ended ${audit.runtimeStatus}`
+        : `${audit.missing ?? 'an unknown number of'} index entries missing`,
+  );
+}
+
+/** The logs' goal: the hour read back with every entry once, in time order. */
+function logsVerdict({ logs }: RealSizeFigures): GoalVerdict {
+  return verdict(
+    'logs: the hour read back exactly (every entry once, in time order)',
+    logs === undefined
+      ? 'not run'
+      : logs.problem === undefined
+        ? `${logs.read} of ${logs.posted} in ${logs.pages} pages, ${seconds(logs.readMs)}`
+        : logs.problem,
+    logs !== undefined && logs.problem === undefined && logs.read === logs.posted,
+    logs === undefined
+      ? 'the log hour was not read back'
+      : (logs.problem ?? `${logs.read} of ${logs.posted} entries read back`),
+  );
+}
+
+/** The archive's goal: every employee of the department archived within the goal's time. */
+function archiveVerdict(figures: RealSizeFigures, goalMs: number): GoalVerdict {
+  const archive = figures.archive;
+  return verdict(
+    `archive: the department within ${seconds(goalMs)}`,
+    archive === undefined
+      ? 'not run'
+      : `${archive.runtimeStatus} in ${seconds(archive.ms)}, archived ${archive.archived ?? '?'}`,
+    archive?.runtimeStatus === 'Completed' &&
+      archive.ms <= goalMs &&
+      archive.archived === figures.employees,
+    archive === undefined
+      ? 'the archive did not run'
+      : archive.runtimeStatus !== 'Completed'
+        ? `the archive ended ${archive.runtimeStatus}`
+        : archive.archived !== figures.employees
+          ? `archived ${archive.archived ?? '?'} of ${figures.employees}`
+          : `took ${seconds(archive.ms)}, longer than ${seconds(goalMs)}`,
+  );
+}
+
+/** Every goal of the scenario against what it measured (a stage never reached misses its goal). */
+export function checkGoals(figures: RealSizeFigures, options: RealSizeOptions): GoalVerdict[] {
+  return [
+    ...importVerdicts(figures, options.maxImportRatio),
+    searchVerdict(figures, options.searchGoalMs),
+    auditVerdict(figures),
+    logsVerdict(figures),
+    archiveVerdict(figures, options.archiveGoalMs),
+  ];
 }
 
 /**

@@ -7,7 +7,14 @@
 import { api, apiVersioned, ConsoleError } from '../api';
 import { actionForm, app, field, h, input, link, loading, plural, seg, showError } from '../dom';
 import { href } from '../routes';
-import { may, openableDepartments, state, type Department, type Page } from '../session';
+import {
+  may,
+  openableDepartments,
+  state,
+  type Abilities,
+  type Department,
+  type Page,
+} from '../session';
 import { settled } from '../settle';
 import { allDepartments } from './departmentNames';
 import { heading } from './shell';
@@ -103,47 +110,49 @@ function createDepartmentForm(): HTMLElement {
   return h('details', { class: 'panel-form' }, h('summary', {}, 'New department'), form);
 }
 
-/** Renders the departments view, the admin's list showing `pages` pages. */
-export async function renderDepartments(pages = 1): Promise<void> {
-  const abilities = may();
-  const body = h('div');
-  const section = h('section', { id: 'departments' }, body);
-  app.replaceChildren(heading(abilities.admin ? 'Departments' : 'My departments'), section);
-  if (!abilities.admin) {
-    const names = openableDepartments(abilities);
-    const rows = await loading(body, 'your departments', () =>
-      Promise.all(
-        names.map((d) =>
-          api<Department>(state.session, 'GET', `/departments/${seg(d)}`).then(
-            (found) => found,
-            () => ({
-              name: d,
-              description: 'Not found in the directory.',
-              employeeCount: 0,
-              manager: null,
-            }),
-          ),
+/**
+ * The departments the caller's roles open, read one by one (exact counts); one that cannot be
+ * read shows as not found in the directory rather than failing the list.
+ */
+async function renderOpenableDepartments(body: HTMLElement, abilities: Abilities): Promise<void> {
+  const names = openableDepartments(abilities);
+  const rows = await loading(body, 'your departments', () =>
+    Promise.all(
+      names.map((d) =>
+        api<Department>(state.session, 'GET', `/departments/${seg(d)}`).then(
+          (found) => found,
+          () => ({
+            name: d,
+            description: 'Not found in the directory.',
+            employeeCount: 0,
+            manager: null,
+          }),
         ),
       ),
-    );
-    if (!rows) return;
-    if (rows.length === 0) {
-      body.replaceChildren(h('p', {}, 'Your sign-in opens no department of the directory.'));
-      return;
-    }
-    const { table, add } = departmentTable();
-    add(rows);
-    body.replaceChildren(
-      h(
-        'p',
-        { class: 'muted', id: 'departments-count' },
-        `The ${plural(rows.length, 'department')} your roles open.`,
-      ),
-      table,
-    );
+    ),
+  );
+  if (!rows) return;
+  if (rows.length === 0) {
+    body.replaceChildren(h('p', {}, 'Your sign-in opens no department of the directory.'));
     return;
   }
-  section.before(createDepartmentForm());
+  const { table, add } = departmentTable();
+  add(rows);
+  body.replaceChildren(
+    h(
+      'p',
+      { class: 'muted', id: 'departments-count' },
+      `The ${plural(rows.length, 'department')} your roles open.`,
+    ),
+    table,
+  );
+}
+
+/**
+ * The admin's list of every department, {@link PAGE_SIZE} at a time: `pages` pages at once, then
+ * one more per "Show more departments" (the count shown kept in the URL).
+ */
+async function renderAllDepartments(body: HTMLElement, pages: number): Promise<void> {
   const { table, add } = departmentTable();
   const summary = h('p', { class: 'muted', id: 'departments-count' });
   const more = h(
@@ -194,4 +203,15 @@ export async function renderDepartments(pages = 1): Promise<void> {
     shown === 0 ? h('p', {}, 'No departments yet: create the first one above.') : table,
     more,
   );
+}
+
+/** Renders the departments view, the admin's list showing `pages` pages. */
+export async function renderDepartments(pages = 1): Promise<void> {
+  const abilities = may();
+  const body = h('div');
+  const section = h('section', { id: 'departments' }, body);
+  app.replaceChildren(heading(abilities.admin ? 'Departments' : 'My departments'), section);
+  if (!abilities.admin) return renderOpenableDepartments(body, abilities);
+  section.before(createDepartmentForm());
+  return renderAllDepartments(body, pages);
 }

@@ -63,13 +63,7 @@ function howRead(grant: SasGrant): HTMLElement {
   );
 }
 
-/** Renders the expenses and the form that adds one. */
-export async function renderExpenses(
-  section: HTMLElement,
-  department: string,
-  employeeId: string,
-): Promise<void> {
-  const body = h('div');
+function expensesTable(): { table: HTMLTableElement; tbody: HTMLTableSectionElement } {
   const tbody = h('tbody');
   const table = h(
     'table',
@@ -87,15 +81,22 @@ export async function renderExpenses(
     ),
     tbody,
   );
+  return { table, tbody };
+}
+
+/**
+ * Shows the claims in `body`, {@link TOP} at a time: the first page at once, the next one per
+ * "Show older claims", each read from storage with a SAS asked for again near its end.
+ */
+async function renderClaims(body: HTMLElement, sasPath: string): Promise<void> {
+  const { table, tbody } = expensesTable();
   const older = h(
     'button',
     { type: 'button', class: 'secondary', id: 'expenses-older', hidden: true },
     'Show older claims',
   );
-  section.append(body);
   let grant: SasGrant | undefined;
   let next: TableContinuation | undefined;
-  const sasPath = `/sas/expenses/${seg(department)}/${seg(employeeId)}`;
   const page = async (): Promise<number> => {
     // A token lives 15 minutes: ask again when it is near its end.
     if (!grant || Date.parse(grant.expiresOn) - Date.now() < 60_000)
@@ -142,7 +143,10 @@ export async function renderExpenses(
       .finally(() => (older.disabled = false));
   });
   await loading(body, 'the expenses', first);
+}
 
+/** The form that adds a claim of the employee through the API. */
+function addExpenseForm(department: string, employeeId: string): HTMLElement {
   const amount = input('amount', {
     id: 'expense-amount',
     type: 'number',
@@ -187,5 +191,17 @@ export async function renderExpenses(
       settled('Added the expense.');
     },
   );
-  section.append(h('details', { class: 'panel-form' }, h('summary', {}, 'Add an expense'), form));
+  return h('details', { class: 'panel-form' }, h('summary', {}, 'Add an expense'), form);
+}
+
+/** Renders the expenses and the form that adds one. */
+export async function renderExpenses(
+  section: HTMLElement,
+  department: string,
+  employeeId: string,
+): Promise<void> {
+  const body = h('div');
+  section.append(body);
+  await renderClaims(body, `/sas/expenses/${seg(department)}/${seg(employeeId)}`);
+  section.append(addExpenseForm(department, employeeId));
 }

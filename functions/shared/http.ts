@@ -16,7 +16,7 @@ import {
 import { redactText } from '../../src/telemetry/redaction';
 
 /** Largest JSON body accepted by default (API.md: 413 above it). */
-export const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;
+const DEFAULT_MAX_JSON_BYTES = 1024 * 1024;
 
 const STATUS: Record<DomainError['kind'], number> = {
   invalid: 400,
@@ -120,13 +120,13 @@ export function handleErrors(handler: HttpHandler): HttpHandler {
 }
 
 /** Deepest nesting of arrays and objects a JSON body may have (400 `InvalidJson` past it). */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /**
  * Whether JSON text nests arrays and objects deeper than `limit`. Scans the text once without
  * parsing it, so a hostile body cannot exhaust the stack of a recursive reader or writer later.
  */
-export function nestsDeeperThan(text: string, limit: number): boolean {
+function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -32,10 +32,10 @@ export function queryInt(min: number, max: number): z.ZodType<number, string> {
 }
 
 /** `pageSize`: a whole number 1-1000. */
-export const pageSizeParam = queryInt(1, MAX_PAGE_SIZE);
+const pageSizeParam = queryInt(1, MAX_PAGE_SIZE);
 
 /** `select=a,b`: field names (the service checks they exist). */
-export const selectParam = z
+const selectParam = z
   .string()
   .max(200)
   .transform((text) => text.split(',').map((f) => f.trim()))

@@ -23,7 +23,7 @@ export interface OpenApiOptions {
 }
 
 /** The one error body every error response carries (functions/shared/http.ts `errorBody`). */
-export const ERROR_SCHEMA: JsonSchema = {
+const ERROR_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['error'],
   additionalProperties: false,
@@ -62,7 +62,7 @@ export const ERROR_SCHEMA: JsonSchema = {
 };
 
 /** What each error status means (functions/shared/http.ts maps domain errors to them). */
-export const ERROR_MEANINGS: Readonly<Record<number, string>> = {
+const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   400: 'Invalid input: bad JSON, a missing or ill-typed field, a forbidden key character.',
   401: 'No (trusted) identity: send the App Service principal (x-ms-client-principal).',
   403: 'The caller is not one the route admits (decided before any storage read), or a write came from another site (CrossSiteRequest).',

@@ -17,14 +17,14 @@ const isPlainObject = (value: unknown): value is PlainObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The input without its `traceparent`, and the `traceparent` (when it is a string). */
-export function splitTraceparent(input: unknown): { input: unknown; traceparent?: string } {
+function splitTraceparent(input: unknown): { input: unknown; traceparent?: string } {
   if (!isPlainObject(input) || !(FIELD in input)) return { input };
   const { [FIELD]: traceparent, ...rest } = input;
   return typeof traceparent === 'string' ? { input: rest, traceparent } : { input: rest };
 }
 
 /** `input` with `traceparent` beside its fields (unchanged when it is not a plain object). */
-export function joinTraceparent(input: unknown, traceparent: string | undefined): unknown {
+function joinTraceparent(input: unknown, traceparent: string | undefined): unknown {
   return traceparent !== undefined && isPlainObject(input)
     ? { ...input, [FIELD]: traceparent }
     : input;

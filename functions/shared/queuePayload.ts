@@ -5,7 +5,7 @@ import { decodeQueueMessage } from '../../src/storage/queue';
 import { continueTrace, messageTraceparent } from '../../src/telemetry/tracing';
 
 /** The payload: parsed JSON, or the text decoded when the host did not parse it. */
-export function queuePayload(queueEntry: unknown): unknown {
+function queuePayload(queueEntry: unknown): unknown {
   if (typeof queueEntry !== 'string') return queueEntry;
   try {
     return JSON.parse(queueEntry);

@@ -171,7 +171,7 @@ export function registeredRoutes(): readonly RegisteredRoute[] {
 }
 
 /** The route parameters a rule may look at. */
-export function routeTarget(request: HttpRequest): AccessTarget {
+function routeTarget(request: HttpRequest): AccessTarget {
   const { dept, id, userId } = request.params;
   return { department: dept, employeeId: id, userId };
 }

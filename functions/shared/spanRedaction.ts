@@ -44,7 +44,7 @@ function redactValue(value: AttributeValue | undefined): AttributeValue | undefi
 }
 
 /** Redacts a span in place as it ends (see the module comment). */
-export function redactEndingSpan(span: EndingSpan): void {
+function redactEndingSpan(span: EndingSpan): void {
   const name = redactText(span.name);
   if (name !== span.name) span.updateName(name);
   for (const [key, value] of Object.entries(span.attributes)) {

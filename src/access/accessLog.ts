@@ -9,7 +9,7 @@
  * Events do not require the employee to exist in the directory (ids are format-checked only).
  */
 import type { EmployeeCheck } from '../directory';
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import { wholeNumberOutOfRange } from '../domainErrors';
 import { withStorageErrors } from '../storage/storageFaults';
 import { emptyWindow, invalidAction, invalidResource, windowTooLong } from './accessErrors';
@@ -31,13 +31,13 @@ import { ensureTable } from '../storage/createOnce';
 import { insertTimeKeyed, keysOfType } from '../storage/tables/timeKeyedInsert';
 
 /** Widest window one query may ask for. */
-export const MAX_ACCESS_WINDOW_DAYS = 31;
+const MAX_ACCESS_WINDOW_DAYS = 31;
 /** Longest resource text. */
 export const MAX_RESOURCE_LENGTH = 1_024;
 /** Longest action text. */
 export const MAX_ACTION_LENGTH = 64;
 /** Page size when the caller does not say. */
-export const DEFAULT_ACCESS_PAGE_SIZE = 100;
+const DEFAULT_ACCESS_PAGE_SIZE = 100;
 /** Largest page (the service's own page limit). */
 export const MAX_ACCESS_PAGE_SIZE = 1_000;
 
@@ -88,7 +88,7 @@ export class AccessLog {
    *   `EmployeeNotFound` for an unknown employee (404). Without it such a page is just empty.
    */
   constructor(
-    private readonly table: TableClient,
+    private readonly table: TableAccess,
     private readonly clock: Clock = systemClock,
     private readonly requireEmployee: EmployeeCheck | undefined = undefined,
   ) {}

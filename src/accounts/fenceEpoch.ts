@@ -70,7 +70,7 @@ export async function advanceFence(
 /**
  * {@link advanceFence}, answering also the epoch row's ETag once it is at `target.version`: a
  * transaction that carries a conditional rewrite of the epoch with it applies only while the
- * partition stays there (the relocation's deletions, relocationRows.ts).
+ * partition stays there (the relocation's deletions, fencedDelete.ts).
  *
  * @throws {ThrottledError} `Relocating` when other advancers kept winning.
  * @throws {DomainError} for storage faults.

@@ -9,26 +9,15 @@
  * copies the department, the transaction also records the keys it touched (a change marker) for
  * the last sync.
  *
- * A wrapper around one account's `TableClient`, so the capabilities' code is unchanged: single
- * writes to a department's partition become one-operation transactions (still one request), and
+ * The writes reach it through one account's {@link FencedTable} (fencedTable.ts): single writes
+ * to a department's partition become one-operation transactions (still one request), and
  * transactions get the fence operations appended (`FENCE_OPERATIONS` of the budget).
  */
-import { withOverrides } from './overrides';
 import { randomUUID } from 'node:crypto';
-import type {
-  DeleteTableEntityOptions,
-  TableClient,
-  TableEntity,
-  TableTransactionResponse,
-  TransactionAction,
-  UpdateMode,
-  UpdateTableEntityOptions,
-} from '@azure/data-tables';
+import type { TableClient, TableTransactionResponse, TransactionAction } from '@azure/data-tables';
 import {
   failedOperationIndex,
-  submitEntityGroupTransaction,
   withoutCallConditions,
-  type EntityGroupAction,
 } from '../storage/tables/entityGroupTransaction';
 import { isNotFound } from '../storage/storageFaults';
 import {
@@ -46,6 +35,7 @@ import {
 } from './departmentData';
 import { advanceFence, FENCE_ENTITY_TYPE } from './fenceEpoch';
 import type { DepartmentPlacement, Placement } from './placement';
+import { FencedTable, type TableFence } from './fencedTable';
 
 /** Attempts of one write against a fence that keeps moving. */
 const MAX_ATTEMPTS = 6;
@@ -85,64 +75,30 @@ export function readChangeMarkerKeys(entity: Record<string, unknown>): string[] 
   }
 }
 
-/** The fence of one account: wraps its table clients (see the file comment). */
-export class AccountFence {
-  private readonly wrapped = new Map<string, TableClient>();
+/** The fence of one account: its fenced tables (fencedTable.ts) submit through it. */
+export class AccountFence implements TableFence {
+  private readonly fenced = new Map<string, FencedTable>();
   /** Per-employee partitions this process noted in the department's registry, per version. */
   private readonly noted = new LruMap<string, true>(20_000);
 
   constructor(private readonly options: AccountFenceOptions) {}
 
-  /** The fenced client of one of this account's tables (one per table name). */
-  table(tableName: string): TableClient {
-    let client = this.wrapped.get(tableName);
-    if (!client) {
-      client = this.wrap(this.options.raw(tableName));
-      this.wrapped.set(tableName, client);
+  /** The fenced table of one of this account's tables (one per table name). */
+  table(tableName: string): FencedTable {
+    let table = this.fenced.get(tableName);
+    if (!table) {
+      table = new FencedTable(this, this.options.raw(tableName));
+      this.fenced.set(tableName, table);
     }
-    return client;
+    return table;
+  }
+
+  covers(tableName: string, partitionKey: string): boolean {
+    return this.partitionOf(tableName, partitionKey) !== undefined;
   }
 
   private partitionOf(tableName: string, partitionKey: string): DepartmentPartition | undefined {
     return departmentPartitionOf(this.options.tables, tableName, partitionKey);
-  }
-
-  private wrap(target: TableClient): TableClient {
-    // A write outside a department's partitions goes out as it came (options included).
-    const single = async (action: EntityGroupAction, unfenced: () => Promise<unknown>) => {
-      if (!this.partitionOf(target.tableName, action[1].partitionKey)) return unfenced();
-      const response = await submitEntityGroupTransaction(proxy, [action]);
-      return { etag: response.subResponses[0]?.etag };
-    };
-    const overrides = {
-      submitTransaction: (actions: TransactionAction[]) => this.submit(target, actions),
-      createEntity: (entity: TableEntity, ...rest: unknown[]) =>
-        single(['create', entity], () =>
-          (target.createEntity as (...args: unknown[]) => Promise<unknown>)(entity, ...rest),
-        ),
-      upsertEntity: (entity: TableEntity, mode: UpdateMode = 'Merge', ...rest: unknown[]) =>
-        single(['upsert', entity, mode], () =>
-          (target.upsertEntity as (...args: unknown[]) => Promise<unknown>)(entity, mode, ...rest),
-        ),
-      updateEntity: (
-        entity: TableEntity,
-        mode: UpdateMode = 'Merge',
-        options: UpdateTableEntityOptions = {},
-      ) =>
-        single(['update', entity, mode, { etag: options.etag }], () =>
-          target.updateEntity(entity, mode, options),
-        ),
-      deleteEntity: (
-        partitionKey: string,
-        rowKey: string,
-        options: DeleteTableEntityOptions = {},
-      ) =>
-        single(['delete', { partitionKey, rowKey }, { etag: options.etag }], () =>
-          target.deleteEntity(partitionKey, rowKey, options),
-        ),
-    };
-    const proxy: TableClient = withOverrides(target, overrides);
-    return proxy;
   }
 
   /**
@@ -153,7 +109,7 @@ export class AccountFence {
    * @throws {ThrottledError} `Relocating` when the department is frozen or moved on.
    * @throws the SDK's error when the transaction failed for its own operations.
    */
-  private async submit(
+  async submit(
     target: TableClient,
     actions: TransactionAction[],
   ): Promise<TableTransactionResponse> {
@@ -161,6 +117,16 @@ export class AccountFence {
     const partition =
       partitionKey === undefined ? undefined : this.partitionOf(target.tableName, partitionKey);
     if (!partition || partitionKey === undefined) return target.submitTransaction(actions);
+    return this.submitFenced(target, actions, partitionKey, partition);
+  }
+
+  /** {@link submit} in a department's partition: the fence's optimistic retry. */
+  private async submitFenced(
+    target: TableClient,
+    actions: TransactionAction[],
+    partitionKey: string,
+    partition: DepartmentPartition,
+  ): Promise<TableTransactionResponse> {
     let fresh = false;
     const retry = {
       maxAttempts: MAX_ATTEMPTS,

@@ -13,7 +13,8 @@
  * incarnation holding the id is `superseded` too. Reused by the department archive.
  * Why: docs/queues.md "Archive (eventually consistent transactions pattern)", "Incarnations".
  */
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableEntity } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import {
   ARCHIVED_FROM_PROPERTY,
   archivable,
@@ -62,9 +63,9 @@ export {
 /** What archiving works on. */
 export interface ArchiveDependencies {
   /** The `Employees` table. */
-  employees: TableClient;
+  employees: TableAccess;
   /** The `EmployeesArchive` table. */
-  archive: TableClient;
+  archive: TableAccess;
   /** The directory's employees (its idempotent delete keeps every same-partition copy in step). */
   directory: EmployeeService;
   /**
@@ -213,7 +214,7 @@ export async function archiveEmployee(
  * @throws {DomainError} for storage faults.
  */
 async function copyIncarnation(
-  archive: TableClient,
+  archive: TableAccess,
   employee: StoredRow,
   reviews: readonly StoredRow[],
   incarnation: string,
@@ -260,7 +261,7 @@ function archiveReceipt(
 
 /** The primary employee entity with the id, whatever its incarnation; `undefined` when none. */
 async function readEmployeeEntity(
-  employees: TableClient,
+  employees: TableAccess,
   partitionKey: string,
   rowKey: string,
 ): Promise<StoredEntity | undefined> {
@@ -332,7 +333,7 @@ async function finishedOrSuperseded(
  * carried the list: all of them). A review written after the employee was read is left out; it
  * changed the employee's ETag, so the delete fails and the next round archives it.
  */
-async function readOwnReviews(table: TableClient, employee: StoredRow): Promise<StoredRow[]> {
+async function readOwnReviews(table: TableAccess, employee: StoredRow): Promise<StoredRow[]> {
   if (readEmployeeMeta(employee).reviewYears?.length === 0) return [];
   const employeeId = employee.EmployeeId;
   if (typeof employeeId !== 'string' || !isEntityOfType(employee, EntityTypes.employee)) return [];

@@ -12,7 +12,7 @@
  * so running a page again — after a crash at any point — neither loses nor duplicates anyone.
  * Why: docs/orchestrations.md "Department archive"; docs/queues.md "Incarnations".
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import type { EmployeeChangeSink } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import {
@@ -74,7 +74,7 @@ export interface ArchivePageOptions {
 
 /** The employee entities of `ids` in their department partition: one range query. */
 async function readEmployeesOf(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   ids: readonly string[],
 ): Promise<Map<string, StoredEntity>> {

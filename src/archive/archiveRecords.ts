@@ -3,7 +3,8 @@
  * employee entity after its reviews. Written, read and — for a copy the one-employee sequence must
  * take back (archiveEmployee.ts) — removed here.
  */
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableEntity } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import type { Employee, Versioned } from '../directory';
 import { ensureTable } from '../storage/createOnce';
 import {
@@ -74,7 +75,7 @@ const MAX_COPY_CHARS = 3_500_000;
  * @throws {DomainError} for storage faults.
  */
 export async function discardRecord(
-  archive: TableClient,
+  archive: TableAccess,
   record: StoredEntity,
   employeeId: string,
   incarnation: string,
@@ -113,7 +114,7 @@ export async function discardRecord(
  * @throws {DomainError} for storage faults (nothing after the failed transaction is written).
  */
 export async function copyToArchive(
-  archive: TableClient,
+  archive: TableAccess,
   entities: TableEntity<StoredProperties>[],
   options: { lastIfMatch?: string | null } = {},
 ): Promise<void> {
@@ -182,7 +183,7 @@ export function listedReviews<R extends { rowKey: string }>(
  * @throws {DomainError} for storage faults.
  */
 export async function readReviews(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   range: { ge: string; lt: string },
 ): Promise<(StoredRow & { etag: string })[]> {
@@ -204,7 +205,7 @@ export async function readReviews(
  * @throws {DomainError} for storage faults.
  */
 export async function readNewestArchived(
-  archive: TableClient,
+  archive: TableAccess,
   partitionKey: string,
   employeeId: string,
 ): Promise<StoredEntity | undefined> {
@@ -234,7 +235,7 @@ export async function readNewestArchived(
  * @throws {DomainError} for storage faults.
  */
 export async function getArchivedEmployee(
-  archive: TableClient,
+  archive: TableAccess,
   department: string,
   employeeId: string,
 ): Promise<Versioned<Employee>> {

@@ -3,7 +3,7 @@
  * enqueues an `archive-requests` message; the queue-triggered worker runs
  * {@link archiveEmployee} for it.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import type { QueueClient } from '@azure/storage-queue';
 import { z } from 'zod';
 import { employeeNotFound } from '../directory';
@@ -60,7 +60,7 @@ export function parseArchiveRequest(payload: unknown): ArchiveRequestMessage {
  * @throws {DomainError} for storage faults.
  */
 export async function requestArchive(
-  employees: TableClient,
+  employees: TableAccess,
   queue: QueueClient,
   department: string,
   employeeId: string,

@@ -12,7 +12,7 @@
  * - `ACCOUNT_WEIGHTS` (`home=0,DATA1=2,DATA2=1`) weighs the accounts in placement.
  * Glossary: "home account" (docs/glossary.md).
  */
-import { malformedSetting, storageConnectionMissing, ConfigError } from './settingErrors';
+import { dataConnectionMissing, malformedSetting, storageConnectionMissing } from './settingErrors';
 import { readInt, readOptional, type Env, type StorageConnection } from './readSetting';
 import type { Field } from './unreadableSettings';
 
@@ -57,7 +57,7 @@ export const PUBLIC_CLOUD_STORAGE_SUFFIX = 'core.windows.net';
  *
  * @throws {ConfigError} when it is not a DNS suffix (e.g. has a scheme, a dot first or a path).
  */
-export function readStorageEndpointSuffix(env: Env): string {
+function readStorageEndpointSuffix(env: Env): string {
   const suffix = readOptional(env, 'STORAGE_ENDPOINT_SUFFIX') ?? PUBLIC_CLOUD_STORAGE_SUFFIX;
   if (!/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i.test(suffix)) {
     throw malformedSetting(
@@ -95,12 +95,7 @@ export function readConnection(env: Env, name: string, needsQueue = true): Stora
     uri('queue') ?? (needsQueue ? undefined : tableServiceUri?.replace('.table.', '.queue.'));
   if (!tableServiceUri || !queueServiceUri || !blobServiceUri) {
     if (name === 'AzureWebJobsStorage') throw storageConnectionMissing();
-    throw new ConfigError(
-      name,
-      `Setting ${name} is missing: set a connection string, or ${name}__accountName ` +
-        `(or ${name}__tableServiceUri and ${name}__blobServiceUri) for managed identity.`,
-      'missing',
-    );
+    throw dataConnectionMissing(name);
   }
   const credential = readOptional(env, `${name}__credential`);
   if (credential !== undefined && credential.toLowerCase() !== 'managedidentity') {
@@ -122,7 +117,7 @@ export function readConnection(env: Env, name: string, needsQueue = true): Stora
  *
  * @throws {ConfigError} for a malformed list.
  */
-export function readDataAccountNames(env: Env): string[] {
+function readDataAccountNames(env: Env): string[] {
   const raw = readOptional(env, 'DATA_ACCOUNTS');
   if (raw === undefined) return [];
   const names = raw.split(',').map((name) => name.trim());
@@ -153,7 +148,7 @@ export function readDataAccountNames(env: Env): string[] {
  *
  * @throws {ConfigError} for a malformed list, an unknown name, or weights that are all 0.
  */
-export function readAccountWeights(env: Env, dataNames: readonly string[]): Record<string, number> {
+function readAccountWeights(env: Env, dataNames: readonly string[]): Record<string, number> {
   const weights: Record<string, number> = { [HOME_ACCOUNT]: dataNames.length === 0 ? 1 : 0 };
   for (const name of dataNames) weights[name] = 1;
   const raw = readOptional(env, 'ACCOUNT_WEIGHTS');

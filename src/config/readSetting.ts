@@ -44,7 +44,7 @@ export function isKeyVaultReference(value: string | undefined): boolean {
  * The trimmed value, undefined when absent or blank. @throws {ConfigError} for a Key Vault
  * reference.
  */
-export function settingValue(env: Env, name: string): string | undefined {
+function settingValue(env: Env, name: string): string | undefined {
   const value = env[name];
   if (isKeyVaultReference(value)) {
     throw unresolvedKeyVaultReference(name);
@@ -53,7 +53,7 @@ export function settingValue(env: Env, name: string): string | undefined {
 }
 
 /** The setting, or `fallback` when absent or blank. @throws {ConfigError} when it is malformed. */
-export function readString(env: Env, name: string, fallback: string): string {
+function readString(env: Env, name: string, fallback: string): string {
   return settingValue(env, name) ?? fallback;
 }
 

@@ -44,6 +44,16 @@ export function storageConnectionMissing(): ConfigError {
   );
 }
 
+/** A data account named in `DATA_ACCOUNTS` has no connection configured. */
+export function dataConnectionMissing(name: string): ConfigError {
+  return new ConfigError(
+    name,
+    `Setting ${name} is missing: set a connection string, or ${name}__accountName ` +
+      `(or ${name}__tableServiceUri and ${name}__blobServiceUri) for managed identity.`,
+    'missing',
+  );
+}
+
 /** 503: code read a setting this instance could not read (only that feature is off). */
 export function settingUnavailable(error: ConfigError): SettingUnavailableError {
   return new SettingUnavailableError(error.setting, error.problem, error.message);

@@ -35,7 +35,7 @@ export interface TelemetrySettings {
 }
 
 /** `service.name` outside Azure (no `WEBSITE_SITE_NAME`). */
-export const DEFAULT_SERVICE_NAME = 'table-patterns-directory';
+const DEFAULT_SERVICE_NAME = 'table-patterns-directory';
 
 /** Where telemetry goes. */
 export type TelemetryTarget =

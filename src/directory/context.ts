@@ -2,7 +2,7 @@
  * What every directory operation shares: the `Employees` table client (created on first use),
  * the change sink, and the caches of shared entity versions.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import { discardChanges, type EmployeeChangeSink } from './changes';
 import { newCountShardChoice, type CountShardChoice } from './entities/departmentCount';
 import type { Department } from './entities/departmentEntity';
@@ -18,7 +18,7 @@ export const DEFAULT_MAX_CONFLICT_ATTEMPTS = 50;
 /** How to build a directory. */
 export interface DirectoryOptions {
   /** Client of the `Employees` table (tests pass one for a unique table). */
-  employees: TableClient;
+  employees: TableAccess;
   /** Receives every committed employee change (default: {@link discardChanges}). */
   changes?: EmployeeChangeSink;
   /**
@@ -42,7 +42,7 @@ export interface DirectoryOptions {
 /** Shared state of one directory instance. */
 export interface DirectoryContext {
   /** The `Employees` table, created on first use. */
-  table(): Promise<TableClient>;
+  table(): Promise<TableAccess>;
   readonly changes: EmployeeChangeSink;
   /** Writes add an index outbox row to their transaction (src/directory/entities/outbox.ts). */
   readonly outbox: boolean;
@@ -89,4 +89,13 @@ export function directoryRetry(
     maxAttempts: context.maxConflictAttempts,
     giveUp: (attempts) => contendedError(subject, attempts),
   };
+}
+
+/** One call on one employee: the directory's state, the table, and the employee's keys. */
+export interface EmployeeCall {
+  context: DirectoryContext;
+  table: TableAccess;
+  department: string;
+  employeeId: string;
+  partitionKey: string;
 }

@@ -22,7 +22,6 @@ import {
 import { getDepartment, putDepartment, setManager } from './departments/departments';
 import { listDepartmentsWithCounts, type DepartmentListCache } from './departments/departmentList';
 import {
-  findByLastName,
   getEmployee,
   getEmployeeByEmail,
   listEmployeeEntities,
@@ -32,6 +31,7 @@ import {
   type ListOptions,
 } from './employees/employeeQueries';
 import { requireDepartment, requireEmployee } from './employees/existence';
+import { findByLastName } from './employees/lastNameLookup';
 import { importEmployees, type ImportResult } from './bulkImport/importEmployees';
 import type { ImportHooks } from './bulkImport/importChunk';
 import { createEmployee } from './employees/insertEmployee';

@@ -7,5 +7,6 @@
 export { deleteEmployee } from './employees/deleteEmployee';
 export { emailTaken, employeeExists } from './directoryErrors';
 export { insertEmployee } from './employees/insertEmployee';
-export { reviewYearsOf, writeReviewEntities } from './employees/reviews';
+export { reviewYearsOf } from './employees/reviews';
+export { writeReviewEntities } from './employees/reviewCopies';
 export { updateEmployee, type EmployeeChanges } from './employees/updateEmployee';

@@ -7,7 +7,8 @@
  * Claims do not require the employee to exist in the directory: they are high-volume side data
  * keyed by department and employee id, whose format alone is checked.
  */
-import { odata, type TableClient } from '@azure/data-tables';
+import { odata } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import type { EmployeeCheck } from '../directory';
 import { wholeNumberOutOfRange } from '../domainErrors';
 import { withStorageErrors } from '../storage/storageFaults';
@@ -31,9 +32,9 @@ export const MAX_EXPENSE_DESCRIPTION_LENGTH = 1_000;
 /** Most claims one `newest` call returns (one query page). */
 export const MAX_EXPENSE_TOP = 1_000;
 /** Claims returned when the caller does not say how many. */
-export const DEFAULT_EXPENSE_TOP = 10;
+const DEFAULT_EXPENSE_TOP = 10;
 /** Claims per page of {@link ExpenseClaimLog.page} when no size is given. */
-export const DEFAULT_EXPENSE_PAGE_SIZE = 100;
+const DEFAULT_EXPENSE_PAGE_SIZE = 100;
 
 const ENTITY_TYPE = 'ExpenseClaim.v1';
 
@@ -125,7 +126,7 @@ export class ExpenseClaimLog {
    *   it an empty page is simply empty.
    */
   constructor(
-    private readonly table: TableClient,
+    private readonly table: TableAccess,
     private readonly clock: Clock = systemClock,
     private readonly requireEmployee?: EmployeeCheck,
   ) {}

@@ -20,13 +20,13 @@ import { invalidPrincipal, unauthenticated } from './identityErrors';
 export const PRINCIPAL_HEADER = 'x-ms-client-principal';
 
 /** The claim type of app roles: Entra ID app roles arrive as `roles` claims. */
-export const ROLE_CLAIM = 'roles';
+const ROLE_CLAIM = 'roles';
 /** The claim type of the caller's employee id (six digits). */
-export const EMPLOYEE_ID_CLAIM = 'employeeId';
+const EMPLOYEE_ID_CLAIM = 'employeeId';
 /**
  * The claim type of the caller's department; with {@link EMPLOYEE_ID_CLAIM} it names an employee.
  */
-export const DEPARTMENT_CLAIM = 'department';
+const DEPARTMENT_CLAIM = 'department';
 /**
  * Claim types of the user's object id (`oid`), the one id that is the same for a user in every
  * app. The subject (`sub`, `nameidentifier`) is not: for users it is pairwise per application, so

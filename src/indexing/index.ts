@@ -23,7 +23,8 @@ export {
   readTracked,
   unionKeys,
 } from './employeeIndex/indexEntities';
-export { reconcileEmail, reconcileEmployeeIndexes } from './employeeIndex/indexMaintenance';
+export { reconcileEmployeeIndexes } from './employeeIndex/indexMaintenance';
+export { reconcileEmail } from './employeeIndex/emailReconcile';
 export {
   findEmployeesAcrossOrganisation,
   getEmployeeByEmailEventually,
@@ -38,5 +39,6 @@ export {
   type MembershipPage,
 } from './lastNames/lastNameStore';
 export { lastNameStoreFor } from './lastNames/storeForMode';
+export { migrateLegacyLastNames } from './lastNames/legacyLastNameMigration';
 export { handleIndexUpdateMessage } from './queue/indexUpdates';
 export type { ChangeQueue } from './queue/queueChangeSink';

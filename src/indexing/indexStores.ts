@@ -3,7 +3,7 @@
  * employees a drain or a reconcile found gone ({@link EmployeeGoneHandler}). The composition root
  * (functions/shared/services.ts) builds both once per process; src/indexing only receives them.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import type { DirectoryMetrics } from '../telemetry/metrics';
 import type { DrainCache } from './drain/drainCache';
 import type { LastNameStore } from './lastNames/lastNameStore';
@@ -11,9 +11,9 @@ import type { LastNameStore } from './lastNames/lastNameStore';
 /** Where the indexes live. */
 export interface IndexStores {
   /** The `Employees` table (primary entities, read only here). */
-  employees: TableClient;
+  employees: TableAccess;
   /** The `EmployeeIndex` table. */
-  index: TableClient;
+  index: TableAccess;
   /** The organisation-wide last-name index (option 1 or 3). */
   lastNames: LastNameStore;
   /** Versions this process's drains wrote, to read less (drain/drainCache.ts); optional. */

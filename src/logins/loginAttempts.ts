@@ -32,17 +32,17 @@ import { readPartitionPage } from '../storage/tables/partitionPages';
 const ENTITY_TYPE = 'LoginAttempt.v1';
 
 /** Day tables read at the same time by {@link LoginAttempts.recent}. */
-export const LOGIN_READ_CONCURRENCY = 8;
+const LOGIN_READ_CONCURRENCY = 8;
 /** Days read when the caller does not say. */
 export const DEFAULT_LOGIN_DAYS = 7;
 /** Most attempts one read returns. */
 export const MAX_LOGIN_TOP = 1_000;
 /** Attempts per page of {@link LoginAttempts.page} when no size is given. */
-export const DEFAULT_LOGIN_PAGE_SIZE = 100;
+const DEFAULT_LOGIN_PAGE_SIZE = 100;
 /** Longest accepted IP address text (IPv6 with zone is under this). */
-export const MAX_IP_LENGTH = 64;
+const MAX_IP_LENGTH = 64;
 /** How far in the future an attempt may be stamped (client clock skew). */
-export const MAX_FUTURE_SKEW_MS = MS_PER_DAY;
+const MAX_FUTURE_SKEW_MS = MS_PER_DAY;
 
 /** What a caller records. */
 export interface LoginAttemptInput {

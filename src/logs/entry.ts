@@ -11,7 +11,7 @@ import { MAX_STORABLE_DATE, MIN_STORABLE_DATE } from '../storage/keys/time';
 import { LOG_LEVELS, type LogLevel } from './format/levels';
 
 /** Field names with a meaning of their own; every other field of an entry is kept as extra data. */
-export const RESERVED_FIELDS = ['at', 'level', 'message'] as const;
+const RESERVED_FIELDS = ['at', 'level', 'message'] as const;
 
 /** One log entry. */
 export interface LogEntry {
@@ -37,7 +37,7 @@ export interface LogBatchLimits {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** True when the text encodes to UTF-8 and back unchanged (no lone UTF-16 surrogates). */
-export function isWellFormedText(text: string): boolean {
+function isWellFormedText(text: string): boolean {
   return !LONE_SURROGATE.test(text);
 }
 

@@ -13,7 +13,7 @@
  * the cap reports the cap and `pendingCapped: true`, and its oldest row is the oldest of the rows
  * read (a lower bound of the age: outbox rows sort by employee id, not by time).
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import { unknownQueue } from './operationsErrors';
 import { earliestLineHour } from '../logs';
 import { departmentPartitionKey } from '../storage/keys/tables/employees';
@@ -38,7 +38,7 @@ import { readPendingWork } from '../indexing';
 import type { ThrottleSnapshot } from '../storage/throttleCounts';
 
 /** Outbox rows counted per department (one query page). */
-export const OUTBOX_PENDING_CAP = 1_000;
+const OUTBOX_PENDING_CAP = 1_000;
 /** Messages one replay request moves at most (two requests each: it stays well within a call). */
 export const MAX_REPLAY = 256;
 /** Outbox reads in flight at once. */
@@ -120,7 +120,7 @@ export interface OperationsOverview {
 /** What the service reads. */
 export interface OperationsDependencies {
   /** The `Employees` table (the pending-work markers in home, and outbox rows). */
-  employees: TableClient;
+  employees: TableAccess;
   queues: QueueSource;
   /** The app's queues (config `queues`): the only ones whose poison queues it reads or replays. */
   queueNames: { archive: string; indexUpdates: string; logBatches: string };

@@ -16,9 +16,10 @@ import { poisonQueueNamed } from './operationsErrors';
 import { withStorageErrors, unlessNotFound } from '../storage/storageFaults';
 import { parsePoisonQueueName, poisonQueueName } from '../storage/keys/queues';
 import { decodeQueueMessage } from '../storage/queue';
+import { creatingOnMissing } from '../storage/createOnce';
 
 /** How long a received poison message stays hidden while it is being moved (default). */
-export const REPLAY_LEASE_SECONDS = 60;
+const REPLAY_LEASE_SECONDS = 60;
 /** The most messages the Queue service returns or peeks per call. */
 export const MAX_MESSAGES_PER_CALL = 32;
 
@@ -81,7 +82,6 @@ export async function replayPoisonMessages(
     });
   }
 
-  await withStorageErrors(() => target.createIfNotExists());
   const moved: ReplayedMessage[] = [];
   while (moved.length < max) {
     const { receivedMessageItems } = await withStorageErrors(() =>
@@ -98,7 +98,10 @@ export async function replayPoisonMessages(
         dequeueCount: item.dequeueCount,
         insertedOn: item.insertedOn,
       };
-      await withStorageErrors(() => target.sendMessage(item.messageText));
+      await creatingOnMissing(
+        () => target.sendMessage(item.messageText),
+        () => target.createIfNotExists(),
+      );
       await options.afterSend?.(message);
       // Already gone (another replay's delete after its lease ran out): the send above made a
       // duplicate, which the workers tolerate.

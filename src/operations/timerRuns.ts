@@ -3,7 +3,8 @@
  * (PK `timer`, RK the function's name): written once per run, after it ends, with an upsert, so
  * it costs one storage request per run and never grows. Reading them all is one partition query.
  */
-import { odata, type TableClient } from '@azure/data-tables';
+import { odata } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import { ensureTable } from '../storage/createOnce';
 import { withStorageErrors } from '../storage/storageFaults';
 import {
@@ -48,7 +49,7 @@ const OUTCOMES: readonly TimerOutcome[] = ['succeeded', 'failed', 'deferred'];
 
 /** The last-run entities of the timers, in the operations status table. */
 export class TimerRunLog {
-  constructor(private readonly table: TableClient) {}
+  constructor(private readonly table: TableAccess) {}
 
   /**
    * Records a run (replaces the timer's previous one).

@@ -2,16 +2,17 @@
  * What the activities need from the rest of the application, passed in (the function adapters
  * build it from the configuration; tests build it over their own tables).
  */
-import type { TableClient } from '@azure/data-tables';
 import type { DirectoryContext, EmployeeChangeSink, EmployeeService } from '../directory';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { IndexStores } from '../indexing';
+import type { PhotoBlobs } from '../photos/dependencies';
+import type { TableAccess } from '../storage/tables/tableAccess';
 
 /** A move step's account handle (see {@link OrchestrationServices.pinnedFor}). */
 export interface PinnedServices {
   directory: DirectoryContext;
   /** Blob clients of a department's photos come from the same account as its rows. */
-  photos: ContainerClient;
+  photos: PhotoBlobs;
 }
 
 /** The services behind the orchestrations' activities. */
@@ -21,7 +22,7 @@ export interface OrchestrationServices {
   /** The directory's employee operations over the same table (for the archive sequence). */
   employees: EmployeeService;
   /** The `EmployeesArchive` table. */
-  archive: TableClient;
+  archive: TableAccess;
   /** The photos container (a move copies the photo blob to the target department's name). */
   photos: ContainerClient;
   /**

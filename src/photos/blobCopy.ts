@@ -2,8 +2,9 @@
  * Copying one photo blob to another name, in the same account or across accounts (a move between
  * departments placed in different accounts, docs/accounts.md).
  */
-import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
-import { ensureContainer } from '../storage/createOnce';
+import type { BlockBlobClient } from '@azure/storage-blob';
+import type { PhotoBlobs } from './dependencies';
+import { creatingOnMissing, isContainerMissing } from '../storage/createOnce';
 
 /** Whether two blob URLs are in the same account (same origin and account path on the emulator). */
 function sameAccount(a: string, b: string): boolean {
@@ -21,10 +22,11 @@ function sameAccount(a: string, b: string): boolean {
  * Copies `source` onto `copy` (in `container`): server-side within an account; across accounts
  * the bytes come through the app (at most 16 MiB), as a copy there would need a SAS on the source.
  *
- * @throws {RestError} from the storage SDK (the caller maps it).
+ * @throws {RestError} from the storage SDK for the source (the caller maps it); a
+ *   DomainError mapped from one for the cross-account upload (`creatingOnMissing`).
  */
 export async function copyPhotoBlob(
-  container: ContainerClient,
+  container: PhotoBlobs,
   source: BlockBlobClient,
   copy: BlockBlobClient,
 ): Promise<void> {
@@ -37,9 +39,13 @@ export async function copyPhotoBlob(
     source.downloadToBuffer(),
     source.getProperties(),
   ]);
-  await ensureContainer(container);
-  await copy.uploadData(bytes, {
-    blobHTTPHeaders: { blobContentType: properties.contentType },
-    metadata: properties.metadata,
-  });
+  await creatingOnMissing(
+    () =>
+      copy.uploadData(bytes, {
+        blobHTTPHeaders: { blobContentType: properties.contentType },
+        metadata: properties.metadata,
+      }),
+    () => container.createIfNotExists(),
+    isContainerMissing,
+  );
 }

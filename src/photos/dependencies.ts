@@ -3,17 +3,28 @@
  * and write SAS issued by src/sas/service.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { TableClient } from '@azure/data-tables';
-import type { ContainerClient } from '@azure/storage-blob';
+import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
 import type { EmployeeService } from '../directory';
 import type { BlobSasSigner } from '../storage/blobSas';
+import type { TableAccess } from '../storage/tables/tableAccess';
+
+/**
+ * What a move's copy of a photo uses of the photos container: the SDK's `ContainerClient`, or
+ * the account layer's container that takes each blob from the account holding the department its
+ * name starts with (src/accounts/routing/routedPhotos.ts).
+ */
+export interface PhotoBlobs {
+  getBlockBlobClient(blobName: string): BlockBlobClient;
+  /** Creates the container (in every account it stands for); an existing one is fine. */
+  createIfNotExists(): Promise<unknown>;
+}
 
 /** What the photo feature works on. */
 export interface PhotoDependencies {
   /** `Employees` (the entity that names the photo). */
-  employees: TableClient;
+  employees: TableAccess;
   /** `EmployeesArchive` (an archived employee keeps its photo). */
-  archive: TableClient;
+  archive: TableAccess;
   /** The `photos` container. */
   photos: ContainerClient;
   /**

@@ -7,7 +7,7 @@
  * the photos container, as built by `photoBlobName`) and `PhotoType` (the type sniffed from the
  * blob's bytes when it was adopted) with one projected point read.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import { isPhotoContentType, type PhotoContentType } from './imageType';
 import { unlessNotFound } from '../storage/storageFaults';
 import { departmentPartitionKey, employeeRowKey } from '../storage/keys/tables/employees';
@@ -44,7 +44,7 @@ export const PHOTO_BLOB_PROPERTY = 'PhotoBlob';
 export const PHOTO_TYPE_PROPERTY = 'PhotoType';
 
 /** A {@link PhotoLocator} that reads `PhotoBlob` and `PhotoType` from the employee entity. */
-export function employeeEntityPhotoLocator(employees: TableClient): PhotoLocator {
+export function employeeEntityPhotoLocator(employees: TableAccess): PhotoLocator {
   return {
     async currentPhoto(department, employeeId) {
       const partitionKey = departmentPartitionKey(department);

@@ -24,7 +24,7 @@ import {
   photoWriteContended,
   unsupportedPhotoType,
 } from './photoErrors';
-import { ensureContainer } from '../storage/createOnce';
+import { creatingOnMissing, isContainerMissing } from '../storage/createOnce';
 import { backdatedStart, CLOCK_SKEW_MS } from '../storage/blobSas';
 import {
   employeeEntityPhotoLocator,
@@ -37,7 +37,6 @@ import {
   isPreconditionFailed,
   toDomainError,
   unlessNotFound,
-  withStorageErrors,
 } from '../storage/storageFaults';
 import { departmentPartitionKey } from '../storage/keys/tables/employees';
 import { parsePhotoBlobName, photoBlobName } from '../storage/keys/blobs/photoBlobs';
@@ -48,7 +47,7 @@ import {
   sniffPhotoType,
   type PhotoContentType,
 } from './imageType';
-import { newPhotoVersion, now, type PhotoDependencies } from './dependencies';
+import { newPhotoVersion, now, type PhotoBlobs, type PhotoDependencies } from './dependencies';
 import { archivedPhotos, deleteBlobIfExists, sweepPhotos } from './sweep';
 import { copyPhotoBlob } from './blobCopy';
 import { readEmployeeState } from '../directory/entities';
@@ -158,14 +157,17 @@ async function storeNewVersion(
   if (!(await readEmployeeState(deps.employees, partitionKey, employeeId))) {
     throw employeeNotFound(department, employeeId);
   }
-  await ensureContainer(deps.photos);
   const blobName = photoBlobName(department, employeeId, newPhotoVersion(now(deps)));
-  // Under a name nobody references yet, and create-only (as SAS uploads are).
-  await withStorageErrors(() =>
-    deps.photos.getBlockBlobClient(blobName).uploadData(bytes, {
-      blobHTTPHeaders: { blobContentType: sniffed },
-      conditions: { ifNoneMatch: '*' },
-    }),
+  // Under a name nobody references yet, and create-only (as SAS uploads are); the container is
+  // created only when a fresh account answers that it is missing.
+  await creatingOnMissing(
+    () =>
+      deps.photos.getBlockBlobClient(blobName).uploadData(bytes, {
+        blobHTTPHeaders: { blobContentType: sniffed },
+        conditions: { ifNoneMatch: '*' },
+      }),
+    () => deps.photos.createIfNotExists(),
+    isContainerMissing,
   );
   return { blobName, type: sniffed };
 }
@@ -357,7 +359,7 @@ export async function deletePhoto(
  * @throws {DomainError} for storage faults.
  */
 export async function copyPhotoToDepartment(
-  photos: ContainerClient,
+  photos: PhotoBlobs,
   blobName: string,
   employeeId: string,
   toDepartment: string,

@@ -5,7 +5,7 @@
 import type { ContainerClient } from '@azure/storage-blob';
 import { ConflictError, NotFoundError } from '../domainErrors';
 import { PHOTO_BLOB_PROPERTY } from './photoLocator';
-import { ensureContainer } from '../storage/createOnce';
+import { isContainerMissing } from '../storage/createOnce';
 import {
   isAlreadyGone,
   isConditionNotMet,
@@ -74,7 +74,6 @@ export async function sweepPhotoVersions(
   graceMs = deps.sweepGraceMs ?? PHOTO_SWEEP_GRACE_MS,
 ): Promise<PhotoSweepOutcome> {
   const prefix = photoBlobPrefix(department, employeeId);
-  await ensureContainer(deps.photos);
   const cutoff = now(deps).getTime() - graceMs;
   const kept = new Set(keep);
   const candidates: { name: string; etag: string }[] = [];
@@ -86,6 +85,8 @@ export async function sweepPhotoVersions(
       }
     }
   } catch (error) {
+    // No container yet (a fresh account, no photo ever uploaded): nothing to sweep.
+    if (isContainerMissing(error)) return { deleted: [], refused: [] };
     throw toDomainError(error);
   }
   const deleted: string[] = [];

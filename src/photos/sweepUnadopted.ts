@@ -14,17 +14,17 @@
  * left alone.
  */
 import { parsePhotoBlobName } from '../storage/keys/blobs/photoBlobs';
-import { ensureContainer } from '../storage/createOnce';
+import { isContainerMissing } from '../storage/createOnce';
 import { withStorageErrors } from '../storage/storageFaults';
 import type { PhotoDependencies } from './dependencies';
 import { PHOTO_SWEEP_GRACE_MS, sweepPhotoVersions } from './sweep';
 import { invalidSweepOptions } from './photoErrors';
 
 /** How many employees are swept at the same time by default. */
-export const UNADOPTED_SWEEP_CONCURRENCY = 8;
+const UNADOPTED_SWEEP_CONCURRENCY = 8;
 
 /** Blob names asked for per listing page by default (the service's maximum is 5,000). */
-export const UNADOPTED_SWEEP_PAGE_SIZE = 1000;
+const UNADOPTED_SWEEP_PAGE_SIZE = 1000;
 
 /** Tunables of {@link sweepUnadoptedPhotos}. */
 export interface UnadoptedPhotoSweepOptions {
@@ -121,8 +121,7 @@ export async function sweepUnadoptedPhotos(
   // an employee is dispatched once its last version is listed, and memory stays bounded.
   let current: (Owner & { key: string; due: boolean }) | undefined;
   try {
-    await ensureContainer(deps.photos);
-    await withStorageErrors(async () => {
+    await listUnlessMissing(async () => {
       for await (const page of deps.photos.listBlobsFlat().byPage({ maxPageSize: pageSize })) {
         for (const blob of page.segment.blobItems) {
           report.listed++;
@@ -152,4 +151,13 @@ export async function sweepUnadoptedPhotos(
   }
   report.deleted.sort();
   return report;
+}
+
+/** Runs the listing; a container not created yet (a fresh account) lists nothing. */
+async function listUnlessMissing(list: () => Promise<void>): Promise<void> {
+  try {
+    await withStorageErrors(list);
+  } catch (error) {
+    if (!isContainerMissing(error)) throw error;
+  }
 }

@@ -44,7 +44,7 @@ export interface SigningConfig {
  * @param connect - builds the keyed clients when the app's own clients use an identity.
  * @throws {NotConfiguredError} when a key is configured but no account name can be found.
  */
-export function resolveKeyedStorage(
+function resolveKeyedStorage(
   clients: StorageClients,
   config: SigningConfig,
   connect: ConnectStorage,

@@ -20,7 +20,7 @@ import { parseSasPolicyId, sasPolicyId } from '../storage/keys/tables/sasPolicie
 import { CLOCK_SKEW_MS } from '../storage/blobSas';
 
 /** The service allows at most five signed identifiers per table. */
-export const MAX_SIGNED_IDENTIFIERS = 5;
+const MAX_SIGNED_IDENTIFIERS = 5;
 /** The only permission table SAS ever grant: query (read). */
 export const TABLE_SAS_PERMISSION = 'r';
 /** Lifetime of an emulator policy (Azurite needs an expiry; Azure policies carry none). */

@@ -9,7 +9,7 @@ import { dayOfYearOutOfRange, hourOutOfRange } from './statsErrors';
  * Days 1–183 live in part 1, days 184–366 in part 2: 183 counters + ≤ 2 bookkeeping properties
  * each.
  */
-export const FIRST_DAY_OF_PART_2 = 184;
+const FIRST_DAY_OF_PART_2 = 184;
 
 /** `H07` for hour 7 (0–23). */
 export function hourProperty(hour: number): string {

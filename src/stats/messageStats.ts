@@ -13,7 +13,7 @@
  * Why: docs/time-and-volume.md "Data series and wide entities: message statistics".
  */
 import type { EmployeeCheck } from '../directory';
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../storage/tables/tableAccess';
 import { randomBytes } from 'node:crypto';
 import { NotFoundError, UnavailableError } from '../domainErrors';
 import { countersContended, invalidMessageCount, tooManyIncrements } from './statsErrors';
@@ -79,7 +79,7 @@ export class MessageStats {
    *   without it there are zeros.
    */
   constructor(
-    private readonly table: TableClient,
+    private readonly table: TableAccess,
     private readonly clock: Clock = systemClock,
     private readonly maxAttempts = DEFAULT_MAX_INCREMENT_ATTEMPTS,
     private readonly requireEmployee?: EmployeeCheck,

@@ -48,7 +48,7 @@ export const MAX_DELEGATION_KEY_MS = 7 * 24 * 60 * 60_000 - CLOCK_SKEW_MS;
  * string-to-sign is one that both Azure and the local emulator compute: SDK 12.32 defaults to
  * 2026-04-06, whose user delegation string-to-sign gained fields Azurite 3.35 does not know yet.
  */
-export const BLOB_SAS_VERSION = '2025-11-05';
+const BLOB_SAS_VERSION = '2025-11-05';
 
 /** Which credential signed a token. */
 export type BlobSasKind = 'accountKey' | 'userDelegationKey';

@@ -1,13 +1,14 @@
 /**
  * Storage created on first use (docs/architecture.md "Storage created on first use"). The way:
- * {@link creatingOnMissing} — use the resource, and only when storage answers that it is not
- * there create it and use it once more, which costs no request while it exists. The earlier way,
- * still used where tables are read (a missing table and a missing entity both answer 404):
- * `ensureX`, a creation once per process and client before the first use (concurrent first calls
- * share it; a failed one is forgotten, so the next call tries again). The SDK calls used treat
- * "already exists" as success, so other instances creating the same resource are fine.
+ * {@link creatingOnMissing} — make the call, and only when storage answers that the queue or
+ * container is not there create it and make the call once more. Chosen for cost: no request while
+ * the resource exists (always, but on a fresh account), where creating before the first use costs
+ * one per process and client. `ensureX` (a creation before the first use, shared by concurrent
+ * callers, forgotten when it failed) only where the 404 cannot say it: a table (a missing table
+ * and a missing entity both answer 404), or a resource someone else uses first (the container or
+ * table a SAS names). The SDK calls used treat "already exists" as success.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from './tables/tableAccess';
 import type { ContainerClient } from '@azure/storage-blob';
 import type { QueueClient } from '@azure/storage-queue';
 import { isNotFound, storageCode, toDomainError } from './storageFaults';
@@ -50,7 +51,7 @@ export function oncePerClient<C extends object>(
  *
  * @throws {DomainError} when storage refuses or cannot be reached.
  */
-export const ensureTable: (client: TableClient) => Promise<void> = oncePerClient((client) =>
+export const ensureTable: (client: TableAccess) => Promise<void> = oncePerClient((client) =>
   client.createTable(),
 );
 

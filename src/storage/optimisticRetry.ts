@@ -82,7 +82,7 @@ export interface OptimisticRetryOptions {
  * Waits as the curve says after `lost` lost attempts in a row ({@link backoffMs}). For loops that
  * keep their own structure (several writes per round, a checkpoint between rounds).
  */
-export async function backOff(
+async function backOff(
   lost: number,
   options: Pick<OptimisticRetryOptions, 'capMs' | 'baseMs' | 'waitFirst' | 'timing'> = {},
 ): Promise<void> {

@@ -110,7 +110,7 @@ export function redactText(text: string): string {
  * stay; entity keys, blob names and key-bearing query values do not. Anything that is not a URL
  * is returned through {@link redactText}'s other rules.
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -18,7 +18,7 @@ import {
 } from '@opentelemetry/api';
 
 /** Tracer (and instrumentation scope) name of the app's own spans. */
-export const TRACER_NAME = 'table-patterns-directory';
+const TRACER_NAME = 'table-patterns-directory';
 
 /** A W3C `traceparent`: version 00, trace id, parent span id, flags. */
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;

@@ -44,7 +44,7 @@ export function addUtcDays(day: Date, days: number): Date {
 }
 
 /** True for a Gregorian leap year. */
-export function isLeapYear(year: number): boolean {
+function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 

@@ -4,7 +4,6 @@
  * on its first use and kept; a part whose setting cannot be used throws (the adapter answers 503)
  * and is not kept, so a bad optional setting turns off only its own feature.
  */
-import type { TableClient } from '@azure/data-tables';
 import {
   homePlacement,
   openAccountLayer,
@@ -13,6 +12,7 @@ import {
 import type { Placement } from '../../../src/accounts/placement';
 import { settingOrDefault, type Config } from '../../../src/config';
 import { createStorageClients, type StorageClients } from '../../../src/storage/clients';
+import type { TableAccess } from '../../../src/storage/tables/tableAccess';
 import { DirectoryMetrics } from '../../../src/telemetry/metrics';
 import { ThrottleCounts } from '../../../src/storage/throttleCounts';
 
@@ -44,7 +44,7 @@ export interface Foundation extends FoundationServices {
   /** Builds the clients of a connection (each data account's, a keyed one for signing). */
   connect(connection: Config['storage']): StorageClients;
   /** A table's client as the services use it: routed by the account layer, if any. */
-  table(name: (config: Config) => string): TableClient;
+  table(name: (config: Config) => string): TableAccess;
   /** Storage tries answered `ServerBusy`, per account and partition (one per process). */
   throttles(): ThrottleCounts;
 }

@@ -5,7 +5,7 @@
  * step pins each department's rows and photos to the account resolved for it now.
  */
 import { heldBy } from '../../../src/accounts/routing/perAccount';
-import { routedPhotoContainer } from '../../../src/accounts/routing/routedPhotos';
+import { RoutedPhotoContainer } from '../../../src/accounts/routing/routedPhotos';
 import { createContext, directoryOver } from '../../../src/directory';
 import type { OrchestrationServices } from '../../../src/orchestrations/services';
 import { lazy, type Foundation } from './foundation';
@@ -43,7 +43,7 @@ export function orchestrationServices(
           const pinned = spread.pinnedTable(config().tables.employees, (d) => held.get(d)?.name);
           return {
             directory: createContext({ employees: pinned, changes }),
-            photos: routedPhotoContainer(
+            photos: new RoutedPhotoContainer(
               new Map(
                 [...held].map(([d, account]) => [d, account.clients.container(photosName())]),
               ),

@@ -10,8 +10,8 @@ import { mapBounded } from '../../storage/parallel';
 import { withStorageErrors } from '../../storage/storageFaults';
 import { whileBusy } from '../../storage/busyRetry';
 import { copyBlobs, deleteBlobAsListed, readBlobPage } from './relocationBlobs';
+import { deleteRowsWhileFenced } from './fencedDelete';
 import {
-  deleteRowsWhileFenced,
   photoUrlRewrite,
   readRowPage,
   relocationSources,

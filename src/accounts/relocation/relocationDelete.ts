@@ -14,7 +14,8 @@ import { mapBounded } from '../../storage/parallel';
 import { readWholeRange } from '../../storage/tables/rangePages';
 import type { DepartmentPlacement } from '../placement';
 import { deleteBlobAsListed, readBlobPage } from './relocationBlobs';
-import { deleteRowsWhileFenced, readRowPage, relocationSources } from './relocationRows';
+import { deleteRowsWhileFenced } from './fencedDelete';
+import { readRowPage, relocationSources } from './relocationRows';
 import {
   account,
   ownPlacement,

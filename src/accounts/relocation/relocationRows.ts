@@ -3,24 +3,18 @@
  * "Relocating a department"): the department's table partitions (departmentData.ts), the
  * per-employee partitions of its expenses, message statistics and access events (one PartitionKey
  * range per table), and its photo blobs. Rows are copied as they are, but for the fence rows,
- * which belong to the account, and the photo URLs, which name the account.
+ * which belong to the account, and the photo URLs, which name the account. Deletions that must
+ * stop once the partition moves on are fencedDelete.ts's.
  */
 import { odata, type TableClient, type TableEntity } from '@azure/data-tables';
 import type { ContainerClient } from '@azure/storage-blob';
 import {
   MAX_TRANSACTION_OPERATIONS,
-  failedOperationIndex,
   submitEntityGroupTransaction,
   type EntityGroupAction,
 } from '../../storage/tables/entityGroupTransaction';
 import { SYSTEM_PROPERTIES, readEntity, type StoredEntity } from '../../storage/tables/entities';
-import {
-  isNotFound,
-  isPreconditionFailed,
-  toDomainError,
-  tookEffect,
-  withStorageErrors,
-} from '../../storage/storageFaults';
+import { isNotFound, tookEffect, withStorageErrors } from '../../storage/storageFaults';
 import { ensureTable } from '../../storage/createOnce';
 import {
   FENCE_EPOCH_ROW_KEY,
@@ -31,8 +25,6 @@ import { parseEmployeePartitionKey } from '../../storage/keys/tables/employeePar
 import { mapBounded } from '../../storage/parallel';
 import { whileBusy } from '../../storage/busyRetry';
 import { fixedPartitions, registeredTables, type DepartmentTables } from '../departmentData';
-import { advanceFenceEpoch, FENCE_ENTITY_TYPE, type FenceEpoch } from '../fenceEpoch';
-import { fenceContended } from '../accountErrors';
 
 /** One thing a relocation walks: a partition, a table's per-employee partitions, the photos. */
 export type RelocationSource =
@@ -200,90 +192,6 @@ export async function deleteRows(
  * account held to its target is not met by a wall of reads that mostly come back refused.
  */
 const SYNC_READS_IN_FLIGHT = 16;
-
-/** Rounds one transaction of {@link deleteRowsWhileFenced} loses to other runs of its step. */
-const MAX_FENCED_ROUNDS = 10;
-
-/**
- * Deletes rows of one partition only while its fence stays at `fence` (brought there first, as
- * {@link advanceFenceEpoch} does): every transaction carries a rewrite of the fence epoch
- * conditional on its ETag, so once anything moves the partition on (another relocation fencing it
- * as its target, a switch opening it) nothing more is deleted, however long the caller was held
- * between its reads and its writes. A rewrite by another run of the same step (the same version)
- * is taken in stride; a row gone already is skipped. Arguments: the table client, the partition,
- * the row keys, the fence and the department (for errors), as {@link deleteFenced} takes them.
- *
- * @returns `'behind'` when the partition is past `fence.version` (what is left stays).
- * @throws {ThrottledError} `Relocating` when other runs kept winning.
- * @throws {DomainError} for storage faults.
- */
-export async function deleteRowsWhileFenced(
-  ...args: Parameters<typeof deleteFenced>
-): Promise<'done' | 'behind'> {
-  // Running it again is safe: the fence is where it was, and a row gone already is skipped.
-  return whileBusy(() => deleteFenced(...args));
-}
-
-async function deleteFenced(
-  client: TableClient,
-  partitionKey: string,
-  rowKeys: readonly string[],
-  fence: FenceEpoch,
-  department: string,
-): Promise<'done' | 'behind'> {
-  const keys = [...new Set(rowKeys)].filter((key) => key !== FENCE_EPOCH_ROW_KEY);
-  const at = await advanceFenceEpoch(client, partitionKey, fence, department);
-  if (at.outcome === 'behind') return 'behind';
-  let etag = at.etag;
-  const epoch = {
-    partitionKey,
-    rowKey: FENCE_EPOCH_ROW_KEY,
-    EntityType: FENCE_ENTITY_TYPE,
-    Version: fence.version,
-    Open: fence.open,
-  };
-  /** One conditional transaction: applied, moved on, or a delete found its row gone. */
-  const send = async (batch: readonly string[]): Promise<'done' | 'behind' | 'gone'> => {
-    for (let round = 0; round < MAX_FENCED_ROUNDS; round++) {
-      try {
-        const response = await submitEntityGroupTransaction(client, [
-          ['update', epoch, 'Replace', { etag }],
-          ...batch.map((rowKey): EntityGroupAction => ['delete', { partitionKey, rowKey }]),
-        ]);
-        const next = response.subResponses[0]?.etag;
-        if (next) etag = next;
-        else {
-          const now = await advanceFenceEpoch(client, partitionKey, fence, department);
-          if (now.outcome === 'behind') return 'behind';
-          etag = now.etag;
-        }
-        return 'done';
-      } catch (error) {
-        const index = failedOperationIndex(error);
-        if (index !== undefined && index > 0 && isNotFound(error)) return 'gone';
-        if (index !== 0 && !isPreconditionFailed(error)) throw toDomainError(error);
-        // The epoch changed: moved on, or rewritten by another run of this step.
-        const now = await advanceFenceEpoch(client, partitionKey, fence, department);
-        if (now.outcome === 'behind') return 'behind';
-        etag = now.etag;
-      }
-    }
-    throw fenceContended(department, MAX_FENCED_ROUNDS);
-  };
-  // One operation of the budget is the epoch's: the rest are deletes.
-  const size = MAX_TRANSACTION_OPERATIONS - 1;
-  for (let i = 0; i < keys.length; i += size) {
-    const batch = keys.slice(i, i + size);
-    const outcome = await send(batch);
-    if (outcome === 'behind') return 'behind';
-    if (outcome === 'done') continue;
-    // One of them was gone already: the others one by one.
-    for (const rowKey of batch) {
-      if ((await send([rowKey])) === 'behind') return 'behind';
-    }
-  }
-  return 'done';
-}
 
 /**
  * Makes the target's rows of `rowKeys` in one partition what the source holds now: copied when

@@ -11,6 +11,7 @@
  *
  * Why: docs/directory.md "Import".
  */
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
 import type { EmployeeChange } from '../changes';
 import type { DirectoryContext } from '../context';
@@ -21,8 +22,8 @@ import type { LastNameIndex } from '../entities/partitionLastNameIndex';
 import type { Versioned } from '../entities/versionCache';
 import { chainsOf, planChunks } from './importPlan';
 import { loadCountShards, takeCountShard } from '../writes/departmentVersions';
-import { lastNameKey } from '../writes/lastNameVersions';
-import { readIndexVersions, writeChunk, type ImportHooks } from './importChunk';
+import { writeChunk, type ImportHooks } from './importChunk';
+import { indexVersions } from './indexVersions';
 import {
   failure,
   screenRows,
@@ -57,41 +58,25 @@ export interface ImportResult {
  */
 const OUTBOX_OPERATIONS = 2;
 
-/**
- * Up to this many employees in the department, the index entities of names this process does not
- * know are taken to be absent (created, not read): no name can hold more ids than the department
- * has, so the chunk's size stays bounded, and a name that exists fails its chunk's create, which
- * then reads it. Larger departments read them first (docs/directory.md "Import").
- */
-export const ASSUME_ABSENT_UP_TO = 5_000;
-
-/**
- * The versions of the import's last-name index entities: from the version cache when this
- * process knows them (a stale one fails its chunk's condition, which then reads it); else, in a
- * department of more than {@link ASSUME_ABSENT_UP_TO} employees, one point read per name (only
- * the names the rows bring, however large the department). `unread`: the names neither known nor
- * read.
- */
-async function indexVersions(
-  context: DirectoryContext,
-  table: Awaited<ReturnType<DirectoryContext['table']>>,
-  department: string,
-  names: readonly string[],
-  employeeCount: number,
-): Promise<{ known: Map<string, Versioned<LastNameIndex>>; unread: Set<string> }> {
-  const known = new Map<string, Versioned<LastNameIndex>>();
-  const unknown: string[] = [];
-  for (const name of names) {
-    const cached = context.cacheVersions
-      ? context.lastNameVersions.get(lastNameKey(department, name))
-      : undefined;
-    if (cached) known.set(name, cached);
-    else unknown.push(name);
-  }
-  if (employeeCount <= ASSUME_ABSENT_UP_TO) return { known, unread: new Set(unknown) };
-  const read = await readIndexVersions(table, departmentPartitionKey(department), unknown);
-  for (const [name, version] of read) known.set(name, version);
-  return { known, unread: new Set() };
+/** What an import gave its chains, and what they came to so far. */
+interface ImportRun {
+  context: DirectoryContext;
+  table: TableAccess;
+  department: string;
+  partitionKey: string;
+  /** The department's count shards as last known; each chunk takes one and updates it. */
+  shards: ShardVersion[];
+  indexes: Map<string, Versioned<LastNameIndex>>;
+  failed: PlacedFailure[];
+  hooks: ImportHooks;
+  created: number;
+  /** Set when a chunk failed or the call threw: chunks not started are reported with it. */
+  stoppedBy?: { code: string; message: string };
+  /**
+   * Storage refused for load (or lost races) past the retries: with nothing written, the call
+   * answers as any other would, 503 with Retry-After, instead of 200 with every row failed.
+   */
+  busy?: ThrottledError;
 }
 
 /**
@@ -119,12 +104,6 @@ export async function importEmployees(
     throw tooManyImportRows(MAX_IMPORT_ROWS);
   }
   const failed: PlacedFailure[] = [];
-  const report = (created: number): ImportResult => ({
-    created,
-    failed: failed
-      .sort((a, b) => a.position - b.position)
-      .map(({ employeeId, error }) => ({ employeeId, error })),
-  });
   const table = await context.table();
   // One range read: the department exists, and the versions of its count shards. In flight while
   // the rows are screened (CPU work), so neither waits for the other.
@@ -132,8 +111,7 @@ export async function importEmployees(
   const valid = screenRows(rows, failed);
   const counted = await counting;
   if (!counted) throw departmentNotFound(department);
-  const shards: ShardVersion[] = counted.shards;
-  if (valid.length === 0) return report(0);
+  if (valid.length === 0) return importReport(0, failed);
 
   const { known: indexes, unread } = await indexVersions(
     context,
@@ -141,88 +119,128 @@ export async function importEmployees(
     department,
     [...new Set(valid.map((r) => r.lastName))],
     counted.employeeCount,
+    (known, assumed) =>
+      chainsFor(context, valid, known, assumed, counted.employeeCount).flat().length,
   );
-  // Ids each name's index entity will hold: for a name not read, at most the department's count.
-  const finalIds = new Map<string, number>();
-  for (const row of valid) {
-    const stored = unread.has(row.lastName)
-      ? counted.employeeCount
-      : (indexes.get(row.lastName)?.value.ids.length ?? 0);
-    finalIds.set(row.lastName, (finalIds.get(row.lastName) ?? stored) + 1);
-  }
-  // Chains about as long as it takes for CHUNKS_IN_FLIGHT of them to cover the import: chunks
-  // are filled (a name may span two) within a chain, names kept whole between chains.
-  const maxOperations = MAX_TRANSACTION_OPERATIONS - (context.outbox ? OUTBOX_OPERATIONS : 0);
-  const fullChunks = Math.ceil((2 * valid.length + finalIds.size) / (maxOperations - 1));
-  const chains = chainsOf(
-    planChunks(valid, (name) => 400 + 12 * (finalIds.get(name) ?? 0), {
-      maxOperations,
-      chainLength: Math.max(1, Math.ceil(fullChunks / CHUNKS_IN_FLIGHT)),
-    }),
-  );
-
-  let created = 0;
-  let stopped = false;
-  const notWritten = (chunks: Row[][], error: { code: string; message: string }): void => {
-    for (const row of chunks.flat())
-      failed.push(failure(row.position, row.employeeId, error.code, error.message));
-  };
-  let stoppedBy: { code: string; message: string } | undefined;
-  // Storage refused for load (or lost races) past the retries: with nothing written, the call
-  // answers as any other would, 503 with Retry-After, instead of 200 with every row failed.
-  let busy: ThrottledError | undefined;
-  const runChain = async (chain: Row[][]): Promise<void> => {
-    for (let c = 0; c < chain.length; c++) {
-      if (stopped) {
-        notWritten(chain.slice(c), stoppedBy!);
-        return;
-      }
-      const count = takeCountShard(context, department, shards);
-      const outcome = await writeChunk(
-        context,
-        table,
-        department,
-        partitionKey,
-        chain[c]!,
-        count,
-        indexes,
-        failed,
-        hooks,
-      );
-      if ('error' in outcome) {
-        // Storage gave up (after the SDK's retries): this chunk and those not started are not
-        // written; chunks already in flight finish.
-        stopped = true;
-        stoppedBy = outcome.error;
-        if (outcome.error instanceof ThrottledError) busy ??= outcome.error;
-        notWritten(chain.slice(c), outcome.error);
-        return;
-      }
-      shards[outcome.count.shard] = outcome.count.version;
-      created += outcome.created.length;
-      if (outcome.created.length > 0) {
-        const changes: EmployeeChange[] = outcome.created.map((row) => ({
-          department,
-          employeeId: row.employeeId,
-          reason: 'imported',
-        }));
-        await context.changes.publish(changes);
-      }
-    }
+  const chains = chainsFor(context, valid, indexes, unread, counted.employeeCount);
+  const run: ImportRun = {
+    context,
+    table,
+    department,
+    partitionKey,
+    indexes,
+    failed,
+    hooks,
+    shards: counted.shards,
+    created: 0,
   };
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(CHUNKS_IN_FLIGHT, chains.length) }, async () => {
       try {
-        while (next < chains.length) await runChain(chains[next++]!);
+        while (next < chains.length) await writeChain(run, chains[next++]!);
       } catch (error) {
         // The call fails: start no further chunk.
-        stopped = true;
-        stoppedBy = { code: 'ImportStopped', message: 'The import stopped on an error.' };
+        run.stoppedBy = { code: 'ImportStopped', message: 'The import stopped on an error.' };
         throw error;
       }
     }),
   );
-  if (created === 0 && busy) throw busy;
-  return report(created);
+  if (run.created === 0 && run.busy) throw run.busy;
+  return importReport(run.created, failed);
+}
+
+/** The answer: how many were created, and the refused rows in request order. */
+function importReport(created: number, failed: PlacedFailure[]): ImportResult {
+  return {
+    created,
+    failed: failed
+      .sort((a, b) => a.position - b.position)
+      .map(({ employeeId, error }) => ({ employeeId, error })),
+  };
+}
+
+/**
+ * The import cut into chunks and chains, about as long as it takes for CHUNKS_IN_FLIGHT of them
+ * to cover the import: chunks are filled (a name may span two) within a chain, names kept whole
+ * between chains. A chunk's size counts the ids each name's index entity will hold: for a name
+ * not read (`unread`), at most the department's count.
+ */
+function chainsFor(
+  context: DirectoryContext,
+  valid: Row[],
+  indexes: ReadonlyMap<string, Versioned<LastNameIndex>>,
+  unread: ReadonlySet<string>,
+  employeeCount: number,
+): Row[][][] {
+  const finalIds = new Map<string, number>();
+  for (const row of valid) {
+    const stored = unread.has(row.lastName)
+      ? employeeCount
+      : (indexes.get(row.lastName)?.value.ids.length ?? 0);
+    finalIds.set(row.lastName, (finalIds.get(row.lastName) ?? stored) + 1);
+  }
+  const maxOperations = MAX_TRANSACTION_OPERATIONS - (context.outbox ? OUTBOX_OPERATIONS : 0);
+  const fullChunks = Math.ceil((2 * valid.length + finalIds.size) / (maxOperations - 1));
+  return chainsOf(
+    planChunks(valid, (name) => 400 + 12 * (finalIds.get(name) ?? 0), {
+      maxOperations,
+      chainLength: Math.max(1, Math.ceil(fullChunks / CHUNKS_IN_FLIGHT)),
+    }),
+  );
+}
+
+/**
+ * Writes a chain's chunks one after another, each on a count shard of its own, and publishes the
+ * rows each created. A chunk that fails stops the import: it and the chunks not started are
+ * reported not written; chunks already in flight finish.
+ */
+async function writeChain(run: ImportRun, chain: Row[][]): Promise<void> {
+  const { context, department } = run;
+  for (let c = 0; c < chain.length; c++) {
+    if (run.stoppedBy) {
+      notWritten(run, chain.slice(c), run.stoppedBy);
+      return;
+    }
+    const count = takeCountShard(context, department, run.shards);
+    const outcome = await writeChunk(
+      context,
+      run.table,
+      department,
+      run.partitionKey,
+      chain[c]!,
+      count,
+      run.indexes,
+      run.failed,
+      run.hooks,
+    );
+    if ('error' in outcome) {
+      // Storage gave up (after the SDK's retries).
+      run.stoppedBy = outcome.error;
+      if (outcome.error instanceof ThrottledError) run.busy ??= outcome.error;
+      notWritten(run, chain.slice(c), outcome.error);
+      return;
+    }
+    run.shards[outcome.count.shard] = outcome.count.version;
+    run.created += outcome.created.length;
+    if (outcome.created.length > 0) {
+      const changes: EmployeeChange[] = outcome.created.map((row) => ({
+        department,
+        employeeId: row.employeeId,
+        reason: 'imported',
+      }));
+      await context.changes.publish(changes);
+    }
+  }
+}
+
+/** Reports every row of `chunks` as not written, for `error`. */
+function notWritten(
+  run: ImportRun,
+  chunks: Row[][],
+  error: { code: string; message: string },
+): void {
+  for (const row of chunks.flat()) {
+    run.failed.push(failure(row.position, row.employeeId, error.code, error.message));
+  }
 }

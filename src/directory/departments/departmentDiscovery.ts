@@ -8,7 +8,8 @@
  * template), so the service scans the table for it; it returns only the matching rows' partition
  * keys. Callers use it on a timer or in an audit, never on a request path.
  */
-import { odata, type TableClient } from '@azure/data-tables';
+import { odata } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { withStorageErrors } from '../../storage/storageFaults';
 import { parseDepartmentPartitionKey } from '../../storage/keys/tables/employees';
 
@@ -19,7 +20,7 @@ import { parseDepartmentPartitionKey } from '../../storage/keys/tables/employees
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function departmentsHoldingRows(
-  table: TableClient,
+  table: TableAccess,
   rowKeys: { ge: string; lt: string },
 ): Promise<string[]> {
   const departments = new Set<string>();

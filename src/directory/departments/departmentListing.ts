@@ -13,7 +13,7 @@
  * calls the same function. A replacement keeps the count the listing carries (the index drain's,
  * listingCount.ts): it is conditional on the ETag of the read it copies the count from.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import {
   isAlreadyExists,
   isNotFound,
@@ -79,7 +79,7 @@ export function listingNeedsUpdate(
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function syncDepartmentListing(
-  table: TableClient,
+  table: TableAccess,
   summary: DepartmentSummary,
   version: number,
   count?: ListedCount,

@@ -2,7 +2,8 @@
  * Departments: create/update, point read, and the manager (whose details are copied onto the
  * department entity: denormalization). The cached department list: departmentList.ts.
  */
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableEntity } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { isPreconditionFailed, isAlreadyExists, toDomainError } from '../../storage/storageFaults';
 import { departmentPartitionKey, employeeRowKey } from '../../storage/keys/tables/employees';
 import { directoryRetry, type DirectoryContext } from '../context';
@@ -176,7 +177,7 @@ export async function setManager(
 ): Promise<Versioned<Department>> {
   const partitionKey = departmentPartitionKey(department);
   employeeRowKey(employeeId);
-  const table: TableClient = await context.table();
+  const table: TableAccess = await context.table();
   const subject = `Department "${department}"`;
   let previousMissing: string | undefined;
   return retryOptimistically(directoryRetry(context, subject), async (attempt) => {

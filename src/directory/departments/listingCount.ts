@@ -12,7 +12,7 @@
  * drained rows were read, and each membership change commits its count shard with its outbox
  * row: once the last row is drained, the listing holds a count read after every change.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import {
   isAlreadyExists,
   isNotFound,
@@ -70,7 +70,7 @@ const MAX_ROUNDS = 10;
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function refreshListingCount(
-  table: TableClient,
+  table: TableAccess,
   department: string,
   options: ListingCountOptions = {},
 ): Promise<CountRefresh> {
@@ -130,7 +130,7 @@ export async function refreshListingCount(
  * @throws {DomainError} for storage faults of the read.
  */
 export async function fillListedCount(
-  table: TableClient,
+  table: TableAccess,
   department: string,
   etag: string,
   now: () => number = Date.now,

@@ -3,42 +3,42 @@
  * copy, if it was the manager), its id in the last-name index entity, its yearly reviews and the
  * index outbox row (when the directory keeps one, outbox.ts), in ONE entity group transaction.
  * With `mustExist: false` an absent employee is not an error (delete-if-exists), so queue workers
- * (archive, move) can run it again safely. Reviews beyond {@link MAX_REVIEWS_WITH_EMPLOYEE} go
- * first, in transactions that drop their years from the employee under its ETag. Every delete of
- * the employee carries the ETag this call read, so a change committed since fails the whole
- * transaction (412) instead of being deleted unseen; a cached version never decides a write.
+ * (archive, move) can run it again safely. Reviews beyond `MAX_REVIEWS_WITH_EMPLOYEE` go first,
+ * in transactions that drop their years from the employee under its ETag (reviewTrims.ts). Every
+ * delete of the employee carries the ETag this call read, so a change committed since fails the
+ * whole transaction (412) instead of being deleted unseen; a cached version never decides a write.
  *
  * Why: docs/directory.md "Writes" (`If-Match`, version cache) and "Reviews bound to their
  * employee".
  */
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableEntity } from '@azure/data-tables';
 import {
   departmentPartitionKey,
   employeeRowKey,
   parseReviewRowKey,
-  reviewRowKey,
 } from '../../storage/keys/tables/employees';
 import { normalizeLastName } from '../../storage/keys/text';
 import { RETRY, retryOptimistically, type Retry } from '../../storage/optimisticRetry';
 import type { StoredEntity, StoredProperties } from '../../storage/tables/entities';
-import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTransaction';
-import { directoryRetry, type DirectoryContext } from '../context';
+import { directoryRetry, type DirectoryContext, type EmployeeCall } from '../context';
 import { employeeNotFound, staleVersion, type TransactionFailure } from '../directoryErrors';
 import { toEmployee, type Employee } from '../entities/employeeEntity';
 import {
-  currentEtag,
   employeeStateOf,
   readEmployeeState,
   versionMatches,
   type EmployeeState,
 } from '../entities/employeeState';
-import { employeeReviewYearsMerge, withoutReviewYears } from '../entities/reviewYears';
 import { forgetVersions, loadCountShard, loadDepartment } from '../writes/departmentVersions';
 import { loadLastNameIndex } from '../writes/lastNameVersions';
-import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
+import {
+  retryUnexplained,
+  submitPlan,
+  type PlannedTransaction,
+} from '../writes/plannedTransaction';
 import { publishingIfUncertain } from '../writes/uncertainCommit';
 import { deletionPlan, rememberDeletion, type Role } from './deleteEmployeePlan';
-import { reviewYearsOf } from './reviews';
+import { trimReviews, type Explain } from './reviewTrims';
 
 /** Options of {@link deleteEmployee}. */
 export interface DeleteEmployeeOptions {
@@ -83,22 +83,8 @@ export interface EmployeeDeleted {
   vanished?: true;
 }
 
-/**
- * Most reviews deleted in the employee's own transaction (the budget, less the employee, its
- * email copy, a count shard, the department (a manager's copy is cleared), the last-name index
- * entity, the index outbox row and an archive's receipt).
- */
-export const MAX_REVIEWS_WITH_EMPLOYEE = MAX_TRANSACTION_OPERATIONS - 7;
-/** Reviews per transaction that trims the review list ahead of the employee's (plus its Merge). */
-const REVIEWS_PER_TRIM = MAX_TRANSACTION_OPERATIONS - 1;
-
 /** One {@link deleteEmployee} call: what it was asked, and what its attempts learnt so far. */
-interface DeleteCall {
-  context: DirectoryContext;
-  table: TableClient;
-  department: string;
-  employeeId: string;
-  partitionKey: string;
+interface DeleteCall extends EmployeeCall {
   options: DeleteEmployeeOptions;
   /** The email whose copy a refused transaction showed missing. */
   missingCopyOf?: string;
@@ -113,12 +99,6 @@ interface DeleteCall {
   /** Listed review years whose review turned out to be missing (a transaction failed on it). */
   missingYears: Set<number>;
 }
-
-/** What a refused transaction of an attempt means (throws when nothing explains it). */
-type Explain = (
-  failure: TransactionFailure<Role>,
-  plan: PlannedTransaction<Role>,
-) => Promise<typeof RETRY>;
 
 /**
  * Deletes an employee with every same-partition copy and index entry and its reviews, then
@@ -270,44 +250,4 @@ function explainRefusal(
     return Promise.resolve(RETRY);
   }
   return retryUnexplained(failure, attempt);
-}
-
-/**
- * Too many reviews for one transaction: deletes them ahead of the employee, each chunk with the
- * Merge that drops its years from the employee's list (conditional on its ETag).
- *
- * @returns the employee's ETag after the trims and the review years left for its own
- *   transaction, or {@link RETRY} when a trim was refused.
- */
-async function trimReviews(
-  call: DeleteCall,
-  current: EmployeeState,
-  explain: Explain,
-): Promise<{ etag: string; years: number[] } | typeof RETRY> {
-  const { table, employeeId, partitionKey } = call;
-  const dataEtag = current.meta.dataEtag ?? current.etag;
-  let etag = current.etag;
-  let years = withoutReviewYears(await reviewYearsOf(table, current), call.missingYears);
-  while (years.length > MAX_REVIEWS_WITH_EMPLOYEE) {
-    const rest = years.slice(REVIEWS_PER_TRIM);
-    const trim = new PlannedTransaction<Role>().add(
-      [
-        'update',
-        employeeReviewYearsMerge(partitionKey, employeeId, rest, dataEtag),
-        'Merge',
-        { etag },
-      ],
-      'employee',
-    );
-    for (const year of years.slice(0, REVIEWS_PER_TRIM)) {
-      trim.add(['delete', { partitionKey, rowKey: reviewRowKey(employeeId, year) }], 'review');
-    }
-    const trimmed = await submitPlan(table, trim);
-    if ('refused' in trimmed) return explain(trimmed.refused, trim);
-    const [next] = trimmed.etags;
-    etag = next ?? (await currentEtag(table, partitionKey, current.entity.rowKey));
-    if (call.exactEtag !== undefined) call.exactEtag = etag;
-    years = rest;
-  }
-  return { etag, years };
 }

@@ -12,6 +12,7 @@
  */
 import { normalizeLastName } from '../../storage/keys/text';
 import { MAX_TRANSACTION_OPERATIONS } from '../../storage/tables/entityGroupTransaction';
+import { packTransactions } from '../../storage/tables/transactionPacking';
 import type { StoredEntity } from '../../storage/tables/entities';
 import { PreconditionFailedError } from '../../domainErrors';
 import type { EmployeeChange } from '../changes';
@@ -53,31 +54,19 @@ const EMPLOYEE_OPERATIONS = MAX_TRANSACTION_OPERATIONS - GROUP_OPERATIONS;
 const MAX_GROUPED_REVIEWS = 30;
 
 /**
- * Cuts employees into groups whose operations fit one transaction beside the group's own
- * (pure): 2 + reviews per employee, plus one per distinct last name in the group.
+ * Cuts employees (all of one department's partition) into groups whose operations fit one
+ * transaction beside the group's own (pure): 2 + reviews per employee, plus one per distinct last
+ * name in the group.
  */
 export function planDeleteGroups<T extends { lastName: string; reviews: number }>(
   employees: readonly T[],
   budget = EMPLOYEE_OPERATIONS,
 ): T[][] {
-  const groups: T[][] = [];
-  let group: T[] = [];
-  let names = new Set<string>();
-  let operations = 0;
-  for (const employee of employees) {
-    const cost = 2 + employee.reviews + (names.has(employee.lastName) ? 0 : 1);
-    if (group.length > 0 && operations + cost > budget) {
-      groups.push(group);
-      group = [];
-      names = new Set();
-      operations = 0;
-    }
-    operations += 2 + employee.reviews + (names.has(employee.lastName) ? 0 : 1);
-    names.add(employee.lastName);
-    group.push(employee);
-  }
-  if (group.length > 0) groups.push(group);
-  return groups;
+  return packTransactions(employees, {
+    operations: (employee, group) =>
+      2 + employee.reviews + (group.some((e) => e.lastName === employee.lastName) ? 0 : 1),
+    budget,
+  });
 }
 
 /**

@@ -5,7 +5,7 @@
  * is among them, the outbox rows), what a refusal of it means for the next attempt, and the
  * versions its commit leaves in the version cache.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import {
   departmentPartitionKey,
   emailRowKey,
@@ -51,7 +51,7 @@ export interface Candidate {
 /** One group being deleted: its members left, and those set aside so far. */
 interface Group {
   context: DirectoryContext;
-  table: TableClient;
+  table: TableAccess;
   department: string;
   partitionKey: string;
   reason: 'deleted' | 'archived';

@@ -5,10 +5,12 @@
  * Bound to their employee: every review write is one entity group transaction with a Merge of the
  * employee, conditional on its ETag, that lists the review's year (`ReviewYears`, reviewYears.ts).
  * So a review can neither precede nor outlive its employee, and deleting the employee takes
- * exactly the reviews it lists (deleteEmployee.ts), never a list of the partition.
+ * exactly the reviews it lists (deleteEmployee.ts), never a list of the partition. A move's
+ * copies of reviews are written the same way (reviewCopies.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableEntity } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import {
   departmentPartitionKey,
   parseReviewRowKey,
@@ -17,38 +19,27 @@ import {
 } from '../../storage/keys/tables/employees';
 import { directoryRetry, type DirectoryContext } from '../context';
 import {
-  contendedError,
   employeeNotFound,
-  notAReviewOf,
   reviewNotFound,
   staleVersion,
   unknownSelectField,
 } from '../directoryErrors';
-import { withFields } from '../entities/employeeEntity';
+import { withFields } from '../entities/employeeSelect';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from '../entities/entityTypes';
 import { currentEtag, type EmployeeState, readEmployeeState } from '../entities/employeeState';
 import { RETRY, retryOptimistically } from '../../storage/optimisticRetry';
 import { employeeReviewYearsMerge, normaliseYears, withReviewYears } from '../entities/reviewYears';
 import { requireEmployee } from './existence';
-import {
-  PlannedTransaction,
-  retryUnexplained,
-  submitPlan,
-  unexplainedFailure,
-} from '../writes/plannedTransaction';
+import { PlannedTransaction, retryUnexplained, submitPlan } from '../writes/plannedTransaction';
 import { pageSizeOf, reviewBodySchema, validateInput } from '../validation';
 import type { Versioned } from '../entities/versionCache';
 import {
-  SYSTEM_PROPERTIES,
   type StoredEntity,
   type StoredProperties,
   readEntity,
 } from '../../storage/tables/entities';
 import { readRangePage, readWholeRange, type Page } from '../../storage/tables/rangePages';
-import {
-  MAX_TRANSACTION_OPERATIONS,
-  type EntityGroupAction,
-} from '../../storage/tables/entityGroupTransaction';
+import type { EntityGroupAction } from '../../storage/tables/entityGroupTransaction';
 
 /**
  * The Merge that records the employee's review years, conditional on the version just read, so
@@ -204,7 +195,7 @@ export async function putReview(
  * @throws {DomainError} for storage faults.
  */
 export async function reviewYearsOf(
-  table: TableClient,
+  table: TableAccess,
   employee: EmployeeState,
 ): Promise<number[]> {
   if (employee.meta.reviewYears !== undefined) return [...employee.meta.reviewYears];
@@ -274,73 +265,14 @@ function parseReviewSelect(select?: readonly string[]): ReviewField[] {
   return select as ReviewField[];
 }
 
-/** Attempts of one chunk of {@link writeReviewEntities} against a changing employee. */
-const MAX_CHUNK_ATTEMPTS = 10;
-
-/**
- * Writes (upserts) stored review entities of one employee — a move's copies — bound to the
- * employee as {@link putReview} is: in transactions of up to 99 reviews, each with the Merge that
- * adds their years to the employee's list, conditional on its ETag (read again when it changed).
- * Writing the same entities again is harmless.
- *
- * @param reviews - review entities of this employee (RowKey `review_<employeeId>_<year>`), with
- *   their stored properties; keys, ETags and timestamps are not copied.
- * @param conditions - per RowKey, the version the stored review must still be (`null`: it must
- *   still be absent); a review without a condition is upserted. A move passes these so that it
- *   never replaces a review someone else wrote after its read.
- * @throws {NotFoundError} `EmployeeNotFound` when the employee does not exist (or was deleted
- *   meanwhile).
- * @throws {ContentionError} when the employee kept changing, or a review no longer met its
- *   condition (nothing of that chunk was written: read again, decide again); {@link DomainError}
- *   for storage faults.
- */
-export async function writeReviewEntities(
-  table: TableClient,
-  department: string,
-  employeeId: string,
-  reviews: readonly StoredProperties[],
-  conditions: ReadonlyMap<string, string | null> = new Map(),
-): Promise<void> {
-  const partitionKey = departmentPartitionKey(department);
-  const entities = reviews.map((review) => copyOfReview(partitionKey, employeeId, review));
-  const chunkSize = MAX_TRANSACTION_OPERATIONS - 1;
-  for (let i = 0; i < entities.length; i += chunkSize) {
-    const chunk = entities.slice(i, i + chunkSize);
-    await retryOptimistically(
-      {
-        maxAttempts: MAX_CHUNK_ATTEMPTS,
-        giveUp: (attempts) => contendedError(`Employee ${employeeId}`, attempts),
-      },
-      async (attempt) => {
-        const plan = await planReviewYears(
-          table,
-          department,
-          employeeId,
-          chunk.map((entity) => entity.year),
-        );
-        for (const { entity } of chunk) plan.add(reviewWrite(entity, conditions), 'review');
-        const outcome = await submitPlan(table, plan);
-        if (!('refused' in outcome)) return true;
-        const failure = outcome.refused;
-        if (failure.role === 'review' && conditions.size > 0) {
-          throw contendedError(`A review of employee ${employeeId}`, attempt);
-        }
-        // The employee changed (or was deleted) since the read: read it again.
-        if (failure.role !== 'employee') throw unexplainedFailure(failure);
-        return RETRY;
-      },
-    );
-  }
-}
-
 /**
  * A transaction that starts with the employee's review-year list grown by `years`, conditional
  * on the employee as read now (its reviews are added by the caller).
  *
  * @throws {NotFoundError} when the employee does not exist.
  */
-async function planReviewYears(
-  table: TableClient,
+export async function planReviewYears(
+  table: TableAccess,
   department: string,
   employeeId: string,
   years: readonly number[],
@@ -353,33 +285,4 @@ async function planReviewYears(
     recordReviewYears(partitionKey, employeeId, grown, employee),
     'employee',
   );
-}
-
-/** One review's write: conditional when its caller said which version it must still be. */
-function reviewWrite(
-  entity: TableEntity<StoredProperties>,
-  conditions: ReadonlyMap<string, string | null>,
-): EntityGroupAction {
-  const etag = conditions.get(entity.rowKey);
-  if (etag === undefined) return ['upsert', entity, 'Replace'];
-  return etag === null ? ['create', entity] : ['update', entity, 'Replace', { etag }];
-}
-
-function copyOfReview(
-  partitionKey: string,
-  employeeId: string,
-  review: StoredProperties,
-): { year: number; entity: TableEntity<StoredProperties> } {
-  const key = typeof review.rowKey === 'string' ? parseReviewRowKey(review.rowKey) : undefined;
-  if (!key || key.employeeId !== employeeId) {
-    throw notAReviewOf(employeeId, review.rowKey);
-  }
-  const entity: TableEntity<StoredProperties> = {
-    partitionKey,
-    rowKey: reviewRowKey(employeeId, key.year),
-  };
-  for (const [name, value] of Object.entries(review)) {
-    if (!SYSTEM_PROPERTIES.has(name) && !name.startsWith('odata.')) entity[name] = value;
-  }
-  return { year: key.year, entity };
 }

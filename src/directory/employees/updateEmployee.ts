@@ -7,67 +7,46 @@
  * Every operation is conditional on the version its decision came from (the employee just read,
  * index entities and department perhaps cached), so a lost race or a stale cache costs a retry on
  * fresh data, never a wrong write; with `If-Match` the retry answers 412 unless only the
- * employee's review list changed.
+ * employee's review list changed. The transaction itself is planned in updateEmployeePlan.ts.
  *
  * Why: docs/directory.md "Writes" (`If-Match`, version cache).
  */
 import { randomUUID } from 'node:crypto';
-import { departmentPartitionKey, emailRowKey } from '../../storage/keys/tables/employees';
-import { normalizeLastName } from '../../storage/keys/text';
+import { departmentPartitionKey } from '../../storage/keys/tables/employees';
 import type { EmployeeChange } from '../changes';
-import { directoryRetry, type DirectoryContext } from '../context';
-import { departmentMerge, type Department, type Manager } from '../entities/departmentEntity';
+import { directoryRetry, type DirectoryContext, type EmployeeCall } from '../context';
 import { emailTaken, employeeNotFound, invalidPhotoUrl, staleVersion } from '../directoryErrors';
-import {
-  emailCopyEntity,
-  employeeEntity,
-  toEmployee,
-  type Employee,
-  type EmployeeData,
-} from '../entities/employeeEntity';
+import { toEmployee, type Employee } from '../entities/employeeEntity';
 import {
   currentEtag,
   ownCommit,
   readEmployeeState,
   versionMatches,
+  type EmployeeState,
 } from '../entities/employeeState';
-import {
-  lastNameIndexEntity,
-  lastNameIndexRemoval,
-  withIds,
-} from '../entities/partitionLastNameIndex';
-import { outboxAction } from '../entities/outbox';
-import { forgetVersions, loadDepartment, rememberDepartment } from '../writes/departmentVersions';
-import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
-import {
-  PlannedTransaction,
-  replaceOrCreate,
-  retryUnexplained,
-  submitPlan,
-} from '../writes/plannedTransaction';
+import { forgetVersions, loadDepartment } from '../writes/departmentVersions';
+import { loadLastNameIndex } from '../writes/lastNameVersions';
+import { retryUnexplained, submitPlan } from '../writes/plannedTransaction';
 import {
   RETRY,
   retryOptimistically,
   type OptimisticRetryOptions,
+  type Retry,
 } from '../../storage/optimisticRetry';
 import type { Versioned } from '../entities/versionCache';
 import type { StoredProperties } from '../../storage/tables/entities';
 import { employeePatchSchema, validateInput } from '../validation';
 import { publishingIfUncertain } from '../writes/uncertainCommit';
+import {
+  applyChanges,
+  changePlan,
+  changeScope,
+  rememberChange,
+  type EmployeeChanges,
+  type PlannedChange,
+} from './updateEmployeePlan';
 
-/** Changes to apply; `null` clears an optional field. */
-export interface EmployeeChanges {
-  firstName?: string;
-  lastName?: string;
-  email?: string;
-  age?: number | null;
-  photoUrl?: string | null;
-  /**
-   * The photo feature's own properties beside the URL (src/photos: its blob name and checked
-   * type), written over the stored ones in the same transaction; the directory does not read them.
-   */
-  photoProperties?: Readonly<Record<string, string>>;
-}
+export type { EmployeeChanges } from './updateEmployeePlan';
 
 /** How {@link writeChanges} writes: `ifMatch` as in {@link updateEmployee}. */
 export interface WriteOptions {
@@ -87,29 +66,19 @@ export interface WrittenChanges {
   replaced: StoredProperties;
 }
 
-type Role = 'employee' | 'oldEmail' | 'email' | 'oldIndex' | 'newIndex' | 'department' | 'outbox';
-
-function applyChanges(current: EmployeeData, changes: EmployeeChanges): EmployeeData {
-  const next: EmployeeData = {
-    employeeId: current.employeeId,
-    firstName: changes.firstName ?? current.firstName,
-    lastName: changes.lastName ?? current.lastName,
-    email: changes.email ?? current.email,
-  };
-  const age = changes.age === undefined ? current.age : changes.age;
-  if (age !== null && age !== undefined) next.age = age;
-  const photoUrl = changes.photoUrl === undefined ? current.photoUrl : changes.photoUrl;
-  if (photoUrl !== null && photoUrl !== undefined) next.photoUrl = photoUrl;
-  return next;
-}
-
-function managerOf(data: EmployeeData): Manager {
-  return {
-    employeeId: data.employeeId,
-    firstName: data.firstName,
-    lastName: data.lastName,
-    email: data.email,
-  };
+/** One {@link writeChanges} call: what it was asked, and what its attempts learnt so far. */
+interface ChangeCall extends EmployeeCall {
+  changes: EmployeeChanges;
+  options: WriteOptions;
+  /** Marks this call's write, to recognise its own commit whose answer was lost. */
+  writeId: string;
+  /** The change is of the photo alone (URL, photo properties). */
+  photoOnly: boolean;
+  /** Set by each attempt: the one that committed leaves its own. */
+  previous?: EmployeeChange['previous'];
+  replaced: StoredProperties;
+  /** Set when the old email copy turned out missing (damaged data): do not delete it again. */
+  missingCopyOf?: string;
 }
 
 /**
@@ -157,158 +126,105 @@ export async function writeChanges(
   if (photoUrl != null && (photoUrl.length > 2048 || !/^https?:\/\/[^\s]+$/.test(photoUrl))) {
     throw invalidPhotoUrl();
   }
-  const partitionKey = departmentPartitionKey(department);
-  const table = await context.table();
-  const writeId = randomUUID();
-  const photoOnly = Object.entries(changes).every(
-    ([field, value]) => field === 'photoUrl' || field === 'photoProperties' || value === undefined,
-  );
-  const photoProperties = changes.photoProperties ?? {};
-  let previous: EmployeeChange['previous'];
-  let replaced: StoredProperties = {};
-  // Set when the old email copy turned out to be missing (damaged data): do not delete it again.
-  let missingCopyOf: string | undefined;
-
+  const call: ChangeCall = {
+    context,
+    table: await context.table(),
+    department,
+    employeeId,
+    partitionKey: departmentPartitionKey(department),
+    changes,
+    options,
+    writeId: randomUUID(),
+    photoOnly: Object.entries(changes).every(
+      ([field, value]) =>
+        field === 'photoUrl' || field === 'photoProperties' || value === undefined,
+    ),
+    replaced: {},
+  };
   const subject = `Employee ${employeeId}`;
   const updated = await retryOptimistically(
     { ...directoryRetry(context, subject), ...(options.giveUp ? { giveUp: options.giveUp } : {}) },
-    async (attempt): Promise<Versioned<Employee> | typeof RETRY> => {
-      const useCache = attempt === 1;
-      const current = await readEmployeeState(table, partitionKey, employeeId);
-      if (!current) throw employeeNotFound(department, employeeId);
-      if (
-        options.ifMatch !== undefined &&
-        !(await versionMatches(table, current, options.ifMatch))
-      ) {
-        throw staleVersion(`Employee ${employeeId}`);
-      }
-      const next = applyChanges(current.data, changes);
-      const emailChanged = emailRowKey(next.email) !== emailRowKey(current.data.email);
-      const oldName = normalizeLastName(current.data.lastName);
-      const newName = normalizeLastName(next.lastName);
-      const nameChanged = oldName !== newName;
-      const managerCopyChanged =
-        current.meta.isManager &&
-        (next.firstName !== current.data.firstName ||
-          next.lastName !== current.data.lastName ||
-          next.email !== current.data.email);
-
-      const [dept, oldIndex, newIndex] = await Promise.all([
-        managerCopyChanged ? loadDepartment(context, table, department, useCache) : undefined,
-        nameChanged ? loadLastNameIndex(context, table, department, oldName, useCache) : undefined,
-        nameChanged ? loadLastNameIndex(context, table, department, newName, useCache) : undefined,
-      ]);
-
-      const primary = employeeEntity(partitionKey, next, {
-        isManager: current.meta.isManager,
-        writeId,
-        incarnation: current.meta.incarnation,
-        reviewYears: current.meta.reviewYears,
-        preserved: { ...current.meta.preserved, ...photoProperties },
-        // A photo change is not a change of the data a PATCH writes: the data version stays.
-        ...(photoOnly ? { dataEtag: current.meta.dataEtag ?? current.etag } : {}),
-      });
-      const plan = new PlannedTransaction<Role>().add(
-        ['update', primary, 'Replace', { etag: current.etag }],
-        'employee',
-      );
-      if (emailChanged) {
-        if (missingCopyOf !== current.data.email) {
-          plan.add(
-            ['delete', { partitionKey, rowKey: emailRowKey(current.data.email) }],
-            'oldEmail',
-          );
-        }
-        plan.add(['create', emailCopyEntity(primary)], 'email');
-      } else {
-        plan.add(['upsert', emailCopyEntity(primary), 'Replace'], 'email');
-      }
-
-      let oldIds: string[] | undefined;
-      let newIds: string[] | undefined;
-      if (nameChanged) {
-        // Conditional on the old name's index as read even when it does not list the employee (a
-        // cached version may predate another process adding it): see lastNameIndexRemoval. No
-        // entity was read from storage just now, after the employee, and only a write of this
-        // employee (which fails this transaction's condition on its ETag) can list it since.
-        if (oldIndex) {
-          const removal = lastNameIndexRemoval(partitionKey, oldIndex, [employeeId]);
-          oldIds = removal.ids;
-          plan.add(removal.action, 'oldIndex');
-        }
-        newIds = withIds(newIndex?.value.ids ?? [], [employeeId]);
-        const entity = lastNameIndexEntity(partitionKey, { lastName: newName, ids: newIds });
-        plan.add(replaceOrCreate(entity, newIndex?.etag), 'newIndex');
-      }
-      let nextDepartment: Department | undefined;
-      if (dept) {
-        const isListedManager = dept.value.manager?.employeeId === employeeId;
-        const manager = managerCopyChanged && isListedManager ? managerOf(next) : undefined;
-        nextDepartment = manager ? { ...dept.value, manager } : dept.value;
-        plan.add(
-          ['update', departmentMerge(department, { manager }), 'Merge', { etag: dept.etag }],
-          'department',
-        );
-      }
-
-      replaced = Object.fromEntries(
-        Object.keys(photoProperties).map((name) => [name, current.entity[name]]),
-      );
-      previous = {
-        ...(emailChanged ? { email: current.data.email } : {}),
-        ...(nameChanged ? { lastName: current.data.lastName } : {}),
-      };
-      if (context.outbox) {
-        plan.add(
-          outboxAction(partitionKey, {
-            employeeId,
-            reason: 'updated',
-            current: { email: next.email, lastName: next.lastName },
-            ...(Object.keys(previous).length > 0 ? { previous } : {}),
-          }),
-          'outbox',
-        );
-      }
-      const outcome = await submitPlan(table, plan);
-      if ('refused' in outcome) {
-        const { refused: failure } = outcome;
-        forgetVersions(context, department, nameChanged ? [oldName, newName] : []);
-        switch (failure.role) {
-          case 'employee': {
-            const own = await ownCommit(table, department, employeeId, writeId);
-            if (own) return own;
-            // Changed after our read. The next attempt checks the caller's version again: a
-            // review write changed only the review list, which the caller's ETag still covers.
-            return RETRY;
-          }
-          case 'oldEmail':
-            // The employee did not change (its operation came first and passed): the copy is
-            // missing.
-            missingCopyOf = current.data.email;
-            return RETRY;
-          case 'email':
-            throw emailTaken(department, next.email);
-          default:
-            return retryUnexplained(failure, attempt);
-        }
-      }
-      const { etags } = outcome;
-      const etagOf = (role: Role): string | undefined => etags[plan.roles.indexOf(role)];
-      if (dept && nextDepartment) {
-        const etag = etagOf('department');
-        if (etag) rememberDepartment(context, department, { value: nextDepartment, etag });
-      }
-      if (oldIds) rememberIndexWrite(context, department, oldName, oldIds, etagOf('oldIndex'));
-      if (newIds) rememberIndexWrite(context, department, newName, newIds, etagOf('newIndex'));
-      return {
-        value: toEmployee(department, next),
-        etag: etagOf('employee') ?? (await currentEtag(table, partitionKey, primary.rowKey)),
-      };
-    },
+    (attempt) => changeAttempt(call, attempt),
   );
   const change: EmployeeChange = { department, employeeId, reason: 'updated' };
+  const { previous } = call;
   if (previous && Object.keys(previous).length > 0) change.previous = previous;
-  return { updated, change, replaced };
+  return { updated, change, replaced: call.replaced };
+}
+
+/**
+ * One attempt: read the employee, check the caller's version, decide the transaction from the
+ * versions known (cached ones on the first attempt only), send it, and explain a refusal.
+ */
+async function changeAttempt(
+  call: ChangeCall,
+  attempt: number,
+): Promise<Versioned<Employee> | Retry> {
+  const { context, table, department, employeeId, partitionKey, options } = call;
+  const useCache = attempt === 1;
+  const current = await readEmployeeState(table, partitionKey, employeeId);
+  if (!current) throw employeeNotFound(department, employeeId);
+  if (options.ifMatch !== undefined && !(await versionMatches(table, current, options.ifMatch))) {
+    throw staleVersion(`Employee ${employeeId}`);
+  }
+  const planned = plannedChange(call, current);
+  const { next, scope } = planned;
+  const { oldName, newName, nameChanged } = scope;
+  const [dept, oldIndex, newIndex] = await Promise.all([
+    scope.managerCopyChanged ? loadDepartment(context, table, department, useCache) : undefined,
+    nameChanged ? loadLastNameIndex(context, table, department, oldName, useCache) : undefined,
+    nameChanged ? loadLastNameIndex(context, table, department, newName, useCache) : undefined,
+  ]);
+  const change = changePlan(planned, { dept, oldIndex, newIndex });
+  call.replaced = Object.fromEntries(
+    Object.keys(planned.photoProperties).map((name) => [name, current.entity[name]]),
+  );
+  call.previous = scope.previous;
+  const outcome = await submitPlan(table, change.plan);
+  if ('refused' in outcome) {
+    const { refused: failure } = outcome;
+    forgetVersions(context, department, nameChanged ? [oldName, newName] : []);
+    switch (failure.role) {
+      case 'employee': {
+        const own = await ownCommit(table, department, employeeId, call.writeId);
+        if (own) return own;
+        // Changed after our read. The next attempt checks the caller's version again: a
+        // review write changed only the review list, which the caller's ETag still covers.
+        return RETRY;
+      }
+      case 'oldEmail':
+        // The employee did not change (its operation came first and passed): the copy is
+        // missing.
+        call.missingCopyOf = current.data.email;
+        return RETRY;
+      case 'email':
+        throw emailTaken(department, next.email);
+      default:
+        return retryUnexplained(failure, attempt);
+    }
+  }
+  const etag = rememberChange(context, planned, change, outcome.etags);
+  return {
+    value: toEmployee(department, next),
+    etag: etag ?? (await currentEtag(table, partitionKey, current.entity.rowKey)),
+  };
+}
+
+/** The change as an attempt decides it from the employee just read. */
+function plannedChange(call: ChangeCall, current: EmployeeState): PlannedChange {
+  const next = applyChanges(current.data, call.changes);
+  return {
+    department: call.department,
+    partitionKey: call.partitionKey,
+    current,
+    next,
+    scope: changeScope(current, next),
+    writeId: call.writeId,
+    photoProperties: call.changes.photoProperties ?? {},
+    photoOnly: call.photoOnly,
+    oldEmailMissing: call.missingCopyOf === current.data.email,
+    outbox: call.context.outbox,
+  };
 }
 
 /**

@@ -9,7 +9,7 @@
  * department and its shards are read together with one range query, so `GET /departments/{dept}`
  * stays one storage request.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import type { EntityGroupAction } from '../../storage/tables/entityGroupTransaction';
 import { toDomainError } from '../../storage/storageFaults';
 import { rowKeyRangeFilter } from '../../storage/tables/filters';
@@ -135,7 +135,7 @@ export function countShardChange(
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function readDepartmentWithCount(
-  table: TableClient,
+  table: TableAccess,
   name: string,
 ): Promise<DepartmentWithCount | undefined> {
   const partitionKey = departmentPartitionKey(name);

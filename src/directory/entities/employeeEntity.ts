@@ -5,7 +5,7 @@
  * The email copy is a full copy of the employee's data under `email_<address>`, so a lookup by
  * email is one point query that returns everything. Both are written in the same entity group
  * transaction; every data change rewrites both, which also makes the copy's ETag change exactly
- * when the employee's data does.
+ * when the employee's data does. What a `select` query returns of them: employeeSelect.ts.
  * Glossary: "incarnation" (docs/glossary.md).
  */
 import type { TableEntity } from '@azure/data-tables';
@@ -23,7 +23,6 @@ import {
 import { LEGACY_INCARNATION } from '../../storage/keys/tables/archive';
 import { isEmployeeId } from '../../storage/keys/identifiers';
 import { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
-import { unknownSelectField } from '../directoryErrors';
 import {
   DATA_ETAG_PROPERTY,
   encodeReviewYears,
@@ -52,8 +51,8 @@ export interface EmployeeData {
   photoUrl?: string;
 }
 
-/** API field name → entity property name. */
-const FIELD_PROPERTIES = {
+/** API field name → entity property name (the `select` projection's too, employeeSelect.ts). */
+export const FIELD_PROPERTIES = {
   employeeId: 'EmployeeId',
   firstName: 'FirstName',
   lastName: 'LastName',
@@ -61,15 +60,6 @@ const FIELD_PROPERTIES = {
   age: 'Age',
   photoUrl: 'PhotoUrl',
 } as const;
-
-/** A field of the employee JSON that `select` may name. */
-export type EmployeeField = keyof typeof FIELD_PROPERTIES | 'department';
-
-/** Every field `select` accepts for employees. */
-export const EMPLOYEE_FIELDS: readonly EmployeeField[] = [
-  'department',
-  ...Object.keys(FIELD_PROPERTIES),
-] as EmployeeField[];
 
 /**
  * The immutable incarnation id of an employee entity (docs/queues.md "Incarnations"): set when the
@@ -281,76 +271,6 @@ export function storedToEmployee(entity: StoredEntity): Employee | undefined {
   const department = parseDepartmentPartitionKey(entity.partitionKey);
   const data = readEmployeeData(entity);
   return department !== undefined && data ? toEmployee(department, data) : undefined;
-}
-
-/** Entity properties to ask the service for when the caller selects `fields` (keys always). */
-export function employeeSelectProperties(fields: readonly EmployeeField[]): string[] {
-  const properties = new Set<string>([
-    'PartitionKey',
-    'RowKey',
-    ENTITY_TYPE_PROPERTY,
-    'EmployeeId',
-  ]);
-  for (const field of fields) if (field !== 'department') properties.add(FIELD_PROPERTIES[field]);
-  return [...properties];
-}
-
-/**
- * `json` with each of `fields` added that has a value (`valueOf` gives it; `undefined` leaves the
- * field out): the projection of a `select` query onto API JSON.
- */
-export function withFields<F extends string>(
-  json: Record<string, unknown>,
-  fields: readonly F[],
-  valueOf: (field: F) => unknown,
-): Record<string, unknown> {
-  for (const field of fields) {
-    const value = valueOf(field);
-    if (value !== undefined) json[field] = value;
-  }
-  return json;
-}
-
-/**
- * A projected stored employee as API JSON: the keys (`department`, `employeeId`) plus the
- * selected fields that the entity has; `undefined` for another entity type.
- */
-export function projectEmployee(
-  entity: StoredEntity,
-  fields: readonly EmployeeField[],
-): Record<string, unknown> | undefined {
-  const department = parseDepartmentPartitionKey(entity.partitionKey);
-  if (
-    department === undefined ||
-    (!isEntityOfType(entity, EntityTypes.employee) &&
-      !isEntityOfType(entity, EntityTypes.employeeEmail)) ||
-    typeof entity.EmployeeId !== 'string'
-  ) {
-    return undefined;
-  }
-  const json: Record<string, unknown> = { department, employeeId: entity.EmployeeId };
-  for (const field of fields) {
-    if (field === 'department' || field === 'employeeId') continue;
-    const value = entity[FIELD_PROPERTIES[field]];
-    if (field === 'age') json.age = typeof value === 'number' ? value : null;
-    else if (value !== undefined) json[field] = value;
-  }
-  return json;
-}
-
-/**
- * The `select` fields, validated.
- *
- * @throws {ValidationError} `InvalidSelect` naming an unknown field.
- */
-export function parseEmployeeSelect(select?: readonly string[]): EmployeeField[] | undefined {
-  if (select === undefined) return undefined;
-  for (const field of select) {
-    if (!(EMPLOYEE_FIELDS as readonly string[]).includes(field)) {
-      throw unknownSelectField(field, EMPLOYEE_FIELDS);
-    }
-  }
-  return select as EmployeeField[];
 }
 
 /** True when a stored entity is a readable primary employee (used by workers that scan pages). */

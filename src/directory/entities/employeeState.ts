@@ -2,7 +2,8 @@
  * Reading one stored employee for a write: its data, bookkeeping and ETag, and checking a
  * caller's `If-Match` against it.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
+import { normalizeLastName } from '../../storage/keys/text';
 import {
   departmentPartitionKey,
   emailRowKey,
@@ -36,12 +37,27 @@ export interface EmployeeState {
  * @throws {DomainError} for storage faults.
  */
 export async function readEmployeeState(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   employeeId: string,
 ): Promise<EmployeeState | undefined> {
   const entity = await readEntity(table, partitionKey, employeeRowKey(employeeId));
   return entity && employeeStateOf(entity);
+}
+
+/**
+ * The employee's current last name, normalised as index keys hold it; `undefined` when the
+ * employee is gone (what the org-wide index's audit and its migration check a member against).
+ *
+ * @throws {DomainError} for storage faults.
+ */
+export async function currentLastName(
+  table: TableAccess,
+  department: string,
+  employeeId: string,
+): Promise<string | undefined> {
+  const state = await readEmployeeState(table, departmentPartitionKey(department), employeeId);
+  return state && normalizeLastName(state.data.lastName);
 }
 
 /** Decodes a primary employee entity already read; `undefined` for any other entity. */
@@ -62,7 +78,7 @@ export function employeeStateOf(entity: StoredEntity): EmployeeState | undefined
  * @throws {DomainError} for storage faults.
  */
 export async function versionMatches(
-  table: TableClient,
+  table: TableAccess,
   state: EmployeeState,
   ifMatch: string,
 ): Promise<boolean> {
@@ -80,7 +96,7 @@ export async function versionMatches(
  * @throws {DomainError} for storage faults.
  */
 export async function ownCommit(
-  table: TableClient,
+  table: TableAccess,
   department: string,
   employeeId: string,
   writeId: string,
@@ -102,7 +118,7 @@ export async function ownCommit(
  * @throws {DomainError} for storage faults; a plain Error if the entity vanished meanwhile.
  */
 export async function currentEtag(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   rowKey: string,
 ): Promise<string> {

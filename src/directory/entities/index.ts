@@ -20,16 +20,14 @@ export {
   employeeEntity,
   incarnationOf,
   isPrimaryEmployee,
-  parseEmployeeSelect,
   readEmployeeData,
   readEmployeeFields,
   readEmployeeMeta,
   storedToEmployee,
   toEmployee,
-  withFields,
-  type EmployeeField,
 } from './employeeEntity';
-export { readEmployeeState, type EmployeeState } from './employeeState';
+export { parseEmployeeSelect, withFields, type EmployeeField } from './employeeSelect';
+export { currentLastName, readEmployeeState, type EmployeeState } from './employeeState';
 export { ENTITY_TYPE_PROPERTY, EntityTypes, isEntityOfType } from './entityTypes';
 export {
   lastNameIndexEntity,

@@ -3,7 +3,7 @@
  * count shards), with their ETags, from the process's version cache or from storage. The
  * last-name index entities' are in lastNameVersions.ts.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import type { DirectoryContext } from '../context';
 import {
   DEPARTMENT_COUNT_SHARDS,
@@ -32,7 +32,7 @@ export function departmentKey(department: string): string {
  */
 export async function loadDepartment(
   context: DirectoryContext,
-  table: TableClient,
+  table: TableAccess,
   department: string,
   useCache: boolean,
 ): Promise<Versioned<Department> | undefined> {
@@ -85,7 +85,7 @@ export interface ChosenShard {
  */
 export async function loadCountShard(
   context: DirectoryContext,
-  table: TableClient,
+  table: TableAccess,
   department: string,
   useCache: boolean,
 ): Promise<ChosenShard | undefined> {
@@ -110,7 +110,7 @@ export async function loadCountShard(
  */
 export async function loadCountShards(
   context: DirectoryContext,
-  table: TableClient,
+  table: TableAccess,
   department: string,
 ): Promise<{ shards: ShardVersion[]; employeeCount: number } | undefined> {
   const read = await readDepartmentWithCount(table, department);

@@ -2,7 +2,7 @@
  * The versions of a department's last-name index entities a write depends on, with their ETags,
  * from the process's version cache or from storage.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { readEntity } from '../../storage/tables/entities';
 import { departmentPartitionKey, lastNameRowKey } from '../../storage/keys/tables/employees';
 import { normalizeLastName } from '../../storage/keys/text';
@@ -22,7 +22,7 @@ export function lastNameKey(department: string, lastName: string): string {
  */
 export async function loadLastNameIndex(
   context: DirectoryContext,
-  table: TableClient,
+  table: TableAccess,
   department: string,
   lastName: string,
   useCache: boolean,

@@ -5,7 +5,8 @@
  * The service reports the index of the failing operation at the start of the error message
  * (`"1:The specified entity already exists."`); Azure and Azurite both do.
  */
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableEntity } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import {
   MAX_TRANSACTION_OPERATIONS,
   failedOperationIndex,
@@ -60,7 +61,7 @@ export type PlanOutcome<Role> =
  * @throws {Error} for a plan over the service's operation limit (a bug in the caller).
  */
 export async function submitPlan<Role>(
-  table: TableClient,
+  table: TableAccess,
   plan: PlannedTransaction<Role>,
 ): Promise<PlanOutcome<Role>> {
   if (plan.size === 0) return { etags: [] };

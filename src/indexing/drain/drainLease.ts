@@ -12,7 +12,8 @@
  *
  * Why: docs/queues.md "Transactional outbox" ("One drainer per department, bounded invocations").
  */
-import type { TableClient, TableEntity, TableEntityResult } from '@azure/data-tables';
+import type { TableEntity, TableEntityResult } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { ensureTable } from '../../storage/createOnce';
 import {
   isAlreadyExists,
@@ -94,7 +95,7 @@ function leaseEntity(
 }
 
 /** The lease as stored; `undefined` when there is none yet. */
-async function readLease(table: TableClient, department: string): Promise<LeaseState | undefined> {
+async function readLease(table: TableAccess, department: string): Promise<LeaseState | undefined> {
   let entity: TableEntityResult<Record<string, unknown>>;
   try {
     entity = await table.getEntity(drainLeasePartitionKey(department), DRAIN_LEASE_ROW_KEY);
@@ -113,7 +114,7 @@ async function readLease(table: TableClient, department: string): Promise<LeaseS
 
 /** Writes the lease under `etag` (or creates it); the new ETag, `undefined` when it lost a race. */
 async function writeLease(
-  table: TableClient,
+  table: TableAccess,
   department: string,
   etag: string | undefined,
   state: Omit<LeaseState, 'etag'>,
@@ -149,7 +150,7 @@ function leaseRetry(department: string): OptimisticRetryOptions {
  * @throws {DomainError} for storage faults.
  */
 export async function acquireDrainLease(
-  table: TableClient,
+  table: TableAccess,
   department: string,
   holder: string,
   clock: LeaseClock,
@@ -185,7 +186,7 @@ export async function acquireDrainLease(
  * @throws {DomainError} for storage faults.
  */
 export async function renewDrainLease(
-  table: TableClient,
+  table: TableAccess,
   lease: HeldLease,
   clock: LeaseClock,
 ): Promise<HeldLease | undefined> {
@@ -217,7 +218,7 @@ export async function renewDrainLease(
  * @throws {DomainError} for storage faults.
  */
 export async function releaseDrainLease(
-  table: TableClient,
+  table: TableAccess,
   lease: HeldLease,
   clock: LeaseClock,
   whenRequested: 'report' | 'ignore',

@@ -24,16 +24,15 @@ import type { IndexStores } from '../indexStores';
 import { ensureTable } from '../../storage/createOnce';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
 import { outboxPending } from './outboxDrainWork';
+import { drainRound, MAX_CHANGES_PER_ROUND } from './outboxDrain';
 import {
-  drainRound,
   endRound,
-  MAX_CHANGES_PER_ROUND,
   noDrainResult,
   startRounds,
   type DrainOptions,
   type DrainResult,
   type Rounds,
-} from './outboxDrain';
+} from './outboxDrainRounds';
 import { retryOptimistically } from '../../storage/optimisticRetry';
 
 /** Bounds of one drain invocation. */

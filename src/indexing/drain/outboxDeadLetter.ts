@@ -6,7 +6,7 @@
  * the record, never neither. Left in the outbox they would be read by every round and, 500 of them,
  * fill a round and stall the department's drain.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import {
   MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
@@ -51,7 +51,7 @@ function deadLetterEntity(partitionKey: string, row: UnreadableRow, at: Date) {
  * @throws {DomainError} for storage faults.
  */
 export async function deadLetterRows(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   rows: UnreadableRow[],
   log: (line: string) => void,

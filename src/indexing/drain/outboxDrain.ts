@@ -10,7 +10,8 @@
  * conditional on its ETag. A round ({@link drainRound}) is a retry's attempt: a lost one runs
  * again with its keys carried over. Safe with any number of drainers, paused or crashing anywhere:
  * the fences, not the lease, stop stale writes (docs/queues.md "Why a drain never loses an
- * update"; the calls from the trigger: "The drain traced"; the word: docs/glossary.md).
+ * update"; the calls from the trigger: "The drain traced"; the word: docs/glossary.md). The
+ * drain's options, result and rounds record: outboxDrainRounds.ts.
  */
 import { ensureTable } from '../../storage/createOnce';
 import { departmentPartitionKey } from '../../storage/keys/tables/employees';
@@ -19,10 +20,9 @@ import {
   idIndexPartitionKey,
 } from '../../storage/keys/tables/employeeIndex';
 import { parseOutboxRowKey } from '../../storage/keys/tables/outbox';
-import type { DrainRoundOutcome } from '../../telemetry/metrics';
 import { forgetRound } from './drainCache';
-import type { EmployeeGoneHandler, IndexStores } from '../indexStores';
-import { takeSnapshot } from './outboxDrainSnapshot';
+import type { IndexStores } from '../indexStores';
+import { takeSnapshot, type Snapshot } from './outboxDrainSnapshot';
 import { deadLetterRows } from './outboxDeadLetter';
 import { readOutbox, workOf, type Work } from './outboxDrainWork';
 import {
@@ -34,148 +34,22 @@ import {
 } from './outboxDrainWrites';
 import { outboxSequenceTime, type OutboxRow } from '../../directory/entities';
 import { COUNT_REFRESH_EVERY_MS, refreshAfterRound } from './listedCount';
+import {
+  endRound,
+  patiently,
+  startRounds,
+  type DrainOptions,
+  type DrainResult,
+  type DrainStep,
+  type Rounds,
+} from './outboxDrainRounds';
 
 export {
   MAX_CHANGES_PER_ROUND,
   MAX_LAST_NAMES_PER_ROUND,
   MAX_ROWS_PER_ROUND,
 } from './outboxDrainWork';
-import { outboxContended } from '../indexingErrors';
-import { whileBusy, type BusyRetryOptions } from '../../storage/busyRetry';
-import {
-  RETRY,
-  realTiming,
-  retryOptimistically,
-  type OptimisticRetryOptions,
-  type Retry,
-  type RetryTiming,
-} from '../../storage/optimisticRetry';
-
-/** Rounds lost to concurrent changes before giving up (the nudge is then retried). */
-const MAX_LOST_ROUNDS = 8;
-
-/** A step of a drain round, reported to {@link DrainOptions.afterStep}. */
-export type DrainStep = 'read' | 'snapshot' | 'emails' | 'ids' | 'lastNames' | 'deleted';
-
-/** Options of {@link drainOutbox}. */
-export interface DrainOptions {
-  /** Called after each step (observability; tests inject crashes and pauses here). */
-  afterStep?: (step: DrainStep, round: number) => Promise<void> | void;
-  /** Called for each drained employee that is gone, before its rows are deleted. */
-  onGone?: EmployeeGoneHandler;
-  /** Changes a round takes at most (default {@link MAX_CHANGES_PER_ROUND}). */
-  maxChangesPerRound?: number;
-  /** Last names a round takes at most (default `MAX_LAST_NAMES_PER_ROUND`, 100). */
-  maxLastNamesPerRound?: number;
-  /**
-   * Lost rounds in a row before the drain gives up with a `ThrottledError` (default 8); a
-   * writer's own drain (src/indexing/drain/writerDrain.ts) gives up at the first and hands over.
-   */
-  maxLostRounds?: number;
-  /**
-   * Called before each round but the first (reruns of a lost round included) with what the drain
-   * did so far; false stops the drain there, with the outbox not drained to the end
-   * (src/indexing/drain/leasedDrain.ts: the invocation's budget, the lease).
-   */
-  beforeRound?: (round: number, soFar: DrainResult) => Promise<boolean>;
-  /** Log line of each outbox row moved to a dead-letter record (default: `console.warn`). */
-  log?: (line: string) => void;
-  /** Waits after a lost round (default: a timer; tests pass a fake). */
-  sleep?: (ms: number) => Promise<void>;
-  /**
-   * A round that drained a membership change refreshes the department listing's count, at once
-   * or — when this process did so less than this many ms ago — trailing (default
-   * `COUNT_REFRESH_EVERY_MS`, 5 s; listedCount.ts `refreshAfterRound`).
-   */
-  countRefreshEveryMs?: number;
-}
-
-/** What a drain did. */
-export interface DrainResult {
-  /** Outbox rows deleted. */
-  rows: number;
-  /** Employees whose indexes were brought up to date. */
-  employees: number;
-  /** Of those, employees that are gone from the directory. */
-  gone: number;
-  /** Outbox rows without a readable change, moved to dead-letter records (outboxDeadLetter.ts). */
-  deadLettered: number;
-  /** Rounds run (1 without races). */
-  rounds: number;
-  /** The drain read the outbox to its end (false: `beforeRound` stopped it first). */
-  complete: boolean;
-}
-
-/** The counts of a drain that did nothing yet. */
-export function noDrainResult(): DrainResult {
-  return { rows: 0, employees: 0, gone: 0, deadLettered: 0, rounds: 0, complete: false };
-}
-
-/** Longest wait after a lost round, in ms (the shared curve, src/storage/optimisticRetry.ts). */
-const MAX_BACKOFF_MS = 2_000;
-
-/**
- * How a round's step waits out a busy account (busyRetry.ts) past the SDK's own retries: a few
- * more tries of that step, seconds apart, before the round fails.
- */
-const BUSY_STEP: BusyRetryOptions = { maxAttempts: 4, baseMs: 500, capMs: 4_000 };
-
-/**
- * Runs one step of a round, again after a back-off while storage refuses it for load. Each step
- * is safe to repeat: a read, or a write conditional on what the round read (a repeat that meets
- * its own earlier success loses the round, as any lost race does). Failing the round instead
- * would pay again for every read before the step: the rerun (or the queue worker's drain it hands
- * over to) reads the outbox and the snapshot anew — admitted work that buys nothing.
- */
-function patiently<T>(rounds: Rounds, step: () => Promise<T>): Promise<T> {
-  return whileBusy(step, { ...BUSY_STEP, timing: rounds.timing });
-}
-
-/**
- * One drain's rounds so far: what they did, the keys of a lost round carried into the next, when
- * the open round started (each round is metered once, by how it ended), and the lost-round retry.
- * {@link drainOutbox} and the leased drain (leasedDrain.ts) each loop {@link drainRound} over it.
- */
-export interface Rounds {
-  readonly stores: IndexStores;
-  readonly department: string;
-  readonly options: DrainOptions;
-  readonly result: DrainResult;
-  /** Each round is an attempt of this retry; a lost one runs again after its back-off. */
-  readonly retry: OptimisticRetryOptions;
-  readonly timing: RetryTiming;
-  carried?: Work;
-  /** When the open round started (ms), until it is metered. */
-  startedAt?: number;
-}
-
-/**
- * The rounds of a drain of `department`, none run yet. A lost round runs again after a back-off
- * that never starts at once (another writer is at work here: a reconcile, or a drainer whose lease
- * ran out), so it gives that writer room rather than read again at once and lose again.
- */
-export function startRounds(
-  stores: IndexStores,
-  department: string,
-  options: DrainOptions,
-): Rounds {
-  const timing = options.sleep ? { sleep: options.sleep, random: Math.random } : realTiming;
-  const retry = {
-    maxAttempts: options.maxLostRounds ?? MAX_LOST_ROUNDS,
-    capMs: MAX_BACKOFF_MS,
-    waitFirst: true,
-    timing,
-    giveUp: (rounds: number) => outboxContended(department, rounds),
-  };
-  return { stores, department, options, result: noDrainResult(), retry, timing };
-}
-
-/** Meters the open round by how it ended (`failed`: the drain threw with a round open). */
-export function endRound(rounds: Rounds, outcome: DrainRoundOutcome): void {
-  if (rounds.startedAt === undefined) return;
-  rounds.stores.metrics?.recordDrainRound(outcome, Date.now() - rounds.startedAt);
-  rounds.startedAt = undefined;
-}
+import { RETRY, retryOptimistically, type Retry } from '../../storage/optimisticRetry';
 
 /**
  * Drains a department's outbox until it is empty (or only holds rows written meanwhile that a
@@ -183,7 +57,7 @@ export function endRound(rounds: Rounds, outcome: DrainRoundOutcome): void {
  * the writer's own round (writerDrain.ts); the queue worker and the sweep drain under the lease
  * (leasedDrain.ts `drainDepartment`).
  *
- * @throws {ThrottledError} when the department kept changing for {@link MAX_LOST_ROUNDS} rounds.
+ * @throws {ThrottledError} when the department kept changing for `maxLostRounds` rounds (8).
  * @throws {DomainError} for storage faults (the nudge is retried; the rows stay).
  */
 export async function drainOutbox(
@@ -204,44 +78,97 @@ export async function drainOutbox(
   }
 }
 
-/**
- * When each row was committed (ms since 1970), for the index lag; rows of unknown age are left out.
- */
-function committedTimes(rows: readonly OutboxRow[]): number[] {
-  return rows
-    .map((row) => outboxSequenceTime(parseOutboxRowKey(row.rowKey)?.sequence ?? ''))
-    .filter((at): at is number => at !== undefined);
-}
-
-/** Whether a row holds a change that moves an employee in or out (not a mere update). */
-function changesMembership(row: OutboxRow): boolean {
-  return row.changes.some((change) => change.reason !== 'updated');
-}
+/** What a round ends with: rows left, the drain done, or the round lost. */
+type RoundOutcome = 'next' | { done: DrainResult } | Retry;
 
 /**
  * One round (the steps of the file comment), an attempt of `rounds.retry`: `'next'` when rows are
  * left, `done` when the outbox is drained (or `beforeRound` stopped the drain), `RETRY` when the
- * round was lost (its keys are carried into the next).
+ * round was lost (its keys are carried into the next). The index writes are called here rather
+ * than from a step of their own: they are what the drain exists for, and the trace keeps them
+ * within 8 calls of the trigger (docs/queues.md "The drain traced").
  *
  * @throws {DomainError} for storage faults.
  */
-export async function drainRound(rounds: Rounds): Promise<'next' | { done: DrainResult } | Retry> {
-  const { stores, department, options, result } = rounds;
-  // Before every round but the first, the rerun of a lost round included: a run of lost rounds
-  // with their back-offs takes time too, so the invocation's budget and the lease renewal are
-  // checked there as well. Stopping before a rerun leaves the lost round's rows in the outbox,
-  // and whatever the lost round wrote is harmless (the fences: docs/queues.md).
-  if (result.rounds > 0 && options.beforeRound) {
-    if (!(await options.beforeRound(result.rounds + 1, result))) return { done: result };
-  }
-  result.rounds++;
-  rounds.startedAt = Date.now();
-  const round = result.rounds;
+export async function drainRound(rounds: Rounds): Promise<RoundOutcome> {
+  const { stores, department, options } = rounds;
+  const round = await openRound(rounds);
+  if (round === undefined) return { done: rounds.result };
   const step = async (name: DrainStep): Promise<void> => {
     await options.afterStep?.(name, round);
   };
-  const partitionKey = departmentPartitionKey(department);
+  const read = await readRound(rounds);
+  await step('read');
+  // A lost round's keys are worked on again even when a concurrent drainer deleted their rows
+  // meanwhile: this drainer may have written one of them from a read that is stale by now.
+  const work = workOf(read.rows, rounds.carried);
+  if (work.employeeIds.length === 0 && work.emails.length === 0) return endIdleRound(rounds, read);
 
+  const snapshot = await patiently(rounds, () => takeSnapshot(stores, department, work));
+  await step('snapshot');
+  // One index partition after the other, so a crash test can stop between any two.
+  let written = true;
+  for (const [name, indexPartition, actionsOf, fence] of indexPartitions(department, snapshot)) {
+    const actions = actionsOf(department, work, snapshot);
+    const fences = stores.drainCache?.fences;
+    written = await patiently(rounds, () =>
+      submitFenced(stores.index, indexPartition, actions, fence, fences),
+    );
+    if (!written) break;
+    await step(name);
+  }
+  if (written) {
+    written = await patiently(rounds, () =>
+      writeLastNames(stores, department, work, snapshot, rounds.timing),
+    );
+  }
+  if (!written) return loseRound(rounds, work);
+  await step('lastNames');
+
+  const gone = await settleDrained(rounds, read.rows, work, snapshot);
+  await patiently(rounds, () => deleteRows(stores.employees, department, read.rows, rounds.timing));
+  stores.metrics?.recordIndexLag(department, read.seen);
+  endRound(rounds, 'committed');
+  await step('deleted');
+  return tallyRound(rounds, read, work, gone);
+}
+
+/**
+ * Opens the next round: its number, or `undefined` when `beforeRound` stops the drain first.
+ * Asked before every round but the first, the rerun of a lost round included: a run of lost
+ * rounds with their back-offs takes time too, so the invocation's budget and the lease renewal
+ * are checked there as well. Stopping before a rerun leaves the lost round's rows in the outbox,
+ * and whatever the lost round wrote is harmless (the fences: docs/queues.md).
+ */
+async function openRound(rounds: Rounds): Promise<number | undefined> {
+  const { options, result } = rounds;
+  if (result.rounds > 0 && options.beforeRound) {
+    if (!(await options.beforeRound(result.rounds + 1, result))) return undefined;
+  }
+  result.rounds++;
+  rounds.startedAt = Date.now();
+  return result.rounds;
+}
+
+/** Step 1's findings: the rows to drain, whether more wait, and when the rows were committed. */
+interface RoundRead {
+  rows: OutboxRow[];
+  /** The round moved rows nobody can drain to dead-letter records. */
+  deadLettered: boolean;
+  more: boolean;
+  /** When each row was committed (ms since 1970), for the index lag. */
+  seen: number[];
+}
+
+/**
+ * Step 1: reads the outbox rows of the round, moves the unreadable ones to dead-letter records,
+ * and reports the outbox's length and age.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+async function readRound(rounds: Rounds): Promise<RoundRead> {
+  const { stores, department, options, result } = rounds;
+  const partitionKey = departmentPartitionKey(department);
   const { rows, unreadable, more } = await patiently(rounds, () =>
     readOutbox(
       stores.employees,
@@ -256,75 +183,91 @@ export async function drainRound(rounds: Rounds): Promise<'next' | { done: Drain
   }
   // Seen now, at no extra cost: the rows this round read (a lower bound when there are more).
   const seen = committedTimes(rows);
-  stores.metrics?.observeOutbox(
-    department,
-    rows.length,
-    seen.length > 0 ? Math.min(...seen) : undefined,
-  );
-  await step('read');
-  // A lost round's keys are worked on again even when a concurrent drainer deleted their rows
-  // meanwhile: this drainer may have written one of them from a read that is stale by now.
-  const work = workOf(rows, rounds.carried);
-  if (work.employeeIds.length === 0 && work.emails.length === 0) {
-    // A round of rows nobody can drain moved them away: the rows behind them come next. (No
-    // lost round comes before it: a lost round's carried keys would have made work.)
-    if (more && unreadable.length > 0) {
-      endRound(rounds, 'committed');
-      return 'next';
-    }
-    endRound(rounds, 'empty');
-    return { done: { ...result, complete: true } };
-  }
+  const oldest = seen.length > 0 ? Math.min(...seen) : undefined;
+  stores.metrics?.observeOutbox(department, rows.length, oldest);
+  return { rows, deadLettered: unreadable.length > 0, more, seen };
+}
 
-  const snapshot = await patiently(rounds, () => takeSnapshot(stores, department, work));
-  await step('snapshot');
-  // One index partition after the other, so a crash test can stop between any two.
-  const partitions = [
+/**
+ * When each row was committed (ms since 1970), for the index lag; rows of unknown age are left out.
+ */
+function committedTimes(rows: readonly OutboxRow[]): number[] {
+  return rows
+    .map((row) => outboxSequenceTime(parseOutboxRowKey(row.rowKey)?.sequence ?? ''))
+    .filter((at): at is number => at !== undefined);
+}
+
+/**
+ * Ends a round that found nothing to index. A round of rows nobody can drain moved them away: the
+ * rows behind them come next. (No lost round comes before it: its carried keys would make work.)
+ */
+function endIdleRound(rounds: Rounds, read: RoundRead): RoundOutcome {
+  if (read.more && read.deadLettered) {
+    endRound(rounds, 'committed');
+    return 'next';
+  }
+  endRound(rounds, 'empty');
+  return { done: { ...rounds.result, complete: true } };
+}
+
+/** Step 3's index partitions in the order they are written, each with its actions and fence. */
+function indexPartitions(department: string, snapshot: Snapshot) {
+  return [
     ['emails', emailIndexPartitionKey(department), emailActions, snapshot.fences.email],
     ['ids', idIndexPartitionKey(department), idActions, snapshot.fences.id],
   ] as const;
-  let written = true;
-  for (const [name, indexPartition, actionsOf, fence] of partitions) {
-    const actions = actionsOf(department, work, snapshot);
-    const fences = stores.drainCache?.fences;
-    written = await patiently(rounds, () =>
-      submitFenced(stores.index, indexPartition, actions, fence, fences),
-    );
-    if (!written) break;
-    await step(name);
-  }
-  if (written) {
-    written = await patiently(rounds, () =>
-      writeLastNames(stores, department, work, snapshot, rounds.timing),
-    );
-  }
-  if (!written) {
-    forgetRound(stores.drainCache, department, work.lastNames);
-    rounds.carried = work;
-    endRound(rounds, 'lost');
-    return RETRY;
-  }
-  await step('lastNames');
+}
 
-  // The listing's count (eventually consistent): refreshed once a round, only when the round
-  // drained a membership change; before the rows go, so a failure leaves them to drain again.
+/** Ends a lost round: forgets what it cached and carries its keys into the rerun. */
+function loseRound(rounds: Rounds, work: Work): Retry {
+  forgetRound(rounds.stores.drainCache, rounds.department, work.lastNames);
+  rounds.carried = work;
+  endRound(rounds, 'lost');
+  return RETRY;
+}
+
+/**
+ * What comes between the written indexes and the rows' delete: the listing's count (eventually
+ * consistent), refreshed once a round and only when the round drained a membership change, and
+ * the gone handler of each employee found gone — both before the rows go, so a failure leaves
+ * them to drain again. Returns the employees found gone.
+ *
+ * @throws {DomainError} for storage faults.
+ */
+async function settleDrained(
+  rounds: Rounds,
+  rows: readonly OutboxRow[],
+  work: Work,
+  snapshot: Snapshot,
+): Promise<string[]> {
+  const { stores, department, options } = rounds;
   if (rows.some(changesMembership)) {
     const every = options.countRefreshEveryMs ?? COUNT_REFRESH_EVERY_MS;
     await refreshAfterRound(stores, department, every);
   }
   const gone = work.employeeIds.filter((id) => snapshot.sources.employees.get(id) === undefined);
   for (const employeeId of gone) await options.onGone?.(department, employeeId);
-  await patiently(rounds, () => deleteRows(stores.employees, department, rows, rounds.timing));
-  stores.metrics?.recordIndexLag(department, seen);
-  endRound(rounds, 'committed');
-  await step('deleted');
-  result.rows += rows.length;
+  return gone;
+}
+
+/** Whether a row holds a change that moves an employee in or out (not a mere update). */
+function changesMembership(row: OutboxRow): boolean {
+  return row.changes.some((change) => change.reason !== 'updated');
+}
+
+/** Adds a committed round to the drain's counts: `'next'` while rows are left, else done. */
+function tallyRound(
+  rounds: Rounds,
+  read: RoundRead,
+  work: Work,
+  gone: readonly string[],
+): RoundOutcome {
+  const { stores, department, result } = rounds;
+  result.rows += read.rows.length;
   result.employees += work.employeeIds.length;
   result.gone += gone.length;
   rounds.carried = undefined;
-  if (!more) {
-    stores.metrics?.observeOutbox(department, 0);
-    return { done: { ...result, complete: true } };
-  }
-  return 'next';
+  if (read.more) return 'next';
+  stores.metrics?.observeOutbox(department, 0);
+  return { done: { ...result, complete: true } };
 }

@@ -3,7 +3,7 @@
  * round's keys (the targets, with each index partition's drain fence), then what the department's
  * partition says they should hold (the sources).
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { odata } from '@azure/data-tables';
 import type { EmployeeData } from '../../directory';
 import { toDomainError } from '../../storage/storageFaults';
@@ -61,7 +61,7 @@ export interface Sources {
  * @throws {DomainError} for storage faults.
  */
 export async function readRowKeys(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   rowKeys: readonly string[],
 ): Promise<Map<string, StoredEntity>> {
@@ -77,7 +77,7 @@ export async function readRowKeys(
 
 /** One `RowKey eq … or …` query of {@link readRowKeys}, its entities added to `found`. */
 async function queryRowKeys(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   rowKeys: readonly string[],
   found: Map<string, StoredEntity>,
@@ -163,7 +163,7 @@ function employeeSource(primary: StoredEntity | undefined): EmployeeSource | und
  * @throws {DomainError} for storage faults.
  */
 export async function readSources(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   work: Work,
 ): Promise<Sources> {

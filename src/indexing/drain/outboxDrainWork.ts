@@ -2,7 +2,7 @@
  * Step 1 of a drain round (src/indexing/drain/outboxDrain.ts): the department's outbox rows, and
  * the keys they name — employees, emails and last names — that the round works on.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { toDomainError, withStorageErrors } from '../../storage/storageFaults';
 import { rowKeyRangeFilter } from '../../storage/tables/filters';
 import { normalizeEmail, normalizeLastName } from '../../storage/keys/text';
@@ -58,7 +58,7 @@ export interface UnreadableRow {
  * stall the department.
  */
 export async function readOutbox(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   maxChanges = MAX_CHANGES_PER_ROUND,
   maxLastNames = MAX_LAST_NAMES_PER_ROUND,
@@ -107,7 +107,7 @@ export async function readOutbox(
  * @throws {DomainError} for storage faults.
  */
 export async function outboxPending(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   before?: number,
 ): Promise<boolean> {

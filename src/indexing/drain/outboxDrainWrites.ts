@@ -3,7 +3,8 @@
  * the targets in line with the sources, each conditional on what the snapshot read (entries,
  * fences, member lists), and the deletion of the drained rows.
  */
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableEntity } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import {
   MAX_TRANSACTION_OPERATIONS,
   submitEntityGroupTransaction,
@@ -61,7 +62,7 @@ const MAX_OPERATIONS = MAX_TRANSACTION_OPERATIONS;
  * @throws {DomainError} for storage faults.
  */
 export async function submitFenced(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   actions: EntityGroupAction[],
   fence: string | undefined,
@@ -247,7 +248,7 @@ const MAX_DELETE_TRIES = 3;
  * @throws {DomainError} for storage faults.
  */
 export async function deleteRows(
-  table: TableClient,
+  table: TableAccess,
   department: string,
   rows: OutboxRow[],
   timing: RetryTiming,

@@ -11,7 +11,7 @@
  * Why: docs/queues.md "Transactional outbox" ("Lost messages: the sweep", "Pending work without
  * walking every department").
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { mapBounded } from '../../storage/parallel';
 import { ensureTable } from '../../storage/createOnce';
 import type { SharedDrains } from './sharedDrains';
@@ -51,7 +51,7 @@ export interface SweepReport {
 /** One storage account's own client of the `Employees` table (data spread over several). */
 export interface SweptAccount {
   name: string;
-  employees: TableClient;
+  employees: TableAccess;
 }
 
 /** Options of {@link sweepOutboxes}. */

@@ -12,7 +12,8 @@
  *
  * Why: docs/queues.md "Pending work without walking every department" (and docs/glossary.md).
  */
-import { odata, type TableClient } from '@azure/data-tables';
+import { odata } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { parseDepartmentPartitionKey } from '../../storage/keys/tables/employees';
 import {
   OUTBOX_WALK_ROW_KEY,
@@ -37,7 +38,7 @@ export const WALK_BUDGET_MS = 60_000;
 /** One account's own client of the `Employees` table (the walk's cursor is per account). */
 export interface WalkedAccount {
   name: string;
-  employees: TableClient;
+  employees: TableAccess;
 }
 
 /** Options of {@link walkStep}. */
@@ -96,7 +97,7 @@ function readCheckpoint(entity: StoredEntity | undefined): Checkpoint {
  * @throws {DomainError} when the checkpoint cannot be written (the next sweep does the step again).
  */
 export async function walkStep(
-  home: TableClient,
+  home: TableAccess,
   accounts: readonly WalkedAccount[],
   checkpointEntity: StoredEntity | undefined,
   options: WalkOptions = {},
@@ -158,7 +159,7 @@ export async function walkStep(
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 async function scanPages(
-  table: TableClient,
+  table: TableAccess,
   cursor: string,
   maxPages: number,
   deadline: number,

@@ -10,7 +10,7 @@
  * Why: docs/queues.md "Pending work without walking every department".
  * Glossary: "pending marker" (docs/glossary.md).
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { ensureTable } from '../../storage/createOnce';
 import {
   OUTBOX_WALK_ROW_KEY,
@@ -56,7 +56,7 @@ export interface PendingWork {
  * @throws {DomainError} when storage refuses or cannot be reached.
  */
 export async function markPending(
-  employees: TableClient,
+  employees: TableAccess,
   department: string,
   reason: PendingReason,
   now: () => number = Date.now,
@@ -81,7 +81,7 @@ export async function markPending(
  *
  * @throws {DomainError} when storage refuses or cannot be reached.
  */
-export async function readPendingWork(employees: TableClient): Promise<PendingWork> {
+export async function readPendingWork(employees: TableAccess): Promise<PendingWork> {
   const rows = await readWholeRange(employees, {
     partitionKey: PENDING_WORK_PARTITION_KEY,
     ge: ' ',
@@ -115,7 +115,7 @@ export async function readPendingWork(employees: TableClient): Promise<PendingWo
  * @throws {DomainError} for storage faults other than a lost race.
  */
 export async function clearPendingMarker(
-  employees: TableClient,
+  employees: TableAccess,
   marker: PendingMarker,
 ): Promise<boolean> {
   return tookEffect(() =>

@@ -13,7 +13,8 @@
 import { ThrottledError } from '../../domainErrors';
 import type { EmployeeGoneHandler, IndexStores } from '../indexStores';
 import type { LeasedDrainOptions, LeasedDrainResult } from './leasedDrain';
-import { drainOutbox, noDrainResult, type DrainOptions } from './outboxDrain';
+import { drainOutbox } from './outboxDrain';
+import { noDrainResult, type DrainOptions } from './outboxDrainRounds';
 import { SharedDrains } from './sharedDrains';
 
 /**

@@ -8,7 +8,7 @@
  *   employee whose current last name no longer matches (the index lags behind a rename) is left
  *   out, so answers are never wrong, at worst late.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { emailNotFound, pageSizeOf, type Employee, type Versioned } from '../../directory';
 import { ensureTable } from '../../storage/createOnce';
 import { mapBounded } from '../../storage/parallel';
@@ -35,7 +35,7 @@ import { readEntity } from '../../storage/tables/entities';
  * @throws {DomainError} for storage faults.
  */
 export async function getEmployeeByEmailEventually(
-  index: TableClient,
+  index: TableAccess,
   department: string,
   email: string,
 ): Promise<Versioned<Employee>> {
@@ -101,7 +101,7 @@ function project(employee: Employee, fields: EmployeeField[] | undefined): Recor
  * @throws {DomainError} for storage faults.
  */
 export async function findEmployeesAcrossOrganisation(
-  employees: TableClient,
+  employees: TableAccess,
   lastNames: LastNameStore,
   lastName: string,
   options: OrgLastNameOptions = {},

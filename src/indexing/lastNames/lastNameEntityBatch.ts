@@ -12,6 +12,7 @@ import type { EntityGroupAction } from '../../storage/tables/entityGroupTransact
 import { orgLastNameGroupKey } from '../../storage/keys/tables/employeeIndex';
 import { normalizeLastName } from '../../storage/keys/text';
 import { mapBounded } from '../../storage/parallel';
+import { packTransactions } from '../../storage/tables/transactionPacking';
 import type { ListChange, MemberListSnapshot } from './lastNameStore';
 import {
   fenceAction,
@@ -49,25 +50,6 @@ interface Planned {
   writes: ShardWrites;
 }
 
-/** Packs the planned changes of one partition into transactions of at most 100 operations. */
-function pack(planned: Planned[]): Planned[][] {
-  const batches: Planned[][] = [];
-  let batch: Planned[] = [];
-  let operations = 0;
-  for (const item of planned) {
-    const size = item.writes.actions.length + 1;
-    if (batch.length > 0 && operations + size > MAX_TRANSACTION_OPERATIONS) {
-      batches.push(batch);
-      batch = [];
-      operations = 0;
-    }
-    batch.push(item);
-    operations += size;
-  }
-  if (batch.length > 0) batches.push(batch);
-  return batches;
-}
-
 /**
  * {@link LastNameStore.changes} of the entity store: the names of one partition in shared
  * transactions (a name too large for one goes alone, chained). A batch that loses a condition
@@ -83,7 +65,7 @@ export async function changeLists(
 ): Promise<(MemberListSnapshot | undefined)[]> {
   await ensureTable(table);
   const results = new Array<MemberListSnapshot | undefined>(changes.length);
-  const byGroup = new Map<string, Planned[]>();
+  const grouped: Planned[] = [];
   const alone: Planned[] = [];
   const seen = new Set<string>();
   changes.forEach((change, index) => {
@@ -94,14 +76,17 @@ export async function changeLists(
     if (twice || planned.writes.actions.length + 1 > MAX_TRANSACTION_OPERATIONS) {
       alone.push(planned);
     } else {
-      const group = orgLastNameGroupKey(snapshot.lastName);
-      byGroup.set(group, [...(byGroup.get(group) ?? []), planned]);
+      grouped.push(planned);
     }
   });
   const writeAlone = async ({ index, change }: Planned): Promise<void> => {
     results[index] = await changeList(table, maxChars, change.snapshot, change.add, change.remove);
   };
-  const batches = [...byGroup.values()].flatMap(pack);
+  // Per partition of names, each name with its fence check.
+  const batches = packTransactions(grouped, {
+    operations: ({ writes }) => writes.actions.length + 1,
+    partition: ({ change }) => orgLastNameGroupKey(change.snapshot.lastName),
+  });
   await mapBounded([...batches, ...alone.map((p) => [p])], WRITES_IN_FLIGHT, async (batch) => {
     if (batch.length === 1) return writeAlone(batch[0]!);
     const actions: EntityGroupAction[] = [];

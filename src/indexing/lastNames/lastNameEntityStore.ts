@@ -11,13 +11,14 @@
  * A shard is kept under `maxShardChars` (default 30,000 characters); an addition that would pass it
  * goes into the first shard with room, or a new shard. Up to 1,000 shards per name (~ 400,000
  * members) — far beyond any real last name; a change touching more than 99 shards is written in
- * chained transactions (lastNameEntityShards.ts; writes lastNameEntityChange.ts, reads …Reads.ts).
+ * chained transactions (lastNameEntityShards.ts); reads see the old layout (legacyLastNames.ts).
  */
 import type { TableClient } from '@azure/data-tables';
 import type { LastNameStore } from './lastNameStore';
 import { addMember, changeList, removeMember, snapshotList } from './lastNameEntityChange';
 import { changeLists, snapshotLists } from './lastNameEntityBatch';
 import { allMembers, listMembers, membershipsPage, membersSlice } from './lastNameEntityReads';
+import type { LegacyCheckOptions } from './legacyLastNames';
 
 export { LAST_NAME_SHARD_TYPE, MAX_TRANSACTION_OPERATIONS } from './lastNameEntityShards';
 
@@ -28,6 +29,8 @@ export const DEFAULT_MAX_SHARD_CHARS = 30_000;
 export interface EntityLastNameStoreOptions {
   /** Most characters of one shard's member list (tests use a small value to force sharding). */
   maxShardChars?: number;
+  /** How its reads learn whether old per-name partitions remain (tests: a short TTL, a clock). */
+  legacyCheck?: LegacyCheckOptions;
 }
 
 /** Builds the option-3 store over the `EmployeeIndex` table client. */
@@ -36,6 +39,7 @@ export function entityLastNameStore(
   options: EntityLastNameStoreOptions = {},
 ): LastNameStore {
   const maxChars = options.maxShardChars ?? DEFAULT_MAX_SHARD_CHARS;
+  const legacy = options.legacyCheck ?? {};
   return {
     snapshot: (lastName) => snapshotList(table, lastName),
     change: (snapshot, add, remove) => changeList(table, maxChars, snapshot, add, remove),
@@ -43,8 +47,8 @@ export function entityLastNameStore(
     changes: (changes) => changeLists(table, maxChars, changes),
     add: (lastName, member) => addMember(table, maxChars, lastName, member),
     remove: (lastName, member) => removeMember(table, lastName, member),
-    members: (lastName) => listMembers(table, lastName),
-    membersPage: (lastName, after, limit) => membersSlice(table, lastName, after, limit),
+    members: (lastName) => listMembers(table, lastName, legacy),
+    membersPage: (lastName, after, limit) => membersSlice(table, lastName, after, limit, legacy),
     listPage: (after, limit) => membershipsPage(table, after, limit),
     all: () => allMembers(table),
   };

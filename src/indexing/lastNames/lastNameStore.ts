@@ -3,8 +3,8 @@
  * (department, employee id) pairs of the employees who carry it. Two stores implement it, chosen
  * by `LASTNAME_INDEX_MODE`:
  *
- * - `entity` (guide option 3): entities in `EmployeeIndex`, one partition per last name, member
- *   list sharded over RowKeys `part_000`, `part_001`, ... when it outgrows one entity;
+ * - `entity` (guide option 3): entities in `EmployeeIndex`, names grouped into partitions by first
+ *   character, a name's list sharded over RowKeys `jones%~part_000`, ... when it outgrows one;
  * - `blob` (guide option 1): one JSON blob per last name in `lastname-index`.
  *
  * Both change a member list only with ETag-conditional writes and retry on a lost race, so
@@ -145,7 +145,8 @@ export interface LastNameStore {
    * earlier slice of the same name returned; from the start when `undefined`), in the store's
    * order (encoded `Department/id`, code unit order, within each shard for the entity store),
    * with a bounded number of storage reads whatever the list's size. A slice may hold fewer than
-   * `limit` members, even none, before the end of the list.
+   * `limit` members, even none, before the end of the list. The entity store's list ends with
+   * what an upgrade left in the old per-name layout, while any remains (legacyLastNames.ts).
    *
    * @throws {ValidationError} `InvalidContinuationToken` for an `after` this store did not produce.
    * @throws {DomainError} for storage faults.

@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import type { EmployeeChange } from '../../directory';
 import { isDepartmentName, isEmployeeId } from '../../storage/keys/identifiers';
+import { CoalescingSender, type CoalescingSenderOptions } from '../../storage/coalescingSender';
 import { MAX_QUEUE_MESSAGE_BYTES } from '../../storage/queue';
 import { TRACEPARENT_FIELD_BYTES } from '../../telemetry/tracing';
 import { invalidIndexMessage, invalidOutboxNudge } from '../indexingErrors';
@@ -111,4 +112,15 @@ export function nudgeBudget(maxBytes = MAX_QUEUE_MESSAGE_BYTES): number {
 /** Bytes one department name adds to a nudge: its JSON and the comma before it. */
 export function nudgeDepartmentBytes(department: string): number {
   return Buffer.byteLength(JSON.stringify(department)) + 1;
+}
+
+/** A sender of department nudges (covers, the prompt path), each within one queue message. */
+export function nudgeSender(
+  send: CoalescingSenderOptions<string>['send'],
+): CoalescingSender<string> {
+  return new CoalescingSender<string>({
+    send,
+    itemBytes: nudgeDepartmentBytes,
+    budgetBytes: nudgeBudget(),
+  });
 }

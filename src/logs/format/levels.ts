@@ -29,7 +29,7 @@ export function levelMask(levels: Iterable<LogLevel>): number {
 }
 
 /** The levels of a mask, in {@link LOG_LEVELS} order. */
-export function levelsOfMask(mask: number): LogLevel[] {
+function levelsOfMask(mask: number): LogLevel[] {
   return LOG_LEVELS.filter((level) => (mask & levelBit(level)) !== 0);
 }
 

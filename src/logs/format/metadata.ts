@@ -19,7 +19,7 @@ export interface LogBlobMetadata {
 }
 
 /** `YYYY-MM-DDThh:mm:ssZ`. */
-export function formatMetadataTime(at: Date): string {
+function formatMetadataTime(at: Date): string {
   return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

@@ -40,7 +40,7 @@ export interface LogBatchMessage {
  * Largest JSON payload whose base64 form fits one queue message, with room for the optional
  * `traceparent` the sender adds (src/telemetry/tracing.ts).
  */
-export const MAX_MESSAGE_JSON_BYTES =
+const MAX_MESSAGE_JSON_BYTES =
   Math.floor(MAX_QUEUE_MESSAGE_BYTES / 4) * 3 - TRACEPARENT_FIELD_BYTES;
 
 /** Whole single-part batches sharing one queue message. */

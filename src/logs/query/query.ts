@@ -59,7 +59,7 @@ export interface LogPage {
   stats: LogQueryStats;
 }
 
-export const DEFAULT_LOG_PAGE_SIZE = 1000;
+const DEFAULT_LOG_PAGE_SIZE = 1000;
 export const MAX_LOG_PAGE_SIZE = 5000;
 /**
  * A page stops starting new reads past this many storage requests or bytes downloaded. The first

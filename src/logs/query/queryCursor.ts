@@ -49,7 +49,7 @@ export interface LogCursorScope {
 }
 
 /** `logs:<hash>` of the query: a token continues only the query that produced it. */
-export function logQueryScope(scope: LogCursorScope): string {
+function logQueryScope(scope: LogCursorScope): string {
   const digest = createHash('sha256')
     .update(JSON.stringify([scope.source, scope.fromMs, scope.toMs, scope.levelMask]))
     .digest('base64url')

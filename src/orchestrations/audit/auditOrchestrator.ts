@@ -8,7 +8,7 @@
  *
  * Deterministic: no I/O, no clock; every effect is an activity that is safe to run again.
  */
-import type { OrchestrationContext, Task } from 'durable-functions';
+import type { OrchestrationContext, RetryOptions, Task } from 'durable-functions';
 import type { DepartmentPage } from '../departmentPages';
 import { Activities } from '../names';
 import { activityRetryOptions, MAX_PARALLEL_ACTIVITIES } from '../retryPolicy';
@@ -61,6 +61,20 @@ export interface AuditOutput extends AuditCounts {
   byIndex: CountsByIndex;
 }
 
+/** Where one execution of the audit is: its input, advanced as its activities answer. */
+interface AuditState {
+  repair: boolean;
+  pageSize: number | undefined;
+  byIndex: CountsByIndex;
+  /** Departments audited to the end. */
+  done: number;
+  /** The department listing's token: `undefined` before the first page, `null` once listed. */
+  token: string | null | undefined;
+  queue: string[];
+  inProgress: DepartmentInProgress[];
+  orgAfter: OrgLastNameStep | undefined;
+}
+
 /**
  * The audit orchestrator (input {@link AuditInput}). Each execution runs at most
  * {@link ROUNDS_PER_EXECUTION} rounds of page activities (plus the department listings they need),
@@ -71,82 +85,122 @@ export function* auditIndexesOrchestrator(
   context: OrchestrationContext,
 ): Generator<Task, AuditOutput | undefined, unknown> {
   const input = context.df.getInput<AuditInput | null>();
-  const repair = input?.repair === true;
-  const pageSize = input?.pageSize;
+  const state: AuditState = {
+    repair: input?.repair === true,
+    pageSize: input?.pageSize,
+    byIndex: input?.byIndex ?? {},
+    done: input?.departments ?? 0,
+    token: input?.continuationToken,
+    queue: [...(input?.queue ?? [])],
+    inProgress: [...(input?.inProgress ?? [])],
+    orgAfter: input?.orgAfter,
+  };
   const retry = activityRetryOptions();
-  let byIndex: CountsByIndex = input?.byIndex ?? {};
-  let done = input?.departments ?? 0;
-  let token = input?.continuationToken;
-  const queue = [...(input?.queue ?? [])];
-  let inProgress = [...(input?.inProgress ?? [])];
+  yield* auditDepartmentRounds(context, retry, state);
+  const departmentsDone =
+    state.inProgress.length === 0 && state.queue.length === 0 && state.token === null;
+  // Every department done: the organisation-wide index, up to its pages per execution.
+  if (departmentsDone && (yield* auditOrgLastNamePages(context, retry, state))) {
+    const { repair, done, byIndex } = state;
+    return { ...totalOf(byIndex), repair, departments: done, byIndex };
+  }
+  context.df.continueAsNew(continuation(state));
+  return undefined;
+}
 
+/** Up to {@link ROUNDS_PER_EXECUTION} rounds: departments started, then a page of each audited. */
+function* auditDepartmentRounds(
+  context: OrchestrationContext,
+  retry: RetryOptions,
+  state: AuditState,
+): Generator<Task, void, unknown> {
   for (let round = 0; round < ROUNDS_PER_EXECUTION; round++) {
-    while (inProgress.length < MAX_PARALLEL_ACTIVITIES) {
-      if (queue.length === 0 && token !== null) {
-        const page = (yield context.df.callActivityWithRetry(Activities.listDepartmentPage, retry, {
-          continuationToken: token ?? null,
-        })) as DepartmentPage;
-        queue.push(...page.departments);
-        token = page.continuationToken;
-      }
-      const department = queue.shift();
-      if (department === undefined) break;
-      inProgress.push({ department, step: FIRST_AUDIT_STEP });
-    }
-    if (inProgress.length === 0) break;
-    const pages = (yield context.df.Task.all(
-      inProgress.map(({ department, step }) =>
-        context.df.callActivityWithRetry(Activities.auditDepartment, retry, {
-          department,
-          repair,
-          step,
-          ...(pageSize === undefined ? {} : { pageSize }),
-        } satisfies DepartmentAuditInput),
-      ),
-    )) as DepartmentAuditPage[];
-    byIndex = mergeByIndex(byIndex, ...pages.map((p) => p.counts));
-    const next: DepartmentInProgress[] = [];
-    pages.forEach((page, i) => {
-      if (page.next) next.push({ department: inProgress[i]!.department, step: page.next });
-      else done++;
-    });
-    inProgress = next;
-    context.df.setCustomStatus({ departmentsAudited: done });
+    yield* startDepartments(context, retry, state);
+    if (state.inProgress.length === 0) return;
+    yield* auditDepartmentPages(context, retry, state);
   }
-  if (inProgress.length > 0 || queue.length > 0 || token !== null) {
-    context.df.continueAsNew({
-      repair,
-      ...(pageSize === undefined ? {} : { pageSize }),
-      continuationToken: token ?? null,
-      queue,
-      inProgress,
-      departments: done,
-      byIndex,
-    } satisfies AuditInput);
-    return undefined;
-  }
+}
 
-  let orgAfter = input?.orgAfter;
+/** Fills the round up to {@link MAX_PARALLEL_ACTIVITIES} departments, listing more as needed. */
+function* startDepartments(
+  context: OrchestrationContext,
+  retry: RetryOptions,
+  state: AuditState,
+): Generator<Task, void, unknown> {
+  while (state.inProgress.length < MAX_PARALLEL_ACTIVITIES) {
+    if (state.queue.length === 0 && state.token !== null) {
+      const page = (yield context.df.callActivityWithRetry(Activities.listDepartmentPage, retry, {
+        continuationToken: state.token ?? null,
+      })) as DepartmentPage;
+      state.queue.push(...page.departments);
+      state.token = page.continuationToken;
+    }
+    const department = state.queue.shift();
+    if (department === undefined) return;
+    state.inProgress.push({ department, step: FIRST_AUDIT_STEP });
+  }
+}
+
+/** One page of every department in progress, in parallel; the finished ones are counted. */
+function* auditDepartmentPages(
+  context: OrchestrationContext,
+  retry: RetryOptions,
+  state: AuditState,
+): Generator<Task, void, unknown> {
+  const { repair, pageSize, inProgress } = state;
+  const pages = (yield context.df.Task.all(
+    inProgress.map(({ department, step }) =>
+      context.df.callActivityWithRetry(Activities.auditDepartment, retry, {
+        department,
+        repair,
+        step,
+        ...(pageSize === undefined ? {} : { pageSize }),
+      } satisfies DepartmentAuditInput),
+    ),
+  )) as DepartmentAuditPage[];
+  state.byIndex = mergeByIndex(state.byIndex, ...pages.map((p) => p.counts));
+  const next: DepartmentInProgress[] = [];
+  pages.forEach((page, i) => {
+    if (page.next) next.push({ department: inProgress[i]!.department, step: page.next });
+    else state.done++;
+  });
+  state.inProgress = next;
+  context.df.setCustomStatus({ departmentsAudited: state.done });
+}
+
+/**
+ * Up to {@link ORG_PAGES_PER_EXECUTION} pages of the organisation-wide last-name audit.
+ *
+ * @returns true once its last page is audited.
+ */
+function* auditOrgLastNamePages(
+  context: OrchestrationContext,
+  retry: RetryOptions,
+  state: AuditState,
+): Generator<Task, boolean, unknown> {
   for (let page = 0; page < ORG_PAGES_PER_EXECUTION; page++) {
     const result = (yield context.df.callActivityWithRetry(Activities.auditOrgLastNames, retry, {
-      repair,
-      ...(orgAfter === undefined ? {} : { after: orgAfter }),
+      repair: state.repair,
+      ...(state.orgAfter === undefined ? {} : { after: state.orgAfter }),
     } satisfies OrgLastNameAuditInput)) as OrgLastNameAuditPage;
-    byIndex = mergeByIndex(byIndex, { orgLastNames: result.counts });
-    if (result.next === null) {
-      return { ...totalOf(byIndex), repair, departments: done, byIndex };
-    }
-    orgAfter = result.next;
+    state.byIndex = mergeByIndex(state.byIndex, { orgLastNames: result.counts });
+    if (result.next === null) return true;
+    state.orgAfter = result.next;
   }
-  context.df.continueAsNew({
+  return false;
+}
+
+/** The input the next execution starts from. */
+function continuation(state: AuditState): AuditInput {
+  const { repair, pageSize, orgAfter } = state;
+  return {
     repair,
     ...(pageSize === undefined ? {} : { pageSize }),
-    continuationToken: null,
-    queue: [],
-    inProgress: [],
-    departments: done,
-    byIndex,
+    continuationToken: state.token ?? null,
+    queue: state.queue,
+    inProgress: state.inProgress,
+    departments: state.done,
+    byIndex: state.byIndex,
     ...(orgAfter === undefined ? {} : { orgAfter }),
-  } satisfies AuditInput);
-  return undefined;
+  };
 }

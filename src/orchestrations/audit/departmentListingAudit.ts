@@ -12,7 +12,7 @@
  * (departmentPages.ts `unlistedDepartments`): such a department's listing is `missing`, and the
  * repair lists it.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import type { DepartmentSummary } from '../../directory';
 import { listingNeedsUpdate, syncDepartmentListing } from '../../directory/departments';
 import { tookEffect } from '../../storage/storageFaults';
@@ -33,7 +33,7 @@ import { readEntity } from '../../storage/tables/entities';
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function auditDepartmentListing(
-  table: TableClient,
+  table: TableAccess,
   department: string,
   repair: boolean,
 ): Promise<AuditCounts> {

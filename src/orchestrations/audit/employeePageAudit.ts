@@ -7,18 +7,13 @@
  * Race safety: primaries, then the entries they imply, then the primaries again; only employees
  * whose ETag did not change in between are judged. A repair in the partition is one transaction
  * with a Merge of the employee conditional on the ETag just read. The pages tile the id space, so
- * by-id entries and reviews of ids with no employee are found here too.
+ * by-id entries and reviews of ids with no employee are found here too. The audits of each copy
+ * are samePartitionAudit.ts, employeeIndexAudit.ts and orphanReviewAudit.ts.
  * Why: docs/orchestrations.md "Index audit and repair".
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { listEmployeeEntities, type DirectoryContext } from '../../directory';
 import type { IndexStores } from '../../indexing';
-import {
-  MAX_TRANSACTION_OPERATIONS,
-  submitEntityGroupTransaction,
-  type EntityGroupAction,
-} from '../../storage/tables/entityGroupTransaction';
-import { tookEffect } from '../../storage/storageFaults';
 import {
   departmentPartitionKey,
   emailRowKey,
@@ -37,20 +32,13 @@ import {
 } from '../../storage/keys/tables/employeeIndex';
 import { normalizeLastName } from '../../storage/keys/text';
 import { mapBounded } from '../../storage/parallel';
-import { noCounts, type AuditCounts, type CountsByIndex } from './auditCounts';
+import type { CountsByIndex } from './auditCounts';
 import { auditEmployeeIndex } from './employeeIndexAudit';
-import { dataFingerprint } from './indexDiff';
 import { auditOrphanReviews } from './orphanReviewAudit';
+import { auditEmailCopies, auditLastNameMembership } from './samePartitionAudit';
 import { readEntity, type StoredEntity } from '../../storage/tables/entities';
 import { readWholeRange } from '../../storage/tables/rangePages';
-import {
-  emailCopyEntity,
-  isPrimaryEmployee,
-  lastNameIndexEntity,
-  readEmployeeData,
-  readLastNameIndex,
-  withIds,
-} from '../../directory/entities';
+import { isPrimaryEmployee, readEmployeeData } from '../../directory/entities';
 
 /** Point reads in flight at once within one page. */
 const READ_CONCURRENCY = 16;
@@ -70,10 +58,35 @@ export interface EmployeePageResult {
 /** What the forward pass uses. */
 export interface EmployeePageAuditDeps {
   directory: DirectoryContext;
-  table: TableClient;
+  table: TableAccess;
   stores: IndexStores;
   /** Test hook: runs after the audit's reads of a page, before its repairs. */
   beforeRepair?: () => Promise<void>;
+}
+
+/** The page's primaries as first read, and the id range (tile) the page covers. */
+interface Tile {
+  partitionKey: string;
+  first: StoredEntity[];
+  fromId: string | undefined;
+  toId: string | undefined;
+  lastId: string | undefined;
+  next: EmployeePagePosition | undefined;
+}
+
+/** The entries the page's primaries imply, as stored (read after the primaries). */
+interface Implied {
+  byIdInTile: StoredEntity[];
+  reviewsInTile: StoredEntity[];
+  copyOf: (readonly [StoredEntity, StoredEntity | undefined])[];
+  byEmailOf: Map<StoredEntity, StoredEntity | undefined>;
+  lastNameOf: Map<string, StoredEntity | undefined>;
+}
+
+/** The primaries unchanged between the two reads, and the ids of those that changed. */
+interface Settled {
+  judged: StoredEntity[];
+  unsettledIds: Set<string>;
 }
 
 /**
@@ -88,10 +101,26 @@ export async function auditEmployeePage(
   position: EmployeePagePosition,
   options: { repair: boolean; pageSize: number },
 ): Promise<EmployeePageResult> {
-  const { table, stores } = deps;
+  const tile = await readTile(deps.directory, department, position, options.pageSize);
+  // A page the service ended before any employee has no tile of its own: the next one covers it.
+  if (tile.next && tile.lastId === undefined) return { counts: {}, next: tile.next };
+  const implied = await readImpliedEntries(deps, department, tile);
+  const settled = await settledPrimaries(deps.table, tile);
+  await deps.beforeRepair?.();
+  const counts = await auditSettled(deps, department, implied, settled, options.repair);
+  return { counts, next: tile.next };
+}
+
+/** Lists the page's primaries and works out the tile: where it starts, ends and the next begins. */
+async function readTile(
+  directory: DirectoryContext,
+  department: string,
+  position: EmployeePagePosition,
+  pageSize: number,
+): Promise<Tile> {
   const partitionKey = departmentPartitionKey(department);
-  const page = await listEmployeeEntities(deps.directory, department, {
-    pageSize: options.pageSize,
+  const page = await listEmployeeEntities(directory, department, {
+    pageSize,
     continuationToken: position.token ?? undefined,
   });
   const first = page.entities.filter(isPrimaryEmployee);
@@ -102,10 +131,15 @@ export async function auditEmployeePage(
   const next: EmployeePagePosition | undefined = page.continuationToken
     ? { token: page.continuationToken, afterId: lastId ?? position.afterId }
     : undefined;
-  // A page the service ended before any employee has no tile of its own: the next one covers it.
-  if (next && lastId === undefined) return { counts: {}, next };
+  return { partitionKey, first, fromId, toId, lastId, next };
+}
 
-  // The entries the page implies, read after the first read of the primaries...
+/** The entries the page implies, read after the first read of the primaries. */
+async function readImpliedEntries(
+  { table, stores }: EmployeePageAuditDeps,
+  department: string,
+  { partitionKey, first, fromId, toId }: Tile,
+): Promise<Implied> {
   const dataOf = new Map(first.map((p) => [p.rowKey, readEmployeeData(p)!]));
   const names = [...new Set([...dataOf.values()].map((d) => normalizeLastName(d.lastName)))];
   const [byIdInTile, reviewsInTile, copies, byEmail, lastNameEntities] = await Promise.all([
@@ -131,7 +165,20 @@ export async function auditEmployeePage(
       readEntity(table, partitionKey, lastNameRowKey(name)),
     ),
   ]);
-  // ...then the primaries again: only those unchanged in between are judged.
+  return {
+    byIdInTile,
+    reviewsInTile,
+    copyOf: first.map((p, i) => [p, copies[i]] as const),
+    byEmailOf: new Map(first.map((p, i) => [p, byEmail[i]])),
+    lastNameOf: new Map(names.map((name, i) => [name, lastNameEntities[i]])),
+  };
+}
+
+/** Reads the tile's primaries again: only those unchanged since the first read are judged. */
+async function settledPrimaries(
+  table: TableAccess,
+  { partitionKey, first, fromId, toId }: Tile,
+): Promise<Settled> {
   const second = (
     await readWholeRange(table, { partitionKey, ...employeeRowKeyRange(fromId, toId) })
   ).filter(isPrimaryEmployee);
@@ -142,127 +189,43 @@ export async function auditEmployeePage(
   const unsettledIds = new Set(
     [...first, ...second].filter((p) => !settled.has(p.rowKey)).map((p) => String(p.EmployeeId)),
   );
-  await deps.beforeRepair?.();
+  return { judged, unsettledIds };
+}
 
-  const emailCopies = await auditEmailCopies(
-    table,
-    judged,
-    first.map((p, i) => [p, copies[i]] as const),
-    options.repair,
-  );
-  const lastNames = await auditLastNameMembership(
-    table,
-    judged,
-    new Map(names.map((name, i) => [name, lastNameEntities[i]])),
-    options.repair,
-  );
-  const byEmailOf = new Map(first.map((p, i) => [p, byEmail[i]]));
+/** Judges the settled employees' entries, one audit per stored copy, in turn. */
+async function auditSettled(
+  { table, stores }: EmployeePageAuditDeps,
+  department: string,
+  implied: Implied,
+  { judged, unsettledIds }: Settled,
+  repair: boolean,
+): Promise<CountsByIndex> {
+  const emailCopies = await auditEmailCopies(table, judged, implied.copyOf, repair);
+  const lastNames = await auditLastNameMembership(table, judged, implied.lastNameOf, repair);
   const inter = await auditEmployeeIndex(
     stores,
     department,
     {
-      byId: byIdInTile.filter((e) => !isIndexFenceRowKey(e.rowKey) && !unsettledIds.has(e.rowKey)),
-      byEmail: judged.map((p) => byEmailOf.get(p)).filter((e): e is StoredEntity => !!e),
+      byId: implied.byIdInTile.filter(
+        (e) => !isIndexFenceRowKey(e.rowKey) && !unsettledIds.has(e.rowKey),
+      ),
+      byEmail: judged.map((p) => implied.byEmailOf.get(p)).filter((e): e is StoredEntity => !!e),
     },
     judged,
-    options.repair,
+    repair,
   );
   const orphanReviews = await auditOrphanReviews(
     table,
-    reviewsInTile.filter((r) => !unsettledIds.has(parseReviewRowKey(r.rowKey)?.employeeId ?? '')),
+    implied.reviewsInTile.filter(
+      (r) => !unsettledIds.has(parseReviewRowKey(r.rowKey)?.employeeId ?? ''),
+    ),
     judged,
-    options.repair,
+    repair,
   );
-  return {
-    counts: { emailCopies, lastNameEntities: lastNames, ...inter, orphanReviews },
-    next,
-  };
+  return { emailCopies, lastNameEntities: lastNames, ...inter, orphanReviews };
 }
 
 function lastEmployeeId(primaries: readonly StoredEntity[]): string | undefined {
   const last = primaries[primaries.length - 1];
   return last === undefined ? undefined : String(last.EmployeeId);
-}
-
-/** The employee's own entity, unchanged since `etag`: a no-op Merge that fails otherwise. */
-function unchanged(primary: StoredEntity): EntityGroupAction {
-  return [
-    'update',
-    { partitionKey: primary.partitionKey, rowKey: primary.rowKey },
-    'Merge',
-    { etag: primary.etag },
-  ];
-}
-
-/** Email copies of the judged employees: missing ones created, differing ones replaced. */
-async function auditEmailCopies(
-  table: TableClient,
-  judged: readonly StoredEntity[],
-  stored: readonly (readonly [StoredEntity, StoredEntity | undefined])[],
-  repair: boolean,
-): Promise<AuditCounts> {
-  const copyOf = new Map(stored);
-  const counts = noCounts();
-  for (const primary of judged) {
-    counts.checked++;
-    const want = emailCopyEntity(primary);
-    const have = copyOf.get(primary);
-    if (have && dataFingerprint(want) === dataFingerprint(have)) continue;
-    if (have) counts.stale++;
-    else counts.missing++;
-    if (!repair) continue;
-    const write = have
-      ? () => table.updateEntity(want, 'Replace', { etag: have.etag })
-      : // Created only while the employee is still as read: never a copy of a deleted employee.
-        () => submitEntityGroupTransaction(table, [['create', want], unchanged(primary)]);
-    if (await tookEffect(write)) counts.repaired++;
-  }
-  return counts;
-}
-
-/**
- * The same-partition last-name index entities must list every judged employee under its
- * normalised last name (one count per employee; ids listed by no employee are the reverse pass's).
- * A missing id is added in one transaction with no-op Merges of the employees added, conditional
- * on their ETags, so an employee deleted since is never listed again.
- */
-async function auditLastNameMembership(
-  table: TableClient,
-  judged: readonly StoredEntity[],
-  entities: ReadonlyMap<string, StoredEntity | undefined>,
-  repair: boolean,
-): Promise<AuditCounts> {
-  const counts = noCounts();
-  const missingByName = new Map<string, StoredEntity[]>();
-  for (const primary of judged) {
-    counts.checked++;
-    const name = normalizeLastName(String(primary.LastName));
-    const entity = entities.get(name);
-    const ids = entity ? (readLastNameIndex(entity)?.ids ?? []) : [];
-    if (ids.includes(String(primary.EmployeeId))) continue;
-    counts.missing++;
-    missingByName.set(name, [...(missingByName.get(name) ?? []), primary]);
-  }
-  if (!repair) return counts;
-  for (const [name, missing] of missingByName) {
-    let entity = entities.get(name);
-    for (let i = 0; i < missing.length; i += MAX_TRANSACTION_OPERATIONS - 1) {
-      const group = missing.slice(i, i + MAX_TRANSACTION_OPERATIONS - 1);
-      const index = entity ? readLastNameIndex(entity) : undefined;
-      const ids = withIds(
-        index?.ids ?? [],
-        group.map((p) => String(p.EmployeeId)),
-      );
-      const write = lastNameIndexEntity(group[0]!.partitionKey, { lastName: name, ids });
-      const actions: EntityGroupAction[] = [
-        entity ? ['update', write, 'Replace', { etag: entity.etag }] : ['create', write],
-        ...group.map(unchanged),
-      ];
-      if (!(await tookEffect(() => submitEntityGroupTransaction(table, actions)))) break;
-      counts.repaired += group.length;
-      // The entity just written (the next group's condition); the Merges proved its employees.
-      entity = await readEntity(table, write.partitionKey, write.rowKey);
-    }
-  }
-  return counts;
 }

@@ -9,7 +9,7 @@
  * read, and — when the manager exists — a no-op Merge of the manager conditional on its ETag, so
  * it fails harmlessly if either changed since (a new manager set, the manager renamed or deleted).
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import {
   submitEntityGroupTransaction,
   type EntityGroupAction,
@@ -32,7 +32,7 @@ import { readEntity } from '../../storage/tables/entities';
  * @throws {DomainError} for storage faults.
  */
 export async function auditManagerCopy(
-  table: TableClient,
+  table: TableAccess,
   department: string,
   repair: boolean,
   hooks: { beforeRepair?: () => Promise<void> } = {},

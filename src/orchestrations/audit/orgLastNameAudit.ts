@@ -12,13 +12,13 @@
  * valid member is never removed, a deleted employee never added.
  * Why: docs/orchestrations.md "Index audit and repair".
  */
-import { odata, type TableClient } from '@azure/data-tables';
-import { readEmployeeState, readLastNameIndex } from '../../directory/entities';
+import { odata } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
+import { currentLastName, readLastNameIndex } from '../../directory/entities';
 import { readEntity, type StoredEntity } from '../../storage/tables/entities';
 import {
   encodeMember,
   toRefs,
-  type EmployeeRef,
   type LastNameStore,
   type Membership,
 } from '../../indexing';
@@ -29,7 +29,6 @@ import {
   lastNameRowKeyRange,
   parseLastNameRowKey,
 } from '../../storage/keys/tables/employees';
-import { normalizeLastName } from '../../storage/keys/text';
 import { mapBounded } from '../../storage/parallel';
 import { noCounts, type AuditCounts } from './auditCounts';
 
@@ -88,7 +87,7 @@ function addMember(map: MembersByName, lastName: string, encoded: string): void 
  * @throws {DomainError} for storage faults.
  */
 async function readDepartmentNames(
-  table: TableClient,
+  table: TableAccess,
   department: string,
   range: { after?: string; through?: string },
   limit: number,
@@ -120,7 +119,7 @@ async function readDepartmentNames(
  *   changing.
  */
 export async function auditOrgLastNamePage(
-  employees: TableClient,
+  employees: TableAccess,
   lastNames: LastNameStore,
   departments: readonly string[],
   options: OrgLastNamePageOptions,
@@ -208,7 +207,7 @@ export async function auditOrgLastNamePage(
  * is missing or stale, and with `repair` fixes it (see the module comment).
  */
 async function checkMemberships(
-  employees: TableClient,
+  employees: TableAccess,
   lastNames: LastNameStore,
   stored: MembersByName,
   expected: MembersByName,
@@ -224,15 +223,15 @@ async function checkMemberships(
         pairs.push({ membership: { lastName: name, member }, listed: onList.has(encoded) });
     }
   }
-  const currentLastName = async (member: EmployeeRef): Promise<string | undefined> => {
-    const partitionKey = departmentPartitionKey(member.department);
-    const state = await readEmployeeState(employees, partitionKey, member.employeeId);
-    return state && normalizeLastName(state.data.lastName);
-  };
   const belongs = await mapBounded(
     pairs,
     PRIMARY_READS_IN_FLIGHT,
-    async ({ membership }) => (await currentLastName(membership.member)) === membership.lastName,
+    async ({ membership }) =>
+      (await currentLastName(
+        employees,
+        membership.member.department,
+        membership.member.employeeId,
+      )) === membership.lastName,
   );
   const counts = noCounts();
   const drift: { membership: Membership; add: boolean }[] = [];
@@ -252,7 +251,11 @@ async function checkMemberships(
   const fix = async ({ lastName, member }: Membership, add: boolean): Promise<boolean> => {
     const snapshot = await lastNames.snapshot(lastName);
     const onList = snapshot.members.includes(encodeMember(member));
-    if (onList === ((await currentLastName(member)) === lastName)) return false;
+    if (
+      onList ===
+      ((await currentLastName(employees, member.department, member.employeeId)) === lastName)
+    )
+      return false;
     await hooks.beforeRepair?.();
     const changed = await lastNames.change(snapshot, add ? [member] : [], add ? [] : [member]);
     return changed !== undefined;

@@ -11,7 +11,7 @@
  * delete then fails harmlessly), or the review is a true orphan. An employee written before
  * employees carried the list (no `ReviewYears`) owns every review in its range.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { tookEffect } from '../../storage/storageFaults';
 import { parseReviewRowKey } from '../../storage/keys/tables/employees';
 import type { AuditCounts } from './auditCounts';
@@ -45,7 +45,7 @@ export function orphanReviews(
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function auditOrphanReviews(
-  table: TableClient,
+  table: TableAccess,
   reviews: readonly StoredEntity[],
   primaries: readonly StoredEntity[],
   repair: boolean,

@@ -9,7 +9,7 @@
  * repair, conditional on the entry's ETag, fails harmlessly; `EmployeeIndex` orphans are repaired
  * through `reconcileEmail`, which re-reads the primaries itself.
  */
-import type { TableClient } from '@azure/data-tables';
+import type { TableAccess } from '../../storage/tables/tableAccess';
 import { type IndexStores, reconcileEmail } from '../../indexing';
 import { submitEntityGroupTransaction } from '../../storage/tables/entityGroupTransaction';
 import { tookEffect } from '../../storage/storageFaults';
@@ -67,7 +67,7 @@ export interface StoredPageAt {
 
 /** The primary employee of `employeeId` (decoded), or `undefined`. */
 async function primaryOf(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   employeeId: unknown,
 ): Promise<ReturnType<typeof readEmployeeData>> {
@@ -78,7 +78,7 @@ async function primaryOf(
 
 /** The decoded primaries of `employeeIds` (in order), read in parallel. */
 function primariesOf(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   employeeIds: readonly unknown[],
 ): Promise<ReturnType<typeof readEmployeeData>[]> {
@@ -87,7 +87,7 @@ function primariesOf(
 
 /** One page of a range, from a position (`null` token: the start). */
 function rangePage(
-  table: TableClient,
+  table: TableAccess,
   kind: string,
   range: KeyRange,
   position: StoredPosition,
@@ -103,8 +103,8 @@ function rangePage(
  */
 async function emailKeyedOrphans(
   entries: {
-    source: TableClient;
-    employees: TableClient;
+    source: TableAccess;
+    employees: TableAccess;
     kind: string;
     range: KeyRange;
     rowKeyOf: (email: string) => string;
@@ -130,7 +130,7 @@ async function emailKeyedOrphans(
  * @throws {DomainError} for storage faults.
  */
 export async function auditEmailCopyPage(
-  table: TableClient,
+  table: TableAccess,
   at: StoredPageAt,
 ): Promise<StoredPageResult> {
   const range = { partitionKey: departmentPartitionKey(at.department), ...emailRowKeyRange() };
@@ -191,7 +191,7 @@ export async function auditByEmailPage(
  * @throws {DomainError} for storage faults.
  */
 export async function auditLastNameEntityPage(
-  table: TableClient,
+  table: TableAccess,
   { department, position, ...options }: StoredPageAt,
 ): Promise<StoredPageResult> {
   const partitionKey = departmentPartitionKey(department);

@@ -101,3 +101,20 @@ export function recordedDataDigest(entity: Record<string, unknown>): string | un
   const digest = entity[MOVED_FROM_DATA_PROPERTY];
   return typeof digest === 'string' && digest !== '' ? digest : undefined;
 }
+
+/** The copy step's input: the move, and what the move's previous copy round wrote. */
+export interface CopyInput extends MoveInput {
+  /**
+   * The data ETag of the target copy as the previous round left it (`CopyResult.targetEtag` of
+   * copyToTarget.ts); absent in the first round, and once the target was edited by someone else.
+   * Read only for a copy written before copies carried the digest of their fields
+   * (`MovedFromData`).
+   */
+  ownedEtag?: string;
+}
+
+/** What one copy round left in the target: whether it wrote, and the data version it wrote. */
+export interface CopiedVersion {
+  copied: boolean;
+  targetEtag: string | undefined;
+}

@@ -2,7 +2,8 @@
  * Entities as the Tables SDK reads them, and the one point read every feature uses: generic
  * helpers of the table layer (no entity type of the domain lives here).
  */
-import type { TableClient, TableEntityResult } from '@azure/data-tables';
+import type { TableEntityResult } from '@azure/data-tables';
+import type { TableAccess } from './tableAccess';
 import { isNotFound, toDomainError } from '../storageFaults';
 
 /** Properties of a stored entity, as the SDK reads them. */
@@ -38,7 +39,7 @@ export function withKeys(select: readonly string[]): string[] {
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function readEntity(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   rowKey: string,
   select?: string[],

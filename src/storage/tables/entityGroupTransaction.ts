@@ -15,7 +15,6 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type {
-  TableClient,
   TableEntity,
   TableTransactionResponse,
   TransactionAction,
@@ -24,6 +23,7 @@ import type {
 import type { Pipeline, PipelinePolicy } from '@azure/core-rest-pipeline';
 import { batchBodyNotText, conditionsNotApplied } from '../storageErrors';
 import { withIfMatch, type EntityCondition, type EntityKeys } from './changesetConditions';
+import type { TableAccess } from './tableAccess';
 
 /**
  * Operations the relocation fence adds to a transaction on a department's partition when data is
@@ -110,8 +110,8 @@ export function failedOperationIndex(error: unknown): number | undefined {
 }
 
 /**
- * Equips a pipeline with the conditions policy (idempotent): a client that stands in for several
- * (src/accounts/routing/routedTable.ts) equips the one a transaction is sent through.
+ * Equips a pipeline with the conditions policy (idempotent): a table that routes to one of several
+ * clients (src/accounts/routing/routedTable.ts) equips the one a transaction is sent through.
  */
 export function equipConditions(pipeline: Pipeline): void {
   equip(pipeline);
@@ -167,7 +167,7 @@ function conditionOf(action: EntityGroupAction): EntityCondition | undefined {
  *   SDK change: a bug).
  */
 export async function submitEntityGroupTransaction(
-  table: TableClient,
+  table: TableAccess,
   actions: readonly EntityGroupAction[],
 ): Promise<TableTransactionResponse> {
   const conditions = actions
@@ -175,7 +175,8 @@ export async function submitEntityGroupTransaction(
     .filter((condition): condition is EntityCondition => condition !== undefined);
   const sdkActions = actions.map(toSdkAction);
   if (conditions.length === 0) return table.submitTransaction(sdkActions);
-  equip(table.pipeline);
+  // A routed table has no pipeline of its own: it equips the client it sends through.
+  if (table.pipeline) equip(table.pipeline);
   const call: CallConditions = { conditions, applied: false };
   const response = await callConditions.run(call, () => table.submitTransaction(sdkActions));
   if (!call.applied) {

@@ -3,7 +3,8 @@
  * paging of the "log tail" lists (expenses, login attempts), whose RowKeys are inverted ticks, so
  * RowKey order is newest first.
  */
-import { odata, type TableClient, type TableEntityResult } from '@azure/data-tables';
+import { odata, type TableEntityResult } from '@azure/data-tables';
+import type { TableAccess } from './tableAccess';
 import { toDomainError } from '../storageFaults';
 
 /** Service pages an empty answer may be followed through (it may end a page early, even empty). */
@@ -17,7 +18,7 @@ const MAX_EMPTY_PAGES = 4;
  *   among them, as `NotFoundError`).
  */
 export async function readPartitionPage(
-  table: TableClient,
+  table: TableAccess,
   partitionKey: string,
   afterRowKey: string | undefined,
   pageSize: number,

@@ -11,7 +11,8 @@
  * call.
  */
 import { createHash } from 'node:crypto';
-import { odata, type TableClient } from '@azure/data-tables';
+import { odata } from '@azure/data-tables';
+import type { TableAccess } from './tableAccess';
 import { withKeys, type StoredEntity, type StoredProperties } from './entities';
 import { toDomainError } from '../storageFaults';
 import { rowKeyRangeFilter } from './filters';
@@ -89,7 +90,7 @@ function rangeFilter(range: KeyRange, after?: string): string {
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function readRangePage(
-  table: TableClient,
+  table: TableAccess,
   kind: string,
   range: KeyRange,
   options: { pageSize: number; continuationToken?: string; select?: string[] },
@@ -132,7 +133,7 @@ export async function readRangePage(
  * @throws {DomainError} for storage faults that outlasted the SDK's retries.
  */
 export async function readWholeRange(
-  table: TableClient,
+  table: TableAccess,
   range: KeyRange,
   select?: string[],
 ): Promise<StoredEntity[]> {

@@ -9,7 +9,8 @@
  * outcome unknown: a point read tells ours (return it) from absent (send it again). Ours and
  * another writer's are told apart by comparing stored properties.
  */
-import type { TableClient, TableEntity } from '@azure/data-tables';
+import type { TableEntity } from '@azure/data-tables';
+import type { TableAccess } from './tableAccess';
 import { NotFoundError, UnavailableError } from '../../domainErrors';
 import { RETRY, retryOptimistically } from '../optimisticRetry';
 import { isAlreadyExists, toDomainError } from '../storageFaults';
@@ -59,7 +60,7 @@ function isSameEntity(ours: Entity, stored: Record<string, unknown>): boolean {
  * not "none": it stays a `NotFoundError` (`TableNotFound`) for callers that create tables lazily.
  */
 async function readStored(
-  table: TableClient,
+  table: TableAccess,
   entity: Entity,
 ): Promise<(Record<string, unknown> & { etag: string }) | undefined> {
   try {
@@ -83,7 +84,7 @@ async function readStored(
  *   a connection lost while reading back what the insert did as `UnavailableError`).
  */
 export async function insertTimeKeyed<E extends Entity>(
-  table: TableClient,
+  table: TableAccess,
   makeEntity: (uniqueSuffix: string) => E,
 ): Promise<{ entity: E; etag: string }> {
   // The entity the next attempt sends again; none when it must draw a new suffix.

@@ -14,7 +14,8 @@ import { photoReadUrl, uploadPhoto, type PhotoDependencies } from '../../../src/
 import { isRelocationWait } from '../../../src/orchestrations/relocationWait';
 import { otherDataAccount, spreadDeployment, spreadPerson } from '../../support/accounts';
 import { pngImage } from '../../support/images';
-import type { BlockBlobClient, ContainerClient } from '@azure/storage-blob';
+import type { BlockBlobClient } from '@azure/storage-blob';
+import type { PhotoBlobs } from '../../../src/photos/dependencies';
 import { relocateInProcess, relocationDeps, type RelocationStep } from '../../support/relocation';
 
 const { services } = spreadDeployment({ INDEX_DRAIN_LINGER_MS: '1' });
@@ -33,11 +34,11 @@ function gate(): { wait: () => Promise<void>; open: () => void } {
  * `container` whose uploads (and copies) of blobs named `prefix…` run once `before` resolves, and
  * answer once `after` resolves (`uploaded` is called in between).
  */
-function heldUploads(
-  container: ContainerClient,
+function heldUploads<C extends PhotoBlobs>(
+  container: C,
   prefix: string,
   hold: { before?: Promise<void>; uploaded?: () => void; after?: Promise<void> },
-): ContainerClient {
+): C {
   const held = (blob: BlockBlobClient): BlockBlobClient =>
     new Proxy(blob, {
       get(target, property) {

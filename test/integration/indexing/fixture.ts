@@ -3,12 +3,13 @@
  * index stores on tables/containers of this test only, and a drain loop that runs the worker
  * in-process until the queue is empty.
  */
+import type { TableClient } from '@azure/data-tables';
 import type { LastNameIndexMode } from '../../../src/config';
 import { createDirectory, type Directory } from '../../../src/directory/directory';
 import type { IndexStores } from '../../../src/indexing/indexStores';
 import { handleIndexUpdateMessage } from '../../../src/indexing/queue/indexUpdates';
 import { SharedDrains } from '../../../src/indexing/drain/sharedDrains';
-import type { DrainStep } from '../../../src/indexing/drain/outboxDrain';
+import type { DrainStep } from '../../../src/indexing/drain/outboxDrainRounds';
 import { lastNameStoreFor } from '../../../src/indexing/lastNames/storeForMode';
 import { outboxNudgeSender, queueChangeSink } from '../../../src/indexing/queue/queueChangeSink';
 import { ensureQueue } from '../../../src/storage/createOnce';
@@ -17,10 +18,14 @@ import { decodeQueueMessage } from '../../../src/storage/queue';
 import { auditIndexesInProcess, auditServicesFor, driftOf } from '../../support/indexAudit';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 
+/** Index stores whose tables are the SDK's clients (one account: nothing routes). */
+export type SdkIndexStores = IndexStores & { employees: TableClient; index: TableClient };
+
 export interface IndexingFixture {
   clients: StorageClients;
   directory: Directory;
-  stores: IndexStores;
+  /** Over this test's own SDK clients (tests hook their pipelines). */
+  stores: SdkIndexStores;
   /** The worker process's shared drains of `stores`, as the composition root builds them. */
   drains: SharedDrains;
   names: { employees: string; index: string; archive: string; queue: string; container: string };
@@ -48,7 +53,7 @@ export function createIndexingFixture(
   };
   const index = clients.table(names.index);
   const queue = clients.queue(names.queue);
-  const stores: IndexStores = {
+  const stores: SdkIndexStores = {
     employees: clients.table(names.employees),
     index,
     lastNames: lastNameStoreFor(

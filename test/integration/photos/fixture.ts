@@ -4,19 +4,26 @@
  */
 import { createDirectory } from '../../../src/directory/directory';
 import { accountKeySigner } from '../../../src/storage/blobSas';
+import type { TableClient } from '@azure/data-tables';
 import type { PhotoDependencies } from '../../../src/photos/photos';
 import { testClients, uniqueName, uniqueTableName } from '../../support/storage';
 
 const clients = testClients();
 
+/** The photo feature over the SDK's own clients (one account: nothing routes; tests hook them). */
+export type SdkPhotoDependencies = PhotoDependencies & {
+  employees: TableClient;
+  archive: TableClient;
+};
+
 /** Builds the photo feature's dependencies over fresh names prefixed `prefix`. */
 export async function photoFixture(
   prefix: string,
   options: { employee?: boolean; readSasSeconds?: number } = {},
-): Promise<PhotoDependencies> {
+): Promise<SdkPhotoDependencies> {
   const employees = clients.table(uniqueTableName(`Emp${prefix}`));
   const directory = createDirectory({ employees });
-  const deps: PhotoDependencies = {
+  const deps: SdkPhotoDependencies = {
     employees,
     archive: clients.table(uniqueTableName(`Arc${prefix}`)),
     photos: clients.container(uniqueName('photos')),

@@ -5,21 +5,21 @@
  */
 import type { PipelineRequest } from '@azure/core-rest-pipeline';
 import type { TableClient } from '@azure/data-tables';
-import {
-  adoptUploadedPhoto,
-  deletePhoto,
-  uploadPhoto,
-  type PhotoDependencies,
-} from '../../../src/photos/photos';
+import { adoptUploadedPhoto, deletePhoto, uploadPhoto } from '../../../src/photos/photos';
 import { PHOTO_BLOB_PROPERTY, PHOTO_TYPE_PROPERTY } from '../../../src/photos/photoLocator';
 import { DATA_ETAG_PROPERTY } from '../../../src/directory/entities';
 import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { emailRowKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { holdFirstBatch } from '../../support/batchGate';
 import { pngImage } from '../../support/images';
-import { photoFixture, removePhotoFixture, photoBlobNames } from './fixture';
+import {
+  photoFixture,
+  removePhotoFixture,
+  photoBlobNames,
+  type SdkPhotoDependencies,
+} from './fixture';
 
-let deps: PhotoDependencies;
+let deps: SdkPhotoDependencies;
 beforeEach(async () => {
   deps = await photoFixture('Pr');
 });

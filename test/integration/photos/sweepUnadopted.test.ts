@@ -12,6 +12,7 @@
 import { uploadPhoto, type PhotoDependencies } from '../../../src/photos/photos';
 import { sweepUnadoptedPhotos } from '../../../src/photos/sweepUnadopted';
 import { PHOTO_BLOB_PROPERTY } from '../../../src/photos/photoLocator';
+import { sweepPhotoVersions } from '../../../src/photos/sweep';
 import { departmentPartitionKey, employeeRowKey } from '../../../src/storage/keys/tables/employees';
 import { photoBlobName } from '../../../src/storage/keys/blobs/photoBlobs';
 import { pngImage } from '../../support/images';
@@ -198,7 +199,18 @@ it('deletes versions with their snapshots, and reports a version storage refuses
   }
 });
 
-it('sweeps an empty or missing container without error', async () => {
+it('sweeps a missing container without error, and without creating it', async () => {
+  const report = await sweepUnadoptedPhotos(deps);
+  expect(report).toEqual({ listed: 0, employees: 0, deleted: [], ignored: 0, failed: [] });
+  await expect(sweepPhotoVersions(deps, DEPT, '000001', [])).resolves.toEqual({
+    deleted: [],
+    refused: [],
+  });
+  expect(await deps.photos.exists()).toBe(false);
+});
+
+it('sweeps an empty container without error', async () => {
+  await deps.photos.createIfNotExists();
   const report = await sweepUnadoptedPhotos(deps);
   expect(report).toEqual({ listed: 0, employees: 0, deleted: [], ignored: 0, failed: [] });
 });

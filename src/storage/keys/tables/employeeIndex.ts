@@ -10,7 +10,14 @@ import {
   prefixRange,
 } from '../text';
 import { assertDepartment, assertEmployeeId, isDepartmentName } from '../identifiers';
-import { EMAIL_PREFIX, EMPLOYEE_PREFIX, nextEmployeeId } from './employees';
+import {
+  EMAIL_PREFIX,
+  EMPLOYEE_PREFIX,
+  LASTNAME_PREFIX,
+  nextEmployeeId,
+  parseLastNameRowKey,
+  lastNameRowKeyRange,
+} from './employees';
 import { isFenceRowKey } from './placement';
 import { lastNameShardOutOfRange } from '../keyErrors';
 
@@ -206,4 +213,46 @@ export function parseOrgLastNameRowKey(rowKey: string): OrgLastNameRow | undefin
   }
   if (normalizeLastName(lastName) !== lastName) return undefined;
   return match ? { lastName, shard: Number(match[1]) } : { lastName };
+}
+
+// The per-name layout of the org-wide last-name index before 2026-12-07: one partition per name
+// (`lastname_jones`), shard rows `part_000`, `part_001`, ... and the drain fence `~fence`. Nothing
+// writes it any more; these keys let the search read what an upgrade left there and the sweep move
+// it into the grouped layout (src/indexing/lastNames/legacyLastNames.ts).
+
+const LEGACY_SHARD = /^part_(\d{3})$/;
+
+/** PartitionKey of a name in the per-name layout: `lastname_jones`. */
+export function legacyOrgLastNamePartitionKey(lastName: string): string {
+  return LASTNAME_PREFIX + encodedName(lastName);
+}
+
+/** Reverses {@link legacyOrgLastNamePartitionKey}, giving the normalised last name. */
+export function parseLegacyOrgLastNamePartitionKey(partitionKey: string): string | undefined {
+  const lastName = parseLastNameRowKey(partitionKey);
+  return lastName !== undefined && normalizeLastName(lastName) === lastName ? lastName : undefined;
+}
+
+/**
+ * Bounds of every partition of the per-name layout (`lastnames_…` sorts after them): the same
+ * `lastname_` prefix a department's own last-name RowKeys carry.
+ */
+export const legacyOrgLastNamePartitionKeyRange = lastNameRowKeyRange;
+
+/**
+ * RowKey of shard `shard` in the per-name layout: `part_000`.
+ *
+ * @throws {Error} for a shard number outside 0-999.
+ */
+export function legacyOrgLastNameShardRowKey(shard: number): string {
+  if (!Number.isInteger(shard) || shard < 0 || shard > 999) {
+    throw lastNameShardOutOfRange(shard);
+  }
+  return SHARD + String(shard).padStart(3, '0');
+}
+
+/** Reverses {@link legacyOrgLastNameShardRowKey}; `undefined` for the fence or anything else. */
+export function parseLegacyOrgLastNameShardRowKey(rowKey: string): number | undefined {
+  const match = LEGACY_SHARD.exec(rowKey);
+  return match ? Number(match[1]) : undefined;
 }

@@ -5,7 +5,7 @@
  * in transactions of at most 100 operations when there are many, reviews first, employee last.
  */
 import { odata, type TableClient } from '@azure/data-tables';
-import { MAX_REVIEWS_WITH_EMPLOYEE } from '../../../../src/directory/employees/deleteEmployee';
+import { MAX_REVIEWS_WITH_EMPLOYEE } from '../../../../src/directory/employees/reviewTrims';
 import { MAX_TRANSACTION_OPERATIONS } from '../../../../src/storage/tables/entityGroupTransaction';
 import { PreconditionFailedError } from '../../../../src/domainErrors';
 import { deletesEntity, holdFirstBatch } from '../../../support/batchGate';

@@ -16,7 +16,7 @@ import {
   drainDepartment,
   type LeasedDrainResult,
 } from '../../../../src/indexing/drain/leasedDrain';
-import type { DrainStep } from '../../../../src/indexing/drain/outboxDrain';
+import type { DrainStep } from '../../../../src/indexing/drain/outboxDrainRounds';
 import { departmentPartitionKey } from '../../../../src/storage/keys/tables/employees';
 import { outboxRowKeyRange } from '../../../../src/storage/keys/tables/outbox';
 import { decodeQueueMessage } from '../../../../src/storage/queue';

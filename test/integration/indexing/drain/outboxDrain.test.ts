@@ -10,7 +10,8 @@ import { odata } from '@azure/data-tables';
 import { newDrainCache } from '../../../../src/indexing/drain/drainCache';
 import { getEmployeeByEmailEventually } from '../../../../src/indexing/employeeIndex/indexQueries';
 import { handleIndexUpdateMessage } from '../../../../src/indexing/queue/indexUpdates';
-import { drainOutbox, type DrainStep } from '../../../../src/indexing/drain/outboxDrain';
+import { drainOutbox } from '../../../../src/indexing/drain/outboxDrain';
+import type { DrainStep } from '../../../../src/indexing/drain/outboxDrainRounds';
 import { sweepOutboxes } from '../../../../src/indexing/drain/outboxSweep';
 import {
   DEPARTMENT_LIST_PARTITION_KEY,

@@ -6,7 +6,8 @@
  * round between its index writes and its list writes while another department's drain writes the
  * same list.
  */
-import { drainOutbox, type DrainStep } from '../../../../src/indexing/drain/outboxDrain';
+import { drainOutbox } from '../../../../src/indexing/drain/outboxDrain';
+import type { DrainStep } from '../../../../src/indexing/drain/outboxDrainRounds';
 import { createIndexingFixture, employeeBody as body, type IndexingFixture } from '../fixture';
 
 let fx: IndexingFixture;

@@ -4,10 +4,10 @@ import {
   foreignProperties,
   incarnationOf,
   newIncarnation,
-  projectEmployee,
   readEmployeeMeta,
   storedToEmployee,
 } from '../../../../src/directory/entities/employeeEntity';
+import { projectEmployee } from '../../../../src/directory/entities/employeeSelect';
 import type { StoredEntity } from '../../../../src/storage/tables/entities';
 
 const stored = (props: Record<string, unknown>): StoredEntity => ({
