@@ -16,12 +16,7 @@ import { odata } from '@azure/data-tables';
 import type { TableAccess } from '../../storage/tables/tableAccess';
 import { currentLastName, readLastNameIndex } from '../../directory/entities';
 import { readEntity, type StoredEntity } from '../../storage/tables/entities';
-import {
-  encodeMember,
-  toRefs,
-  type LastNameStore,
-  type Membership,
-} from '../../indexing';
+import { encodeMember, toRefs, type LastNameStore, type Membership } from '../../indexing';
 import { withStorageErrors } from '../../storage/storageFaults';
 import {
   departmentPartitionKey,
