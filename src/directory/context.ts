@@ -10,7 +10,8 @@ import type { LastNameIndex } from './entities/partitionLastNameIndex';
 import { contendedError } from './directoryErrors';
 import { ensureTable } from '../storage/createOnce';
 import type { OptimisticRetryOptions } from '../storage/optimisticRetry';
-import { VersionCache } from './entities/versionCache';
+import { departmentOfLastNameKey, VersionCache } from './entities/versionCache';
+import { LruMap } from '../storage/lruMap';
 
 /** Attempts before giving up on a contended entity (20 concurrent writers finish well within). */
 export const DEFAULT_MAX_CONFLICT_ATTEMPTS = 50;
@@ -48,6 +49,13 @@ export interface DirectoryContext {
   readonly outbox: boolean;
   readonly departmentVersions: VersionCache<Department>;
   readonly lastNameVersions: VersionCache<LastNameIndex>;
+  /**
+   * Departments whose last-name index entities this process has kept in `lastNameVersions`
+   * since the department was small (an import then took unknown names to be absent): a name it
+   * does not know there is most likely new. A department leaves it when one of its entries is
+   * evicted (docs/directory.md "Import").
+   */
+  readonly lastNamesKept: LruMap<string, true>;
   /** Versions of department count shards (`''` ETag: absent at the last read). */
   readonly countVersions: VersionCache<number>;
   /**
@@ -61,6 +69,7 @@ export interface DirectoryContext {
 
 /** Builds the shared state from options. */
 export function createContext(options: DirectoryOptions): DirectoryContext {
+  const lastNamesKept = new LruMap<string, true>(1_000);
   return {
     table: async () => {
       await ensureTable(options.employees);
@@ -69,7 +78,10 @@ export function createContext(options: DirectoryOptions): DirectoryContext {
     changes: options.changes ?? discardChanges,
     outbox: options.outbox ?? options.changes?.outbox === true,
     departmentVersions: new VersionCache<Department>(1_000),
-    lastNameVersions: new VersionCache<LastNameIndex>(10_000),
+    lastNameVersions: new VersionCache<LastNameIndex>(10_000, (key) =>
+      lastNamesKept.delete(departmentOfLastNameKey(key)),
+    ),
+    lastNamesKept,
     countVersions: new VersionCache<number>(16_000),
     countShardChoice: newCountShardChoice(),
     cacheVersions: options.cacheVersions ?? true,

@@ -9,8 +9,14 @@ import { notPositiveInteger } from './storageErrors';
 export class LruMap<K, V> {
   private readonly entries = new Map<K, V>();
 
-  /** @param maxEntries - entries kept; the least recently used go first. */
-  constructor(private readonly maxEntries = 10_000) {
+  /**
+   * @param maxEntries - entries kept; the least recently used go first.
+   * @param onEvict - told of each entry dropped for room (not of `delete` or `clear`).
+   */
+  constructor(
+    private readonly maxEntries = 10_000,
+    private readonly onEvict?: (key: K) => void,
+  ) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw notPositiveInteger('maxEntries', maxEntries);
     }
@@ -36,6 +42,7 @@ export class LruMap<K, V> {
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value as K;
       this.entries.delete(oldest);
+      this.onEvict?.(oldest);
     }
   }
 

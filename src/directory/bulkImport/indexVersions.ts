@@ -10,7 +10,7 @@ import { readEntity, type StoredEntity } from '../../storage/tables/entities';
 import type { DirectoryContext } from '../context';
 import { readLastNameIndex, type LastNameIndex } from '../entities/partitionLastNameIndex';
 import type { Versioned } from '../entities/versionCache';
-import { lastNameKey } from '../writes/lastNameVersions';
+import { lastNameKey } from '../entities/versionCache';
 
 /**
  * Point reads of an import's last-name index entities at once: enough to hide the round trips,
@@ -69,8 +69,9 @@ export type PlannedTransactions = (
  * The versions of the import's last-name index entities: from the version cache when this
  * process knows them (a stale one fails its chunk's condition, which then reads it). The others
  * are taken to be absent and planned at the department's bound in a department of at most
- * {@link ASSUME_ABSENT_UP_TO} employees; in a larger one, when `plan` says that bound costs fewer
- * transactions than reading them would add requests (one point read per name, only the names
+ * {@link ASSUME_ABSENT_UP_TO} employees; in a larger one, when this process has kept the
+ * department's names since it was that small (`lastNamesKept`) and `plan` says that bound costs
+ * fewer transactions than reading them would add requests (one point read per name, only the names
  * the rows bring, however large the department); else they are read. Requests per row are the
  * currency (docs/directory.md "Import"). `unread`: the names neither known nor read.
  */
@@ -91,8 +92,16 @@ export async function indexVersions(
     if (cached) known.set(name, cached);
     else unknown.push(name);
   }
-  if (employeeCount <= ASSUME_ABSENT_UP_TO) return { known, unread: new Set(unknown) };
-  if (plan && cheaperUnread(plan, known, unknown)) return { known, unread: new Set(unknown) };
+  if (employeeCount <= ASSUME_ABSENT_UP_TO) {
+    if (context.cacheVersions) context.lastNamesKept.set(department, true);
+    return { known, unread: new Set(unknown) };
+  }
+  // Only where this process kept the department's names since it was small is a name it does
+  // not know most likely new; elsewhere most would exist, and each would cost a refused chunk.
+  const kept = context.cacheVersions && context.lastNamesKept.get(department) === true;
+  if (kept && plan && cheaperUnread(plan, known, unknown)) {
+    return { known, unread: new Set(unknown) };
+  }
   const read = await readIndexVersions(table, departmentPartitionKey(department), unknown);
   for (const [name, version] of read) known.set(name, version);
   return { known, unread: new Set() };

@@ -26,7 +26,8 @@ import { currentEtag, ownCommit } from '../entities/employeeState';
 import { lastNameIndexEntity, withIds } from '../entities/partitionLastNameIndex';
 import { outboxAction } from '../entities/outbox';
 import { forgetCountShard, loadCountShard, rememberCountShard } from '../writes/departmentVersions';
-import { lastNameKey, loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
+import { lastNameKey } from '../entities/versionCache';
+import { loadLastNameIndex, rememberIndexWrite } from '../writes/lastNameVersions';
 import {
   PlannedTransaction,
   replaceOrCreate,

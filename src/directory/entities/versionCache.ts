@@ -8,6 +8,7 @@
  * reads that would otherwise precede each create or delete.
  */
 import { LruMap } from '../../storage/lruMap';
+import { normalizeLastName } from '../../storage/keys/text';
 
 /** An entity's content and the ETag it had. */
 export interface Versioned<T> {
@@ -17,3 +18,13 @@ export interface Versioned<T> {
 
 /** Least-recently-used map of {@link Versioned} values, by key. */
 export class VersionCache<T> extends LruMap<string, Versioned<T>> {}
+
+/** Cache key of a last-name index entity. */
+export function lastNameKey(department: string, lastName: string): string {
+  return `${department}\u0001${normalizeLastName(lastName)}`;
+}
+
+/** The department of a {@link lastNameKey}. */
+export function departmentOfLastNameKey(key: string): string {
+  return key.slice(0, key.indexOf('\u0001'));
+}

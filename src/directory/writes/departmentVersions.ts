@@ -15,7 +15,7 @@ import {
 } from '../entities/departmentCount';
 import type { Department } from '../entities/departmentEntity';
 import type { Versioned } from '../entities/versionCache';
-import { lastNameKey } from './lastNameVersions';
+import { lastNameKey } from '../entities/versionCache';
 
 /** Cache key of a department entity. */
 export function departmentKey(department: string): string {

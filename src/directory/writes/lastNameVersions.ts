@@ -5,15 +5,9 @@
 import type { TableAccess } from '../../storage/tables/tableAccess';
 import { readEntity } from '../../storage/tables/entities';
 import { departmentPartitionKey, lastNameRowKey } from '../../storage/keys/tables/employees';
-import { normalizeLastName } from '../../storage/keys/text';
 import type { DirectoryContext } from '../context';
 import { readLastNameIndex, type LastNameIndex } from '../entities/partitionLastNameIndex';
-import type { Versioned } from '../entities/versionCache';
-
-/** Cache key of a last-name index entity. */
-export function lastNameKey(department: string, lastName: string): string {
-  return `${department}\u0001${normalizeLastName(lastName)}`;
-}
+import { lastNameKey, type Versioned } from '../entities/versionCache';
 
 /**
  * The last-name index entity with its ETag (cached on request), or `undefined` if there is none.

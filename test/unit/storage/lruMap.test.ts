@@ -23,6 +23,18 @@ describe('LruMap, the bound of the in-process version caches', () => {
     expect(map.size).toBe(0);
   });
 
+  it('tells of each entry dropped for room, and only of those', () => {
+    const evicted: string[] = [];
+    const map = new LruMap<string, number>(2, (key) => evicted.push(key));
+    map.set('a', 1);
+    map.set('b', 2);
+    map.get('a');
+    map.set('c', 3);
+    map.delete('a');
+    map.clear();
+    expect(evicted).toEqual(['b']);
+  });
+
   it.each([0, -1, 1.5, Number.NaN])('refuses a bound of %p', (bound) => {
     expect(() => new LruMap(bound)).toThrow(RangeError);
   });

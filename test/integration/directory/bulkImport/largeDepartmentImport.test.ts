@@ -83,3 +83,20 @@ it('plans names it does not know at the bound instead of reading each, and loses
     ASSUME_ABSENT_UP_TO + 1_000 + theirs.length + 200,
   );
 }, 60_000);
+
+it('reads the names first in a process that has not kept the department since it was small', async () => {
+  // A fresh instance knows none of the department's names: most would exist, so it reads them.
+  const fresh = fx.another();
+  const rows = Array.from({ length: 100 }, (_, i) =>
+    employeeBody(700_000 + i, { lastName: ownName(1 + i) }),
+  );
+  let result: unknown;
+  const reads = await indexPointReads(async () => {
+    result = await fresh.employees.import(DEPT, rows);
+  });
+  expect(result).toEqual({ created: 100, failed: [] });
+  expect(reads).toBe(100);
+  expect(await idsOf(ownName(1))).toEqual(
+    expect.arrayContaining([String(1).padStart(6, '0'), String(700_000).padStart(6, '0')]),
+  );
+}, 60_000);
